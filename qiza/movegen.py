@@ -150,6 +150,8 @@ def _record(w, out, start, end, score, nt):  # type: ignore[no-untyped-def]  # p
     row[O_EQUITY] = equity
     for i in range(start, end + 1):
         row[O_TILES + i - start] = w[W_PLACED + i]
+    for i in range(end + 1 - start, MAX_SIZE):
+        row[O_TILES + i] = 0
     if mode == 0:
         w[P_NOUT] = n + 1
     else:

