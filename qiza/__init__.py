@@ -1,0 +1,53 @@
+"""qiza: Scrabble in Python.
+
+The rules engine (:class:`Game`, :class:`Rules`, :class:`Board`, moves and scoring),
+lexicons with word tools, a compiled move generator and computer players.
+
+>>> from qiza import Game, COMPUTER
+>>> game = Game(COMPUTER, players=["Ann", "Bob"], seed=7)
+>>> game.to_move
+0
+"""
+
+from qiza.alphabet import BLANK, BLANK_FLAG, ENGLISH, FRENCH, TileSet, find_tile_set
+from qiza.board import Board
+from qiza.errors import (
+    FileFormatError,
+    GameOverError,
+    IllegalMoveError,
+    MoveSyntaxError,
+    PhonyWordError,
+    QizaError,
+    RuleError,
+)
+from qiza.game import EndReason, Game, Kind, PlayerView, Record, replay
+from qiza.layout import STANDARD, SUPER, Layout, Premium, find_layout
+from qiza.lexicon import Lexicon, load_lexicon
+from qiza.move import Challenge, Direction, Exchange, Move, Pass, Place, format_move, parse_move
+from qiza.rules import (
+    CLASSIC,
+    COMPUTER,
+    ChallengeRule,
+    EndPoints,
+    EndRule,
+    FirstPlayer,
+    Level,
+    Notation,
+    Rules,
+    find_preset,
+    finish_line,
+)
+from qiza.scoring import Evaluation, Word, evaluate, place_from_cells
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "BLANK", "BLANK_FLAG", "ENGLISH", "FRENCH", "TileSet", "find_tile_set", "Board",
+    "FileFormatError", "GameOverError", "IllegalMoveError", "MoveSyntaxError", "PhonyWordError",
+    "QizaError", "RuleError", "EndReason", "Game", "Kind", "PlayerView", "Record", "replay",
+    "STANDARD", "SUPER", "Layout", "Premium", "find_layout", "Lexicon", "load_lexicon",
+    "Challenge", "Direction", "Exchange", "Move", "Pass", "Place", "format_move", "parse_move",
+    "CLASSIC", "COMPUTER", "ChallengeRule", "EndPoints", "EndRule", "FirstPlayer", "Level",
+    "Notation", "Rules", "find_preset", "finish_line", "Evaluation", "Word", "evaluate",
+    "place_from_cells", "__version__",
+]

@@ -1,0 +1,119 @@
+"""The board: which tile is on which square.
+
+A :class:`Board` knows its layout and tile set and holds one tile code per square
+(0 for an empty square; see :mod:`qiza.alphabet`). It knows nothing of scoring
+or words: see :mod:`qiza.scoring`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from qiza.alphabet import BLANK_FLAG, ENGLISH, TileSet
+from qiza.errors import MoveSyntaxError
+from qiza.layout import STANDARD, Layout
+
+EMPTY = 0
+
+
+class Board:
+    """A board with tiles on it.
+
+    >>> board = Board()
+    >>> board.set(board.layout.parse_square("H8"), ENGLISH.code("Q"))
+    >>> board.char_at(board.layout.parse_square("H8"))
+    'Q'
+    """
+
+    __slots__ = ("layout", "tile_set", "cells")
+
+    def __init__(self, layout: Layout = STANDARD, tile_set: TileSet = ENGLISH,
+                 cells: Iterable[int] | None = None) -> None:
+        self.layout = layout
+        self.tile_set = tile_set
+        self.cells: list[int] = list(cells) if cells is not None else [EMPTY] * (layout.size ** 2)
+        if len(self.cells) != layout.size ** 2:
+            raise ValueError(f"a {layout.size}x{layout.size} board has {layout.size ** 2} squares, not {len(self.cells)}")
+
+    # -- access ----------------------------------------------------------------
+    @property
+    def size(self) -> int:
+        return self.layout.size
+
+    def __getitem__(self, square: int) -> int:
+        return self.cells[square]
+
+    def get(self, row: int, col: int) -> int:
+        """Tile code at a row and column (0 if empty or off the board)."""
+        if 0 <= row < self.size and 0 <= col < self.size:
+            return self.cells[row * self.size + col]
+        return EMPTY
+
+    def set(self, square: int, tile: int) -> None:
+        """Put a tile code on a square (0 empties it)."""
+        self.cells[square] = tile
+
+    def is_empty(self) -> bool:
+        """Whether no tile has been played."""
+        return not any(self.cells)
+
+    def occupied(self) -> Iterator[int]:
+        """Squares that hold a tile."""
+        return (s for s, t in enumerate(self.cells) if t)
+
+    def char_at(self, square: int) -> str:
+        """The tile on a square as text (lower-case for a blank), ``.`` if empty."""
+        tile = self.cells[square]
+        return self.tile_set.char(tile) if tile else "."
+
+    def tile_count(self) -> int:
+        """How many tiles are on the board."""
+        return sum(1 for t in self.cells if t)
+
+    def copy(self) -> Board:
+        """An independent copy."""
+        return Board(self.layout, self.tile_set, self.cells)
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Board) and self.layout == other.layout
+                and self.tile_set == other.tile_set and self.cells == other.cells)
+
+    def __hash__(self) -> int:
+        return hash(tuple(self.cells))
+
+    # -- text ------------------------------------------------------------------
+    def rows_text(self) -> list[str]:
+        """One string per row: letters, lower-case blanks, ``.`` for empty squares."""
+        n = self.size
+        return ["".join(self.char_at(r * n + c) for c in range(n)) for r in range(n)]
+
+    def __str__(self) -> str:
+        return "\n".join(self.rows_text())
+
+    def __repr__(self) -> str:
+        return f"Board.from_rows({self.rows_text()!r})"
+
+    @classmethod
+    def from_rows(cls, rows: Iterable[str], layout: Layout = STANDARD,
+                  tile_set: TileSet = ENGLISH) -> Board:
+        """A board from row strings (``A-Z`` tile, ``a-z`` blank, ``.`` or space empty)."""
+        lines = [line.rstrip("\n") for line in rows]
+        if len(lines) != layout.size:
+            raise MoveSyntaxError(f"a board needs {layout.size} rows, got {len(lines)}")
+        cells: list[int] = []
+        for number, line in enumerate(lines, start=1):
+            if len(line) != layout.size:
+                raise MoveSyntaxError(f"board row {number} has {len(line)} squares, not {layout.size}: {line!r}")
+            for char in line:
+                if char in ". ":
+                    cells.append(EMPTY)
+                else:
+                    try:
+                        cells.append(tile_set.code(char))
+                    except ValueError as exc:
+                        raise MoveSyntaxError(f"board row {number}: {exc}") from None
+        return cls(layout, tile_set, cells)
+
+    def blank_squares(self) -> list[int]:
+        """Squares holding a blank."""
+        return [s for s, t in enumerate(self.cells) if t & BLANK_FLAG]

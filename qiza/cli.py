@@ -1,0 +1,74 @@
+"""The ``qiza`` command.
+
+Each subcommand lives in its own module, which defines ``configure(parser)`` and
+``run(args) -> int``; only the module of the subcommand asked for is imported, so
+``qiza`` starts quickly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from qiza.errors import QizaError
+
+COMMANDS: dict[str, tuple[str, str]] = {
+    "play": ("qiza.tui.app", "play a game in the terminal (the default)"),
+    "serve": ("qiza.web.server", "serve games in the browser"),
+    "words": ("qiza.wordtools", "word tools: check, anagrams, hooks, two-letter words, patterns"),
+    "gcg": ("qiza.gcg_cli", "game records: check a GCG file against the rules engine"),
+    "movegen": ("qiza.movegen_cli", "all legal placements of positions in the shared positions format"),
+    "best": ("qiza.players.best_cli", "the computer's best moves for a position"),
+    "selfplay": ("qiza.players.selfplay", "computer players against each other"),
+    "train": ("qiza.players.train", "learn leave values by self-play"),
+}
+
+
+def _top_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="qiza", description="Scrabble in Python. Run 'qiza' alone to play against the computer.")
+    parser.add_argument("--version", action="version", version=f"qiza {_version()}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (_, help_text) in COMMANDS.items():
+        subparsers.add_parser(name, help=help_text)
+    return parser
+
+
+def _version() -> str:
+    from qiza import __version__
+
+    return __version__
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``qiza`` console script."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or (args[0].startswith("-") and args[0] not in ("-h", "--help", "--version")):
+        args = ["play", *args]
+    if args[0] not in COMMANDS:
+        _top_parser().parse_args(args)  # prints help, version or the error and exits
+        return 2
+    name = args[0]
+    module_name, help_text = COMMANDS[name]
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        print(f"qiza {name}: needs an optional dependency that is missing ({exc.name}): "
+              "pip install 'qiza[all]'", file=sys.stderr)
+        return 2
+    parser = argparse.ArgumentParser(prog=f"qiza {name}", description=help_text)
+    module.configure(parser)
+    parsed = parser.parse_args(args[1:])
+    try:
+        return int(module.run(parsed) or 0)
+    except QizaError as exc:
+        print(f"qiza {name}: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

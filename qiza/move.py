@@ -1,0 +1,255 @@
+"""Moves and their notation.
+
+A move is one of :class:`Place` (put tiles on the board), :class:`Exchange`,
+:class:`Pass` or :class:`Challenge`. A :class:`Place` is anchored at the first
+square of its word and lists every square of the word: a letter for a tile
+placed (lower-case for a blank), ``.`` for a tile already on the board.
+
+Two notations name the first square (see :class:`qiza.rules.Notation`):
+the rule book's (``H8`` reads across, ``8H`` down) and the tournament's (``8H``
+across, ``H8`` down). A direction word (``H8 across WORD``) is read in either.
+
+>>> from qiza.rules import Notation
+>>> move = parse_move("H8 QI", Notation.RULEBOOK)
+>>> move
+Place(row=7, col=7, direction=<Direction.ACROSS: 0>, word='QI')
+>>> format_move(move, Notation.TOURNAMENT)
+'8H QI'
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+import string
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from qiza.errors import MoveSyntaxError
+from qiza.rules import Notation
+
+if TYPE_CHECKING:
+    from qiza.board import Board
+
+
+class Direction(enum.IntEnum):
+    """The way a word reads."""
+
+    ACROSS = 0
+    DOWN = 1
+
+    @property
+    def step(self) -> tuple[int, int]:
+        """(row, column) step to the next square of a word."""
+        return (0, 1) if self is Direction.ACROSS else (1, 0)
+
+    @property
+    def other(self) -> Direction:
+        return Direction.DOWN if self is Direction.ACROSS else Direction.ACROSS
+
+
+THROUGH = "."
+"""Marks a square of a :class:`Place` word that already holds a tile."""
+
+
+@dataclass(frozen=True)
+class Place:
+    """Tiles put on the board in one line, starting at (``row``, ``col``), 0-based."""
+
+    row: int
+    col: int
+    direction: Direction
+    word: str
+
+    def squares(self, size: int) -> list[int]:
+        """Square numbers of every letter of the word."""
+        dr, dc = self.direction.step
+        return [(self.row + i * dr) * size + self.col + i * dc for i in range(len(self.word))]
+
+    def placed(self, size: int) -> list[tuple[int, str]]:
+        """``(square, tile character)`` of each tile put down (not those played through)."""
+        return [(sq, ch) for sq, ch in zip(self.squares(size), self.word) if ch != THROUGH]
+
+    def tiles(self) -> str:
+        """The tiles taken from the rack, as rack text (``?`` for a blank)."""
+        return "".join("?" if ch.islower() else ch for ch in self.word if ch != THROUGH)
+
+    @property
+    def tile_count(self) -> int:
+        return sum(1 for ch in self.word if ch != THROUGH)
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """Tiles returned to the bag (``?`` for a blank)."""
+
+    tiles: str
+
+
+@dataclass(frozen=True)
+class Pass:
+    """A pass."""
+
+
+@dataclass(frozen=True)
+class Challenge:
+    """A challenge of the previous play."""
+
+
+Move = Place | Exchange | Pass | Challenge
+
+_COORD = re.compile(r"^(?:([A-Za-z])(\d{1,2})|(\d{1,2})([A-Za-z]))$")
+_DIRECTIONS = {"across": Direction.ACROSS, "a": Direction.ACROSS, "ac": Direction.ACROSS,
+               "h": Direction.ACROSS, "down": Direction.DOWN, "d": Direction.DOWN,
+               "dn": Direction.DOWN, "v": Direction.DOWN}
+
+
+def parse_coordinate(text: str, notation: Notation,
+                     direction: Direction | None = None) -> tuple[int, int, Direction]:
+    """Read ``H8`` / ``8H`` as (row, col, direction), 0-based.
+
+    With an explicit ``direction`` both orders are accepted and name the same square.
+    """
+    match = _COORD.match(text.strip())
+    if not match:
+        raise MoveSyntaxError(f"{text!r} is not a coordinate like H8 or 8H")
+    if match.group(1):
+        col_letter, row_number, letter_first = match.group(1), match.group(2), True
+    else:
+        col_letter, row_number, letter_first = match.group(4), match.group(3), False
+    col = ord(col_letter.upper()) - ord("A")
+    row = int(row_number) - 1
+    if direction is None:
+        across_when_letter_first = notation is Notation.RULEBOOK
+        direction = Direction.ACROSS if letter_first == across_when_letter_first else Direction.DOWN
+    return row, col, direction
+
+
+def format_coordinate(row: int, col: int, direction: Direction, notation: Notation) -> str:
+    """The coordinate of a word's first square in a notation (inverse of :func:`parse_coordinate`)."""
+    letter, number = string.ascii_uppercase[col], str(row + 1)
+    letter_first = (direction is Direction.ACROSS) == (notation is Notation.RULEBOOK)
+    return letter + number if letter_first else number + letter
+
+
+_EXCHANGE = re.compile(r"^(?:exchange|exch|ex|swap|change|-)\s*([A-Za-z?]*)$", re.IGNORECASE)
+
+
+def parse_move(text: str, notation: Notation, board: Board | None = None) -> Move:
+    """Read a move: ``pass``, ``exchange ABC`` (or ``-ABC``), ``challenge``, or a placement.
+
+    A placement is a coordinate, an optional direction word, and the word: upper-case
+    letters for tiles, lower-case for blanks, and letters already on the board either
+    written out, in parentheses or as ``.``. Written-out letters on occupied squares
+    need ``board`` to be told apart from tiles placed (and are checked against it).
+    """
+    raw = text.strip()
+    if not raw:
+        raise MoveSyntaxError("empty move")
+    lowered = raw.lower()
+    if lowered in ("pass", "p", "--"):
+        return Pass()
+    if lowered in ("challenge", "chal"):
+        return Challenge()
+    ex = _EXCHANGE.match(raw)
+    if ex:
+        tiles = ex.group(1).upper()
+        if not tiles:
+            raise MoveSyntaxError(f"{raw!r}: say which tiles to exchange, e.g. 'exchange QU?'")
+        return Exchange(tiles)
+    parts = raw.split()
+    direction: Direction | None = None
+    if len(parts) == 3 and parts[1].lower() in _DIRECTIONS:
+        direction = _DIRECTIONS[parts[1].lower()]
+        parts = [parts[0], parts[2]]
+    if len(parts) != 2:
+        raise MoveSyntaxError(f"{raw!r} is not a move: expected e.g. 'H8 WORD', 'H8 down WORD', "
+                              "'pass', 'exchange ABC' or 'challenge'")
+    row, col, direction = parse_coordinate(parts[0], notation, direction)
+    return Place(row, col, direction, _parse_word(parts[1], row, col, direction, board, raw))
+
+
+def _parse_word(text: str, row: int, col: int, direction: Direction,
+                board: Board | None, raw: str) -> str:
+    out: list[str] = []
+    in_parens = False
+    dr, dc = direction.step
+    for char in text:
+        if char == "(":
+            if in_parens:
+                raise MoveSyntaxError(f"{raw!r}: nested parentheses")
+            in_parens = True
+            continue
+        if char == ")":
+            if not in_parens:
+                raise MoveSyntaxError(f"{raw!r}: ')' without '('")
+            in_parens = False
+            continue
+        index = len(out)
+        r, c = row + index * dr, col + index * dc
+        if char == THROUGH:
+            out.append(THROUGH)
+            continue
+        if not char.isalpha():
+            raise MoveSyntaxError(f"{raw!r}: {char!r} is not a letter")
+        on_board = None
+        if board is not None and 0 <= r < board.size and 0 <= c < board.size:
+            tile = board.get(r, c)
+            on_board = board.tile_set.char(tile) if tile else None
+        if in_parens:
+            if board is not None and on_board is not None and on_board.upper() != char.upper():
+                raise MoveSyntaxError(f"{raw!r}: square {string.ascii_uppercase[c]}{r + 1} "
+                                      f"holds {on_board.upper()}, not {char.upper()}")
+            out.append(THROUGH)
+        elif on_board is not None:
+            if on_board.upper() != char.upper():
+                raise MoveSyntaxError(f"{raw!r}: square {string.ascii_uppercase[c]}{r + 1} "
+                                      f"already holds {on_board.upper()}, not {char.upper()}")
+            out.append(THROUGH)
+        else:
+            out.append(char)
+    if in_parens:
+        raise MoveSyntaxError(f"{raw!r}: '(' without ')'")
+    if not out:
+        raise MoveSyntaxError(f"{raw!r}: no word")
+    return "".join(out)
+
+
+def format_word(move: Place, board: Board | None = None, *, parens: bool = True) -> str:
+    """The word of a placement with played-through letters filled in from ``board``.
+
+    With ``parens`` they are wrapped in parentheses (``(A)BC``); without a board
+    they are written ``.``.
+    """
+    if board is None:
+        return move.word
+    out: list[str] = []
+    open_group = False
+    for square, char in zip(move.squares(board.size), move.word):
+        if char == THROUGH:
+            letter = board.char_at(square)
+            if parens and not open_group:
+                out.append("(")
+                open_group = True
+            out.append(letter)
+        else:
+            if open_group:
+                out.append(")")
+                open_group = False
+            out.append(char)
+    if open_group:
+        out.append(")")
+    return "".join(out)
+
+
+def format_move(move: Move, notation: Notation, board: Board | None = None, *,
+                parens: bool = True) -> str:
+    """Write a move so that :func:`parse_move` reads it back as the same move."""
+    if isinstance(move, Pass):
+        return "pass"
+    if isinstance(move, Challenge):
+        return "challenge"
+    if isinstance(move, Exchange):
+        return f"exchange {move.tiles}"
+    coord = format_coordinate(move.row, move.col, move.direction, notation)
+    return f"{coord} {format_word(move, board, parens=parens)}"

@@ -1,0 +1,275 @@
+"""Rule presets and options.
+
+A :class:`Rules` record holds every setting of a game: equipment (tile set and
+layout), rack size and bingo bonus, the challenge rule, the end rule, the
+exchange limit, the first-player rule, the notation and the Finish Line targets.
+Presets are named :class:`Rules` values in a registry (:func:`find_preset`);
+options are applied with :meth:`Rules.with_options` or :func:`dataclasses.replace`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from qiza.alphabet import ENGLISH, TileSet, find_tile_set
+from qiza.layout import STANDARD, Layout, find_layout
+
+
+class ChallengeRule(enum.Enum):
+    """How phony words are dealt with."""
+
+    DOUBLE = "double"
+    """A play stands unless challenged; a failed challenge costs the challenger their turn."""
+    AUTO = "auto"
+    """Every play is checked at once; a phony is refused and the player tries again."""
+    SINGLE = "single"
+    """A play stands unless challenged; a failed challenge costs nothing."""
+    FIVE_POINT = "five-point"
+    """A failed challenge gives the player challenged 5 points."""
+    TEN_POINT = "ten-point"
+    """A failed challenge gives the player challenged 10 points."""
+    VOID = "void"
+    """Phonies are never accepted on the board (as ``auto``)."""
+
+    @property
+    def checks_at_once(self) -> bool:
+        """Whether plays are validated against the lexicon when made."""
+        return self in (ChallengeRule.AUTO, ChallengeRule.VOID)
+
+    @property
+    def failed_challenge_bonus(self) -> int:
+        """Points to the player challenged when a challenge fails."""
+        return {ChallengeRule.FIVE_POINT: 5, ChallengeRule.TEN_POINT: 10}.get(self, 0)
+
+    @property
+    def failed_challenge_loses_turn(self) -> bool:
+        """Whether the challenger loses their turn when a challenge fails."""
+        return self is ChallengeRule.DOUBLE
+
+
+class EndRule(enum.Enum):
+    """When a game with no one going out ends."""
+
+    SCORELESS_TURNS = "scoreless"
+    """Each player has had ``scoreless_turns`` scoreless turns in a row (default 3)."""
+    PASSES = "passes"
+    """All players have passed twice in a row (Large Print edition)."""
+
+
+class FirstPlayer(enum.Enum):
+    """Who plays first."""
+
+    DRAW = "draw"
+    """Each player draws a tile; closest to A starts, a blank beats any letter."""
+    FIXED = "fixed"
+    """Player 1 always starts (the computer game's rule)."""
+
+
+class Notation(enum.Enum):
+    """How move coordinates are written."""
+
+    RULEBOOK = "rulebook"
+    """Column letter first reads across (``H8``), row number first reads down (``8H``)."""
+    TOURNAMENT = "tournament"
+    """Row number first reads across (``8H``), column letter first reads down (``H8``); GCG."""
+
+
+class EndPoints(enum.Enum):
+    """How unplayed tiles are settled when a player goes out."""
+
+    RULEBOOK = "rulebook"
+    """Each player loses their own tiles' value; the player who went out gains them all."""
+    DOUBLE = "double"
+    """The player who went out gains twice the others' tiles; nobody loses (tournament rule)."""
+
+
+class Level(enum.Enum):
+    """Finish Line player levels."""
+
+    BEGINNER = "beginner"
+    INTERMEDIATE = "intermediate"
+    EXPERT = "expert"
+
+
+FINISH_LINE_TARGETS: Mapping[int, Mapping[Level, int]] = {
+    2: {Level.BEGINNER: 70, Level.INTERMEDIATE: 120, Level.EXPERT: 200},
+    3: {Level.BEGINNER: 60, Level.INTERMEDIATE: 100, Level.EXPERT: 180},
+    4: {Level.BEGINNER: 50, Level.INTERMEDIATE: 90, Level.EXPERT: 160},
+}
+"""Finish Line target score by number of players and level."""
+
+
+def finish_line_targets(levels: list[Level] | tuple[Level, ...]) -> tuple[int, ...]:
+    """Per-player Finish Line targets for players of the given levels."""
+    if len(levels) not in FINISH_LINE_TARGETS:
+        raise ValueError(f"Finish Line is for 2 to 4 players, not {len(levels)}")
+    table = FINISH_LINE_TARGETS[len(levels)]
+    return tuple(table[level] for level in levels)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every setting of a game. Immutable; derive variants with :meth:`with_options`."""
+
+    name: str = "classic"
+    tile_set: TileSet = ENGLISH
+    layout: Layout = STANDARD
+    rack_size: int = 7
+    bingo_min_tiles: int = 7
+    """A play of at least this many tiles earns the bingo bonus."""
+    bingo_bonus: int = 50
+    challenge: ChallengeRule = ChallengeRule.DOUBLE
+    end_rule: EndRule = EndRule.SCORELESS_TURNS
+    scoreless_turns: int = 3
+    """Scoreless turns in a row per player that end the game (with ``SCORELESS_TURNS``)."""
+    passes: int = 2
+    """Passes in a row per player that end the game (with ``PASSES``)."""
+    exchange_limit: int = 7
+    """Exchanges need at least this many tiles in the bag."""
+    end_points: EndPoints = EndPoints.RULEBOOK
+    first_player: FirstPlayer = FirstPlayer.DRAW
+    notation: Notation = Notation.RULEBOOK
+    finish_line: tuple[int, ...] | None = None
+    """Per-seat target scores for the Finish Line variant; ``None`` for a normal game."""
+    min_players: int = 2
+    max_players: int = 4
+    extra: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if not 2 <= self.rack_size <= 9:
+            raise ValueError(f"rack size must be 2 to 9, not {self.rack_size}")
+        if not 1 <= self.bingo_min_tiles <= self.rack_size:
+            raise ValueError(f"bingo needs 1 to {self.rack_size} tiles, not {self.bingo_min_tiles}")
+        if self.exchange_limit < 0:
+            raise ValueError("exchange limit cannot be negative")
+        if self.scoreless_turns < 1 or self.passes < 1:
+            raise ValueError("end-rule turn counts must be at least 1")
+
+    def is_bingo(self, tiles_placed: int) -> bool:
+        """Whether placing this many tiles earns the bingo bonus."""
+        return tiles_placed >= self.bingo_min_tiles
+
+    def with_options(self, **options: Any) -> Rules:
+        """A copy with some options changed; accepts names or enum values as strings.
+
+        >>> find_preset("classic").with_options(challenge="five-point").challenge
+        <ChallengeRule.FIVE_POINT: 'five-point'>
+        """
+        converted: dict[str, Any] = {}
+        fields = {f.name: f for f in dataclasses.fields(self)}
+        for key, value in options.items():
+            key = key.replace("-", "_")
+            if key not in fields or key == "extra":
+                raise ValueError(f"unknown rule option {key!r} (known: {', '.join(sorted(fields))})")
+            converted[key] = _convert_option(key, value)
+        return dataclasses.replace(self, **converted)
+
+    def describe(self) -> dict[str, Any]:
+        """The settings as plain JSON-able values (the inverse of :func:`rules_from_dict`)."""
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            if f.name == "extra":
+                continue
+            value = getattr(self, f.name)
+            if isinstance(value, enum.Enum):
+                value = value.value
+            elif isinstance(value, (TileSet, Layout)):
+                value = value.name
+            elif isinstance(value, tuple):
+                value = list(value)
+            out[f.name] = value
+        return out
+
+
+_ENUM_OPTIONS: dict[str, type[enum.Enum]] = {
+    "challenge": ChallengeRule,
+    "end_rule": EndRule,
+    "first_player": FirstPlayer,
+    "end_points": EndPoints,
+    "notation": Notation,
+}
+
+
+def _convert_option(key: str, value: Any) -> Any:
+    if key in _ENUM_OPTIONS and isinstance(value, str):
+        enum_type = _ENUM_OPTIONS[key]
+        try:
+            return enum_type(value.lower())
+        except ValueError:
+            known = ", ".join(str(e.value) for e in enum_type)
+            raise ValueError(f"unknown {key.replace('_', ' ')} {value!r} (known: {known})") from None
+    if key == "tile_set" and isinstance(value, str):
+        return find_tile_set(value)
+    if key == "layout" and isinstance(value, str):
+        return find_layout(value)
+    if key == "finish_line" and value is not None:
+        return tuple(int(v) for v in value)
+    if key in ("rack_size", "bingo_min_tiles", "bingo_bonus", "scoreless_turns", "passes",
+               "exchange_limit", "min_players", "max_players"):
+        try:
+            return int(value)
+        except (TypeError, ValueError):
+            raise ValueError(f"rule option {key} must be a whole number, not {value!r}") from None
+    return value
+
+
+def rules_from_dict(data: Mapping[str, Any]) -> Rules:
+    """Rebuild :class:`Rules` from :meth:`Rules.describe` output."""
+    base = Rules()
+    return base.with_options(**dict(data))
+
+
+CLASSIC = Rules()
+"""The rule books' game: 7-tile racks, double challenge, draw for first play."""
+
+EIGHT_TILE = Rules(name="8-tile", rack_size=8, bingo_min_tiles=7)
+"""Large Print edition: racks of 8; bingo for 7 or 8 tiles."""
+
+NINE_TILE = Rules(name="9-tile", rack_size=9, bingo_min_tiles=7)
+"""2008 and Tile Lock editions: racks of 9; bingo for 7, 8 or 9 tiles."""
+
+LARGE_PRINT = Rules(name="large-print", rack_size=8, bingo_min_tiles=7, end_rule=EndRule.PASSES)
+"""Large Print edition: 8-tile racks and the game ends after all players pass twice in a row."""
+
+COMPUTER = Rules(name="computer", first_player=FirstPlayer.FIXED)
+"""The computer game's rules: player 1 starts."""
+
+TOURNAMENT = Rules(name="tournament", notation=Notation.TOURNAMENT, challenge=ChallengeRule.DOUBLE)
+"""Classic rules written in tournament notation (``8H`` across)."""
+
+SUPER_BOARD = Rules(name="super", layout=find_layout("super"))
+"""The 21x21 board."""
+
+FRENCH_SET = Rules(name="french", tile_set=find_tile_set("french"))
+"""French tile values and counts on the standard board."""
+
+PRESETS: dict[str, Rules] = {
+    r.name: r for r in (CLASSIC, EIGHT_TILE, NINE_TILE, LARGE_PRINT, COMPUTER, TOURNAMENT,
+                        SUPER_BOARD, FRENCH_SET)
+}
+ALIASES = {"standard": "classic", "default": "classic", "8": "8-tile", "9": "9-tile",
+           "eight": "8-tile", "nine": "9-tile", "largeprint": "large-print"}
+
+
+def find_preset(name: str) -> Rules:
+    """A preset by name or alias: ``classic``, ``8-tile``, ``9-tile``, ``large-print``,
+    ``computer``, ``tournament``, ``super``, ``french``; ``finish-line`` needs levels,
+    see :func:`finish_line`."""
+    key = name.strip().lower()
+    key = ALIASES.get(key, key)
+    try:
+        return PRESETS[key]
+    except KeyError:
+        known = ", ".join(sorted(PRESETS)) + ", finish-line"
+        raise ValueError(f"unknown rule preset {name!r} (known: {known})") from None
+
+
+def finish_line(levels: list[Level] | list[str], base: Rules = CLASSIC) -> Rules:
+    """Finish Line rules for players of these levels (combine with any base preset)."""
+    parsed = [lv if isinstance(lv, Level) else Level(lv.lower()) for lv in levels]
+    name = base.name if base.name.startswith("finish-line") else f"finish-line/{base.name}"
+    return dataclasses.replace(base, name=name, finish_line=finish_line_targets(parsed))

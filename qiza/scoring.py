@@ -1,0 +1,201 @@
+"""Placement geometry and scoring: the one place that knows how a play scores.
+
+:func:`evaluate` checks a :class:`~qiza.move.Place` against the board (squares
+free, one unbroken line, touching, first play on the star) and returns every
+word it forms with its score. It does not look words up: see
+:meth:`qiza.lexicon.Lexicon.invalid_words`.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from qiza.board import EMPTY, Board
+from qiza.errors import IllegalMoveError
+from qiza.move import THROUGH, Direction, Place
+from qiza.rules import Rules
+
+
+@dataclass(frozen=True)
+class Word:
+    """A word formed by a play: its letters (lower-case for blanks), where it starts, its score."""
+
+    text: str
+    row: int
+    col: int
+    direction: Direction
+    score: int
+
+    @property
+    def letters(self) -> str:
+        """The word in upper case, as looked up in a lexicon."""
+        return self.text.upper()
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """What a placement does: the canonical move, words formed and the total score."""
+
+    move: Place
+    words: tuple[Word, ...]
+    score: int
+    tiles_placed: int
+    bingo: bool
+
+    @property
+    def main_word(self) -> Word:
+        return self.words[0]
+
+
+def _name(board: Board, row: int, col: int) -> str:
+    return f"{string.ascii_uppercase[col]}{row + 1}"
+
+
+def place_from_cells(board: Board, cells: Mapping[int, str]) -> Place:
+    """A placement from tiles put on squares (as a drag-and-drop front end gives them).
+
+    ``cells`` maps square numbers to tile characters (lower-case for a blank). Raises
+    :class:`IllegalMoveError` when the tiles are not in one line or leave a gap.
+    """
+    if not cells:
+        raise IllegalMoveError("no tiles placed")
+    size = board.size
+    coords = sorted(divmod(sq, size) for sq in cells)
+    rows = {r for r, _ in coords}
+    cols = {c for _, c in coords}
+    if len(rows) > 1 and len(cols) > 1:
+        raise IllegalMoveError("tiles are not in one line: "
+                               + " ".join(_name(board, r, c) for r, c in coords))
+    if len(coords) == 1:
+        r, c = coords[0]
+        across = board.get(r, c - 1) or board.get(r, c + 1)
+        direction = Direction.DOWN if not across and (board.get(r - 1, c) or board.get(r + 1, c)) else Direction.ACROSS
+    else:
+        direction = Direction.ACROSS if len(rows) == 1 else Direction.DOWN
+    dr, dc = direction.step
+    (r0, c0), (r1, c1) = coords[0], coords[-1]
+    word: list[str] = []
+    r, c = r0, c0
+    while (r, c) <= (r1, c1):
+        sq = r * size + c
+        if sq in cells:
+            word.append(cells[sq])
+        elif board[sq] != EMPTY:
+            word.append(THROUGH)
+        else:
+            raise IllegalMoveError(f"there is a gap at {_name(board, r, c)}")
+        r, c = r + dr, c + dc
+    return canonical(board, Place(r0, c0, direction, "".join(word)))
+
+
+def canonical(board: Board, move: Place) -> Place:
+    """The placement extended to the whole line it forms (tiles touching either end)."""
+    size = board.size
+    dr, dc = move.direction.step
+    r, c = move.row, move.col
+    prefix = ""
+    while board.get(r - dr, c - dc) and 0 <= r - dr and 0 <= c - dc:
+        r, c = r - dr, c - dc
+        prefix += THROUGH
+    end_r, end_c = move.row + dr * len(move.word), move.col + dc * len(move.word)
+    suffix = ""
+    while end_r < size and end_c < size and board.get(end_r, end_c):
+        suffix += THROUGH
+        end_r, end_c = end_r + dr, end_c + dc
+    if not prefix and not suffix:
+        return move
+    return Place(r, c, move.direction, prefix + move.word + suffix)
+
+
+def evaluate(board: Board, move: Place, rules: Rules) -> Evaluation:
+    """Check a placement's geometry and score it. Raises :class:`IllegalMoveError`."""
+    size = board.size
+    tile_set = board.tile_set
+    dr, dc = move.direction.step
+    if not move.word:
+        raise IllegalMoveError("no tiles placed")
+    last_r, last_c = move.row + dr * (len(move.word) - 1), move.col + dc * (len(move.word) - 1)
+    if not (0 <= move.row < size and 0 <= move.col < size and last_r < size and last_c < size):
+        raise IllegalMoveError(f"the word runs off the {size}x{size} board")
+    placed: dict[int, int] = {}
+    for i, char in enumerate(move.word):
+        r, c = move.row + dr * i, move.col + dc * i
+        sq = r * size + c
+        if char == THROUGH:
+            if board[sq] == EMPTY:
+                raise IllegalMoveError(f"{_name(board, r, c)} is empty: there is a gap in the word")
+            continue
+        if board[sq] != EMPTY:
+            raise IllegalMoveError(f"{_name(board, r, c)} is already taken by {board.char_at(sq).upper()}")
+        try:
+            placed[sq] = tile_set.code(char)
+        except ValueError as exc:
+            raise IllegalMoveError(str(exc)) from None
+        if placed[sq] == 0:
+            raise IllegalMoveError("a blank must be given a letter (write it in lower case)")
+    if not placed:
+        raise IllegalMoveError("no tiles placed: every square of the word is already taken")
+    move = canonical(board, move)
+    first_play = board.is_empty()
+    if first_play:
+        if rules.layout.start not in placed:
+            raise IllegalMoveError(f"the first play must cover the centre square "
+                                   f"{rules.layout.square_name(rules.layout.start)}")
+        if len(placed) < 2:
+            raise IllegalMoveError("the first play needs at least two tiles")
+
+    letter_mults = {sq: rules.layout.premium(sq).letter_multiplier for sq in placed}
+    word_mults = {sq: rules.layout.premium(sq).word_multiplier for sq in placed}
+
+    def tile_at(r: int, c: int) -> int:
+        if 0 <= r < size and 0 <= c < size:
+            sq = r * size + c
+            return placed.get(sq) or board[sq]
+        return EMPTY
+
+    def line(r: int, c: int, direction: Direction) -> Word | None:
+        sr, sc = direction.step
+        while tile_at(r - sr, c - sc):
+            r, c = r - sr, c - sc
+        first = (r, c)
+        text: list[str] = []
+        total, factor = 0, 1
+        while tile := tile_at(r, c):
+            sq = r * size + c
+            text.append(tile_set.char(tile))
+            if sq in placed:
+                total += tile_set.value(tile) * letter_mults[sq]
+                factor *= word_mults[sq]
+            else:
+                total += tile_set.value(tile)
+            r, c = r + sr, c + sc
+        if len(text) < 2:
+            return None
+        return Word("".join(text), first[0], first[1], direction, total * factor)
+
+    words: list[Word] = []
+    main = line(move.row, move.col, move.direction)
+    if main is not None:
+        words.append(main)
+    touches = any(ch == THROUGH for ch in move.word)
+    for sq in placed:
+        r, c = divmod(sq, size)
+        cross = line(r, c, move.direction.other)
+        if cross is not None:
+            words.append(cross)
+            touches = True
+    if not words:
+        raise IllegalMoveError("a play must form a word of at least two letters")
+    if main is None:
+        # a single tile that only forms a word the other way: name the move that way
+        move = canonical(board, Place(move.row, move.col, move.direction.other, move.word))
+        words = [words[0]]
+    if not first_play and not touches:
+        raise IllegalMoveError("the play must touch a tile already on the board")
+    score = sum(w.score for w in words)
+    bingo = rules.is_bingo(len(placed))
+    if bingo:
+        score += rules.bingo_bonus
+    return Evaluation(move, tuple(words), score, len(placed), bingo)
