@@ -86,6 +86,7 @@ O_DIR = 3
 O_LEN = 4
 O_NTILES = 5
 O_EQUITY = 6
+O_HAVE = 7
 O_TILES = 8
 O_WIDTH = O_TILES + MAX_SIZE + 3  # 32
 
@@ -429,6 +430,23 @@ def _generate(g, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT):  # type:
         _gen_dir(g, w, out, bt, lmT, wmT, 1, start_sqT, rbits)
 
 
+@nb.njit(cache=True)
+def _many(g, w0, out, boards, racks, lm, wm, lmT, wmT, start_sq, start_sqT, result):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Run many positions in one call: counts (mode 0) or best rows (mode 1) into ``result``."""
+    for i in range(boards.shape[0]):
+        w = w0.copy()
+        for t in range(27):
+            w[W_RACK + t] = racks[i, t]
+        _generate(g, w, out, boards[i], lm, wm, lmT, wmT, start_sq, start_sqT)
+        if w[P_MODE] == 0:
+            result[i, 0] = -1 if w[P_OVERFLOW] else w[P_NOUT]
+        else:
+            if w[P_HAVEBEST]:
+                for k in range(O_WIDTH):
+                    result[i, k] = out[0, k]
+                result[i, O_HAVE] = 1
+
+
 # ---------------------------------------------------------------------------------------
 # Python API
 # ---------------------------------------------------------------------------------------
@@ -651,6 +669,47 @@ class MoveGenerator:
         if not w[P_HAVEBEST]:
             return None
         return _move_from_row(out[0].copy(), b.reshape(self.size, self.size))
+
+    def count_many(self, boards: np.ndarray, racks: np.ndarray) -> np.ndarray:
+        """Number of placements of each position (boards: n x size*size, racks: n x 27), in one compiled loop."""
+        boards = np.ascontiguousarray(boards, dtype=np.int32).reshape(len(boards), -1)
+        racks = np.ascontiguousarray(racks, dtype=np.int32)
+        result = np.zeros((len(boards), 1), np.int32)
+        w0 = self._work(np.zeros(27, np.int32), 0, self._out.shape[0])
+        _many(self.graph, w0, self._out, boards, racks, self.lm, self.wm, self.lmT, self.wmT,
+              self.start, self.startT, result)
+        counts = result[:, 0].copy()
+        for i in np.flatnonzero(counts < 0):  # output buffer overflow: redo with a larger buffer
+            counts[i] = self.count(boards[i], racks[i])
+        return counts
+
+    def best_many(
+        self, boards: np.ndarray, racks: np.ndarray, leave_values: Sequence[float] | np.ndarray | None = None
+    ) -> list[Move | None]:
+        """:meth:`best` of each position, in one compiled loop."""
+        boards = np.ascontiguousarray(boards, dtype=np.int32).reshape(len(boards), -1)
+        racks = np.ascontiguousarray(racks, dtype=np.int32)
+        result = np.zeros((len(boards), O_WIDTH), np.int32)
+        w0 = self._work(np.zeros(27, np.int32), 1, 1)
+        if leave_values is not None:
+            w0[W_LEAVE:W_LEAVE + 27] = np.round(np.asarray(leave_values, np.float64) * 1000).astype(np.int32)
+        _many(self.graph, w0, self._best_out, boards, racks, self.lm, self.wm, self.lmT, self.wmT,
+              self.start, self.startT, result)
+        moves: list[Move | None] = []
+        for i in range(len(boards)):
+            if result[i, O_HAVE]:
+                row = result[i].copy()
+                moves.append(_move_from_row(row, boards[i].reshape(self.size, self.size)))
+            else:
+                moves.append(None)
+        return moves
+
+
+def stack_positions(positions: Sequence[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+    """Boards and racks of many positions as two 2-D int32 arrays (for the ``*_many`` methods)."""
+    boards = np.ascontiguousarray(np.stack([np.asarray(b, np.int32).ravel() for b, _ in positions]))
+    racks = np.ascontiguousarray(np.stack([np.asarray(r, np.int32) for _, r in positions]))
+    return boards, racks
 
 
 def exchanges(rack: np.ndarray) -> list[np.ndarray]:

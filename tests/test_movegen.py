@@ -180,3 +180,18 @@ def test_cli_count(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     lines = capsys.readouterr().out.strip().splitlines()
     assert len(lines) == n > 0
     assert all(line.startswith("0\t") for line in lines)
+
+
+def test_many_matches_single(twl_gen: MoveGenerator, positions: list[tuple[np.ndarray, np.ndarray]]) -> None:
+    from qiza.movegen import stack_positions
+
+    sub = positions[:60]
+    boards, racks = stack_positions(sub)
+    counts = twl_gen.count_many(boards, racks)
+    assert counts.tolist() == [twl_gen.count(b, r) for b, r in sub]
+    bests = twl_gen.best_many(boards, racks)
+    for (b, r), m in zip(sub, bests):
+        single = twl_gen.best(b, r)
+        assert (m is None) == (single is None)
+        if m is not None and single is not None:
+            assert m.score == single.score
