@@ -335,9 +335,14 @@ class Game:
 
     def accept(self) -> None:
         """Let the play open to challenge stand (ends the game if that play went out)."""
+        if self._pending is not None:
+            self.actions.append((self.to_move, "accept"))
+        self._close_challenge()
+
+    def _close_challenge(self) -> None:
+        """The play open to challenge stands (a move by the next player accepts it implicitly)."""
         if self._pending is None:
             return
-        self.actions.append((self.to_move, "accept"))
         ends, seat = self._pending.ends_game, self._pending.seat
         self._pending = None
         if ends is not None:
@@ -352,7 +357,7 @@ class Game:
                 raise PhonyWordError(_phony_message(invalid, self.lexicon.name), invalid)
         rest = self._tiles_from_rack(seat, evaluation.move)
         # everything is checked: from here on the state changes
-        self.accept()
+        self._close_challenge()
         if self.over:  # accepting a game-ending play ended the game
             raise GameOverError("the game is over")
         rack_before = list(self.racks[seat])
@@ -405,7 +410,7 @@ class Game:
             if tile not in rack:
                 raise IllegalMoveError(f"{tile_set.char(tile)} is not on the rack ({self.rack_text(seat)})")
             rack.remove(tile)
-        self.accept()
+        self._close_challenge()
         rack_before = tile_set.text(self.racks[seat])
         drawn = self._draw(len(tiles))  # draw first, then return the tiles
         self.bag.extend(tiles)
@@ -419,7 +424,7 @@ class Game:
 
     def _pass(self) -> Record:
         seat = self.to_move
-        self.accept()
+        self._close_challenge()
         record = Record(seat, Kind.PASS, self.rack_text(seat), 0, self.scores[seat], Pass(), "pass")
         self.history.append(record)
         self._advance()
@@ -471,6 +476,8 @@ class Game:
                             self.scores[pending.seat], None, "challenge",
                             note=f"unsuccessful challenge by {self.players[seat]}")
             self.history.append(record)
+            if pending.ends_game is None and self._reached_finish_line(pending.seat):
+                pending.ends_game = EndReason.FINISH_LINE
         elif rule.failed_challenge_loses_turn:
             if seat == self.to_move:
                 record = Record(seat, Kind.FAILED_CHALLENGE, self.rack_text(seat), 0, self.scores[seat],
