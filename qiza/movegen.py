@@ -115,6 +115,18 @@ def _ctz(typingctx, x):  # type: ignore[no-untyped-def]
     return sig, codegen
 
 
+@intrinsic
+def _ptr(typingctx, arr):  # type: ignore[no-untyped-def]
+    """The data pointer of a contiguous array (no reference counting in the hot loop)."""
+    sig = types.CPointer(arr.dtype)(arr)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        ary = context.make_array(signature.args[0])(context, builder, value=args[0])
+        return ary.data
+
+    return sig, codegen
+
+
 @nb.njit(cache=True, inline="always")
 def _record(w, out, start, end, score, nt):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Write one move (squares start..end of the current line) to ``out``."""
@@ -137,30 +149,31 @@ def _record(w, out, start, end, score, nt):  # type: ignore[no-untyped-def]  # p
         w[P_OVERFLOW] = 1
         return
     r = w[P_ROWIDX]
-    row = out[n]
-    row[O_SCORE] = score
+    o = n * O_WIDTH
+    out[o + O_SCORE] = score
     if w[P_DIR] == 0:
-        row[O_ROW] = r
-        row[O_COL] = start
+        out[o + O_ROW] = r
+        out[o + O_COL] = start
     else:
-        row[O_ROW] = start
-        row[O_COL] = r
-    row[O_DIR] = w[P_DIR]
-    row[O_LEN] = end - start + 1
-    row[O_NTILES] = nt
-    row[O_EQUITY] = equity
+        out[o + O_ROW] = start
+        out[o + O_COL] = r
+    out[o + O_DIR] = w[P_DIR]
+    out[o + O_LEN] = end - start + 1
+    out[o + O_NTILES] = nt
+    out[o + O_EQUITY] = equity
     for i in range(start, end + 1):
-        row[O_TILES + i - start] = w[W_PLACED + i]
+        out[o + O_TILES + i - start] = w[W_PLACED + i]
     for i in range(end + 1 - start, MAX_SIZE):
-        row[O_TILES + i] = 0
+        out[o + O_TILES + i] = 0
     if mode == 0:
         w[P_NOUT] = n + 1
     else:
         w[P_NOUT] = 1
 
 
+_I32P = types.CPointer(types.int32)
 _REC_SIG = types.void(
-    types.int32[::1], types.int32[::1], types.int32[:, ::1],
+    _I32P, _I32P, _I32P,
     types.int64, types.int64, types.int64, types.int64, types.int64, types.int64, types.int64,
     types.int64,
 )
@@ -241,12 +254,15 @@ def _rec(g, w, out, pos, node, mainsc, wmul, xsc, nt, start, rbits):  # type: ig
                         if nnt >= w[P_BMIN]:
                             score += w[P_BBONUS]
                         _record(w, out, start, pos, score, nnt)
+            neff = nrbits
+            if w[W_RACK] > 0:
+                neff = ALL_LETTERS
             for k in range(2):
                 npos = -1
                 nnode = 0
                 if pos <= anchor:
                     if k == 0:
-                        if pos - 1 > w[P_PREV] and g[child] != 0:
+                        if pos - 1 > w[P_PREV]:
                             npos = pos - 1
                             nnode = child
                     else:
@@ -254,11 +270,17 @@ def _rec(g, w, out, pos, node, mainsc, wmul, xsc, nt, start, rbits):  # type: ig
                             npos = anchor + 1
                             nnode = g[child + 2]
                 elif k == 0:
-                    if pos + 1 < size and g[child] != 0:
+                    if pos + 1 < size:
                         npos = pos + 1
                         nnode = child
                 if npos >= 0:
-                    _rec(g, w, out, npos, nnode, nmain, nwmul, nx, nnt, nstart, nrbits)
+                    ncell = w[W_ROW + npos]
+                    if ncell != 0:
+                        go = (g[nnode] >> (ncell & 63)) & 1
+                    else:
+                        go = g[nnode] & w[W_CROSS + npos] & neff
+                    if go:
+                        _rec(g, w, out, npos, nnode, nmain, nwmul, nx, nnt, nstart, nrbits)
             if cell == 0:
                 if variant == 0:
                     w[W_RACK + letter] += 1
@@ -407,7 +429,7 @@ def _gen_dir(g, w, out, b, lm, wm, direction, start_sq, rbits):  # type: ignore[
             if w[W_CROSS + c] != 0:
                 w[P_ANCHOR] = c
                 w[P_PREV] = prev
-                _rec(g, w, out, c, root, 0, 1, 0, 0, c, rbits)
+                _rec(_ptr(g), _ptr(w), _ptr(out), c, root, 0, 1, 0, 0, c, rbits)
             prev = c
 
 
