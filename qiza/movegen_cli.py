@@ -1,0 +1,51 @@
+"""``qiza movegen [--lexicon NAME|PATH] [--count] FILE``: every legal placement of the positions
+of a file in the shared positions format (board lines, ``RACK: ...``, an empty line).
+
+Prints for each position the number of placements (``--count``, one integer a line) or every
+placement as ``index<TAB>score<TAB>cells`` (the ``moves.txt`` format), so that outside checks
+can compare qiza with other engines.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from qiza.errors import QizaError
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Add the subcommand's arguments."""
+    parser.add_argument("--lexicon", default="twl06", help="twl06 (default), sowpods, enable or a word-list file")
+    parser.add_argument("--count", action="store_true", help="print only the number of placements of each position")
+    parser.add_argument("file", help="positions file (board lines, RACK: line, empty line)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Generate and print the placements; returns the exit status."""
+    from qiza.movegen import load_generator, read_positions
+
+    try:
+        positions = read_positions(args.file)
+    except OSError as exc:
+        raise QizaError(f"cannot read {args.file}: {exc.strerror}") from None
+    except ValueError as exc:
+        raise QizaError(f"{args.file}: {exc}") from None
+    try:
+        gen = load_generator(args.lexicon)
+    except FileNotFoundError as exc:
+        raise QizaError(str(exc)) from None
+    out = sys.stdout
+    try:
+        for i, (board, rack) in enumerate(positions):
+            if args.count:
+                out.write(f"{gen.count(board, rack)}\n")
+            else:
+                lines = [f"{i}\t{m.score}\t{m.cells()}\n" for m in gen.generate(board, rack)]
+                out.write("".join(lines))
+        out.flush()
+    except BrokenPipeError:  # e.g. piped into head
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return 0
