@@ -137,11 +137,19 @@ FRENCH = _tileset(
 )
 """The French set: 100 letters and 2 blanks, with French values."""
 
-TILE_SETS: dict[str, TileSet] = {ts.name: ts for ts in (ENGLISH, FRENCH)}
+POLISH = _tileset(
+    "polish",
+    "A 9 1,Ą 1 5,B 2 3,C 3 2,Ć 1 6,D 3 2,E 7 1,Ę 1 5,F 1 5,G 2 3,H 2 3,I 8 1,J 2 3,K 3 2,"
+    "L 3 2,Ł 2 3,M 3 2,N 5 1,Ń 1 7,O 6 1,Ó 1 5,P 3 2,R 4 1,S 4 1,Ś 1 5,T 3 2,U 2 3,"
+    "W 4 1,Y 4 2,Z 5 1,Ź 1 9,Ż 1 5",
+)
+"""The Polish set: 98 letters (with Ą Ć Ę Ł Ń Ó Ś Ź Ż) and 2 blanks."""
+
+TILE_SETS: dict[str, TileSet] = {ts.name: ts for ts in (ENGLISH, FRENCH, POLISH)}
 
 
 def find_tile_set(name: str) -> TileSet:
-    """A registered tile set by name (``english``, ``french``)."""
+    """A registered tile set by name (``english``, ``french``, ``polish``)."""
     try:
         return TILE_SETS[name.lower()]
     except KeyError:
