@@ -1,0 +1,8 @@
+"""Browser play: ``qiza serve`` (FastAPI app, persistence, live updates, pages).
+
+* :mod:`qiza.web.db` -- the database (SQLite by default, PostgreSQL by URL), migrations.
+* :mod:`qiza.web.service` -- games on the server: the only authority, every action checked
+  by the rules engine, applied once (compare-and-swap on a version counter).
+* :mod:`qiza.web.app` -- the HTTP API, WebSocket and pages (:func:`create_app`).
+* :mod:`qiza.web.server` -- the ``qiza serve`` subcommand.
+"""

@@ -1,0 +1,367 @@
+"""The web app: HTTP API (documented at ``/docs``), WebSocket live updates and the pages.
+
+Every answer to bad input is a 4xx JSON error ``{"error": {"code": ..., "message": ...}}``.
+Players act with their seat number and secret seat token (given when a seat is taken);
+every action carries the game version it was made against, so the same turn sent twice is
+applied once. ``/ws/games/{id}`` pushes a player's view of the game after every change,
+including changes made by another server process on the same PostgreSQL database (which
+arrive by ``LISTEN``/``NOTIFY``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from qiza.rules import PRESETS, ChallengeRule, EndPoints, EndRule, FirstPlayer, Notation
+from qiza.web.db import Store, default_database_url
+from qiza.web.service import Action, ApiError, GameService, SeatSpec, computer_levels
+
+log = logging.getLogger("qiza.web")
+HERE = Path(__file__).parent
+STATIC = HERE / "static"
+TEMPLATES = HERE / "templates"
+
+
+# -- request bodies ----------------------------------------------------------------------------
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SeatIn(_Body):
+    """A seat of a new game."""
+
+    kind: Literal["person", "computer"] = "person"
+    name: str = Field("", max_length=40)
+    level: str | None = Field(None, max_length=40, description="computer level (see /api/meta)")
+
+
+class CreateGameIn(_Body):
+    """A new game: a rules preset plus options of the rules engine, and 2 to 4 seats."""
+
+    preset: str = Field("classic", max_length=40)
+    options: dict[str, Any] = Field(default_factory=dict, description="rule options, e.g. {\"challenge\": \"auto\"}")
+    finish_line_levels: list[Literal["beginner", "intermediate", "expert"]] | None = Field(
+        None, description="Finish Line: one level per seat")
+    seats: list[SeatIn] = Field(min_length=2, max_length=4)
+    seed: int | None = Field(None, ge=0, lt=2 ** 63, description="seed of the bag (for repeatable games)")
+    lexicon: str = Field("enable", max_length=40)
+    word_help: bool | None = Field(None, description="show invalid words in the move preview")
+    creator_seat: int | None = Field(0, ge=0, le=3, description="the person seat the creator takes")
+    claim_all: bool = Field(False, description="return the tokens of every person seat (bots, one device)")
+
+
+class CreatedOut(BaseModel):
+    """A created game and the secret tokens of the seats taken."""
+
+    id: str
+    tokens: dict[int, str]
+    url: str
+
+
+class JoinIn(_Body):
+    """Take an open person seat."""
+
+    seat: int = Field(ge=0, le=3)
+    name: str = Field("", max_length=40)
+
+
+class JoinOut(BaseModel):
+    """The secret token of the seat taken."""
+
+    seat: int
+    token: str
+    version: int
+
+
+class ActionIn(_Body):
+    """One action by a seat, made against game ``version``."""
+
+    seat: int = Field(ge=0, le=3)
+    token: str = Field(min_length=1, max_length=200)
+    version: int = Field(ge=0, description="the game version this action was made against")
+    kind: Literal["place", "exchange", "pass", "challenge", "resign"]
+    move: str | None = Field(None, max_length=60, description="placement in the game's notation, e.g. 'H8 WORD'")
+    cells: dict[str, str] | None = Field(
+        None, description="placement as squares (number or name like 'H8') to letters, lower case for a blank")
+    tiles: str | None = Field(None, max_length=9, description="tiles to exchange, '?' for a blank")
+    request_id: str | None = Field(None, min_length=1, max_length=80,
+                                   description="idempotency key: a request id is applied at most once")
+
+
+class PreviewIn(_Body):
+    """A placement to score without playing it."""
+
+    seat: int = Field(ge=0, le=3)
+    token: str = Field(min_length=1, max_length=200)
+    move: str | None = Field(None, max_length=60)
+    cells: dict[str, str] | None = None
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    403: {"description": "wrong seat token"}, 404: {"description": "no such game"},
+    409: {"description": "not your turn, stale version, duplicate request, game over"},
+    422: {"description": "malformed request or illegal move"},
+}
+
+
+# -- live updates ----------------------------------------------------------------------------------
+@dataclass(eq=False)
+class _Conn:
+    socket: WebSocket
+    seat: int | None
+    last: int = 0
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+class Hub:
+    """WebSocket connections per game; pushes each its own view when the game changes."""
+
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+        self.conns: dict[str, set[_Conn]] = {}
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def notify_threadsafe(self, game_id: str, version: int) -> None:
+        """Called from any thread after a game changed."""
+        loop = self.loop
+        if loop is None or loop.is_closed() or game_id not in self.conns:
+            return
+        loop.call_soon_threadsafe(lambda: loop.create_task(self.push(game_id, version)))
+
+    async def push(self, game_id: str, version: int) -> None:
+        """Send every connection of a game its view, if it has not seen ``version`` yet."""
+        conns = [c for c in self.conns.get(game_id, ()) if c.last < version]
+        states: dict[int | None, dict[str, Any]] = {}
+        for conn in conns:
+            if conn.seat not in states:
+                try:
+                    states[conn.seat] = await run_in_threadpool(self.service.state, game_id, conn.seat, None, False)
+                except ApiError:
+                    continue
+            await self._send(conn, states[conn.seat])
+
+    async def _send(self, conn: _Conn, state: dict[str, Any]) -> None:
+        async with conn.lock:
+            if state["version"] <= conn.last:
+                return
+            try:
+                await conn.socket.send_json({"type": "state", "state": state})
+                conn.last = state["version"]
+            except Exception:  # noqa: BLE001 - a closed socket: forget it
+                self.conns.get(state["id"], set()).discard(conn)
+
+    def start_listener(self, store: Store) -> None:
+        """Listen to PostgreSQL notifications of changes made by other processes."""
+        if not store.is_postgres:
+            return
+        dsn = store.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        self._thread = threading.Thread(target=self._listen, args=(dsn,), name="qiza-listen", daemon=True)
+        self._thread.start()
+
+    def _listen(self, dsn: str) -> None:
+        import psycopg
+
+        while not self._stop.is_set():
+            try:
+                with psycopg.connect(dsn, autocommit=True) as connection:
+                    connection.execute("LISTEN qiza_games")
+                    while not self._stop.is_set():
+                        for note in connection.notifies(timeout=0.5):
+                            game_id, _, version = note.payload.partition(" ")
+                            if version.isdigit():
+                                self.notify_threadsafe(game_id, int(version))
+            except Exception:  # noqa: BLE001 - database away: retry
+                log.exception("LISTEN connection lost; retrying")
+                self._stop.wait(1.0)
+
+    def stop(self) -> None:
+        """Stop listening."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=3)
+
+
+def create_app(database_url: str | None = None, *, computer_workers: int = 2,
+               computer_delay: float = 0.0) -> FastAPI:
+    """The qiza web app on a database (SQLite file by default, or any SQLAlchemy URL)."""
+    store = Store(database_url or default_database_url())
+    service = GameService(store, computer_workers=computer_workers, computer_delay=computer_delay)
+    hub = Hub(service)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        hub.loop = asyncio.get_running_loop()
+        service.add_listener(hub.notify_threadsafe)
+        hub.start_listener(store)
+        await run_in_threadpool(service.resume_computers)
+        try:
+            yield
+        finally:
+            hub.stop()
+            service.close()
+            store.dispose()
+
+    app = FastAPI(title="qiza", version="1", lifespan=lifespan,
+                  description="Play Scrabble in the browser. Create a game, take a seat (you get a "
+                  "secret seat token), then act with POST /api/games/{id}/actions. Live updates: "
+                  "WebSocket /ws/games/{id}?seat=N&token=T (spectators: no seat).")
+    app.state.service = service
+    app.state.hub = hub
+    app.state.store = store
+
+    @app.exception_handler(ApiError)
+    async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
+        return JSONResponse(exc.body(), status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        details = jsonable_encoder(exc.errors(), exclude={"input", "ctx", "url"})
+        parts = []
+        for err in details:
+            where = ".".join(str(p) for p in err.get("loc", ()) if p != "body")
+            parts.append(f"{where or 'body'}: {err.get('msg', 'invalid')}")
+        return JSONResponse({"error": {"code": "malformed_request", "message": "; ".join(parts) or "malformed request",
+                                       "details": details}}, status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        return JSONResponse({"error": {"code": code, "message": str(exc.detail)}}, status_code=exc.status_code)
+
+    # -- pages ---------------------------------------------------------------------------------
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/", include_in_schema=False)
+    def lobby_page() -> FileResponse:
+        return FileResponse(TEMPLATES / "lobby.html")
+
+    @app.get("/game/{game_id}", include_in_schema=False)
+    def game_page(game_id: str) -> FileResponse:
+        return FileResponse(TEMPLATES / "game.html")
+
+    # -- API -----------------------------------------------------------------------------------
+    @app.get("/api/meta", tags=["games"])
+    def meta() -> dict[str, Any]:
+        """Presets, rule options and computer levels for the lobby."""
+        return {
+            "presets": {name: rules.describe() for name, rules in PRESETS.items()},
+            "options": {
+                "challenge": [c.value for c in ChallengeRule], "end_rule": [e.value for e in EndRule],
+                "first_player": [f.value for f in FirstPlayer], "notation": [n.value for n in Notation],
+                "end_points": [e.value for e in EndPoints],
+                "numbers": ["rack_size", "bingo_min_tiles", "bingo_bonus", "exchange_limit", "scoreless_turns",
+                            "passes"],
+            },
+            "levels": list(computer_levels()),
+            "finish_line_levels": ["beginner", "intermediate", "expert"],
+            "lexicons": ["enable", "twl06", "sowpods"],
+        }
+
+    @app.post("/api/games", tags=["games"], status_code=201, response_model=CreatedOut, responses=ERRORS)
+    def create_game(body: CreateGameIn) -> CreatedOut:
+        """Create a game. The creator takes ``creator_seat`` (or every person seat with ``claim_all``)."""
+        persons = [i for i, s in enumerate(body.seats) if s.kind == "person"]
+        if body.claim_all:
+            claim = persons
+        elif body.creator_seat is not None:
+            if body.creator_seat >= len(body.seats) or body.seats[body.creator_seat].kind != "person":
+                raise ApiError(422, "bad_seats", f"creator_seat {body.creator_seat} is not a person seat")
+            claim = [body.creator_seat]
+        else:
+            claim = []
+        game_id, tokens = service.create(
+            preset=body.preset, options=body.options, seats=[SeatSpec(s.kind, s.name, s.level) for s in body.seats],
+            seed=body.seed, lexicon=body.lexicon, word_help=body.word_help,
+            finish_line_levels=body.finish_line_levels, claim=claim)
+        return CreatedOut(id=game_id, tokens=tokens, url=f"/game/{game_id}")
+
+    @app.get("/api/games", tags=["games"])
+    def list_games() -> list[dict[str, Any]]:
+        """Recent games (for watching): id, players, status."""
+        out = []
+        for row in store.list_games():
+            out.append({"id": row.id, "status": row.status, "version": row.version,
+                        "players": [{"name": n, "kind": s["kind"], "joined": s["joined"]}
+                                    for n, s in zip(row.save["players"], row.seats)]})
+        return out
+
+    @app.get("/api/games/{game_id}", tags=["games"], responses=ERRORS)
+    def get_game(game_id: str, seat: int | None = Query(None, ge=0, le=3),
+                 x_seat_token: str | None = Header(None, description="secret token of the seat"),
+                 token: str | None = Query(None, description="seat token (if not in the X-Seat-Token header)"),
+                 ) -> dict[str, Any]:
+        """The game as ``seat`` sees it (needs its token), or as a spectator (no seat)."""
+        return service.state(game_id, seat, x_seat_token or token)
+
+    @app.post("/api/games/{game_id}/join", tags=["games"], response_model=JoinOut, responses=ERRORS)
+    def join_game(game_id: str, body: JoinIn) -> JoinOut:
+        """Take an open person seat; keep the returned token secret."""
+        token, version = service.join(game_id, body.seat, body.name)
+        return JoinOut(seat=body.seat, token=token, version=version)
+
+    @app.post("/api/games/{game_id}/actions", tags=["play"], responses=ERRORS)
+    def act(game_id: str, body: ActionIn) -> dict[str, Any]:
+        """Place tiles (``move`` text or ``cells``), exchange ``tiles``, pass, challenge or resign."""
+        action = Action(body.kind, body.move, body.cells, body.tiles)
+        return service.act(game_id, body.seat, body.token, body.version, action, body.request_id)
+
+    @app.post("/api/games/{game_id}/preview", tags=["play"], responses=ERRORS)
+    def preview(game_id: str, body: PreviewIn) -> dict[str, Any]:
+        """Score and words of a placement (invalid words only if the game allows word help)."""
+        return service.preview(game_id, body.seat, body.token, Action("place", body.move, body.cells))
+
+    @app.get("/api/games/{game_id}/gcg", tags=["games"], responses=ERRORS, response_class=PlainTextResponse)
+    def download_gcg(game_id: str) -> Response:
+        """The game record as a GCG file."""
+        text = service.gcg(game_id)
+        return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="qiza-{game_id}.gcg"'})
+
+    @app.websocket("/ws/games/{game_id}")
+    async def live(socket: WebSocket, game_id: str, seat: int | None = None, token: str | None = None) -> None:
+        """Live view of a game: a ``{"type": "state", "state": ...}`` message after every change."""
+        await socket.accept()
+        try:
+            state = await run_in_threadpool(service.state, game_id, seat, token)
+        except ApiError as exc:
+            await socket.send_json({"type": "error", **exc.body()})
+            await socket.close(code=4000 + exc.status)
+            return
+        conn = _Conn(socket, seat)
+        hub.conns.setdefault(game_id, set()).add(conn)
+        try:
+            await hub._send(conn, state)
+            while True:
+                message = await socket.receive_text()
+                if message == "ping":
+                    await socket.send_json({"type": "pong"})
+                elif message == "refresh":
+                    conn.last = 0
+                    await hub.push(game_id, 1 << 30)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            group = hub.conns.get(game_id)
+            if group is not None:
+                group.discard(conn)
+                if not group:
+                    hub.conns.pop(game_id, None)
+
+    return app

@@ -1,0 +1,219 @@
+"""Persistence of web games: one row per game holding qiza saved-game data.
+
+A row keeps the :mod:`qiza.savefile` data (settings, seed and every action), the seats
+(names, hashed secret seat tokens, computer levels) and a version counter that goes up by
+one with every change. Writes are compare-and-swap on the version, so two processes (or
+two requests) can never both apply a turn to the same version of a game.
+
+SQLite (the default, a file in the user's data directory) and PostgreSQL are supported;
+the schema is created and upgraded by Alembic migrations (:func:`migrate`) at startup.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    Boolean,
+    Column,
+    Engine,
+    Float,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    insert,
+    select,
+    text,
+    update,
+)
+from sqlalchemy.exc import IntegrityError
+
+metadata = MetaData()
+
+games = Table(
+    "games", metadata,
+    Column("id", String(40), primary_key=True),
+    Column("version", Integer, nullable=False),
+    Column("save", Text, nullable=False),
+    Column("seats", Text, nullable=False),
+    Column("settings", Text, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("computer_to_move", Boolean, nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+)
+
+requests = Table(
+    "requests", metadata,
+    Column("game_id", String(40), primary_key=True),
+    Column("request_id", String(80), primary_key=True),
+    Column("version", Integer, nullable=False),
+)
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+
+
+def default_database_url() -> str:
+    """SQLite file in the user's data directory (``$XDG_DATA_HOME/qiza/web.sqlite3``)."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    folder = Path(base) / "qiza"
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'web.sqlite3'}"
+
+
+def normalise_url(url: str) -> str:
+    """Use psycopg 3 for ``postgresql://`` URLs."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url`` (SQLite in WAL mode with a busy timeout, or PostgreSQL)."""
+    url = normalise_url(url)
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute("PRAGMA busy_timeout=30000")
+            cursor.close()
+
+        return engine
+    return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema up to date with the Alembic migrations (safe with several processes)."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(715253)"))
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+@dataclass
+class GameRow:
+    """One stored game."""
+
+    id: str
+    version: int
+    save: dict[str, Any]
+    seats: list[dict[str, Any]]
+    settings: dict[str, Any]
+    status: str
+    computer_to_move: bool
+
+
+class Duplicate(Exception):
+    """A request id already applied to this game."""
+
+
+class Store:
+    """Reads and compare-and-swap writes of game rows."""
+
+    def __init__(self, url: str) -> None:
+        self.url = normalise_url(url)
+        self.engine = make_engine(self.url)
+        migrate(self.engine)
+
+    @property
+    def is_postgres(self) -> bool:
+        return self.engine.dialect.name == "postgresql"
+
+    @contextmanager
+    def _begin(self) -> Iterator[Any]:
+        with self.engine.begin() as connection:
+            yield connection
+
+    def insert(self, row: GameRow) -> None:
+        """Store a new game (version ``row.version``)."""
+        now = time.time()
+        with self._begin() as connection:
+            connection.execute(insert(games).values(
+                id=row.id, version=row.version, save=json.dumps(row.save), seats=json.dumps(row.seats),
+                settings=json.dumps(row.settings), status=row.status,
+                computer_to_move=row.computer_to_move, created_at=now, updated_at=now))
+
+    def get(self, game_id: str) -> GameRow | None:
+        """The stored game, or ``None``."""
+        with self.engine.connect() as connection:
+            found = connection.execute(select(games).where(games.c.id == game_id)).first()
+        return _row(found) if found is not None else None
+
+    def version(self, game_id: str) -> int | None:
+        """The stored version of a game (cheap), or ``None``."""
+        with self.engine.connect() as connection:
+            return connection.execute(select(games.c.version).where(games.c.id == game_id)).scalar()
+
+    def swap(self, row: GameRow, expected_version: int, request_id: str | None = None) -> bool:
+        """Write ``row`` as version ``expected_version + 1`` if the stored version is still
+        ``expected_version``. Returns whether it was written. Raises :class:`Duplicate` if
+        ``request_id`` was already used for this game."""
+        with self._begin() as connection:
+            if request_id is not None:
+                try:
+                    with connection.begin_nested():
+                        connection.execute(insert(requests).values(
+                            game_id=row.id, request_id=request_id, version=expected_version + 1))
+                except IntegrityError:
+                    raise Duplicate(request_id) from None
+            result = connection.execute(
+                update(games).where(games.c.id == row.id, games.c.version == expected_version).values(
+                    version=expected_version + 1, save=json.dumps(row.save), seats=json.dumps(row.seats),
+                    status=row.status, computer_to_move=row.computer_to_move, updated_at=time.time()))
+            if result.rowcount != 1:
+                connection.rollback()
+                return False
+            if self.is_postgres:
+                connection.execute(text("SELECT pg_notify('qiza_games', :payload)"),
+                                   {"payload": f"{row.id} {expected_version + 1}"})
+        row.version = expected_version + 1
+        return True
+
+    def request_version(self, game_id: str, request_id: str) -> int | None:
+        """The version a request id produced, if it was applied."""
+        with self.engine.connect() as connection:
+            return connection.execute(select(requests.c.version).where(
+                requests.c.game_id == game_id, requests.c.request_id == request_id)).scalar()
+
+    def waiting_for_computer(self) -> list[str]:
+        """Ids of games not over whose next action belongs to a computer seat."""
+        with self.engine.connect() as connection:
+            return list(connection.execute(select(games.c.id).where(
+                games.c.computer_to_move.is_(True), games.c.status != "over")).scalars())
+
+    def list_games(self, limit: int = 50) -> list[GameRow]:
+        """Recent games, newest first."""
+        with self.engine.connect() as connection:
+            rows = connection.execute(select(games).order_by(games.c.updated_at.desc()).limit(limit)).all()
+        return [_row(r) for r in rows]
+
+    def dispose(self) -> None:
+        """Close every pooled connection."""
+        self.engine.dispose()
+
+
+def _row(found: Any) -> GameRow:
+    return GameRow(found.id, found.version, json.loads(found.save), json.loads(found.seats),
+                   json.loads(found.settings), found.status, bool(found.computer_to_move))

@@ -1,0 +1,33 @@
+"""``qiza serve``: serve games in the browser (FastAPI app run by uvicorn)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Options of ``qiza serve``."""
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    parser.add_argument("--database-url", default=None,
+                        help="SQLAlchemy URL, e.g. postgresql://user@localhost/qiza "
+                        "(default: a SQLite file in the user's data directory)")
+    parser.add_argument("--computer-workers", type=int, default=2, help="threads playing computer seats")
+    parser.add_argument("--computer-delay", type=float, default=1.5,
+                        help="seconds a computer waits after a person's play, so others may challenge it")
+    parser.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+
+
+def run(args: argparse.Namespace) -> int:
+    """Start the server; returns when it is stopped."""
+    import uvicorn
+
+    from qiza.web.app import create_app
+
+    logging.basicConfig(level=args.log_level.upper())
+    app = create_app(args.database_url, computer_workers=args.computer_workers,
+                     computer_delay=args.computer_delay)
+    print(f"qiza: serving on http://{args.host}:{args.port}/ (API documentation at /docs)", flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws="websockets")
+    return 0

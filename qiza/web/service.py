@@ -1,0 +1,682 @@
+"""Games on the server: the only authority.
+
+:class:`GameService` creates games, checks seat tokens, applies every action through the
+rules engine (:class:`qiza.game.Game`) and stores it with a compare-and-swap on the game's
+version, so a turn submitted twice (or by two processes at once) is applied once. It keeps
+rebuilt games in memory (rebuilt from the saved actions when another process moved on),
+turns each game into what one player may see (:meth:`GameService.state`) and plays the
+computer seats in a thread pool so that no game waits for another.
+
+Refusals raise :class:`ApiError` with an HTTP status, a short code and a message that
+names the problem; the app turns them into JSON error answers.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import logging
+import secrets
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from qiza import savefile
+from qiza.errors import (
+    FileFormatError,
+    GameOverError,
+    IllegalMoveError,
+    MoveSyntaxError,
+    PhonyWordError,
+    QizaError,
+    RuleError,
+)
+from qiza.game import Game, Kind, PlayerView, Record
+from qiza.lexicon import Lexicon, load_lexicon
+from qiza.move import Direction, Exchange, Move, Pass, Place
+from qiza.rules import PRESETS, Rules, find_preset, finish_line
+from qiza.scoring import place_from_cells
+from qiza.web.db import Duplicate, GameRow, Store
+
+log = logging.getLogger("qiza.web")
+
+PERSON = "person"
+COMPUTER = "computer"
+FALLBACK_LEVELS = ("greedy",)
+
+
+class ApiError(Exception):
+    """A refused request: HTTP ``status``, a machine-readable ``code`` and a message."""
+
+    def __init__(self, status: int, code: str, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.extra = extra
+
+    def body(self) -> dict[str, Any]:
+        """The JSON error answer."""
+        return {"error": {"code": self.code, "message": self.message, **self.extra}}
+
+
+class ComputerPlayer(Protocol):
+    """What :mod:`qiza.players` provides (``make_player(level, lexicon, seed=...)``)."""
+
+    def choose(self, view: PlayerView) -> Move: ...
+
+    def wants_challenge(self, view: PlayerView, record: Record) -> bool: ...
+
+
+def computer_levels() -> tuple[str, ...]:
+    """Levels a computer seat may have (from :mod:`qiza.players`, else the built-in greedy one)."""
+    players = _players_module()
+    levels = getattr(players, "LEVELS", None) if players is not None else None
+    return tuple(levels) if levels else FALLBACK_LEVELS
+
+
+def _players_module() -> Any:
+    try:
+        return importlib.import_module("qiza.players")
+    except ImportError:
+        return None
+
+
+def make_computer(level: str, lexicon: Lexicon, seed: int | None = None) -> ComputerPlayer:
+    """A computer player at ``level``."""
+    players = _players_module()
+    make_player = getattr(players, "make_player", None) if players is not None else None
+    if make_player is None or level in FALLBACK_LEVELS:
+        return GreedyPlayer(lexicon)
+    player: ComputerPlayer = make_player(level, lexicon, seed=seed)
+    return player
+
+
+class GreedyPlayer:
+    """Fallback computer player (used only while :mod:`qiza.players` is missing): the
+    highest-scoring placement, else an exchange of the whole rack, else a pass."""
+
+    _local = threading.local()
+
+    def __init__(self, lexicon: Lexicon) -> None:
+        self.lexicon = lexicon
+
+    def _generator(self, rules: Rules) -> Any:
+        from qiza.movegen import MoveGenerator
+
+        key = (self.lexicon.content_hash, rules.layout.name, rules.tile_set.name, rules.bingo_min_tiles)
+        cache: dict[Any, Any] = getattr(self._local, "generators", None) or {}
+        self._local.generators = cache
+        if key not in cache:
+            cache[key] = MoveGenerator(self.lexicon.gaddag, rules.layout, rules.tile_set.values,
+                                       rules.bingo_min_tiles, rules.bingo_bonus)
+        return cache[key]
+
+    def choose(self, view: PlayerView) -> Move:
+        """The best-scoring placement, or an exchange, or a pass."""
+        import numpy as np
+
+        rules = view.rules
+        try:
+            gen = self._generator(rules)
+            rack = np.zeros(27, dtype=np.int32)
+            for tile in rules.tile_set.codes(view.rack):
+                rack[tile] += 1
+            best = gen.best(np.array(view.board.cells, dtype=np.int32), rack)
+        except Exception:  # noqa: BLE001 - any generator limitation: fall back to exchange/pass
+            best = None
+        if best is not None:
+            row, col, down, word = best.text()
+            return Place(row, col, Direction.DOWN if down else Direction.ACROSS, word)
+        if view.bag_count >= max(rules.exchange_limit, len(view.rack)) and view.rack:
+            return Exchange(view.rack)
+        return Pass()
+
+    def wants_challenge(self, view: PlayerView, record: Record) -> bool:
+        """Challenge when any word of the play is not in the lexicon."""
+        return bool(self.lexicon.invalid_words(record.words))
+
+
+def hash_token(token: str) -> str:
+    """How seat tokens are stored (never in clear)."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@dataclass
+class SeatSpec:
+    """A seat asked for when creating a game."""
+
+    kind: str = PERSON
+    name: str = ""
+    level: str | None = None
+
+
+@dataclass
+class Action:
+    """One action: ``kind`` is place, exchange, pass, challenge or resign."""
+
+    kind: str
+    move: str | None = None
+    cells: Mapping[str, str] | None = None
+    tiles: str | None = None
+
+
+@dataclass
+class _Cached:
+    version: int
+    game: Game
+    players: dict[int, ComputerPlayer] = field(default_factory=dict)
+
+
+class GameService:
+    """Every game of one server process, backed by a :class:`~qiza.web.db.Store`."""
+
+    def __init__(self, store: Store, *, computer_workers: int = 2, computer_delay: float = 0.0) -> None:
+        self.store = store
+        self.computer_delay = computer_delay
+        self._lexicons: dict[str, Lexicon] = {}
+        self._cache: dict[str, _Cached] = {}
+        self._locks: dict[str, threading.Lock] = {}
+        self._guard = threading.Lock()
+        self._listeners: list[Callable[[str, int], None]] = []
+        self._executor = ThreadPoolExecutor(max_workers=computer_workers, thread_name_prefix="qiza-computer")
+        self._running: set[str] = set()
+        self._dirty: set[str] = set()
+        self._considered: set[tuple[str, int, int]] = set()
+        self.computer_turns = 0
+        self.closed = False
+
+    # -- plumbing -------------------------------------------------------------------------
+    def add_listener(self, listener: Callable[[str, int], None]) -> None:
+        """Call ``listener(game_id, version)`` after every change this process makes."""
+        self._listeners.append(listener)
+
+    def _changed(self, game_id: str, version: int) -> None:
+        for listener in list(self._listeners):
+            try:
+                listener(game_id, version)
+            except Exception:  # pragma: no cover - a listener must not break a move
+                log.exception("change listener failed")
+
+    def _lock(self, game_id: str) -> threading.Lock:
+        with self._guard:
+            lock = self._locks.get(game_id)
+            if lock is None:
+                lock = self._locks[game_id] = threading.Lock()
+            return lock
+
+    def lexicon(self, name: str) -> Lexicon:
+        """A lexicon by name, loaded once per process."""
+        key = name.lower()
+        with self._guard:
+            found = self._lexicons.get(key)
+        if found is None:
+            try:
+                found = load_lexicon(key)
+            except (QizaError, OSError, ImportError) as exc:
+                raise ApiError(422, "unknown_lexicon", f"cannot load lexicon {name!r}: {exc}") from None
+            with self._guard:
+                self._lexicons[key] = found
+        return found
+
+    def close(self) -> None:
+        """Stop the computer thread pool."""
+        self.closed = True
+        self._executor.shutdown(wait=False, cancel_futures=True)
+
+    # -- loading ----------------------------------------------------------------------------
+    def _row(self, game_id: str) -> GameRow:
+        row = self.store.get(game_id)
+        if row is None:
+            raise ApiError(404, "no_such_game", f"there is no game {game_id!r}")
+        return row
+
+    def _game(self, row: GameRow) -> _Cached:
+        """The game at the row's version, from the cache, by applying new actions, or replayed."""
+        cached = self._cache.get(row.id)
+        if cached is not None and cached.version == row.version:
+            return cached
+        actions = [(int(s), str(t)) for s, t in row.save["actions"]]
+        if cached is not None and cached.version < row.version and actions[:len(cached.game.actions)] == cached.game.actions:
+            from qiza.game import apply_action
+
+            try:
+                for seat, text in actions[len(cached.game.actions):]:
+                    apply_action(cached.game, seat, text)
+                cached.game.players = [str(p) for p in row.save["players"]]
+                cached.version = row.version
+                return cached
+            except QizaError:
+                log.warning("game %s: incremental replay failed, rebuilding", row.id)
+        lexicon = self.lexicon(str(row.save.get("lexicon", "enable")))
+        try:
+            game = savefile.from_dict(row.save, lexicon=lexicon)
+        except FileFormatError as exc:
+            raise ApiError(500, "corrupt_game", f"game {row.id} cannot be rebuilt: {exc}") from None
+        players = cached.players if cached is not None else {}
+        cached = _Cached(row.version, game, players)
+        self._cache[row.id] = cached
+        return cached
+
+    def _commit(self, row: GameRow, cached: _Cached, request_id: str | None = None) -> int:
+        """Store the cached game as the row's next version; raise 409 if someone else wrote first."""
+        game = cached.game
+        expected = row.version
+        row.save = savefile.to_dict(game)
+        row.status = "over" if game.over else "active"
+        row.computer_to_move = (not game.over) and row.seats[game.to_move]["kind"] == COMPUTER
+        try:
+            written = self.store.swap(row, expected, request_id)
+        except Duplicate:
+            self._cache.pop(row.id, None)
+            version = self.store.request_version(row.id, request_id or "")
+            raise ApiError(409, "duplicate_request",
+                           f"request {request_id!r} was already applied (it made version {version})",
+                           version=version) from None
+        if not written:
+            self._cache.pop(row.id, None)
+            raise ApiError(409, "version_conflict",
+                           f"the game changed while this action was applied (it was at version {expected}); "
+                           "reload and try again")
+        cached.version = row.version
+        self._changed(row.id, row.version)
+        if self._needs_computer(row, game):
+            self.schedule_computers(row.id)
+        return row.version
+
+    # -- creating and joining --------------------------------------------------------------------
+    def create(self, *, preset: str = "classic", options: Mapping[str, Any] | None = None,
+               seats: Sequence[SeatSpec], seed: int | None = None, lexicon: str = "enable",
+               word_help: bool | None = None, finish_line_levels: Sequence[str] | None = None,
+               claim: Sequence[int] = (0,)) -> tuple[str, dict[int, str]]:
+        """Create a game; returns its id and the secret tokens of the person seats in ``claim``."""
+        if not 2 <= len(seats) <= 4:
+            raise ApiError(422, "bad_seats", f"a game has 2 to 4 seats, not {len(seats)}")
+        try:
+            rules = find_preset(preset)
+            if finish_line_levels:
+                rules = finish_line(list(finish_line_levels), rules)
+            if options:
+                rules = rules.with_options(**dict(options))
+        except (ValueError, TypeError) as exc:
+            raise ApiError(422, "bad_rules", str(exc)) from None
+        levels = computer_levels()
+        names: list[str] = []
+        stored: list[dict[str, Any]] = []
+        tokens: dict[int, str] = {}
+        for index, spec in enumerate(seats):
+            if spec.kind not in (PERSON, COMPUTER):
+                raise ApiError(422, "bad_seats", f"seat {index}: kind must be 'person' or 'computer', not {spec.kind!r}")
+            level = None
+            if spec.kind == COMPUTER:
+                level = spec.level or levels[len(levels) // 2]
+                if level not in levels:
+                    raise ApiError(422, "bad_seats", f"seat {index}: unknown computer level {level!r} "
+                                   f"(known: {', '.join(levels)})")
+            name = (spec.name or "").strip()[:40] or (f"Computer ({level})" if level else f"Seat {index + 1}")
+            names.append(name)
+            entry: dict[str, Any] = {"kind": spec.kind, "level": level, "token_hash": None, "joined": spec.kind == COMPUTER}
+            if spec.kind == PERSON and index in claim:
+                token = secrets.token_urlsafe(24)
+                tokens[index] = token
+                entry["token_hash"] = hash_token(token)
+                entry["joined"] = True
+            stored.append(entry)
+        lex = self.lexicon(lexicon)
+        try:
+            game = Game(rules, players=names, lexicon=lex, seed=seed)
+        except (QizaError, ValueError) as exc:
+            raise ApiError(422, "bad_rules", str(exc)) from None
+        if word_help is None:
+            word_help = rules.challenge.checks_at_once
+        game_id = secrets.token_urlsafe(9)
+        row = GameRow(game_id, 1, savefile.to_dict(game), stored,
+                      {"word_help": bool(word_help), "preset": preset}, "active",
+                      stored[game.to_move]["kind"] == COMPUTER)
+        self.store.insert(row)
+        self._cache[game_id] = _Cached(1, game)
+        if self._needs_computer(row, game):
+            self.schedule_computers(game_id)
+        return game_id, tokens
+
+    def join(self, game_id: str, seat: int, name: str) -> tuple[str, int]:
+        """Take an open person seat; returns its secret token and the new version."""
+        with self._lock(game_id):
+            row = self._row(game_id)
+            if not 0 <= seat < len(row.seats):
+                raise ApiError(422, "no_such_seat", f"there is no seat {seat} in this {len(row.seats)}-player game")
+            entry = row.seats[seat]
+            if entry["kind"] != PERSON:
+                raise ApiError(409, "seat_taken", f"seat {seat} is a computer seat")
+            if entry["joined"]:
+                raise ApiError(409, "seat_taken", f"seat {seat} is already taken")
+            cached = self._game(row)
+            token = secrets.token_urlsafe(24)
+            entry["token_hash"] = hash_token(token)
+            entry["joined"] = True
+            clean = name.strip()[:40]
+            if clean:
+                cached.game.players[seat] = clean
+            version = self._commit(row, cached)
+            return token, version
+
+    # -- reading --------------------------------------------------------------------------
+    def _check_token(self, row: GameRow, seat: int, token: str) -> None:
+        if not 0 <= seat < len(row.seats):
+            raise ApiError(422, "no_such_seat", f"there is no seat {seat} in this {len(row.seats)}-player game")
+        stored = row.seats[seat].get("token_hash")
+        if not stored or not secrets.compare_digest(stored, hash_token(token)):
+            raise ApiError(403, "wrong_token", f"the seat token is not the token of seat {seat}")
+
+    def state(self, game_id: str, seat: int | None = None, token: str | None = None,
+              check: bool = True) -> dict[str, Any]:
+        """What a player (or, with no seat, a spectator) may see of a game, as JSON data.
+
+        ``check=False`` skips the token check (for connections already checked)."""
+        row = self._row(game_id)
+        if seat is not None and check:
+            self._check_token(row, seat, token or "")
+        with self._lock(game_id):
+            cached = self._game(row)
+            return game_state(row, cached.game, seat)
+
+    def version(self, game_id: str) -> int:
+        """The stored version of a game."""
+        version = self.store.version(game_id)
+        if version is None:
+            raise ApiError(404, "no_such_game", f"there is no game {game_id!r}")
+        return version
+
+    def gcg(self, game_id: str) -> str:
+        """The game record in GCG (needs :mod:`qiza.gcg`); only after the game or for its text so far."""
+        row = self._row(game_id)
+        try:
+            gcg = importlib.import_module("qiza.gcg")
+        except ImportError:
+            raise ApiError(501, "gcg_unavailable", "GCG export is not available in this qiza") from None
+        with self._lock(game_id):
+            game = self._game(row).game
+            if not game.over:
+                raise ApiError(409, "game_not_over", "the GCG record is available when the game is over")
+            writer = getattr(gcg, "dumps", None) or getattr(gcg, "write_gcg", None) or getattr(gcg, "to_gcg", None)
+            if writer is None:
+                raise ApiError(501, "gcg_unavailable", "qiza.gcg has no writer")
+            return str(writer(game))
+
+    def preview(self, game_id: str, seat: int, token: str, action: Action) -> dict[str, Any]:
+        """Score and words of a placement without playing it (invalid words only with word help)."""
+        row = self._row(game_id)
+        self._check_token(row, seat, token)
+        with self._lock(game_id):
+            game = self._game(row).game
+            place = self._placement(game, action)
+            try:
+                evaluation = game.evaluate(place, seat)
+            except QizaError as exc:
+                return {"ok": False, "error": str(exc)}
+            out: dict[str, Any] = {
+                "ok": True, "score": evaluation.score, "bingo": evaluation.bingo,
+                "move": game.format(evaluation.move),
+                "words": [{"word": w.text, "score": w.score} for w in evaluation.words],
+            }
+            if row.settings.get("word_help"):
+                out["invalid_words"] = game.invalid_words(evaluation)
+            return out
+
+    # -- acting ---------------------------------------------------------------------------
+    def _placement(self, game: Game, action: Action) -> Place:
+        if action.cells is not None:
+            cells: dict[int, str] = {}
+            size = game.board.size
+            for key, value in action.cells.items():
+                try:
+                    square = game.rules.layout.parse_square(key) if not str(key).isdigit() else int(key)
+                except (ValueError, IndexError):
+                    raise ApiError(422, "malformed_move", f"{key!r} is not a square") from None
+                if not 0 <= square < size * size:
+                    raise ApiError(422, "malformed_move", f"square {key} is off the board")
+                if not (isinstance(value, str) and len(value) == 1 and value.isalpha()):
+                    raise ApiError(422, "malformed_move",
+                                   f"square {key}: {value!r} is not one letter (lower case for a blank)")
+                cells[square] = value
+            try:
+                return place_from_cells(game.board, cells)
+            except QizaError as exc:
+                raise ApiError(422, "illegal_move", str(exc)) from None
+        if not action.move:
+            raise ApiError(422, "malformed_move", "a placement needs 'move' (e.g. 'H8 WORD') or 'cells'")
+        try:
+            move = game.parse(action.move)
+        except QizaError as exc:
+            raise ApiError(422, "malformed_move", str(exc)) from None
+        if not isinstance(move, Place):
+            raise ApiError(422, "malformed_move", f"{action.move!r} is not a placement")
+        return move
+
+    def act(self, game_id: str, seat: int, token: str, version: int, action: Action,
+            request_id: str | None = None) -> dict[str, Any]:
+        """Apply one action for ``seat`` if the game is still at ``version``; returns the new state."""
+        with self._lock(game_id):
+            row = self._row(game_id)
+            self._check_token(row, seat, token)
+            if request_id is not None and self.store.request_version(game_id, request_id) is not None:
+                raise ApiError(409, "duplicate_request", f"request {request_id!r} was already applied")
+            if version != row.version:
+                raise ApiError(409, "stale_version",
+                               f"the game is at version {row.version}, not {version}: this turn was already "
+                               "submitted or another action came first", version=row.version)
+            cached = self._game(row)
+            game = cached.game
+            if game.over:
+                raise ApiError(409, "game_over", f"the game is over ({game.end_reason.value if game.end_reason else ''})")
+            if action.kind in ("place", "exchange", "pass") and seat != game.to_move:
+                raise ApiError(409, "not_your_turn", f"it is {game.players[game.to_move]}'s turn (seat {game.to_move}), "
+                               f"not seat {seat}'s")
+            record = self._apply(game, seat, action)
+            self._commit(row, cached, request_id)
+            state = game_state(row, game, seat)
+            state["record"] = record_json(record, show_rack=True)
+            return state
+
+    def _apply(self, game: Game, seat: int, action: Action) -> Record:
+        try:
+            if action.kind == "place":
+                return game.play(self._placement(game, action), seat=seat)
+            if action.kind == "exchange":
+                if not action.tiles:
+                    raise ApiError(422, "malformed_move", "an exchange needs 'tiles' (e.g. 'QU?')")
+                return game.play(Exchange(action.tiles.upper()), seat=seat)
+            if action.kind == "pass":
+                return game.play(Pass(), seat=seat)
+            if action.kind == "challenge":
+                if not game.can_challenge:
+                    raise ApiError(409, "nothing_to_challenge", "there is no play open to challenge now")
+                return game.challenge(seat)
+            if action.kind == "resign":
+                game.resign(seat)
+                return Record(seat, Kind.PASS, game.rack_text(seat), 0, game.scores[seat], note="resigned")
+        except PhonyWordError as exc:
+            raise ApiError(422, "phony_word", str(exc), words=list(exc.words)) from None
+        except IllegalMoveError as exc:
+            raise ApiError(422, "illegal_move", str(exc)) from None
+        except MoveSyntaxError as exc:
+            raise ApiError(422, "malformed_move", str(exc)) from None
+        except GameOverError as exc:
+            raise ApiError(409, "game_over", str(exc)) from None
+        except RuleError as exc:
+            raise ApiError(409, "not_allowed", str(exc)) from None
+        raise ApiError(422, "unknown_action", f"unknown action {action.kind!r} "
+                       "(place, exchange, pass, challenge or resign)")
+
+    # -- computer seats ---------------------------------------------------------------------
+    def _needs_computer(self, row: GameRow, game: Game) -> bool:
+        if game.over:
+            return False
+        if row.seats[game.to_move]["kind"] == COMPUTER:
+            return True
+        if game.can_challenge:
+            pending = getattr(game, "_pending", None)
+            pending_seat = pending.seat if pending is not None else -1
+            return any(s["kind"] == COMPUTER for i, s in enumerate(row.seats) if i != pending_seat)
+        return False
+
+    def schedule_computers(self, game_id: str) -> None:
+        """Let the computer seats of a game act (in the thread pool), if any may."""
+        if self.closed:
+            return
+        with self._guard:
+            self._dirty.add(game_id)
+            if game_id in self._running:
+                return
+            self._running.add(game_id)
+        self._executor.submit(self._computer_loop, game_id)
+
+    def resume_computers(self) -> int:
+        """Schedule every stored game waiting for a computer (after a restart)."""
+        ids = self.store.waiting_for_computer()
+        for game_id in ids:
+            self.schedule_computers(game_id)
+        return len(ids)
+
+    def _computer_loop(self, game_id: str) -> None:
+        try:
+            while not self.closed:
+                with self._guard:
+                    if game_id not in self._dirty:
+                        self._running.discard(game_id)
+                        return
+                    self._dirty.discard(game_id)
+                for _ in range(1000):
+                    if self.closed or not self._computer_step(game_id):
+                        break
+        except Exception:
+            log.exception("computer player failed in game %s", game_id)
+            with self._guard:
+                self._running.discard(game_id)
+
+    def _player(self, cached: _Cached, row: GameRow, seat: int) -> ComputerPlayer:
+        player = cached.players.get(seat)
+        if player is None:
+            player = make_computer(str(row.seats[seat]["level"]), cached.game.lexicon,
+                                   seed=(cached.game.seed + seat) % (2 ** 63))
+            cached.players[seat] = player
+        return player
+
+    def _computer_step(self, game_id: str) -> bool:
+        """One computer action in a game; returns whether one was made."""
+        delay = 0.0
+        with self._lock(game_id):
+            row = self.store.get(game_id)
+            if row is None:
+                return False
+            cached = self._game(row)
+            game = cached.game
+            if not self._needs_computer(row, game):
+                return False
+            pending = getattr(game, "_pending", None)
+            if game.can_challenge and pending is not None:
+                for seat, entry in enumerate(row.seats):
+                    key = (game_id, pending.record, seat)
+                    if entry["kind"] != COMPUTER or seat == pending.seat or key in self._considered:
+                        continue
+                    self._considered.add(key)
+                    record = game.history[pending.record]
+                    if self._player(cached, row, seat).wants_challenge(game.view(seat), record):
+                        game.challenge(seat)
+                        self._store_computer(row, cached)
+                        return True
+                if row.seats[pending.seat]["kind"] == PERSON and self.computer_delay:
+                    delay = self.computer_delay
+            if row.seats[game.to_move]["kind"] != COMPUTER:
+                return False
+        if delay:
+            time.sleep(delay)  # leave the other players a moment to challenge a person's play
+        with self._lock(game_id):
+            row = self.store.get(game_id)
+            if row is None:
+                return False
+            cached = self._game(row)
+            game = cached.game
+            if game.over or row.seats[game.to_move]["kind"] != COMPUTER:
+                return False
+            seat = game.to_move
+            player = self._player(cached, row, seat)
+            move = player.choose(game.view(seat))
+            try:
+                game.play(move, seat=seat)
+            except QizaError as exc:
+                log.warning("game %s: computer move %r refused (%s); passing", game_id, move, exc)
+                game.play(Pass(), seat=seat)
+            self._store_computer(row, cached)
+            return True
+
+    def _store_computer(self, row: GameRow, cached: _Cached) -> None:
+        try:
+            self._commit(row, cached)
+            self.computer_turns += 1
+        except ApiError:  # another process acted first: the next step reloads
+            pass
+
+
+# -- JSON views ---------------------------------------------------------------------------------
+def record_json(record: Record, *, show_rack: bool) -> dict[str, Any]:
+    """A score sheet line as JSON data."""
+    return {
+        "seat": record.seat, "kind": record.kind.value, "rack": record.rack if show_rack else "",
+        "score": record.score, "total": record.total, "move": record.notation,
+        "words": list(record.words), "squares": list(record.squares), "bingo": record.bingo,
+        "challenged_off": record.challenged_off, "note": record.note,
+    }
+
+
+def rules_json(rules: Rules) -> dict[str, Any]:
+    """Rules as JSON data, with the board's premium squares and tile values."""
+    described = rules.describe()
+    described["premiums"] = list(rules.layout.rows)
+    described["tile_values"] = dict(zip(rules.tile_set.letters, rules.tile_set.values))
+    described["size"] = rules.layout.size
+    return described
+
+
+def game_state(row: GameRow, game: Game, seat: int | None) -> dict[str, Any]:
+    """What the player in ``seat`` (``None``: a spectator) may see, as JSON data."""
+    view = game.view(seat if seat is not None else 0)
+    if seat is None:
+        history = [record_json(r, show_rack=game.over) for r in game.history]
+        unseen = game.rules.tile_set.text(sorted(list(game.bag) + [t for rack in game.racks for t in rack]))
+        rack = ""
+        can_challenge = False
+    else:
+        history = [record_json(r, show_rack=bool(r.rack)) for r in view.history]
+        unseen = view.unseen
+        rack = view.rack
+        can_challenge = view.can_challenge
+    last = game.last_play()
+    pending = getattr(game, "_pending", None)
+    window = None
+    if game.can_challenge and pending is not None:
+        played = game.history[pending.record]
+        window = {"seat": pending.seat, "move": played.notation, "words": list(played.words),
+                  "score": played.score, "ends_game": game.pending_ends_game}
+    players = []
+    for index, entry in enumerate(row.seats):
+        players.append({
+            "seat": index, "name": game.players[index], "kind": entry["kind"], "level": entry.get("level"),
+            "joined": bool(entry.get("joined")), "score": game.scores[index],
+            "rack_count": len(game.racks[index]), "you": index == seat,
+        })
+    return {
+        "id": row.id, "version": row.version, "seat": seat, "players": players,
+        "to_move": game.to_move, "rules": rules_json(game.rules), "preset": row.settings.get("preset"),
+        "word_help": bool(row.settings.get("word_help")),
+        "board": game.board.rows_text(), "rack": rack, "bag_count": len(game.bag), "unseen": unseen,
+        "history": history, "last_move": list(last.squares) if last else [],
+        "can_challenge": can_challenge, "challenge_window": window,
+        "over": game.over, "end_reason": game.end_reason.value if game.end_reason else None,
+        "winners": game.winners(), "scores_before_end": game.scores_before_end(),
+        "exchange_allowed": len(game.bag) >= game.rules.exchange_limit,
+        "presets": sorted(PRESETS),
+    }
