@@ -76,19 +76,20 @@ P_BEST = P + 10  # best equity so far (milli-points), best mode
 P_OVERFLOW = P + 11
 P_HAVEBEST = P + 12
 P_BOUND = P + 13  # best mode: upper bound of the current anchor's moves
-W_SIZE = P + 16
+P_MAXLEAVE = P + 14  # best mode: largest possible leave value of the rack (milli-points)
+P_HASLEAVE = P + 15  # best mode: leave values are given
+W_SIZE = P + 24
 
 # -- output rows ------------------------------------------------------------------------
+# score, meta = row | col << 5 | direction << 10 | length << 11 | tiles placed << 16,
+# equity (best mode, milli-points), then the tiles of the line packed 5 per int32,
+# 6 bits each (letter | 32 for a blank, 0 where played through).
 O_SCORE = 0
-O_ROW = 1
-O_COL = 2
-O_DIR = 3
-O_LEN = 4
-O_NTILES = 5
-O_EQUITY = 6
-O_HAVE = 7
-O_TILES = 8
-O_WIDTH = O_TILES + MAX_SIZE + 3  # 32
+O_META = 1
+O_EQUITY = 2
+O_TILES = 3
+O_WIDTH = 8
+O_HAVE = O_WIDTH  # best_many result rows: one more column, 1 when there is a move
 
 
 @intrinsic
@@ -134,14 +135,17 @@ def _record(w, out, start, end, score, nt):  # type: ignore[no-untyped-def]  # p
     mode = w[P_MODE]
     equity = score * 1000
     if mode == 1:
-        leave = 0
-        for t in range(27):
-            c = w[W_RACK + t]
-            if c:
-                leave += c * w[W_LEAVE + t]
-        equity += leave
-        if w[P_HAVEBEST] and equity <= w[P_BEST]:
+        if w[P_HAVEBEST] and equity + w[P_MAXLEAVE] <= w[P_BEST]:
             return
+        if w[P_HASLEAVE]:
+            leave = 0
+            for t in range(27):
+                c = w[W_RACK + t]
+                if c:
+                    leave += c * w[W_LEAVE + t]
+            equity += leave
+            if w[P_HAVEBEST] and equity <= w[P_BEST]:
+                return
         w[P_HAVEBEST] = 1
         w[P_BEST] = equity
         n = 0
@@ -150,21 +154,28 @@ def _record(w, out, start, end, score, nt):  # type: ignore[no-untyped-def]  # p
         return
     r = w[P_ROWIDX]
     o = n * O_WIDTH
+    d = w[P_DIR]
     out[o + O_SCORE] = score
-    if w[P_DIR] == 0:
-        out[o + O_ROW] = r
-        out[o + O_COL] = start
+    if d == 0:
+        meta = r | (start << 5)
     else:
-        out[o + O_ROW] = start
-        out[o + O_COL] = r
-    out[o + O_DIR] = w[P_DIR]
-    out[o + O_LEN] = end - start + 1
-    out[o + O_NTILES] = nt
+        meta = start | (r << 5)
+    out[o + O_META] = meta | (d << 10) | ((end - start + 1) << 11) | (nt << 16)
     out[o + O_EQUITY] = equity
+    acc = 0
+    sh = 0
+    k = o + O_TILES
     for i in range(start, end + 1):
-        out[o + O_TILES + i - start] = w[W_PLACED + i]
-    for i in range(end + 1 - start, MAX_SIZE):
-        out[o + O_TILES + i] = 0
+        t = w[W_PLACED + i]
+        acc |= ((t & 31) | ((t >> 1) & 32)) << sh
+        sh += 6
+        if sh == 30:
+            out[k] = acc
+            k += 1
+            acc = 0
+            sh = 0
+    if sh:
+        out[k] = acc
     if mode == 0:
         w[P_NOUT] = n + 1
     else:
@@ -440,6 +451,12 @@ def _generate(g, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT):  # type:
     for t in range(1, 27):
         if w[W_RACK + t] > 0:
             rbits |= 1 << t
+    if w[P_HASLEAVE]:
+        ml = 0
+        for t in range(27):
+            if w[W_LEAVE + t] > 0:
+                ml += w[W_RACK + t] * w[W_LEAVE + t]
+        w[P_MAXLEAVE] = ml
     b = board.reshape((size, size))
     _gen_dir(g, w, out, b, lm, wm, 0, start_sq, rbits)
     empty = True
@@ -536,19 +553,19 @@ class MoveList:
         self._out = out
         self.board = board.reshape(size, size)
         self.size = size
-        self.score = out[:, O_SCORE]
-        self.row = out[:, O_ROW]
-        self.col = out[:, O_COL]
-        self.direction = out[:, O_DIR]
-        self.length = out[:, O_LEN]
-        self.ntiles = out[:, O_NTILES]
-        self.tiles = out[:, O_TILES:O_TILES + MAX_SIZE]
+        (self.score, self.row, self.col, self.direction, self.length, self.ntiles,
+         self.equity, self.tiles) = _decode(out)
 
     def __len__(self) -> int:
         return int(self._out.shape[0])
 
     def __getitem__(self, i: int) -> Move:
-        return _move_from_row(self._out[i], self.board)
+        if not -len(self) <= i < len(self):
+            raise IndexError(i)
+        r, c, d, n = int(self.row[i]), int(self.col[i]), bool(self.direction[i]), int(self.length[i])
+        tiles = tuple(int(t) for t in self.tiles[i, :n])
+        return Move(int(self.score[i]), r, c, d, tiles, _full_word(self.board, r, c, d, tiles),
+                    float(self.equity[i]))
 
     def __iter__(self) -> Iterator[Move]:
         for i in range(len(self)):
@@ -567,15 +584,44 @@ class MoveList:
         return self[i].word
 
 
-def _move_from_row(row: np.ndarray, board: np.ndarray) -> Move:
-    r, c, d, n = int(row[O_ROW]), int(row[O_COL]), int(row[O_DIR]), int(row[O_LEN])
-    tiles = tuple(int(t) for t in row[O_TILES:O_TILES + n])
+_Decoded = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def _decode(out: np.ndarray) -> _Decoded:
+    """Unpack output rows: score, row, col, direction, length, ntiles, equity, tiles (n x 21)."""
+    out = out[:, :O_WIDTH]
+    meta = out[:, O_META]
+    length = (meta >> 11) & 31
+    n = len(out)
+    packed = out[:, O_TILES:O_TILES + 5]
+    shifts = np.arange(5, dtype=np.int32) * 6
+    six = (packed[:, :, None] >> shifts[None, None, :]) & 63  # n x 5 x 5
+    six = six.reshape(n, 25)[:, :MAX_SIZE]
+    tiles = (six & 31) | ((six & 32) << 1)
+    tiles[np.arange(MAX_SIZE)[None, :] >= length[:, None]] = 0
+    return (out[:, O_SCORE].copy(), meta & 31, (meta >> 5) & 31, (meta >> 10) & 1, length,
+            (meta >> 16) & 31, out[:, O_EQUITY] / 1000.0, tiles.astype(np.int32))
+
+
+def _full_word(board: np.ndarray, r: int, c: int, d: bool, tiles: tuple[int, ...]) -> str:
     word = []
     for i, t in enumerate(tiles):
         if t == 0:
             t = int(board[r + i, c] if d else board[r, c + i])
         word.append(LETTERS[(t & 63) - 1])
-    return Move(int(row[O_SCORE]), r, c, bool(d), tiles, "".join(word), float(row[O_EQUITY]) / 1000.0)
+    return "".join(word)
+
+
+def _move_from_row(row: np.ndarray, board: np.ndarray) -> Move:
+    score, rr, cc, dd, nn, _, eq, tt = _decode(row.reshape(1, -1))
+    r, c, d, n = int(rr[0]), int(cc[0]), int(dd[0]), int(nn[0])
+    tiles = tuple(int(t) for t in tt[0, :n])
+    word = []
+    for i, t in enumerate(tiles):
+        if t == 0:
+            t = int(board[r + i, c] if d else board[r, c + i])
+        word.append(LETTERS[(t & 63) - 1])
+    return Move(int(score[0]), r, c, bool(d), tiles, "".join(word), float(eq[0]))
 
 
 class MoveGenerator:
@@ -686,6 +732,7 @@ class MoveGenerator:
             if len(lv) != 27:
                 raise ValueError("leave_values must have 27 entries")
             w[W_LEAVE:W_LEAVE + 27] = np.round(lv * 1000).astype(np.int32)
+            w[P_HASLEAVE] = 1
         out = self._best_out
         _generate(self.graph, w, out, b, self.lm, self.wm, self.lmT, self.wmT, self.start, self.startT)
         if not w[P_HAVEBEST]:
@@ -711,10 +758,11 @@ class MoveGenerator:
         """:meth:`best` of each position, in one compiled loop."""
         boards = np.ascontiguousarray(boards, dtype=np.int32).reshape(len(boards), -1)
         racks = np.ascontiguousarray(racks, dtype=np.int32)
-        result = np.zeros((len(boards), O_WIDTH), np.int32)
+        result = np.zeros((len(boards), O_WIDTH + 1), np.int32)
         w0 = self._work(np.zeros(27, np.int32), 1, 1)
         if leave_values is not None:
             w0[W_LEAVE:W_LEAVE + 27] = np.round(np.asarray(leave_values, np.float64) * 1000).astype(np.int32)
+            w0[P_HASLEAVE] = 1
         _many(self.graph, w0, self._best_out, boards, racks, self.lm, self.wm, self.lmT, self.wmT,
               self.start, self.startT, result)
         moves: list[Move | None] = []
