@@ -1,0 +1,89 @@
+"""Shared fixtures for the rules engine tests."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from qiza.board import Board
+from qiza.game import Game
+from qiza.lexicon import Lexicon, load_lexicon
+from qiza.rules import CLASSIC, FirstPlayer, Rules
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared"
+
+
+@pytest.fixture(scope="session")
+def shared_dir() -> Path:
+    """The shared project material (``../shared`` beside the repository); skips when absent."""
+    if not (SHARED / "RULES.md").exists():
+        pytest.skip(f"the shared project material is not at {SHARED} (it is not part of the repository)")
+    return SHARED
+
+
+@pytest.fixture(scope="session")
+def enable() -> Lexicon:
+    """The default lexicon (ENABLE)."""
+    return load_lexicon("enable")
+
+
+def fixed(rules: Rules = CLASSIC, **options: Any) -> Rules:
+    """Rules with player 1 starting (so tests know who moves), plus options."""
+    return rules.with_options(first_player=FirstPlayer.FIXED.value, **options)
+
+
+GameFactory = Callable[..., Game]
+
+
+@pytest.fixture
+def make_game(enable: Lexicon) -> GameFactory:
+    """Build a game where seat 0 starts, with chosen racks, board rows and bag size.
+
+    ``racks`` maps seats to rack text; ``rows`` is a board given as row strings (its tiles
+    are taken from the bag); ``bag`` cuts the bag to that many tiles (the rest are set aside,
+    so tile conservation does not hold in such a game).
+    """
+
+    def build(rules: Rules = CLASSIC, *, players: int = 2, racks: Mapping[int, str] | None = None,
+              rows: list[str] | None = None, bag: int | None = None, seed: int = 1,
+              lexicon: Lexicon | None = None, **options: Any) -> Game:
+        game = Game(fixed(rules, **options), players=players, lexicon=lexicon or enable, seed=seed)
+        if rows is not None:
+            board = Board.from_rows(rows, game.rules.layout, game.rules.tile_set)
+            for tile in board.cells:
+                if tile:
+                    key = 0 if tile & 0x40 else tile
+                    if key not in game.bag:
+                        # take it from a rack that holds it
+                        for rack in game.racks:
+                            if key in rack:
+                                rack.remove(key)
+                                rack.append(game.bag.pop())
+                                break
+                    game.bag.remove(key)
+            game.board = board
+        for seat, text in (racks or {}).items():
+            game.set_rack(seat, text)
+        if bag is not None:
+            del game.bag[bag:]
+        return game
+
+    return build
+
+
+def board_rows(*placed: tuple[str, str], size: int = 15) -> list[str]:
+    """Row strings of an empty board with words written on it: ``("H8", "HORN")`` across,
+    ``("8H", "FARM")`` down (rule book notation)."""
+    grid = [["."] * size for _ in range(size)]
+    for coord, word in placed:
+        if coord[0].isalpha():
+            col, row, dr, dc = ord(coord[0].upper()) - 65, int(coord[1:]) - 1, 0, 1
+        else:
+            col, row, dr, dc = ord(coord[-1].upper()) - 65, int(coord[:-1]) - 1, 1, 0
+        for i, ch in enumerate(word):
+            grid[row + dr * i][col + dc * i] = ch
+    return ["".join(r) for r in grid]
