@@ -1,0 +1,215 @@
+"""``qiza play``: a game in the terminal.
+
+With no options it starts a game at once: you against one computer player at the
+``medium`` level, classic rules, the ENABLE word list. Against the computer the default
+challenge rule is ``auto`` (a play with a word not in the dictionary is refused and you
+try again: the friendliest rule for learning); between people it is ``double`` (the rule
+books' rule). Hints, word tools and undo are allowed by default only against the computer.
+
+When standard input is not a terminal the same game reads one command per line and prints
+plain text, so scripts and tests can drive it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from qiza.errors import QizaError
+from qiza.lexicon import load_lexicon
+from qiza.rules import ChallengeRule, EndPoints, EndRule, FirstPlayer, Level, Notation, Rules, find_preset, finish_line
+from qiza.tui.session import Seat, Session, Settings, latest_save, load_players_module, new_save_path
+from qiza.tui.terminal import PlainTerminal, RichTerminal, Terminal
+
+__all__ = ["configure", "run", "parse_player", "build_rules", "DEFAULT_LEVEL"]
+
+DEFAULT_LEVEL = "medium"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Add the options of ``qiza play``."""
+    parser.description = (
+        "Play Scrabble in the terminal. With no options: you against the computer (medium), "
+        "classic rules, ENABLE words. Type 'help' during the game for the commands.")
+    parser.epilog = ("examples:  qiza play   |   qiza play --player Ann --player Bob   |   "
+                     "qiza play --player Ann --player computer:hard --rules 9-tile   |   "
+                     "qiza play --resume")
+    who = parser.add_argument_group("players")
+    who.add_argument("--player", "-p", action="append", metavar="WHO", default=None,
+                     help="a player, 2 to 4 times in seat order: a name for a person, or "
+                          "computer[:LEVEL[:NAME]] (e.g. computer:hard). Default: you and computer:medium")
+    who.add_argument("--level", metavar="LEVEL", default=None,
+                     help=f"level of computer players given without one (default {DEFAULT_LEVEL})")
+    rules = parser.add_argument_group("rules")
+    rules.add_argument("--rules", "--preset", dest="preset", default="classic", metavar="PRESET",
+                       help="rule preset: classic, 8-tile, 9-tile, large-print, computer, tournament, "
+                            "super, french, finish-line (default classic)")
+    rules.add_argument("--finish-line", metavar="LEVELS", default=None,
+                       help="play Finish Line with targets for these levels (beginner, intermediate, "
+                            "expert): one for everyone or one per player, comma-separated")
+    rules.add_argument("--challenge", choices=[c.value for c in ChallengeRule], default=None,
+                       help="challenge rule (default: auto against the computer, double between people)")
+    rules.add_argument("--notation", choices=[n.value for n in Notation], default=None,
+                       help="coordinates: rulebook (H8 across, 8H down) or tournament (8H across)")
+    rules.add_argument("--first-player", choices=[f.value for f in FirstPlayer], default=None,
+                       help="draw tiles for first play, or fixed (player 1 starts)")
+    rules.add_argument("--exchange-limit", type=int, default=None, metavar="N",
+                       help="exchanges need at least N tiles in the bag (default 7)")
+    rules.add_argument("--end-rule", choices=[e.value for e in EndRule], default=None,
+                       help="game ends after scoreless turns (3 each) or passes (2 each)")
+    rules.add_argument("--end-points", choices=[e.value for e in EndPoints], default=None,
+                       help="settling unplayed tiles at the end")
+    rules.add_argument("--lexicon", "--words", default="enable", metavar="NAME|FILE",
+                       help="dictionary: enable (default), twl06, sowpods, or a word list file")
+    rules.add_argument("--seed", type=int, default=None, help="random seed (the same seed deals the same tiles)")
+    helps = parser.add_argument_group("help allowed in the game")
+    helps.add_argument("--hints", action=argparse.BooleanOptionalAction, default=None,
+                       help="allow 'hint' (default: on against the computer)")
+    helps.add_argument("--word-tools", action=argparse.BooleanOptionalAction, default=None,
+                       help="allow word check, anagrams, hooks, patterns (default: on against the computer)")
+    helps.add_argument("--undo", action=argparse.BooleanOptionalAction, default=None,
+                       help="allow taking back turns against the computer (default: on)")
+    files = parser.add_argument_group("files")
+    files.add_argument("--resume", nargs="?", const="latest", default=None, metavar="FILE",
+                       help="continue a saved game (without FILE: the last game saved automatically)")
+    files.add_argument("--save", default=None, metavar="FILE",
+                       help="where to save the game after every turn (default: a new file in the "
+                            "qiza data folder, shown on screen)")
+    files.add_argument("--no-save", action="store_true", help="do not save automatically")
+    files.add_argument("--gcg", default=None, metavar="FILE", help="write the game record as GCG at the end")
+    screen = parser.add_argument_group("screen")
+    screen.add_argument("--plain", action="store_true",
+                        help="plain text, one command per line (automatic when input is not a terminal)")
+    screen.add_argument("--width", type=int, default=None, help="screen width for plain text (default 80)")
+
+
+def parse_player(text: str, level: str) -> Seat:
+    """A ``--player`` value: a person's name, or ``computer[:LEVEL[:NAME]]``."""
+    parts = text.split(":")
+    if parts[0].lower() in ("computer", "cpu", "bot", "ai"):
+        lvl = (parts[1] if len(parts) > 1 and parts[1] else level).lower()
+        name = parts[2] if len(parts) > 2 and parts[2] else ""
+        return Seat(name, lvl)
+    if not text.strip():
+        raise QizaError("a player's name cannot be empty")
+    return Seat(text.strip())
+
+
+def _name_computers(seats: list[Seat]) -> None:
+    computers = [s for s in seats if s.computer and not s.name]
+    for number, seat in enumerate(computers, start=1):
+        seat.name = "Computer" if len(computers) == 1 else f"Computer {number}"
+    seen: dict[str, int] = {}
+    for seat in seats:
+        base = seat.name
+        if base in seen:
+            seen[base] += 1
+            seat.name = f"{base} {seen[base]}"
+        else:
+            seen[base] = 1
+
+
+def build_rules(args: argparse.Namespace, seats: list[Seat]) -> Rules:
+    """The game's rules from the preset and the options."""
+    preset = args.preset.strip().lower()
+    levels_text = args.finish_line
+    if preset in ("finish-line", "finishline", "finish"):
+        preset = "classic"
+        levels_text = levels_text or "intermediate"
+    try:
+        rules = find_preset(preset)
+        if levels_text:
+            levels = [v.strip().lower() for v in levels_text.split(",") if v.strip()]
+            if len(levels) == 1:
+                levels *= len(seats)
+            if len(levels) != len(seats):
+                raise QizaError(f"--finish-line: {len(levels)} levels for {len(seats)} players")
+            known = [lv.value for lv in Level]
+            for lv in levels:
+                if lv not in known:
+                    raise QizaError(f"--finish-line: unknown level {lv!r} (known: {', '.join(known)})")
+            rules = finish_line(levels, base=rules)
+        options: dict[str, object] = {}
+        has_computer = any(s.computer for s in seats)
+        if args.challenge:
+            options["challenge"] = args.challenge
+        elif preset in ("classic", "8-tile", "9-tile", "large-print", "computer", "super", "french"):
+            options["challenge"] = "auto" if has_computer else "double"
+        for key in ("notation", "first_player", "exchange_limit", "end_rule", "end_points"):
+            value = getattr(args, key)
+            if value is not None:
+                options[key] = value
+        return rules.with_options(**options) if options else rules
+    except ValueError as exc:
+        raise QizaError(str(exc)) from None
+
+
+def _terminal(args: argparse.Namespace) -> Terminal:
+    if args.plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return PlainTerminal(sys.stdin, sys.stdout, width=args.width)
+    return RichTerminal()
+
+
+def run(args: argparse.Namespace) -> int:
+    """Start (or resume) a game and play it."""
+    terminal = _terminal(args)
+    if args.resume is not None:
+        path = latest_save() if args.resume == "latest" else Path(args.resume).expanduser()
+        if path is None:
+            raise QizaError("there is no saved game to resume; start one with 'qiza play'")
+        session = Session.from_file(path, terminal)
+        if args.save:
+            session.save_path = Path(args.save).expanduser()
+        if args.no_save:
+            session.save_path = None
+        if args.gcg:
+            session.gcg_path = Path(args.gcg).expanduser()
+        terminal.show(f"Resuming {path} ({len(session.game.actions)} actions so far).")
+        _check_computers(session.seats)
+        return session.run()
+
+    level = (args.level or DEFAULT_LEVEL).lower()
+    players = args.player or ["You", f"computer:{level}"]
+    seats = [parse_player(p, level) for p in players]
+    if not 2 <= len(seats) <= 4:
+        raise QizaError(f"a game has 2 to 4 players, not {len(seats)}")
+    _name_computers(seats)
+    _check_computers(seats)
+    rules = build_rules(args, seats)
+    lexicon = load_lexicon(args.lexicon)
+    from qiza.game import Game
+
+    game = Game(rules, players=[s.name for s in seats], lexicon=lexicon, seed=args.seed)
+    against_computer = any(s.computer for s in seats)
+    settings = Settings(
+        hints=against_computer if args.hints is None else args.hints,
+        word_tools=against_computer if args.word_tools is None else args.word_tools,
+        undo=(args.undo if args.undo is not None else True) and against_computer,
+    )
+    save_path = None if args.no_save else (Path(args.save).expanduser() if args.save else new_save_path())
+    session = Session(game, seats, terminal, settings, save_path=save_path,
+                      gcg_path=Path(args.gcg).expanduser() if args.gcg else None,
+                      computer_seed=game.seed % 1_000_003)
+    first = game.players[game.to_move]
+    if game.first_draws:
+        draws = "; ".join(", ".join(f"{game.players[s]} {game.rules.tile_set.char(t)}" for s, t in rnd)
+                          for rnd in game.first_draws)
+        session.say(f"Draw for first play: {draws}. {first} starts.")
+    else:
+        session.say(f"{first} starts.")
+    session.autosave()
+    return session.run()
+
+
+def _check_computers(seats: list[Seat]) -> None:
+    if not any(s.computer for s in seats):
+        return
+    players = load_players_module()
+    if players is None:
+        raise QizaError("computer players are not available in this installation; "
+                        "play between people with --player NAME --player NAME")
+    levels = list(getattr(players, "LEVELS", []))
+    for seat in seats:
+        if seat.computer and levels and seat.level not in levels:
+            raise QizaError(f"unknown computer level {seat.level!r} (known: {', '.join(levels)})")

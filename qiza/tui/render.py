@@ -1,0 +1,375 @@
+"""Drawing the game with ``rich``: the board, racks, the side panel, score sheets and the end.
+
+Everything here is a pure function of the game state returning ``rich`` renderables, so the
+same drawing serves the coloured terminal and plain text (a console without colour prints
+the same characters). No information is carried by colour alone: premium squares show a
+symbol (compact board) or a label (larger boards), blanks are lower-case letters, and the
+last move is also named in words in the side panel.
+"""
+
+from __future__ import annotations
+
+import itertools
+import string
+import textwrap
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from qiza.alphabet import BLANK_FLAG, TileSet
+from qiza.board import Board
+from qiza.game import Game, Kind, Record
+from qiza.layout import Premium
+from qiza.move import Exchange
+
+__all__ = ["BoardStyle", "board_style_for", "board_text", "rack_text", "side_panel", "screen",
+           "score_sheet", "end_summary", "biggest_plays", "PREMIUM_SYMBOLS", "legend"]
+
+PREMIUM_SYMBOLS = {Premium.TW: "=", Premium.DW: "-", Premium.TL: '"', Premium.DL: "'",
+                   Premium.QW: "#", Premium.QL: "^", Premium.NONE: "."}
+"""Symbols of empty premium squares on the compact board (the usual text-board convention)."""
+
+PREMIUM_LABELS = {Premium.TW: "3W", Premium.DW: "2W", Premium.TL: "3L", Premium.DL: "2L",
+                  Premium.QW: "4W", Premium.QL: "4L", Premium.NONE: ""}
+
+PREMIUM_STYLES = {Premium.TW: "bold white on red3", Premium.DW: "black on light_pink1",
+                  Premium.TL: "bold white on blue3", Premium.DL: "black on light_sky_blue1",
+                  Premium.QW: "bold white on dark_red", Premium.QL: "bold white on purple4",
+                  Premium.NONE: "grey50 on grey15"}
+TILE_STYLE = "bold black on wheat1"
+BLANK_STYLE = "italic bold dark_orange3 on wheat1"
+LAST_STYLE = "bold black on yellow1"
+LAST_BLANK_STYLE = "italic bold dark_orange3 on yellow1"
+LABEL_STYLE = "bold"
+CENTRE_SYMBOL = "*"
+
+
+@dataclass(frozen=True)
+class BoardStyle:
+    """Size of one square on screen: ``width`` characters by ``height`` lines."""
+
+    width: int = 2
+    height: int = 1
+
+
+COMPACT = BoardStyle(2, 1)
+WIDE = BoardStyle(3, 1)
+LARGE = BoardStyle(4, 2)
+
+
+def board_style_for(width: int, height: int, size: int = 15) -> BoardStyle:
+    """The largest board drawing that leaves room for the side panel (about 40 columns)."""
+    panel = 42
+    if width >= 4 * size + 6 + panel and height >= 2 * size + 8:
+        return LARGE
+    if width >= 3 * size + 8 + panel:
+        return WIDE
+    return COMPACT
+
+
+def _centre(text: str, width: int) -> str:
+    return text.center(width)[:width]
+
+
+def board_text(board: Board, *, last: Sequence[int] = (), style: BoardStyle = COMPACT) -> Text:
+    """The board with column letters above and below and row numbers on both sides."""
+    size, layout, tile_set = board.size, board.layout, board.tile_set
+    last_set = set(last)
+    w = style.width
+    label_w = len(str(size)) + 1
+    header = Text(" " * label_w)
+    for col in range(size):
+        header.append(_centre(string.ascii_uppercase[col], w) if w > 2 else f" {string.ascii_uppercase[col]}",
+                      LABEL_STYLE)
+    out = Text()
+    out.append_text(header)
+    out.append("\n")
+    for row in range(size):
+        for line in range(style.height):
+            number = str(row + 1).rjust(label_w - 1) + " " if line == 0 else " " * label_w
+            out.append(number, LABEL_STYLE)
+            for col in range(size):
+                square = row * size + col
+                out.append(*_cell(board, tile_set, layout.premium(square), square,
+                                  square in last_set, square == layout.start, w, line))
+            if line == 0:
+                out.append(" " + str(row + 1).ljust(label_w - 1), LABEL_STYLE)
+            out.append("\n")
+    out.append_text(header)
+    return out
+
+
+def _cell(board: Board, tile_set: TileSet, premium: Premium, square: int, is_last: bool,
+          is_start: bool, w: int, line: int) -> tuple[str, str]:
+    tile = board[square]
+    if tile:
+        blank = bool(tile & BLANK_FLAG)
+        char = tile_set.char(tile)
+        if is_last:
+            cell_style = LAST_BLANK_STYLE if blank else LAST_STYLE
+        else:
+            cell_style = BLANK_STYLE if blank else TILE_STYLE
+        if line == 0:
+            text = " " + char if w == 2 else _centre(char, w)
+        else:
+            value = "" if blank else str(tile_set.value(tile))
+            text = value.rjust(w - 1) + " "
+        return text, cell_style
+    cell_style = PREMIUM_STYLES[premium]
+    if line > 0:
+        return " " * w, cell_style
+    if w == 2:
+        symbol = CENTRE_SYMBOL if is_start else PREMIUM_SYMBOLS[premium]
+        return " " + symbol, cell_style
+    label = CENTRE_SYMBOL if is_start else (PREMIUM_LABELS[premium] or ".")
+    return _centre(label, w), cell_style
+
+
+def legend(style: BoardStyle = COMPACT) -> Text:
+    """What the premium marks mean."""
+    out = Text()
+    if style.width == 2:
+        pairs = [(Premium.TW, "3W"), (Premium.DW, "2W"), (Premium.TL, "3L"), (Premium.DL, "2L")]
+        for premium, meaning in pairs:
+            out.append(f" {PREMIUM_SYMBOLS[premium]}", PREMIUM_STYLES[premium])
+            out.append(f"{meaning} ")
+    else:
+        for premium, meaning in [(Premium.TW, "triple word"), (Premium.DW, "double word")]:
+            out.append(PREMIUM_LABELS[premium], PREMIUM_STYLES[premium])
+            out.append(f" {meaning} ")
+    out.append(" abc", BLANK_STYLE)
+    out.append("=blank")
+    return out
+
+
+def rack_text(rack: str, tile_set: TileSet) -> Text:
+    """A rack as tiles over their values (two lines)."""
+    top, bottom = Text(), Text()
+    for char in rack:
+        value = 0 if char == "?" else tile_set.value(tile_set.code(char))
+        top.append(f" {char} ", BLANK_STYLE if char == "?" else TILE_STYLE)
+        top.append(" ")
+        bottom.append(str(value).rjust(2) + "  ")
+    return Text("\n").join([top, bottom])
+
+
+def _runs(tiles: str) -> str:
+    return " ".join("".join(group) for _, group in itertools.groupby(tiles))
+
+
+@dataclass
+class SeatInfo:
+    """What the side panel says about one seat."""
+
+    name: str
+    kind: str
+    """``"person"`` or e.g. ``"computer, hard"``."""
+
+
+def side_panel(game: Game, seats: Sequence[SeatInfo], viewer: int | None, *, width: int = 42,
+               lines: int = 17, notes: Sequence[str] = ()) -> Text:
+    """The panel beside the board: rules, scores, bag, last move, the viewer's rack and unseen tiles.
+
+    ``viewer`` is the seat whose rack is shown (``None`` hides every rack).
+    """
+    rules = game.rules
+    out: list[Text] = []
+    title = Text()
+    title.append("qiza", "bold")
+    title.append(f"  {rules.name} · {game.lexicon.name} · {rules.challenge.value} challenge")
+    out.append(title)
+    targets = rules.finish_line
+    for seat, info in enumerate(seats):
+        line = Text()
+        marker = ">" if seat == game.to_move and not game.over else " "
+        line.append(f"{marker} ", "bold")
+        name = info.name[:14]
+        line.append(name.ljust(14), "bold" if seat == game.to_move else "")
+        line.append(f"{game.scores[seat]:>4}", "bold")
+        extra = f"  {info.kind}"
+        if targets is not None:
+            extra += f", to {targets[seat]}"
+        line.append(extra[: max(0, width - len(line))], "grey62")
+        out.append(line)
+    bag = Text(f"Bag: {len(game.bag)} tiles", "bold")
+    racks = "  Racks: " + " ".join(str(len(r)) for r in game.racks)
+    bag.append(racks)
+    out.append(bag)
+    last = game.last_play()
+    previous = game.history[-1] if game.history else None
+    if previous is not None:
+        out.append(Text(_fit("Last: " + describe_record(game, previous), width)))
+    elif last is None:
+        out.append(Text("First play must cover the * square", "grey62"))
+    if viewer is not None:
+        out.append(Text(f"{game.players[viewer]}'s rack:", "bold"))
+        out.extend(rack_text(game.rack_text(viewer), rules.tile_set).split())
+        unseen = game.unseen(viewer)
+        header = Text(f"Unseen ({len(unseen)}):", "bold")
+        vowels = sum(1 for c in unseen if c in "AEIOU")
+        header.append(f" {vowels} vowels, {unseen.count('?')} blanks", "grey62")
+        out.append(header)
+        out.extend(Text(line) for line in textwrap.wrap(_runs(unseen), width))
+    for note in notes:
+        out.append(Text(_fit(note, width), "grey62"))
+    room = lines - len(out)
+    if room > 1:
+        recent = [r for r in game.history][-(room - 1):]
+        if recent:
+            out.append(Text("Recent turns:", "bold"))
+            for record in recent:
+                out.append(Text(_fit(" " + short_record(game, record), width)))
+    return Text("\n").join(out[:lines]) if len(out) > lines else Text("\n").join(out)
+
+
+def _fit(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def describe_record(game: Game, record: Record) -> str:
+    """A score sheet line in words: ``Ann played H8 FORD for 16``."""
+    name = game.players[record.seat]
+    if record.kind is Kind.PLACE:
+        text = f"{name} played {record.notation} for {record.score}"
+        if record.bingo:
+            text += " (bingo!)"
+        if record.challenged_off:
+            text += " (challenged off)"
+        return text
+    if record.kind is Kind.EXCHANGE:
+        count = len(record.move.tiles) if isinstance(record.move, Exchange) else 0
+        return f"{name} exchanged {count} tile{'s' if count != 1 else ''}"
+    if record.kind is Kind.PASS:
+        return f"{name} passed"
+    if record.kind is Kind.PHONY_REMOVED:
+        return f"{name}'s {record.notation} came off ({record.note}): {record.score}"
+    if record.kind is Kind.CHALLENGE_BONUS:
+        return f"{name} gets {record.score} ({record.note})"
+    if record.kind is Kind.FAILED_CHALLENGE:
+        return f"{name}: {record.note}"
+    if record.kind is Kind.LOST_TURN:
+        return f"{name} loses this turn (failed challenge)"
+    if record.kind is Kind.END_RACK_BONUS:
+        return f"{name} gets {record.score:+d} for the others' tiles {record.notation}"
+    if record.kind is Kind.END_RACK_PENALTY:
+        return f"{name} loses {-record.score} for unplayed tiles {record.notation}"
+    return f"{name}: {record.note} {record.score:+d}"
+
+
+def short_record(game: Game, record: Record) -> str:
+    """A compact score sheet line for the side panel."""
+    name = game.players[record.seat][:8]
+    if record.kind is Kind.PLACE:
+        what = record.notation + ("*" if record.bingo else "") + (" (off)" if record.challenged_off else "")
+    elif record.kind is Kind.EXCHANGE:
+        what = "exchange"
+    elif record.kind is Kind.PASS:
+        what = "pass"
+    elif record.kind is Kind.PHONY_REMOVED:
+        what = "phony off"
+    elif record.kind in (Kind.END_RACK_BONUS, Kind.END_RACK_PENALTY):
+        what = "end " + record.notation
+    else:
+        what = record.kind.value
+    return f"{name:<8} {what:<20} {record.score:>+4} {record.total:>4}"
+
+
+def screen(game: Game, seats: Sequence[SeatInfo], viewer: int | None, *, width: int, height: int,
+           notes: Sequence[str] = ()) -> RenderableType:
+    """The whole game screen: board on the left, panel on the right (or below when narrow)."""
+    style = board_style_for(width, height, game.board.size)
+    last = game.last_play()
+    squares = last.squares if last is not None and game.history and game.history[-1] is last else (
+        last.squares if last is not None else ())
+    board = board_text(game.board, last=squares, style=style)
+    board_lines = game.board.size * style.height + 2
+    board_width = game.board.size * style.width + 2 * (len(str(game.board.size)) + 1)
+    panel_width = width - board_width - 2
+    if panel_width < 30:
+        panel = side_panel(game, seats, viewer, width=width, lines=10, notes=notes)
+        return Group(board, panel)
+    panel = side_panel(game, seats, viewer, width=panel_width, lines=board_lines, notes=notes)
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(no_wrap=True)
+    grid.add_column(no_wrap=True, max_width=panel_width)
+    grid.add_row(board, panel)
+    return grid
+
+
+def score_sheet(game: Game, *, show_racks: bool | int = True, wide: bool = False) -> Table:
+    """The full score sheet: every turn's player, rack, move, score and running total.
+
+    ``show_racks`` may be a seat number: only that player's racks are shown (the others' are
+    hidden during the game).
+    """
+    table = Table(title="Score sheet", show_edge=False, pad_edge=False, header_style="bold")
+    table.add_column("#", justify="right")
+    table.add_column("Player", no_wrap=True)
+    table.add_column("Rack", no_wrap=True)
+    table.add_column("Move")
+    if wide:
+        table.add_column("Words")
+    table.add_column("Score", justify="right")
+    table.add_column("Total", justify="right")
+    for number, record in enumerate(game.history, start=1):
+        visible = show_racks is True or (show_racks is not False and show_racks == record.seat)
+        move = record.notation or record.kind.value
+        if record.kind is Kind.PLACE:
+            if record.bingo:
+                move += " (bingo)"
+            if record.challenged_off:
+                move += " (phony, taken back)"
+        elif record.kind is Kind.EXCHANGE and not visible:
+            move = "exchange"
+        elif record.note and record.kind not in (Kind.END_RACK_BONUS, Kind.END_RACK_PENALTY):
+            move = f"{move}: {record.note}"
+        row = [str(number), game.players[record.seat], record.rack if visible else "", move]
+        if wide:
+            row.append(", ".join(record.words))
+        row += [f"{record.score:+d}" if record.score else "0", str(record.total)]
+        table.add_row(*row)
+    return table
+
+
+def biggest_plays(game: Game, seat: int, count: int = 3) -> list[Record]:
+    """A player's highest-scoring plays that stayed on the board."""
+    plays = [r for r in game.history if r.seat == seat and r.kind is Kind.PLACE and not r.challenged_off]
+    return sorted(plays, key=lambda r: -r.score)[:count]
+
+
+def end_summary(game: Game, *, wide: bool = False) -> RenderableType:
+    """Final adjustments, the winner, the full score sheet and each player's biggest plays."""
+    parts: list[RenderableType] = []
+    reason = game.end_reason.value if game.end_reason else "?"
+    parts.append(Text(f"Game over: {reason}.", "bold"))
+    adjustments = [r for r in game.history if r.kind in (Kind.END_RACK_BONUS, Kind.END_RACK_PENALTY)]
+    if adjustments:
+        parts.append(Text("Final adjustments:", "bold"))
+        for record in adjustments:
+            parts.append(Text("  " + describe_record(game, record)))
+    before = game.scores_before_end()
+    final = Table(show_edge=False, pad_edge=False, header_style="bold")
+    final.add_column("Player")
+    if before is not None and before != game.scores:
+        final.add_column("Before tiles", justify="right")
+    final.add_column("Final", justify="right")
+    final.add_column("Biggest plays")
+    winners = game.winners()
+    for seat, name in enumerate(game.players):
+        row = [name + (" (winner)" if seat in winners else "")]
+        if before is not None and before != game.scores:
+            row.append(str(before[seat]))
+        row.append(str(game.scores[seat]))
+        row.append(", ".join(f"{r.notation} {r.score} (turn {game.history.index(r) + 1})"
+                             for r in biggest_plays(game, seat)) or "-")
+        final.add_row(*row)
+    parts.append(final)
+    if len(winners) > 1:
+        parts.append(Text("Shared win: " + " and ".join(game.players[s] for s in winners) + "!", "bold"))
+    elif winners:
+        parts.append(Text(f"{game.players[winners[0]]} wins!", "bold"))
+    parts.append(score_sheet(game, show_racks=True, wide=wide))
+    return Group(*parts)

@@ -1,0 +1,739 @@
+"""One game at the terminal: whose turn it is, the commands, computer turns, saving.
+
+The session never decides what is legal: every move goes to :meth:`qiza.game.Game.play`
+(or ``challenge`` / ``evaluate``) and an engine error is shown as it is, with nothing lost.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from qiza import savefile
+from qiza.errors import QizaError
+from qiza.game import Game, Kind, Record, replay
+from qiza.move import Place
+from qiza.tui import render
+from qiza.tui.terminal import Terminal
+
+__all__ = ["Seat", "Settings", "Session", "user_data_dir", "COMMANDS", "EXTRA_KEY"]
+
+EXTRA_KEY = "tui"
+"""Key of the terminal front end's data in a saved game's ``extra``."""
+
+
+def user_data_dir() -> Path:
+    """Where games are saved automatically (``QIZA_DATA_DIR`` overrides)."""
+    override = os.environ.get("QIZA_DATA_DIR")
+    if override:
+        return Path(override)
+    if sys.platform == "win32":
+        base = Path(os.environ.get("APPDATA", Path.home() / "AppData" / "Roaming"))
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local" / "share"))
+    return base / "qiza"
+
+
+def games_dir() -> Path:
+    """The folder of automatically saved games."""
+    return user_data_dir() / "games"
+
+
+def new_save_path() -> Path:
+    """A fresh file name for an automatically saved game."""
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    path = games_dir() / f"game-{stamp}.json"
+    number = 2
+    while path.exists():
+        path = games_dir() / f"game-{stamp}-{number}.json"
+        number += 1
+    return path
+
+
+def latest_save() -> Path | None:
+    """The most recently saved game, if any."""
+    folder = games_dir()
+    if not folder.is_dir():
+        return None
+    files = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime)
+    return files[-1] if files else None
+
+
+@dataclass
+class Seat:
+    """A player: a person, or a computer at a level."""
+
+    name: str
+    level: str | None = None
+
+    @property
+    def computer(self) -> bool:
+        return self.level is not None
+
+    def describe(self) -> str:
+        return f"computer, {self.level}" if self.level else "person"
+
+
+@dataclass
+class Settings:
+    """Help a game allows (the rule books allow the dictionary for challenges only)."""
+
+    hints: bool = False
+    word_tools: bool = False
+    undo: bool = False
+
+
+@dataclass
+class Command:
+    """A command: usage line, help text and handler."""
+
+    name: str
+    usage: str
+    help: str
+    aliases: tuple[str, ...] = ()
+    handler: str = ""
+
+
+COMMANDS: list[Command] = [
+    Command("move", "H8 WORD", "Place tiles: the first square, then the word. In rulebook notation H8 reads "
+            "across and 8H reads down (tournament notation: the other way round); or say it: "
+            "'H8 down WORD'. Lower-case letters are blanks (H8 QuIT). Letters already on the board may "
+            "be typed, or put in parentheses, or written '.'."),
+    Command("exchange", "exchange TILES", "Put tiles back in the bag and draw as many (? for a blank). "
+            "Needs enough tiles in the bag. Scores 0.", ("ex", "swap"), "do_exchange"),
+    Command("pass", "pass", "Miss this turn. Scores 0.", ("p",), "do_pass"),
+    Command("challenge", "challenge", "Challenge the previous play: if any of its words is not in the "
+            "dictionary it comes off and scores 0; if all are good, the challenge rule decides the cost "
+            "(double: you lose your turn).", ("chal",), "do_challenge"),
+    Command("shuffle", "shuffle", "Mix up the tiles on your rack.", ("mix", "s"), "do_shuffle"),
+    Command("order", "order TILES", "Put your rack in this order, e.g. 'order RETAINS' (? for a blank).",
+            ("arrange", "rack"), "do_order"),
+    Command("sort", "sort", "Sort your rack alphabetically (blanks last).", (), "do_sort"),
+    Command("score", "score H8 WORD", "Show what a placement would score, without playing it (the words "
+            "are not looked up).", ("eval",), "do_score"),
+    Command("hint", "hint [N]", "The computer's best plays for your rack (when this game allows hints).",
+            ("hints",), "do_hint"),
+    Command("check", "check WORD...", "Look words up in the dictionary (when this game allows word tools).",
+            ("word", "lookup"), "do_check"),
+    Command("anagrams", "anagrams LETTERS", "Words made of these letters (? for a blank); add '+' for "
+            "shorter words too: 'anagrams RETAINS+' (word tools).", ("anagram", "an"), "do_anagrams"),
+    Command("hooks", "hooks WORD", "Letters that go before or after a word (word tools).", ("hook",),
+            "do_hooks"),
+    Command("twos", "twos", "All two-letter words (word tools).", ("two",), "do_twos"),
+    Command("pattern", "pattern PATTERN", "Words matching a pattern: ? one letter, * any letters, e.g. "
+            "'pattern Q?I*' (word tools).", ("match",), "do_pattern"),
+    Command("undo", "undo", "Take back your last turn and the computer's replies (games against the "
+            "computer that allow it).", ("takeback",), "do_undo"),
+    Command("sheet", "sheet", "The full score sheet.", ("scores", "history"), "do_sheet"),
+    Command("unseen", "unseen", "Tiles you have not seen: the bag and the other racks.", (), "do_unseen"),
+    Command("rules", "rules", "This game's rules and settings.", ("settings",), "do_rules"),
+    Command("board", "board", "Redraw the screen.", ("redraw", "b"), "do_board"),
+    Command("save", "save [FILE]", "Save the game (it is also saved after every turn).", (), "do_save"),
+    Command("gcg", "gcg [FILE]", "Export the game record as a GCG file (finished or not).", ("export",),
+            "do_gcg"),
+    Command("resign", "resign", "Give up the game.", (), "do_resign"),
+    Command("help", "help [COMMAND]", "This list, or help on one command.", ("?", "h"), "do_help"),
+    Command("quit", "quit", "Stop playing; the game is saved and 'qiza play --resume' continues it.",
+            ("q", "exit"), "do_quit"),
+]
+
+_BY_NAME: dict[str, Command] = {}
+for _command in COMMANDS:
+    _BY_NAME[_command.name] = _command
+    for _alias in _command.aliases:
+        _BY_NAME[_alias] = _command
+
+# what a handler returns
+STAY, TURN_DONE, QUIT = "stay", "done", "quit"
+
+
+def load_players_module() -> Any:
+    """The computer players package (``make_player``, ``LEVELS``), or ``None`` if missing."""
+    try:
+        import qiza.players as players
+    except ImportError:
+        return None
+    return players
+
+
+@dataclass
+class Session:
+    """A game being played at the terminal."""
+
+    game: Game
+    seats: list[Seat]
+    terminal: Terminal
+    settings: Settings = field(default_factory=Settings)
+    save_path: Path | None = None
+    gcg_path: Path | None = None
+    computer_seed: int = 0
+    messages: list[RenderableType] = field(default_factory=list)
+    _computers: dict[int, Any] = field(default_factory=dict)
+    _last_human: int | None = None
+    _rng: random.Random = field(default_factory=random.Random)
+    _drawn: tuple[int, int, int, int | None] | None = None
+    _force: bool = False
+
+    # -- saving -----------------------------------------------------------------------------
+    def extra(self) -> dict[str, Any]:
+        """What a saved game records for this front end."""
+        return {EXTRA_KEY: {"seats": [asdict(s) for s in self.seats], "settings": asdict(self.settings),
+                            "computer_seed": self.computer_seed}}
+
+    @classmethod
+    def from_file(cls, path: Path, terminal: Terminal) -> Session:
+        """Continue a game saved by this front end (or any qiza saved game: all seats people)."""
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise QizaError(f"cannot read {path}: {exc.strerror}") from None
+        except json.JSONDecodeError as exc:
+            raise QizaError(f"{path} is not a saved game (not JSON: {exc.msg})") from None
+        game = savefile.from_dict(data)
+        info = (data.get("extra") or {}).get(EXTRA_KEY) or {}
+        seats = [Seat(str(s.get("name", name)), s.get("level")) for s, name in
+                 zip(info.get("seats") or [{} for _ in game.players], game.players)]
+        if len(seats) != len(game.players):
+            seats = [Seat(name) for name in game.players]
+        settings = Settings(**{k: bool(v) for k, v in (info.get("settings") or {}).items()
+                               if k in Settings.__dataclass_fields__})
+        return cls(game, seats, terminal, settings, save_path=path,
+                   computer_seed=int(info.get("computer_seed", 0)))
+
+    def autosave(self) -> None:
+        """Save after every turn, so nothing is lost."""
+        if self.save_path is None:
+            return
+        try:
+            savefile.save(self.game, self.save_path, extra=self.extra())
+        except OSError as exc:
+            self.say(f"Could not save to {self.save_path}: {exc.strerror}")
+            self.save_path = None
+
+    # -- output helpers ---------------------------------------------------------------------
+    def say(self, *items: RenderableType | str) -> None:
+        for item in items:
+            self.messages.append(Text(item) if isinstance(item, str) else item)
+
+    def seat_infos(self) -> list[render.SeatInfo]:
+        return [render.SeatInfo(s.name, s.describe()) for s in self.seats]
+
+    def humans(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if not s.computer]
+
+    def draw(self, viewer: int | None, *, force: bool = False) -> None:
+        """Show the screen and pending messages.
+
+        In plain mode the board is printed again only when something changed (or ``force``).
+        """
+        term = self.terminal
+        width, height = term.width, term.height
+        key = (len(self.game.actions), len(self.game.history), self.game.to_move, viewer)
+        if not term.interactive and key == self._drawn and not force:
+            self.flush()
+            return
+        self._drawn = key
+        notes = ["Type a move (e.g. H8 WORD) or 'help'."]
+        main = render.screen(self.game, self.seat_infos(), viewer, width=width, height=height, notes=notes)
+        board_lines = self.game.board.size * render.board_style_for(width, height).height + 2
+        message_lines = sum(_line_count(m, width) for m in self.messages)
+        if term.interactive:
+            term.clear()
+            if board_lines + message_lines + 1 > height and self.messages:
+                # too long to show under the board: show the messages alone
+                term.show(*self.messages)
+                self.messages.clear()
+                if not term.pause("-- press Enter for the board --"):
+                    return
+                term.clear()
+        term.show(main)
+        if self.messages:
+            term.show(*self.messages)
+            self.messages.clear()
+
+    def flush(self) -> None:
+        """Print pending messages."""
+        if self.messages:
+            self.terminal.show(*self.messages)
+            self.messages.clear()
+
+    # -- computer players --------------------------------------------------------------------
+    def computer(self, seat: int) -> Any:
+        if seat not in self._computers:
+            players = load_players_module()
+            if players is None:
+                raise QizaError("computer players are not available (qiza.players is missing)")
+            level = self.seats[seat].level or "medium"
+            self._computers[seat] = players.make_player(level, self.game.lexicon,
+                                                        seed=self.computer_seed * 31 + seat)
+        return self._computers[seat]
+
+    def computer_turn(self, seat: int) -> None:
+        game = self.game
+        player = self.computer(seat)
+        name = self.seats[seat].name
+        view = game.view(seat)
+        if view.can_challenge and game.history:
+            target = self._pending_record()
+            if target is not None and player.wants_challenge(view, target):
+                self.say(Text(f"{name} challenges {game.players[target.seat]}'s {target.notation}!", "bold"))
+                self._report_challenge(game.challenge(seat))
+                return
+        if game.can_challenge and game.pending_ends_game:
+            game.accept()
+            return
+        move = player.choose(game.view(seat))
+        try:
+            record = game.play(move)
+        except QizaError as exc:  # a computer player's bug must not stop the game
+            self.say(f"{name} could not play {move} ({exc}) and passes.")
+            record = game.play("pass")
+        self.say(Text(render.describe_record(game, record) + _words_note(record),
+                      "bold" if record.kind is Kind.PLACE else ""))
+
+    def _pending_record(self) -> Record | None:
+        for record in reversed(self.game.history):
+            if record.kind is Kind.PLACE:
+                return record
+        return None
+
+    def _report_challenge(self, record: Record) -> None:
+        game = self.game
+        if record.kind is Kind.PHONY_REMOVED:
+            self.say(Text(f"Challenge succeeds: {record.note}. {game.players[record.seat]}'s play comes off "
+                          f"and scores 0.", "bold"))
+        elif record.kind is Kind.CHALLENGE_BONUS:
+            self.say(Text(f"Challenge fails: the words are good. {game.players[record.seat]} "
+                          f"gets {record.score} points.", "bold"))
+        else:
+            self.say(Text(f"Challenge fails: the words are good. {record.note}.", "bold"))
+
+    # -- the game loop ---------------------------------------------------------------------
+    def run(self) -> int:
+        """Play until the game ends or the player quits. Returns the exit status."""
+        game = self.game
+        if self.save_path is not None:
+            self.say(f"This game is saved after every turn to {self.save_path}")
+        while not game.over:
+            seat = game.to_move
+            if self.seats[seat].computer:
+                if not self.terminal.interactive and not self.humans():
+                    pass
+                self.computer_turn(seat)
+                self.autosave()
+                if not self.humans():
+                    self.flush()
+                continue
+            outcome = self.human_turn(seat)
+            self.autosave()
+            if outcome == QUIT:
+                return 0
+        self.autosave()
+        return self.after_end()
+
+    def handoff(self, seat: int) -> bool:
+        """Hot seat: hide the previous player's rack until the next player is at the screen."""
+        term = self.terminal
+        if term.interactive:
+            term.clear()
+            self.flush()
+            term.show(Text(f"\n\n   Pass the device to {self.seats[seat].name}.\n", "bold"))
+            return term.pause(f"   {self.seats[seat].name}, press Enter to see your rack.")
+        self.flush()
+        term.show(Text(f"-- pass the device to {self.seats[seat].name} --"))
+        return True
+
+    def human_turn(self, seat: int) -> str:
+        game = self.game
+        humans = self.humans()
+        if len(humans) > 1 and self._last_human is not None and self._last_human != seat:
+            if not self.handoff(seat):
+                return self.quit_now()
+        self._last_human = seat
+        view = game.view(seat)
+        if view.can_challenge:
+            target = self._pending_record()
+            if target is not None:
+                self.draw(seat)
+                question = (f"{self.seats[seat].name}: challenge {game.players[target.seat]}'s "
+                            f"{target.notation} ({', '.join(target.words)})? [y/N] ")
+                answer = self.terminal.ask(question, ["yes", "no"])
+                if answer is None:
+                    return self.quit_now()
+                if answer.strip().lower() in ("y", "yes", "challenge", "chal"):
+                    self._report_challenge(game.challenge(seat))
+                    return TURN_DONE
+                if game.pending_ends_game:
+                    game.accept()
+                    return TURN_DONE
+                if answer.strip().lower() not in ("", "n", "no"):
+                    outcome = self.dispatch(seat, answer)
+                    if outcome != STAY:
+                        return outcome
+        while True:
+            self.draw(seat, force=self._force)
+            self._force = False
+            line = self.terminal.ask(f"{self.seats[seat].name}> ", self.completion_words())
+            if line is None:
+                return self.quit_now()
+            outcome = self.dispatch(seat, line)
+            if outcome != STAY:
+                return outcome
+
+    def completion_words(self) -> list[str]:
+        return sorted({c.name for c in COMMANDS if c.name != "move"})
+
+    def quit_now(self) -> str:
+        self.autosave()
+        where = f" It is saved in {self.save_path}; continue with: qiza play --resume {self.save_path}" \
+            if self.save_path else ""
+        self.say(f"Game stopped.{where}")
+        self.flush()
+        return QUIT
+
+    def dispatch(self, seat: int, line: str) -> str:
+        """Run one command line for the player in ``seat``."""
+        text = line.strip()
+        if not text:
+            return STAY
+        word, _, rest = text.partition(" ")
+        command = _BY_NAME.get(word.lower())
+        if command is None or command.name == "move":
+            return self.do_move(seat, text)
+        handler: Callable[[int, str], str] = getattr(self, command.handler)
+        try:
+            return handler(seat, rest.strip())
+        except QizaError as exc:
+            self.say(Text(f"{exc}", "bold red"))
+            return STAY
+
+    # -- turn commands ---------------------------------------------------------------------
+    def _play(self, seat: int, text: str) -> str:
+        game = self.game
+        try:
+            record = game.play(text)
+        except QizaError as exc:
+            self.say(Text(str(exc), "bold red"))
+            return STAY
+        self.say(Text(render.describe_record(game, record) + _words_note(record), "bold"))
+        return TURN_DONE
+
+    def do_move(self, seat: int, text: str) -> str:
+        parts = text.split()
+        if len(parts) == 1 and _BY_NAME.get(parts[0].lower()) is None:
+            self.say(Text(f"{text!r} is not a command or a move. Type a move like 'H8 WORD', "
+                          "or 'help'.", "bold red"))
+            return STAY
+        return self._play(seat, text)
+
+    def do_exchange(self, seat: int, rest: str) -> str:
+        return self._play(seat, f"exchange {rest}")
+
+    def do_pass(self, seat: int, rest: str) -> str:
+        return self._play(seat, "pass")
+
+    def do_challenge(self, seat: int, rest: str) -> str:
+        game = self.game
+        try:
+            record = game.challenge(seat)
+        except QizaError as exc:
+            self.say(Text(str(exc), "bold red"))
+            return STAY
+        self._report_challenge(record)
+        return TURN_DONE
+
+    def do_shuffle(self, seat: int, rest: str) -> str:
+        self.game.shuffle_rack(seat, self._rng)
+        return STAY
+
+    def do_order(self, seat: int, rest: str) -> str:
+        if not rest:
+            self.say("Say the order, e.g. 'order RETAINS'.")
+            return STAY
+        self.game.arrange_rack(seat, rest.replace(" ", ""))
+        return STAY
+
+    def do_sort(self, seat: int, rest: str) -> str:
+        rack = self.game.rack_text(seat)
+        self.game.arrange_rack(seat, "".join(sorted(rack, key=lambda c: (c == "?", c))))
+        return STAY
+
+    def do_score(self, seat: int, rest: str) -> str:
+        evaluation = self.game.evaluate(rest, seat)
+        words = ", ".join(f"{w.text} {w.score}" for w in evaluation.words)
+        bingo = " + bingo" if evaluation.bingo else ""
+        self.say(f"{self.game.format(evaluation.move)} would score {evaluation.score} ({words}{bingo}).")
+        return STAY
+
+    def do_hint(self, seat: int, rest: str) -> str:
+        if not self.settings.hints:
+            self.say("Hints are off in this game (start with --hints to allow them).")
+            return STAY
+        try:
+            from qiza.analysis import legal_placements
+        except ImportError:
+            self.say("Hints need the move generator bridge (qiza.analysis), which is not available.")
+            return STAY
+        count = int(rest) if rest.isdigit() else 5
+        candidates = list(legal_placements(self.game, seat))
+        if not candidates:
+            self.say("No placement is possible with this rack: exchange or pass.")
+            return STAY
+        candidates.sort(key=lambda c: -float(getattr(c, "equity", c.score)))
+        table = Table(title="Best plays for your rack", show_edge=False, header_style="bold")
+        table.add_column("Move")
+        table.add_column("Score", justify="right")
+        table.add_column("Leave")
+        for cand in candidates[:count]:
+            move: Place = cand.move
+            leave = getattr(cand, "leave", "")
+            table.add_row(self.game.format(move), str(cand.score), str(leave if leave is not None else ""))
+        self.say(table)
+        return STAY
+
+    def _word_tools(self) -> bool:
+        if not self.settings.word_tools:
+            self.say("Word tools are off in this game: the rule books allow the dictionary only for "
+                     "challenges (start with --word-tools to allow them).")
+            return False
+        return True
+
+    def do_check(self, seat: int, rest: str) -> str:
+        if not self._word_tools():
+            return STAY
+        words = rest.replace(",", " ").split()
+        if not words:
+            self.say("Say which words, e.g. 'check QI ZA'.")
+            return STAY
+        lexicon = self.game.lexicon
+        for word in words:
+            ok = word in lexicon
+            self.say(f"{word.upper()}: {'valid' if ok else 'NOT valid'} in {lexicon.name}")
+        return STAY
+
+    def do_anagrams(self, seat: int, rest: str) -> str:
+        if not self._word_tools():
+            return STAY
+        letters = rest.replace(" ", "") or self.game.rack_text(seat)
+        partial = letters.endswith("+")
+        found = self.game.lexicon.anagrams(letters.rstrip("+"), partial=partial)
+        self._word_list(f"Anagrams of {letters.upper()}", found)
+        return STAY
+
+    def do_hooks(self, seat: int, rest: str) -> str:
+        if not self._word_tools():
+            return STAY
+        if not rest:
+            self.say("Say which word, e.g. 'hooks CARE'.")
+            return STAY
+        front, back = self.game.lexicon.hooks(rest)
+        self.say(f"Front hooks of {rest.upper()}: {front or '-'}   back hooks: {back or '-'}")
+        return STAY
+
+    def do_twos(self, seat: int, rest: str) -> str:
+        if not self._word_tools():
+            return STAY
+        self._word_list("Two-letter words", self.game.lexicon.words_of_length(2))
+        return STAY
+
+    def do_pattern(self, seat: int, rest: str) -> str:
+        if not self._word_tools():
+            return STAY
+        self._word_list(f"Words matching {rest.upper()}", self.game.lexicon.matching(rest))
+        return STAY
+
+    def _word_list(self, title: str, words: Sequence[str], limit: int = 120) -> None:
+        shown = list(words[:limit])
+        more = f" (first {limit} of {len(words)})" if len(words) > limit else ""
+        self.say(Text(f"{title}: {len(words)} word{'s' if len(words) != 1 else ''}{more}", "bold"))
+        if shown:
+            self.say(" ".join(shown))
+
+    def do_undo(self, seat: int, rest: str) -> str:
+        if not self.settings.undo:
+            self.say("Undo is off in this game (start with --undo to allow it).")
+            return STAY
+        if len(self.humans()) != 1:
+            self.say("Undo is only for games of one person against the computer.")
+            return STAY
+        actions = list(self.game.actions)
+        index = None
+        for i in range(len(actions) - 1, -1, -1):
+            who, text = actions[i]
+            if who == seat and text.split(" ")[0] not in ("arrange", "accept", "rack"):
+                index = i
+                break
+        if index is None:
+            self.say("There is no turn of yours to take back.")
+            return STAY
+        while index > 0 and actions[index - 1][0] == seat and actions[index - 1][1].split(" ")[0] in (
+                "arrange", "accept"):
+            index -= 1
+        game = self.game
+        undone = actions[index][1]
+        self.game = replay(game.rules, game.players, game.seed, actions[:index], lexicon=game.lexicon)
+        self._computers.clear()
+        self.computer_seed += 1  # the computer may answer differently this time
+        self.say(f"Took back your '{undone}' and everything after it.")
+        self.autosave()
+        return STAY
+
+    # -- information commands ------------------------------------------------------------------
+    def do_sheet(self, seat: int, rest: str) -> str:
+        self.say(render.score_sheet(self.game, show_racks=True if self.game.over else seat,
+                                    wide=self.terminal.width >= 100))
+        return STAY
+
+    def do_unseen(self, seat: int, rest: str) -> str:
+        unseen = self.game.unseen(seat)
+        self.say(f"Unseen ({len(unseen)}): {unseen}   bag {len(self.game.bag)}")
+        return STAY
+
+    def do_rules(self, seat: int, rest: str) -> str:
+        rules = self.game.rules
+        table = Table(title=f"Rules: {rules.name}", show_edge=False, show_header=False)
+        table.add_column()
+        table.add_column()
+        for key, value in rules.describe().items():
+            if key in ("min_players", "max_players"):
+                continue
+            table.add_row(key.replace("_", " "), str(value))
+        table.add_row("lexicon", self.game.lexicon.name)
+        table.add_row("seed", str(self.game.seed))
+        for key, value in asdict(self.settings).items():
+            table.add_row(key.replace("_", " "), "allowed" if value else "off")
+        self.say(table)
+        return STAY
+
+    def do_board(self, seat: int, rest: str) -> str:
+        self._force = True
+        return STAY
+
+    def do_save(self, seat: int, rest: str) -> str:
+        path = Path(rest).expanduser() if rest else self.save_path
+        if path is None:
+            path = new_save_path()
+        savefile.save(self.game, path, extra=self.extra())
+        if self.save_path is None:
+            self.save_path = path
+        self.say(f"Saved to {path}")
+        return STAY
+
+    def do_gcg(self, seat: int, rest: str) -> str:
+        path = Path(rest).expanduser() if rest else (self.gcg_path or self._default_gcg_path())
+        self.export_gcg(path)
+        return STAY
+
+    def _default_gcg_path(self) -> Path:
+        base = self.save_path or new_save_path()
+        return base.with_suffix(".gcg")
+
+    def export_gcg(self, path: Path) -> None:
+        """Write the game record as GCG (needs :mod:`qiza.gcg`)."""
+        try:
+            from qiza import gcg  # type: ignore[attr-defined]
+        except ImportError:
+            self.say("GCG export needs qiza.gcg, which is not available in this installation.")
+            return
+        writer = getattr(gcg, "dumps", None) or getattr(gcg, "to_gcg", None) or getattr(gcg, "write_gcg", None)
+        if writer is None:
+            self.say("GCG export: qiza.gcg has no writer.")
+            return
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(writer(self.game), encoding="utf-8")
+        self.say(f"GCG written to {path}")
+
+    def do_resign(self, seat: int, rest: str) -> str:
+        self.game.resign(seat)
+        self.say(f"{self.seats[seat].name} resigns.")
+        return TURN_DONE
+
+    def do_help(self, seat: int, rest: str) -> str:
+        if rest:
+            command = _BY_NAME.get(rest.split()[0].lower())
+            if command is None:
+                self.say(f"No command {rest!r}. Type 'help' for the list.")
+            else:
+                aliases = f"  (also: {', '.join(command.aliases)})" if command.aliases else ""
+                self.say(Text(command.usage + aliases, "bold"), command.help)
+            return STAY
+        table = Table(title="Commands", show_edge=False, show_header=False, pad_edge=False)
+        table.add_column(no_wrap=True, style="bold")
+        table.add_column()
+        for command in COMMANDS:
+            table.add_row(command.usage, _first_sentence(command.help))
+        self.say(table, "Type 'help COMMAND' for more.")
+        return STAY
+
+    def do_quit(self, seat: int, rest: str) -> str:
+        return self.quit_now()
+
+    # -- the end ---------------------------------------------------------------------------------
+    def after_end(self) -> int:
+        """Show the end of the game, then accept sheet / gcg / save / quit until the player leaves."""
+        game = self.game
+        term = self.terminal
+        self.flush()
+        wide = term.width >= 100
+        if term.interactive:
+            term.clear()
+            last = game.last_play()
+            term.show(render.board_text(game.board, last=last.squares if last is not None else ()))
+        term.show(render.end_summary(game, wide=wide))
+        if self.gcg_path is not None:
+            self.export_gcg(self.gcg_path)
+        if self.save_path is not None:
+            self.say(f"The finished game is saved in {self.save_path}")
+        self.say("Commands now: sheet, gcg [FILE], save [FILE], board, quit.")
+        self.flush()
+        viewer = self.humans()[0] if self.humans() else 0
+        while True:
+            line = term.ask("game over> ", ["sheet", "gcg", "save", "board", "quit"])
+            if line is None:
+                return 0
+            word = line.strip().split(" ")[0].lower()
+            if word in ("", "quit", "q", "exit"):
+                return 0
+            command = _BY_NAME.get(word)
+            if command is None or command.name not in ("sheet", "gcg", "save", "board", "help", "rules"):
+                self.say("The game is over: sheet, gcg [FILE], save [FILE], board or quit.")
+            elif command.name == "board":
+                term.show(render.screen(game, self.seat_infos(), None, width=term.width, height=term.height))
+            else:
+                self.dispatch(viewer, line)
+            self.flush()
+
+
+def _first_sentence(text: str) -> str:
+    match = re.search(r"(?<!e\.g)\.( |$)", text)
+    return text[: match.start() + 1] if match else text
+
+
+def _words_note(record: Record) -> str:
+    if record.kind is Kind.PLACE and len(record.words) > 1:
+        return f" — words: {', '.join(record.words)}"
+    return ""
+
+
+def _line_count(item: RenderableType, width: int) -> int:
+    if isinstance(item, Text):
+        return max(1, sum(1 + len(line) // max(1, width) for line in item.plain.split("\n")))
+    if isinstance(item, Table):
+        return item.row_count + 4
+    if isinstance(item, Group):
+        return sum(_line_count(r, width) for r in item.renderables)
+    return 5

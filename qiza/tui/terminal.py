@@ -1,0 +1,126 @@
+"""Input and output: a full-screen terminal (``rich`` + ``prompt_toolkit``) or plain lines.
+
+:class:`PlainTerminal` is used when standard input or output is not a terminal: it prints
+plain text (no colour, no screen clearing) and reads one command per line, echoing each
+command after its prompt so that a transcript reads like a session.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from collections.abc import Sequence
+from typing import IO, Any
+
+from rich.console import Console, RenderableType
+
+__all__ = ["Terminal", "PlainTerminal", "RichTerminal"]
+
+
+class Terminal:
+    """Where the game is shown and commands come from."""
+
+    interactive: bool = False
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+
+    @property
+    def width(self) -> int:
+        return self.console.size.width
+
+    @property
+    def height(self) -> int:
+        return self.console.size.height
+
+    def show(self, *items: RenderableType) -> None:
+        """Print renderables."""
+        for item in items:
+            self.console.print(item)
+
+    def clear(self) -> None:
+        """Start a fresh screen (nothing in plain mode)."""
+
+    def ask(self, prompt: str, words: Sequence[str] = ()) -> str | None:
+        """Read one line; ``None`` at end of input."""
+        raise NotImplementedError
+
+    def pause(self, message: str) -> bool:
+        """Show a message and wait for Enter (in plain mode, only show it). False at end of input."""
+        raise NotImplementedError
+
+
+class PlainTerminal(Terminal):
+    """Plain text in, plain text out (pipes, scripts and tests)."""
+
+    def __init__(self, stdin: IO[str] | None = None, stdout: IO[str] | None = None,
+                 width: int | None = None) -> None:
+        out = stdout or sys.stdout
+        columns = width or int(os.environ.get("COLUMNS", "0") or 0) or 80
+        console = Console(file=out, width=columns, height=int(os.environ.get("LINES", "0") or 0) or 24,
+                          no_color=True, force_terminal=False, highlight=False, emoji=False,
+                          color_system=None, soft_wrap=False)
+        super().__init__(console)
+        self.stdin = stdin or sys.stdin
+
+    def ask(self, prompt: str, words: Sequence[str] = ()) -> str | None:
+        line = self.stdin.readline()
+        if not line:
+            self.console.print(prompt + "(end of input)", markup=False)
+            return None
+        text = line.rstrip("\r\n")
+        self.console.print(prompt + text, markup=False)
+        return text
+
+    def pause(self, message: str) -> bool:
+        self.console.print(message, markup=False)
+        return True
+
+
+class RichTerminal(Terminal):
+    """A real terminal: colours, a redrawn screen, line editing, history and completion."""
+
+    interactive = True
+
+    def __init__(self) -> None:
+        from prompt_toolkit import PromptSession
+        from prompt_toolkit.history import InMemoryHistory
+
+        super().__init__(Console(highlight=False, emoji=False))
+        self._session: PromptSession[str] = PromptSession(history=InMemoryHistory())
+
+    @property
+    def width(self) -> int:
+        return shutil.get_terminal_size().columns
+
+    @property
+    def height(self) -> int:
+        return shutil.get_terminal_size().lines
+
+    def show(self, *items: RenderableType) -> None:
+        for item in items:
+            self.console.print(item, width=self.width)
+
+    def clear(self) -> None:
+        self.console.clear()
+
+    def ask(self, prompt: str, words: Sequence[str] = ()) -> str | None:
+        from prompt_toolkit.completion import WordCompleter
+
+        completer: Any = WordCompleter(list(words), ignore_case=True, sentence=True) if words else None
+        try:
+            return self._session.prompt(prompt, completer=completer, complete_while_typing=False)
+        except EOFError:
+            return None
+        except KeyboardInterrupt:
+            return "quit"
+
+    def pause(self, message: str) -> bool:
+        try:
+            self._session.prompt(message + " ")
+        except EOFError:
+            return False
+        except KeyboardInterrupt:
+            return False
+        return True
