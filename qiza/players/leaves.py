@@ -1,0 +1,161 @@
+"""Leave values: what the tiles kept on the rack are worth for the turns to come.
+
+A :class:`LeaveModel` values a leave (a multiset of tiles, as 27 counts with index 0 the
+blank) in three layers:
+
+* a *superleave table* of exact leaves (``"AER?"`` -> value) learned by self-play for the
+  leaves seen often enough;
+* a feature model for every other leave: per-tile counts (first, second and third copy of
+  each tile), the vowel/consonant balance and Q-with-U;
+* per-tile linear values (27 numbers), the fast path used by
+  :meth:`qiza.movegen.MoveGenerator.best` in simulations and training.
+
+The trained model ships as ``qiza/data/leaves.json`` (see :mod:`qiza.players.train`, which
+records the training run's size and time in the file). Without it a hand-made model is used.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+VOWELS = (1, 5, 9, 15, 21)  # A E I O U
+LETTERS = "?ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+MAX_VC = 9
+
+# hand-made starting values (points) of a single tile kept, index 0 = blank
+_HAND_TILES = [25.0, 1.0, -2.0, 0.5, 0.5, 3.5, -2.0, -2.0, 1.0, -0.5, -2.5, -1.5, -0.5, 0.5,
+               0.5, -1.5, -0.5, -7.0, 1.5, 8.0, 0.0, -3.0, -5.5, -3.5, 3.5, -1.0, 2.0]
+
+
+def leave_key(counts: Sequence[int] | np.ndarray) -> str:
+    """The leave as sorted text, blanks first (``?AER``): the superleave table's key."""
+    return "".join(LETTERS[i] * int(counts[i]) for i in range(27))
+
+
+def key_counts(key: str) -> np.ndarray:
+    """27 counts of a leave key (inverse of :func:`leave_key`)."""
+    counts = np.zeros(27, np.int32)
+    for ch in key:
+        counts[LETTERS.index(ch)] += 1
+    return counts
+
+
+def features(counts: Sequence[int] | np.ndarray) -> list[str]:
+    """The names of the features present in a leave (each with value 1)."""
+    out = []
+    vowels = consonants = 0
+    for t in range(27):
+        c = int(counts[t])
+        if not c:
+            continue
+        for k in range(1, min(c, 3) + 1):
+            out.append(f"{LETTERS[t]}{k}")
+        if t in VOWELS:
+            vowels += c
+        elif t:
+            consonants += c
+    out.append(f"v{min(vowels, MAX_VC)}c{min(consonants, MAX_VC)}")
+    if counts[17] and counts[21]:
+        out.append("QU")
+    return out
+
+
+class LeaveModel:
+    """Values of leaves: superleave table, then feature weights (see the module doc)."""
+
+    def __init__(self, weights: Mapping[str, float], table: Mapping[str, float] | None = None,
+                 tile_values: Sequence[float] | None = None, meta: Mapping[str, Any] | None = None) -> None:
+        self.weights = dict(weights)
+        self.table = dict(table or {})
+        self.tile_values = np.asarray(tile_values if tile_values is not None else _HAND_TILES, np.float64)
+        self.meta = dict(meta or {})
+        self._cache: dict[str, float] = {}
+
+    # -- values ---------------------------------------------------------------------------
+    def value(self, counts: Sequence[int] | np.ndarray) -> float:
+        """Value in points of keeping these tiles (27 counts)."""
+        return self.value_key(leave_key(counts), counts)
+
+    def value_key(self, key: str, counts: Sequence[int] | np.ndarray | None = None) -> float:
+        """Value of a leave given by its key (counts optional, to save the conversion)."""
+        cached = self._cache.get(key)
+        if cached is not None:
+            return cached
+        if not key:
+            value = 0.0
+        elif key in self.table:
+            value = self.table[key]
+        else:
+            c = counts if counts is not None else key_counts(key)
+            weights = self.weights
+            value = sum(weights.get(f, 0.0) for f in features(c))
+        if len(self._cache) > 200_000:
+            self._cache.clear()
+        self._cache[key] = value
+        return value
+
+    def text_value(self, rack_text: str) -> float:
+        """Value of a leave written as rack text (``AER?``)."""
+        counts = np.zeros(27, np.int32)
+        for ch in rack_text.upper():
+            counts[0 if ch == "?" else ord(ch) - 64] += 1
+        return self.value(counts)
+
+    # -- storage -------------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return {"format": "qiza-leaves", "version": 1, "meta": self.meta,
+                "tile_values": {LETTERS[i]: round(float(v), 3) for i, v in enumerate(self.tile_values)},
+                "weights": {k: round(v, 3) for k, v in sorted(self.weights.items())},
+                "table": {k: round(v, 2) for k, v in sorted(self.table.items(), key=lambda kv: (len(kv[0]), kv[0]))}}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> LeaveModel:
+        if data.get("format") != "qiza-leaves":
+            raise ValueError("not a qiza leave-value file")
+        tiles = data["tile_values"]
+        return cls(data["weights"], data.get("table", {}), [float(tiles[ch]) for ch in LETTERS], data.get("meta"))
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(self.to_dict(), indent=0, separators=(",", ":")) + "\n")
+
+    @classmethod
+    def load(cls, path: str | Path) -> LeaveModel:
+        return cls.from_dict(json.loads(Path(path).read_text()))
+
+    @classmethod
+    def hand_made(cls) -> LeaveModel:
+        """A reasonable model without training: single-tile values, duplicate and balance penalties."""
+        weights: dict[str, float] = {}
+        for t, v in enumerate(_HAND_TILES):
+            weights[f"{LETTERS[t]}1"] = v
+            weights[f"{LETTERS[t]}2"] = -3.0 if t else -5.0
+            weights[f"{LETTERS[t]}3"] = -5.0
+        for v in range(MAX_VC + 1):
+            for c in range(MAX_VC + 1):
+                n = v + c
+                if n == 0:
+                    continue
+                ideal = n * 0.42
+                weights[f"v{v}c{c}"] = -1.5 * abs(v - ideal) ** 1.5
+        weights["QU"] = 5.0
+        return cls(weights, {}, _HAND_TILES, {"source": "hand-made"})
+
+
+DATA_FILE = "leaves.json"
+
+
+@lru_cache(maxsize=1)
+def default_model() -> LeaveModel:
+    """The shipped trained model (``qiza/data/leaves.json``), or the hand-made one if absent."""
+    try:
+        text = resources.files("qiza").joinpath("data", DATA_FILE).read_text()
+    except (FileNotFoundError, OSError, ModuleNotFoundError):
+        return LeaveModel.hand_made()
+    return LeaveModel.from_dict(json.loads(text))

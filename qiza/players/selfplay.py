@@ -1,0 +1,279 @@
+"""``qiza selfplay``: computer players against each other.
+
+Plays N games between any players or levels (2 to 4 seats) in parallel on the cores, with a
+progress bar (``tqdm`` when installed), and prints a table per player: wins (ties shared),
+average score, average per turn, bingos per game, average game length and time per move.
+
+Seats rotate from game to game so that every player starts equally often.
+
+>>> from qiza.lexicon import load_lexicon
+>>> from qiza.players import make_player
+>>> lex = load_lexicon("enable")
+>>> result = play_game([make_player("maxscore", lex), make_player("static", lex)], seed=1, lexicon=lex)
+>>> len(result.scores)
+2
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import statistics
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+
+from qiza.errors import QizaError
+from qiza.game import Game, Kind
+from qiza.lexicon import Lexicon, load_lexicon
+from qiza.move import Pass
+from qiza.players import ComputerPlayer, level_names, make_player
+from qiza.rules import Rules, find_preset
+
+
+@dataclass
+class GameResult:
+    """One game's outcome, per player in the order the players were given (not seats)."""
+
+    seed: int
+    scores: list[int]
+    winners: list[int]
+    turns: list[int]
+    bingos: list[int]
+    move_times: list[list[float]]
+    length: int
+    """Turns in the game (all players)."""
+    end_reason: str
+    errors: list[str] = field(default_factory=list)
+
+
+def play_game(players: Sequence[ComputerPlayer], *, seed: int, lexicon: Lexicon | None = None,
+              rules: Rules | None = None, rotate: int = 0) -> GameResult:
+    """Play one game between computer players; seat ``s`` gets player ``(s + rotate) % n``.
+
+    Refused moves (which a correct player never makes) count as passes and are reported in
+    :attr:`GameResult.errors`.
+    """
+    n = len(players)
+    order = [(s + rotate) % n for s in range(n)]
+    rules = rules or find_preset("classic")
+    game = Game(rules, players=[players[i].name for i in order], lexicon=lexicon, seed=seed)
+    times: list[list[float]] = [[] for _ in range(n)]
+    errors: list[str] = []
+    guard = 0
+    while not game.over:
+        guard += 1
+        if guard > 2000:
+            raise QizaError(f"game {seed} does not end")
+        seat = game.to_move
+        player = players[order[seat]]
+        view = game.view(seat)
+        if view.can_challenge:
+            last = game.last_play()
+            if last is not None and player.wants_challenge(view, last):
+                game.challenge(seat)
+                continue
+            if game.pending_ends_game:
+                game.accept()
+                continue
+        start = time.perf_counter()
+        move = player.choose(view)
+        times[order[seat]].append(time.perf_counter() - start)
+        try:
+            game.play(move)
+        except QizaError as exc:
+            errors.append(f"seed {seed} {player.name}: {game.format(move)}: {exc}")
+            game.play(Pass())
+    scores = [0] * n
+    turns = [0] * n
+    bingos = [0] * n
+    for seat in range(n):
+        scores[order[seat]] = game.scores[seat]
+    length = 0
+    for record in game.history:
+        if record.is_turn:
+            turns[order[record.seat]] += 1
+            length += 1
+        if record.kind is Kind.PLACE and record.bingo and not record.challenged_off:
+            bingos[order[record.seat]] += 1
+    winners = sorted(order[s] for s in game.winners())
+    return GameResult(seed, scores, winners, turns, bingos, times, length,
+                      game.end_reason.value if game.end_reason else "", errors)
+
+
+# -- parallel self-play -----------------------------------------------------------------------
+_WORKER: dict[str, object] = {}
+
+
+def _init_worker(specs: Sequence[str], lexicon_name: str, rules: Rules, options: dict[str, object]) -> None:
+    lexicon = load_lexicon(lexicon_name)
+    _WORKER["players"] = _make_players(specs, lexicon, options, seed=os.getpid())
+    _WORKER["lexicon"] = lexicon
+    _WORKER["rules"] = rules
+
+
+def _make_players(specs: Sequence[str], lexicon: Lexicon, options: dict[str, object],
+                  seed: int | None) -> list[ComputerPlayer]:
+    players = []
+    for i, spec in enumerate(specs):
+        opts = {k: v for k, v in options.items() if spec in ("sim", "champion")}
+        label = spec if specs.count(spec) == 1 else f"{spec}#{i + 1}"
+        players.append(make_player(spec, lexicon, seed=None if seed is None else seed * 10 + i, name=label, **opts))
+    return players
+
+
+def _run_one(seed: int) -> GameResult:
+    players = _WORKER["players"]
+    assert isinstance(players, list)
+    return play_game(players, seed=seed, lexicon=_WORKER["lexicon"],  # type: ignore[arg-type]
+                     rules=_WORKER["rules"], rotate=seed % len(players))  # type: ignore[arg-type]
+
+
+def run_games(specs: Sequence[str], games: int, *, lexicon: str = "twl06", rules: Rules | None = None,
+              jobs: int | None = None, seed: int = 0, progress: bool = True,
+              options: dict[str, object] | None = None) -> Iterator[GameResult]:
+    """Play ``games`` games between the players named by ``specs`` (levels or engines).
+
+    Runs on ``jobs`` processes (default: the cores); each worker loads the lexicon and the
+    generator once. Yields results as games finish.
+    """
+    rules = rules or find_preset("classic")
+    options = options or {}
+    jobs = jobs or os.cpu_count() or 1
+    seeds = range(seed, seed + games)
+    bar = _progress(games, progress)
+    try:
+        if jobs == 1:
+            _init_worker(specs, lexicon, rules, options)
+            for s in seeds:
+                result = _run_one(s)
+                bar.update(1)
+                yield result
+        else:
+            ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
+            with ctx.Pool(jobs, _init_worker, (list(specs), lexicon, rules, options)) as pool:
+                for result in pool.imap_unordered(_run_one, seeds):
+                    bar.update(1)
+                    yield result
+    finally:
+        bar.close()
+
+
+class _NoBar:
+    def update(self, n: int) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def _progress(total: int, enabled: bool) -> _NoBar:
+    if not enabled:
+        return _NoBar()
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return _NoBar()
+    return tqdm(total=total, unit="game", file=sys.stderr)  # type: ignore[return-value]
+
+
+@dataclass
+class PlayerStats:
+    """Totals of one player over many games."""
+
+    name: str
+    games: int = 0
+    wins: float = 0.0
+    """Wins, a shared win counting as a fraction."""
+    outright: int = 0
+    ties: int = 0
+    score: int = 0
+    turns: int = 0
+    bingos: int = 0
+    times: list[float] = field(default_factory=list)
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+
+def summarize(names: Sequence[str], results: Sequence[GameResult]) -> list[PlayerStats]:
+    """Per-player statistics of a list of game results."""
+    stats = [PlayerStats(name) for name in names]
+    for result in results:
+        for i, st in enumerate(stats):
+            st.games += 1
+            st.score += result.scores[i]
+            st.turns += result.turns[i]
+            st.bingos += result.bingos[i]
+            st.times.extend(result.move_times[i])
+            if i in result.winners:
+                st.wins += 1 / len(result.winners)
+                if len(result.winners) == 1:
+                    st.outright += 1
+                else:
+                    st.ties += 1
+    return stats
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The q-th percentile (0..100) of some values, nearest rank."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, int(round(q / 100 * len(ordered) + 0.5)) - 1))
+    return ordered[index]
+
+
+def format_table(stats: Sequence[PlayerStats], results: Sequence[GameResult]) -> str:
+    """The self-play table as text."""
+    n = len(results)
+    length = statistics.mean(r.length for r in results) if results else 0.0
+    header = (f"{'player':<12} {'wins':>7} {'ties':>5} {'win%':>6} {'avg score':>9} {'per turn':>8} "
+              f"{'bingos/g':>8} {'ms/move med':>11} {'p95':>7}")
+    lines = [f"{n} games, average length {length:.1f} turns", header, "-" * len(header)]
+    for st in stats:
+        per_turn = st.score / st.turns if st.turns else 0.0
+        lines.append(f"{st.name:<12} {st.outright:>7} {st.ties:>5} {100 * st.win_rate:>5.1f}% "
+                     f"{st.score / max(st.games, 1):>9.1f} {per_turn:>8.2f} {st.bingos / max(st.games, 1):>8.2f} "
+                     f"{1000 * statistics.median(st.times) if st.times else 0:>11.1f} "
+                     f"{1000 * percentile(st.times, 95):>7.1f}")
+    errors = [e for r in results for e in r.errors]
+    if errors:
+        lines.append(f"{len(errors)} refused moves, e.g. {errors[0]}")
+    return "\n".join(lines)
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Add the subcommand's arguments."""
+    parser.add_argument("players", nargs="+", metavar="PLAYER",
+                        help=f"2 to 4 players: {', '.join(level_names())}")
+    parser.add_argument("-n", "--games", type=int, default=100, help="number of games (default 100)")
+    parser.add_argument("--lexicon", default="twl06", help="twl06 (default), sowpods, enable or a word-list file")
+    parser.add_argument("--rules", default="classic", help="rule preset (classic, 8-tile, 9-tile, ...)")
+    parser.add_argument("-j", "--jobs", type=int, default=None, help="worker processes (default: all cores)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
+    parser.add_argument("--time-limit", type=float, default=None, help="seconds per move for sim/champion")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play the games and print the table."""
+    if not 2 <= len(args.players) <= 4:
+        raise QizaError("self-play needs 2 to 4 players")
+    for spec in args.players:
+        if spec.lower() not in level_names():
+            raise QizaError(f"unknown player {spec!r} (known: {', '.join(level_names())})")
+    specs = [s.lower() for s in args.players]
+    options: dict[str, object] = {"workers": 1}
+    if args.time_limit is not None:
+        options["time_limit"] = args.time_limit
+    rules = find_preset(args.rules)
+    results = list(run_games(specs, args.games, lexicon=args.lexicon, rules=rules, jobs=args.jobs,
+                             seed=args.seed, progress=not args.no_progress, options=options))
+    results.sort(key=lambda r: r.seed)
+    names = [s if specs.count(s) == 1 else f"{s}#{i + 1}" for i, s in enumerate(specs)]
+    print(format_table(summarize(names, results), results))
+    return 0
