@@ -75,7 +75,18 @@ def computer_levels() -> tuple[str, ...]:
     """Levels a computer seat may have (from :mod:`qiza.players`, else the built-in greedy one)."""
     players = _players_module()
     levels = getattr(players, "LEVELS", None) if players is not None else None
-    return tuple(levels) if levels else FALLBACK_LEVELS
+    if not levels:
+        return FALLBACK_LEVELS
+    names = tuple(str(getattr(lv, "name", lv)) for lv in levels)
+    return names + tuple(lv for lv in FALLBACK_LEVELS if lv not in names)
+
+
+def default_level() -> str:
+    """The level of a computer seat when none is asked for."""
+    players = _players_module()
+    default = getattr(players, "DEFAULT_LEVEL", None) if players is not None else None
+    name = str(getattr(default, "name", default)) if default else ""
+    return name if name in computer_levels() else computer_levels()[0]
 
 
 def _players_module() -> Any:
@@ -312,7 +323,7 @@ class GameService:
                 raise ApiError(422, "bad_seats", f"seat {index}: kind must be 'person' or 'computer', not {spec.kind!r}")
             level = None
             if spec.kind == COMPUTER:
-                level = spec.level or levels[len(levels) // 2]
+                level = spec.level or default_level()
                 if level not in levels:
                     raise ApiError(422, "bad_seats", f"seat {index}: unknown computer level {level!r} "
                                    f"(known: {', '.join(levels)})")

@@ -1,0 +1,298 @@
+"""HTTP API of ``qiza serve``: every refusal is a clear 4xx JSON error, turns apply once,
+players see only what they may, and a restart loses no game and no turn."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("sqlalchemy")
+pytest.importorskip("alembic")
+
+from fastapi.testclient import TestClient  # noqa: E402
+
+from qiza.web.app import create_app  # noqa: E402
+
+# Seed 1 under the "computer" preset (seat 0 starts): seat 0 holds DRYAFDO, seat 1 NNTKEBO;
+# after seat 0 plays H8 FORD (16) seat 0 holds YADALNR.
+SEED = 1
+
+
+@pytest.fixture()
+def db_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'games.sqlite3'}"
+
+
+@pytest.fixture()
+def client(db_url: str) -> Any:
+    with TestClient(create_app(db_url)) as test_client:
+        yield test_client
+
+
+def new_game(client: TestClient, **options: Any) -> tuple[str, dict[str, str]]:
+    body: dict[str, Any] = {"preset": "computer", "seats": [{"name": "Ann"}, {"name": "Bob"}],
+                            "seed": SEED, "claim_all": True}
+    body.update(options)
+    answer = client.post("/api/games", json=body)
+    assert answer.status_code == 201, answer.text
+    data = answer.json()
+    return data["id"], data["tokens"]
+
+
+def act(client: TestClient, game_id: str, seat: int, token: str, version: int, kind: str, **extra: Any) -> Any:
+    return client.post(f"/api/games/{game_id}/actions",
+                       json={"seat": seat, "token": token, "version": version, "kind": kind, **extra})
+
+
+def state(client: TestClient, game_id: str, seat: int | None, token: str | None) -> dict[str, Any]:
+    params = {"seat": seat} if seat is not None else {}
+    headers = {"X-Seat-Token": token} if token else {}
+    answer = client.get(f"/api/games/{game_id}", params=params, headers=headers)
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+def error(answer: Any, status: int, code: str) -> dict[str, Any]:
+    assert answer.status_code == status, answer.text
+    body = answer.json()["error"]
+    assert body["code"] == code, body
+    assert body["message"]
+    return body
+
+
+def test_create_and_views_show_only_own_rack(client: TestClient) -> None:
+    game_id, tokens = new_game(client)
+    ann = state(client, game_id, 0, tokens["0"])
+    bob = state(client, game_id, 1, tokens["1"])
+    watcher = state(client, game_id, None, None)
+    assert ann["rack"] == "DRYAFDO" and bob["rack"] == "NNTKEBO" and watcher["rack"] == ""
+    assert "NNTKEBO" not in str(ann) and "DRYAFDO" not in str(bob)
+    assert "DRYAFDO" not in str(watcher) and "NNTKEBO" not in str(watcher)
+    assert ann["to_move"] == 0 and ann["version"] == 1 and ann["bag_count"] == 100 - 14
+    assert len(ann["board"]) == 15 and ann["rules"]["premiums"][7][7] == "*"
+    played = act(client, game_id, 0, tokens["0"], 1, "place", move="H8 FORD")
+    assert played.status_code == 200, played.text
+    assert played.json()["record"]["score"] == 16 and played.json()["rack"] == "YADALNR"
+    bob = state(client, game_id, 1, tokens["1"])
+    assert bob["history"][0]["rack"] == "" and "YADALNR" not in str(bob)
+    assert bob["last_move"] == [112, 113, 114, 115] and bob["players"][0]["score"] == 16
+
+
+def test_join_link_flow(client: TestClient) -> None:
+    answer = client.post("/api/games", json={"seats": [{"name": "Ann"}, {}], "seed": 5})
+    game_id, tokens = answer.json()["id"], answer.json()["tokens"]
+    assert list(tokens) == ["0"]
+    joined = client.post(f"/api/games/{game_id}/join", json={"seat": 1, "name": "Bob"})
+    assert joined.status_code == 200, joined.text
+    bob = state(client, game_id, 1, joined.json()["token"])
+    assert bob["players"][1]["name"] == "Bob" and bob["players"][1]["joined"]
+    error(client.post(f"/api/games/{game_id}/join", json={"seat": 1, "name": "Eve"}), 409, "seat_taken")
+    error(client.post(f"/api/games/{game_id}/join", json={"seat": 0, "name": "Eve"}), 409, "seat_taken")
+    error(client.post(f"/api/games/{game_id}/join", json={"seat": 3, "name": "Eve"}), 422, "no_such_seat")
+
+
+def test_wrong_seat_token(client: TestClient) -> None:
+    game_id, tokens = new_game(client)
+    error(act(client, game_id, 0, "not-the-token", 1, "place", move="H8 FORD"), 403, "wrong_token")
+    error(act(client, game_id, 0, tokens["1"], 1, "place", move="H8 FORD"), 403, "wrong_token")
+    error(client.get(f"/api/games/{game_id}", params={"seat": 1}, headers={"X-Seat-Token": tokens["0"]}),
+          403, "wrong_token")
+    error(client.get(f"/api/games/{game_id}", params={"seat": 1}), 403, "wrong_token")
+    error(client.post(f"/api/games/{game_id}/preview", json={"seat": 1, "token": "x", "move": "H8 FORD"}),
+          403, "wrong_token")
+    assert state(client, game_id, 0, tokens["0"])["version"] == 1  # nothing changed
+
+
+def test_not_your_turn(client: TestClient) -> None:
+    game_id, tokens = new_game(client)
+    for kind, extra in (("place", {"move": "H8 BONK"}), ("pass", {}), ("exchange", {"tiles": "K"})):
+        error(act(client, game_id, 1, tokens["1"], 1, kind, **extra), 409, "not_your_turn")
+    error(act(client, game_id, 1, tokens["1"], 1, "challenge"), 409, "nothing_to_challenge")
+
+
+def test_illegal_moves(client: TestClient) -> None:
+    game_id, tokens = new_game(client)
+    t = tokens["0"]
+    body = error(act(client, game_id, 0, t, 1, "place", move="A1 FORD"), 422, "illegal_move")
+    assert "star" in body["message"] or "centre" in body["message"] or "center" in body["message"]
+    body = error(act(client, game_id, 0, t, 1, "place", move="H8 QI"), 422, "illegal_move")
+    assert "rack" in body["message"]
+    error(act(client, game_id, 0, t, 1, "place", move="H8 WORD WORD"), 422, "malformed_move")
+    error(act(client, game_id, 0, t, 1, "place", move="Z99 FORD"), 422, "illegal_move")
+    error(act(client, game_id, 0, t, 1, "place"), 422, "malformed_move")
+    error(act(client, game_id, 0, t, 1, "place", cells={"112": "F", "130": "O"}), 422, "illegal_move")
+    error(act(client, game_id, 0, t, 1, "place", cells={"999": "F"}), 422, "malformed_move")
+    error(act(client, game_id, 0, t, 1, "place", cells={"112": "FO"}), 422, "malformed_move")
+    error(act(client, game_id, 0, t, 1, "exchange"), 422, "malformed_move")
+    error(act(client, game_id, 0, t, 1, "exchange", tiles="ZZ"), 422, "illegal_move")
+    error(act(client, game_id, 0, t, 1, "exchange", tiles="1"), 422, "malformed_move")
+    assert state(client, game_id, 0, t)["version"] == 1
+
+
+def test_phony_refused_under_auto_and_preview_word_help(client: TestClient) -> None:
+    game_id, tokens = new_game(client, options={"challenge": "auto"})
+    body = error(act(client, game_id, 0, tokens["0"], 1, "place", move="H8 FYDO"), 422, "phony_word")
+    assert body["words"] == ["FYDO"]
+    preview = client.post(f"/api/games/{game_id}/preview", json={"seat": 0, "token": tokens["0"], "move": "H8 FYDO"})
+    assert preview.status_code == 200 and preview.json()["invalid_words"] == ["FYDO"]
+    cells = client.post(f"/api/games/{game_id}/preview",
+                        json={"seat": 0, "token": tokens["0"], "cells": {"H8": "F", "I8": "O", "J8": "R", "K8": "D"}})
+    assert cells.json()["score"] == 16 and cells.json()["words"] == [{"word": "FORD", "score": 16}]
+    bad = client.post(f"/api/games/{game_id}/preview", json={"seat": 0, "token": tokens["0"], "move": "A1 FORD"})
+    assert bad.status_code == 200 and bad.json()["ok"] is False and bad.json()["error"]
+
+
+def test_preview_hides_word_check_without_word_help(client: TestClient) -> None:
+    game_id, tokens = new_game(client, options={"challenge": "double"})
+    preview = client.post(f"/api/games/{game_id}/preview", json={"seat": 0, "token": tokens["0"], "move": "H8 FYDO"})
+    assert preview.status_code == 200 and "invalid_words" not in preview.json()
+
+
+@pytest.mark.parametrize("raw", [
+    b"{not json", b"[]", b"null", b'"text"', b"{}",
+    b'{"seat": 0, "token": "t", "version": 1}',
+    b'{"seat": "zero", "token": "t", "version": 1, "kind": "pass"}',
+    b'{"seat": 0, "token": "t", "version": 1, "kind": "dance"}',
+    b'{"seat": 0, "token": "t", "version": 1, "kind": "pass", "extra": 1}',
+    b'{"seat": 9, "token": "t", "version": 1, "kind": "pass"}',
+    b'{"seat": 0, "token": "t", "version": -1, "kind": "pass"}',
+    b'{"seat": 0, "token": "t", "version": 1, "kind": "place", "cells": ["H8"]}',
+    b'{"seat": 0, "token": "t", "version": 1e400, "kind": "pass"}',
+])
+def test_malformed_bodies(client: TestClient, raw: bytes) -> None:
+    game_id, _ = new_game(client)
+    answer = client.post(f"/api/games/{game_id}/actions", content=raw, headers={"Content-Type": "application/json"})
+    error(answer, 422, "malformed_request")
+
+
+def test_unknown_game_and_bad_creation(client: TestClient) -> None:
+    error(client.get("/api/games/nope"), 404, "no_such_game")
+    error(act(client, "nope", 0, "t", 1, "pass"), 404, "no_such_game")
+    error(client.post("/api/games", json={"seats": [{}]}), 422, "malformed_request")
+    error(client.post("/api/games", json={"seats": [{}, {}], "preset": "chess"}), 422, "bad_rules")
+    error(client.post("/api/games", json={"seats": [{}, {}], "options": {"rack_size": 40}}), 422, "bad_rules")
+    error(client.post("/api/games", json={"seats": [{}, {}], "options": {"colour": "red"}}), 422, "bad_rules")
+    error(client.post("/api/games", json={"seats": [{}, {"kind": "computer", "level": "god"}]}), 422, "bad_seats")
+    error(client.post("/api/games", json={"seats": [{}, {}], "lexicon": "klingon"}), 422, "unknown_lexicon")
+    error(client.post("/api/games", json={"seats": [{"kind": "computer"}, {}], "creator_seat": 0}), 422, "bad_seats")
+
+
+def test_turn_submitted_twice_is_applied_once(client: TestClient) -> None:
+    game_id, tokens = new_game(client)
+    first = act(client, game_id, 0, tokens["0"], 1, "place", move="H8 FORD", request_id="r1")
+    assert first.status_code == 200
+    error(act(client, game_id, 0, tokens["0"], 1, "place", move="H8 FORD", request_id="r1"), 409, "duplicate_request")
+    error(act(client, game_id, 0, tokens["0"], 1, "place", move="H8 FORD"), 409, "stale_version")
+    now = state(client, game_id, 0, tokens["0"])
+    assert now["version"] == 2 and now["players"][0]["score"] == 16 and len(now["history"]) == 1
+
+
+def test_concurrent_submissions_apply_once(client: TestClient) -> None:
+    game_id, tokens = new_game(client)
+    results: list[int] = []
+    barrier = threading.Barrier(6)
+
+    def submit() -> None:
+        barrier.wait()
+        results.append(act(client, game_id, 0, tokens["0"], 1, "place", move="H8 FORD").status_code)
+
+    threads = [threading.Thread(target=submit) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(results) == [200] + [409] * 5
+    assert state(client, game_id, None, None)["players"][0]["score"] == 16
+
+
+def test_double_challenge_takes_a_phony_back(client: TestClient) -> None:
+    game_id, tokens = new_game(client, options={"challenge": "double"})
+    assert act(client, game_id, 0, tokens["0"], 1, "place", move="H8 FORD").status_code == 200
+    bob = state(client, game_id, 1, tokens["1"])
+    assert bob["can_challenge"] and bob["challenge_window"]["move"] == "H8 FORD"
+    ann = state(client, game_id, 0, tokens["0"])
+    assert not ann["can_challenge"]
+    error(act(client, game_id, 0, tokens["0"], 2, "challenge"), 409, "not_allowed")
+    assert act(client, game_id, 1, tokens["1"], 2, "place", move="8H (F)EB").status_code == 200
+    answer = act(client, game_id, 0, tokens["0"], 3, "challenge")
+    assert answer.status_code == 200, answer.text
+    after = answer.json()
+    assert after["players"][1]["score"] == 0 and after["history"][-1]["kind"] == "phony-removed"
+    assert after["board"][8][7] == "." and after["to_move"] == 0
+    error(act(client, game_id, 1, tokens["1"], 4, "challenge"), 409, "nothing_to_challenge")
+
+
+def test_fuzzed_bodies_never_500(client: TestClient) -> None:
+    game_id, tokens = new_game(client)
+    rng = random.Random(7)
+    values: list[Any] = [None, 0, 1, -1, 2 ** 70, 1.5, "", "x", "H8 FORD", "pass", [], {}, {"H8": "F"}, True,
+                         tokens["0"], "\u0000", "H8" * 50]
+    keys = ["seat", "token", "version", "kind", "move", "cells", "tiles", "request_id"]
+    for _ in range(150):
+        body = {k: rng.choice(values) for k in keys if rng.random() < 0.7}
+        if rng.random() < 0.5:
+            body["kind"] = rng.choice(["place", "exchange", "pass", "challenge", "resign"])
+        for path in ("actions", "preview", "join"):
+            answer = client.post(f"/api/games/{game_id}/{path}", json=body)
+            assert answer.status_code < 500, (path, body, answer.text)
+
+
+def test_restart_resumes_every_game(db_url: str) -> None:
+    with TestClient(create_app(db_url)) as first:
+        one, t1 = new_game(first)
+        two, t2 = new_game(first, options={"challenge": "double"}, seed=9)
+        assert act(first, one, 0, t1["0"], 1, "place", move="H8 FORD").status_code == 200
+        assert act(first, one, 1, t1["1"], 2, "pass").status_code == 200
+        assert act(first, two, 0, t2["0"], 1, "pass").status_code == 200
+        before = {g: state(first, g, 0, t["0"]) for g, t in ((one, t1), (two, t2))}
+    with TestClient(create_app(db_url)) as second:
+        for game_id, tokens in ((one, t1), (two, t2)):
+            assert state(second, game_id, 0, tokens["0"]) == before[game_id]
+        assert act(second, one, 0, t1["0"], 3, "place", move="8H (F)AY").status_code in (200, 422)
+        error(act(second, one, 1, t1["1"], 2, "pass"), 409, "stale_version")
+
+
+def wait_for(predicate: Any, timeout: float = 60.0) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return
+        time.sleep(0.1)
+    raise AssertionError("timed out")
+
+
+def test_computer_seats_play_and_resume_after_restart(db_url: str) -> None:
+    from qiza.web.db import Store
+    from qiza.web.service import GameService, SeatSpec
+
+    # a game stored while its computer is to move, by a process that stopped at once
+    service = GameService(Store(db_url))
+    service.closed = True
+    waiting, tokens = service.create(preset="computer", seats=[SeatSpec("computer", level="greedy"), SeatSpec()],
+                                     seed=3, claim=[1])
+    with TestClient(create_app(db_url)) as client:
+        wait_for(lambda: state(client, waiting, None, None)["to_move"] == 1)
+        seen = state(client, waiting, 1, tokens[1])
+        assert seen["history"][0]["seat"] == 0 and seen["version"] == 2
+        answer = client.post("/api/games", json={"seats": [{"kind": "computer", "level": "greedy"},
+                                                           {"kind": "computer", "level": "greedy"}],
+                                                 "seed": 4, "creator_seat": None})
+        robots = answer.json()["id"]
+        wait_for(lambda: state(client, robots, None, None)["over"], timeout=120)
+        final = state(client, robots, None, None)
+        assert final["end_reason"] and final["winners"] and len(final["history"]) > 5
+
+
+def test_openapi_documents_the_api(client: TestClient) -> None:
+    paths = client.get("/openapi.json").json()["paths"]
+    for path in ("/api/games", "/api/games/{game_id}", "/api/games/{game_id}/join",
+                 "/api/games/{game_id}/actions", "/api/games/{game_id}/preview", "/api/games/{game_id}/gcg"):
+        assert path in paths
+    assert client.get("/docs").status_code == 200
+    assert client.get("/").status_code == 200
