@@ -1,0 +1,128 @@
+"""The ``qiza gcg`` subcommand: check GCG game records against the rules engine, show them, convert them.
+
+``qiza gcg check [--lexicon NAME|PATH] FILE...`` replays each file and prints the
+number of events checked and every event whose recorded score or total differs from
+the engine's, then a total line; the exit status is 1 if anything differs or a file
+cannot be read. ``qiza gcg show FILE`` prints the final board and the score sheet;
+``qiza gcg export FILE`` rewrites a file in qiza's strict GCG (or ``--to json`` /
+``--to cgp`` for the final position).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from qiza import gcg
+from qiza.errors import QizaError
+from qiza.lexicon import Lexicon, load_lexicon
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Add the ``check``, ``show`` and ``export`` subcommands."""
+    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    check = sub.add_parser("check", help="replay files through the rules engine and compare every score")
+    check.add_argument("--lexicon", metavar="NAME|PATH",
+                       help="also judge words (enable, twl06, sowpods or a word-list file)")
+    check.add_argument("--quiet", "-q", action="store_true", help="only the differences and the total line")
+    check.add_argument("files", nargs="+", metavar="FILE")
+    show = sub.add_parser("show", help="print the final board and the score sheet of a file")
+    show.add_argument("file", metavar="FILE")
+    export = sub.add_parser("export", help="rewrite a file as strict GCG, or its final position as CGP / JSON")
+    export.add_argument("--to", choices=("gcg", "cgp", "json"), default="gcg")
+    export.add_argument("file", metavar="FILE")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the subcommand; returns the exit status."""
+    if args.action == "check":
+        return _check(args)
+    if args.action == "show":
+        return _show(args)
+    return _export(args)
+
+
+def _load_lexicon(spec: str | None) -> Lexicon | None:
+    if spec is None:
+        return None
+    if Path(spec).exists():
+        return Lexicon.from_file(spec)
+    return load_lexicon(spec)
+
+
+def _check(args: argparse.Namespace) -> int:
+    lexicon = _load_lexicon(args.lexicon)
+    files = events = bad_files = differences = 0
+    for path in args.files:
+        files += 1
+        record = gcg.load(path)
+        problems = [f"  error: {e}" for e in record.errors]
+        warnings = [f"  warning: {w}" for w in record.warnings]
+        result = gcg.replay(record, lexicon=lexicon) if record.events else None
+        if result is None and not record.errors:
+            problems.append("  error: no events")
+        checked = result.checked if result else 0
+        events += checked
+        count = len(problems) + (len(result.differences) if result else 0)
+        differences += count
+        if count:
+            bad_files += 1
+        status = "ok" if not count else f"{count} difference{'s' if count != 1 else ''}"
+        print(f"{path}: {checked} moves checked, {status}")
+        if result:
+            problems.extend(f"  differs: {d}" for d in result.differences)
+            warnings.extend(f"  warning: {w}" for w in result.warnings)
+        for line in problems:
+            print(line)
+        if not args.quiet:
+            for line in warnings:
+                print(line)
+    print(f"total: {files} file{'s' if files != 1 else ''}, {events} moves checked, "
+          f"{differences} difference{'s' if differences != 1 else ''} in {bad_files} file{'s' if bad_files != 1 else ''}")
+    return 1 if differences else 0
+
+
+def _replayed(path: str) -> tuple[gcg.GameRecord, gcg.Replay]:
+    record = gcg.load(path)
+    if record.errors and not record.events:
+        raise QizaError(str(record.errors[0]))
+    result = gcg.replay(record)
+    if result.game is None:
+        raise QizaError(f"{path}: {result.differences[0].message}")
+    return record, result
+
+
+def _show(args: argparse.Namespace) -> int:
+    from qiza import text
+
+    record, result = _replayed(args.file)
+    assert result.game is not None
+    for problem in [*record.errors, *record.warnings]:
+        print(f"warning: {problem}", file=sys.stderr)
+    print(text.board_text(result.game.board, last=result.game.last_play()))
+    print()
+    print(text.score_sheet(result.game))
+    for difference in result.differences:
+        print(f"differs: {difference}", file=sys.stderr)
+    return 1 if result.differences else 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    record = gcg.load(args.file)
+    for problem in record.errors:
+        print(f"error: {problem}", file=sys.stderr)
+    if args.to == "gcg":
+        sys.stdout.write(gcg.dumps(record))
+        return 1 if record.errors else 0
+    from qiza import cgp
+
+    _, result = _replayed(args.file)
+    assert result.game is not None
+    position = cgp.Position.from_game(result.game)
+    if args.to == "cgp":
+        print(cgp.dumps(position))
+    else:
+        print(json.dumps(position.to_dict(), indent=1, ensure_ascii=False))
+    return 0
