@@ -195,9 +195,9 @@ def run(args: argparse.Namespace) -> int:
     if game.first_draws:
         draws = "; ".join(", ".join(f"{game.players[s]} {game.rules.tile_set.char(t)}" for s, t in rnd)
                           for rnd in game.first_draws)
-        session.say(f"Draw for first play: {draws}. {first} starts.")
+        session.say(f"Draw for first play: {draws}. First to play: {first}.")
     else:
-        session.say(f"{first} starts.")
+        session.say(f"First to play: {first}.")
     session.autosave()
     return session.run()
 
@@ -209,7 +209,7 @@ def _check_computers(seats: list[Seat]) -> None:
     if players is None:
         raise QizaError("computer players are not available in this installation; "
                         "play between people with --player NAME --player NAME")
-    levels = list(getattr(players, "LEVELS", []))
+    levels = [str(getattr(level, "name", level)) for level in getattr(players, "LEVELS", [])]
     for seat in seats:
         if seat.computer and levels and seat.level not in levels:
             raise QizaError(f"unknown computer level {seat.level!r} (known: {', '.join(levels)})")

@@ -170,7 +170,7 @@ class SeatInfo:
 
 
 def side_panel(game: Game, seats: Sequence[SeatInfo], viewer: int | None, *, width: int = 42,
-               lines: int = 17, notes: Sequence[str] = ()) -> Text:
+               lines: int = 17, notes: Sequence[str] = (), style: BoardStyle = COMPACT) -> Text:
     """The panel beside the board: rules, scores, bag, last move, the viewer's rack and unseen tiles.
 
     ``viewer`` is the seat whose rack is shown (``None`` hides every rack).
@@ -205,7 +205,8 @@ def side_panel(game: Game, seats: Sequence[SeatInfo], viewer: int | None, *, wid
     elif last is None:
         out.append(Text("First play must cover the * square", "grey62"))
     if viewer is not None:
-        out.append(Text(f"{game.players[viewer]}'s rack:", "bold"))
+        owner = game.players[viewer]
+        out.append(Text("Your rack:" if owner == "You" else f"{owner}'s rack:", "bold"))
         out.extend(rack_text(game.rack_text(viewer), rules.tile_set).split())
         unseen = game.unseen(viewer)
         header = Text(f"Unseen ({len(unseen)}):", "bold")
@@ -213,6 +214,7 @@ def side_panel(game: Game, seats: Sequence[SeatInfo], viewer: int | None, *, wid
         header.append(f" {vowels} vowels, {unseen.count('?')} blanks", "grey62")
         out.append(header)
         out.extend(Text(line) for line in textwrap.wrap(_runs(unseen), width))
+    out.append(legend(style))
     for note in notes:
         out.append(Text(_fit(note, width), "grey62"))
     room = lines - len(out)
@@ -291,7 +293,7 @@ def screen(game: Game, seats: Sequence[SeatInfo], viewer: int | None, *, width: 
     if panel_width < 30:
         panel = side_panel(game, seats, viewer, width=width, lines=10, notes=notes)
         return Group(board, panel)
-    panel = side_panel(game, seats, viewer, width=panel_width, lines=board_lines, notes=notes)
+    panel = side_panel(game, seats, viewer, width=panel_width, lines=board_lines, notes=notes, style=style)
     grid = Table.grid(padding=(0, 2))
     grid.add_column(no_wrap=True)
     grid.add_column(no_wrap=True, max_width=panel_width)

@@ -25,6 +25,7 @@ from qiza import savefile
 from qiza.errors import QizaError
 from qiza.game import Game, Kind, Record, replay
 from qiza.move import Place
+from qiza.rules import Notation
 from qiza.tui import render
 from qiza.tui.terminal import Terminal
 
@@ -247,7 +248,8 @@ class Session:
             self.flush()
             return
         self._drawn = key
-        notes = ["Type a move (e.g. H8 WORD) or 'help'."]
+        example = "H8 WORD" if self.game.rules.notation is Notation.RULEBOOK else "8H WORD"
+        notes = [f"Type a move (e.g. {example}) or 'help'."]
         main = render.screen(self.game, self.seat_infos(), viewer, width=width, height=height, notes=notes)
         board_lines = self.game.board.size * render.board_style_for(width, height).height + 2
         message_lines = sum(_line_count(m, width) for m in self.messages)
@@ -314,7 +316,8 @@ class Session:
     def _report_challenge(self, record: Record) -> None:
         game = self.game
         if record.kind is Kind.PHONY_REMOVED:
-            self.say(Text(f"Challenge succeeds: {record.note}. {game.players[record.seat]}'s play comes off "
+            why = record.note.split(": ", 1)[-1]
+            self.say(Text(f"Challenge succeeds: {why}. {game.players[record.seat]}'s play comes off "
                           f"and scores 0.", "bold"))
         elif record.kind is Kind.CHALLENGE_BONUS:
             self.say(Text(f"Challenge fails: the words are good. {game.players[record.seat]} "
@@ -594,6 +597,9 @@ class Session:
 
     # -- information commands ------------------------------------------------------------------
     def do_sheet(self, seat: int, rest: str) -> str:
+        if not self.game.history:
+            self.say("The score sheet is empty: no turns yet.")
+            return STAY
         self.say(render.score_sheet(self.game, show_racks=True if self.game.over else seat,
                                     wide=self.terminal.width >= 100))
         return STAY

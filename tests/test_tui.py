@@ -1,0 +1,273 @@
+"""``qiza play`` driven through standard input: whole games, every variant and challenge rule,
+the screen text and the saved game."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from qiza import savefile
+from qiza.cli import main
+from qiza.game import Game, Kind
+from qiza.lexicon import load_lexicon
+from qiza.rules import find_preset
+
+LEX = load_lexicon("enable")
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "data"
+    monkeypatch.setenv("QIZA_DATA_DIR", str(folder))
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setenv("LINES", "24")
+    return folder
+
+
+def play(args: list[str], lines: list[str], monkeypatch: pytest.MonkeyPatch,
+         capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    """Run ``qiza play ARGS`` with these input lines; returns the exit status and the output."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO("".join(line + "\n" for line in lines)))
+    status = main(["play", *args])
+    out = capsys.readouterr()
+    return status, out.out + out.err
+
+
+def saved(data_dir: Path) -> tuple[dict, Game]:  # type: ignore[type-arg]
+    files = sorted((data_dir / "games").glob("*.json"))
+    assert len(files) == 1, files
+    data = json.loads(files[0].read_text())
+    return data, savefile.from_dict(data, lexicon=LEX)
+
+
+def opening(rack: str) -> str:
+    """The longest word from a rack's tiles (no blanks used), for a first play at H8."""
+    words = LEX.anagrams(rack.replace("?", ""), partial=True)
+    assert words, rack
+    return words[0]
+
+
+def phony(rack: str) -> str:
+    """Two tiles of a rack that do not make a word."""
+    letters = rack.replace("?", "")
+    for a in letters:
+        for b in letters.replace(a, "", 1):
+            if a + b not in LEX:
+                return a + b
+    raise AssertionError(rack)
+
+
+def new_game(preset: str = "classic", players: int = 2, seed: int = 1, **options: str) -> Game:
+    rules = find_preset(preset).with_options(first_player="fixed", **options)
+    return Game(rules, players=players, lexicon=LEX, seed=seed)
+
+
+# -- people ------------------------------------------------------------------------------------
+
+def test_people_double_challenge_hot_seat_and_resign(monkeypatch, capsys, data_dir):
+    game = new_game(challenge="double", seed=4)
+    ann_rack = game.rack_text(0)
+    bad = phony(ann_rack)
+    lines = [
+        f"H8 {bad}",          # a phony: stands until challenged (double rule)
+        "y",                  # Bob challenges: it comes off, Ann loses the turn
+        "pass",               # Bob
+        f"H8 {opening(ann_rack)}",
+        "n",                  # Bob does not challenge
+        "sheet",
+        "resign",
+    ]
+    status, out = play(["--player", "Ann", "--player", "Bob", "--first-player", "fixed", "--seed", "4"],
+                       lines, monkeypatch, capsys)
+    assert status == 0
+    assert "double challenge" in out
+    assert "-- pass the device to Bob --" in out
+    assert f"Bob: challenge Ann's H8 {bad}" in out
+    assert "Challenge succeeds" in out and f"{bad} is not in ENABLE" in out
+    assert "Bob resigns." in out and "Ann wins!" in out
+    assert "Game over: a player resigned." in out
+    data, again = saved(data_dir)
+    assert data["extra"]["tui"]["seats"] == [{"name": "Ann", "level": None}, {"name": "Bob", "level": None}]
+    assert again.over and again.winners() == [0]
+    kinds = [r.kind for r in again.history]
+    assert kinds[:4] == [Kind.PLACE, Kind.PHONY_REMOVED, Kind.PASS, Kind.PLACE]
+    assert again.history[0].challenged_off
+
+
+def test_failed_challenge_costs_the_turn(monkeypatch, capsys, data_dir):
+    game = new_game(challenge="double", seed=2)
+    word = opening(game.rack_text(0))
+    status, out = play(["-p", "Ann", "-p", "Bob", "--first-player", "fixed", "--seed", "2", "--challenge", "double"],
+                       [f"H8 {word}", "y", "pass", "quit"], monkeypatch, capsys)
+    assert status == 0
+    assert "Challenge fails" in out
+    _, again = saved(data_dir)
+    assert again.history[1].kind is Kind.FAILED_CHALLENGE
+    assert again.to_move == 1  # Bob lost his turn; Ann passed; Bob to move
+
+
+@pytest.mark.parametrize("rule,expect", [("auto", "is not in ENABLE"), ("void", "is not in ENABLE")])
+def test_checked_at_once_rules_refuse_phonies(rule, expect, monkeypatch, capsys, data_dir):
+    game = new_game(challenge=rule, seed=6)
+    rack = game.rack_text(0)
+    status, out = play(["-p", "Ann", "-p", "Bob", "--first-player", "fixed", "--seed", "6", "--challenge", rule],
+                       [f"H8 {phony(rack)}", "challenge", f"H8 {opening(rack)}", "quit"], monkeypatch, capsys)
+    assert expect in out
+    assert f"plays are checked at once under the {rule} rule" in out
+    _, again = saved(data_dir)
+    assert [r.kind for r in again.history] == [Kind.PLACE]
+    assert again.scores[0] > 0
+
+
+@pytest.mark.parametrize("rule,bonus", [("five-point", 5), ("ten-point", 10), ("single", 0)])
+def test_point_challenge_rules(rule, bonus, monkeypatch, capsys, data_dir):
+    game = new_game(challenge=rule, seed=8)
+    word = opening(game.rack_text(0))
+    status, out = play(["-p", "Ann", "-p", "Bob", "--first-player", "fixed", "--seed", "8", "--challenge", rule],
+                       [f"H8 {word}", "y", "quit"], monkeypatch, capsys)
+    assert "Challenge fails" in out
+    _, again = saved(data_dir)
+    first = again.history[0].score
+    assert again.scores[0] == first + bonus
+    assert again.to_move == 1  # only the double rule costs the challenger the turn
+
+
+@pytest.mark.parametrize("preset,rack_size", [("8-tile", 8), ("9-tile", 9), ("large-print", 8)])
+def test_variants_four_people_to_the_end(preset, rack_size, monkeypatch, capsys, data_dir):
+    names = ["Ann", "Bob", "Cy", "Di"]
+    args = [a for n in names for a in ("-p", n)] + ["--rules", preset, "--seed", "3"]
+    status, out = play(args, ["pass"] * 12, monkeypatch, capsys)
+    assert status == 0
+    assert f"Racks: {' '.join([str(rack_size)] * 4)}" in out
+    assert "Game over" in out
+    assert "Shared win: Ann and Bob and Cy and Di!" in out or "wins!" in out
+    for name in names[1:]:
+        assert f"-- pass the device to {name} --" in out
+    data, again = saved(data_dir)
+    assert again.over and again.rules.rack_size == rack_size
+    assert data["rules"]["name"] == preset
+
+
+def test_bad_input_is_refused_and_nothing_is_lost(monkeypatch, capsys, data_dir):
+    game = new_game(seed=1)
+    rack = game.rack_text(0)
+    lines = ["H8", "Z99 AB", "frobnicate", "H8 QQQQ", "exchange", "H1 " + opening(rack),
+             f"score H8 {opening(rack)}", "order " + rack[::-1], "sort", "shuffle", "help", "help exchange",
+             "rules", "unseen", "board", "hint", "check CAT", "quit"]
+    status, out = play(["-p", "Ann", "-p", "Bob", "--first-player", "fixed", "--seed", "1"], lines,
+                       monkeypatch, capsys)
+    assert status == 0
+    assert "is not a command or a move" in out
+    assert "is not a coordinate" in out or "off the" in out
+    assert "is not on the rack" in out
+    assert "say which tiles to exchange" in out
+    assert "would score" in out
+    assert "Hints are off in this game" in out
+    assert "Word tools are off" in out
+    assert "exchange TILES" in out and "Put tiles back in the bag" in out
+    _, again = saved(data_dir)
+    assert not again.history and sorted(again.rack_text(0)) == sorted(rack)
+
+
+def test_tournament_notation_and_word_tools(monkeypatch, capsys, data_dir):
+    game = new_game(seed=5, notation="tournament")
+    word = opening(game.rack_text(0))
+    lines = [f"8H {word}", "twos", "hooks CARE", "anagrams RETAINS", "pattern QU?CK", "check QAT XYZ", "quit"]
+    status, out = play(["-p", "Ann", "-p", "Bob", "--first-player", "fixed", "--seed", "5",
+                        "--notation", "tournament", "--word-tools"], lines, monkeypatch, capsys)
+    assert f"Ann played 8H {word}" in out
+    assert "Two-letter words" in out and "AA AB AD" in out
+    assert "back hooks: DRSTX" in out
+    assert "RETAINS" in out and "QUACK" in out and "QUICK" in out
+    assert "QAT: valid" in out and "XYZ: NOT valid" in out
+
+
+# -- computers -----------------------------------------------------------------------------------
+
+def test_default_game_against_the_computer(monkeypatch, capsys, data_dir):
+    status, out = play(["--seed", "11"], ["pass"] * 40, monkeypatch, capsys)
+    assert status == 0
+    assert "auto challenge" in out and "computer, medium" in out
+    assert "This game is saved after every turn to" in out
+    assert "Game over" in out and "Score sheet" in out and "Biggest plays" in out
+    data, again = saved(data_dir)
+    assert data["extra"]["tui"]["seats"][1] == {"name": "Computer", "level": "medium"}
+    assert data["extra"]["tui"]["settings"] == {"hints": True, "word_tools": True, "undo": True}
+    assert again.over
+
+
+def test_computers_only_finish_line(monkeypatch, capsys, data_dir):
+    status, out = play(["-p", "computer:easy", "-p", "computer:hard", "-p", "computer:medium",
+                        "--finish-line", "beginner", "--seed", "2"], [], monkeypatch, capsys)
+    assert status == 0
+    assert "Game over: a player reached the Finish Line target." in out
+    _, again = saved(data_dir)
+    assert again.rules.finish_line == (60, 60, 60)
+    winner = again.winners()[0]
+    assert again.scores[winner] >= 60
+
+
+def test_hint_undo_save_and_resume(monkeypatch, capsys, data_dir):
+    status, out = play(["--seed", "21", "--first-player", "fixed", "-p", "Ann", "-p", "computer:easy"],
+                       ["hint 3", "undo"], monkeypatch, capsys)
+    assert "Best plays for your rack" in out
+    assert "There is no turn of yours to take back." in out
+    data, game = saved(data_dir)
+    assert not game.history
+    best = out.split("Best plays for your rack")[1].split("\n")
+    move_line = next(line for line in best if line.strip() and line.strip()[0].isalpha()
+                     and line.strip()[0] != "M")
+    move = " ".join(move_line.split()[:2])
+    path = next((data_dir / "games").glob("*.json"))
+    status, out = play(["--resume", str(path)], [move, "undo", "quit"], monkeypatch, capsys)
+    assert f"Ann played {move}" in out
+    assert "Took back your" in out
+    data, game = saved(data_dir)
+    assert not game.history  # back at the start
+    status, out = play(["--resume"], [move, "quit"], monkeypatch, capsys)
+    data, game = saved(data_dir)
+    assert game.history[0].notation == move and len(game.history) >= 2  # the computer replied
+
+
+def test_computer_challenges_a_phony(monkeypatch, capsys, data_dir):
+    game = new_game(seed=9, challenge="double")
+    bad = phony(game.rack_text(0))
+    status, out = play(["-p", "Ann", "-p", "computer:hard", "--first-player", "fixed", "--seed", "9",
+                        "--challenge", "double"], [f"H8 {bad}", "quit"], monkeypatch, capsys)
+    assert f"Computer challenges Ann's H8 {bad}!" in out
+    assert "Challenge succeeds" in out
+
+
+def test_unknown_level_and_player_count(monkeypatch, capsys):
+    status, out = play(["-p", "computer:grandmaster", "-p", "Ann"], [], monkeypatch, capsys)
+    assert status == 1 and "unknown computer level" in out
+    status, out = play(["-p", "Ann"], [], monkeypatch, capsys)
+    assert status == 1 and "2 to 4 players" in out
+
+
+def test_screen_fits_80_columns_and_scales_up():
+    from rich.console import Console
+
+    from qiza.tui import render
+
+    game = new_game(seed=1)
+    game.play(f"H8 {opening(game.rack_text(0))}")
+    seats = [render.SeatInfo("Ann", "person"), render.SeatInfo("Bob", "person")]
+    for width, height in [(80, 24), (130, 50)]:
+        console = Console(width=width, height=height, file=io.StringIO(), no_color=True, color_system=None)
+        console.print(render.screen(game, seats, 1, width=width, height=height))
+        text = console.file.getvalue()  # type: ignore[attr-defined]
+        lines = text.splitlines()
+        assert max(len(line.rstrip()) for line in lines) <= width
+        if width == 80:
+            assert len(lines) <= 18
+            assert " = . . '" in lines[1]  # premium symbols, not colour only
+        else:
+            assert "3W" in text and "2L" in text
+    console = Console(width=80, file=io.StringIO(), no_color=True)
+    console.print(render.rack_text("AB?", game.rules.tile_set))
+    assert " A   B   ? " in console.file.getvalue()  # type: ignore[attr-defined]
