@@ -253,6 +253,10 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
     def lobby_page() -> FileResponse:
         return FileResponse(TEMPLATES / "lobby.html")
 
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> Response:
+        return Response(status_code=204)
+
     @app.get("/game/{game_id}", include_in_schema=False)
     def game_page(game_id: str) -> FileResponse:
         return FileResponse(TEMPLATES / "game.html")

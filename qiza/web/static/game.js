@@ -1,0 +1,510 @@
+/* The game page: board, rack, drag-and-drop and keyboard play, live updates over WebSocket. */
+"use strict";
+(function () {
+  const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
+  const PREMIUM = {d: ["dl", "double letter", "DL"], t: ["tl", "triple letter", "TL"], q: ["ql", "quadruple letter", "QL"],
+                   D: ["dw", "double word", "DW"], T: ["tw", "triple word", "TW"], Q: ["qw", "quadruple word", "QW"],
+                   "*": ["dw star", "centre star, double word", "★"]};
+  const $ = id => document.getElementById(id);
+  let state = null;
+  let me = null;            // {seat, token}
+  let rack = [];            // local order of rack tiles ("?" blank)
+  let tentative = new Map(); // square -> {index, char}
+  let selected = null;      // rack index picked for click placement
+  let exchangeMode = false;
+  const exchangeSet = new Set();
+  let focusSquare = null;
+  let direction = "across";
+  let socket = null;
+  let busy = false;
+  let previewTimer = null;
+
+  // -- seat and token -----------------------------------------------------------------------
+  function loadSeat() {
+    const hash = new URLSearchParams(location.hash.slice(1));
+    if (hash.has("seat") && hash.has("token")) {
+      localStorage.setItem(qiza.seatKey(gameId), JSON.stringify({seat: Number(hash.get("seat")), token: hash.get("token")}));
+      history.replaceState(null, "", location.pathname);
+    }
+    try { me = JSON.parse(localStorage.getItem(qiza.seatKey(gameId)) || "null"); } catch (e) { me = null; }
+  }
+
+  function say(text) { $("message").textContent = text; }
+
+  // -- rendering --------------------------------------------------------------------------------
+  function squareName(sq) {
+    const size = state.rules.size;
+    return String.fromCharCode(65 + (sq % size)) + (Math.floor(sq / size) + 1);
+  }
+  function tileValue(ch) {
+    if (ch === "?" || ch === ch.toLowerCase()) return 0;
+    return state.rules.tile_values[ch] || 0;
+  }
+
+  function renderBoard() {
+    const board = $("board");
+    const size = state.rules.size;
+    const last = new Set(state.last_move);
+    board.style.setProperty("--size", size);
+    board.innerHTML = "";
+    const head = document.createElement("div");
+    head.setAttribute("role", "row");
+    head.className = "row";
+    head.appendChild(cell("corner", "", "columnheader"));
+    for (let c = 0; c < size; c++) head.appendChild(cell("coord", String.fromCharCode(65 + c), "columnheader"));
+    board.appendChild(head);
+    for (let r = 0; r < size; r++) {
+      const row = document.createElement("div");
+      row.setAttribute("role", "row");
+      row.className = "row";
+      row.appendChild(cell("coord", String(r + 1), "rowheader"));
+      for (let c = 0; c < size; c++) {
+        const sq = r * size + c;
+        const code = state.rules.premiums[r][c];
+        const letter = state.board[r][c];
+        const div = cell("square", "", "gridcell");
+        div.dataset.square = sq;
+        div.id = "sq-" + squareName(sq);
+        div.tabIndex = sq === (focusSquare ?? (Math.floor(size / 2) * size + Math.floor(size / 2))) ? 0 : -1;
+        let label = squareName(sq);
+        if (letter !== ".") {
+          div.classList.add("filled");
+          if (last.has(sq)) { div.classList.add("last"); label += ", last move"; }
+          div.appendChild(tileElement(letter));
+          label += `, ${letter === letter.toLowerCase() ? "blank as " + letter.toUpperCase() : letter}`;
+        } else if (tentative.has(sq)) {
+          const t = tentative.get(sq);
+          div.classList.add("tentative");
+          const tile = tileElement(t.char);
+          tile.draggable = true;
+          tile.addEventListener("dragstart", e => e.dataTransfer.setData("text/plain", "board:" + sq));
+          div.appendChild(tile);
+          label += `, your tile ${t.char === t.char.toLowerCase() ? "blank as " + t.char.toUpperCase() : t.char}, not played yet`;
+        } else if (PREMIUM[code]) {
+          div.classList.add(...PREMIUM[code][0].split(" "));
+          const mark = document.createElement("span");
+          mark.className = "premium";
+          mark.textContent = PREMIUM[code][2];
+          mark.setAttribute("aria-hidden", "true");
+          div.appendChild(mark);
+          label += ", " + PREMIUM[code][1];
+        } else {
+          label += ", empty";
+        }
+        div.setAttribute("aria-label", label);
+        div.addEventListener("click", () => clickSquare(sq));
+        div.addEventListener("dragover", e => { if (state.board[r][c] === ".") e.preventDefault(); });
+        div.addEventListener("drop", e => { e.preventDefault(); dropOnSquare(sq, e.dataTransfer.getData("text/plain")); });
+        div.addEventListener("keydown", e => boardKey(e, sq));
+        div.addEventListener("focus", () => { focusSquare = sq; });
+        row.appendChild(div);
+      }
+      board.appendChild(row);
+    }
+  }
+
+  function cell(cls, text, role) {
+    const div = document.createElement("div");
+    div.className = cls;
+    div.textContent = text;
+    div.setAttribute("role", role);
+    return div;
+  }
+
+  function tileElement(ch) {
+    const tile = document.createElement("span");
+    tile.className = "tile" + (ch === "?" || ch === ch.toLowerCase() ? " blank" : "");
+    tile.textContent = ch === "?" ? "" : ch.toUpperCase();
+    const points = document.createElement("sub");
+    points.textContent = ch === "?" ? "" : tileValue(ch);
+    tile.appendChild(points);
+    return tile;
+  }
+
+  function usedIndexes() { return new Set([...tentative.values()].map(t => t.index)); }
+
+  function renderRack() {
+    const box = $("rack");
+    box.innerHTML = "";
+    const used = usedIndexes();
+    rack.forEach((ch, index) => {
+      const tile = tileElement(ch);
+      tile.setAttribute("role", "listitem");
+      tile.tabIndex = 0;
+      tile.classList.add("rack-tile");
+      tile.dataset.index = index;
+      tile.dataset.letter = ch;
+      const name = ch === "?" ? "blank" : `${ch}, ${tileValue(ch)} point${tileValue(ch) === 1 ? "" : "s"}`;
+      if (used.has(index)) {
+        tile.classList.add("used");
+        tile.setAttribute("aria-label", `Tile ${name}, on the board`);
+      } else {
+        tile.draggable = true;
+        tile.setAttribute("aria-label", `Tile ${name}` + (exchangeMode ? (exchangeSet.has(index) ? ", chosen to exchange" : ", press to exchange") : ""));
+        if (exchangeMode) tile.setAttribute("aria-pressed", exchangeSet.has(index) ? "true" : "false");
+      }
+      if (selected === index) tile.classList.add("selected");
+      if (exchangeSet.has(index)) tile.classList.add("chosen");
+      tile.addEventListener("dragstart", e => e.dataTransfer.setData("text/plain", "rack:" + index));
+      tile.addEventListener("click", () => clickTile(index));
+      tile.addEventListener("keydown", e => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); clickTile(index); } });
+      box.appendChild(tile);
+    });
+  }
+
+  function renderSide() {
+    const players = $("players");
+    players.innerHTML = "";
+    for (const p of state.players) {
+      const li = document.createElement("li");
+      const turn = !state.over && state.to_move === p.seat;
+      li.className = (turn ? "to-move " : "") + (p.you ? "you" : "");
+      const who = p.kind === "computer" ? ` (computer, ${p.level})` : (p.joined ? "" : " (free seat)");
+      li.textContent = `${p.name}${who}${p.you ? " — you" : ""}: ${p.score} points, ${p.rack_count} tiles${turn ? " — to move" : ""}`;
+      players.appendChild(li);
+    }
+    $("bag-count").textContent = `${state.bag_count} tiles in the bag`;
+    $("unseen").textContent = state.unseen || "—";
+    const body = $("sheet").querySelector("tbody");
+    body.innerHTML = "";
+    state.history.forEach((r, i) => {
+      const tr = document.createElement("tr");
+      if (r.challenged_off) tr.className = "struck";
+      const values = [i + 1, state.players[r.seat].name, r.rack, r.move || r.kind, r.score, r.total];
+      for (const v of values) { const td = document.createElement("td"); td.textContent = v; tr.appendChild(td); }
+      if (r.note) tr.title = r.note;
+      body.appendChild(tr);
+    });
+    const window_ = $("challenge-window");
+    if (state.challenge_window) {
+      const w = state.challenge_window;
+      window_.hidden = false;
+      window_.textContent = `Challenge window: ${state.players[w.seat].name} played ${w.move} (${w.words.join(", ")}) for ${w.score}. ` +
+        (state.can_challenge ? "You may challenge it until the next player starts their turn." : "Other players may challenge it.");
+    } else {
+      window_.hidden = true;
+    }
+    const summary = $("summary");
+    summary.hidden = !state.over;
+    if (state.over) {
+      const names = state.winners.map(s => state.players[s].name);
+      const scores = state.players.map(p => `${p.name} ${p.score}`).join(", ");
+      $("summary-text").textContent = `The game is over: ${state.end_reason}. ` +
+        (names.length > 1 ? `Shared win: ${names.join(" and ")}. ` : `${names[0]} wins. `) + `Final scores: ${scores}.`;
+      $("gcg").href = `/api/games/${gameId}/gcg`;
+    }
+  }
+
+  function renderControls() {
+    const mine = me && state.seat === me.seat;
+    $("rack-area").hidden = !mine;
+    if (!mine) return;
+    const myTurn = !state.over && state.to_move === me.seat;
+    for (const id of ["play", "pass", "play-typed"]) $(id).disabled = !myTurn || busy;
+    $("exchange").disabled = !myTurn || busy || !state.exchange_allowed;
+    $("exchange").textContent = exchangeMode ? "Cancel exchange" : "Exchange…";
+    $("confirm-exchange").hidden = !exchangeMode;
+    $("challenge").hidden = !state.can_challenge;
+    $("challenge").disabled = busy;
+  }
+
+  function render() {
+    document.title = `qiza — ${state.players.map(p => p.name).join(" vs ")}`;
+    renderBoard();
+    renderRack();
+    renderSide();
+    renderControls();
+    renderJoin();
+  }
+
+  function renderJoin() {
+    const box = $("join");
+    const open = state.players.filter(p => p.kind === "person" && !p.joined);
+    box.hidden = Boolean(me) || !open.length;
+    const seats = $("open-seats");
+    seats.innerHTML = "";
+    for (const p of open) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = `Take seat ${p.seat + 1}`;
+      button.addEventListener("click", () => join(p.seat));
+      seats.appendChild(button);
+    }
+    if (!me) say(state.over ? "" : "You are watching this game.");
+  }
+
+  // -- placing tiles ---------------------------------------------------------------------------------
+  function askBlank() {
+    const dialog = $("blank-dialog");
+    const input = $("blank-letter");
+    input.value = "";
+    return new Promise(resolve => {
+      const done = letter => { dialog.close(); cleanup(); resolve(letter); };
+      const ok = e => { e.preventDefault(); const v = input.value.trim(); if (/^[A-Za-z]$/.test(v)) done(v.toLowerCase()); };
+      const cancel = () => done(null);
+      const cleanup = () => { $("blank-form").removeEventListener("submit", ok); $("blank-cancel").removeEventListener("click", cancel); };
+      $("blank-form").addEventListener("submit", ok);
+      $("blank-cancel").addEventListener("click", cancel);
+      dialog.showModal();
+      input.focus();
+    });
+  }
+
+  async function place(index, sq) {
+    if (!me || state.over || usedIndexes().has(index)) return;
+    const [r, c] = [Math.floor(sq / state.rules.size), sq % state.rules.size];
+    if (state.board[r][c] !== ".") return;
+    if (tentative.has(sq)) tentative.delete(sq);
+    let ch = rack[index];
+    if (ch === "?") {
+      ch = await askBlank();
+      if (!ch) return;
+    }
+    tentative.set(sq, {index, char: ch});
+    selected = null;
+    focusSquare = sq;
+    changed();
+  }
+
+  function changed() {
+    renderBoard();
+    renderRack();
+    schedulePreview();
+  }
+
+  function dropOnSquare(sq, data) {
+    if (data.startsWith("rack:")) place(Number(data.slice(5)), sq);
+    else if (data.startsWith("board:")) {
+      const from = Number(data.slice(6));
+      const t = tentative.get(from);
+      if (t && !tentative.has(sq)) { tentative.delete(from); tentative.set(sq, t); changed(); }
+    }
+  }
+
+  function clickTile(index) {
+    if (exchangeMode) {
+      if (exchangeSet.has(index)) exchangeSet.delete(index); else exchangeSet.add(index);
+      renderRack();
+      return;
+    }
+    if (usedIndexes().has(index)) return;
+    selected = selected === index ? null : index;
+    renderRack();
+    say(selected === null ? "" : `Tile ${rack[index] === "?" ? "blank" : rack[index]} picked: choose a square.`);
+  }
+
+  function clickSquare(sq) {
+    if (tentative.has(sq)) { tentative.delete(sq); changed(); return; }
+    if (selected !== null) place(selected, sq);
+  }
+
+  function boardKey(e, sq) {
+    const size = state.rules.size;
+    let r = Math.floor(sq / size), c = sq % size;
+    const moves = {ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1]};
+    if (moves[e.key]) {
+      e.preventDefault();
+      r = Math.min(size - 1, Math.max(0, r + moves[e.key][0]));
+      c = Math.min(size - 1, Math.max(0, c + moves[e.key][1]));
+      focusOn(r * size + c);
+    } else if (e.key === " ") {
+      e.preventDefault();
+      direction = direction === "across" ? "down" : "across";
+      say(`Typing ${direction}.`);
+    } else if (e.key === "Backspace" || e.key === "Delete") {
+      e.preventDefault();
+      if (tentative.has(sq)) { tentative.delete(sq); changed(); focusOn(sq); }
+    } else if (e.key === "Enter") {
+      e.preventDefault();
+      if (tentative.size) submitPlacement();
+      else clickSquare(sq);
+    } else if (/^[a-zA-Z]$/.test(e.key) && !e.ctrlKey && !e.metaKey && !e.altKey) {
+      e.preventDefault();
+      typeLetter(sq, e.key);
+    }
+  }
+
+  function typeLetter(sq, key) {
+    const used = usedIndexes();
+    const upper = key.toUpperCase();
+    let index = rack.findIndex((ch, i) => ch === upper && !used.has(i));
+    let ch = upper;
+    if (index < 0) {
+      index = rack.findIndex((t, i) => t === "?" && !used.has(i));
+      ch = upper.toLowerCase();
+    }
+    if (index < 0) { say(`No ${upper} on your rack.`); return; }
+    const size = state.rules.size;
+    const [r, c] = [Math.floor(sq / size), sq % size];
+    if (state.board[r][c] !== ".") return;
+    tentative.set(sq, {index, char: ch});
+    // advance past filled squares in the typing direction
+    let nr = r, nc = c;
+    do {
+      if (direction === "across") nc++; else nr++;
+    } while (nr < size && nc < size && (state.board[nr][nc] !== "." || tentative.has(nr * size + nc)));
+    changed();
+    focusOn(nr < size && nc < size ? nr * size + nc : sq);
+  }
+
+  function focusOn(sq) {
+    focusSquare = sq;
+    for (const el of document.querySelectorAll("#board .square[tabindex='0']")) el.tabIndex = -1;
+    const el = document.querySelector(`#board .square[data-square='${sq}']`);
+    if (el) { el.tabIndex = 0; el.focus(); }
+  }
+
+  function cells() {
+    const out = {};
+    for (const [sq, t] of tentative) out[squareName(sq)] = t.char;
+    return out;
+  }
+
+  // -- preview ---------------------------------------------------------------------------------------
+  function schedulePreview() {
+    clearTimeout(previewTimer);
+    previewTimer = setTimeout(preview, 120);
+  }
+
+  async function preview() {
+    const text = $("move-text").value.trim();
+    if (!me || (!tentative.size && !text)) { $("preview").textContent = ""; return; }
+    const body = {seat: me.seat, token: me.token};
+    if (tentative.size) body.cells = cells(); else body.move = text;
+    try {
+      const p = await qiza.api("POST", `/api/games/${gameId}/preview`, body);
+      if (!p.ok) { $("preview").textContent = p.error; return; }
+      let line = `${p.move}: ${p.score} points — ` + p.words.map(w => `${w.word} ${w.score}`).join(", ") + (p.bingo ? " (bingo!)" : "");
+      if (p.invalid_words && p.invalid_words.length) line += ` — not in the dictionary: ${p.invalid_words.join(", ")}`;
+      $("preview").textContent = line;
+    } catch (error) {
+      $("preview").textContent = error.message;
+    }
+  }
+
+  // -- actions ----------------------------------------------------------------------------------
+  async function act(kind, extra) {
+    if (!me || busy) return false;
+    busy = true;
+    renderControls();
+    const id = (crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2));
+    try {
+      const next = await qiza.api("POST", `/api/games/${gameId}/actions`,
+        Object.assign({seat: me.seat, token: me.token, version: state.version, kind, request_id: id}, extra || {}));
+      busy = false;
+      accept(next, true);
+      return true;
+    } catch (error) {
+      busy = false;
+      say(error.message);
+      if (error.code === "stale_version" && socket && socket.readyState === 1) socket.send("refresh");
+      renderControls();
+      return false;
+    }
+  }
+
+  async function submitPlacement() {
+    if (await act("place", {cells: cells()})) { tentative.clear(); $("preview").textContent = ""; }
+  }
+
+  function accept(next, ownAction) {
+    if (state && next.version < state.version) return;
+    const oldRack = state ? state.rack : null;
+    state = next;
+    if (ownAction || oldRack !== state.rack) {
+      rack = state.rack.split("");
+      tentative.clear();
+      selected = null;
+      exchangeMode = false;
+      exchangeSet.clear();
+    } else {
+      for (const sq of [...tentative.keys()]) {
+        const size = state.rules.size;
+        if (state.board[Math.floor(sq / size)][sq % size] !== ".") tentative.delete(sq);
+      }
+    }
+    render();
+    announce();
+  }
+
+  let announced = 0;
+  function announce() {
+    const count = state.history.length;
+    if (count > announced && announced > 0) {
+      const r = state.history[count - 1];
+      say(`${state.players[r.seat].name}: ${r.move || r.kind} (${r.score >= 0 ? "+" : ""}${r.score})${r.note ? " — " + r.note : ""}.`);
+    }
+    announced = count;
+  }
+
+  async function join(seat) {
+    try {
+      const answer = await qiza.api("POST", `/api/games/${gameId}/join`, {seat, name: $("join-name").value});
+      me = {seat, token: answer.token};
+      localStorage.setItem(qiza.seatKey(gameId), JSON.stringify(me));
+      connect();
+    } catch (error) {
+      say(error.message);
+    }
+  }
+
+  function connect() {
+    if (socket) { socket.onclose = null; socket.close(); }
+    const params = me ? `?seat=${me.seat}&token=${encodeURIComponent(me.token)}` : "";
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    socket = new WebSocket(`${scheme}://${location.host}/ws/games/${encodeURIComponent(gameId)}${params}`);
+    socket.onmessage = event => {
+      const message = JSON.parse(event.data);
+      if (message.type === "state") accept(message.state, false);
+      else if (message.type === "error") {
+        say(message.error.message);
+        if (message.error.code === "wrong_token") { localStorage.removeItem(qiza.seatKey(gameId)); me = null; connect(); }
+      }
+    };
+    socket.onclose = () => setTimeout(connect, 1000);
+  }
+
+  function setup() {
+    loadSeat();
+    $("play").addEventListener("click", () => {
+      if (tentative.size) submitPlacement();
+      else if ($("move-text").value.trim()) $("keyboard-form").requestSubmit();
+      else say("Put tiles on the board first (drag them, or pick a tile then a square, or type a move).");
+    });
+    $("recall").addEventListener("click", () => { tentative.clear(); selected = null; changed(); });
+    $("shuffle").addEventListener("click", () => {
+      tentative.clear();
+      for (let i = rack.length - 1; i > 0; i--) { const j = Math.floor(Math.random() * (i + 1)); [rack[i], rack[j]] = [rack[j], rack[i]]; }
+      changed();
+    });
+    $("exchange").addEventListener("click", () => {
+      exchangeMode = !exchangeMode; exchangeSet.clear(); tentative.clear();
+      say(exchangeMode ? "Choose the tiles to exchange, then press Exchange selected." : "");
+      changed(); renderControls();
+    });
+    $("confirm-exchange").addEventListener("click", () => {
+      if (!exchangeSet.size) { say("Choose at least one tile to exchange."); return; }
+      act("exchange", {tiles: [...exchangeSet].map(i => rack[i]).join("")});
+    });
+    $("pass").addEventListener("click", () => act("pass"));
+    $("challenge").addEventListener("click", () => act("challenge"));
+    $("keyboard-form").addEventListener("submit", async e => {
+      e.preventDefault();
+      const text = $("move-text").value.trim();
+      if (!text) return;
+      if (await act("place", {move: text})) $("move-text").value = "";
+    });
+    $("move-text").addEventListener("input", () => { if (!tentative.size) schedulePreview(); });
+    $("rack").addEventListener("dragover", e => e.preventDefault());
+    $("rack").addEventListener("drop", e => {
+      e.preventDefault();
+      const data = e.dataTransfer.getData("text/plain");
+      if (data.startsWith("board:")) { tentative.delete(Number(data.slice(6))); changed(); }
+    });
+    $("share").addEventListener("click", async () => {
+      try { await navigator.clipboard.writeText(location.href); say("Link copied."); } catch (e) { say(location.href); }
+    });
+    connect();
+  }
+  document.addEventListener("DOMContentLoaded", setup);
+})();

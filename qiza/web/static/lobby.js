@@ -1,0 +1,107 @@
+/* The lobby: create a game with any preset and options, list games to join or watch. */
+"use strict";
+(function () {
+  let meta = null;
+  const seatsBox = document.getElementById("seats");
+  const message = document.getElementById("lobby-message");
+
+  function option(select, value, label) {
+    const opt = document.createElement("option");
+    opt.value = value; opt.textContent = label || value;
+    select.appendChild(opt);
+  }
+
+  function renderSeats() {
+    const count = Number(document.getElementById("seat-count").value);
+    const old = [...seatsBox.querySelectorAll(".seat")].map(row => ({
+      kind: row.querySelector(".kind").value, name: row.querySelector(".name").value,
+      level: row.querySelector(".level").value}));
+    seatsBox.innerHTML = "";
+    for (let i = 0; i < count; i++) {
+      const row = document.createElement("div");
+      row.className = "seat";
+      row.innerHTML = `<span>Seat ${i + 1}</span>
+        <label>Player <select class="kind" aria-label="Seat ${i + 1} player">
+          <option value="person">Person</option><option value="computer">Computer</option></select></label>
+        <label>Name <input class="name" maxlength="40" aria-label="Seat ${i + 1} name"></label>
+        <label>Level <select class="level" aria-label="Seat ${i + 1} computer level"></select></label>`;
+      const level = row.querySelector(".level");
+      for (const lv of meta.levels) option(level, lv);
+      if (old[i]) {
+        row.querySelector(".kind").value = old[i].kind;
+        row.querySelector(".name").value = old[i].name;
+        level.value = old[i].level;
+      } else if (i > 0) {
+        row.querySelector(".kind").value = "computer";
+      }
+      const sync = () => { level.disabled = row.querySelector(".kind").value !== "computer"; };
+      row.querySelector(".kind").addEventListener("change", sync);
+      sync();
+      seatsBox.appendChild(row);
+    }
+  }
+
+  async function loadGames() {
+    const list = document.getElementById("games");
+    const games = await qiza.api("GET", "/api/games");
+    list.innerHTML = "";
+    for (const game of games) {
+      const li = document.createElement("li");
+      const link = document.createElement("a");
+      link.href = "/game/" + game.id;
+      const names = game.players.map(p => p.name + (p.kind === "person" && !p.joined ? " (free seat)" : "")).join(", ");
+      link.textContent = `${names} — ${game.status}`;
+      li.appendChild(link);
+      list.appendChild(li);
+    }
+    if (!games.length) list.innerHTML = "<li>No games yet.</li>";
+  }
+
+  async function create(event) {
+    event.preventDefault();
+    const seats = [...seatsBox.querySelectorAll(".seat")].map(row => {
+      const kind = row.querySelector(".kind").value;
+      const seat = {kind, name: row.querySelector(".name").value};
+      if (kind === "computer") seat.level = row.querySelector(".level").value;
+      return seat;
+    });
+    const creator = seats.findIndex(s => s.kind === "person");
+    const options = {};
+    for (const input of document.querySelectorAll("[data-option]")) {
+      if (input.value !== "") options[input.dataset.option] = input.type === "number" ? Number(input.value) : input.value;
+    }
+    const body = {preset: document.getElementById("preset").value, options, seats,
+                  lexicon: document.getElementById("lexicon").value,
+                  word_help: document.getElementById("word-help").checked,
+                  creator_seat: creator >= 0 ? creator : null};
+    if (document.getElementById("finish-line").checked) body.finish_line_levels = seats.map(() => "intermediate");
+    const seed = document.getElementById("seed").value;
+    if (seed !== "") body.seed = Number(seed);
+    try {
+      const created = await qiza.api("POST", "/api/games", body);
+      if (creator >= 0) {
+        localStorage.setItem(qiza.seatKey(created.id), JSON.stringify({seat: creator, token: created.tokens[creator]}));
+      }
+      location.href = created.url;
+    } catch (error) {
+      message.textContent = "Cannot create the game: " + error.message;
+    }
+  }
+
+  async function start() {
+    meta = await qiza.api("GET", "/api/meta");
+    const preset = document.getElementById("preset");
+    for (const name of Object.keys(meta.presets)) option(preset, name);
+    for (const [key, values] of Object.entries(meta.options)) {
+      const select = document.getElementById("opt-" + key);
+      if (select) for (const v of values) option(select, v);
+    }
+    const lexicon = document.getElementById("lexicon");
+    for (const name of meta.lexicons) option(lexicon, name);
+    document.getElementById("seat-count").addEventListener("change", renderSeats);
+    document.getElementById("create-form").addEventListener("submit", create);
+    renderSeats();
+    loadGames();
+  }
+  document.addEventListener("DOMContentLoaded", start);
+})();
