@@ -29,5 +29,5 @@ def run(args: argparse.Namespace) -> int:
     app = create_app(args.database_url, computer_workers=args.computer_workers,
                      computer_delay=args.computer_delay)
     print(f"qiza: serving on http://{args.host}:{args.port}/ (API documentation at /docs)", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws="websockets")
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
     return 0

@@ -69,9 +69,9 @@
         let label = squareName(sq);
         if (letter !== ".") {
           div.classList.add("filled");
-          if (last.has(sq)) { div.classList.add("last"); label += ", last move"; }
           div.appendChild(tileElement(letter));
           label += `, ${letter === letter.toLowerCase() ? "blank as " + letter.toUpperCase() : letter}`;
+          if (last.has(sq)) { div.classList.add("last"); label += ", last move"; }
         } else if (tentative.has(sq)) {
           const t = tentative.get(sq);
           div.classList.add("tentative");
@@ -170,7 +170,10 @@
     state.history.forEach((r, i) => {
       const tr = document.createElement("tr");
       if (r.challenged_off) tr.className = "struck";
-      const values = [i + 1, state.players[r.seat].name, r.rack, r.move || r.kind, r.score, r.total];
+      const what = {"phony-removed": "challenged off: ", "failed-challenge": "failed challenge ", "lost-turn": "",
+                    "end-rack-bonus": "others' tiles ", "end-rack-penalty": "unplayed tiles ",
+                    "challenge-bonus": "challenge bonus ", "time-penalty": "penalty "}[r.kind] || "";
+      const values = [i + 1, state.players[r.seat].name, r.rack, (what + (r.move || r.kind)).trim(), r.score, r.total];
       for (const v of values) { const td = document.createElement("td"); td.textContent = v; tr.appendChild(td); }
       if (r.note) tr.title = r.note;
       body.appendChild(tr);

@@ -1,0 +1,165 @@
+"""End to end in headless Chromium (Debian's /usr/bin/chromium driven by Playwright): two
+players in two browser contexts play a seeded game to the end, with a drag-and-drop move,
+a move typed on the keyboard, a challenge, an exchange and a pass, each seeing the other's
+moves live over the WebSocket."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (python package) is not installed")
+uvicorn = pytest.importorskip("uvicorn")
+
+CHROMIUM = os.environ.get("QIZA_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--disable-quic", "--no-first-run"]
+
+pytestmark = pytest.mark.skipif(not (os.path.exists(CHROMIUM) or shutil.which("chromium")),
+                                reason=f"chromium is not installed at {CHROMIUM} (apt-get install chromium; "
+                                "see .ci/web-services.sh)")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class ServerThread:
+    """A uvicorn server in a thread of the test process, on loopback."""
+
+    def __init__(self, database_url: str) -> None:
+        from qiza.web.app import create_app
+
+        self.port = free_port()
+        config = uvicorn.Config(create_app(database_url), host="127.0.0.1", port=self.port, log_level="warning")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def __enter__(self) -> ServerThread:
+        self.thread.start()
+        end = time.monotonic() + 30
+        while not self.server.started:
+            if time.monotonic() > end or not self.thread.is_alive():
+                raise RuntimeError("server did not start")
+            time.sleep(0.05)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+
+def post(url: str, body: dict[str, Any]) -> Any:
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.load(answer)
+
+
+@pytest.fixture()
+def server(tmp_path: Path) -> Iterator[ServerThread]:
+    with ServerThread(f"sqlite:///{tmp_path / 'browser.sqlite3'}") as running:
+        yield running
+
+
+@pytest.fixture()
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM if os.path.exists(CHROMIUM)
+                                              else shutil.which("chromium"), args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+def open_player(browser: Any, url: str, errors: list[str]) -> Any:
+    context = browser.new_context(viewport={"width": 1100, "height": 1000})
+    page = context.new_page()
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.set_default_timeout(15000)
+    page.goto(url)
+    page.wait_for_selector(".rack-tile")
+    return page
+
+
+def rack_text(page: Any) -> str:
+    return "".join(page.eval_on_selector_all(".rack-tile", "tiles => tiles.map(t => t.dataset.letter)"))
+
+
+def test_two_players_play_a_game_to_the_end(server: ServerThread, browser: Any) -> None:
+    # Seed 1, "computer" preset (seat 0 starts): Ann holds DRYAFDO, Bob NNTKEBO.
+    created = post(server.url + "/api/games", {
+        "preset": "computer", "options": {"challenge": "double", "scoreless_turns": 2},
+        "seats": [{"name": "Ann"}, {"name": "Bob"}], "seed": 1, "creator_seat": 0})
+    game = server.url + "/game/" + created["id"]
+    errors: list[str] = []
+    ann = open_player(browser, f"{game}#seat=0&token={created['tokens']['0']}", errors)
+
+    # Bob opens the shared link in his own browser and takes the free seat
+    bob = browser.new_context(viewport={"width": 390, "height": 900}).new_page()  # phone width
+    bob.on("pageerror", lambda exc: errors.append(str(exc)))
+    bob.set_default_timeout(15000)
+    bob.goto(game)
+    bob.fill("#join-name", "Bob")
+    bob.click("text=Take seat 2")
+    bob.wait_for_selector(".rack-tile")
+    assert rack_text(ann) == "DRYAFDO" and rack_text(bob) == "NNTKEBO"
+    assert "NNTKEBO" not in ann.content() and "DRYAFDO" not in bob.content()
+    assert ann.get_attribute("#sq-H8", "aria-label") == "H8, centre star, double word"
+
+    # 1. Ann drags F, O, R, D onto H8..K8; the preview shows the score before she plays
+    for letter, square in zip("FORD", ("H8", "I8", "J8", "K8")):
+        ann.drag_and_drop(f'.rack-tile[data-letter="{letter}"]:not(.used)', f"#sq-{square}")
+    sync_api.expect(ann.locator("#preview")).to_contain_text("16 points")
+    ann.click("#play")
+    sync_api.expect(bob.locator("#sq-H8")).to_have_attribute("aria-label", "H8, F, last move")
+    sync_api.expect(bob.locator("#players")).to_contain_text("Ann: 16 points")
+    sync_api.expect(bob.locator("#challenge-window")).to_contain_text("Ann played H8 FORD")
+
+    # 2. Bob types a phony on the keyboard: 8H (F)EB (down)
+    bob.fill("#move-text", "8H (F)EB")
+    sync_api.expect(bob.locator("#preview")).to_contain_text("FEB")
+    bob.click("#play-typed")
+    sync_api.expect(ann.locator("#challenge-window")).to_contain_text("Bob played 8H (F)EB")
+
+    # 3. Ann challenges: FEB is not a word, the tiles go back
+    sync_api.expect(ann.locator("#challenge")).to_be_visible()
+    ann.click("#challenge")
+    sync_api.expect(bob.locator("#sq-H9")).to_have_attribute("aria-label", "H9, empty")
+    sync_api.expect(bob.locator("#sheet")).to_contain_text("challenged off: 8H (F)EB")
+    assert rack_text(bob) == "NNTKEBO"
+
+    # 4. Ann exchanges her Y
+    ann.click("#exchange")
+    ann.click('.rack-tile[data-letter="Y"]')
+    ann.click("#confirm-exchange")
+    sync_api.expect(bob.locator("#sheet")).to_contain_text("exchange Y")
+
+    # 5. Bob passes, 6. Ann passes: four scoreless turns in a row end the game (scoreless_turns 2)
+    sync_api.expect(bob.locator("#pass")).to_be_enabled()
+    bob.click("#pass")
+    sync_api.expect(ann.locator("#pass")).to_be_enabled()
+    ann.click("#pass")
+    for page in (ann, bob):
+        sync_api.expect(page.locator("#summary")).to_be_visible()
+        sync_api.expect(page.locator("#summary-text")).to_contain_text("Ann wins")
+    final = json.load(urllib.request.urlopen(server.url + "/api/games/" + created["id"]))
+    assert final["over"] and final["winners"] == [0]
+    kinds = [r["kind"] for r in final["history"]]
+    assert kinds[:6] == ["place", "place", "phony-removed", "exchange", "pass", "pass"]
+    assert not errors, errors
