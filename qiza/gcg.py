@@ -37,7 +37,7 @@ from qiza.errors import FileFormatError, QizaError
 from qiza.game import Game, Kind, Record
 from qiza.layout import STANDARD, Layout, find_layout
 from qiza.lexicon import Lexicon, LoadReport, load_lexicon
-from qiza.move import Exchange, Pass, Place, format_coordinate, parse_move
+from qiza.move import Exchange, Pass, Place, format_coordinate, parse_coordinate, parse_move
 from qiza.rules import ChallengeRule, EndPoints, FirstPlayer, Notation, Rules
 
 __all__ = [
@@ -396,6 +396,10 @@ class _Reader:
 
         if len(fields) == 2 and _COORD.match(fields[0]):
             position, word = fields
+            size = _board_size(self.record)
+            if not _on_board(position, size):
+                self.error(f"{position} is off the {size}x{size} board", number)
+                return None
             if not _is_word(word):
                 self.error(f"{word!r} is not a placement word (letters, '.' or parentheses)", number)
                 return None
@@ -484,7 +488,7 @@ def dumps(record: GameRecord) -> str:
         out.append("#incomplete")
     out.extend(_note_lines(record.notes))
     for index, event in enumerate(record.events, start=1):
-        out.append(_event_line(event, index, nicks))
+        out.append(_event_line(event, index, nicks, _board_size(record)))
         out.extend(_note_lines(event.notes))
     for number, rack in sorted(record.final_racks.items()):
         if not _RACK_OK.match(rack):
@@ -505,7 +509,22 @@ def _note_lines(notes: Iterable[str]) -> list[str]:
     return lines
 
 
-def _event_line(event: Event, index: int, nicks: set[str]) -> str:
+def _board_size(record: GameRecord) -> int:
+    try:
+        return _layout_for(record).size
+    except FileFormatError:
+        return STANDARD.size
+
+
+def _on_board(position: str, size: int) -> bool:
+    """Whether a coordinate is well formed and names a square of a board of this size."""
+    if not _COORD.match(position):
+        return False
+    row, col, _ = parse_coordinate(position, Notation.TOURNAMENT)
+    return 0 <= row < size and 0 <= col < size
+
+
+def _event_line(event: Event, index: int, nicks: set[str], size: int) -> str:
     where = f"event {index} ({event.player})"
     if event.player not in nicks:
         raise FileFormatError(f"{where}: player {event.player!r} has no #player pragma")
@@ -515,8 +534,9 @@ def _event_line(event: Event, index: int, nicks: set[str]) -> str:
     if (event.score > 0 and negative) or (event.score < 0 and not negative):
         raise FileFormatError(f"{where}: a {event.type.value} event cannot score {event.score:+d}")
     if event.type is EventType.PLACE:
-        if not _COORD.match(event.position):
-            raise FileFormatError(f"{where}: {event.position!r} is not a coordinate like 8D or D8")
+        if not _on_board(event.position, size):
+            raise FileFormatError(f"{where}: {event.position!r} is not a coordinate like 8D or D8 "
+                                  f"on a {size}x{size} board")
         if not _is_word(event.word):
             raise FileFormatError(f"{where}: {event.word!r} is not a placement word")
     if event.type is EventType.EXCHANGE and not event.tiles and event.count <= 0:

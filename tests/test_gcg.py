@@ -1,0 +1,335 @@
+"""GCG game records: reading, writing, round trips on generated games, and the replay check."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from qiza import gcg
+from qiza.cli import main
+from qiza.game import Game, Kind
+from qiza.lexicon import Lexicon
+from qiza.rules import COMPUTER, Rules
+
+FIXTURES = Path(__file__).parent / "fixtures"
+SHARED_GCG = Path(__file__).resolve().parents[1].parent / "shared" / "gcg"
+
+
+# -- generated games ----------------------------------------------------------------------
+
+def _best(game: Game) -> object | None:
+    from qiza.analysis import legal_placements
+
+    candidates = legal_placements(game)
+    if not candidates:
+        return None
+    return max(candidates, key=lambda c: (c.score, str(c.move))).move
+
+
+def _play_out(game: Game, *, rng: random.Random, events: bool = True) -> None:
+    """Play a game to its end with the move generator, mixing in every kind of event."""
+    turn = 0
+    real = game.lexicon
+    while not game.over:
+        turn += 1
+        if game.pending_ends_game:
+            game.play("pass")
+            continue
+        if events and turn == 3 and len(game.bag) >= 7:
+            game.play(f"exchange {game.rack_text()[:3]}")
+            continue
+        if events and turn == 4:
+            game.play("pass")
+            continue
+        move = _best(game)
+        if move is None:
+            game.play("pass")
+            continue
+        game.play(move)
+        if game.over or not game.can_challenge or not events:
+            continue
+        challenger = game.to_move
+        if turn == 5:  # a phony, challenged off
+            game.lexicon = Lexicon("NOTHING", ["ZZZ"])
+            game.challenge(challenger)
+            game.lexicon = real
+        elif turn == 7:  # a valid play challenged without success
+            game.challenge(challenger)
+    if events:
+        game.penalize(0, 10)
+
+
+def _game(players: int, seed: int, **options: str) -> Game:
+    rules: Rules = COMPUTER.with_options(**options)
+    game = Game(rules, players=[f"Player {i + 1}" for i in range(players)], seed=seed)
+    _play_out(game, rng=random.Random(seed))
+    return game
+
+
+@pytest.fixture(scope="module")
+def generated() -> list[Game]:
+    pytest.importorskip("numba")
+    return [
+        _game(2, 1, challenge="five-point", end_points="double"),
+        _game(3, 2, challenge="ten-point", end_points="rulebook"),
+        _game(4, 3, challenge="double"),
+        _game(2, 4, challenge="single"),
+    ]
+
+
+def _kinds(game: Game) -> set[Kind]:
+    return {r.kind for r in game.history}
+
+
+def test_generated_games_cover_every_event(generated: list[Game]) -> None:
+    kinds = set().union(*(_kinds(g) for g in generated))
+    for kind in (Kind.PLACE, Kind.EXCHANGE, Kind.PASS, Kind.PHONY_REMOVED, Kind.CHALLENGE_BONUS,
+                 Kind.END_RACK_BONUS, Kind.END_RACK_PENALTY, Kind.TIME_PENALTY, Kind.FAILED_CHALLENGE):
+        assert kind in kinds, kind
+    types = {e.type for g in generated for e in gcg.from_game(g).events}
+    assert types == set(gcg.EventType)
+
+
+def test_round_trip_generated_games(generated: list[Game]) -> None:
+    for game in generated:
+        record = gcg.from_game(game, title="generated")
+        text = gcg.dumps(record)
+        again = gcg.loads(text)
+        assert not again.errors, again.errors
+        assert not again.warnings
+        assert again == record
+        assert gcg.dumps(again) == text
+
+
+def test_replay_generated_games_matches_engine(generated: list[Game]) -> None:
+    for game in generated:
+        record = gcg.loads(gcg.dumps(gcg.from_game(game)))
+        result = gcg.replay(record)
+        assert result.clean, result.differences
+        assert not result.warnings, result.warnings
+        assert result.game is not None
+        # the replay's seats are rotated so that the first to move is seat 0
+        first = record.seat_of(next(e for e in record.events if e.is_turn))
+        n = game.player_count
+        assert [result.game.scores[(s - first) % n] for s in range(n)] == game.scores
+        assert result.game.board == game.board
+
+
+def test_written_file_round_trips_through_bytes(tmp_path: Path, generated: list[Game]) -> None:
+    record = gcg.from_game(generated[0])
+    record.players[0].name = "Zoë Ñandú"
+    record.events[0].notes = ["first note", "second note\nwith a second line"]
+    path = tmp_path / "game.gcg"
+    gcg.dump(record, path)
+    again = gcg.load(path)
+    assert again == record
+    record.character_encoding = None
+    record.players[0].name = "Łukasz"
+    with pytest.raises(gcg.FileFormatError):
+        gcg.dump(record, path)
+
+
+# -- reading ------------------------------------------------------------------------------------
+
+EVERY_EVENT = """\
+#character-encoding UTF-8
+#player1 ann Ann Able
+#player2 bob Bob Baker
+#title Every event
+#description all of them
+#id io.woogles abc123
+#lexicon NWL23
+#tile-distribution english
+#board-layout CrosswordGame
+#game-type classic
+#note before the first move
+>ann: AEINRST 8D RETINAS +72 72
+#note one
+#note two
+continued
+>bob: DEIILTZ 9C ZI. +21 21
+>bob: DEIILTZ -- -21 0
+>ann: ?ABCDEF -ABC +0 72
+>bob: DEIILTZ -7 +0 0
+>ann: DEF???? - +0 72
+>bob: AAEIOUU 7H A(I) +4 4
+>bob: AEIOUUX (challenge) +5 9
+>ann: DEF???? J7 D.F +7 79
+>ann: DEF???? (time) -10 69
+>bob: AEIOUUX (AEIOUUX) -13 -4
+>ann: (AEIOUUX) +26 95
+#rack1 DEF
+#rack2 AEIOUUX
+#incomplete
+"""
+
+
+def test_every_event_type_and_pragma_is_read() -> None:
+    record = gcg.loads(EVERY_EVENT)
+    assert not record.errors, record.errors
+    assert [p.nick for p in record.players] == ["ann", "bob"]
+    assert record.players[1].name == "Bob Baker"
+    assert (record.title, record.description, record.id, record.lexicon) == (
+        "Every event", "all of them", "io.woogles abc123", "NWL23")
+    assert (record.tile_distribution, record.board_layout, record.game_type) == (
+        "english", "CrosswordGame", "classic")
+    assert record.incomplete and record.final_racks == {1: "DEF", 2: "AEIOUUX"}
+    assert record.notes == ["before the first move"]
+    assert record.events[0].notes == ["one", "two\ncontinued"]
+    types = [e.type for e in record.events]
+    E = gcg.EventType
+    assert types == [E.PLACE, E.PLACE, E.PHONY_RETURNED, E.EXCHANGE, E.EXCHANGE, E.PASS, E.PLACE,
+                     E.CHALLENGE_BONUS, E.PLACE, E.TIME_PENALTY, E.END_RACK_PENALTY, E.END_RACK_POINTS]
+    assert record.events[3].tiles == "ABC" and record.events[4].count == 7
+    assert record.events[6].word == "A(I)"
+    assert record.events[-1].tiles == "AEIOUUX" and record.events[-1].rack == ""
+    assert [e.line for e in record.events[:3]] == [12, 16, 17]
+    again = gcg.loads(gcg.dumps(record))
+    assert again == record
+
+
+@pytest.mark.parametrize("word", ["ZI.", "ZI(N)", "ZIN"])
+def test_played_through_letters_in_any_form(word: str) -> None:
+    text = f"#player1 a A\n#player2 b B\n>a: ENORSTU 8F NOT +6 6\n>b: IZ F6 {word} +32 32\n"
+    record = gcg.loads(text)
+    assert not record.errors
+    result = gcg.replay(record)
+    assert result.clean, result.differences
+    assert result.game is not None and result.game.board.rows_text()[7][5] == "N"
+
+
+def test_dos_line_endings_and_latin1() -> None:
+    data = "#player1 césar César\r\n#player2 doug Doug\r\n>césar: DINNVWY 8D WINDY +32 32\r\n".encode("latin-1")
+    record = gcg.parse_bytes(data)
+    assert not record.errors and not record.warnings
+    assert record.players[0].nick == "césar"
+    utf8 = ("#character-encoding UTF-8\r\n" + data.decode("latin-1")).encode("utf-8")
+    assert gcg.parse_bytes(utf8).players[0].nick == "césar"
+
+
+def test_unknown_encoding_is_a_line_numbered_warning() -> None:
+    data = "#player1 a A\n#character-encoding ISO8859-6\n#player2 césar C\n".encode()
+    record = gcg.parse_bytes(data)
+    assert record.players[1].nick == "césar"
+    assert record.warnings and record.warnings[0].line == 3
+
+
+MALFORMED = [
+    (">ann: AEINRST 8D RETINAS +72", 3, "truncated"),
+    (">ann: AEINRST 8D +72 72", 3, "truncated placement"),
+    (">ann: AEINRST 8D RETINAS +72 70", 3, "wrong total"),
+    (">ann: AEINRST 8D RET1NAS +72 72", 3, "not a placement word"),
+    (">ann: AEINRST 8D RETINAS +72 x", 3, "truncated"),
+    (">carl: AEINRST 8D RETINAS +72 72", 3, "not declared"),
+    ("ann: AEINRST 8D RETINAS +72 72", 3, "not a pragma"),
+    (">ann AEINRST 8D RETINAS +72 72", 3, "nickname"),
+    (">ann: AEINRST ~~ +0 0", 3, "cannot read the move"),
+    (">ann: AE1NRST 8D RETINAS +72 72", 3, "not a rack"),
+]
+
+
+@pytest.mark.parametrize("line,number,message", MALFORMED)
+def test_malformed_lines_give_line_numbered_errors(line: str, number: int, message: str) -> None:
+    record = gcg.loads(f"#player1 ann Ann\n#player2 bob Bob\n{line}\n")
+    assert record.errors, line
+    assert record.errors[0].line == number
+    assert message in str(record.errors[0])
+
+
+def test_unknown_pragma_is_kept_with_a_warning() -> None:
+    record = gcg.loads("#player1 a A\n#player2 b B\n#style wsc2001\n")
+    assert record.pragmas == [("style", "wsc2001")]
+    assert record.warnings[0].line == 3
+    assert "#style wsc2001" in gcg.dumps(record)
+
+
+def test_impossible_placement_is_a_difference_not_a_traceback() -> None:
+    text = "#player1 a A\n#player2 b B\n>a: ENORSTU 8F NOT +6 6\n>b: IZ 1A ZI +22 22\n"
+    result = gcg.replay(gcg.loads(text))
+    assert not result.clean
+    assert result.differences[0].line == 4
+    assert "refuses" in result.differences[0].message
+
+
+def test_wrong_score_is_a_difference() -> None:
+    text = "#player1 a A\n#player2 b B\n>a: ENORSTU 8F NOT +7 7\n"
+    result = gcg.replay(gcg.loads(text))
+    assert [d.line for d in result.differences] == [3]
+    assert "+7 recorded, +6 by the engine" in result.differences[0].message
+
+
+def test_writer_is_strict() -> None:
+    record = gcg.loads(EVERY_EVENT)
+    record.players[0].nick = "has space"
+    with pytest.raises(gcg.FileFormatError):
+        gcg.dumps(record)
+    record = gcg.loads(EVERY_EVENT)
+    record.events[0].score = -3
+    with pytest.raises(gcg.FileFormatError):
+        gcg.dumps(record)
+    record = gcg.loads(EVERY_EVENT)
+    record.events[0].position = "Z99"
+    with pytest.raises(gcg.FileFormatError):
+        gcg.dumps(record)
+
+
+def test_fixture_files_never_raise() -> None:
+    for path in sorted(FIXTURES.glob("bad_*.gcg")):
+        record = gcg.load(path)
+        lines = [p.line for p in record.errors + record.warnings]
+        if record.events:
+            lines += [d.line for d in gcg.replay(record).differences]
+        assert lines, path
+        assert all(isinstance(line, int) and line > 0 for line in lines), (path, lines)
+
+
+# -- the shared game records ----------------------------------------------------------------------------
+
+def _shared_files() -> list[Path]:
+    if not SHARED_GCG.is_dir():
+        pytest.skip(f"the shared game records are not at {SHARED_GCG} (they are not part of the repository)")
+    return sorted(SHARED_GCG.glob("*.gcg"))
+
+
+def test_every_shared_game_checks_clean() -> None:
+    files = _shared_files()
+    assert len(files) >= 44
+    for path in files:
+        record = gcg.load(path)
+        assert not record.errors, (path.name, record.errors)
+        result = gcg.replay(record)
+        assert result.clean, (path.name, [str(d) for d in result.differences])
+        assert result.checked == len(record.events)
+
+
+def test_shared_games_round_trip() -> None:
+    for path in _shared_files():
+        record = gcg.load(path)
+        if len({p.nick for p in record.players}) < len(record.players):
+            with pytest.raises(gcg.FileFormatError):
+                gcg.dumps(record)
+            continue
+        assert gcg.loads(gcg.dumps(record)) == record, path.name
+
+
+def test_cli_check(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    good = tmp_path / "good.gcg"
+    good.write_text("#player1 a A\n#player2 b B\n>a: ENORSTU 8F NOT +6 6\n", encoding="latin-1")
+    assert main(["gcg", "check", str(good)]) == 0
+    out = capsys.readouterr().out
+    assert "1 moves checked, ok" in out and out.strip().splitlines()[-1].startswith("total: 1 file,")
+    bad = tmp_path / "bad.gcg"
+    bad.write_text("#player1 a A\n#player2 b B\n>a: ENORSTU 8F NOT +9 9\n", encoding="latin-1")
+    missing = tmp_path / "missing.gcg"
+    assert main(["gcg", "check", str(good), str(bad), str(missing)]) == 1
+    out = capsys.readouterr().out
+    assert "line 3" in out and "cannot read" in out
+    assert "total: 3 files" in out
+
+
+def test_cli_check_shared(capsys: pytest.CaptureFixture[str]) -> None:
+    files = _shared_files()
+    assert main(["gcg", "check", "-q", *map(str, files)]) == 0
+    assert "0 differences" in capsys.readouterr().out.splitlines()[-1]
