@@ -445,6 +445,195 @@ def _gen_dir(g, w, out, b, lm, wm, direction, start_sq, rbits):  # type: ignore[
 
 
 @nb.njit(cache=True)
+def _shadow(bb, r, c, prev, cross, xsum, lm, wm, val, rvals, nr, eff, bmin, bbonus):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Upper bound of the score of every play made from anchor (r, c) of board ``bb``.
+
+    Tries every span of squares the rack could cover from the anchor (left up to
+    the previous anchor, right to the board edge), and for each bounds the score by
+    pairing the rack's tile values (``rvals``, sorted descending) with the squares'
+    score coefficients sorted descending.
+    """
+    size = bb.shape[0]
+    lpos = np.empty(MAX_RACK, np.int64)
+    rpos = np.empty(MAX_RACK, np.int64)
+    nl = 0
+    x = c - 1
+    while x > prev and nl < nr - 1:
+        if bb[r, x] == 0:
+            if cross[r, x] & eff == 0:
+                break
+            lpos[nl] = x
+            nl += 1
+        x -= 1
+    nrt = 0
+    x = c + 1
+    while x < size and nrt < nr - 1:
+        if bb[r, x] == 0:
+            if cross[r, x] & eff == 0:
+                break
+            rpos[nrt] = x
+            nrt += 1
+        x += 1
+    base = r * size
+    coef = np.empty(MAX_RACK, np.int64)
+    best = 0
+    for nlft in range(nl + 1):
+        lo = c if nlft == 0 else lpos[nlft - 1]
+        for nrgt in range(min(nrt, nr - 1 - nlft) + 1):
+            hi = c if nrgt == 0 else rpos[nrgt - 1]
+            s = lo
+            while s > 0 and bb[r, s - 1] != 0:
+                s -= 1
+            e = hi
+            while e + 1 < size and bb[r, e + 1] != 0:
+                e += 1
+            wmul = 1
+            existing = 0
+            for i in range(s, e + 1):
+                t = bb[r, i]
+                if t == 0:
+                    wmul *= wm[base + i]
+                elif not t & 64:
+                    existing += val[t]
+            const = existing * wmul
+            k = 0
+            for i in range(s, e + 1):
+                if bb[r, i] != 0:
+                    continue
+                lmi = lm[base + i]
+                cf = lmi * wmul
+                xs = xsum[r, i]
+                if xs >= 0:
+                    wmi = wm[base + i]
+                    cf += lmi * wmi
+                    const += xs * wmi
+                # insertion into descending order
+                j = k
+                while j > 0 and coef[j - 1] < cf:
+                    coef[j] = coef[j - 1]
+                    j -= 1
+                coef[j] = cf
+                k += 1
+            total = const
+            for j in range(k):
+                total += coef[j] * rvals[j]
+            if k >= bmin:
+                total += bbonus
+            if total > best:
+                best = total
+    return best
+
+
+@nb.njit(cache=True)
+def _anchors(bb, empty, start_sq, cross, eff, out_r, out_c, out_p, n):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Append the anchors of board ``bb`` (row, col, previous anchor of the row)."""
+    size = bb.shape[0]
+    for r in range(size):
+        prev = -1
+        for c in range(size):
+            if bb[r, c] != 0:
+                continue
+            if empty:
+                is_anchor = r * size + c == start_sq
+            else:
+                is_anchor = (
+                    (c > 0 and bb[r, c - 1] != 0) or (c + 1 < size and bb[r, c + 1] != 0)
+                    or (r > 0 and bb[r - 1, c] != 0) or (r + 1 < size and bb[r + 1, c] != 0)
+                )
+            if not is_anchor:
+                continue
+            if cross[r, c] & eff:
+                out_r[n] = r
+                out_c[n] = c
+                out_p[n] = prev
+                n += 1
+            prev = c
+    return n
+
+
+@nb.njit(cache=True)
+def _generate_best(g, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT, rbits):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Best-only generation: anchors in decreasing order of their score bound, stopping early."""
+    size = w[P_SIZE]
+    b = board.reshape((size, size))
+    bt = np.ascontiguousarray(b.T)
+    val = w[W_VAL:W_VAL + 27]
+    empty = True
+    for i in range(size * size):
+        if board[i] != 0:
+            empty = False
+            break
+    cross = np.empty((2, size, size), np.int32)
+    xsum = np.empty((2, size, size), np.int32)
+    _cross(g, b, size, cross[0], xsum[0], val)
+    if not empty:
+        _cross(g, bt, size, cross[1], xsum[1], val)
+    eff = rbits
+    if w[W_RACK] > 0:
+        eff = ALL_LETTERS
+    # rack tile values, descending
+    nr = 0
+    rvals = np.zeros(MAX_RACK, np.int64)
+    for t in range(27):
+        for _ in range(w[W_RACK + t]):
+            v = 0 if t == 0 else val[t]
+            j = nr
+            while j > 0 and rvals[j - 1] < v:
+                rvals[j] = rvals[j - 1]
+                j -= 1
+            rvals[j] = v
+            nr += 1
+    if nr == 0:
+        return
+    cap = 2 * size * size
+    ar = np.empty(cap, np.int64)
+    ac = np.empty(cap, np.int64)
+    ap = np.empty(cap, np.int64)
+    n0 = _anchors(b, empty, start_sq, cross[0], eff, ar, ac, ap, 0)
+    n = n0
+    if not empty:
+        n = _anchors(bt, empty, start_sqT, cross[1], eff, ar, ac, ap, n0)
+    bounds = np.empty(n, np.int64)
+    bmin = w[P_BMIN]
+    bbonus = w[P_BBONUS]
+    for i in range(n):
+        if i < n0:
+            bounds[i] = _shadow(b, ar[i], ac[i], ap[i], cross[0], xsum[0], lm, wm, val, rvals, nr, eff, bmin, bbonus)
+        else:
+            bounds[i] = _shadow(bt, ar[i], ac[i], ap[i], cross[1], xsum[1], lmT, wmT, val, rvals, nr, eff,
+                                bmin, bbonus)
+    order = np.argsort(-bounds, kind="mergesort")
+    root = g[1]
+    lastrow = -1
+    lastdir = -1
+    for oi in range(n):
+        i = order[oi]
+        if w[P_HAVEBEST] and bounds[i] * 1000 + w[P_MAXLEAVE] <= w[P_BEST]:
+            break
+        d = 0 if i < n0 else 1
+        r = ar[i]
+        c = ac[i]
+        if r != lastrow or d != lastdir:
+            bb = b if d == 0 else bt
+            lmx = lm if d == 0 else lmT
+            wmx = wm if d == 0 else wmT
+            for x in range(size):
+                w[W_ROW + x] = bb[r, x]
+                w[W_CROSS + x] = cross[d, r, x]
+                w[W_XSUM + x] = xsum[d, r, x]
+                w[W_LM + x] = lmx[r * size + x]
+                w[W_WM + x] = wmx[r * size + x]
+                w[W_PLACED + x] = 0
+            w[P_ROWIDX] = r
+            w[P_DIR] = d
+            lastrow = r
+            lastdir = d
+        w[P_ANCHOR] = c
+        w[P_PREV] = ap[i]
+        _rec(_ptr(g), _ptr(w), _ptr(out), c, root, 0, 1, 0, 0, c, rbits)
+
+
+@nb.njit(cache=True)
 def _generate(g, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT):  # type: ignore[no-untyped-def]  # pragma: no cover
     size = w[P_SIZE]
     rbits = 0
@@ -457,6 +646,9 @@ def _generate(g, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT):  # type:
             if w[W_LEAVE + t] > 0:
                 ml += w[W_RACK + t] * w[W_LEAVE + t]
         w[P_MAXLEAVE] = ml
+    if w[P_MODE] == 1:
+        _generate_best(g, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT, rbits)
+        return
     b = board.reshape((size, size))
     _gen_dir(g, w, out, b, lm, wm, 0, start_sq, rbits)
     empty = True
