@@ -201,8 +201,11 @@ def test_default_game_against_the_computer(monkeypatch, capsys, data_dir):
 
 
 def test_computers_only_finish_line(monkeypatch, capsys, data_dir):
+    gcg_file = data_dir / "fl.gcg"
     status, out = play(["-p", "computer:easy", "-p", "computer:hard", "-p", "computer:medium",
-                        "--finish-line", "beginner", "--seed", "2"], [], monkeypatch, capsys)
+                        "--finish-line", "beginner", "--seed", "2", "--gcg", str(gcg_file)], [],
+                       monkeypatch, capsys)
+    assert gcg_file.exists() and "#player1" in gcg_file.read_text()
     assert status == 0
     assert "Game over: a player reached the Finish Line target." in out
     _, again = saved(data_dir)
@@ -228,9 +231,15 @@ def test_hint_undo_save_and_resume(monkeypatch, capsys, data_dir):
     assert "Took back your" in out
     data, game = saved(data_dir)
     assert not game.history  # back at the start
-    status, out = play(["--resume"], [move, "quit"], monkeypatch, capsys)
+    gcg_file = data_dir / "out.gcg"
+    status, out = play(["--resume"], [move, f"gcg {gcg_file}", "quit"], monkeypatch, capsys)
     data, game = saved(data_dir)
     assert game.history[0].notation == move and len(game.history) >= 2  # the computer replied
+    assert f"GCG written to {gcg_file}" in out
+    from qiza import gcg
+
+    record = gcg.load(gcg_file)
+    assert gcg.dumps(record) == gcg.dumps(gcg.from_game(game))
 
 
 def test_computer_challenges_a_phony(monkeypatch, capsys, data_dir):

@@ -16,6 +16,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from rich.text import Text
+
 from qiza.errors import QizaError
 from qiza.lexicon import load_lexicon
 from qiza.rules import ChallengeRule, EndPoints, EndRule, FirstPlayer, Level, Notation, Rules, find_preset, finish_line
@@ -165,7 +167,8 @@ def run(args: argparse.Namespace) -> int:
             session.save_path = None
         if args.gcg:
             session.gcg_path = Path(args.gcg).expanduser()
-        terminal.show(f"Resuming {path} ({len(session.game.actions)} actions so far).")
+        terminal.show(Text(f"Resuming {path} ({len(session.game.actions)} actions so far).", no_wrap=True,
+                           overflow="ignore"))
         _check_computers(session.seats)
         return session.run()
 

@@ -330,7 +330,7 @@ class Session:
         """Play until the game ends or the player quits. Returns the exit status."""
         game = self.game
         if self.save_path is not None:
-            self.say(f"This game is saved after every turn to {self.save_path}")
+            self.say(_long(f"This game is saved after every turn to {self.save_path}"))
         while not game.over:
             seat = game.to_move
             if self.seats[seat].computer:
@@ -402,9 +402,10 @@ class Session:
 
     def quit_now(self) -> str:
         self.autosave()
-        where = f" It is saved in {self.save_path}; continue with: qiza play --resume {self.save_path}" \
-            if self.save_path else ""
-        self.say(f"Game stopped.{where}")
+        if self.save_path:
+            self.say(_long(f"Game stopped and saved. Continue it with:\n  qiza play --resume {self.save_path}"))
+        else:
+            self.say("Game stopped.")
         self.flush()
         return QUIT
 
@@ -636,7 +637,7 @@ class Session:
         savefile.save(self.game, path, extra=self.extra())
         if self.save_path is None:
             self.save_path = path
-        self.say(f"Saved to {path}")
+        self.say(_long(f"Saved to {path}"))
         return STAY
 
     def do_gcg(self, seat: int, rest: str) -> str:
@@ -651,17 +652,16 @@ class Session:
     def export_gcg(self, path: Path) -> None:
         """Write the game record as GCG (needs :mod:`qiza.gcg`)."""
         try:
-            from qiza import gcg  # type: ignore[attr-defined]
+            from qiza import gcg
         except ImportError:
             self.say("GCG export needs qiza.gcg, which is not available in this installation.")
             return
-        writer = getattr(gcg, "dumps", None) or getattr(gcg, "to_gcg", None) or getattr(gcg, "write_gcg", None)
-        if writer is None:
-            self.say("GCG export: qiza.gcg has no writer.")
+        try:
+            gcg.dump(gcg.from_game(self.game), path)
+        except OSError as exc:
+            self.say(Text(f"Could not write {path}: {exc.strerror}", "bold red"))
             return
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(writer(self.game), encoding="utf-8")
-        self.say(f"GCG written to {path}")
+        self.say(_long(f"GCG written to {path}"))
 
     def do_resign(self, seat: int, rest: str) -> str:
         self.game.resign(seat)
@@ -703,7 +703,7 @@ class Session:
         if self.gcg_path is not None:
             self.export_gcg(self.gcg_path)
         if self.save_path is not None:
-            self.say(f"The finished game is saved in {self.save_path}")
+            self.say(_long(f"The finished game is saved in {self.save_path}"))
         self.say("Commands now: sheet, gcg [FILE], save [FILE], board, quit.")
         self.flush()
         viewer = self.humans()[0] if self.humans() else 0
@@ -722,6 +722,11 @@ class Session:
             else:
                 self.dispatch(viewer, line)
             self.flush()
+
+
+def _long(text: str) -> Text:
+    """A message holding a file name: never wrapped, so the name can be copied."""
+    return Text(text, no_wrap=True, overflow="ignore")
 
 
 def _first_sentence(text: str) -> str:

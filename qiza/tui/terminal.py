@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import IO, Any
 
 from rich.console import Console, RenderableType
+from rich.text import Text
 
 __all__ = ["Terminal", "PlainTerminal", "RichTerminal"]
 
@@ -37,7 +38,7 @@ class Terminal:
     def show(self, *items: RenderableType) -> None:
         """Print renderables."""
         for item in items:
-            self.console.print(item)
+            self.console.print(item, soft_wrap=_unwrapped(item))
 
     def clear(self) -> None:
         """Start a fresh screen (nothing in plain mode)."""
@@ -49,6 +50,11 @@ class Terminal:
     def pause(self, message: str) -> bool:
         """Show a message and wait for Enter (in plain mode, only show it). False at end of input."""
         raise NotImplementedError
+
+
+def _unwrapped(item: RenderableType) -> bool:
+    """Text marked ``no_wrap`` (messages with file names) is printed whole, never wrapped."""
+    return isinstance(item, Text) and bool(item.no_wrap)
 
 
 class PlainTerminal(Terminal):
@@ -100,7 +106,7 @@ class RichTerminal(Terminal):
 
     def show(self, *items: RenderableType) -> None:
         for item in items:
-            self.console.print(item, width=self.width)
+            self.console.print(item, width=self.width, soft_wrap=_unwrapped(item))
 
     def clear(self) -> None:
         self.console.clear()
