@@ -90,11 +90,15 @@ class Record:
     challenged_off: bool = False
     """Set on a placement later removed after a successful challenge."""
     note: str = ""
+    takes_turn: bool = True
+    """False on a failed challenge that did not use the challenger's turn (no penalty, or a
+    later turn lost, which gets its own ``LOST_TURN`` line)."""
 
     @property
     def is_turn(self) -> bool:
-        """Whether this line is a player's turn (not an adjustment)."""
-        return self.kind in TURN_KINDS
+        """Whether this line is a player's turn (not an adjustment, not a challenge made
+        outside the challenger's turn)."""
+        return self.kind in TURN_KINDS and self.takes_turn
 
 
 @dataclass
@@ -487,12 +491,13 @@ class Game:
             else:
                 self._skip_next.add(seat)
                 record = Record(seat, Kind.FAILED_CHALLENGE, self.rack_text(seat), 0, self.scores[seat],
-                                Challenge(), "challenge", note="unsuccessful challenge: next turn lost")
-                record.kind = Kind.FAILED_CHALLENGE
+                                Challenge(), "challenge", note="unsuccessful challenge: next turn lost",
+                                takes_turn=False)
                 self.history.append(record)
         else:
             record = Record(seat, Kind.FAILED_CHALLENGE, self.rack_text(seat), 0, self.scores[seat],
-                            Challenge(), "challenge", note="unsuccessful challenge (no penalty)")
+                            Challenge(), "challenge", note="unsuccessful challenge (no penalty)",
+                            takes_turn=False)
             self.history.append(record)
         if pending.ends_game is not None:
             self._finish(pending.ends_game, pending.seat)
