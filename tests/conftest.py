@@ -87,3 +87,14 @@ def board_rows(*placed: tuple[str, str], size: int = 15) -> list[str]:
         for i, ch in enumerate(word):
             grid[row + dr * i][col + dc * i] = ch
     return ["".join(r) for r in grid]
+
+
+def state_of(game: Game) -> dict[str, Any]:
+    """Everything observable about a game, to compare before and after a refused action."""
+    return {
+        "board": list(game.board.cells), "racks": [list(r) for r in game.racks], "bag": list(game.bag),
+        "scores": list(game.scores), "to_move": game.to_move, "history": [repr(r) for r in game.history],
+        "actions": list(game.actions), "end": game.end_reason, "can_challenge": game.can_challenge,
+        "pending_ends": game.pending_ends_game, "before_end": game.scores_before_end(),
+        "rng": game._rng.getstate(), "winners": game.winners(),
+    }

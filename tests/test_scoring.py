@@ -91,12 +91,12 @@ def test_letter_premium_applied_before_word_premium() -> None:
     # F2 TL, B2 DW: across B2..F2 "ZEBRA"? use a row with both: row 2 has DW at B2 and TL at F2
     rows = board_rows(("1B", "A"))  # a tile at B1 to touch
     board = Board.from_rows(rows)
-    place = parse_move("B2 XYSTE", Notation.RULEBOOK, board)
+    place = parse_move("B2 XYSTI", Notation.RULEBOOK, board)
     assert isinstance(place, Place)
     ev = evaluate(board, place, CLASSIC)
     main = ev.words[0]
     # X on B2 (DW), Y C2, S D2, T E2, E F2 (TL): (8 + 4 + 1 + 1 + 1*3) * 2
-    assert main.text == "XYSTE" and main.score == (8 + 4 + 1 + 1 + 3) * 2
+    assert main.text == "XYSTI" and main.score == (8 + 4 + 1 + 1 + 3) * 2
     # the cross word A over X: B1 A, B2 X -> "AX" doubled by B2
     assert {w.text: w.score for w in ev.words}["AX"] == (1 + 8) * 2
 
@@ -272,7 +272,7 @@ def replay_scores(path: Path) -> int:
     header = path.read_bytes().decode("utf-8", errors="replace")
     nicks = re.findall(r"^#player\d\s+(\S+)", header, re.MULTILINE)
     same_names = len(set(nicks)) < len(nicks)
-    for number, (name, rack, middle, points, total) in enumerate(_gcg_events(path), start=1):
+    for number, (name, _rack, middle, points, total) in enumerate(_gcg_events(path), start=1):
         where = f"{path.name} event {number}: {name} {middle} {points:+d}"
         parts = middle.split()
         if len(parts) == 2 and re.fullmatch(r"\d+[A-Oa-o]|[A-Oa-o]\d+", parts[0]):
