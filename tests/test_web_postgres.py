@@ -1,0 +1,205 @@
+"""Two ``qiza serve`` processes on one PostgreSQL database serve one game to two players, one
+connected (WebSocket) to each process: each sees the other's moves live (LISTEN/NOTIFY), and a
+turn sent to both processes at once is applied once.
+
+Needs a PostgreSQL server: ``eval "$(.ci/web-services.sh)"`` starts one on loopback and sets
+``QIZA_TEST_POSTGRES_URL``; without it the tests skip."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+psycopg = pytest.importorskip("psycopg", reason="psycopg is not installed (pip install 'qiza[postgres]')")
+ws_client = pytest.importorskip("websockets.sync.client")
+
+URL = os.environ.get("QIZA_TEST_POSTGRES_URL", "postgresql://qiza:qiza@127.0.0.1:5432/qiza_test")
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _reachable() -> str | None:
+    try:
+        with psycopg.connect(URL, connect_timeout=3):
+            return None
+    except Exception as exc:  # noqa: BLE001 - any failure means: skip
+        return f"PostgreSQL is not reachable at {URL} ({exc.__class__.__name__}); run .ci/web-services.sh"
+
+
+_WHY = _reachable()
+pytestmark = pytest.mark.skipif(_WHY is not None, reason=_WHY or "")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def call(method: str, url: str, body: dict[str, Any] | None = None) -> tuple[int, Any]:
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return answer.status, json.load(answer)
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.load(exc)
+
+
+class Process:
+    """``python -m qiza serve`` on a free loopback port."""
+
+    def __init__(self, log: Path) -> None:
+        self.port = free_port()
+        self.log = log.open("w")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "qiza", "serve", "--port", str(self.port), "--database-url", URL,
+             "--computer-delay", "0", "--log-level", "warning"],
+            cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT)
+        end = time.monotonic() + 60
+        while True:
+            try:
+                if call("GET", self.url + "/api/meta")[0] == 200:
+                    break
+            except OSError:
+                pass
+            if self.proc.poll() is not None or time.monotonic() > end:
+                raise RuntimeError(f"server did not start: {log.read_text()}")
+            time.sleep(0.2)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        self.log.close()
+
+
+@pytest.fixture()
+def servers(tmp_path: Path) -> Iterator[tuple[Process, Process]]:
+    first = Process(tmp_path / "one.log")
+    try:
+        second = Process(tmp_path / "two.log")
+    except Exception:
+        first.stop()
+        raise
+    yield first, second
+    first.stop()
+    second.stop()
+
+
+class Watcher:
+    """A player's WebSocket connection, collecting the states pushed to it."""
+
+    def __init__(self, url: str) -> None:
+        self.socket = ws_client.connect(url.replace("http://", "ws://"), open_timeout=15)
+        self.states: list[dict[str, Any]] = []
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self) -> None:
+        try:
+            for message in self.socket:
+                data = json.loads(message)
+                if data.get("type") == "state":
+                    self.states.append(data["state"])
+        except Exception:  # noqa: BLE001 - closed
+            pass
+
+    def wait_version(self, version: int, timeout: float = 15.0) -> dict[str, Any]:
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            for state in self.states:
+                if state["version"] >= version:
+                    return state
+            time.sleep(0.05)
+        raise AssertionError(f"no update to version {version}; saw {[s['version'] for s in self.states]}")
+
+    def close(self) -> None:
+        self.socket.close()
+
+
+def act(server: Process, game_id: str, seat: int, token: str, version: int, kind: str, **extra: Any) -> tuple[int, Any]:
+    return call("POST", f"{server.url}/api/games/{game_id}/actions",
+                {"seat": seat, "token": token, "version": version, "kind": kind, **extra})
+
+
+def test_two_processes_serve_one_game_live(servers: tuple[Process, Process]) -> None:
+    one, two = servers
+    status, created = call("POST", one.url + "/api/games", {
+        "preset": "computer", "seats": [{"name": "Ann"}, {"name": "Bob"}], "seed": 1, "creator_seat": 0})
+    assert status == 201, created
+    game_id, ann_token = created["id"], created["tokens"]["0"]
+    status, joined = call("POST", f"{two.url}/api/games/{game_id}/join", {"seat": 1, "name": "Bob"})
+    assert status == 200, joined
+    bob_token = joined["token"]
+    ann = Watcher(f"{one.url}/ws/games/{game_id}?seat=0&token={ann_token}")
+    bob = Watcher(f"{two.url}/ws/games/{game_id}?seat=1&token={bob_token}")
+    try:
+        assert ann.wait_version(2)["players"][1]["name"] == "Bob"
+        assert bob.wait_version(2)["rack"] == "NNTKEBO"
+        # Ann plays on process one; Bob, connected to process two, sees it live
+        status, answer = act(one, game_id, 0, ann_token, 2, "place", move="H8 FORD")
+        assert status == 200, answer
+        seen = bob.wait_version(3)
+        assert seen["board"][7][7:11] == "FORD" and seen["players"][0]["score"] == 16
+        assert "YADALNR" not in json.dumps(seen)
+        # Bob answers on process two; Ann, on process one, sees it live
+        status, answer = act(two, game_id, 1, bob_token, 3, "place", move="8H (F)EN")
+        assert status == 200, answer
+        seen = ann.wait_version(4)
+        assert [row[7] for row in seen["board"][7:10]] == ["F", "E", "N"] and seen["to_move"] == 0
+        # the same turn sent to both processes at once is applied once
+        results: list[int] = []
+
+        def send(server: Process) -> None:
+            results.append(act(server, game_id, 0, ann_token, 4, "pass")[0])
+
+        threads = [threading.Thread(target=send, args=(s,)) for s in (one, two, one, two)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert sorted(results) == [200, 409, 409, 409]
+        final = bob.wait_version(5)
+        assert [r["kind"] for r in final["history"]] == ["place", "place", "pass"]
+        assert call("GET", f"{two.url}/api/games/{game_id}")[1]["version"] == 5
+    finally:
+        ann.close()
+        bob.close()
+
+
+def test_restart_on_postgres_resumes(servers: tuple[Process, Process], tmp_path: Path) -> None:
+    one, two = servers
+    status, created = call("POST", one.url + "/api/games", {
+        "preset": "computer", "seats": [{"name": "Ann"}, {"name": "Bob"}], "seed": 1, "claim_all": True})
+    game_id, tokens = created["id"], created["tokens"]
+    assert act(one, game_id, 0, tokens["0"], 1, "place", move="H8 FORD")[0] == 200
+    before = call("GET", f"{one.url}/api/games/{game_id}")[1]
+    one.stop()
+    again = Process(tmp_path / "again.log")
+    try:
+        assert call("GET", f"{again.url}/api/games/{game_id}")[1] == before
+        assert act(again, game_id, 1, tokens["1"], 2, "pass")[0] == 200
+        assert call("GET", f"{two.url}/api/games/{game_id}")[1]["version"] == 3
+    finally:
+        again.stop()
+        one.proc = subprocess.Popen([sys.executable, "-c", "pass"])  # fixture teardown stops a finished process
+        one.log = (tmp_path / "dummy.log").open("w")
