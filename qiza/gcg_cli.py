@@ -121,6 +121,8 @@ def _export(args: argparse.Namespace) -> int:
     _, result = _replayed(args.file)
     assert result.game is not None
     position = cgp.Position.from_game(result.game)
+    position.lexicon = record.lexicon  # the replay judges no words and allows any exchange
+    position.exchange_limit = None
     if args.to == "cgp":
         print(cgp.dumps(position))
     else:

@@ -1,0 +1,294 @@
+"""CGP positions: a board, racks, scores and settings in one line.
+
+A CGP string (the position format of Macondo and Woogles) is::
+
+    <rows> <racks> <scores> <scoreless turns> [opcode value; ...]
+
+Rows are separated by ``/``, with a number for a run of empty squares; upper-case
+letters are tiles, lower-case letters blanks. Racks and scores list the player to
+move first (``AEINRST/DEFGHIJ 120/98``); a rack may be empty when unknown. Opcodes
+name settings: ``lex`` lexicon, ``ld`` letter distribution, ``bdn`` board layout,
+``cr`` challenge rule, ``ex`` exchange limit, ``bb`` bingo bonus, ``mcnz`` scoreless
+turns that end the game; others are kept as they are.
+
+:class:`Position` is independent of :class:`~qiza.game.Game`; :meth:`Position.from_game`
+and :meth:`Position.to_game` convert.
+
+>>> position = loads("15/15/15/15/15/15/15/3FORAM7/15/15/15/15/15/15/15 DEEEIKR/ 20/0 0 lex NWL23;")
+>>> position.racks, position.scores, position.lexicon
+(['DEEEIKR', ''], [20, 0], 'NWL23')
+>>> dumps(position)
+'15/15/15/15/15/15/15/3FORAM7/15/15/15/15/15/15/15 DEEEIKR/ 20/0 0 lex NWL23;'
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from qiza.alphabet import BLANK, BLANK_FLAG, ENGLISH, TileSet, find_tile_set
+from qiza.board import Board
+from qiza.errors import FileFormatError, QizaError
+from qiza.game import Game
+from qiza.layout import STANDARD, Layout, find_layout
+from qiza.lexicon import Lexicon
+from qiza.rules import ChallengeRule, FirstPlayer, Rules
+
+__all__ = ["Position", "loads", "dumps"]
+
+_CHALLENGE_NAMES = {"single": ChallengeRule.SINGLE, "double": ChallengeRule.DOUBLE, "void": ChallengeRule.VOID,
+                    "5pt": ChallengeRule.FIVE_POINT, "five-point": ChallengeRule.FIVE_POINT,
+                    "10pt": ChallengeRule.TEN_POINT, "ten-point": ChallengeRule.TEN_POINT,
+                    "auto": ChallengeRule.AUTO}
+_CGP_CHALLENGE = {ChallengeRule.SINGLE: "single", ChallengeRule.DOUBLE: "double", ChallengeRule.VOID: "void",
+                  ChallengeRule.FIVE_POINT: "5pt", ChallengeRule.TEN_POINT: "10pt", ChallengeRule.AUTO: "void"}
+_LAYOUT_NAMES = {"crosswordgame": "standard", "standard": "standard", "supercrosswordgame": "super",
+                 "super": "super"}
+_CGP_LAYOUT = {"standard": "CrosswordGame", "super": "SuperCrosswordGame"}
+_KNOWN = ("lex", "ld", "bdn", "cr", "ex", "bb", "mcnz")
+
+
+def _layout(name: str | None) -> Layout:
+    if not name:
+        return STANDARD
+    try:
+        return find_layout(_LAYOUT_NAMES.get(name.lower(), name))
+    except ValueError as exc:
+        raise FileFormatError(f"bdn: {exc}") from None
+
+
+def _tile_set(name: str | None) -> TileSet:
+    if not name:
+        return ENGLISH
+    try:
+        return find_tile_set(name.lower().removesuffix("_super"))
+    except ValueError as exc:
+        raise FileFormatError(f"ld: {exc}") from None
+
+
+@dataclass
+class Position:
+    """A position: the board, every rack and score, whose turn it is and the settings."""
+
+    board: Board
+    racks: list[str]
+    """Racks by seat (``?`` for a blank); empty when unknown."""
+    scores: list[int]
+    to_move: int = 0
+    scoreless_turns: int = 0
+    """Consecutive scoreless turns so far (all players)."""
+    lexicon: str | None = None
+    tile_distribution: str | None = None
+    board_layout: str | None = None
+    challenge_rule: str | None = None
+    exchange_limit: int | None = None
+    bingo_bonus: int | None = None
+    max_scoreless_turns: int | None = None
+    options: dict[str, str] = field(default_factory=dict)
+    """Other opcodes, kept as they are."""
+
+    # -- conversions ---------------------------------------------------------------------
+    @classmethod
+    def from_game(cls, game: Game) -> Position:
+        """The current position of a game (with every rack)."""
+        rules = game.rules
+        return cls(
+            board=game.board.copy(), racks=[game.rack_text(s) for s in range(game.player_count)],
+            scores=list(game.scores), to_move=game.to_move, scoreless_turns=game.scoreless_streak(),
+            lexicon=game.lexicon.name,
+            tile_distribution=None if rules.tile_set is ENGLISH else rules.tile_set.name,
+            board_layout=None if rules.layout is STANDARD else _CGP_LAYOUT.get(rules.layout.name, rules.layout.name),
+            challenge_rule=_CGP_CHALLENGE[rules.challenge],
+            exchange_limit=None if rules.exchange_limit == 7 else rules.exchange_limit,
+            bingo_bonus=None if rules.bingo_bonus == 50 else rules.bingo_bonus,
+        )
+
+    def rules(self, base: Rules | None = None) -> Rules:
+        """The rules the position's settings describe (player 1 starts; other settings from ``base``)."""
+        rules = base or Rules(name="cgp")
+        options: dict[str, Any] = {"first_player": FirstPlayer.FIXED,
+                                   "tile_set": _tile_set(self.tile_distribution),
+                                   "layout": _layout(self.board_layout)}
+        if self.challenge_rule:
+            rule = _CHALLENGE_NAMES.get(self.challenge_rule.lower())
+            if rule is None:
+                raise FileFormatError(f"cr: unknown challenge rule {self.challenge_rule!r} "
+                                      f"(known: {', '.join(sorted(_CHALLENGE_NAMES))})")
+            options["challenge"] = rule
+        if self.exchange_limit is not None:
+            options["exchange_limit"] = self.exchange_limit
+        if self.bingo_bonus is not None:
+            options["bingo_bonus"] = self.bingo_bonus
+        if self.max_scoreless_turns is not None:
+            options["scoreless_turns"] = max(1, -(-self.max_scoreless_turns // max(1, len(self.racks))))
+        return rules.with_options(**options)
+
+    def to_game(self, *, lexicon: Lexicon | str | None = None, seed: int = 0,
+                players: list[str] | None = None, rules: Rules | None = None) -> Game:
+        """A game in this position, for analysis (its history starts here).
+
+        Unknown racks are drawn at random (with ``seed``) from the tiles not on the board
+        or on known racks. Raises :class:`~qiza.errors.FileFormatError` when the board and
+        racks hold more of a tile than the set has.
+        """
+        game_rules = self.rules(rules)
+        if self.board.layout != game_rules.layout or self.board.tile_set != game_rules.tile_set:
+            raise FileFormatError("the board's layout or tile set differ from the rules")
+        if lexicon is None and self.lexicon and self.lexicon.lower() in ("enable", "twl06", "sowpods"):
+            lexicon = self.lexicon.lower()
+        n = len(self.racks)
+        names = players or [f"Player {i + 1}" for i in range(n)]
+        try:
+            game = Game(game_rules, players=names, lexicon=lexicon, seed=seed)
+        except QizaError as exc:
+            raise FileFormatError(str(exc)) from None
+        tile_set = game_rules.tile_set
+        for seat in range(n):
+            game.set_rack(seat, "")
+        bag = Counter(game.bag)
+        for square in self.board.occupied():
+            tile = self.board[square]
+            code = BLANK if tile & BLANK_FLAG else tile
+            bag[code] -= 1
+            if bag[code] < 0:
+                raise FileFormatError(f"the board holds more {tile_set.char(code)} tiles than the "
+                                      f"{tile_set.name} set has")
+        game.board = self.board.copy()
+        game.bag = sorted(bag.elements())
+        rng = random.Random(seed)
+        for seat in [s for s in range(n) if self.racks[s]] + [s for s in range(n) if not self.racks[s]]:
+            rack = self.racks[seat]
+            if not rack:
+                draw = rng.sample(game.bag, min(game_rules.rack_size, len(game.bag)))
+                rack = tile_set.text(draw)
+            try:
+                game.set_rack(seat, rack)
+            except QizaError as exc:
+                raise FileFormatError(f"rack {seat + 1}: {exc}") from None
+        game.scores = list(self.scores)
+        game.to_move = self.to_move
+        game.actions = []
+        return game
+
+    def to_dict(self) -> dict[str, Any]:
+        """The position as JSON-able data (board rows as text)."""
+        return {"board": self.board.rows_text(), "racks": list(self.racks), "scores": list(self.scores),
+                "to_move": self.to_move, "scoreless_turns": self.scoreless_turns, "cgp": dumps(self)}
+
+
+# -- text -----------------------------------------------------------------------------------------
+
+def dumps(position: Position) -> str:
+    """The position as a CGP string (racks and scores from the player to move)."""
+    board = position.board
+    rows = []
+    for row_text in board.rows_text():
+        out, run = [], 0
+        for char in row_text:
+            if char == ".":
+                run += 1
+                continue
+            if run:
+                out.append(str(run))
+                run = 0
+            out.append(char)
+        if run:
+            out.append(str(run))
+        rows.append("".join(out))
+    n = len(position.racks)
+    if n != len(position.scores):
+        raise FileFormatError(f"{n} racks but {len(position.scores)} scores")
+    order = [(position.to_move + i) % n for i in range(n)]
+    for seat in order:
+        if not re.fullmatch(r"(?:[^\W\d_]|\?)*", position.racks[seat]):
+            raise FileFormatError(f"rack {seat + 1}: {position.racks[seat]!r} is not a rack")
+    racks = "/".join(position.racks[s] for s in order)
+    scores = "/".join(str(position.scores[s]) for s in order)
+    ops: list[tuple[str, str]] = []
+    for name, value in (("lex", position.lexicon), ("ld", position.tile_distribution),
+                        ("bdn", position.board_layout), ("cr", position.challenge_rule),
+                        ("ex", position.exchange_limit), ("bb", position.bingo_bonus),
+                        ("mcnz", position.max_scoreless_turns)):
+        if value is not None:
+            ops.append((name, str(value)))
+    ops.extend(position.options.items())
+    for name, value in ops:
+        if ";" in value or not re.fullmatch(r"[\w.-]+", name):
+            raise FileFormatError(f"opcode {name!r} {value!r} cannot be written")
+    text = f"{'/'.join(rows)} {racks} {scores} {position.scoreless_turns}"
+    if ops:
+        text += " " + " ".join(f"{name} {value};".replace(" ;", ";") for name, value in ops)
+    return text
+
+
+def loads(text: str) -> Position:
+    """Read a CGP string. Raises :class:`~qiza.errors.FileFormatError` naming the problem."""
+    fields = text.strip().split(None, 4)
+    if len(fields) < 4:
+        raise FileFormatError(f"a CGP needs the board, racks, scores and scoreless turns; got {len(fields)} "
+                              f"field{'s' if len(fields) != 1 else ''}")
+    rows_text, racks_text, scores_text, zeros_text = fields[:4]
+    options: dict[str, str] = {}
+    for op in (fields[4] if len(fields) > 4 else "").split(";"):
+        op = op.strip()
+        if not op:
+            continue
+        name, _, value = op.partition(" ")
+        options[name] = value.strip()
+    position = Position(Board(), [], [])
+    position.lexicon = options.pop("lex", None)
+    position.tile_distribution = options.pop("ld", None)
+    position.board_layout = options.pop("bdn", None)
+    position.challenge_rule = options.pop("cr", None)
+    for attr, key in (("exchange_limit", "ex"), ("bingo_bonus", "bb"), ("max_scoreless_turns", "mcnz")):
+        if key in options:
+            value = options.pop(key)
+            if not re.fullmatch(r"\d+", value):
+                raise FileFormatError(f"opcode {key}: {value!r} is not a whole number")
+            setattr(position, attr, int(value))
+    position.options = options
+    layout = _layout(position.board_layout)
+    tile_set = _tile_set(position.tile_distribution)
+    rows = rows_text.split("/")
+    if len(rows) != layout.size:
+        raise FileFormatError(f"the board has {len(rows)} rows, not {layout.size}")
+    board_rows = []
+    for number, row in enumerate(rows, start=1):
+        out = []
+        for part in re.findall(r"\d+|\D", row):
+            if part.isdigit():
+                out.append("." * int(part))
+            else:
+                out.append(part)
+        line = "".join(out)
+        if len(line) != layout.size:
+            raise FileFormatError(f"board row {number} ({row}) has {len(line)} squares, not {layout.size}")
+        board_rows.append(line)
+    try:
+        position.board = Board.from_rows(board_rows, layout, tile_set)
+    except QizaError as exc:
+        raise FileFormatError(str(exc)) from None
+    if "?" in rows_text:
+        raise FileFormatError("a blank on the board must be written as the lower-case letter it stands for")
+    racks = racks_text.split("/")
+    for number, rack in enumerate(racks, start=1):
+        try:
+            tile_set.codes(rack.upper())
+        except ValueError as exc:
+            raise FileFormatError(f"rack {number} ({rack}): {exc}") from None
+    position.racks = [r.upper() for r in racks]
+    try:
+        position.scores = [int(s) for s in scores_text.split("/")]
+    except ValueError:
+        raise FileFormatError(f"scores {scores_text!r} are not numbers like 120/98") from None
+    if len(position.scores) != len(position.racks):
+        raise FileFormatError(f"{len(position.racks)} racks but {len(position.scores)} scores")
+    if len(racks) < 2:
+        raise FileFormatError("a CGP needs a rack field for every player (racks separated by '/')")
+    if not zeros_text.isdigit():
+        raise FileFormatError(f"consecutive scoreless turns {zeros_text!r} is not a whole number")
+    position.scoreless_turns = int(zeros_text)
+    return position

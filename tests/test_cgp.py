@@ -1,0 +1,103 @@
+"""CGP positions and the shared positions format."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from qiza import cgp, positions
+from qiza.errors import FileFormatError
+from qiza.game import Game
+from qiza.rules import COMPUTER, ChallengeRule
+
+EMPTY = "/".join(["15"] * 15)
+SHARED_POSITIONS = Path(__file__).resolve().parents[1].parent / "shared" / "movegen" / "positions.txt"
+
+
+def test_read_every_field_and_opcode() -> None:
+    text = ("15/15/15/15/15/15/15/3FORAm7/15/15/15/15/15/15/15 DEEEIKR/ABC 22/7 2 "
+            "lex NWL23; ld english; bdn CrosswordGame; cr 5pt; ex 1; bb 35; mcnz 6; gid abc;")
+    position = cgp.loads(text)
+    assert position.board.rows_text()[7] == "...FORAm......."
+    assert position.racks == ["DEEEIKR", "ABC"] and position.scores == [22, 7]
+    assert position.to_move == 0 and position.scoreless_turns == 2
+    assert (position.lexicon, position.tile_distribution, position.board_layout) == ("NWL23", "english",
+                                                                                    "CrosswordGame")
+    assert (position.challenge_rule, position.exchange_limit, position.bingo_bonus) == ("5pt", 1, 35)
+    assert position.max_scoreless_turns == 6 and position.options == {"gid": "abc"}
+    assert cgp.dumps(position) == text
+    rules = position.rules()
+    assert rules.challenge is ChallengeRule.FIVE_POINT and rules.exchange_limit == 1 and rules.bingo_bonus == 35
+
+
+def test_round_trip_from_a_game() -> None:
+    game = Game(COMPUTER, players=["A", "B", "C"], seed=4)
+    game.set_rack(0, "AEINRST")
+    game.play("H8 RETINAS")
+    game.accept()
+    position = cgp.Position.from_game(game)
+    text = cgp.dumps(position)
+    assert text.split()[1].split("/") == [game.rack_text(1), game.rack_text(2), game.rack_text(0)]
+    again = cgp.loads(text)
+    assert again.board == game.board
+    assert again.scores == [game.scores[1], game.scores[2], game.scores[0]]
+    restored = again.to_game(lexicon=game.lexicon)
+    assert restored.board == game.board and restored.tile_total() == 100
+    assert restored.rack_text(0) == game.rack_text(1)
+    assert restored.scores == again.scores and restored.to_move == 0
+
+
+def test_unknown_racks_are_drawn_from_unseen_tiles() -> None:
+    position = cgp.loads(f"{EMPTY.replace('15', '6ZAX6', 1)} AEINRST/ 0/0 0")
+    game = position.to_game(lexicon="enable")
+    assert game.rack_text(0) == "AEINRST" and len(game.rack_text(1)) == 7
+    assert game.tile_total() == 100
+
+
+@pytest.mark.parametrize("text,message", [
+    ("15/15", "needs the board"),
+    (f"{EMPTY.rsplit('/', 1)[0]} A/B 0/0 0", "rows"),
+    (f"{EMPTY.replace('15', '14', 1)} A/B 0/0 0", "row 1"),
+    (f"{EMPTY} A1/B 0/0 0", "rack 1"),
+    (f"{EMPTY} A/B x/0 0", "scores"),
+    (f"{EMPTY} A/B 0/0/0 0", "scores"),
+    (f"{EMPTY} A/B 0/0 z", "scoreless"),
+    (f"{EMPTY} A/B 0/0 0 ex many;", "ex"),
+    (f"{EMPTY} A/B 0/0 0 ld klingon;", "ld"),
+    (f"{EMPTY} A/B 0/0 0 bdn hexagonal;", "bdn"),
+])
+def test_malformed_cgp(text: str, message: str) -> None:
+    with pytest.raises(FileFormatError, match=message):
+        cgp.loads(text)
+
+
+def test_too_many_tiles_on_the_board() -> None:
+    position = cgp.loads(f"{EMPTY.replace('15', 'ZZ13', 1)} A/B 0/0 0")
+    with pytest.raises(FileFormatError, match="more Z"):
+        position.to_game(lexicon="enable")
+
+
+def test_polish_distribution() -> None:
+    position = cgp.loads(f"{EMPTY.replace('15', 'ŻÓŁW11', 1)} ĄĘ?/ 0/0 0 ld polish;")
+    assert position.board.rows_text()[0].startswith("ŻÓŁW")
+    assert cgp.loads(cgp.dumps(position)) == position
+
+
+def test_shared_positions_format() -> None:
+    if not SHARED_POSITIONS.exists():
+        pytest.skip(f"the shared positions are not at {SHARED_POSITIONS} (not part of the repository)")
+    read = positions.load(SHARED_POSITIONS)
+    assert len(read) == 514
+    assert positions.dumps(read) == SHARED_POSITIONS.read_text(encoding="utf-8")
+    assert read[1].board.rows_text()[7] == "...FORAM......." and read[1].racks[0] == "DEEEIKR"
+
+
+def test_positions_errors_have_line_numbers() -> None:
+    rows = ["." * 15] * 15
+    with pytest.raises(FileFormatError) as info:
+        positions.loads("\n".join(rows[:3] + ["...."] + rows[4:]) + "\nRACK: A\n")
+    assert info.value.line == 4
+    with pytest.raises(FileFormatError) as info:
+        positions.loads("\n".join(rows) + "\n")
+    assert info.value.line == 1
