@@ -1,0 +1,186 @@
+"""Load test of ``qiza serve`` on loopback: many concurrent games with computer seats.
+
+Starts a server process (SQLite in a temporary folder, or ``--database-url``), then plays
+``--games`` games at once, each a bot (a person seat driven over the HTTP API and the
+WebSocket) against a computer seat, plus ``--robot-games`` games between two computers.
+The bot exchanges or passes (cheap, so the client does not compete with the server for the
+CPU); the computer plays real moves. Bounded by ``--max-seconds`` and the game count.
+
+Reports turns per second (every turn of every game, computer and bot), the latency of the
+bot's HTTP actions and the time from a bot's action to the computer's reply arriving on the
+WebSocket, as percentiles.
+
+    python benchmarks/web_load.py --games 20 --robot-games 4 --max-seconds 60
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def percentiles(values: list[float]) -> str:
+    if not values:
+        return "no samples"
+    ordered = sorted(values)
+
+    def pick(q: float) -> float:
+        return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+    return (f"n={len(values)} p50={pick(0.5):.1f}ms p90={pick(0.9):.1f}ms p99={pick(0.99):.1f}ms "
+            f"max={ordered[-1] * 1000:.1f}ms mean={statistics.fmean(values) * 1000:.1f}ms")
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.action_latency: list[float] = []
+        self.reply_latency: list[float] = []
+        self.errors: list[str] = []
+        self.finished = 0
+
+
+async def bot_game(client: httpx.AsyncClient, base: str, level: str, seed: int, stats: Stats, deadline: float) -> None:
+    created = (await client.post("/api/games", json={
+        "preset": "computer", "seed": seed, "creator_seat": 0,
+        "seats": [{"name": f"bot{seed}"}, {"kind": "computer", "level": level}]})).json()
+    game_id, token = created["id"], created["tokens"]["0"]
+    url = base.replace("http://", "ws://") + f"/ws/games/{game_id}?seat=0&token={token}"
+    sent_at: float | None = None
+    async with websockets.connect(url, open_timeout=30) as ws:
+        while time.monotonic() < deadline:
+            try:
+                message = json.loads(await asyncio.wait_for(ws.recv(), timeout=max(0.1, deadline - time.monotonic())))
+            except TimeoutError:
+                break
+            if message.get("type") != "state":
+                continue
+            state = message["state"]
+            if state["over"]:
+                stats.finished += 1
+                return
+            if state["to_move"] != 0:
+                continue
+            if sent_at is not None:
+                stats.reply_latency.append(time.monotonic() - sent_at)
+                sent_at = None
+            body: dict[str, Any] = {"seat": 0, "token": token, "version": state["version"]}
+            if state["exchange_allowed"] and state["rack"]:
+                body.update(kind="exchange", tiles=state["rack"][:3])
+            else:
+                body.update(kind="pass")
+            start = time.monotonic()
+            answer = await client.post(f"/api/games/{game_id}/actions", json=body)
+            stats.action_latency.append(time.monotonic() - start)
+            if answer.status_code != 200:
+                stats.errors.append(answer.text[:200])
+                if answer.status_code >= 500:
+                    return
+                continue
+            after = answer.json()
+            if not after["over"] and after["to_move"] != 0:
+                sent_at = time.monotonic()
+
+
+async def robot_game(client: httpx.AsyncClient, level: str, seed: int, stats: Stats, deadline: float) -> None:
+    created = (await client.post("/api/games", json={
+        "preset": "computer", "seed": seed, "creator_seat": None,
+        "seats": [{"kind": "computer", "level": level}, {"kind": "computer", "level": level}]})).json()
+    while time.monotonic() < deadline:
+        state = (await client.get(f"/api/games/{created['id']}")).json()
+        if state["over"]:
+            stats.finished += 1
+            return
+        await asyncio.sleep(0.5)
+
+
+async def run_load(base: str, args: argparse.Namespace) -> tuple[Stats, float, int]:
+    stats = Stats()
+    deadline = time.monotonic() + args.max_seconds
+    limits = httpx.Limits(max_connections=200, max_keepalive_connections=200)
+    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as client:
+        start = time.monotonic()
+        tasks = [bot_game(client, base, args.level, 1000 + i, stats, deadline) for i in range(args.games)]
+        tasks += [robot_game(client, args.level, 5000 + i, stats, deadline) for i in range(args.robot_games)]
+        results = await asyncio.gather(*tasks, return_exceptions=True)
+        elapsed = time.monotonic() - start
+        for result in results:
+            if isinstance(result, BaseException):
+                stats.errors.append(repr(result)[:200])
+        games = (await client.get("/api/games")).json()
+        turns = 0
+        for game in games:
+            state = (await client.get(f"/api/games/{game['id']}")).json()
+            turns += sum(1 for r in state["history"] if r["kind"] in ("place", "exchange", "pass", "lost-turn",
+                                                                       "failed-challenge"))
+    return stats, elapsed, turns
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=20, help="bot-versus-computer games at once (max 100)")
+    parser.add_argument("--robot-games", type=int, default=4, help="computer-versus-computer games (max 50)")
+    parser.add_argument("--level", default="greedy", help="computer level (see /api/meta)")
+    parser.add_argument("--max-seconds", type=float, default=60.0, help="stop after this long (max 600)")
+    parser.add_argument("--computer-workers", type=int, default=2)
+    parser.add_argument("--database-url", default=None, help="default: SQLite in a temporary folder")
+    args = parser.parse_args(argv)
+    args.games = min(args.games, 100)
+    args.robot_games = min(args.robot_games, 50)
+    args.max_seconds = min(args.max_seconds, 600.0)
+    with tempfile.TemporaryDirectory() as tmp:
+        url = args.database_url or f"sqlite:///{tmp}/load.sqlite3"
+        port = free_port()
+        log = open(os.path.join(tmp, "server.log"), "w")  # noqa: SIM115
+        server = subprocess.Popen([sys.executable, "-m", "qiza", "serve", "--host", "127.0.0.1", "--port", str(port),
+                                   "--database-url", url, "--computer-delay", "0", "--log-level", "warning",
+                                   "--computer-workers", str(args.computer_workers)],
+                                  cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            for _ in range(300):
+                try:
+                    if httpx.get(base + "/api/meta", timeout=2).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    time.sleep(0.2)
+            else:
+                raise SystemExit("server did not start")
+            stats, elapsed, turns = asyncio.run(run_load(base, args))
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+            log.close()
+        print(f"games: {args.games} bot-vs-computer + {args.robot_games} computer-vs-computer, level {args.level}, "
+              f"{args.computer_workers} computer workers, database {'SQLite' if not args.database_url else url}")
+        print(f"finished games: {stats.finished} in {elapsed:.1f}s; turns: {turns}; "
+              f"throughput: {turns / elapsed:.1f} turns/s")
+        print(f"bot action HTTP latency: {percentiles(stats.action_latency)}")
+        print(f"computer reply latency (action -> WebSocket update with the computer's move): "
+              f"{percentiles(stats.reply_latency)}")
+        print(f"errors: {len(stats.errors)}" + (f" (first: {stats.errors[0]})" if stats.errors else ""))
+        return 1 if any("500" in e for e in stats.errors) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
