@@ -137,9 +137,11 @@ def legend(style: BoardStyle = COMPACT) -> Text:
             out.append(f" {PREMIUM_SYMBOLS[premium]}", PREMIUM_STYLES[premium])
             out.append(f"{meaning} ")
     else:
-        for premium, meaning in [(Premium.TW, "triple word"), (Premium.DW, "double word")]:
-            out.append(PREMIUM_LABELS[premium], PREMIUM_STYLES[premium])
-            out.append(f" {meaning} ")
+        for pair, meaning in [((Premium.TW, Premium.DW), "word"), ((Premium.TL, Premium.DL), "letter")]:
+            for premium in pair:
+                out.append(PREMIUM_LABELS[premium], PREMIUM_STYLES[premium])
+                out.append(" ")
+            out.append(f"{meaning} x3 x2  ")
     out.append(" abc", BLANK_STYLE)
     out.append("=blank")
     return out
@@ -343,8 +345,9 @@ def biggest_plays(game: Game, seat: int, count: int = 3) -> list[Record]:
 
 
 def end_summary(game: Game, *, wide: bool = False) -> RenderableType:
-    """Final adjustments, the winner, the full score sheet and each player's biggest plays."""
-    parts: list[RenderableType] = []
+    """The full score sheet, then the final adjustments, each player's biggest plays and the winner
+    (last, so that it stays on screen)."""
+    parts: list[RenderableType] = [score_sheet(game, show_racks=True, wide=wide)]
     reason = game.end_reason.value if game.end_reason else "?"
     parts.append(Text(f"Game over: {reason}.", "bold"))
     adjustments = [r for r in game.history if r.kind in (Kind.END_RACK_BONUS, Kind.END_RACK_PENALTY)]
@@ -373,5 +376,4 @@ def end_summary(game: Game, *, wide: bool = False) -> RenderableType:
         parts.append(Text("Shared win: " + " and ".join(game.players[s] for s in winners) + "!", "bold"))
     elif winners:
         parts.append(Text(f"{game.players[winners[0]]} wins!", "bold"))
-    parts.append(score_sheet(game, show_racks=True, wide=wide))
     return Group(*parts)

@@ -498,15 +498,11 @@ class Session:
             self.say("No placement is possible with this rack: exchange or pass.")
             return STAY
         candidates.sort(key=lambda c: -float(getattr(c, "equity", c.score)))
-        table = Table(title="Best plays for your rack", show_edge=False, header_style="bold")
-        table.add_column("Move")
-        table.add_column("Score", justify="right")
-        table.add_column("Leave")
+        self.say(Text("Best plays for your rack (move, score, tiles kept):", "bold"))
         for cand in candidates[:count]:
             move: Place = cand.move
-            leave = getattr(cand, "leave", "")
-            table.add_row(self.game.format(move), str(cand.score), str(leave if leave is not None else ""))
-        self.say(table)
+            leave = getattr(cand, "leave", "") or "-"
+            self.say(f"  {self.game.format(move):<20} {cand.score:>4}   {leave}")
         return STAY
 
     def _word_tools(self) -> bool:
