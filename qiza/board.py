@@ -93,6 +93,12 @@ class Board:
     def __repr__(self) -> str:
         return f"Board.from_rows({self.rows_text()!r})"
 
+    def _repr_svg_(self) -> str:
+        """The board as SVG (pictures in notebooks); see :mod:`qiza.svg`."""
+        from qiza.svg import board_svg
+
+        return board_svg(self)
+
     @classmethod
     def from_rows(cls, rows: Iterable[str], layout: Layout = STANDARD,
                   tile_set: TileSet = ENGLISH) -> Board:

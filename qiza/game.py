@@ -730,6 +730,12 @@ class Game:
         """Tiles on the board, on racks and in the bag (always the full set)."""
         return self.board.tile_count() + len(self.bag) + sum(len(r) for r in self.racks)
 
+    def _repr_svg_(self) -> str:
+        """The board with the last play highlighted, as SVG (pictures in notebooks); see :mod:`qiza.svg`."""
+        from qiza.svg import game_svg
+
+        return game_svg(self)
+
     def __repr__(self) -> str:
         state = f"over: {self.end_reason.value}" if self.end_reason else f"{self.players[self.to_move]} to move"
         return f"<Game {self.rules.name} {self.players} scores {self.scores}, {state}>"

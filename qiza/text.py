@@ -1,0 +1,79 @@
+"""The board and the score sheet as plain text.
+
+Tiles are upper-case letters, blanks lower-case letters (so a blank is always told
+apart). Empty squares show their premium: ``=`` triple word, ``-`` double word,
+``"`` triple letter, ``'`` double letter, ``*`` the start square (quadruple squares of
+larger boards: ``~`` word, ``^`` letter). The tiles of the last play are marked with
+``<`` after them when ``last`` is given.
+
+>>> from qiza.board import Board
+>>> print(board_text(Board()).splitlines()[8])
+ 8 =     '       *       '     =
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Iterable
+
+from qiza.board import Board
+from qiza.game import Game, Kind, Record
+from qiza.layout import Premium
+
+__all__ = ["board_text", "score_sheet", "PREMIUM_MARKS", "LEGEND"]
+
+PREMIUM_MARKS: dict[Premium, str] = {Premium.NONE: " ", Premium.DL: "'", Premium.TL: '"', Premium.DW: "-",
+                                     Premium.TW: "=", Premium.QL: "^", Premium.QW: "~"}
+"""The mark of an empty square of each premium."""
+
+LEGEND = "= triple word  - double word  \" triple letter  ' double letter  * start  a-z blank"
+
+
+def board_text(board: Board, *, last: Record | Iterable[int] | None = None, legend: bool = False) -> str:
+    """The board as text with column letters and row numbers (two characters per square)."""
+    layout = board.layout
+    size = board.size
+    if isinstance(last, Record):
+        marked = set(last.squares)
+    else:
+        marked = set(last or ())
+    lines = ["   " + " ".join(string.ascii_uppercase[:size])]
+    for row in range(size):
+        cells = []
+        for col in range(size):
+            square = row * size + col
+            if board[square]:
+                char = board.char_at(square)
+            elif square == layout.start:
+                char = "*"
+            else:
+                char = PREMIUM_MARKS[layout.premium(square)]
+            cells.append(char)
+        text = ""
+        for col, char in enumerate(cells):
+            square = row * size + col
+            separator = "<" if col and (row * size + col - 1) in marked else " "
+            text += separator + char
+        if (row * size + size - 1) in marked:
+            text += "<"
+        lines.append(f"{row + 1:>2}{text}".rstrip())
+    if legend:
+        lines.append(LEGEND)
+    return "\n".join(lines)
+
+
+def score_sheet(game: Game) -> str:
+    """The score sheet: one line per event with player, rack, move, score and running total."""
+    width = max(len(name) for name in game.players)
+    lines = []
+    for record in game.history:
+        move = record.notation or record.kind.value
+        if record.challenged_off:
+            move += " (challenged off)"
+        if record.kind is Kind.PLACE and record.bingo:
+            move += " bingo"
+        lines.append(f"{game.players[record.seat]:<{width}}  {record.rack:<9} {move:<24} "
+                     f"{record.score:+4d} {record.total:5d}")
+    totals = "  ".join(f"{name} {score}" for name, score in zip(game.players, game.scores))
+    lines.append(f"scores: {totals}" + (f" ({game.end_reason.value})" if game.end_reason else ""))
+    return "\n".join(lines)
