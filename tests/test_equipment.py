@@ -1,0 +1,128 @@
+"""Equipment as data: the standard board and tile set of RULES.md, the Super board, French tiles."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from qiza import Game
+from qiza.alphabet import BLANK, ENGLISH, FRENCH, TileSet, find_tile_set
+from qiza.board import Board
+from qiza.errors import IllegalMoveError
+from qiza.layout import STANDARD, SUPER, Layout, Premium, find_layout
+from qiza.rules import CLASSIC
+
+# RULES.md, rows 1..8 (rows 9..15 mirror rows 7..1)
+PREMIUMS = {
+    1: {"TW": "AOH", "DW": "", "TL": "", "DL": "DL"},
+    2: {"TW": "", "DW": "BN", "TL": "FJ", "DL": ""},
+    3: {"TW": "", "DW": "CM", "TL": "", "DL": "GI"},
+    4: {"TW": "", "DW": "DL", "TL": "", "DL": "AHO"},
+    5: {"TW": "", "DW": "EK", "TL": "", "DL": ""},
+    6: {"TW": "", "DW": "", "TL": "BFJN", "DL": ""},
+    7: {"TW": "", "DW": "", "TL": "", "DL": "CGIM"},
+    8: {"TW": "AO", "DW": "H", "TL": "", "DL": "DL"},
+}
+
+
+def test_standard_board_matches_the_rules_table() -> None:
+    assert STANDARD.size == 15
+    for row in range(1, 16):
+        table = PREMIUMS[row if row <= 8 else 16 - row]
+        for col in "ABCDEFGHIJKLMNO":
+            square = STANDARD.parse_square(f"{col}{row}")
+            expected = next((Premium[name] for name, cols in table.items() if col in cols), Premium.NONE)
+            assert STANDARD.premium(square) is expected, f"{col}{row}"
+
+
+def test_standard_board_counts_and_symmetry() -> None:
+    assert STANDARD.count(Premium.TW) == 8
+    assert STANDARD.count(Premium.DW) == 17
+    assert STANDARD.count(Premium.TL) == 12
+    assert STANDARD.count(Premium.DL) == 24
+    assert STANDARD.square_name(STANDARD.start) == "H8"
+    n = STANDARD.size
+    for r in range(n):
+        for c in range(n):
+            p = STANDARD.premium(r * n + c)
+            assert p is STANDARD.premium(c * n + r) is STANDARD.premium((n - 1 - r) * n + c)
+
+
+def test_standard_tile_set() -> None:
+    table = ("A 9 1,B 2 3,C 2 3,D 4 2,E 12 1,F 2 4,G 3 2,H 2 4,I 9 1,J 1 8,K 1 5,L 4 1,M 2 3,"
+             "N 6 1,O 8 1,P 2 3,Q 1 10,R 6 1,S 4 1,T 6 1,U 4 1,V 2 4,W 2 4,X 1 8,Y 2 4,Z 1 10")
+    for entry in table.split(","):
+        letter, count, value = entry.split()
+        i = ENGLISH.letters.index(letter)
+        assert (ENGLISH.counts[i], ENGLISH.values[i]) == (int(count), int(value))
+    assert ENGLISH.blanks == 2 and ENGLISH.total == 100 and len(ENGLISH.full_bag()) == 100
+    assert ENGLISH.full_bag().count(BLANK) == 2
+    assert ENGLISH.value(BLANK) == 0
+    assert ENGLISH.text(ENGLISH.codes("Qa?")) == "Qa?"
+    with pytest.raises(ValueError, match="not a letter"):
+        ENGLISH.code("É")
+
+
+def test_french_tile_set() -> None:
+    french = find_tile_set("french")
+    assert french is FRENCH and french.total == 102 and sum(french.counts) == 100
+    expect = {"A": (9, 1), "E": (15, 1), "K": (1, 10), "W": (1, 10), "X": (1, 10), "Y": (1, 10),
+              "Z": (1, 10), "Q": (1, 8), "J": (1, 8), "M": (3, 2), "L": (5, 1), "S": (6, 1), "U": (6, 1)}
+    for letter, (count, value) in expect.items():
+        i = french.letters.index(letter)
+        assert (french.counts[i], french.values[i]) == (count, value), letter
+
+
+def test_french_game_uses_french_values(enable: object) -> None:
+    rules = CLASSIC.with_options(tile_set="french", first_player="fixed", challenge="single")
+    game = Game(rules, players=2, seed=3, lexicon=enable)  # type: ignore[arg-type]
+    assert game.tile_total() == FRENCH.total
+    game.set_rack(0, "KWEEEEE")
+    record = game.play("H8 WEK")  # not checked at once; W=10, E=1, K=10 in French
+    assert record.score == (10 + 1 + 10) * 2
+
+
+def test_super_board(enable: object) -> None:
+    assert find_layout("super") is SUPER
+    assert SUPER.size == 21 and SUPER.square_name(SUPER.start) == "K11"
+    assert SUPER.count(Premium.QW) == 4 and SUPER.count(Premium.QL) > 0
+    rules = CLASSIC.with_options(layout="super", first_player="fixed")
+    game = Game(rules, players=2, seed=1, lexicon=enable)  # type: ignore[arg-type]
+    game.set_rack(0, "QATEEEE")
+    with pytest.raises(IllegalMoveError, match="centre square K11"):
+        game.evaluate("H8 QAT")
+    record = game.play("K11 QAT")
+    # K11 is the start (DW), L11 a DL
+    assert record.score == (10 + 1 * 2 + 1) * 2
+    assert len(game.board.rows_text()) == 21
+    assert game.board.rows_text()[10][10:13] == "QAT"
+
+
+def test_layouts_and_tile_sets_plug_in_as_data(enable: object) -> None:
+    tiny = Layout("tiny", ("T.d.T", ".D.D.", "d.*.d", ".D.D.", "T.d.T"))
+    assert tiny.size == 5 and tiny.square_name(tiny.start) == "C3"
+    tiles = TileSet("abc", ("A", "B", "C"), (20, 20, 20), (1, 2, 3), blanks=0)
+    assert tiles.total == 60
+    board = Board(tiny, tiles)
+    assert board.rows_text() == ["....."] * 5
+    rules = CLASSIC.with_options(first_player="fixed", challenge="single")
+    rules = dataclasses.replace(rules, layout=tiny, tile_set=tiles)
+    game = Game(rules, players=2, seed=1, lexicon=enable)  # type: ignore[arg-type]
+    assert game.tile_total() == 60
+    game.set_rack(0, "CABAAAA")
+    assert game.play("B3 CAB").score == (3 + 1 + 2) * 2  # A on the start square C3
+    assert game.board.rows_text()[2] == ".CAB."
+
+
+def test_bad_layouts() -> None:
+    with pytest.raises(ValueError, match="row 2 has 2 squares"):
+        Layout("bad", ("*..", "..", "..."))
+    with pytest.raises(ValueError, match="exactly one start square"):
+        Layout("bad", ("...", "...", "..."))
+    with pytest.raises(ValueError, match="unknown square code"):
+        Layout("bad", ("*..", ".x.", "..."))
+    with pytest.raises(ValueError, match="off the 15x15 board"):
+        STANDARD.square(15, 0)
+    with pytest.raises(ValueError, match="not a square name"):
+        STANDARD.parse_square("88")

@@ -1,0 +1,145 @@
+"""Moves and their notation: both conventions, direction words, blanks, played-through letters."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import board_rows
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from qiza.board import Board
+from qiza.errors import MoveSyntaxError
+from qiza.move import (
+    Challenge,
+    Direction,
+    Exchange,
+    Pass,
+    Place,
+    format_coordinate,
+    format_move,
+    parse_coordinate,
+    parse_move,
+)
+from qiza.rules import Notation
+
+RB, TN = Notation.RULEBOOK, Notation.TOURNAMENT
+ACROSS, DOWN = Direction.ACROSS, Direction.DOWN
+
+
+@pytest.mark.parametrize(("text", "notation", "expected"), [
+    ("H8", RB, (7, 7, ACROSS)), ("8H", RB, (7, 7, DOWN)),
+    ("H8", TN, (7, 7, DOWN)), ("8H", TN, (7, 7, ACROSS)),
+    ("A1", RB, (0, 0, ACROSS)), ("1A", RB, (0, 0, DOWN)),
+    ("o15", RB, (14, 14, ACROSS)), ("15o", TN, (14, 14, ACROSS)),
+])
+def test_coordinates_in_both_notations(text: str, notation: Notation, expected: tuple[int, int, Direction]) -> None:
+    assert parse_coordinate(text, notation) == expected
+    row, col, direction = expected
+    assert format_coordinate(row, col, direction, notation).upper() == text.upper()
+
+
+@pytest.mark.parametrize("notation", [RB, TN])
+@pytest.mark.parametrize(("text", "direction"), [
+    ("H8 across QAT", ACROSS), ("8H across QAT", ACROSS), ("H8 down QAT", DOWN), ("8H down QAT", DOWN),
+    ("H8 a QAT", ACROSS), ("H8 d QAT", DOWN), ("h8 DOWN QAT", DOWN),
+])
+def test_direction_words_in_either_notation(notation: Notation, text: str, direction: Direction) -> None:
+    assert parse_move(text, notation) == Place(7, 7, direction, "QAT")
+
+
+def test_rule_book_example_coordinates() -> None:
+    """Seed 000: 'A1' is across from the top-left square, '1A' is down from it."""
+    assert parse_move("A1 CAT", RB) == Place(0, 0, ACROSS, "CAT")
+    assert parse_move("1A CAT", RB) == Place(0, 0, DOWN, "CAT")
+    assert parse_move("A1 CAT", TN) == Place(0, 0, DOWN, "CAT")
+
+
+def test_other_moves() -> None:
+    for notation in (RB, TN):
+        assert parse_move("pass", notation) == Pass()
+        assert parse_move("PASS", notation) == Pass()
+        assert parse_move("challenge", notation) == Challenge()
+        assert parse_move("exchange qu?", notation) == Exchange("QU?")
+        assert parse_move("-ABC", notation) == Exchange("ABC")
+        for move in (Pass(), Challenge(), Exchange("QU?")):
+            assert parse_move(format_move(move, notation), notation) == move
+
+
+def test_blanks_are_lower_case() -> None:
+    move = parse_move("H8 QaT", RB)
+    assert move == Place(7, 7, ACROSS, "QaT")
+    assert isinstance(move, Place) and move.tiles() == "Q?T"
+    assert format_move(move, RB) == "H8 QaT"
+    assert format_move(move, TN) == "8H QaT"
+
+
+def test_played_through_letters_three_ways() -> None:
+    board = Board.from_rows(board_rows(("H8", "QAT")))
+    expected = Place(7, 7, ACROSS, "...S")
+    assert parse_move("H8 QATS", RB, board) == expected  # written out
+    assert parse_move("H8 (QAT)S", RB, board) == expected  # in parentheses
+    assert parse_move("H8 ...S", RB, board) == expected  # as dots
+    assert parse_move("H8 ...S", RB) == expected  # dots need no board
+    assert parse_move("8H (QAT)S", TN, board) == expected
+    # a played-through blank is written with its letter
+    board = Board.from_rows(board_rows(("H8", "qAT")))
+    assert parse_move("H8 (QAT)S", RB, board) == expected
+    assert format_move(expected, RB, board) == "H8 (qAT)S"
+    # through the middle
+    board = Board.from_rows(board_rows(("8H", "A")))
+    assert parse_move("G8 T(A)O", RB, board) == Place(7, 6, ACROSS, "T.O")
+    assert format_move(Place(7, 6, ACROSS, "T.O"), RB, board) == "G8 T(A)O"
+    assert format_move(Place(7, 6, ACROSS, "T.O"), RB, board, parens=False) == "G8 TAO"
+    assert format_move(Place(7, 6, ACROSS, "T.O"), RB) == "G8 T.O"
+
+
+def test_written_out_letters_are_checked_against_the_board() -> None:
+    board = Board.from_rows(board_rows(("H8", "QAT")))
+    with pytest.raises(MoveSyntaxError, match="square H8 already holds Q, not Z"):
+        parse_move("H8 ZATS", RB, board)
+    with pytest.raises(MoveSyntaxError, match="holds Q, not Z"):
+        parse_move("H8 (ZAT)S", RB, board)
+
+
+@pytest.mark.parametrize("text", [
+    "", "H8", "H8 QAT extra", "H8 Q(AT", "H8 QA)T", "H8 ((Q))", "H8 Q-T", "ZZ QAT", "H8 ()", "exchange",
+    "H8 sideways QAT",
+])
+def test_bad_move_text(text: str) -> None:
+    with pytest.raises(MoveSyntaxError):
+        parse_move(text, RB)
+
+
+letters = st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz.", min_size=1, max_size=15)
+
+
+@settings(max_examples=200, deadline=None)
+@given(row=st.integers(0, 14), col=st.integers(0, 14), down=st.booleans(), word=letters,
+       notation=st.sampled_from([RB, TN]))
+def test_print_then_parse_gives_the_same_move(row: int, col: int, down: bool, word: str,
+                                             notation: Notation) -> None:
+    move = Place(row, col, DOWN if down else ACROSS, word)
+    assert parse_move(format_move(move, notation), notation) == move
+
+
+@settings(max_examples=100, deadline=None)
+@given(data=st.data(), notation=st.sampled_from([RB, TN]), parens=st.booleans())
+def test_print_then_parse_with_played_through_letters(data: st.DataObject, notation: Notation,
+                                                      parens: bool) -> None:
+    """Letters already on the board, printed in parentheses or written out, read back as '.'."""
+    length = data.draw(st.integers(2, 8))
+    row = data.draw(st.integers(0, 14))
+    col = data.draw(st.integers(0, 15 - length))
+    on_board = data.draw(st.lists(st.booleans(), min_size=length, max_size=length))
+    chars = data.draw(st.lists(st.sampled_from("ABCXYZqu"), min_size=length, max_size=length))
+    grid = [["."] * 15 for _ in range(15)]
+    word = []
+    for i, (occupied, ch) in enumerate(zip(on_board, chars)):
+        if occupied:
+            grid[row][col + i] = ch
+            word.append(".")
+        else:
+            word.append(ch)
+    board = Board.from_rows(["".join(r) for r in grid])
+    move = Place(row, col, ACROSS, "".join(word))
+    assert parse_move(format_move(move, notation, board, parens=parens), notation, board) == move

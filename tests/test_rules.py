@@ -1,0 +1,136 @@
+"""Rule presets and options (RULES.md 'Variants', challenge and end rules, notation)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from qiza.rules import (
+    CLASSIC,
+    FINISH_LINE_TARGETS,
+    ChallengeRule,
+    EndPoints,
+    EndRule,
+    FirstPlayer,
+    Level,
+    Notation,
+    Rules,
+    find_preset,
+    finish_line,
+    finish_line_targets,
+    rules_from_dict,
+)
+
+
+def test_classic_is_the_rule_books_game() -> None:
+    rules = find_preset("classic")
+    assert rules is CLASSIC
+    assert (rules.rack_size, rules.bingo_min_tiles, rules.bingo_bonus) == (7, 7, 50)
+    assert rules.challenge is ChallengeRule.DOUBLE
+    assert rules.end_rule is EndRule.SCORELESS_TURNS and rules.scoreless_turns == 3
+    assert rules.exchange_limit == 7
+    assert rules.first_player is FirstPlayer.DRAW
+    assert rules.notation is Notation.RULEBOOK
+    assert rules.end_points is EndPoints.RULEBOOK
+    assert rules.finish_line is None
+    assert (rules.min_players, rules.max_players) == (2, 4)
+    assert rules.tile_set.name == "english" and rules.layout.name == "standard"
+
+
+@pytest.mark.parametrize(("name", "rack", "bingo_tiles"), [
+    ("8-tile", 8, 7), ("eight", 8, 7), ("9-tile", 9, 7), ("nine", 9, 7), ("large-print", 8, 7),
+    ("standard", 7, 7), ("default", 7, 7), (" Classic ", 7, 7),
+])
+def test_rack_size_presets(name: str, rack: int, bingo_tiles: int) -> None:
+    rules = find_preset(name)
+    assert rules.rack_size == rack and rules.bingo_min_tiles == bingo_tiles
+    assert [rules.is_bingo(n) for n in range(1, rack + 1)] == [n >= 7 for n in range(1, rack + 1)]
+
+
+def test_other_presets() -> None:
+    assert find_preset("large-print").end_rule is EndRule.PASSES
+    assert find_preset("large-print").passes == 2
+    assert find_preset("computer").first_player is FirstPlayer.FIXED
+    assert find_preset("tournament").notation is Notation.TOURNAMENT
+    assert find_preset("super").layout.size == 21
+    assert find_preset("french").tile_set.name == "french"
+
+
+def test_unknown_preset_lists_the_known_ones() -> None:
+    with pytest.raises(ValueError, match="unknown rule preset 'scrobble'.*classic.*finish-line"):
+        find_preset("scrobble")
+
+
+@pytest.mark.parametrize("rule", ["double", "auto", "single", "five-point", "ten-point", "void"])
+def test_challenge_options(rule: str) -> None:
+    rules = CLASSIC.with_options(challenge=rule)
+    assert rules.challenge is ChallengeRule(rule)
+    assert rules.challenge.checks_at_once == (rule in ("auto", "void"))
+    assert rules.challenge.failed_challenge_bonus == {"five-point": 5, "ten-point": 10}.get(rule, 0)
+    assert rules.challenge.failed_challenge_loses_turn == (rule == "double")
+
+
+def test_options_by_name_and_value() -> None:
+    rules = CLASSIC.with_options(end_rule="passes", exchange_limit="1", first_player="fixed",
+                                 notation="tournament", end_points="double", rack_size=9)
+    assert rules.end_rule is EndRule.PASSES and rules.exchange_limit == 1
+    assert rules.first_player is FirstPlayer.FIXED and rules.notation is Notation.TOURNAMENT
+    assert rules.end_points is EndPoints.DOUBLE and rules.rack_size == 9
+    assert CLASSIC.with_options(**{"exchange-limit": 3}).exchange_limit == 3
+    assert CLASSIC.with_options(layout="super", tile_set="french").layout.size == 21
+    assert CLASSIC.challenge is ChallengeRule.DOUBLE  # the preset itself is unchanged
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ({"challenge": "triple"}, "unknown challenge 'triple'"),
+    ({"colour": "red"}, "unknown rule option 'colour'"),
+    ({"rack_size": "seven"}, "must be a whole number"),
+    ({"rack_size": 1}, "rack size must be 2 to 9"),
+    ({"rack_size": 10}, "rack size must be 2 to 9"),
+    ({"bingo_min_tiles": 8}, "bingo needs 1 to 7 tiles"),
+    ({"exchange_limit": -1}, "cannot be negative"),
+    ({"scoreless_turns": 0}, "at least 1"),
+    ({"layout": "hexagonal"}, "unknown layout"),
+    ({"tile_set": "klingon"}, "unknown tile set"),
+])
+def test_bad_options(options: dict[str, object], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        CLASSIC.with_options(**options)
+
+
+def test_rules_describe_round_trip() -> None:
+    for rules in (CLASSIC, find_preset("9-tile"), find_preset("super"), find_preset("french"),
+                  finish_line(["beginner", "expert", "intermediate"], find_preset("9-tile")),
+                  CLASSIC.with_options(challenge="ten-point", end_points="double")):
+        assert rules_from_dict(rules.describe()) == rules
+
+
+def test_finish_line_table() -> None:
+    assert FINISH_LINE_TARGETS == {
+        2: {Level.BEGINNER: 70, Level.INTERMEDIATE: 120, Level.EXPERT: 200},
+        3: {Level.BEGINNER: 60, Level.INTERMEDIATE: 100, Level.EXPERT: 180},
+        4: {Level.BEGINNER: 50, Level.INTERMEDIATE: 90, Level.EXPERT: 160},
+    }
+    # the rule book's examples: two Intermediates play to 120, four Beginners to 50 each
+    assert finish_line_targets([Level.INTERMEDIATE] * 2) == (120, 120)
+    assert finish_line(["beginner"] * 4).finish_line == (50, 50, 50, 50)
+    # mixed levels: each player their own target
+    assert finish_line(["Expert", "beginner", "intermediate", "beginner"]).finish_line == (160, 50, 90, 50)
+    with pytest.raises(ValueError, match="2 to 4 players, not 5"):
+        finish_line(["beginner"] * 5)
+    with pytest.raises(ValueError, match="2 to 4 players, not 1"):
+        finish_line(["beginner"])
+
+
+def test_finish_line_combines_with_other_variants() -> None:
+    rules = finish_line(["beginner", "expert"], find_preset("9-tile"))
+    assert rules.rack_size == 9 and rules.finish_line == (70, 200)
+    assert rules.name == "finish-line/9-tile"
+    assert dataclasses.replace(rules, finish_line=None).rack_size == 9
+
+
+def test_rules_are_immutable() -> None:
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        CLASSIC.rack_size = 8  # type: ignore[misc]
+    assert Rules() == CLASSIC
