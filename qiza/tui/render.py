@@ -181,20 +181,19 @@ def side_panel(game: Game, seats: Sequence[SeatInfo], viewer: int | None, *, wid
     out: list[Text] = []
     title = Text()
     title.append("qiza", "bold")
-    title.append(f"  {rules.name} · {game.lexicon.name} · {rules.challenge.value} challenge")
+    title.append(_fit(f"  {rules.name} · {game.lexicon.name} · {rules.challenge.value} challenge", width - 4))
     out.append(title)
     targets = rules.finish_line
     for seat, info in enumerate(seats):
         line = Text()
         marker = ">" if seat == game.to_move and not game.over else " "
         line.append(f"{marker} ", "bold")
-        name = info.name[:14]
-        line.append(name.ljust(14), "bold" if seat == game.to_move else "")
-        line.append(f"{game.scores[seat]:>4}", "bold")
-        extra = f"  {info.kind}"
+        line.append(info.name[:14].ljust(14), "bold" if seat == game.to_move else "")
+        score = f"{game.scores[seat]:>4}"
         if targets is not None:
-            extra += f", to {targets[seat]}"
-        line.append(extra[: max(0, width - len(line))], "grey62")
+            score += f"/{targets[seat]}"
+        line.append(score, "bold")
+        line.append(_fit(f"  {info.kind}", max(0, width - len(line))), "grey62")
         out.append(line)
     bag = Text(f"Bag: {len(game.bag)} tiles", "bold")
     racks = "  Racks: " + " ".join(str(len(r)) for r in game.racks)

@@ -334,8 +334,6 @@ class Session:
         while not game.over:
             seat = game.to_move
             if self.seats[seat].computer:
-                if not self.terminal.interactive and not self.humans():
-                    pass
                 self.computer_turn(seat)
                 self.autosave()
                 if not self.humans():
