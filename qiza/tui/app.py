@@ -7,7 +7,16 @@ try again: the friendliest rule for learning); between people it is ``double`` (
 books' rule). Hints, word tools and undo are allowed by default only against the computer.
 
 When standard input is not a terminal the same game reads one command per line and prints
-plain text, so scripts and tests can drive it.
+plain text, so scripts and tests can drive it:
+
+* each line is a command or a move, exactly as typed at the prompt (``help`` lists them);
+* when a play is open to challenge (rules other than ``auto``/``void``), the next person is
+  asked first: a line ``y`` challenges, ``n`` or an empty line lets it stand (any other line
+  lets it stand and is then run as a command);
+* hot seat needs no Enter between players in this mode (a ``-- pass the device to X --``
+  line is printed instead);
+* the end of input stops the game, which is saved (``qiza play --resume`` continues it);
+  after the end of a game ``sheet``, ``gcg FILE`` and ``save FILE`` still work.
 """
 
 from __future__ import annotations
@@ -42,7 +51,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                      help="a player, 2 to 4 times in seat order: a name for a person, or "
                           "computer[:LEVEL[:NAME]] (e.g. computer:hard). Default: you and computer:medium")
     who.add_argument("--level", metavar="LEVEL", default=None,
-                     help=f"level of computer players given without one (default {DEFAULT_LEVEL})")
+                     help="level of computer players given without one: beginner, easy, medium, hard, "
+                          f"champion (default {DEFAULT_LEVEL})")
     rules = parser.add_argument_group("rules")
     rules.add_argument("--rules", "--preset", dest="preset", default="classic", metavar="PRESET",
                        help="rule preset: classic, 8-tile, 9-tile, large-print, computer, tournament, "
