@@ -296,3 +296,15 @@ def test_openapi_documents_the_api(client: TestClient) -> None:
         assert path in paths
     assert client.get("/docs").status_code == 200
     assert client.get("/").status_code == 200
+
+
+def test_gcg_download_after_the_game(client: TestClient) -> None:
+    pytest.importorskip("qiza.gcg")
+    game_id, tokens = new_game(client, options={"challenge": "double", "scoreless_turns": 1})
+    error(client.get(f"/api/games/{game_id}/gcg"), 409, "game_not_over")
+    assert act(client, game_id, 0, tokens["0"], 1, "pass").status_code == 200
+    assert act(client, game_id, 1, tokens["1"], 2, "pass").status_code == 200
+    assert state(client, game_id, None, None)["over"]
+    answer = client.get(f"/api/games/{game_id}/gcg")
+    assert answer.status_code == 200, answer.text
+    assert "#player1" in answer.text and "Ann" in answer.text and "attachment" in answer.headers["content-disposition"]

@@ -200,8 +200,11 @@ class Hub:
 
 
 def create_app(database_url: str | None = None, *, computer_workers: int = 2,
-               computer_delay: float = 0.0) -> FastAPI:
-    """The qiza web app on a database (SQLite file by default, or any SQLAlchemy URL)."""
+               computer_delay: float = 0.0, warm_up: bool = False) -> FastAPI:
+    """The qiza web app on a database (SQLite file by default, or any SQLAlchemy URL).
+
+    ``computer_delay``: seconds a computer seat waits after a person's play that others may
+    challenge; ``warm_up``: load the lexicon and move generator at startup."""
     store = Store(database_url or default_database_url())
     service = GameService(store, computer_workers=computer_workers, computer_delay=computer_delay)
     hub = Hub(service)
@@ -211,6 +214,8 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
         hub.loop = asyncio.get_running_loop()
         service.add_listener(hub.notify_threadsafe)
         hub.start_listener(store)
+        if warm_up:
+            service.warm_up()
         await run_in_threadpool(service.resume_computers)
         try:
             yield

@@ -27,7 +27,7 @@ def run(args: argparse.Namespace) -> int:
 
     logging.basicConfig(level=args.log_level.upper())
     app = create_app(args.database_url, computer_workers=args.computer_workers,
-                     computer_delay=args.computer_delay)
+                     computer_delay=args.computer_delay, warm_up=True)
     print(f"qiza: serving on http://{args.host}:{args.port}/ (API documentation at /docs)", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
     return 0

@@ -233,6 +233,21 @@ class GameService:
                 self._lexicons[key] = found
         return found
 
+    def warm_up(self, lexicon: str = "enable") -> None:
+        """Load the default lexicon and let each computer level choose once (compiles the move
+        generator), in the thread pool, so that the first players do not wait for it."""
+
+        def run() -> None:
+            lex = self.lexicon(lexicon)
+            for level in dict.fromkeys((default_level(), *FALLBACK_LEVELS)):
+                try:
+                    game = Game(find_preset("computer"), players=2, lexicon=lex, seed=1)
+                    make_computer(level, lex, seed=1).choose(game.view(0))
+                except Exception:  # noqa: BLE001 - warming up is only an optimisation
+                    log.exception("warm-up of level %s failed", level)
+
+        self._executor.submit(run)
+
     def close(self) -> None:
         """Stop the computer thread pool."""
         self.closed = True
@@ -402,7 +417,7 @@ class GameService:
         return version
 
     def gcg(self, game_id: str) -> str:
-        """The game record in GCG (needs :mod:`qiza.gcg`); only after the game or for its text so far."""
+        """The game record in GCG (needs :mod:`qiza.gcg`), once the game is over (it shows every rack)."""
         row = self._row(game_id)
         try:
             gcg = importlib.import_module("qiza.gcg")
@@ -412,10 +427,8 @@ class GameService:
             game = self._game(row).game
             if not game.over:
                 raise ApiError(409, "game_not_over", "the GCG record is available when the game is over")
-            writer = getattr(gcg, "dumps", None) or getattr(gcg, "write_gcg", None) or getattr(gcg, "to_gcg", None)
-            if writer is None:
-                raise ApiError(501, "gcg_unavailable", "qiza.gcg has no writer")
-            return str(writer(game))
+            names = " vs ".join(game.players)
+            return str(gcg.dumps(gcg.from_game(game, title=f"qiza web game {game_id}: {names}")))
 
     def preview(self, game_id: str, seat: int, token: str, action: Action) -> dict[str, Any]:
         """Score and words of a placement without playing it (invalid words only with word help)."""
