@@ -62,12 +62,12 @@ def from_dict(data: Any, *, lexicon: Lexicon | None = None) -> Game:
         raise FileFormatError(f"saved game is malformed: {exc}") from None
     try:
         game = Game(rules, players=players, lexicon=lex, seed=seed)
-    except QizaError as exc:
+    except (QizaError, TypeError, AttributeError) as exc:  # wrongly typed settings, e.g. a number as a rule name
         raise FileFormatError(f"saved game settings: {exc}") from None
     for number, (seat, text) in enumerate(actions, start=1):
         try:
             apply_action(game, seat, text)
-        except QizaError as exc:
+        except (QizaError, TypeError, AttributeError) as exc:
             raise FileFormatError(f"saved game action {number} ({text!r} by seat {seat}): {exc}") from None
     return game
 
@@ -110,4 +110,6 @@ def load(path: str | os.PathLike[str], *, lexicon: Lexicon | None = None) -> Gam
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise FileFormatError(f"cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise FileFormatError(f"{path} is not a saved game (not UTF-8 text: {exc.reason})") from None
     return loads(text, lexicon=lexicon)
