@@ -1,0 +1,109 @@
+"""Saved games: versioned JSON, round trips, newer versions refused, malformed files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from qiza import savefile
+from qiza.errors import FileFormatError
+from qiza.game import Game
+from qiza.lexicon import Lexicon, load_lexicon
+from qiza.rules import COMPUTER
+
+
+@pytest.fixture(scope="module")
+def lexicon() -> Lexicon:
+    return load_lexicon("enable")
+
+
+@pytest.fixture()
+def game(lexicon: Lexicon) -> Game:
+    game = Game(COMPUTER.with_options(challenge="five-point"), players=["Ann", "Bob", "Cy"], seed=5,
+                lexicon=lexicon)
+    game.set_rack(0, "AEINRST")
+    game.play("H8 RETINAS")
+    game.challenge(1)  # a valid word: five points to Ann
+    game.play("exchange " + game.rack_text()[:2])
+    game.play("pass")
+    game.penalize(2, 3)
+    return game
+
+
+def _same(a: Game, b: Game) -> None:
+    assert a.board == b.board and a.racks == b.racks and a.bag == b.bag
+    assert a.scores == b.scores and a.to_move == b.to_move and a.actions == b.actions
+    assert [(r.kind, r.score, r.total) for r in a.history] == [(r.kind, r.score, r.total) for r in b.history]
+    assert a.rules == b.rules and a.players == b.players and a.seed == b.seed
+
+
+def test_round_trip(game: Game, lexicon: Lexicon, tmp_path: Path) -> None:
+    _same(savefile.loads(savefile.dumps(game), lexicon=lexicon), game)
+    path = tmp_path / "saves" / "game.json"
+    savefile.save(game, path, extra={"computer": [2]})
+    again = savefile.load(path, lexicon=lexicon)
+    _same(again, game)
+    assert json.loads(path.read_text())["extra"] == {"computer": [2]}
+    assert not list(path.parent.glob("*.tmp"))
+
+
+def test_resumed_game_plays_on(game: Game, lexicon: Lexicon) -> None:
+    again = savefile.loads(savefile.dumps(game), lexicon=lexicon)
+    assert again.rack_text() == game.rack_text()
+    again.play("pass")
+    game.play("pass")
+    _same(again, game)
+
+
+def test_newer_version_is_refused(game: Game, lexicon: Lexicon) -> None:
+    data = savefile.to_dict(game)
+    data["version"] = savefile.VERSION + 1
+    with pytest.raises(FileFormatError, match="newer than this qiza understands"):
+        savefile.from_dict(data, lexicon=lexicon)
+
+
+@pytest.mark.parametrize("text,message", [
+    ("", "not JSON"),
+    ("{", "not JSON"),
+    ("[1, 2]", "not a qiza saved game"),
+    ('{"format": "other"}', "not a qiza saved game"),
+    ('{"format": "qiza-game"}', "no format version"),
+    ('{"format": "qiza-game", "version": "1"}', "no format version"),
+    ('{"format": "qiza-game", "version": 1}', "malformed"),
+    ('{"format": "qiza-game", "version": 1, "rules": {}, "players": ["A", "B"], "seed": "x", '
+     '"actions": []}', "malformed"),
+    ('{"format": "qiza-game", "version": 1, "rules": {"rack_size": 99}, "players": ["A", "B"], '
+     '"seed": 1, "actions": []}', "malformed"),
+    ('{"format": "qiza-game", "version": 1, "rules": {}, "players": ["A"], "seed": 1, "actions": []}',
+     "settings"),
+    ('{"format": "qiza-game", "version": 1, "rules": {}, "players": ["A", "B"], "seed": 1, '
+     '"actions": [[0, "Z99 QQQ"]]}', "action 1"),
+    ('{"format": "qiza-game", "version": 1, "rules": {}, "players": ["A", "B"], "seed": 1, '
+     '"actions": [[0]]}', "malformed"),
+    ('{"format": "qiza-game", "version": 1, "rules": {}, "players": ["A", "B"], "seed": 1, '
+     '"actions": [[7, "pass"]]}', "action 1"),
+    ('{"format": "qiza-game", "version": 1, "rules": {"challenge": 5}, "players": ["A", "B"], "seed": 1, '
+     '"actions": [[0, "H8 QI"]]}', "saved game"),
+    ('{"format": "qiza-game", "version": 1, "rules": {"tile_set": 5}, "players": ["A", "B"], "seed": 1, '
+     '"actions": []}', "saved game"),
+])
+def test_malformed_files(text: str, message: str, lexicon: Lexicon) -> None:
+    with pytest.raises(FileFormatError, match=message):
+        savefile.loads(text, lexicon=lexicon)
+
+
+def test_json_error_has_a_line_number(lexicon: Lexicon) -> None:
+    with pytest.raises(FileFormatError) as info:
+        savefile.loads('{\n"format": "qiza-game",\n"version": 1,,\n}', lexicon=lexicon)
+    assert info.value.line == 3
+
+
+def test_missing_and_unreadable_files(tmp_path: Path, lexicon: Lexicon) -> None:
+    with pytest.raises(FileFormatError, match="cannot read"):
+        savefile.load(tmp_path / "nothing.json", lexicon=lexicon)
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(b"\xff\xfe\x00garbage")
+    with pytest.raises(FileFormatError):
+        savefile.load(bad, lexicon=lexicon)
