@@ -333,3 +333,15 @@ def test_cli_check_shared(capsys: pytest.CaptureFixture[str]) -> None:
     files = _shared_files()
     assert main(["gcg", "check", "-q", *map(str, files)]) == 0
     assert "0 differences" in capsys.readouterr().out.splitlines()[-1]
+
+
+def test_cli_check_with_a_lexicon_judges_words(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    game = tmp_path / "game.gcg"
+    game.write_text("#player1 a A\n#player2 b B\n>a: ENORSTU 8F NOT +6 6\n>b: IZ F6 ZI. +32 32\n",
+                    encoding="latin-1")
+    words = tmp_path / "words.txt"
+    words.write_text("NOT\nZIN\n", encoding="utf-8")
+    assert main(["gcg", "check", "--lexicon", str(words), str(game)]) == 0
+    words.write_text("NOT\n", encoding="utf-8")
+    assert main(["gcg", "check", "--lexicon", str(words), str(game)]) == 1
+    assert "ZIN not in WORDS" in capsys.readouterr().out
