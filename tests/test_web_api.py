@@ -308,3 +308,15 @@ def test_gcg_download_after_the_game(client: TestClient) -> None:
     answer = client.get(f"/api/games/{game_id}/gcg")
     assert answer.status_code == 200, answer.text
     assert "#player1" in answer.text and "Ann" in answer.text and "attachment" in answer.headers["content-disposition"]
+
+
+def test_computer_challenges_a_phony(db_url: str) -> None:
+    with TestClient(create_app(db_url)) as client:
+        answer = client.post("/api/games", json={
+            "preset": "computer", "options": {"challenge": "double"}, "seed": SEED, "creator_seat": 0,
+            "seats": [{"name": "Ann"}, {"kind": "computer", "level": "greedy"}]})
+        game_id, token = answer.json()["id"], answer.json()["tokens"]["0"]
+        assert act(client, game_id, 0, token, 1, "place", move="H8 FYDO").status_code == 200
+        wait_for(lambda: any(r["kind"] == "phony-removed" for r in state(client, game_id, 0, token)["history"]))
+        seen = state(client, game_id, 0, token)
+        assert seen["players"][0]["score"] == 0 and seen["rack"] == "DRYAFDO"

@@ -19,6 +19,7 @@ import logging
 import secrets
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -189,7 +190,8 @@ class GameService:
         self.store = store
         self.computer_delay = computer_delay
         self._lexicons: dict[str, Lexicon] = {}
-        self._cache: dict[str, _Cached] = {}
+        self._cache: OrderedDict[str, _Cached] = OrderedDict()
+        self.cache_size = 2000
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
         self._listeners: list[Callable[[str, int], None]] = []
@@ -263,6 +265,8 @@ class GameService:
     def _game(self, row: GameRow) -> _Cached:
         """The game at the row's version, from the cache, by applying new actions, or replayed."""
         cached = self._cache.get(row.id)
+        if cached is not None:
+            self._cache.move_to_end(row.id)
         if cached is not None and cached.version == row.version:
             return cached
         actions = [(int(s), str(t)) for s, t in row.save["actions"]]
@@ -285,6 +289,8 @@ class GameService:
         players = cached.players if cached is not None else {}
         cached = _Cached(row.version, game, players)
         self._cache[row.id] = cached
+        while len(self._cache) > self.cache_size:
+            self._cache.popitem(last=False)
         return cached
 
     def _commit(self, row: GameRow, cached: _Cached, request_id: str | None = None) -> int:
