@@ -1,0 +1,104 @@
+"""``qiza best``: the computer's top moves for a position, with score, leave and equity.
+
+The position is a CGP line (text, or a file holding it) or a GCG game record at a turn
+(``--turn N``: the position before the record's N-th turn, with that turn's rack)::
+
+    qiza best "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINRST/ 0/0 0 lex TWL06;"
+    qiza best game.gcg --turn 12 --top 10
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+from pathlib import Path
+
+from qiza.errors import QizaError
+from qiza.game import Game
+from qiza.lexicon import load_lexicon
+
+
+def game_from_cgp(text: str, lexicon: str | None) -> Game:
+    """A game at the position of a CGP line."""
+    from qiza import cgp
+
+    position = cgp.loads(text.strip())
+    return position.to_game(lexicon=lexicon)
+
+
+def game_from_gcg(path: str, turn: int | None, lexicon: str | None) -> Game:
+    """A game at the position before turn ``turn`` (1-based; default: after the last turn)."""
+    from qiza import gcg
+
+    record = gcg.load(path)
+    turns = [i for i, e in enumerate(record.events) if e.is_turn]
+    if turn is None:
+        turn = len(turns) + 1
+    if not 1 <= turn <= len(turns) + 1:
+        raise QizaError(f"{path} has {len(turns)} turns: --turn must be 1 to {len(turns) + 1}")
+    cut = turns[turn - 1] if turn <= len(turns) else len(record.events)
+    partial = copy.copy(record)
+    partial.events = record.events[:cut]
+    replayed = gcg.replay(partial, lexicon=None)
+    game = replayed.game
+    if game is None:
+        raise QizaError(f"{path}: {replayed.differences[0] if replayed.differences else 'cannot replay'}")
+    if lexicon:
+        game.lexicon = load_lexicon(lexicon)
+    elif record.lexicon and record.lexicon.lower() in ("twl06", "sowpods", "enable"):
+        game.lexicon = load_lexicon(record.lexicon.lower())
+    if game.can_challenge:
+        game.accept()
+    if turn <= len(turns):
+        event = record.events[cut]
+        seat = record.seat_of(event)
+        game.to_move = seat
+        if event.rack:
+            game.set_rack(seat, event.rack)
+    return game
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Add the subcommand's arguments."""
+    parser.add_argument("position", help="a CGP line, a .cgp file or a .gcg file")
+    parser.add_argument("--turn", type=int, default=None, help="GCG: the position before this turn (1-based)")
+    parser.add_argument("--lexicon", default=None, help="lexicon (default: the position's, else twl06)")
+    parser.add_argument("-n", "--top", type=int, default=10, help="how many moves (default 10)")
+    parser.add_argument("--engine", default="static", choices=["static", "maxscore"],
+                        help="how to rank the moves (default static: score + leave value)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the top moves."""
+    source = args.position
+    path = Path(source)
+    lexicon = args.lexicon
+    if path.suffix.lower() == ".gcg" and path.exists():
+        game = game_from_gcg(source, args.turn, lexicon)
+    else:
+        text = path.read_text() if path.exists() else source
+        game = game_from_cgp(text, lexicon)
+    for line in format_best(game, args.top, args.engine):
+        print(line)
+    return 0
+
+
+def format_best(game: Game, top: int = 10, engine: str = "static") -> list[str]:
+    """The table of the top moves of the player to move."""
+    from qiza.players.engine import StaticPlayer
+
+    view = game.view(game.to_move)
+    player = StaticPlayer(game.lexicon)
+    if engine == "maxscore":
+        options = sorted(player.ranked(view, with_exchanges=False), key=lambda o: -o.score)[:top]
+    else:
+        options = player.ranked(view, top)
+    lines = [f"{game.players[game.to_move]} to move, rack {view.rack}, bag {view.bag_count}, "
+             f"lexicon {game.lexicon.name}",
+             f"{'#':>3} {'move':<24} {'score':>5} {'leave':<9} {'equity':>7}"]
+    for i, option in enumerate(options, start=1):
+        lines.append(f"{i:>3} {game.format(option.move):<24} {option.score:>5} {option.leave or '-':<9} "
+                     f"{option.equity:>7.1f}")
+    if not options:
+        lines.append("  (no placement: pass)")
+    return lines
