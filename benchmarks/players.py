@@ -1,0 +1,47 @@
+"""Time per move of every computer level: median and 95th percentile.
+
+    python benchmarks/players.py [--games N] [--lexicon twl06] [--sim-time 1.0]
+
+Each level plays N games against ``static`` (one process; ``sim``/``champion`` use their own
+worker processes); only the level's own moves are timed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from qiza.lexicon import load_lexicon
+from qiza.players import LEVELS, make_player
+from qiza.players.selfplay import percentile, play_game
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=4)
+    parser.add_argument("--lexicon", default="twl06")
+    parser.add_argument("--sim-time", type=float, default=1.0)
+    parser.add_argument("--levels", nargs="*", default=[lv.name for lv in LEVELS] + ["maxscore", "static", "sim"])
+    args = parser.parse_args()
+    lexicon = load_lexicon(args.lexicon)
+    opponent = make_player("static", lexicon, seed=0)
+    print(f"{'level':<10} {'moves':>6} {'median ms':>10} {'p95 ms':>9} {'avg score':>9}")
+    for level in args.levels:
+        options = {"time_limit": args.sim_time} if level in ("sim", "champion") else {}
+        player = make_player(level, lexicon, seed=1, **options)
+        times: list[float] = []
+        scores: list[int] = []
+        start = time.perf_counter()
+        for g in range(args.games):
+            result = play_game([player, opponent], seed=g, lexicon=lexicon, rotate=g % 2)
+            times.extend(result.move_times[0])
+            scores.append(result.scores[0])
+        getattr(player, "close", lambda: None)()
+        print(f"{level:<10} {len(times):>6} {1000 * statistics.median(times):>10.1f} "
+              f"{1000 * percentile(times, 95):>9.1f} {statistics.mean(scores):>9.1f}"
+              f"   ({time.perf_counter() - start:.0f}s)", flush=True)
+
+
+if __name__ == "__main__":
+    main()
