@@ -153,7 +153,7 @@ class Hub:
         for conn in conns:
             if conn.seat not in states:
                 try:
-                    states[conn.seat] = await run_in_threadpool(self.service.state, game_id, conn.seat, None, False)
+                    states[conn.seat] = await run_in_threadpool(self.service.pushed_state, game_id, conn.seat, version)
                 except ApiError:
                     continue
             await self._send(conn, states[conn.seat])
@@ -316,9 +316,9 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
     def get_game(game_id: str, seat: int | None = Query(None, ge=0, le=3),
                  x_seat_token: str | None = Header(None, description="secret token of the seat"),
                  token: str | None = Query(None, description="seat token (if not in the X-Seat-Token header)"),
-                 ) -> dict[str, Any]:
+                 ) -> JSONResponse:
         """The game as ``seat`` sees it (needs its token), or as a spectator (no seat)."""
-        return service.state(game_id, seat, x_seat_token or token)
+        return JSONResponse(service.state(game_id, seat, x_seat_token or token))
 
     @app.post("/api/games/{game_id}/join", tags=["games"], response_model=JoinOut, responses=ERRORS)
     def join_game(game_id: str, body: JoinIn) -> JoinOut:
@@ -327,10 +327,12 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
         return JoinOut(seat=body.seat, token=token, version=version)
 
     @app.post("/api/games/{game_id}/actions", tags=["play"], responses=ERRORS)
-    def act(game_id: str, body: ActionIn) -> dict[str, Any]:
-        """Place tiles (``move`` text or ``cells``), exchange ``tiles``, pass, challenge or resign."""
+    def act(game_id: str, body: ActionIn) -> JSONResponse:
+        """Place tiles (``move`` text or ``cells``), exchange ``tiles``, pass, challenge or resign.
+
+        Answers the new game state as the seat sees it, with ``record``: the score sheet line."""
         action = Action(body.kind, body.move, body.cells, body.tiles)
-        return service.act(game_id, body.seat, body.token, body.version, action, body.request_id)
+        return JSONResponse(service.act(game_id, body.seat, body.token, body.version, action, body.request_id))
 
     @app.post("/api/games/{game_id}/preview", tags=["play"], responses=ERRORS)
     def preview(game_id: str, body: PreviewIn) -> dict[str, Any]:

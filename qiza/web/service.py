@@ -181,6 +181,7 @@ class _Cached:
     version: int
     game: Game
     players: dict[int, ComputerPlayer] = field(default_factory=dict)
+    row: GameRow | None = None
 
 
 class GameService:
@@ -268,6 +269,7 @@ class GameService:
         if cached is not None:
             self._cache.move_to_end(row.id)
         if cached is not None and cached.version == row.version:
+            cached.row = row
             return cached
         actions = [(int(s), str(t)) for s, t in row.save["actions"]]
         if cached is not None and cached.version < row.version and actions[:len(cached.game.actions)] == cached.game.actions:
@@ -278,6 +280,7 @@ class GameService:
                     apply_action(cached.game, seat, text)
                 cached.game.players = [str(p) for p in row.save["players"]]
                 cached.version = row.version
+                cached.row = row
                 return cached
             except QizaError:
                 log.warning("game %s: incremental replay failed, rebuilding", row.id)
@@ -287,7 +290,7 @@ class GameService:
         except FileFormatError as exc:
             raise ApiError(500, "corrupt_game", f"game {row.id} cannot be rebuilt: {exc}") from None
         players = cached.players if cached is not None else {}
-        cached = _Cached(row.version, game, players)
+        cached = _Cached(row.version, game, players, row)
         self._cache[row.id] = cached
         while len(self._cache) > self.cache_size:
             self._cache.popitem(last=False)
@@ -314,6 +317,7 @@ class GameService:
                            f"the game changed while this action was applied (it was at version {expected}); "
                            "reload and try again")
         cached.version = row.version
+        cached.row = row
         self._changed(row.id, row.version)
         if self._needs_computer(row, game):
             self.schedule_computers(row.id)
@@ -369,7 +373,7 @@ class GameService:
                       {"word_help": bool(word_help), "preset": preset}, "active",
                       stored[game.to_move]["kind"] == COMPUTER)
         self.store.insert(row)
-        self._cache[game_id] = _Cached(1, game)
+        self._cache[game_id] = _Cached(1, game, row=row)
         if self._needs_computer(row, game):
             self.schedule_computers(game_id)
         return game_id, tokens
@@ -414,6 +418,15 @@ class GameService:
         with self._lock(game_id):
             cached = self._game(row)
             return game_state(row, cached.game, seat)
+
+    def pushed_state(self, game_id: str, seat: int | None, version: int) -> dict[str, Any]:
+        """A seat's view for a live update about ``version`` (from memory when this process
+        has it, else from the database). The seat's token was checked when it connected."""
+        with self._lock(game_id):
+            cached = self._cache.get(game_id)
+            if cached is not None and cached.row is not None and cached.version >= version:
+                return game_state(cached.row, cached.game, seat)
+        return self.state(game_id, seat, None, check=False)
 
     def version(self, game_id: str) -> int:
         """The stored version of a game."""
