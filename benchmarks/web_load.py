@@ -58,6 +58,7 @@ class Stats:
         self.reply_latency: list[float] = []
         self.errors: list[str] = []
         self.finished = 0
+        self.game_ids: list[str] = []
 
 
 async def bot_game(client: httpx.AsyncClient, base: str, level: str, seed: int, stats: Stats, deadline: float) -> None:
@@ -65,6 +66,7 @@ async def bot_game(client: httpx.AsyncClient, base: str, level: str, seed: int, 
         "preset": "computer", "seed": seed, "creator_seat": 0,
         "seats": [{"name": f"bot{seed}"}, {"kind": "computer", "level": level}]})).json()
     game_id, token = created["id"], created["tokens"]["0"]
+    stats.game_ids.append(game_id)
     url = base.replace("http://", "ws://") + f"/ws/games/{game_id}?seat=0&token={token}"
     sent_at: float | None = None
     async with websockets.connect(url, open_timeout=30) as ws:
@@ -106,6 +108,7 @@ async def robot_game(client: httpx.AsyncClient, level: str, seed: int, stats: St
     created = (await client.post("/api/games", json={
         "preset": "computer", "seed": seed, "creator_seat": None,
         "seats": [{"kind": "computer", "level": level}, {"kind": "computer", "level": level}]})).json()
+    stats.game_ids.append(created["id"])
     while time.monotonic() < deadline:
         state = (await client.get(f"/api/games/{created['id']}")).json()
         if state["over"]:
@@ -127,10 +130,9 @@ async def run_load(base: str, args: argparse.Namespace) -> tuple[Stats, float, i
         for result in results:
             if isinstance(result, BaseException):
                 stats.errors.append(repr(result)[:200])
-        games = (await client.get("/api/games")).json()
         turns = 0
-        for game in games:
-            state = (await client.get(f"/api/games/{game['id']}")).json()
+        for game_id in stats.game_ids:
+            state = (await client.get(f"/api/games/{game_id}")).json()
             turns += sum(1 for r in state["history"] if r["kind"] in ("place", "exchange", "pass", "lost-turn",
                                                                        "failed-challenge"))
     return stats, elapsed, turns
