@@ -320,3 +320,15 @@ def test_computer_challenges_a_phony(db_url: str) -> None:
         wait_for(lambda: any(r["kind"] == "phony-removed" for r in state(client, game_id, 0, token)["history"]))
         seen = state(client, game_id, 0, token)
         assert seen["players"][0]["score"] == 0 and seen["rack"] == "DRYAFDO"
+
+
+def test_computer_waits_while_the_challenge_window_is_open(db_url: str) -> None:
+    with TestClient(create_app(db_url, computer_delay=1.0)) as client:
+        answer = client.post("/api/games", json={
+            "preset": "computer", "options": {"challenge": "double"}, "seed": SEED, "claim_all": True,
+            "seats": [{"name": "Ann"}, {"kind": "computer", "level": "greedy"}, {"name": "Cy"}]})
+        game_id, tokens = answer.json()["id"], answer.json()["tokens"]
+        assert act(client, game_id, 0, tokens["0"], 1, "place", move="H8 FORD").status_code == 200
+        cy = state(client, game_id, 2, tokens["2"])
+        assert cy["to_move"] == 1 and cy["can_challenge"] and cy["challenge_window"]["move"] == "H8 FORD"
+        wait_for(lambda: state(client, game_id, 2, tokens["2"])["to_move"] == 2, timeout=30)

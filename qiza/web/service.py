@@ -18,7 +18,6 @@ import importlib
 import logging
 import secrets
 import threading
-import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -200,6 +199,7 @@ class GameService:
         self._running: set[str] = set()
         self._dirty: set[str] = set()
         self._considered: set[tuple[str, int, int]] = set()
+        self._waited: set[tuple[str, int]] = set()
         self.computer_turns = 0
         self.closed = False
 
@@ -610,7 +610,6 @@ class GameService:
 
     def _computer_step(self, game_id: str) -> bool:
         """One computer action in a game; returns whether one was made."""
-        delay = 0.0
         with self._lock(game_id):
             row = self.store.get(game_id)
             if row is None:
@@ -631,12 +630,19 @@ class GameService:
                         game.challenge(seat)
                         self._store_computer(row, cached)
                         return True
-                if row.seats[pending.seat]["kind"] == PERSON and self.computer_delay:
-                    delay = self.computer_delay
+                wait_key = (game_id, pending.record)
+                others = [e for i, e in enumerate(row.seats) if i != pending.seat and e["kind"] == PERSON]
+                if (row.seats[pending.seat]["kind"] == PERSON and others and self.computer_delay
+                        and row.seats[game.to_move]["kind"] == COMPUTER and wait_key not in self._waited):
+                    # leave the other players a moment to challenge a person's play, without
+                    # holding a worker thread
+                    self._waited.add(wait_key)
+                    timer = threading.Timer(self.computer_delay, self.schedule_computers, (game_id,))
+                    timer.daemon = True
+                    timer.start()
+                    return False
             if row.seats[game.to_move]["kind"] != COMPUTER:
                 return False
-        if delay:
-            time.sleep(delay)  # leave the other players a moment to challenge a person's play
         with self._lock(game_id):
             row = self.store.get(game_id)
             if row is None:
