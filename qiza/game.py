@@ -499,8 +499,11 @@ class Game:
                             Challenge(), "challenge", note="unsuccessful challenge (no penalty)",
                             takes_turn=False)
             self.history.append(record)
-        if pending.ends_game is not None:
-            self._finish(pending.ends_game, pending.seat)
+        ends = pending.ends_game
+        if ends is None and bonus and self._reached_finish_line(pending.seat):
+            ends = EndReason.FINISH_LINE  # the challenge bonus took the player over the line
+        if ends is not None:
+            self._finish(ends, pending.seat)
         elif rule.failed_challenge_loses_turn:
             self._check_scoreless_end()
         return record

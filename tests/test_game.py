@@ -469,6 +469,16 @@ def test_finish_line_play_can_be_challenged(make_game: GameFactory) -> None:
     assert not game.over and game.scores == [60, 0]
 
 
+def test_finish_line_reached_with_a_challenge_bonus(make_game: GameFactory) -> None:
+    game = make_game(finish_line(["beginner", "beginner"]), racks={0: "QATEEEE"}, challenge="ten-point")
+    game.scores[:] = [40, 0]
+    game.play(QAT)  # 64: short of 70
+    assert not game.over
+    game.challenge(1)  # fails: +10 makes 74
+    assert game.scores == [74, 0]
+    assert game.over and game.end_reason is EndReason.FINISH_LINE and game.winners() == [0]
+
+
 # -- first play -----------------------------------------------------------------------------------
 
 def test_draw_for_first_play(enable: object) -> None:
