@@ -167,3 +167,31 @@ def test_two_players_play_a_game_to_the_end(server: ServerThread, browser: Any) 
     kinds = [r["kind"] for r in final["history"]]
     assert kinds[:6] == ["place", "place", "phony-removed", "exchange", "pass", "pass"]
     assert not errors, errors
+
+
+def test_lobby_game_against_the_computer_with_keyboard_play(server: ServerThread, browser: Any) -> None:
+    errors: list[str] = []
+    page = browser.new_context(viewport={"width": 1100, "height": 1000}).new_page()
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.set_default_timeout(20000)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#seats .seat")
+    page.select_option("#preset", "computer")
+    page.fill("#seed", "1")
+    page.locator("#seats .seat").nth(0).locator(".name").fill("Ann")
+    assert page.locator("#seats .seat").nth(1).locator(".kind").input_value() == "computer"
+    page.click("#create")
+    page.wait_for_selector(".rack-tile")
+    assert rack_text(page) == "DRYAFDO"
+    page.check("#large-print")
+    page.check("#high-contrast")
+    assert page.evaluate("document.body.className").split() == ["large", "contrast"]
+    # keyboard: focus the centre square and type the word; Enter plays it
+    page.click("#sq-H8")
+    page.keyboard.type("FORD")
+    sync_api.expect(page.locator("#preview")).to_contain_text("H8 FORD: 16 points")
+    page.keyboard.press("Enter")
+    sync_api.expect(page.locator("#sheet tbody tr")).to_have_count(2)  # the computer answered
+    sync_api.expect(page.locator("#players li.you")).to_contain_text("to move")
+    assert page.get_attribute("#sq-H8", "aria-label").startswith("H8, F")
+    assert not errors, errors
