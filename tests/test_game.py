@@ -41,6 +41,38 @@ def test_exchange_draws_first_then_returns_the_tiles(make_game: GameFactory) -> 
     assert game.tile_total() == 100
 
 
+def test_exchange_draws_before_returning(make_game: GameFactory) -> None:
+    game = make_game(racks={0: "QUVWXYZ"}, bag=7)
+    game.bag[:] = game.rules.tile_set.codes("AAAAAAA")  # the bag: seven As (test setup)
+    game.play("exchange QUVWXYZ")
+    assert game.rack_text(0) == "AAAAAAA"  # the returned tiles could not be drawn again
+    assert sorted(game.rules.tile_set.text(game.bag)) == sorted("QUVWXYZ")
+
+
+def test_draw_back_up_while_the_bag_has_tiles(make_game: GameFactory) -> None:
+    game = make_game(racks={0: "QATEEEE"}, bag=2)
+    game.play(QAT)
+    assert len(game.racks[0]) == 4 + 2 and game.bag == []
+    game.play("pass")
+    assert not game.over and len(game.racks[0]) == 6
+
+
+def test_an_invalid_cross_word_makes_the_whole_play_invalid(make_game: GameFactory) -> None:
+    game = make_game(racks={0: "QATEEEE", 1: "AXEEEEE"}, challenge="auto")
+    game.play(QAT)
+    before = state_of(game)
+    # AX is a word, and so is AA (A over the A of QAT), but X over the T makes XT
+    with pytest.raises(PhonyWordError, match="^XT is not in ENABLE$"):
+        game.play("I7 AX")
+    assert state_of(game) == before
+    game = make_game(racks={0: "QATEEEE", 1: "AXEEEEE"})  # double challenge: taken back as a whole
+    game.play(QAT)
+    game.play("I7 AX")
+    record = game.challenge(0)
+    assert record.words == ("XT",) and game.scores == [QAT_SCORE, 0]
+    assert game.board.rows_text()[6] == "..............."
+
+
 def test_exchange_limit(make_game: GameFactory) -> None:
     game = make_game(racks={0: "QUVWXYZ"}, bag=5)
     before = state_of(game)

@@ -147,6 +147,15 @@ def test_blank_played_keeps_its_letter_on_the_board() -> None:
     assert ev.words[0].text == "qI" and ev.words[0].letters == "QI"
 
 
+def test_a_played_blank_keeps_its_letter_and_scores_zero_later(make_game: GameFactory) -> None:
+    game = make_game(racks={0: "?ATEEEE", 1: "SEEEEEE"})
+    assert game.play("H8 qAT").score == (0 + 1 + 1) * 2
+    record = game.play("H8 (QAT)S")
+    assert record.score == 0 + 1 + 1 + 1 and record.words == ("qATS",)
+    assert game.board.rows_text()[7][7:11] == "qATS"
+    assert game.format(Place(7, 7, Direction.ACROSS, "....")) == "H8 (qATS)"
+
+
 @pytest.mark.parametrize(("rules", "placed", "bingo"), [
     (CLASSIC, 6, False), (CLASSIC, 7, True),
     (EIGHT_TILE, 6, False), (EIGHT_TILE, 7, True), (EIGHT_TILE, 8, True),
