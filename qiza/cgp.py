@@ -146,31 +146,28 @@ class Position:
         except QizaError as exc:
             raise FileFormatError(str(exc)) from None
         tile_set = game_rules.tile_set
-        for seat in range(n):
-            game.set_rack(seat, "")
-        bag = Counter(game.bag)
+        known = Counter(tile_set.full_bag())
         for square in self.board.occupied():
             tile = self.board[square]
-            code = BLANK if tile & BLANK_FLAG else tile
-            bag[code] -= 1
-            if bag[code] < 0:
-                raise FileFormatError(f"the board holds more {tile_set.char(code)} tiles than the "
-                                      f"{tile_set.name} set has")
-        game.board = self.board.copy()
-        game.bag = sorted(bag.elements())
+            known[BLANK if tile & BLANK_FLAG else tile] -= 1
+        for rack in self.racks:
+            known.subtract(tile_set.codes(rack.upper()))
+        if any(count < 0 for count in known.values()):
+            extra = tile_set.text(sorted(t for t, c in known.items() if c < 0))
+            raise FileFormatError(f"the board and racks hold more {extra} tiles than the {tile_set.name} set has")
+        pool = sorted(known.elements())
         rng = random.Random(seed)
-        for seat in [s for s in range(n) if self.racks[s]] + [s for s in range(n) if not self.racks[s]]:
-            rack = self.racks[seat]
-            if not rack:
-                draw = rng.sample(game.bag, min(game_rules.rack_size, len(game.bag)))
-                rack = tile_set.text(draw)
-            try:
-                game.set_rack(seat, rack)
-            except QizaError as exc:
-                raise FileFormatError(f"rack {seat + 1}: {exc}") from None
-        game.scores = list(self.scores)
-        game.to_move = self.to_move
-        game.actions = []
+        racks = list(self.racks)
+        for seat in range(n):
+            if not racks[seat]:  # an unknown rack: draw it at random from the unseen tiles
+                draw = rng.sample(pool, min(game_rules.rack_size, len(pool)))
+                for tile in draw:
+                    pool.remove(tile)
+                racks[seat] = tile_set.text(draw)
+        try:
+            game.setup_position(self.board.rows_text(), racks, self.scores, self.to_move, self.scoreless_turns)
+        except QizaError as exc:
+            raise FileFormatError(str(exc)) from None
         return game
 
     def to_dict(self) -> dict[str, Any]:

@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import copy
 import enum
+import json
 import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from qiza.alphabet import BLANK, Tile
+from qiza.alphabet import BLANK, Tile, is_blank
 from qiza.board import Board
 from qiza.errors import GameOverError, IllegalMoveError, MoveSyntaxError, PhonyWordError, RuleError
 from qiza.lexicon import Lexicon, load_lexicon
@@ -178,6 +179,7 @@ class Game:
         self.end_reason: EndReason | None = None
         self._scores_before_end: list[int] | None = None
         self._resigned: int | None = None
+        self._initial_scoreless = 0
         self._stack: list[_State] = []
         self.actions: list[tuple[int, str]] = []
         """Every action taken, as ``(seat, text)``: replaying them from the seed rebuilds the game."""
@@ -537,6 +539,48 @@ class Game:
         self.actions.append((seat, f"arrange {self.rack_text(seat)}"))
         return self.rack_text(seat)
 
+    def setup_position(self, rows: Sequence[str], racks: Sequence[str], scores: Sequence[int],
+                       to_move: int, scoreless_turns: int = 0) -> None:
+        """Start the game from a given position (for analysis, or a position from a CGP string).
+
+        ``rows`` are board rows (``A-Z`` tile, ``a-z`` blank, ``.`` empty); ``racks`` one rack per
+        seat (``?`` for a blank); the bag holds the rest of the tiles. Only before the first move.
+        The set-up is an entry of :attr:`actions`, so saved games replay it.
+        """
+        if self.history or self._stack:
+            raise RuleError("a position can only be set up before the first move")
+        if len(racks) != len(self.players) or len(scores) != len(self.players):
+            raise RuleError(f"a position for {len(self.players)} players needs {len(self.players)} racks and scores")
+        self._check_seat(to_move)
+        if scoreless_turns < 0:
+            raise RuleError("scoreless turns cannot be negative")
+        tile_set = self.rules.tile_set
+        try:
+            board = Board.from_rows(rows, self.rules.layout, tile_set)
+            rack_tiles = [tile_set.codes(rack.upper()) for rack in racks]
+        except ValueError as exc:
+            raise MoveSyntaxError(str(exc)) from None
+        for seat, tiles in enumerate(rack_tiles):
+            if len(tiles) > self.rules.rack_size:
+                raise RuleError(f"rack {racks[seat]!r} holds more than {self.rules.rack_size} tiles")
+        pool = Counter(tile_set.full_bag())
+        used = Counter(BLANK if is_blank(t) else t for t in board.cells if t)
+        for tiles in rack_tiles:
+            used.update(tiles)
+        over = used - pool
+        if over:
+            extra = tile_set.text(sorted(over.elements()))
+            raise RuleError(f"the board and racks hold more {extra} tiles than the {tile_set.name} set has")
+        self.board = board
+        self.racks = rack_tiles
+        self.bag = sorted((pool - used).elements())
+        self.scores = [int(s) for s in scores]
+        self.to_move = to_move
+        self._initial_scoreless = scoreless_turns
+        data = {"rows": board.rows_text(), "racks": [tile_set.text(r) for r in rack_tiles],
+                "scores": self.scores, "to_move": to_move, "scoreless_turns": scoreless_turns}
+        self.actions.append((to_move, "setup " + json.dumps(data, separators=(",", ":"))))
+
     def set_rack(self, seat: int, rack: str) -> None:
         """Give a player exactly these tiles, swapping with the bag (for game records and analysis).
 
@@ -577,9 +621,9 @@ class Game:
             if not record.is_turn:
                 continue
             if record.kind is Kind.PLACE and not record.challenged_off and record.score != 0:
-                break
+                return streak
             streak += 1
-        return streak
+        return streak + self._initial_scoreless
 
     def pass_streak(self) -> int:
         """Passes in a row at the end of the game so far."""
@@ -758,7 +802,7 @@ def _phony_message(words: list[str], lexicon: str) -> str:
 
 def apply_action(game: Game, seat: int, text: str) -> None:
     """Apply one entry of :attr:`Game.actions` (a move in the game's notation, ``challenge``,
-    ``accept``, ``rack TILES``, ``arrange TILES``, ``penalty N NOTE`` or ``resign``)."""
+    ``accept``, ``rack TILES``, ``arrange TILES``, ``penalty N NOTE``, ``setup JSON`` or ``resign``)."""
     word, _, rest = text.partition(" ")
     if text == "accept":
         game.accept()
@@ -768,6 +812,13 @@ def apply_action(game: Game, seat: int, text: str) -> None:
         game.resign(seat)
     elif word == "rack":
         game.set_rack(seat, rest)
+    elif word == "setup":
+        try:
+            data = json.loads(rest)
+            game.setup_position(data["rows"], data["racks"], data["scores"], int(data["to_move"]),
+                                int(data.get("scoreless_turns", 0)))
+        except (json.JSONDecodeError, KeyError, TypeError) as exc:
+            raise MoveSyntaxError(f"malformed set-up: {exc}") from None
     elif word == "arrange":
         game.arrange_rack(seat, rest)
     elif word == "penalty":

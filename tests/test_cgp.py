@@ -51,7 +51,7 @@ def test_round_trip_from_a_game() -> None:
 def test_unknown_racks_are_drawn_from_unseen_tiles() -> None:
     position = cgp.loads(f"{EMPTY.replace('15', '6ZAX6', 1)} AEINRST/ 0/0 0")
     game = position.to_game(lexicon="enable")
-    assert game.rack_text(0) == "AEINRST" and len(game.rack_text(1)) == 7
+    assert game.rack_text(0) == "AEINRST" and game.rack_text(1) == "DGOU"
     assert game.tile_total() == 100
 
 
@@ -101,3 +101,16 @@ def test_positions_errors_have_line_numbers() -> None:
     with pytest.raises(FileFormatError) as info:
         positions.loads("\n".join(rows) + "\n")
     assert info.value.line == 1
+
+
+def test_position_game_saves_and_replays() -> None:
+    from qiza import savefile
+
+    position = cgp.loads(f"{EMPTY.replace('15', '7CAT5', 1)} AEINRST/DGOU 12/30 4 lex enable;")
+    game = position.to_game(lexicon="enable")
+    assert game.rack_text(0) == "AEINRST" and game.rack_text(1) == "DGOU"
+    assert game.scores == [12, 30] and game.scoreless_streak() == 4
+    assert game.tile_total() == 100
+    again = savefile.loads(savefile.dumps(game))
+    assert again.board == game.board and again.racks == game.racks and again.scores == game.scores
+    assert again.scoreless_streak() == 4
