@@ -51,7 +51,7 @@ def test_round_trip_from_a_game() -> None:
 def test_unknown_racks_are_drawn_from_unseen_tiles() -> None:
     position = cgp.loads(f"{EMPTY.replace('15', '6ZAX6', 1)} AEINRST/ 0/0 0")
     game = position.to_game(lexicon="enable")
-    assert game.rack_text(0) == "AEINRST" and game.rack_text(1) == "DGOU"
+    assert game.rack_text(0) == "AEINRST" and len(game.rack_text(1)) == 7
     assert game.tile_total() == 100
 
 
