@@ -20,7 +20,6 @@ import itertools
 import json
 import os
 import re
-import sys
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -29,6 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from qiza.errors import QizaError
+from qiza.paths import user_cache_dir
 
 if TYPE_CHECKING:
     import numpy as np
@@ -41,20 +41,6 @@ _WORD = re.compile(r"^[A-Z]+$")
 
 class LexiconError(QizaError):
     """A lexicon that cannot be found or read."""
-
-
-def user_cache_dir() -> Path:
-    """Where qiza keeps compiled word graphs (``QIZA_CACHE_DIR`` overrides)."""
-    override = os.environ.get("QIZA_CACHE_DIR")
-    if override:
-        return Path(override)
-    if sys.platform == "win32":
-        base = Path(os.environ.get("LOCALAPPDATA", Path.home() / "AppData" / "Local"))
-    elif sys.platform == "darwin":
-        base = Path.home() / "Library" / "Caches"
-    else:
-        base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
-    return base / "qiza"
 
 
 @dataclass

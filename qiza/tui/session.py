@@ -7,10 +7,8 @@ The session never decides what is legal: every move goes to :meth:`qiza.game.Gam
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
@@ -25,6 +23,7 @@ from qiza import savefile
 from qiza.errors import QizaError
 from qiza.game import Game, Kind, Record, replay
 from qiza.move import Place
+from qiza.paths import user_data_dir
 from qiza.rules import Notation
 from qiza.tui import render
 from qiza.tui.terminal import Terminal
@@ -33,20 +32,6 @@ __all__ = ["Seat", "Settings", "Session", "user_data_dir", "COMMANDS", "EXTRA_KE
 
 EXTRA_KEY = "tui"
 """Key of the terminal front end's data in a saved game's ``extra``."""
-
-
-def user_data_dir() -> Path:
-    """Where games are saved automatically (``QIZA_DATA_DIR`` overrides)."""
-    override = os.environ.get("QIZA_DATA_DIR")
-    if override:
-        return Path(override)
-    if sys.platform == "win32":
-        base = Path(os.environ.get("APPDATA", Path.home() / "AppData" / "Roaming"))
-    elif sys.platform == "darwin":
-        base = Path.home() / "Library" / "Application Support"
-    else:
-        base = Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local" / "share"))
-    return base / "qiza"
 
 
 def games_dir() -> Path:
