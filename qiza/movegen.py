@@ -78,7 +78,10 @@ P_HAVEBEST = P + 12
 P_BOUND = P + 13  # best mode: upper bound of the current anchor's moves
 P_MAXLEAVE = P + 14  # best mode: largest possible leave value of the rack (milli-points)
 P_HASLEAVE = P + 15  # best mode: leave values are given
-W_SIZE = P + 24
+P_LCOUNT = P + 16  # best mode: tiles placed left of the anchor (right part of the search)
+W_TAB = P + 32  # best mode: span bounds of the current anchor (see _shadow), rows of TAB_W
+TAB_W = MAX_RACK + 2
+W_SIZE = W_TAB + (MAX_RACK + 1) * TAB_W + 8
 
 # -- output rows ------------------------------------------------------------------------
 # score, meta = row | col << 5 | direction << 10 | length << 11 | tiles placed << 16,
@@ -290,7 +293,23 @@ def _rec(g, w, out, pos, node, mainsc, wmul, xsc, nt, start, rbits):  # type: ig
                         go = (g[nnode] >> (ncell & 63)) & 1
                     else:
                         go = g[nnode] & w[W_CROSS + npos] & neff
+                    if go and w[P_MODE] == 1 and w[P_HAVEBEST]:
+                        # best mode: the score bound of the spans this continuation can reach
+                        more = 1 if ncell == 0 else 0
+                        if pos <= anchor:
+                            left = nnt - 1
+                            if k == 0:
+                                bound = w[W_TAB + (left + more) * TAB_W + MAX_RACK + 1]
+                            else:
+                                bound = w[W_TAB + left * TAB_W + more]
+                        else:
+                            left = w[P_LCOUNT]
+                            bound = w[W_TAB + left * TAB_W + nnt - 1 - left + more]
+                        if bound * 1000 + w[P_MAXLEAVE] <= w[P_BEST]:
+                            go = 0
                     if go:
+                        if pos <= anchor and k == 1:
+                            w[P_LCOUNT] = nnt - 1
                         _rec(g, w, out, npos, nnode, nmain, nwmul, nx, nnt, nstart, nrbits)
             if cell == 0:
                 if variant == 0:
@@ -445,17 +464,28 @@ def _gen_dir(g, w, out, b, lm, wm, direction, start_sq, rbits):  # type: ignore[
 
 
 @nb.njit(cache=True)
-def _shadow(bb, r, c, prev, cross, xsum, lm, wm, val, rvals, nr, eff, bmin, bbonus):  # type: ignore[no-untyped-def]  # pragma: no cover
-    """Upper bound of the score of every play made from anchor (r, c) of board ``bb``.
+def _shadow(bb, r, c, prev, cross, xsum, lm, wm, val, rvals, nr, eff, bmin, bbonus, scratch, tab):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Upper bounds of the scores of the plays made from anchor (r, c) of board ``bb``.
 
-    Tries every span of squares the rack could cover from the anchor (left up to
-    the previous anchor, right to the board edge), and for each bounds the score by
-    pairing the rack's tile values (``rvals``, sorted descending) with the squares'
-    score coefficients sorted descending.
+    For every span the rack could cover from the anchor (``l`` tiles left of it,
+    up to the previous anchor, and ``k`` right of it), the score is bounded by
+    pairing the rack's tile values (``rvals``, sorted descending) with the
+    squares' score coefficients sorted descending. ``tab[l, k]`` receives the
+    bound of that span (-1 where impossible); the largest bound is returned.
     """
     size = bb.shape[0]
-    lpos = np.empty(MAX_RACK, np.int64)
-    rpos = np.empty(MAX_RACK, np.int64)
+    base = r * size
+    lpos = scratch[0]
+    rpos = scratch[1]
+    coef = scratch[2]
+    pre = scratch[3]
+    acc = 0
+    for x in range(size):
+        pre[x] = acc
+        t = bb[r, x]
+        if t != 0 and not t & 64:
+            acc += val[t]
+    pre[size] = acc
     nl = 0
     x = c - 1
     while x > prev and nl < nr - 1:
@@ -474,53 +504,65 @@ def _shadow(bb, r, c, prev, cross, xsum, lm, wm, val, rvals, nr, eff, bmin, bbon
             rpos[nrt] = x
             nrt += 1
         x += 1
-    base = r * size
-    coef = np.empty(MAX_RACK, np.int64)
-    best = 0
+    for i in range(MAX_RACK + 1):
+        for j in range(MAX_RACK + 1):
+            tab[i, j] = -1
+    best = -1
+    lwm = 1
     for nlft in range(nl + 1):
+        if nlft > 0:
+            lwm *= wm[base + lpos[nlft - 1]]
         lo = c if nlft == 0 else lpos[nlft - 1]
+        s = lo
+        while s > 0 and bb[r, s - 1] != 0:
+            s -= 1
+        rwm = 1
         for nrgt in range(min(nrt, nr - 1 - nlft) + 1):
+            if nrgt > 0:
+                rwm *= wm[base + rpos[nrgt - 1]]
             hi = c if nrgt == 0 else rpos[nrgt - 1]
-            s = lo
-            while s > 0 and bb[r, s - 1] != 0:
-                s -= 1
             e = hi
             while e + 1 < size and bb[r, e + 1] != 0:
                 e += 1
-            wmul = 1
-            existing = 0
-            for i in range(s, e + 1):
-                t = bb[r, i]
-                if t == 0:
-                    wmul *= wm[base + i]
-                elif not t & 64:
-                    existing += val[t]
-            const = existing * wmul
+            wmul = lwm * rwm * wm[base + c]
+            total = (pre[e + 1] - pre[s]) * wmul
             k = 0
-            for i in range(s, e + 1):
-                if bb[r, i] != 0:
-                    continue
+            for q in range(nlft + nrgt + 1):
+                if q == 0:
+                    i = c
+                elif q <= nlft:
+                    i = lpos[q - 1]
+                else:
+                    i = rpos[q - 1 - nlft]
                 lmi = lm[base + i]
                 cf = lmi * wmul
                 xs = xsum[r, i]
                 if xs >= 0:
                     wmi = wm[base + i]
                     cf += lmi * wmi
-                    const += xs * wmi
-                # insertion into descending order
+                    total += xs * wmi
                 j = k
                 while j > 0 and coef[j - 1] < cf:
                     coef[j] = coef[j - 1]
                     j -= 1
                 coef[j] = cf
                 k += 1
-            total = const
             for j in range(k):
                 total += coef[j] * rvals[j]
             if k >= bmin:
                 total += bbonus
+            tab[nlft, nrgt] = total
             if total > best:
                 best = total
+    # suffix maxima: tab[l, k] = best over spans with l left and >= k right tiles;
+    # tab[l, MAX_RACK + 1] = best over spans with >= l left tiles
+    for i in range(MAX_RACK + 1):
+        for j in range(MAX_RACK - 1, -1, -1):
+            if tab[i, j + 1] > tab[i, j]:
+                tab[i, j] = tab[i, j + 1]
+    tab[MAX_RACK, MAX_RACK + 1] = tab[MAX_RACK, 0]
+    for i in range(MAX_RACK - 1, -1, -1):
+        tab[i, MAX_RACK + 1] = max(tab[i, 0], tab[i + 1, MAX_RACK + 1])
     return best
 
 
@@ -596,12 +638,15 @@ def _generate_best(g, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT, rbit
     bounds = np.empty(n, np.int64)
     bmin = w[P_BMIN]
     bbonus = w[P_BBONUS]
+    scratch = np.empty((4, MAX_SIZE + 1), np.int64)
+    tabs = np.empty((n, MAX_RACK + 1, MAX_RACK + 2), np.int32)
     for i in range(n):
         if i < n0:
-            bounds[i] = _shadow(b, ar[i], ac[i], ap[i], cross[0], xsum[0], lm, wm, val, rvals, nr, eff, bmin, bbonus)
+            bounds[i] = _shadow(b, ar[i], ac[i], ap[i], cross[0], xsum[0], lm, wm, val, rvals, nr, eff, bmin, bbonus,
+                                scratch, tabs[i])
         else:
             bounds[i] = _shadow(bt, ar[i], ac[i], ap[i], cross[1], xsum[1], lmT, wmT, val, rvals, nr, eff,
-                                bmin, bbonus)
+                                bmin, bbonus, scratch, tabs[i])
     order = np.argsort(-bounds, kind="mergesort")
     root = g[1]
     lastrow = -1
@@ -630,6 +675,10 @@ def _generate_best(g, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT, rbit
             lastdir = d
         w[P_ANCHOR] = c
         w[P_PREV] = ap[i]
+        tab = tabs[i]
+        for x in range(MAX_RACK + 1):
+            for y in range(MAX_RACK + 2):
+                w[W_TAB + x * TAB_W + y] = tab[x, y]
         _rec(_ptr(g), _ptr(w), _ptr(out), c, root, 0, 1, 0, 0, c, rbits)
 
 

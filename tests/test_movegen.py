@@ -68,19 +68,30 @@ def test_moves_match_reference(twl_gen: MoveGenerator, positions: list[tuple[np.
 
 
 def test_best_is_max_score(twl_gen: MoveGenerator, positions: list[tuple[np.ndarray, np.ndarray]]) -> None:
-    for b, r in positions[::7]:
-        moves = twl_gen.generate(b, r)
-        best = twl_gen.best(b, r)
-        if len(moves) == 0:
+    from qiza.movegen import stack_positions
+
+    ref = read_reference_moves(_shared_or_skip() / "moves.txt.gz")
+    boards, racks = stack_positions(positions)
+    bests = twl_gen.best_many(boards, racks)
+    for i, best in enumerate(bests):
+        want = ref.get(i)
+        if not want:
             assert best is None
         else:
-            assert best is not None
-            assert best.score == int(moves.score.max())
+            assert best is not None, f"position {i}"
+            assert best.score == max(score for _, score in want), f"position {i}"
+            assert (best.cells(), best.score) in want
+    for b, r in positions[::37]:
+        single = twl_gen.best(b, r)
+        moves = twl_gen.generate(b, r)
+        assert (single is None) == (len(moves) == 0)
+        if single is not None:
+            assert single.score == int(moves.score.max())
 
 
 def test_best_with_leave_values(twl_gen: MoveGenerator, positions: list[tuple[np.ndarray, np.ndarray]]) -> None:
     rng = np.random.default_rng(1)
-    for b, r in positions[::23]:
+    for b, r in positions[::11]:
         leave = rng.normal(0, 3, 27)
         moves = twl_gen.generate(b, r)
         best = twl_gen.best(b, r, leave)
