@@ -195,3 +195,33 @@ def test_best_cli(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_level_names() -> None:
     assert "champion" in level_names() and "sim" in level_names()
+
+
+def test_rack_leaves_match_single_values() -> None:
+    model = default_model()
+    rack = np.zeros(27, np.int32)
+    for ch in "?EERSTQ":
+        rack[0 if ch == "?" else ord(ch) - 64] += 1
+    leaves = model.rack_leaves(rack)
+    assert len(leaves.keys) == 2 * 3 * 2 * 2 * 2 * 2 and leaves.keys[leaves.full] == "?EEQRST"
+    for code, counts in enumerate(leaves.counts):
+        assert leave_key(counts) == leaves.keys[code]
+        assert leaves.values[code] == pytest.approx(model.value(counts))
+    hand = LeaveModel.hand_made()  # the feature model alone: pairs such as QU count
+    with_u = hand.text_value("QU") - hand.text_value("Q") - hand.text_value("U")
+    assert with_u == pytest.approx(5.0 + hand.weights["v1c1"] - hand.weights["v0c1"] - hand.weights["v1c0"])
+
+
+def test_static_equity_is_score_plus_leave(lexicon: Lexicon) -> None:
+    static = make_player("static", lexicon)
+    game = Game(COMPUTER, lexicon=lexicon, seed=5)
+    game.play(static.choose(game.view(0)))
+    view = game.view(1)
+    assert view.bag_count >= 7
+    options = static.ranked(view, 20, with_exchanges=False)  # type: ignore[attr-defined]
+    model = default_model()
+    for option in options:
+        assert option.equity == pytest.approx(option.score + model.text_value(option.leave))
+    exchanges = static.exchange_options(view, np.asarray([view.rack.count(c) for c in "?ABCDEFGHIJKLMNOPQRSTUVWXYZ"]))  # type: ignore[attr-defined]
+    assert len(exchanges) == len({e.leave for e in exchanges}) > 0
+    assert all(e.equity == pytest.approx(model.text_value(e.leave)) for e in exchanges)

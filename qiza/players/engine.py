@@ -18,8 +18,8 @@ import numpy as np
 from qiza.analysis import Candidate, board_array, counts_text, generator, rack_counts, to_place
 from qiza.game import Kind, PlayerView, Record
 from qiza.move import Exchange, Move, Pass
-from qiza.movegen import MoveGenerator, MoveList, exchanges
-from qiza.players.leaves import LeaveModel, default_model, leave_key
+from qiza.movegen import MoveGenerator, MoveList
+from qiza.players.leaves import LeaveModel, RackLeaves, default_model
 from qiza.rules import ChallengeRule, Rules
 
 if TYPE_CHECKING:
@@ -80,7 +80,11 @@ class BasePlayer:
 
     def _no_play(self, view: PlayerView, rack: np.ndarray) -> Move:
         """What to do with no placement: exchange everything when allowed, else pass."""
-        if view.bag_count >= max(view.rules.exchange_limit, 1) and rack.sum():
+        return self._no_play_counts(rack, view.bag_count, view.rules)
+
+    def _no_play_counts(self, rack: np.ndarray, bag_count: int, rules: Rules) -> Move:
+        """:meth:`_no_play` from the rack counts, bag size and rules."""
+        if bag_count >= max(rules.exchange_limit, 1) and rack.sum():
             return Exchange(counts_text(rack))
         return Pass()
 
@@ -115,17 +119,77 @@ class StaticSettings:
     exchange_penalty: float = 0.0
 
 
-def _used_keys(ml: MoveList) -> tuple[np.ndarray, np.ndarray]:
-    """A key per move of the multiset of rack tiles it uses, and the used-tile counts of each move."""
+def leave_codes(ml: MoveList, leaves: RackLeaves) -> np.ndarray:
+    """The code (index into ``leaves``) of the leave of every move of ``ml``."""
+    if not len(ml):
+        return np.zeros(0, np.int64)
     tiles = ml.tiles
     codes = np.where(tiles & 64, 0, tiles & 63)
-    placed = tiles != 0
-    sortable = np.where(placed, codes, 31).astype(np.int64)
-    sortable.sort(axis=1)
-    key = np.zeros(len(ml), np.int64)
-    for i in range(min(10, sortable.shape[1])):
-        key |= sortable[:, i] << (5 * i)
-    return key, codes
+    used = np.where(tiles != 0, leaves.radix[codes], 0).sum(axis=1)
+    return leaves.full - used
+
+
+@dataclass
+class Evaluation:
+    """Every placement of a position with its equity, and the rack's sub-leaves (for exchanges)."""
+
+    moves: MoveList
+    equity: np.ndarray
+    leave: np.ndarray
+    """Code of each move's leave (index into ``leaves``)."""
+    leaves: RackLeaves
+    rack: np.ndarray
+    weight: float
+    """Weight of leave values in this position (less as the bag runs out)."""
+
+
+def evaluate_position(gen: MoveGenerator, model: LeaveModel, settings: StaticSettings, rules: Rules,
+                      board: np.ndarray, rack: np.ndarray, bag_count: int, unseen_points: float,
+                      hot: np.ndarray | None = None) -> Evaluation:
+    """The static evaluation of every placement (arrays in, arrays out; see :class:`StaticPlayer`).
+
+    ``unseen_points``: face value of the tiles this player cannot see (for going out when the
+    bag is empty); ``hot``: squares where a vowel on the opening play is penalised (None: no
+    opening adjustment).
+    """
+    ml = gen.generate(board, rack)
+    leaves = model.rack_leaves(rack)
+    s = settings
+    rack_size = rules.rack_size
+    weight = s.leave_weight * (1.0 if bag_count >= rack_size else 0.3 + 0.7 * bag_count / rack_size)
+    code = leave_codes(ml, leaves)
+    score = ml.score.astype(np.float64)
+    if bag_count == 0:
+        tile_values = np.zeros(27, np.int64)
+        tile_values[1:] = rules.tile_set.values
+        leave_points = leaves.counts @ tile_values
+        out = code == 0
+        equity = score + np.where(out, s.out_bonus_factor * unseen_points,
+                                  -s.stuck_penalty * leave_points[code] - 2.0)
+    else:
+        equity = score + weight * leaves.values[code]
+    if hot is not None and s.opening_vowel_penalty and len(ml):
+        size = rules.layout.size
+        offsets = np.arange(ml.tiles.shape[1])
+        sq = np.where(ml.direction[:, None] == 0, ml.row[:, None] * size + ml.col[:, None] + offsets,
+                      (ml.row[:, None] + offsets) * size + ml.col[:, None])
+        sq = np.clip(sq, 0, size * size - 1)
+        placed = ml.tiles != 0
+        vowel_hot = placed & VOWEL_MASK[ml.tiles & 63] & hot[sq] & ((ml.tiles & 64) == 0)
+        equity = equity - s.opening_vowel_penalty * vowel_hot.sum(axis=1)
+    return Evaluation(ml, equity, code, leaves, rack, weight)
+
+
+def exchange_equities(ev: Evaluation, settings: StaticSettings, bag_count: int,
+                      exchange_limit: int) -> tuple[np.ndarray, np.ndarray]:
+    """Leave codes of the allowed exchanges (the tiles kept) and their equities."""
+    leaves = ev.leaves
+    if bag_count < max(exchange_limit, 1) or leaves.full == 0:
+        return np.zeros(0, np.int64), np.zeros(0)
+    kept = np.arange(leaves.full)  # every leave but the whole rack
+    given = leaves.sizes[leaves.full] - leaves.sizes[kept]
+    kept = kept[given <= bag_count]
+    return kept, leaves.values[kept] * settings.leave_weight - settings.exchange_penalty
 
 
 class StaticPlayer(BasePlayer):
@@ -162,93 +226,65 @@ class StaticPlayer(BasePlayer):
             self._hot[key] = hot
         return hot
 
-    def evaluate_all(self, view: PlayerView) -> tuple[MoveList, np.ndarray, list[str], np.ndarray]:
-        """Every placement, its equity, its leave (as rack text, per move) and rack counts."""
+    def evaluate(self, view: PlayerView) -> Evaluation:
+        """The static evaluation of every placement of the view's position."""
         rules = view.rules
-        rack = rack_counts(view.rack)
-        board = board_array(view.board)
-        ml = self.generator(rules).generate(board, rack)
-        n = len(ml)
-        if n == 0:
-            return ml, np.zeros(0), [], rack
-        keys, codes = _used_keys(ml)
-        uniq, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-        placed = ml.tiles != 0
-        values = np.zeros(len(uniq))
-        leave_texts: list[str] = []
         tile_values = np.zeros(27, np.int64)
         tile_values[1:] = rules.tile_set.values
-        leave_points = np.zeros(len(uniq))
-        for u, i in enumerate(first):
-            used = np.bincount(codes[i][placed[i]], minlength=27)
-            left = rack - used
-            key = leave_key(left)
-            values[u] = self.leaves.value_key(key, left)
-            leave_points[u] = float((left * tile_values).sum())
-            leave_texts.append(counts_text(left))
-        s = self.settings
-        score = ml.score.astype(np.float64)
-        bag = view.bag_count
-        rack_size = rules.rack_size
-        if bag == 0:
-            unseen_points = float(rack_counts(view.unseen).dot(tile_values))
-            out = ml.ntiles == int(rack.sum())
-            lp = leave_points[inverse]
-            equity = score + np.where(out, s.out_bonus_factor * unseen_points, -s.stuck_penalty * lp - 2.0)
-        else:
-            weight = s.leave_weight * (1.0 if bag >= rack_size else 0.3 + 0.7 * bag / rack_size)
-            equity = score + weight * values[inverse]
-        if view.board.is_empty() and s.opening_vowel_penalty:
-            hot = self._hot_squares(rules)
-            size = rules.layout.size
-            offsets = np.arange(ml.tiles.shape[1])
-            sq = np.where(ml.direction[:, None] == 0, ml.row[:, None] * size + ml.col[:, None] + offsets,
-                          (ml.row[:, None] + offsets) * size + ml.col[:, None])
-            sq = np.clip(sq, 0, size * size - 1)
-            vowel_hot = placed & VOWEL_MASK[ml.tiles & 63] & hot[sq] & ((ml.tiles & 64) == 0)
-            equity = equity - s.opening_vowel_penalty * vowel_hot.sum(axis=1)
-        return ml, equity, [leave_texts[i] for i in inverse], rack
+        unseen = float(rack_counts(view.unseen).dot(tile_values)) if view.bag_count == 0 else 0.0
+        hot = self._hot_squares(rules) if view.board.is_empty() else None
+        return evaluate_position(self.generator(rules), self.leaves, self.settings, rules,
+                                 board_array(view.board), rack_counts(view.rack), view.bag_count, unseen, hot)
+
+    def evaluate_all(self, view: PlayerView) -> tuple[MoveList, np.ndarray, list[str], np.ndarray]:
+        """Every placement, its equity, its leave (as rack text, per move) and rack counts."""
+        ev = self.evaluate(view)
+        texts = [counts_text(c) for c in ev.leaves.counts]
+        return ev.moves, ev.equity, [texts[i] for i in ev.leave], ev.rack
 
     def exchange_options(self, view: PlayerView, rack: np.ndarray) -> list[Option]:
         """Every exchange with its equity (the value of the tiles kept), when exchanging is allowed."""
-        if view.bag_count < max(view.rules.exchange_limit, 1):
-            return []
-        out = []
-        for ex in exchanges(rack):
-            if int(ex.sum()) > view.bag_count:
-                continue
-            keep = rack - ex
-            value = self.leaves.value(keep) * self.settings.leave_weight - self.settings.exchange_penalty
-            out.append(Option(Exchange(counts_text(ex)), 0, counts_text(keep), value))
-        return out
+        leaves = self.leaves.rack_leaves(rack)
+        ev = Evaluation(MoveList(np.zeros((0, 8), np.int32), board_array(view.board), view.rules.layout.size),
+                        np.zeros(0), np.zeros(0, np.int64), leaves, rack, self.settings.leave_weight)
+        kept, equity = exchange_equities(ev, self.settings, view.bag_count, view.rules.exchange_limit)
+        return [Option(Exchange(counts_text(rack - leaves.counts[k])), 0, counts_text(leaves.counts[k]), float(e))
+                for k, e in zip(kept, equity)]
 
     def ranked(self, view: PlayerView, top: int | None = None, *, with_exchanges: bool = True) -> list[Option]:
         """The engine's options (placements and exchanges), best equity first."""
-        ml, equity, leaves, rack = self.evaluate_all(view)
+        ev = self.evaluate(view)
+        ml, equity = ev.moves, ev.equity
         order = np.argsort(-equity, kind="stable")
         if top is not None:
             order = order[:top]
-        options = [Option(to_place(ml[int(i)]), int(ml.score[i]), leaves[int(i)], float(equity[i]),
-                          int(ml.ntiles[i]), ml[int(i)].word) for i in order]
+        options = [Option(to_place(ml[int(i)]), int(ml.score[i]), counts_text(ev.leaves.counts[ev.leave[i]]),
+                          float(equity[i]), int(ml.ntiles[i]), ml[int(i)].word) for i in order]
         if with_exchanges:
-            options.extend(self.exchange_options(view, rack))
+            options.extend(self.exchange_options(view, ev.rack))
             options.sort(key=lambda o: -o.equity)
             if top is not None:
                 options = options[:top]
         return options
 
     def choose(self, view: PlayerView) -> Move:
-        ml, equity, leaves, rack = self.evaluate_all(view)
+        ev = self.evaluate(view)
+        return self._decide(ev, view.bag_count, view.rules)
+
+    def _decide(self, ev: Evaluation, bag_count: int, rules: Rules) -> Move:
+        """The best placement, or the best exchange when it is worth more."""
         best_move: Move | None = None
         best_equity = -1e9
-        if len(ml):
-            i = int(np.argmax(equity))
-            best_move, best_equity = to_place(ml[i]), float(equity[i])
-        for option in self.exchange_options(view, rack):
-            if option.equity > best_equity:
-                best_move, best_equity = option.move, option.equity
+        if len(ev.moves):
+            i = int(np.argmax(ev.equity))
+            best_move, best_equity = to_place(ev.moves[i]), float(ev.equity[i])
+        kept, equity = exchange_equities(ev, self.settings, bag_count, rules.exchange_limit)
+        if len(kept):
+            j = int(np.argmax(equity))
+            if equity[j] > best_equity:
+                best_move = Exchange(counts_text(ev.rack - ev.leaves.counts[kept[j]]))
         if best_move is None:
-            return self._no_play(view, rack)
+            return self._no_play_counts(ev.rack, bag_count, rules)
         return best_move
 
 

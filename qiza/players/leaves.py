@@ -6,12 +6,16 @@ blank) in three layers:
 * a *superleave table* of exact leaves (``"AER?"`` -> value) learned by self-play for the
   leaves seen often enough;
 * a feature model for every other leave: per-tile counts (first, second and third copy of
-  each tile), the vowel/consonant balance and Q-with-U;
+  each tile), the vowel/consonant balance and synergy pairs (two different tiles kept
+  together, such as ``QU``, ``ER``, ``?S``, ``NG``);
 * per-tile linear values (27 numbers), the fast path used by
   :meth:`qiza.movegen.MoveGenerator.best` in simulations and training.
 
 The trained model ships as ``qiza/data/leaves.json`` (see :mod:`qiza.players.train`, which
 records the training run's size and time in the file). Without it a hand-made model is used.
+
+:meth:`LeaveModel.rack_leaves` values every sub-leave of a rack at once (numpy, at most 128
+for seven different tiles): the static player uses it for all placements and exchanges.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ import numpy as np
 VOWELS = (1, 5, 9, 15, 21)  # A E I O U
 LETTERS = "?ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 MAX_VC = 9
+MAX_RACK_TILES = 9
 
 # hand-made starting values (points) of a single tile kept, index 0 = blank
 _HAND_TILES = [25.0, 1.0, -2.0, 0.5, 0.5, 3.5, -2.0, -2.0, 1.0, -0.5, -2.5, -1.5, -0.5, 0.5,
@@ -62,9 +67,31 @@ def features(counts: Sequence[int] | np.ndarray) -> list[str]:
         elif t:
             consonants += c
     out.append(f"v{min(vowels, MAX_VC)}c{min(consonants, MAX_VC)}")
-    if counts[17] and counts[21]:
-        out.append("QU")
+    present = [t for t in range(27) if counts[t]]
+    for i, t in enumerate(present):
+        for u in present[i + 1:]:
+            out.append(LETTERS[t] + LETTERS[u])
     return out
+
+
+class RackLeaves:
+    """Every sub-leave of one rack, indexed by a mixed-radix code.
+
+    ``code`` of a leave = sum over the rack's tiles of (copies kept) x ``radix[tile]``; the
+    whole rack is ``full``. ``counts[code]`` are the leave's 27 counts, ``values[code]`` its
+    value, ``keys[code]`` its table key (``?AER``).
+    """
+
+    __slots__ = ("radix", "full", "counts", "values", "keys", "sizes")
+
+    def __init__(self, radix: np.ndarray, full: int, counts: np.ndarray, values: np.ndarray,
+                 keys: list[str]) -> None:
+        self.radix = radix
+        self.full = full
+        self.counts = counts
+        self.values = values
+        self.keys = keys
+        self.sizes = counts.sum(axis=1)
 
 
 class LeaveModel:
@@ -77,6 +104,72 @@ class LeaveModel:
         self.tile_values = np.asarray(tile_values if tile_values is not None else _HAND_TILES, np.float64)
         self.meta = dict(meta or {})
         self._cache: dict[str, float] = {}
+        self._compile()
+
+    def _compile(self) -> None:
+        """Feature weights as arrays for :meth:`values_of`."""
+        w = self.weights
+        copies = np.zeros((27, MAX_RACK_TILES + 1))
+        for t in range(27):
+            for k in range(1, MAX_RACK_TILES + 1):
+                copies[t, k] = copies[t, k - 1] + (w.get(f"{LETTERS[t]}{k}", 0.0) if k <= 3 else 0.0)
+        vc = np.zeros((MAX_VC + 1, MAX_VC + 1))
+        for v in range(MAX_VC + 1):
+            for c in range(MAX_VC + 1):
+                vc[v, c] = w.get(f"v{v}c{c}", 0.0)
+        pairs = np.zeros((27, 27))
+        for t in range(27):
+            for u in range(t + 1, 27):
+                pairs[t, u] = w.get(LETTERS[t] + LETTERS[u], 0.0)
+        self._copies, self._vc, self._pairs = copies, vc, pairs
+        self._rack_cache: dict[str, RackLeaves] = {}
+
+    def values_of(self, counts: np.ndarray) -> np.ndarray:
+        """Values of many leaves at once (``counts``: m x 27); the superleave table first."""
+        counts = np.asarray(counts)
+        clipped = np.minimum(counts, MAX_RACK_TILES)
+        value = self._copies[np.arange(27)[None, :], clipped].sum(axis=1)
+        vowels = np.minimum(counts[:, list(VOWELS)].sum(axis=1), MAX_VC)
+        consonants = np.minimum(counts[:, 1:].sum(axis=1) - counts[:, list(VOWELS)].sum(axis=1), MAX_VC)
+        value += self._vc[vowels, consonants]
+        present = (counts > 0).astype(np.float64)
+        value += ((present @ self._pairs) * present).sum(axis=1)
+        value[counts.sum(axis=1) == 0] = 0.0
+        return value
+
+    def rack_leaves(self, rack: Sequence[int] | np.ndarray) -> RackLeaves:
+        """Every sub-leave of a rack (27 counts) with its value (see :class:`RackLeaves`)."""
+        rack = np.asarray(rack)
+        full_key = leave_key(rack)
+        got = self._rack_cache.get(full_key)
+        if got is not None:
+            return got
+        radix = np.zeros(27, np.int64)
+        keys = [""]
+        n = 1
+        tiles = [t for t in range(27) if rack[t]]
+        for t in tiles:
+            radix[t] = n
+            c = int(rack[t])
+            ch = LETTERS[t]
+            keys = [k + ch * j for j in range(c + 1) for k in keys]
+            n *= c + 1
+        codes = np.arange(n)
+        counts = np.zeros((n, 27), np.int32)
+        for t in tiles:
+            counts[:, t] = (codes // radix[t]) % (int(rack[t]) + 1)
+        values = self.values_of(counts)
+        table = self.table
+        if table:
+            for i, k in enumerate(keys):
+                v = table.get(k)
+                if v is not None:
+                    values[i] = v
+        result = RackLeaves(radix, n - 1, counts, values, keys)
+        if len(self._rack_cache) > 20_000:
+            self._rack_cache.clear()
+        self._rack_cache[full_key] = result
+        return result
 
     # -- values ---------------------------------------------------------------------------
     def value(self, counts: Sequence[int] | np.ndarray) -> float:
@@ -93,9 +186,8 @@ class LeaveModel:
         elif key in self.table:
             value = self.table[key]
         else:
-            c = counts if counts is not None else key_counts(key)
-            weights = self.weights
-            value = sum(weights.get(f, 0.0) for f in features(c))
+            c = np.asarray(counts if counts is not None else key_counts(key)).reshape(1, 27)
+            value = float(self.values_of(c)[0])
         if len(self._cache) > 200_000:
             self._cache.clear()
         self._cache[key] = value
