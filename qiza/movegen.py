@@ -790,6 +790,15 @@ class MoveList:
     codes of the line, 0 where played through).
     """
 
+    score: np.ndarray
+    row: np.ndarray
+    col: np.ndarray
+    direction: np.ndarray
+    length: np.ndarray
+    ntiles: np.ndarray
+    equity: np.ndarray
+    tiles: np.ndarray
+
     def __init__(self, out: np.ndarray, board: np.ndarray, size: int) -> None:
         self._out = out
         self.board = board.reshape(size, size)
