@@ -504,8 +504,10 @@ def _shadow(bb, r, c, prev, cross, xsum, lm, wm, val, rvals, nr, eff, bmin, bbon
             rpos[nrt] = x
             nrt += 1
         x += 1
-    for i in range(MAX_RACK + 1):
-        for j in range(MAX_RACK + 1):
+    nrow = tab.shape[0]  # runtime loop bounds: constant ones get unrolled and slow compilation
+    ncol = tab.shape[1]
+    for i in range(nrow):
+        for j in range(ncol):
             tab[i, j] = -1
     best = -1
     lwm = 1
@@ -556,13 +558,14 @@ def _shadow(bb, r, c, prev, cross, xsum, lm, wm, val, rvals, nr, eff, bmin, bbon
                 best = total
     # suffix maxima: tab[l, k] = best over spans with l left and >= k right tiles;
     # tab[l, MAX_RACK + 1] = best over spans with >= l left tiles
-    for i in range(MAX_RACK + 1):
-        for j in range(MAX_RACK - 1, -1, -1):
+    last = ncol - 1  # column of the ">= l left tiles" bounds
+    for i in range(nrow):
+        for j in range(last - 2, -1, -1):
             if tab[i, j + 1] > tab[i, j]:
                 tab[i, j] = tab[i, j + 1]
-    tab[MAX_RACK, MAX_RACK + 1] = tab[MAX_RACK, 0]
-    for i in range(MAX_RACK - 1, -1, -1):
-        tab[i, MAX_RACK + 1] = max(tab[i, 0], tab[i + 1, MAX_RACK + 1])
+    tab[nrow - 1, last] = tab[nrow - 1, 0]
+    for i in range(nrow - 2, -1, -1):
+        tab[i, last] = max(tab[i, 0], tab[i + 1, last])
     return best
 
 
@@ -607,9 +610,9 @@ def _generate_best(g, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT, rbit
             break
     cross = np.empty((2, size, size), np.int32)
     xsum = np.empty((2, size, size), np.int32)
-    _cross(g, b, size, cross[0], xsum[0], val)
-    if not empty:
-        _cross(g, bt, size, cross[1], xsum[1], val)
+    ndir = 1 if empty else 2
+    for d in range(ndir):
+        _cross(g, b if d == 0 else bt, size, cross[d], xsum[d], val)
     eff = rbits
     if w[W_RACK] > 0:
         eff = ALL_LETTERS
@@ -631,23 +634,28 @@ def _generate_best(g, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT, rbit
     ar = np.empty(cap, np.int64)
     ac = np.empty(cap, np.int64)
     ap = np.empty(cap, np.int64)
-    n0 = _anchors(b, empty, start_sq, cross[0], eff, ar, ac, ap, 0)
-    n = n0
-    if not empty:
-        n = _anchors(bt, empty, start_sqT, cross[1], eff, ar, ac, ap, n0)
+    n = 0
+    n0 = 0
+    for d in range(ndir):
+        n = _anchors(b if d == 0 else bt, empty, start_sq if d == 0 else start_sqT, cross[d], eff, ar, ac, ap, n)
+        if d == 0:
+            n0 = n
     bounds = np.empty(n, np.int64)
     bmin = w[P_BMIN]
     bbonus = w[P_BBONUS]
     scratch = np.empty((4, MAX_SIZE + 1), np.int64)
     tabs = np.empty((n, MAX_RACK + 1, MAX_RACK + 2), np.int32)
     for i in range(n):
-        if i < n0:
-            bounds[i] = _shadow(b, ar[i], ac[i], ap[i], cross[0], xsum[0], lm, wm, val, rvals, nr, eff, bmin, bbonus,
-                                scratch, tabs[i])
-        else:
-            bounds[i] = _shadow(bt, ar[i], ac[i], ap[i], cross[1], xsum[1], lmT, wmT, val, rvals, nr, eff,
-                                bmin, bbonus, scratch, tabs[i])
-    order = np.argsort(-bounds, kind="mergesort")
+        d = 0 if i < n0 else 1
+        bounds[i] = _shadow(b if d == 0 else bt, ar[i], ac[i], ap[i], cross[d], xsum[d], lm if d == 0 else lmT,
+                            wm if d == 0 else wmT, val, rvals, nr, eff, bmin, bbonus, scratch, tabs[i])
+    order = np.empty(n, np.int64)  # anchors by decreasing bound (insertion sort: n is small)
+    for i in range(n):
+        j = i
+        while j > 0 and bounds[order[j - 1]] < bounds[i]:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = i
     root = g[1]
     lastrow = -1
     lastdir = -1
@@ -676,8 +684,8 @@ def _generate_best(g, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT, rbit
         w[P_ANCHOR] = c
         w[P_PREV] = ap[i]
         tab = tabs[i]
-        for x in range(MAX_RACK + 1):
-            for y in range(MAX_RACK + 2):
+        for x in range(tab.shape[0]):
+            for y in range(tab.shape[1]):
                 w[W_TAB + x * TAB_W + y] = tab[x, y]
         _rec(_ptr(g), _ptr(w), _ptr(out), c, root, 0, 1, 0, 0, c, rbits)
 
@@ -699,15 +707,15 @@ def _generate(g, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT):  # type:
         _generate_best(g, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT, rbits)
         return
     b = board.reshape((size, size))
-    _gen_dir(g, w, out, b, lm, wm, 0, start_sq, rbits)
     empty = True
     for i in range(size * size):
         if board[i] != 0:
             empty = False
             break
-    if not empty:
-        bt = np.ascontiguousarray(b.T)
-        _gen_dir(g, w, out, bt, lmT, wmT, 1, start_sqT, rbits)
+    bt = np.ascontiguousarray(b.T)
+    for d in range(1 if empty else 2):  # one call site keeps compilation short
+        _gen_dir(g, w, out, b if d == 0 else bt, lm if d == 0 else lmT, wm if d == 0 else wmT, d,
+                 start_sq if d == 0 else start_sqT, rbits)
 
 
 @nb.njit(cache=True)
