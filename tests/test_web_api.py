@@ -3,6 +3,7 @@ players see only what they may, and a restart loses no game and no turn."""
 
 from __future__ import annotations
 
+import json
 import random
 import threading
 import time
@@ -85,16 +86,105 @@ def test_create_and_views_show_only_own_rack(client: TestClient) -> None:
 
 
 def test_join_link_flow(client: TestClient) -> None:
-    answer = client.post("/api/games", json={"seats": [{"name": "Ann"}, {}], "seed": 5})
-    game_id, tokens = answer.json()["id"], answer.json()["tokens"]
+    answer = client.post("/api/games", json={"seats": [{"name": "Ann"}, {}, {}], "seed": 5})
+    created = answer.json()
+    game_id, tokens, invite = created["id"], created["tokens"], created["invite"]
     assert list(tokens) == ["0"]
-    joined = client.post(f"/api/games/{game_id}/join", json={"seat": 1, "name": "Bob"})
+    assert created["invite_url"] == f"/game/{game_id}#invite={invite}" and invite not in created["url"]
+    # the plain link lets anyone watch, but taking a seat needs the invite secret
+    assert state(client, game_id, None, None)["players"][1]["joined"] is False
+    assert invite not in str(state(client, game_id, None, None)) and invite not in str(client.get("/api/games").json())
+    error(client.post(f"/api/games/{game_id}/join", json={"seat": 1, "name": "Eve"}), 403, "invite_required")
+    error(client.post(f"/api/games/{game_id}/join", json={"seat": 1, "name": "Eve", "invite": "guess"}),
+          403, "wrong_invite")
+    error(client.post(f"/api/games/{game_id}/join", json={"seat": 1, "name": "Eve", "invite": tokens["0"]}),
+          403, "wrong_invite")
+    joined = client.post(f"/api/games/{game_id}/join", json={"seat": 1, "name": "Bob", "invite": invite})
     assert joined.status_code == 200, joined.text
     bob = state(client, game_id, 1, joined.json()["token"])
     assert bob["players"][1]["name"] == "Bob" and bob["players"][1]["joined"]
-    error(client.post(f"/api/games/{game_id}/join", json={"seat": 1, "name": "Eve"}), 409, "seat_taken")
-    error(client.post(f"/api/games/{game_id}/join", json={"seat": 0, "name": "Eve"}), 409, "seat_taken")
-    error(client.post(f"/api/games/{game_id}/join", json={"seat": 3, "name": "Eve"}), 422, "no_such_seat")
+    # tokens stay per seat: Bob's token is not seat 2's, and the invite is no seat token
+    error(client.get(f"/api/games/{game_id}", params={"seat": 2}, headers={"X-Seat-Token": joined.json()["token"]}),
+          403, "wrong_token")
+    error(act(client, game_id, 0, invite, 2, "pass"), 403, "wrong_token")
+    for seat in (0, 1):
+        error(client.post(f"/api/games/{game_id}/join", json={"seat": seat, "name": "Eve", "invite": invite}),
+              409, "seat_taken")
+    error(client.post(f"/api/games/{game_id}/join", json={"seat": 3, "name": "Eve", "invite": invite}),
+          422, "no_such_seat")
+    assert client.post(f"/api/games/{game_id}/join", json={"seat": 2, "invite": invite}).status_code == 200
+
+
+def test_games_stored_before_invites_stay_open(client: TestClient) -> None:
+    game_id, _ = new_game(client, claim_all=False, creator_seat=0)
+    store = client.app.state.store  # type: ignore[attr-defined]
+    row = store.get(game_id)
+    row.settings.pop("invite_hash")
+    with store.engine.begin() as connection:
+        from sqlalchemy import update
+
+        from qiza.web.db import games
+        connection.execute(update(games).where(games.c.id == game_id).values(settings=json.dumps(row.settings)))
+    assert client.post(f"/api/games/{game_id}/join", json={"seat": 1, "name": "Bob"}).status_code == 200
+
+
+def test_rack_order_is_kept(client: TestClient) -> None:
+    game_id, tokens = new_game(client)
+    # seat 1 arranges while seat 0 is to move: no version needed, seat 0's turn stays valid
+    answer = client.post(f"/api/games/{game_id}/rack", json={"seat": 1, "token": tokens["1"], "order": "BEKNNOT"})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["rack"] == "BEKNNOT"
+    assert state(client, game_id, 1, tokens["1"])["rack"] == "BEKNNOT"
+    assert "BEKNNOT" not in str(state(client, game_id, 0, tokens["0"])) and state(client, game_id, None, None)["rack"] == ""
+    version = state(client, game_id, 0, tokens["0"])["version"]
+    assert act(client, game_id, 0, tokens["0"], version, "place", move="H8 FORD").status_code == 200
+    error(client.post(f"/api/games/{game_id}/rack", json={"seat": 1, "token": tokens["1"], "order": "BEKNNOO"}),
+          422, "not_your_rack")
+    error(client.post(f"/api/games/{game_id}/rack", json={"seat": 1, "token": tokens["1"], "order": "BEK1NOT"}),
+          422, "malformed_rack")
+    error(client.post(f"/api/games/{game_id}/rack", json={"seat": 1, "token": tokens["0"], "order": "BEKNNOT"}),
+          403, "wrong_token")
+    error(client.post(f"/api/games/{game_id}/rack", json={"seat": 1, "token": tokens["1"]}), 422, "malformed_request")
+    error(client.post(f"/api/games/{game_id}/rack", json={"seat": 7, "token": tokens["1"], "order": "A"}),
+          422, "malformed_request")
+    error(client.post("/api/games/nope/rack", json={"seat": 1, "token": "t", "order": "A"}), 404, "no_such_game")
+
+
+def test_rack_order_survives_a_restart_and_the_game_over(db_url: str) -> None:
+    with TestClient(create_app(db_url)) as first:
+        game_id, tokens = new_game(first, options={"scoreless_turns": 1})
+        assert first.post(f"/api/games/{game_id}/rack",
+                          json={"seat": 0, "token": tokens["0"], "order": "YRFOADD"}).status_code == 200
+    with TestClient(create_app(db_url)) as second:
+        assert state(second, game_id, 0, tokens["0"])["rack"] == "YRFOADD"
+        version = state(second, game_id, 0, tokens["0"])["version"]
+        assert act(second, game_id, 0, tokens["0"], version, "pass").status_code == 200
+        assert act(second, game_id, 1, tokens["1"], version + 1, "pass").status_code == 200
+        error(second.post(f"/api/games/{game_id}/rack", json={"seat": 0, "token": tokens["0"], "order": "DDAOFRY"}),
+              409, "game_over")
+
+
+def test_finish_line_level_per_seat(client: TestClient) -> None:
+    meta = client.get("/api/meta").json()
+    targets = meta["finish_line_targets"]["3"]
+    game_id, _ = new_game(client, seats=[{"name": "Ann"}, {"name": "Bob"}, {"name": "Cy"}],
+                          finish_line_levels=["beginner", "expert", "intermediate"])
+    seen = state(client, game_id, None, None)
+    assert seen["rules"]["finish_line"] == [targets["beginner"], targets["expert"], targets["intermediate"]]
+    assert targets["beginner"] < targets["intermediate"] < targets["expert"]
+    error(client.post("/api/games", json={"seats": [{}, {}], "finish_line_levels": ["expert"]}), 422, "bad_rules")
+    error(client.post("/api/games", json={"seats": [{}, {}], "finish_line_levels": ["expert", "god"]}),
+          422, "malformed_request")
+
+
+def test_resign(client: TestClient) -> None:
+    game_id, tokens = new_game(client)
+    error(act(client, game_id, 1, "wrong", 1, "resign"), 403, "wrong_token")
+    answer = act(client, game_id, 1, tokens["1"], 1, "resign")  # not the seat to move: allowed
+    assert answer.status_code == 200, answer.text
+    over = answer.json()
+    assert over["over"] and "resigned" in over["end_reason"] and over["winners"] == [0]
+    error(act(client, game_id, 0, tokens["0"], 2, "resign"), 409, "game_over")
 
 
 def test_wrong_seat_token(client: TestClient) -> None:
@@ -238,7 +328,7 @@ def test_fuzzed_bodies_never_500(client: TestClient) -> None:
         body = {k: rng.choice(values) for k in keys if rng.random() < 0.7}
         if rng.random() < 0.5:
             body["kind"] = rng.choice(["place", "exchange", "pass", "challenge", "resign"])
-        for path in ("actions", "preview", "join"):
+        for path in ("actions", "preview", "join", "rack"):
             answer = client.post(f"/api/games/{game_id}/{path}", json=body)
             assert answer.status_code < 500, (path, body, answer.text)
 
@@ -274,8 +364,9 @@ def test_computer_seats_play_and_resume_after_restart(db_url: str) -> None:
     # a game stored while its computer is to move, by a process that stopped at once
     service = GameService(Store(db_url))
     service.closed = True
-    waiting, tokens = service.create(preset="computer", seats=[SeatSpec("computer", level="greedy"), SeatSpec()],
-                                     seed=3, claim=[1])
+    waiting, tokens, _ = service.create(preset="computer", seats=[SeatSpec("computer", level="greedy"), SeatSpec()],
+                                        seed=3, claim=[1])
+    service.close()
     with TestClient(create_app(db_url)) as client:
         wait_for(lambda: state(client, waiting, None, None)["to_move"] == 1)
         seen = state(client, waiting, 1, tokens[1])
@@ -291,7 +382,7 @@ def test_computer_seats_play_and_resume_after_restart(db_url: str) -> None:
 
 def test_openapi_documents_the_api(client: TestClient) -> None:
     paths = client.get("/openapi.json").json()["paths"]
-    for path in ("/api/games", "/api/games/{game_id}", "/api/games/{game_id}/join",
+    for path in ("/api/games", "/api/games/{game_id}", "/api/games/{game_id}/join", "/api/games/{game_id}/rack",
                  "/api/games/{game_id}/actions", "/api/games/{game_id}/preview", "/api/games/{game_id}/gcg"):
         assert path in paths
     assert client.get("/docs").status_code == 200
@@ -320,6 +411,9 @@ def test_computer_challenges_a_phony(db_url: str) -> None:
         wait_for(lambda: any(r["kind"] == "phony-removed" for r in state(client, game_id, 0, token)["history"]))
         seen = state(client, game_id, 0, token)
         assert seen["players"][0]["score"] == 0 and seen["rack"] == "DRYAFDO"
+        service = client.app.state.service  # type: ignore[attr-defined]
+        wait_for(lambda: state(client, game_id, 0, token)["to_move"] == 0)
+        assert game_id not in service._considered  # the window closed: nothing kept
 
 
 def test_computer_waits_while_the_challenge_window_is_open(db_url: str) -> None:
@@ -332,3 +426,46 @@ def test_computer_waits_while_the_challenge_window_is_open(db_url: str) -> None:
         cy = state(client, game_id, 2, tokens["2"])
         assert cy["to_move"] == 1 and cy["can_challenge"] and cy["challenge_window"]["move"] == "H8 FORD"
         wait_for(lambda: state(client, game_id, 2, tokens["2"])["to_move"] == 2, timeout=30)
+        service = client.app.state.service  # type: ignore[attr-defined]
+        assert not service._waited and not service._considered
+
+
+def test_computer_decides_in_a_worker_process_without_holding_the_game(db_url: str) -> None:
+    from qiza.web.computer import ComputerPool
+
+    started, release = threading.Event(), threading.Event()
+    calls: list[str] = []
+
+    with TestClient(create_app(db_url)) as client:
+        service = client.app.state.service  # type: ignore[attr-defined]
+        pool = service.thinker
+        assert isinstance(pool, ComputerPool)
+
+        class SlowThinker:
+            def run(self, fn: Any, *args: Any) -> Any:
+                calls.append(fn.__name__)
+                started.set()
+                release.wait(30)
+                return pool.run(fn, *args)
+
+            def close(self) -> None:
+                pool.close()
+
+        service.thinker = SlowThinker()
+        answer = client.post("/api/games", json={"preset": "computer", "seed": 3, "creator_seat": 1,
+                                                 "seats": [{"kind": "computer", "level": "greedy"}, {"name": "Bo"}]})
+        game_id, token = answer.json()["id"], answer.json()["tokens"]["1"]
+        assert started.wait(30)
+        # while the computer thinks, its game answers at once, and its player may arrange a rack
+        begin = time.monotonic()
+        assert state(client, game_id, None, None)["to_move"] == 0
+        order = state(client, game_id, 1, token)["rack"][::-1]
+        assert client.post(f"/api/games/{game_id}/rack", json={"seat": 1, "token": token, "order": order}).status_code == 200
+        assert time.monotonic() - begin < 5
+        release.set()
+        # the decision (made in a worker process) still applies: the arrangement did not
+        # change what the computer saw
+        wait_for(lambda: state(client, game_id, None, None)["to_move"] == 1)
+        assert state(client, game_id, None, None)["history"][0]["seat"] == 0
+        assert state(client, game_id, 1, token)["rack"] == order
+        assert calls == ["choose"]

@@ -44,7 +44,8 @@ class ServerThread:
         from qiza.web.app import create_app
 
         self.port = free_port()
-        config = uvicorn.Config(create_app(database_url), host="127.0.0.1", port=self.port, log_level="warning")
+        # warm_up as ``qiza serve`` does: the computer worker processes start with the server
+        config = uvicorn.Config(create_app(database_url, warm_up=True), host="127.0.0.1", port=self.port, log_level="warning")
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
@@ -97,6 +98,19 @@ def open_player(browser: Any, url: str, errors: list[str]) -> Any:
     return page
 
 
+def seat_view(server: ServerThread, game_id: str, seat: int, token: str) -> Any:
+    with urllib.request.urlopen(f"{server.url}/api/games/{game_id}?seat={seat}&token={token}", timeout=30) as answer:
+        return json.load(answer)
+
+
+def wait_until(predicate: Any, timeout: float = 15.0) -> None:
+    end = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > end:
+            raise AssertionError("timed out")
+        time.sleep(0.1)
+
+
 def rack_text(page: Any) -> str:
     return "".join(page.eval_on_selector_all(".rack-tile", "tiles => tiles.map(t => t.dataset.letter)"))
 
@@ -110,11 +124,15 @@ def test_two_players_play_a_game_to_the_end(server: ServerThread, browser: Any) 
     errors: list[str] = []
     ann = open_player(browser, f"{game}#seat=0&token={created['tokens']['0']}", errors)
 
-    # Bob opens the shared link in his own browser and takes the free seat
+    # Bob opens the plain link: he may watch, but a seat needs the invite link
     bob = browser.new_context(viewport={"width": 390, "height": 900}).new_page()  # phone width
     bob.on("pageerror", lambda exc: errors.append(str(exc)))
     bob.set_default_timeout(15000)
     bob.goto(game)
+    sync_api.expect(bob.locator("#message")).to_contain_text("ask for the invite link")
+    assert bob.locator("#join").is_hidden() and bob.locator("#copy-invite").is_hidden()
+    # then the invite link Ann shared (the secret is in the fragment, never sent to the server)
+    bob.goto(server.url + created["invite_url"])
     bob.fill("#join-name", "Bob")
     bob.click("text=Take seat 2")
     bob.wait_for_selector(".rack-tile")
@@ -130,6 +148,19 @@ def test_two_players_play_a_game_to_the_end(server: ServerThread, browser: Any) 
     sync_api.expect(bob.locator("#sq-H8")).to_have_attribute("aria-label", "H8, F, last move")
     sync_api.expect(bob.locator("#players")).to_contain_text("Ann: 16 points")
     sync_api.expect(bob.locator("#challenge-window")).to_contain_text("Ann played H8 FORD")
+
+    # Ann shuffles her rack while Bob thinks: the server keeps the order across a reload
+    before = rack_text(ann)
+    for _ in range(5):
+        ann.click("#shuffle")
+        if rack_text(ann) != before:
+            break
+    shuffled = rack_text(ann)
+    assert sorted(shuffled) == sorted(before)
+    wait_until(lambda: seat_view(server, created["id"], 0, created["tokens"]["0"])["rack"] == shuffled)
+    ann.reload()
+    ann.wait_for_selector(".rack-tile")
+    assert rack_text(ann) == shuffled
 
     # 2. Bob types a phony on the keyboard: 8H (F)EB (down)
     bob.fill("#move-text", "8H (F)EB")
@@ -180,6 +211,12 @@ def test_lobby_game_against_the_computer_with_keyboard_play(server: ServerThread
     page.fill("#seed", "1")
     page.locator("#seats .seat").nth(0).locator(".name").fill("Ann")
     assert page.locator("#seats .seat").nth(1).locator(".kind").input_value() == "computer"
+    # Finish Line, with a target level per seat
+    assert page.locator("#seats .seat .target").first.is_hidden()
+    page.check("#finish-line")
+    page.locator("#seats .seat").nth(0).locator(".target").select_option("beginner")
+    page.locator("#seats .seat").nth(1).locator(".target").select_option("expert")
+    meta = json.load(urllib.request.urlopen(server.url + "/api/meta"))["finish_line_targets"]["2"]
     page.click("#create")
     page.wait_for_selector(".rack-tile")
     assert rack_text(page) == "DRYAFDO"
@@ -191,7 +228,20 @@ def test_lobby_game_against_the_computer_with_keyboard_play(server: ServerThread
     page.keyboard.type("FORD")
     sync_api.expect(page.locator("#preview")).to_contain_text("H8 FORD: 16 points")
     page.keyboard.press("Enter")
-    sync_api.expect(page.locator("#sheet tbody tr")).to_have_count(2)  # the computer answered
+    sync_api.expect(page.locator("#sheet tbody tr")).to_have_count(2, timeout=30000)  # the computer answered
     sync_api.expect(page.locator("#players li.you")).to_contain_text("to move")
     assert page.get_attribute("#sq-H8", "aria-label").startswith("H8, F")
+    sync_api.expect(page.locator("#players")).to_contain_text(f"of {meta['beginner']} points")
+    sync_api.expect(page.locator("#players")).to_contain_text(f"of {meta['expert']} points")
+    # resigning asks first
+    page.click("#resign")
+    sync_api.expect(page.locator("#resign-dialog")).to_be_visible()
+    page.click("#resign-cancel")
+    sync_api.expect(page.locator("#resign-dialog")).to_be_hidden()
+    assert page.locator("#summary").is_hidden()
+    page.click("#resign")
+    page.click("#resign-confirm")
+    sync_api.expect(page.locator("#summary-text")).to_contain_text("resigned")
+    sync_api.expect(page.locator("#summary-text")).to_contain_text("wins")
+    assert page.locator("#resign").is_hidden()
     assert not errors, errors

@@ -28,7 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from qiza.rules import PRESETS, ChallengeRule, EndPoints, EndRule, FirstPlayer, Notation
+from qiza.rules import PRESETS, ChallengeRule, EndPoints, EndRule, FirstPlayer, Level, Notation, finish_line_targets
 from qiza.web.db import Store, default_database_url
 from qiza.web.service import Action, ApiError, GameService, SeatSpec, computer_levels
 
@@ -67,18 +67,24 @@ class CreateGameIn(_Body):
 
 
 class CreatedOut(BaseModel):
-    """A created game and the secret tokens of the seats taken."""
+    """A created game, the secret tokens of the seats taken and the invite secret.
+
+    Share ``invite_url`` with the people who should take the free seats (the secret is in
+    the URL fragment, which browsers do not send to servers); ``url`` lets anyone watch."""
 
     id: str
     tokens: dict[int, str]
     url: str
+    invite: str
+    invite_url: str
 
 
 class JoinIn(_Body):
-    """Take an open person seat."""
+    """Take an open person seat, with the game's invite secret."""
 
     seat: int = Field(ge=0, le=3)
     name: str = Field("", max_length=40)
+    invite: str | None = Field(None, max_length=200, description="the invite secret from the creator's link")
 
 
 class JoinOut(BaseModel):
@@ -104,6 +110,14 @@ class ActionIn(_Body):
                                    description="idempotency key: a request id is applied at most once")
 
 
+class RackIn(_Body):
+    """A new order of the seat's own rack (the same tiles)."""
+
+    seat: int = Field(ge=0, le=3)
+    token: str = Field(min_length=1, max_length=200)
+    order: str = Field(min_length=1, max_length=20, description="the rack's tiles in the new order, '?' for a blank")
+
+
 class PreviewIn(_Body):
     """A placement to score without playing it."""
 
@@ -114,7 +128,7 @@ class PreviewIn(_Body):
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {
-    403: {"description": "wrong seat token"}, 404: {"description": "no such game"},
+    403: {"description": "wrong seat token or invite secret"}, 404: {"description": "no such game"},
     409: {"description": "not your turn, stale version, duplicate request, game over"},
     422: {"description": "malformed request or illegal move"},
 }
@@ -200,13 +214,17 @@ class Hub:
 
 
 def create_app(database_url: str | None = None, *, computer_workers: int = 2,
-               computer_delay: float = 0.0, warm_up: bool = False) -> FastAPI:
+               computer_delay: float = 0.0, warm_up: bool = False,
+               computer_processes: int | None = None) -> FastAPI:
     """The qiza web app on a database (SQLite file by default, or any SQLAlchemy URL).
 
+    ``computer_workers``: worker processes deciding the computers' moves (``computer_processes=0``
+    decides in threads of this process instead);
     ``computer_delay``: seconds a computer seat waits after a person's play that others may
     challenge; ``warm_up``: load the lexicon and move generator at startup."""
     store = Store(database_url or default_database_url())
-    service = GameService(store, computer_workers=computer_workers, computer_delay=computer_delay)
+    service = GameService(store, computer_workers=computer_workers, computer_delay=computer_delay,
+                          computer_processes=computer_processes)
     hub = Hub(service)
 
     @contextlib.asynccontextmanager
@@ -280,7 +298,9 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
                             "passes"],
             },
             "levels": list(computer_levels()),
-            "finish_line_levels": ["beginner", "intermediate", "expert"],
+            "finish_line_levels": [lv.value for lv in Level],
+            "finish_line_targets": {n: {lv.value: finish_line_targets([lv] * n)[0] for lv in Level}
+                                    for n in (2, 3, 4)},
             "lexicons": ["enable", "twl06", "sowpods"],
         }
 
@@ -296,11 +316,13 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
             claim = [body.creator_seat]
         else:
             claim = []
-        game_id, tokens = service.create(
+        created = service.create(
             preset=body.preset, options=body.options, seats=[SeatSpec(s.kind, s.name, s.level) for s in body.seats],
             seed=body.seed, lexicon=body.lexicon, word_help=body.word_help,
             finish_line_levels=body.finish_line_levels, claim=claim)
-        return CreatedOut(id=game_id, tokens=tokens, url=f"/game/{game_id}")
+        url = f"/game/{created.id}"
+        return CreatedOut(id=created.id, tokens=created.tokens, url=url, invite=created.invite,
+                          invite_url=f"{url}#invite={created.invite}")
 
     @app.get("/api/games", tags=["games"])
     def list_games() -> list[dict[str, Any]]:
@@ -322,8 +344,9 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
 
     @app.post("/api/games/{game_id}/join", tags=["games"], response_model=JoinOut, responses=ERRORS)
     def join_game(game_id: str, body: JoinIn) -> JoinOut:
-        """Take an open person seat; keep the returned token secret."""
-        token, version = service.join(game_id, body.seat, body.name)
+        """Take an open person seat with the invite secret (from the creator's invite link);
+        keep the returned token secret."""
+        token, version = service.join(game_id, body.seat, body.name, body.invite)
         return JoinOut(seat=body.seat, token=token, version=version)
 
     @app.post("/api/games/{game_id}/actions", tags=["play"], responses=ERRORS)
@@ -333,6 +356,12 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
         Answers the new game state as the seat sees it, with ``record``: the score sheet line."""
         action = Action(body.kind, body.move, body.cells, body.tiles)
         return JSONResponse(service.act(game_id, body.seat, body.token, body.version, action, body.request_id))
+
+    @app.post("/api/games/{game_id}/rack", tags=["play"], responses=ERRORS)
+    def arrange_rack(game_id: str, body: RackIn) -> JSONResponse:
+        """Put your rack in a new order (after a shuffle or a drag), kept by the server so that
+        reloads show it. Any time, no version needed; answers your view of the game."""
+        return JSONResponse(service.arrange(game_id, body.seat, body.token, body.order))
 
     @app.post("/api/games/{game_id}/preview", tags=["play"], responses=ERRORS)
     def preview(game_id: str, body: PreviewIn) -> dict[str, Any]:

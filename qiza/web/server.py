@@ -13,7 +13,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--database-url", default=None,
                         help="SQLAlchemy URL, e.g. postgresql://user@localhost/qiza "
                         "(default: a SQLite file in the user's data directory)")
-    parser.add_argument("--computer-workers", type=int, default=2, help="threads playing computer seats")
+    parser.add_argument("--computer-workers", type=int, default=2, help="worker processes deciding the computer seats' moves (0: threads of the server process)")
     parser.add_argument("--computer-delay", type=float, default=1.5,
                         help="seconds a computer waits after a person's play, so others may challenge it")
     parser.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
@@ -26,7 +26,8 @@ def run(args: argparse.Namespace) -> int:
     from qiza.web.app import create_app
 
     logging.basicConfig(level=args.log_level.upper())
-    app = create_app(args.database_url, computer_workers=args.computer_workers,
+    app = create_app(args.database_url, computer_workers=max(1, args.computer_workers),
+                     computer_processes=args.computer_workers,
                      computer_delay=args.computer_delay, warm_up=True)
     print(f"qiza: serving on http://{args.host}:{args.port}/ (API documentation at /docs)", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)

@@ -5,7 +5,8 @@ rules engine (:class:`qiza.game.Game`) and stores it with a compare-and-swap on 
 version, so a turn submitted twice (or by two processes at once) is applied once. It keeps
 rebuilt games in memory (rebuilt from the saved actions when another process moved on),
 turns each game into what one player may see (:meth:`GameService.state`) and plays the
-computer seats in a thread pool so that no game waits for another.
+computer seats in worker processes (:mod:`qiza.web.computer`) so that no game waits for
+another and the server's own thread stays free.
 
 Refusals raise :class:`ApiError` with an HTTP status, a short code and a message that
 names the problem; the app turns them into JSON error answers.
@@ -18,11 +19,12 @@ import importlib
 import logging
 import secrets
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from qiza import savefile
 from qiza.errors import (
@@ -36,16 +38,26 @@ from qiza.errors import (
 )
 from qiza.game import Game, Kind, PlayerView, Record
 from qiza.lexicon import Lexicon, load_lexicon
-from qiza.move import Direction, Exchange, Move, Pass, Place
+from qiza.move import Exchange, Move, Pass, Place
 from qiza.rules import PRESETS, Rules, find_preset, finish_line
 from qiza.scoring import place_from_cells
+from qiza.web.computer import (
+    FALLBACK_LEVELS,
+    ComputerPool,
+    InlineThinker,
+    Thinker,
+    computer_levels,
+    default_level,
+    move_seed,
+)
+from qiza.web.computer import choose as choose_in_worker
+from qiza.web.computer import wants_challenge as wants_challenge_in_worker
 from qiza.web.db import Duplicate, GameRow, Store
 
 log = logging.getLogger("qiza.web")
 
 PERSON = "person"
 COMPUTER = "computer"
-FALLBACK_LEVELS = ("greedy",)
 
 
 class ApiError(Exception):
@@ -63,94 +75,6 @@ class ApiError(Exception):
         return {"error": {"code": self.code, "message": self.message, **self.extra}}
 
 
-class ComputerPlayer(Protocol):
-    """What :mod:`qiza.players` provides (``make_player(level, lexicon, seed=...)``)."""
-
-    def choose(self, view: PlayerView) -> Move: ...
-
-    def wants_challenge(self, view: PlayerView, record: Record) -> bool: ...
-
-
-def computer_levels() -> tuple[str, ...]:
-    """Levels a computer seat may have (from :mod:`qiza.players`, else the built-in greedy one)."""
-    players = _players_module()
-    levels = getattr(players, "LEVELS", None) if players is not None else None
-    if not levels:
-        return FALLBACK_LEVELS
-    names = tuple(str(getattr(lv, "name", lv)) for lv in levels)
-    return names + tuple(lv for lv in FALLBACK_LEVELS if lv not in names)
-
-
-def default_level() -> str:
-    """The level of a computer seat when none is asked for."""
-    players = _players_module()
-    default = getattr(players, "DEFAULT_LEVEL", None) if players is not None else None
-    name = str(getattr(default, "name", default)) if default else ""
-    return name if name in computer_levels() else computer_levels()[0]
-
-
-def _players_module() -> Any:
-    try:
-        return importlib.import_module("qiza.players")
-    except ImportError:
-        return None
-
-
-def make_computer(level: str, lexicon: Lexicon, seed: int | None = None) -> ComputerPlayer:
-    """A computer player at ``level``."""
-    players = _players_module()
-    make_player = getattr(players, "make_player", None) if players is not None else None
-    if make_player is None or level in FALLBACK_LEVELS:
-        return GreedyPlayer(lexicon)
-    player: ComputerPlayer = make_player(level, lexicon, seed=seed)
-    return player
-
-
-class GreedyPlayer:
-    """Fallback computer player (used only while :mod:`qiza.players` is missing): the
-    highest-scoring placement, else an exchange of the whole rack, else a pass."""
-
-    _local = threading.local()
-
-    def __init__(self, lexicon: Lexicon) -> None:
-        self.lexicon = lexicon
-
-    def _generator(self, rules: Rules) -> Any:
-        from qiza.movegen import MoveGenerator
-
-        key = (self.lexicon.content_hash, rules.layout.name, rules.tile_set.name, rules.bingo_min_tiles)
-        cache: dict[Any, Any] = getattr(self._local, "generators", None) or {}
-        self._local.generators = cache
-        if key not in cache:
-            cache[key] = MoveGenerator(self.lexicon.gaddag, rules.layout, rules.tile_set.values,
-                                       rules.bingo_min_tiles, rules.bingo_bonus)
-        return cache[key]
-
-    def choose(self, view: PlayerView) -> Move:
-        """The best-scoring placement, or an exchange, or a pass."""
-        import numpy as np
-
-        rules = view.rules
-        try:
-            gen = self._generator(rules)
-            rack = np.zeros(27, dtype=np.int32)
-            for tile in rules.tile_set.codes(view.rack):
-                rack[tile] += 1
-            best = gen.best(np.array(view.board.cells, dtype=np.int32), rack)
-        except Exception:  # noqa: BLE001 - any generator limitation: fall back to exchange/pass
-            best = None
-        if best is not None:
-            row, col, down, word = best.text()
-            return Place(row, col, Direction.DOWN if down else Direction.ACROSS, word)
-        if view.bag_count >= max(rules.exchange_limit, len(view.rack)) and view.rack:
-            return Exchange(view.rack)
-        return Pass()
-
-    def wants_challenge(self, view: PlayerView, record: Record) -> bool:
-        """Challenge when any word of the play is not in the lexicon."""
-        return bool(self.lexicon.invalid_words(record.words))
-
-
 def hash_token(token: str) -> str:
     """How seat tokens are stored (never in clear)."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
@@ -163,6 +87,14 @@ class SeatSpec:
     kind: str = PERSON
     name: str = ""
     level: str | None = None
+
+
+class Created(NamedTuple):
+    """A new game: its id, the tokens of the seats taken and the invite secret."""
+
+    id: str
+    tokens: dict[int, str]
+    invite: str
 
 
 @dataclass
@@ -179,27 +111,53 @@ class Action:
 class _Cached:
     version: int
     game: Game
-    players: dict[int, ComputerPlayer] = field(default_factory=dict)
     row: GameRow | None = None
 
 
-class GameService:
-    """Every game of one server process, backed by a :class:`~qiza.web.db.Store`."""
+class _GameLock:
+    """One game's lock (weakly kept: a game nobody is acting on holds no memory)."""
 
-    def __init__(self, store: Store, *, computer_workers: int = 2, computer_delay: float = 0.0) -> None:
+    __slots__ = ("lock", "__weakref__")
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+
+    def __enter__(self) -> _GameLock:
+        self.lock.acquire()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.lock.release()
+
+
+class GameService:
+    """Every game of one server process, backed by a :class:`~qiza.web.db.Store`.
+
+    Computer seats: a few threads (``computer_workers`` x 4) load, store and announce
+    computer moves; the decisions themselves run in ``computer_processes`` worker processes
+    (default ``computer_workers``; 0 decides in those threads, for tests and tiny servers)."""
+
+    def __init__(self, store: Store, *, computer_workers: int = 2, computer_delay: float = 0.0,
+                 computer_processes: int | None = None) -> None:
         self.store = store
         self.computer_delay = computer_delay
         self._lexicons: dict[str, Lexicon] = {}
         self._cache: OrderedDict[str, _Cached] = OrderedDict()
         self.cache_size = 2000
-        self._locks: dict[str, threading.Lock] = {}
+        self._locks: weakref.WeakValueDictionary[str, _GameLock] = weakref.WeakValueDictionary()
         self._guard = threading.Lock()
         self._listeners: list[Callable[[str, int], None]] = []
-        self._executor = ThreadPoolExecutor(max_workers=computer_workers, thread_name_prefix="qiza-computer")
+        processes = computer_workers if computer_processes is None else computer_processes
+        self.thinker: Thinker = ComputerPool(processes) if processes > 0 else InlineThinker()
+        self._executor = ThreadPoolExecutor(max_workers=max(4, 4 * max(1, computer_workers)),
+                                            thread_name_prefix="qiza-computer")
         self._running: set[str] = set()
         self._dirty: set[str] = set()
-        self._considered: set[tuple[str, int, int]] = set()
-        self._waited: set[tuple[str, int]] = set()
+        # per game with a play open to challenge: (record index, computer seats that decided)
+        # and the record a computer already waited on; dropped when the window closes or the
+        # game leaves the cache, so both stay as small as the cache
+        self._considered: dict[str, tuple[int, set[int]]] = {}
+        self._waited: dict[str, int] = {}
         self.computer_turns = 0
         self.closed = False
 
@@ -215,11 +173,12 @@ class GameService:
             except Exception:  # pragma: no cover - a listener must not break a move
                 log.exception("change listener failed")
 
-    def _lock(self, game_id: str) -> threading.Lock:
+    def _lock(self, game_id: str) -> _GameLock:
         with self._guard:
             lock = self._locks.get(game_id)
             if lock is None:
-                lock = self._locks[game_id] = threading.Lock()
+                lock = _GameLock()
+                self._locks[game_id] = lock
             return lock
 
     def lexicon(self, name: str) -> Lexicon:
@@ -237,24 +196,23 @@ class GameService:
         return found
 
     def warm_up(self, lexicon: str = "enable") -> None:
-        """Load the default lexicon and let each computer level choose once (compiles the move
-        generator), in the thread pool, so that the first players do not wait for it."""
-
-        def run() -> None:
-            lex = self.lexicon(lexicon)
-            for level in dict.fromkeys((default_level(), *FALLBACK_LEVELS)):
-                try:
-                    game = Game(find_preset("computer"), players=2, lexicon=lex, seed=1)
-                    make_computer(level, lex, seed=1).choose(game.view(0))
-                except Exception:  # noqa: BLE001 - warming up is only an optimisation
-                    log.exception("warm-up of level %s failed", level)
-
-        self._executor.submit(run)
+        """Load the default lexicon here and start the computer workers, each loading the
+        lexicon and letting each level choose once (compiles the move generator), so that
+        the first players do not wait for it."""
+        self._executor.submit(self.lexicon, lexicon)
+        self.thinker.warm_up(lexicon, tuple(dict.fromkeys((default_level(), *FALLBACK_LEVELS))))
 
     def close(self) -> None:
-        """Stop the computer thread pool."""
+        """Stop the computer threads and processes."""
         self.closed = True
         self._executor.shutdown(wait=False, cancel_futures=True)
+        self.thinker.close()
+
+    def _forget(self, game_id: str) -> None:
+        """Drop the challenge-window bookkeeping of a game."""
+        with self._guard:
+            self._considered.pop(game_id, None)
+            self._waited.pop(game_id, None)
 
     # -- loading ----------------------------------------------------------------------------
     def _row(self, game_id: str) -> GameRow:
@@ -289,11 +247,11 @@ class GameService:
             game = savefile.from_dict(row.save, lexicon=lexicon)
         except FileFormatError as exc:
             raise ApiError(500, "corrupt_game", f"game {row.id} cannot be rebuilt: {exc}") from None
-        players = cached.players if cached is not None else {}
-        cached = _Cached(row.version, game, players, row)
+        cached = _Cached(row.version, game, row)
         self._cache[row.id] = cached
         while len(self._cache) > self.cache_size:
-            self._cache.popitem(last=False)
+            evicted, _ = self._cache.popitem(last=False)
+            self._forget(evicted)
         return cached
 
     def _commit(self, row: GameRow, cached: _Cached, request_id: str | None = None) -> int:
@@ -318,6 +276,8 @@ class GameService:
                            "reload and try again")
         cached.version = row.version
         cached.row = row
+        if not game.can_challenge:
+            self._forget(row.id)
         self._changed(row.id, row.version)
         if self._needs_computer(row, game):
             self.schedule_computers(row.id)
@@ -327,10 +287,14 @@ class GameService:
     def create(self, *, preset: str = "classic", options: Mapping[str, Any] | None = None,
                seats: Sequence[SeatSpec], seed: int | None = None, lexicon: str = "enable",
                word_help: bool | None = None, finish_line_levels: Sequence[str] | None = None,
-               claim: Sequence[int] = (0,)) -> tuple[str, dict[int, str]]:
-        """Create a game; returns its id and the secret tokens of the person seats in ``claim``."""
+               claim: Sequence[int] = (0,)) -> Created:
+        """Create a game; returns its id, the secret tokens of the person seats in ``claim``
+        and the invite secret that others need to take the free person seats."""
         if not 2 <= len(seats) <= 4:
             raise ApiError(422, "bad_seats", f"a game has 2 to 4 seats, not {len(seats)}")
+        if finish_line_levels and len(finish_line_levels) != len(seats):
+            raise ApiError(422, "bad_rules", f"Finish Line needs one level per seat: {len(finish_line_levels)} "
+                           f"levels for {len(seats)} seats")
         try:
             rules = find_preset(preset)
             if finish_line_levels:
@@ -369,19 +333,28 @@ class GameService:
         if word_help is None:
             word_help = rules.challenge.checks_at_once
         game_id = secrets.token_urlsafe(9)
+        invite = secrets.token_urlsafe(12)
         row = GameRow(game_id, 1, savefile.to_dict(game), stored,
-                      {"word_help": bool(word_help), "preset": preset}, "active",
+                      {"word_help": bool(word_help), "preset": preset, "invite_hash": hash_token(invite)}, "active",
                       stored[game.to_move]["kind"] == COMPUTER)
         self.store.insert(row)
         self._cache[game_id] = _Cached(1, game, row=row)
         if self._needs_computer(row, game):
             self.schedule_computers(game_id)
-        return game_id, tokens
+        return Created(game_id, tokens, invite)
 
-    def join(self, game_id: str, seat: int, name: str) -> tuple[str, int]:
-        """Take an open person seat; returns its secret token and the new version."""
+    def join(self, game_id: str, seat: int, name: str, invite: str | None) -> tuple[str, int]:
+        """Take an open person seat with the game's invite secret; returns the seat's secret
+        token and the new version. (Games stored before invites existed need none.)"""
         with self._lock(game_id):
             row = self._row(game_id)
+            expected = row.settings.get("invite_hash")
+            if expected and not invite:
+                raise ApiError(403, "invite_required", "taking a seat needs the game's invite link "
+                               "(ask the player who created the game); without it you can watch")
+            if expected and not secrets.compare_digest(str(expected), hash_token(invite or "")):
+                raise ApiError(403, "wrong_invite", "this is not the game's invite secret "
+                               "(ask the player who created the game for the invite link)")
             if not 0 <= seat < len(row.seats):
                 raise ApiError(422, "no_such_seat", f"there is no seat {seat} in this {len(row.seats)}-player game")
             entry = row.seats[seat]
@@ -499,6 +472,28 @@ class GameService:
             raise ApiError(422, "malformed_move", f"{action.move!r} is not a placement")
         return move
 
+    def arrange(self, game_id: str, seat: int, token: str, order: str) -> dict[str, Any]:
+        """Put the seat's rack in ``order`` (the same tiles, ``?`` for a blank), at any
+        time, through the engine (an ``arrange`` action), so that reloads keep it. Needs no
+        version: it is checked against the rack as it is now. Returns the seat's view."""
+        with self._lock(game_id):
+            row = self._row(game_id)
+            self._check_token(row, seat, token)
+            cached = self._game(row)
+            game = cached.game
+            if game.over:
+                raise ApiError(409, "game_over", "the game is over")
+            if order.upper() == game.rack_text(seat):
+                return game_state(row, game, seat)
+            try:
+                game.arrange_rack(seat, order)
+            except MoveSyntaxError as exc:
+                raise ApiError(422, "malformed_rack", str(exc)) from None
+            except QizaError as exc:
+                raise ApiError(422, "not_your_rack", str(exc)) from None
+            self._commit(row, cached)
+            return game_state(row, game, seat)
+
     def act(self, game_id: str, seat: int, token: str, version: int, action: Action,
             request_id: str | None = None) -> dict[str, Any]:
         """Apply one action for ``seat`` if the game is still at ``version``; returns the new state."""
@@ -596,20 +591,25 @@ class GameService:
                     if self.closed or not self._computer_step(game_id):
                         break
         except Exception:
-            log.exception("computer player failed in game %s", game_id)
+            if not self.closed:
+                log.exception("computer player failed in game %s", game_id)
             with self._guard:
                 self._running.discard(game_id)
 
-    def _player(self, cached: _Cached, row: GameRow, seat: int) -> ComputerPlayer:
-        player = cached.players.get(seat)
-        if player is None:
-            player = make_computer(str(row.seats[seat]["level"]), cached.game.lexicon,
-                                   seed=(cached.game.seed + seat) % (2 ** 63))
-            cached.players[seat] = player
-        return player
+    @staticmethod
+    def _fingerprint(game: Game, seat: int) -> tuple[Any, ...]:
+        """What a computer's decision for ``seat`` depends on (a rack arranged by another
+        seat, or a join, changes the version but not this)."""
+        pending = getattr(game, "_pending", None)
+        return (game.over, game.to_move, len(game.history), game.rack_text(seat),
+                pending.record if pending is not None else None)
 
     def _computer_step(self, game_id: str) -> bool:
-        """One computer action in a game; returns whether one was made."""
+        """One computer decision in a game; returns whether the game may need another.
+
+        The decision runs outside the game's lock (in a worker process), so the game stays
+        readable meanwhile; it is applied only if the game is still where it was."""
+        job: tuple[str, int, PlayerView, Record | None]
         with self._lock(game_id):
             row = self.store.get(game_id)
             if row is None:
@@ -617,48 +617,69 @@ class GameService:
             cached = self._game(row)
             game = cached.game
             if not self._needs_computer(row, game):
+                self._forget(game_id)
                 return False
             pending = getattr(game, "_pending", None)
+            found: tuple[str, int, PlayerView, Record | None] | None = None
             if game.can_challenge and pending is not None:
-                for seat, entry in enumerate(row.seats):
-                    key = (game_id, pending.record, seat)
-                    if entry["kind"] != COMPUTER or seat == pending.seat or key in self._considered:
-                        continue
-                    self._considered.add(key)
-                    record = game.history[pending.record]
-                    if self._player(cached, row, seat).wants_challenge(game.view(seat), record):
-                        game.challenge(seat)
-                        self._store_computer(row, cached)
-                        return True
-                wait_key = (game_id, pending.record)
+                with self._guard:
+                    considered = self._considered.get(game_id)
+                    if considered is None or considered[0] != pending.record:
+                        considered = self._considered[game_id] = (pending.record, set())
+                    for seat, entry in enumerate(row.seats):
+                        if entry["kind"] == COMPUTER and seat != pending.seat and seat not in considered[1]:
+                            considered[1].add(seat)
+                            found = ("challenge", seat, game.view(seat), game.history[pending.record])
+                            break
                 others = [e for i, e in enumerate(row.seats) if i != pending.seat and e["kind"] == PERSON]
-                if (row.seats[pending.seat]["kind"] == PERSON and others and self.computer_delay
-                        and row.seats[game.to_move]["kind"] == COMPUTER and wait_key not in self._waited):
+                if (found is None and row.seats[pending.seat]["kind"] == PERSON and others and self.computer_delay
+                        and row.seats[game.to_move]["kind"] == COMPUTER
+                        and self._waited.get(game_id) != pending.record):
                     # leave the other players a moment to challenge a person's play, without
                     # holding a worker thread
-                    self._waited.add(wait_key)
+                    self._waited[game_id] = pending.record
                     timer = threading.Timer(self.computer_delay, self.schedule_computers, (game_id,))
                     timer.daemon = True
                     timer.start()
                     return False
-            if row.seats[game.to_move]["kind"] != COMPUTER:
-                return False
+            if found is None:
+                if row.seats[game.to_move]["kind"] != COMPUTER:
+                    return False
+                found = ("move", game.to_move, game.view(game.to_move), None)
+            job = found
+            kind, seat, view, record = job
+            level = str(row.seats[seat]["level"])
+            lexicon = str(row.save.get("lexicon", "enable"))
+            before = self._fingerprint(game, seat)
+            seed = move_seed(game.seed, seat, len(game.history))
+        if kind == "challenge":
+            assert record is not None
+            challenge = self.thinker.run(wants_challenge_in_worker, level, lexicon, view, record, seed)
+            if not challenge:
+                return True
+            move: Move | None = None
+        else:
+            move = self.thinker.run(choose_in_worker, level, lexicon, view, seed)
         with self._lock(game_id):
             row = self.store.get(game_id)
             if row is None:
                 return False
             cached = self._game(row)
             game = cached.game
-            if game.over or row.seats[game.to_move]["kind"] != COMPUTER:
-                return False
-            seat = game.to_move
-            player = self._player(cached, row, seat)
-            move = player.choose(game.view(seat))
-            try:
-                game.play(move, seat=seat)
-            except QizaError as exc:
-                log.warning("game %s: computer move %r refused (%s); passing", game_id, move, exc)
-                game.play(Pass(), seat=seat)
+            if self._fingerprint(game, seat) != before:
+                return True  # the game moved on meanwhile: decide again
+            if move is None:
+                try:
+                    game.challenge(seat)
+                except QizaError as exc:
+                    log.warning("game %s: computer challenge refused (%s)", game_id, exc)
+                    return True
+            else:
+                try:
+                    game.play(move, seat=seat)
+                except QizaError as exc:
+                    log.warning("game %s: computer move %r refused (%s); passing", game_id, move, exc)
+                    game.play(Pass(), seat=seat)
             self._store_computer(row, cached)
             return True
 

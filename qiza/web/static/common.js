@@ -32,5 +32,6 @@ const qiza = {
     }
   },
   seatKey(gameId) { return "qiza-seat-" + gameId; },
+  inviteKey(gameId) { return "qiza-invite-" + gameId; },
 };
 document.addEventListener("DOMContentLoaded", () => qiza.setupModes());

@@ -8,6 +8,7 @@
   const $ = id => document.getElementById(id);
   let state = null;
   let me = null;            // {seat, token}
+  let invite = null;        // the game's invite secret, if this browser was given the invite link
   let rack = [];            // local order of rack tiles ("?" blank)
   let tentative = new Map(); // square -> {index, char}
   let selected = null;      // rack index picked for click placement
@@ -24,10 +25,15 @@
     const hash = new URLSearchParams(location.hash.slice(1));
     if (hash.has("seat") && hash.has("token")) {
       localStorage.setItem(qiza.seatKey(gameId), JSON.stringify({seat: Number(hash.get("seat")), token: hash.get("token")}));
-      history.replaceState(null, "", location.pathname);
     }
+    if (hash.has("invite")) localStorage.setItem(qiza.inviteKey(gameId), hash.get("invite"));
+    if (location.hash) history.replaceState(null, "", location.pathname);
     try { me = JSON.parse(localStorage.getItem(qiza.seatKey(gameId)) || "null"); } catch (e) { me = null; }
+    invite = localStorage.getItem(qiza.inviteKey(gameId));
   }
+
+  function watchLink() { return `${location.origin}/game/${encodeURIComponent(gameId)}`; }
+  function inviteLink() { return `${watchLink()}#invite=${encodeURIComponent(invite)}`; }
 
   function say(text) { $("message").textContent = text; }
 
@@ -146,6 +152,11 @@
       if (selected === index) tile.classList.add("selected");
       if (exchangeSet.has(index)) tile.classList.add("chosen");
       tile.addEventListener("dragstart", e => e.dataTransfer.setData("text/plain", "rack:" + index));
+      tile.addEventListener("dragover", e => e.preventDefault());
+      tile.addEventListener("drop", e => {
+        const data = e.dataTransfer.getData("text/plain");
+        if (data.startsWith("rack:")) { e.preventDefault(); e.stopPropagation(); moveRackTile(Number(data.slice(5)), index); }
+      });
       tile.addEventListener("click", () => clickTile(index));
       tile.addEventListener("keydown", e => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); clickTile(index); } });
       box.appendChild(tile);
@@ -160,7 +171,9 @@
       const turn = !state.over && state.to_move === p.seat;
       li.className = (turn ? "to-move " : "") + (p.you ? "you" : "");
       const who = p.kind === "computer" ? ` (computer, ${p.level})` : (p.joined ? "" : " (free seat)");
-      li.textContent = `${p.name}${who}${p.you ? " — you" : ""}: ${p.score} points, ${p.rack_count} tiles${turn ? " — to move" : ""}`;
+      const targets = state.rules.finish_line;
+      const target = targets && targets[p.seat] !== undefined ? ` of ${targets[p.seat]}` : "";
+      li.textContent = `${p.name}${who}${p.you ? " — you" : ""}: ${p.score}${target} points, ${p.rack_count} tiles${turn ? " — to move" : ""}`;
       players.appendChild(li);
     }
     $("bag-count").textContent = `${state.bag_count} tiles in the bag`;
@@ -209,6 +222,8 @@
     $("confirm-exchange").hidden = !exchangeMode;
     $("challenge").hidden = !state.can_challenge;
     $("challenge").disabled = busy;
+    $("resign").hidden = state.over;
+    $("resign").disabled = busy;
   }
 
   function render() {
@@ -221,9 +236,8 @@
   }
 
   function renderJoin() {
-    const box = $("join");
-    const open = state.players.filter(p => p.kind === "person" && !p.joined);
-    box.hidden = Boolean(me) || !open.length;
+    const open = state.over ? [] : state.players.filter(p => p.kind === "person" && !p.joined);
+    $("join").hidden = Boolean(me) || !open.length || !invite;
     const seats = $("open-seats");
     seats.innerHTML = "";
     for (const p of open) {
@@ -233,7 +247,12 @@
       button.addEventListener("click", () => join(p.seat));
       seats.appendChild(button);
     }
-    if (!me) say(state.over ? "" : "You are watching this game.");
+    $("copy-invite").hidden = !invite || !open.length;
+    $("invite-hint").hidden = !invite || !open.length || !me;
+    if (!me && !state.over) {
+      say(open.length && !invite ? "You are watching this game. To play, ask for the invite link."
+                                 : "You are watching this game.");
+    }
   }
 
   // -- placing tiles ---------------------------------------------------------------------------------
@@ -386,24 +405,61 @@
   }
 
   // -- actions ----------------------------------------------------------------------------------
+  function newId() { return crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2); }
+
+  // Another player's rack arrangement (or a join) moves the version on without changing the
+  // game: then the same action is still meant, and is sent once more against the new version.
+  async function stillMeant(kind) {
+    const fresh = await qiza.api("GET", `/api/games/${gameId}?seat=${me.seat}&token=${encodeURIComponent(me.token)}`);
+    const same = JSON.stringify(fresh.board) === JSON.stringify(state.board) && fresh.history.length === state.history.length
+      && !fresh.over && (kind === "challenge" ? fresh.can_challenge : kind === "resign" || fresh.to_move === me.seat);
+    return same ? fresh : null;
+  }
+
   async function act(kind, extra) {
     if (!me || busy) return false;
     busy = true;
     renderControls();
-    const id = (crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2));
-    try {
-      const next = await qiza.api("POST", `/api/games/${gameId}/actions`,
-        Object.assign({seat: me.seat, token: me.token, version: state.version, kind, request_id: id}, extra || {}));
-      busy = false;
-      accept(next, true);
-      return true;
-    } catch (error) {
-      busy = false;
-      say(error.message);
-      if (error.code === "stale_version" && socket && socket.readyState === 1) socket.send("refresh");
-      renderControls();
-      return false;
+    let version = state.version;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const next = await qiza.api("POST", `/api/games/${gameId}/actions`,
+          Object.assign({seat: me.seat, token: me.token, version, kind, request_id: newId()}, extra || {}));
+        busy = false;
+        accept(next, true);
+        return true;
+      } catch (error) {
+        if (error.code === "stale_version" && attempt === 0) {
+          const fresh = await stillMeant(kind).catch(() => null);
+          if (fresh) { version = fresh.version; continue; }
+        }
+        busy = false;
+        say(error.message);
+        if (error.code === "stale_version" && socket && socket.readyState === 1) socket.send("refresh");
+        renderControls();
+        return false;
+      }
     }
+  }
+
+  // -- the rack's order is kept by the server ------------------------------------------------
+  async function saveRackOrder() {
+    if (!me || !state || state.over) return;
+    try {
+      accept(await qiza.api("POST", `/api/games/${gameId}/rack`, {seat: me.seat, token: me.token, order: rack.join("")}), false);
+    } catch (error) {
+      say(error.message);
+    }
+  }
+
+  function moveRackTile(from, to) {
+    if (from === to || exchangeMode) return;
+    tentative.clear();
+    selected = null;
+    const [tile] = rack.splice(from, 1);
+    rack.splice(to, 0, tile);
+    changed();
+    saveRackOrder();
   }
 
   async function submitPlacement() {
@@ -414,7 +470,7 @@
     if (state && next.version < state.version) return;
     const oldRack = state ? state.rack : null;
     state = next;
-    if (ownAction || oldRack !== state.rack) {
+    if (ownAction || oldRack !== state.rack || rack.join("") !== state.rack) {
       rack = state.rack.split("");
       tentative.clear();
       selected = null;
@@ -442,7 +498,7 @@
 
   async function join(seat) {
     try {
-      const answer = await qiza.api("POST", `/api/games/${gameId}/join`, {seat, name: $("join-name").value});
+      const answer = await qiza.api("POST", `/api/games/${gameId}/join`, {seat, name: $("join-name").value, invite});
       me = {seat, token: answer.token};
       localStorage.setItem(qiza.seatKey(gameId), JSON.stringify(me));
       connect();
@@ -479,6 +535,16 @@
       tentative.clear();
       for (let i = rack.length - 1; i > 0; i--) { const j = Math.floor(Math.random() * (i + 1)); [rack[i], rack[j]] = [rack[j], rack[i]]; }
       changed();
+      saveRackOrder();
+    });
+    $("resign").addEventListener("click", () => {
+      $("resign-dialog").showModal();
+      $("resign-cancel").focus();
+    });
+    $("resign-cancel").addEventListener("click", () => $("resign-dialog").close());
+    $("resign-confirm").addEventListener("click", async () => {
+      $("resign-dialog").close();
+      if (await act("resign")) say("You resigned.");
     });
     $("exchange").addEventListener("click", () => {
       exchangeMode = !exchangeMode; exchangeSet.clear(); tentative.clear();
@@ -504,8 +570,17 @@
       const data = e.dataTransfer.getData("text/plain");
       if (data.startsWith("board:")) { tentative.delete(Number(data.slice(6))); changed(); }
     });
-    $("share").addEventListener("click", async () => {
-      try { await navigator.clipboard.writeText(location.href); say("Link copied."); } catch (e) { say(location.href); }
+    const copy = async (text, what) => {
+      try { await navigator.clipboard.writeText(text); say(`${what} copied.`); } catch (e) { say(`${what}: ${text}`); }
+    };
+    $("copy-invite").addEventListener("click", () => copy(inviteLink(), "Invite link (to take a seat)"));
+    $("copy-watch").addEventListener("click", () => copy(watchLink(), "Link to watch"));
+    // an invite (or seat) link opened in a tab that already shows the game
+    window.addEventListener("hashchange", () => {
+      const before = JSON.stringify(me);
+      loadSeat();
+      if (JSON.stringify(me) !== before) connect();
+      else if (state) render();
     });
     connect();
   }

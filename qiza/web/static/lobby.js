@@ -15,7 +15,7 @@
     const count = Number(document.getElementById("seat-count").value);
     const old = [...seatsBox.querySelectorAll(".seat")].map(row => ({
       kind: row.querySelector(".kind").value, name: row.querySelector(".name").value,
-      level: row.querySelector(".level").value}));
+      level: row.querySelector(".level").value, target: row.querySelector(".target").value}));
     seatsBox.innerHTML = "";
     for (let i = 0; i < count; i++) {
       const row = document.createElement("div");
@@ -24,13 +24,19 @@
         <label>Player <select class="kind" aria-label="Seat ${i + 1} player">
           <option value="person">Person</option><option value="computer">Computer</option></select></label>
         <label>Name <input class="name" maxlength="40" aria-label="Seat ${i + 1} name"></label>
-        <label>Level <select class="level" aria-label="Seat ${i + 1} computer level"></select></label>`;
+        <label>Level <select class="level" aria-label="Seat ${i + 1} computer level"></select></label>
+        <label class="finish-line-level">Finish Line target <select class="target"
+          aria-label="Seat ${i + 1} Finish Line level"></select></label>`;
       const level = row.querySelector(".level");
       for (const lv of meta.levels) option(level, lv);
+      const target = row.querySelector(".target");
+      for (const lv of meta.finish_line_levels) option(target, lv, `${lv} (${meta.finish_line_targets[count][lv]} points)`);
+      target.value = "intermediate";
       if (old[i]) {
         row.querySelector(".kind").value = old[i].kind;
         row.querySelector(".name").value = old[i].name;
         level.value = old[i].level;
+        target.value = old[i].target;
       } else if (i > 0) {
         row.querySelector(".kind").value = "computer";
       }
@@ -39,6 +45,12 @@
       sync();
       seatsBox.appendChild(row);
     }
+    syncFinishLine();
+  }
+
+  function syncFinishLine() {
+    const on = document.getElementById("finish-line").checked;
+    for (const label of seatsBox.querySelectorAll(".finish-line-level")) label.hidden = !on;
   }
 
   async function loadGames() {
@@ -74,7 +86,9 @@
                   lexicon: document.getElementById("lexicon").value,
                   word_help: document.getElementById("word-help").checked,
                   creator_seat: creator >= 0 ? creator : null};
-    if (document.getElementById("finish-line").checked) body.finish_line_levels = seats.map(() => "intermediate");
+    if (document.getElementById("finish-line").checked) {
+      body.finish_line_levels = [...seatsBox.querySelectorAll(".seat .target")].map(select => select.value);
+    }
     const seed = document.getElementById("seed").value;
     if (seed !== "") body.seed = Number(seed);
     try {
@@ -82,6 +96,7 @@
       if (creator >= 0) {
         localStorage.setItem(qiza.seatKey(created.id), JSON.stringify({seat: creator, token: created.tokens[creator]}));
       }
+      localStorage.setItem(qiza.inviteKey(created.id), created.invite);
       location.href = created.url;
     } catch (error) {
       message.textContent = "Cannot create the game: " + error.message;
@@ -99,6 +114,7 @@
     const lexicon = document.getElementById("lexicon");
     for (const name of meta.lexicons) option(lexicon, name);
     document.getElementById("seat-count").addEventListener("change", renderSeats);
+    document.getElementById("finish-line").addEventListener("change", syncFinishLine);
     document.getElementById("create-form").addEventListener("submit", create);
     renderSeats();
     loadGames();

@@ -1,0 +1,252 @@
+"""Computer seats of web games: the players, and the worker processes that run them.
+
+Choosing a move is CPU-bound Python and Numba work (``hard`` and ``champion`` take tens of
+milliseconds to seconds), so the server runs it in a pool of worker processes
+(:class:`ComputerPool`) instead of threads fighting over the GIL. A worker loads each
+lexicon and move generator once (at start with ``warm``); a task carries only the level,
+the lexicon name, the seat's :class:`~qiza.game.PlayerView` and a seed, and answers a
+:class:`~qiza.move.Move` (or a challenge decision). The seed comes from the game's seed,
+the seat and the turn, so a game's computer moves do not depend on which worker (or
+process) played them.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import multiprocessing
+import threading
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, Protocol, TypeVar
+
+from qiza.errors import QizaError
+from qiza.game import Game, PlayerView, Record
+from qiza.lexicon import Lexicon, load_lexicon
+from qiza.move import Direction, Exchange, Move, Pass, Place
+from qiza.rules import Rules, find_preset
+
+log = logging.getLogger("qiza.web")
+
+FALLBACK_LEVELS = ("greedy",)
+SIMULATING = ("champion", "sim")
+T = TypeVar("T")
+
+
+class ComputerPlayer(Protocol):
+    """What :mod:`qiza.players` provides (``make_player(level, lexicon, seed=...)``)."""
+
+    def choose(self, view: PlayerView) -> Move: ...
+
+    def wants_challenge(self, view: PlayerView, record: Record) -> bool: ...
+
+
+def _players_module() -> Any:
+    try:
+        return importlib.import_module("qiza.players")
+    except ImportError:
+        return None
+
+
+def computer_levels() -> tuple[str, ...]:
+    """Levels a computer seat may have (from :mod:`qiza.players`, else the built-in greedy one)."""
+    players = _players_module()
+    levels = getattr(players, "LEVELS", None) if players is not None else None
+    if not levels:
+        return FALLBACK_LEVELS
+    names = tuple(str(getattr(lv, "name", lv)) for lv in levels)
+    return names + tuple(lv for lv in FALLBACK_LEVELS if lv not in names)
+
+
+def default_level() -> str:
+    """The level of a computer seat when none is asked for."""
+    players = _players_module()
+    default = getattr(players, "DEFAULT_LEVEL", None) if players is not None else None
+    name = str(getattr(default, "name", default)) if default else ""
+    return name if name in computer_levels() else computer_levels()[0]
+
+
+def make_computer(level: str, lexicon: Lexicon, seed: int | None = None, *, in_worker: bool = False) -> ComputerPlayer:
+    """A computer player at ``level``. ``in_worker``: the simulating levels run on one core
+    (a worker process is one of the server's cores already)."""
+    players = _players_module()
+    make_player = getattr(players, "make_player", None) if players is not None else None
+    if make_player is None or level in FALLBACK_LEVELS:
+        return GreedyPlayer(lexicon)
+    options: dict[str, Any] = {"workers": 1} if in_worker and level in SIMULATING else {}
+    player: ComputerPlayer = make_player(level, lexicon, seed=seed, **options)
+    return player
+
+
+def move_seed(game_seed: int, seat: int, turn: int) -> int:
+    """The seed of a computer's decision: the same for the same game, seat and turn."""
+    return (game_seed * 1_000_003 + seat * 7919 + turn) % (2 ** 63)
+
+
+class GreedyPlayer:
+    """Fallback computer player (used only while :mod:`qiza.players` is missing): the
+    highest-scoring placement, else an exchange of the whole rack, else a pass."""
+
+    _local = threading.local()
+
+    def __init__(self, lexicon: Lexicon) -> None:
+        self.lexicon = lexicon
+
+    def _generator(self, rules: Rules) -> Any:
+        from qiza.movegen import MoveGenerator
+
+        key = (self.lexicon.content_hash, rules.layout.name, rules.tile_set.name, rules.bingo_min_tiles)
+        cache: dict[Any, Any] = getattr(self._local, "generators", None) or {}
+        self._local.generators = cache
+        if key not in cache:
+            cache[key] = MoveGenerator(self.lexicon.gaddag, rules.layout, rules.tile_set.values,
+                                       rules.bingo_min_tiles, rules.bingo_bonus)
+        return cache[key]
+
+    def choose(self, view: PlayerView) -> Move:
+        """The best-scoring placement, or an exchange, or a pass."""
+        import numpy as np
+
+        rules = view.rules
+        try:
+            gen = self._generator(rules)
+            rack = np.zeros(27, dtype=np.int32)
+            for tile in rules.tile_set.codes(view.rack):
+                rack[tile] += 1
+            best = gen.best(np.array(view.board.cells, dtype=np.int32), rack)
+        except Exception:  # noqa: BLE001 - any generator limitation: fall back to exchange/pass
+            best = None
+        if best is not None:
+            row, col, down, word = best.text()
+            return Place(row, col, Direction.DOWN if down else Direction.ACROSS, word)
+        if view.bag_count >= max(rules.exchange_limit, len(view.rack)) and view.rack:
+            return Exchange(view.rack)
+        return Pass()
+
+    def wants_challenge(self, view: PlayerView, record: Record) -> bool:
+        """Challenge when any word of the play is not in the lexicon."""
+        return bool(self.lexicon.invalid_words(record.words))
+
+
+# -- in the worker process -------------------------------------------------------------------
+_LEXICONS: dict[str, Lexicon] = {}
+_LEX_LOCK = threading.Lock()
+
+
+def worker_lexicon(name: str) -> Lexicon:
+    """A lexicon by name, loaded once per process."""
+    key = name.lower()
+    with _LEX_LOCK:
+        found = _LEXICONS.get(key)
+        if found is None:
+            found = _LEXICONS[key] = load_lexicon(key)
+        return found
+
+
+def warm(lexicon: str = "enable", levels: tuple[str, ...] = ()) -> int:
+    """Load a lexicon and let each level choose once (compiles or loads the move generator)."""
+    try:
+        lex = worker_lexicon(lexicon)
+    except (QizaError, OSError, ImportError):
+        log.exception("warm-up: cannot load lexicon %s", lexicon)
+        return 0
+    for level in levels:
+        try:
+            game = Game(find_preset("computer"), players=2, lexicon=lex, seed=1)
+            make_computer(level, lex, seed=1, in_worker=True).choose(game.view(0))
+        except Exception:  # noqa: BLE001 - warming up is only an optimisation
+            log.exception("warm-up of level %s failed", level)
+    return len(levels)
+
+
+def choose(level: str, lexicon: str, view: PlayerView, seed: int) -> Move:
+    """The move of a computer seat (runs in a worker process)."""
+    return make_computer(level, worker_lexicon(lexicon), seed=seed, in_worker=True).choose(view)
+
+
+def wants_challenge(level: str, lexicon: str, view: PlayerView, record: Record, seed: int) -> bool:
+    """Whether a computer seat challenges ``record`` (runs in a worker process)."""
+    return bool(make_computer(level, worker_lexicon(lexicon), seed=seed, in_worker=True).wants_challenge(view, record))
+
+
+def _init_worker(lexicon: str | None, levels: tuple[str, ...]) -> None:
+    if lexicon:
+        warm(lexicon, levels)
+
+
+# -- in the server process ---------------------------------------------------------------------
+class Thinker(Protocol):
+    """Runs a computer's decision somewhere (a process pool, or the calling thread)."""
+
+    def run(self, fn: Callable[..., T], *args: Any) -> T: ...
+
+    def warm_up(self, lexicon: str, levels: tuple[str, ...]) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class InlineThinker:
+    """Decides in the calling thread (``computer_processes=0``: tests, tiny servers)."""
+
+    def run(self, fn: Callable[..., T], *args: Any) -> T:
+        return fn(*args)
+
+    def warm_up(self, lexicon: str, levels: tuple[str, ...]) -> None:
+        warm(lexicon, levels)
+
+    def close(self) -> None:
+        pass
+
+
+class ComputerPool:
+    """``processes`` worker processes (started by ``spawn``: the server has threads) that
+    make the computers' decisions. A worker that dies is replaced (the pool is rebuilt
+    once per failure; the decision is retried in the new pool)."""
+
+    def __init__(self, processes: int, *, lexicon: str | None = None, levels: tuple[str, ...] = ()) -> None:
+        self.processes = max(1, processes)
+        self._init = (lexicon, levels)
+        self._lock = threading.Lock()
+        self._closed = False
+        self._executor: ProcessPoolExecutor | None = None
+
+    def _pool(self) -> ProcessPoolExecutor:
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("the computer pool is closed")
+            if self._executor is None:
+                self._executor = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"),
+                                                     initializer=_init_worker, initargs=self._init)
+            return self._executor
+
+    def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in a worker; waits for the answer (the calling thread holds no GIL meanwhile)."""
+        for attempt in range(2):
+            pool = self._pool()
+            try:
+                return pool.submit(fn, *args).result()
+            except BrokenProcessPool:
+                log.warning("a computer worker process died; restarting the pool")
+                with self._lock:
+                    if self._executor is pool:
+                        self._executor = None
+                pool.shutdown(wait=False, cancel_futures=True)
+                if attempt:
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def warm_up(self, lexicon: str, levels: tuple[str, ...]) -> None:
+        """Start every worker now (each warms up in its initializer)."""
+        self._init = (lexicon, levels)
+        pool = self._pool()
+        for _ in range(self.processes):
+            pool.submit(int)
+
+    def close(self) -> None:
+        """Stop the workers (a decision under way is abandoned)."""
+        with self._lock:
+            self._closed = True
+            pool, self._executor = self._executor, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
