@@ -44,16 +44,41 @@ def _encode_words(words: Iterable[str]) -> tuple[np.ndarray, np.ndarray]:
     """Words as a (n, MAX_WORD) uint8 array of letters 1..26 (0-padded) and their lengths."""
     clean = sorted({w.strip().upper() for w in words})
     clean = [w for w in clean if 2 <= len(w) <= MAX_WORD]
-    for w in clean:
-        if not (w.isascii() and w.isalpha()):
-            raise ValueError(f"word {w!r} has characters other than A-Z")
     n = len(clean)
     if n == 0:
         return np.zeros((0, MAX_WORD), np.uint8), np.zeros(0, np.int32)
-    blob = "".join(w.ljust(MAX_WORD, "@") for w in clean).encode("ascii")
+    lengths = np.fromiter(map(len, clean), dtype=np.int32, count=n)
+    try:
+        blob = "".join(w.ljust(MAX_WORD, "@") for w in clean).encode("ascii")
+    except UnicodeEncodeError:
+        bad = next(w for w in clean if not w.isascii())
+        raise ValueError(f"word {bad!r} has characters other than A-Z") from None
     arr = np.frombuffer(blob, dtype=np.uint8).reshape(n, MAX_WORD) - np.uint8(64)
-    lengths = np.fromiter((len(w) for w in clean), dtype=np.int32, count=n)
+    inside = np.arange(MAX_WORD)[None, :] < lengths[:, None]
+    ok = np.where(inside, (arr >= 1) & (arr <= 26), arr == 0)
+    if not ok.all():
+        bad = clean[int(np.flatnonzero(~ok.all(axis=1))[0])]
+        raise ValueError(f"word {bad!r} has characters other than A-Z")
     return np.ascontiguousarray(arr), lengths
+
+
+@nb.njit(cache=True)
+def _sort_keys(strings: np.ndarray) -> tuple[np.ndarray, np.ndarray]:  # pragma: no cover
+    """Two uint64 keys per row (11 symbols of 5 bits each) that sort like the rows."""
+    n, width = strings.shape
+    hi = np.zeros(n, np.uint64)
+    lo = np.zeros(n, np.uint64)
+    for i in range(n):
+        a = np.uint64(0)
+        b = np.uint64(0)
+        for j in range(11):
+            a = (a << np.uint64(5)) | np.uint64(strings[i, j])
+        for j in range(11, 22):
+            v = np.uint64(strings[i, j]) if j < width else np.uint64(0)
+            b = (b << np.uint64(5)) | v
+        hi[i] = a
+        lo[i] = b
+    return hi, lo
 
 
 @nb.njit(cache=True)
@@ -241,18 +266,8 @@ def build(words: Iterable[str]) -> np.ndarray:
     """Build the GADDAG of some words (A-Z, 2..21 letters; case is ignored)."""
     letters, lengths = _encode_words(words)
     strings = _gaddag_strings(letters, lengths)
-    # sort rows lexicographically: pack 22 symbols of 5 bits into two uint64 keys
-    width = strings.shape[1]
-    s = strings.astype(np.uint64)
-    hi = np.zeros(len(s), np.uint64)
-    lo = np.zeros(len(s), np.uint64)
-    half = 11
-    for i in range(half):
-        hi = (hi << np.uint64(5)) | s[:, i]
-    for i in range(half, width):
-        lo = (lo << np.uint64(5)) | s[:, i]
-    for _ in range(width, 2 * half):
-        lo = lo << np.uint64(5)
+    # sort rows lexicographically: 22 symbols of 5 bits packed into two uint64 keys
+    hi, lo = _sort_keys(strings)
     order = np.lexsort((lo, hi)).astype(np.int64)
     return _build(strings, order, len(lengths))
 
@@ -261,9 +276,9 @@ def words_hash(words: Sequence[str]) -> str:
     """A hash of a word list's content (order and case insensitive)."""
     h = hashlib.sha256()
     h.update(f"gaddag-v{FORMAT_VERSION}\n".encode())
-    for w in sorted({w.strip().upper() for w in words}):
-        h.update(w.encode("ascii", "replace"))
-        h.update(b"\n")
+    text = "\n".join(sorted({w.strip().upper() for w in words}))
+    h.update(text.encode("ascii", "replace"))
+    h.update(b"\n")
     return h.hexdigest()[:24]
 
 
