@@ -10,6 +10,7 @@ to the reference 167 us/position (all moves) and 131 us/position (best only).
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 import time
@@ -22,22 +23,31 @@ REF_ALL_US = 167.0
 REF_BEST_US = 131.0
 
 
-def _timed(fn, seconds: float) -> tuple[int, float]:  # type: ignore[no-untyped-def]
+def _timed(fn, seconds: float) -> tuple[int, float, float, float]:  # type: ignore[no-untyped-def]
+    """Run ``fn`` repeatedly for ``seconds``: (repetitions, wall time, CPU time, fastest CPU time of one run)."""
     reps = 0
+    fastest = float("inf")
     t0 = time.perf_counter()
+    c0 = time.process_time()
     while True:
+        c = time.process_time()
         fn()
+        fastest = min(fastest, time.process_time() - c)
         reps += 1
         dt = time.perf_counter() - t0
         if dt >= seconds:
-            return reps, dt
+            return reps, dt, time.process_time() - c0, fastest
 
 
-def _report(name: str, npos: int, nmoves: int, reps: int, dt: float, ref: float) -> None:
-    us = dt / (reps * npos) * 1e6
+def _report(name: str, npos: int, nmoves: int, timing: tuple[int, float, float, float], ref: float) -> None:
+    reps, wall, cpu, fastest = timing
+    us = wall / (reps * npos) * 1e6
+    us_cpu = cpu / (reps * npos) * 1e6
+    us_min = fastest / npos * 1e6
     print(
-        f"{name:<22} {npos * reps / dt:10.0f} positions/s {us:8.1f} us/position "
-        f"{nmoves * reps / dt / 1e6:6.2f} M moves/s   ratio to {ref:.0f} us: {us / ref:.2f}"
+        f"{name:<22} {npos * reps / wall:7.0f} positions/s {us:7.1f} us/position "
+        f"{nmoves * reps / wall / 1e6:5.2f} M moves/s | CPU {us_cpu:6.1f} us/position (fastest run {us_min:6.1f}) "
+        f"| ratio to {ref:.0f} us: {us / ref:.2f} wall, {us_cpu / ref:.2f} CPU, {us_min / ref:.2f} fastest"
     )
 
 
@@ -76,14 +86,16 @@ def main(argv: list[str] | None = None) -> int:
     gen.best_many(boards, racks)
     print(f"{npos} positions, {nmoves} moves")
 
-    reps, dt = _timed(lambda: gen.count_many(boards, racks), args.seconds)
-    _report("all moves (batch)", npos, nmoves, reps, dt, REF_ALL_US)
-    reps, dt = _timed(lambda: gen.best_many(boards, racks), args.seconds)
-    _report("best only (batch)", npos, nmoves, reps, dt, REF_BEST_US)
-    reps, dt = _timed(lambda: [gen.count(b, r) for b, r in positions], args.seconds / 2)
-    _report("all moves (per call)", npos, nmoves, reps, dt, REF_ALL_US)
-    reps, dt = _timed(lambda: [gen.best(b, r) for b, r in positions], args.seconds / 2)
-    _report("best only (per call)", npos, nmoves, reps, dt, REF_BEST_US)
+    print(f"load average: {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
+    _report("all moves (batch)", npos, nmoves, _timed(lambda: gen.count_many(boards, racks), args.seconds),
+            REF_ALL_US)
+    _report("best only (batch)", npos, nmoves, _timed(lambda: gen.best_many(boards, racks), args.seconds),
+            REF_BEST_US)
+    _report("all moves (per call)", npos, nmoves,
+            _timed(lambda: [gen.count(b, r) for b, r in positions], args.seconds / 2), REF_ALL_US)
+    _report("best only (per call)", npos, nmoves,
+            _timed(lambda: [gen.best(b, r) for b, r in positions], args.seconds / 2), REF_BEST_US)
+    print(f"load average: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     return 0
 
 
