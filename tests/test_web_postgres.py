@@ -149,7 +149,12 @@ def test_two_processes_serve_one_game_live(servers: tuple[Process, Process]) -> 
         "preset": "computer", "seats": [{"name": "Ann"}, {"name": "Bob"}], "seed": 1, "creator_seat": 0})
     assert status == 201, created
     game_id, ann_token = created["id"], created["tokens"]["0"]
-    status, joined = call("POST", f"{two.url}/api/games/{game_id}/join", {"seat": 1, "name": "Bob"})
+    # Bob joins on the other process with the invite secret (stored with the game, so any
+    # process checks it)
+    status, refused = call("POST", f"{two.url}/api/games/{game_id}/join", {"seat": 1, "name": "Eve"})
+    assert status == 403 and refused["error"]["code"] == "invite_required", refused
+    status, joined = call("POST", f"{two.url}/api/games/{game_id}/join",
+                          {"seat": 1, "name": "Bob", "invite": created["invite"]})
     assert status == 200, joined
     bob_token = joined["token"]
     ann = Watcher(f"{one.url}/ws/games/{game_id}?seat=0&token={ann_token}")
