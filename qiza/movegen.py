@@ -34,6 +34,7 @@ import gzip
 import importlib.metadata
 import json
 import sys
+import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -690,7 +691,7 @@ def _generate_best(g, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT, rbit
         _rec(_ptr(g), _ptr(w), _ptr(out), c, root, 0, 1, 0, 0, c, rbits)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def _generate(g, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT):  # type: ignore[no-untyped-def]  # pragma: no cover
     size = w[P_SIZE]
     rbits = 0
@@ -718,7 +719,7 @@ def _generate(g, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT):  # type:
                  start_sq if d == 0 else start_sqT, rbits)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, nogil=True)
 def _many(g, w0, out, boards, racks, lm, wm, lmT, wmT, start_sq, start_sqT, result):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Run many positions in one call: counts (mode 0) or best rows (mode 1) into ``result``."""
     for i in range(boards.shape[0]):
@@ -925,8 +926,13 @@ class MoveGenerator:
         self.startT = sc * size + sr
         self.bingo_tiles = bingo_tiles
         self.bingo_bonus = bingo_bonus
-        self._out = np.zeros((32768, O_WIDTH), np.int32)
-        self._best_out = np.zeros((1, O_WIDTH), np.int32)
+        self._local = threading.local()  # output buffers per thread (the compiled code releases the GIL)
+
+    def _buffer(self) -> np.ndarray:
+        out: np.ndarray | None = getattr(self._local, "out", None)
+        if out is None:
+            out = self._local.out = np.zeros((32768, O_WIDTH), np.int32)
+        return out
 
     def _work(self, rack: np.ndarray, mode: int, cap: int) -> np.ndarray:
         w = np.zeros(W_SIZE, np.int32)
@@ -954,12 +960,12 @@ class MoveGenerator:
         """Every legal placement of ``rack`` on ``board``."""
         b = self._board(board)
         while True:
-            out = self._out
+            out = self._buffer()
             w = self._work(rack, 0, out.shape[0])
             _generate(self.graph, w, out, b, self.lm, self.wm, self.lmT, self.wmT, self.start, self.startT)
             if not w[P_OVERFLOW]:
                 break
-            self._out = np.zeros((out.shape[0] * 2, O_WIDTH), np.int32)
+            self._local.out = np.zeros((out.shape[0] * 2, O_WIDTH), np.int32)
         n = int(w[P_NOUT])
         return MoveList(out[:n].copy(), b, self.size)
 
@@ -967,12 +973,12 @@ class MoveGenerator:
         """Number of legal placements (no Python objects are made)."""
         b = self._board(board)
         while True:
-            out = self._out
+            out = self._buffer()
             w = self._work(rack, 0, out.shape[0])
             _generate(self.graph, w, out, b, self.lm, self.wm, self.lmT, self.wmT, self.start, self.startT)
             if not w[P_OVERFLOW]:
                 return int(w[P_NOUT])
-            self._out = np.zeros((out.shape[0] * 2, O_WIDTH), np.int32)
+            self._local.out = np.zeros((out.shape[0] * 2, O_WIDTH), np.int32)
 
     def best(
         self, board: np.ndarray, rack: np.ndarray, leave_values: Sequence[float] | np.ndarray | None = None
@@ -991,7 +997,7 @@ class MoveGenerator:
                 raise ValueError("leave_values must have 27 entries")
             w[W_LEAVE:W_LEAVE + 27] = np.round(lv * 1000).astype(np.int32)
             w[P_HASLEAVE] = 1
-        out = self._best_out
+        out = np.zeros((1, O_WIDTH), np.int32)
         _generate(self.graph, w, out, b, self.lm, self.wm, self.lmT, self.wmT, self.start, self.startT)
         if not w[P_HAVEBEST]:
             return None
@@ -1002,8 +1008,9 @@ class MoveGenerator:
         boards = np.ascontiguousarray(boards, dtype=np.int32).reshape(len(boards), -1)
         racks = np.ascontiguousarray(racks, dtype=np.int32)
         result = np.zeros((len(boards), 1), np.int32)
-        w0 = self._work(np.zeros(27, np.int32), 0, self._out.shape[0])
-        _many(self.graph, w0, self._out, boards, racks, self.lm, self.wm, self.lmT, self.wmT,
+        out = self._buffer()
+        w0 = self._work(np.zeros(27, np.int32), 0, out.shape[0])
+        _many(self.graph, w0, out, boards, racks, self.lm, self.wm, self.lmT, self.wmT,
               self.start, self.startT, result)
         counts = result[:, 0].copy()
         for i in np.flatnonzero(counts < 0):  # output buffer overflow: redo with a larger buffer
@@ -1021,7 +1028,7 @@ class MoveGenerator:
         if leave_values is not None:
             w0[W_LEAVE:W_LEAVE + 27] = np.round(np.asarray(leave_values, np.float64) * 1000).astype(np.int32)
             w0[P_HASLEAVE] = 1
-        _many(self.graph, w0, self._best_out, boards, racks, self.lm, self.wm, self.lmT, self.wmT,
+        _many(self.graph, w0, np.zeros((1, O_WIDTH), np.int32), boards, racks, self.lm, self.wm, self.lmT, self.wmT,
               self.start, self.startT, result)
         moves: list[Move | None] = []
         for i in range(len(boards)):

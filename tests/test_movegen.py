@@ -206,3 +206,16 @@ def test_many_matches_single(twl_gen: MoveGenerator, positions: list[tuple[np.nd
         assert (m is None) == (single is None)
         if m is not None and single is not None:
             assert m.score == single.score
+
+
+def test_threads(twl_gen: MoveGenerator, positions: list[tuple[np.ndarray, np.ndarray]]) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    sub = positions[:40]
+    want = [twl_gen.count(b, r) for b, r in sub]
+    want_cells = [sorted(m.cells() for m in twl_gen.generate(b, r)) for b, r in sub[:8]]
+    with ThreadPoolExecutor(4) as pool:
+        got = list(pool.map(lambda p: twl_gen.count(*p), sub))
+        got_cells = list(pool.map(lambda p: sorted(m.cells() for m in twl_gen.generate(*p)), sub[:8]))
+    assert got == want
+    assert got_cells == want_cells
