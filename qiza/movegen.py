@@ -511,45 +511,67 @@ def _shadow(bb, r, c, prev, cross, xsum, lm, wm, val, rvals, nr, eff, bmin, bbon
         for j in range(ncol):
             tab[i, j] = -1
     best = -1
-    lwm = 1
+    lwm = wm[base + c]
+    lx = xsum[r, c] * wm[base + c] if xsum[r, c] >= 0 else 0
     for nlft in range(nl + 1):
         if nlft > 0:
-            lwm *= wm[base + lpos[nlft - 1]]
+            i = lpos[nlft - 1]
+            lwm *= wm[base + i]
+            if xsum[r, i] >= 0:
+                lx += xsum[r, i] * wm[base + i]
         lo = c if nlft == 0 else lpos[nlft - 1]
         s = lo
         while s > 0 and bb[r, s - 1] != 0:
             s -= 1
-        rwm = 1
+        wmul = lwm
+        xconst = lx
+        k = 0
         for nrgt in range(min(nrt, nr - 1 - nlft) + 1):
+            rebuild = nrgt == 0
             if nrgt > 0:
-                rwm *= wm[base + rpos[nrgt - 1]]
+                i = rpos[nrgt - 1]
+                wmi = wm[base + i]
+                if xsum[r, i] >= 0:
+                    xconst += xsum[r, i] * wmi
+                if wmi != 1:
+                    wmul *= wmi
+                    rebuild = True
+                else:
+                    # insert the new square's coefficient into the sorted list
+                    lmi = lm[base + i]
+                    cf = lmi * wmul
+                    if xsum[r, i] >= 0:
+                        cf += lmi * wmi
+                    j = k
+                    while j > 0 and coef[j - 1] < cf:
+                        coef[j] = coef[j - 1]
+                        j -= 1
+                    coef[j] = cf
+                    k += 1
+            if rebuild:
+                k = 0
+                for q in range(nlft + nrgt + 1):
+                    if q == 0:
+                        i = c
+                    elif q <= nlft:
+                        i = lpos[q - 1]
+                    else:
+                        i = rpos[q - 1 - nlft]
+                    lmi = lm[base + i]
+                    cf = lmi * wmul
+                    if xsum[r, i] >= 0:
+                        cf += lmi * wm[base + i]
+                    j = k
+                    while j > 0 and coef[j - 1] < cf:
+                        coef[j] = coef[j - 1]
+                        j -= 1
+                    coef[j] = cf
+                    k += 1
             hi = c if nrgt == 0 else rpos[nrgt - 1]
             e = hi
             while e + 1 < size and bb[r, e + 1] != 0:
                 e += 1
-            wmul = lwm * rwm * wm[base + c]
-            total = (pre[e + 1] - pre[s]) * wmul
-            k = 0
-            for q in range(nlft + nrgt + 1):
-                if q == 0:
-                    i = c
-                elif q <= nlft:
-                    i = lpos[q - 1]
-                else:
-                    i = rpos[q - 1 - nlft]
-                lmi = lm[base + i]
-                cf = lmi * wmul
-                xs = xsum[r, i]
-                if xs >= 0:
-                    wmi = wm[base + i]
-                    cf += lmi * wmi
-                    total += xs * wmi
-                j = k
-                while j > 0 and coef[j - 1] < cf:
-                    coef[j] = coef[j - 1]
-                    j -= 1
-                coef[j] = cf
-                k += 1
+            total = (pre[e + 1] - pre[s]) * wmul + xconst
             for j in range(k):
                 total += coef[j] * rvals[j]
             if k >= bmin:
