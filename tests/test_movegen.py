@@ -219,3 +219,21 @@ def test_threads(twl_gen: MoveGenerator, positions: list[tuple[np.ndarray, np.nd
         got_cells = list(pool.map(lambda p: sorted(m.cells() for m in twl_gen.generate(*p)), sub[:8]))
     assert got == want
     assert got_cells == want_cells
+
+
+def test_best_with_big_racks_and_bingo_rules(positions: list[tuple[np.ndarray, np.ndarray]]) -> None:
+    """Racks of 8 and 9 tiles (bingo from 7 tiles): best-only agrees with the full list."""
+    words = load_lexicon_words("twl06")
+    g = gaddag.load_or_build(words, gaddag.default_cache_dir())
+    gen = MoveGenerator(g, bingo_tiles=7, bingo_bonus=50)
+    rng = np.random.default_rng(7)
+    for b, r in positions[::40]:
+        rack = r.copy()
+        while rack.sum() < 9:
+            rack[int(rng.integers(0, 27))] += 1
+        moves = gen.generate(b, rack)
+        best = gen.best(b, rack)
+        assert (best is None) == (len(moves) == 0)
+        if best is not None:
+            assert best.score == int(moves.score.max())
+            assert (moves.score[moves.ntiles >= 7] >= 50).all()
