@@ -16,15 +16,25 @@ Counting convention (matches the shared reference data): a move is the set of
 tiles placed; a one-tile play is produced once (not once per direction); on an
 empty board only plays across are produced.
 
+Best-only mode (:meth:`MoveGenerator.best`) first bounds the score of every
+anchor's plays (a "shadow" pass pairing the rack's tile values with the
+squares' score coefficients for every span the rack can cover), searches the
+anchors in decreasing order of bound, stops when no remaining bound can beat
+the best play found, and prunes continuations inside an anchor the same way.
+
+The compiled entry points release the GIL; a generator can be shared by threads.
+
 Usage::
 
-    from qiza.movegen import MoveGenerator, load_lexicon_words
+    from qiza.movegen import MoveGenerator, load_lexicon_words, parse_rack
     from qiza import gaddag
     g = gaddag.load_or_build(load_lexicon_words("twl06"), gaddag.default_cache_dir())
-    gen = MoveGenerator(g)
-    moves = gen.generate(board, rack)          # a MoveList
+    gen = MoveGenerator(g)                     # layout, tile values, bingo rule
+    moves = gen.generate(board, parse_rack("WINDY??"))   # a MoveList (numpy arrays)
     moves.text(0)                              # (7, 3, False, "WINDY")
-    best = gen.best(board, rack)               # a Move or None
+    moves[0].cells(), moves[0].word            # "D8=W E8=I ...", "WINDY"
+    best = gen.best(board, rack, leave_values) # a Move or None
+    gen.count_many(boards, racks)              # many positions in one compiled loop
 """
 
 from __future__ import annotations
