@@ -968,12 +968,7 @@ class MoveGenerator:
 
     def _work(self, rack: np.ndarray, mode: int, cap: int) -> np.ndarray:
         w = np.zeros(W_SIZE, np.int32)
-        r = np.asarray(rack, dtype=np.int32)
-        if len(r) != 27:
-            raise ValueError("a rack is 27 counts (index 0 = blanks)")
-        if int(r.sum()) > MAX_RACK or (r < 0).any():
-            raise ValueError(f"a rack holds 0..{MAX_RACK} tiles")
-        w[W_RACK:W_RACK + 27] = r
+        w[W_RACK:W_RACK + 27] = np.asarray(rack, dtype=np.int32)
         w[W_VAL:W_VAL + 27] = self.values
         w[P_SIZE] = self.size
         w[P_BMIN] = self.bingo_tiles
@@ -988,29 +983,49 @@ class MoveGenerator:
             raise ValueError(f"board must have {self.size * self.size} squares")
         return b
 
-    def generate(self, board: np.ndarray, rack: np.ndarray) -> MoveList:
-        """Every legal placement of ``rack`` on ``board``."""
+    def _run(
+        self, boards: np.ndarray, racks: np.ndarray, mode: int, out: np.ndarray,
+        leave_values: Sequence[float] | np.ndarray | None = None,
+    ) -> np.ndarray:
+        """Run the compiled loop (the only compiled entry point) over positions; returns its result rows."""
+        boards = np.ascontiguousarray(boards, dtype=np.int32).reshape(len(boards), -1)
+        if boards.shape[1] != self.size * self.size:
+            raise ValueError(f"board must have {self.size * self.size} squares")
+        racks = np.ascontiguousarray(racks, dtype=np.int32).reshape(len(boards), 27)
+        if (racks < 0).any() or (racks.sum(axis=1) > MAX_RACK).any():
+            raise ValueError(f"a rack holds 0..{MAX_RACK} tiles")
+        w0 = self._work(np.zeros(27, np.int32), mode, out.shape[0])
+        if leave_values is not None:
+            lv = np.asarray(leave_values, dtype=np.float64)
+            if lv.shape != (27,):
+                raise ValueError("leave_values must have 27 entries")
+            w0[W_LEAVE:W_LEAVE + 27] = np.round(lv * 1000).astype(np.int32)
+            w0[P_HASLEAVE] = 1
+        result = np.zeros((len(boards), O_WIDTH + 1), np.int32)
+        _many(self.graph, w0, out, boards, racks, self.lm, self.wm, self.lmT, self.wmT,
+              self.start, self.startT, result)
+        return result
+
+    def _all(self, board: np.ndarray, rack: np.ndarray) -> tuple[np.ndarray, int]:
         b = self._board(board)
+        r = np.asarray(rack, dtype=np.int32)
+        if r.shape != (27,):
+            raise ValueError("a rack is 27 counts (index 0 = blanks)")
         while True:
             out = self._buffer()
-            w = self._work(rack, 0, out.shape[0])
-            _generate(self.graph, w, out, b, self.lm, self.wm, self.lmT, self.wmT, self.start, self.startT)
-            if not w[P_OVERFLOW]:
-                break
-            self._local.out = np.zeros((out.shape[0] * 2, O_WIDTH), np.int32)
-        n = int(w[P_NOUT])
-        return MoveList(out[:n].copy(), b, self.size)
+            n = int(self._run(b[None, :], r[None, :], 0, out)[0, 0])
+            if n >= 0:
+                return out, n
+            self._local.out = np.zeros((out.shape[0] * 2, O_WIDTH), np.int32)  # overflow: grow, redo
+
+    def generate(self, board: np.ndarray, rack: np.ndarray) -> MoveList:
+        """Every legal placement of ``rack`` on ``board``."""
+        out, n = self._all(board, rack)
+        return MoveList(out[:n].copy(), self._board(board), self.size)
 
     def count(self, board: np.ndarray, rack: np.ndarray) -> int:
         """Number of legal placements (no Python objects are made)."""
-        b = self._board(board)
-        while True:
-            out = self._buffer()
-            w = self._work(rack, 0, out.shape[0])
-            _generate(self.graph, w, out, b, self.lm, self.wm, self.lmT, self.wmT, self.start, self.startT)
-            if not w[P_OVERFLOW]:
-                return int(w[P_NOUT])
-            self._local.out = np.zeros((out.shape[0] * 2, O_WIDTH), np.int32)
+        return self._all(board, rack)[1]
 
     def best(
         self, board: np.ndarray, rack: np.ndarray, leave_values: Sequence[float] | np.ndarray | None = None
@@ -1022,51 +1037,32 @@ class MoveGenerator:
         score plus the values of the tiles it leaves.
         """
         b = self._board(board)
-        w = self._work(rack, 1, 1)
-        if leave_values is not None:
-            lv = np.asarray(leave_values, dtype=np.float64)
-            if len(lv) != 27:
-                raise ValueError("leave_values must have 27 entries")
-            w[W_LEAVE:W_LEAVE + 27] = np.round(lv * 1000).astype(np.int32)
-            w[P_HASLEAVE] = 1
-        out = np.zeros((1, O_WIDTH), np.int32)
-        _generate(self.graph, w, out, b, self.lm, self.wm, self.lmT, self.wmT, self.start, self.startT)
-        if not w[P_HAVEBEST]:
+        r = np.asarray(rack, dtype=np.int32)
+        if r.shape != (27,):
+            raise ValueError("a rack is 27 counts (index 0 = blanks)")
+        row = self._run(b[None, :], r[None, :], 1, np.zeros((1, O_WIDTH), np.int32), leave_values)[0]
+        if not row[O_HAVE]:
             return None
-        return _move_from_row(out[0].copy(), b.reshape(self.size, self.size))
+        return _move_from_row(row, b.reshape(self.size, self.size))
 
     def count_many(self, boards: np.ndarray, racks: np.ndarray) -> np.ndarray:
         """Number of placements of each position (boards: n x size*size, racks: n x 27), in one compiled loop."""
-        boards = np.ascontiguousarray(boards, dtype=np.int32).reshape(len(boards), -1)
-        racks = np.ascontiguousarray(racks, dtype=np.int32)
-        result = np.zeros((len(boards), 1), np.int32)
-        out = self._buffer()
-        w0 = self._work(np.zeros(27, np.int32), 0, out.shape[0])
-        _many(self.graph, w0, out, boards, racks, self.lm, self.wm, self.lmT, self.wmT,
-              self.start, self.startT, result)
+        result = self._run(boards, racks, 0, self._buffer())
         counts = result[:, 0].copy()
         for i in np.flatnonzero(counts < 0):  # output buffer overflow: redo with a larger buffer
-            counts[i] = self.count(boards[i], racks[i])
+            counts[i] = self.count(np.asarray(boards).reshape(len(counts), -1)[i], np.asarray(racks)[i])
         return counts
 
     def best_many(
         self, boards: np.ndarray, racks: np.ndarray, leave_values: Sequence[float] | np.ndarray | None = None
     ) -> list[Move | None]:
         """:meth:`best` of each position, in one compiled loop."""
-        boards = np.ascontiguousarray(boards, dtype=np.int32).reshape(len(boards), -1)
-        racks = np.ascontiguousarray(racks, dtype=np.int32)
-        result = np.zeros((len(boards), O_WIDTH + 1), np.int32)
-        w0 = self._work(np.zeros(27, np.int32), 1, 1)
-        if leave_values is not None:
-            w0[W_LEAVE:W_LEAVE + 27] = np.round(np.asarray(leave_values, np.float64) * 1000).astype(np.int32)
-            w0[P_HASLEAVE] = 1
-        _many(self.graph, w0, np.zeros((1, O_WIDTH), np.int32), boards, racks, self.lm, self.wm, self.lmT, self.wmT,
-              self.start, self.startT, result)
+        result = self._run(boards, racks, 1, np.zeros((1, O_WIDTH), np.int32), leave_values)
+        flat = np.asarray(boards, dtype=np.int32).reshape(len(result), -1)
         moves: list[Move | None] = []
-        for i in range(len(boards)):
+        for i in range(len(result)):
             if result[i, O_HAVE]:
-                row = result[i].copy()
-                moves.append(_move_from_row(row, boards[i].reshape(self.size, self.size)))
+                moves.append(_move_from_row(result[i].copy(), flat[i].reshape(self.size, self.size)))
             else:
                 moves.append(None)
         return moves
