@@ -220,12 +220,37 @@ def _rec(g, w, out, pos, node, mainsc, wmul, xsc, nt, start, rbits):  # type: ig
             eff = ALL_LETTERS
         cand = children & w[W_CROSS + pos] & eff
     ends = g[node + 1]
+    eff0 = rbits
+    if w[W_RACK] > 0:
+        eff0 = ALL_LETTERS
+    left_phase = pos <= anchor
+    left_free = pos == 0 or w[W_ROW + pos - 1] == 0
+    if left_phase:
+        can_end = left_free and (anchor + 1 == size or w[W_ROW + anchor + 1] == 0)
+        nq = pos - 1 if pos - 1 > w[P_PREV] else -1
+        sq = anchor + 1 if left_free and anchor + 1 < size else -1
+    else:
+        can_end = pos + 1 == size or w[W_ROW + pos + 1] == 0
+        nq = pos + 1 if pos + 1 < size else -1
+        sq = -1
+    # what the next squares accept (a letter bit for a tile on the board, else the cross-check and rack)
+    nmask = 0
+    if nq >= 0:
+        t = w[W_ROW + nq]
+        nmask = (1 << (t & 63)) if t != 0 else w[W_CROSS + nq] & eff0
+    smask = 0
+    if sq >= 0:
+        t = w[W_ROW + sq]
+        smask = (1 << (t & 63)) if t != 0 else w[W_CROSS + sq] & eff0
     while cand:
         letter = _ctz(cand)
         cand &= cand - 1
         bit = 1 << letter
         child = g[node + 2 + _popc(children & (bit - 1))]
         end = ends & bit
+        cm = g[child]
+        if not ((end and can_end) or (cm & nmask) or ((cm & 1) and (g[g[child + 2]] & smask))):
+            continue  # a dead end: nothing to record and nowhere to go
         for variant in range(2):
             if cell != 0:
                 if variant == 1:
