@@ -242,6 +242,9 @@ def _rec(g, w, out, pos, node, mainsc, wmul, xsc, nt, start, rbits):  # type: ig
     if sq >= 0:
         t = w[W_ROW + sq]
         smask = (1 << (t & 63)) if t != 0 else w[W_CROSS + sq] & eff0
+    lmul = w[W_LM + pos]
+    wm = w[W_WM + pos]
+    xs = w[W_XSUM + pos]
     while cand:
         letter = _ctz(cand)
         cand &= cand - 1
@@ -279,50 +282,29 @@ def _rec(g, w, out, pos, node, mainsc, wmul, xsc, nt, start, rbits):  # type: ig
                     nrbits = rbits
                     tv = 0
                     w[W_PLACED + pos] = letter | 64
-                lmul = w[W_LM + pos]
-                wm = w[W_WM + pos]
                 nmain = mainsc + tv * lmul
                 nwmul = wmul * wm
-                xs = w[W_XSUM + pos]
                 nx = xsc + (xs + tv * lmul) * wm if xs >= 0 else xsc
                 nnt = nt + 1
-            if pos <= anchor:
-                nstart = pos
-                if end and (pos == 0 or w[W_ROW + pos - 1] == 0) and (
-                    anchor + 1 == size or w[W_ROW + anchor + 1] == 0
-                ):
-                    if not (w[P_DIR] == 1 and nnt == 1 and w[W_XSUM + anchor] >= 0):
-                        score = nmain * nwmul + nx
-                        if nnt >= w[P_BMIN]:
-                            score += w[P_BBONUS]
-                        _record(w, out, pos, anchor, score, nnt)
-            else:
-                nstart = start
-                if end and (pos + 1 == size or w[W_ROW + pos + 1] == 0):
-                    if not (w[P_DIR] == 1 and nnt == 1 and w[W_XSUM + anchor] >= 0):
-                        score = nmain * nwmul + nx
-                        if nnt >= w[P_BMIN]:
-                            score += w[P_BBONUS]
-                        _record(w, out, start, pos, score, nnt)
+            nstart = pos if left_phase else start
+            if end and can_end:
+                if not (w[P_DIR] == 1 and nnt == 1 and w[W_XSUM + anchor] >= 0):
+                    score = nmain * nwmul + nx
+                    if nnt >= w[P_BMIN]:
+                        score += w[P_BBONUS]
+                    _record(w, out, nstart, anchor if left_phase else pos, score, nnt)
             neff = nrbits
             if w[W_RACK] > 0:
                 neff = ALL_LETTERS
             for k in range(2):
                 npos = -1
                 nnode = 0
-                if pos <= anchor:
-                    if k == 0:
-                        if pos - 1 > w[P_PREV]:
-                            npos = pos - 1
-                            nnode = child
-                    else:
-                        if (g[child] & 1) and (pos == 0 or w[W_ROW + pos - 1] == 0) and anchor + 1 < size:
-                            npos = anchor + 1
-                            nnode = g[child + 2]
-                elif k == 0:
-                    if pos + 1 < size:
-                        npos = pos + 1
-                        nnode = child
+                if k == 0:
+                    npos = nq
+                    nnode = child
+                elif sq >= 0 and (cm & 1):
+                    npos = sq
+                    nnode = g[child + 2]
                 if npos >= 0:
                     ncell = w[W_ROW + npos]
                     if ncell != 0:
@@ -332,7 +314,7 @@ def _rec(g, w, out, pos, node, mainsc, wmul, xsc, nt, start, rbits):  # type: ig
                     if go and w[P_MODE] == 1 and w[P_HAVEBEST]:
                         # best mode: the score bound of the spans this continuation can reach
                         more = 1 if ncell == 0 else 0
-                        if pos <= anchor:
+                        if left_phase:
                             left = nnt - 1
                             if k == 0:
                                 bound = w[W_TAB + (left + more) * TAB_W + MAX_RACK + 1]
@@ -344,7 +326,7 @@ def _rec(g, w, out, pos, node, mainsc, wmul, xsc, nt, start, rbits):  # type: ig
                         if bound * 1000 + w[P_MAXLEAVE] <= w[P_BEST]:
                             go = 0
                     if go:
-                        if pos <= anchor and k == 1:
+                        if left_phase and k == 1:
                             w[P_LCOUNT] = nnt - 1
                         _rec(g, w, out, npos, nnode, nmain, nwmul, nx, nnt, nstart, nrbits)
             if cell == 0:
