@@ -4,6 +4,7 @@ static choices, simulation, the endgame solver, self-play, training and `qiza be
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 import numpy as np
 import pytest
@@ -27,7 +28,7 @@ def lexicon() -> Lexicon:
         return load_lexicon("enable")
 
 
-def _options(level: str) -> dict[str, object]:
+def _options(level: str) -> dict[str, Any]:
     return {"time_limit": 0.2, "workers": 1, "candidates": 4, "endgame_time": 0.5} if level in ("sim", "champion") else {}
 
 
@@ -225,3 +226,219 @@ def test_static_equity_is_score_plus_leave(lexicon: Lexicon) -> None:
     exchanges = static.exchange_options(view, np.asarray([view.rack.count(c) for c in "?ABCDEFGHIJKLMNOPQRSTUVWXYZ"]))  # type: ignore[attr-defined]
     assert len(exchanges) == len({e.leave for e in exchanges}) > 0
     assert all(e.equity == pytest.approx(model.text_value(e.leave)) for e in exchanges)
+
+
+def test_fit_recovers_leave_values() -> None:
+    from qiza.players import train
+
+    truth = {"": 0.0, "S": 8.0, "Q": -7.0, "E": 3.0, "U": -4.0, "ES": 12.0, "EQ": -5.0, "QU": 0.0, "?": 25.0}
+    rng = np.random.default_rng(1)
+    keys = list(truth)
+    observations = []
+    for i in range(9000):
+        key = keys[i % len(keys)]
+        observations.append((key, 30.0 + truth[key] + float(rng.normal(0, 8)), 20 + i % 30, i % 90))
+    model = train.fit(observations, ridge=0.5, min_count=10**9)  # the regression alone
+    assert not model.table
+    for key, value in truth.items():
+        assert model.text_value(key) == pytest.approx(value, abs=1.5), key
+    tabled = train.fit(observations, ridge=0.5, min_count=100)
+    assert set(tabled.table) == set(keys) - {""}
+    assert tabled.text_value("?") == pytest.approx(25.0, abs=1.5)
+
+
+def test_training_targets_include_the_empty_leave(lexicon: Lexicon) -> None:
+    from qiza.players import train
+
+    train._init(lexicon.name.lower(), default_model().to_dict(), CLASSIC)
+    observations = [obs for seed in range(3, 9) for obs in train.play_training_game(seed)]
+    assert all(0 <= tiles < 100 for _, _, _, tiles in observations)  # tiles on the board
+    assert any(key == "" for key, *_ in observations)  # the baseline: nothing kept (a bingo)
+    # a target is at least the points of the next turn; with a good leave kept it is more
+    assert max(target for _, target, _, _ in observations) > 50
+
+
+def test_opening_penalises_vowels_on_hot_squares(lexicon: Lexicon) -> None:
+    from qiza.layout import STANDARD
+    from qiza.players.engine import StaticPlayer, hot_squares
+
+    hot = hot_squares(STANDARD).reshape(15, 15)
+    assert list(np.flatnonzero(hot[7])) == [4, 10]  # opening a 4x lane through two double words
+    static = make_player("static", lexicon)
+    assert isinstance(static, StaticPlayer)
+    game = Game(COMPUTER, lexicon=lexicon, seed=1)
+    game.set_rack(0, "AEIRTNS")
+    ev = static.evaluate(game.view(0))
+    base = ev.moves.score + ev.leaves.values[ev.leave]
+    penalty = base - ev.equity
+    row7 = ev.moves.row == 7
+    assert row7.all() and penalty.max() > 0
+    for i in np.flatnonzero(penalty > 0)[:20]:
+        move = ev.moves[int(i)]
+        vowels_hot = sum(1 for r, c, t in move.squares() if hot[r, c] and chr(64 + t) in "AEIOU")
+        assert penalty[i] == pytest.approx(0.7 * vowels_hot) and vowels_hot > 0
+
+
+# -- the endgame solver against a brute-force search ------------------------------------------
+def _brute(gen: object, rules: object, board: np.ndarray, me: np.ndarray, opp: np.ndarray, streak: int,
+           passes: int, limit: int) -> float:
+    """Plain minimax to the end of the game (no pruning, no table), the solver's rules."""
+    vals = np.zeros(27)
+    vals[1:] = rules.tile_set.values  # type: ignore[attr-defined]
+    size = rules.layout.size  # type: ignore[attr-defined]
+    mine, theirs = float(me @ vals), float(opp @ vals)
+    s2, p2 = streak + 1, passes + 1
+    best = theirs - mine if p2 >= 2 or s2 >= limit else -_brute(gen, rules, board, opp, me, s2, p2, limit)
+    total = int(me.sum())
+    for m in gen.generate(board, me):  # type: ignore[attr-defined]
+        used = np.zeros(27, np.int32)
+        b2 = board.copy()
+        for r, c, t in m.squares():
+            used[0 if t & 64 else t] += 1
+            b2[r * size + c] = t
+        if m.tile_count == total:
+            value = m.score + 2 * theirs
+        else:
+            s2 = 0 if m.score else streak + 1
+            if s2 >= limit:
+                value = m.score + theirs - float((me - used) @ vals)
+            else:
+                value = m.score - _brute(gen, rules, b2, opp, me - used, s2, 0, limit)
+        best = max(best, value)
+    return best
+
+
+@pytest.fixture(scope="module")
+def endgame_board(lexicon: Lexicon) -> tuple[np.ndarray, list[int]]:
+    """A real board with the bag empty (static self-play), and the tiles left on both racks."""
+    from qiza.analysis import board_array
+
+    static = make_player("static", lexicon, seed=0)
+    game = Game(CLASSIC.with_options(challenge="auto"), lexicon=lexicon, seed=2)
+    while game.bag and not game.over:
+        game.play(static.choose(game.view(game.to_move)))
+    assert not game.over
+    return board_array(game.board), [t for s in range(2) for t in game.racks[s]]
+
+
+def test_endgame_solver_matches_brute_force(lexicon: Lexicon, endgame_board: tuple[np.ndarray, list[int]]) -> None:
+    import random
+
+    from qiza.analysis import generator, rack_counts
+    from qiza.players.endgame import solve_position
+
+    board, pool = endgame_board
+    gen = generator(lexicon, CLASSIC)
+    rng = random.Random(3)
+    cases = [([17, 22], pool[:1]), ([24, 22], pool[1:2]), ([17, 22], pool[2:4])]  # QV / XV: no way out in one
+    for _ in range(4):
+        rng.shuffle(pool)
+        cases.append((pool[:1], pool[1:3]))
+        cases.append((pool[:2], pool[2:3]))
+    blocked = 0
+    for mine, theirs in cases:
+        me, opp = rack_counts(mine), rack_counts(theirs)
+        blocked += not any(m.tile_count == len(mine) for m in gen.generate(board, me))
+        for streak in (0, 5):
+            expected = _brute(gen, CLASSIC, board, me, opp, streak, 0, 6)
+            solution = solve_position(gen, CLASSIC, board, me, opp, time_limit=30, streak=streak)
+            assert solution.exact and solution.value == expected, (mine, theirs, streak)
+    assert blocked >= 2
+
+
+def test_endgame_end_rules(lexicon: Lexicon) -> None:
+    from qiza.analysis import generator, rack_counts
+    from qiza.players.endgame import scoreless_streak, solve_position
+
+    rows = ["." * 15] * 7 + ["......CAT......"] + ["." * 15] * 7
+    board = np.asarray(Board.from_rows(rows).cells, np.int32)
+    gen = generator(lexicon, CLASSIC)
+    q, v = rack_counts("Q"), rack_counts("V")  # neither can play: both pass, each loses their tile
+    solution = solve_position(gen, CLASSIC, board, q, v, time_limit=5)
+    assert solution.exact and solution.value == 4 - 10 and isinstance(solution.move, Pass)
+    # going out in two beats a bigger play that leaves a tile stuck: S then nothing for Q
+    solution = solve_position(gen, CLASSIC, board, rack_counts("QS"), rack_counts("VV"), time_limit=5)
+    assert solution.exact
+    # one turn before the scoreless limit, a pass ends the game at once
+    sol5 = solve_position(gen, CLASSIC, board, q, rack_counts("E"), time_limit=5, streak=5)
+    assert sol5.exact and sol5.value == 1 - 10 and isinstance(sol5.move, Pass)
+    game = Game(COMPUTER, lexicon=lexicon, seed=1)
+    game.play("pass")
+    game.play("pass")
+    assert scoreless_streak(game.history, COMPUTER) == 2
+
+
+def test_endgame_time_limit_returns_a_move(lexicon: Lexicon, endgame_board: tuple[np.ndarray, list[int]]) -> None:
+    import time
+
+    from qiza.analysis import generator, rack_counts
+    from qiza.players.endgame import solve_position
+    from qiza.scoring import evaluate
+
+    board, pool = endgame_board
+    me, opp = rack_counts(pool[:len(pool) // 2]), rack_counts(pool[len(pool) // 2:])
+    start = time.perf_counter()
+    solution = solve_position(generator(lexicon, CLASSIC), CLASSIC, board, me, opp, time_limit=0.3)
+    assert time.perf_counter() - start < 0.6
+    assert solution.move is not None
+    assert isinstance(solution.move, (Pass, Place))
+    assert isinstance(solution.move, Pass) or evaluate(Board(CLASSIC.layout, cells=[int(x) for x in board]), solution.move,
+                                                        CLASSIC).tiles_placed  # a legal placement
+
+
+@pytest.mark.parametrize("rules", [CLASSIC, EIGHT_TILE, NINE_TILE], ids=["7", "8", "9"])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_level_every_table_and_rack(lexicon: Lexicon, rules: object, players: int) -> None:
+    """Every level makes legal moves with 2, 3 and 4 players and 7-, 8- and 9-tile racks."""
+    game = Game(rules.with_options(challenge="auto"), players=players, lexicon=lexicon, seed=players)  # type: ignore[attr-defined]
+    names = [lv.name for lv in LEVELS]
+    seat_levels = [names[(i + players) % len(names)] for i in range(players)]
+    bots = [make_player(level, lexicon, seed=i, **_fast(level)) for i, level in enumerate(seat_levels)]
+    levels = [make_player(name, lexicon, seed=9, **_fast(name)) for name in names]
+    for turn in range(2 * len(names)):
+        if game.over:
+            break
+        seat = game.to_move
+        bot = levels[turn % len(levels)] if turn < len(levels) else bots[seat]
+        game.play(bot.choose(game.view(seat)))  # auto challenge: a phony or an illegal move would raise
+    for bot in levels + bots:
+        getattr(bot, "close", lambda: None)()
+
+
+def _fast(level: str) -> dict[str, Any]:
+    return {"time_limit": 0.05, "workers": 1, "endgame_time": 0.2} if level in ("sim", "champion") else {}
+
+
+@pytest.mark.parametrize("players,rules", [(2, CLASSIC), (3, NINE_TILE), (4, EIGHT_TILE)])
+def test_champion_plays_whole_games(lexicon: Lexicon, players: int, rules: object) -> None:
+    """Through the empty bag: the endgame solver with 2 players, simulation with 3 and 4."""
+    champion = make_player("champion", lexicon, seed=1, **_fast("champion"))
+    others = [make_player("static", lexicon, seed=i) for i in range(players - 1)]
+    result = play_game([champion, *others], seed=players, lexicon=lexicon, rules=rules)  # type: ignore[arg-type]
+    assert not result.errors and result.end_reason
+    report = champion.last_report  # type: ignore[attr-defined]
+    if players == 2:
+        assert "endgame" in report or result.end_reason
+    champion.close()  # type: ignore[attr-defined]
+
+
+def test_sim_keeps_its_time_limit(lexicon: Lexicon) -> None:
+    import time
+
+    sim = make_player("sim", lexicon, seed=1, time_limit=0.15, workers=2)
+    static = make_player("static", lexicon, seed=2)
+    game = Game(CLASSIC.with_options(challenge="auto"), lexicon=lexicon, seed=4)
+    game.play(sim.choose(game.view(game.to_move)))  # warm-up: generator and worker processes
+    times: list[float] = []
+    while not game.over and len(times) < 6:
+        view = game.view(game.to_move)
+        if view.seat == 0 and view.bag_count:
+            start = time.perf_counter()
+            move = sim.choose(view)
+            times.append(time.perf_counter() - start)
+            assert sim.last_report["iterations"] >= 1 or sim.last_report["alive"] == 1  # type: ignore[attr-defined]
+        else:
+            move = static.choose(view)
+        game.play(move)
+    sim.close()  # type: ignore[attr-defined]
+    assert sorted(times)[len(times) // 2] < 0.15 * 1.5  # the median, with room for a loaded machine

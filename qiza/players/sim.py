@@ -2,15 +2,27 @@
 
 Each iteration deals the opponents random racks from the unseen tiles (the rest is the bag,
 in a random order), then for every candidate (the same deal for all: common random numbers)
-plays the candidate, each opponent's best reply (static, fast path), and this player's best
-next move, and values the candidate as
+plays the candidate, draws, lets each opponent in turn order make its best reply (static,
+fast path: score plus per-tile leave values), then this player's best next move, and values
+the candidate as
 
-    candidate score - mean opponent reply score + own next score + value of the final leave.
+    candidate score - mean opponent reply score + own next score + value of the final leave
 
-Candidates that are clearly worse than the leader (by more than ``z`` standard errors) are
-dropped; the search stops at the time limit, when one candidate is left, or after
-``max_iterations``. Iterations run on ``workers`` processes (both cores by default); each
-worker is forked with the move generator already loaded.
+(with the end-of-game settlement when someone goes out with the bag empty).
+
+Stopping: the search ends at the time limit (checked before every iteration, in every worker,
+against one deadline for the whole move, so the limit holds within a few milliseconds), when
+one candidate is left, or after ``max_iterations``. After ``min_iterations`` a candidate is
+dropped when the leader beats it by more than ``z`` standard errors of the paired difference
+(both were valued on the same deals); when only the leader is left, the search stops early.
+
+The final choice shrinks each candidate's simulated mean towards its static equity (plus the
+mean offset between the two scales) with the weight of ``prior`` iterations, so that a short
+simulation of noisy candidates does not undo the static ranking on noise alone.
+
+Iterations run on ``workers`` processes (both cores by default): a pool forked once per
+player with the move generator and the leave model already loaded, each round a batch of
+iterations per worker with its own seed.
 
 With ``endgame=True`` (the champion level) and the bag empty in a two-player game, the exact
 endgame solver (:mod:`qiza.players.endgame`) chooses instead.
@@ -29,15 +41,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from qiza.analysis import board_array, generator, rack_counts, to_place
+from qiza.analysis import board_array, rack_counts
 from qiza.game import PlayerView
-from qiza.move import Exchange, Move
-from qiza.movegen import Move as GenMove
+from qiza.move import Exchange, Move, Place
 from qiza.movegen import MoveGenerator
 from qiza.players.engine import StaticPlayer
-from qiza.players.fast import apply_move, counts_to_tiles, used_counts
-from qiza.players.leaves import LeaveModel, default_model
-from qiza.rules import Rules
+from qiza.players.fast import counts_to_tiles
+from qiza.players.leaves import LeaveModel
+from qiza.rules import EndPoints, Rules
 
 if TYPE_CHECKING:
     from qiza.lexicon import Lexicon
@@ -45,11 +56,36 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class SimCandidate:
-    """A candidate for simulation: a placement (``move``) or an exchange (``exchange`` counts)."""
+    """A candidate for simulation: a placement (``squares``) or an exchange."""
 
-    move: GenMove | None
-    exchange: tuple[int, ...] | None
+    move: Move
+    squares: tuple[tuple[int, int], ...]
+    """(square, tile code) of every tile placed; empty for an exchange."""
+    used: tuple[int, ...]
+    """27 counts of the rack tiles the move uses (placed or exchanged)."""
+    score: int
     static_equity: float
+
+    @property
+    def is_exchange(self) -> bool:
+        return isinstance(self.move, Exchange)
+
+
+def candidate_from(move: Move, score: int, equity: float, size: int) -> SimCandidate:
+    """A :class:`SimCandidate` of an engine move (Place or Exchange)."""
+    used = np.zeros(27, np.int32)
+    squares: list[tuple[int, int]] = []
+    if isinstance(move, Place):
+        for sq, ch in move.placed(size):
+            if ch.islower():
+                squares.append((sq, (ord(ch) - 96) | 64))
+                used[0] += 1
+            else:
+                squares.append((sq, ord(ch) - 64))
+                used[ord(ch) - 64] += 1
+    elif isinstance(move, Exchange):
+        used = rack_counts(move.tiles)
+    return SimCandidate(move, tuple(squares), tuple(int(x) for x in used), score, equity)
 
 
 @dataclass(frozen=True)
@@ -60,25 +96,50 @@ class SimTask:
     rack: np.ndarray
     unseen: list[int]
     opponent_sizes: list[int]
+    bag_count: int
     candidates: list[SimCandidate]
     iterations: int
     seed: int
-    lexicon_key: str
     rules: Rules
+    deadline: float = float("inf")
+    """``time.perf_counter()`` value after which no new iteration starts."""
+    at_least_one: bool = True
+    """Run one iteration even when the deadline looks too close."""
+    owner: int = 0
+
+
+def _end_bonus(rules: Rules, opp_points: Sequence[float]) -> float:
+    """What going out is worth against the mean opponent (2x their tiles with 2 players)."""
+    total = float(sum(opp_points))
+    if not opp_points:
+        return 0.0
+    if rules.end_points is EndPoints.DOUBLE:
+        return 2 * total
+    return total + total / len(opp_points)
 
 
 def simulate(gen: MoveGenerator, model: LeaveModel, rules: Rules, task: SimTask) -> np.ndarray:
-    """Run ``task.iterations`` iterations; returns an (iterations x candidates) array of values."""
+    """Run up to ``task.iterations`` iterations (fewer if the deadline comes first); returns an
+    (iterations done x candidates) array of values."""
     rng = random.Random(task.seed)
-    size = rules.layout.size
     rack_size = rules.rack_size
-    tv = model.tile_values
-    values27 = np.zeros(27, np.int64)
+    values27 = np.zeros(27, np.float64)
     values27[1:] = rules.tile_set.values
-    result = np.zeros((task.iterations, len(task.candidates)))
+    tv = np.asarray(model.tile_values, np.float64)
+    end_leave = -2.0 * values27  # with the bag empty a kept tile costs about twice its face value
+    ncand = len(task.candidates)
+    result = np.zeros((task.iterations, ncand))
     unseen = list(task.unseen)
     nopp = len(task.opponent_sizes)
+    used = [np.asarray(c.used, np.int32) for c in task.candidates]
+    base_board = np.ascontiguousarray(task.board, np.int32)
+    base_rack = np.asarray(task.rack, np.int32)
+    per_iter = 0.0
+    done = 0
     for it in range(task.iterations):
+        now = time.perf_counter()
+        if (it or not task.at_least_one) and now + per_iter > task.deadline:
+            break
         rng.shuffle(unseen)
         opp_racks = []
         pos = 0
@@ -89,76 +150,83 @@ def simulate(gen: MoveGenerator, model: LeaveModel, rules: Rules, task: SimTask)
             opp_racks.append(r)
             pos += n
         bag0 = unseen[pos:]
+        bag0_len = task.bag_count
+        opp_points = [float(np.dot(r, values27)) for r in opp_racks]
+        row = result[it]
+        late = False
         for ci, cand in enumerate(task.candidates):
-            board = task.board.copy()
-            mine = task.rack.copy()
-            bag = list(bag0)
-            score = 0
-            if cand.move is not None:
-                apply_move(board, cand.move, size)
-                mine -= used_counts(cand.move)
-                score = cand.move.score
-            else:
-                ex = np.asarray(cand.exchange, np.int32)
-                mine -= ex
-                bag.extend(counts_to_tiles(ex))  # returned after drawing
+            if ci and (it or not task.at_least_one) and time.perf_counter() > task.deadline:
+                row[ci:] = np.nan  # out of time in the middle of an iteration: keep what is done
+                late = True
+                break
+            board = base_board.copy()
+            mine = base_rack - used[ci]
+            for sq, t in cand.squares:
+                board[sq] = t
             need = rack_size - int(mine.sum())
-            for t in bag[:need]:
+            drawn = min(need, bag0_len)
+            for t in bag0[:drawn]:
                 mine[t] += 1
-            del bag[:need]
-            if not mine.any() and not bag:  # went out: the game ends
-                result[it, ci] = score + 2 * sum(float(np.dot(r, values27)) for r in opp_racks)
+            bag_len = bag0_len if cand.is_exchange else bag0_len - drawn
+            value = float(cand.score)
+            if bag_len == 0 and not mine.any():  # went out: the game ends
+                row[ci] = value + _end_bonus(rules, opp_points)
                 continue
             opp_total = 0.0
             ended = False
             for r in opp_racks:
                 rack = r.copy()
-                reply = gen.best(board, rack, tv if bag else None)
+                reply = gen.best(board, rack, tv if bag_len else end_leave)
                 if reply is None:
                     continue
-                apply_move(board, reply, size)
+                for i, t in enumerate(reply.tiles):
+                    if t:
+                        if reply.down:
+                            board[(reply.row + i) * gen.size + reply.col] = t
+                        else:
+                            board[reply.row * gen.size + reply.col + i] = t
+                        rack[0 if t & 64 else t] -= 1
                 opp_total += reply.score
-                rack -= used_counts(reply)
-                k = rack_size - int(rack.sum())
-                del bag[:k]
-                if not bag and not rack.any():
-                    opp_total += 2 * float(np.dot(mine, values27))
+                k = min(rack_size - int(rack.sum()), bag_len)
+                bag_len -= k
+                if bag_len == 0 and k == 0 and not rack.any():  # the opponent went out
+                    mine_pts = float(np.dot(mine, values27))
+                    opp_total += mine_pts * (2 if rules.end_points is EndPoints.DOUBLE else 1)
+                    value -= mine_pts if rules.end_points is not EndPoints.DOUBLE else 0.0
                     ended = True
                     break
-            value = score - opp_total / max(nopp, 1)
+            value -= opp_total / max(nopp, 1)
             if not ended:
-                mine_reply = gen.best(board, mine, tv if bag else None)
+                mine_reply = gen.best(board, mine, tv if bag_len else end_leave)
+                left = mine
                 if mine_reply is not None:
                     value += mine_reply.score
-                    left = mine - used_counts(mine_reply)
+                    left = mine.copy()
+                    for t in mine_reply.tiles:
+                        if t:
+                            left[0 if t & 64 else t] -= 1
+                if bag_len:
+                    value += model.value(left)
+                elif left.any():
+                    value -= 2 * float(np.dot(left, values27))
                 else:
-                    left = mine
-                value += model.value(left) if bag else -float(np.dot(left, values27))
-            result[it, ci] = value
-    return result
+                    value += _end_bonus(rules, opp_points)
+            row[ci] = value
+        done = it + 1
+        if late:
+            break
+        per_iter = (time.perf_counter() - now) if it == 0 else 0.5 * per_iter + 0.5 * (time.perf_counter() - now)
+    return result[:done]
 
 
 # -- worker processes --------------------------------------------------------------------------
-_WORKER_GEN: dict[str, Any] = {}
+_FORK_STATE: dict[int, tuple[MoveGenerator, LeaveModel]] = {}
+"""Per player (``id``): the generator and leave model, set just before the pool is forked."""
 
 
 def _worker_run(task: SimTask) -> np.ndarray:
-    key = (task.lexicon_key, task.rules.layout.name, task.rules.tile_set.values,
-           task.rules.bingo_min_tiles, task.rules.bingo_bonus)
-    gen = _WORKER_GEN.get(str(key))
-    if gen is None:
-        from qiza.analysis import _GENERATORS
-
-        for k, g in _GENERATORS.items():  # forked from the parent: the generator is already loaded
-            if k[0] == task.lexicon_key and k[1] == task.rules.layout.name:
-                gen = g
-                break
-        if gen is None:  # pragma: no cover - spawn start method
-            from qiza.lexicon import load_lexicon
-
-            gen = generator(load_lexicon(task.lexicon_key), task.rules)
-        _WORKER_GEN[str(key)] = gen
-    return simulate(gen, default_model(), task.rules, task)
+    gen, model = _FORK_STATE[task.owner]
+    return simulate(gen, model, task.rules, task)
 
 
 class SimPlayer(StaticPlayer):
@@ -167,9 +235,11 @@ class SimPlayer(StaticPlayer):
     name = "sim"
 
     def __init__(self, lexicon: Lexicon, *, name: str | None = None, seed: int | None = None,
-                 time_limit: float = 2.0, candidates: int = 12, workers: int | None = None,
-                 min_iterations: int = 24, max_iterations: int = 1000, batch: int = 8, z: float = 2.5,
-                 endgame: bool = False, endgame_time: float = 5.0, leaves: LeaveModel | None = None) -> None:
+                 time_limit: float = 1.0, candidates: int = 10, workers: int | None = None,
+                 min_iterations: int = 12, max_iterations: int = 2000, batch: int = 4, z: float = 2.0,
+                 margin: float = 25.0, exchanges: int = 2, prior: float = 8.0,
+                 endgame: bool = False, endgame_time: float | None = None,
+                 leaves: LeaveModel | None = None) -> None:
         super().__init__(lexicon, name=name, seed=seed, leaves=leaves)
         self.time_limit = time_limit
         self.candidates = candidates
@@ -178,16 +248,26 @@ class SimPlayer(StaticPlayer):
         self.max_iterations = max_iterations
         self.batch = batch
         self.z = z
+        self.margin = margin
+        self.exchanges = exchanges
+        self.prior = prior
         self.endgame = endgame
-        self.endgame_time = endgame_time
+        self.endgame_time = endgame_time if endgame_time is not None else max(time_limit, 1.0)
         self._pool: Any = None
+        self._pool_key: object = None
         self.last_report: dict[str, Any] = {}
 
     # -- the pool ---------------------------------------------------------------------------
-    def _get_pool(self) -> Any:
-        if self._pool is None and self.workers > 1:
-            ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
+    def _get_pool(self, gen: MoveGenerator) -> Any:
+        if self.workers <= 1 or sys.platform == "win32":
+            return None
+        if self._pool is not None and self._pool_key is not gen:
+            self.close()
+        if self._pool is None:
+            _FORK_STATE[id(self)] = (gen, self.leaves)
+            ctx = multiprocessing.get_context("fork")
             self._pool = ctx.Pool(self.workers)
+            self._pool_key = gen
         return self._pool
 
     def close(self) -> None:
@@ -195,6 +275,7 @@ class SimPlayer(StaticPlayer):
         if self._pool is not None:
             self._pool.terminate()
             self._pool = None
+        _FORK_STATE.pop(id(self), None)
 
     def __del__(self) -> None:
         try:
@@ -204,8 +285,10 @@ class SimPlayer(StaticPlayer):
 
     # -- choosing -----------------------------------------------------------------------------
     def choose(self, view: PlayerView) -> Move:
-        if view.bag_count == 0:
-            if self.endgame and len(view.scores) == 2:
+        start = time.perf_counter()
+        nplayers = len(view.scores)
+        if view.bag_count == 0 and nplayers == 2:
+            if self.endgame and view.rules.finish_line is None and view.rack:
                 from qiza.players.endgame import solve
 
                 solution = solve(view, self.lexicon, time_limit=self.endgame_time)
@@ -213,85 +296,122 @@ class SimPlayer(StaticPlayer):
                 if solution.move is not None:
                     return solution.move
             return super().choose(view)
-        ml, equity, _, rack = self.evaluate_all(view)
-        cands: list[SimCandidate] = []
-        order = np.argsort(-equity, kind="stable")[:self.candidates]
-        for i in order:
-            cands.append(SimCandidate(ml[int(i)], None, float(equity[i])))
-        exchanges = self.exchange_options(view, rack)
-        exchanges.sort(key=lambda o: -o.equity)
-        for option in exchanges[:3]:
-            ex = rack_counts(option.move.tiles) if isinstance(option.move, Exchange) else None
-            if ex is not None:
-                cands.append(SimCandidate(None, tuple(int(x) for x in ex), option.equity))
+        cands = self.sim_candidates(view)
         if not cands:
-            return self._no_play(view, rack)
-        cands.sort(key=lambda c: -c.static_equity)
-        if len(cands) == 1 or view.bag_count == 0:
-            return self._to_move(cands[0])
-        best = self.simulate(view, cands, rack)
-        return self._to_move(cands[best])
+            return self._no_play(view, rack_counts(view.rack))
+        if len(cands) == 1:
+            self.last_report = {"iterations": 0, "seconds": time.perf_counter() - start, "alive": 1}
+            return cands[0].move
+        deadline = start + 0.97 * self.time_limit - 0.002
+        best = self.simulate(view, cands, deadline)
+        return cands[best].move
 
-    def _to_move(self, cand: SimCandidate) -> Move:
-        if cand.move is not None:
-            return to_place(cand.move)
-        assert cand.exchange is not None
-        from qiza.analysis import counts_text
+    def sim_candidates(self, view: PlayerView) -> list[SimCandidate]:
+        """The static player's best options within ``margin`` of the best, best first."""
+        options = self.ranked(view, top=self.candidates + self.exchanges)
+        if not options:
+            return []
+        size = view.rules.layout.size
+        top = options[0].equity
+        cands: list[SimCandidate] = []
+        nex = nplace = 0
+        for option in options:
+            if option.equity < top - self.margin:
+                continue
+            if isinstance(option.move, Exchange):
+                if nex >= self.exchanges:
+                    continue
+                nex += 1
+            else:
+                if nplace >= self.candidates:
+                    continue
+                nplace += 1
+            cands.append(candidate_from(option.move, option.score, option.equity, size))
+        return cands
 
-        return Exchange(counts_text(cand.exchange))
-
-    def simulate(self, view: PlayerView, cands: Sequence[SimCandidate], rack: np.ndarray) -> int:
+    def simulate(self, view: PlayerView, cands: Sequence[SimCandidate], deadline: float) -> int:
         """Index of the best candidate by simulation (see the module doc)."""
         start = time.perf_counter()
         rules = view.rules
         board = board_array(view.board)
+        rack = rack_counts(view.rack)
         unseen = counts_to_tiles(rack_counts(view.unseen))
-        opp_sizes = [view.rack_counts[(view.seat + k) % len(view.scores)] for k in range(1, len(view.scores))]
+        n = len(view.scores)
+        opp_sizes = [view.rack_counts[(view.seat + k) % n] for k in range(1, n)]
         gen = self.generator(rules)
-        alive = list(range(len(cands)))
-        samples: list[np.ndarray] = []
-        iterations = 0
-        pool = self._get_pool()
+        pool = self._get_pool(gen)
+        workers = max(1, self.workers) if pool is not None else 1
+        ncand = len(cands)
+        static = np.array([c.static_equity for c in cands])
+        alive = list(range(ncand))
+        blocks: list[np.ndarray] = []
+        iterations = rounds = 0
         seed_base = self.rng.randrange(2 ** 31)
-        round_no = 0
+        max_iter = self.max_iterations
+        if n == 2 and view.bag_count == 0:
+            max_iter = 1  # both racks known: every deal is the same
         while True:
             subset = [cands[i] for i in alive]
-            tasks = [SimTask(board, rack, unseen, opp_sizes, subset, self.batch, seed_base + 1000 * round_no + w,
-                             self.lexicon.content_hash, rules) for w in range(max(1, self.workers))]
-            round_no += 1
+            batch = max(1, min(self.batch, -(-(max_iter - iterations) // workers)))
+            tasks = [SimTask(board, rack, unseen, opp_sizes, view.bag_count, subset, batch,
+                             seed_base + 7919 * rounds + w, rules, deadline, rounds == 0 and w == 0, id(self))
+                     for w in range(workers)]
+            rounds += 1
             if pool is not None:
                 outs = pool.map(_worker_run, tasks)
             else:
-                outs = [simulate(gen, self.leaves, rules, t) for t in tasks]
-            block = np.full((sum(len(o) for o in outs), len(cands)), np.nan)
-            block[:, alive] = np.vstack(outs)
-            samples.append(block)
-            iterations += len(block)
-            data = np.vstack(samples)
-            means = np.nanmean(data[:, alive], axis=0)
-            elapsed = time.perf_counter() - start
-            if iterations >= self.min_iterations:
-                leader = alive[int(np.argmax(means))]
-                lead_vals = data[:, leader]
-                keep = []
-                for i in alive:
-                    if i == leader:
-                        keep.append(i)
-                        continue
-                    diff = lead_vals - data[:, i]
-                    diff = diff[~np.isnan(diff)]
-                    se = diff.std(ddof=1) / np.sqrt(len(diff)) if len(diff) > 1 else np.inf
-                    if diff.mean() <= self.z * se:
-                        keep.append(i)
-                alive = keep
-            if len(alive) == 1 or elapsed >= self.time_limit or iterations >= self.max_iterations:
+                outs = [simulate(gen, self.leaves, rules, tasks[0])]
+            got = np.vstack(outs) if outs else np.zeros((0, len(alive)))
+            if len(got):
+                block = np.full((len(got), ncand), np.nan)
+                block[:, alive] = got
+                blocks.append(block)
+                iterations += len(got)
+            if iterations >= self.min_iterations and len(alive) > 1 and blocks:
+                alive = self._prune(np.vstack(blocks), alive)
+            if len(alive) == 1 or iterations >= max_iter or time.perf_counter() >= deadline or not len(got):
                 break
-        data = np.vstack(samples)
-        means = np.array([np.nanmean(data[:, i]) if i in alive else -np.inf for i in range(len(cands))])
-        best = int(np.argmax(means))
-        self.last_report = {"iterations": iterations, "seconds": time.perf_counter() - start,
-                            "alive": len(alive), "means": means}
+        data = np.vstack(blocks) if blocks else np.zeros((0, ncand))
+        best, means = self._pick(data, alive, static)
+        self.last_report = {"iterations": iterations, "rounds": rounds, "seconds": time.perf_counter() - start,
+                            "alive": len(alive), "means": means, "candidates": ncand}
         return best
 
+    def _prune(self, data: np.ndarray, alive: list[int]) -> list[int]:
+        """Drop the candidates the leader beats by more than ``z`` standard errors (paired)."""
+        means = np.nanmean(data[:, alive], axis=0)
+        leader = alive[int(np.argmax(means))]
+        keep = []
+        for i in alive:
+            if i == leader:
+                keep.append(i)
+                continue
+            diff = data[:, leader] - data[:, i]
+            diff = diff[~np.isnan(diff)]
+            if len(diff) < 2:
+                keep.append(i)
+                continue
+            se = float(diff.std(ddof=1)) / np.sqrt(len(diff))
+            if diff.mean() <= self.z * max(se, 1e-9):
+                keep.append(i)
+        return keep
 
-__all__ = ["SimPlayer", "simulate", "SimCandidate", "SimTask"]
+    def _pick(self, data: np.ndarray, alive: list[int], static: np.ndarray) -> tuple[int, np.ndarray]:
+        """The alive candidate with the best simulated mean shrunk towards its static equity."""
+        means = np.full(len(static), -np.inf)
+        if not len(data):
+            return alive[int(np.argmax(static[alive]))], means
+        counts = np.sum(~np.isnan(data), axis=0)
+        raw = np.array([np.nanmean(data[:, i]) if counts[i] else np.nan for i in range(len(static))])
+        seen = [i for i in alive if counts[i]]
+        if not seen:
+            return alive[int(np.argmax(static[alive]))], means
+        offset = float(np.median(raw[seen] - static[seen]))
+        for i in alive:
+            k = float(counts[i])
+            prior = static[i] + offset
+            means[i] = (k * raw[i] + self.prior * prior) / (k + self.prior) if k else prior
+        return int(np.argmax(means)), means
+
+
+__all__ = ["SimPlayer", "simulate", "SimCandidate", "SimTask", "candidate_from"]
