@@ -23,6 +23,7 @@ from qiza.players.leaves import LeaveModel, RackLeaves, default_model
 from qiza.rules import ChallengeRule, Rules
 
 if TYPE_CHECKING:
+    from qiza.layout import Layout
     from qiza.lexicon import Lexicon
 
 VOWEL_MASK = np.zeros(64, bool)
@@ -117,6 +118,9 @@ class StaticSettings:
     stuck_penalty: float = 1.0
     """Per point of tiles kept when the bag is empty and the play does not go out."""
     exchange_penalty: float = 0.0
+    preendgame_points: float = 0.0
+    """With fewer tiles in the bag than a rack, per point of the tiles kept, times the share of
+    the rack the bag cannot refill (high tiles risk being stuck when the opponent goes out)."""
 
 
 def leave_codes(ml: MoveList, leaves: RackLeaves) -> np.ndarray:
@@ -168,6 +172,11 @@ def evaluate_position(gen: MoveGenerator, model: LeaveModel, settings: StaticSet
                                   -s.stuck_penalty * leave_points[code] - 2.0)
     else:
         equity = score + weight * leaves.values[code]
+        if bag_count < rack_size and s.preendgame_points:
+            tile_values = np.zeros(27, np.int64)
+            tile_values[1:] = rules.tile_set.values
+            leave_points = leaves.counts @ tile_values
+            equity -= s.preendgame_points * (1.0 - bag_count / rack_size) * leave_points[code]
     if hot is not None and s.opening_vowel_penalty and len(ml):
         size = rules.layout.size
         offsets = np.arange(ml.tiles.shape[1])
@@ -192,6 +201,28 @@ def exchange_equities(ev: Evaluation, settings: StaticSettings, bag_count: int,
     return kept, leaves.values[kept] * settings.leave_weight - settings.exchange_penalty
 
 
+_HOT: dict[tuple[str, int], np.ndarray] = {}
+
+
+def hot_squares(layout: Layout) -> np.ndarray:
+    """Squares of the start square's row and column that open two word premiums at once."""
+    key = (layout.name, layout.size)
+    hot = _HOT.get(key)
+    if hot is None:
+        size = layout.size
+        wm = np.asarray(layout.word_multipliers()).reshape(size, size)
+        hot = np.zeros(size * size, bool)
+        for sq in range(size * size):
+            r, c = divmod(sq, size)
+            for lane, pos in ((wm[:, c], r), (wm[r, :], c)):
+                before = any(lane[max(0, pos - 3):pos] > 1)
+                after = any(lane[pos + 1:pos + 4] > 1)
+                if before and after:
+                    hot[sq] = True
+        _HOT[key] = hot
+    return hot
+
+
 class StaticPlayer(BasePlayer):
     """Score plus the value of the tiles kept, with opening and end-of-bag adjustments,
     and exchanges when they are worth more than any play."""
@@ -204,27 +235,11 @@ class StaticPlayer(BasePlayer):
         super().__init__(lexicon, name=name, seed=seed, graph=graph)
         self.leaves = leaves or default_model()
         self.settings = settings or StaticSettings()
-        self._hot: dict[tuple[str, int], np.ndarray] = {}
 
     # -- evaluation of all placements ------------------------------------------------------
     def _hot_squares(self, rules: Rules) -> np.ndarray:
-        """Squares of the start square's row and column that open two word premiums at once."""
-        key = (rules.layout.name, rules.layout.size)
-        hot = self._hot.get(key)
-        if hot is None:
-            size = rules.layout.size
-            wm = np.asarray(rules.layout.word_multipliers()).reshape(size, size)
-            hot = np.zeros(size * size, bool)
-            for sq in range(size * size):
-                r, c = divmod(sq, size)
-                for lane in (wm[:, c], wm[r, :]):
-                    pos = r if lane is wm[:, c] else c
-                    before = any(lane[max(0, pos - 3):pos] > 1)
-                    after = any(lane[pos + 1:pos + 4] > 1)
-                    if before and after:
-                        hot[sq] = True
-            self._hot[key] = hot
-        return hot
+        """Squares where a vowel on the opening play is penalised (see :func:`hot_squares`)."""
+        return hot_squares(rules.layout)
 
     def evaluate(self, view: PlayerView) -> Evaluation:
         """The static evaluation of every placement of the view's position."""

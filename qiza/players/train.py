@@ -1,13 +1,15 @@
 """``qiza train``: learn leave values by self-play.
 
-Training plays fast two-player games (numpy boards, the generator's best-move mode with
-per-tile leave values, exchanges judged by the current full model) and records, for every
-turn after which the player drew a full rack, the tiles kept and the points the same player
-scored on their next turn. A leave's value is how much more (or less) a player scores next
-turn after keeping it than after keeping nothing:
+Training plays fast two-player games between static players (numpy boards, the static
+player's full evaluation of every placement and exchange with the current model) and records,
+for every turn after which the player drew a full rack, the tiles kept and a
+temporal-difference target: the points the same player scored on their next turn plus the
+current model's value of the leave that next turn kept (when it drew a full rack again). A
+leave's value is how much more (or less) that is than after keeping nothing:
 
 * a ridge regression on leave features (copies of each tile, vowel/consonant balance,
-  Q with U) over all observations, with an intercept for the empty leave;
+  synergy pairs of different tiles such as ``QU``, ``ER``, ``?S``) over all observations,
+  with covariates for the position (score of the play that kept the leave, stage of the game);
 * a superleave table for the leaves seen often enough: the observed mean, shrunk towards
   the regression's prediction;
 * per-tile linear values (a second regression on tile counts) for the fast paths.
@@ -24,19 +26,19 @@ import os
 import random
 import sys
 import time
-from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
 from qiza.lexicon import load_lexicon
-from qiza.players.fast import apply_move, draw, used_counts
+from qiza.players.fast import apply_move, draw
 from qiza.players.leaves import LETTERS, LeaveModel, default_model, features, key_counts, leave_key
 from qiza.rules import CLASSIC, Rules
 
-Observation = tuple[str, int, int, int]
-"""(leave key, points scored next turn, points of the play that kept the leave, tiles on the board)."""
+Observation = tuple[str, float, int, int]
+"""(leave key, target: points scored next turn plus the value of the leave then kept, points of
+the play that kept the leave, tiles on the board)."""
 
 _STATE: dict[str, object] = {}
 
@@ -51,13 +53,20 @@ def _init(lexicon_name: str, model: dict[str, object], rules: Rules) -> None:
 
 
 def play_training_game(seed: int) -> list[Observation]:
-    """One fast two-player game; returns its observations."""
-    from qiza.movegen import MoveGenerator, exchanges
+    """One two-player game between static players (the current model); returns its observations.
+
+    The target of a leave is temporal-difference: the points of the same player's next turn
+    plus the current model's value of the leave that turn keeps (when a full rack is drawn to
+    it), so a leave's value counts the turns after the next as well.
+    """
+    from qiza.movegen import MoveGenerator
+    from qiza.players.engine import StaticSettings, evaluate_position, exchange_equities, hot_squares
 
     gen = _STATE["gen"]
     model = _STATE["model"]
     rules = _STATE["rules"]
     assert isinstance(gen, MoveGenerator) and isinstance(model, LeaveModel) and isinstance(rules, Rules)
+    settings = StaticSettings()
     rng = random.Random(seed)
     size = rules.layout.size
     rack_size = rules.rack_size
@@ -66,59 +75,64 @@ def play_training_game(seed: int) -> list[Observation]:
     racks = [np.zeros(27, np.int32), np.zeros(27, np.int32)]
     for r in racks:
         draw(bag, r, rack_size, rng)
-    tile_values = model.tile_values
+    values27 = np.zeros(27, np.int64)
+    values27[1:] = rules.tile_set.values
+    hot = hot_squares(rules.layout)
     pending: list[tuple[str, int, int] | None] = [None, None]
     on_board = 0
     out: list[Observation] = []
     scoreless = 0
     turn = 0
-    while True:
+    while turn < 200:
         p = turn % 2
         rack = racks[p]
-        if not bag:
-            move = gen.best(board, rack)
-        else:
-            move = gen.best(board, rack, tile_values)
-        score = 0
-        keep = None
-        if len(bag) >= rules.exchange_limit:
-            play_eq = -1e9
-            if move is not None:
-                play_eq = move.score + model.value(rack - used_counts(move))
-            if move is None or play_eq < 20:
-                best_keep, best_val = None, play_eq
-                for ex in exchanges(rack):
-                    val = model.value(rack - ex)
-                    if val > best_val:
-                        best_keep, best_val = rack - ex, val
-                keep = best_keep
-        if pending[p] is not None:
-            key, then, tiles = pending[p]  # type: ignore[misc]
-            out.append((key, move.score if (move is not None and keep is None) else 0, then, tiles))
-            pending[p] = None
-        if keep is not None:
+        bag_before = len(bag)
+        unseen = float(racks[1 - p].dot(values27)) if not bag else 0.0
+        ev = evaluate_position(gen, model, settings, rules, board, rack, bag_before, unseen,
+                               hot if on_board == 0 else None)
+        best_eq, best_i, keep_code = -1e9, -1, -1
+        if len(ev.moves):
+            best_i = int(np.argmax(ev.equity))
+            best_eq = float(ev.equity[best_i])
+        kept, ex_eq = exchange_equities(ev, settings, bag_before, rules.exchange_limit)
+        if len(kept):
+            j = int(np.argmax(ex_eq))
+            if ex_eq[j] > best_eq:
+                keep_code = int(kept[j])
+        if keep_code >= 0:  # exchange
+            keep = ev.leaves.counts[keep_code]
             ex_tiles = rack - keep
+            score, next_key, next_value = 0, ev.leaves.keys[keep_code], float(ev.leaves.values[keep_code])
             racks[p] = keep.copy()
             draw(bag, racks[p], int(ex_tiles.sum()), rng)
             for t in range(27):
                 bag.extend([t] * int(ex_tiles[t]))
-            pending[p] = (leave_key(keep), 0, on_board)
+            full_draw = True
             scoreless += 1
-        elif move is None:
+        elif best_i < 0:
+            score, next_key, next_value, full_draw = 0, leave_key(rack), 0.0, False
             scoreless += 1
         else:
+            move = ev.moves[best_i]
+            code = int(ev.leave[best_i])
             apply_move(board, move, size)
-            left = rack - used_counts(move)
+            left = ev.leaves.counts[code].copy()
             need = rack_size - int(left.sum())
             on_board += move.tile_count
-            if len(bag) >= need + 1:
-                pending[p] = (leave_key(left), move.score, on_board)
+            full_draw = bag_before >= need + 1
+            score, next_key, next_value = move.score, ev.leaves.keys[code], float(ev.leaves.values[code])
             racks[p] = left
             draw(bag, racks[p], need, rng)
-            score = move.score
             scoreless = 0 if score else scoreless + 1
-            if not bag and not racks[p].sum():
-                break
+        if pending[p] is not None:
+            key, then, tiles = pending[p]  # type: ignore[misc]
+            target = score + (next_value if full_draw else 0.0)
+            out.append((key, target, then, tiles))
+            pending[p] = None
+        if full_draw:
+            pending[p] = (next_key, score, on_board)
+        if not bag and not racks[p].sum():
+            break
         if scoreless >= 6:
             break
         turn += 1
@@ -142,56 +156,75 @@ def fit(observations: Sequence[Observation], *, ridge: float = 20.0, min_count: 
 
     The regression has the leave features, the position covariates (:data:`COVARIATES`) and no
     separate intercept (the stage one-hot plays that part): a leave's value is its features'
-    contribution, so the empty leave is worth 0.
+    contribution, so the empty leave is worth 0. Observations are aggregated per distinct
+    leave first, so the cost grows with the number of distinct leaves, not of observations.
     """
+    index: dict[str, int] = {}
+    key_of = np.empty(len(observations), np.int64)
+    target = np.empty(len(observations))
+    then = np.empty(len(observations))
+    tiles = np.empty(len(observations), np.int64)
+    for i, (key, points, th, ti) in enumerate(observations):
+        k = index.get(key)
+        if k is None:
+            k = index[key] = len(index)
+        key_of[i] = k
+        target[i] = points
+        then[i] = th
+        tiles[i] = ti
+    keys = list(index)
+    nk = len(keys)
+    cov = np.zeros((len(observations), COVARIATES))
+    cov[:, 0] = np.minimum(then, 120) / 10.0
+    cov[:, 1] = then == 0
+    cov[np.arange(len(observations)), 2 + np.minimum(tiles // 25, 3)] = 1.0
+    n = np.bincount(key_of, minlength=nk).astype(np.float64)
+    sy = np.bincount(key_of, target, minlength=nk)
+    sc = np.stack([np.bincount(key_of, cov[:, j], minlength=nk) for j in range(COVARIATES)], axis=1)
     names: dict[str, int] = {}
-    feats: dict[str, list[int]] = {}
-    for key, *_ in observations:
-        if key not in feats:
-            idx = []
-            for f in features(key_counts(key)) if key else []:
-                if f not in names:
-                    names[f] = len(names)
-                idx.append(names[f])
-            feats[key] = idx
+    feats: list[list[int]] = []
+    for key in keys:
+        idx = []
+        for f in features(key_counts(key)) if key else []:
+            if f not in names:
+                names[f] = len(names)
+            idx.append(names[f])
+        feats.append(idx)
     nl = len(names)
     nf = nl + COVARIATES
     xtx = np.zeros((nf, nf))
     xty = np.zeros(nf)
-    chunk = 20_000
-    for startc in range(0, len(observations), chunk):
-        part = observations[startc:startc + chunk]
-        x = np.zeros((len(part), nf))
-        y = np.zeros(len(part))
-        for i, (key, points, then, tiles) in enumerate(part):
-            x[i, feats[key]] = 1.0
-            x[i, nl:] = _covariates(then, tiles)
-            y[i] = points
-        xtx += x.T @ x
-        xty += x.T @ y
+    chunk = 10_000
+    for lo in range(0, nk, chunk):
+        hi = min(nk, lo + chunk)
+        fm = np.zeros((hi - lo, nl))
+        for r in range(lo, hi):
+            fm[r - lo, feats[r]] = 1.0
+        xtx[:nl, :nl] += (fm.T * n[lo:hi]) @ fm
+        xtx[:nl, nl:] += fm.T @ sc[lo:hi]
+        xty[:nl] += fm.T @ sy[lo:hi]
+    xtx[nl:, :nl] = xtx[:nl, nl:].T
+    xtx[nl:, nl:] = cov.T @ cov
+    xty[nl:] = cov.T @ target
     reg = ridge * np.eye(nf)
     reg[nl:, nl:] = 0.0
     beta = np.linalg.solve(xtx + reg + 1e-9 * np.eye(nf), xty)
     weights = {name: float(beta[i]) for name, i in names.items()}
     # superleave table: the leave's prediction plus its shrunk mean residual
-    resid: dict[str, float] = defaultdict(float)
-    counts: dict[str, int] = defaultdict(int)
-    for key, points, then, tiles in observations:
-        predicted = float(beta[feats[key]].sum()) + float(np.dot(beta[nl:], _covariates(then, tiles)))
-        resid[key] += points - predicted
-        counts[key] += 1
+    predicted = np.array([float(beta[idx].sum()) for idx in feats])
+    resid = sy - n * predicted - sc @ beta[nl:]
     table: dict[str, float] = {}
-    for key, n in counts.items():
-        if key and n >= min_count:
-            table[key] = float(beta[feats[key]].sum() + n / (n + shrink) * resid[key] / n)
+    for k, key in enumerate(keys):
+        if key and n[k] >= min_count:
+            table[key] = float(predicted[k] + resid[k] / (n[k] + shrink))
     # per-tile linear values for the fast paths: least squares on the model's own leave values
-    keys = [k for k in counts if k]
-    xt = np.array([key_counts(k) for k in keys], np.float64)
-    target = np.array([table.get(k, float(beta[feats[k]].sum())) for k in keys])
-    wts = np.array([counts[k] for k in keys], np.float64)
-    xtw = xt.T * wts
-    tile_values = np.linalg.solve(xtw @ xt + ridge * np.eye(27), xtw @ target)
-    meta = {"observations": len(observations), "distinct_leaves": len(counts), "table_entries": len(table)}
+    used = [k for k, key in enumerate(keys) if key]
+    xt = np.array([key_counts(keys[k]) for k in used], np.float64).reshape(-1, 27)
+    values = np.array([table.get(keys[k], predicted[k]) for k in used])
+    xtw = xt.T * n[used]
+    tile_values = np.linalg.solve(xtw @ xt + ridge * np.eye(27), xtw @ values)
+    meta = {"observations": len(observations), "distinct_leaves": nk, "table_entries": len(table),
+            "features": nl}
     return LeaveModel(weights, table, tile_values.tolist(), meta)
 
 
@@ -221,11 +254,14 @@ def train(*, games: Sequence[int], lexicon: str = "twl06", rules: Rules = CLASSI
             top = sorted(model.tile_values.tolist())
             print(f"round {rnd + 1} done in {time.time() - t0:.0f}s: {model.meta}; tile values "
                   f"{top[0]:.1f}..{top[-1]:.1f}", file=sys.stderr)
+    previous = dict(start.meta) if start is not None and start.meta.get("games") else None
     model.meta.update({
         "source": "qiza train (self-play)", "lexicon": lexicon, "rules": rules.name,
         "rounds": list(games), "games": int(sum(games)), "seconds": round(time.time() - began, 1),
         "jobs": jobs, "trained": time.strftime("%Y-%m-%d"),
     })
+    if previous is not None:  # continued from a trained model: keep its run's record
+        model.meta["continued_from"] = previous
     return model
 
 
