@@ -30,7 +30,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from qiza.rules import PRESETS, ChallengeRule, EndPoints, EndRule, FirstPlayer, Level, Notation, finish_line_targets
 from qiza.web.db import Store, default_database_url
-from qiza.web.service import Action, ApiError, GameService, SeatSpec, computer_levels
+from qiza.web.service import Action, ApiError, GameService, SeatSpec, computer_levels, default_level
 
 log = logging.getLogger("qiza.web")
 HERE = Path(__file__).parent
@@ -298,6 +298,7 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
                             "passes"],
             },
             "levels": list(computer_levels()),
+            "default_level": default_level(),
             "finish_line_levels": [lv.value for lv in Level],
             "finish_line_targets": {n: {lv.value: finish_line_targets([lv] * n)[0] for lv in Level}
                                     for n in (2, 3, 4)},

@@ -12,10 +12,13 @@ process) played them.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import logging
 import multiprocessing
+import os
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -170,7 +173,21 @@ def wants_challenge(level: str, lexicon: str, view: PlayerView, record: Record, 
     return bool(make_computer(level, worker_lexicon(lexicon), seed=seed, in_worker=True).wants_challenge(view, record))
 
 
+def _watch_parent(parent: int) -> None:
+    """End this worker when the server process is gone (killed without shutting the pool
+    down): a worker holds its own task queue open, so it would otherwise wait forever."""
+    while True:
+        time.sleep(1.0)
+        if os.getppid() != parent:
+            os._exit(0)
+
+
 def _init_worker(lexicon: str | None, levels: tuple[str, ...]) -> None:
+    # thinking uses the CPU the server's own process leaves: people's requests and live
+    # updates come first
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(10)
+    threading.Thread(target=_watch_parent, args=(os.getppid(),), name="qiza-watch-parent", daemon=True).start()
     if lexicon:
         warm(lexicon, levels)
 

@@ -133,7 +133,7 @@ class _GameLock:
 class GameService:
     """Every game of one server process, backed by a :class:`~qiza.web.db.Store`.
 
-    Computer seats: a few threads (``computer_workers`` x 4) load, store and announce
+    Computer seats: a few threads (``computer_workers`` x 2) load, store and announce
     computer moves; the decisions themselves run in ``computer_processes`` worker processes
     (default ``computer_workers``; 0 decides in those threads, for tests and tiny servers)."""
 
@@ -149,7 +149,7 @@ class GameService:
         self._listeners: list[Callable[[str, int], None]] = []
         processes = computer_workers if computer_processes is None else computer_processes
         self.thinker: Thinker = ComputerPool(processes) if processes > 0 else InlineThinker()
-        self._executor = ThreadPoolExecutor(max_workers=max(4, 4 * max(1, computer_workers)),
+        self._executor = ThreadPoolExecutor(max_workers=max(4, 2 * max(1, computer_workers)),
                                             thread_name_prefix="qiza-computer")
         self._running: set[str] = set()
         self._dirty: set[str] = set()
@@ -596,6 +596,16 @@ class GameService:
             with self._guard:
                 self._running.discard(game_id)
 
+    def _current(self, game_id: str) -> tuple[GameRow, _Cached] | None:
+        """The game's row and cached game, from memory when the stored version (a cheap
+        read) shows that nobody changed it; hold the game's lock."""
+        cached = self._cache.get(game_id)
+        if cached is not None and cached.row is not None and self.store.version(game_id) == cached.version:
+            self._cache.move_to_end(game_id)
+            return cached.row, cached
+        row = self.store.get(game_id)
+        return (row, self._game(row)) if row is not None else None
+
     @staticmethod
     def _fingerprint(game: Game, seat: int) -> tuple[Any, ...]:
         """What a computer's decision for ``seat`` depends on (a rack arranged by another
@@ -611,10 +621,10 @@ class GameService:
         readable meanwhile; it is applied only if the game is still where it was."""
         job: tuple[str, int, PlayerView, Record | None]
         with self._lock(game_id):
-            row = self.store.get(game_id)
-            if row is None:
+            current = self._current(game_id)
+            if current is None:
                 return False
-            cached = self._game(row)
+            row, cached = current
             game = cached.game
             if not self._needs_computer(row, game):
                 self._forget(game_id)
@@ -661,10 +671,10 @@ class GameService:
         else:
             move = self.thinker.run(choose_in_worker, level, lexicon, view, seed)
         with self._lock(game_id):
-            row = self.store.get(game_id)
-            if row is None:
+            current = self._current(game_id)
+            if current is None:
                 return False
-            cached = self._game(row)
+            row, cached = current
             game = cached.game
             if self._fingerprint(game, seat) != before:
                 return True  # the game moved on meanwhile: decide again
@@ -747,6 +757,7 @@ def game_state(row: GameRow, game: Game, seat: int | None) -> dict[str, Any]:
         "can_challenge": can_challenge, "challenge_window": window,
         "over": game.over, "end_reason": game.end_reason.value if game.end_reason else None,
         "winners": game.winners(), "scores_before_end": game.scores_before_end(),
+        "resigned": getattr(game, "_resigned", None) if game.over else None,
         "exchange_allowed": len(game.bag) >= game.rules.exchange_limit,
         "presets": sorted(PRESETS),
     }

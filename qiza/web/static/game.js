@@ -51,7 +51,7 @@
     const board = $("board");
     const size = state.rules.size;
     const last = new Set(state.last_move);
-    board.style.setProperty("--size", size);
+    board.closest(".board-area").style.setProperty("--size", size);
     board.innerHTML = "";
     const head = document.createElement("div");
     head.setAttribute("role", "row");
@@ -173,7 +173,9 @@
       const who = p.kind === "computer" ? ` (computer, ${p.level})` : (p.joined ? "" : " (free seat)");
       const targets = state.rules.finish_line;
       const target = targets && targets[p.seat] !== undefined ? ` of ${targets[p.seat]}` : "";
-      li.textContent = `${p.name}${who}${p.you ? " — you" : ""}: ${p.score}${target} points, ${p.rack_count} tiles${turn ? " — to move" : ""}`;
+      const waiting = turn && p.kind === "person" && !p.joined ? " (waiting for someone to take this seat)" : "";
+      li.textContent = `${p.name}${who}${p.you ? " — you" : ""}: ${p.score}${target} points, ${p.rack_count} tiles` +
+        (turn ? " — to move" + waiting : "");
       players.appendChild(li);
     }
     $("bag-count").textContent = `${state.bag_count} tiles in the bag`;
@@ -205,7 +207,9 @@
     if (state.over) {
       const names = state.winners.map(s => state.players[s].name);
       const scores = state.players.map(p => `${p.name} ${p.score}`).join(", ");
-      $("summary-text").textContent = `The game is over: ${state.end_reason}. ` +
+      const reason = state.resigned !== null && state.resigned !== undefined
+        ? `${state.players[state.resigned].name} resigned` : state.end_reason;
+      $("summary-text").textContent = `The game is over: ${reason}. ` +
         (names.length > 1 ? `Shared win: ${names.join(" and ")}. ` : `${names[0]} wins. `) + `Final scores: ${scores}.`;
       $("gcg").href = `/api/games/${gameId}/gcg`;
     }
@@ -216,6 +220,8 @@
     $("rack-area").hidden = !mine;
     if (!mine) return;
     const myTurn = !state.over && state.to_move === me.seat;
+    $("play-controls").hidden = state.over;
+    $("keyboard-form").hidden = state.over;
     for (const id of ["play", "pass", "play-typed"]) $(id).disabled = !myTurn || busy;
     $("exchange").disabled = !myTurn || busy || !state.exchange_allowed;
     $("exchange").textContent = exchangeMode ? "Cancel exchange" : "Exchange…";

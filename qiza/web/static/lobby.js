@@ -32,6 +32,7 @@
       const target = row.querySelector(".target");
       for (const lv of meta.finish_line_levels) option(target, lv, `${lv} (${meta.finish_line_targets[count][lv]} points)`);
       target.value = "intermediate";
+      level.value = meta.default_level;
       if (old[i]) {
         row.querySelector(".kind").value = old[i].kind;
         row.querySelector(".name").value = old[i].name;
@@ -40,7 +41,7 @@
       } else if (i > 0) {
         row.querySelector(".kind").value = "computer";
       }
-      const sync = () => { level.disabled = row.querySelector(".kind").value !== "computer"; };
+      const sync = () => { level.closest("label").hidden = row.querySelector(".kind").value !== "computer"; };
       row.querySelector(".kind").addEventListener("change", sync);
       sync();
       seatsBox.appendChild(row);
