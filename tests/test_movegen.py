@@ -237,3 +237,112 @@ def test_best_with_big_racks_and_bingo_rules(positions: list[tuple[np.ndarray, n
         if best is not None:
             assert best.score == int(moves.score.max())
             assert (moves.score[moves.ntiles >= 7] >= 50).all()
+
+
+def _brute_force(board: np.ndarray, size: int, rack: str, words: set[str], layout: object,
+                 values: list[int], bingo_tiles: int, bingo_bonus: int) -> set[tuple[str, int]]:
+    """Every placement by exhaustive search (slow; small racks without blanks only)."""
+    from itertools import permutations
+
+    lm = layout.letter_multipliers()  # type: ignore[attr-defined]
+    wm = layout.word_multipliers()  # type: ignore[attr-defined]
+    start = layout.start  # type: ignore[attr-defined]
+    b = board.reshape(size, size)
+    empty = not b.any()
+
+    def at(r: int, c: int) -> int:
+        return int(b[r, c]) if 0 <= r < size and 0 <= c < size else 0
+
+    def val(t: int) -> int:
+        return 0 if t & 64 else values[t]
+
+    found: set[tuple[str, int]] = set()
+    for d in ((0, 1), (1, 0)) if not empty else ((0, 1),):
+        for line in range(size):
+            for s in range(size):
+                r0, c0 = (line, s) if d == (0, 1) else (s, line)
+                if at(r0 - d[0], c0 - d[1]):
+                    continue
+                for e in range(s, size):
+                    r1, c1 = (line, e) if d == (0, 1) else (e, line)
+                    if at(r1 + d[0], c1 + d[1]):
+                        continue
+                    squares = [(r0 + i * d[0], c0 + i * d[1]) for i in range(e - s + 1)]
+                    holes = [q for q in squares if not at(*q)]
+                    if not holes or len(holes) > len(rack) or len(squares) < 2:
+                        continue
+                    for perm in set(permutations(rack, len(holes))):
+                        placed = {q: ord(ch) - 64 for q, ch in zip(holes, perm)}
+
+                        def tile(q: tuple[int, int], placed: dict[tuple[int, int], int] = placed) -> int:
+                            return placed.get(q) or at(*q)
+
+                        main = "".join(chr(64 + (tile(q) & 63)) for q in squares)
+                        if main not in words:
+                            continue
+                        touches = any(at(*q) for q in squares) or (
+                            empty and any(q[0] * size + q[1] == start for q in holes))
+                        score_main = 0
+                        mult = 1
+                        for q in squares:
+                            t = tile(q)
+                            if q in placed:
+                                score_main += val(t) * lm[q[0] * size + q[1]]
+                                mult *= wm[q[0] * size + q[1]]
+                            else:
+                                score_main += val(t)
+                        total = score_main * mult
+                        ok = True
+                        for q in holes:
+                            p = (d[1], d[0])  # perpendicular step
+                            a = q
+                            while at(a[0] - p[0], a[1] - p[1]):
+                                a = (a[0] - p[0], a[1] - p[1])
+                            cells = []
+                            z = a
+                            while z == q or at(*z):
+                                cells.append(z)
+                                z = (z[0] + p[0], z[1] + p[1])
+                            if len(cells) < 2:
+                                continue
+                            touches = True
+                            word = "".join(chr(64 + (tile(x) & 63)) for x in cells)
+                            if word not in words:
+                                ok = False
+                                break
+                            sq = q[0] * size + q[1]
+                            sc = sum(val(at(*x)) for x in cells if x != q) + val(placed[q]) * lm[sq]
+                            total += sc * wm[sq]
+                        if not ok or not touches:
+                            continue
+                        if len(holes) >= bingo_tiles:
+                            total += bingo_bonus
+                        cells_text = " ".join(f"{chr(65 + c)}{r + 1}={chr(64 + placed[(r, c)])}"
+                                              for r, c in sorted(holes))
+                        found.add((cells_text, total))
+    return found
+
+
+def test_super_board_against_brute_force() -> None:
+    """A 21x21 board with tiles on it, a custom bingo rule: the generator equals exhaustive search."""
+    from qiza.alphabet import ENGLISH
+    from qiza.layout import SUPER
+
+    words = set(load_lexicon_words("twl06"))
+    small = {w for w in words if len(w) <= 6}
+    g = gaddag.build(small)
+    size = 21
+    board = np.zeros(size * size, np.int32)
+    for i, ch in enumerate("QUIZ"):
+        board[10 * size + 8 + i] = ord(ch) - 64
+    for i, ch in enumerate("OES"):
+        board[(11 + i) * size + 10] = (ord(ch) - 64) | (BLANK_FLAG if ch == "E" else 0)  # I,O,E,S down: blank E
+    board[12 * size + 11] = ord("N") - 64
+    values = [0, *ENGLISH.values]
+    gen = MoveGenerator(g, SUPER, ENGLISH.values, bingo_tiles=3, bingo_bonus=50)
+    for rack in ("AEST", "RDOX"):
+        got = {(m.cells(), m.score) for m in gen.generate(board, parse_rack(rack))}
+        want = _brute_force(board, size, rack, small, SUPER, values, 3, 50)
+        assert got == want, f"{rack}: extra {sorted(got - want)[:5]} missing {sorted(want - got)[:5]}"
+        best = gen.best(board, parse_rack(rack))
+        assert best is not None and best.score == max(s for _, s in want)
