@@ -44,6 +44,7 @@ import numpy as np
 from qiza.analysis import board_array, rack_counts
 from qiza.game import PlayerView
 from qiza.move import Exchange, Move, Place
+from qiza.movegen import Move as GenMove
 from qiza.movegen import MoveGenerator
 from qiza.players.engine import StaticPlayer
 from qiza.players.fast import counts_to_tiles
@@ -118,22 +119,60 @@ def _end_bonus(rules: Rules, opp_points: Sequence[float]) -> float:
     return total + total / len(opp_points)
 
 
+def _best_each(gen: MoveGenerator, boards: np.ndarray, racks: np.ndarray, rows: list[int],
+               bag_lens: np.ndarray, tv: np.ndarray, end_leave: np.ndarray) -> dict[int, GenMove | None]:
+    """The best reply of each position in ``rows`` (one compiled call per kind of leave value:
+    the per-tile leave values while the bag has tiles, the end-of-game ones when it is empty)."""
+    out: dict[int, GenMove | None] = {}
+    for empty in (False, True):
+        group = [i for i in rows if (bag_lens[i] == 0) == empty]
+        if not group:
+            continue
+        idx = np.asarray(group)
+        moves = gen.best_many(boards[idx], racks[idx], end_leave if empty else tv)
+        out.update(zip(group, moves))
+    return out
+
+
+def _play(board: np.ndarray, rack: np.ndarray, move: GenMove, size: int) -> None:
+    """Put a generated move on a flat board row and take its tiles off the rack (in place)."""
+    step = size if move.down else 1
+    sq = move.row * size + move.col
+    for t in move.tiles:
+        if t:
+            board[sq] = t
+            rack[0 if t & 64 else t] -= 1
+        sq += step
+
+
 def simulate(gen: MoveGenerator, model: LeaveModel, rules: Rules, task: SimTask) -> np.ndarray:
     """Run up to ``task.iterations`` iterations (fewer if the deadline comes first); returns an
-    (iterations done x candidates) array of values."""
+    (iterations done x candidates) array of values.
+
+    Each ply of an iteration is one batched generator call over every candidate's position
+    (:meth:`~qiza.movegen.MoveGenerator.best_many`)."""
     rng = random.Random(task.seed)
     rack_size = rules.rack_size
+    size = gen.size
+    double = rules.end_points is EndPoints.DOUBLE
     values27 = np.zeros(27, np.float64)
     values27[1:] = rules.tile_set.values
     tv = np.asarray(model.tile_values, np.float64)
     end_leave = -2.0 * values27  # with the bag empty a kept tile costs about twice its face value
-    ncand = len(task.candidates)
+    cands = task.candidates
+    ncand = len(cands)
     result = np.zeros((task.iterations, ncand))
     unseen = list(task.unseen)
     nopp = len(task.opponent_sizes)
-    used = [np.asarray(c.used, np.int32) for c in task.candidates]
-    base_board = np.ascontiguousarray(task.board, np.int32)
-    base_rack = np.asarray(task.rack, np.int32)
+    base_boards = np.repeat(np.ascontiguousarray(task.board, np.int32).reshape(1, -1), ncand, axis=0)
+    base_racks = np.repeat(np.asarray(task.rack, np.int32).reshape(1, 27), ncand, axis=0)
+    for ci, cand in enumerate(cands):
+        base_racks[ci] -= np.asarray(cand.used, np.int32)
+        for sq, t in cand.squares:
+            base_boards[ci, sq] = t
+    need = rack_size - base_racks.sum(axis=1)
+    exchange = np.array([c.is_exchange for c in cands])
+    scores = np.array([c.score for c in cands], np.float64)
     per_iter = 0.0
     done = 0
     for it in range(task.iterations):
@@ -150,71 +189,61 @@ def simulate(gen: MoveGenerator, model: LeaveModel, rules: Rules, task: SimTask)
             opp_racks.append(r)
             pos += n
         bag0 = unseen[pos:]
-        bag0_len = task.bag_count
         opp_points = [float(np.dot(r, values27)) for r in opp_racks]
-        row = result[it]
-        late = False
-        for ci, cand in enumerate(task.candidates):
-            if ci and (it or not task.at_least_one) and time.perf_counter() > task.deadline:
-                row[ci:] = np.nan  # out of time in the middle of an iteration: keep what is done
-                late = True
-                break
-            board = base_board.copy()
-            mine = base_rack - used[ci]
-            for sq, t in cand.squares:
-                board[sq] = t
-            need = rack_size - int(mine.sum())
-            drawn = min(need, bag0_len)
+        boards = base_boards.copy()
+        mine = base_racks.copy()
+        bag_lens = np.zeros(ncand, np.int64)
+        values = scores.copy()
+        live: list[int] = []
+        for ci in range(ncand):
+            drawn = min(int(need[ci]), task.bag_count)
             for t in bag0[:drawn]:
-                mine[t] += 1
-            bag_len = bag0_len if cand.is_exchange else bag0_len - drawn
-            value = float(cand.score)
-            if bag_len == 0 and not mine.any():  # went out: the game ends
-                row[ci] = value + _end_bonus(rules, opp_points)
-                continue
-            opp_total = 0.0
-            ended = False
-            for r in opp_racks:
-                rack = r.copy()
-                reply = gen.best(board, rack, tv if bag_len else end_leave)
+                mine[ci, t] += 1
+            bag_lens[ci] = task.bag_count if exchange[ci] else task.bag_count - drawn
+            if bag_lens[ci] == 0 and not mine[ci].any():  # went out: the game ends
+                values[ci] += _end_bonus(rules, opp_points)
+            else:
+                live.append(ci)
+        opp_total = np.zeros(ncand)
+        for r in opp_racks:
+            if not live:
+                break
+            racks = np.repeat(r.reshape(1, 27), ncand, axis=0)
+            replies = _best_each(gen, boards, racks, live, bag_lens, tv, end_leave)
+            still = []
+            for ci in live:
+                reply = replies[ci]
                 if reply is None:
+                    still.append(ci)
                     continue
-                for i, t in enumerate(reply.tiles):
-                    if t:
-                        if reply.down:
-                            board[(reply.row + i) * gen.size + reply.col] = t
-                        else:
-                            board[reply.row * gen.size + reply.col + i] = t
-                        rack[0 if t & 64 else t] -= 1
-                opp_total += reply.score
-                k = min(rack_size - int(rack.sum()), bag_len)
-                bag_len -= k
-                if bag_len == 0 and k == 0 and not rack.any():  # the opponent went out
-                    mine_pts = float(np.dot(mine, values27))
-                    opp_total += mine_pts * (2 if rules.end_points is EndPoints.DOUBLE else 1)
-                    value -= mine_pts if rules.end_points is not EndPoints.DOUBLE else 0.0
-                    ended = True
-                    break
-            value -= opp_total / max(nopp, 1)
-            if not ended:
-                mine_reply = gen.best(board, mine, tv if bag_len else end_leave)
-                left = mine
-                if mine_reply is not None:
-                    value += mine_reply.score
-                    left = mine.copy()
-                    for t in mine_reply.tiles:
-                        if t:
-                            left[0 if t & 64 else t] -= 1
-                if bag_len:
-                    value += model.value(left)
-                elif left.any():
-                    value -= 2 * float(np.dot(left, values27))
+                _play(boards[ci], racks[ci], reply, size)
+                opp_total[ci] += reply.score
+                k = min(rack_size - int(racks[ci].sum()), int(bag_lens[ci]))
+                bag_lens[ci] -= k
+                if bag_lens[ci] == 0 and k == 0 and not racks[ci].any():  # the opponent went out
+                    mine_pts = float(np.dot(mine[ci], values27))
+                    opp_total[ci] += mine_pts * (2 if double else 1)
+                    values[ci] -= 0.0 if double else mine_pts
                 else:
-                    value += _end_bonus(rules, opp_points)
-            row[ci] = value
+                    still.append(ci)
+            live = still
+        values -= opp_total / max(nopp, 1)
+        if live:
+            nexts = _best_each(gen, boards, mine, live, bag_lens, tv, end_leave)
+            for ci in live:
+                left = mine[ci]
+                reply = nexts[ci]
+                if reply is not None:
+                    values[ci] += reply.score
+                    _play(boards[ci], left, reply, size)
+                if bag_lens[ci]:
+                    values[ci] += model.value(left)
+                elif left.any():
+                    values[ci] -= 2 * float(np.dot(left, values27))
+                else:
+                    values[ci] += _end_bonus(rules, opp_points)
+        result[it] = values
         done = it + 1
-        if late:
-            break
         per_iter = (time.perf_counter() - now) if it == 0 else 0.5 * per_iter + 0.5 * (time.perf_counter() - now)
     return result[:done]
 
