@@ -89,6 +89,8 @@ P_HAVEBEST = P + 12
 P_BOUND = P + 13  # best mode: upper bound of the current anchor's moves
 P_MAXLEAVE = P + 14  # best mode: largest possible leave value of the rack (milli-points)
 P_HASLEAVE = P + 15  # best mode: leave values are given
+P_START = P + 17  # the start square, on the board and on its transpose
+P_STARTT = P + 18
 P_LCOUNT = P + 16  # best mode: tiles placed left of the anchor (right part of the search)
 W_TAB = P + 32  # best mode: span bounds of the current anchor (see _shadow), rows of TAB_W
 TAB_W = MAX_RACK + 2
@@ -759,8 +761,18 @@ def _generate(g, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT):  # type:
 
 
 @nb.njit(cache=True, nogil=True)
-def _many(g, w0, out, boards, racks, lm, wm, lmT, wmT, start_sq, start_sqT, result):  # type: ignore[no-untyped-def]  # pragma: no cover
-    """Run many positions in one call: counts (mode 0) or best rows (mode 1) into ``result``."""
+def _many(g, w0, out, boards, racks, prem, result):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Run many positions in one call: counts (mode 0) or best rows (mode 1) into ``result``.
+
+    ``prem`` rows: letter and word multipliers of the board, then of its transpose
+    (few arguments: the dispatcher's per-call cost grows with their number).
+    """
+    lm = prem[0]
+    wm = prem[1]
+    lmT = prem[2]
+    wmT = prem[3]
+    start_sq = w0[P_START]
+    start_sqT = w0[P_STARTT]
     for i in range(boards.shape[0]):
         w = w0.copy()
         for t in range(27):
@@ -964,6 +976,7 @@ class MoveGenerator:
         self.start = layout.start
         sr, sc = divmod(self.start, size)
         self.startT = sc * size + sr
+        self.prem = np.ascontiguousarray(np.stack([self.lm, self.wm, self.lmT, self.wmT]))
         self.bingo_tiles = bingo_tiles
         self.bingo_bonus = bingo_bonus
         self._local = threading.local()  # output buffers per thread (the compiled code releases the GIL)
@@ -984,6 +997,8 @@ class MoveGenerator:
         w[P_BBONUS] = self.bingo_bonus
         w[P_CAP] = cap
         w[P_MODE] = mode
+        w[P_START] = self.start
+        w[P_STARTT] = self.startT
         return w
 
     def _board(self, board: np.ndarray) -> np.ndarray:
@@ -1015,8 +1030,7 @@ class MoveGenerator:
             w0[W_LEAVE:W_LEAVE + 27] = np.round(lv * 1000).astype(np.int32)
             w0[P_HASLEAVE] = 1
         result = np.zeros((len(boards), O_WIDTH + 1), np.int32)
-        _many(self.graph, w0, out, boards, racks, self.lm, self.wm, self.lmT, self.wmT,
-              self.start, self.startT, result)
+        _many(self.graph, w0, out, boards, racks, self.prem, result)
         return result
 
     def _all(self, board: np.ndarray, rack: np.ndarray) -> tuple[np.ndarray, int]:
