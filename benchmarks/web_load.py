@@ -144,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--robot-games", type=int, default=4, help="computer-versus-computer games (max 50)")
     parser.add_argument("--level", default="greedy", help="computer level (see /api/meta)")
     parser.add_argument("--max-seconds", type=float, default=60.0, help="stop after this long (max 600)")
-    parser.add_argument("--computer-workers", type=int, default=2)
+    parser.add_argument("--computer-workers", type=int, default=2, help="worker processes deciding computer moves")
     parser.add_argument("--database-url", default=None, help="default: SQLite in a temporary folder")
     args = parser.parse_args(argv)
     args.games = min(args.games, 100)
