@@ -308,11 +308,10 @@ def load_or_build(words: Sequence[str], cache_dir: Path | None = None) -> np.nda
 
 
 def default_cache_dir() -> Path:
-    """``$QIZA_CACHE`` or ``~/.cache/qiza``."""
-    env = os.environ.get("QIZA_CACHE")
-    if env:
-        return Path(env)
-    return Path.home() / ".cache" / "qiza"
+    """The user's cache folder (:func:`qiza.paths.user_cache_dir`; ``QIZA_CACHE_DIR`` overrides)."""
+    from qiza.paths import user_cache_dir
+
+    return user_cache_dir()
 
 
 # -- queries (for tests and tools; the move generator has its own compiled ones) ----------

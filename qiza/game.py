@@ -683,7 +683,7 @@ class Game:
                                    f"({tiles})" if tiles else "", note=kind.value))
 
     def resign(self, seat: int) -> None:
-        """End the game at once; every other player shares the win."""
+        """End the game at once; the other players are ranked by score (unplayed tiles not counted)."""
         self._check_seat(seat)
         if self.over:
             raise GameOverError("the game is over")

