@@ -26,6 +26,14 @@ def game_from_cgp(text: str, lexicon: str | None) -> Game:
     return position.to_game(lexicon=lexicon)
 
 
+def _builtin_for(name: str | None) -> str:
+    """The built-in lexicon closest to a game record's: SOWPODS for Collins lists, else TWL06."""
+    key = (name or "").lower()
+    if key in ("twl06", "sowpods", "enable"):
+        return key
+    return "sowpods" if key.startswith(("csw", "sow", "collins")) else "twl06"
+
+
 def game_from_gcg(path: str, turn: int | None, lexicon: str | None) -> Game:
     """A game at the position before turn ``turn`` (1-based; default: after the last turn)."""
     from qiza import gcg
@@ -43,10 +51,7 @@ def game_from_gcg(path: str, turn: int | None, lexicon: str | None) -> Game:
     game = replayed.game
     if game is None:
         raise QizaError(f"{path}: {replayed.differences[0] if replayed.differences else 'cannot replay'}")
-    if lexicon:
-        game.lexicon = load_lexicon(lexicon)
-    elif record.lexicon and record.lexicon.lower() in ("twl06", "sowpods", "enable"):
-        game.lexicon = load_lexicon(record.lexicon.lower())
+    game.lexicon = load_lexicon(lexicon or _builtin_for(record.lexicon))
     if game.can_challenge:
         game.accept()
     if turn <= len(turns):
