@@ -75,14 +75,23 @@ PASS_INFO: MoveInfo = (0, np.zeros(27, np.int32), [], 0, 0.0)
 class _Moves:
     """The placements of one position in search order, each converted when first needed."""
 
-    __slots__ = ("ml", "order", "size", "done", "values")
+    __slots__ = ("ml", "order", "size", "done", "values", "scores", "points", "out")
 
-    def __init__(self, ml: object, order: np.ndarray, size: int, values: np.ndarray) -> None:
+    def __init__(self, ml: object, order: np.ndarray, size: int, values: np.ndarray, total: int) -> None:
         self.ml = ml
         self.order = order
         self.size = size
         self.values = values
         self.done: list[MoveInfo] = []
+        if len(order):  # in search order: scores, face value of the tiles placed, goes out
+            tiles = ml.tiles[order]  # type: ignore[attr-defined]
+            codes = np.where(tiles & 64, 0, tiles & 63)
+            self.scores = ml.score[order].astype(np.float64)  # type: ignore[attr-defined]
+            self.points = values[codes].sum(axis=1)
+            self.out = ml.ntiles[order] == total  # type: ignore[attr-defined]
+        else:
+            self.scores = self.points = np.zeros(0)
+            self.out = np.zeros(0, bool)
 
     def __len__(self) -> int:
         return len(self.order)
@@ -145,7 +154,7 @@ class _Search:
         ml = self.gen.generate(board, rack)
         total = int(rack.sum())
         order = np.lexsort((-ml.score, ml.ntiles != total)) if len(ml) else np.zeros(0, np.int64)
-        moves = _Moves(ml, order, self.size, self.values27)
+        moves = _Moves(ml, order, self.size, self.values27, total)
         if len(self.movecache) > 200_000:
             self.movecache.clear()
         self.movecache[key] = moves
@@ -196,6 +205,8 @@ class _Search:
         total = int(me.sum())
         moves = self.moves(board, me)
         n = len(moves)
+        if depth == 1:  # every child is at the depth limit: all at once, with the same rough guess
+            return self._frontier(key, moves, mine_pts, opp_pts, streak, passes)
         best = -float(INF)
         best_k = -1
         # search order: the table's best move first, then the generator order, then the pass
@@ -243,6 +254,25 @@ class _Search:
         if len(self.tt) > 2_000_000:
             self.tt.clear()
         self.tt[key] = (EXACT_DEPTH if exact else depth, best, flag, best_k)
+        return best
+
+    def _frontier(self, key: tuple[bytes, bytes, bytes, int, int], moves: _Moves, mine_pts: float,
+                  opp_pts: float, streak: int, passes: int) -> float:
+        """:meth:`negamax` at depth 1, vectorized: going out is exact, every other child is
+        valued as if both kept their tiles to the end."""
+        n = len(moves)
+        best = opp_pts - mine_pts  # the pass (the game ends, or the guess for the child)
+        best_k = n
+        cut = not self.after(0, 0, streak, passes)[2]
+        if n:
+            values = np.where(moves.out, moves.scores + self.out_value(opp_pts),
+                              moves.scores + opp_pts - (mine_pts - moves.points))
+            k = int(np.argmax(values))
+            cut = cut or not moves.out.all()
+            if values[k] > best:
+                best, best_k = float(values[k]), k
+        self.horizon += cut
+        self.tt[key] = (1 if cut else EXACT_DEPTH, best, _EXACT, best_k)
         return best
 
     def line(self, board: np.ndarray, me: np.ndarray, opp: np.ndarray, streak: int, passes: int,

@@ -256,6 +256,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-j", "--jobs", type=int, default=None, help="worker processes (default: all cores)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
     parser.add_argument("--time-limit", type=float, default=None, help="seconds per move for sim/champion")
+    parser.add_argument("--candidates", type=int, default=None, help="placements sim/champion simulate")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
@@ -270,6 +271,8 @@ def run(args: argparse.Namespace) -> int:
     options: dict[str, object] = {"workers": 1}
     if args.time_limit is not None:
         options["time_limit"] = args.time_limit
+    if args.candidates is not None:
+        options["candidates"] = args.candidates
     rules = find_preset(args.rules)
     results = list(run_games(specs, args.games, lexicon=args.lexicon, rules=rules, jobs=args.jobs,
                              seed=args.seed, progress=not args.no_progress, options=options))
