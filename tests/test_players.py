@@ -4,6 +4,7 @@ static choices, simulation, the endgame solver, self-play, training and `qiza be
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -442,3 +443,18 @@ def test_sim_keeps_its_time_limit(lexicon: Lexicon) -> None:
         game.play(move)
     sim.close()  # type: ignore[attr-defined]
     assert sorted(times)[len(times) // 2] < 0.15 * 1.5  # the median, with room for a loaded machine
+
+
+def test_best_cli_on_a_game_record_without_a_lexicon(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from qiza.players import best_cli
+
+    record = tmp_path / "game.gcg"
+    record.write_text("#player1 ann Ann\n#player2 bob Bob\n"
+                      ">ann: DINNVWY 8D WINDY +32 32\n>bob: ADEEGIL 7C GALE +16 16\n")
+    parser = argparse.ArgumentParser()
+    best_cli.configure(parser)
+    assert best_cli.run(parser.parse_args([str(record), "--turn", "2", "-n", "3"])) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "lexicon TWL06" in out[0]
+    # real placements are found (not only exchanges, as with an empty word graph)
+    assert not out[2].split()[1].startswith("exchange")
