@@ -320,7 +320,8 @@ class SimPlayer(StaticPlayer):
             if self.endgame and view.rules.finish_line is None and view.rack:
                 from qiza.players.endgame import solve
 
-                solution = solve(view, self.lexicon, time_limit=self.endgame_time)
+                budget = self.endgame_time - (time.perf_counter() - start)
+                solution = solve(view, self.lexicon, time_limit=max(0.01, 0.95 * budget - 0.01))
                 self.last_report = {"endgame": solution}
                 if solution.move is not None:
                     return solution.move
