@@ -332,15 +332,15 @@ def test_endgame_solver_matches_brute_force(lexicon: Lexicon, endgame_board: tup
     gen = generator(lexicon, CLASSIC)
     rng = random.Random(3)
     cases = [([17, 22], pool[:1]), ([24, 22], pool[1:2])]  # QV / XV: no way out in one
-    for _ in range(4):
+    for _ in range(3):
         rng.shuffle(pool)
         cases.append((pool[:1], pool[1:3]))
         cases.append((pool[:2], pool[2:3]))
     blocked = 0
-    for mine, theirs in cases:
+    for number, (mine, theirs) in enumerate(cases):
         me, opp = rack_counts(mine), rack_counts(theirs)
         blocked += not any(m.tile_count == len(mine) for m in gen.generate(board, me))
-        for streak in (0, 5):
+        for streak in (0, 5) if number < 2 else (0,):
             expected = _brute(gen, CLASSIC, board, me, opp, streak, 0, 6)
             solution = solve_position(gen, CLASSIC, board, me, opp, time_limit=30, streak=streak)
             assert solution.exact and solution.value == expected, (mine, theirs, streak)
