@@ -220,13 +220,40 @@ def test_static_equity_is_score_plus_leave(lexicon: Lexicon) -> None:
     game.play(static.choose(game.view(0)))
     view = game.view(1)
     assert view.bag_count >= 7
+    from qiza.players.engine import bingo_odds
+
     options = static.ranked(view, 20, with_exchanges=False)  # type: ignore[attr-defined]
     model = default_model()
+    s = static.settings  # type: ignore[attr-defined]
+    odds = bingo_odds(lexicon, view.rules)
+
+    def value(leave: str) -> float:
+        key = leave_key(np.asarray([leave.count(c) for c in "?ABCDEFGHIJKLMNOPQRSTUVWXYZ"]))
+        bonus = s.bingo_draw_bonus * odds.prob(key) if "?" not in key else 0.0
+        return model.text_value(leave) + bonus
+
     for option in options:
-        assert option.equity == pytest.approx(option.score + model.text_value(option.leave))
+        assert option.equity == pytest.approx(option.score + s.leave_weight * value(option.leave))
     exchanges = static.exchange_options(view, np.asarray([view.rack.count(c) for c in "?ABCDEFGHIJKLMNOPQRSTUVWXYZ"]))  # type: ignore[attr-defined]
     assert len(exchanges) == len({e.leave for e in exchanges}) > 0
-    assert all(e.equity == pytest.approx(model.text_value(e.leave)) for e in exchanges)
+    assert all(e.equity == pytest.approx(s.leave_weight * value(e.leave) - s.exchange_penalty) for e in exchanges)
+
+
+def test_bingo_odds_of_leaves(lexicon: Lexicon) -> None:
+    from qiza.players.engine import BingoOdds
+
+    odds = BingoOdds(["SATIRE", "RETAINS", "STAINER", "ZYZZYVA"], CLASSIC.tile_set.full_bag())
+    bag = np.bincount(list(CLASSIC.tile_set.full_bag()), minlength=27)
+    # AEIRST draws a bingo with N (RETAINS, STAINER) or a blank: (6 + 2) of 94 tiles left
+    rest = 100 - 6
+    assert odds.prob("AEIRST") == pytest.approx((bag[14] + bag[0]) / rest)
+    # AEIRS needs T then N (or N then T), or a blank with either, or two blanks
+    t, n, b = bag[20], bag[14], bag[0]
+    pairs = rest + 1
+    expected = (2 * t * n + 2 * b * (t + n) + b * (b - 1)) / (pairs * (pairs - 1))
+    assert odds.prob("AEIRS") == pytest.approx(expected)
+    assert odds.prob("?AEIRS") == pytest.approx((bag[20] + bag[14] + bag[0] - 1) / rest)
+    assert odds.prob("AEIR") == 0.0 and odds.prob("QVVWX") == 0.0
 
 
 def test_fit_recovers_leave_values() -> None:
@@ -270,7 +297,7 @@ def test_opening_penalises_vowels_on_hot_squares(lexicon: Lexicon) -> None:
     game = Game(COMPUTER, lexicon=lexicon, seed=1)
     game.set_rack(0, "AEIRTNS")
     ev = static.evaluate(game.view(0))
-    base = ev.moves.score + ev.leaves.values[ev.leave]
+    base = ev.moves.score + static.settings.leave_weight * ev.leaves.values[ev.leave]
     penalty = base - ev.equity
     row7 = ev.moves.row == 7
     assert row7.all() and penalty.max() > 0
