@@ -337,6 +337,131 @@ def _rec(g, w, out, pos, node, mainsc, wmul, xsc, nt, start, rbits):  # type: ig
     w[W_PLACED + pos] = 0
 
 
+_KEY_SEED = 0x9E3779B97F4A7C15
+
+
+@nb.njit(cache=True)
+def _letter_keys():  # type: ignore[no-untyped-def]  # pragma: no cover
+    """A random odd 64-bit key per letter: a multiset's key is the sum of its letters' keys."""
+    keys = np.zeros(27, np.int64)
+    x = np.uint64(_KEY_SEED)
+    for t in range(1, 27):
+        x ^= x << np.uint64(13)
+        x ^= x >> np.uint64(7)
+        x ^= x << np.uint64(17)
+        keys[t] = np.int64(x | np.uint64(1))
+    return keys
+
+
+@nb.njit(cache=True)
+def _anagram_table(g, lo, hi):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Open-addressing set of the letter-multiset keys of the words of ``lo``..``hi`` letters.
+
+    Words are read along their fully reversed paths in the GADDAG. Slot 0 of the
+    result holds the mask; empty slots are 0. A key collision only makes a bound looser.
+    """
+    keys = _letter_keys()
+    cap = 1 << 10
+    table = np.zeros(cap + 1, np.int64)
+    count = 0
+    nodes = np.zeros(hi + 1, np.int64)
+    cands = np.zeros(hi + 1, np.int64)
+    acc = np.zeros(hi + 1, np.int64)
+    nodes[0] = g[1]
+    cands[0] = g[g[1]] & ALL_LETTERS
+    d = 0
+    while d >= 0:
+        if cands[d] == 0:
+            d -= 1
+            continue
+        node = nodes[d]
+        letter = _ctz(cands[d])
+        cands[d] &= cands[d] - 1
+        bit = np.int64(1) << letter
+        key = acc[d] + keys[letter]
+        if d + 2 <= hi:
+            child = g[node + 2 + _popc(g[node] & (bit - 1))]
+            # words of d + 2 letters: this letter, then a last letter from the child's ends mask
+            ends = g[child + 1] & ALL_LETTERS
+            if d + 2 >= lo:
+                while ends:
+                    last = _ctz(ends)
+                    ends &= ends - 1
+                    k = key + keys[last]
+                    if k == 0:
+                        k = 1
+                    if 2 * (count + 1) > cap:
+                        ncap = cap * 2
+                        nt = np.zeros(ncap + 1, np.int64)
+                        for i in range(1, cap + 1):
+                            v = table[i]
+                            if v != 0:
+                                h = (np.uint64(v) >> np.uint64(20)) & np.uint64(ncap - 1)
+                                j = np.int64(h)
+                                while nt[j + 1] != 0:
+                                    j = (j + 1) & (ncap - 1)
+                                nt[j + 1] = v
+                        table = nt
+                        cap = ncap
+                    j = np.int64((np.uint64(k) >> np.uint64(20)) & np.uint64(cap - 1))
+                    while table[j + 1] != 0 and table[j + 1] != k:
+                        j = (j + 1) & (cap - 1)
+                    if table[j + 1] == 0:
+                        table[j + 1] = k
+                        count += 1
+            if d + 3 <= hi:
+                d += 1
+                nodes[d] = child
+                cands[d] = g[child] & ALL_LETTERS
+                acc[d] = key
+    table[0] = cap - 1
+    return table
+
+
+@nb.njit(cache=True, inline="always")
+def _has_key(table, k):  # type: ignore[no-untyped-def]  # pragma: no cover
+    if k == 0:
+        k = 1
+    mask = table[0]
+    j = np.int64((np.uint64(k) >> np.uint64(20)) & np.uint64(mask))
+    while True:
+        v = table[j + 1]
+        if v == k:
+            return True
+        if v == 0:
+            return False
+        j = (j + 1) & mask
+
+
+@nb.njit(cache=True)
+def _bingo_mask(table, w, boardmask):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Bit 0: the whole rack is a word; bit x: the whole rack plus letter x (of ``boardmask``) is a word.
+
+    -1 (everything allowed) when the rack has two or more blanks; with one blank, bit 0
+    is exact and every letter of ``boardmask`` is allowed.
+    """
+    keys = _letter_keys()
+    blanks = w[W_RACK]
+    if blanks >= 2 or table.shape[0] < 2:
+        return -1
+    key = np.int64(0)
+    for t in range(1, 27):
+        key += w[W_RACK + t] * keys[t]
+    if blanks == 1:
+        for x in range(1, 27):
+            if _has_key(table, key + keys[x]):
+                return boardmask | 1
+        return boardmask
+    result = 1 if _has_key(table, key) else 0
+    m = boardmask & ALL_LETTERS
+    while m:
+        x = _ctz(m)
+        m &= m - 1
+        if _has_key(table, key + keys[x]):
+            result |= np.int64(1) << x
+    return result
+
+
 @nb.njit(cache=True)
 def _cross(g, b, size, cross, xsum, val):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Cross-check masks and sums of every square for plays along rows of ``b``.
@@ -482,13 +607,15 @@ def _gen_dir(g, w, out, b, lm, wm, direction, start_sq, rbits):  # type: ignore[
 
 
 @nb.njit(cache=True)
-def _shadow(bb, r, c, prev, cross, xsum, lm, wm, val, rvals, nr, eff, bmin, bbonus, scratch, tab):  # type: ignore[no-untyped-def]  # pragma: no cover
+def _shadow(bb, r, c, prev, cross, xsum, lm, wm, val, rvals, nr, eff, bmin, bbonus, bingo, scratch, tab):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Upper bounds of the scores of the plays made from anchor (r, c) of board ``bb``.
 
     For every span the rack could cover from the anchor (``l`` tiles left of it,
     up to the previous anchor, and ``k`` right of it), the score is bounded by
     pairing the rack's tile values (``rvals``, sorted descending) with the
-    squares' score coefficients sorted descending. ``tab[l, k]`` receives the
+    squares' score coefficients sorted descending; the bingo bonus counts only where
+    ``bingo`` (see :func:`_bingo_mask`, -1 = unknown) allows a word of the whole rack plus
+    the tiles played through. ``tab[l, k]`` receives the
     bound of that span (-1 where impossible); the largest bound is returned.
     """
     size = bb.shape[0]
@@ -497,13 +624,24 @@ def _shadow(bb, r, c, prev, cross, xsum, lm, wm, val, rvals, nr, eff, bmin, bbon
     rpos = scratch[1]
     coef = scratch[2]
     pre = scratch[3]
+    occ = scratch[4]
+    lsum = scratch[5]
     acc = 0
+    nocc = 0
+    lacc = 0
     for x in range(size):
         pre[x] = acc
+        occ[x] = nocc
+        lsum[x] = lacc
         t = bb[r, x]
-        if t != 0 and not t & 64:
-            acc += val[t]
+        if t != 0:
+            nocc += 1
+            lacc += t & 63
+            if not t & 64:
+                acc += val[t]
     pre[size] = acc
+    occ[size] = nocc
+    lsum[size] = lacc
     nl = 0
     x = c - 1
     while x > prev and nl < nr - 1:
@@ -592,7 +730,9 @@ def _shadow(bb, r, c, prev, cross, xsum, lm, wm, val, rvals, nr, eff, bmin, bbon
             for j in range(k):
                 total += coef[j] * rvals[j]
             if k >= bmin:
-                total += bbonus
+                through = occ[e + 1] - occ[s]
+                if bingo < 0 or through >= 2 or (bingo >> (0 if through == 0 else lsum[e + 1] - lsum[s])) & 1:
+                    total += bbonus
             tab[nlft, nrgt] = total
             if total > best:
                 best = total
@@ -637,7 +777,7 @@ def _anchors(bb, empty, start_sq, cross, eff, out_r, out_c, out_p, n):  # type: 
 
 
 @nb.njit(cache=True)
-def _generate_best(g, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT, rbits):  # type: ignore[no-untyped-def]  # pragma: no cover
+def _generate_best(g, anag, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT, rbits):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Best-only generation: anchors in decreasing order of their score bound, stopping early."""
     size = w[P_SIZE]
     b = board.reshape((size, size))
@@ -683,12 +823,19 @@ def _generate_best(g, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT, rbit
     bounds = np.empty(n, np.int64)
     bmin = w[P_BMIN]
     bbonus = w[P_BBONUS]
-    scratch = np.empty((4, MAX_SIZE + 1), np.int64)
+    scratch = np.empty((6, MAX_SIZE + 1), np.int64)
+    bingo = -1  # plays of the whole rack: which can make a word (bit 0: alone, bit x: with x played through)
+    if nr == bmin:
+        boardmask = 0
+        for i in range(size * size):
+            if board[i] != 0:
+                boardmask |= 1 << (board[i] & 63)
+        bingo = _bingo_mask(anag, w, boardmask)
     tabs = np.empty((n, MAX_RACK + 1, MAX_RACK + 2), np.int32)
     for i in range(n):
         d = 0 if i < n0 else 1
         bounds[i] = _shadow(b if d == 0 else bt, ar[i], ac[i], ap[i], cross[d], xsum[d], lm if d == 0 else lmT,
-                            wm if d == 0 else wmT, val, rvals, nr, eff, bmin, bbonus, scratch, tabs[i])
+                            wm if d == 0 else wmT, val, rvals, nr, eff, bmin, bbonus, bingo, scratch, tabs[i])
     order = np.empty(n, np.int64)  # anchors by decreasing bound (insertion sort: n is small)
     for i in range(n):
         j = i
@@ -731,7 +878,7 @@ def _generate_best(g, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT, rbit
 
 
 @nb.njit(cache=True, nogil=True)
-def _generate(g, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT):  # type: ignore[no-untyped-def]  # pragma: no cover
+def _generate(g, anag, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT):  # type: ignore[no-untyped-def]  # pragma: no cover
     size = w[P_SIZE]
     rbits = 0
     for t in range(1, 27):
@@ -744,7 +891,7 @@ def _generate(g, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT):  # type:
                 ml += w[W_RACK + t] * w[W_LEAVE + t]
         w[P_MAXLEAVE] = ml
     if w[P_MODE] == 1:
-        _generate_best(g, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT, rbits)
+        _generate_best(g, anag, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT, rbits)
         return
     b = board.reshape((size, size))
     empty = True
@@ -759,11 +906,12 @@ def _generate(g, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT):  # type:
 
 
 @nb.njit(cache=True, nogil=True)
-def _many(g, w0, out, boards, racks, prem, result):  # type: ignore[no-untyped-def]  # pragma: no cover
+def _many(g, anag, w0, out, boards, racks, prem, result):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Run many positions in one call: counts (mode 0) or best rows (mode 1) into ``result``.
 
     ``prem`` rows: letter and word multipliers of the board, then of its transpose
     (few arguments: the dispatcher's per-call cost grows with their number).
+    ``anag``: the anagram set of :func:`_anagram_table` (best mode's bingo test).
     """
     lm = prem[0]
     wm = prem[1]
@@ -775,7 +923,7 @@ def _many(g, w0, out, boards, racks, prem, result):  # type: ignore[no-untyped-d
         w = w0.copy()
         for t in range(27):
             w[W_RACK + t] = racks[i, t]
-        _generate(g, w, out, boards[i], lm, wm, lmT, wmT, start_sq, start_sqT)
+        _generate(g, anag, w, out, boards[i], lm, wm, lmT, wmT, start_sq, start_sqT)
         if w[P_MODE] == 0:
             result[i, 0] = -1 if w[P_OVERFLOW] else w[P_NOUT]
         else:
@@ -977,8 +1125,21 @@ class MoveGenerator:
         self.prem = np.ascontiguousarray(np.stack([self.lm, self.wm, self.lmT, self.wmT]))
         self.bingo_tiles = bingo_tiles
         self.bingo_bonus = bingo_bonus
+        self._anag: np.ndarray | None = None
+        self._no_anagrams = np.zeros(1, np.int64)
         self._local = threading.local()  # output buffers per thread (the compiled code releases the GIL)
         self._templates = (self._work(np.zeros(27, np.int32), 0, 0), self._work(np.zeros(27, np.int32), 1, 1))
+
+    def _anagrams(self) -> np.ndarray:
+        """Letter-multiset keys of the words of ``bingo_tiles`` and one more letters (built on first use)."""
+        table: np.ndarray | None = self._anag
+        if table is None:
+            if 2 <= self.bingo_tiles <= MAX_RACK:
+                table = _anagram_table(self.graph, self.bingo_tiles, self.bingo_tiles + 1)
+            else:
+                table = self._no_anagrams
+            self._anag = table
+        return table
 
     def _buffer(self) -> np.ndarray:
         out: np.ndarray | None = getattr(self._local, "out", None)
@@ -1028,7 +1189,8 @@ class MoveGenerator:
             w0[W_LEAVE:W_LEAVE + 27] = np.round(lv * 1000).astype(np.int32)
             w0[P_HASLEAVE] = 1
         result = np.zeros((len(boards), O_WIDTH + 1), np.int32)
-        _many(self.graph, w0, out, boards, racks, self.prem, result)
+        _many(self.graph, self._anagrams() if mode == 1 else self._no_anagrams, w0, out, boards, racks, self.prem,
+              result)
         return result
 
     def _all(self, board: np.ndarray, rack: np.ndarray) -> tuple[np.ndarray, int]:

@@ -346,3 +346,23 @@ def test_super_board_against_brute_force() -> None:
         assert got == want, f"{rack}: extra {sorted(got - want)[:5]} missing {sorted(want - got)[:5]}"
         best = gen.best(board, parse_rack(rack))
         assert best is not None and best.score == max(s for _, s in want)
+
+
+def test_bingo_mask(twl_gen: MoveGenerator) -> None:
+    """Best mode's bingo test: the whole rack (plus one letter played through) is a word, or not."""
+    from qiza.movegen import _bingo_mask
+
+    table = twl_gen._anagrams()
+
+    def mask(rack: str, board_letters: str = "") -> int:
+        bm = 0
+        for ch in board_letters:
+            bm |= 1 << (ord(ch) - 64)
+        return int(_bingo_mask(table, twl_gen._work(parse_rack(rack), 1, 1), bm))
+
+    assert mask("RETAINS") & 1
+    assert not mask("QXZJKVW") & 1
+    m = mask("AEINRST", "CGQ")  # CANISTER, GRANITES; no word with Q
+    assert (m >> 3) & 1 and (m >> 7) & 1 and not (m >> 17) & 1
+    assert mask("AEINRS?", "Q") == (1 << 17) | 1  # one blank: exact alone, every board letter allowed
+    assert mask("AEINR??") == -1
