@@ -259,6 +259,7 @@ def train(*, games: Sequence[int], lexicon: str = "twl06", rules: Rules = CLASSI
         "source": "qiza train (self-play)", "lexicon": lexicon, "rules": rules.name,
         "rounds": list(games), "games": int(sum(games)), "seconds": round(time.time() - began, 1),
         "jobs": jobs, "trained": time.strftime("%Y-%m-%d"),
+        "target": "temporal difference: next turn's points + value of the leave it keeps",
     })
     if previous is not None:  # continued from a trained model: keep its run's record
         model.meta["continued_from"] = previous
