@@ -606,14 +606,29 @@ def _gen_dir(g, w, out, b, lm, wm, direction, start_sq, rbits):  # type: ignore[
             prev = c
 
 
+@nb.njit(cache=True, inline="always")
+def _cap(allowed, nat, val):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """The largest value of the rack's letters ``nat`` allowed by a cross-check (0: only a blank fits)."""
+    m = allowed & nat
+    best = 0
+    while m:
+        t = _ctz(m)
+        m &= m - 1
+        if val[t] > best:
+            best = val[t]
+    return best
+
+
 @nb.njit(cache=True)
-def _shadow(bb, r, c, prev, cross, xsum, lm, wm, val, rvals, nr, eff, bmin, bbonus, bingo, scratch, tab):  # type: ignore[no-untyped-def]  # pragma: no cover
+def _shadow(bb, r, c, prev, cross, xsum, lm, wm, val, rvals, nr, eff, nat, bmin, bbonus, bingo, scratch, tab):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Upper bounds of the scores of the plays made from anchor (r, c) of board ``bb``.
 
     For every span the rack could cover from the anchor (``l`` tiles left of it,
     up to the previous anchor, and ``k`` right of it), the score is bounded by
     pairing the rack's tile values (``rvals``, sorted descending) with the
-    squares' score coefficients sorted descending; the bingo bonus counts only where
+    squares' score coefficients sorted descending, or (when smaller) by giving each
+    square with a cross-word its best allowed rack letter (``nat``: the rack's letters)
+    and pairing the other squares with the rack's values; the bingo bonus counts only where
     ``bingo`` (see :func:`_bingo_mask`, -1 = unknown) allows a word of the whole rack plus
     the tiles played through. ``tab[l, k]`` receives the
     bound of that span (-1 where impossible); the largest bound is returned.
@@ -626,6 +641,7 @@ def _shadow(bb, r, c, prev, cross, xsum, lm, wm, val, rvals, nr, eff, bmin, bbon
     pre = scratch[3]
     occ = scratch[4]
     lsum = scratch[5]
+    coefb = scratch[6]
     acc = 0
     nocc = 0
     lacc = 0
@@ -681,6 +697,8 @@ def _shadow(bb, r, c, prev, cross, xsum, lm, wm, val, rvals, nr, eff, bmin, bbon
         wmul = lwm
         xconst = lx
         k = 0
+        kb = 0
+        asum = 0
         for nrgt in range(min(nrt, nr - 1 - nlft) + 1):
             rebuild = nrgt == 0
             if nrgt > 0:
@@ -697,6 +715,14 @@ def _shadow(bb, r, c, prev, cross, xsum, lm, wm, val, rvals, nr, eff, bmin, bbon
                     cf = lmi * wmul
                     if xsum[r, i] >= 0:
                         cf += lmi * wmi
+                        asum += cf * _cap(cross[r, i], nat, val)
+                    else:
+                        j = kb
+                        while j > 0 and coefb[j - 1] < cf:
+                            coefb[j] = coefb[j - 1]
+                            j -= 1
+                        coefb[j] = cf
+                        kb += 1
                     j = k
                     while j > 0 and coef[j - 1] < cf:
                         coef[j] = coef[j - 1]
@@ -705,6 +731,8 @@ def _shadow(bb, r, c, prev, cross, xsum, lm, wm, val, rvals, nr, eff, bmin, bbon
                     k += 1
             if rebuild:
                 k = 0
+                kb = 0
+                asum = 0
                 for q in range(nlft + nrgt + 1):
                     if q == 0:
                         i = c
@@ -716,6 +744,14 @@ def _shadow(bb, r, c, prev, cross, xsum, lm, wm, val, rvals, nr, eff, bmin, bbon
                     cf = lmi * wmul
                     if xsum[r, i] >= 0:
                         cf += lmi * wm[base + i]
+                        asum += cf * _cap(cross[r, i], nat, val)
+                    else:
+                        j = kb
+                        while j > 0 and coefb[j - 1] < cf:
+                            coefb[j] = coefb[j - 1]
+                            j -= 1
+                        coefb[j] = cf
+                        kb += 1
                     j = k
                     while j > 0 and coef[j - 1] < cf:
                         coef[j] = coef[j - 1]
@@ -726,9 +762,16 @@ def _shadow(bb, r, c, prev, cross, xsum, lm, wm, val, rvals, nr, eff, bmin, bbon
             e = hi
             while e + 1 < size and bb[r, e + 1] != 0:
                 e += 1
-            total = (pre[e + 1] - pre[s]) * wmul + xconst
+            tiles = 0
             for j in range(k):
-                total += coef[j] * rvals[j]
+                tiles += coef[j] * rvals[j]
+            if kb < k:
+                capped = asum
+                for j in range(kb):
+                    capped += coefb[j] * rvals[j]
+                if capped < tiles:
+                    tiles = capped
+            total = (pre[e + 1] - pre[s]) * wmul + xconst + tiles
             if k >= bmin:
                 through = occ[e + 1] - occ[s]
                 if bingo < 0 or through >= 2 or (bingo >> (0 if through == 0 else lsum[e + 1] - lsum[s])) & 1:
@@ -823,7 +866,7 @@ def _generate_best(g, anag, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT
     bounds = np.empty(n, np.int64)
     bmin = w[P_BMIN]
     bbonus = w[P_BBONUS]
-    scratch = np.empty((6, MAX_SIZE + 1), np.int64)
+    scratch = np.empty((7, MAX_SIZE + 1), np.int64)
     bingo = -1  # plays of the whole rack: which can make a word (bit 0: alone, bit x: with x played through)
     if nr == bmin:
         boardmask = 0
@@ -835,7 +878,7 @@ def _generate_best(g, anag, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT
     for i in range(n):
         d = 0 if i < n0 else 1
         bounds[i] = _shadow(b if d == 0 else bt, ar[i], ac[i], ap[i], cross[d], xsum[d], lm if d == 0 else lmT,
-                            wm if d == 0 else wmT, val, rvals, nr, eff, bmin, bbonus, bingo, scratch, tabs[i])
+                            wm if d == 0 else wmT, val, rvals, nr, eff, rbits, bmin, bbonus, bingo, scratch, tabs[i])
     order = np.empty(n, np.int64)  # anchors by decreasing bound (insertion sort: n is small)
     for i in range(n):
         j = i
