@@ -12,7 +12,6 @@ the schema is created and upgraded by Alembic migrations (:func:`migrate`) at st
 from __future__ import annotations
 
 import json
-import os
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -38,6 +37,8 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.exc import IntegrityError
+
+from qiza.paths import user_data_dir
 
 metadata = MetaData()
 
@@ -65,9 +66,8 @@ MIGRATIONS = Path(__file__).with_name("migrations")
 
 
 def default_database_url() -> str:
-    """SQLite file in the user's data directory (``$XDG_DATA_HOME/qiza/web.sqlite3``)."""
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    folder = Path(base) / "qiza"
+    """SQLite file in the user's data folder (:func:`qiza.paths.user_data_dir`, ``web.sqlite3``)."""
+    folder = user_data_dir()
     folder.mkdir(parents=True, exist_ok=True)
     return f"sqlite:///{folder / 'web.sqlite3'}"
 
