@@ -257,6 +257,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
     parser.add_argument("--time-limit", type=float, default=None, help="seconds per move for sim/champion")
     parser.add_argument("--candidates", type=int, default=None, help="placements sim/champion simulate")
+    parser.add_argument("--iterations", type=int, default=None,
+                        help="most iterations per move for sim/champion; without --time-limit the time limit "
+                             "is lifted, so results do not depend on the machine's load")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
@@ -273,6 +276,12 @@ def run(args: argparse.Namespace) -> int:
         options["time_limit"] = args.time_limit
     if args.candidates is not None:
         options["candidates"] = args.candidates
+    if args.iterations is not None:
+        if args.iterations < 1:
+            raise QizaError("--iterations must be at least 1")
+        options["max_iterations"] = args.iterations
+        if args.time_limit is None:
+            options["time_limit"] = 3600.0
     rules = find_preset(args.rules)
     results = list(run_games(specs, args.games, lexicon=args.lexicon, rules=rules, jobs=args.jobs,
                              seed=args.seed, progress=not args.no_progress, options=options))
