@@ -12,6 +12,31 @@ lists every event whose recorded score or total differs from the engine's.
 
 Coordinates are always in the tournament notation (``8D`` reads across, ``D8`` down).
 
+Unsuccessful challenges are written as Macondo (and so Woogles, which writes its files
+with Macondo's ``gcgio``) writes them, so that those programs and Quackle read qiza's files:
+
+* A turn lost to an unsuccessful challenge (the double rule) is a pass followed by the
+  note ``#note #unsuccessful-challenge``: ``>bob: AEGILOT - +0 120``. Reading, a pass with
+  that note becomes a :attr:`EventType.TURN_LOST` event (and the note is not kept as a
+  note); Quackle, which has no such event, reads a pass with a note. As in Macondo's
+  writer, a failed challenge of a play that went out is not written: it cost nothing, and
+  the points for the other racks follow the play directly.
+* A failed challenge that costs nothing (the single rule) is a challenge bonus of zero for
+  the challenged player, ``>ann: EIRSTU? (challenge) +0 84``, as Macondo records it
+  (five- and ten-point challenges write ``+5`` / ``+10`` the same way). Quackle reads it as
+  a score addition of 0.
+* Under the double rule with three or four players, a player who is not next may
+  challenge; their next turn is lost later. qiza writes the failed challenge where it
+  happened as ``(challenge) +0`` on the challenged play and the lost turn in its place.
+* Macondo and Woogles record only two-player games, where the challenger is always the
+  next player. In games of three or more players qiza adds the note
+  ``#note #challenger NICK`` (a tag note in the style of Macondo's) to each ``(challenge)``
+  event whose challenger it knows; without it the replay takes the player to move as the
+  challenger.
+
+:func:`rules_for` infers the challenge rule from these events: a lost turn means the
+double rule, a ``+5`` / ``+10`` challenge bonus the five- / ten-point rule, else single.
+
 >>> record = loads(">Ann: AEINRST 8D RETINAS +72 72\\n")
 >>> record.events[0].score, record.events[0].word
 (72, 'RETINAS')
@@ -34,7 +59,7 @@ from typing import Any
 
 from qiza.alphabet import ENGLISH, TILE_SETS, TileSet, find_tile_set
 from qiza.errors import FileFormatError, QizaError
-from qiza.game import Game, Kind, Record
+from qiza.game import EndReason, Game, Kind, Record
 from qiza.layout import STANDARD, Layout, find_layout
 from qiza.lexicon import Lexicon, LoadReport, load_lexicon
 from qiza.move import Exchange, Pass, Place, format_coordinate, parse_coordinate, parse_move
@@ -65,9 +90,17 @@ class EventType(enum.Enum):
     """A player's own tiles at the end: ``>nick: RACK (RACK) -score total``."""
     TIME_PENALTY = "time-penalty"
     """``>nick: RACK (time) -score total``."""
+    TURN_LOST = "turn-lost"
+    """A turn lost to an unsuccessful challenge (double rule): a pass followed by
+    ``#note #unsuccessful-challenge`` (Macondo's and Woogles' form)."""
 
 
-TURN_EVENTS = (EventType.PLACE, EventType.PASS, EventType.EXCHANGE)
+TURN_EVENTS = (EventType.PLACE, EventType.PASS, EventType.EXCHANGE, EventType.TURN_LOST)
+
+UNSUCCESSFUL_CHALLENGE_NOTE = "#unsuccessful-challenge"
+"""The note Macondo and Woogles write after a pass that is a turn lost to a failed challenge."""
+CHALLENGER_NOTE = "#challenger"
+"""qiza's note naming who made the challenge of a ``(challenge)`` event (``#challenger NICK``)."""
 
 
 @dataclass
@@ -99,14 +132,23 @@ class Event:
 
     @property
     def is_turn(self) -> bool:
-        """Whether the event is a player's turn (a placement, pass or exchange)."""
+        """Whether the event is a player's turn (a placement, pass, exchange or lost turn)."""
         return self.type in TURN_EVENTS
+
+    @property
+    def challenger(self) -> str:
+        """The nickname a ``#challenger NICK`` note names (empty when there is none)."""
+        for note in self.notes:
+            tag, _, nick = note.partition(" ")
+            if tag == CHALLENGER_NOTE and nick.strip() and "\n" not in nick:
+                return nick.strip()
+        return ""
 
     def move_text(self) -> str:
         """The move field of the event line (``8D WORD``, ``-``, ``-ABC``, ``--``, ``(time)`` ...)."""
         if self.type is EventType.PLACE:
             return f"{self.position} {self.word}"
-        if self.type is EventType.PASS:
+        if self.type in (EventType.PASS, EventType.TURN_LOST):
             return "-"
         if self.type is EventType.EXCHANGE:
             return f"-{self.tiles}" if self.tiles else f"-{self.count}"
@@ -285,6 +327,10 @@ class _Reader:
         self.in_note = False
         record = self.record
         if key == "note":
+            events = record.events
+            if value == UNSUCCESSFUL_CHALLENGE_NOTE and events and events[-1].type is EventType.PASS:
+                events[-1].type = EventType.TURN_LOST  # Macondo's mark of a turn lost to a challenge
+                return
             self.notes_list().append(value)
             self.in_note = True
         elif re.fullmatch(r"player\d+", key):
@@ -489,6 +535,8 @@ def dumps(record: GameRecord) -> str:
     out.extend(_note_lines(record.notes))
     for index, event in enumerate(record.events, start=1):
         out.append(_event_line(event, index, nicks, _board_size(record)))
+        if event.type is EventType.TURN_LOST:
+            out.append(f"#note {UNSUCCESSFUL_CHALLENGE_NOTE}")
         out.extend(_note_lines(event.notes))
     for number, rack in sorted(record.final_racks.items()):
         if not _RACK_OK.match(rack):
@@ -550,9 +598,13 @@ def _event_line(event: Event, index: int, nicks: set[str], size: int) -> str:
         score = f"{event.score:+d}"
     _check_text(event.extra, "text after the total")
     parts = [f">{event.player}:", event.rack, event.move_text(), score, str(event.total)]
+    if event.type is EventType.END_RACK_POINTS and not event.rack:
+        del parts[1]  # ``>nick: (TILES) +score total``
+    # an unknown rack stays an empty field (``>nick:  (challenge) +5 534``), as Macondo
+    # writes it and its reader needs it
     if event.extra:
         parts.append(event.extra)
-    return " ".join(p for p in parts if p)
+    return " ".join(parts)
 
 
 def dump(record: GameRecord, path: str | os.PathLike[str]) -> None:
@@ -578,7 +630,10 @@ def _nick(name: str, taken: set[str], seat: int) -> str:
 
 
 def from_game(game: Game, *, title: str | None = None) -> GameRecord:
-    """A GCG record of a game's score sheet (placements written with ``.`` for played-through letters)."""
+    """A GCG record of a game's score sheet (placements written with ``.`` for played-through letters).
+
+    Failed challenges are written as the module's introduction describes.
+    """
     taken: set[str] = set()
     players = [Player(_nick(name, taken, seat), name) for seat, name in enumerate(game.players)]
     tile_set = game.rules.tile_set
@@ -588,14 +643,41 @@ def from_game(game: Game, *, title: str | None = None) -> GameRecord:
         record.tile_distribution = tile_set.name
     if game.rules.layout is not STANDARD:
         record.board_layout = game.rules.layout.name
-    for entry in game.history:
-        event = _event_of(entry, players[entry.seat].nick)
+    history = game.history
+    for index, entry in enumerate(history):
+        if entry.kind is Kind.FAILED_CHALLENGE:
+            event = _failed_challenge_event(game, index, [p.nick for p in players])
+        else:
+            event = _event_of(entry, players[entry.seat].nick)
         if event is not None:
             record.events.append(event)
     if not game.over:
         record.incomplete = True
         record.final_racks = {seat + 1: game.rack_text(seat) for seat in range(game.player_count)}
     return record
+
+
+def _failed_challenge_event(game: Game, index: int, nicks: list[str]) -> Event | None:
+    """The event of a failed challenge without a bonus: the challenger's lost turn when it
+    cost the turn at once (double rule), else ``(challenge) +0`` for the challenged player."""
+    history = game.history
+    entry = history[index]
+    if entry.takes_turn:
+        went_out = game.end_reason is EndReason.WENT_OUT and not any(r.is_turn for r in history[index + 1:])
+        if went_out:
+            return None  # the play went out and stands: Macondo writes nothing here either
+        return Event(nicks[entry.seat], EventType.TURN_LOST, entry.rack, 0, entry.total)
+    played = next((r for r in reversed(history[:index]) if r.kind is Kind.PLACE), None)
+    if played is None:
+        return None
+    seat = played.seat
+    total = next(r.total for r in reversed(history[:index]) if r.seat == seat)
+    # the rack after the play's draw, as Macondo and Quackle write it: the rack the
+    # challenged player shows next
+    later = next((r for r in history[index + 1:] if r.seat == seat), None)
+    rack = later.rack if later is not None else game.rack_text(seat)
+    notes = [f"{CHALLENGER_NOTE} {nicks[entry.seat]}"] if len(nicks) > 2 else []
+    return Event(nicks[seat], EventType.CHALLENGE_BONUS, rack, 0, total, notes=notes)
 
 
 def _event_of(entry: Record, nick: str) -> Event | None:
@@ -607,13 +689,10 @@ def _event_of(entry: Record, nick: str) -> Event | None:
                      word=place.word)
     if entry.kind is Kind.EXCHANGE and isinstance(entry.move, Exchange):
         return Event(nick, EventType.EXCHANGE, rack, 0, entry.total, tiles=entry.move.tiles.upper())
-    if entry.kind in (Kind.PASS, Kind.LOST_TURN):
+    if entry.kind is Kind.PASS:
         return Event(nick, EventType.PASS, rack, 0, entry.total)
-    if entry.kind is Kind.FAILED_CHALLENGE:
-        # under the double rule the challenger's turn is lost: a pass in GCG terms
-        if "turn lost" in entry.note and "next" not in entry.note:
-            return Event(nick, EventType.PASS, rack, 0, entry.total, notes=["unsuccessful challenge"])
-        return None
+    if entry.kind is Kind.LOST_TURN:
+        return Event(nick, EventType.TURN_LOST, rack, 0, entry.total)
     if entry.kind is Kind.PHONY_REMOVED:
         return Event(nick, EventType.PHONY_RETURNED, rack, entry.score, entry.total)
     if entry.kind is Kind.CHALLENGE_BONUS:
@@ -674,12 +753,16 @@ def _layout_for(record: GameRecord) -> Layout:
 
 def rules_for(record: GameRecord) -> Rules:
     """The rules a record was played under, as far as it shows: tile set, layout, the
-    challenge rule (five- or ten-point when it records challenge bonuses) and how end-rack
+    challenge rule (double when it records a turn lost to a challenge, five- or ten-point
+    when it records challenge bonuses, else single) and how end-rack
     points were settled (doubled, the tournament rule, or the rule book's)."""
     tile_set = tile_set_for(record)
     challenge = ChallengeRule.SINGLE
     for event in record.events:
-        if event.type is EventType.CHALLENGE_BONUS:
+        if event.type is EventType.TURN_LOST:
+            challenge = ChallengeRule.DOUBLE
+            break
+        if event.type is EventType.CHALLENGE_BONUS and event.score > 0:
             challenge = ChallengeRule.TEN_POINT if event.score == 10 else ChallengeRule.FIVE_POINT
             break
     end_points = EndPoints.DOUBLE
@@ -778,6 +861,7 @@ class _Replayer:
         self.game = Game(rules, players=names, lexicon=self.judge, seed=0)
         self.result = Replay(self.game)
         self.used_end_records: set[int] = set()
+        self.used_lost_turns: set[int] = set()
 
     def seat(self, event: Event) -> int:
         return (self.record.seat_of(event) - self.first) % self.n
@@ -805,7 +889,7 @@ class _Replayer:
         events = self.record.events
         for later in events[after:]:
             if self.seat(later) == seat:
-                if later.type in (EventType.PLACE, EventType.PASS, EventType.EXCHANGE,
+                if later.type in (EventType.PLACE, EventType.PASS, EventType.EXCHANGE, EventType.TURN_LOST,
                                   EventType.END_RACK_PENALTY, EventType.TIME_PENALTY) and later.rack:
                     return later.rack
                 if later.type is EventType.END_RACK_PENALTY:
@@ -879,6 +963,8 @@ class _Replayer:
         game = self.game
         seat = self.seat(event)
         kind = event.type
+        if kind is EventType.TURN_LOST and self.skipped_turn(event, seat):
+            return True
         if kind in TURN_EVENTS:
             if game.over:
                 self.differ(event, f"the game is already over in the engine ({game.end_reason.value if game.end_reason else ''})")
@@ -895,6 +981,8 @@ class _Replayer:
                     if rack is not None:
                         wanted[other] = rack
             self.deal(wanted, event)
+            if kind is EventType.TURN_LOST:
+                return self.lost_turn(event, seat)
             return self.turn(event, seat)
         if kind is EventType.PHONY_RETURNED or kind is EventType.CHALLENGE_BONUS:
             return self.challenge(event, seat)
@@ -935,6 +1023,33 @@ class _Replayer:
         self.compare(event, 0, before_end[seat] if before_end is not None else game.scores[seat])
         return True
 
+    def skipped_turn(self, event: Event, seat: int) -> bool:
+        """Match a lost turn the engine already skipped (the player challenged without
+        success when they were not next): True when one was found and compared."""
+        for number, entry in enumerate(self.game.history):
+            if entry.kind is Kind.LOST_TURN and entry.seat == seat and number not in self.used_lost_turns:
+                self.used_lost_turns.add(number)
+                self.compare(event, 0, entry.total)
+                return True
+        return False
+
+    def lost_turn(self, event: Event, seat: int) -> bool:
+        """A turn lost to a failed challenge of the play just made: the player to move
+        challenges it without success (the double rule takes their turn)."""
+        game = self.game
+        if not game.can_challenge:
+            self.warn(event, "a turn lost to a challenge, but no play is open to challenge: replayed as a pass")
+            game.play(Pass())
+        else:
+            self.judge.reject = False
+            entry = game.challenge(seat)
+            if entry.kind is not Kind.FAILED_CHALLENGE or not entry.takes_turn:
+                self.differ(event, "the engine's challenge rule does not take the challenger's turn")
+                return True
+        before_end = game.scores_before_end()
+        self.compare(event, 0, before_end[seat] if before_end is not None else game.scores[seat])
+        return True
+
     def _following(self, event: Event) -> list[Event]:
         events = self.record.events
         index = next(i for i, e in enumerate(events) if e is event)
@@ -950,7 +1065,7 @@ class _Replayer:
         if not game.can_challenge:
             self.differ(event, "there is no play open to challenge in the engine")
             return False
-        challenger = (seat + 1) % self.n
+        challenger = self.challenger(event, seat)
         if challenger == seat:
             self.differ(event, "nobody can challenge in a one-player game")
             return False
@@ -966,10 +1081,24 @@ class _Replayer:
         finally:
             self.judge.reject = False
         if event.type is EventType.CHALLENGE_BONUS and entry.kind is not Kind.CHALLENGE_BONUS:
-            self.differ(event, "the engine gives no challenge bonus")
+            if event.score == 0 and entry.kind is Kind.FAILED_CHALLENGE and not entry.takes_turn:
+                self.compare(event, 0, game.scores[seat])  # a failed challenge that gives no points
+            else:
+                self.differ(event, "the engine gives no challenge bonus")
             return True
         self.compare(event, entry.score, entry.total)
         return True
+
+    def challenger(self, event: Event, seat: int) -> int:
+        """Who challenged: the player a ``#challenger`` note names, else the player to move."""
+        nick = event.challenger
+        if nick:
+            seats = [i for i, p in enumerate(self.record.players) if p.nick == nick]
+            if len(seats) == 1:
+                return (seats[0] - self.first) % self.n
+            self.warn(event, f"{CHALLENGER_NOTE} {nick}: no single player has that nickname")
+        game = self.game
+        return game.to_move if game.to_move != seat else (seat + 1) % self.n
 
     def end_points(self, event: Event, seat: int) -> bool:
         game = self.game

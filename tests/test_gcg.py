@@ -11,7 +11,8 @@ from qiza import gcg
 from qiza.cli import main
 from qiza.game import Game, Kind
 from qiza.lexicon import Lexicon
-from qiza.rules import COMPUTER, Rules
+from qiza.move import Move
+from qiza.rules import COMPUTER, ChallengeRule, Rules
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SHARED_GCG = Path(__file__).resolve().parents[1].parent / "shared" / "gcg"
@@ -19,7 +20,7 @@ SHARED_GCG = Path(__file__).resolve().parents[1].parent / "shared" / "gcg"
 
 # -- generated games ----------------------------------------------------------------------
 
-def _best(game: Game) -> object | None:
+def _best(game: Game) -> Move | None:
     from qiza.analysis import legal_placements
 
     candidates = legal_placements(game)
@@ -345,3 +346,174 @@ def test_cli_check_with_a_lexicon_judges_words(capsys: pytest.CaptureFixture[str
     words.write_text("NOT\n", encoding="utf-8")
     assert main(["gcg", "check", "--lexicon", str(words), str(game)]) == 1
     assert "ZIN not in WORDS" in capsys.readouterr().out
+
+
+# -- failed challenges (Macondo's and Woogles' conventions) ------------------------------------------
+
+CHALLENGE_WORDS = Lexicon("TEST", ["NOT", "TON", "ZIN", "ZINE", "TONE", "NOTE", "NOTES"])
+
+
+def _challenge_game(players: int, rule: str) -> Game:
+    """A game in a small lexicon that opens with NOT at 8H; P2 holds Z and I for ZIN down through the N."""
+    game = Game(COMPUTER.with_options(challenge=rule), players=[f"P{i + 1}" for i in range(players)],
+                lexicon=CHALLENGE_WORDS, seed=5)
+    game.set_rack(0, "ENORSTU")
+    game.play("H8 NOT")  # the rule book's notation: across from H8
+    game.set_rack(1, "EIZAAAA")
+    return game
+
+
+def _finish(game: Game) -> None:
+    """End the game with passes (scoreless turns)."""
+    while not game.over:
+        game.play("pass")
+
+
+def _written(game: Game) -> tuple[list[str], gcg.GameRecord]:
+    """The game written as GCG and read back (checked equal, and written back identically)."""
+    record = gcg.from_game(game)
+    text = gcg.dumps(record)
+    again = gcg.loads(text)
+    assert not again.errors and not again.warnings, (again.errors, again.warnings)
+    assert again == record
+    assert gcg.dumps(again) == text
+    return text.splitlines(), again
+
+
+def _replays_to(record: gcg.GameRecord, game: Game) -> Game:
+    """Replay a record and check it ends with the game's scores and board."""
+    result = gcg.replay(record)
+    assert result.clean, [str(d) for d in result.differences]
+    assert not result.warnings, [str(w) for w in result.warnings]
+    assert result.game is not None
+    first = record.seat_of(next(e for e in record.events if e.is_turn))
+    n = game.player_count
+    assert [result.game.scores[(s - first) % n] for s in range(n)] == game.scores
+    assert result.game.board == game.board
+    return result.game
+
+
+def test_turn_lost_to_a_double_challenge_is_a_pass_with_macondos_note() -> None:
+    game = _challenge_game(2, "double")
+    game.challenge(1)  # NOT is valid: P2 loses the turn
+    assert game.to_move == 0
+    _finish(game)
+    lines, record = _written(game)
+    at = lines.index(">P2: EIZAAAA - +0 0")
+    assert lines[at - 1].startswith(">P1: ENORSTU 8H NOT +6 6")
+    assert lines[at + 1] == "#note #unsuccessful-challenge"
+    lost = [e for e in record.events if e.type is gcg.EventType.TURN_LOST]
+    assert [(e.player, e.notes, e.is_turn) for e in lost] == [("P2", [], True)]
+    assert gcg.rules_for(record).challenge is ChallengeRule.DOUBLE
+    replayed = _replays_to(record, game)
+    assert [r.kind for r in replayed.history][:2] == [Kind.PLACE, Kind.FAILED_CHALLENGE]
+    assert [r.kind for r in replayed.history] == [r.kind for r in game.history]
+
+
+def test_failed_single_challenge_is_a_zero_challenge_bonus() -> None:
+    game = _challenge_game(2, "single")
+    game.challenge(1)  # no penalty: P2 still to move
+    assert game.to_move == 1
+    rack_after_draw = game.rack_text(0)
+    game.play("6H ZIN")
+    _finish(game)
+    lines, record = _written(game)
+    assert f">P1: {rack_after_draw} (challenge) +0 6" in lines
+    bonus = [e for e in record.events if e.type is gcg.EventType.CHALLENGE_BONUS]
+    assert [(e.score, e.notes) for e in bonus] == [(0, [])]  # two players: no #challenger note
+    assert gcg.rules_for(record).challenge is ChallengeRule.SINGLE
+    replayed = _replays_to(record, game)
+    assert [r.kind for r in replayed.history] == [r.kind for r in game.history]
+
+
+def test_failed_single_challenge_by_a_player_not_next_names_the_challenger() -> None:
+    game = _challenge_game(3, "single")
+    game.challenge(2)  # P3 challenges while P2 is to move
+    game.play("6H ZIN")
+    _finish(game)
+    lines, record = _written(game)
+    at = next(i for i, line in enumerate(lines) if "(challenge) +0" in line)
+    assert lines[at + 1] == "#note #challenger P3"
+    assert record.events[1].challenger == "P3"
+    replayed = _replays_to(record, game)
+    assert [(r.seat, r.kind) for r in replayed.history] == [(r.seat, r.kind) for r in game.history]
+
+
+def test_double_challenge_by_a_player_not_next_loses_their_next_turn() -> None:
+    game = _challenge_game(3, "double")
+    game.challenge(2)  # P3 challenges while P2 is to move: P3's next turn is lost
+    assert game.to_move == 1
+    game.play("6H ZIN")
+    assert game.to_move == 0 and game.history[-1].kind is Kind.LOST_TURN
+    _finish(game)
+    lines, record = _written(game)
+    at = next(i for i, line in enumerate(lines) if "(challenge) +0" in line)
+    assert lines[at].startswith(">P1: ") and lines[at + 1] == "#note #challenger P3"
+    assert lines[at + 2].startswith(">P2: EIZAAAA H6 ZI. +12 12")
+    assert lines[at + 3].startswith(">P3: ") and lines[at + 3].endswith(" - +0 0")
+    assert lines[at + 4] == "#note #unsuccessful-challenge"
+    assert gcg.rules_for(record).challenge is ChallengeRule.DOUBLE
+    replayed = _replays_to(record, game)
+    assert [(r.seat, r.kind) for r in replayed.history] == [(r.seat, r.kind) for r in game.history]
+
+
+MACONDO_DOUBLE = """\
+#character-encoding UTF-8
+#player1 doug Doug
+#player2 emely Emely
+>doug: DINNVWY 8D WINDY +32 32
+>emely: ADEEGIL - +0 0
+#note #unsuccessful-challenge
+#note I was sure WINDY was no good
+>doug: ADNNOTV 7C NOD +13 45
+"""
+
+
+def test_macondo_turn_lost_to_a_challenge_is_read_and_replayed() -> None:
+    record = gcg.loads(MACONDO_DOUBLE)
+    assert not record.errors and not record.warnings
+    lost = record.events[1]
+    assert lost.type is gcg.EventType.TURN_LOST and lost.notes == ["I was sure WINDY was no good"]
+    result = gcg.replay(record)
+    assert result.clean, [str(d) for d in result.differences]
+    assert result.game is not None and result.game.scores == [45, 0]
+    assert [r.kind for r in result.game.history] == [Kind.PLACE, Kind.FAILED_CHALLENGE, Kind.PLACE]
+    assert gcg.loads(gcg.dumps(record)) == record
+
+
+def test_turn_lost_note_on_other_events_is_an_ordinary_note() -> None:
+    record = gcg.loads("#player1 a A\n#player2 b B\n>a: ENORSTU 8F NOT +6 6\n#note #unsuccessful-challenge\n")
+    assert record.events[0].type is gcg.EventType.PLACE
+    assert record.events[0].notes == ["#unsuccessful-challenge"]
+
+
+def test_woogles_zero_challenge_bonus_with_an_unknown_rack() -> None:
+    text = ("#player1 HastyBot HastyBot\n#player2 ann Ann\n>HastyBot: ENORSTU 8F NOT +6 6\n"
+            ">HastyBot:  (challenge) +0 6\n>ann: IZ F6 ZI. +32 32\n")
+    record = gcg.loads(text)
+    assert not record.errors and not record.warnings
+    assert record.events[1].type is gcg.EventType.CHALLENGE_BONUS and record.events[1].rack == ""
+    assert gcg.rules_for(record).challenge is ChallengeRule.SINGLE
+    result = gcg.replay(record)
+    assert result.clean, [str(d) for d in result.differences]
+    assert result.game is not None and result.game.scores == [6, 32]
+    # an unknown rack stays an empty field, which Macondo's reader needs
+    assert ">HastyBot:  (challenge) +0 6" in gcg.dumps(record).splitlines()
+
+
+def test_failed_double_challenge_of_a_play_that_went_out() -> None:
+    """As Macondo writes it: the going-out play, then the end-of-game points (no lost turn)."""
+    pytest.importorskip("numba")
+    game = Game(COMPUTER.with_options(challenge="double", end_points="double"), players=["Ann", "Bob"], seed=11)
+    while not game.over:
+        if game.pending_ends_game:
+            game.challenge(game.to_move)  # the play is valid: the challenger would lose a turn
+            break
+        move = _best(game)
+        game.play(move if move is not None else "pass")
+    assert game.over and [r.kind for r in game.history[-3:]] == [
+        Kind.PLACE, Kind.FAILED_CHALLENGE, Kind.END_RACK_BONUS]
+    lines, record = _written(game)
+    assert not any(e.type is gcg.EventType.TURN_LOST for e in record.events)
+    assert [e.type for e in record.events[-2:]] == [gcg.EventType.PLACE, gcg.EventType.END_RACK_POINTS]
+    _replays_to(record, game)
