@@ -3,16 +3,20 @@
 Layout of the array ``g``:
 
 * ``g[0]`` = :data:`MAGIC`, ``g[1]`` = offset of the root node, ``g[2]`` = number
-  of words, ``g[3]`` = reserved.
-* A node at offset ``n`` is ``g[n]`` = children bitmask, ``g[n + 1]`` = "ends a
-  word" bitmask, then one arc per set bit of the children mask, in increasing
-  bit order: ``g[n + 2 + k]`` is the offset of the k-th child.
+  of words, ``g[3]`` = children bitmask of the root, ``g[4]`` = number of nodes,
+  ``g[5..7]`` reserved.
+* A node at offset ``n`` is ``g[n]`` = its "ends a word" bitmask, then one arc per
+  child in increasing symbol order: ``g[n + 1 + 2k]`` is the offset of the k-th
+  child and ``g[n + 2 + 2k]`` that child's children bitmask. A node's own children
+  mask is held by the arc that leads to it (the root's in the header), so a search
+  learns what a child accepts without touching the child's memory.
 
 Bit 0 of a mask is the GADDAG separator (:data:`SEP`), bits 1..26 are the
 letters ``A``..``Z`` (the tile codes of :mod:`qiza.alphabet`). Bit ``x`` of the
 ends mask of node ``n`` says that the path to ``n`` followed by ``x`` is a
 complete GADDAG string. For every word ``w`` of length ``k`` the graph holds
-``rev(w[:i]) + SEP + w[i:]`` for ``1 <= i < k`` and ``rev(w)``.
+``rev(w[:i]) + SEP + w[i:]`` for ``1 <= i < k`` and ``rev(w)``. The separator,
+being bit 0, is always a node's first arc.
 
 The graph is minimised (equal sub-graphs are shared) and built by a compiled
 incremental construction over the sorted GADDAG strings, which takes a few
@@ -23,21 +27,21 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 import numba as nb
 import numpy as np
 
-MAGIC = 0x47444447  # "GDDG"
-"""First int of every graph array."""
-HEADER = 4
+MAGIC = 0x32474447  # "GDG2"
+"""First int of every graph array (of this layout)."""
+HEADER = 8
 """Number of header ints before the first node."""
 SEP = 0
 """Mask bit (and arc label) of the GADDAG separator."""
 MAX_WORD = 21
 """Longest word accepted (the largest supported board is 21 squares wide)."""
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
 
 def _encode_words(words: Iterable[str]) -> tuple[np.ndarray, np.ndarray]:
@@ -123,13 +127,15 @@ def _hash_node(store: np.ndarray, off: int) -> np.int64:  # pragma: no cover
 
 @nb.njit(cache=True)
 def _build(strings: np.ndarray, order: np.ndarray, nwords: int) -> np.ndarray:  # pragma: no cover
-    """Incremental minimal-graph construction over sorted GADDAG strings."""
+    """Incremental minimal-graph construction over sorted GADDAG strings.
+
+    Produces the construction layout (a node is its children mask, its ends mask, then
+    one child offset per child; 4 header ints), which :func:`_to_arcs` converts."""
     width = strings.shape[1]
     cap = 1 << 20
     store = np.zeros(cap, np.int32)
-    store[0] = MAGIC
     store[2] = nwords
-    top = HEADER
+    top = 4
     # the empty node (no children) shared by every leaf
     store[top] = 0
     store[top + 1] = 0
@@ -262,6 +268,47 @@ def _build(strings: np.ndarray, order: np.ndarray, nwords: int) -> np.ndarray:  
     return store[:top].copy()
 
 
+@nb.njit(cache=True)
+def _to_arcs(store: np.ndarray) -> np.ndarray:  # pragma: no cover
+    """The construction layout of :func:`_build` in the layout of the module doc."""
+    n = store.shape[0]
+    newoff = np.zeros(n, np.int32)
+    pos = 4
+    top = HEADER
+    nodes = 0
+    while pos < n:
+        m = store[pos]
+        k = 0
+        while m:
+            m &= m - 1
+            k += 1
+        newoff[pos] = top
+        top += 1 + 2 * k
+        pos += 2 + k
+        nodes += 1
+    out = np.zeros(top, np.int32)
+    root = store[1]
+    out[0] = MAGIC
+    out[1] = newoff[root]
+    out[2] = store[2]
+    out[3] = store[root]
+    out[4] = nodes
+    pos = 4
+    while pos < n:
+        m = store[pos]
+        t = newoff[pos]
+        out[t] = store[pos + 1]
+        k = 0
+        while m:
+            m &= m - 1
+            child = store[pos + 2 + k]
+            out[t + 1 + 2 * k] = newoff[child]
+            out[t + 2 + 2 * k] = store[child]
+            k += 1
+        pos += 2 + k
+    return out
+
+
 def build(words: Iterable[str]) -> np.ndarray:
     """Build the GADDAG of some words (A-Z, 2..21 letters; case is ignored)."""
     letters, lengths = _encode_words(words)
@@ -269,7 +316,7 @@ def build(words: Iterable[str]) -> np.ndarray:
     # sort rows lexicographically: 22 symbols of 5 bits packed into two uint64 keys
     hi, lo = _sort_keys(strings)
     order = np.lexsort((lo, hi)).astype(np.int64)
-    return _build(strings, order, len(lengths))
+    return _to_arcs(_build(strings, order, len(lengths)))
 
 
 def words_hash(words: Sequence[str]) -> str:
@@ -316,12 +363,21 @@ def default_cache_dir() -> Path:
 
 # -- queries (for tests and tools; the move generator has its own compiled ones) ----------
 
-def _child(g: np.ndarray, node: int, sym: int) -> int:
-    mask = int(g[node])
+def _child(g: np.ndarray, node: int, mask: int, sym: int) -> tuple[int, int]:
+    """The child of ``node`` (children ``mask``) along ``sym`` and its children mask; (-1, 0) if none."""
     if not (mask >> sym) & 1:
-        return -1
+        return -1, 0
     k = bin(mask & ((1 << sym) - 1)).count("1")
-    return int(g[node + 2 + k])
+    return int(g[node + 1 + 2 * k]), int(g[node + 2 + 2 * k])
+
+
+def arcs(g: np.ndarray, node: int, mask: int) -> Iterator[tuple[int, int, int]]:
+    """(symbol, child offset, child's children mask) of each arc of ``node`` (children ``mask``)."""
+    k = 0
+    for sym in range(28):
+        if (mask >> sym) & 1:
+            yield sym, int(g[node + 1 + 2 * k]), int(g[node + 2 + 2 * k])
+            k += 1
 
 
 def contains(g: np.ndarray, word: str) -> bool:
@@ -329,45 +385,33 @@ def contains(g: np.ndarray, word: str) -> bool:
     word = word.upper()
     if len(word) < 2:
         return False
-    node = int(g[1])
+    node, mask = int(g[1]), int(g[3])
     rev = [ord(c) - 64 for c in reversed(word)]
     for sym in rev[:-1]:
-        node = _child(g, node, sym)
+        node, mask = _child(g, node, mask, sym)
         if node < 0:
             return False
-    return bool((int(g[node + 1]) >> rev[-1]) & 1)
+    return bool((int(g[node]) >> rev[-1]) & 1)
 
 
 def words(g: np.ndarray) -> list[str]:
     """Every word of the graph, sorted (from the fully reversed paths)."""
     out: list[str] = []
-    stack: list[tuple[int, str]] = [(int(g[1]), "")]
+    stack: list[tuple[int, int, str]] = [(int(g[1]), int(g[3]), "")]
     while stack:
-        node, path = stack.pop()
-        mask = int(g[node])
-        ends = int(g[node + 1])
-        k = 0
-        for sym in range(28):
-            if not (mask >> sym) & 1:
-                continue
-            child = int(g[node + 2 + k])
-            k += 1
+        node, mask, path = stack.pop()
+        ends = int(g[node])
+        for sym, child, cmask in arcs(g, node, mask):
             if sym == SEP:
                 continue
             letter = chr(64 + sym)
             if (ends >> sym) & 1:
                 out.append((path + letter)[::-1])
-            stack.append((child, path + letter))
+            stack.append((child, cmask, path + letter))
     out.sort()
     return out
 
 
 def node_count(g: np.ndarray) -> int:
     """Number of nodes in the graph."""
-    n = 0
-    pos = HEADER
-    while pos < len(g):
-        mask = int(g[pos])
-        pos += 2 + bin(mask).count("1")
-        n += 1
-    return n
+    return int(g[4])

@@ -200,17 +200,17 @@ _I32P = types.CPointer(types.int32)
 _REC_SIG = types.void(
     _I32P, _I32P, _I32P,
     types.int64, types.int64, types.int64, types.int64, types.int64, types.int64, types.int64,
-    types.int64,
+    types.int64, types.int64,
 )
 
 
 @nb.njit(_REC_SIG, cache=True)
-def _rec(g, w, out, pos, node, mainsc, wmul, xsc, nt, start, rbits):  # type: ignore[no-untyped-def]  # pragma: no cover
-    """Fill square ``pos`` of the current line from graph ``node`` and recurse."""
+def _rec(g, w, out, pos, node, children, mainsc, wmul, xsc, nt, start, rbits):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Fill square ``pos`` of the current line from graph ``node`` (its children mask
+    ``children``) and recurse."""
     size = w[P_SIZE]
     anchor = w[P_ANCHOR]
     cell = w[W_ROW + pos]
-    children = g[node]
     if cell != 0:
         letter = cell & 63
         cand = children & (1 << letter)
@@ -219,7 +219,7 @@ def _rec(g, w, out, pos, node, mainsc, wmul, xsc, nt, start, rbits):  # type: ig
         if w[W_RACK] > 0:
             eff = ALL_LETTERS
         cand = children & w[W_CROSS + pos] & eff
-    ends = g[node + 1]
+    ends = g[node]
     eff0 = rbits
     if w[W_RACK] > 0:
         eff0 = ALL_LETTERS
@@ -249,10 +249,11 @@ def _rec(g, w, out, pos, node, mainsc, wmul, xsc, nt, start, rbits):  # type: ig
         letter = _ctz(cand)
         cand &= cand - 1
         bit = 1 << letter
-        child = g[node + 2 + _popc(children & (bit - 1))]
+        arc = node + 1 + 2 * _popc(children & (bit - 1))
+        child = g[arc]
+        cm = g[arc + 1]
         end = ends & bit
-        cm = g[child]
-        if not ((end and can_end) or (cm & nmask) or ((cm & 1) and (g[g[child + 2]] & smask))):
+        if not ((end and can_end) or (cm & nmask) or ((cm & 1) and (g[child + 2] & smask))):
             continue  # a dead end: nothing to record and nowhere to go
         for variant in range(2):
             if cell != 0:
@@ -299,18 +300,21 @@ def _rec(g, w, out, pos, node, mainsc, wmul, xsc, nt, start, rbits):  # type: ig
             for k in range(2):
                 npos = -1
                 nnode = 0
+                nmk = 0
                 if k == 0:
                     npos = nq
                     nnode = child
+                    nmk = cm
                 elif sq >= 0 and (cm & 1):
                     npos = sq
-                    nnode = g[child + 2]
+                    nnode = g[child + 1]  # the separator: always the first arc
+                    nmk = g[child + 2]
                 if npos >= 0:
                     ncell = w[W_ROW + npos]
                     if ncell != 0:
-                        go = (g[nnode] >> (ncell & 63)) & 1
+                        go = (nmk >> (ncell & 63)) & 1
                     else:
-                        go = g[nnode] & w[W_CROSS + npos] & neff
+                        go = nmk & w[W_CROSS + npos] & neff
                     if go and w[P_MODE] == 1 and w[P_HAVEBEST]:
                         # best mode: the score bound of the spans this continuation can reach
                         more = 1 if ncell == 0 else 0
@@ -328,7 +332,7 @@ def _rec(g, w, out, pos, node, mainsc, wmul, xsc, nt, start, rbits):  # type: ig
                     if go:
                         if left_phase and k == 1:
                             w[P_LCOUNT] = nnt - 1
-                        _rec(g, w, out, npos, nnode, nmain, nwmul, nx, nnt, nstart, nrbits)
+                        _rec(g, w, out, npos, nnode, nmk, nmain, nwmul, nx, nnt, nstart, nrbits)
             if cell == 0:
                 if variant == 0:
                     w[W_RACK + letter] += 1
@@ -365,10 +369,12 @@ def _anagram_table(g, lo, hi):  # type: ignore[no-untyped-def]  # pragma: no cov
     table = np.zeros(cap + 1, np.int64)
     count = 0
     nodes = np.zeros(hi + 1, np.int64)
+    masks = np.zeros(hi + 1, np.int64)
     cands = np.zeros(hi + 1, np.int64)
     acc = np.zeros(hi + 1, np.int64)
     nodes[0] = g[1]
-    cands[0] = g[g[1]] & ALL_LETTERS
+    masks[0] = g[3]
+    cands[0] = g[3] & ALL_LETTERS
     d = 0
     while d >= 0:
         if cands[d] == 0:
@@ -380,9 +386,10 @@ def _anagram_table(g, lo, hi):  # type: ignore[no-untyped-def]  # pragma: no cov
         bit = np.int64(1) << letter
         key = acc[d] + keys[letter]
         if d + 2 <= hi:
-            child = g[node + 2 + _popc(g[node] & (bit - 1))]
+            arc = node + 1 + 2 * _popc(masks[d] & (bit - 1))
+            child = g[arc]
             # words of d + 2 letters: this letter, then a last letter from the child's ends mask
-            ends = g[child + 1] & ALL_LETTERS
+            ends = g[child] & ALL_LETTERS
             if d + 2 >= lo:
                 while ends:
                     last = _ctz(ends)
@@ -412,7 +419,8 @@ def _anagram_table(g, lo, hi):  # type: ignore[no-untyped-def]  # pragma: no cov
             if d + 3 <= hi:
                 d += 1
                 nodes[d] = child
-                cands[d] = g[child] & ALL_LETTERS
+                masks[d] = g[arc + 1]
+                cands[d] = g[arc + 1] & ALL_LETTERS
                 acc[d] = key
     table[0] = cap - 1
     return table
@@ -462,6 +470,20 @@ def _bingo_mask(table, w, boardmask):  # type: ignore[no-untyped-def]  # pragma:
     return result
 
 
+@nb.njit(cache=True, inline="always")
+def _follow(g, b, node, m, lo, bot, c):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Whether the tiles of column ``c`` from row ``lo`` to ``bot`` continue a word from
+    ``node`` (children mask ``m``), the last one ending it."""
+    for i in range(lo, bot):
+        lt = b[i, c] & 63
+        if not (m >> lt) & 1:
+            return False
+        arc = node + 1 + 2 * _popc(m & ((1 << lt) - 1))
+        node = g[arc]
+        m = g[arc + 1]
+    return bool((g[node] >> (b[bot, c] & 63)) & 1)
+
+
 @nb.njit(cache=True)
 def _cross(g, b, size, cross, xsum, val):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Cross-check masks and sums of every square for plays along rows of ``b``.
@@ -470,6 +492,7 @@ def _cross(g, b, size, cross, xsum, val):  # type: ignore[no-untyped-def]  # pra
     ``xsum[r, c]``: sum of the tiles of that word, or -1 when there is none.
     """
     root = g[1]
+    rootmask = g[3]
     for r in range(size):
         for c in range(size):
             if b[r, c] != 0:
@@ -499,59 +522,40 @@ def _cross(g, b, size, cross, xsum, val):  # type: ignore[no-untyped-def]  # pra
             mask = 0
             if up:
                 node = root
+                m = rootmask
                 ok = True
                 for i in range(r - 1, top - 1, -1):
                     letter = b[i, c] & 63
-                    m = g[node]
                     if not (m >> letter) & 1:
                         ok = False
                         break
-                    node = g[node + 2 + _popc(m & ((1 << letter) - 1))]
-                if ok and (g[node] & 1):
-                    node = g[node + 2]  # the separator
+                    arc = node + 1 + 2 * _popc(m & ((1 << letter) - 1))
+                    node = g[arc]
+                    m = g[arc + 1]
+                if ok and (m & 1):
+                    m0 = g[node + 2]  # the separator: always the first arc
+                    node = g[node + 1]
                     if not down:
-                        mask = g[node + 1] & ALL_LETTERS
+                        mask = g[node] & ALL_LETTERS
                     else:
-                        m0 = g[node]
                         cand = m0 & ALL_LETTERS
                         while cand:
                             letter = _ctz(cand)
                             cand &= cand - 1
-                            n2 = g[node + 2 + _popc(m0 & ((1 << letter) - 1))]
-                            good = True
-                            for i in range(r + 1, bot):
-                                lt = b[i, c] & 63
-                                m = g[n2]
-                                if not (m >> lt) & 1:
-                                    good = False
-                                    break
-                                n2 = g[n2 + 2 + _popc(m & ((1 << lt) - 1))]
-                            if good:
-                                lt = b[bot, c] & 63
-                                if (g[n2 + 1] >> lt) & 1:
-                                    mask |= 1 << letter
+                            arc = node + 1 + 2 * _popc(m0 & ((1 << letter) - 1))
+                            if _follow(g, b, g[arc], g[arc + 1], r + 1, bot, c):
+                                mask |= 1 << letter
             else:
-                m0 = g[root]
-                cand = m0 & ALL_LETTERS
+                cand = rootmask & ALL_LETTERS
                 while cand:
                     letter = _ctz(cand)
                     cand &= cand - 1
-                    n2 = g[root + 2 + _popc(m0 & ((1 << letter) - 1))]
-                    if not (g[n2] & 1):
+                    arc = root + 1 + 2 * _popc(rootmask & ((1 << letter) - 1))
+                    n2 = g[arc]
+                    if not (g[arc + 1] & 1):
                         continue
-                    n2 = g[n2 + 2]
-                    good = True
-                    for i in range(r + 1, bot):
-                        lt = b[i, c] & 63
-                        m = g[n2]
-                        if not (m >> lt) & 1:
-                            good = False
-                            break
-                        n2 = g[n2 + 2 + _popc(m & ((1 << lt) - 1))]
-                    if good:
-                        lt = b[bot, c] & 63
-                        if (g[n2 + 1] >> lt) & 1:
-                            mask |= 1 << letter
+                    if _follow(g, b, g[n2 + 1], g[n2 + 2], r + 1, bot, c):
+                        mask |= 1 << letter
             cross[r, c] = mask
 
 
@@ -602,7 +606,7 @@ def _gen_dir(g, w, out, b, lm, wm, direction, start_sq, rbits):  # type: ignore[
             if w[W_CROSS + c] != 0:
                 w[P_ANCHOR] = c
                 w[P_PREV] = prev
-                _rec(_ptr(g), _ptr(w), _ptr(out), c, root, 0, 1, 0, 0, c, rbits)
+                _rec(_ptr(g), _ptr(w), _ptr(out), c, root, g[3], 0, 1, 0, 0, c, rbits)
             prev = c
 
 
@@ -917,7 +921,7 @@ def _generate_best(g, anag, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT
         for x in range(tab.shape[0]):
             for y in range(tab.shape[1]):
                 w[W_TAB + x * TAB_W + y] = tab[x, y]
-        _rec(_ptr(g), _ptr(w), _ptr(out), c, root, 0, 1, 0, 0, c, rbits)
+        _rec(_ptr(g), _ptr(w), _ptr(out), c, root, g[3], 0, 1, 0, 0, c, rbits)
 
 
 @nb.njit(cache=True, nogil=True)

@@ -12,20 +12,15 @@ from qiza import gaddag
 def _strings(g: np.ndarray) -> set[str]:
     """Every complete string of the graph (separator written as '^')."""
     out: set[str] = set()
-    stack = [(int(g[1]), "")]
+    stack = [(int(g[1]), int(g[3]), "")]
     while stack:
-        node, path = stack.pop()
-        mask, ends = int(g[node]), int(g[node + 1])
-        k = 0
-        for sym in range(27):
-            if not (mask >> sym) & 1:
-                continue
-            child = int(g[node + 2 + k])
-            k += 1
+        node, mask, path = stack.pop()
+        ends = int(g[node])
+        for sym, child, cmask in gaddag.arcs(g, node, mask):
             ch = "^" if sym == 0 else chr(64 + sym)
             if (ends >> sym) & 1:
                 out.add(path + ch)
-            stack.append((child, path + ch))
+            stack.append((child, cmask, path + ch))
     return out
 
 
