@@ -280,3 +280,171 @@ def test_screen_fits_80_columns_and_scales_up():
     console = Console(width=80, file=io.StringIO(), no_color=True)
     console.print(render.rack_text("AB?", game.rules.tile_set))
     assert " A   B   ? " in console.file.getvalue()  # type: ignore[attr-defined]
+
+
+# -- challenges with three or four players ---------------------------------------------------------
+
+PEOPLE3 = ["-p", "Ann", "-p", "Bob", "-p", "Cy", "--first-player", "fixed", "--challenge", "double"]
+
+
+def between(out: str, start: str, end: str) -> str:
+    """The output from the first ``start`` to the next ``end``."""
+    head = out.index(start)
+    return out[head:out.index(end, head)]
+
+
+def test_second_next_player_challenges_a_phony_off(monkeypatch, capsys, data_dir):
+    game = new_game(players=3, challenge="double", seed=4)
+    bad = phony(game.rack_text(0))
+    lines = [f"H8 {bad}",
+             "n",        # Bob (next) lets it stand
+             "y",        # Cy challenges: it comes off
+             "quit"]     # Bob's turn
+    status, out = play([*PEOPLE3, "--seed", "4"], lines, monkeypatch, capsys)
+    assert status == 0
+    bob_asked = out.index(f"Bob: challenge Ann's H8 {bad}")
+    cy_asked = out.index(f"Cy: challenge Ann's H8 {bad}")
+    assert bob_asked < cy_asked  # turn order from the next player
+    assert "Challenge succeeds" in out and f"{bad} is not in ENABLE" in out
+    # hot seat: no rack on screen while the others decide; Bob's turn starts after a hand-over
+    round_text = between(out, f"Ann> H8 {bad}", "Challenge succeeds")
+    assert "'s rack:" not in round_text
+    assert "-- pass the device to Bob --" in out[cy_asked:]
+    _, again = saved(data_dir)
+    assert [r.kind for r in again.history] == [Kind.PLACE, Kind.PHONY_REMOVED]
+    assert again.history[0].challenged_off and "challenged by Cy" in again.history[1].note
+    assert again.to_move == 1 and again.scores == [0, 0, 0]
+
+
+def test_three_players_nobody_challenges(monkeypatch, capsys, data_dir):
+    game = new_game(players=3, challenge="double", seed=4)
+    word = opening(game.rack_text(0))
+    lines = [f"H8 {word}", "n", "",   # Bob and Cy let it stand
+             "pass",                  # Bob
+             "quit"]                  # Cy
+    status, out = play([*PEOPLE3, "--seed", "4"], lines, monkeypatch, capsys)
+    assert status == 0
+    assert out.index(f"Bob: challenge Ann's H8 {word}") < out.index(f"Cy: challenge Ann's H8 {word}")
+    assert "Challenge" not in out.replace(": challenge", "")
+    assert "Bob passed" in out and "Cy>" in out
+    _, again = saved(data_dir)
+    assert [r.kind for r in again.history] == [Kind.PLACE, Kind.PASS]
+    assert again.to_move == 2 and again.scores[0] > 0
+
+
+def test_failed_double_challenge_by_a_later_player_costs_their_next_turn(monkeypatch, capsys, data_dir):
+    from qiza import gcg
+
+    game = new_game(players=3, challenge="double", seed=4)
+    word = opening(game.rack_text(0))
+    record_file = data_dir / "game.gcg"
+    lines = [f"H8 {word}", "n", "y",   # Cy challenges a good play: Cy's next turn is lost
+             "pass",                   # Bob; Cy's turn is skipped
+             f"gcg {record_file}", "quit"]
+    status, out = play([*PEOPLE3, "--seed", "4"], lines, monkeypatch, capsys)
+    assert status == 0
+    assert "Challenge fails" in out and "next turn lost" in out
+    assert "Cy loses this turn (failed challenge)" in out
+    _, again = saved(data_dir)
+    assert [(r.seat, r.kind) for r in again.history] == [
+        (0, Kind.PLACE), (2, Kind.FAILED_CHALLENGE), (1, Kind.PASS), (2, Kind.LOST_TURN)]
+    assert again.to_move == 0
+    record = gcg.load(record_file)
+    assert not record.errors
+    result = gcg.replay(record)
+    assert result.clean and result.game is not None
+    assert [(r.seat, r.kind) for r in result.game.history] == [(r.seat, r.kind) for r in again.history]
+
+
+def test_player_to_move_may_answer_with_their_move(monkeypatch, capsys, data_dir):
+    game = new_game(players=3, challenge="double", seed=4)
+    word = opening(game.rack_text(0))
+    lines = [f"H8 {word}",
+             "pass",     # Bob answers with his move: the play stands, Cy is still asked
+             "n",        # Cy
+             "quit"]
+    status, out = play([*PEOPLE3, "--seed", "4"], lines, monkeypatch, capsys)
+    assert status == 0
+    assert out.index(f"Cy: challenge Ann's H8 {word}") < out.index("Bob passed")
+    _, again = saved(data_dir)
+    assert [(r.seat, r.kind) for r in again.history] == [(0, Kind.PLACE), (1, Kind.PASS)]
+
+
+def test_computer_later_in_turn_order_challenges_a_phony(monkeypatch, capsys, data_dir):
+    game = new_game(players=3, challenge="double", seed=9)
+    bad = phony(game.rack_text(0))
+    status, out = play(["-p", "Ann", "-p", "Bob", "-p", "computer:hard", "--first-player", "fixed",
+                        "--seed", "9", "--challenge", "double"], [f"H8 {bad}", "n", "quit"], monkeypatch, capsys)
+    assert status == 0
+    assert out.index(f"Bob: challenge Ann's H8 {bad}") < out.index(f"Computer challenges Ann's H8 {bad}!")
+    assert "Challenge succeeds" in out
+    _, again = saved(data_dir)
+    assert [r.kind for r in again.history] == [Kind.PLACE, Kind.PHONY_REMOVED]
+
+
+class ScriptedScreen:
+    """An interactive terminal driven by a script: what a person at a real terminal would see."""
+
+    interactive = True
+
+    def __init__(self, answers: list[str]) -> None:
+        from rich.console import Console
+
+        from qiza.tui.terminal import Terminal
+
+        self.answers = list(answers)
+        self.out = io.StringIO()
+        self.term = Terminal(Console(file=self.out, width=100, height=40, no_color=True, color_system=None))
+        self.term.interactive = True
+        self.term.clear = self.clear  # type: ignore[method-assign]
+        self.term.ask = self.ask  # type: ignore[method-assign]
+        self.term.pause = self.pause  # type: ignore[method-assign]
+
+    def clear(self) -> None:
+        self.out.write("<<clear>>\n")
+
+    def ask(self, prompt: str, words: object = ()) -> str | None:
+        answer = self.answers.pop(0) if self.answers else None
+        self.out.write(f"{prompt}{answer}\n")
+        return answer
+
+    def pause(self, message: str) -> bool:
+        self.out.write(f"{message}\n")
+        return True
+
+    def screen_at(self, text: str) -> str:
+        """What was on the screen (since the last clear) when ``text`` was shown."""
+        shown = self.out.getvalue()
+        at = shown.index(text)
+        return shown[shown.rindex("<<clear>>", 0, at):at]
+
+
+def test_interactive_hot_seat_hides_every_rack_while_the_others_decide():
+    from qiza.tui.session import Seat, Session
+
+    game = Game(find_preset("classic").with_options(first_player="fixed", challenge="double"),
+                players=["Ann", "Bob", "Cy"], lexicon=LEX, seed=4)
+    bad = phony(game.rack_text(0))
+    screen = ScriptedScreen([f"H8 {bad}", "n", "y", "quit"])
+    session = Session(game, [Seat("Ann"), Seat("Bob"), Seat("Cy")], screen.term)
+    assert session.run() == 0
+    for name in ("Bob", "Cy"):
+        seen = screen.screen_at(f"{name}: challenge Ann's H8 {bad}")
+        assert "'s rack:" not in seen and "Ann played" in seen
+    assert "Bob's rack:" in screen.screen_at("Bob> quit")  # after the hand-over
+    assert "Pass the device to Bob" in screen.out.getvalue()
+    assert [r.kind for r in session.game.history] == [Kind.PLACE, Kind.PHONY_REMOVED]
+
+
+def test_interactive_two_people_next_player_sees_own_rack_when_asked():
+    from qiza.tui.session import Seat, Session
+
+    game = Game(find_preset("classic").with_options(first_player="fixed", challenge="double"),
+                players=["Ann", "Bob"], lexicon=LEX, seed=4)
+    word = opening(game.rack_text(0))
+    screen = ScriptedScreen([f"H8 {word}", "n", "quit"])
+    session = Session(game, [Seat("Ann"), Seat("Bob")], screen.term)
+    assert session.run() == 0
+    seen = screen.screen_at(f"Bob: challenge Ann's H8 {word}")
+    assert "Bob's rack:" in seen and "Ann's rack:" not in seen
+    assert screen.out.getvalue().count("Pass the device to Bob") == 1

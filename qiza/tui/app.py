@@ -10,9 +10,11 @@ When standard input is not a terminal the same game reads one command per line a
 plain text, so scripts and tests can drive it:
 
 * each line is a command or a move, exactly as typed at the prompt (``help`` lists them);
-* when a play is open to challenge (rules other than ``auto``/``void``), the next person is
-  asked first: a line ``y`` challenges, ``n`` or an empty line lets it stand (any other line
-  lets it stand and is then run as a command);
+* when a play is open to challenge (rules other than ``auto``/``void``), every other player
+  is asked before the next turn starts, in turn order from the player to move (computers
+  decide for themselves): a line ``y`` challenges, ``n`` or an empty line lets it stand; the
+  player to move may answer with any other command instead, which lets the play stand and is
+  run when their turn starts, after the others have answered;
 * hot seat needs no Enter between players in this mode (a ``-- pass the device to X --``
   line is printed instead);
 * the end of input stops the game, which is saved (``qiza play --resume`` continues it);

@@ -173,6 +173,10 @@ class Session:
     _rng: random.Random = field(default_factory=random.Random)
     _drawn: tuple[int, int, int, int | None] | None = None
     _force: bool = False
+    _offered: int | None = None
+    """Index in the score sheet of the last play offered to the other players for challenge."""
+    _queued: tuple[int, str] | None = None
+    """A command the player to move typed at the challenge question, run when their turn starts."""
 
     # -- saving -----------------------------------------------------------------------------
     def extra(self) -> dict[str, Any]:
@@ -273,13 +277,8 @@ class Session:
         game = self.game
         player = self.computer(seat)
         name = self.seats[seat].name
-        view = game.view(seat)
-        if view.can_challenge and game.history:
-            target = self._pending_record()
-            if target is not None and player.wants_challenge(view, target):
-                self.say(Text(f"{name} challenges {game.players[target.seat]}'s {target.notation}!", "bold"))
-                self._report_challenge(game.challenge(seat))
-                return
+        if game.can_challenge and self._offered != self._pending_index():
+            return  # the others are asked first (see challenge_round)
         if game.can_challenge and game.pending_ends_game:
             game.accept()
             return
@@ -292,11 +291,103 @@ class Session:
         self.say(Text(render.describe_record(game, record) + _words_note(record),
                       "bold" if record.kind is Kind.PLACE else ""))
 
-    def _pending_record(self) -> Record | None:
-        for record in reversed(self.game.history):
-            if record.kind is Kind.PLACE:
-                return record
+    def computer_challenges(self, seat: int, target: Record) -> bool:
+        """Whether the computer in ``seat`` challenges the play open to challenge (its
+        player's own rule: only words it knows are not in its lexicon)."""
+        return bool(self.computer(seat).wants_challenge(self.game.view(seat), target))
+
+    def _pending_index(self) -> int | None:
+        """Index in the score sheet of the play open to challenge (None when there is none)."""
+        if not self.game.can_challenge:
+            return None
+        history = self.game.history
+        for index in range(len(history) - 1, -1, -1):
+            if history[index].kind is Kind.PLACE:
+                return index
         return None
+
+    def _pending_record(self) -> Record | None:
+        index = self._pending_index()
+        return None if index is None else self.game.history[index]
+
+    # -- challenges ------------------------------------------------------------------------------
+    def challenge_round(self) -> str:
+        """Offer the play open to challenge to every other player, in turn order from the
+        player to move, before the next turn starts (RULES.md: any other player may challenge).
+
+        Computers decide with their own rule. A person who is the only person at the table, or
+        the player to move with no other person asked after them, sees their own rack; otherwise
+        the question is asked on a screen without racks (hot seat), by name. The first
+        challenge ends the round; if nobody challenges, the play stands (a play that went out
+        ends the game).
+        """
+        game = self.game
+        index = self._pending_index()
+        self._offered = index
+        if index is None:
+            return STAY
+        target = game.history[index]
+        n = game.player_count
+        order = [(game.to_move + step) % n for step in range(n)]
+        askers = [seat for seat in order if seat != target.seat]
+        people = [seat for seat in askers if not self.seats[seat].computer]
+        shown_public = False
+        for seat in askers:
+            if not game.can_challenge:
+                break
+            name = self.seats[seat].name
+            if self.seats[seat].computer:
+                if self.computer_challenges(seat, target):
+                    self.say(Text(f"{name} challenges {game.players[target.seat]}'s {target.notation}!", "bold"))
+                    self._report_challenge(game.challenge(seat))
+                    return TURN_DONE
+                continue
+            if len(self.humans()) == 1 or (seat == game.to_move and seat == people[-1]):
+                # nobody else looks at this screen now: the player sees their own rack
+                if len(self.humans()) > 1 and self._last_human is not None and self._last_human != seat:
+                    if not self.handoff(seat):
+                        return self.quit_now()
+                self._last_human = seat
+                self.draw(seat)
+            elif not shown_public:
+                shown_public = True
+                if self.terminal.interactive:
+                    self.draw(None, force=True)  # the board with every rack hidden
+                else:
+                    self.flush()
+            outcome = self.ask_challenge(seat, target)
+            if outcome != STAY:
+                return outcome
+        if game.can_challenge and game.pending_ends_game:
+            game.accept()  # nobody challenged the play that went out: the game ends
+            return TURN_DONE
+        return STAY
+
+    def ask_challenge(self, seat: int, target: Record) -> str:
+        """Ask one person whether they challenge: TURN_DONE if they did, QUIT, or STAY (no)."""
+        game = self.game
+        name = self.seats[seat].name
+        question = (f"{name}: challenge {game.players[target.seat]}'s "
+                    f"{target.notation} ({', '.join(target.words)})? [y/N] ")
+        while True:
+            answer = self.terminal.ask(question, ["yes", "no"])
+            if answer is None:
+                return self.quit_now()
+            word = answer.strip().lower()
+            if word in ("y", "yes", "challenge", "chal"):
+                self._report_challenge(game.challenge(seat))
+                return TURN_DONE
+            if word in ("", "n", "no"):
+                return STAY
+            if word in ("q", "quit", "exit"):
+                return self.quit_now()
+            if seat == game.to_move:
+                # the player to move lets it stand and starts their turn with this command,
+                # once the others have had their chance to challenge
+                self._queued = (seat, answer)
+                return STAY
+            self.say(f"Answer y to challenge, n (or Enter) to let {game.players[target.seat]}'s play stand.")
+            self.flush()
 
     def _report_challenge(self, record: Record) -> None:
         game = self.game
@@ -317,15 +408,23 @@ class Session:
         if self.save_path is not None:
             self.say(_long(f"This game is saved after every turn to {self.save_path}"))
         while not game.over:
-            seat = game.to_move
-            if self.seats[seat].computer:
-                self.computer_turn(seat)
-                self.autosave()
-                if not self.humans():
-                    self.flush()
-                continue
-            outcome = self.human_turn(seat)
+            before = len(game.history)
+            if game.can_challenge and self._offered != self._pending_index():
+                outcome = self.challenge_round()
+            else:
+                seat = game.to_move
+                if self.seats[seat].computer:
+                    self.computer_turn(seat)
+                    outcome = TURN_DONE
+                else:
+                    outcome = self.human_turn(seat)
+            game = self.game  # undo replaces the game
+            for record in game.history[before:]:
+                if record.kind is Kind.LOST_TURN:
+                    self.say(render.describe_record(game, record))
             self.autosave()
+            if not self.humans():
+                self.flush()
             if outcome == QUIT:
                 return 0
         self.autosave()
@@ -344,32 +443,17 @@ class Session:
         return True
 
     def human_turn(self, seat: int) -> str:
-        game = self.game
         humans = self.humans()
         if len(humans) > 1 and self._last_human is not None and self._last_human != seat:
             if not self.handoff(seat):
                 return self.quit_now()
         self._last_human = seat
-        view = game.view(seat)
-        if view.can_challenge:
-            target = self._pending_record()
-            if target is not None:
-                self.draw(seat)
-                question = (f"{self.seats[seat].name}: challenge {game.players[target.seat]}'s "
-                            f"{target.notation} ({', '.join(target.words)})? [y/N] ")
-                answer = self.terminal.ask(question, ["yes", "no"])
-                if answer is None:
-                    return self.quit_now()
-                if answer.strip().lower() in ("y", "yes", "challenge", "chal"):
-                    self._report_challenge(game.challenge(seat))
-                    return TURN_DONE
-                if game.pending_ends_game:
-                    game.accept()
-                    return TURN_DONE
-                if answer.strip().lower() not in ("", "n", "no"):
-                    outcome = self.dispatch(seat, answer)
-                    if outcome != STAY:
-                        return outcome
+        queued, self._queued = self._queued, None
+        if queued is not None and queued[0] == seat:
+            self.draw(seat)
+            outcome = self.dispatch(seat, queued[1])
+            if outcome != STAY:
+                return outcome
         while True:
             self.draw(seat, force=self._force)
             self._force = False
