@@ -7,6 +7,7 @@ import io
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -37,7 +38,7 @@ def play(args: list[str], lines: list[str], monkeypatch: pytest.MonkeyPatch,
     return status, out.out + out.err
 
 
-def saved(data_dir: Path) -> tuple[dict, Game]:  # type: ignore[type-arg]
+def saved(data_dir: Path) -> tuple[dict[str, Any], Game]:
     files = sorted((data_dir / "games").glob("*.json"))
     assert len(files) == 1, files
     data = json.loads(files[0].read_text())
@@ -68,7 +69,9 @@ def new_game(preset: str = "classic", players: int = 2, seed: int = 1, **options
 
 # -- people ------------------------------------------------------------------------------------
 
-def test_people_double_challenge_hot_seat_and_resign(monkeypatch, capsys, data_dir):
+def test_people_double_challenge_hot_seat_and_resign(monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture[str],
+                                                     data_dir: Path) -> None:
     game = new_game(challenge="double", seed=4)
     ann_rack = game.rack_text(0)
     bad = phony(ann_rack)
@@ -98,7 +101,8 @@ def test_people_double_challenge_hot_seat_and_resign(monkeypatch, capsys, data_d
     assert again.history[0].challenged_off
 
 
-def test_failed_challenge_costs_the_turn(monkeypatch, capsys, data_dir):
+def test_failed_challenge_costs_the_turn(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+                                         data_dir: Path) -> None:
     game = new_game(challenge="double", seed=2)
     word = opening(game.rack_text(0))
     status, out = play(["-p", "Ann", "-p", "Bob", "--first-player", "fixed", "--seed", "2", "--challenge", "double"],
@@ -111,7 +115,8 @@ def test_failed_challenge_costs_the_turn(monkeypatch, capsys, data_dir):
 
 
 @pytest.mark.parametrize("rule,expect", [("auto", "is not in ENABLE"), ("void", "is not in ENABLE")])
-def test_checked_at_once_rules_refuse_phonies(rule, expect, monkeypatch, capsys, data_dir):
+def test_checked_at_once_rules_refuse_phonies(rule: str, expect: str, monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str], data_dir: Path) -> None:
     game = new_game(challenge=rule, seed=6)
     rack = game.rack_text(0)
     status, out = play(["-p", "Ann", "-p", "Bob", "--first-player", "fixed", "--seed", "6", "--challenge", rule],
@@ -124,7 +129,8 @@ def test_checked_at_once_rules_refuse_phonies(rule, expect, monkeypatch, capsys,
 
 
 @pytest.mark.parametrize("rule,bonus", [("five-point", 5), ("ten-point", 10), ("single", 0)])
-def test_point_challenge_rules(rule, bonus, monkeypatch, capsys, data_dir):
+def test_point_challenge_rules(rule: str, bonus: int, monkeypatch: pytest.MonkeyPatch,
+                               capsys: pytest.CaptureFixture[str], data_dir: Path) -> None:
     game = new_game(challenge=rule, seed=8)
     word = opening(game.rack_text(0))
     status, out = play(["-p", "Ann", "-p", "Bob", "--first-player", "fixed", "--seed", "8", "--challenge", rule],
@@ -137,7 +143,8 @@ def test_point_challenge_rules(rule, bonus, monkeypatch, capsys, data_dir):
 
 
 @pytest.mark.parametrize("preset,rack_size", [("8-tile", 8), ("9-tile", 9), ("large-print", 8)])
-def test_variants_four_people_to_the_end(preset, rack_size, monkeypatch, capsys, data_dir):
+def test_variants_four_people_to_the_end(preset: str, rack_size: int, monkeypatch: pytest.MonkeyPatch,
+                                         capsys: pytest.CaptureFixture[str], data_dir: Path) -> None:
     names = ["Ann", "Bob", "Cy", "Di"]
     args = [a for n in names for a in ("-p", n)] + ["--rules", preset, "--seed", "3"]
     status, out = play(args, ["pass"] * 12, monkeypatch, capsys)
@@ -152,7 +159,8 @@ def test_variants_four_people_to_the_end(preset, rack_size, monkeypatch, capsys,
     assert data["rules"]["name"] == preset
 
 
-def test_bad_input_is_refused_and_nothing_is_lost(monkeypatch, capsys, data_dir):
+def test_bad_input_is_refused_and_nothing_is_lost(monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str], data_dir: Path) -> None:
     game = new_game(seed=1)
     rack = game.rack_text(0)
     lines = ["H8", "Z99 AB", "frobnicate", "H8 QQQQ", "exchange", "H1 " + opening(rack),
@@ -173,7 +181,8 @@ def test_bad_input_is_refused_and_nothing_is_lost(monkeypatch, capsys, data_dir)
     assert not again.history and sorted(again.rack_text(0)) == sorted(rack)
 
 
-def test_tournament_notation_and_word_tools(monkeypatch, capsys, data_dir):
+def test_tournament_notation_and_word_tools(monkeypatch: pytest.MonkeyPatch,
+                                            capsys: pytest.CaptureFixture[str], data_dir: Path) -> None:
     game = new_game(seed=5, notation="tournament")
     word = opening(game.rack_text(0))
     lines = [f"8H {word}", "twos", "hooks CARE", "anagrams RETAINS", "pattern QU?CK", "check QAT XYZ", "quit"]
@@ -188,7 +197,8 @@ def test_tournament_notation_and_word_tools(monkeypatch, capsys, data_dir):
 
 # -- computers -----------------------------------------------------------------------------------
 
-def test_default_game_against_the_computer(monkeypatch, capsys, data_dir):
+def test_default_game_against_the_computer(monkeypatch: pytest.MonkeyPatch,
+                                           capsys: pytest.CaptureFixture[str], data_dir: Path) -> None:
     status, out = play(["--seed", "11"], ["pass"] * 40, monkeypatch, capsys)
     assert status == 0
     assert "auto challenge" in out and "computer, medium" in out
@@ -200,7 +210,8 @@ def test_default_game_against_the_computer(monkeypatch, capsys, data_dir):
     assert again.over
 
 
-def test_computers_only_finish_line(monkeypatch, capsys, data_dir):
+def test_computers_only_finish_line(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+                                    data_dir: Path) -> None:
     gcg_file = data_dir / "fl.gcg"
     status, out = play(["-p", "computer:easy", "-p", "computer:hard", "-p", "computer:medium",
                         "--finish-line", "beginner", "--seed", "2", "--gcg", str(gcg_file)], [],
@@ -214,7 +225,8 @@ def test_computers_only_finish_line(monkeypatch, capsys, data_dir):
     assert again.scores[winner] >= 60
 
 
-def test_hint_undo_save_and_resume(monkeypatch, capsys, data_dir):
+def test_hint_undo_save_and_resume(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+                                   data_dir: Path) -> None:
     status, out = play(["--seed", "21", "--first-player", "fixed", "-p", "Ann", "-p", "computer:easy"],
                        ["hint 3", "undo"], monkeypatch, capsys)
     assert "Best plays for your rack" in out
@@ -242,7 +254,8 @@ def test_hint_undo_save_and_resume(monkeypatch, capsys, data_dir):
     assert gcg.dumps(record) == gcg.dumps(gcg.from_game(game))
 
 
-def test_computer_challenges_a_phony(monkeypatch, capsys, data_dir):
+def test_computer_challenges_a_phony(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+                                     data_dir: Path) -> None:
     game = new_game(seed=9, challenge="double")
     bad = phony(game.rack_text(0))
     status, out = play(["-p", "Ann", "-p", "computer:hard", "--first-player", "fixed", "--seed", "9",
@@ -251,14 +264,15 @@ def test_computer_challenges_a_phony(monkeypatch, capsys, data_dir):
     assert "Challenge succeeds" in out
 
 
-def test_unknown_level_and_player_count(monkeypatch, capsys):
+def test_unknown_level_and_player_count(monkeypatch: pytest.MonkeyPatch,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
     status, out = play(["-p", "computer:grandmaster", "-p", "Ann"], [], monkeypatch, capsys)
     assert status == 1 and "unknown computer level" in out
     status, out = play(["-p", "Ann"], [], monkeypatch, capsys)
     assert status == 1 and "2 to 4 players" in out
 
 
-def test_screen_fits_80_columns_and_scales_up():
+def test_screen_fits_80_columns_and_scales_up() -> None:
     from rich.console import Console
 
     from qiza.tui import render
@@ -293,7 +307,9 @@ def between(out: str, start: str, end: str) -> str:
     return out[head:out.index(end, head)]
 
 
-def test_second_next_player_challenges_a_phony_off(monkeypatch, capsys, data_dir):
+def test_second_next_player_challenges_a_phony_off(monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str],
+                                                   data_dir: Path) -> None:
     game = new_game(players=3, challenge="double", seed=4)
     bad = phony(game.rack_text(0))
     lines = [f"H8 {bad}",
@@ -316,7 +332,8 @@ def test_second_next_player_challenges_a_phony_off(monkeypatch, capsys, data_dir
     assert again.to_move == 1 and again.scores == [0, 0, 0]
 
 
-def test_three_players_nobody_challenges(monkeypatch, capsys, data_dir):
+def test_three_players_nobody_challenges(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+                                         data_dir: Path) -> None:
     game = new_game(players=3, challenge="double", seed=4)
     word = opening(game.rack_text(0))
     lines = [f"H8 {word}", "n", "",   # Bob and Cy let it stand
@@ -332,7 +349,9 @@ def test_three_players_nobody_challenges(monkeypatch, capsys, data_dir):
     assert again.to_move == 2 and again.scores[0] > 0
 
 
-def test_failed_double_challenge_by_a_later_player_costs_their_next_turn(monkeypatch, capsys, data_dir):
+def test_failed_double_challenge_by_a_later_player_costs_their_next_turn(monkeypatch: pytest.MonkeyPatch,
+                                                                         capsys: pytest.CaptureFixture[str],
+                                                                         data_dir: Path) -> None:
     from qiza import gcg
 
     game = new_game(players=3, challenge="double", seed=4)
@@ -356,7 +375,9 @@ def test_failed_double_challenge_by_a_later_player_costs_their_next_turn(monkeyp
     assert [(r.seat, r.kind) for r in result.game.history] == [(r.seat, r.kind) for r in again.history]
 
 
-def test_player_to_move_may_answer_with_their_move(monkeypatch, capsys, data_dir):
+def test_player_to_move_may_answer_with_their_move(monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str],
+                                                   data_dir: Path) -> None:
     game = new_game(players=3, challenge="double", seed=4)
     word = opening(game.rack_text(0))
     lines = [f"H8 {word}",
@@ -370,7 +391,9 @@ def test_player_to_move_may_answer_with_their_move(monkeypatch, capsys, data_dir
     assert [(r.seat, r.kind) for r in again.history] == [(0, Kind.PLACE), (1, Kind.PASS)]
 
 
-def test_computer_later_in_turn_order_challenges_a_phony(monkeypatch, capsys, data_dir):
+def test_computer_later_in_turn_order_challenges_a_phony(monkeypatch: pytest.MonkeyPatch,
+                                                         capsys: pytest.CaptureFixture[str],
+                                                         data_dir: Path) -> None:
     game = new_game(players=3, challenge="double", seed=9)
     bad = phony(game.rack_text(0))
     status, out = play(["-p", "Ann", "-p", "Bob", "-p", "computer:hard", "--first-player", "fixed",
@@ -419,7 +442,7 @@ class ScriptedScreen:
         return shown[shown.rindex("<<clear>>", 0, at):at]
 
 
-def test_interactive_hot_seat_hides_every_rack_while_the_others_decide():
+def test_interactive_hot_seat_hides_every_rack_while_the_others_decide() -> None:
     from qiza.tui.session import Seat, Session
 
     game = Game(find_preset("classic").with_options(first_player="fixed", challenge="double"),
@@ -436,7 +459,7 @@ def test_interactive_hot_seat_hides_every_rack_while_the_others_decide():
     assert [r.kind for r in session.game.history] == [Kind.PLACE, Kind.PHONY_REMOVED]
 
 
-def test_interactive_two_people_next_player_sees_own_rack_when_asked():
+def test_interactive_two_people_next_player_sees_own_rack_when_asked() -> None:
     from qiza.tui.session import Seat, Session
 
     game = Game(find_preset("classic").with_options(first_player="fixed", challenge="double"),
