@@ -150,6 +150,217 @@ def test_rack_order_is_kept(client: TestClient) -> None:
     error(client.post("/api/games/nope/rack", json={"seat": 1, "token": "t", "order": "A"}), 404, "no_such_game")
 
 
+def test_rearranging_a_rack_makes_no_pending_action_stale(client: TestClient) -> None:
+    game_id, tokens = new_game(client)
+    with client.websocket_connect(f"/ws/games/{game_id}?seat=0&token={tokens['0']}") as ann_live:
+        assert ann_live.receive_json()["state"]["version"] == 1
+        # Bob shuffles three times while Ann (a bot) holds a turn made against version 1
+        for order in ("BEKNNOT", "TONNEKB", "KNOBENT"):
+            answer = client.post(f"/api/games/{game_id}/rack", json={"seat": 1, "token": tokens["1"], "order": order})
+            assert answer.status_code == 200 and answer.json()["version"] == 1 and answer.json()["rack"] == order
+        assert state(client, game_id, None, None)["version"] == 1
+        played = act(client, game_id, 0, tokens["0"], 1, "place", move="H8 FORD", request_id="ford")
+        assert played.status_code == 200, played.text
+        # Ann was told nothing of Bob's rack: the next update she gets is her own play
+        pushed = ann_live.receive_json()["state"]
+        assert pushed["version"] == 2 and len(pushed["history"]) == 1
+    # the resubmitted turn is still applied once
+    error(act(client, game_id, 0, tokens["0"], 1, "place", move="H8 FORD"), 409, "stale_version")
+    error(act(client, game_id, 0, tokens["0"], 1, "place", move="H8 FORD", request_id="ford"), 409, "duplicate_request")
+    body = error(act(client, game_id, 1, tokens["1"], 7, "pass"), 409, "stale_version")
+    assert "no version 7" in body["message"] and body["version"] == 2
+    assert state(client, game_id, 1, tokens["1"])["rack"] == "KNOBENT"
+    assert len(state(client, game_id, None, None)["history"]) == 1
+
+
+def test_rack_order_follows_the_rack_as_tiles_come_and_go(client: TestClient) -> None:
+    game_id, tokens = new_game(client)
+    assert client.post(f"/api/games/{game_id}/rack",
+                       json={"seat": 0, "token": tokens["0"], "order": "ydDRAFO"}).json()["rack"] == "YDDRAFO"
+    after = act(client, game_id, 0, tokens["0"], 1, "place", move="H8 FORD").json()
+    # the tiles kept stay where Ann put them (Y, D, then the first R, A she had placed may be
+    # new ones of the same letter); the other new tiles follow
+    assert after["rack"] == "YDRAALN" and sorted(after["rack"]) == sorted("YADALNR")
+    assert state(client, game_id, 0, tokens["0"])["rack"] == "YDRAALN"
+    # the game itself never saw the arrangement: no action was logged for it
+    service = client.app.state.service  # type: ignore[attr-defined]
+    assert [text for _, text in service._cache[game_id].game.actions] == ["H8 FORD"]
+
+
+def test_a_join_makes_no_pending_action_stale(client: TestClient) -> None:
+    answer = client.post("/api/games", json={"preset": "computer", "seats": [{"name": "Ann"}, {"name": "Bob"}, {}],
+                                             "seed": SEED, "claim_all": False, "creator_seat": 0})
+    created = answer.json()
+    game_id, ann, invite = created["id"], created["tokens"]["0"], created["invite"]
+    bob = client.post(f"/api/games/{game_id}/join", json={"seat": 1, "invite": invite}).json()
+    assert bob["version"] == 2
+    # Ann's turn made against version 2; Cy takes the last seat meanwhile (version 3)
+    assert client.post(f"/api/games/{game_id}/join", json={"seat": 2, "name": "Cy", "invite": invite}).json()["version"] == 3
+    played = act(client, game_id, 0, ann, 2, "place", move="H8 FORD")
+    assert played.status_code == 200, played.text
+    assert played.json()["version"] == 4
+    error(act(client, game_id, 0, ann, 2, "place", move="H8 FORD"), 409, "stale_version")
+    error(act(client, game_id, 1, bob["token"], 3, "pass"), 409, "stale_version")
+    assert act(client, game_id, 1, bob["token"], 4, "pass").status_code == 200
+
+
+def test_stored_games_upgrade_to_the_new_schema(db_url: str) -> None:
+    from alembic import command
+    from alembic.config import Config
+
+    from qiza.web.db import MIGRATIONS, make_engine
+
+    with TestClient(create_app(db_url)) as first:
+        game_id, tokens = new_game(first)
+        assert act(first, game_id, 0, tokens["0"], 1, "pass").status_code == 200
+    # back to the first schema (no moved_version, no rack_orders), then up again at start
+    engine = make_engine(db_url)
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0001")
+    engine.dispose()
+    with TestClient(create_app(db_url)) as second:
+        row = second.app.state.store.get(game_id)  # type: ignore[attr-defined]
+        assert row.version == row.moved_version == 2
+        error(act(second, game_id, 1, tokens["1"], 1, "pass"), 409, "stale_version")
+        assert act(second, game_id, 1, tokens["1"], 2, "place", move="8H (O)NE").status_code in (200, 422)
+
+
+def creator_game(client: TestClient, seats: int = 3) -> tuple[str, str, str]:
+    answer = client.post("/api/games", json={"preset": "computer", "seed": SEED, "creator_seat": 0,
+                                             "seats": [{"name": "Ann"}] + [{}] * (seats - 1)})
+    assert answer.status_code == 201, answer.text
+    created = answer.json()
+    return created["id"], created["tokens"]["0"], created["invite"]
+
+
+def test_the_creator_sees_the_invite_again(client: TestClient) -> None:
+    game_id, ann, invite = creator_game(client)
+    assert state(client, game_id, 0, ann)["creator_seat"] == 0
+    shown = client.get(f"/api/games/{game_id}/invite", params={"seat": 0}, headers={"X-Seat-Token": ann})
+    assert shown.status_code == 200, shown.text
+    assert shown.json() == {"invite": invite, "invite_url": f"/game/{game_id}#invite={invite}", "free_seats": [1, 2]}
+    assert client.get(f"/api/games/{game_id}/invite", params={"seat": 0, "token": ann}).json()["invite"] == invite
+    # the database keeps no clear copy of it
+    row = client.app.state.store.get(game_id)  # type: ignore[attr-defined]
+    assert invite not in json.dumps(row.settings)
+    # only the creator, with the creator's token
+    error(client.get(f"/api/games/{game_id}/invite", params={"seat": 0}), 403, "wrong_token")
+    error(client.get(f"/api/games/{game_id}/invite", params={"seat": 0, "token": invite}), 403, "wrong_token")
+    error(client.get(f"/api/games/{game_id}/invite"), 422, "malformed_request")
+    bob = client.post(f"/api/games/{game_id}/join", json={"seat": 1, "name": "Bob", "invite": invite}).json()["token"]
+    for method in ("GET", "DELETE"):
+        error(client.request(method, f"/api/games/{game_id}/invite", params={"seat": 1, "token": bob}),
+              403, "not_the_creator")
+    error(client.post(f"/api/games/{game_id}/invite", json={"seat": 1, "token": bob}), 403, "not_the_creator")
+    error(client.get(f"/api/games/{game_id}/invite", params={"seat": 3, "token": ann}), 422, "no_such_seat")
+    error(client.get("/api/games/nope/invite", params={"seat": 0, "token": ann}), 404, "no_such_game")
+    assert client.get(f"/api/games/{game_id}/invite", params={"seat": 0, "token": ann}).json()["free_seats"] == [2]
+    # once every seat is taken there is nothing to show
+    assert client.post(f"/api/games/{game_id}/join", json={"seat": 2, "invite": invite}).status_code == 200
+    error(client.get(f"/api/games/{game_id}/invite", params={"seat": 0, "token": ann}), 409, "no_free_seat")
+    error(client.post(f"/api/games/{game_id}/invite", json={"seat": 0, "token": ann}), 409, "no_free_seat")
+
+
+def test_the_creator_replaces_and_withdraws_the_invite(client: TestClient) -> None:
+    game_id, ann, first = creator_game(client)
+    version = state(client, game_id, None, None)["version"]
+    renewed = client.post(f"/api/games/{game_id}/invite", json={"seat": 0, "token": ann})
+    assert renewed.status_code == 200, renewed.text
+    second = renewed.json()["invite"]
+    assert second != first and renewed.json()["invite_url"].endswith(second)
+    assert client.get(f"/api/games/{game_id}/invite", params={"seat": 0, "token": ann}).json()["invite"] == second
+    body = error(client.post(f"/api/games/{game_id}/join", json={"seat": 1, "invite": first}), 410, "invite_revoked")
+    assert "withdrawn" in body["message"]
+    assert client.post(f"/api/games/{game_id}/join", json={"seat": 1, "invite": second}).status_code == 200
+    # withdraw: nobody can join, with the old link or any other
+    gone = client.delete(f"/api/games/{game_id}/invite", params={"seat": 0}, headers={"X-Seat-Token": ann})
+    assert gone.status_code == 200 and gone.json() == {"invite": None, "invite_url": None, "free_seats": [2]}
+    assert client.delete(f"/api/games/{game_id}/invite", params={"seat": 0, "token": ann}).status_code == 200
+    error(client.post(f"/api/games/{game_id}/join", json={"seat": 2, "invite": second}), 410, "invite_revoked")
+    error(client.post(f"/api/games/{game_id}/join", json={"seat": 2, "invite": "guess"}), 403, "invite_closed")
+    error(client.post(f"/api/games/{game_id}/join", json={"seat": 2}), 403, "invite_required")
+    error(client.get(f"/api/games/{game_id}/invite", params={"seat": 0, "token": ann}), 409, "invite_closed")
+    third = client.post(f"/api/games/{game_id}/invite", json={"seat": 0, "token": ann}).json()["invite"]
+    assert client.post(f"/api/games/{game_id}/join", json={"seat": 2, "invite": third}).status_code == 200
+    # none of this made Ann's turn at the first version stale
+    assert act(client, game_id, 0, ann, version, "pass").status_code == 200
+
+
+def test_invites_of_games_without_a_kept_invite(client: TestClient) -> None:
+    # a game made before invites were kept: the creator cannot see it, but can make a new one
+    game_id, ann, invite = creator_game(client)
+    store = client.app.state.store  # type: ignore[attr-defined]
+    row = store.get(game_id)
+    row.settings.pop("invite_sealed")
+    with store.engine.begin() as connection:
+        from sqlalchemy import update
+
+        from qiza.web.db import games
+        connection.execute(update(games).where(games.c.id == game_id).values(settings=json.dumps(row.settings)))
+    error(client.get(f"/api/games/{game_id}/invite", params={"seat": 0, "token": ann}), 409, "invite_unavailable")
+    assert client.post(f"/api/games/{game_id}/invite", json={"seat": 0, "token": ann}).status_code == 200
+    # a game nobody created from a seat (all seats given out by an API client) has no creator
+    answer = client.post("/api/games", json={"seats": [{}, {}], "creator_seat": None}).json()
+    error(client.post(f"/api/games/{answer['id']}/join", json={"seat": 0, "invite": "x" * 16}), 403, "wrong_invite")
+    token = client.post(f"/api/games/{answer['id']}/join", json={"seat": 0, "invite": answer["invite"]}).json()["token"]
+    body = error(client.get(f"/api/games/{answer['id']}/invite", params={"seat": 0, "token": token}),
+                 403, "not_the_creator")
+    assert "does not record" in body["message"]
+
+
+def test_a_free_seat_to_move_can_be_given_to_the_computer(db_url: str) -> None:
+    with TestClient(create_app(db_url)) as client:
+        game_id, ann, invite = creator_game(client)
+        cy = client.post(f"/api/games/{game_id}/join", json={"seat": 2, "name": "Cy", "invite": invite}).json()["token"]
+        assert act(client, game_id, 0, ann, state(client, game_id, None, None)["version"], "place",
+                   move="H8 FORD").status_code == 200
+        waiting = state(client, game_id, None, None)
+        assert waiting["to_move"] == 1 and not waiting["players"][1]["joined"]
+        # refusals first: none of them changes the game
+        url = f"/api/games/{game_id}/seats/1/computer"
+        error(client.post(url, json={"seat": 2, "token": cy, "level": "greedy"}), 403, "not_the_creator")
+        error(client.post(url, json={"seat": 0, "token": cy, "level": "greedy"}), 403, "wrong_token")
+        error(client.post(url, json={"seat": 0, "token": ann, "level": "god"}), 422, "bad_level")
+        error(client.post(f"/api/games/{game_id}/seats/2/computer", json={"seat": 0, "token": ann}), 409, "seat_taken")
+        error(client.post(f"/api/games/{game_id}/seats/0/computer", json={"seat": 0, "token": ann}), 409, "seat_taken")
+        error(client.post(f"/api/games/{game_id}/seats/3/computer", json={"seat": 0, "token": ann}), 422, "no_such_seat")
+        error(client.post(f"/api/games/{game_id}/seats/9/computer", json={"seat": 0, "token": ann}),
+              422, "malformed_request")
+        error(client.post(url, json={"seat": 0, "token": ann, "level": "greedy", "colour": "red"}),
+              422, "malformed_request")
+        error(client.post("/api/games/nope/seats/1/computer", json={"seat": 0, "token": ann}), 404, "no_such_game")
+        assert state(client, game_id, None, None) == waiting
+        given = client.post(url, json={"seat": 0, "token": ann, "level": "greedy"})
+        assert given.status_code == 200, given.text
+        seat = given.json()["players"][1]
+        assert seat["kind"] == "computer" and seat["level"] == "greedy" and seat["name"] == "Computer (greedy)"
+        assert given.json()["rack"] == state(client, game_id, 0, ann)["rack"]
+        error(client.post(url, json={"seat": 0, "token": ann, "level": "greedy"}), 409, "seat_taken")
+        error(client.post(f"/api/games/{game_id}/join", json={"seat": 1, "invite": invite}), 409, "seat_taken")
+        error(client.get(f"/api/games/{game_id}/invite", params={"seat": 0, "token": ann}), 409, "no_free_seat")
+        # the computer plays the seat at once, and keeps playing it
+        wait_for(lambda: state(client, game_id, None, None)["to_move"] == 2)
+        assert state(client, game_id, None, None)["history"][1]["seat"] == 1
+        assert act(client, game_id, 2, cy, state(client, game_id, None, None)["version"], "pass").status_code == 200
+        assert act(client, game_id, 0, ann, state(client, game_id, None, None)["version"], "pass").status_code == 200
+        wait_for(lambda: len(state(client, game_id, None, None)["history"]) == 5)
+        assert state(client, game_id, None, None)["history"][4]["seat"] == 1
+
+
+def test_a_free_seat_goes_to_the_computer_before_the_first_move_and_not_after_the_end(client: TestClient) -> None:
+    game_id, ann, _ = creator_game(client, seats=2)
+    given = client.post(f"/api/games/{game_id}/seats/1/computer",
+                        json={"seat": 0, "token": ann, "level": "greedy", "name": "Robo"})
+    assert given.status_code == 200 and given.json()["players"][1]["name"] == "Robo"
+    other, ann2, _ = creator_game(client, seats=2)
+    assert act(client, other, 0, ann2, 1, "resign").status_code == 200
+    error(client.post(f"/api/games/{other}/seats/1/computer", json={"seat": 0, "token": ann2}), 409, "game_over")
+    error(client.get(f"/api/games/{other}/invite", params={"seat": 0, "token": ann2}), 409, "game_over")
+
+
 def test_rack_order_survives_a_restart_and_the_game_over(db_url: str) -> None:
     with TestClient(create_app(db_url)) as first:
         game_id, tokens = new_game(first, options={"scoreless_turns": 1})
@@ -319,18 +530,26 @@ def test_double_challenge_takes_a_phony_back(client: TestClient) -> None:
 
 
 def test_fuzzed_bodies_never_500(client: TestClient) -> None:
-    game_id, tokens = new_game(client)
+    game_id, tokens = new_game(client, claim_all=False, creator_seat=0,
+                               seats=[{"name": "Ann"}, {"name": "Bob"}, {}])
     rng = random.Random(7)
     values: list[Any] = [None, 0, 1, -1, 2 ** 70, 1.5, "", "x", "H8 FORD", "pass", [], {}, {"H8": "F"}, True,
-                         tokens["0"], "\u0000", "H8" * 50]
-    keys = ["seat", "token", "version", "kind", "move", "cells", "tiles", "request_id"]
+                         tokens["0"], "\u0000", "H8" * 50, "greedy", "DRYAFDO"]
+    keys = ["seat", "token", "version", "kind", "move", "cells", "tiles", "request_id", "level", "name", "invite",
+            "order"]
+    paths = ("actions", "preview", "join", "rack", "invite", "seats/1/computer", "seats/0/computer", "seats/x/computer")
     for _ in range(150):
-        body = {k: rng.choice(values) for k in keys if rng.random() < 0.7}
+        body = {k: rng.choice(values) for k in keys if rng.random() < 0.5}
         if rng.random() < 0.5:
             body["kind"] = rng.choice(["place", "exchange", "pass", "challenge", "resign"])
-        for path in ("actions", "preview", "join", "rack"):
+        for path in paths:
             answer = client.post(f"/api/games/{game_id}/{path}", json=body)
             assert answer.status_code < 500, (path, body, answer.text)
+            assert answer.status_code == 200 or answer.json()["error"]["message"], (path, body, answer.text)
+        params = {k: str(v) for k, v in body.items() if k in ("seat", "token")}
+        for method in ("GET", "DELETE"):
+            answer = client.request(method, f"/api/games/{game_id}/invite", params=params)
+            assert answer.status_code < 500, (method, params, answer.text)
 
 
 def test_restart_resumes_every_game(db_url: str) -> None:

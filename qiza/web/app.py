@@ -3,9 +3,10 @@
 Every answer to bad input is a 4xx JSON error ``{"error": {"code": ..., "message": ...}}``.
 Players act with their seat number and secret seat token (given when a seat is taken);
 every action carries the game version it was made against, so the same turn sent twice is
-applied once. ``/ws/games/{id}`` pushes a player's view of the game after every change,
-including changes made by another server process on the same PostgreSQL database (which
-arrive by ``LISTEN``/``NOTIFY``).
+applied once (an action stays valid while only things around the game change: a join, a
+seat given to the computer, a rack rearranged). ``/ws/games/{id}`` pushes a player's view
+of the game after every change, including changes made by another server process on the
+same PostgreSQL database (which arrive by ``LISTEN``/``NOTIFY``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import Path as PathParam
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
@@ -118,6 +120,32 @@ class RackIn(_Body):
     order: str = Field(min_length=1, max_length=20, description="the rack's tiles in the new order, '?' for a blank")
 
 
+class SeatAuthIn(_Body):
+    """A seat and its secret token (for the game's creator: managing the invite)."""
+
+    seat: int = Field(ge=0, le=3)
+    token: str = Field(min_length=1, max_length=200)
+
+
+class InviteOut(BaseModel):
+    """The game's invite secret (``None`` once withdrawn) and the person seats still free.
+
+    ``invite_url`` is the link to share (the secret is in the URL fragment)."""
+
+    invite: str | None
+    invite_url: str | None
+    free_seats: list[int]
+
+
+class ComputerSeatIn(_Body):
+    """Give a free seat to a computer player: the creator's seat and token, and the level."""
+
+    seat: int = Field(ge=0, le=3, description="the creator's seat")
+    token: str = Field(min_length=1, max_length=200, description="the creator's seat token")
+    level: str | None = Field(None, max_length=40, description="computer level (see /api/meta; default: the default level)")
+    name: str = Field("", max_length=40, description="the computer's name (default: 'Computer (level)')")
+
+
 class PreviewIn(_Body):
     """A placement to score without playing it."""
 
@@ -128,8 +156,9 @@ class PreviewIn(_Body):
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {
-    403: {"description": "wrong seat token or invite secret"}, 404: {"description": "no such game"},
-    409: {"description": "not your turn, stale version, duplicate request, game over"},
+    403: {"description": "wrong seat token or invite secret, not the game's creator"}, 404: {"description": "no such game"},
+    409: {"description": "not your turn, stale version, duplicate request, game over, seat taken"},
+    410: {"description": "an invite secret its creator withdrew"},
     422: {"description": "malformed request or illegal move"},
 }
 
@@ -350,6 +379,42 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
         token, version = service.join(game_id, body.seat, body.name, body.invite)
         return JoinOut(seat=body.seat, token=token, version=version)
 
+    def invite_out(game_id: str, found: dict[str, Any]) -> InviteOut:
+        invite = found["invite"]
+        return InviteOut(invite=invite, invite_url=f"/game/{game_id}#invite={invite}" if invite else None,
+                         free_seats=found["free_seats"])
+
+    @app.get("/api/games/{game_id}/invite", tags=["games"], response_model=InviteOut, responses=ERRORS)
+    def show_invite(game_id: str, seat: int = Query(ge=0, le=3, description="the creator's seat"),
+                    x_seat_token: str | None = Header(None, description="the creator's seat token"),
+                    token: str | None = Query(None, description="seat token (if not in the X-Seat-Token header)"),
+                    ) -> InviteOut:
+        """The invite link again, for the game's creator, while a person seat is still free."""
+        return invite_out(game_id, service.invite(game_id, seat, x_seat_token or token or ""))
+
+    @app.post("/api/games/{game_id}/invite", tags=["games"], response_model=InviteOut, responses=ERRORS)
+    def renew_invite(game_id: str, body: SeatAuthIn) -> InviteOut:
+        """A new invite link (creator only); the old one stops working (410 ``invite_revoked``)."""
+        return invite_out(game_id, service.renew_invite(game_id, body.seat, body.token))
+
+    @app.delete("/api/games/{game_id}/invite", tags=["games"], response_model=InviteOut, responses=ERRORS)
+    def revoke_invite(game_id: str, seat: int = Query(ge=0, le=3, description="the creator's seat"),
+                      x_seat_token: str | None = Header(None, description="the creator's seat token"),
+                      token: str | None = Query(None, description="seat token (if not in the X-Seat-Token header)"),
+                      ) -> InviteOut:
+        """Withdraw the invite link (creator only): nobody can take a free seat until a new
+        link is made with POST."""
+        return invite_out(game_id, service.revoke_invite(game_id, seat, x_seat_token or token or ""))
+
+    @app.post("/api/games/{game_id}/seats/{target}/computer", tags=["games"], responses=ERRORS)
+    def seat_computer(game_id: str, body: ComputerSeatIn,
+                      target: int = PathParam(ge=0, le=3, description="the free seat to give to the computer"),
+                      ) -> JSONResponse:
+        """Let a computer player take a free person seat (creator only, any time before the
+        end), so that the game need not wait for someone who does not come. Answers the
+        creator's view of the game."""
+        return JSONResponse(service.seat_computer(game_id, body.seat, body.token, target, body.level, body.name))
+
     @app.post("/api/games/{game_id}/actions", tags=["play"], responses=ERRORS)
     def act(game_id: str, body: ActionIn) -> JSONResponse:
         """Place tiles (``move`` text or ``cells``), exchange ``tiles``, pass, challenge or resign.
@@ -361,7 +426,8 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
     @app.post("/api/games/{game_id}/rack", tags=["play"], responses=ERRORS)
     def arrange_rack(game_id: str, body: RackIn) -> JSONResponse:
         """Put your rack in a new order (after a shuffle or a drag), kept by the server so that
-        reloads show it. Any time, no version needed; answers your view of the game."""
+        reloads show it. Any time, no version needed; it changes no version either (nobody
+        else's pending action becomes stale). Answers your view of the game."""
         return JSONResponse(service.arrange(game_id, body.seat, body.token, body.order))
 
     @app.post("/api/games/{game_id}/preview", tags=["play"], responses=ERRORS)

@@ -3,7 +3,13 @@
 A row keeps the :mod:`qiza.savefile` data (settings, seed and every action), the seats
 (names, hashed secret seat tokens, computer levels) and a version counter that goes up by
 one with every change. Writes are compare-and-swap on the version, so two processes (or
-two requests) can never both apply a turn to the same version of a game.
+two requests) can never both apply a turn to the same version of a game. ``moved_version``
+is the version made by the last change to the game itself (a move, a challenge, a
+resignation); changes around it (a join, a seat given to the computer, a new invite) do
+not move it.
+
+A player's rack order is private presentation, not part of the game: it lives in its own
+table (:meth:`Store.set_rack_order`) and changes no version.
 
 SQLite (the default, a file in the user's data directory) and PostgreSQL are supported;
 the schema is created and upgraded by Alembic migrations (:func:`migrate`) at startup.
@@ -52,6 +58,15 @@ games = Table(
     Column("status", String(16), nullable=False),
     Column("computer_to_move", Boolean, nullable=False),
     Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+    Column("moved_version", Integer, nullable=True),
+)
+
+rack_orders = Table(
+    "rack_orders", metadata,
+    Column("game_id", String(40), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("rack_order", String(40), nullable=False),
     Column("updated_at", Float, nullable=False),
 )
 
@@ -123,6 +138,12 @@ class GameRow:
     settings: dict[str, Any]
     status: str
     computer_to_move: bool
+    moved_version: int | None = None
+
+    @property
+    def moved(self) -> int:
+        """The version made by the last change to the game itself (moves, challenges, resignation)."""
+        return self.version if self.moved_version is None else self.moved_version
 
 
 class Duplicate(Exception):
@@ -153,7 +174,9 @@ class Store:
             connection.execute(insert(games).values(
                 id=row.id, version=row.version, save=json.dumps(row.save), seats=json.dumps(row.seats),
                 settings=json.dumps(row.settings), status=row.status,
-                computer_to_move=row.computer_to_move, created_at=now, updated_at=now))
+                computer_to_move=row.computer_to_move, created_at=now, updated_at=now,
+                moved_version=row.version))
+        row.moved_version = row.version
 
     def get(self, game_id: str) -> GameRow | None:
         """The stored game, or ``None``."""
@@ -166,10 +189,12 @@ class Store:
         with self.engine.connect() as connection:
             return connection.execute(select(games.c.version).where(games.c.id == game_id)).scalar()
 
-    def swap(self, row: GameRow, expected_version: int, request_id: str | None = None) -> bool:
-        """Write ``row`` as version ``expected_version + 1`` if the stored version is still
-        ``expected_version``. Returns whether it was written. Raises :class:`Duplicate` if
-        ``request_id`` was already used for this game."""
+    def swap(self, row: GameRow, expected_version: int, request_id: str | None = None, *, moved: bool = True) -> bool:
+        """Write ``row`` (game, seats, settings) as version ``expected_version + 1`` if the
+        stored version is still ``expected_version``. Returns whether it was written. Raises
+        :class:`Duplicate` if ``request_id`` was already used for this game. ``moved``: the
+        game itself changed (the new version becomes ``moved_version``)."""
+        moved_version = expected_version + 1 if moved else row.moved
         with self._begin() as connection:
             if request_id is not None:
                 try:
@@ -181,7 +206,8 @@ class Store:
             result = connection.execute(
                 update(games).where(games.c.id == row.id, games.c.version == expected_version).values(
                     version=expected_version + 1, save=json.dumps(row.save), seats=json.dumps(row.seats),
-                    status=row.status, computer_to_move=row.computer_to_move, updated_at=time.time()))
+                    settings=json.dumps(row.settings), status=row.status, computer_to_move=row.computer_to_move,
+                    moved_version=moved_version, updated_at=time.time()))
             if result.rowcount != 1:
                 connection.rollback()
                 return False
@@ -189,7 +215,27 @@ class Store:
                 connection.execute(text("SELECT pg_notify('qiza_games', :payload)"),
                                    {"payload": f"{row.id} {expected_version + 1}"})
         row.version = expected_version + 1
+        row.moved_version = moved_version
         return True
+
+    def rack_order(self, game_id: str, seat: int) -> str | None:
+        """The order a player put their rack in, if any (it may be of an older rack)."""
+        with self.engine.connect() as connection:
+            return connection.execute(select(rack_orders.c.rack_order).where(
+                rack_orders.c.game_id == game_id, rack_orders.c.seat == seat)).scalar()
+
+    def set_rack_order(self, game_id: str, seat: int, order: str) -> None:
+        """Keep a player's rack order (no version changes: nobody else sees it)."""
+        if self.is_postgres:
+            from sqlalchemy.dialects.postgresql import insert as upsert
+        else:
+            from sqlalchemy.dialects.sqlite import insert as upsert  # type: ignore[assignment]
+        now = time.time()
+        statement = upsert(rack_orders).values(game_id=game_id, seat=seat, rack_order=order, updated_at=now)
+        statement = statement.on_conflict_do_update(index_elements=[rack_orders.c.game_id, rack_orders.c.seat],
+                                                    set_={"rack_order": order, "updated_at": now})
+        with self._begin() as connection:
+            connection.execute(statement)
 
     def request_version(self, game_id: str, request_id: str) -> int | None:
         """The version a request id produced, if it was applied."""
@@ -216,4 +262,4 @@ class Store:
 
 def _row(found: Any) -> GameRow:
     return GameRow(found.id, found.version, json.loads(found.save), json.loads(found.seats),
-                   json.loads(found.settings), found.status, bool(found.computer_to_move))
+                   json.loads(found.settings), found.status, bool(found.computer_to_move), found.moved_version)

@@ -2,7 +2,11 @@
 
 :class:`GameService` creates games, checks seat tokens, applies every action through the
 rules engine (:class:`qiza.game.Game`) and stores it with a compare-and-swap on the game's
-version, so a turn submitted twice (or by two processes at once) is applied once. It keeps
+version, so a turn submitted twice (or by two processes at once) is applied once. An action
+is made against a version; it is refused as stale only if the game itself changed since
+(a move, a challenge, a resignation), not for changes around it (a join, a seat given to
+the computer, a new invite link) or a player rearranging their own rack (kept apart, in
+:meth:`~qiza.web.db.Store.set_rack_order`, and no change to the game at all). It keeps
 rebuilt games in memory (rebuilt from the saved actions when another process moved on),
 turns each game into what one player may see (:meth:`GameService.state`) and plays the
 computer seats in worker processes (:mod:`qiza.web.computer`) so that no game waits for
@@ -80,6 +84,46 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
+def _keystream(nonce: str, key: str) -> bytes:
+    return hashlib.sha256(f"qiza-invite:{nonce}:{key}".encode()).digest()
+
+
+def seal(secret: str, key: str) -> str:
+    """``secret`` (at most 32 ASCII characters) hidden under ``key`` (a seat token), so that
+    the database alone does not reveal it: XOR with a SHA-256 keystream of a fresh nonce
+    and the key."""
+    data = secret.encode("ascii")
+    if len(data) > 32:
+        raise ValueError("a sealed secret has at most 32 characters")
+    nonce = secrets.token_hex(8)
+    return nonce + ":" + bytes(a ^ b for a, b in zip(data, _keystream(nonce, key))).hex()
+
+
+def unseal(sealed: str, key: str) -> str | None:
+    """The secret :func:`seal` hid under ``key`` (``None`` if it cannot be read)."""
+    nonce, _, body = sealed.partition(":")
+    try:
+        data = bytes.fromhex(body)
+        return bytes(a ^ b for a, b in zip(data, _keystream(nonce, key))).decode("ascii")
+    except (ValueError, UnicodeDecodeError):
+        return None
+
+
+def ordered_rack(game: Game, seat: int, order: str | None) -> str:
+    """The seat's rack in the order its player chose: the tiles of ``order`` that are still
+    on the rack keep their places, and the others (new tiles) follow in the engine's order."""
+    rack = game.rack_text(seat)
+    if not order:
+        return rack
+    left = list(rack)
+    placed = []
+    for char in order:
+        if char in left:
+            left.remove(char)
+            placed.append(char)
+    return "".join(placed + left)
+
+
 @dataclass
 class SeatSpec:
     """A seat asked for when creating a game."""
@@ -142,6 +186,7 @@ class GameService:
         self.store = store
         self.computer_delay = computer_delay
         self._lexicons: dict[str, Lexicon] = {}
+        self._lexicon_locks: dict[str, threading.Lock] = {}
         self._cache: OrderedDict[str, _Cached] = OrderedDict()
         self.cache_size = 2000
         self._locks: weakref.WeakValueDictionary[str, _GameLock] = weakref.WeakValueDictionary()
@@ -182,25 +227,34 @@ class GameService:
             return lock
 
     def lexicon(self, name: str) -> Lexicon:
-        """A lexicon by name, loaded once per process."""
+        """A lexicon by name, loaded once per process (a second caller waits for the first)."""
         key = name.lower()
         with self._guard:
             found = self._lexicons.get(key)
-        if found is None:
-            try:
-                found = load_lexicon(key)
-            except (QizaError, OSError, ImportError) as exc:
-                raise ApiError(422, "unknown_lexicon", f"cannot load lexicon {name!r}: {exc}") from None
+            loading = self._lexicon_locks.setdefault(key, threading.Lock())
+        if found is not None:
+            return found
+        with loading:
             with self._guard:
-                self._lexicons[key] = found
+                found = self._lexicons.get(key)
+            if found is None:
+                try:
+                    found = load_lexicon(key)
+                except (QizaError, OSError, ImportError) as exc:
+                    raise ApiError(422, "unknown_lexicon", f"cannot load lexicon {name!r}: {exc}") from None
+                with self._guard:
+                    self._lexicons[key] = found
         return found
 
     def warm_up(self, lexicon: str = "enable") -> None:
-        """Load the default lexicon here and start the computer workers, each loading the
-        lexicon and letting each level choose once (compiles the move generator), so that
-        the first players do not wait for it."""
+        """Start warming up in the background and return at once: this process loads the
+        default lexicon, and the computer workers start, each loading the lexicon and
+        letting every level choose once (loading, or after an edit compiling, the move
+        generator), so that the first players do not wait for it."""
+        levels = tuple(dict.fromkeys((default_level(), *computer_levels(), *FALLBACK_LEVELS)))
         self._executor.submit(self.lexicon, lexicon)
-        self.thinker.warm_up(lexicon, tuple(dict.fromkeys((default_level(), *FALLBACK_LEVELS))))
+        threading.Thread(target=self.thinker.warm_up, args=(lexicon, levels), name="qiza-warm-up",
+                         daemon=True).start()
 
     def close(self) -> None:
         """Stop the computer threads and processes."""
@@ -254,15 +308,17 @@ class GameService:
             self._forget(evicted)
         return cached
 
-    def _commit(self, row: GameRow, cached: _Cached, request_id: str | None = None) -> int:
-        """Store the cached game as the row's next version; raise 409 if someone else wrote first."""
+    def _commit(self, row: GameRow, cached: _Cached, request_id: str | None = None, *, moved: bool = True) -> int:
+        """Store the cached game (and the row's seats and settings) as the row's next version;
+        raise 409 if someone else wrote first. ``moved``: the game itself changed (actions
+        made against earlier versions are stale from now on)."""
         game = cached.game
         expected = row.version
         row.save = savefile.to_dict(game)
         row.status = "over" if game.over else "active"
         row.computer_to_move = (not game.over) and row.seats[game.to_move]["kind"] == COMPUTER
         try:
-            written = self.store.swap(row, expected, request_id)
+            written = self.store.swap(row, expected, request_id, moved=moved)
         except Duplicate:
             self._cache.pop(row.id, None)
             version = self.store.request_version(row.id, request_id or "")
@@ -289,7 +345,9 @@ class GameService:
                word_help: bool | None = None, finish_line_levels: Sequence[str] | None = None,
                claim: Sequence[int] = (0,)) -> Created:
         """Create a game; returns its id, the secret tokens of the person seats in ``claim``
-        and the invite secret that others need to take the free person seats."""
+        and the invite secret that others need to take the free person seats. The first
+        seat claimed is the creator's: that player may show the invite again, replace or
+        withdraw it, and give free seats to the computer."""
         if not 2 <= len(seats) <= 4:
             raise ApiError(422, "bad_seats", f"a game has 2 to 4 seats, not {len(seats)}")
         if finish_line_levels and len(finish_line_levels) != len(seats):
@@ -334,8 +392,11 @@ class GameService:
             word_help = rules.challenge.checks_at_once
         game_id = secrets.token_urlsafe(9)
         invite = secrets.token_urlsafe(12)
-        row = GameRow(game_id, 1, savefile.to_dict(game), stored,
-                      {"word_help": bool(word_help), "preset": preset, "invite_hash": hash_token(invite)}, "active",
+        creator = min(tokens) if tokens else None
+        settings: dict[str, Any] = {"word_help": bool(word_help), "preset": preset, "invite_hash": hash_token(invite),
+                                    "creator_seat": creator,
+                                    "invite_sealed": seal(invite, tokens[creator]) if creator is not None else None}
+        row = GameRow(game_id, 1, savefile.to_dict(game), stored, settings, "active",
                       stored[game.to_move]["kind"] == COMPUTER)
         self.store.insert(row)
         self._cache[game_id] = _Cached(1, game, row=row)
@@ -348,13 +409,8 @@ class GameService:
         token and the new version. (Games stored before invites existed need none.)"""
         with self._lock(game_id):
             row = self._row(game_id)
-            expected = row.settings.get("invite_hash")
-            if expected and not invite:
-                raise ApiError(403, "invite_required", "taking a seat needs the game's invite link "
-                               "(ask the player who created the game); without it you can watch")
-            if expected and not secrets.compare_digest(str(expected), hash_token(invite or "")):
-                raise ApiError(403, "wrong_invite", "this is not the game's invite secret "
-                               "(ask the player who created the game for the invite link)")
+            if "invite_hash" in row.settings:
+                self._check_invite(row, invite)
             if not 0 <= seat < len(row.seats):
                 raise ApiError(422, "no_such_seat", f"there is no seat {seat} in this {len(row.seats)}-player game")
             entry = row.seats[seat]
@@ -369,8 +425,127 @@ class GameService:
             clean = name.strip()[:40]
             if clean:
                 cached.game.players[seat] = clean
-            version = self._commit(row, cached)
+            version = self._commit(row, cached, moved=False)
             return token, version
+
+    @staticmethod
+    def _check_invite(row: GameRow, invite: str | None) -> None:
+        if not invite:
+            raise ApiError(403, "invite_required", "taking a seat needs the game's invite link "
+                           "(ask the player who created the game); without it you can watch")
+        given = hash_token(invite)
+        if given in row.settings.get("revoked_invites", ()):
+            raise ApiError(410, "invite_revoked", "this invite link was withdrawn by the player who created the "
+                           "game (it may have been replaced by a new one); ask them for the current link")
+        expected = row.settings.get("invite_hash")
+        if not expected:
+            raise ApiError(403, "invite_closed", "the player who created the game has withdrawn its invite: "
+                           "nobody can take a seat until they share a new invite link")
+        if not secrets.compare_digest(str(expected), given):
+            raise ApiError(403, "wrong_invite", "this is not the game's invite secret "
+                           "(ask the player who created the game for the invite link)")
+
+    # -- the creator: invite link and free seats -----------------------------------------------
+    def _check_creator(self, row: GameRow, seat: int, token: str, what: str) -> None:
+        self._check_token(row, seat, token)
+        creator = row.settings.get("creator_seat")
+        if creator is None:
+            raise ApiError(403, "not_the_creator", f"this game does not record who created it, so nobody can {what}")
+        if seat != creator:
+            raise ApiError(403, "not_the_creator", f"only the player who created the game (seat {creator}) can {what}")
+
+    @staticmethod
+    def free_seats(row: GameRow) -> list[int]:
+        """Person seats nobody has taken yet."""
+        return [i for i, s in enumerate(row.seats) if s["kind"] == PERSON and not s.get("joined")]
+
+    def _inviting(self, row: GameRow, game: Game) -> list[int]:
+        if game.over:
+            raise ApiError(409, "game_over", "the game is over: there is nobody to invite")
+        free = self.free_seats(row)
+        if not free:
+            raise ApiError(409, "no_free_seat", "every seat is taken: there is nobody to invite")
+        return free
+
+    def invite(self, game_id: str, seat: int, token: str) -> dict[str, Any]:
+        """The game's invite secret again, for its creator (while a person seat is free):
+        ``{"invite": ..., "free_seats": [...]}``."""
+        with self._lock(game_id):
+            row = self._row(game_id)
+            self._check_creator(row, seat, token, "see the invite link")
+            free = self._inviting(row, self._game(row).game)
+            expected = row.settings.get("invite_hash")
+            if not expected:
+                raise ApiError(409, "invite_closed", "you withdrew the invite link; make a new one "
+                               "(POST /api/games/{id}/invite) to let others take the free seats")
+            sealed = row.settings.get("invite_sealed")
+            invite = unseal(str(sealed), token) if sealed else None
+            if invite is None or hash_token(invite) != expected:
+                raise ApiError(409, "invite_unavailable", "this game's invite link cannot be shown again (it was "
+                               "made before links were kept); make a new one (POST /api/games/{id}/invite)")
+            return {"invite": invite, "free_seats": free}
+
+    def renew_invite(self, game_id: str, seat: int, token: str) -> dict[str, Any]:
+        """A new invite secret for the game (creator only); the old one stops working."""
+        with self._lock(game_id):
+            row = self._row(game_id)
+            self._check_creator(row, seat, token, "make a new invite link")
+            cached = self._game(row)
+            free = self._inviting(row, cached.game)
+            invite = secrets.token_urlsafe(12)
+            self._withdraw(row)
+            row.settings["invite_hash"] = hash_token(invite)
+            row.settings["invite_sealed"] = seal(invite, token)
+            self._commit(row, cached, moved=False)
+            return {"invite": invite, "free_seats": free}
+
+    def revoke_invite(self, game_id: str, seat: int, token: str) -> dict[str, Any]:
+        """Withdraw the game's invite secret (creator only): nobody can take a seat until a
+        new one is made. Withdrawing twice is no error."""
+        with self._lock(game_id):
+            row = self._row(game_id)
+            self._check_creator(row, seat, token, "withdraw the invite link")
+            cached = self._game(row)
+            if row.settings.get("invite_hash"):
+                self._withdraw(row)
+                self._commit(row, cached, moved=False)
+            return {"invite": None, "free_seats": self.free_seats(row)}
+
+    @staticmethod
+    def _withdraw(row: GameRow) -> None:
+        old = row.settings.get("invite_hash")
+        if old:
+            row.settings["revoked_invites"] = [*row.settings.get("revoked_invites", ()), old][-20:]
+        row.settings["invite_hash"] = None
+        row.settings["invite_sealed"] = None
+
+    def seat_computer(self, game_id: str, seat: int, token: str, target: int, level: str | None,
+                      name: str = "") -> dict[str, Any]:
+        """Give the free person seat ``target`` to a computer player at ``level`` (creator
+        only, at any time before the end), so that a game does not wait for someone who does
+        not come. Returns the creator's view."""
+        with self._lock(game_id):
+            row = self._row(game_id)
+            self._check_creator(row, seat, token, "give a seat to the computer")
+            if not 0 <= target < len(row.seats):
+                raise ApiError(422, "no_such_seat", f"there is no seat {target} in this {len(row.seats)}-player game")
+            entry = row.seats[target]
+            if entry["kind"] == COMPUTER:
+                raise ApiError(409, "seat_taken", f"seat {target} is already a computer seat")
+            if entry.get("joined"):
+                raise ApiError(409, "seat_taken", f"seat {target} is taken by {self._game(row).game.players[target]}")
+            cached = self._game(row)
+            game = cached.game
+            if game.over:
+                raise ApiError(409, "game_over", "the game is over")
+            chosen = level or default_level()
+            if chosen not in computer_levels():
+                raise ApiError(422, "bad_level", f"unknown computer level {chosen!r} "
+                               f"(known: {', '.join(computer_levels())})")
+            entry.update(kind=COMPUTER, level=chosen, token_hash=None, joined=True)
+            game.players[target] = name.strip()[:40] or f"Computer ({chosen})"
+            self._commit(row, cached, moved=False)
+            return game_state(row, game, seat, self.store.rack_order(game_id, seat))
 
     # -- reading --------------------------------------------------------------------------
     def _check_token(self, row: GameRow, seat: int, token: str) -> None:
@@ -388,17 +563,19 @@ class GameService:
         row = self._row(game_id)
         if seat is not None and check:
             self._check_token(row, seat, token or "")
+        order = self.store.rack_order(game_id, seat) if seat is not None else None
         with self._lock(game_id):
             cached = self._game(row)
-            return game_state(row, cached.game, seat)
+            return game_state(row, cached.game, seat, order)
 
     def pushed_state(self, game_id: str, seat: int | None, version: int) -> dict[str, Any]:
         """A seat's view for a live update about ``version`` (from memory when this process
         has it, else from the database). The seat's token was checked when it connected."""
+        order = self.store.rack_order(game_id, seat) if seat is not None else None
         with self._lock(game_id):
             cached = self._cache.get(game_id)
             if cached is not None and cached.row is not None and cached.version >= version:
-                return game_state(cached.row, cached.game, seat)
+                return game_state(cached.row, cached.game, seat, order)
         return self.state(game_id, seat, None, check=False)
 
     def version(self, game_id: str) -> int:
@@ -474,25 +651,27 @@ class GameService:
 
     def arrange(self, game_id: str, seat: int, token: str, order: str) -> dict[str, Any]:
         """Put the seat's rack in ``order`` (the same tiles, ``?`` for a blank), at any
-        time, through the engine (an ``arrange`` action), so that reloads keep it. Needs no
-        version: it is checked against the rack as it is now. Returns the seat's view."""
+        time, so that reloads keep it. The order is the player's own business: it is kept
+        apart from the game and changes no version (nobody's pending action becomes stale,
+        nobody else is told). Needs no version: it is checked against the rack as it is
+        now. Returns the seat's view."""
         with self._lock(game_id):
             row = self._row(game_id)
             self._check_token(row, seat, token)
-            cached = self._game(row)
-            game = cached.game
+            game = self._game(row).game
             if game.over:
                 raise ApiError(409, "game_over", "the game is over")
-            if order.upper() == game.rack_text(seat):
-                return game_state(row, game, seat)
+            tile_set = game.rules.tile_set
             try:
-                game.arrange_rack(seat, order)
-            except MoveSyntaxError as exc:
-                raise ApiError(422, "malformed_rack", str(exc)) from None
-            except QizaError as exc:
-                raise ApiError(422, "not_your_rack", str(exc)) from None
-            self._commit(row, cached)
-            return game_state(row, game, seat)
+                tiles = tile_set.codes(order.upper())
+            except ValueError as exc:
+                raise ApiError(422, "malformed_rack", f"{order!r} is not a rack: {exc}") from None
+            if sorted(tiles) != sorted(game.racks[seat]):
+                raise ApiError(422, "not_your_rack", f"{order!r} is not a reordering of your rack "
+                               f"{ordered_rack(game, seat, self.store.rack_order(game_id, seat))}")
+            text = tile_set.text(tiles)
+            self.store.set_rack_order(game_id, seat, text)
+            return game_state(row, game, seat, text)
 
     def act(self, game_id: str, seat: int, token: str, version: int, action: Action,
             request_id: str | None = None) -> dict[str, Any]:
@@ -502,9 +681,13 @@ class GameService:
             self._check_token(row, seat, token)
             if request_id is not None and self.store.request_version(game_id, request_id) is not None:
                 raise ApiError(409, "duplicate_request", f"request {request_id!r} was already applied")
-            if version != row.version:
+            if version > row.version:
+                raise ApiError(409, "stale_version", f"the game is at version {row.version}: there is no "
+                               f"version {version} yet", version=row.version)
+            if version < row.moved:
                 raise ApiError(409, "stale_version",
-                               f"the game is at version {row.version}, not {version}: this turn was already "
+                               f"the game changed at version {row.moved} (it is now at version {row.version}), "
+                               f"after version {version} this action was made against: this turn was already "
                                "submitted or another action came first", version=row.version)
             cached = self._game(row)
             game = cached.game
@@ -515,7 +698,7 @@ class GameService:
                                f"not seat {seat}'s")
             record = self._apply(game, seat, action)
             self._commit(row, cached, request_id)
-            state = game_state(row, game, seat)
+            state = game_state(row, game, seat, self.store.rack_order(game_id, seat))
             state["record"] = record_json(record, show_rack=True)
             return state
 
@@ -721,8 +904,9 @@ def rules_json(rules: Rules) -> dict[str, Any]:
     return described
 
 
-def game_state(row: GameRow, game: Game, seat: int | None) -> dict[str, Any]:
-    """What the player in ``seat`` (``None``: a spectator) may see, as JSON data."""
+def game_state(row: GameRow, game: Game, seat: int | None, order: str | None = None) -> dict[str, Any]:
+    """What the player in ``seat`` (``None``: a spectator) may see, as JSON data; ``order``:
+    the order the player put their rack in (see :func:`ordered_rack`)."""
     view = game.view(seat if seat is not None else 0)
     if seat is None:
         history = [record_json(r, show_rack=game.over) for r in game.history]
@@ -732,7 +916,7 @@ def game_state(row: GameRow, game: Game, seat: int | None) -> dict[str, Any]:
     else:
         history = [record_json(r, show_rack=bool(r.rack)) for r in view.history]
         unseen = view.unseen
-        rack = view.rack
+        rack = ordered_rack(game, seat, order)
         can_challenge = view.can_challenge
     last = game.last_play()
     pending = getattr(game, "_pending", None)
@@ -751,7 +935,7 @@ def game_state(row: GameRow, game: Game, seat: int | None) -> dict[str, Any]:
     return {
         "id": row.id, "version": row.version, "seat": seat, "players": players,
         "to_move": game.to_move, "rules": rules_json(game.rules), "preset": row.settings.get("preset"),
-        "word_help": bool(row.settings.get("word_help")),
+        "word_help": bool(row.settings.get("word_help")), "creator_seat": row.settings.get("creator_seat"),
         "board": game.board.rows_text(), "rack": rack, "bag_count": len(game.bag), "unseen": unseen,
         "history": history, "last_move": list(last.squares) if last else [],
         "can_challenge": can_challenge, "challenge_window": window,
