@@ -245,3 +245,55 @@ def test_lobby_game_against_the_computer_with_keyboard_play(server: ServerThread
     sync_api.expect(page.locator("#summary-text")).to_contain_text("wins")
     assert page.locator("#resign").is_hidden()
     assert not errors, errors
+
+
+def test_the_creator_manages_the_invite_and_gives_a_free_seat_to_the_computer(server: ServerThread, browser: Any) -> None:
+    # Ann created a three-seat game from an API client: this browser never saw the invite
+    created = post(server.url + "/api/games", {
+        "preset": "computer", "seats": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cy"}], "seed": 1, "creator_seat": 0})
+    game = server.url + "/game/" + created["id"]
+    errors: list[str] = []
+    ann = open_player(browser, f"{game}#seat=0&token={created['tokens']['0']}", errors)
+    sync_api.expect(ann.locator("#invite-link")).to_have_value(f"{game}#invite={created['invite']}")
+    assert ann.locator("#free-list li").count() == 2
+
+    # a new link: the old one no longer lets anyone in
+    ann.click("#new-invite")
+    sync_api.expect(ann.locator("#message")).to_contain_text("old link no longer works")
+    fresh = ann.locator("#invite-link").input_value()
+    assert fresh.startswith(f"{game}#invite=") and created["invite"] not in fresh
+    cy = browser.new_context(viewport={"width": 390, "height": 900}).new_page()
+    cy.on("pageerror", lambda exc: errors.append(str(exc)))
+    cy.set_default_timeout(15000)
+    cy.goto(server.url + created["invite_url"])
+    cy.click("text=Take seat 3")
+    sync_api.expect(cy.locator("#message")).to_contain_text("withdrawn")
+    sync_api.expect(cy.locator("#join")).to_be_hidden()
+    cy.goto(fresh)
+    cy.fill("#join-name", "Cy")
+    cy.click("text=Take seat 3")
+    cy.wait_for_selector(".rack-tile")
+    sync_api.expect(ann.locator("#free-list li")).to_have_count(1)
+
+    # withdrawn, then a new link again
+    ann.click("#withdraw-invite")
+    sync_api.expect(ann.locator("#invite-closed")).to_be_visible()
+    assert ann.locator("#invite-link-label").is_hidden() and ann.locator("#copy-invite").is_hidden()
+    ann.click("#new-invite")
+    sync_api.expect(ann.locator("#invite-link-label")).to_be_visible()
+
+    # Ann plays; seat 2 is to move but nobody took it: both are told, and Ann gives it to the computer
+    ann.click("#sq-H8")
+    ann.keyboard.type("FORD")
+    ann.keyboard.press("Enter")
+    sync_api.expect(cy.locator("#waiting")).to_contain_text("Waiting for someone to take seat 2")
+    sync_api.expect(ann.locator("#waiting")).to_contain_text("nobody has taken that seat")
+    ann.locator("#free-list li").first.locator("select").select_option("greedy")
+    ann.click("text=Let the computer play seat 2")
+    sync_api.expect(cy.locator("#players")).to_contain_text("(computer, greedy)")
+    sync_api.expect(cy.locator("#sheet tbody tr")).to_have_count(2, timeout=30000)
+    sync_api.expect(cy.locator("#players li.you")).to_contain_text("to move")
+    for page in (ann, cy):
+        sync_api.expect(page.locator("#waiting")).to_be_hidden()
+    assert ann.locator("#free-seats").is_hidden() and ann.locator("#new-invite").is_hidden()
+    assert not errors, errors

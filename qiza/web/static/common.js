@@ -1,8 +1,8 @@
 /* Shared helpers: display modes and JSON requests. */
 "use strict";
 const qiza = {
-  async api(method, path, body) {
-    const options = {method, headers: {}};
+  async api(method, path, body, headers) {
+    const options = {method, headers: Object.assign({}, headers || {})};
     if (body !== undefined) {
       options.headers["Content-Type"] = "application/json";
       options.body = JSON.stringify(body);

@@ -9,6 +9,9 @@
   let state = null;
   let me = null;            // {seat, token}
   let invite = null;        // the game's invite secret, if this browser was given the invite link
+  let inviteAsked = false;  // the creator asked the server for the invite (once per page)
+  let inviteStatus = "";    // the creator's invite: "" (open or not asked), "closed" or "unavailable"
+  let meta = null;          // /api/meta (computer levels), fetched when first needed
   let rack = [];            // local order of rack tiles ("?" blank)
   let tentative = new Map(); // square -> {index, char}
   let selected = null;      // rack index picked for click placement
@@ -36,6 +39,14 @@
   function inviteLink() { return `${watchLink()}#invite=${encodeURIComponent(invite)}`; }
 
   function say(text) { $("message").textContent = text; }
+  function seatHeaders() { return me ? {"X-Seat-Token": me.token} : {}; }
+  function isCreator() { return Boolean(me) && state.seat === me.seat && state.creator_seat === me.seat; }
+  function freeSeats() { return state.over ? [] : state.players.filter(p => p.kind === "person" && !p.joined); }
+  function storeInvite(value) {
+    invite = value;
+    if (value) localStorage.setItem(qiza.inviteKey(gameId), value);
+    else localStorage.removeItem(qiza.inviteKey(gameId));
+  }
 
   // -- rendering --------------------------------------------------------------------------------
   function squareName(sq) {
@@ -239,6 +250,7 @@
     renderSide();
     renderControls();
     renderJoin();
+    renderCreator();
   }
 
   function renderJoin() {
@@ -255,9 +267,102 @@
     }
     $("copy-invite").hidden = !invite || !open.length;
     $("invite-hint").hidden = !invite || !open.length || !me;
+    const turn = state.players[state.to_move];
+    const waiting = $("waiting");
+    waiting.hidden = !open.some(p => p.seat === state.to_move);
+    if (!waiting.hidden) {
+      waiting.textContent = isCreator()
+        ? `It is seat ${turn.seat + 1}'s turn (${turn.name}), but nobody has taken that seat yet. Send the invite link, ` +
+          "or let the computer play it (under Free seats)."
+        : `Waiting for someone to take seat ${turn.seat + 1} (${turn.name}), whose turn it is. ` +
+          "The player who created the game can let the computer play it.";
+    }
     if (!me && !state.over) {
       say(open.length && !invite ? "You are watching this game. To play, ask for the invite link."
                                  : "You are watching this game.");
+    }
+  }
+
+  // -- the creator: invite link and free seats --------------------------------------------------
+  function renderCreator() {
+    const creator = isCreator();
+    const open = freeSeats();
+    const managing = creator && open.length > 0;
+    if (managing && !inviteAsked) { inviteAsked = true; fetchInvite(); }
+    $("invite-link-label").hidden = !managing || !invite;
+    if (invite) $("invite-link").value = inviteLink();
+    $("invite-manage").hidden = !managing;
+    $("invite-closed").hidden = !managing || Boolean(invite) || !inviteStatus;
+    $("new-invite").hidden = !managing;
+    $("withdraw-invite").hidden = !managing || !invite;
+    $("free-seats").hidden = !managing;
+    if (!managing) return;
+    if (!meta) { qiza.api("GET", "/api/meta").then(m => { meta = m; renderCreator(); }).catch(() => {}); return; }
+    const list = $("free-list");
+    const shown = [...list.children].map(li => li.dataset.seat).join(",");
+    if (shown === open.map(p => p.seat).join(",")) return;  // keep the levels chosen so far
+    list.innerHTML = "";
+    for (const p of open) {
+      const li = document.createElement("li");
+      li.dataset.seat = p.seat;
+      const label = document.createElement("label");
+      label.textContent = `Seat ${p.seat + 1} (${p.name}): computer level `;
+      const level = document.createElement("select");
+      level.className = "free-level";
+      for (const name of meta.levels) {
+        const opt = document.createElement("option");
+        opt.value = name; opt.textContent = name;
+        level.appendChild(opt);
+      }
+      level.value = meta.default_level;
+      label.appendChild(level);
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "seat-computer";
+      button.textContent = `Let the computer play seat ${p.seat + 1}`;
+      button.addEventListener("click", () => seatComputer(p.seat, level.value));
+      li.append(label, button);
+      list.appendChild(li);
+    }
+  }
+
+  async function fetchInvite() {
+    try {
+      const found = await qiza.api("GET", `/api/games/${gameId}/invite?seat=${me.seat}`, undefined, seatHeaders());
+      storeInvite(found.invite);
+      inviteStatus = "";
+    } catch (error) {
+      if (error.code === "invite_closed" || error.code === "invite_unavailable") {
+        storeInvite(null);
+        inviteStatus = error.code === "invite_closed" ? "closed" : "unavailable";
+      }
+    }
+    if (state) render();
+  }
+
+  async function changeInvite(method) {
+    try {
+      const path = `/api/games/${gameId}/invite` + (method === "DELETE" ? `?seat=${me.seat}` : "");
+      const body = method === "POST" ? {seat: me.seat, token: me.token} : undefined;
+      const found = await qiza.api(method, path, body, seatHeaders());
+      storeInvite(found.invite);
+      inviteStatus = found.invite ? "" : "closed";
+      say(found.invite ? "New invite link made: send it again; the old link no longer works."
+                       : "Invite link withdrawn: nobody can take a free seat until you make a new one.");
+    } catch (error) {
+      say(error.message);
+    }
+    render();
+  }
+
+  async function seatComputer(seat, level) {
+    try {
+      const next = await qiza.api("POST", `/api/games/${gameId}/seats/${seat}/computer`,
+        {seat: me.seat, token: me.token, level});
+      accept(next, false);
+      say(`The computer (${level}) plays seat ${seat + 1} now.`);
+    } catch (error) {
+      say(error.message);
     }
   }
 
@@ -413,38 +518,25 @@
   // -- actions ----------------------------------------------------------------------------------
   function newId() { return crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2); }
 
-  // Another player's rack arrangement (or a join) moves the version on without changing the
-  // game: then the same action is still meant, and is sent once more against the new version.
-  async function stillMeant(kind) {
-    const fresh = await qiza.api("GET", `/api/games/${gameId}?seat=${me.seat}&token=${encodeURIComponent(me.token)}`);
-    const same = JSON.stringify(fresh.board) === JSON.stringify(state.board) && fresh.history.length === state.history.length
-      && !fresh.over && (kind === "challenge" ? fresh.can_challenge : kind === "resign" || fresh.to_move === me.seat);
-    return same ? fresh : null;
-  }
-
+  // An action is made against the version shown. The server refuses it as stale only if the
+  // game itself changed since (a rack rearranged, a join or a seat given to the computer does
+  // not count), so a refusal means: look at the board again.
   async function act(kind, extra) {
     if (!me || busy) return false;
     busy = true;
     renderControls();
-    let version = state.version;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const next = await qiza.api("POST", `/api/games/${gameId}/actions`,
-          Object.assign({seat: me.seat, token: me.token, version, kind, request_id: newId()}, extra || {}));
-        busy = false;
-        accept(next, true);
-        return true;
-      } catch (error) {
-        if (error.code === "stale_version" && attempt === 0) {
-          const fresh = await stillMeant(kind).catch(() => null);
-          if (fresh) { version = fresh.version; continue; }
-        }
-        busy = false;
-        say(error.message);
-        if (error.code === "stale_version" && socket && socket.readyState === 1) socket.send("refresh");
-        renderControls();
-        return false;
-      }
+    try {
+      const next = await qiza.api("POST", `/api/games/${gameId}/actions`,
+        Object.assign({seat: me.seat, token: me.token, version: state.version, kind, request_id: newId()}, extra || {}));
+      busy = false;
+      accept(next, true);
+      return true;
+    } catch (error) {
+      busy = false;
+      say(error.message);
+      if (error.code === "stale_version" && socket && socket.readyState === 1) socket.send("refresh");
+      renderControls();
+      return false;
     }
   }
 
@@ -509,6 +601,10 @@
       localStorage.setItem(qiza.seatKey(gameId), JSON.stringify(me));
       connect();
     } catch (error) {
+      if (["invite_revoked", "invite_closed", "wrong_invite"].includes(error.code)) {
+        storeInvite(null);
+        if (state) render();
+      }
       say(error.message);
     }
   }
@@ -580,6 +676,9 @@
       try { await navigator.clipboard.writeText(text); say(`${what} copied.`); } catch (e) { say(`${what}: ${text}`); }
     };
     $("copy-invite").addEventListener("click", () => copy(inviteLink(), "Invite link (to take a seat)"));
+    $("new-invite").addEventListener("click", () => changeInvite("POST"));
+    $("withdraw-invite").addEventListener("click", () => changeInvite("DELETE"));
+    $("invite-link").addEventListener("focus", () => $("invite-link").select());
     $("copy-watch").addEventListener("click", () => copy(watchLink(), "Link to watch"));
     // an invite (or seat) link opened in a tab that already shows the game
     window.addEventListener("hashchange", () => {
