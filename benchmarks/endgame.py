@@ -1,0 +1,113 @@
+"""The endgame solver on real empty-bag positions: how often it is exact within a time limit.
+
+    python benchmarks/endgame.py [--positions 60] [--limits 1 5] [--lexicon twl06] [--save FILE]
+
+Positions: games of ``static`` against ``static`` (seeds 0, 1, 2, ...; classic rules, the
+lexicon's words auto-challenged) played until the bag is empty; each game gives the position
+at the first turn with the bag empty (games that end before are skipped). For each time limit
+the solver runs once per position (one process) and the script prints, for all positions and
+grouped by the tiles of the opponent (the player to move holds 7 tiles: the bag was not
+empty at their last draw):
+
+* exact: the fraction solved exactly (the whole game tree searched within the limit);
+* depth: the mean depth of the deepest finished search;
+* nodes/s: all nodes searched divided by all time spent;
+* t exact: the mean time of the positions solved exactly.
+
+``--save FILE`` writes one line per position and limit (seed, racks, exact, value, depth,
+nodes, seconds) so that two versions of the solver can be compared position by position
+(their exact values must agree).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from qiza.analysis import board_array, counts_text, generator, rack_counts
+from qiza.game import Game
+from qiza.lexicon import Lexicon, load_lexicon
+from qiza.players import make_player
+from qiza.players.endgame import Solution, scoreless_streak, solve_position
+from qiza.rules import CLASSIC
+
+
+@dataclass
+class Position:
+    seed: int
+    board: np.ndarray
+    me: np.ndarray
+    opp: np.ndarray
+    streak: int
+
+
+def positions(lexicon: Lexicon, count: int) -> list[Position]:
+    """``count`` empty-bag positions from static self-play (seeds 0, 1, 2, ...)."""
+    rules = CLASSIC.with_options(challenge="auto")
+    out: list[Position] = []
+    seed = 0
+    while len(out) < count:
+        players = [make_player("static", lexicon, seed=seed), make_player("static", lexicon, seed=seed + 10_000)]
+        game = Game(rules, lexicon=lexicon, seed=seed)
+        while game.bag and not game.over:
+            seat = game.to_move
+            game.play(players[seat].choose(game.view(seat)))
+        if not game.over:
+            seat = game.to_move
+            out.append(Position(seed, board_array(game.board).copy(), rack_counts(game.racks[seat]),
+                                rack_counts(game.racks[1 - seat]), scoreless_streak(game.history, rules)))
+        seed += 1
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--positions", type=int, default=60)
+    parser.add_argument("--limits", type=float, nargs="*", default=[1.0, 5.0])
+    parser.add_argument("--lexicon", default="twl06")
+    parser.add_argument("--save", help="write per-position results to this file")
+    args = parser.parse_args()
+    lexicon = load_lexicon(args.lexicon)
+    start = time.perf_counter()
+    posns = positions(lexicon, args.positions)
+    sizes = [int(p.me.sum()) for p in posns]
+    opp_sizes = [int(p.opp.sum()) for p in posns]
+    print(f"{len(posns)} positions in {time.perf_counter() - start:.0f}s; tiles of the player to move: "
+          f"mean {statistics.mean(sizes):.1f} ({sizes.count(7)} with 7), opponent: mean "
+          f"{statistics.mean(opp_sizes):.1f} ({opp_sizes.count(7)} with 7)")
+    gen = generator(lexicon, CLASSIC)
+    solve_position(gen, CLASSIC, posns[0].board, posns[0].me, posns[0].opp, time_limit=0.5)  # warm-up
+    lines: list[str] = []
+    groups = {"all": lambda p: True, "opp 1-3": lambda p: p.opp.sum() <= 3,
+              "opp 4-6": lambda p: 4 <= p.opp.sum() <= 6, "opp 7": lambda p: p.opp.sum() == 7}
+    print(f"{'limit':>5} {'group':<11} {'n':>3} {'exact':>6} {'depth':>6} {'nodes/s':>8} {'t exact':>8}")
+    for limit in args.limits:
+        results: list[tuple[Position, Solution]] = []
+        for p in posns:
+            sol = solve_position(gen, CLASSIC, p.board, p.me, p.opp, time_limit=limit, streak=p.streak)
+            results.append((p, sol))
+            lines.append(f"{limit} {p.seed} {counts_text(p.me) or '-'} {counts_text(p.opp) or '-'} {int(sol.exact)} "
+                         f"{sol.value:g} {sol.depth} {sol.nodes} {sol.seconds:.3f}")
+        for name, keep in groups.items():
+            rs = [(p, s) for p, s in results if keep(p)]
+            if not rs:
+                continue
+            exact = [s for _, s in rs if s.exact]
+            nodes = sum(s.nodes for _, s in rs)
+            secs = sum(s.seconds for _, s in rs)
+            t_exact = f"{statistics.mean(s.seconds for s in exact):8.3f}" if exact else f"{'-':>8}"
+            print(f"{limit:>5g} {name:<11} {len(rs):>3} {len(exact) / len(rs):>6.2f} "
+                  f"{statistics.mean(s.depth for _, s in rs):>6.2f} {nodes / max(secs, 1e-9):>8.0f} {t_exact}",
+                  flush=True)
+    if args.save:
+        with open(args.save, "w") as f:
+            f.write("limit seed rack opp exact value depth nodes seconds\n")
+            f.write("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()
