@@ -35,6 +35,7 @@ from qiza.analysis import board_array, rack_counts
 from qiza.game import Kind, PlayerView, Record
 from qiza.move import Direction, Move, Pass, Place
 from qiza.movegen import MoveGenerator
+from qiza.players import endgame_nb as nb
 from qiza.players.engine import StaticPlayer
 from qiza.rules import EndPoints, EndRule, Rules
 
@@ -45,6 +46,11 @@ INF = 10 ** 6
 EXACT_DEPTH = 10 ** 4
 """Depth recorded for a table entry whose subtree never met the depth limit (valid at any depth)."""
 _EXACT, _LOWER, _UPPER = 0, 1, 2
+
+MoveInfo = tuple[int, list[tuple[int, int]]]
+"""(score, [(square, tile)]) of a searched move; no squares = a pass."""
+
+PASS_INFO: MoveInfo = (0, [])
 
 
 @dataclass
@@ -65,52 +71,35 @@ class _Timeout(Exception):
     pass
 
 
-MoveInfo = tuple[int, np.ndarray, list[tuple[int, int]], int, float]
-"""(score, used rack counts, [(square, tile)], tiles placed, face value of the tiles placed);
-tiles placed 0 = a pass."""
-
-PASS_INFO: MoveInfo = (0, np.zeros(27, np.int32), [], 0, 0.0)
+PASS_KEY = 0
+"""The table's name for the pass (a placement is named by its Zobrist key, never 0 in practice)."""
 
 
-class _Moves:
-    """The placements of one position in search order, each converted when first needed."""
+class _List:
+    """One player's placements on one board (see :mod:`qiza.players.endgame_nb`), in search order."""
 
-    __slots__ = ("ml", "order", "size", "done", "values", "scores", "points", "out")
+    __slots__ = ("total", "nt", "sq", "tl", "code", "chk", "pts", "sc", "mh", "_index")
 
-    def __init__(self, ml: object, order: np.ndarray, size: int, values: np.ndarray, total: int) -> None:
-        self.ml = ml
-        self.order = order
-        self.size = size
-        self.values = values
-        self.done: list[MoveInfo] = []
-        if len(order):  # in search order: scores, face value of the tiles placed, goes out
-            tiles = ml.tiles[order]  # type: ignore[attr-defined]
-            codes = np.where(tiles & 64, 0, tiles & 63)
-            self.scores = ml.score[order].astype(np.float64)  # type: ignore[attr-defined]
-            self.points = values[codes].sum(axis=1)
-            self.out = ml.ntiles[order] == total  # type: ignore[attr-defined]
-        else:
-            self.scores = self.points = np.zeros(0)
-            self.out = np.zeros(0, bool)
+    def __init__(self, arrays: tuple[np.ndarray, ...], total: int) -> None:
+        self.total = total
+        (_, self.nt, self.sq, self.tl, self.code, self.chk, self.pts, self.sc, self.mh) = arrays
+        self._index: dict[int, int] | None = None
 
     def __len__(self) -> int:
-        return len(self.order)
+        return len(self.nt)
 
-    def get(self, k: int) -> MoveInfo:
-        while len(self.done) <= k:
-            ml = self.ml
-            i = int(self.order[len(self.done)])
-            r, c, d = int(ml.row[i]), int(ml.col[i]), int(ml.direction[i])  # type: ignore[attr-defined]
-            used = np.zeros(27, np.int32)
-            squares = []
-            for j in range(int(ml.length[i])):  # type: ignore[attr-defined]
-                t = int(ml.tiles[i, j])  # type: ignore[attr-defined]
-                if t:
-                    squares.append(((r + j) * self.size + c if d else r * self.size + c + j, t))
-                    used[0 if t & 64 else t] += 1
-            self.done.append((int(ml.score[i]), used, squares, len(squares),  # type: ignore[attr-defined]
-                              float(np.dot(used, self.values))))
-        return self.done[k]
+    def find(self, key: int) -> int:
+        """The index of the move named ``key`` (-1: not in the list)."""
+        if self._index is None:
+            self._index = {int(h): k for k, h in enumerate(self.mh.tolist())}
+        return self._index.get(key, -1)
+
+    def used(self, k: int) -> np.ndarray:
+        return np.bincount(self.code[k, :self.nt[k]], minlength=27).astype(np.int32)
+
+    def squares(self, k: int) -> list[tuple[int, int]]:
+        n = int(self.nt[k])
+        return list(zip(self.sq[k, :n].tolist(), self.tl[k, :n].tolist()))
 
 
 def scoreless_streak(history: Sequence[Record], rules: Rules) -> int:
@@ -129,9 +118,34 @@ def scoreless_streak(history: Sequence[Record], rules: Rules) -> int:
     return streak
 
 
+_RAW_OK: dict[int, bool] = {}
+"""Per generator (by id): its packed output decodes as :func:`endgame_nb.decode_raw` expects."""
+
+
+def _raw_output_ok(gen: MoveGenerator, board: np.ndarray, rack: np.ndarray) -> bool:
+    """Whether the generator's packed output rows can be read directly (much faster than
+    :class:`~qiza.movegen.MoveList`, which decodes with numpy): checked once per generator
+    against :meth:`MoveGenerator.generate`; any difference keeps the public path."""
+    ok = _RAW_OK.get(id(gen))
+    if ok is None:
+        try:
+            from qiza.movegen import O_META, O_SCORE, O_TILES
+
+            ml = gen.generate(board, rack)
+            out, n = gen._all(board, rack)
+            score, row, col, dirn, length, tiles = nb.decode_raw(out, n, O_SCORE, O_META, O_TILES)
+            ok = bool(n == len(ml) and np.array_equal(score, ml.score) and np.array_equal(row, ml.row)
+                      and np.array_equal(col, ml.col) and np.array_equal(dirn, ml.direction)
+                      and np.array_equal(length, ml.length) and np.array_equal(tiles, ml.tiles))
+        except Exception:  # pragma: no cover - the generator's internals changed
+            ok = False
+        _RAW_OK[id(gen)] = ok
+    return ok
+
+
 class _Search:
     def __init__(self, gen: MoveGenerator, rules: Rules, values27: np.ndarray, deadline: float,
-                 streak_limit: int) -> None:
+                 streak_limit: int, raw: bool) -> None:
         self.gen = gen
         self.size = rules.layout.size
         self.values27 = values27
@@ -139,32 +153,52 @@ class _Search:
         self.passes_rule = rules.end_rule is EndRule.PASSES
         self.double = rules.end_points is EndPoints.DOUBLE
         self.streak_limit = streak_limit
+        self.raw = raw
         self.nodes = 0
         self.horizon = 0
-        """Leaves cut at the depth limit so far (0 after a search = exact)."""
-        self.tt: dict[tuple[bytes, bytes, bytes, int, int], tuple[int, float, int, int]] = {}
-        self.movecache: dict[tuple[bytes, bytes], _Moves] = {}
+        """Lines cut at the depth limit so far (0 after a search = exact)."""
+        self.tt: dict[tuple[int, bytes, bytes, int, int], tuple[int, float, int, int]] = {}
+        self.movecache: dict[tuple[int, bytes], _List] = {}
+        self.cached_moves = 0
+        rng = np.random.default_rng(12345)
+        self.ztab = rng.integers(1, 2 ** 63 - 1, size=(self.size * self.size, 128), dtype=np.int64)
 
-    def moves(self, board: np.ndarray, rack: np.ndarray) -> _Moves:
-        """Every placement of ``rack``, going out first, then by score (converted lazily)."""
-        key = (board.tobytes(), rack.tobytes())
+    def board_key(self, board: np.ndarray) -> int:
+        """The Zobrist key of a board (kept up to date move by move during the search)."""
+        cells = np.flatnonzero(board)
+        return int(np.bitwise_xor.reduce(self.ztab[cells, board[cells]])) if len(cells) else 0
+
+    def moves(self, board: np.ndarray, hb: int, rack: np.ndarray) -> _List:
+        """Every placement of ``rack`` on ``board`` (Zobrist key ``hb``) in search order."""
+        key = (hb, rack.tobytes())
         cached = self.movecache.get(key)
         if cached is not None:
             return cached
-        ml = self.gen.generate(board, rack)
         total = int(rack.sum())
-        order = np.lexsort((-ml.score, ml.ntiles != total)) if len(ml) else np.zeros(0, np.int64)
-        moves = _Moves(ml, order, self.size, self.values27, total)
-        if len(self.movecache) > 200_000:
+        if self.raw:
+            from qiza.movegen import O_META, O_SCORE, O_TILES
+
+            out, n = self.gen._all(board, rack)
+            decoded = nb.decode_raw(out, n, O_SCORE, O_META, O_TILES)
+        else:
+            ml = self.gen.generate(board, rack)
+            decoded = tuple(np.ascontiguousarray(a, np.int32) for a in (ml.score, ml.row, ml.col, ml.direction,
+                                                                       ml.length, ml.tiles))
+        score, row, col, dirn, length, tiles = decoded
+        moves = _List(nb.prepare(score, row, col, dirn, length, tiles, board, self.size, self.values27, total,
+                                 self.ztab), total)
+        if self.cached_moves > 1_500_000:
             self.movecache.clear()
+            self.cached_moves = 0
         self.movecache[key] = moves
+        self.cached_moves += len(moves)
         return moves
 
     def out_value(self, opp_pts: float) -> float:
         """Score difference won by going out against tiles worth ``opp_pts``."""
         return 2.0 * opp_pts
 
-    def after(self, score: int, placed: int, streak: int, passes: int) -> tuple[int, int, bool]:
+    def after(self, score: float, placed: int, streak: int, passes: int) -> tuple[int, int, bool]:
         """(streak, passes, game over) after a turn scoring ``score`` with ``placed`` tiles."""
         if placed:
             passes = 0
@@ -177,22 +211,33 @@ class _Search:
             streak += 1
         return streak, passes, passes >= 2 or streak >= self.streak_limit
 
-    def negamax(self, board: np.ndarray, me: np.ndarray, opp: np.ndarray, streak: int, passes: int,
-                depth: int, alpha: float, beta: float) -> float:
-        """Value for the player to move (holding ``me``) of a position not yet over."""
+    def store(self, key: tuple[int, bytes, bytes, int, int], depth: int, exact: bool, best: float,
+              alpha_orig: float, beta: float, best_key: int) -> None:
+        flag = _UPPER if best <= alpha_orig else _LOWER if best >= beta else _EXACT
+        if len(self.tt) > 1_500_000:
+            self.tt.clear()
+        self.tt[key] = (EXACT_DEPTH if exact else depth, best, flag, best_key)
+
+    def negamax(self, board: np.ndarray, hb: int, me: np.ndarray, opp: np.ndarray, streak: int, passes: int,
+                depth: int, alpha: float, beta: float, mine_anc: _List | None, opp_anc: _List) -> float:
+        """Value for the player to move (holding ``me``) of a position not yet over.
+
+        ``mine_anc`` / ``opp_anc``: the latest move lists of the player to move and of the
+        opponent on an earlier board of this line (``opp_anc`` is the parent's), with racks
+        that held at least today's tiles: their still-legal moves value the depth limit.
+        """
         self.nodes += 1
         if time.perf_counter() > self.deadline:
             raise _Timeout
-        mine_pts = float(np.dot(me, self.values27))
-        opp_pts = float(np.dot(opp, self.values27))
-        if depth <= 0:
-            self.horizon += 1
-            return opp_pts - mine_pts  # a rough guess: both keep their tiles
-        key = (board.tobytes(), me.tobytes(), opp.tobytes(), min(streak, self.streak_limit), passes)
+        values = self.values27
+        mine_pts = float(np.dot(me, values))
+        opp_pts = float(np.dot(opp, values))
+        total = int(me.sum())
+        key = (hb, me.tobytes(), opp.tobytes(), min(streak, self.streak_limit), passes)
         hit = self.tt.get(key)
-        first = -1
+        first_key = -1
         if hit is not None:
-            hdepth, hvalue, hflag, first = hit
+            hdepth, hvalue, hflag, first_key = hit
             if hdepth >= depth:
                 usable = (hflag == _EXACT or (hflag == _LOWER and hvalue >= beta)
                           or (hflag == _UPPER and hvalue <= alpha))
@@ -200,99 +245,115 @@ class _Search:
                     if hdepth < EXACT_DEPTH:
                         self.horizon += 1
                     return hvalue
+        s_pass, p_pass, pass_ends = self.after(0, 0, streak, passes)
+        pass_guess = opp_pts - mine_pts  # the game ends (or the static guess): both keep their tiles
+        if depth <= 1:
+            if not pass_ends and mine_anc is not None:
+                # a static guess from the still-legal moves of an earlier list: no generation
+                self.horizon += 1
+                v, _ = nb.frontier(board, me, total, mine_pts, opp_pts, mine_anc.nt, mine_anc.code, mine_anc.chk,
+                                   mine_anc.pts, mine_anc.sc, float(INF))
+                return max(v, pass_guess)
+            moves = self.moves(board, hb, me)
+            v, i = nb.frontier(board, me, total, mine_pts, opp_pts, moves.nt, moves.code, moves.chk, moves.pts,
+                               moves.sc, float(INF))
+            cut = not pass_ends or bool(len(moves) and int(moves.nt.min()) < total)
+            self.horizon += cut
+            best, best_key = (v, int(moves.mh[i])) if v > pass_guess else (pass_guess, PASS_KEY)
+            self.store(key, depth, not cut, best, -float(INF), float(INF), best_key)
+            return best
         alpha_orig = alpha
         horizon_before = self.horizon
-        total = int(me.sum())
-        moves = self.moves(board, me)
+        moves = self.moves(board, hb, me)
         n = len(moves)
-        if depth == 1:  # every child is at the depth limit: all at once, with the same rough guess
-            return self._frontier(key, moves, mine_pts, opp_pts, streak, passes)
+        first = moves.find(first_key) if first_key > 0 else -1
         best = -float(INF)
-        best_k = -1
-        # search order: the table's best move first, then the generator order, then the pass
-        order: list[int] = list(range(n)) + [n]
-        if 0 <= first <= n:
-            order.remove(first)
-            order.insert(0, first)
+        best_key = -1
+        if depth == 2:  # every grandchild is at the depth limit: compiled
+            zero_ends = not self.passes_rule and streak + 1 >= self.streak_limit
+            b, k, searched, cut = nb.depth_two(board, me, opp, mine_pts, opp_pts, alpha, beta, zero_ends, first,
+                                               moves.nt, moves.sq, moves.tl, moves.code, moves.pts, moves.sc,
+                                               opp_anc.nt, opp_anc.code, opp_anc.chk, opp_anc.pts, opp_anc.sc)
+            self.nodes += searched
+            self.horizon += cut
+            if k >= 0:
+                best, best_key = b, int(moves.mh[k])
+                alpha = max(alpha, best)
+            order: list[int] = [n] if alpha < beta else []
+        else:
+            order = list(range(n)) + [n]
+            if first_key == PASS_KEY:
+                first = n
+            if first >= 0:
+                order.remove(first)
+                order.insert(0, first)
+        nt, sc, pts, mh = moves.nt, moves.sc, moves.pts, moves.mh
         for k in order:
             if k == n:
-                s2, p2, over = self.after(0, 0, streak, passes)
-                if over:
-                    value = opp_pts - mine_pts
+                if pass_ends:
+                    value = pass_guess
                 else:
-                    value = -self.negamax(board, opp, me, s2, p2, depth - 1, -beta, -alpha)
+                    value = -self.negamax(board, hb, opp, me, s_pass, p_pass, depth - 1, -beta, -alpha,
+                                          opp_anc, moves)
+                mkey = PASS_KEY
             else:
-                score, used, squares, placed, pts = moves.get(k)
+                placed = int(nt[k])
+                score = float(sc[k])
+                mkey = int(mh[k])
                 if placed == total:
+                    if k != 0:  # going out: the first move in the order scores the most
+                        continue
                     value = score + self.out_value(opp_pts)
                 else:
                     s2, p2, over = self.after(score, placed, streak, passes)
                     if over:
-                        value = score + opp_pts - (mine_pts - pts)
-                    elif depth == 1:  # the child is at the depth limit: the same rough guess, inline
-                        self.horizon += 1
-                        value = score + opp_pts - (mine_pts - pts)
+                        value = score + opp_pts - (mine_pts - float(pts[k]))
                     else:
+                        squares = moves.sq[k, :placed]
+                        used = moves.used(k)
+                        board[squares] = moves.tl[k, :placed]
                         me -= used
-                        for sq, t in squares:
-                            board[sq] = t
                         try:
-                            value = score - self.negamax(board, opp, me, s2, p2, depth - 1,
-                                                         score - beta, score - alpha)
+                            value = score - self.negamax(board, hb ^ mkey, opp, me, s2, p2, depth - 1,
+                                                         score - beta, score - alpha, opp_anc, moves)
                         finally:
-                            for sq, _ in squares:
-                                board[sq] = 0
+                            board[squares] = 0
                             me += used
             if value > best:
-                best, best_k = value, k
+                best, best_key = value, mkey
                 if best > alpha:
                     alpha = best
                     if alpha >= beta:
                         break
-        exact = self.horizon == horizon_before
-        flag = _UPPER if best <= alpha_orig else _LOWER if best >= beta else _EXACT
-        if len(self.tt) > 2_000_000:
-            self.tt.clear()
-        self.tt[key] = (EXACT_DEPTH if exact else depth, best, flag, best_k)
+        self.store(key, depth, self.horizon == horizon_before, best, alpha_orig, beta, best_key)
         return best
 
-    def _frontier(self, key: tuple[bytes, bytes, bytes, int, int], moves: _Moves, mine_pts: float,
-                  opp_pts: float, streak: int, passes: int) -> float:
-        """:meth:`negamax` at depth 1, vectorized: going out is exact, every other child is
-        valued as if both kept their tiles to the end."""
-        n = len(moves)
-        best = opp_pts - mine_pts  # the pass (the game ends, or the guess for the child)
-        best_k = n
-        cut = not self.after(0, 0, streak, passes)[2]
-        if n:
-            values = np.where(moves.out, moves.scores + self.out_value(opp_pts),
-                              moves.scores + opp_pts - (mine_pts - moves.points))
-            k = int(np.argmax(values))
-            cut = cut or not moves.out.all()
-            if values[k] > best:
-                best, best_k = float(values[k]), k
-        self.horizon += cut
-        self.tt[key] = (1 if cut else EXACT_DEPTH, best, _EXACT, best_k)
-        return best
-
-    def line(self, board: np.ndarray, me: np.ndarray, opp: np.ndarray, streak: int, passes: int,
+    def line(self, board: np.ndarray, hb: int, me: np.ndarray, opp: np.ndarray, streak: int, passes: int,
              limit: int = 30) -> list[MoveInfo]:
         """The principal variation from the table (best moves in turn)."""
         board, me, opp = board.copy(), me.copy(), opp.copy()
         out: list[MoveInfo] = []
         for _ in range(limit):
-            key = (board.tobytes(), me.tobytes(), opp.tobytes(), min(streak, self.streak_limit), passes)
+            key = (hb, me.tobytes(), opp.tobytes(), min(streak, self.streak_limit), passes)
             hit = self.tt.get(key)
             if hit is None or hit[3] < 0:
                 break
-            moves = self.moves(board, me)
-            k = hit[3]
-            info = PASS_INFO if k == len(moves) else moves.get(k)
+            if hit[3] == PASS_KEY:
+                info: MoveInfo = PASS_INFO
+                used = np.zeros(27, np.int32)
+            else:
+                moves = self.moves(board, hb, me)
+                k = moves.find(hit[3])
+                if k < 0:
+                    break
+                info = (int(moves.sc[k]), moves.squares(k))
+                used = moves.used(k)
+                hb ^= hit[3]
             out.append(info)
-            score, used, squares, placed, _ = info
-            if placed == int(me.sum()) and placed:
+            score, squares = info
+            if squares and len(squares) == int(me.sum()):
                 break
-            streak, passes, over = self.after(score, placed, streak, passes)
+            streak, passes, over = self.after(score, len(squares), streak, passes)
             if over:
                 break
             for sq, t in squares:
@@ -326,35 +387,37 @@ def solve_position(gen: MoveGenerator, rules: Rules, board: np.ndarray, me: np.n
     start = time.perf_counter()
     if streak_limit is None:
         streak_limit = (rules.passes if rules.end_rule is EndRule.PASSES else rules.scoreless_turns) * 2
-    values27 = np.zeros(27, np.int64)
+    values27 = np.zeros(27, np.float64)
     values27[1:] = rules.tile_set.values
     board = np.ascontiguousarray(board, np.int32).copy()
     me = np.asarray(me, np.int32).copy()
     opp = np.asarray(opp, np.int32).copy()
-    search = _Search(gen, rules, values27.astype(np.float64), start + time_limit, streak_limit)
+    if not me.any():
+        return Solution(None, 0.0, True, 0, 0, 0.0)
+    search = _Search(gen, rules, values27, start + time_limit, streak_limit, _raw_output_ok(gen, board, me))
+    hb = search.board_key(board)
     best_info: MoveInfo | None = None
     best_value = -float(INF)
     exact = False
     depth_done = 0
     line: list[MoveInfo] = []
-    if not me.any():
-        return Solution(None, 0.0, True, 0, 0, 0.0)
-    for depth in range(1, max_depth + 1):
-        search.horizon = 0
-        try:
-            value = search.negamax(board, me, opp, streak, 0, depth, -float(INF), float(INF))
-        except _Timeout:
-            break
-        depth_done = depth
-        best_value = value
-        line = search.line(board, me, opp, streak, 0)
-        best_info = line[0] if line else None
-        if search.horizon == 0:
-            exact = True
-            break
+    try:
+        opp_moves = search.moves(board, hb, opp)
+        for depth in range(1, max_depth + 1):
+            search.horizon = 0
+            value = search.negamax(board, hb, me, opp, streak, 0, depth, -float(INF), float(INF), None, opp_moves)
+            depth_done = depth
+            best_value = value
+            line = search.line(board, hb, me, opp, streak, 0)
+            best_info = line[0] if line else None
+            if search.horizon == 0:
+                exact = True
+                break
+    except _Timeout:
+        pass
     if best_info is None:  # not even depth 1 finished: the highest-scoring play (going out first)
-        moves = search.moves(board, me)
-        best_info = moves.get(0) if len(moves) else PASS_INFO
+        moves = search.moves(board, hb, me)
+        best_info = (int(moves.sc[0]), moves.squares(0)) if len(moves) else PASS_INFO
         best_value = float(best_info[0])
     size = rules.layout.size
     return Solution(_as_move(best_info, size), best_value, exact, depth_done, search.nodes,
@@ -363,8 +426,8 @@ def solve_position(gen: MoveGenerator, rules: Rules, board: np.ndarray, me: np.n
 
 def _as_move(mv: MoveInfo, size: int) -> Move:
     """A searched move as a :class:`~qiza.move.Place` (or :class:`~qiza.move.Pass`)."""
-    _, _, squares, placed, _ = mv
-    if not placed:
+    squares = mv[1]
+    if not squares:
         return Pass()
     placed_at = dict(squares)
     sqs = sorted(placed_at)

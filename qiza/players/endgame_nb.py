@@ -1,0 +1,261 @@
+"""Compiled (Numba) helpers of the endgame solver (:mod:`qiza.players.endgame`).
+
+A *move list* is one player's placements on one board, as flat arrays (one row a move):
+``score``, ``nt`` (tiles placed), ``sq``/``tl`` (squares and tile codes placed, ``nt`` of
+them), ``code`` (rack index of each tile: 0 for a blank), ``pts`` (face value of the tiles
+placed), ``chk`` (squares that must stay empty for the move to stay legal with the same
+score, -1 padded) and ``mh`` (the move's Zobrist key: the XOR of ``ztab[square, tile]`` over
+the tiles placed, which also names the move).
+
+``chk`` makes a list reusable further down the game tree: it holds the squares the move
+places on, the squares just before and after its main word, and for each tile placed the
+first empty squares beyond its cross-word in both directions. As long as those squares are
+empty (tiles are only ever added) and the rack still holds the move's tiles, the move is
+legal and scores the same: its main word and every cross-word are unchanged. Moves that the
+newer tiles make possible (hooks, plays through them) are not in an older list.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+OUT_BONUS = 1.0e6
+"""Ordering estimate added to a move that goes out (searched first)."""
+
+
+@nb.njit(cache=True)
+def decode_raw(out, n, o_score, o_meta, o_tiles):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """The generator's packed output rows as (score, row, col, direction, length, tiles n x 21)."""
+    score = np.empty(n, np.int32)
+    row = np.empty(n, np.int32)
+    col = np.empty(n, np.int32)
+    dirn = np.empty(n, np.int32)
+    length = np.empty(n, np.int32)
+    tiles = np.zeros((n, 21), np.int32)
+    for i in range(n):
+        score[i] = out[i, o_score]
+        meta = out[i, o_meta]
+        row[i] = meta & 31
+        col[i] = (meta >> 5) & 31
+        dirn[i] = (meta >> 10) & 1
+        ln = (meta >> 11) & 31
+        length[i] = ln
+        for j in range(ln):
+            six = (out[i, o_tiles + j // 5] >> (6 * (j % 5))) & 63
+            tiles[i, j] = (six & 31) | ((six & 32) << 1)
+    return score, row, col, dirn, length, tiles
+
+
+@nb.njit(cache=True)
+def prepare(score, row, col, dirn, length, tiles, board, size, values, total, ztab):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """A move list (see the module doc) from decoded generator output on ``board`` for a rack of
+    ``total`` tiles, with the search order: going out first (by score), then score + face value
+    of the tiles placed."""
+    n = len(score)
+    width = 1
+    for i in range(n):
+        cnt = 0
+        for j in range(length[i]):
+            if tiles[i, j] != 0:
+                cnt += 1
+        if cnt > width:
+            width = cnt
+    cw = 3 * width + 2
+    nt = np.zeros(n, np.int32)
+    sq = np.zeros((n, width), np.int32)
+    tl = np.zeros((n, width), np.int32)
+    code = np.zeros((n, width), np.int32)
+    chk = np.full((n, cw), -1, np.int32)
+    pts = np.zeros(n, np.float64)
+    sc = np.zeros(n, np.float64)
+    mh = np.zeros(n, np.int64)
+    est = np.zeros(n, np.float64)
+    for i in range(n):
+        r0 = row[i]
+        c0 = col[i]
+        down = dirn[i] == 1
+        ln = length[i]
+        k = 0
+        m = 0
+        h = np.int64(0)
+        p = 0.0
+        for j in range(ln):
+            t = tiles[i, j]
+            if t == 0:
+                continue
+            r = r0 + j if down else r0
+            c = c0 if down else c0 + j
+            s = r * size + c
+            sq[i, k] = s
+            tl[i, k] = t
+            cd = 0 if t & 64 else t
+            code[i, k] = cd
+            p += values[cd]
+            h ^= ztab[s, t]
+            k += 1
+            chk[i, m] = s
+            m += 1
+            # the first empty squares beyond the cross-word through (r, c)
+            if down:
+                cc = c - 1
+                while cc >= 0 and board[r * size + cc] != 0:
+                    cc -= 1
+                if cc >= 0:
+                    chk[i, m] = r * size + cc
+                    m += 1
+                cc = c + 1
+                while cc < size and board[r * size + cc] != 0:
+                    cc += 1
+                if cc < size:
+                    chk[i, m] = r * size + cc
+                    m += 1
+            else:
+                rr = r - 1
+                while rr >= 0 and board[rr * size + c] != 0:
+                    rr -= 1
+                if rr >= 0:
+                    chk[i, m] = rr * size + c
+                    m += 1
+                rr = r + 1
+                while rr < size and board[rr * size + c] != 0:
+                    rr += 1
+                if rr < size:
+                    chk[i, m] = rr * size + c
+                    m += 1
+        # the squares just before and after the main word
+        if down:
+            if r0 > 0:
+                chk[i, m] = (r0 - 1) * size + c0
+                m += 1
+            if r0 + ln < size:
+                chk[i, m] = (r0 + ln) * size + c0
+                m += 1
+        else:
+            if c0 > 0:
+                chk[i, m] = r0 * size + c0 - 1
+                m += 1
+            if c0 + ln < size:
+                chk[i, m] = r0 * size + c0 + ln
+                m += 1
+        nt[i] = k
+        pts[i] = p
+        sc[i] = score[i]
+        mh[i] = h
+        est[i] = (OUT_BONUS + sc[i]) if k == total else sc[i] + p
+    order = np.argsort(-est, kind="mergesort")
+    return (order.astype(np.int32), nt[order], sq[order], tl[order], code[order], chk[order], pts[order],
+            sc[order], mh[order])
+
+
+@nb.njit(cache=True, inline="always")
+def _valid(board, rack, need, i, nt, code, chk):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Move ``i`` of a list is still legal: its ``chk`` squares are empty and ``rack`` holds its tiles."""
+    for j in range(chk.shape[1]):
+        s = chk[i, j]
+        if s < 0:
+            break
+        if board[s] != 0:
+            return False
+    ok = True
+    for j in range(nt[i]):
+        cd = code[i, j]
+        need[cd] += 1
+        if need[cd] > rack[cd]:
+            ok = False
+    for j in range(nt[i]):
+        need[code[i, j]] = 0
+    return ok
+
+
+@nb.njit(cache=True)
+def frontier(board, rack, total, mine_pts, opp_pts, nt, code, chk, pts, sc, threshold):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """The best valid move of a list at the depth limit, valued as the solver's static guess
+    (going out: score + twice the opponent's tiles; otherwise both keep their tiles), and its
+    index (-1: none). Stops as soon as a value reaches ``threshold`` (a lower bound then)."""
+    need = np.zeros(27, np.int32)
+    best = -1.0e18
+    best_i = -1
+    for i in range(len(nt)):
+        if sc[i] + (2.0 * opp_pts if nt[i] == total else opp_pts - mine_pts + pts[i]) <= best:
+            continue
+        if not _valid(board, rack, need, i, nt, code, chk):
+            continue
+        v = sc[i] + (2.0 * opp_pts if nt[i] == total else opp_pts - mine_pts + pts[i])
+        best = v
+        best_i = i
+        if best >= threshold:
+            break
+    return best, best_i
+
+
+@nb.njit(cache=True)
+def depth_two(board, me, opp, mine_pts, opp_pts, alpha, beta, zero_ends, first,  # type: ignore[no-untyped-def]  # pragma: no cover
+              nt, sq, tl, code, pts, sc,
+              ont, ocode, ochk, opts, osc):
+    """A node two plies above the depth limit: each of this player's moves (a complete list,
+    in search order) answered by the opponent's best move at the depth limit from the
+    opponent's list ``o*`` (still-legal moves only), with alpha-beta cutoffs.
+
+    Move ``first`` (if not -1) is searched first. Returns (best value, index of the best move or
+    -1, moves searched, lines cut at the depth limit). Going out is exact (only the first, highest-scoring, such move is searched); a
+    scoreless move ends the game when ``zero_ends``.
+    """
+    need = np.zeros(27, np.int32)
+    best = -1.0e18
+    best_k = -1
+    searched = 0
+    cut = 0
+    total = 0
+    for t in range(27):
+        total += me[t]
+    opp_total = 0
+    for t in range(27):
+        opp_total += opp[t]
+    for step in range(-1, len(nt)):
+        if step < 0:
+            if first < 0:
+                continue
+            k = first
+        elif step == first:
+            continue
+        else:
+            k = step
+        n = nt[k]
+        if n == total:
+            if k != 0:  # going out: the first move in the order scores the most
+                continue
+            v = sc[k] + 2.0 * opp_pts
+        elif zero_ends and sc[k] == 0:
+            v = sc[k] + opp_pts - (mine_pts - pts[k])
+        else:
+            searched += 1
+            cut += 1
+            for j in range(n):
+                board[sq[k, j]] = tl[k, j]
+            after = mine_pts - pts[k]
+            # the opponent at the depth limit: pass (both keep their tiles) or its best move
+            f = after - opp_pts
+            threshold = sc[k] - alpha
+            if f < threshold:
+                for i in range(len(ont)):
+                    on = ont[i]
+                    g = osc[i] + (2.0 * after if on == opp_total else after - opp_pts + opts[i])
+                    if g <= f:
+                        continue
+                    if not _valid(board, opp, need, i, ont, ocode, ochk):
+                        continue
+                    f = g
+                    if f >= threshold:
+                        break
+            for j in range(n):
+                board[sq[k, j]] = 0
+            v = sc[k] - f
+        if v > best:
+            best = v
+            best_k = k
+            if best > alpha:
+                alpha = best
+                if alpha >= beta:
+                    break
+    return best, best_k, searched, cut
