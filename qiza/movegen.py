@@ -623,7 +623,7 @@ def _cap(allowed, nat, val):  # type: ignore[no-untyped-def]  # pragma: no cover
     return best
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")  # one call per anchor: the call's cost was a sixth of it
 def _shadow(bb, r, c, prev, cross, xsum, lm, wm, val, rvals, nr, eff, nat, bmin, bbonus, bingo, scratch, tab):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Upper bounds of the scores of the plays made from anchor (r, c) of board ``bb``.
 
@@ -646,22 +646,6 @@ def _shadow(bb, r, c, prev, cross, xsum, lm, wm, val, rvals, nr, eff, nat, bmin,
     occ = scratch[4]
     lsum = scratch[5]
     coefb = scratch[6]
-    acc = 0
-    nocc = 0
-    lacc = 0
-    for x in range(size):
-        pre[x] = acc
-        occ[x] = nocc
-        lsum[x] = lacc
-        t = bb[r, x]
-        if t != 0:
-            nocc += 1
-            lacc += t & 63
-            if not t & 64:
-                acc += val[t]
-    pre[size] = acc
-    occ[size] = nocc
-    lsum[size] = lacc
     nl = 0
     x = c - 1
     while x > prev and nl < nr - 1:
@@ -680,11 +664,13 @@ def _shadow(bb, r, c, prev, cross, xsum, lm, wm, val, rvals, nr, eff, nat, bmin,
             rpos[nrt] = x
             nrt += 1
         x += 1
-    nrow = tab.shape[0]  # runtime loop bounds: constant ones get unrolled and slow compilation
-    ncol = tab.shape[1]
-    for i in range(nrow):
-        for j in range(ncol):
+    # only rows 0..nr and columns 0..nr (and the last) are read: runtime loop bounds (constant
+    # ones get unrolled and slow compilation)
+    last = tab.shape[1] - 1  # column of the ">= l left tiles" bounds
+    for i in range(nr + 1):
+        for j in range(nr + 1):
             tab[i, j] = -1
+        tab[i, last] = -1
     best = -1
     lwm = wm[base + c]
     lx = xsum[r, c] * wm[base + c] if xsum[r, c] >= 0 else 0
@@ -785,15 +771,39 @@ def _shadow(bb, r, c, prev, cross, xsum, lm, wm, val, rvals, nr, eff, nat, bmin,
                 best = total
     # suffix maxima: tab[l, k] = best over spans with l left and >= k right tiles;
     # tab[l, MAX_RACK + 1] = best over spans with >= l left tiles
-    last = ncol - 1  # column of the ">= l left tiles" bounds
-    for i in range(nrow):
-        for j in range(last - 2, -1, -1):
+    for i in range(nl + 1):
+        for j in range(nr - 1, -1, -1):
             if tab[i, j + 1] > tab[i, j]:
                 tab[i, j] = tab[i, j + 1]
-    tab[nrow - 1, last] = tab[nrow - 1, 0]
-    for i in range(nrow - 2, -1, -1):
+    tab[nl, last] = tab[nl, 0]
+    for i in range(nl - 1, -1, -1):
         tab[i, last] = max(tab[i, 0], tab[i + 1, last])
     return best
+
+
+@nb.njit(cache=True, inline="always")
+def _row_sums(bb, r, val, scratch):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Prefix sums of row ``r`` for :func:`_shadow`: face values, tile counts, letter codes."""
+    size = bb.shape[0]
+    pre = scratch[3]
+    occ = scratch[4]
+    lsum = scratch[5]
+    acc = 0
+    nocc = 0
+    lacc = 0
+    for x in range(size):
+        pre[x] = acc
+        occ[x] = nocc
+        lsum[x] = lacc
+        t = bb[r, x]
+        if t != 0:
+            nocc += 1
+            lacc += t & 63
+            if not t & 64:
+                acc += val[t]
+    pre[size] = acc
+    occ[size] = nocc
+    lsum[size] = lacc
 
 
 @nb.njit(cache=True)
@@ -879,8 +889,12 @@ def _generate_best(g, anag, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT
                 boardmask |= 1 << (board[i] & 63)
         bingo = _bingo_mask(anag, w, boardmask)
     tabs = np.empty((n, MAX_RACK + 1, MAX_RACK + 2), np.int32)
+    srow = -1
     for i in range(n):
         d = 0 if i < n0 else 1
+        if ar[i] + MAX_SIZE * d != srow:  # anchors come row by row: the row's sums once
+            srow = ar[i] + MAX_SIZE * d
+            _row_sums(b if d == 0 else bt, ar[i], val, scratch)
         bounds[i] = _shadow(b if d == 0 else bt, ar[i], ac[i], ap[i], cross[d], xsum[d], lm if d == 0 else lmT,
                             wm if d == 0 else wmT, val, rvals, nr, eff, rbits, bmin, bbonus, bingo, scratch, tabs[i])
     order = np.empty(n, np.int64)  # anchors by decreasing bound (insertion sort: n is small)
@@ -918,9 +932,10 @@ def _generate_best(g, anag, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT
         w[P_ANCHOR] = c
         w[P_PREV] = ap[i]
         tab = tabs[i]
-        for x in range(tab.shape[0]):
-            for y in range(tab.shape[1]):
+        for x in range(nr + 1):  # the part _rec reads (see _shadow)
+            for y in range(nr + 1):
                 w[W_TAB + x * TAB_W + y] = tab[x, y]
+            w[W_TAB + x * TAB_W + MAX_RACK + 1] = tab[x, MAX_RACK + 1]
         _rec(_ptr(g), _ptr(w), _ptr(out), c, root, g[3], 0, 1, 0, 0, c, rbits)
 
 
