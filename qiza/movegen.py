@@ -142,6 +142,25 @@ def _ptr(typingctx, arr):  # type: ignore[no-untyped-def]
     return sig, codegen
 
 
+@intrinsic
+def _prefetch(typingctx, ptr, idx):  # type: ignore[no-untyped-def]
+    """Start loading ``ptr[idx]`` into the caches (LLVM ``prefetch``: a read, kept close)."""
+    sig = types.void(ptr, idx)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        from llvmlite import ir
+
+        i8p = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        addr = builder.bitcast(builder.gep(args[0], [args[1]]), i8p)
+        fn = builder.module.declare_intrinsic("llvm.prefetch", [i8p],
+                                              ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]))
+        builder.call(fn, [addr, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
 @nb.njit(cache=True, inline="always")
 def _record(w, out, start, end, score, nt):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Write one move (squares start..end of the current line) to ``out``."""
@@ -252,6 +271,7 @@ def _rec(g, w, out, pos, node, children, mainsc, wmul, xsc, nt, start, rbits):  
         arc = node + 1 + 2 * _popc(children & (bit - 1))
         child = g[arc]
         cm = g[arc + 1]
+        _prefetch(g, child)  # the child's node is in memory, not cache: start loading it now
         end = ends & bit
         if not ((end and can_end) or (cm & nmask) or ((cm & 1) and (g[child + 2] & smask))):
             continue  # a dead end: nothing to record and nowhere to go
