@@ -264,19 +264,45 @@ class _Search:
             return best
         alpha_orig = alpha
         horizon_before = self.horizon
-        moves = self.moves(board, hb, me)
-        n = len(moves)
-        first = moves.find(first_key) if first_key > 0 else -1
         best = -float(INF)
         best_key = -1
+        moves = self.movecache.get((hb, me.tobytes()))
+        done_key = -1
+        if moves is None and mine_anc is not None:
+            # first the table's best move (or at two plies from the limit every still-legal
+            # move) from an earlier list: a cutoff spares generating this position's moves
+            anc = mine_anc
+            first = anc.find(first_key) if first_key > 0 else -1
+            if depth == 2:
+                zero_ends = not self.passes_rule and streak + 1 >= self.streak_limit
+                b, k, searched, cut = nb.depth_two(board, me, opp, mine_pts, opp_pts, alpha, beta, zero_ends, first,
+                                                   True, anc.nt, anc.sq, anc.tl, anc.code, anc.chk, anc.pts, anc.sc,
+                                                   opp_anc.nt, opp_anc.code, opp_anc.chk, opp_anc.pts, opp_anc.sc)
+                self.nodes += searched
+                self.horizon += cut
+                if k >= 0:
+                    best, best_key = b, int(anc.mh[k])
+            elif first >= 0 and nb.valid_one(board, me, first, anc.nt, anc.code, anc.chk):
+                best = self.child(anc, first, board, hb, me, opp, streak, passes, depth, alpha, beta,
+                                  mine_pts, opp_pts, total, opp_anc, anc)
+                best_key = done_key = first_key
+            if best >= beta:
+                self.store(key, depth, self.horizon == horizon_before, best, alpha_orig, beta, best_key)
+                return best
+            alpha = max(alpha, best)
+        if moves is None:
+            moves = self.moves(board, hb, me)
+        n = len(moves)
+        first = moves.find(first_key) if first_key > 0 else -1
         if depth == 2:  # every grandchild is at the depth limit: compiled
             zero_ends = not self.passes_rule and streak + 1 >= self.streak_limit
             b, k, searched, cut = nb.depth_two(board, me, opp, mine_pts, opp_pts, alpha, beta, zero_ends, first,
-                                               moves.nt, moves.sq, moves.tl, moves.code, moves.pts, moves.sc,
+                                               False, moves.nt, moves.sq, moves.tl, moves.code, moves.chk,
+                                               moves.pts, moves.sc,
                                                opp_anc.nt, opp_anc.code, opp_anc.chk, opp_anc.pts, opp_anc.sc)
             self.nodes += searched
             self.horizon += cut
-            if k >= 0:
+            if k >= 0 and b > best:
                 best, best_key = b, int(moves.mh[k])
                 alpha = max(alpha, best)
             order: list[int] = [n] if alpha < beta else []
@@ -287,7 +313,6 @@ class _Search:
             if first >= 0:
                 order.remove(first)
                 order.insert(0, first)
-        nt, sc, pts, mh = moves.nt, moves.sc, moves.pts, moves.mh
         for k in order:
             if k == n:
                 if pass_ends:
@@ -297,28 +322,11 @@ class _Search:
                                           opp_anc, moves)
                 mkey = PASS_KEY
             else:
-                placed = int(nt[k])
-                score = float(sc[k])
-                mkey = int(mh[k])
-                if placed == total:
-                    if k != 0:  # going out: the first move in the order scores the most
-                        continue
-                    value = score + self.out_value(opp_pts)
-                else:
-                    s2, p2, over = self.after(score, placed, streak, passes)
-                    if over:
-                        value = score + opp_pts - (mine_pts - float(pts[k]))
-                    else:
-                        squares = moves.sq[k, :placed]
-                        used = moves.used(k)
-                        board[squares] = moves.tl[k, :placed]
-                        me -= used
-                        try:
-                            value = score - self.negamax(board, hb ^ mkey, opp, me, s2, p2, depth - 1,
-                                                         score - beta, score - alpha, opp_anc, moves)
-                        finally:
-                            board[squares] = 0
-                            me += used
+                mkey = int(moves.mh[k])
+                if mkey == done_key or (k and moves.nt[k] == total):
+                    continue  # searched already; going out: the first move in the order scores the most
+                value = self.child(moves, k, board, hb, me, opp, streak, passes, depth, alpha, beta,
+                                   mine_pts, opp_pts, total, opp_anc, moves)
             if value > best:
                 best, best_key = value, mkey
                 if best > alpha:
@@ -327,6 +335,29 @@ class _Search:
                         break
         self.store(key, depth, self.horizon == horizon_before, best, alpha_orig, beta, best_key)
         return best
+
+    def child(self, moves: _List, k: int, board: np.ndarray, hb: int, me: np.ndarray, opp: np.ndarray,
+              streak: int, passes: int, depth: int, alpha: float, beta: float, mine_pts: float, opp_pts: float,
+              total: int, opp_anc: _List, mine_list: _List) -> float:
+        """The value of playing move ``k`` of ``moves`` (legal here), searched to ``depth - 1``;
+        ``mine_list`` is the mover's latest list (the opponent's ``opp_anc`` below)."""
+        placed = int(moves.nt[k])
+        score = float(moves.sc[k])
+        if placed == total:
+            return score + self.out_value(opp_pts)
+        s2, p2, over = self.after(score, placed, streak, passes)
+        if over:
+            return score + opp_pts - (mine_pts - float(moves.pts[k]))
+        squares = moves.sq[k, :placed]
+        used = moves.used(k)
+        board[squares] = moves.tl[k, :placed]
+        me -= used
+        try:
+            return score - self.negamax(board, hb ^ int(moves.mh[k]), opp, me, s2, p2, depth - 1,
+                                        score - beta, score - alpha, opp_anc, mine_list)
+        finally:
+            board[squares] = 0
+            me += used
 
     def line(self, board: np.ndarray, hb: int, me: np.ndarray, opp: np.ndarray, streak: int, passes: int,
              limit: int = 30) -> list[MoveInfo]:
@@ -384,6 +415,7 @@ def solve_position(gen: MoveGenerator, rules: Rules, board: np.ndarray, me: np.n
     ``streak`` is the count of turns already in a row towards the scoreless end rule and
     ``streak_limit`` the count that ends the game (default from ``rules``, two players).
     """
+    nb.warm_up()  # the first time in a process: compiled helpers loaded (or compiled), off the clock
     start = time.perf_counter()
     if streak_limit is None:
         streak_limit = (rules.passes if rules.end_rule is EndRule.PASSES else rules.scoreless_turns) * 2

@@ -190,16 +190,25 @@ def frontier(board, rack, total, mine_pts, opp_pts, nt, code, chk, pts, sc, thre
 
 
 @nb.njit(cache=True)
-def depth_two(board, me, opp, mine_pts, opp_pts, alpha, beta, zero_ends, first,  # type: ignore[no-untyped-def]  # pragma: no cover
-              nt, sq, tl, code, pts, sc,
-              ont, ocode, ochk, opts, osc):
-    """A node two plies above the depth limit: each of this player's moves (a complete list,
-    in search order) answered by the opponent's best move at the depth limit from the
-    opponent's list ``o*`` (still-legal moves only), with alpha-beta cutoffs.
+def valid_one(board, rack, i, nt, code, chk):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Move ``i`` of a list is still legal on ``board`` with ``rack``."""
+    need = np.zeros(27, np.int32)
+    return _valid(board, rack, need, i, nt, code, chk)
 
-    Move ``first`` (if not -1) is searched first. Returns (best value, index of the best move or
-    -1, moves searched, lines cut at the depth limit). Going out is exact (only the first, highest-scoring, such move is searched); a
-    scoreless move ends the game when ``zero_ends``.
+
+@nb.njit(cache=True)
+def depth_two(board, me, opp, mine_pts, opp_pts, alpha, beta, zero_ends, first, check,  # type: ignore[no-untyped-def]  # pragma: no cover
+              nt, sq, tl, code, chk, pts, sc,
+              ont, ocode, ochk, opts, osc):
+    """A node two plies above the depth limit: each of this player's moves (in search order)
+    answered by the opponent's best move at the depth limit from the opponent's list ``o*``
+    (still-legal moves only), with alpha-beta cutoffs.
+
+    With ``check`` the player's list is an earlier one and only its still-legal moves are
+    searched; otherwise it is the position's complete list. Move ``first`` (if not -1) is
+    searched first. Going out is exact (only the first, highest-scoring, such move is
+    searched); a scoreless move ends the game when ``zero_ends``. Returns (best value, index
+    of the best move or -1, moves searched, lines cut at the depth limit).
     """
     need = np.zeros(27, np.int32)
     best = -1.0e18
@@ -212,6 +221,7 @@ def depth_two(board, me, opp, mine_pts, opp_pts, alpha, beta, zero_ends, first, 
     opp_total = 0
     for t in range(27):
         opp_total += opp[t]
+    out_done = False
     for step in range(-1, len(nt)):
         if step < 0:
             if first < 0:
@@ -222,9 +232,12 @@ def depth_two(board, me, opp, mine_pts, opp_pts, alpha, beta, zero_ends, first, 
         else:
             k = step
         n = nt[k]
+        if n == total and out_done:
+            continue
+        if check and not _valid(board, me, need, k, nt, code, chk):
+            continue
         if n == total:
-            if k != 0:  # going out: the first move in the order scores the most
-                continue
+            out_done = step >= 0  # going out: the first in the order scores the most
             v = sc[k] + 2.0 * opp_pts
         elif zero_ends and sc[k] == 0:
             v = sc[k] + opp_pts - (mine_pts - pts[k])
@@ -259,3 +272,29 @@ def depth_two(board, me, opp, mine_pts, opp_pts, alpha, beta, zero_ends, first, 
                 if alpha >= beta:
                     break
     return best, best_k, searched, cut
+
+
+_WARM = False
+
+
+def warm_up() -> None:
+    """Compile (or load from the disk cache) every helper with the solver's argument types, so
+    that a first search does not spend its time limit compiling."""
+    global _WARM
+    if _WARM:
+        return
+    board = np.zeros(225, np.int32)
+    rack = np.zeros(27, np.int32)
+    rack[1] = 1
+    one = np.ones(1, np.int32)
+    tiles = np.zeros((1, 21), np.int32)
+    tiles[0, 0] = 1
+    decode_raw(np.zeros((1, 8), np.int32), 1, 0, 1, 3)
+    _, nt, sq, tl, code, chk, pts, sc, _ = prepare(one * 2, one * 7, one * 7, one * 0, one, tiles, board, 15,
+                                                    np.ones(27), 1, np.ones((225, 128), np.int64))
+    frontier(board, rack, 1, 1.0, 1.0, nt, code, chk, pts, sc, 1.0e6)
+    valid_one(board, rack, 0, nt, code, chk)
+    for check in (False, True):
+        depth_two(board, rack, rack, 1.0, 1.0, -1.0e6, 1.0e6, False, -1, check, nt, sq, tl, code, chk, pts, sc,
+                  nt, code, chk, pts, sc)
+    _WARM = True
