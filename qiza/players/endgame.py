@@ -266,9 +266,9 @@ class _Search:
         horizon_before = self.horizon
         best = -float(INF)
         best_key = -1
-        moves = self.movecache.get((hb, me.tobytes()))
+        cached = self.movecache.get((hb, me.tobytes()))
         done_key = -1
-        if moves is None and mine_anc is not None:
+        if cached is None and mine_anc is not None:
             # first the table's best move (or at two plies from the limit every still-legal
             # move) from an earlier list: a cutoff spares generating this position's moves
             anc = mine_anc
@@ -290,8 +290,7 @@ class _Search:
                 self.store(key, depth, self.horizon == horizon_before, best, alpha_orig, beta, best_key)
                 return best
             alpha = max(alpha, best)
-        if moves is None:
-            moves = self.moves(board, hb, me)
+        moves = cached if cached is not None else self.moves(board, hb, me)
         n = len(moves)
         first = moves.find(first_key) if first_key > 0 else -1
         if depth == 2:  # every grandchild is at the depth limit: compiled
