@@ -78,11 +78,11 @@ PASS_KEY = 0
 class _List:
     """One player's placements on one board (see :mod:`qiza.players.endgame_nb`), in search order."""
 
-    __slots__ = ("total", "nt", "sq", "tl", "code", "chk", "pts", "sc", "mh", "_index")
+    __slots__ = ("total", "nt", "sq", "tl", "code", "chk", "pts", "sc", "mh", "usage", "_index")
 
     def __init__(self, arrays: tuple[np.ndarray, ...], total: int) -> None:
         self.total = total
-        (_, self.nt, self.sq, self.tl, self.code, self.chk, self.pts, self.sc, self.mh) = arrays
+        (_, self.nt, self.sq, self.tl, self.code, self.chk, self.pts, self.sc, self.mh, self.usage) = arrays
         self._index: dict[int, int] | None = None
 
     def __len__(self) -> int:
@@ -95,7 +95,7 @@ class _List:
         return self._index.get(key, -1)
 
     def used(self, k: int) -> np.ndarray:
-        return np.bincount(self.code[k, :self.nt[k]], minlength=27).astype(np.int32)
+        return self.usage[k]  # type: ignore[no-any-return]
 
     def squares(self, k: int) -> list[tuple[int, int]]:
         n = int(self.nt[k])
@@ -218,9 +218,11 @@ class _Search:
             self.tt.clear()
         self.tt[key] = (EXACT_DEPTH if exact else depth, best, flag, best_key)
 
-    def negamax(self, board: np.ndarray, hb: int, me: np.ndarray, opp: np.ndarray, streak: int, passes: int,
-                depth: int, alpha: float, beta: float, mine_anc: _List | None, opp_anc: _List) -> float:
-        """Value for the player to move (holding ``me``) of a position not yet over.
+    def negamax(self, board: np.ndarray, hb: int, me: np.ndarray, opp: np.ndarray, mine_pts: float, opp_pts: float,
+                total: int, opp_total: int, streak: int, passes: int, depth: int, alpha: float, beta: float,
+                mine_anc: _List | None, opp_anc: _List) -> float:
+        """Value for the player to move (holding ``me``: ``total`` tiles worth ``mine_pts``) of a
+        position not yet over.
 
         ``mine_anc`` / ``opp_anc``: the latest move lists of the player to move and of the
         opponent on an earlier board of this line (``opp_anc`` is the parent's), with racks
@@ -229,10 +231,6 @@ class _Search:
         self.nodes += 1
         if time.perf_counter() > self.deadline:
             raise _Timeout
-        values = self.values27
-        mine_pts = float(np.dot(me, values))
-        opp_pts = float(np.dot(opp, values))
-        total = int(me.sum())
         key = (hb, me.tobytes(), opp.tobytes(), min(streak, self.streak_limit), passes)
         hit = self.tt.get(key)
         first_key = -1
@@ -284,7 +282,7 @@ class _Search:
                     best, best_key = b, int(anc.mh[k])
             elif first >= 0 and nb.valid_one(board, me, first, anc.nt, anc.code, anc.chk):
                 best = self.child(anc, first, board, hb, me, opp, streak, passes, depth, alpha, beta,
-                                  mine_pts, opp_pts, total, opp_anc, anc)
+                                  mine_pts, opp_pts, total, opp_total, opp_anc, anc)
                 best_key = done_key = first_key
             if best >= beta:
                 self.store(key, depth, self.horizon == horizon_before, best, alpha_orig, beta, best_key)
@@ -317,15 +315,15 @@ class _Search:
                 if pass_ends:
                     value = pass_guess
                 else:
-                    value = -self.negamax(board, hb, opp, me, s_pass, p_pass, depth - 1, -beta, -alpha,
-                                          opp_anc, moves)
+                    value = -self.negamax(board, hb, opp, me, opp_pts, mine_pts, opp_total, total, s_pass, p_pass,
+                                          depth - 1, -beta, -alpha, opp_anc, moves)
                 mkey = PASS_KEY
             else:
                 mkey = int(moves.mh[k])
                 if mkey == done_key or (k and moves.nt[k] == total):
                     continue  # searched already; going out: the first move in the order scores the most
                 value = self.child(moves, k, board, hb, me, opp, streak, passes, depth, alpha, beta,
-                                   mine_pts, opp_pts, total, opp_anc, moves)
+                                   mine_pts, opp_pts, total, opp_total, opp_anc, moves)
             if value > best:
                 best, best_key = value, mkey
                 if best > alpha:
@@ -337,7 +335,7 @@ class _Search:
 
     def child(self, moves: _List, k: int, board: np.ndarray, hb: int, me: np.ndarray, opp: np.ndarray,
               streak: int, passes: int, depth: int, alpha: float, beta: float, mine_pts: float, opp_pts: float,
-              total: int, opp_anc: _List, mine_list: _List) -> float:
+              total: int, opp_total: int, opp_anc: _List, mine_list: _List) -> float:
         """The value of playing move ``k`` of ``moves`` (legal here), searched to ``depth - 1``;
         ``mine_list`` is the mover's latest list (the opponent's ``opp_anc`` below)."""
         placed = int(moves.nt[k])
@@ -348,12 +346,13 @@ class _Search:
         if over:
             return score + opp_pts - (mine_pts - float(moves.pts[k]))
         squares = moves.sq[k, :placed]
-        used = moves.used(k)
+        used = moves.usage[k]
         board[squares] = moves.tl[k, :placed]
         me -= used
         try:
-            return score - self.negamax(board, hb ^ int(moves.mh[k]), opp, me, s2, p2, depth - 1,
-                                        score - beta, score - alpha, opp_anc, mine_list)
+            return score - self.negamax(board, hb ^ int(moves.mh[k]), opp, me, opp_pts, mine_pts - float(moves.pts[k]),
+                                        opp_total, total - placed, s2, p2, depth - 1, score - beta, score - alpha,
+                                        opp_anc, mine_list)
         finally:
             board[squares] = 0
             me += used
@@ -436,7 +435,8 @@ def solve_position(gen: MoveGenerator, rules: Rules, board: np.ndarray, me: np.n
         opp_moves = search.moves(board, hb, opp)
         for depth in range(1, max_depth + 1):
             search.horizon = 0
-            value = search.negamax(board, hb, me, opp, streak, 0, depth, -float(INF), float(INF), None, opp_moves)
+            value = search.negamax(board, hb, me, opp, float(me @ values27), float(opp @ values27), int(me.sum()),
+                                   int(opp.sum()), streak, 0, depth, -float(INF), float(INF), None, opp_moves)
             depth_done = depth
             best_value = value
             line = search.line(board, hb, me, opp, streak, 0)

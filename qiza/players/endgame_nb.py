@@ -2,7 +2,8 @@
 
 A *move list* is one player's placements on one board, as flat arrays (one row a move):
 ``score``, ``nt`` (tiles placed), ``sq``/``tl`` (squares and tile codes placed, ``nt`` of
-them), ``code`` (rack index of each tile: 0 for a blank), ``pts`` (face value of the tiles
+them), ``code`` (rack index of each tile: 0 for a blank), ``usage`` (the tiles as 27 rack
+counts), ``pts`` (face value of the tiles
 placed), ``chk`` (squares that must stay empty for the move to stay legal with the same
 score, -1 padded) and ``mh`` (the move's Zobrist key: the XOR of ``ztab[square, tile]`` over
 the tiles placed, which also names the move).
@@ -144,8 +145,13 @@ def prepare(score, row, col, dirn, length, tiles, board, size, values, total, zt
         mh[i] = h
         est[i] = (OUT_BONUS + sc[i]) if k == total else sc[i] + p
     order = np.argsort(-est, kind="mergesort")
+    usage = np.zeros((n, 27), np.int32)
+    for i in range(n):
+        o = order[i]
+        for j in range(nt[o]):
+            usage[i, code[o, j]] += 1
     return (order.astype(np.int32), nt[order], sq[order], tl[order], code[order], chk[order], pts[order],
-            sc[order], mh[order])
+            sc[order], mh[order], usage)
 
 
 @nb.njit(cache=True, inline="always")
@@ -290,7 +296,7 @@ def warm_up() -> None:
     tiles = np.zeros((1, 21), np.int32)
     tiles[0, 0] = 1
     decode_raw(np.zeros((1, 8), np.int32), 1, 0, 1, 3)
-    _, nt, sq, tl, code, chk, pts, sc, _ = prepare(one * 2, one * 7, one * 7, one * 0, one, tiles, board, 15,
+    _, nt, sq, tl, code, chk, pts, sc, _, _ = prepare(one * 2, one * 7, one * 7, one * 0, one, tiles, board, 15,
                                                     np.ones(27), 1, np.ones((225, 128), np.int64))
     frontier(board, rack, 1, 1.0, 1.0, nt, code, chk, pts, sc, 1.0e6)
     valid_one(board, rack, 0, nt, code, chk)

@@ -1,0 +1,140 @@
+"""The endgame solver (:mod:`qiza.players.endgame`) against a plain minimax on larger endgames
+(3-4 tiles each on a real board), and its compiled move lists against the generator."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from qiza.analysis import board_array, generator, rack_counts
+from qiza.game import Game
+from qiza.lexicon import Lexicon, load_lexicon
+from qiza.movegen import MoveGenerator
+from qiza.players import make_player
+from qiza.players.endgame import solve_position
+from qiza.rules import CLASSIC
+
+
+@pytest.fixture(scope="module")
+def lexicon() -> Lexicon:
+    try:
+        return load_lexicon("twl06")
+    except Exception:  # pragma: no cover
+        return load_lexicon("enable")
+
+
+@pytest.fixture(scope="module")
+def position(lexicon: Lexicon) -> np.ndarray:
+    """A real board with the bag empty (static self-play)."""
+    static = make_player("static", lexicon, seed=0)
+    game = Game(CLASSIC.with_options(challenge="auto"), lexicon=lexicon, seed=5)
+    while game.bag and not game.over:
+        game.play(static.choose(game.view(game.to_move)))
+    assert not game.over
+    return board_array(game.board)
+
+
+class Minimax:
+    """Plain minimax to the end of the game: every move searched, no bounds, no move order; a
+    memo of exact values keyed by the whole position. The solver's rules: going out wins twice
+    the opponent's tiles, two passes in a row or ``limit`` scoreless turns end the game with
+    each losing their own tiles."""
+
+    def __init__(self, gen: MoveGenerator, limit: int = 6) -> None:
+        self.gen = gen
+        self.limit = limit
+        self.vals = np.zeros(27)
+        self.vals[1:] = CLASSIC.tile_set.values
+        self.memo: dict[tuple[bytes, bytes, bytes, int, int], float] = {}
+
+    def value(self, board: np.ndarray, me: np.ndarray, opp: np.ndarray, streak: int = 0, passes: int = 0) -> float:
+        key = (board.tobytes(), me.tobytes(), opp.tobytes(), streak, passes)
+        if key in self.memo:
+            return self.memo[key]
+        mine, theirs = float(me @ self.vals), float(opp @ self.vals)
+        if passes + 1 >= 2 or streak + 1 >= self.limit:
+            best = theirs - mine
+        else:
+            best = -self.value(board, opp, me, streak + 1, passes + 1)
+        total = int(me.sum())
+        ml = self.gen.generate(board, me)
+        for i in range(len(ml)):
+            used = np.zeros(27, np.int32)
+            b2 = board.copy()
+            r, c, step = int(ml.row[i]), int(ml.col[i]), 15 if ml.direction[i] else 1
+            for j, t in enumerate(ml.tiles[i, :ml.length[i]].tolist()):
+                if t:
+                    used[0 if t & 64 else t] += 1
+                    b2[r * 15 + c + j * step] = t
+            score = int(ml.score[i])
+            if ml.ntiles[i] == total:
+                v = score + 2 * theirs
+            else:
+                s2 = 0 if score else streak + 1
+                if s2 >= self.limit:
+                    v = score + theirs - float((me - used) @ self.vals)
+                else:
+                    v = score - self.value(b2, opp, me - used, s2, 0)
+            best = max(best, v)
+        self.memo[key] = best
+        return best
+
+
+@pytest.mark.parametrize("mine,theirs", [("PRT", "IIU"), ("CBK", "EXT"), ("QRT", "IIUW"), ("CWBK", "UXT")])
+def test_solver_matches_plain_minimax(lexicon: Lexicon, position: np.ndarray, mine: str, theirs: str) -> None:
+    """3-4 tiles each (12,000 to 29,000 positions for the plain minimax): the same exact value."""
+    gen = generator(lexicon, CLASSIC)
+    me, opp = rack_counts(mine), rack_counts(theirs)
+    expected = Minimax(gen).value(position, me, opp)
+    solution = solve_position(gen, CLASSIC, position, me, opp, time_limit=60)
+    assert solution.exact and solution.value == expected
+    assert solution.line and solution.line[0] == solution.move
+
+
+def test_move_lists_match_the_generator(lexicon: Lexicon, position: np.ndarray) -> None:
+    """The compiled move lists hold the generator's moves (squares, tiles, score) and stay
+    legal exactly while their squares to keep empty are empty; the public path (MoveList)
+    gives the same values as the packed output."""
+    from qiza.players import endgame
+    from qiza.players.endgame import _Search
+
+    gen = generator(lexicon, CLASSIC)
+    rack = rack_counts("AEIRST?")
+    values = np.zeros(27)
+    values[1:] = CLASSIC.tile_set.values
+    search = _Search(gen, CLASSIC, values, float("inf"), 6, endgame._raw_output_ok(gen, position, rack))
+    assert search.raw
+    moves = search.moves(position, search.board_key(position), rack)
+    ml = gen.generate(position, rack)
+    expected = set()
+    for m in ml:
+        expected.add((m.score, tuple(sorted((r * 15 + c, t) for r, c, t in m.squares()))))
+    got = {(int(moves.sc[k]), tuple(sorted(moves.squares(k)))) for k in range(len(moves))}
+    assert got == expected and len(moves) == len(ml)
+    # after a play elsewhere, the still-legal moves of the old list are exactly the new list's
+    # moves that do not touch the new tiles
+    from qiza.players import endgame_nb as nb
+
+    k = next(k for k in range(len(moves)) if moves.nt[k] == 3)
+    board = position.copy()
+    board[moves.sq[k, :3]] = moves.tl[k, :3]
+    left = rack - moves.used(k)
+    new = gen.generate(board, left)
+    new_set = {(m.score, tuple(sorted((r * 15 + c, t) for r, c, t in m.squares()))) for m in new}
+    kept = {(int(moves.sc[i]), tuple(sorted(moves.squares(i)))) for i in range(len(moves))
+            if nb.valid_one(board, left, i, moves.nt, moves.code, moves.chk)}
+    assert kept and kept <= new_set and len(kept) < len(new_set)
+
+
+def test_public_move_list_path_gives_the_same_values(lexicon: Lexicon, position: np.ndarray) -> None:
+    from qiza.players import endgame
+
+    gen = generator(lexicon, CLASSIC)
+    me, opp = rack_counts("CBK"), rack_counts("EXT")
+    raw = solve_position(gen, CLASSIC, position, me, opp, time_limit=60)
+    endgame._RAW_OK[id(gen)] = False
+    try:
+        public = solve_position(gen, CLASSIC, position, me, opp, time_limit=60)
+    finally:
+        del endgame._RAW_OK[id(gen)]
+    assert raw.exact and public.exact and raw.value == public.value and raw.move == public.move
