@@ -78,12 +78,19 @@ PASS_KEY = 0
 class _List:
     """One player's placements on one board (see :mod:`qiza.players.endgame_nb`), in search order."""
 
-    __slots__ = ("total", "nt", "sq", "tl", "code", "chk", "pts", "sc", "mh", "usage", "_index")
+    __slots__ = ("total", "nt", "sq", "tl", "code", "chk", "pts", "sc", "mh", "usage", "_index", "_plain")
 
     def __init__(self, arrays: tuple[np.ndarray, ...], total: int) -> None:
         self.total = total
         (_, self.nt, self.sq, self.tl, self.code, self.chk, self.pts, self.sc, self.mh, self.usage) = arrays
         self._index: dict[int, int] | None = None
+        self._plain: tuple[list[int], list[float], list[float], list[int]] | None = None
+
+    def plain(self) -> tuple[list[int], list[float], list[float], list[int]]:
+        """(tiles placed, score, face value placed, key) of every move as Python lists."""
+        if self._plain is None:
+            self._plain = (self.nt.tolist(), self.sc.tolist(), self.pts.tolist(), self.mh.tolist())
+        return self._plain
 
     def __len__(self) -> int:
         return len(self.nt)
@@ -310,6 +317,7 @@ class _Search:
             if first >= 0:
                 order.remove(first)
                 order.insert(0, first)
+        plain_nt, _, _, plain_mh = moves.plain()
         for k in order:
             if k == n:
                 if pass_ends:
@@ -319,11 +327,11 @@ class _Search:
                                           depth - 1, -beta, -alpha, opp_anc, moves)
                 mkey = PASS_KEY
             else:
-                mkey = int(moves.mh[k])
-                if mkey == done_key or (k and moves.nt[k] == total):
+                mkey = plain_mh[k]
+                if mkey == done_key or (k and plain_nt[k] == total):
                     continue  # searched already; going out: the first move in the order scores the most
                 value = self.child(moves, k, board, hb, me, opp, streak, passes, depth, alpha, beta,
-                                   mine_pts, opp_pts, total, opp_total, opp_anc, moves)
+                                   mine_pts, opp_pts, total, opp_total, opp_anc, moves, best > -INF)
             if value > best:
                 best, best_key = value, mkey
                 if best > alpha:
@@ -335,27 +343,32 @@ class _Search:
 
     def child(self, moves: _List, k: int, board: np.ndarray, hb: int, me: np.ndarray, opp: np.ndarray,
               streak: int, passes: int, depth: int, alpha: float, beta: float, mine_pts: float, opp_pts: float,
-              total: int, opp_total: int, opp_anc: _List, mine_list: _List) -> float:
+              total: int, opp_total: int, opp_anc: _List, mine_list: _List, scout: bool = False) -> float:
         """The value of playing move ``k`` of ``moves`` (legal here), searched to ``depth - 1``;
-        ``mine_list`` is the mover's latest list (the opponent's ``opp_anc`` below)."""
-        placed = int(moves.nt[k])
-        score = float(moves.sc[k])
+        ``mine_list`` is the mover's latest list (the opponent's ``opp_anc`` below). With
+        ``scout`` (a move after the first) a null window tests whether it beats ``alpha`` before
+        the full window (principal variation search)."""
+        nt, sc, pts, mh = moves.plain()
+        placed = nt[k]
+        score = sc[k]
         if placed == total:
             return score + self.out_value(opp_pts)
         s2, p2, over = self.after(score, placed, streak, passes)
         if over:
-            return score + opp_pts - (mine_pts - float(moves.pts[k]))
-        squares = moves.sq[k, :placed]
-        used = moves.usage[k]
-        board[squares] = moves.tl[k, :placed]
-        me -= used
+            return score + opp_pts - (mine_pts - pts[k])
+        nb.play(board, me, k, moves.sq, moves.tl, moves.usage, moves.nt, False)
         try:
-            return score - self.negamax(board, hb ^ int(moves.mh[k]), opp, me, opp_pts, mine_pts - float(moves.pts[k]),
-                                        opp_total, total - placed, s2, p2, depth - 1, score - beta, score - alpha,
+            if scout and beta - alpha > 1:
+                value = score - self.negamax(board, hb ^ mh[k], opp, me, opp_pts, mine_pts - pts[k], opp_total,
+                                             total - placed, s2, p2, depth - 1, score - alpha - 1, score - alpha,
+                                             opp_anc, mine_list)
+                if value <= alpha or value >= beta:
+                    return value
+            return score - self.negamax(board, hb ^ mh[k], opp, me, opp_pts, mine_pts - pts[k], opp_total,
+                                        total - placed, s2, p2, depth - 1, score - beta, score - alpha,
                                         opp_anc, mine_list)
         finally:
-            board[squares] = 0
-            me += used
+            nb.play(board, me, k, moves.sq, moves.tl, moves.usage, moves.nt, True)
 
     def line(self, board: np.ndarray, hb: int, me: np.ndarray, opp: np.ndarray, streak: int, passes: int,
              limit: int = 30) -> list[MoveInfo]:

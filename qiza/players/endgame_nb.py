@@ -196,6 +196,18 @@ def frontier(board, rack, total, mine_pts, opp_pts, nt, code, chk, pts, sc, thre
 
 
 @nb.njit(cache=True)
+def play(board, rack, k, sq, tl, usage, nt, undo):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Put move ``k`` of a list on ``board`` and take its tiles from ``rack`` (``undo``: the reverse)."""
+    for j in range(nt[k]):
+        board[sq[k, j]] = 0 if undo else tl[k, j]
+    for t in range(27):
+        if undo:
+            rack[t] += usage[k, t]
+        else:
+            rack[t] -= usage[k, t]
+
+
+@nb.njit(cache=True)
 def valid_one(board, rack, i, nt, code, chk):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Move ``i`` of a list is still legal on ``board`` with ``rack``."""
     need = np.zeros(27, np.int32)
@@ -296,10 +308,12 @@ def warm_up() -> None:
     tiles = np.zeros((1, 21), np.int32)
     tiles[0, 0] = 1
     decode_raw(np.zeros((1, 8), np.int32), 1, 0, 1, 3)
-    _, nt, sq, tl, code, chk, pts, sc, _, _ = prepare(one * 2, one * 7, one * 7, one * 0, one, tiles, board, 15,
+    _, nt, sq, tl, code, chk, pts, sc, _, usage = prepare(one * 2, one * 7, one * 7, one * 0, one, tiles, board, 15,
                                                     np.ones(27), 1, np.ones((225, 128), np.int64))
     frontier(board, rack, 1, 1.0, 1.0, nt, code, chk, pts, sc, 1.0e6)
     valid_one(board, rack, 0, nt, code, chk)
+    play(board, rack, 0, sq, tl, usage, nt, False)
+    play(board, rack, 0, sq, tl, usage, nt, True)
     for check in (False, True):
         depth_two(board, rack, rack, 1.0, 1.0, -1.0e6, 1.0e6, False, -1, check, nt, sq, tl, code, chk, pts, sc,
                   nt, code, chk, pts, sc)
