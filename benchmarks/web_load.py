@@ -11,6 +11,14 @@ bot's HTTP actions and the time from a bot's action to the computer's reply arri
 WebSocket, as percentiles.
 
     python benchmarks/web_load.py --games 20 --robot-games 4 --max-seconds 60
+
+``--first-move LEVEL[,LEVEL...]`` measures start-up instead: for each level a fresh server
+is started, the time until it answers requests is taken, then (after ``--idle`` seconds) a
+game is created whose first turn is the computer's, and the time until that move is stored
+is reported. ``--cold`` gives the server an empty Numba cache folder (as after an edit of
+the move generator: every compiled function is compiled again).
+
+    python benchmarks/web_load.py --first-move medium,hard,champion --idle 0
 """
 
 from __future__ import annotations
@@ -138,6 +146,60 @@ async def run_load(base: str, args: argparse.Namespace) -> tuple[Stats, float, i
     return stats, elapsed, turns
 
 
+def start_server(url: str, port: int, workers: int, log: Any, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+    return subprocess.Popen([sys.executable, "-m", "qiza", "serve", "--host", "127.0.0.1", "--port", str(port),
+                             "--database-url", url, "--computer-delay", "0", "--log-level", "warning",
+                             "--computer-workers", str(workers)],
+                            cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
+
+
+def wait_until_serving(base: str, server: subprocess.Popen[bytes], limit: float = 120.0) -> None:
+    end = time.monotonic() + limit
+    while time.monotonic() < end:
+        if server.poll() is not None:
+            raise SystemExit("the server stopped")
+        try:
+            if httpx.get(base + "/api/meta", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            time.sleep(0.02)
+    raise SystemExit("server did not start")
+
+
+def first_move(level: str, args: argparse.Namespace, tmp: str) -> tuple[float, float, float]:
+    """Seconds from starting a server to its first answer, from creating a game to the
+    computer's first move being stored, and for the same in a second game (warm)."""
+    env = dict(os.environ)
+    if args.cold:
+        env["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="numba-cold-", dir=tmp)
+    url = f"sqlite:///{tmp}/first-{level}-{time.monotonic_ns()}.sqlite3"
+    port = free_port()
+    with open(os.path.join(tmp, "server.log"), "a") as log:
+        begin = time.monotonic()
+        server = start_server(url, port, args.computer_workers, log, env)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            wait_until_serving(base, server)
+            serving = time.monotonic() - begin
+            time.sleep(args.idle)
+            moves = []
+            with httpx.Client(base_url=base, timeout=30) as client:
+                for seed in (1, 2):
+                    start = time.monotonic()
+                    created = client.post("/api/games", json={
+                        "preset": "computer", "seed": seed, "creator_seat": 1,
+                        "seats": [{"kind": "computer", "level": level}, {"name": "Ann"}]}).json()
+                    while not client.get(f"/api/games/{created['id']}").json()["history"]:
+                        if time.monotonic() - start > 600:
+                            raise SystemExit("no computer move within 600 s")
+                        time.sleep(0.01)
+                    moves.append(time.monotonic() - start)
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+    return serving, moves[0], moves[1]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=20, help="bot-versus-computer games at once (max 100)")
@@ -146,7 +208,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-seconds", type=float, default=60.0, help="stop after this long (max 600)")
     parser.add_argument("--computer-workers", type=int, default=2, help="worker processes deciding computer moves")
     parser.add_argument("--database-url", default=None, help="default: SQLite in a temporary folder")
+    parser.add_argument("--first-move", default=None, metavar="LEVELS",
+                        help="measure start-up: the first computer move of each level (comma-separated) on a fresh server")
+    parser.add_argument("--idle", type=float, default=0.0, help="with --first-move: seconds between start-up and the game")
+    parser.add_argument("--cold", action="store_true", help="with --first-move: an empty Numba cache (compile everything)")
     args = parser.parse_args(argv)
+    if args.first_move:
+        with tempfile.TemporaryDirectory() as tmp:
+            print(f"first computer move on a fresh server ({args.computer_workers} workers, idle {args.idle:g}s before "
+                  f"the game, Numba cache {'empty' if args.cold else 'as it is'})")
+            for level in args.first_move.split(","):
+                serving, first, second = first_move(level.strip(), args, tmp)
+                print(f"{level:>10}: serving after {serving:.2f}s; first move {first:.2f}s; second game's move {second:.2f}s")
+        return 0
     args.games = min(args.games, 100)
     args.robot_games = min(args.robot_games, 50)
     args.max_seconds = min(args.max_seconds, 600.0)
@@ -154,20 +228,10 @@ def main(argv: list[str] | None = None) -> int:
         url = args.database_url or f"sqlite:///{tmp}/load.sqlite3"
         port = free_port()
         log = open(os.path.join(tmp, "server.log"), "w")  # noqa: SIM115
-        server = subprocess.Popen([sys.executable, "-m", "qiza", "serve", "--host", "127.0.0.1", "--port", str(port),
-                                   "--database-url", url, "--computer-delay", "0", "--log-level", "warning",
-                                   "--computer-workers", str(args.computer_workers)],
-                                  cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+        server = start_server(url, port, args.computer_workers, log)
         base = f"http://127.0.0.1:{port}"
         try:
-            for _ in range(300):
-                try:
-                    if httpx.get(base + "/api/meta", timeout=2).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    time.sleep(0.2)
-            else:
-                raise SystemExit("server did not start")
+            wait_until_serving(base, server, 60.0)
             stats, elapsed, turns = asyncio.run(run_load(base, args))
         finally:
             server.terminate()

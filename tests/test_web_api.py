@@ -688,3 +688,72 @@ def test_computer_decides_in_a_worker_process_without_holding_the_game(db_url: s
         assert state(client, game_id, None, None)["history"][0]["seat"] == 0
         assert state(client, game_id, 1, token)["rack"] == order
         assert calls == ["choose"]
+
+
+def test_warm_up_does_not_hold_up_the_server(db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from qiza.web import computer
+
+    started, release = threading.Event(), threading.Event()
+    levels: list[tuple[str, ...]] = []
+
+    def slow_warm(lexicon: str, wanted: tuple[str, ...]) -> int:
+        levels.append(wanted)
+        started.set()
+        release.wait(30)
+        return len(wanted)
+
+    monkeypatch.setattr(computer, "warm", slow_warm)
+    begin = time.monotonic()
+    try:
+        with TestClient(create_app(db_url, warm_up=True, computer_processes=0)) as client:
+            # the server answers while the computer players are still warming up
+            assert client.get("/api/meta").status_code == 200
+            assert started.wait(10) and not release.is_set()
+            assert time.monotonic() - begin < 10
+            # every level warms up, the default first
+            assert levels[0][0] == computer.default_level() and set(computer.computer_levels()) <= set(levels[0])
+    finally:
+        release.set()
+
+
+def test_the_worker_pool_warms_up_in_the_background() -> None:
+    from qiza.web.computer import ComputerPool
+
+    pool = ComputerPool(1)
+    try:
+        begin = time.monotonic()
+        pool.warm_up("enable", ("greedy",))
+        assert time.monotonic() - begin < 5  # processes started, not waited for
+        # the worker warmed up before taking any task: the lexicon is already loaded there
+        assert pool.run(loaded_lexicons) == ["enable"]
+    finally:
+        pool.close()
+
+
+def loaded_lexicons() -> list[str]:
+    """(Runs in a worker process.)"""
+    from qiza.web import computer
+
+    return sorted(computer._LEXICONS)
+
+
+def test_a_worker_keeps_one_copy_of_each_tile_set() -> None:
+    # every view sent to a worker arrives with new copies of its rules; tables the players
+    # keep per tile set must not be built (about 1 s, 30 MB) for every decision
+    import pickle
+
+    from qiza.game import Game
+    from qiza.rules import find_preset
+    from qiza.web.computer import canonical_view, choose, worker_lexicon
+
+    game = Game(find_preset("computer"), players=2, lexicon=worker_lexicon("enable"), seed=SEED)
+    first, second = (canonical_view(pickle.loads(pickle.dumps(game.view(0)))) for _ in range(2))
+    assert first.rules.tile_set is second.rules.tile_set and first.rules == game.rules
+    assert first.rack == game.rack_text(0) and first.board.rows_text() == game.board.rows_text()
+    players = pytest.importorskip("qiza.players.engine")
+    choose("hard", "enable", pickle.loads(pickle.dumps(game.view(0))), 1)
+    kept = len(players._ODDS)
+    begin = time.monotonic()
+    for seed in range(3):
+        choose("hard", "enable", pickle.loads(pickle.dumps(game.view(0))), seed)
+    assert len(players._ODDS) == kept and time.monotonic() - begin < 2

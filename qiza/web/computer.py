@@ -3,16 +3,24 @@
 Choosing a move is CPU-bound Python and Numba work (``hard`` and ``champion`` take tens of
 milliseconds to seconds), so the server runs it in a pool of worker processes
 (:class:`ComputerPool`) instead of threads fighting over the GIL. A worker loads each
-lexicon and move generator once (at start with ``warm``); a task carries only the level,
-the lexicon name, the seat's :class:`~qiza.game.PlayerView` and a seed, and answers a
-:class:`~qiza.move.Move` (or a challenge decision). The seed comes from the game's seed,
-the seat and the turn, so a game's computer moves do not depend on which worker (or
-process) played them.
+lexicon and move generator once. :meth:`ComputerPool.warm_up` (called by ``qiza serve``
+at start-up, in the background) starts every worker at once and lets each level choose a
+move there, so that Numba's compiled code is loaded (or, after an edit of the move
+generator, compiled) before the first game needs it. The first worker warms up alone and
+the others start when it is done: compiling happens once (the others load what it cached)
+and the first worker is ready as early as the machine allows. A worker takes tasks once
+the default level is warm; the other levels warm up in a thread meanwhile.
+
+A task carries only the level, the lexicon name, the seat's :class:`~qiza.game.PlayerView`
+and a seed, and answers a :class:`~qiza.move.Move` (or a challenge decision). The seed
+comes from the game's seed, the seat and the turn, so a game's computer moves do not
+depend on which worker (or process) played them.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import importlib
 import logging
 import multiprocessing
@@ -24,6 +32,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol, TypeVar
 
+from qiza.alphabet import TileSet
 from qiza.errors import QizaError
 from qiza.game import Game, PlayerView, Record
 from qiza.lexicon import Lexicon, load_lexicon
@@ -135,6 +144,20 @@ class GreedyPlayer:
 # -- in the worker process -------------------------------------------------------------------
 _LEXICONS: dict[str, Lexicon] = {}
 _LEX_LOCK = threading.Lock()
+_TILE_SETS: dict[TileSet, TileSet] = {}
+
+
+def canonical_view(view: PlayerView) -> PlayerView:
+    """The view with this process's one copy of its tile set. A view sent to a worker
+    arrives with new copies of its rules; the players keep some tables per tile set *object*
+    (the odds of drawing to a bingo: about 1 s to build and 30 MB), so without this every
+    decision would build them again and keep them."""
+    tile_set = view.rules.tile_set
+    with _LEX_LOCK:
+        kept = _TILE_SETS.setdefault(tile_set, tile_set)
+    if kept is tile_set:
+        return view
+    return dataclasses.replace(view, rules=dataclasses.replace(view.rules, tile_set=kept))
 
 
 def worker_lexicon(name: str) -> Lexicon:
@@ -148,29 +171,41 @@ def worker_lexicon(name: str) -> Lexicon:
 
 
 def warm(lexicon: str = "enable", levels: tuple[str, ...] = ()) -> int:
-    """Load a lexicon and let each level choose once (compiles or loads the move generator)."""
+    """Load a lexicon and let each level choose a move and decide on a challenge once, on a
+    board with tiles on it (loads, or compiles, the move generator's code for every level).
+    Returns how many levels warmed up."""
     try:
         lex = worker_lexicon(lexicon)
     except (QizaError, OSError, ImportError):
         log.exception("warm-up: cannot load lexicon %s", lexicon)
         return 0
+    warmed = 0
+    game: Game | None = None
     for level in levels:
         try:
-            game = Game(find_preset("computer"), players=2, lexicon=lex, seed=1)
-            make_computer(level, lex, seed=1, in_worker=True).choose(game.view(0))
+            player = make_computer(level, lex, seed=1, in_worker=True)
+            if game is None:
+                game = Game(find_preset("computer"), players=2, lexicon=lex, seed=1)
+                game.play(player.choose(canonical_view(game.view(0))), seat=0)
+            view = canonical_view(game.view(1))
+            player.choose(view)
+            if game.history:
+                player.wants_challenge(view, game.history[-1])
+            warmed += 1
         except Exception:  # noqa: BLE001 - warming up is only an optimisation
             log.exception("warm-up of level %s failed", level)
-    return len(levels)
+    return warmed
 
 
 def choose(level: str, lexicon: str, view: PlayerView, seed: int) -> Move:
     """The move of a computer seat (runs in a worker process)."""
-    return make_computer(level, worker_lexicon(lexicon), seed=seed, in_worker=True).choose(view)
+    return make_computer(level, worker_lexicon(lexicon), seed=seed, in_worker=True).choose(canonical_view(view))
 
 
 def wants_challenge(level: str, lexicon: str, view: PlayerView, record: Record, seed: int) -> bool:
     """Whether a computer seat challenges ``record`` (runs in a worker process)."""
-    return bool(make_computer(level, worker_lexicon(lexicon), seed=seed, in_worker=True).wants_challenge(view, record))
+    player = make_computer(level, worker_lexicon(lexicon), seed=seed, in_worker=True)
+    return bool(player.wants_challenge(canonical_view(view), record))
 
 
 def _watch_parent(parent: int) -> None:
@@ -182,14 +217,35 @@ def _watch_parent(parent: int) -> None:
             os._exit(0)
 
 
-def _init_worker(lexicon: str | None, levels: tuple[str, ...]) -> None:
+FIRST_WARM_LIMIT = 900.0
+"""Seconds the other workers wait for the first one's warm-up (a first compile under load)."""
+
+
+def _init_worker(lexicon: str | None, levels: tuple[str, ...], first: Any = None, first_done: Any = None) -> None:
     # thinking uses the CPU the server's own process leaves: people's requests and live
     # updates come first
     with contextlib.suppress(OSError, AttributeError):
         os.nice(10)
     threading.Thread(target=_watch_parent, args=(os.getppid(),), name="qiza-watch-parent", daemon=True).start()
-    if lexicon:
-        warm(lexicon, levels)
+    if not lexicon:
+        return
+    # the first worker warms up alone: it has the CPU to itself and compiles what the Numba
+    # cache lacks, once; the others wait for it, then load what it cached
+    leader = first is None or first_done is None or first.acquire(block=False)
+    if not leader:
+        first_done.wait(FIRST_WARM_LIMIT)
+    # the first level (the default one) before this worker takes a task, the others in the
+    # background meanwhile (a decision needing code still being compiled waits for it)
+    warm(lexicon, levels[:1])
+
+    def the_other_levels() -> None:
+        try:
+            warm(lexicon, levels[1:])
+        finally:
+            if leader and first_done is not None:
+                first_done.set()
+
+    threading.Thread(target=the_other_levels, name="qiza-warm-levels", daemon=True).start()
 
 
 # -- in the server process ---------------------------------------------------------------------
@@ -210,7 +266,8 @@ class InlineThinker:
         return fn(*args)
 
     def warm_up(self, lexicon: str, levels: tuple[str, ...]) -> None:
-        warm(lexicon, levels)
+        """Warm up in a background thread of this process (returns at once)."""
+        threading.Thread(target=warm, args=(lexicon, levels), name="qiza-warm-up", daemon=True).start()
 
     def close(self) -> None:
         pass
@@ -233,8 +290,10 @@ class ComputerPool:
             if self._closed:
                 raise RuntimeError("the computer pool is closed")
             if self._executor is None:
-                self._executor = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"),
-                                                     initializer=_init_worker, initargs=self._init)
+                context = multiprocessing.get_context("spawn")
+                initargs = (*self._init, context.Lock(), context.Event()) if self._init[0] else self._init
+                self._executor = ProcessPoolExecutor(self.processes, mp_context=context,
+                                                     initializer=_init_worker, initargs=initargs)
             return self._executor
 
     def run(self, fn: Callable[..., T], *args: Any) -> T:
@@ -254,8 +313,11 @@ class ComputerPool:
         raise AssertionError("unreachable")  # pragma: no cover
 
     def warm_up(self, lexicon: str, levels: tuple[str, ...]) -> None:
-        """Start every worker now (each warms up in its initializer)."""
-        self._init = (lexicon, levels)
+        """Start every worker now; each warms up in its initializer (the first alone, then
+        the others), and so does every worker that replaces one that died. Returns once the
+        processes are started, without waiting for them to warm up."""
+        with self._lock:
+            self._init = (lexicon, levels)
         pool = self._pool()
         for _ in range(self.processes):
             pool.submit(int)
