@@ -208,3 +208,39 @@ def test_restart_on_postgres_resumes(servers: tuple[Process, Process], tmp_path:
         assert call("GET", f"{two.url}/api/games/{game_id}")[1]["version"] == 3
     finally:
         again.stop()
+
+
+def test_rack_order_invites_and_free_seats_across_processes(servers: tuple[Process, Process]) -> None:
+    one, two = servers
+    status, created = call("POST", one.url + "/api/games", {
+        "preset": "computer", "seats": [{"name": "Ann"}, {"name": "Bob"}, {}], "seed": 1, "creator_seat": 0})
+    assert status == 201, created
+    game_id, ann, invite = created["id"], created["tokens"]["0"], created["invite"]
+    status, bob = call("POST", f"{two.url}/api/games/{game_id}/join", {"seat": 1, "invite": invite})
+    assert status == 200, bob
+    # Bob arranges his rack on one process (twice: the second is an update of the same row);
+    # the other keeps it, and Ann's turn made against version 2 stays valid
+    for order in ("BEKNNOT", "TONNEKB"):
+        status, seen = call("POST", f"{one.url}/api/games/{game_id}/rack",
+                            {"seat": 1, "token": bob["token"], "order": order})
+        assert status == 200 and seen["version"] == 2, seen
+    assert call("GET", f"{two.url}/api/games/{game_id}?seat=1&token={bob['token']}")[1]["rack"] == "TONNEKB"
+    # the creator shows the invite on the other process, then replaces it there
+    status, shown = call("GET", f"{two.url}/api/games/{game_id}/invite?seat=0&token={ann}")
+    assert status == 200 and shown["invite"] == invite and shown["free_seats"] == [2]
+    status, renewed = call("POST", f"{two.url}/api/games/{game_id}/invite", {"seat": 0, "token": ann})
+    assert status == 200 and renewed["invite"] != invite
+    status, refused = call("POST", f"{one.url}/api/games/{game_id}/join", {"seat": 2, "invite": invite})
+    assert status == 410 and refused["error"]["code"] == "invite_revoked"
+    assert act(one, game_id, 0, ann, 2, "place", move="H8 FORD")[0] == 200
+    # seat 2 is never taken: the creator gives it to the computer, which plays it
+    status, seen = call("POST", f"{one.url}/api/games/{game_id}/seats/2/computer",
+                        {"seat": 0, "token": ann, "level": "greedy"})
+    assert status == 200 and seen["players"][2]["kind"] == "computer", seen
+    status, played = act(two, game_id, 1, bob["token"], seen["version"], "pass")
+    assert status == 200, played
+    end = time.monotonic() + 60
+    while len(call("GET", f"{two.url}/api/games/{game_id}")[1]["history"]) < 3:
+        assert time.monotonic() < end, "the computer did not play seat 2"
+        time.sleep(0.2)
+    assert call("GET", f"{one.url}/api/games/{game_id}")[1]["history"][2]["seat"] == 2
