@@ -2,9 +2,24 @@
 
 With the bag empty both racks are known (the opponent's rack is the unseen tiles), so the
 rest of the game is a two-player game of perfect information. :func:`solve` searches it with
-negamax and alpha-beta pruning, a transposition table (exact values and bounds, with the best
-move of each position tried first), moves ordered by score (plays that go out first) and
-iterative deepening under a time limit. The value of a position is the score difference to
+negamax, alpha-beta pruning and principal variation search, a transposition table keyed by
+Zobrist keys (exact values and bounds, with the best move of each position tried first), moves
+ordered going out first (only the highest-scoring way out is searched), then by score plus the
+face value of the tiles played, and iterative deepening under a time limit.
+
+Speed comes from generating moves rarely (the generator is the main cost): each generated list
+(:mod:`qiza.players.endgame_nb`) records per move the squares that must stay empty for it to
+stay legal with the same score, so a list made earlier in a line still gives legal moves
+later. At the depth limit a position is valued from such an earlier list of the player to move
+(no generation: the static guess is the best still-legal move, both players keeping their other
+tiles to the end); a position two plies above the limit is searched in one compiled call; and
+before generating a position's moves, the table's best move (two plies above the limit: every
+still-legal move) from the earlier list is searched first, and a cutoff spares the generation.
+A player with one tile who can go out does (going out beats passing, which the opponent can
+answer by passing), so such positions are exact at the depth limit when the moves were
+generated there.
+
+The value of a position is the score difference to
 the end of the game for the player to move, with the game's own end rules:
 
 * going out ends the game: the opponent's tiles are settled per ``Rules.end_points``
@@ -70,6 +85,10 @@ class Solution:
 class _Timeout(Exception):
     pass
 
+
+ORDER_UNLOAD = 1.0
+"""Search order of the moves that do not go out: score + this many times the face value of the
+tiles they unload (going out is searched first)."""
 
 PASS_KEY = 0
 """The table's name for the pass (a placement is named by its Zobrist key, never 0 in practice)."""
@@ -193,7 +212,7 @@ class _Search:
                                                                        ml.length, ml.tiles))
         score, row, col, dirn, length, tiles = decoded
         moves = _List(nb.prepare(score, row, col, dirn, length, tiles, board, self.size, self.values27, total,
-                                 self.ztab), total)
+                                 self.ztab, ORDER_UNLOAD), total)
         if self.cached_moves > 1_500_000:
             self.movecache.clear()
             self.cached_moves = 0
@@ -262,7 +281,10 @@ class _Search:
             moves = self.moves(board, hb, me)
             v, i = nb.frontier(board, me, total, mine_pts, opp_pts, moves.nt, moves.code, moves.chk, moves.pts,
                                moves.sc, float(INF))
-            cut = not pass_ends or bool(len(moves) and int(moves.nt.min()) < total)
+            if len(moves) and total == 1:
+                cut = False  # going out beats passing (the opponent could pass back): exact
+            else:
+                cut = not pass_ends or bool(int(moves.nt.min()) < total if len(moves) else False)
             self.horizon += cut
             best, best_key = (v, int(moves.mh[i])) if v > pass_guess else (pass_guess, PASS_KEY)
             self.store(key, depth, not cut, best, -float(INF), float(INF), best_key)

@@ -49,10 +49,10 @@ def decode_raw(out, n, o_score, o_meta, o_tiles):  # type: ignore[no-untyped-def
 
 
 @nb.njit(cache=True)
-def prepare(score, row, col, dirn, length, tiles, board, size, values, total, ztab):  # type: ignore[no-untyped-def]  # pragma: no cover
+def prepare(score, row, col, dirn, length, tiles, board, size, values, total, ztab, unload):  # type: ignore[no-untyped-def]  # pragma: no cover
     """A move list (see the module doc) from decoded generator output on ``board`` for a rack of
-    ``total`` tiles, with the search order: going out first (by score), then score + face value
-    of the tiles placed."""
+    ``total`` tiles, with the search order: going out first (by score), then score + ``unload``
+    times the face value of the tiles placed."""
     n = len(score)
     width = 1
     for i in range(n):
@@ -143,7 +143,7 @@ def prepare(score, row, col, dirn, length, tiles, board, size, values, total, zt
         pts[i] = p
         sc[i] = score[i]
         mh[i] = h
-        est[i] = (OUT_BONUS + sc[i]) if k == total else sc[i] + p
+        est[i] = (OUT_BONUS + sc[i]) if k == total else sc[i] + unload * p
     order = np.argsort(-est, kind="mergesort")
     usage = np.zeros((n, 27), np.int32)
     for i in range(n):
@@ -309,7 +309,7 @@ def warm_up() -> None:
     tiles[0, 0] = 1
     decode_raw(np.zeros((1, 8), np.int32), 1, 0, 1, 3)
     _, nt, sq, tl, code, chk, pts, sc, _, usage = prepare(one * 2, one * 7, one * 7, one * 0, one, tiles, board, 15,
-                                                    np.ones(27), 1, np.ones((225, 128), np.int64))
+                                                    np.ones(27), 1, np.ones((225, 128), np.int64), 1.0)
     frontier(board, rack, 1, 1.0, 1.0, nt, code, chk, pts, sc, 1.0e6)
     valid_one(board, rack, 0, nt, code, chk)
     play(board, rack, 0, sq, tl, usage, nt, False)
