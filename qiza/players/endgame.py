@@ -97,11 +97,13 @@ PASS_KEY = 0
 class _List:
     """One player's placements on one board (see :mod:`qiza.players.endgame_nb`), in search order."""
 
-    __slots__ = ("total", "nt", "sq", "tl", "code", "chk", "pts", "sc", "mh", "usage", "_index", "_plain")
+    __slots__ = ("total", "nout0", "nt", "sq", "tl", "code", "chk", "pts", "sc", "mh", "usage", "_index", "_plain")
 
     def __init__(self, arrays: tuple[np.ndarray, ...], total: int) -> None:
         self.total = total
         (_, self.nt, self.sq, self.tl, self.code, self.chk, self.pts, self.sc, self.mh, self.usage) = arrays
+        self.nout0 = int(np.count_nonzero(self.nt == total))
+        """The first moves, that go out here (the order puts them first)."""
         self._index: dict[int, int] | None = None
         self._plain: tuple[list[int], list[float], list[float], list[int]] | None = None
 
@@ -276,11 +278,11 @@ class _Search:
                 # a static guess from the still-legal moves of an earlier list: no generation
                 self.horizon += 1
                 v, _ = nb.frontier(board, me, total, mine_pts, opp_pts, mine_anc.nt, mine_anc.code, mine_anc.chk,
-                                   mine_anc.pts, mine_anc.sc, float(INF))
+                                   mine_anc.pts, mine_anc.sc, mine_anc.nout0, float(INF))
                 return max(v, pass_guess)
             moves = self.moves(board, hb, me)
             v, i = nb.frontier(board, me, total, mine_pts, opp_pts, moves.nt, moves.code, moves.chk, moves.pts,
-                               moves.sc, float(INF))
+                               moves.sc, moves.nout0, float(INF))
             if len(moves) and total == 1:
                 cut = False  # going out beats passing (the opponent could pass back): exact
             else:
@@ -304,7 +306,8 @@ class _Search:
                 zero_ends = not self.passes_rule and streak + 1 >= self.streak_limit
                 b, k, searched, cut = nb.depth_two(board, me, opp, mine_pts, opp_pts, alpha, beta, zero_ends, first,
                                                    True, anc.nt, anc.sq, anc.tl, anc.code, anc.chk, anc.pts, anc.sc,
-                                                   opp_anc.nt, opp_anc.code, opp_anc.chk, opp_anc.pts, opp_anc.sc)
+                                                   opp_anc.nt, opp_anc.code, opp_anc.chk, opp_anc.pts, opp_anc.sc,
+                                               opp_anc.nout0)
                 self.nodes += searched
                 self.horizon += cut
                 if k >= 0:
@@ -325,7 +328,8 @@ class _Search:
             b, k, searched, cut = nb.depth_two(board, me, opp, mine_pts, opp_pts, alpha, beta, zero_ends, first,
                                                False, moves.nt, moves.sq, moves.tl, moves.code, moves.chk,
                                                moves.pts, moves.sc,
-                                               opp_anc.nt, opp_anc.code, opp_anc.chk, opp_anc.pts, opp_anc.sc)
+                                               opp_anc.nt, opp_anc.code, opp_anc.chk, opp_anc.pts, opp_anc.sc,
+                                               opp_anc.nout0)
             self.nodes += searched
             self.horizon += cut
             if k >= 0 and b > best:

@@ -175,14 +175,20 @@ def _valid(board, rack, need, i, nt, code, chk):  # type: ignore[no-untyped-def]
 
 
 @nb.njit(cache=True)
-def frontier(board, rack, total, mine_pts, opp_pts, nt, code, chk, pts, sc, threshold):  # type: ignore[no-untyped-def]  # pragma: no cover
+def frontier(board, rack, total, mine_pts, opp_pts, nt, code, chk, pts, sc, nout0, threshold):  # type: ignore[no-untyped-def]  # pragma: no cover
     """The best valid move of a list at the depth limit, valued as the solver's static guess
     (going out: score + twice the opponent's tiles; otherwise both keep their tiles), and its
-    index (-1: none). Stops as soon as a value reaches ``threshold`` (a lower bound then)."""
+    index (-1: none). Stops as soon as a value reaches ``threshold`` (a lower bound then).
+
+    The list's first ``nout0`` moves went out where it was made; after them score + face value
+    placed never grows, and a move's value is at most that plus twice the opponent's tiles, so
+    the scan stops where that bound cannot beat the best found."""
     need = np.zeros(27, np.int32)
     best = -1.0e18
     best_i = -1
     for i in range(len(nt)):
+        if i >= nout0 and sc[i] + pts[i] + 2.0 * opp_pts <= best:
+            break
         if sc[i] + (2.0 * opp_pts if nt[i] == total else opp_pts - mine_pts + pts[i]) <= best:
             continue
         if not _valid(board, rack, need, i, nt, code, chk):
@@ -217,7 +223,7 @@ def valid_one(board, rack, i, nt, code, chk):  # type: ignore[no-untyped-def]  #
 @nb.njit(cache=True)
 def depth_two(board, me, opp, mine_pts, opp_pts, alpha, beta, zero_ends, first, check,  # type: ignore[no-untyped-def]  # pragma: no cover
               nt, sq, tl, code, chk, pts, sc,
-              ont, ocode, ochk, opts, osc):
+              ont, ocode, ochk, opts, osc, onout0):
     """A node two plies above the depth limit: each of this player's moves (in search order)
     answered by the opponent's best move at the depth limit from the opponent's list ``o*``
     (still-legal moves only), with alpha-beta cutoffs.
@@ -270,6 +276,8 @@ def depth_two(board, me, opp, mine_pts, opp_pts, alpha, beta, zero_ends, first, 
             threshold = sc[k] - alpha
             if f < threshold:
                 for i in range(len(ont)):
+                    if i >= onout0 and osc[i] + opts[i] + 2.0 * after <= f:
+                        break  # no later move can beat f (see frontier)
                     on = ont[i]
                     g = osc[i] + (2.0 * after if on == opp_total else after - opp_pts + opts[i])
                     if g <= f:
@@ -310,11 +318,11 @@ def warm_up() -> None:
     decode_raw(np.zeros((1, 8), np.int32), 1, 0, 1, 3)
     _, nt, sq, tl, code, chk, pts, sc, _, usage = prepare(one * 2, one * 7, one * 7, one * 0, one, tiles, board, 15,
                                                     np.ones(27), 1, np.ones((225, 128), np.int64), 1.0)
-    frontier(board, rack, 1, 1.0, 1.0, nt, code, chk, pts, sc, 1.0e6)
+    frontier(board, rack, 1, 1.0, 1.0, nt, code, chk, pts, sc, 1, 1.0e6)
     valid_one(board, rack, 0, nt, code, chk)
     play(board, rack, 0, sq, tl, usage, nt, False)
     play(board, rack, 0, sq, tl, usage, nt, True)
     for check in (False, True):
         depth_two(board, rack, rack, 1.0, 1.0, -1.0e6, 1.0e6, False, -1, check, nt, sq, tl, code, chk, pts, sc,
-                  nt, code, chk, pts, sc)
+                  nt, code, chk, pts, sc, 1)
     _WARM = True
