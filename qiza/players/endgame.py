@@ -298,6 +298,12 @@ class _Search:
         cached = self.movecache.get((hb, me.tobytes()))
         done_key = -1
         if cached is None and mine_anc is not None:
+            anc = mine_anc
+            i = nb.best_out(board, me, total, anc.nt, anc.code, anc.chk, anc.sc)
+            if i >= 0 and float(anc.sc[i]) + self.out_value(opp_pts) >= beta:  # going out refutes: exact
+                best = float(anc.sc[i]) + self.out_value(opp_pts)
+                self.store(key, depth, self.horizon == horizon_before, best, alpha_orig, beta, int(anc.mh[i]))
+                return best
             # first the table's best move (or at two plies from the limit every still-legal
             # move) from an earlier list: a cutoff spares generating this position's moves
             anc = mine_anc

@@ -214,6 +214,20 @@ def play(board, rack, k, sq, tl, usage, nt, undo):  # type: ignore[no-untyped-de
 
 
 @nb.njit(cache=True)
+def best_out(board, rack, total, nt, code, chk, sc):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """The index of the highest-scoring still-legal move of a list that plays all ``total``
+    tiles of ``rack`` (-1: none)."""
+    need = np.zeros(27, np.int32)
+    best_i = -1
+    for i in range(len(nt)):
+        if nt[i] != total or (best_i >= 0 and sc[i] <= sc[best_i]):
+            continue
+        if _valid(board, rack, need, i, nt, code, chk):
+            best_i = i
+    return best_i
+
+
+@nb.njit(cache=True)
 def valid_one(board, rack, i, nt, code, chk):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Move ``i`` of a list is still legal on ``board`` with ``rack``."""
     need = np.zeros(27, np.int32)
@@ -320,6 +334,7 @@ def warm_up() -> None:
                                                     np.ones(27), 1, np.ones((225, 128), np.int64), 1.0)
     frontier(board, rack, 1, 1.0, 1.0, nt, code, chk, pts, sc, 1, 1.0e6)
     valid_one(board, rack, 0, nt, code, chk)
+    best_out(board, rack, 1, nt, code, chk, sc)
     play(board, rack, 0, sq, tl, usage, nt, False)
     play(board, rack, 0, sq, tl, usage, nt, True)
     for check in (False, True):
