@@ -276,6 +276,9 @@ class _Search:
         if depth <= 1:
             if not pass_ends and mine_anc is not None:
                 # a static guess from the still-legal moves of an earlier list: no generation
+                i = nb.best_out(board, me, total, mine_anc.nt, mine_anc.code, mine_anc.chk, mine_anc.sc)
+                if i >= 0 and float(mine_anc.sc[i]) + self.out_value(opp_pts) >= beta:
+                    return float(mine_anc.sc[i]) + self.out_value(opp_pts)  # going out: an exact lower bound
                 self.horizon += 1
                 v, _ = nb.frontier(board, me, total, mine_pts, opp_pts, mine_anc.nt, mine_anc.code, mine_anc.chk,
                                    mine_anc.pts, mine_anc.sc, mine_anc.nout0, float(INF))

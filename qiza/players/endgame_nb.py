@@ -245,8 +245,9 @@ def depth_two(board, me, opp, mine_pts, opp_pts, alpha, beta, zero_ends, first, 
     With ``check`` the player's list is an earlier one and only its still-legal moves are
     searched; otherwise it is the position's complete list. Move ``first`` (if not -1) is
     searched first. Going out is exact (only the first, highest-scoring, such move is
-    searched); a scoreless move ends the game when ``zero_ends``. Returns (best value, index
-    of the best move or -1, moves searched, lines cut at the depth limit).
+    searched); a scoreless move ends the game when ``zero_ends``. A move the opponent refutes
+    by going out (the reply alone takes the value to alpha) is refuted exactly. Returns (best
+    value, index of the best move or -1, moves searched, lines cut at the depth limit).
     """
     need = np.zeros(27, np.int32)
     best = -1.0e18
@@ -300,6 +301,8 @@ def depth_two(board, me, opp, mine_pts, opp_pts, alpha, beta, zero_ends, first, 
                         continue
                     f = g
                     if f >= threshold:
+                        if on == opp_total:  # refuted by going out: an exact bound, no line cut
+                            cut -= 1
                         break
             for j in range(n):
                 board[sq[k, j]] = 0
