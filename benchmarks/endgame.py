@@ -17,6 +17,19 @@ empty at their last draw):
 ``--save FILE`` writes one line per position and limit (seed, racks, exact, value, depth,
 nodes, seconds) so that two versions of the solver can be compared position by position
 (their exact values must agree).
+
+Measured on the 2-core development machine while other jobs ran (load 3-5, so times are
+noisy); "nodes" count every position searched, those at the depth limit included:
+
+===================  ============  ============  ============  ============
+exact (1 s / 5 s)    all           opp 1-3       opp 4-6       opp 7
+===================  ============  ============  ============  ============
+before (2026-11-22)  0.10 / 0.18   0.67 / 1.00   0.00 / 0.06   0.00 / 0.00
+after                0.38 / 0.55   1.00 / 1.00   0.38 / 0.53   0.11 / 0.37
+===================  ============  ============  ============  ============
+
+Mean depth 2.8 / 3.6 before, 5.0 / 6.1 after; 3,700-4,400 nodes/s before, 235,000-255,000
+after; every position solved exactly by two versions had the same value.
 """
 
 from __future__ import annotations
