@@ -757,3 +757,23 @@ def test_a_worker_keeps_one_copy_of_each_tile_set() -> None:
     for seed in range(3):
         choose("hard", "enable", pickle.loads(pickle.dumps(game.view(0))), seed)
     assert len(players._ODDS) == kept and time.monotonic() - begin < 2
+
+
+def test_a_server_stopping_during_the_warm_up_does_not_wait_for_it(tmp_path: Path) -> None:
+    # a pool closed while its workers warm up lets the process end soon after (no worker
+    # waits for another that already stopped)
+    import subprocess
+    import sys
+
+    script = tmp_path / "stop.py"
+    script.write_text(
+        "import time\n"
+        "from qiza.web.computer import ComputerPool\n"
+        "if __name__ == '__main__':\n"
+        "    pool = ComputerPool(2)\n"
+        "    pool.warm_up('enable', ('greedy', 'medium', 'hard'))\n"
+        "    time.sleep(1.0)\n"
+        "    pool.close()\n")
+    begin = time.monotonic()
+    subprocess.run([sys.executable, str(script)], check=True, timeout=240)
+    assert time.monotonic() - begin < 240

@@ -6,8 +6,8 @@ milliseconds to seconds), so the server runs it in a pool of worker processes
 lexicon and move generator once. :meth:`ComputerPool.warm_up` (called by ``qiza serve``
 at start-up, in the background) starts every worker at once and lets each level choose a
 move there, so that Numba's compiled code is loaded (or, after an edit of the move
-generator, compiled) before the first game needs it. The first worker warms up alone and
-the others start when it is done: compiling happens once (the others load what it cached)
+generator, compiled) before the first game needs it. The first worker warms up each level
+alone and the others follow it: compiling happens once (the others load what it cached)
 and the first worker is ready as early as the machine allows. A worker takes tasks once
 the default level is warm; the other levels warm up in a thread meanwhile.
 
@@ -217,11 +217,12 @@ def _watch_parent(parent: int) -> None:
             os._exit(0)
 
 
-FIRST_WARM_LIMIT = 900.0
-"""Seconds the other workers wait for the first one's warm-up (a first compile under load)."""
+FIRST_WARM_LIMIT = 600.0
+"""Seconds the other workers wait for the first one (a first compile under load)."""
 
 
-def _init_worker(lexicon: str | None, levels: tuple[str, ...], first: Any = None, first_done: Any = None) -> None:
+def _init_worker(lexicon: str | None, levels: tuple[str, ...], first: Any = None, default_done: Any = None,
+                 all_done: Any = None) -> None:
     # thinking uses the CPU the server's own process leaves: people's requests and live
     # updates come first
     with contextlib.suppress(OSError, AttributeError):
@@ -229,21 +230,28 @@ def _init_worker(lexicon: str | None, levels: tuple[str, ...], first: Any = None
     threading.Thread(target=_watch_parent, args=(os.getppid(),), name="qiza-watch-parent", daemon=True).start()
     if not lexicon:
         return
-    # the first worker warms up alone: it has the CPU to itself and compiles what the Numba
-    # cache lacks, once; the others wait for it, then load what it cached
-    leader = first is None or first_done is None or first.acquire(block=False)
+    # The first worker warms up alone: it has the CPU to itself and compiles what the Numba
+    # cache lacks, once; the others load what it cached. Each level's step is taken by the
+    # first worker, then by the others: the default level here, before the worker takes a
+    # task (the first worker's initializer always ends, so nobody waits for a worker that
+    # stopped), and the other levels in a thread while the worker already takes tasks.
+    leader = first is None or default_done is None or all_done is None or first.acquire(block=False)
     if not leader:
-        first_done.wait(FIRST_WARM_LIMIT)
-    # the first level (the default one) before this worker takes a task, the others in the
-    # background meanwhile (a decision needing code still being compiled waits for it)
-    warm(lexicon, levels[:1])
+        default_done.wait(FIRST_WARM_LIMIT)
+    try:
+        warm(lexicon, levels[:1])
+    finally:
+        if leader and default_done is not None:
+            default_done.set()
 
     def the_other_levels() -> None:
+        if not leader:
+            all_done.wait(FIRST_WARM_LIMIT)
         try:
             warm(lexicon, levels[1:])
         finally:
-            if leader and first_done is not None:
-                first_done.set()
+            if leader and all_done is not None:
+                all_done.set()
 
     threading.Thread(target=the_other_levels, name="qiza-warm-levels", daemon=True).start()
 
@@ -291,7 +299,7 @@ class ComputerPool:
                 raise RuntimeError("the computer pool is closed")
             if self._executor is None:
                 context = multiprocessing.get_context("spawn")
-                initargs = (*self._init, context.Lock(), context.Event()) if self._init[0] else self._init
+                initargs = (*self._init, context.Lock(), context.Event(), context.Event()) if self._init[0] else self._init
                 self._executor = ProcessPoolExecutor(self.processes, mp_context=context,
                                                      initializer=_init_worker, initargs=initargs)
             return self._executor
