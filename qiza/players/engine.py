@@ -23,6 +23,7 @@ from qiza.players.leaves import LETTERS, LeaveModel, RackLeaves, default_model
 from qiza.rules import ChallengeRule, Rules
 
 if TYPE_CHECKING:
+    from qiza.alphabet import TileSet
     from qiza.layout import Layout
     from qiza.lexicon import Lexicon
 
@@ -211,12 +212,13 @@ def _sorted_key(text: str) -> str:
     return "".join(sorted(text, key=LETTERS.index))
 
 
-_ODDS: dict[tuple[int, int], BingoOdds] = {}
+_ODDS: dict[tuple[str, TileSet], BingoOdds] = {}
 
 
 def bingo_odds(lexicon: Lexicon, rules: Rules) -> BingoOdds:
-    """The cached :class:`BingoOdds` of a lexicon and tile set."""
-    key = (id(lexicon), id(rules.tile_set))
+    """The cached :class:`BingoOdds` of a lexicon and tile set (keyed by their content, so that
+    copies -- e.g. rules unpickled in a worker process for every move -- share one table)."""
+    key = (lexicon.content_hash, rules.tile_set)
     odds = _ODDS.get(key)
     if odds is None:
         odds = _ODDS[key] = BingoOdds(lexicon.words, rules.tile_set.full_bag())
@@ -439,7 +441,7 @@ class LevelPlayer(StaticPlayer):
 
 
 # -- vocabulary of the weaker levels -------------------------------------------------------
-_VOCAB: dict[tuple[int, int], np.ndarray | None] = {}
+_VOCAB: dict[tuple[str, int], np.ndarray | None] = {}
 _WARNED = False
 
 
@@ -447,7 +449,7 @@ def vocabulary_graph(lexicon: Lexicon, size: int) -> np.ndarray | None:
     """The word graph of the ``size`` most frequent English words that are in the lexicon
     (from the PyPI package ``wordfreq``, the ``levels`` extra), or None if it is missing."""
     global _WARNED
-    key = (id(lexicon), size)
+    key = (lexicon.content_hash, size)
     if key in _VOCAB:
         return _VOCAB[key]
     try:
