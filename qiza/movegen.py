@@ -161,7 +161,7 @@ def _prefetch(typingctx, ptr, idx):  # type: ignore[no-untyped-def]
     return sig, codegen
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=True)  # not inlined: a smaller _rec spills less (paired runs: -1 to -2%)
 def _record(w, out, start, end, score, nt):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Write one move (squares start..end of the current line) to ``out``."""
     n = w[P_NOUT]
