@@ -98,3 +98,13 @@ def state_of(game: Game) -> dict[str, Any]:
         "pending_ends": game.pending_ends_game, "before_end": game.scores_before_end(),
         "rng": game._rng.getstate(), "winners": game.winners(),
     }
+
+
+@pytest.fixture(scope="session")
+def lexicon() -> Lexicon:
+    """TWL06 (the computer players' tests), or ENABLE where the ``lexicons`` extra is missing;
+    test modules with a lexicon of their own define their own fixture."""
+    try:
+        return load_lexicon("twl06")
+    except Exception:  # pragma: no cover
+        return load_lexicon("enable")

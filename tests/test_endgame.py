@@ -8,19 +8,11 @@ import pytest
 
 from qiza.analysis import board_array, generator, rack_counts
 from qiza.game import Game
-from qiza.lexicon import Lexicon, load_lexicon
+from qiza.lexicon import Lexicon
 from qiza.movegen import MoveGenerator
 from qiza.players import make_player
 from qiza.players.endgame import solve_position
 from qiza.rules import CLASSIC
-
-
-@pytest.fixture(scope="module")
-def lexicon() -> Lexicon:
-    try:
-        return load_lexicon("twl06")
-    except Exception:  # pragma: no cover
-        return load_lexicon("enable")
 
 
 @pytest.fixture(scope="module")

@@ -21,14 +21,6 @@ from qiza.players.selfplay import format_table, play_game, run_games, summarize
 from qiza.rules import CLASSIC, COMPUTER, EIGHT_TILE, NINE_TILE
 
 
-@pytest.fixture(scope="module")
-def lexicon() -> Lexicon:
-    try:
-        return load_lexicon("twl06")
-    except Exception:  # pragma: no cover
-        return load_lexicon("enable")
-
-
 def _options(level: str) -> dict[str, Any]:
     return {"time_limit": 0.2, "workers": 1, "candidates": 4, "endgame_time": 0.5} if level in ("sim", "champion") else {}
 

@@ -98,32 +98,20 @@ def prepare(score, row, col, dirn, length, tiles, board, size, values, total, zt
             chk[i, m] = s
             m += 1
             # the first empty squares beyond the cross-word through (r, c)
-            if down:
-                cc = c - 1
-                while cc >= 0 and board[r * size + cc] != 0:
-                    cc -= 1
-                if cc >= 0:
-                    chk[i, m] = r * size + cc
-                    m += 1
-                cc = c + 1
-                while cc < size and board[r * size + cc] != 0:
-                    cc += 1
-                if cc < size:
-                    chk[i, m] = r * size + cc
-                    m += 1
-            else:
-                rr = r - 1
-                while rr >= 0 and board[rr * size + c] != 0:
-                    rr -= 1
-                if rr >= 0:
-                    chk[i, m] = rr * size + c
-                    m += 1
-                rr = r + 1
-                while rr < size and board[rr * size + c] != 0:
-                    rr += 1
-                if rr < size:
-                    chk[i, m] = rr * size + c
-                    m += 1
+            # (along the row for a play down, along the column for a play across)
+            a, base, st = (c, r * size, 1) if down else (r, c, size)
+            aa = a - 1
+            while aa >= 0 and board[base + aa * st] != 0:
+                aa -= 1
+            if aa >= 0:
+                chk[i, m] = base + aa * st
+                m += 1
+            aa = a + 1
+            while aa < size and board[base + aa * st] != 0:
+                aa += 1
+            if aa < size:
+                chk[i, m] = base + aa * st
+                m += 1
         # the squares just before and after the main word
         if down:
             if r0 > 0:
