@@ -53,7 +53,8 @@ def test_svg_golden(game: Game) -> None:
     svg = game_svg(game)
     _golden("board.svg", svg)
     document = xml.dom.minidom.parseString(svg)
-    texts = [t.firstChild.data for t in document.getElementsByTagName("text") if t.firstChild]
+    texts = [t.firstChild.data for t in document.getElementsByTagName("text")
+             if isinstance(t.firstChild, xml.dom.minidom.Text)]
     assert "A" in texts and "O" in texts and "15" in texts  # coordinates
     last = [r for r in document.getElementsByTagName("rect") if r.getAttribute("class") == "last"]
     assert len(last) == 3  # the tiles of the last play are highlighted
