@@ -231,6 +231,23 @@ def _rec(g, w, out, pos, node, children, mainsc, wmul, xsc, nt, start, rbits):  
     anchor = w[P_ANCHOR]
     cell = w[W_ROW + pos]
     if cell != 0:
+        # a run of board tiles: follow it to its last tile here rather than with a call per tile
+        # (before that last tile no word can end and the separator cannot be taken)
+        step = -1 if pos <= anchor else 1
+        nxt = pos + step
+        while nxt >= 0 and nxt < size and w[W_ROW + nxt] != 0:
+            letter = cell & 63
+            if not (children >> letter) & 1:
+                return
+            arc = node + 1 + 2 * _popc(children & ((1 << letter) - 1))
+            node = g[arc]
+            children = g[arc + 1]
+            _prefetch(g, node)
+            if not cell & 64:
+                mainsc += w[W_VAL + letter]
+            pos = nxt
+            cell = w[W_ROW + pos]
+            nxt = pos + step
         letter = cell & 63
         cand = children & (1 << letter)
     else:
