@@ -350,13 +350,16 @@ def test_a_free_seat_to_move_can_be_given_to_the_computer(db_url: str) -> None:
         assert state(client, game_id, None, None)["history"][4]["seat"] == 1
 
 
-def test_a_free_seat_goes_to_the_computer_before_the_first_move_and_not_after_the_end(client: TestClient) -> None:
+def test_a_free_seat_goes_to_the_computer_or_a_person_before_the_end_and_not_after(client: TestClient) -> None:
     game_id, ann, _ = creator_game(client, seats=2)
     given = client.post(f"/api/games/{game_id}/seats/1/computer",
                         json={"seat": 0, "token": ann, "level": "greedy", "name": "Robo"})
     assert given.status_code == 200 and given.json()["players"][1]["name"] == "Robo"
-    other, ann2, _ = creator_game(client, seats=2)
+    other, ann2, invite2 = creator_game(client, seats=2)
     assert act(client, other, 0, ann2, 1, "resign").status_code == 200
+    error(client.post(f"/api/games/{other}/join", json={"seat": 1, "name": "Late", "invite": invite2}),
+          409, "game_over")
+    assert state(client, other, None, None)["players"][1]["joined"] is False
     error(client.post(f"/api/games/{other}/seats/1/computer", json={"seat": 0, "token": ann2}), 409, "game_over")
     error(client.get(f"/api/games/{other}/invite", params={"seat": 0, "token": ann2}), 409, "game_over")
 

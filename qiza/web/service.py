@@ -419,6 +419,8 @@ class GameService:
             if entry["joined"]:
                 raise ApiError(409, "seat_taken", f"seat {seat} is already taken")
             cached = self._game(row)
+            if cached.game.over:
+                raise ApiError(409, "game_over", "the game is over: its seats can no longer be taken")
             token = secrets.token_urlsafe(24)
             entry["token_hash"] = hash_token(token)
             entry["joined"] = True
