@@ -660,6 +660,17 @@ def _cap(allowed, nat, val):  # type: ignore[no-untyped-def]  # pragma: no cover
     return best
 
 
+@nb.njit(cache=True, inline="always")
+def _insert_desc(arr, n, v):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Insert ``v`` into ``arr[:n]`` (sorted descending); returns the new length."""
+    j = n
+    while j > 0 and arr[j - 1] < v:
+        arr[j] = arr[j - 1]
+        j -= 1
+    arr[j] = v
+    return n + 1
+
+
 @nb.njit(cache=True, inline="always")  # one call per anchor: the call's cost was a sixth of it
 def _shadow(bb, r, c, prev, cross, xsum, lm, wm, val, rvals, nr, eff, nat, bmin, bbonus, bingo, scratch, tab):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Upper bounds of the scores of the plays made from anchor (r, c) of board ``bb``.
@@ -744,18 +755,8 @@ def _shadow(bb, r, c, prev, cross, xsum, lm, wm, val, rvals, nr, eff, nat, bmin,
                         cf += lmi * wmi
                         asum += cf * _cap(cross[r, i], nat, val)
                     else:
-                        j = kb
-                        while j > 0 and coefb[j - 1] < cf:
-                            coefb[j] = coefb[j - 1]
-                            j -= 1
-                        coefb[j] = cf
-                        kb += 1
-                    j = k
-                    while j > 0 and coef[j - 1] < cf:
-                        coef[j] = coef[j - 1]
-                        j -= 1
-                    coef[j] = cf
-                    k += 1
+                        kb = _insert_desc(coefb, kb, cf)
+                    k = _insert_desc(coef, k, cf)
             if rebuild:
                 k = 0
                 kb = 0
@@ -773,18 +774,8 @@ def _shadow(bb, r, c, prev, cross, xsum, lm, wm, val, rvals, nr, eff, nat, bmin,
                         cf += lmi * wm[base + i]
                         asum += cf * _cap(cross[r, i], nat, val)
                     else:
-                        j = kb
-                        while j > 0 and coefb[j - 1] < cf:
-                            coefb[j] = coefb[j - 1]
-                            j -= 1
-                        coefb[j] = cf
-                        kb += 1
-                    j = k
-                    while j > 0 and coef[j - 1] < cf:
-                        coef[j] = coef[j - 1]
-                        j -= 1
-                    coef[j] = cf
-                    k += 1
+                        kb = _insert_desc(coefb, kb, cf)
+                    k = _insert_desc(coef, k, cf)
             hi = c if nrgt == 0 else rpos[nrgt - 1]
             e = hi
             while e + 1 < size and bb[r, e + 1] != 0:

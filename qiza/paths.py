@@ -10,29 +10,30 @@ import sys
 from pathlib import Path
 
 
+def _user_dir(override: str, windows: tuple[str, Path], macos: Path, xdg: tuple[str, Path]) -> Path:
+    """``$override`` if set, else the platform's folder (its environment variable, or the
+    usual default) with ``qiza`` inside."""
+    given = os.environ.get(override)
+    if given:
+        return Path(given)
+    if sys.platform == "win32":
+        base = Path(os.environ.get(windows[0]) or windows[1])
+    elif sys.platform == "darwin":
+        base = macos
+    else:
+        base = Path(os.environ.get(xdg[0]) or xdg[1])
+    return base / "qiza"
+
+
 def user_cache_dir() -> Path:
     """The cache folder: compiled word graphs, rebuilt if deleted."""
-    override = os.environ.get("QIZA_CACHE_DIR")
-    if override:
-        return Path(override)
-    if sys.platform == "win32":
-        base = Path(os.environ.get("LOCALAPPDATA", Path.home() / "AppData" / "Local"))
-    elif sys.platform == "darwin":
-        base = Path.home() / "Library" / "Caches"
-    else:
-        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return base / "qiza"
+    home = Path.home()
+    return _user_dir("QIZA_CACHE_DIR", ("LOCALAPPDATA", home / "AppData" / "Local"),
+                     home / "Library" / "Caches", ("XDG_CACHE_HOME", home / ".cache"))
 
 
 def user_data_dir() -> Path:
     """The data folder: saved games and the web server's database."""
-    override = os.environ.get("QIZA_DATA_DIR")
-    if override:
-        return Path(override)
-    if sys.platform == "win32":
-        base = Path(os.environ.get("APPDATA", Path.home() / "AppData" / "Roaming"))
-    elif sys.platform == "darwin":
-        base = Path.home() / "Library" / "Application Support"
-    else:
-        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    return base / "qiza"
+    home = Path.home()
+    return _user_dir("QIZA_DATA_DIR", ("APPDATA", home / "AppData" / "Roaming"),
+                     home / "Library" / "Application Support", ("XDG_DATA_HOME", home / ".local" / "share"))
