@@ -583,16 +583,20 @@ def _cross(g, b, size, cross, xsum, val):  # type: ignore[no-untyped-def]  # pra
                             if _follow(g, b, g[arc], g[arc + 1], r + 1, bot, c):
                                 mask |= 1 << letter
             else:
-                cand = rootmask & ALL_LETTERS
-                while cand:
-                    letter = _ctz(cand)
-                    cand &= cand - 1
-                    arc = root + 1 + 2 * _popc(rootmask & ((1 << letter) - 1))
-                    n2 = g[arc]
-                    if not (g[arc + 1] & 1):
-                        continue
-                    if _follow(g, b, g[n2 + 1], g[n2 + 2], r + 1, bot, c):
-                        mask |= 1 << letter
+                # tiles only below: the word x + below, reversed, is the path of the tiles from
+                # the bottom one up, then x: the ends mask of that path's node
+                node = root
+                m = rootmask
+                for i in range(bot, r, -1):
+                    letter = b[i, c] & 63
+                    if not (m >> letter) & 1:
+                        node = -1
+                        break
+                    arc = node + 1 + 2 * _popc(m & ((1 << letter) - 1))
+                    node = g[arc]
+                    m = g[arc + 1]
+                if node >= 0:
+                    mask = g[node] & ALL_LETTERS
             cross[r, c] = mask
 
 
