@@ -103,7 +103,7 @@ O_META = 1
 O_EQUITY = 2
 O_TILES = 3
 O_WIDTH = 8
-O_HAVE = O_WIDTH  # best_many result rows: one more column, 1 when there is a move
+O_HAVE = O_WIDTH  # result rows: one more column, 1 when there is a move (best mode), -1 for a bad rack
 
 
 @intrinsic
@@ -1014,7 +1014,17 @@ def _many(g, anag, w0, out, boards, racks, prem, result):  # type: ignore[no-unt
     start_sq = w0[P_START]
     start_sqT = w0[P_STARTT]
     for i in range(boards.shape[0]):
+        total = 0
+        bad = False
+        for t in range(27):
+            c = racks[i, t]
+            bad = bad or c < 0
+            total += c
+        if bad or total > MAX_RACK:
+            result[i, O_HAVE] = -1  # a bad rack: the caller raises
+            continue
         w = w0.copy()
+        w[P_CAP] = out.shape[0]
         for t in range(27):
             w[W_RACK + t] = racks[i, t]
         _generate(g, anag, w, out, boards[i], lm, wm, lmT, wmT, start_sq, start_sqT)
@@ -1269,12 +1279,7 @@ class MoveGenerator:
         if boards.shape[1] != self.size * self.size:
             raise ValueError(f"board must have {self.size * self.size} squares")
         racks = np.ascontiguousarray(racks, dtype=np.int32).reshape(len(boards), 27)
-        if len(racks) and (racks.min() < 0 or racks.sum(axis=1).max() > MAX_RACK):
-            raise ValueError(f"a rack holds 0..{MAX_RACK} tiles")
         w0 = self._templates[mode]  # read-only here (threads share it); the compiled loop copies it
-        if mode == 0:
-            w0 = w0.copy()
-            w0[P_CAP] = out.shape[0]
         if leave_values is not None:
             lv = np.asarray(leave_values, dtype=np.float64)
             if lv.shape != (27,):
@@ -1285,6 +1290,8 @@ class MoveGenerator:
         result = np.zeros((len(boards), O_WIDTH + 1), np.int32)
         _many(self.graph, self._anagrams() if mode == 1 else self._no_anagrams, w0, out, boards, racks, self.prem,
               result)
+        if len(result) and (result[0, O_HAVE] < 0 or (len(result) > 1 and (result[:, O_HAVE] < 0).any())):
+            raise ValueError(f"a rack holds 0..{MAX_RACK} tiles")
         return result
 
     def _all(self, board: np.ndarray, rack: np.ndarray) -> tuple[np.ndarray, int]:
