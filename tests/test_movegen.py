@@ -121,6 +121,23 @@ def test_empty_board_windy() -> None:
     assert best is not None and best.word == "WINDY"
 
 
+def test_bad_racks_are_refused() -> None:
+    gen = MoveGenerator(gaddag.build(["WINDY", "WIND"]))
+    negative = parse_rack("WIND")
+    negative[5] = -1
+    too_many = np.ones(27, np.int32)
+    for rack in (negative, too_many):
+        with pytest.raises(ValueError, match="a rack holds 0..9 tiles"):
+            gen.count(empty_board(), rack)
+        with pytest.raises(ValueError, match="a rack holds 0..9 tiles"):
+            gen.best(empty_board(), rack)
+        boards = np.stack([empty_board().ravel()] * 3)
+        racks = np.stack([parse_rack("WINDY"), rack, parse_rack("WIND")])
+        with pytest.raises(ValueError, match="a rack holds 0..9 tiles"):
+            gen.count_many(boards, racks)
+    assert gen.count(empty_board(), parse_rack("WINDY")) == 9  # the generator still works
+
+
 def test_text_forms_and_blanks() -> None:
     g = gaddag.build(["QI", "QIS", "AT"])
     gen = MoveGenerator(g)
