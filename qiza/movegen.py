@@ -86,6 +86,7 @@ P_OVERFLOW = P + 11
 P_HAVEBEST = P + 12
 P_BOUND = P + 13  # best mode: upper bound of the current anchor's moves
 P_MAXLEAVE = P + 14  # best mode: largest possible leave value of the rack (milli-points)
+NO_BOUND = -(1 << 30)  # best mode: the bound of spans no play can cover
 P_HASLEAVE = P + 15  # best mode: leave values are given
 P_START = P + 17  # the start square, on the board and on its transpose
 P_STARTT = P + 18
@@ -364,7 +365,7 @@ def _rec(g, w, out, pos, node, children, mainsc, wmul, xsc, nt, start, rbits):  
                         else:
                             left = w[P_LCOUNT]
                             bound = w[W_TAB + left * TAB_W + nnt - 1 - left + more]
-                        if bound * 1000 + w[P_MAXLEAVE] <= w[P_BEST]:
+                        if bound <= w[P_BEST]:
                             go = 0
                     if go:
                         if left_phase and k == 1:
@@ -676,8 +677,8 @@ def _insert_desc(arr, n, v):  # type: ignore[no-untyped-def]  # pragma: no cover
 
 
 @nb.njit(cache=True, inline="always")  # one call per anchor: the call's cost was a sixth of it
-def _shadow(bb, r, c, prev, cross, xsum, lm, wm, val, rvals, nr, eff, nat, bmin, bbonus, bingo, scratch, tab):  # type: ignore[no-untyped-def]  # pragma: no cover
-    """Upper bounds of the scores of the plays made from anchor (r, c) of board ``bb``.
+def _shadow(bb, r, c, prev, cross, xsum, lm, wm, val, rvals, nr, eff, nat, bmin, bbonus, bingo, lvb, scratch, tab):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Upper bounds of the equities (milli-points) of the plays made from anchor (r, c) of board ``bb``.
 
     For every span the rack could cover from the anchor (``l`` tiles left of it,
     up to the previous anchor, and ``k`` right of it), the score is bounded by
@@ -686,8 +687,9 @@ def _shadow(bb, r, c, prev, cross, xsum, lm, wm, val, rvals, nr, eff, nat, bmin,
     square with a cross-word its best allowed rack letter (``nat``: the rack's letters)
     and pairing the other squares with the rack's values; the bingo bonus counts only where
     ``bingo`` (see :func:`_bingo_mask`, -1 = unknown) allows a word of the whole rack plus
-    the tiles played through. ``tab[l, k]`` receives the
-    bound of that span (-1 where impossible); the largest bound is returned.
+    the tiles played through. The leave is bounded by ``lvb[n]``, the best value of the tiles
+    kept when ``n`` are played. ``tab[l, k]`` receives the bound of that span (:data:`NO_BOUND`
+    where impossible); the largest bound is returned.
     """
     size = bb.shape[0]
     base = r * size
@@ -721,9 +723,9 @@ def _shadow(bb, r, c, prev, cross, xsum, lm, wm, val, rvals, nr, eff, nat, bmin,
     last = tab.shape[1] - 1  # column of the ">= l left tiles" bounds
     for i in range(nr + 1):
         for j in range(nr + 1):
-            tab[i, j] = -1
-        tab[i, last] = -1
-    best = -1
+            tab[i, j] = NO_BOUND
+        tab[i, last] = NO_BOUND
+    best = NO_BOUND
     lwm = wm[base + c]
     lx = xsum[r, c] * wm[base + c] if xsum[r, c] >= 0 else 0
     for nlft in range(nl + 1):
@@ -798,6 +800,7 @@ def _shadow(bb, r, c, prev, cross, xsum, lm, wm, val, rvals, nr, eff, nat, bmin,
                 through = occ[e + 1] - occ[s]
                 if bingo < 0 or through >= 2 or (bingo >> (0 if through == 0 else lsum[e + 1] - lsum[s])) & 1:
                     total += bbonus
+            total = total * 1000 + lvb[nlft + nrgt + 1]
             tab[nlft, nrgt] = total
             if total > best:
                 best = total
@@ -899,6 +902,17 @@ def _generate_best(g, anag, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT
             nr += 1
     if nr == 0:
         return
+    # lvb[n]: the largest leave value when n tiles are played (the n - nr best kept tiles), milli-points
+    lvb = np.zeros(MAX_RACK + 1, np.int64)
+    if w[P_HASLEAVE]:
+        lv = np.zeros(MAX_RACK, np.int64)
+        m = 0
+        for t in range(27):
+            for _ in range(w[W_RACK + t]):
+                m = _insert_desc(lv, m, w[W_LEAVE + t])
+        for n_played in range(1, nr + 1):
+            for j in range(nr - n_played):
+                lvb[n_played] += lv[j]
     cap = 2 * size * size
     ar = np.empty(cap, np.int64)
     ac = np.empty(cap, np.int64)
@@ -928,7 +942,7 @@ def _generate_best(g, anag, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT
             srow = ar[i] + MAX_SIZE * d
             _row_sums(b if d == 0 else bt, ar[i], val, scratch)
         bounds[i] = _shadow(b if d == 0 else bt, ar[i], ac[i], ap[i], cross[d], xsum[d], lm if d == 0 else lmT,
-                            wm if d == 0 else wmT, val, rvals, nr, eff, rbits, bmin, bbonus, bingo, scratch, tabs[i])
+                            wm if d == 0 else wmT, val, rvals, nr, eff, rbits, bmin, bbonus, bingo, lvb, scratch, tabs[i])
     order = np.empty(n, np.int64)  # anchors by decreasing bound (insertion sort: n is small)
     for i in range(n):
         j = i
@@ -941,7 +955,7 @@ def _generate_best(g, anag, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT
     lastdir = -1
     for oi in range(n):
         i = order[oi]
-        if w[P_HAVEBEST] and bounds[i] * 1000 + w[P_MAXLEAVE] <= w[P_BEST]:
+        if w[P_HAVEBEST] and bounds[i] <= w[P_BEST]:
             break
         d = 0 if i < n0 else 1
         r = ar[i]
