@@ -9,11 +9,11 @@ import pytest
 
 from qiza import gaddag
 from qiza.alphabet import BLANK_FLAG
+from qiza.cli import main as cli_main
 from qiza.movegen import (
     MoveGenerator,
     exchanges,
     load_lexicon_words,
-    movegen_main,
     parse_board,
     parse_rack,
     read_positions,
@@ -202,9 +202,9 @@ def test_cli_count(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     words.write_text("cat\ncats\nat\n")
     pos = tmp_path / "pos.txt"
     pos.write_text("\n".join(["." * 15] * 15) + "\nRACK: CATS\n\n")
-    assert movegen_main(["--lexicon", str(words), "--count", str(pos)]) == 0
+    assert cli_main(["movegen", "--lexicon", str(words), "--count", str(pos)]) == 0
     n = int(capsys.readouterr().out.strip())
-    assert movegen_main(["--lexicon", str(words), str(pos)]) == 0
+    assert cli_main(["movegen", "--lexicon", str(words), str(pos)]) == 0
     lines = capsys.readouterr().out.strip().splitlines()
     assert len(lines) == n > 0
     assert all(line.startswith("0\t") for line in lines)
@@ -367,7 +367,7 @@ def test_super_board_against_brute_force() -> None:
 
 def test_bingo_mask(twl_gen: MoveGenerator) -> None:
     """Best mode's bingo test: the whole rack (plus one letter played through) is a word, or not."""
-    from qiza.movegen import _bingo_mask
+    from qiza.movegen_best import _bingo_mask
 
     table = twl_gen._anagrams()
 

@@ -1,0 +1,510 @@
+"""Best-only move generation (:meth:`qiza.movegen.MoveGenerator.best`): the search of
+:mod:`qiza.movegen_search` with score bounds.
+
+A "shadow" pass first bounds the equity of every anchor's plays, pairing the rack's
+tile values with the squares' score coefficients for every span the rack can cover
+(and the best leave for the number of tiles played). The anchors are searched in
+decreasing order of bound; the search stops when no remaining bound can beat the
+best play found, and prunes continuations inside an anchor the same way. A table
+of the letter multisets of the words of 7 and 8 letters tells where a bingo is
+possible at all.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from qiza.movegen_search import (
+    ALL_LETTERS,
+    MAX_RACK,
+    MAX_SIZE,
+    NO_BOUND,
+    P_ANCHOR,
+    P_BBONUS,
+    P_BEST,
+    P_BMIN,
+    P_DIR,
+    P_HASLEAVE,
+    P_HAVEBEST,
+    P_PREV,
+    P_ROWIDX,
+    P_SIZE,
+    TAB_W,
+    W_CROSS,
+    W_LEAVE,
+    W_LM,
+    W_PLACED,
+    W_RACK,
+    W_ROW,
+    W_TAB,
+    W_VAL,
+    W_WM,
+    W_XSUM,
+    _cross,
+    _ctz,
+    _popc,
+    _ptr,
+    _rec,
+)
+
+_KEY_SEED = 0x9E3779B97F4A7C15
+
+
+@nb.njit(cache=True)
+def _letter_keys():  # type: ignore[no-untyped-def]  # pragma: no cover
+    """A random odd 64-bit key per letter: a multiset's key is the sum of its letters' keys."""
+    keys = np.zeros(27, np.int64)
+    x = np.uint64(_KEY_SEED)
+    for t in range(1, 27):
+        x ^= x << np.uint64(13)
+        x ^= x >> np.uint64(7)
+        x ^= x << np.uint64(17)
+        keys[t] = np.int64(x | np.uint64(1))
+    return keys
+
+
+@nb.njit(cache=True)
+def _anagram_table(g, lo, hi):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Open-addressing set of the letter-multiset keys of the words of ``lo``..``hi`` letters.
+
+    Words are read along their fully reversed paths in the GADDAG. Slot 0 of the
+    result holds the mask; empty slots are 0. A key collision only makes a bound looser.
+    """
+    keys = _letter_keys()
+    cap = 1 << 10
+    table = np.zeros(cap + 1, np.int64)
+    count = 0
+    nodes = np.zeros(hi + 1, np.int64)
+    masks = np.zeros(hi + 1, np.int64)
+    cands = np.zeros(hi + 1, np.int64)
+    acc = np.zeros(hi + 1, np.int64)
+    nodes[0] = g[1]
+    masks[0] = g[3]
+    cands[0] = g[3] & ALL_LETTERS
+    d = 0
+    while d >= 0:
+        if cands[d] == 0:
+            d -= 1
+            continue
+        node = nodes[d]
+        letter = _ctz(cands[d])
+        cands[d] &= cands[d] - 1
+        bit = np.int64(1) << letter
+        key = acc[d] + keys[letter]
+        if d + 2 <= hi:
+            arc = node + 1 + 2 * _popc(masks[d] & (bit - 1))
+            child = g[arc]
+            # words of d + 2 letters: this letter, then a last letter from the child's ends mask
+            ends = g[child] & ALL_LETTERS
+            if d + 2 >= lo:
+                while ends:
+                    last = _ctz(ends)
+                    ends &= ends - 1
+                    k = key + keys[last]
+                    if k == 0:
+                        k = 1
+                    if 2 * (count + 1) > cap:
+                        ncap = cap * 2
+                        nt = np.zeros(ncap + 1, np.int64)
+                        for i in range(1, cap + 1):
+                            v = table[i]
+                            if v != 0:
+                                h = (np.uint64(v) >> np.uint64(20)) & np.uint64(ncap - 1)
+                                j = np.int64(h)
+                                while nt[j + 1] != 0:
+                                    j = (j + 1) & (ncap - 1)
+                                nt[j + 1] = v
+                        table = nt
+                        cap = ncap
+                    j = np.int64((np.uint64(k) >> np.uint64(20)) & np.uint64(cap - 1))
+                    while table[j + 1] != 0 and table[j + 1] != k:
+                        j = (j + 1) & (cap - 1)
+                    if table[j + 1] == 0:
+                        table[j + 1] = k
+                        count += 1
+            if d + 3 <= hi:
+                d += 1
+                nodes[d] = child
+                masks[d] = g[arc + 1]
+                cands[d] = g[arc + 1] & ALL_LETTERS
+                acc[d] = key
+    table[0] = cap - 1
+    return table
+
+
+@nb.njit(cache=True, inline="always")
+def _has_key(table, k):  # type: ignore[no-untyped-def]  # pragma: no cover
+    if k == 0:
+        k = 1
+    mask = table[0]
+    j = np.int64((np.uint64(k) >> np.uint64(20)) & np.uint64(mask))
+    while True:
+        v = table[j + 1]
+        if v == k:
+            return True
+        if v == 0:
+            return False
+        j = (j + 1) & mask
+
+
+@nb.njit(cache=True)
+def _bingo_mask(table, w, boardmask):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Bit 0: the whole rack is a word; bit x: the whole rack plus letter x (of ``boardmask``) is a word.
+
+    -1 (everything allowed) when the rack has two or more blanks; with one blank, bit 0
+    is exact and every letter of ``boardmask`` is allowed.
+    """
+    keys = _letter_keys()
+    blanks = w[W_RACK]
+    if blanks >= 2 or table.shape[0] < 2:
+        return -1
+    key = np.int64(0)
+    for t in range(1, 27):
+        key += w[W_RACK + t] * keys[t]
+    if blanks == 1:
+        for x in range(1, 27):
+            if _has_key(table, key + keys[x]):
+                return boardmask | 1
+        return boardmask
+    result = 1 if _has_key(table, key) else 0
+    m = boardmask & ALL_LETTERS
+    while m:
+        x = _ctz(m)
+        m &= m - 1
+        if _has_key(table, key + keys[x]):
+            result |= np.int64(1) << x
+    return result
+
+
+@nb.njit(cache=True, inline="always")
+def _cap(allowed, nat, val):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """The largest value of the rack's letters ``nat`` allowed by a cross-check (0: only a blank fits)."""
+    m = allowed & nat
+    best = 0
+    while m:
+        t = _ctz(m)
+        m &= m - 1
+        if val[t] > best:
+            best = val[t]
+    return best
+
+
+@nb.njit(cache=True, inline="always")
+def _insert_desc(arr, n, v):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Insert ``v`` into ``arr[:n]`` (sorted descending); returns the new length."""
+    j = n
+    while j > 0 and arr[j - 1] < v:
+        arr[j] = arr[j - 1]
+        j -= 1
+    arr[j] = v
+    return n + 1
+
+
+@nb.njit(cache=True, inline="always")  # one call per anchor: the call's cost was a sixth of it
+def _shadow(bb, r, c, prev, cross, xsum, lm, wm, val, rvals, nr, eff, nat, bmin, bbonus, bingo, lvb, scratch, tab):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Upper bounds of the equities (milli-points) of the plays made from anchor (r, c) of board ``bb``.
+
+    For every span the rack could cover from the anchor (``l`` tiles left of it,
+    up to the previous anchor, and ``k`` right of it), the score is bounded by
+    pairing the rack's tile values (``rvals``, sorted descending) with the
+    squares' score coefficients sorted descending, or (when smaller) by giving each
+    square with a cross-word its best allowed rack letter (``nat``: the rack's letters)
+    and pairing the other squares with the rack's values; the bingo bonus counts only where
+    ``bingo`` (see :func:`_bingo_mask`, -1 = unknown) allows a word of the whole rack plus
+    the tiles played through. The leave is bounded by ``lvb[n]``, the best value of the tiles
+    kept when ``n`` are played. ``tab[l, k]`` receives the bound of that span (:data:`NO_BOUND`
+    where impossible); the largest bound is returned.
+    """
+    size = bb.shape[0]
+    base = r * size
+    lpos = scratch[0]
+    rpos = scratch[1]
+    coef = scratch[2]
+    pre = scratch[3]
+    occ = scratch[4]
+    lsum = scratch[5]
+    coefb = scratch[6]
+    nl = 0
+    x = c - 1
+    while x > prev and nl < nr - 1:
+        if bb[r, x] == 0:
+            if cross[r, x] & eff == 0:
+                break
+            lpos[nl] = x
+            nl += 1
+        x -= 1
+    nrt = 0
+    x = c + 1
+    while x < size and nrt < nr - 1:
+        if bb[r, x] == 0:
+            if cross[r, x] & eff == 0:
+                break
+            rpos[nrt] = x
+            nrt += 1
+        x += 1
+    # only rows 0..nr and columns 0..nr (and the last) are read: runtime loop bounds (constant
+    # ones get unrolled and slow compilation)
+    last = tab.shape[1] - 1  # column of the ">= l left tiles" bounds
+    for i in range(nr + 1):
+        for j in range(nr + 1):
+            tab[i, j] = NO_BOUND
+        tab[i, last] = NO_BOUND
+    best = NO_BOUND
+    lwm = wm[base + c]
+    lx = xsum[r, c] * wm[base + c] if xsum[r, c] >= 0 else 0
+    for nlft in range(nl + 1):
+        if nlft > 0:
+            i = lpos[nlft - 1]
+            lwm *= wm[base + i]
+            if xsum[r, i] >= 0:
+                lx += xsum[r, i] * wm[base + i]
+        lo = c if nlft == 0 else lpos[nlft - 1]
+        s = lo
+        while s > 0 and bb[r, s - 1] != 0:
+            s -= 1
+        wmul = lwm
+        xconst = lx
+        k = 0
+        kb = 0
+        asum = 0
+        for nrgt in range(min(nrt, nr - 1 - nlft) + 1):
+            rebuild = nrgt == 0
+            if nrgt > 0:
+                i = rpos[nrgt - 1]
+                wmi = wm[base + i]
+                if xsum[r, i] >= 0:
+                    xconst += xsum[r, i] * wmi
+                if wmi != 1:
+                    wmul *= wmi
+                    rebuild = True
+                else:
+                    # insert the new square's coefficient into the sorted list
+                    lmi = lm[base + i]
+                    cf = lmi * wmul
+                    if xsum[r, i] >= 0:
+                        cf += lmi * wmi
+                        asum += cf * _cap(cross[r, i], nat, val)
+                    else:
+                        kb = _insert_desc(coefb, kb, cf)
+                    k = _insert_desc(coef, k, cf)
+            if rebuild:
+                k = 0
+                kb = 0
+                asum = 0
+                for q in range(nlft + nrgt + 1):
+                    if q == 0:
+                        i = c
+                    elif q <= nlft:
+                        i = lpos[q - 1]
+                    else:
+                        i = rpos[q - 1 - nlft]
+                    lmi = lm[base + i]
+                    cf = lmi * wmul
+                    if xsum[r, i] >= 0:
+                        cf += lmi * wm[base + i]
+                        asum += cf * _cap(cross[r, i], nat, val)
+                    else:
+                        kb = _insert_desc(coefb, kb, cf)
+                    k = _insert_desc(coef, k, cf)
+            hi = c if nrgt == 0 else rpos[nrgt - 1]
+            e = hi
+            while e + 1 < size and bb[r, e + 1] != 0:
+                e += 1
+            tiles = 0
+            for j in range(k):
+                tiles += coef[j] * rvals[j]
+            if kb < k:
+                capped = asum
+                for j in range(kb):
+                    capped += coefb[j] * rvals[j]
+                if capped < tiles:
+                    tiles = capped
+            total = (pre[e + 1] - pre[s]) * wmul + xconst + tiles
+            if k >= bmin:
+                through = occ[e + 1] - occ[s]
+                if bingo < 0 or through >= 2 or (bingo >> (0 if through == 0 else lsum[e + 1] - lsum[s])) & 1:
+                    total += bbonus
+            total = total * 1000 + lvb[nlft + nrgt + 1]
+            tab[nlft, nrgt] = total
+            if total > best:
+                best = total
+    # suffix maxima: tab[l, k] = best over spans with l left and >= k right tiles;
+    # tab[l, MAX_RACK + 1] = best over spans with >= l left tiles
+    for i in range(nl + 1):
+        for j in range(nr - 1, -1, -1):
+            if tab[i, j + 1] > tab[i, j]:
+                tab[i, j] = tab[i, j + 1]
+    tab[nl, last] = tab[nl, 0]
+    for i in range(nl - 1, -1, -1):
+        tab[i, last] = max(tab[i, 0], tab[i + 1, last])
+    return best
+
+
+@nb.njit(cache=True, inline="always")
+def _row_sums(bb, r, val, scratch):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Prefix sums of row ``r`` for :func:`_shadow`: face values, tile counts, letter codes."""
+    size = bb.shape[0]
+    pre = scratch[3]
+    occ = scratch[4]
+    lsum = scratch[5]
+    acc = 0
+    nocc = 0
+    lacc = 0
+    for x in range(size):
+        pre[x] = acc
+        occ[x] = nocc
+        lsum[x] = lacc
+        t = bb[r, x]
+        if t != 0:
+            nocc += 1
+            lacc += t & 63
+            if not t & 64:
+                acc += val[t]
+    pre[size] = acc
+    occ[size] = nocc
+    lsum[size] = lacc
+
+
+@nb.njit(cache=True)
+def _anchors(bb, empty, start_sq, cross, eff, out_r, out_c, out_p, n):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Append the anchors of board ``bb`` (row, col, previous anchor of the row)."""
+    size = bb.shape[0]
+    for r in range(size):
+        prev = -1
+        for c in range(size):
+            if bb[r, c] != 0:
+                continue
+            if empty:
+                is_anchor = r * size + c == start_sq
+            else:
+                is_anchor = (
+                    (c > 0 and bb[r, c - 1] != 0) or (c + 1 < size and bb[r, c + 1] != 0)
+                    or (r > 0 and bb[r - 1, c] != 0) or (r + 1 < size and bb[r + 1, c] != 0)
+                )
+            if not is_anchor:
+                continue
+            if cross[r, c] & eff:
+                out_r[n] = r
+                out_c[n] = c
+                out_p[n] = prev
+                n += 1
+            prev = c
+    return n
+
+
+@nb.njit(cache=True)
+def _generate_best(g, anag, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT, rbits):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Best-only generation: anchors in decreasing order of their score bound, stopping early."""
+    size = w[P_SIZE]
+    b = board.reshape((size, size))
+    bt = np.ascontiguousarray(b.T)
+    val = w[W_VAL:W_VAL + 27]
+    empty = True
+    for i in range(size * size):
+        if board[i] != 0:
+            empty = False
+            break
+    cross = np.empty((2, size, size), np.int32)
+    xsum = np.empty((2, size, size), np.int32)
+    ndir = 1 if empty else 2
+    for d in range(ndir):
+        _cross(g, b if d == 0 else bt, size, cross[d], xsum[d], val)
+    eff = rbits
+    if w[W_RACK] > 0:
+        eff = ALL_LETTERS
+    # rack tile values, descending
+    nr = 0
+    rvals = np.zeros(MAX_RACK, np.int64)
+    for t in range(27):
+        for _ in range(w[W_RACK + t]):
+            v = 0 if t == 0 else val[t]
+            j = nr
+            while j > 0 and rvals[j - 1] < v:
+                rvals[j] = rvals[j - 1]
+                j -= 1
+            rvals[j] = v
+            nr += 1
+    if nr == 0:
+        return
+    # lvb[n]: the largest leave value when n tiles are played (the n - nr best kept tiles), milli-points
+    lvb = np.zeros(MAX_RACK + 1, np.int64)
+    if w[P_HASLEAVE]:
+        lv = np.zeros(MAX_RACK, np.int64)
+        m = 0
+        for t in range(27):
+            for _ in range(w[W_RACK + t]):
+                m = _insert_desc(lv, m, w[W_LEAVE + t])
+        for n_played in range(1, nr + 1):
+            for j in range(nr - n_played):
+                lvb[n_played] += lv[j]
+    cap = 2 * size * size
+    ar = np.empty(cap, np.int64)
+    ac = np.empty(cap, np.int64)
+    ap = np.empty(cap, np.int64)
+    n = 0
+    n0 = 0
+    for d in range(ndir):
+        n = _anchors(b if d == 0 else bt, empty, start_sq if d == 0 else start_sqT, cross[d], eff, ar, ac, ap, n)
+        if d == 0:
+            n0 = n
+    bounds = np.empty(n, np.int64)
+    bmin = w[P_BMIN]
+    bbonus = w[P_BBONUS]
+    scratch = np.empty((7, MAX_SIZE + 1), np.int64)
+    bingo = -1  # plays of the whole rack: which can make a word (bit 0: alone, bit x: with x played through)
+    if nr == bmin:
+        boardmask = 0
+        for i in range(size * size):
+            if board[i] != 0:
+                boardmask |= 1 << (board[i] & 63)
+        bingo = _bingo_mask(anag, w, boardmask)
+    tabs = np.empty((n, MAX_RACK + 1, MAX_RACK + 2), np.int32)
+    srow = -1
+    for i in range(n):
+        d = 0 if i < n0 else 1
+        if ar[i] + MAX_SIZE * d != srow:  # anchors come row by row: the row's sums once
+            srow = ar[i] + MAX_SIZE * d
+            _row_sums(b if d == 0 else bt, ar[i], val, scratch)
+        bounds[i] = _shadow(b if d == 0 else bt, ar[i], ac[i], ap[i], cross[d], xsum[d], lm if d == 0 else lmT,
+                            wm if d == 0 else wmT, val, rvals, nr, eff, rbits, bmin, bbonus, bingo, lvb, scratch, tabs[i])
+    order = np.empty(n, np.int64)  # anchors by decreasing bound (insertion sort: n is small)
+    for i in range(n):
+        j = i
+        while j > 0 and bounds[order[j - 1]] < bounds[i]:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = i
+    root = g[1]
+    lastrow = -1
+    lastdir = -1
+    for oi in range(n):
+        i = order[oi]
+        if w[P_HAVEBEST] and bounds[i] <= w[P_BEST]:
+            break
+        d = 0 if i < n0 else 1
+        r = ar[i]
+        c = ac[i]
+        if r != lastrow or d != lastdir:
+            bb = b if d == 0 else bt
+            lmx = lm if d == 0 else lmT
+            wmx = wm if d == 0 else wmT
+            for x in range(size):
+                w[W_ROW + x] = bb[r, x]
+                w[W_CROSS + x] = cross[d, r, x]
+                w[W_XSUM + x] = xsum[d, r, x]
+                w[W_LM + x] = lmx[r * size + x]
+                w[W_WM + x] = wmx[r * size + x]
+                w[W_PLACED + x] = 0
+            w[P_ROWIDX] = r
+            w[P_DIR] = d
+            lastrow = r
+            lastdir = d
+        w[P_ANCHOR] = c
+        w[P_PREV] = ap[i]
+        tab = tabs[i]
+        for x in range(nr + 1):  # the part _rec reads (see _shadow)
+            for y in range(nr + 1):
+                w[W_TAB + x * TAB_W + y] = tab[x, y]
+            w[W_TAB + x * TAB_W + MAX_RACK + 1] = tab[x, MAX_RACK + 1]
+        _rec(_ptr(g), _ptr(w), _ptr(out), c, root, g[3], 0, 1, 0, 0, c, rbits)

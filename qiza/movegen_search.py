@@ -1,0 +1,491 @@
+"""The compiled search of the move generator (:mod:`qiza.movegen`): Gordon's algorithm over a GADDAG.
+
+The generator walks a GADDAG (:mod:`qiza.gaddag`) from every anchor square.
+Everything in the hot loop is a flat ``int32`` array:
+
+* the graph ``g`` (see :mod:`qiza.gaddag` for its layout);
+* a work array ``w`` holding the current board line, its cross-check masks and
+  cross-word sums, its premiums, the rack counts, tile values and parameters
+  (the ``W_*`` and ``P_*`` offsets below);
+* an output array ``out`` with one row per move (see ``O_*`` below).
+
+Boards are ``size * size`` arrays of tile codes: 0 empty, 1..26 a natural tile,
+``letter | 0x40`` a blank played as that letter. Racks are counts of length 27,
+index 0 = blanks.
+
+:func:`_rec` is recursive with an explicit signature and a single call site, and
+takes raw pointers: that keeps its compilation short and its on-disk cache valid.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+from numba import types
+from numba.extending import intrinsic
+
+MAX_SIZE = 21
+MAX_RACK = 9
+ALL_LETTERS = 0x7FFFFFE  # bits 1..26
+
+# -- work array layout ------------------------------------------------------------------
+W_ROW = 0
+W_CROSS = 32
+W_XSUM = 64
+W_LM = 96
+W_WM = 128
+W_PLACED = 160
+W_RACK = 192
+W_VAL = 224
+W_LEAVE = 256
+P = 288
+P_SIZE = P + 0
+P_ANCHOR = P + 1
+P_PREV = P + 2
+P_ROWIDX = P + 3
+P_DIR = P + 4
+P_BMIN = P + 5
+P_BBONUS = P + 6
+P_NOUT = P + 7
+P_CAP = P + 8
+P_MODE = P + 9  # 0 all moves, 1 best only
+P_BEST = P + 10  # best equity so far (milli-points), best mode
+P_OVERFLOW = P + 11
+P_HAVEBEST = P + 12
+P_BOUND = P + 13  # best mode: upper bound of the current anchor's moves
+P_MAXLEAVE = P + 14  # best mode: largest possible leave value of the rack (milli-points)
+NO_BOUND = -(1 << 30)  # best mode: the bound of spans no play can cover
+P_HASLEAVE = P + 15  # best mode: leave values are given
+P_START = P + 17  # the start square, on the board and on its transpose
+P_STARTT = P + 18
+P_LCOUNT = P + 16  # best mode: tiles placed left of the anchor (right part of the search)
+W_TAB = P + 32  # best mode: span bounds of the current anchor (see _shadow), rows of TAB_W
+TAB_W = MAX_RACK + 2
+W_SIZE = W_TAB + (MAX_RACK + 1) * TAB_W + 8
+
+# -- output rows ------------------------------------------------------------------------
+# score, meta = row | col << 5 | direction << 10 | length << 11 | tiles placed << 16,
+# equity (best mode, milli-points), then the tiles of the line packed 5 per int32,
+# 6 bits each (letter | 32 for a blank, 0 where played through).
+O_SCORE = 0
+O_META = 1
+O_EQUITY = 2
+O_TILES = 3
+O_WIDTH = 8
+O_HAVE = O_WIDTH  # result rows: one more column, 1 when there is a move (best mode), -1 for a bad rack
+
+
+@intrinsic
+def _popc(typingctx, x):  # type: ignore[no-untyped-def]
+    """Population count through the LLVM ``ctpop`` intrinsic."""
+    sig = x(x)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
+@intrinsic
+def _ctz(typingctx, x):  # type: ignore[no-untyped-def]
+    """Count trailing zeros through the LLVM ``cttz`` intrinsic (x != 0)."""
+    sig = x(x)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        from llvmlite import ir
+
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+
+    return sig, codegen
+
+
+@intrinsic
+def _ptr(typingctx, arr):  # type: ignore[no-untyped-def]
+    """The data pointer of a contiguous array (no reference counting in the hot loop)."""
+    sig = types.CPointer(arr.dtype)(arr)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        ary = context.make_array(signature.args[0])(context, builder, value=args[0])
+        return ary.data
+
+    return sig, codegen
+
+
+@intrinsic
+def _prefetch(typingctx, ptr, idx):  # type: ignore[no-untyped-def]
+    """Start loading ``ptr[idx]`` into the caches (LLVM ``prefetch``: a read, kept close)."""
+    sig = types.void(ptr, idx)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        from llvmlite import ir
+
+        i8p = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        addr = builder.bitcast(builder.gep(args[0], [args[1]]), i8p)
+        fn = builder.module.declare_intrinsic("llvm.prefetch", [i8p],
+                                              ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]))
+        builder.call(fn, [addr, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+@nb.njit(cache=True)  # not inlined: a smaller _rec spills less (paired runs: -1 to -2%)
+def _record(w, out, start, end, score, nt):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Write one move (squares start..end of the current line) to ``out``."""
+    n = w[P_NOUT]
+    mode = w[P_MODE]
+    equity = score * 1000
+    if mode == 1:
+        if w[P_HAVEBEST] and equity + w[P_MAXLEAVE] <= w[P_BEST]:
+            return
+        if w[P_HASLEAVE]:
+            leave = 0
+            for t in range(27):
+                c = w[W_RACK + t]
+                if c:
+                    leave += c * w[W_LEAVE + t]
+            equity += leave
+            if w[P_HAVEBEST] and equity <= w[P_BEST]:
+                return
+        w[P_HAVEBEST] = 1
+        w[P_BEST] = equity
+        n = 0
+    elif n >= w[P_CAP]:
+        w[P_OVERFLOW] = 1
+        return
+    r = w[P_ROWIDX]
+    o = n * O_WIDTH
+    d = w[P_DIR]
+    out[o + O_SCORE] = score
+    if d == 0:
+        meta = r | (start << 5)
+    else:
+        meta = start | (r << 5)
+    out[o + O_META] = meta | (d << 10) | ((end - start + 1) << 11) | (nt << 16)
+    out[o + O_EQUITY] = equity
+    acc = 0
+    sh = 0
+    k = o + O_TILES
+    for i in range(start, end + 1):
+        t = w[W_PLACED + i]
+        acc |= ((t & 31) | ((t >> 1) & 32)) << sh
+        sh += 6
+        if sh == 30:
+            out[k] = acc
+            k += 1
+            acc = 0
+            sh = 0
+    if sh:
+        out[k] = acc
+    if mode == 0:
+        w[P_NOUT] = n + 1
+    else:
+        w[P_NOUT] = 1
+
+
+_I32P = types.CPointer(types.int32)
+_REC_SIG = types.void(
+    _I32P, _I32P, _I32P,
+    types.int64, types.int64, types.int64, types.int64, types.int64, types.int64, types.int64,
+    types.int64, types.int64,
+)
+
+
+@nb.njit(_REC_SIG, cache=True)
+def _rec(g, w, out, pos, node, children, mainsc, wmul, xsc, nt, start, rbits):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Fill square ``pos`` of the current line from graph ``node`` (its children mask
+    ``children``) and recurse."""
+    size = w[P_SIZE]
+    anchor = w[P_ANCHOR]
+    cell = w[W_ROW + pos]
+    if cell != 0:
+        # a run of board tiles: follow it to its last tile here rather than with a call per tile
+        # (before that last tile no word can end and the separator cannot be taken)
+        step = -1 if pos <= anchor else 1
+        nxt = pos + step
+        while nxt >= 0 and nxt < size and w[W_ROW + nxt] != 0:
+            letter = cell & 63
+            if not (children >> letter) & 1:
+                return
+            arc = node + 1 + 2 * _popc(children & ((1 << letter) - 1))
+            node = g[arc]
+            children = g[arc + 1]
+            _prefetch(g, node)
+            if not cell & 64:
+                mainsc += w[W_VAL + letter]
+            pos = nxt
+            cell = w[W_ROW + pos]
+            nxt = pos + step
+        letter = cell & 63
+        cand = children & (1 << letter)
+    else:
+        eff = rbits
+        if w[W_RACK] > 0:
+            eff = ALL_LETTERS
+        cand = children & w[W_CROSS + pos] & eff
+    ends = g[node]
+    eff0 = rbits
+    if w[W_RACK] > 0:
+        eff0 = ALL_LETTERS
+    left_phase = pos <= anchor
+    left_free = pos == 0 or w[W_ROW + pos - 1] == 0
+    if left_phase:
+        can_end = left_free and (anchor + 1 == size or w[W_ROW + anchor + 1] == 0)
+        nq = pos - 1 if pos - 1 > w[P_PREV] else -1
+        sq = anchor + 1 if left_free and anchor + 1 < size else -1
+    else:
+        can_end = pos + 1 == size or w[W_ROW + pos + 1] == 0
+        nq = pos + 1 if pos + 1 < size else -1
+        sq = -1
+    # what the next squares accept (a letter bit for a tile on the board, else the cross-check and rack)
+    nmask = 0
+    if nq >= 0:
+        t = w[W_ROW + nq]
+        nmask = (1 << (t & 63)) if t != 0 else w[W_CROSS + nq] & eff0
+    smask = 0
+    if sq >= 0:
+        t = w[W_ROW + sq]
+        smask = (1 << (t & 63)) if t != 0 else w[W_CROSS + sq] & eff0
+    lmul = w[W_LM + pos]
+    wm = w[W_WM + pos]
+    xs = w[W_XSUM + pos]
+    while cand:
+        letter = _ctz(cand)
+        cand &= cand - 1
+        bit = 1 << letter
+        arc = node + 1 + 2 * _popc(children & (bit - 1))
+        child = g[arc]
+        cm = g[arc + 1]
+        _prefetch(g, child)  # the child's node is in memory, not cache: start loading it now
+        end = ends & bit
+        if not ((end and can_end) or (cm & nmask) or ((cm & 1) and (g[child + 2] & smask))):
+            continue  # a dead end: nothing to record and nowhere to go
+        for variant in range(2):
+            if cell != 0:
+                if variant == 1:
+                    break
+                tv = 0 if cell & 64 else w[W_VAL + letter]
+                nmain = mainsc + tv
+                nwmul = wmul
+                nx = xsc
+                nnt = nt
+                nrbits = rbits
+                w[W_PLACED + pos] = 0
+            else:
+                if variant == 0:
+                    c = w[W_RACK + letter]
+                    if c == 0:
+                        continue
+                    w[W_RACK + letter] = c - 1
+                    nrbits = rbits if c > 1 else rbits & ~bit
+                    tv = w[W_VAL + letter]
+                    w[W_PLACED + pos] = letter
+                else:
+                    c = w[W_RACK]
+                    if c == 0:
+                        break
+                    w[W_RACK] = c - 1
+                    nrbits = rbits
+                    tv = 0
+                    w[W_PLACED + pos] = letter | 64
+                nmain = mainsc + tv * lmul
+                nwmul = wmul * wm
+                nx = xsc + (xs + tv * lmul) * wm if xs >= 0 else xsc
+                nnt = nt + 1
+            nstart = pos if left_phase else start
+            if end and can_end:
+                if not (w[P_DIR] == 1 and nnt == 1 and w[W_XSUM + anchor] >= 0):
+                    score = nmain * nwmul + nx
+                    if nnt >= w[P_BMIN]:
+                        score += w[P_BBONUS]
+                    _record(w, out, nstart, anchor if left_phase else pos, score, nnt)
+            neff = nrbits
+            if w[W_RACK] > 0:
+                neff = ALL_LETTERS
+            for k in range(2):
+                npos = -1
+                nnode = 0
+                nmk = 0
+                if k == 0:
+                    npos = nq
+                    nnode = child
+                    nmk = cm
+                elif sq >= 0 and (cm & 1):
+                    npos = sq
+                    nnode = g[child + 1]  # the separator: always the first arc
+                    nmk = g[child + 2]
+                if npos >= 0:
+                    ncell = w[W_ROW + npos]
+                    if ncell != 0:
+                        go = (nmk >> (ncell & 63)) & 1
+                    else:
+                        go = nmk & w[W_CROSS + npos] & neff
+                    if go and w[P_MODE] == 1 and w[P_HAVEBEST]:
+                        # best mode: the score bound of the spans this continuation can reach
+                        more = 1 if ncell == 0 else 0
+                        if left_phase:
+                            left = nnt - 1
+                            if k == 0:
+                                bound = w[W_TAB + (left + more) * TAB_W + MAX_RACK + 1]
+                            else:
+                                bound = w[W_TAB + left * TAB_W + more]
+                        else:
+                            left = w[P_LCOUNT]
+                            bound = w[W_TAB + left * TAB_W + nnt - 1 - left + more]
+                        if bound <= w[P_BEST]:
+                            go = 0
+                    if go:
+                        if left_phase and k == 1:
+                            w[P_LCOUNT] = nnt - 1
+                        _rec(g, w, out, npos, nnode, nmk, nmain, nwmul, nx, nnt, nstart, nrbits)
+            if cell == 0:
+                if variant == 0:
+                    w[W_RACK + letter] += 1
+                else:
+                    w[W_RACK] += 1
+    w[W_PLACED + pos] = 0
+
+
+@nb.njit(cache=True, inline="always")
+def _follow(g, b, node, m, lo, bot, c):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Whether the tiles of column ``c`` from row ``lo`` to ``bot`` continue a word from
+    ``node`` (children mask ``m``), the last one ending it."""
+    for i in range(lo, bot):
+        lt = b[i, c] & 63
+        if not (m >> lt) & 1:
+            return False
+        arc = node + 1 + 2 * _popc(m & ((1 << lt) - 1))
+        node = g[arc]
+        m = g[arc + 1]
+    return bool((g[node] >> (b[bot, c] & 63)) & 1)
+
+
+@nb.njit(cache=True)
+def _cross(g, b, size, cross, xsum, val):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Cross-check masks and sums of every square for plays along rows of ``b``.
+
+    ``cross[r, c]``: letters allowed by the vertical word through (r, c);
+    ``xsum[r, c]``: sum of the tiles of that word, or -1 when there is none.
+    """
+    root = g[1]
+    rootmask = g[3]
+    for r in range(size):
+        for c in range(size):
+            if b[r, c] != 0:
+                cross[r, c] = 0
+                xsum[r, c] = -1
+                continue
+            up = r > 0 and b[r - 1, c] != 0
+            down = r + 1 < size and b[r + 1, c] != 0
+            if not up and not down:
+                cross[r, c] = ALL_LETTERS
+                xsum[r, c] = -1
+                continue
+            s = 0
+            top = r
+            while top > 0 and b[top - 1, c] != 0:
+                top -= 1
+                t = b[top, c]
+                if not t & 64:
+                    s += val[t]
+            bot = r
+            while bot + 1 < size and b[bot + 1, c] != 0:
+                bot += 1
+                t = b[bot, c]
+                if not t & 64:
+                    s += val[t]
+            xsum[r, c] = s
+            mask = 0
+            if up:
+                node = root
+                m = rootmask
+                ok = True
+                for i in range(r - 1, top - 1, -1):
+                    letter = b[i, c] & 63
+                    if not (m >> letter) & 1:
+                        ok = False
+                        break
+                    arc = node + 1 + 2 * _popc(m & ((1 << letter) - 1))
+                    node = g[arc]
+                    m = g[arc + 1]
+                if ok and (m & 1):
+                    m0 = g[node + 2]  # the separator: always the first arc
+                    node = g[node + 1]
+                    if not down:
+                        mask = g[node] & ALL_LETTERS
+                    else:
+                        cand = m0 & ALL_LETTERS
+                        while cand:
+                            letter = _ctz(cand)
+                            cand &= cand - 1
+                            arc = node + 1 + 2 * _popc(m0 & ((1 << letter) - 1))
+                            if _follow(g, b, g[arc], g[arc + 1], r + 1, bot, c):
+                                mask |= 1 << letter
+            else:
+                # tiles only below: the word x + below, reversed, is the path of the tiles from
+                # the bottom one up, then x: the ends mask of that path's node
+                node = root
+                m = rootmask
+                for i in range(bot, r, -1):
+                    letter = b[i, c] & 63
+                    if not (m >> letter) & 1:
+                        node = -1
+                        break
+                    arc = node + 1 + 2 * _popc(m & ((1 << letter) - 1))
+                    node = g[arc]
+                    m = g[arc + 1]
+                if node >= 0:
+                    mask = g[node] & ALL_LETTERS
+            cross[r, c] = mask
+
+
+@nb.njit(cache=True)
+def _gen_dir(g, w, out, b, lm, wm, direction, start_sq, rbits):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Generate the plays along the rows of ``b`` (the board or its transpose)."""
+    size = b.shape[0]
+    cross = np.empty((size, size), np.int32)
+    xsum = np.empty((size, size), np.int32)
+    val = w[W_VAL:W_VAL + 27]
+    _cross(g, b, size, cross, xsum, val)
+    empty = True
+    for r in range(size):
+        for c in range(size):
+            if b[r, c] != 0:
+                empty = False
+                break
+        if not empty:
+            break
+    w[P_DIR] = direction
+    root = g[1]
+    for r in range(size):
+        # anchors of this row
+        first = True
+        prev = -1
+        for c in range(size):
+            if b[r, c] != 0:
+                continue
+            if empty:
+                is_anchor = r * size + c == start_sq
+            else:
+                is_anchor = (
+                    (c > 0 and b[r, c - 1] != 0) or (c + 1 < size and b[r, c + 1] != 0)
+                    or (r > 0 and b[r - 1, c] != 0) or (r + 1 < size and b[r + 1, c] != 0)
+                )
+            if not is_anchor:
+                continue
+            if first:
+                first = False
+                for i in range(size):
+                    w[W_ROW + i] = b[r, i]
+                    w[W_CROSS + i] = cross[r, i]
+                    w[W_XSUM + i] = xsum[r, i]
+                    w[W_LM + i] = lm[r * size + i]
+                    w[W_WM + i] = wm[r * size + i]
+                    w[W_PLACED + i] = 0
+                w[P_ROWIDX] = r
+            if w[W_CROSS + c] != 0:
+                w[P_ANCHOR] = c
+                w[P_PREV] = prev
+                _rec(_ptr(g), _ptr(w), _ptr(out), c, root, g[3], 0, 1, 0, 0, c, rbits)
+            prev = c
