@@ -471,3 +471,45 @@ def test_interactive_two_people_next_player_sees_own_rack_when_asked() -> None:
     seen = screen.screen_at(f"Bob: challenge Ann's H8 {word}")
     assert "Bob's rack:" in seen and "Ann's rack:" not in seen
     assert screen.out.getvalue().count("Pass the device to Bob") == 1
+
+
+# -- getting the computer ready ------------------------------------------------------------------
+
+def test_warm_up_prepares_each_level_once_in_the_background() -> None:
+    from qiza.tui.warmup import FIRST_RUN_NOTE, WarmUp
+
+    rules = find_preset("classic")
+    warm = WarmUp(rules, LEX, ["medium", "hard", "medium"])
+    assert warm.levels == ("medium", "hard")
+    notes: list[str] = []
+    warm.wait(notes.append)  # not started: nothing to wait for
+    assert notes == [] and not warm.running
+    warm.start()
+    warm.wait(notes.append)
+    assert not warm.running
+    assert warm.warmed == ["medium", "hard"]
+    assert notes in ([], [FIRST_RUN_NOTE])
+
+
+def test_computer_moves_after_the_warm_up(monkeypatch: pytest.MonkeyPatch,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    from qiza.tui import session as session_module
+
+    started: list[tuple[str, ...]] = []
+    waited: list[bool] = []
+
+    class Recording(session_module.WarmUp):
+        def start(self) -> None:
+            started.append(self.levels)
+            super().start()
+
+        def wait(self, show: Any) -> None:
+            super().wait(show)
+            waited.append(not self.running)
+
+    monkeypatch.setattr(session_module, "WarmUp", Recording)
+    status, out = play(["--seed", "11", "--player", "You", "--player", "computer:hard"], ["pass", "pass", "quit", "y"],
+                       monkeypatch, capsys)
+    assert status == 0
+    assert started == [("hard",)]
+    assert waited and all(waited)  # the computer moved only once the warm-up was over

@@ -27,6 +27,7 @@ from qiza.paths import user_data_dir
 from qiza.rules import Notation
 from qiza.tui import render
 from qiza.tui.terminal import Terminal
+from qiza.tui.warmup import WarmUp
 
 __all__ = ["Seat", "Settings", "Session", "user_data_dir", "COMMANDS", "EXTRA_KEY"]
 
@@ -173,6 +174,7 @@ class Session:
     _rng: random.Random = field(default_factory=random.Random)
     _drawn: tuple[int, int, int, int | None] | None = None
     _force: bool = False
+    _warm: WarmUp | None = None
     _offered: int | None = None
     """Index in the score sheet of the last play offered to the other players for challenge."""
     _queued: tuple[int, str] | None = None
@@ -282,6 +284,7 @@ class Session:
         if game.can_challenge and game.pending_ends_game:
             game.accept()
             return
+        self.wait_for_computers()
         move = player.choose(game.view(seat))
         try:
             record = game.play(move)
@@ -407,6 +410,10 @@ class Session:
         game = self.game
         if self.save_path is not None:
             self.say(_long(f"This game is saved after every turn to {self.save_path}"))
+        levels = [s.level for s in self.seats if s.level is not None]
+        if levels and not game.over and self._warm is None:
+            self._warm = WarmUp(game.rules, game.lexicon, levels, len(game.players))
+            self._warm.start()
         while not game.over:
             before = len(game.history)
             if game.can_challenge and self._offered != self._pending_index():
@@ -429,6 +436,11 @@ class Session:
                 return 0
         self.autosave()
         return self.after_end()
+
+    def wait_for_computers(self) -> None:
+        """Wait for the background warm-up of the computer players (see :mod:`qiza.tui.warmup`)."""
+        if self._warm is not None:
+            self._warm.wait(lambda note: self.terminal.show(Text(note, "italic")))
 
     def handoff(self, seat: int) -> bool:
         """Hot seat: hide the previous player's rack until the next player is at the screen."""
@@ -560,6 +572,7 @@ class Session:
             self.say("Hints need the move generator bridge (qiza.analysis), which is not available.")
             return STAY
         count = int(rest) if rest.isdigit() else 5
+        self.wait_for_computers()
         candidates = list(legal_placements(self.game, seat))
         if not candidates:
             self.say("No placement is possible with this rack: exchange or pass.")

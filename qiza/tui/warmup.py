@@ -1,0 +1,81 @@
+"""Getting the computer players ready while the person at the terminal thinks.
+
+The first run of qiza on a machine builds the lexicon's word graph and compiles the move
+generator (about half a minute); later runs load both from the disk cache in about a
+second. :class:`WarmUp` does that work in a background thread as soon as a game with a
+computer seat starts, by letting a scratch player of each computer level choose moves
+on a scratch game. The session waits for it (with a message if it is still busy) before
+a computer moves or a hint is given, so nothing runs twice at once.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+
+from qiza.game import Game
+from qiza.lexicon import Lexicon
+from qiza.rules import Rules
+
+FIRST_RUN_NOTE = ("Getting the computer ready: the first run of qiza compiles the move generator "
+                  "(about half a minute; later runs start at once)...")
+QUIET_WAIT = 0.5
+"""Seconds to wait before saying why the computer is not moving yet."""
+
+
+class WarmUp:
+    """Loads (or compiles) what the computer ``levels`` need, in a daemon thread (``players``:
+    the number of players of the game, whose rules may depend on it)."""
+
+    def __init__(self, rules: Rules, lexicon: Lexicon, levels: Sequence[str], players: int = 2) -> None:
+        self.levels = tuple(dict.fromkeys(levels))
+        self.players = players
+        self.warmed: list[str] = []
+        self._thread = threading.Thread(target=self._run, args=(rules, lexicon), name="qiza-warm-up", daemon=True)
+
+    def start(self) -> None:
+        """Start the background work (once)."""
+        if self._thread.ident is None:
+            self._thread.start()
+
+    @property
+    def running(self) -> bool:
+        """Whether the background work is still going on."""
+        return self._thread.is_alive()
+
+    def wait(self, show: Callable[[str], object]) -> None:
+        """Return when the work is done; if that takes long, ``show`` says why first."""
+        if self._thread.ident is None:
+            return
+        self._thread.join(QUIET_WAIT)
+        if self._thread.is_alive():
+            show(FIRST_RUN_NOTE)
+            self._thread.join()
+
+    def _run(self, rules: Rules, lexicon: Lexicon) -> None:
+        try:
+            from qiza.players import make_player
+        except ImportError:  # pragma: no cover - an installation without computer players
+            return
+        try:
+            scratch = Game(rules, players=self.players, lexicon=lexicon, seed=1)
+        except Exception:  # noqa: BLE001 - warming up only saves time; the real game reports problems
+            return
+        for level in self.levels:
+            try:
+                # one process: a worker pool must not be forked from this thread
+                if level in ("champion", "sim"):
+                    player = make_player(level, lexicon, seed=0, workers=1)
+                else:
+                    player = make_player(level, lexicon, seed=0)
+                for _ in range(2):  # an empty board, then one with tiles on it
+                    if scratch.over:
+                        break
+                    scratch.play(player.choose(scratch.view(scratch.to_move)))
+                if level == "champion":
+                    from qiza.players import endgame_nb
+
+                    endgame_nb.warm_up()
+                self.warmed.append(level)
+            except Exception:  # noqa: BLE001 - warming up only saves time later; the real move reports errors
+                continue
