@@ -440,7 +440,11 @@ class Session:
     def wait_for_computers(self) -> None:
         """Wait for the background warm-up of the computer players (see :mod:`qiza.tui.warmup`)."""
         if self._warm is not None:
-            self._warm.wait(lambda note: self.terminal.show(Text(note, "italic")))
+            self._warm.wait(self._show_now)
+
+    def _show_now(self, note: str) -> None:
+        self.flush()
+        self.terminal.show(Text(note, "italic"))
 
     def handoff(self, seat: int) -> bool:
         """Hot seat: hide the previous player's rack until the next player is at the screen."""
