@@ -18,6 +18,14 @@ stopping when no other play can be better.
 
 The compiled entry points release the GIL; a generator can be shared by threads.
 
+Packed rows (:meth:`MoveGenerator.generate_packed`): one ``int32`` row of ``O_WIDTH``
+columns per move. ``row[O_SCORE]`` is the score; ``row[O_META]`` is
+``r | c << 5 | direction << 10 | length << 11 | tiles placed << 16`` (first square
+``(r, c)``, direction 0 across, 1 down, ``length`` squares of the line);
+``row[O_EQUITY]`` is the equity in milli-points (best mode only); from ``O_TILES`` on, the
+tiles of the line's squares, five per ``int32`` and 6 bits each from the low bits up
+(``letter``, ``letter | 32`` for a blank, 0 for a square played through).
+
 Usage::
 
     from qiza.movegen import MoveGenerator, load_lexicon_words, parse_rack
@@ -417,6 +425,13 @@ class MoveGenerator:
             if n >= 0:
                 return out, n
             self._local.out = np.zeros((out.shape[0] * 2, O_WIDTH), np.int32)  # overflow: grow, redo
+
+    def generate_packed(self, board: np.ndarray, rack: np.ndarray) -> np.ndarray:
+        """Every legal placement of ``rack`` on ``board`` as packed ``int32`` rows (see the
+        module doc): the fast route for search code that reads moves itself
+        (:meth:`generate` decodes the same rows into a :class:`MoveList` with numpy)."""
+        out, n = self._all(board, rack)
+        return out[:n].copy()
 
     def generate(self, board: np.ndarray, rack: np.ndarray) -> MoveList:
         """Every legal placement of ``rack`` on ``board``."""

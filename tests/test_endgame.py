@@ -85,17 +85,14 @@ def test_solver_matches_plain_minimax(lexicon: Lexicon, position: np.ndarray, mi
 
 def test_move_lists_match_the_generator(lexicon: Lexicon, position: np.ndarray) -> None:
     """The compiled move lists hold the generator's moves (squares, tiles, score) and stay
-    legal exactly while their squares to keep empty are empty; the public path (MoveList)
-    gives the same values as the packed output."""
-    from qiza.players import endgame
+    legal exactly while their squares to keep empty are empty."""
     from qiza.players.endgame import _Search
 
     gen = generator(lexicon, CLASSIC)
     rack = rack_counts("AEIRST?")
     values = np.zeros(27)
     values[1:] = CLASSIC.tile_set.values
-    search = _Search(gen, CLASSIC, values, float("inf"), 6, endgame._raw_output_ok(gen, position, rack))
-    assert search.raw
+    search = _Search(gen, CLASSIC, values, float("inf"), 6)
     moves = search.moves(position, search.board_key(position), rack)
     ml = gen.generate(position, rack)
     expected = set()
@@ -116,17 +113,3 @@ def test_move_lists_match_the_generator(lexicon: Lexicon, position: np.ndarray) 
     kept = {(int(moves.sc[i]), tuple(sorted(moves.squares(i)))) for i in range(len(moves))
             if nb.valid_one(board, left, i, moves.nt, moves.code, moves.chk)}
     assert kept and kept <= new_set and len(kept) < len(new_set)
-
-
-def test_public_move_list_path_gives_the_same_values(lexicon: Lexicon, position: np.ndarray) -> None:
-    from qiza.players import endgame
-
-    gen = generator(lexicon, CLASSIC)
-    me, opp = rack_counts("CBK"), rack_counts("EXT")
-    raw = solve_position(gen, CLASSIC, position, me, opp, time_limit=60)
-    endgame._RAW_OK[id(gen)] = False
-    try:
-        public = solve_position(gen, CLASSIC, position, me, opp, time_limit=60)
-    finally:
-        del endgame._RAW_OK[id(gen)]
-    assert raw.exact and public.exact and raw.value == public.value and raw.move == public.move

@@ -11,6 +11,10 @@ from qiza import gaddag
 from qiza.alphabet import BLANK_FLAG
 from qiza.cli import main as cli_main
 from qiza.movegen import (
+    O_META,
+    O_SCORE,
+    O_TILES,
+    O_WIDTH,
     MoveGenerator,
     exchanges,
     load_lexicon_words,
@@ -106,6 +110,24 @@ def test_best_with_leave_values(twl_gen: MoveGenerator, positions: list[tuple[np
                 left[0 if t & BLANK_FLAG else t] -= 1
             eq.append(int(moves.score[i]) + float(np.dot(left, np.round(leave * 1000) / 1000)))
         assert best.equity == pytest.approx(max(eq), abs=1e-6)
+
+
+def test_packed_rows_follow_the_documented_layout(twl_gen: MoveGenerator,
+                                                  positions: list[tuple[np.ndarray, np.ndarray]]) -> None:
+    for board, rack in positions[:40]:
+        packed = twl_gen.generate_packed(board, rack)
+        moves = twl_gen.generate(board, rack)
+        assert packed.shape == (len(moves), O_WIDTH) and packed.dtype == np.int32
+        for row, move in zip(packed.tolist(), moves):
+            meta = row[O_META]
+            r, c, down, length, placed = meta & 31, (meta >> 5) & 31, (meta >> 10) & 1, (meta >> 11) & 31, meta >> 16
+            tiles = []
+            for i in range(length):
+                six = (row[O_TILES + i // 5] >> (6 * (i % 5))) & 63
+                tiles.append(0 if six == 0 else (six & 31) | (BLANK_FLAG if six & 32 else 0))
+            assert (row[O_SCORE], r, c, bool(down), tuple(tiles)) == (move.score, move.row, move.col, move.down,
+                                                                     move.tiles)
+            assert placed == move.tile_count
 
 
 def test_empty_board_windy() -> None:

@@ -49,7 +49,7 @@ import numpy as np
 from qiza.analysis import board_array, rack_counts
 from qiza.game import Kind, PlayerView, Record
 from qiza.move import Direction, Move, Pass, Place
-from qiza.movegen import MoveGenerator
+from qiza.movegen import O_META, O_SCORE, O_TILES, MoveGenerator
 from qiza.players import endgame_nb as nb
 from qiza.players.engine import StaticPlayer
 from qiza.rules import EndPoints, EndRule, Rules
@@ -146,34 +146,9 @@ def scoreless_streak(history: Sequence[Record], rules: Rules) -> int:
     return streak
 
 
-_RAW_OK: dict[int, bool] = {}
-"""Per generator (by id): its packed output decodes as :func:`endgame_nb.decode_raw` expects."""
-
-
-def _raw_output_ok(gen: MoveGenerator, board: np.ndarray, rack: np.ndarray) -> bool:
-    """Whether the generator's packed output rows can be read directly (much faster than
-    :class:`~qiza.movegen.MoveList`, which decodes with numpy): checked once per generator
-    against :meth:`MoveGenerator.generate`; any difference keeps the public path."""
-    ok = _RAW_OK.get(id(gen))
-    if ok is None:
-        try:
-            from qiza.movegen import O_META, O_SCORE, O_TILES
-
-            ml = gen.generate(board, rack)
-            out, n = gen._all(board, rack)
-            score, row, col, dirn, length, tiles = nb.decode_raw(out, n, O_SCORE, O_META, O_TILES)
-            ok = bool(n == len(ml) and np.array_equal(score, ml.score) and np.array_equal(row, ml.row)
-                      and np.array_equal(col, ml.col) and np.array_equal(dirn, ml.direction)
-                      and np.array_equal(length, ml.length) and np.array_equal(tiles, ml.tiles))
-        except Exception:  # pragma: no cover - the generator's internals changed
-            ok = False
-        _RAW_OK[id(gen)] = ok
-    return ok
-
-
 class _Search:
     def __init__(self, gen: MoveGenerator, rules: Rules, values27: np.ndarray, deadline: float,
-                 streak_limit: int, raw: bool) -> None:
+                 streak_limit: int) -> None:
         self.gen = gen
         self.size = rules.layout.size
         self.values27 = values27
@@ -181,7 +156,6 @@ class _Search:
         self.passes_rule = rules.end_rule is EndRule.PASSES
         self.double = rules.end_points is EndPoints.DOUBLE
         self.streak_limit = streak_limit
-        self.raw = raw
         self.nodes = 0
         self.horizon = 0
         """Lines cut at the depth limit so far (0 after a search = exact)."""
@@ -203,16 +177,8 @@ class _Search:
         if cached is not None:
             return cached
         total = int(rack.sum())
-        if self.raw:
-            from qiza.movegen import O_META, O_SCORE, O_TILES
-
-            out, n = self.gen._all(board, rack)
-            decoded = nb.decode_raw(out, n, O_SCORE, O_META, O_TILES)
-        else:
-            ml = self.gen.generate(board, rack)
-            decoded = tuple(np.ascontiguousarray(a, np.int32) for a in (ml.score, ml.row, ml.col, ml.direction,
-                                                                       ml.length, ml.tiles))
-        score, row, col, dirn, length, tiles = decoded
+        packed = self.gen.generate_packed(board, rack)
+        score, row, col, dirn, length, tiles = nb.decode_raw(packed, len(packed), O_SCORE, O_META, O_TILES)
         moves = _List(nb.prepare(score, row, col, dirn, length, tiles, board, self.size, self.values27, total,
                                  self.ztab, ORDER_UNLOAD), total)
         if self.cached_moves > 1_500_000:
@@ -472,7 +438,7 @@ def solve_position(gen: MoveGenerator, rules: Rules, board: np.ndarray, me: np.n
     opp = np.asarray(opp, np.int32).copy()
     if not me.any():
         return Solution(None, 0.0, True, 0, 0, 0.0)
-    search = _Search(gen, rules, values27, start + time_limit, streak_limit, _raw_output_ok(gen, board, me))
+    search = _Search(gen, rules, values27, start + time_limit, streak_limit)
     hb = search.board_key(board)
     best_info: MoveInfo | None = None
     best_value = -float(INF)
