@@ -21,6 +21,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "gcg": ("qiza.gcg_cli", "game records: check a GCG file against the rules engine"),
     "movegen": ("qiza.movegen_cli", "all legal placements of positions in the shared positions format"),
     "best": ("qiza.players.best_cli", "the computer's best moves for a position"),
+    "analyze": ("qiza.players.analyze_cli", "each turn of a game record against the computer's best move"),
     "selfplay": ("qiza.players.selfplay", "computer players against each other"),
     "train": ("qiza.players.train", "learn leave values by self-play"),
 }

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from qiza.board import Board
+from qiza.errors import QizaError
 from qiza.game import Game, Kind, PlayerView, Record
 from qiza.lexicon import Lexicon, load_lexicon
 from qiza.move import Exchange, Pass, Place
@@ -477,3 +478,49 @@ def test_best_cli_on_a_game_record_without_a_lexicon(capsys: pytest.CaptureFixtu
     assert "lexicon TWL06" in out[0]
     # real placements are found (not only exchanges, as with an empty word graph)
     assert not out[2].split()[1].startswith("exchange")
+
+
+ANALYSIS_RECORD = ("#player1 ann Ann\n#player2 bob Bob\n"
+                   ">ann: DINNVWY 8D WINDY +32 32\n"
+                   ">bob: ADEEGIL 7C GALE +16 16\n"
+                   ">ann: AEJNOSV E3 JAVE..N +34 66\n"
+                   ">bob: DEILOVX F2 VOXD +45 61\n"
+                   ">ann: ADENOST - +0 66\n")
+
+
+def test_analyze_rates_each_turn_against_the_best_move(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from qiza.cli import main
+    from qiza.players.analyze_cli import analyze
+
+    record = tmp_path / "game.gcg"
+    record.write_text(ANALYSIS_RECORD)
+    turns = analyze(str(record))
+    assert [t.turn for t in turns] == [1, 2, 3, 4, 5]
+    windy, gale, javelin, phony, passed = turns
+    assert windy.played == "8D WINDY" and windy.played_equity is not None and windy.best_equity is not None
+    assert windy.best_equity >= windy.played_equity and windy.lost == windy.best_equity - windy.played_equity
+    assert javelin.played == "E3 JAVE(LI)N" and javelin.lost is not None
+    assert phony.played_equity is None and phony.lost is None and "phony" in phony.note
+    assert passed.note == "pass" and passed.lost is None and passed.best_equity is not None
+    assert [t.turn for t in analyze(str(record), player="Bob")] == [2, 4]
+    with pytest.raises(QizaError, match="no player 'cy'"):
+        analyze(str(record), player="cy")
+    assert main(["analyze", str(record), "--player", "ann"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].split()[:4] == ["turn", "player", "rack", "played"]
+    assert out[-1].split()[:3] == ["ann", "3", "2"]  # 3 turns, 2 rated (the pass is not)
+
+
+def test_a_records_rack_may_need_tiles_the_replay_dealt_to_the_opponent() -> None:
+    from qiza.players.best_cli import _give_rack
+
+    game = Game(CLASSIC, players=2, seed=4)
+    game.set_rack(1, "ZQXJKAB")  # the only Z, Q, X, J and K
+    total = len(game.bag) + len(game.racks[0]) + len(game.racks[1])
+    _give_rack(game, 0, "ZQAEIOU")
+    assert sorted(game.rack_text(0)) == sorted("ZQAEIOU")
+    theirs = game.rack_text(1)
+    assert len(theirs) == 7 and "Z" not in theirs and "Q" not in theirs and "X" in theirs and "J" in theirs
+    assert len(game.bag) + len(game.racks[0]) + len(game.racks[1]) == total
+    with pytest.raises(QizaError, match="not in the bag"):
+        _give_rack(game, 0, "QQQQQQQ")

@@ -59,8 +59,36 @@ def game_from_gcg(path: str, turn: int | None, lexicon: str | None) -> Game:
         seat = record.seat_of(event)
         game.to_move = seat
         if event.rack:
-            game.set_rack(seat, event.rack)
+            _give_rack(game, seat, event.rack)
     return game
+
+
+def _give_rack(game: Game, seat: int, rack: str) -> None:
+    """Give ``seat`` the rack a record shows; tiles the replay dealt to the other players (whose
+    racks the record does not know at this point) are swapped for others from the bag."""
+    from collections import Counter
+
+    from qiza.errors import RuleError
+
+    try:
+        game.set_rack(seat, rack)
+        return
+    except RuleError:
+        others = {s: game.racks[s] for s in range(len(game.players)) if s != seat}
+        for s in others:
+            game.set_rack(s, "")
+        game.set_rack(seat, rack)  # raises if the tiles do not exist at all
+    tile_set = game.rules.tile_set
+    for s, old in others.items():
+        pool = Counter(game.bag)
+        kept = []
+        for t in old:  # keep what can be kept, fill up from the bag
+            if pool[t] > 0:
+                pool[t] -= 1
+                kept.append(t)
+        rest = sorted(pool.elements())
+        kept.extend(rest[:len(old) - len(kept)])
+        game.set_rack(s, tile_set.text(kept))
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

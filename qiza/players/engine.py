@@ -348,12 +348,13 @@ class StaticPlayer(BasePlayer):
     def evaluate(self, view: PlayerView) -> Evaluation:
         """The static evaluation of every placement of the view's position."""
         rules = view.rules
+        gen = self.generator(rules)  # first: it refuses tile sets the generator cannot handle
         tile_values = np.zeros(27, np.int64)
         tile_values[1:] = rules.tile_set.values
         unseen = float(rack_counts(view.unseen).dot(tile_values)) if view.bag_count == 0 else 0.0
         hot = self._hot_squares(rules) if view.board.is_empty() else None
         odds = bingo_odds(self.lexicon, rules) if self.settings.bingo_draw_bonus else None
-        return evaluate_position(self.generator(rules), self.leaves, self.settings, rules,
+        return evaluate_position(gen, self.leaves, self.settings, rules,
                                  board_array(view.board), rack_counts(view.rack), view.bag_count, unseen, hot, odds)
 
     def evaluate_all(self, view: PlayerView) -> tuple[MoveList, np.ndarray, list[str], np.ndarray]:

@@ -1,0 +1,168 @@
+"""``qiza analyze``: each turn of a game record against the computer's best move.
+
+For every turn of a GCG file whose rack is recorded, the static engine ranks every legal
+placement and exchange by equity (score plus the value of the tiles kept, with its
+end-of-bag adjustments), finds the move that was played among them, and reports the best
+move and the equity the played move gave away. A summary per player follows::
+
+    qiza analyze game.gcg
+    qiza analyze game.gcg --player ann --lexicon sowpods
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+
+from qiza.errors import QizaError
+from qiza.game import Game
+from qiza.move import Exchange, Move, Place, parse_move
+from qiza.rules import Notation
+
+
+@dataclass(frozen=True)
+class TurnAnalysis:
+    """One analysed turn: what was played and what the engine prefers."""
+
+    turn: int
+    """1-based turn number in the record."""
+    player: str
+    rack: str
+    played: str
+    """The move as written in the record (GCG notation)."""
+    score: int
+    """The score the record gives the move."""
+    played_equity: float | None
+    """The engine's equity of the played move (None: not among the legal moves, e.g. a phony,
+    or a pass or an exchange of unrecorded tiles)."""
+    best: str
+    best_equity: float | None
+    note: str = ""
+
+    @property
+    def lost(self) -> float | None:
+        """Equity given away against the engine's best move (None when unknown)."""
+        if self.played_equity is None or self.best_equity is None:
+            return None
+        return max(0.0, self.best_equity - self.played_equity)
+
+
+def _key(move: Move, size: int) -> object:
+    """A key equal for two moves that put the same tiles on the same squares (or exchange the same tiles)."""
+    if isinstance(move, Place):
+        return frozenset(move.placed(size))
+    if isinstance(move, Exchange):
+        return ("exchange", "".join(sorted(move.tiles)))
+    return None
+
+
+def analyze(path: str, lexicon: str | None = None, player: str | None = None) -> list[TurnAnalysis]:
+    """Analyse every turn of the GCG file ``path`` (only ``player``'s, by nickname or name, if given)."""
+    from qiza import gcg
+    from qiza.gcg import EventType
+    from qiza.players.best_cli import game_from_gcg
+    from qiza.players.engine import StaticPlayer
+
+    record = gcg.load(path)
+    nicks = {p.nick: p for p in record.players}
+    if player is not None and player not in nicks and all(p.name != player for p in record.players):
+        known = ", ".join(f"{p.nick} ({p.name})" if p.name else p.nick for p in record.players)
+        raise QizaError(f"{path} has no player {player!r} (players: {known})")
+    turns = [e for e in record.events if e.is_turn]
+    engine: StaticPlayer | None = None
+    results: list[TurnAnalysis] = []
+    for number, event in enumerate(turns, start=1):
+        who = nicks.get(event.player)
+        if player is not None and player not in (event.player, who.name if who else None):
+            continue
+        played = event.move_text()
+        if not event.rack:
+            results.append(TurnAnalysis(number, event.player, "", played, event.score, None, "", None,
+                                        "rack not recorded"))
+            continue
+        try:
+            game: Game = game_from_gcg(path, number, lexicon)
+        except QizaError as exc:
+            results.append(TurnAnalysis(number, event.player, event.rack, played, event.score, None, "", None,
+                                        f"position not rebuilt: {exc}"))
+            continue
+        if engine is None:
+            engine = StaticPlayer(game.lexicon)
+        view = game.view(game.to_move)
+        options = engine.ranked(view)
+        best = options[0] if options else None
+        best_text = game.format(best.move) if best else "pass"
+        best_equity = best.equity if best else 0.0
+        size = game.rules.layout.size
+        move: Move | None = None
+        note = ""
+        try:
+            parsed = parse_move(played, Notation.TOURNAMENT, game.board)
+            if event.type is EventType.PLACE and isinstance(parsed, Place):
+                move = game.evaluate(parsed, game.to_move).move
+            elif event.type is EventType.EXCHANGE and event.tiles:
+                move = Exchange(event.tiles)
+        except QizaError as exc:
+            note = f"not a legal play here: {exc}"
+        played_equity = None
+        if move is not None:
+            key = _key(move, size)
+            found = next((o for o in options if _key(o.move, size) == key), None)
+            if isinstance(move, Place):
+                played = game.format(move)
+            if found is not None:
+                played_equity = found.equity
+            elif isinstance(move, Place):
+                note = f"not in {game.lexicon.name}: a phony"
+        elif event.type in (EventType.PASS, EventType.TURN_LOST):
+            note = "turn lost to a challenge" if event.type is EventType.TURN_LOST else "pass"
+        results.append(TurnAnalysis(number, event.player, event.rack, played, event.score, played_equity,
+                                    best_text, best_equity, note))
+    return results
+
+
+def format_analysis(results: list[TurnAnalysis], threshold: float = 5.0) -> list[str]:
+    """The turn table and the per-player summary (``!`` marks a loss of ``threshold`` or more)."""
+    def eq(value: float | None) -> str:
+        return "-" if value is None else f"{value:.1f}"
+
+    lines = [f"{'turn':>4} {'player':<10} {'rack':<9} {'played':<20} {'score':>5} {'equity':>7}  "
+             f"{'best':<20} {'equity':>7} {'lost':>6}"]
+    for t in results:
+        lost = t.lost
+        mark = " !" if lost is not None and lost >= threshold else ""
+        lines.append(f"{t.turn:>4} {t.player[:10]:<10} {t.rack:<9} {t.played[:20]:<20} {t.score:>5} "
+                     f"{eq(t.played_equity):>7}  {t.best[:20]:<20} {eq(t.best_equity):>7} {eq(lost):>6}{mark}"
+                     + (f"  ({t.note})" if t.note else ""))
+    lines.append("")
+    lines.append(f"{'player':<10} {'turns':>5} {'rated':>5} {'best found':>10} {'equity lost':>11} "
+                 f"{'per turn':>8} {'mistakes':>8}")
+    for name in dict.fromkeys(t.player for t in results):
+        mine = [t for t in results if t.player == name]
+        rated = [t.lost for t in mine if t.lost is not None]
+        total = sum(rated)
+        found = sum(1 for x in rated if x < 0.05)
+        mistakes = sum(1 for x in rated if x >= threshold)
+        per_turn = f"{total / len(rated):.1f}" if rated else "-"
+        lines.append(f"{name[:10]:<10} {len(mine):>5} {len(rated):>5} {found:>10} {total:>11.1f} "
+                     f"{per_turn:>8} {mistakes:>8}")
+    return lines
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Add the subcommand's arguments."""
+    parser.add_argument("record", help="a GCG game record")
+    parser.add_argument("--player", default=None, help="only this player's turns (nickname or name)")
+    parser.add_argument("--lexicon", default=None, help="lexicon (default: the record's, else twl06)")
+    parser.add_argument("--threshold", type=float, default=5.0,
+                        help="equity lost that counts as a mistake (default 5)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the analysis."""
+    results = analyze(args.record, args.lexicon, args.player)
+    if not results:
+        raise QizaError(f"{args.record} has no turns to analyse")
+    for line in format_analysis(results, args.threshold):
+        print(line)
+    return 0
