@@ -43,6 +43,7 @@ from qiza.movegen_search import (
     W_XSUM,
     _cross,
     _ctz,
+    _is_anchor,
     _popc,
     _ptr,
     _rec,
@@ -375,14 +376,7 @@ def _anchors(bb, empty, start_sq, cross, eff, out_r, out_c, out_p, n):  # type: 
         for c in range(size):
             if bb[r, c] != 0:
                 continue
-            if empty:
-                is_anchor = r * size + c == start_sq
-            else:
-                is_anchor = (
-                    (c > 0 and bb[r, c - 1] != 0) or (c + 1 < size and bb[r, c + 1] != 0)
-                    or (r > 0 and bb[r - 1, c] != 0) or (r + 1 < size and bb[r + 1, c] != 0)
-                )
-            if not is_anchor:
+            if not _is_anchor(bb, r, c, empty, start_sq):
                 continue
             if cross[r, c] & eff:
                 out_r[n] = r

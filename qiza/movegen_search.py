@@ -441,6 +441,17 @@ def _cross(g, b, size, cross, xsum, val):  # type: ignore[no-untyped-def]  # pra
 
 
 @nb.njit(cache=True)
+def _is_anchor(b, r, c, empty, start_sq):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Whether empty square (r, c) of board ``b`` is an anchor: the start square on an empty
+    board, else a square next to a tile."""
+    size = b.shape[0]
+    if empty:
+        return r * size + c == start_sq
+    return ((c > 0 and b[r, c - 1] != 0) or (c + 1 < size and b[r, c + 1] != 0)
+            or (r > 0 and b[r - 1, c] != 0) or (r + 1 < size and b[r + 1, c] != 0))
+
+
+@nb.njit(cache=True)
 def _gen_dir(g, w, out, b, lm, wm, direction, start_sq, rbits):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Generate the plays along the rows of ``b`` (the board or its transpose)."""
     size = b.shape[0]
@@ -465,14 +476,7 @@ def _gen_dir(g, w, out, b, lm, wm, direction, start_sq, rbits):  # type: ignore[
         for c in range(size):
             if b[r, c] != 0:
                 continue
-            if empty:
-                is_anchor = r * size + c == start_sq
-            else:
-                is_anchor = (
-                    (c > 0 and b[r, c - 1] != 0) or (c + 1 < size and b[r, c + 1] != 0)
-                    or (r > 0 and b[r - 1, c] != 0) or (r + 1 < size and b[r + 1, c] != 0)
-                )
-            if not is_anchor:
+            if not _is_anchor(b, r, c, empty, start_sq):
                 continue
             if first:
                 first = False
