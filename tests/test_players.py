@@ -524,3 +524,18 @@ def test_a_records_rack_may_need_tiles_the_replay_dealt_to_the_opponent() -> Non
     assert len(game.bag) + len(game.racks[0]) + len(game.racks[1]) == total
     with pytest.raises(QizaError, match="not in the bag"):
         _give_rack(game, 0, "QQQQQQQ")
+
+
+def test_analyze_reads_a_game_saved_by_qiza(tmp_path: Path) -> None:
+    from qiza import savefile
+    from qiza.players.analyze_cli import analyze
+
+    game = Game(CLASSIC, players=["Ann", "Bob"], lexicon=load_lexicon("enable"), seed=3)
+    static = make_player("hard", game.lexicon, seed=1)
+    for _ in range(4):
+        game.play(static.choose(game.view(game.to_move)))
+    path = tmp_path / "game.json"
+    savefile.save(game, path)
+    turns = analyze(str(path))
+    assert [t.player for t in turns] == ["Ann", "Bob", "Ann", "Bob"]
+    assert all(t.lost is not None and t.lost < 0.05 for t in turns)  # the engine agrees with itself

@@ -1,12 +1,13 @@
 """``qiza analyze``: each turn of a game record against the computer's best move.
 
-For every turn of a GCG file whose rack is recorded, the static engine ranks every legal
+For every turn of a game record (a GCG file, or a game qiza saved) whose rack is recorded, the static engine ranks every legal
 placement and exchange by equity (score plus the value of the tiles kept, with its
 end-of-bag adjustments), finds the move that was played among them, and reports the best
 move and the equity the played move gave away. A summary per player follows::
 
     qiza analyze game.gcg
     qiza analyze game.gcg --player ann --lexicon sowpods
+    qiza analyze ~/.local/share/qiza/games/game-20261122-101500.json
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 
 from qiza.errors import QizaError
 from qiza.game import Game
+from qiza.gcg import GameRecord
 from qiza.move import Exchange, Move, Place, parse_move
 from qiza.rules import Notation
 
@@ -56,14 +58,23 @@ def _key(move: Move, size: int) -> object:
     return None
 
 
+def load_record(path: str) -> GameRecord:
+    """A game record from a GCG file or a game saved by qiza (JSON)."""
+    from qiza import gcg, savefile
+
+    if path.lower().endswith(".json"):
+        return gcg.from_game(savefile.load(path))
+    return gcg.load(path)
+
+
 def analyze(path: str, lexicon: str | None = None, player: str | None = None) -> list[TurnAnalysis]:
-    """Analyse every turn of the GCG file ``path`` (only ``player``'s, by nickname or name, if given)."""
-    from qiza import gcg
+    """Analyse every turn of the game record ``path`` (GCG, or a qiza saved game), only
+    ``player``'s (by nickname or name) if given."""
     from qiza.gcg import EventType
-    from qiza.players.best_cli import game_from_gcg
+    from qiza.players.best_cli import game_from_record
     from qiza.players.engine import StaticPlayer
 
-    record = gcg.load(path)
+    record = load_record(path)
     nicks = {p.nick: p for p in record.players}
     if player is not None and player not in nicks and all(p.name != player for p in record.players):
         known = ", ".join(f"{p.nick} ({p.name})" if p.name else p.nick for p in record.players)
@@ -81,7 +92,7 @@ def analyze(path: str, lexicon: str | None = None, player: str | None = None) ->
                                         "rack not recorded"))
             continue
         try:
-            game: Game = game_from_gcg(path, number, lexicon)
+            game: Game = game_from_record(record, number, lexicon, path)
         except QizaError as exc:
             results.append(TurnAnalysis(number, event.player, event.rack, played, event.score, None, "", None,
                                         f"position not rebuilt: {exc}"))
@@ -151,7 +162,7 @@ def format_analysis(results: list[TurnAnalysis], threshold: float = 5.0) -> list
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the subcommand's arguments."""
-    parser.add_argument("record", help="a GCG game record")
+    parser.add_argument("record", help="a GCG game record, or a game saved by qiza (.json)")
     parser.add_argument("--player", default=None, help="only this player's turns (nickname or name)")
     parser.add_argument("--lexicon", default=None, help="lexicon (default: the record's, else twl06)")
     parser.add_argument("--threshold", type=float, default=5.0,

@@ -12,10 +12,14 @@ from __future__ import annotations
 import argparse
 import copy
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from qiza.errors import QizaError
 from qiza.game import Game
 from qiza.lexicon import load_lexicon
+
+if TYPE_CHECKING:
+    from qiza.gcg import GameRecord
 
 
 def game_from_cgp(text: str, lexicon: str | None) -> Game:
@@ -35,22 +39,29 @@ def _builtin_for(name: str | None) -> str:
 
 
 def game_from_gcg(path: str, turn: int | None, lexicon: str | None) -> Game:
-    """A game at the position before turn ``turn`` (1-based; default: after the last turn)."""
+    """A game at the position before turn ``turn`` of a GCG file (see :func:`game_from_record`)."""
     from qiza import gcg
 
-    record = gcg.load(path)
+    return game_from_record(gcg.load(path), turn, lexicon, path)
+
+
+def game_from_record(record: GameRecord, turn: int | None, lexicon: str | None, source: str = "the record") -> Game:
+    """A game at the position before turn ``turn`` (1-based; default: after the last turn) of a
+    game record, with that turn's rack for the player to move."""
+    from qiza import gcg
+
     turns = [i for i, e in enumerate(record.events) if e.is_turn]
     if turn is None:
         turn = len(turns) + 1
     if not 1 <= turn <= len(turns) + 1:
-        raise QizaError(f"{path} has {len(turns)} turns: --turn must be 1 to {len(turns) + 1}")
+        raise QizaError(f"{source} has {len(turns)} turns: --turn must be 1 to {len(turns) + 1}")
     cut = turns[turn - 1] if turn <= len(turns) else len(record.events)
     partial = copy.copy(record)
     partial.events = record.events[:cut]
     replayed = gcg.replay(partial, lexicon=None)
     game = replayed.game
     if game is None:
-        raise QizaError(f"{path}: {replayed.differences[0] if replayed.differences else 'cannot replay'}")
+        raise QizaError(f"{source}: {replayed.differences[0] if replayed.differences else 'cannot replay'}")
     game.lexicon = load_lexicon(lexicon or _builtin_for(record.lexicon))
     if game.can_challenge:
         game.accept()

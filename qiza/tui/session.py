@@ -784,6 +784,7 @@ class Session:
             self.export_gcg(self.gcg_path)
         if self.save_path is not None:
             self.say(_long(f"The finished game is saved in {self.save_path}"))
+            self.say(_long(f"Each turn against the computer's best move: qiza analyze {self.save_path}"))
         self.say("Commands now: sheet, gcg [FILE], save [FILE], board, quit.")
         self.flush()
         viewer = self.humans()[0] if self.humans() else 0
