@@ -7,6 +7,7 @@ Needs a PostgreSQL server: ``eval "$(.ci/web-services.sh)"`` starts one on loopb
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -111,7 +112,8 @@ class Watcher:
     """A player's WebSocket connection, collecting the states pushed to it."""
 
     def __init__(self, url: str) -> None:
-        self.socket = ws_client.connect(url.replace("http://", "ws://"), open_timeout=15)
+        self._exit = contextlib.ExitStack()  # the connection is a context manager (websockets 15+)
+        self.socket = self._exit.enter_context(ws_client.connect(url.replace("http://", "ws://"), open_timeout=15))
         self.states: list[dict[str, Any]] = []
         self.thread = threading.Thread(target=self._read, daemon=True)
         self.thread.start()
@@ -135,7 +137,7 @@ class Watcher:
         raise AssertionError(f"no update to version {version}; saw {[s['version'] for s in self.states]}")
 
     def close(self) -> None:
-        self.socket.close()
+        self._exit.close()
 
 
 def act(server: Process, game_id: str, seat: int, token: str, version: int, kind: str, **extra: Any) -> tuple[int, Any]:
