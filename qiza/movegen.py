@@ -37,8 +37,8 @@ Usage::
     moves[0].cells(), moves[0].word            # "D8=W E8=I ...", "WINDY"
     best = gen.best(board, rack, leave_values) # a Move or None
     gen.count_many(boards, racks)              # many positions in one compiled loop
+    gen.generate_packed(board, rack)           # the moves as packed int32 rows
 """
-
 
 from __future__ import annotations
 
