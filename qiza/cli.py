@@ -27,6 +27,14 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+def prepare_move_generator() -> None:
+    """Load (or on a machine's first run, compile) the move generator before a command uses it,
+    saying on standard error why nothing happens when that takes a while."""
+    from qiza.movegen import warm_up
+
+    warm_up(lambda text: print(text, file=sys.stderr, flush=True))
+
+
 def _top_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="qiza", description="Scrabble in Python. Run 'qiza' alone to play against the computer.")

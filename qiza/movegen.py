@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import gzip
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -84,10 +84,10 @@ from qiza.movegen_search import (
 )
 
 __all__ = [
-    "MAX_RACK", "MAX_SIZE", "O_EQUITY", "O_META", "O_SCORE", "O_TILES", "O_WIDTH", "PASS",
+    "FIRST_RUN_NOTE", "MAX_RACK", "MAX_SIZE", "O_EQUITY", "O_META", "O_SCORE", "O_TILES", "O_WIDTH", "PASS",
     "Move", "MoveGenerator", "MoveList", "exchanges", "load_generator", "load_lexicon_words",
     "parse_board", "parse_rack", "read_positions", "read_reference_moves",
-    "stack_positions",
+    "stack_positions", "warm_up",
 ]
 
 
@@ -481,6 +481,28 @@ class MoveGenerator:
             else:
                 moves.append(None)
         return moves
+
+
+FIRST_RUN_NOTE = ("Getting the move generator ready: the first run of qiza on a machine compiles it "
+                  "(about half a minute; later runs load it in about a second)...")
+
+
+def warm_up(note: Callable[[str], object] | None = None, after: float = 2.0) -> None:
+    """Load the generator's compiled code from the disk cache, or compile it (the first run on a
+    machine: about half a minute). If that takes more than ``after`` seconds, ``note`` is called
+    once with :data:`FIRST_RUN_NOTE` so that the caller can say why nothing happens."""
+    timer = threading.Timer(after, note, args=(FIRST_RUN_NOTE,)) if note is not None else None
+    if timer is not None:
+        timer.daemon = True
+        timer.start()
+    try:
+        gen = MoveGenerator(gaddag.build(["AT", "TA"]))
+        board = np.zeros(STANDARD.size * STANDARD.size, np.int32)
+        gen.count(board, parse_rack("AT"))
+        gen.best(board, parse_rack("AT"))
+    finally:
+        if timer is not None:
+            timer.cancel()
 
 
 def stack_positions(positions: Sequence[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:

@@ -23,6 +23,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Generate and print the placements; returns the exit status."""
+    from qiza.cli import prepare_move_generator
+
+    prepare_move_generator()
     from qiza.movegen import load_generator, read_positions
 
     try:

@@ -405,3 +405,16 @@ def test_bingo_mask(twl_gen: MoveGenerator) -> None:
     assert (m >> 3) & 1 and (m >> 7) & 1 and not (m >> 17) & 1
     assert mask("AEINRS?", "Q") == (1 << 17) | 1  # one blank: exact alone, every board letter allowed
     assert mask("AEINR??") == -1
+
+
+def test_warm_up_says_why_only_when_it_takes_long() -> None:
+    import time
+
+    from qiza.movegen import FIRST_RUN_NOTE, warm_up
+
+    notes: list[str] = []
+    warm_up(notes.append, after=3600.0)
+    assert notes == []
+    warm_up(notes.append, after=0.0)  # the note may come before or after the (cached) code is loaded
+    time.sleep(0.05)
+    assert notes in ([], [FIRST_RUN_NOTE])

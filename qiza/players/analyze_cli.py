@@ -171,6 +171,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the analysis."""
+    from qiza.cli import prepare_move_generator
+
+    prepare_move_generator()
     results = analyze(args.record, args.lexicon, args.player)
     if not results:
         raise QizaError(f"{args.record} has no turns to analyse")

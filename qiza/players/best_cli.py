@@ -114,6 +114,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the top moves."""
+    from qiza.cli import prepare_move_generator
+
+    prepare_move_generator()
     source = args.position
     path = Path(source)
     lexicon = args.lexicon

@@ -282,6 +282,9 @@ def run(args: argparse.Namespace) -> int:
         options["max_iterations"] = args.iterations
         if args.time_limit is None:
             options["time_limit"] = 3600.0
+    from qiza.cli import prepare_move_generator
+
+    prepare_move_generator()  # compiled once here, not in every worker at once
     rules = find_preset(args.rules)
     results = list(run_games(specs, args.games, lexicon=args.lexicon, rules=rules, jobs=args.jobs,
                              seed=args.seed, progress=not args.no_progress, options=options))

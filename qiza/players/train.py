@@ -283,6 +283,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Train and write the model."""
+    from qiza.cli import prepare_move_generator
+
+    prepare_move_generator()
     start = default_model() if args.from_shipped else None
     model = train(games=args.games, lexicon=args.lexicon, jobs=args.jobs, seed=args.seed, start=start)
     out = Path(args.output) if args.output else default_output()
