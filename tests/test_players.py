@@ -539,3 +539,16 @@ def test_analyze_reads_a_game_saved_by_qiza(tmp_path: Path) -> None:
     turns = analyze(str(path))
     assert [t.player for t in turns] == ["Ann", "Bob", "Ann", "Bob"]
     assert all(t.lost is not None and t.lost < 0.05 for t in turns)  # the engine agrees with itself
+
+
+def test_analyze_with_simulation(tmp_path: Path) -> None:
+    from qiza.players.analyze_cli import analyze
+
+    record = tmp_path / "game.gcg"
+    record.write_text(ANALYSIS_RECORD)
+    turns = analyze(str(record), engine_name="sim", iterations=4)
+    windy, gale, javelin, phony, passed = turns
+    for t in (windy, gale, javelin):
+        assert t.played_equity is not None and t.best_equity is not None and t.lost is not None
+        assert t.best_equity >= t.played_equity and np.isfinite(t.best_equity) and np.isfinite(t.played_equity)
+    assert phony.played_equity is None and "phony" in phony.note and phony.best_equity is not None

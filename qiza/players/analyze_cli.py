@@ -7,6 +7,7 @@ move and the equity the played move gave away. A summary per player follows::
 
     qiza analyze game.gcg
     qiza analyze game.gcg --player ann --lexicon sowpods
+    qiza analyze game.gcg --engine sim --iterations 300   # simulated two plies ahead: slower, stronger
     qiza analyze ~/.local/share/qiza/games/game-20261122-101500.json
 """
 
@@ -19,6 +20,8 @@ from qiza.errors import QizaError
 from qiza.game import Game
 from qiza.gcg import GameRecord
 from qiza.move import Exchange, Move, Place, parse_move
+from qiza.players.engine import Option
+from qiza.players.sim import SimPlayer
 from qiza.rules import Notation
 
 
@@ -67,13 +70,17 @@ def load_record(path: str) -> GameRecord:
     return gcg.load(path)
 
 
-def analyze(path: str, lexicon: str | None = None, player: str | None = None) -> list[TurnAnalysis]:
+def analyze(path: str, lexicon: str | None = None, player: str | None = None, engine_name: str = "static",
+            iterations: int = 200) -> list[TurnAnalysis]:
     """Analyse every turn of the game record ``path`` (GCG, or a qiza saved game), only
-    ``player``'s (by nickname or name) if given."""
+    ``player``'s (by nickname or name) if given.
+
+    ``engine_name`` ``"sim"`` values the static engine's best candidates and the played move
+    by simulation (``iterations`` two-ply continuations each, both cores) instead of by
+    static equity."""
     from qiza.gcg import EventType
     from qiza.players.best_cli import game_from_record
     from qiza.players.engine import StaticPlayer
-
     record = load_record(path)
     nicks = {p.nick: p for p in record.players}
     if player is not None and player not in nicks and all(p.name != player for p in record.players):
@@ -81,6 +88,7 @@ def analyze(path: str, lexicon: str | None = None, player: str | None = None) ->
         raise QizaError(f"{path} has no player {player!r} (players: {known})")
     turns = [e for e in record.events if e.is_turn]
     engine: StaticPlayer | None = None
+    sim: SimPlayer | None = None
     results: list[TurnAnalysis] = []
     for number, event in enumerate(turns, start=1):
         who = nicks.get(event.player)
@@ -99,6 +107,9 @@ def analyze(path: str, lexicon: str | None = None, player: str | None = None) ->
             continue
         if engine is None:
             engine = StaticPlayer(game.lexicon)
+            if engine_name == "sim":
+                sim = SimPlayer(game.lexicon, seed=1, time_limit=3600.0, min_iterations=iterations + 1,
+                                max_iterations=iterations)
         view = game.view(game.to_move)
         options = engine.ranked(view)
         best = options[0] if options else None
@@ -125,11 +136,38 @@ def analyze(path: str, lexicon: str | None = None, player: str | None = None) ->
                 played_equity = found.equity
             elif isinstance(move, Place):
                 note = f"not in {game.lexicon.name}: a phony"
+            if sim is not None and options:
+                best_text, best_equity, played_equity = _simulated(sim, game, found)
         elif event.type in (EventType.PASS, EventType.TURN_LOST):
             note = "turn lost to a challenge" if event.type is EventType.TURN_LOST else "pass"
         results.append(TurnAnalysis(number, event.player, event.rack, played, event.score, played_equity,
                                     best_text, best_equity, note))
+    if sim is not None:
+        sim.close()
     return results
+
+
+def _simulated(sim: SimPlayer, game: Game, played: Option | None) -> tuple[str, float, float | None]:
+    """The best move by simulation among the sim player's candidates and the played move (when
+    legal): its text and value, and the played move's value."""
+    from qiza.players.sim import candidate_from
+
+    view = game.view(game.to_move)
+    size = game.rules.layout.size
+    cands = sim.sim_candidates(view)
+    keys = [_key(c.move, size) for c in cands]
+    index: int | None = None
+    if played is not None:
+        key = _key(played.move, size)
+        if key in keys:
+            index = keys.index(key)
+        else:
+            cands.append(candidate_from(played.move, played.score, played.equity, size))
+            index = len(cands) - 1
+    sim.simulate(view, cands, float("inf"))
+    means = sim.last_report["means"]
+    best = int(max(range(len(cands)), key=lambda i: means[i]))
+    return game.format(cands[best].move), float(means[best]), None if index is None else float(means[index])
 
 
 def format_analysis(results: list[TurnAnalysis], threshold: float = 5.0) -> list[str]:
@@ -167,6 +205,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lexicon", default=None, help="lexicon (default: the record's, else twl06)")
     parser.add_argument("--threshold", type=float, default=5.0,
                         help="equity lost that counts as a mistake (default 5)")
+    parser.add_argument("--engine", choices=["static", "sim"], default="static",
+                        help="static (default): score + leave value; sim: the best candidates and the "
+                             "played move simulated two plies ahead (slower, stronger)")
+    parser.add_argument("--iterations", type=int, default=200,
+                        help="sim: continuations simulated per move (default 200)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -174,7 +217,9 @@ def run(args: argparse.Namespace) -> int:
     from qiza.cli import prepare_move_generator
 
     prepare_move_generator()
-    results = analyze(args.record, args.lexicon, args.player)
+    if args.iterations < 1:
+        raise QizaError("--iterations must be at least 1")
+    results = analyze(args.record, args.lexicon, args.player, args.engine, args.iterations)
     if not results:
         raise QizaError(f"{args.record} has no turns to analyse")
     for line in format_analysis(results, args.threshold):
