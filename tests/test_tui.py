@@ -513,3 +513,14 @@ def test_computer_moves_after_the_warm_up(monkeypatch: pytest.MonkeyPatch,
     assert status == 0
     assert started == [("hard",)]
     assert waited and all(waited)  # the computer moved only once the warm-up was over
+
+
+def test_analysis_of_the_finished_game(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out = play(["--seed", "11"], ["pass"] * 40 + ["analyze", "quit"], monkeypatch, capsys)
+    assert status == 0
+    assert "Commands now: sheet, analyze," in out
+    table = out[out.index("equity lost"):]
+    summary = [line.split() for line in table.splitlines()[1:3]]
+    assert {row[0] for row in summary} == {"You", "Computer"}
+    assert "turn player     rack      played" in out
+    assert any(line.split()[1:2] == ["You"] and line.endswith("(pass)") for line in out.splitlines())

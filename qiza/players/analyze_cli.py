@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from qiza.errors import QizaError
 from qiza.game import Game
 from qiza.gcg import GameRecord
+from qiza.lexicon import Lexicon
 from qiza.move import Exchange, Move, Place, parse_move
 from qiza.players.engine import Option
 from qiza.players.sim import SimPlayer
@@ -78,14 +79,21 @@ def analyze(path: str, lexicon: str | None = None, player: str | None = None, en
     ``engine_name`` ``"sim"`` values the static engine's best candidates and the played move
     by simulation (``iterations`` two-ply continuations each, both cores) instead of by
     static equity."""
+    return analyze_record(load_record(path), lexicon, player, engine_name, iterations, path)
+
+
+def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, player: str | None = None,
+                   engine_name: str = "static", iterations: int = 200,
+                   source: str = "the record") -> list[TurnAnalysis]:
+    """:func:`analyze` for a record in memory (``lexicon``: a lexicon, or its name)."""
     from qiza.gcg import EventType
     from qiza.players.best_cli import game_from_record
     from qiza.players.engine import StaticPlayer
-    record = load_record(path)
+
     nicks = {p.nick: p for p in record.players}
     if player is not None and player not in nicks and all(p.name != player for p in record.players):
         known = ", ".join(f"{p.nick} ({p.name})" if p.name else p.nick for p in record.players)
-        raise QizaError(f"{path} has no player {player!r} (players: {known})")
+        raise QizaError(f"{source} has no player {player!r} (players: {known})")
     turns = [e for e in record.events if e.is_turn]
     engine: StaticPlayer | None = None
     sim: SimPlayer | None = None
@@ -100,7 +108,7 @@ def analyze(path: str, lexicon: str | None = None, player: str | None = None, en
                                         "rack not recorded"))
             continue
         try:
-            game: Game = game_from_record(record, number, lexicon, path)
+            game: Game = game_from_record(record, number, lexicon, source)
         except QizaError as exc:
             results.append(TurnAnalysis(number, event.player, event.rack, played, event.score, None, "", None,
                                         f"position not rebuilt: {exc}"))

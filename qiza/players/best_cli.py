@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from qiza.errors import QizaError
 from qiza.game import Game
-from qiza.lexicon import load_lexicon
+from qiza.lexicon import Lexicon, load_lexicon
 
 if TYPE_CHECKING:
     from qiza.gcg import GameRecord
@@ -45,9 +45,11 @@ def game_from_gcg(path: str, turn: int | None, lexicon: str | None) -> Game:
     return game_from_record(gcg.load(path), turn, lexicon, path)
 
 
-def game_from_record(record: GameRecord, turn: int | None, lexicon: str | None, source: str = "the record") -> Game:
+def game_from_record(record: GameRecord, turn: int | None, lexicon: Lexicon | str | None,
+                     source: str = "the record") -> Game:
     """A game at the position before turn ``turn`` (1-based; default: after the last turn) of a
-    game record, with that turn's rack for the player to move."""
+    game record, with that turn's rack for the player to move (``lexicon``: a lexicon or its
+    name; default: the record's, else TWL06)."""
     from qiza import gcg
 
     turns = [i for i, e in enumerate(record.events) if e.is_turn]
@@ -62,7 +64,7 @@ def game_from_record(record: GameRecord, turn: int | None, lexicon: str | None, 
     game = replayed.game
     if game is None:
         raise QizaError(f"{source}: {replayed.differences[0] if replayed.differences else 'cannot replay'}")
-    game.lexicon = load_lexicon(lexicon or _builtin_for(record.lexicon))
+    game.lexicon = lexicon if isinstance(lexicon, Lexicon) else load_lexicon(lexicon or _builtin_for(record.lexicon))
     if game.can_challenge:
         game.accept()
     if turn <= len(turns):

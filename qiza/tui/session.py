@@ -437,6 +437,19 @@ class Session:
         self.autosave()
         return self.after_end()
 
+    def show_analysis(self) -> None:
+        """Print every turn of the finished game against the computer's best move."""
+        if load_players_module() is None:
+            self.say("Analysis needs the computer players, which are not installed.")
+            return
+        self.wait_for_computers()
+        try:
+            lines = _analysis_lines(self.game)
+        except QizaError as exc:
+            self.say(f"No analysis: {exc}")
+            return
+        self.terminal.show(Text("\n".join(lines), no_wrap=True, overflow="ignore"))
+
     def wait_for_computers(self) -> None:
         """Wait for the background warm-up of the computer players (see :mod:`qiza.tui.warmup`)."""
         if self._warm is not None:
@@ -785,24 +798,34 @@ class Session:
         if self.save_path is not None:
             self.say(_long(f"The finished game is saved in {self.save_path}"))
             self.say(_long(f"Each turn against the computer's best move: qiza analyze {self.save_path}"))
-        self.say("Commands now: sheet, gcg [FILE], save [FILE], board, quit.")
+        self.say("Commands now: sheet, analyze, gcg [FILE], save [FILE], board, quit.")
         self.flush()
         viewer = self.humans()[0] if self.humans() else 0
         while True:
-            line = term.ask("game over> ", ["sheet", "gcg", "save", "board", "quit"])
+            line = term.ask("game over> ", ["sheet", "analyze", "gcg", "save", "board", "quit"])
             if line is None:
                 return 0
             word = line.strip().split(" ")[0].lower()
             if word in ("", "quit", "q", "exit"):
                 return 0
             command = _BY_NAME.get(word)
-            if command is None or command.name not in ("sheet", "gcg", "save", "board", "help", "rules"):
-                self.say("The game is over: sheet, gcg [FILE], save [FILE], board or quit.")
+            if word in ("analyze", "analyse"):
+                self.show_analysis()
+            elif command is None or command.name not in ("sheet", "gcg", "save", "board", "help", "rules"):
+                self.say("The game is over: sheet, analyze, gcg [FILE], save [FILE], board or quit.")
             elif command.name == "board":
                 term.show(render.screen(game, self.seat_infos(), None, width=term.width, height=term.height))
             else:
                 self.dispatch(viewer, line)
             self.flush()
+
+
+def _analysis_lines(game: Game) -> list[str]:
+    """Each turn of a finished game against the static engine's best move (see ``qiza analyze``)."""
+    from qiza import gcg
+    from qiza.players.analyze_cli import analyze_record, format_analysis
+
+    return format_analysis(analyze_record(gcg.from_game(game), game.lexicon))
 
 
 def _long(text: str) -> Text:
