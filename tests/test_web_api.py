@@ -605,7 +605,8 @@ def test_computer_seats_play_and_resume_after_restart(db_url: str) -> None:
 def test_openapi_documents_the_api(client: TestClient) -> None:
     paths = client.get("/openapi.json").json()["paths"]
     for path in ("/api/games", "/api/games/{game_id}", "/api/games/{game_id}/join", "/api/games/{game_id}/rack",
-                 "/api/games/{game_id}/actions", "/api/games/{game_id}/preview", "/api/games/{game_id}/gcg"):
+                 "/api/games/{game_id}/actions", "/api/games/{game_id}/preview", "/api/games/{game_id}/gcg",
+                 "/api/games/{game_id}/analysis"):
         assert path in paths
     assert client.get("/docs").status_code == 200
     assert client.get("/").status_code == 200
@@ -780,3 +781,26 @@ def test_a_server_stopping_during_the_warm_up_does_not_wait_for_it(tmp_path: Pat
     begin = time.monotonic()
     subprocess.run([sys.executable, str(script)], check=True, timeout=240)
     assert time.monotonic() - begin < 240
+
+
+def test_analysis_after_the_game(client: TestClient) -> None:
+    pytest.importorskip("qiza.players.analyze_cli")
+    game_id, tokens = new_game(client, options={"scoreless_turns": 1})
+    error(client.get(f"/api/games/{game_id}/analysis"), 409, "game_not_over")
+    assert act(client, game_id, 0, tokens["0"], 1, "place", move="H8 FORD").status_code == 200
+    assert act(client, game_id, 1, tokens["1"], 2, "pass").status_code == 200
+    assert act(client, game_id, 0, tokens["0"], 3, "pass").status_code == 200
+    assert state(client, game_id, None, None)["over"]
+    answer = client.get(f"/api/games/{game_id}/analysis")
+    assert answer.status_code == 200, answer.text
+    data = answer.json()
+    assert data["engine"] == "static"
+    first, second, third = data["turns"]
+    assert first["player"] == "Ann" and first["played"] == "8H FORD" and first["score"] == 16  # GCG notation
+    assert first["equity"] is not None and first["best_equity"] >= first["equity"]
+    assert first["lost"] == pytest.approx(first["best_equity"] - first["equity"])
+    assert second["note"] == "pass" and second["lost"] is None
+    assert [p["player"] for p in data["players"]] == ["Ann", "Bob"]
+    assert data["players"][0]["rated"] == 1 and data["players"][1]["rated"] == 0
+    assert client.get(f"/api/games/{game_id}/analysis").json() == data  # kept, not recomputed
+    error(client.get("/api/games/nosuchgame/analysis"), 404, "no_such_game")

@@ -193,6 +193,12 @@ def test_two_players_play_a_game_to_the_end(server: ServerThread, browser: Any) 
         with ann.expect_download() as download:
             ann.click("#gcg")
         assert "#player1" in Path(download.value.path()).read_text()
+    if (Path(__file__).parents[1] / "qiza" / "players" / "analyze_cli.py").exists():
+        bob.click("#show-analysis")
+        sync_api.expect(bob.locator("#analysis")).to_be_visible(timeout=60_000)
+        sync_api.expect(bob.locator("#analysis-turns tbody tr")).to_have_count(5)
+        sync_api.expect(bob.locator("#analysis-players tbody tr")).to_have_count(2)
+        sync_api.expect(bob.locator("#analysis-turns tbody tr").nth(1)).to_contain_text("phony")
     final = json.load(urllib.request.urlopen(server.url + "/api/games/" + created["id"]))
     assert final["over"] and final["winners"] == [0]
     kinds = [r["kind"] for r in final["history"]]

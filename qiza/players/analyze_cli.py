@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 from dataclasses import dataclass
+from typing import Any
 
 from qiza.errors import QizaError
 from qiza.game import Game
@@ -194,16 +195,26 @@ def format_analysis(results: list[TurnAnalysis], threshold: float = 5.0) -> list
     lines.append("")
     lines.append(f"{'player':<10} {'turns':>5} {'rated':>5} {'best found':>10} {'equity lost':>11} "
                  f"{'per turn':>8} {'mistakes':>8}")
+    for row in summarize(results, threshold):
+        per_turn = "-" if row["per_turn"] is None else f"{row['per_turn']:.1f}"
+        lines.append(f"{row['player'][:10]:<10} {row['turns']:>5} {row['rated']:>5} {row['best_found']:>10} "
+                     f"{row['lost']:>11.1f} {per_turn:>8} {row['mistakes']:>8}")
+    return lines
+
+
+def summarize(results: list[TurnAnalysis], threshold: float = 5.0) -> list[dict[str, Any]]:
+    """Per player, in order of play: turns, turns rated, best moves found, equity lost (total
+    and per rated turn) and mistakes (turns losing ``threshold`` or more)."""
+    rows = []
     for name in dict.fromkeys(t.player for t in results):
         mine = [t for t in results if t.player == name]
         rated = [t.lost for t in mine if t.lost is not None]
-        total = sum(rated)
-        found = sum(1 for x in rated if x < 0.05)
-        mistakes = sum(1 for x in rated if x >= threshold)
-        per_turn = f"{total / len(rated):.1f}" if rated else "-"
-        lines.append(f"{name[:10]:<10} {len(mine):>5} {len(rated):>5} {found:>10} {total:>11.1f} "
-                     f"{per_turn:>8} {mistakes:>8}")
-    return lines
+        total = float(sum(rated))
+        rows.append({"player": name, "turns": len(mine), "rated": len(rated),
+                     "best_found": sum(1 for x in rated if x < 0.05), "lost": round(total, 1),
+                     "per_turn": round(total / len(rated), 1) if rated else None,
+                     "mistakes": sum(1 for x in rated if x >= threshold)})
+    return rows
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

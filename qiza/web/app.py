@@ -441,6 +441,12 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
         text = service.gcg(game_id)
         return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="qiza-{game_id}.gcg"'})
 
+    @app.get("/api/games/{game_id}/analysis", tags=["games"], responses=ERRORS)
+    def analysis(game_id: str) -> dict[str, Any]:
+        """Once the game is over: every turn against the computer's best move (static engine:
+        score plus leave value) with the equity lost, and a summary per player."""
+        return service.analysis(game_id)
+
     @app.websocket("/ws/games/{game_id}")
     async def live(socket: WebSocket, game_id: str, seat: int | None = None, token: str | None = None) -> None:
         """Live view of a game: a ``{"type": "state", "state": ...}`` message after every change."""

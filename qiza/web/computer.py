@@ -197,6 +197,19 @@ def warm(lexicon: str = "enable", levels: tuple[str, ...] = ()) -> int:
     return warmed
 
 
+def analyze(lexicon: str, gcg_text: str) -> dict[str, Any]:
+    """Every turn of a finished game (its GCG record) against the static engine's best move,
+    with a summary per player (runs in a worker process; see ``qiza analyze``)."""
+    from qiza import gcg
+    from qiza.players.analyze_cli import analyze_record, summarize
+
+    turns = analyze_record(gcg.loads(gcg_text), worker_lexicon(lexicon))
+    rows = [{"turn": t.turn, "player": t.player, "rack": t.rack, "played": t.played, "score": t.score,
+             "equity": t.played_equity, "best": t.best, "best_equity": t.best_equity, "lost": t.lost,
+             "note": t.note} for t in turns]
+    return {"engine": "static", "turns": rows, "players": summarize(turns)}
+
+
 def choose(level: str, lexicon: str, view: PlayerView, seed: int) -> Move:
     """The move of a computer seat (runs in a worker process)."""
     return make_computer(level, worker_lexicon(lexicon), seed=seed, in_worker=True).choose(canonical_view(view))

@@ -54,6 +54,7 @@ from qiza.web.computer import (
     default_level,
     move_seed,
 )
+from qiza.web.computer import analyze as analyze_in_worker
 from qiza.web.computer import choose as choose_in_worker
 from qiza.web.computer import wants_challenge as wants_challenge_in_worker
 from qiza.web.db import Duplicate, GameRow, Store
@@ -194,6 +195,7 @@ class GameService:
         self._listeners: list[Callable[[str, int], None]] = []
         processes = computer_workers if computer_processes is None else computer_processes
         self.thinker: Thinker = ComputerPool(processes) if processes > 0 else InlineThinker()
+        self._analyses: dict[str, dict[str, Any]] = {}  # finished games' analyses, by game id
         self._executor = ThreadPoolExecutor(max_workers=max(4, 2 * max(1, computer_workers)),
                                             thread_name_prefix="qiza-computer")
         self._running: set[str] = set()
@@ -600,6 +602,26 @@ class GameService:
                 raise ApiError(409, "game_not_over", "the GCG record is available when the game is over")
             names = " vs ".join(game.players)
             return str(gcg.dumps(gcg.from_game(game, title=f"qiza web game {game_id}: {names}")))
+
+    def analysis(self, game_id: str) -> dict[str, Any]:
+        """Every turn of a finished game against the computer's best move (computed once, by a
+        computer worker, then kept)."""
+        done = self._analyses.get(game_id)
+        if done is not None:
+            return done
+        text = self.gcg(game_id)
+        row = self._row(game_id)
+        lexicon = str(row.save.get("lexicon", "enable"))
+        try:
+            result = self.thinker.run(analyze_in_worker, lexicon, text)
+        except ImportError:
+            raise ApiError(501, "analysis_unavailable", "the computer players are not installed") from None
+        except QizaError as exc:
+            raise ApiError(422, "analysis_failed", f"no analysis: {exc}") from None
+        if len(self._analyses) >= 256:
+            self._analyses.pop(next(iter(self._analyses)))
+        self._analyses[game_id] = result
+        return result
 
     def preview(self, game_id: str, seat: int, token: str, action: Action) -> dict[str, Any]:
         """Score and words of a placement without playing it (invalid words only with word help)."""

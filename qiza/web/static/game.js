@@ -226,6 +226,46 @@
     }
   }
 
+  async function showAnalysis() {
+    const button = $("show-analysis");
+    button.disabled = true;
+    button.textContent = "Analysing the game...";
+    try {
+      const data = await qiza.api("GET", `/api/games/${gameId}/analysis`);
+      const num = v => (v === null || v === undefined ? "-" : v.toFixed(1));
+      const cells = (row, values) => {
+        for (const value of values) {
+          const td = document.createElement("td");
+          td.textContent = value;
+          row.appendChild(td);
+        }
+      };
+      const turns = $("analysis-turns").tBodies[0];
+      turns.replaceChildren();
+      for (const t of data.turns) {
+        const tr = document.createElement("tr");
+        const mistake = t.lost !== null && t.lost >= 5;
+        cells(tr, [t.turn, t.player, t.rack, t.played + (t.note ? ` (${t.note})` : ""), t.score, num(t.equity),
+                   t.best, num(t.best_equity), num(t.lost) + (mistake ? " !" : "")]);
+        if (mistake) tr.classList.add("mistake");
+        turns.appendChild(tr);
+      }
+      const players = $("analysis-players").tBodies[0];
+      players.replaceChildren();
+      for (const p of data.players) {
+        const tr = document.createElement("tr");
+        cells(tr, [p.player, p.rated, p.best_found, p.lost.toFixed(1), num(p.per_turn), p.mistakes]);
+        players.appendChild(tr);
+      }
+      $("analysis").hidden = false;
+      button.hidden = true;
+    } catch (e) {
+      say(`No analysis: ${e.message}`);
+      button.disabled = false;
+      button.textContent = "Show the analysis";
+    }
+  }
+
   function renderControls() {
     const mine = me && state.seat === me.seat;
     $("rack-area").hidden = !mine;
@@ -680,6 +720,7 @@
     $("withdraw-invite").addEventListener("click", () => changeInvite("DELETE"));
     $("invite-link").addEventListener("focus", () => $("invite-link").select());
     $("copy-watch").addEventListener("click", () => copy(watchLink(), "Link to watch"));
+    $("show-analysis").addEventListener("click", showAnalysis);
     // an invite (or seat) link opened in a tab that already shows the game
     window.addEventListener("hashchange", () => {
       const before = JSON.stringify(me);
