@@ -99,60 +99,62 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
     engine: StaticPlayer | None = None
     sim: SimPlayer | None = None
     results: list[TurnAnalysis] = []
-    for number, event in enumerate(turns, start=1):
-        who = nicks.get(event.player)
-        if player is not None and player not in (event.player, who.name if who else None):
-            continue
-        played = event.move_text()
-        if not event.rack:
-            results.append(TurnAnalysis(number, event.player, "", played, event.score, None, "", None,
-                                        "rack not recorded"))
-            continue
-        try:
-            game: Game = game_from_record(record, number, lexicon, source)
-        except QizaError as exc:
-            results.append(TurnAnalysis(number, event.player, event.rack, played, event.score, None, "", None,
-                                        f"position not rebuilt: {exc}"))
-            continue
-        if engine is None:
-            engine = StaticPlayer(game.lexicon)
-            if engine_name == "sim":
-                sim = SimPlayer(game.lexicon, seed=1, time_limit=3600.0, min_iterations=iterations + 1,
-                                max_iterations=iterations)
-        view = game.view(game.to_move)
-        options = engine.ranked(view)
-        best = options[0] if options else None
-        best_text = game.format(best.move) if best else "pass"
-        best_equity = best.equity if best else 0.0
-        size = game.rules.layout.size
-        move: Move | None = None
-        note = ""
-        try:
-            parsed = parse_move(played, Notation.TOURNAMENT, game.board)
-            if event.type is EventType.PLACE and isinstance(parsed, Place):
-                move = game.evaluate(parsed, game.to_move).move
-            elif event.type is EventType.EXCHANGE and event.tiles:
-                move = Exchange(event.tiles)
-        except QizaError as exc:
-            note = f"not a legal play here: {exc}"
-        played_equity = None
-        if move is not None:
-            key = _key(move, size)
-            found = next((o for o in options if _key(o.move, size) == key), None)
-            if isinstance(move, Place):
-                played = game.format(move)
-            if found is not None:
-                played_equity = found.equity
-            elif isinstance(move, Place):
-                note = f"not in {game.lexicon.name}: a phony"
-            if sim is not None and options:
-                best_text, best_equity, played_equity = _simulated(sim, game, found)
-        elif event.type in (EventType.PASS, EventType.TURN_LOST):
-            note = "turn lost to a challenge" if event.type is EventType.TURN_LOST else "pass"
-        results.append(TurnAnalysis(number, event.player, event.rack, played, event.score, played_equity,
-                                    best_text, best_equity, note))
-    if sim is not None:
-        sim.close()
+    try:
+        for number, event in enumerate(turns, start=1):
+            who = nicks.get(event.player)
+            if player is not None and player not in (event.player, who.name if who else None):
+                continue
+            played = event.move_text()
+            if not event.rack:
+                results.append(TurnAnalysis(number, event.player, "", played, event.score, None, "", None,
+                                            "rack not recorded"))
+                continue
+            try:
+                game: Game = game_from_record(record, number, lexicon, source)
+            except QizaError as exc:
+                results.append(TurnAnalysis(number, event.player, event.rack, played, event.score, None, "", None,
+                                            f"position not rebuilt: {exc}"))
+                continue
+            if engine is None:
+                engine = StaticPlayer(game.lexicon)
+                if engine_name == "sim":
+                    sim = SimPlayer(game.lexicon, seed=1, time_limit=3600.0, min_iterations=iterations + 1,
+                                    max_iterations=iterations)
+            view = game.view(game.to_move)
+            options = engine.ranked(view)
+            best = options[0] if options else None
+            best_text = game.format(best.move) if best else "pass"
+            best_equity = best.equity if best else 0.0
+            size = game.rules.layout.size
+            move: Move | None = None
+            note = ""
+            try:
+                parsed = parse_move(played, Notation.TOURNAMENT, game.board)
+                if event.type is EventType.PLACE and isinstance(parsed, Place):
+                    move = game.evaluate(parsed, game.to_move).move
+                elif event.type is EventType.EXCHANGE and event.tiles:
+                    move = Exchange(event.tiles)
+            except QizaError as exc:
+                note = f"not a legal play here: {exc}"
+            played_equity = None
+            if move is not None:
+                key = _key(move, size)
+                found = next((o for o in options if _key(o.move, size) == key), None)
+                if isinstance(move, Place):
+                    played = game.format(move)
+                if found is not None:
+                    played_equity = found.equity
+                elif isinstance(move, Place):
+                    note = f"not in {game.lexicon.name}: a phony"
+                if sim is not None and options:
+                    best_text, best_equity, played_equity = _simulated(sim, game, found)
+            elif event.type in (EventType.PASS, EventType.TURN_LOST):
+                note = "turn lost to a challenge" if event.type is EventType.TURN_LOST else "pass"
+            results.append(TurnAnalysis(number, event.player, event.rack, played, event.score, played_equity,
+                                        best_text, best_equity, note))
+    finally:
+        if sim is not None:
+            sim.close()
     return results
 
 
