@@ -81,11 +81,12 @@ from qiza.movegen_search import (
     W_SIZE,
     W_VAL,
     _gen_dir,
+    decode_packed,
 )
 
 __all__ = [
     "FIRST_RUN_NOTE", "MAX_RACK", "MAX_SIZE", "O_EQUITY", "O_META", "O_SCORE", "O_TILES", "O_WIDTH", "PASS",
-    "Move", "MoveGenerator", "MoveList", "exchanges", "load_generator", "load_lexicon_words",
+    "Move", "MoveGenerator", "MoveList", "decode_packed", "exchanges", "load_generator", "load_lexicon_words",
     "parse_board", "parse_rack", "read_positions", "read_reference_moves",
     "stack_positions", "warm_up",
 ]
@@ -268,19 +269,9 @@ _Decoded = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.
 
 
 def _decode(out: np.ndarray) -> _Decoded:
-    """Unpack output rows: score, row, col, direction, length, ntiles, equity, tiles (n x 21)."""
-    out = out[:, :O_WIDTH]
-    meta = out[:, O_META]
-    length = (meta >> 11) & 31
-    n = len(out)
-    packed = out[:, O_TILES:O_TILES + 5]
-    shifts = np.arange(5, dtype=np.int32) * 6
-    six = (packed[:, :, None] >> shifts[None, None, :]) & 63  # n x 5 x 5
-    six = six.reshape(n, 25)[:, :MAX_SIZE]
-    tiles = (six & 31) | ((six & 32) << 1)
-    tiles[np.arange(MAX_SIZE)[None, :] >= length[:, None]] = 0
-    return (out[:, O_SCORE].copy(), meta & 31, (meta >> 5) & 31, (meta >> 10) & 1, length,
-            (meta >> 16) & 31, out[:, O_EQUITY] / 1000.0, tiles.astype(np.int32))
+    """Unpack output rows: score, row, col, direction, length, ntiles, equity (points), tiles (n x 21)."""
+    score, row, col, dirn, length, ntiles, equity, tiles = decode_packed(np.ascontiguousarray(out[:, :O_WIDTH]))
+    return score, row, col, dirn, length, ntiles, equity / 1000.0, tiles
 
 
 def _full_word(board: np.ndarray, r: int, c: int, d: bool, tiles: tuple[int, ...]) -> str:

@@ -441,6 +441,36 @@ def _cross(g, b, size, cross, xsum, val):  # type: ignore[no-untyped-def]  # pra
 
 
 @nb.njit(cache=True)
+def decode_packed(out):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Unpack packed move rows (see :mod:`qiza.movegen`): score, row, col, direction, length,
+    tiles placed, equity (milli-points) and the line's tiles (n x ``MAX_SIZE``, 0 where played
+    through or past the line's end), as ``int32`` arrays."""
+    n = out.shape[0]
+    score = np.empty(n, np.int32)
+    row = np.empty(n, np.int32)
+    col = np.empty(n, np.int32)
+    dirn = np.empty(n, np.int32)
+    length = np.empty(n, np.int32)
+    ntiles = np.empty(n, np.int32)
+    equity = np.empty(n, np.int32)
+    tiles = np.zeros((n, MAX_SIZE), np.int32)
+    for i in range(n):
+        score[i] = out[i, O_SCORE]
+        meta = out[i, O_META]
+        row[i] = meta & 31
+        col[i] = (meta >> 5) & 31
+        dirn[i] = (meta >> 10) & 1
+        ln = (meta >> 11) & 31
+        length[i] = ln
+        ntiles[i] = (meta >> 16) & 31
+        equity[i] = out[i, O_EQUITY]
+        for j in range(ln):
+            six = (out[i, O_TILES + j // 5] >> (6 * (j % 5))) & 63
+            tiles[i, j] = (six & 31) | ((six & 32) << 1)
+    return score, row, col, dirn, length, ntiles, equity, tiles
+
+
+@nb.njit(cache=True)
 def _is_anchor(b, r, c, empty, start_sq):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Whether empty square (r, c) of board ``b`` is an anchor: the start square on an empty
     board, else a square next to a tile."""

@@ -49,7 +49,7 @@ import numpy as np
 from qiza.analysis import board_array, rack_counts
 from qiza.game import Kind, PlayerView, Record
 from qiza.move import Direction, Move, Pass, Place
-from qiza.movegen import O_META, O_SCORE, O_TILES, MoveGenerator
+from qiza.movegen import MoveGenerator, decode_packed
 from qiza.players import endgame_nb as nb
 from qiza.players.engine import StaticPlayer
 from qiza.rules import EndPoints, EndRule, Rules
@@ -178,7 +178,7 @@ class _Search:
             return cached
         total = int(rack.sum())
         packed = self.gen.generate_packed(board, rack)
-        score, row, col, dirn, length, tiles = nb.decode_raw(packed, len(packed), O_SCORE, O_META, O_TILES)
+        score, row, col, dirn, length, _, _, tiles = decode_packed(packed)
         moves = _List(nb.prepare(score, row, col, dirn, length, tiles, board, self.size, self.values27, total,
                                  self.ztab, ORDER_UNLOAD), total)
         if self.cached_moves > 1_500_000:

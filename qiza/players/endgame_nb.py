@@ -26,29 +26,6 @@ OUT_BONUS = 1.0e6
 
 
 @nb.njit(cache=True)
-def decode_raw(out, n, o_score, o_meta, o_tiles):  # type: ignore[no-untyped-def]  # pragma: no cover
-    """The generator's packed output rows as (score, row, col, direction, length, tiles n x 21)."""
-    score = np.empty(n, np.int32)
-    row = np.empty(n, np.int32)
-    col = np.empty(n, np.int32)
-    dirn = np.empty(n, np.int32)
-    length = np.empty(n, np.int32)
-    tiles = np.zeros((n, 21), np.int32)
-    for i in range(n):
-        score[i] = out[i, o_score]
-        meta = out[i, o_meta]
-        row[i] = meta & 31
-        col[i] = (meta >> 5) & 31
-        dirn[i] = (meta >> 10) & 1
-        ln = (meta >> 11) & 31
-        length[i] = ln
-        for j in range(ln):
-            six = (out[i, o_tiles + j // 5] >> (6 * (j % 5))) & 63
-            tiles[i, j] = (six & 31) | ((six & 32) << 1)
-    return score, row, col, dirn, length, tiles
-
-
-@nb.njit(cache=True)
 def prepare(score, row, col, dirn, length, tiles, board, size, values, total, ztab, unload):  # type: ignore[no-untyped-def]  # pragma: no cover
     """A move list (see the module doc) from decoded generator output on ``board`` for a rack of
     ``total`` tiles, with the search order: going out first (by score), then score + ``unload``
@@ -320,7 +297,6 @@ def warm_up() -> None:
     one = np.ones(1, np.int32)
     tiles = np.zeros((1, 21), np.int32)
     tiles[0, 0] = 1
-    decode_raw(np.zeros((1, 8), np.int32), 1, 0, 1, 3)
     _, nt, sq, tl, code, chk, pts, sc, _, usage = prepare(one * 2, one * 7, one * 7, one * 0, one, tiles, board, 15,
                                                     np.ones(27), 1, np.ones((225, 128), np.int64), 1.0)
     frontier(board, rack, 1, 1.0, 1.0, nt, code, chk, pts, sc, 1, 1.0e6)
