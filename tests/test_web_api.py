@@ -796,7 +796,7 @@ def test_analysis_after_the_game(client: TestClient) -> None:
     data = answer.json()
     assert data["engine"] == "static"
     first, second, third = data["turns"]
-    assert first["player"] == "Ann" and first["played"] == "8H FORD" and first["score"] == 16  # GCG notation
+    assert first["player"] == "Ann" and first["played"] == "H8 FORD" and first["score"] == 16  # the game's notation
     assert first["equity"] is not None and first["best_equity"] >= first["equity"]
     assert first["lost"] == pytest.approx(first["best_equity"] - first["equity"])
     assert second["note"] == "pass" and second["lost"] is None

@@ -21,7 +21,7 @@ from qiza.errors import QizaError
 from qiza.game import Game
 from qiza.gcg import GameRecord
 from qiza.lexicon import Lexicon
-from qiza.move import Exchange, Move, Place, parse_move
+from qiza.move import Exchange, Move, Place, format_move, parse_move
 from qiza.players.engine import Option
 from qiza.players.sim import SimPlayer
 from qiza.rules import Notation
@@ -85,8 +85,9 @@ def analyze(path: str, lexicon: str | None = None, player: str | None = None, en
 
 def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, player: str | None = None,
                    engine_name: str = "static", iterations: int = 200,
-                   source: str = "the record") -> list[TurnAnalysis]:
-    """:func:`analyze` for a record in memory (``lexicon``: a lexicon, or its name)."""
+                   source: str = "the record", notation: Notation = Notation.TOURNAMENT) -> list[TurnAnalysis]:
+    """:func:`analyze` for a record in memory (``lexicon``: a lexicon, or its name); moves are
+    written in ``notation`` (GCG's, tournament, unless the game was played in another)."""
     from qiza.gcg import EventType
     from qiza.players.best_cli import game_from_record
     from qiza.players.engine import StaticPlayer
@@ -123,7 +124,7 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
             view = game.view(game.to_move)
             options = engine.ranked(view)
             best = options[0] if options else None
-            best_text = game.format(best.move) if best else "pass"
+            best_text = format_move(best.move, notation, game.board) if best else "pass"
             best_equity = best.equity if best else 0.0
             size = game.rules.layout.size
             move: Move | None = None
@@ -141,13 +142,13 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
                 key = _key(move, size)
                 found = next((o for o in options if _key(o.move, size) == key), None)
                 if isinstance(move, Place):
-                    played = game.format(move)
+                    played = format_move(move, notation, game.board)
                 if found is not None:
                     played_equity = found.equity
                 elif isinstance(move, Place):
                     note = f"not in {game.lexicon.name}: a phony"
                 if sim is not None and options:
-                    best_text, best_equity, played_equity = _simulated(sim, game, found)
+                    best_text, best_equity, played_equity = _simulated(sim, game, found, notation)
             elif event.type in (EventType.PASS, EventType.TURN_LOST):
                 note = "turn lost to a challenge" if event.type is EventType.TURN_LOST else "pass"
             results.append(TurnAnalysis(number, event.player, event.rack, played, event.score, played_equity,
@@ -158,7 +159,8 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
     return results
 
 
-def _simulated(sim: SimPlayer, game: Game, played: Option | None) -> tuple[str, float, float | None]:
+def _simulated(sim: SimPlayer, game: Game, played: Option | None,
+               notation: Notation) -> tuple[str, float, float | None]:
     """The best move by simulation among the sim player's candidates and the played move (when
     legal): its text and value, and the played move's value."""
     from qiza.players.sim import candidate_from
@@ -178,7 +180,8 @@ def _simulated(sim: SimPlayer, game: Game, played: Option | None) -> tuple[str, 
     sim.simulate(view, cands, float("inf"))
     means = sim.last_report["means"]
     best = int(max(range(len(cands)), key=lambda i: means[i]))
-    return game.format(cands[best].move), float(means[best]), None if index is None else float(means[index])
+    text = format_move(cands[best].move, notation, game.board)
+    return text, float(means[best]), None if index is None else float(means[index])
 
 
 def format_analysis(results: list[TurnAnalysis], threshold: float = 5.0) -> list[str]:

@@ -825,7 +825,7 @@ def _analysis_lines(game: Game) -> list[str]:
     from qiza import gcg
     from qiza.players.analyze_cli import analyze_record, format_analysis
 
-    return format_analysis(analyze_record(gcg.from_game(game), game.lexicon))
+    return format_analysis(analyze_record(gcg.from_game(game), game.lexicon, notation=game.rules.notation))
 
 
 def _long(text: str) -> Text:

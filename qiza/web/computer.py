@@ -197,13 +197,15 @@ def warm(lexicon: str = "enable", levels: tuple[str, ...] = ()) -> int:
     return warmed
 
 
-def analyze(lexicon: str, gcg_text: str) -> dict[str, Any]:
+def analyze(lexicon: str, gcg_text: str, notation: str = "tournament") -> dict[str, Any]:
     """Every turn of a finished game (its GCG record) against the static engine's best move,
-    with a summary per player (runs in a worker process; see ``qiza analyze``)."""
+    with a summary per player, moves written in the game's ``notation`` (runs in a worker
+    process; see ``qiza analyze``)."""
     from qiza import gcg
     from qiza.players.analyze_cli import analyze_record, summarize
+    from qiza.rules import Notation
 
-    turns = analyze_record(gcg.loads(gcg_text), worker_lexicon(lexicon))
+    turns = analyze_record(gcg.loads(gcg_text), worker_lexicon(lexicon), notation=Notation(notation))
     rows = [{"turn": t.turn, "player": t.player, "rack": t.rack, "played": t.played, "score": t.score,
              "equity": t.played_equity, "best": t.best, "best_equity": t.best_equity, "lost": t.lost,
              "note": t.note} for t in turns]

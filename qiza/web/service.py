@@ -612,8 +612,10 @@ class GameService:
         text = self.gcg(game_id)
         row = self._row(game_id)
         lexicon = str(row.save.get("lexicon", "enable"))
+        with self._lock(game_id):
+            notation = self._game(row).game.rules.notation.value
         try:
-            result = self.thinker.run(analyze_in_worker, lexicon, text)
+            result = self.thinker.run(analyze_in_worker, lexicon, text, notation)
         except ImportError:
             raise ApiError(501, "analysis_unavailable", "the computer players are not installed") from None
         except QizaError as exc:
