@@ -502,7 +502,9 @@ def test_analyze_rates_each_turn_against_the_best_move(capsys: pytest.CaptureFix
     assert javelin.played == "E3 JAVE(LI)N" and javelin.lost is not None
     assert phony.played_equity is None and phony.lost is None and "phony" in phony.note
     assert passed.note == "pass" and passed.lost is None and passed.best_equity is not None
-    assert [t.turn for t in analyze(str(record), player="Bob")] == [2, 4]
+    progress: list[tuple[int, int]] = []
+    assert [t.turn for t in analyze(str(record), player="Bob", on_turn=lambda d, n: progress.append((d, n)))] == [2, 4]
+    assert progress == [(done, 5) for done in range(6)]
     with pytest.raises(QizaError, match="no player 'cy'"):
         analyze(str(record), player="cy")
     assert main(["analyze", str(record), "--player", "ann"]) == 0

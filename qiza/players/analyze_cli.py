@@ -14,6 +14,8 @@ move and the equity the played move gave away. A summary per player follows::
 from __future__ import annotations
 
 import argparse
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,19 +75,20 @@ def load_record(path: str) -> GameRecord:
 
 
 def analyze(path: str, lexicon: str | None = None, player: str | None = None, engine_name: str = "static",
-            iterations: int = 200) -> list[TurnAnalysis]:
+            iterations: int = 200, on_turn: Callable[[int, int], object] | None = None) -> list[TurnAnalysis]:
     """Analyse every turn of the game record ``path`` (GCG, or a qiza saved game), only
     ``player``'s (by nickname or name) if given.
 
     ``engine_name`` ``"sim"`` values the static engine's best candidates and the played move
     by simulation (``iterations`` two-ply continuations each, both cores) instead of by
-    static equity."""
-    return analyze_record(load_record(path), lexicon, player, engine_name, iterations, path)
+    static equity. ``on_turn(done, total)`` is called after each turn (for a progress bar)."""
+    return analyze_record(load_record(path), lexicon, player, engine_name, iterations, path, on_turn=on_turn)
 
 
 def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, player: str | None = None,
                    engine_name: str = "static", iterations: int = 200,
-                   source: str = "the record", notation: Notation = Notation.TOURNAMENT) -> list[TurnAnalysis]:
+                   source: str = "the record", notation: Notation = Notation.TOURNAMENT,
+                   on_turn: Callable[[int, int], object] | None = None) -> list[TurnAnalysis]:
     """:func:`analyze` for a record in memory (``lexicon``: a lexicon, or its name); moves are
     written in ``notation`` (GCG's, tournament, unless the game was played in another)."""
     from qiza.gcg import EventType
@@ -102,6 +105,8 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
     results: list[TurnAnalysis] = []
     try:
         for number, event in enumerate(turns, start=1):
+            if on_turn is not None:
+                on_turn(number - 1, len(turns))
             who = nicks.get(event.player)
             if player is not None and player not in (event.player, who.name if who else None):
                 continue
@@ -156,6 +161,8 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
     finally:
         if sim is not None:
             sim.close()
+    if on_turn is not None:
+        on_turn(len(turns), len(turns))
     return results
 
 
@@ -243,7 +250,23 @@ def run(args: argparse.Namespace) -> int:
     prepare_move_generator()
     if args.iterations < 1:
         raise QizaError("--iterations must be at least 1")
-    results = analyze(args.record, args.lexicon, args.player, args.engine, args.iterations)
+    from qiza.players.selfplay import progress_bar
+
+    bar = None
+    shown = 0
+
+    def advance(done: int, total: int) -> None:
+        nonlocal bar, shown
+        if bar is None:
+            bar = progress_bar(total, sys.stderr.isatty(), unit="turn")
+        bar.update(done - shown)
+        shown = done
+
+    try:
+        results = analyze(args.record, args.lexicon, args.player, args.engine, args.iterations, on_turn=advance)
+    finally:
+        if bar is not None:
+            bar.close()
     if not results:
         raise QizaError(f"{args.record} has no turns to analyse")
     for line in format_analysis(results, args.threshold):

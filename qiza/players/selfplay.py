@@ -143,7 +143,7 @@ def run_games(specs: Sequence[str], games: int, *, lexicon: str = "twl06", rules
     options = options or {}
     jobs = jobs or os.cpu_count() or 1
     seeds = range(seed, seed + games)
-    bar = _progress(games, progress)
+    bar = progress_bar(games, progress)
     try:
         if jobs == 1:
             _init_worker(specs, lexicon, rules, options)
@@ -169,14 +169,16 @@ class _NoBar:
         pass
 
 
-def _progress(total: int, enabled: bool) -> _NoBar:
+def progress_bar(total: int, enabled: bool, unit: str = "game") -> _NoBar:
+    """A progress bar on standard error (tqdm), or one that shows nothing when not ``enabled``
+    or tqdm is missing."""
     if not enabled:
         return _NoBar()
     try:
         from tqdm import tqdm
     except ImportError:
         return _NoBar()
-    return tqdm(total=total, unit="game", file=sys.stderr)  # type: ignore[return-value]
+    return tqdm(total=total, unit=unit, file=sys.stderr)  # type: ignore[return-value]
 
 
 @dataclass
