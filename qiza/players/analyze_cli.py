@@ -1,9 +1,10 @@
 """``qiza analyze``: each turn of a game record against the computer's best move.
 
-For every turn of a game record (a GCG file, or a game qiza saved) whose rack is recorded, the static engine ranks every legal
-placement and exchange by equity (score plus the value of the tiles kept, with its
-end-of-bag adjustments), finds the move that was played among them, and reports the best
-move and the equity the played move gave away. A summary per player follows::
+For every turn of a game record (a GCG file, or a game qiza saved) whose rack is
+recorded, the static engine ranks every legal placement and exchange by equity (score plus
+the value of the tiles kept, with its end-of-bag adjustments), finds the move that was
+played among them, and reports the best move and the equity the played move gave away. A
+summary per player follows::
 
     qiza analyze game.gcg
     qiza analyze game.gcg --player ann --lexicon sowpods
@@ -38,7 +39,8 @@ class TurnAnalysis:
     player: str
     rack: str
     played: str
-    """The move as written in the record (GCG notation)."""
+    """The move played (in the analysis' notation once it is read; as written in the record
+    when it cannot be)."""
     score: int
     """The score the record gives the move."""
     played_equity: float | None

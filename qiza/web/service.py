@@ -43,7 +43,7 @@ from qiza.errors import (
 from qiza.game import Game, Kind, PlayerView, Record
 from qiza.lexicon import Lexicon, load_lexicon
 from qiza.move import Exchange, Move, Pass, Place
-from qiza.rules import PRESETS, Rules, find_preset, finish_line
+from qiza.rules import PRESETS, Notation, Rules, find_preset, finish_line
 from qiza.scoring import place_from_cells
 from qiza.web.computer import (
     FALLBACK_LEVELS,
@@ -591,6 +591,10 @@ class GameService:
 
     def gcg(self, game_id: str) -> str:
         """The game record in GCG (needs :mod:`qiza.gcg`), once the game is over (it shows every rack)."""
+        return self._finished_record(game_id)[0]
+
+    def _finished_record(self, game_id: str) -> tuple[str, str, Notation]:
+        """A finished game's GCG text, lexicon name and notation (409 while it is not over)."""
         row = self._row(game_id)
         try:
             gcg = importlib.import_module("qiza.gcg")
@@ -601,7 +605,8 @@ class GameService:
             if not game.over:
                 raise ApiError(409, "game_not_over", "the GCG record is available when the game is over")
             names = " vs ".join(game.players)
-            return str(gcg.dumps(gcg.from_game(game, title=f"qiza web game {game_id}: {names}")))
+            text = str(gcg.dumps(gcg.from_game(game, title=f"qiza web game {game_id}: {names}")))
+            return text, str(row.save.get("lexicon", "enable")), game.rules.notation
 
     def analysis(self, game_id: str) -> dict[str, Any]:
         """Every turn of a finished game against the computer's best move (computed once, by a
@@ -609,13 +614,9 @@ class GameService:
         done = self._analyses.get(game_id)
         if done is not None:
             return done
-        text = self.gcg(game_id)
-        row = self._row(game_id)
-        lexicon = str(row.save.get("lexicon", "enable"))
-        with self._lock(game_id):
-            notation = self._game(row).game.rules.notation.value
+        text, lexicon, notation = self._finished_record(game_id)
         try:
-            result = self.thinker.run(analyze_in_worker, lexicon, text, notation)
+            result = self.thinker.run(analyze_in_worker, lexicon, text, notation.value)
         except ImportError:
             raise ApiError(501, "analysis_unavailable", "the computer players are not installed") from None
         except QizaError as exc:
