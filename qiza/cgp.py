@@ -49,6 +49,35 @@ _LAYOUT_NAMES = {"crosswordgame": "standard", "standard": "standard", "supercros
                  "super": "super"}
 _CGP_LAYOUT = {"standard": "CrosswordGame", "super": "SuperCrosswordGame"}
 _KNOWN = ("lex", "ld", "bdn", "cr", "ex", "bb", "mcnz")
+MAX_PLAYERS = 4
+"""A CGP names 2 to 4 players' racks and scores."""
+_MAX_DIGITS = 6
+_MAX_OPCODES = 100
+_WHOLE = re.compile(r"[0-9]{1,6}")
+_SCORE = re.compile(r"-?[0-9]{1,6}")
+_ROW_PART = re.compile(r"([0-9]+)|(.)", re.DOTALL)
+
+
+def _board_row(number: int, row: str, size: int) -> str:
+    """One board row of a CGP (``3FORAM7``) as squares (``...FORAM.......``). Runs of empty
+    squares are ASCII numbers; the row must have exactly ``size`` squares (checked before
+    any long run is built)."""
+    out: list[str] = []
+    length = 0
+    for match in _ROW_PART.finditer(row):
+        digits, part = match.groups()
+        if digits is not None:
+            run = int(digits) if len(digits) <= 2 else size + 1
+            out.append("." * min(run, size + 1))
+            length += run
+        else:
+            out.append(part)
+            length += 1
+        if length > size:
+            raise FileFormatError(f"board row {number} ({row[:40]!r}) has more than {size} squares")
+    if length != size:
+        raise FileFormatError(f"board row {number} ({row!r}) has {length} squares, not {size}")
+    return "".join(out)
 
 
 def _layout(name: str | None) -> Layout:
@@ -229,7 +258,10 @@ def loads(text: str) -> Position:
                               f"field{'s' if len(fields) != 1 else ''}")
     rows_text, racks_text, scores_text, zeros_text = fields[:4]
     options: dict[str, str] = {}
-    for op in (fields[4] if len(fields) > 4 else "").split(";"):
+    ops = (fields[4] if len(fields) > 4 else "").split(";", _MAX_OPCODES + 1)
+    if len(ops) > _MAX_OPCODES + 1:
+        raise FileFormatError(f"a CGP has at most {_MAX_OPCODES} opcodes")
+    for op in ops:
         op = op.strip()
         if not op:
             continue
@@ -243,49 +275,48 @@ def loads(text: str) -> Position:
     for attr, key in (("exchange_limit", "ex"), ("bingo_bonus", "bb"), ("max_scoreless_turns", "mcnz")):
         if key in options:
             value = options.pop(key)
-            if not re.fullmatch(r"\d+", value):
-                raise FileFormatError(f"opcode {key}: {value!r} is not a whole number")
+            if not _WHOLE.fullmatch(value):
+                raise FileFormatError(f"opcode {key}: {value!r} is not a whole number of at most "
+                                      f"{_MAX_DIGITS} digits")
             setattr(position, attr, int(value))
     position.options = options
     layout = _layout(position.board_layout)
     tile_set = _tile_set(position.tile_distribution)
-    rows = rows_text.split("/")
+    rows = rows_text.split("/", layout.size)
     if len(rows) != layout.size:
-        raise FileFormatError(f"the board has {len(rows)} rows, not {layout.size}")
-    board_rows = []
-    for number, row in enumerate(rows, start=1):
-        out = []
-        for part in re.findall(r"\d+|\D", row):
-            if part.isdigit():
-                out.append("." * int(part))
-            else:
-                out.append(part)
-        line = "".join(out)
-        if len(line) != layout.size:
-            raise FileFormatError(f"board row {number} ({row}) has {len(line)} squares, not {layout.size}")
-        board_rows.append(line)
+        raise FileFormatError(f"the board has {rows_text.count('/') + 1} rows, not {layout.size}")
+    board_rows = [_board_row(number, row, layout.size) for number, row in enumerate(rows, start=1)]
     try:
         position.board = Board.from_rows(board_rows, layout, tile_set)
     except QizaError as exc:
         raise FileFormatError(str(exc)) from None
     if "?" in rows_text:
         raise FileFormatError("a blank on the board must be written as the lower-case letter it stands for")
-    racks = racks_text.split("/")
+    racks = racks_text.split("/", MAX_PLAYERS)
+    if len(racks) > MAX_PLAYERS:
+        raise FileFormatError(f"a CGP has a rack field for each of 2 to {MAX_PLAYERS} players, "
+                              f"not {racks_text.count('/') + 1}")
+    bag_size = len(tile_set.full_bag())
     for number, rack in enumerate(racks, start=1):
+        if len(rack) > bag_size:
+            raise FileFormatError(f"rack {number} has {len(rack)} tiles, more than the {tile_set.name} set's "
+                                  f"{bag_size}")
         try:
             tile_set.codes(rack.upper())
         except ValueError as exc:
-            raise FileFormatError(f"rack {number} ({rack}): {exc}") from None
+            raise FileFormatError(f"rack {number} ({rack!r}): {exc}") from None
     position.racks = [r.upper() for r in racks]
-    try:
-        position.scores = [int(s) for s in scores_text.split("/")]
-    except ValueError:
-        raise FileFormatError(f"scores {scores_text!r} are not numbers like 120/98") from None
+    scores = scores_text.split("/", MAX_PLAYERS)
+    if not all(_SCORE.fullmatch(score) for score in scores):
+        raise FileFormatError(f"scores {scores_text[:40]!r} are not numbers like 120/98 "
+                              f"(at most {_MAX_DIGITS} digits each)")
+    position.scores = [int(score) for score in scores]
     if len(position.scores) != len(position.racks):
         raise FileFormatError(f"{len(position.racks)} racks but {len(position.scores)} scores")
     if len(racks) < 2:
         raise FileFormatError("a CGP needs a rack field for every player (racks separated by '/')")
-    if not zeros_text.isdigit():
-        raise FileFormatError(f"consecutive scoreless turns {zeros_text!r} is not a whole number")
+    if not _WHOLE.fullmatch(zeros_text):
+        raise FileFormatError(f"consecutive scoreless turns {zeros_text[:40]!r} is not a whole number "
+                              f"of at most {_MAX_DIGITS} digits")
     position.scoreless_turns = int(zeros_text)
     return position
