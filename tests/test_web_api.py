@@ -25,6 +25,11 @@ from qiza.web.app import create_app  # noqa: E402
 SEED = 1
 
 
+def fixed_seed() -> int:
+    """Every new game's seed in these tests (clients cannot choose one)."""
+    return SEED
+
+
 @pytest.fixture()
 def db_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'games.sqlite3'}"
@@ -32,13 +37,13 @@ def db_url(tmp_path: Path) -> str:
 
 @pytest.fixture()
 def client(db_url: str) -> Any:
-    with TestClient(create_app(db_url)) as test_client:
+    with TestClient(create_app(db_url, seeds=fixed_seed)) as test_client:
         yield test_client
 
 
 def new_game(client: TestClient, **options: Any) -> tuple[str, dict[str, str]]:
     body: dict[str, Any] = {"preset": "computer", "seats": [{"name": "Ann"}, {"name": "Bob"}],
-                            "seed": SEED, "claim_all": True}
+                            "claim_all": True}
     body.update(options)
     answer = client.post("/api/games", json=body)
     assert answer.status_code == 201, answer.text
@@ -86,7 +91,7 @@ def test_create_and_views_show_only_own_rack(client: TestClient) -> None:
 
 
 def test_join_link_flow(client: TestClient) -> None:
-    answer = client.post("/api/games", json={"seats": [{"name": "Ann"}, {}, {}], "seed": 5})
+    answer = client.post("/api/games", json={"seats": [{"name": "Ann"}, {}, {}]})
     created = answer.json()
     game_id, tokens, invite = created["id"], created["tokens"], created["invite"]
     assert list(tokens) == ["0"]
@@ -189,7 +194,7 @@ def test_rack_order_follows_the_rack_as_tiles_come_and_go(client: TestClient) ->
 
 def test_a_join_makes_no_pending_action_stale(client: TestClient) -> None:
     answer = client.post("/api/games", json={"preset": "computer", "seats": [{"name": "Ann"}, {"name": "Bob"}, {}],
-                                             "seed": SEED, "claim_all": False, "creator_seat": 0})
+                                             "claim_all": False, "creator_seat": 0})
     created = answer.json()
     game_id, ann, invite = created["id"], created["tokens"]["0"], created["invite"]
     bob = client.post(f"/api/games/{game_id}/join", json={"seat": 1, "invite": invite}).json()
@@ -210,7 +215,7 @@ def test_stored_games_upgrade_to_the_new_schema(db_url: str) -> None:
 
     from qiza.web.db import MIGRATIONS, make_engine
 
-    with TestClient(create_app(db_url)) as first:
+    with TestClient(create_app(db_url, seeds=fixed_seed)) as first:
         game_id, tokens = new_game(first)
         assert act(first, game_id, 0, tokens["0"], 1, "pass").status_code == 200
     # back to the first schema (no moved_version, no rack_orders), then up again at start
@@ -221,7 +226,7 @@ def test_stored_games_upgrade_to_the_new_schema(db_url: str) -> None:
         config.attributes["connection"] = connection
         command.downgrade(config, "0001")
     engine.dispose()
-    with TestClient(create_app(db_url)) as second:
+    with TestClient(create_app(db_url, seeds=fixed_seed)) as second:
         row = second.app.state.store.get(game_id)  # type: ignore[attr-defined]
         assert row.version == row.moved_version == 2
         error(act(second, game_id, 1, tokens["1"], 1, "pass"), 409, "stale_version")
@@ -229,7 +234,7 @@ def test_stored_games_upgrade_to_the_new_schema(db_url: str) -> None:
 
 
 def creator_game(client: TestClient, seats: int = 3) -> tuple[str, str, str]:
-    answer = client.post("/api/games", json={"preset": "computer", "seed": SEED, "creator_seat": 0,
+    answer = client.post("/api/games", json={"preset": "computer", "creator_seat": 0,
                                              "seats": [{"name": "Ann"}] + [{}] * (seats - 1)})
     assert answer.status_code == 201, answer.text
     created = answer.json()
@@ -312,7 +317,7 @@ def test_invites_of_games_without_a_kept_invite(client: TestClient) -> None:
 
 
 def test_a_free_seat_to_move_can_be_given_to_the_computer(db_url: str) -> None:
-    with TestClient(create_app(db_url)) as client:
+    with TestClient(create_app(db_url, seeds=fixed_seed)) as client:
         game_id, ann, invite = creator_game(client)
         cy = client.post(f"/api/games/{game_id}/join", json={"seat": 2, "name": "Cy", "invite": invite}).json()["token"]
         assert act(client, game_id, 0, ann, state(client, game_id, None, None)["version"], "place",
@@ -365,11 +370,11 @@ def test_a_free_seat_goes_to_the_computer_or_a_person_before_the_end_and_not_aft
 
 
 def test_rack_order_survives_a_restart_and_the_game_over(db_url: str) -> None:
-    with TestClient(create_app(db_url)) as first:
+    with TestClient(create_app(db_url, seeds=fixed_seed)) as first:
         game_id, tokens = new_game(first, options={"scoreless_turns": 1})
         assert first.post(f"/api/games/{game_id}/rack",
                           json={"seat": 0, "token": tokens["0"], "order": "YRFOADD"}).status_code == 200
-    with TestClient(create_app(db_url)) as second:
+    with TestClient(create_app(db_url, seeds=fixed_seed)) as second:
         assert state(second, game_id, 0, tokens["0"])["rack"] == "YRFOADD"
         version = state(second, game_id, 0, tokens["0"])["version"]
         assert act(second, game_id, 0, tokens["0"], version, "pass").status_code == 200
@@ -556,14 +561,14 @@ def test_fuzzed_bodies_never_500(client: TestClient) -> None:
 
 
 def test_restart_resumes_every_game(db_url: str) -> None:
-    with TestClient(create_app(db_url)) as first:
+    with TestClient(create_app(db_url, seeds=fixed_seed)) as first:
         one, t1 = new_game(first)
-        two, t2 = new_game(first, options={"challenge": "double"}, seed=9)
+        two, t2 = new_game(first, options={"challenge": "double"})
         assert act(first, one, 0, t1["0"], 1, "place", move="H8 FORD").status_code == 200
         assert act(first, one, 1, t1["1"], 2, "pass").status_code == 200
         assert act(first, two, 0, t2["0"], 1, "pass").status_code == 200
         before = {g: state(first, g, 0, t["0"]) for g, t in ((one, t1), (two, t2))}
-    with TestClient(create_app(db_url)) as second:
+    with TestClient(create_app(db_url, seeds=fixed_seed)) as second:
         for game_id, tokens in ((one, t1), (two, t2)):
             assert state(second, game_id, 0, tokens["0"]) == before[game_id]
         assert act(second, one, 0, t1["0"], 3, "place", move="8H (F)AY").status_code in (200, 422)
@@ -589,13 +594,13 @@ def test_computer_seats_play_and_resume_after_restart(db_url: str) -> None:
     waiting, tokens, _ = service.create(preset="computer", seats=[SeatSpec("computer", level="greedy"), SeatSpec()],
                                         seed=3, claim=[1])
     service.close()
-    with TestClient(create_app(db_url)) as client:
+    with TestClient(create_app(db_url, seeds=fixed_seed)) as client:
         wait_for(lambda: state(client, waiting, None, None)["to_move"] == 1)
         seen = state(client, waiting, 1, tokens[1])
         assert seen["history"][0]["seat"] == 0 and seen["version"] == 2
         answer = client.post("/api/games", json={"seats": [{"kind": "computer", "level": "greedy"},
                                                            {"kind": "computer", "level": "greedy"}],
-                                                 "seed": 4, "creator_seat": None})
+                                                 "creator_seat": None})
         robots = answer.json()["id"]
         wait_for(lambda: state(client, robots, None, None)["over"], timeout=120)
         final = state(client, robots, None, None)
@@ -625,9 +630,9 @@ def test_gcg_download_after_the_game(client: TestClient) -> None:
 
 
 def test_computer_challenges_a_phony(db_url: str) -> None:
-    with TestClient(create_app(db_url)) as client:
+    with TestClient(create_app(db_url, seeds=fixed_seed)) as client:
         answer = client.post("/api/games", json={
-            "preset": "computer", "options": {"challenge": "double"}, "seed": SEED, "creator_seat": 0,
+            "preset": "computer", "options": {"challenge": "double"}, "creator_seat": 0,
             "seats": [{"name": "Ann"}, {"kind": "computer", "level": "greedy"}]})
         game_id, token = answer.json()["id"], answer.json()["tokens"]["0"]
         assert act(client, game_id, 0, token, 1, "place", move="H8 FYDO").status_code == 200
@@ -640,9 +645,9 @@ def test_computer_challenges_a_phony(db_url: str) -> None:
 
 
 def test_computer_waits_while_the_challenge_window_is_open(db_url: str) -> None:
-    with TestClient(create_app(db_url, computer_delay=1.0)) as client:
+    with TestClient(create_app(db_url, seeds=fixed_seed, computer_delay=1.0)) as client:
         answer = client.post("/api/games", json={
-            "preset": "computer", "options": {"challenge": "double"}, "seed": SEED, "claim_all": True,
+            "preset": "computer", "options": {"challenge": "double"}, "claim_all": True,
             "seats": [{"name": "Ann"}, {"kind": "computer", "level": "greedy"}, {"name": "Cy"}]})
         game_id, tokens = answer.json()["id"], answer.json()["tokens"]
         assert act(client, game_id, 0, tokens["0"], 1, "place", move="H8 FORD").status_code == 200
@@ -659,7 +664,7 @@ def test_computer_decides_in_a_worker_process_without_holding_the_game(db_url: s
     started, release = threading.Event(), threading.Event()
     calls: list[str] = []
 
-    with TestClient(create_app(db_url)) as client:
+    with TestClient(create_app(db_url, seeds=fixed_seed)) as client:
         service = client.app.state.service  # type: ignore[attr-defined]
         pool = service.thinker
         assert isinstance(pool, ComputerPool)
@@ -675,7 +680,7 @@ def test_computer_decides_in_a_worker_process_without_holding_the_game(db_url: s
                 pool.close()
 
         service.thinker = SlowThinker()
-        answer = client.post("/api/games", json={"preset": "computer", "seed": 3, "creator_seat": 1,
+        answer = client.post("/api/games", json={"preset": "computer", "creator_seat": 1,
                                                  "seats": [{"kind": "computer", "level": "greedy"}, {"name": "Bo"}]})
         game_id, token = answer.json()["id"], answer.json()["tokens"]["1"]
         assert started.wait(30)
@@ -709,7 +714,7 @@ def test_warm_up_does_not_hold_up_the_server(db_url: str, monkeypatch: pytest.Mo
     monkeypatch.setattr(computer, "warm", slow_warm)
     begin = time.monotonic()
     try:
-        with TestClient(create_app(db_url, warm_up=True, computer_processes=0)) as client:
+        with TestClient(create_app(db_url, seeds=fixed_seed, warm_up=True, computer_processes=0)) as client:
             # the server answers while the computer players are still warming up
             assert client.get("/api/meta").status_code == 200
             assert started.wait(10) and not release.is_set()

@@ -45,7 +45,8 @@ class ServerThread:
 
         self.port = free_port()
         # warm_up as ``qiza serve`` does: the computer worker processes start with the server
-        config = uvicorn.Config(create_app(database_url, warm_up=True), host="127.0.0.1", port=self.port, log_level="warning")
+        # every game gets seed 1 (clients cannot choose a seed)
+        config = uvicorn.Config(create_app(database_url, warm_up=True, seeds=lambda: 1), host="127.0.0.1", port=self.port, log_level="warning")
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
@@ -119,7 +120,7 @@ def test_two_players_play_a_game_to_the_end(server: ServerThread, browser: Any) 
     # Seed 1, "computer" preset (seat 0 starts): Ann holds DRYAFDO, Bob NNTKEBO.
     created = post(server.url + "/api/games", {
         "preset": "computer", "options": {"challenge": "double", "scoreless_turns": 2},
-        "seats": [{"name": "Ann"}, {"name": "Bob"}], "seed": 1, "creator_seat": 0})
+        "seats": [{"name": "Ann"}, {"name": "Bob"}], "creator_seat": 0})
     game = server.url + "/game/" + created["id"]
     errors: list[str] = []
     ann = open_player(browser, f"{game}#seat=0&token={created['tokens']['0']}", errors)
@@ -214,7 +215,6 @@ def test_lobby_game_against_the_computer_with_keyboard_play(server: ServerThread
     page.goto(server.url + "/")
     page.wait_for_selector("#seats .seat")
     page.select_option("#preset", "computer")
-    page.fill("#seed", "1")
     page.locator("#seats .seat").nth(0).locator(".name").fill("Ann")
     assert page.locator("#seats .seat").nth(1).locator(".kind").input_value() == "computer"
     # Finish Line, with a target level per seat
@@ -256,7 +256,7 @@ def test_lobby_game_against_the_computer_with_keyboard_play(server: ServerThread
 def test_the_creator_manages_the_invite_and_gives_a_free_seat_to_the_computer(server: ServerThread, browser: Any) -> None:
     # Ann created a three-seat game from an API client: this browser never saw the invite
     created = post(server.url + "/api/games", {
-        "preset": "computer", "seats": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cy"}], "seed": 1, "creator_seat": 0})
+        "preset": "computer", "seats": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cy"}], "creator_seat": 0})
     game = server.url + "/game/" + created["id"]
     errors: list[str] = []
     ann = open_player(browser, f"{game}#seat=0&token={created['tokens']['0']}", errors)

@@ -140,6 +140,22 @@ class Watcher:
         self._exit.close()
 
 
+def seeded_game(names: list[str], claim: list[int]) -> dict[str, Any]:
+    """A game with seed 1 under the "computer" preset, made on the test database by the
+    service itself (HTTP clients cannot choose a seed), as ``POST /api/games`` would answer."""
+    from qiza.web.db import Store
+    from qiza.web.service import GameService, SeatSpec
+
+    store = Store(URL)
+    service = GameService(store, computer_processes=0)
+    try:
+        created = service.create(preset="computer", seats=[SeatSpec(name=n) for n in names], seed=1, claim=claim)
+    finally:
+        service.close()
+        store.dispose()
+    return {"id": created.id, "tokens": {str(k): v for k, v in created.tokens.items()}, "invite": created.invite}
+
+
 def act(server: Process, game_id: str, seat: int, token: str, version: int, kind: str, **extra: Any) -> tuple[int, Any]:
     return call("POST", f"{server.url}/api/games/{game_id}/actions",
                 {"seat": seat, "token": token, "version": version, "kind": kind, **extra})
@@ -147,9 +163,7 @@ def act(server: Process, game_id: str, seat: int, token: str, version: int, kind
 
 def test_two_processes_serve_one_game_live(servers: tuple[Process, Process]) -> None:
     one, two = servers
-    status, created = call("POST", one.url + "/api/games", {
-        "preset": "computer", "seats": [{"name": "Ann"}, {"name": "Bob"}], "seed": 1, "creator_seat": 0})
-    assert status == 201, created
+    created = seeded_game(["Ann", "Bob"], [0])
     game_id, ann_token = created["id"], created["tokens"]["0"]
     # Bob joins on the other process with the invite secret (stored with the game, so any
     # process checks it)
@@ -197,8 +211,7 @@ def test_two_processes_serve_one_game_live(servers: tuple[Process, Process]) -> 
 
 def test_restart_on_postgres_resumes(servers: tuple[Process, Process], tmp_path: Path) -> None:
     one, two = servers
-    status, created = call("POST", one.url + "/api/games", {
-        "preset": "computer", "seats": [{"name": "Ann"}, {"name": "Bob"}], "seed": 1, "claim_all": True})
+    created = seeded_game(["Ann", "Bob"], [0, 1])
     game_id, tokens = created["id"], created["tokens"]
     assert act(one, game_id, 0, tokens["0"], 1, "place", move="H8 FORD")[0] == 200
     before = call("GET", f"{one.url}/api/games/{game_id}")[1]
@@ -214,9 +227,7 @@ def test_restart_on_postgres_resumes(servers: tuple[Process, Process], tmp_path:
 
 def test_rack_order_invites_and_free_seats_across_processes(servers: tuple[Process, Process]) -> None:
     one, two = servers
-    status, created = call("POST", one.url + "/api/games", {
-        "preset": "computer", "seats": [{"name": "Ann"}, {"name": "Bob"}, {}], "seed": 1, "creator_seat": 0})
-    assert status == 201, created
+    created = seeded_game(["Ann", "Bob", ""], [0])
     game_id, ann, invite = created["id"], created["tokens"]["0"], created["invite"]
     status, bob = call("POST", f"{two.url}/api/games/{game_id}/join", {"seat": 1, "invite": invite})
     assert status == 200, bob

@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import logging
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -61,7 +61,6 @@ class CreateGameIn(_Body):
     finish_line_levels: list[Literal["beginner", "intermediate", "expert"]] | None = Field(
         None, description="Finish Line: one level per seat")
     seats: list[SeatIn] = Field(min_length=2, max_length=4)
-    seed: int | None = Field(None, ge=0, lt=2 ** 63, description="seed of the bag (for repeatable games)")
     lexicon: str = Field("enable", max_length=40)
     word_help: bool | None = Field(None, description="show invalid words in the move preview")
     creator_seat: int | None = Field(0, ge=0, le=3, description="the person seat the creator takes")
@@ -244,16 +243,18 @@ class Hub:
 
 def create_app(database_url: str | None = None, *, computer_workers: int = 2,
                computer_delay: float = 0.0, warm_up: bool = False,
-               computer_processes: int | None = None) -> FastAPI:
+               computer_processes: int | None = None, seeds: Callable[[], int] | None = None) -> FastAPI:
     """The qiza web app on a database (SQLite file by default, or any SQLAlchemy URL).
 
     ``computer_workers``: worker processes deciding the computers' moves (``computer_processes=0``
     decides in threads of this process instead);
     ``computer_delay``: seconds a computer seat waits after a person's play that others may
-    challenge; ``warm_up``: load the lexicon and move generator at startup."""
+    challenge; ``warm_up``: load the lexicon and move generator at startup; ``seeds``: where
+    new games' seeds come from (default: a cryptographic source; tests pass a fixed one).
+    Clients never choose a game's seed, and no answer shows it before the game is over."""
     store = Store(database_url or default_database_url())
     service = GameService(store, computer_workers=computer_workers, computer_delay=computer_delay,
-                          computer_processes=computer_processes)
+                          computer_processes=computer_processes, seeds=seeds)
     hub = Hub(service)
 
     @contextlib.asynccontextmanager
@@ -348,7 +349,7 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
             claim = []
         created = service.create(
             preset=body.preset, options=body.options, seats=[SeatSpec(s.kind, s.name, s.level) for s in body.seats],
-            seed=body.seed, lexicon=body.lexicon, word_help=body.word_help,
+            lexicon=body.lexicon, word_help=body.word_help,
             finish_line_levels=body.finish_line_levels, claim=claim)
         url = f"/game/{created.id}"
         return CreatedOut(id=created.id, tokens=created.tokens, url=url, invite=created.invite,

@@ -80,6 +80,12 @@ class ApiError(Exception):
         return {"error": {"code": self.code, "message": self.message, **self.extra}}
 
 
+def new_seed() -> int:
+    """A new game's seed, from a cryptographic source: nobody can compute the racks and
+    draws of a game they did not see the seed of (it stays on the server)."""
+    return secrets.randbits(63)
+
+
 def hash_token(token: str) -> str:
     """How seat tokens are stored (never in clear)."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
@@ -183,8 +189,11 @@ class GameService:
     (default ``computer_workers``; 0 decides in those threads, for tests and tiny servers)."""
 
     def __init__(self, store: Store, *, computer_workers: int = 2, computer_delay: float = 0.0,
-                 computer_processes: int | None = None) -> None:
+                 computer_processes: int | None = None, seeds: Callable[[], int] | None = None) -> None:
         self.store = store
+        #: where the seeds of new games come from (a cryptographic source unless a test
+        #: asks for repeatable games): a game's seed gives every rack and draw
+        self.seeds: Callable[[], int] = seeds if seeds is not None else new_seed
         self.computer_delay = computer_delay
         self._lexicons: dict[str, Lexicon] = {}
         self._lexicon_locks: dict[str, threading.Lock] = {}
@@ -347,7 +356,8 @@ class GameService:
                word_help: bool | None = None, finish_line_levels: Sequence[str] | None = None,
                claim: Sequence[int] = (0,)) -> Created:
         """Create a game; returns its id, the secret tokens of the person seats in ``claim``
-        and the invite secret that others need to take the free person seats. The first
+        and the invite secret that others need to take the free person seats. ``seed``: the
+        bag's seed (for tests; by default one from :attr:`seeds`; the HTTP API takes none). The first
         seat claimed is the creator's: that player may show the invite again, replace or
         withdraw it, and give free seats to the computer."""
         if not 2 <= len(seats) <= 4:
@@ -387,7 +397,7 @@ class GameService:
             stored.append(entry)
         lex = self.lexicon(lexicon)
         try:
-            game = Game(rules, players=names, lexicon=lex, seed=seed)
+            game = Game(rules, players=names, lexicon=lex, seed=self.seeds() if seed is None else seed)
         except (QizaError, ValueError) as exc:
             raise ApiError(422, "bad_rules", str(exc)) from None
         if word_help is None:

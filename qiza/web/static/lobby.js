@@ -90,8 +90,6 @@
     if (document.getElementById("finish-line").checked) {
       body.finish_line_levels = [...seatsBox.querySelectorAll(".seat .target")].map(select => select.value);
     }
-    const seed = document.getElementById("seed").value;
-    if (seed !== "") body.seed = Number(seed);
     try {
       const created = await qiza.api("POST", "/api/games", body);
       if (creator >= 0) {
