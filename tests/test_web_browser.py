@@ -100,7 +100,8 @@ def open_player(browser: Any, url: str, errors: list[str]) -> Any:
 
 
 def seat_view(server: ServerThread, game_id: str, seat: int, token: str) -> Any:
-    with urllib.request.urlopen(f"{server.url}/api/games/{game_id}?seat={seat}&token={token}", timeout=30) as answer:
+    request = urllib.request.Request(f"{server.url}/api/games/{game_id}?seat={seat}", headers={"X-Seat-Token": token})
+    with urllib.request.urlopen(request, timeout=30) as answer:
         return json.load(answer)
 
 

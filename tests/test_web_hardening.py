@@ -4,7 +4,14 @@ costly work, and the request guard commits with the game it guards."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -14,8 +21,11 @@ pytest.importorskip("fastapi")
 pytest.importorskip("sqlalchemy")
 
 from fastapi.testclient import TestClient  # noqa: E402
+from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
 from qiza.web.app import create_app  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture()
@@ -82,3 +92,144 @@ def test_the_seed_is_secret_and_never_shown_before_the_end(client: TestClient) -
     assert not any(seed in text for text in seen)
     assert act(client, game_id, 1, tokens["1"], 2, "pass").status_code == 200
     assert client.get(f"/api/games/{game_id}").json()["over"]
+
+
+# -- 5. no secret in a URL or a log line -------------------------------------------------------------
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def call(url: str, method: str = "GET", body: Any = None, token: str | None = None,
+         raw: bytes | None = None) -> tuple[int, Any]:
+    """One HTTP request; the answer's status and JSON body."""
+    data = raw if raw is not None else json.dumps(body).encode() if body is not None else None
+    headers = {"Content-Type": "application/json", **({"X-Seat-Token": token} if token else {})}
+    request = urllib.request.Request(url, data=data, method=method, headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return answer.status, json.load(answer)
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.load(exc)
+
+
+class Served:
+    """``python -m qiza serve`` on a free loopback port, its output (access log on) in ``log``."""
+
+    def __init__(self, log: Path, database_url: str, *extra: str) -> None:
+        self.port = free_port()
+        self.log_path = log
+        self.log = log.open("w")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "qiza", "serve", "--port", str(self.port), "--database-url", database_url,
+             "--computer-workers", "0", "--computer-delay", "0", "--log-level", "info", *extra],
+            cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT)
+        end = time.monotonic() + 60
+        while True:
+            try:
+                if call(self.url + "/api/meta")[0] == 200:
+                    break
+            except OSError:
+                pass
+            if self.proc.poll() is not None or time.monotonic() > end:
+                self.stop()
+                raise RuntimeError(f"server did not start: {log.read_text()}")
+            time.sleep(0.2)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def stop(self) -> str:
+        """Stop the server; its whole output."""
+        if not self.log.closed:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+            self.log.close()
+        return self.log_path.read_text()
+
+
+def test_no_token_or_invite_in_any_url_or_log_line(tmp_path: Path) -> None:
+    ws_client = pytest.importorskip("websockets.sync.client")
+    server = Served(tmp_path / "serve.log", f"sqlite:///{tmp_path / 'log.sqlite3'}")
+    secrets_seen: list[str] = []
+    with contextlib.ExitStack() as stack:
+
+        def connect() -> Any:
+            return stack.enter_context(ws_client.connect(f"ws://127.0.0.1:{server.port}/ws/games/{created['id']}",
+                                                         open_timeout=15))
+
+        stack.callback(server.stop)
+        status, created = call(server.url + "/api/games", "POST", {
+            "preset": "computer", "seats": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cy"}], "creator_seat": 0})
+        assert status == 201, created
+        game, ann, invite = server.url + "/api/games/" + created["id"], created["tokens"]["0"], created["invite"]
+        status, bob = call(game + "/join", "POST", {"seat": 1, "name": "Bob", "invite": invite})
+        assert status == 200, bob
+        secrets_seen += [ann, invite, bob["token"]]
+        sockets = []
+        for seat, token in ((0, ann), (1, bob["token"])):
+            live = connect()
+            live.send(json.dumps({"seat": seat, "token": token}))
+            assert json.loads(live.recv(timeout=15))["state"]["seat"] == seat
+            sockets.append(live)
+        watcher = connect()
+        watcher.send("{}")
+        assert json.loads(watcher.recv(timeout=15))["state"]["rack"] == ""
+        wrong = connect()
+        wrong.send(json.dumps({"seat": 1, "token": ann}))
+        assert json.loads(wrong.recv(timeout=15))["error"]["code"] == "wrong_token"
+        for seat, token in ((0, ann), (1, bob["token"])):
+            assert call(f"{game}?seat={seat}", token=token)[0] == 200
+        assert call(f"{game}?seat=1", token=ann)[0] == 403
+        assert call(f"{game}/invite?seat=0", token=ann)[0] == 200
+        status, renewed = call(game + "/invite", "POST", {"seat": 0, "token": ann})
+        assert status == 200
+        secrets_seen.append(renewed["invite"])
+        assert call(game + "/join", "POST", {"seat": 2, "invite": invite})[0] == 410
+        assert call(game + "/join", "POST", {"seat": 2, "invite": "guess" + invite})[0] == 403
+        version = call(game)[1]["version"]
+        assert call(game + "/preview", "POST", {"seat": 0, "token": ann, "move": "H8 QI"})[0] == 200
+        assert call(game + "/rack", "POST", {"seat": 1, "token": bob["token"], "order": call(
+            f"{game}?seat=1", token=bob["token"])[1]["rack"]})[0] == 200
+        assert call(game + "/actions", "POST", {"seat": 0, "token": ann, "version": version, "kind": "pass",
+                                                "request_id": "one"})[0] == 200
+        assert call(game + "/actions", "POST", {"seat": 0, "token": ann, "version": version, "kind": "pass",
+                                                "request_id": "one"})[0] == 409
+        while json.loads(sockets[1].recv(timeout=15))["state"]["version"] < version + 1:
+            pass
+        assert call(game + "/invite?seat=0", "DELETE", token=ann)[0] == 200
+        # a client that puts a secret in a URL is refused
+        assert call(f"{game}/invite?seat=0&token={ann}")[1]["error"]["code"] == "token_in_url"
+    log = server.stop()
+    assert '"GET /api/games/' in log and "WebSocket /ws/games/" in log  # access logging was on
+    lines = [line for line in log.splitlines() if f"token={ann}" not in line]  # the refused one above
+    assert len(lines) == len(log.splitlines()) - 1
+    for secret in secrets_seen:
+        assert not any(secret in line for line in lines), secret
+
+
+def test_websocket_needs_its_first_message(client: TestClient) -> None:
+    created = create(client)
+    url = f"/ws/games/{created['id']}"
+    for hello, code in (("not json", "malformed_request"), ('{"seat": 0}', "wrong_token"),
+                        ('{"seat": 9, "token": "x"}', "malformed_request"),
+                        ('{"seat": 0, "token": "x", "more": 1}', "malformed_request"),
+                        (json.dumps({"seat": 1, "token": created["tokens"]["0"]}), "wrong_token")):
+        with client.websocket_connect(url) as live:
+            live.send_text(hello)
+            assert live.receive_json()["error"]["code"] == code, hello
+    with client.websocket_connect(url) as live:
+        live.send_json({"seat": 1, "token": created["tokens"]["1"]})
+        assert live.receive_json()["state"]["seat"] == 1
+    with client.websocket_connect(url) as live:
+        live.send_json({})
+        assert live.receive_json()["state"]["seat"] is None
+    # a token in the URL is refused before the connection opens
+    with pytest.raises(WebSocketDisconnect), client.websocket_connect(f"{url}?seat=0&token=x") as live:
+        live.receive_json()

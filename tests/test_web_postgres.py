@@ -49,9 +49,10 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def call(method: str, url: str, body: dict[str, Any] | None = None) -> tuple[int, Any]:
+def call(method: str, url: str, body: dict[str, Any] | None = None, token: str | None = None) -> tuple[int, Any]:
     data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json"})
+    headers = {"Content-Type": "application/json", **({"X-Seat-Token": token} if token else {})}
+    request = urllib.request.Request(url, data=data, method=method, headers=headers)
     try:
         with urllib.request.urlopen(request, timeout=30) as answer:
             return answer.status, json.load(answer)
@@ -111,9 +112,10 @@ def servers(tmp_path: Path) -> Iterator[tuple[Process, Process]]:
 class Watcher:
     """A player's WebSocket connection, collecting the states pushed to it."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, seat: int, token: str) -> None:
         self._exit = contextlib.ExitStack()  # the connection is a context manager (websockets 15+)
         self.socket = self._exit.enter_context(ws_client.connect(url.replace("http://", "ws://"), open_timeout=15))
+        self.socket.send(json.dumps({"seat": seat, "token": token}))  # the token never goes in the URL
         self.states: list[dict[str, Any]] = []
         self.thread = threading.Thread(target=self._read, daemon=True)
         self.thread.start()
@@ -173,8 +175,8 @@ def test_two_processes_serve_one_game_live(servers: tuple[Process, Process]) -> 
                           {"seat": 1, "name": "Bob", "invite": created["invite"]})
     assert status == 200, joined
     bob_token = joined["token"]
-    ann = Watcher(f"{one.url}/ws/games/{game_id}?seat=0&token={ann_token}")
-    bob = Watcher(f"{two.url}/ws/games/{game_id}?seat=1&token={bob_token}")
+    ann = Watcher(f"{one.url}/ws/games/{game_id}", 0, ann_token)
+    bob = Watcher(f"{two.url}/ws/games/{game_id}", 1, bob_token)
     try:
         assert ann.wait_version(2)["players"][1]["name"] == "Bob"
         assert bob.wait_version(2)["rack"] == "NNTKEBO"
@@ -237,9 +239,9 @@ def test_rack_order_invites_and_free_seats_across_processes(servers: tuple[Proce
         status, seen = call("POST", f"{one.url}/api/games/{game_id}/rack",
                             {"seat": 1, "token": bob["token"], "order": order})
         assert status == 200 and seen["version"] == 2, seen
-    assert call("GET", f"{two.url}/api/games/{game_id}?seat=1&token={bob['token']}")[1]["rack"] == "TONNEKB"
+    assert call("GET", f"{two.url}/api/games/{game_id}?seat=1", token=bob["token"])[1]["rack"] == "TONNEKB"
     # the creator shows the invite on the other process, then replaces it there
-    status, shown = call("GET", f"{two.url}/api/games/{game_id}/invite?seat=0&token={ann}")
+    status, shown = call("GET", f"{two.url}/api/games/{game_id}/invite?seat=0", token=ann)
     assert status == 200 and shown["invite"] == invite and shown["free_seats"] == [2]
     status, renewed = call("POST", f"{two.url}/api/games/{game_id}/invite", {"seat": 0, "token": ann})
     assert status == 200 and renewed["invite"] != invite

@@ -4,8 +4,10 @@ Every answer to bad input is a 4xx JSON error ``{"error": {"code": ..., "message
 Players act with their seat number and secret seat token (given when a seat is taken);
 every action carries the game version it was made against, so the same turn sent twice is
 applied once (an action stays valid while only things around the game change: a join, a
-seat given to the computer, a rack rearranged). ``/ws/games/{id}`` pushes a player's view
-of the game after every change, including changes made by another server process on the
+seat given to the computer, a rack rearranged). Seat tokens never travel in a URL (servers
+and proxies log URLs): they go in request bodies, in the ``X-Seat-Token`` header, or in the
+first message of a WebSocket. ``/ws/games/{id}`` pushes a player's view of the game after
+every change, including changes made by another server process on the
 same PostgreSQL database (which arrive by ``LISTEN``/``NOTIFY``).
 """
 
@@ -26,12 +28,13 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from qiza.rules import PRESETS, ChallengeRule, EndPoints, EndRule, FirstPlayer, Level, Notation, finish_line_targets
 from qiza.web.db import Store, default_database_url
+from qiza.web.guard import RequestGuard
 from qiza.web.service import Action, ApiError, GameService, SeatSpec, computer_levels, default_level
 
 log = logging.getLogger("qiza.web")
@@ -163,6 +166,33 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 
 
 # -- live updates ----------------------------------------------------------------------------------
+HELLO_TIMEOUT = 10.0
+
+
+class HelloIn(_Body):
+    """A WebSocket client's first message: who watches (no seat: a spectator)."""
+
+    seat: int | None = Field(None, ge=0, le=3)
+    token: str | None = Field(None, min_length=1, max_length=200)
+
+
+async def _hello(socket: WebSocket) -> HelloIn:
+    """The first message of a live connection (422 ``malformed_request`` if it is not one,
+    408 ``no_hello`` if none comes within :data:`HELLO_TIMEOUT` seconds)."""
+    try:
+        text = await asyncio.wait_for(socket.receive_text(), HELLO_TIMEOUT)
+    except TimeoutError:
+        raise ApiError(408, "no_hello", "send {\"seat\": N, \"token\": T} (or {} to watch) first") from None
+    except KeyError:  # a binary message
+        raise ApiError(422, "malformed_request", "the first message is JSON text") from None
+    try:
+        return HelloIn.model_validate_json(text)
+    except ValidationError as exc:
+        where = "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'message'}: {e['msg']}" for e in exc.errors())
+        raise ApiError(422, "malformed_request", f"first message: {where} (send {{\"seat\": N, \"token\": T}} "
+                       "or {} to watch)") from None
+
+
 @dataclass(eq=False)
 class _Conn:
     socket: WebSocket
@@ -274,8 +304,11 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
 
     app = FastAPI(title="qiza", version="1", lifespan=lifespan,
                   description="Play Scrabble in the browser. Create a game, take a seat (you get a "
-                  "secret seat token), then act with POST /api/games/{id}/actions. Live updates: "
-                  "WebSocket /ws/games/{id}?seat=N&token=T (spectators: no seat).")
+                  "secret seat token), then act with POST /api/games/{id}/actions (the token goes in "
+                  "the body, or in the X-Seat-Token header of GET and DELETE requests; never in a URL). "
+                  "Live updates: WebSocket /ws/games/{id}, whose first message from the client is "
+                  "{\"seat\": N, \"token\": T} (spectators: {}).")
+    app.add_middleware(RequestGuard)
     app.state.service = service
     app.state.hub = hub
     app.state.store = store
@@ -367,11 +400,11 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
 
     @app.get("/api/games/{game_id}", tags=["games"], responses=ERRORS)
     def get_game(game_id: str, seat: int | None = Query(None, ge=0, le=3),
-                 x_seat_token: str | None = Header(None, description="secret token of the seat"),
-                 token: str | None = Query(None, description="seat token (if not in the X-Seat-Token header)"),
+                 x_seat_token: str | None = Header(None, max_length=200, description="secret token of the seat"),
                  ) -> JSONResponse:
-        """The game as ``seat`` sees it (needs its token), or as a spectator (no seat)."""
-        return JSONResponse(service.state(game_id, seat, x_seat_token or token))
+        """The game as ``seat`` sees it (needs its token in the ``X-Seat-Token`` header), or
+        as a spectator (no seat)."""
+        return JSONResponse(service.state(game_id, seat, x_seat_token))
 
     @app.post("/api/games/{game_id}/join", tags=["games"], response_model=JoinOut, responses=ERRORS)
     def join_game(game_id: str, body: JoinIn) -> JoinOut:
@@ -387,11 +420,10 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
 
     @app.get("/api/games/{game_id}/invite", tags=["games"], response_model=InviteOut, responses=ERRORS)
     def show_invite(game_id: str, seat: int = Query(ge=0, le=3, description="the creator's seat"),
-                    x_seat_token: str | None = Header(None, description="the creator's seat token"),
-                    token: str | None = Query(None, description="seat token (if not in the X-Seat-Token header)"),
+                    x_seat_token: str | None = Header(None, max_length=200, description="the creator's seat token"),
                     ) -> InviteOut:
         """The invite link again, for the game's creator, while a person seat is still free."""
-        return invite_out(game_id, service.invite(game_id, seat, x_seat_token or token or ""))
+        return invite_out(game_id, service.invite(game_id, seat, x_seat_token or ""))
 
     @app.post("/api/games/{game_id}/invite", tags=["games"], response_model=InviteOut, responses=ERRORS)
     def renew_invite(game_id: str, body: SeatAuthIn) -> InviteOut:
@@ -400,12 +432,11 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
 
     @app.delete("/api/games/{game_id}/invite", tags=["games"], response_model=InviteOut, responses=ERRORS)
     def revoke_invite(game_id: str, seat: int = Query(ge=0, le=3, description="the creator's seat"),
-                      x_seat_token: str | None = Header(None, description="the creator's seat token"),
-                      token: str | None = Query(None, description="seat token (if not in the X-Seat-Token header)"),
+                      x_seat_token: str | None = Header(None, max_length=200, description="the creator's seat token"),
                       ) -> InviteOut:
         """Withdraw the invite link (creator only): nobody can take a free seat until a new
         link is made with POST."""
-        return invite_out(game_id, service.revoke_invite(game_id, seat, x_seat_token or token or ""))
+        return invite_out(game_id, service.revoke_invite(game_id, seat, x_seat_token or ""))
 
     @app.post("/api/games/{game_id}/seats/{target}/computer", tags=["games"], responses=ERRORS)
     def seat_computer(game_id: str, body: ComputerSeatIn,
@@ -449,15 +480,23 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
         return service.analysis(game_id)
 
     @app.websocket("/ws/games/{game_id}")
-    async def live(socket: WebSocket, game_id: str, seat: int | None = None, token: str | None = None) -> None:
-        """Live view of a game: a ``{"type": "state", "state": ...}`` message after every change."""
+    async def live(socket: WebSocket, game_id: str) -> None:
+        """Live view of a game. The client's first message says who watches:
+        ``{"seat": N, "token": T}`` for a player, ``{}`` for a spectator (the token never goes
+        in the URL); then a ``{"type": "state", "state": ...}`` message follows every change.
+        A refusal is one ``{"type": "error", "error": ...}`` message, then the socket closes
+        with code 4000 + the HTTP status."""
         await socket.accept()
         try:
-            state = await run_in_threadpool(service.state, game_id, seat, token)
+            hello = await _hello(socket)
+            state = await run_in_threadpool(service.state, game_id, hello.seat, hello.token)
         except ApiError as exc:
             await socket.send_json({"type": "error", **exc.body()})
             await socket.close(code=4000 + exc.status)
             return
+        except WebSocketDisconnect:
+            return
+        seat = hello.seat
         conn = _Conn(socket, seat)
         hub.conns.setdefault(game_id, set()).add(conn)
         try:

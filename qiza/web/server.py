@@ -24,11 +24,13 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from qiza.web.app import create_app
+    from qiza.web.guard import MAX_BODY
 
     logging.basicConfig(level=args.log_level.upper())
     app = create_app(args.database_url, computer_workers=max(1, args.computer_workers),
                      computer_processes=args.computer_workers,
                      computer_delay=args.computer_delay, warm_up=True)
     print(f"qiza: serving on http://{args.host}:{args.port}/ (API documentation at /docs)", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    # WebSocket messages are small (the first names the seat; then "ping" or "refresh")
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=MAX_BODY)
     return 0

@@ -651,9 +651,11 @@
 
   function connect() {
     if (socket) { socket.onclose = null; socket.close(); }
-    const params = me ? `?seat=${me.seat}&token=${encodeURIComponent(me.token)}` : "";
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    socket = new WebSocket(`${scheme}://${location.host}/ws/games/${encodeURIComponent(gameId)}${params}`);
+    const live = new WebSocket(`${scheme}://${location.host}/ws/games/${encodeURIComponent(gameId)}`);
+    socket = live;
+    // the seat and token go in the first message, never in the URL (servers log URLs)
+    live.onopen = () => live.send(JSON.stringify(me ? {seat: me.seat, token: me.token} : {}));
     socket.onmessage = event => {
       const message = JSON.parse(event.data);
       if (message.type === "state") accept(message.state, false);

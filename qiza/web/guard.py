@@ -1,0 +1,113 @@
+"""What every request passes before the app sees it (an ASGI middleware).
+
+* Secrets stay out of URLs, which servers and proxies log: a query string naming a ``token``
+  or an ``invite`` is refused (422 ``token_in_url``) on HTTP and WebSocket alike.
+* A request body is at most :data:`MAX_BODY` bytes: a larger ``Content-Length`` is refused
+  at once, and a body sent without one (chunked) is refused as soon as it grows past the
+  limit (413 ``body_too_large``); the rest is never read. The app gets the body already read,
+  so nothing else ever holds more than the limit.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+from urllib.parse import parse_qsl
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+#: the largest request body (bytes): far more than any request of a game needs
+MAX_BODY = 64 * 1024
+#: query parameters that would put a secret in a URL
+SECRET_PARAMETERS = frozenset({"token", "invite"})
+
+
+async def send_error(send: Send, status: int, code: str, message: str,
+                     headers: list[tuple[bytes, bytes]] | None = None) -> None:
+    """Answer with the JSON error ``{"error": {"code": ..., "message": ...}}``."""
+    body = json.dumps({"error": {"code": code, "message": message}}).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                            *(headers or [])]})
+    await send({"type": "http.response.body", "body": body})
+
+
+def secret_in_query(scope: Scope) -> str | None:
+    """The name of a secret-bearing parameter in the request's query string, if any."""
+    query = scope.get("query_string", b"").decode("latin-1")
+    for name, _ in parse_qsl(query, keep_blank_values=True):
+        if name.lower() in SECRET_PARAMETERS:
+            return name
+    return None
+
+
+class RequestGuard:
+    """ASGI middleware: no secret in a URL, no request body over ``max_body`` bytes."""
+
+    def __init__(self, app: ASGIApp, max_body: int = MAX_BODY) -> None:
+        self.app = app
+        self.max_body = max_body
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        secret = secret_in_query(scope)
+        if secret is not None:
+            if scope["type"] == "websocket":
+                await send({"type": "websocket.close", "code": 4422})
+                return
+            await send_error(send, 422, "token_in_url",
+                             f"{secret!r} does not go in a URL (servers log URLs): send seat tokens in the "
+                             "X-Seat-Token header or the request body, invites in the request body")
+            return
+        if scope["type"] == "websocket":
+            await self.app(scope, receive, send)
+            return
+        declared = None
+        for key, value in scope.get("headers", ()):
+            if key == b"content-length":
+                try:
+                    declared = int(value)
+                except ValueError:
+                    await send_error(send, 400, "bad_request", "Content-Length is not a number")
+                    return
+        if declared is not None and declared > self.max_body:
+            await self._too_large(send)
+            return
+        body = bytearray()
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            body += message.get("body", b"")
+            if len(body) > self.max_body:
+                await self._too_large(send)
+                return
+            more = bool(message.get("more_body"))
+        await self.app(scope, _replay(bytes(body), receive), send)
+
+    async def _too_large(self, send: Send) -> None:
+        await send_error(send, 413, "body_too_large",
+                         f"the request body is larger than {self.max_body} bytes, more than any request needs",
+                         [(b"connection", b"close")])
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """A ``receive`` that gives the body read already, then waits for the client's disconnect."""
+    sent = False
+
+    async def replay() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay
