@@ -233,3 +233,56 @@ def test_websocket_needs_its_first_message(client: TestClient) -> None:
     # a token in the URL is refused before the connection opens
     with pytest.raises(WebSocketDisconnect), client.websocket_connect(f"{url}?seat=0&token=x") as live:
         live.receive_json()
+
+
+# -- 6. lexicons by name only --------------------------------------------------------------------------
+def test_a_lexicon_is_named_from_the_server_list_only(client: TestClient, tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("words.txt").write_text("FORD\nDORY\n")
+    meta = client.get("/api/meta").json()["lexicons"]
+    assert meta[0] == "enable" and set(meta) <= {"enable", "twl06", "sowpods"}
+    refusals = []
+    for name in ("/etc/passwd", "/dev/zero", str(Path.home() / ".bashrc"), "~/.bashrc", "../../../../etc/passwd",
+                 "words.txt", "./words.txt", "words", "klingon", "/nonexistent/file", "enable\u0000", " enable", "twl"):
+        answer = client.post("/api/games", json={"seats": [{}, {}], "lexicon": name})
+        refusals.append(error(answer, 422, "unknown_lexicon"))
+    assert all(body == refusals[0] for body in refusals)  # the same answer, whatever exists on disk
+    assert "enable" in refusals[0]["message"]
+    error(client.post("/api/games", json={"seats": [{}, {}], "lexicon": "x" * 41}), 422, "malformed_request")
+    assert create(client, lexicon="ENABLE")["id"]
+
+
+def test_the_operator_adds_lexicons(db_url: str, tmp_path: Path) -> None:
+    words = tmp_path / "club.txt"
+    words.write_text("FORD\nFORDS\nAD\n")
+    with TestClient(create_app(db_url, computer_processes=0, seeds=lambda: 1, lexicons={"Club": words})) as client:
+        assert "club" in client.get("/api/meta").json()["lexicons"]
+        # seed 1: Ann holds DRYAFDO; DORY is a word of ENABLE but not of the club's list
+        created = create(client, lexicon="club", options={"challenge": "auto"},
+                         seats=[{"name": "Ann"}, {"kind": "computer", "level": "greedy"}])
+        game_id, ann = created["id"], created["tokens"]["0"]
+        error(act(client, game_id, 0, ann, 1, "place", move="H8 DORY"), 422, "phony_word")
+        assert act(client, game_id, 0, ann, 1, "place", move="H8 FORD").status_code == 200
+        end = time.monotonic() + 60
+        while len(client.get(f"/api/games/{game_id}").json()["history"]) < 2:  # the computer answers
+            assert time.monotonic() < end
+            time.sleep(0.1)
+    # a server without the option does not offer it, and cannot load the game's lexicon
+    with TestClient(create_app(db_url, computer_processes=0)) as client:
+        error(client.post("/api/games", json={"seats": [{}, {}], "lexicon": "club"}), 422, "unknown_lexicon")
+    with TestClient(create_app(db_url, computer_processes=0, lexicons={"club": words})) as client:
+        assert len(client.get(f"/api/games/{game_id}").json()["history"]) == 2
+
+
+def test_serve_lexicon_option() -> None:
+    from qiza.web.lexicons import parse_option
+
+    assert parse_option(f"Club={__file__}") == ("club", Path(__file__))
+    for bad in ("club", "club=", "=x", "enable=" + __file__, "a b=" + __file__, "club=/nonexistent",
+                "club=/dev/null/x", "club=" + str(Path(__file__).parent)):
+        with pytest.raises(ValueError):
+            parse_option(bad)
+    done = subprocess.run([sys.executable, "-m", "qiza", "serve", "--lexicon", "club=/nonexistent"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and "not a file" in done.stderr

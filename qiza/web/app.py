@@ -16,8 +16,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import threading
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -35,6 +36,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from qiza.rules import PRESETS, ChallengeRule, EndPoints, EndRule, FirstPlayer, Level, Notation, finish_line_targets
 from qiza.web.db import Store, default_database_url
 from qiza.web.guard import RequestGuard
+from qiza.web.lexicons import Catalogue
 from qiza.web.service import Action, ApiError, GameService, SeatSpec, computer_levels, default_level
 
 log = logging.getLogger("qiza.web")
@@ -64,7 +66,7 @@ class CreateGameIn(_Body):
     finish_line_levels: list[Literal["beginner", "intermediate", "expert"]] | None = Field(
         None, description="Finish Line: one level per seat")
     seats: list[SeatIn] = Field(min_length=2, max_length=4)
-    lexicon: str = Field("enable", max_length=40)
+    lexicon: str = Field("enable", max_length=40, description="a name from /api/meta's lexicons (nothing else)")
     word_help: bool | None = Field(None, description="show invalid words in the move preview")
     creator_seat: int | None = Field(0, ge=0, le=3, description="the person seat the creator takes")
     claim_all: bool = Field(False, description="return the tokens of every person seat (bots, one device)")
@@ -273,7 +275,8 @@ class Hub:
 
 def create_app(database_url: str | None = None, *, computer_workers: int = 2,
                computer_delay: float = 0.0, warm_up: bool = False,
-               computer_processes: int | None = None, seeds: Callable[[], int] | None = None) -> FastAPI:
+               computer_processes: int | None = None, seeds: Callable[[], int] | None = None,
+               lexicons: Mapping[str, str | os.PathLike[str]] | None = None) -> FastAPI:
     """The qiza web app on a database (SQLite file by default, or any SQLAlchemy URL).
 
     ``computer_workers``: worker processes deciding the computers' moves (``computer_processes=0``
@@ -281,10 +284,12 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
     ``computer_delay``: seconds a computer seat waits after a person's play that others may
     challenge; ``warm_up``: load the lexicon and move generator at startup; ``seeds``: where
     new games' seeds come from (default: a cryptographic source; tests pass a fixed one).
-    Clients never choose a game's seed, and no answer shows it before the game is over."""
+    Clients never choose a game's seed, and no answer shows it before the game is over.
+    ``lexicons``: word lists the operator offers besides the built-in ones (name to file);
+    clients name a lexicon from this list only."""
     store = Store(database_url or default_database_url())
     service = GameService(store, computer_workers=computer_workers, computer_delay=computer_delay,
-                          computer_processes=computer_processes, seeds=seeds)
+                          computer_processes=computer_processes, seeds=seeds, lexicons=Catalogue(lexicons))
     hub = Hub(service)
 
     @contextlib.asynccontextmanager
@@ -315,7 +320,9 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
-        return JSONResponse(exc.body(), status_code=exc.status)
+        retry = exc.extra.get("retry_after")
+        headers = {"Retry-After": str(int(retry))} if isinstance(retry, int | float) else None
+        return JSONResponse(exc.body(), status_code=exc.status, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -365,7 +372,7 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
             "finish_line_levels": [lv.value for lv in Level],
             "finish_line_targets": {n: {lv.value: finish_line_targets([lv] * n)[0] for lv in Level}
                                     for n in (2, 3, 4)},
-            "lexicons": ["enable", "twl06", "sowpods"],
+            "lexicons": service.catalogue.names(),
         }
 
     @app.post("/api/games", tags=["games"], status_code=201, response_model=CreatedOut, responses=ERRORS)

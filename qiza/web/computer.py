@@ -11,7 +11,7 @@ alone and the others follow it: compiling happens once (the others load what it 
 and the first worker is ready as early as the machine allows. A worker takes tasks once
 the default level is warm; the other levels warm up in a thread meanwhile.
 
-A task carries only the level, the lexicon name, the seat's :class:`~qiza.game.PlayerView`
+A task carries only the level, the lexicon (its source), the seat's :class:`~qiza.game.PlayerView`
 and a seed, and answers a :class:`~qiza.move.Move` (or a challenge decision). The seed
 comes from the game's seed, the seat and the turn, so a game's computer moves do not
 depend on which worker (or process) played them.
@@ -35,9 +35,10 @@ from typing import Any, Protocol, TypeVar
 from qiza.alphabet import TileSet
 from qiza.errors import QizaError
 from qiza.game import Game, PlayerView, Record
-from qiza.lexicon import Lexicon, load_lexicon
+from qiza.lexicon import Lexicon
 from qiza.move import Direction, Exchange, Move, Pass, Place
 from qiza.rules import Rules, find_preset
+from qiza.web.lexicons import load_source
 
 log = logging.getLogger("qiza.web")
 
@@ -160,13 +161,14 @@ def canonical_view(view: PlayerView) -> PlayerView:
     return dataclasses.replace(view, rules=dataclasses.replace(view.rules, tile_set=kept))
 
 
-def worker_lexicon(name: str) -> Lexicon:
-    """A lexicon by name, loaded once per process."""
-    key = name.lower()
+def worker_lexicon(source: str) -> Lexicon:
+    """A lexicon by its source (see :mod:`qiza.web.lexicons`: a built-in name, or the
+    server operator's ``NAME=PATH``), loaded once per process."""
+    key = source if "=" in source else source.lower()
     with _LEX_LOCK:
         found = _LEXICONS.get(key)
         if found is None:
-            found = _LEXICONS[key] = load_lexicon(key)
+            found = _LEXICONS[key] = load_source(key)
         return found
 
 

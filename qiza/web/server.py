@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+from pathlib import Path
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -16,7 +17,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--computer-workers", type=int, default=2, help="worker processes deciding the computer seats' moves (0: threads of the server process)")
     parser.add_argument("--computer-delay", type=float, default=1.5,
                         help="seconds a computer waits after a person's play, so others may challenge it")
+    parser.add_argument("--lexicon", action="append", default=[], type=_lexicon_option, metavar="NAME=PATH",
+                        help="offer the word list file PATH to players as lexicon NAME (repeatable); "
+                        "players choose only among these and the built-in ones")
     parser.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+
+
+def _lexicon_option(text: str) -> tuple[str, Path]:
+    from qiza.web.lexicons import parse_option
+
+    try:
+        return parse_option(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -29,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=args.log_level.upper())
     app = create_app(args.database_url, computer_workers=max(1, args.computer_workers),
                      computer_processes=args.computer_workers,
-                     computer_delay=args.computer_delay, warm_up=True)
+                     computer_delay=args.computer_delay, warm_up=True, lexicons=dict(args.lexicon))
     print(f"qiza: serving on http://{args.host}:{args.port}/ (API documentation at /docs)", flush=True)
     # WebSocket messages are small (the first names the seat; then "ping" or "refresh")
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=MAX_BODY)

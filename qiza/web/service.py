@@ -41,7 +41,7 @@ from qiza.errors import (
     RuleError,
 )
 from qiza.game import Game, Kind, PlayerView, Record
-from qiza.lexicon import Lexicon, load_lexicon
+from qiza.lexicon import Lexicon
 from qiza.move import Exchange, Move, Pass, Place
 from qiza.rules import PRESETS, Notation, Rules, find_preset, finish_line
 from qiza.scoring import place_from_cells
@@ -58,6 +58,7 @@ from qiza.web.computer import analyze as analyze_in_worker
 from qiza.web.computer import choose as choose_in_worker
 from qiza.web.computer import wants_challenge as wants_challenge_in_worker
 from qiza.web.db import Duplicate, GameRow, Store
+from qiza.web.lexicons import Catalogue, load_source
 
 log = logging.getLogger("qiza.web")
 
@@ -189,8 +190,11 @@ class GameService:
     (default ``computer_workers``; 0 decides in those threads, for tests and tiny servers)."""
 
     def __init__(self, store: Store, *, computer_workers: int = 2, computer_delay: float = 0.0,
-                 computer_processes: int | None = None, seeds: Callable[[], int] | None = None) -> None:
+                 computer_processes: int | None = None, seeds: Callable[[], int] | None = None,
+                 lexicons: Catalogue | None = None) -> None:
         self.store = store
+        #: the lexicons clients may name (never a path)
+        self.catalogue = lexicons if lexicons is not None else Catalogue()
         #: where the seeds of new games come from (a cryptographic source unless a test
         #: asks for repeatable games): a game's seed gives every rack and draw
         self.seeds: Callable[[], int] = seeds if seeds is not None else new_seed
@@ -237,8 +241,19 @@ class GameService:
                 self._locks[game_id] = lock
             return lock
 
+    def lexicon_source(self, name: str) -> str:
+        """The source of an offered lexicon (what computer workers load); 422
+        ``unknown_lexicon`` for any name the server does not offer, whatever exists on disk."""
+        source = self.catalogue.source(name)
+        if source is None:
+            raise ApiError(422, "unknown_lexicon", "unknown lexicon: this server offers "
+                           + ", ".join(self.catalogue.names()))
+        return source
+
     def lexicon(self, name: str) -> Lexicon:
-        """A lexicon by name, loaded once per process (a second caller waits for the first)."""
+        """An offered lexicon by name (see :meth:`lexicon_source`), loaded once per process (a
+        second caller waits for the first)."""
+        source = self.lexicon_source(name)
         key = name.lower()
         with self._guard:
             found = self._lexicons.get(key)
@@ -250,9 +265,11 @@ class GameService:
                 found = self._lexicons.get(key)
             if found is None:
                 try:
-                    found = load_lexicon(key)
-                except (QizaError, OSError, ImportError) as exc:
-                    raise ApiError(422, "unknown_lexicon", f"cannot load lexicon {name!r}: {exc}") from None
+                    found = load_source(source)
+                except (QizaError, OSError, ImportError):
+                    log.exception("cannot load lexicon %s", key)
+                    raise ApiError(503, "lexicon_unavailable", f"the lexicon {key} cannot be loaded on this "
+                                   "server now; try again later", retry_after=30) from None
                 with self._guard:
                     self._lexicons[key] = found
         return found
@@ -264,7 +281,7 @@ class GameService:
         generator), so that the first players do not wait for it."""
         levels = tuple(dict.fromkeys((default_level(), *computer_levels(), *FALLBACK_LEVELS)))
         self._executor.submit(self.lexicon, lexicon)
-        threading.Thread(target=self.thinker.warm_up, args=(lexicon, levels), name="qiza-warm-up",
+        threading.Thread(target=self.thinker.warm_up, args=(self.lexicon_source(lexicon), levels), name="qiza-warm-up",
                          daemon=True).start()
 
     def close(self) -> None:
@@ -626,7 +643,7 @@ class GameService:
             return done
         text, lexicon, notation = self._finished_record(game_id)
         try:
-            result = self.thinker.run(analyze_in_worker, lexicon, text, notation.value)
+            result = self.thinker.run(analyze_in_worker, self.lexicon_source(lexicon), text, notation.value)
         except ImportError:
             raise ApiError(501, "analysis_unavailable", "the computer players are not installed") from None
         except QizaError as exc:
@@ -879,7 +896,7 @@ class GameService:
             job = found
             kind, seat, view, record = job
             level = str(row.seats[seat]["level"])
-            lexicon = str(row.save.get("lexicon", "enable"))
+            lexicon = self.lexicon_source(str(row.save.get("lexicon", "enable")))
             before = self._fingerprint(game, seat)
             seed = move_seed(game.seed, seat, len(game.history))
         if kind == "challenge":
