@@ -289,6 +289,27 @@ class Game:
         self._tiles_from_rack(seat, evaluation.move)
         return evaluation
 
+    def legal_moves(self, seat: int | None = None) -> list[Evaluation]:
+        """Every legal placement of a player (the player to move by default), highest score first.
+
+        Each is an :class:`~qiza.scoring.Evaluation`: the :class:`~qiza.move.Place` to give to
+        :meth:`play`, its score, the words it forms (each with its own score) and whether it is
+        a bingo. The compiled move generator (:mod:`qiza.analysis`) finds the placements whose
+        words are all in the lexicon; this engine checks and scores each one. On an empty board
+        only plays across are listed (plays down are their mirror images). Exchanging and
+        passing are not listed: a pass is always allowed, an exchange while the bag holds at
+        least ``rules.exchange_limit`` tiles.
+        """
+        from qiza.analysis import legal_placements
+
+        seat = self.to_move if seat is None else seat
+        self._check_seat(seat)
+        if self.over:
+            return []
+        moves = [self.evaluate(candidate.move, seat) for candidate in legal_placements(self, seat)]
+        moves.sort(key=lambda e: (-e.score, self.format(e.move)))
+        return moves
+
     def invalid_words(self, evaluation: Evaluation) -> list[str]:
         """The words of a placement that are not in the game's lexicon."""
         return self.lexicon.invalid_words(w.letters for w in evaluation.words)
@@ -539,6 +560,36 @@ class Game:
         self.actions.append((seat, f"arrange {self.rack_text(seat)}"))
         return self.rack_text(seat)
 
+    def redeal_unseen(self, seat: int, token: int | None = None) -> None:
+        """Mix the tiles ``seat`` cannot see with a new random source: after a take-back, the
+        tiles drawn next are not the ones that player already saw come out of the bag.
+
+        The other players' racks go back into the bag (except the rack of a play still open to
+        challenge, which a successful challenge must restore); the bag is mixed with a random
+        source made from the game's seed and ``token`` (a fresh random number by default); each
+        of those players then draws as many tiles as they held. The redeal is an entry of
+        :attr:`actions` (``redeal TOKEN``), so a saved game replays exactly.
+        """
+        self._check_seat(seat)
+        if self.over:
+            raise GameOverError("the game is over")
+        if token is None:
+            token = random.SystemRandom().randrange(2 ** 63)
+        if token < 0:
+            raise RuleError("a redeal token cannot be negative")
+        keep = {seat} | ({self._pending.seat} if self._pending is not None else set())
+        n = len(self.players)
+        others = [(seat + offset) % n for offset in range(1, n) if (seat + offset) % n not in keep]
+        held = {other: len(self.racks[other]) for other in others}
+        for other in others:
+            self.bag.extend(self.racks[other])
+            self.racks[other] = []
+        self.bag.sort()
+        self._rng = random.Random(f"{self.seed}/{token}")
+        for other in others:
+            self.racks[other] = self._draw(held[other])
+        self.actions.append((seat, f"redeal {token}"))
+
     def setup_position(self, rows: Sequence[str], racks: Sequence[str], scores: Sequence[int],
                        to_move: int, scoreless_turns: int = 0) -> None:
         """Start the game from a given position (for analysis, or a position from a CGP string).
@@ -716,6 +767,21 @@ class Game:
             tied = [s for s in tied if before[s] == top]
         return tied
 
+    def ended_by(self) -> int | None:
+        """The seat whose action ended the game: the player who went out, resigned or reached
+        the Finish Line target (``None`` before the end and when nobody did, e.g. after
+        scoreless turns)."""
+        if self.end_reason is EndReason.RESIGNED:
+            return self._resigned
+        if self.end_reason is EndReason.FINISH_LINE:
+            winners = self.winners()
+            return winners[0] if winners else None
+        if self.end_reason is EndReason.WENT_OUT:
+            for record in reversed(self.history):
+                if record.kind is Kind.END_RACK_BONUS:
+                    return record.seat
+        return None
+
     def scores_before_end(self) -> list[int] | None:
         """Scores before the unplayed-tile adjustment (``None`` before the end)."""
         return list(self._scores_before_end) if self._scores_before_end is not None else None
@@ -802,7 +868,8 @@ def _phony_message(words: list[str], lexicon: str) -> str:
 
 def apply_action(game: Game, seat: int, text: str) -> None:
     """Apply one entry of :attr:`Game.actions` (a move in the game's notation, ``challenge``,
-    ``accept``, ``rack TILES``, ``arrange TILES``, ``penalty N NOTE``, ``setup JSON`` or ``resign``)."""
+    ``accept``, ``rack TILES``, ``arrange TILES``, ``redeal TOKEN``, ``penalty N NOTE``, ``setup JSON``
+    or ``resign``)."""
     word, _, rest = text.partition(" ")
     if text == "accept":
         game.accept()
@@ -821,6 +888,10 @@ def apply_action(game: Game, seat: int, text: str) -> None:
             raise MoveSyntaxError(f"malformed set-up: {exc}") from None
     elif word == "arrange":
         game.arrange_rack(seat, rest)
+    elif word == "redeal":
+        if not (rest.isascii() and rest.isdigit() and len(rest) <= 20):
+            raise MoveSyntaxError(f"malformed redeal: {rest!r} is not a number")
+        game.redeal_unseen(seat, int(rest))
     elif word == "penalty":
         points, _, note = rest.partition(" ")
         game.penalize(seat, int(points), note)

@@ -117,6 +117,10 @@ def evaluate(board: Board, move: Place, rules: Rules) -> Evaluation:
     if not move.word:
         raise IllegalMoveError("no tiles placed")
     last_r, last_c = move.row + dr * (len(move.word) - 1), move.col + dc * (len(move.word) - 1)
+    if not (0 <= move.row < size and 0 <= move.col < size):
+        corner = _name(board, size - 1, size - 1)
+        raise IllegalMoveError(f"{_name(board, move.row, move.col)} is not a square: the {size}x{size} "
+                               f"board runs from A1 to {corner}")
     if not (0 <= move.row < size and 0 <= move.col < size and last_r < size and last_c < size):
         raise IllegalMoveError(f"the word runs off the {size}x{size} board")
     placed: dict[int, int] = {}

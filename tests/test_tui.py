@@ -92,7 +92,7 @@ def test_people_double_challenge_hot_seat_and_resign(monkeypatch: pytest.MonkeyP
     assert f"Bob: challenge Ann's H8 {bad}" in out
     assert "Challenge succeeds" in out and f"{bad} is not in ENABLE" in out
     assert "Bob resigns." in out and "Ann wins!" in out
-    assert "Game over: a player resigned." in out
+    assert "Game over: Bob resigned." in out
     data, again = saved(data_dir)
     assert data["extra"]["tui"]["seats"] == [{"name": "Ann", "level": None}, {"name": "Bob", "level": None}]
     assert again.over and again.winners() == [0]
@@ -122,7 +122,7 @@ def test_checked_at_once_rules_refuse_phonies(rule: str, expect: str, monkeypatc
     status, out = play(["-p", "Ann", "-p", "Bob", "--first-player", "fixed", "--seed", "6", "--challenge", rule],
                        [f"H8 {phony(rack)}", "challenge", f"H8 {opening(rack)}", "quit"], monkeypatch, capsys)
     assert expect in out
-    assert f"plays are checked at once under the {rule} rule" in out
+    assert f"Plays are checked at once under the {rule} rule." in out
     _, again = saved(data_dir)
     assert [r.kind for r in again.history] == [Kind.PLACE]
     assert again.scores[0] > 0
@@ -151,7 +151,7 @@ def test_variants_four_people_to_the_end(preset: str, rack_size: int, monkeypatc
     assert status == 0
     assert f"Racks: {' '.join([str(rack_size)] * 4)}" in out
     assert "Game over" in out
-    assert "Shared win: Ann and Bob and Cy and Di!" in out or "wins!" in out
+    assert "Shared win: Ann, Bob, Cy and Di!" in out or "wins!" in out
     for name in names[1:]:
         assert f"-- pass the device to {name} --" in out
     data, again = saved(data_dir)
@@ -170,7 +170,7 @@ def test_bad_input_is_refused_and_nothing_is_lost(monkeypatch: pytest.MonkeyPatc
                        monkeypatch, capsys)
     assert status == 0
     assert "is not a command or a move" in out
-    assert "is not a coordinate" in out or "off the" in out
+    assert "Z99 is not a square: the 15x15 board runs from A1 to O15." in out
     assert "is not on the rack" in out
     assert "say which tiles to exchange" in out
     assert "would score" in out
@@ -218,10 +218,10 @@ def test_computers_only_finish_line(monkeypatch: pytest.MonkeyPatch, capsys: pyt
                        monkeypatch, capsys)
     assert gcg_file.exists() and "#player1" in gcg_file.read_text()
     assert status == 0
-    assert "Game over: a player reached the Finish Line target." in out
     _, again = saved(data_dir)
     assert again.rules.finish_line == (60, 60, 60)
     winner = again.winners()[0]
+    assert f"Game over: {again.players[winner]} reached the Finish Line target." in out
     assert again.scores[winner] >= 60
 
 
@@ -362,7 +362,7 @@ def test_failed_double_challenge_by_a_later_player_costs_their_next_turn(monkeyp
              f"gcg {record_file}", "quit"]
     status, out = play([*PEOPLE3, "--seed", "4"], lines, monkeypatch, capsys)
     assert status == 0
-    assert "Challenge fails" in out and "next turn lost" in out
+    assert "Challenge fails: the words are good. Cy's next turn is lost." in out
     assert "Cy loses this turn (failed challenge)" in out
     _, again = saved(data_dir)
     assert [(r.seat, r.kind) for r in again.history] == [
@@ -524,3 +524,107 @@ def test_analysis_of_the_finished_game(monkeypatch: pytest.MonkeyPatch, capsys: 
     assert {row[0] for row in summary} == {"You", "Computer"}
     assert "turn player     rack      played" in out
     assert any(line.split()[1:2] == ["You"] and line.endswith("(pass)") for line in out.splitlines())
+
+
+# -- wording: whole sentences, the person called "You", singular and plural -----------------------
+
+GLUED = r"[a-z]\. [a-z]"
+"""A full stop followed by a lower-case word: a sentence glued after another."""
+
+
+@pytest.mark.parametrize("rule,word,expect", [
+    ("ten-point", "VELOCE", "Challenge fails: the words are good. You get 10 points."),
+    ("double", "EI", "Challenge succeeds: EI is not in ENABLE. Your play comes off and scores 0."),
+    ("single", "VELOCE", "Challenge fails: the words are good. There is no penalty."),
+])
+def test_challenge_results_are_sentences_about_you(rule: str, word: str, expect: str,
+                                                   monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    import re
+
+    assert new_game(seed=4).rack_text(0) == "EICVLOE"
+    status, out = play(["-p", "You", "-p", "Bob", "--first-player", "fixed", "--seed", "4", "--challenge", rule],
+                       [f"H8 {word}", "y", "exchange QQ", "quit"], monkeypatch, capsys)
+    assert status == 0
+    assert expect in out
+    assert f"Bob: challenge your H8 {word} ({word})? [y/N]" in out
+    assert "You's" not in out and "You gets" not in out
+    assert "Q is not on the rack (" in out  # an engine error, as a sentence
+    assert not re.search(GLUED, out), re.search(GLUED, out)
+
+
+def test_failed_double_challenge_by_the_player_to_move_is_one_sentence(monkeypatch: pytest.MonkeyPatch,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    import re
+
+    status, out = play(["-p", "Ann", "-p", "Bob", "--first-player", "fixed", "--seed", "4", "--challenge", "double"],
+                       ["H8 VELOCE", "", "challenge", "quit"], monkeypatch, capsys)
+    assert status == 0
+    assert "Challenge fails: the words are good. Bob loses the turn." in out
+    assert not re.search(GLUED, out), re.search(GLUED, out)
+
+
+def test_counts_are_singular_or_plural_and_the_end_names_who() -> None:
+    from qiza.tui import render
+
+    assert [render.plural(n, "tile") for n in (0, 1, 2)] == ["0 tiles", "1 tile", "2 tiles"]
+    assert render.plural(1, "vowel") == "1 vowel" and render.plural(1, "blank") == "1 blank"
+    assert render.owner("You", start=True) == "Your" and render.owner("Ann") == "Ann's"
+    assert render.sentence("the word runs off the board") == "The word runs off the board."
+    game = new_game(seed=1, challenge="auto")
+    game.play(f"exchange {game.rack_text(0)[0]}")
+    assert render.describe_record(game, game.history[-1]) == "Player 1 exchanged 1 tile"
+    game.resign(1)
+    assert render.end_sentence(game) == "Game over: Player 2 resigned."
+    # a game played to the end: the one who went out is named
+    game = new_game(seed=3, challenge="auto")
+    from qiza.players import make_player
+
+    players = [make_player("medium", LEX, seed=s) for s in (1, 2)]
+    while not game.over:
+        game.play(players[game.to_move].choose(game.view(game.to_move)))
+    assert game.end_reason is not None
+    who = game.ended_by()
+    if who is not None:
+        assert render.end_sentence(game) == f"Game over: {game.players[who]} went out."
+    console_text = _screen_text(game, 80, 24, viewer=0)
+    assert " 1 vowels" not in console_text and " 1 blanks" not in console_text and "1 tiles" not in console_text
+
+
+def _screen_text(game: Game, width: int, height: int, viewer: int | None = 0,
+                 names: tuple[str, ...] = ()) -> str:
+    from rich.console import Console
+
+    from qiza.tui import render
+
+    seats = [render.SeatInfo(name, "person") for name in (names or tuple(game.players))]
+    console = Console(width=width, height=height, file=io.StringIO(), no_color=True, color_system=None)
+    console.print(render.screen(game, seats, viewer, width=width, height=height))
+    return console.file.getvalue()  # type: ignore[attr-defined]
+
+
+def test_undo_mixes_the_unseen_tiles_so_the_next_draw_is_new(monkeypatch: pytest.MonkeyPatch,
+                                                            capsys: pytest.CaptureFixture[str],
+                                                            data_dir: Path) -> None:
+    import random
+
+    monkeypatch.setattr(random.SystemRandom, "randrange", lambda self, n: 123456789)
+    game = new_game(seed=21)
+    word = opening(game.rack_text(0))
+    game.play(f"H8 {word}")
+    first_draw = game.rack_text(0)
+    status, out = play(["--seed", "21", "--first-player", "fixed", "-p", "Ann", "-p", "computer:easy"],
+                       [f"H8 {word}", "undo", f"H8 {word}", "quit"], monkeypatch, capsys)
+    assert status == 0
+    assert f"Took back your 'H8 {word}' and everything after it. The bag and the other racks were mixed " \
+           "again, so your next tiles are new ones." in " ".join(out.split())
+    data, again = saved(data_dir)
+    assert (0, "redeal 123456789") in again.actions
+    assert again.history[0].notation == f"H8 {word}"
+    assert sorted(again.history[0].rack) == sorted(game.history[0].rack)  # the same rack as before the undo
+    assert sorted(again.rack_text(0)) != sorted(first_draw)  # not the draw seen before the undo
+    replayed = savefile.from_dict(data, lexicon=LEX)
+    assert replayed.racks == again.racks and replayed.bag == again.bag
+    status, out = play(["--seed", "21", "-p", "Ann", "-p", "computer:easy", "--no-save"], ["help undo", "quit"],
+                       monkeypatch, capsys)
+    assert "the tiles you have not seen are mixed again" in " ".join(out.split())

@@ -21,12 +21,13 @@ from rich.text import Text
 
 from qiza.alphabet import BLANK_FLAG, TileSet
 from qiza.board import Board
-from qiza.game import Game, Kind, Record
+from qiza.game import EndReason, Game, Kind, Record
 from qiza.layout import Premium
 from qiza.move import Exchange
 
 __all__ = ["BoardStyle", "board_style_for", "board_text", "rack_text", "side_panel", "screen",
-           "score_sheet", "end_summary", "biggest_plays", "PREMIUM_SYMBOLS", "legend"]
+           "score_sheet", "end_summary", "biggest_plays", "PREMIUM_SYMBOLS", "legend", "describe_record",
+           "end_sentence", "sentence", "plural", "owner", "verb", "YOU"]
 
 PREMIUM_SYMBOLS = {Premium.TW: "=", Premium.DW: "-", Premium.TL: '"', Premium.DL: "'",
                    Premium.QW: "#", Premium.QL: "^", Premium.NONE: "."}
@@ -195,7 +196,7 @@ def side_panel(game: Game, seats: Sequence[SeatInfo], viewer: int | None, *, wid
         line.append(score, "bold")
         line.append(_fit(f"  {info.kind}", max(0, width - len(line))), "grey62")
         out.append(line)
-    bag = Text(f"Bag: {len(game.bag)} tiles", "bold")
+    bag = Text(f"Bag: {plural(len(game.bag), 'tile')}", "bold")
     racks = "  Racks: " + " ".join(str(len(r)) for r in game.racks)
     bag.append(racks)
     out.append(bag)
@@ -212,7 +213,7 @@ def side_panel(game: Game, seats: Sequence[SeatInfo], viewer: int | None, *, wid
         unseen = game.unseen(viewer)
         header = Text(f"Unseen ({len(unseen)}):", "bold")
         vowels = sum(1 for c in unseen if c in "AEIOU")
-        header.append(f" {vowels} vowels, {unseen.count('?')} blanks", "grey62")
+        header.append(f" {plural(vowels, 'vowel')}, {plural(unseen.count('?'), 'blank')}", "grey62")
         out.append(header)
         out.extend(Text(line) for line in textwrap.wrap(_runs(unseen), width))
     out.append(legend(style))
@@ -232,8 +233,40 @@ def _fit(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+YOU = "You"
+"""The name of the person playing against the computer: messages then say "you", "your"."""
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """``1 tile``, ``2 tiles`` (``many``: the plural when it is not ``word + "s"``)."""
+    return f"{count} {word if count == 1 else (many or word + 's')}"
+
+
+def owner(name: str, *, start: bool = False) -> str:
+    """``Ann's`` or, for the person called "You", ``your`` (``Your`` at the start of a sentence)."""
+    if name == YOU:
+        return "Your" if start else "your"
+    return f"{name}'s"
+
+
+def verb(name: str, third: str, base: str) -> str:
+    """The verb for a subject: ``Ann gets`` but ``You get`` (``third``/``base``: the two forms)."""
+    return base if name == YOU else third
+
+
+def sentence(text: str) -> str:
+    """A message as a sentence: a capital first letter and a full stop (unless it ends with
+    ``.``, ``!`` or ``?``)."""
+    text = text.strip()
+    if not text:
+        return text
+    if text[0].islower():
+        text = text[0].upper() + text[1:]
+    return text if text[-1] in ".!?" else text + "."
+
+
 def describe_record(game: Game, record: Record) -> str:
-    """A score sheet line in words: ``Ann played H8 FORD for 16``."""
+    """A score sheet line in words, without a full stop: ``Ann played H8 FORD for 16``."""
     name = game.players[record.seat]
     if record.kind is Kind.PLACE:
         text = f"{name} played {record.notation} for {record.score}"
@@ -244,22 +277,44 @@ def describe_record(game: Game, record: Record) -> str:
         return text
     if record.kind is Kind.EXCHANGE:
         count = len(record.move.tiles) if isinstance(record.move, Exchange) else 0
-        return f"{name} exchanged {count} tile{'s' if count != 1 else ''}"
+        return f"{name} exchanged {plural(count, 'tile')}"
     if record.kind is Kind.PASS:
         return f"{name} passed"
     if record.kind is Kind.PHONY_REMOVED:
-        return f"{name}'s {record.notation} came off ({record.note}): {record.score}"
+        return f"{owner(name, start=True)} {record.notation} came off: {record.score}"
     if record.kind is Kind.CHALLENGE_BONUS:
-        return f"{name} gets {record.score} ({record.note})"
+        return f"{name} {verb(name, 'gets', 'get')} {record.score:+d} ({record.note})"
     if record.kind is Kind.FAILED_CHALLENGE:
-        return f"{name}: {record.note}"
+        if record.takes_turn:
+            cost = "turn lost"
+        elif "next turn" in record.note:
+            cost = "next turn lost"
+        else:
+            cost = "no penalty"
+        return f"{name} challenged without success ({cost})"
     if record.kind is Kind.LOST_TURN:
-        return f"{name} loses this turn (failed challenge)"
+        return f"{name} {verb(name, 'loses', 'lose')} this turn (failed challenge)"
     if record.kind is Kind.END_RACK_BONUS:
-        return f"{name} gets {record.score:+d} for the others' tiles {record.notation}"
+        return f"{name} {verb(name, 'gets', 'get')} {record.score:+d} for the others' tiles {record.notation}"
     if record.kind is Kind.END_RACK_PENALTY:
-        return f"{name} loses {-record.score} for unplayed tiles {record.notation}"
+        return f"{name} {verb(name, 'loses', 'lose')} {-record.score} for unplayed tiles {record.notation}"
     return f"{name}: {record.note} {record.score:+d}"
+
+
+def end_sentence(game: Game) -> str:
+    """Why the game ended, naming who ended it: ``Game over: Ann went out.``"""
+    reason = game.end_reason
+    if reason is None:
+        return "The game is not over."
+    who = game.ended_by()
+    name = game.players[who] if who is not None else ""
+    if reason is EndReason.WENT_OUT and who is not None:
+        return f"Game over: {name} went out."
+    if reason is EndReason.RESIGNED and who is not None:
+        return f"Game over: {name} resigned."
+    if reason is EndReason.FINISH_LINE and who is not None:
+        return f"Game over: {name} reached the Finish Line target."
+    return sentence(f"Game over: {reason.value}")
 
 
 def short_record(game: Game, record: Record) -> str:
@@ -347,13 +402,12 @@ def end_summary(game: Game, *, wide: bool = False) -> RenderableType:
     """The full score sheet, then the final adjustments, each player's biggest plays and the winner
     (last, so that it stays on screen)."""
     parts: list[RenderableType] = [score_sheet(game, show_racks=True, wide=wide)]
-    reason = game.end_reason.value if game.end_reason else "?"
-    parts.append(Text(f"Game over: {reason}.", "bold"))
+    parts.append(Text(end_sentence(game), "bold"))
     adjustments = [r for r in game.history if r.kind in (Kind.END_RACK_BONUS, Kind.END_RACK_PENALTY)]
     if adjustments:
         parts.append(Text("Final adjustments:", "bold"))
         for record in adjustments:
-            parts.append(Text("  " + describe_record(game, record)))
+            parts.append(Text("  " + sentence(describe_record(game, record))))
     before = game.scores_before_end()
     final = Table(show_edge=False, pad_edge=False, header_style="bold")
     final.add_column("Player")
@@ -372,7 +426,9 @@ def end_summary(game: Game, *, wide: bool = False) -> RenderableType:
         final.add_row(*row)
     parts.append(final)
     if len(winners) > 1:
-        parts.append(Text("Shared win: " + " and ".join(game.players[s] for s in winners) + "!", "bold"))
+        names = [game.players[s] for s in winners]
+        parts.append(Text(f"Shared win: {', '.join(names[:-1])} and {names[-1]}!", "bold"))
     elif winners:
-        parts.append(Text(f"{game.players[winners[0]]} wins!", "bold"))
+        winner = game.players[winners[0]]
+        parts.append(Text(f"{winner} {verb(winner, 'wins', 'win')}!", "bold"))
     return Group(*parts)

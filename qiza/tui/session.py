@@ -123,8 +123,10 @@ COMMANDS: list[Command] = [
     Command("twos", "twos", "All two-letter words (word tools).", ("two",), "do_twos"),
     Command("pattern", "pattern PATTERN", "Words matching a pattern: ? one letter, * any letters, e.g. "
             "'pattern Q?I*' (word tools).", ("match",), "do_pattern"),
-    Command("undo", "undo", "Take back your last turn and the computer's replies (games against the "
-            "computer that allow it).", ("takeback",), "do_undo"),
+    Command("undo", "undo", "Take back your last turn and the computer's replies; the tiles you have not "
+            "seen are mixed again. Only in games of one person against the computer that allow it. The "
+            "bag and the other racks are mixed again after every undo, so the tiles you draw next are "
+            "new ones: an undo never shows what you would have drawn.", ("takeback",), "do_undo"),
     Command("sheet", "sheet", "The full score sheet.", ("scores", "history"), "do_sheet"),
     Command("unseen", "unseen", "Tiles you have not seen: the bag and the other racks.", (), "do_unseen"),
     Command("rules", "rules", "This game's rules and settings.", ("settings",), "do_rules"),
@@ -291,7 +293,7 @@ class Session:
         except QizaError as exc:  # a computer player's bug must not stop the game
             self.say(f"{name} could not play {move} ({exc}) and passes.")
             record = game.play("pass")
-        self.say(Text(render.describe_record(game, record) + _words_note(record),
+        self.say(Text(render.sentence(render.describe_record(game, record) + _words_note(record)),
                       "bold" if record.kind is Kind.PLACE else ""))
 
     def computer_challenges(self, seat: int, target: Record) -> bool:
@@ -341,7 +343,8 @@ class Session:
             name = self.seats[seat].name
             if self.seats[seat].computer:
                 if self.computer_challenges(seat, target):
-                    self.say(Text(f"{name} challenges {game.players[target.seat]}'s {target.notation}!", "bold"))
+                    self.say(Text(f"{name} challenges {render.owner(game.players[target.seat])} "
+                                  f"{target.notation}!", "bold"))
                     self._report_challenge(game.challenge(seat))
                     return TURN_DONE
                 continue
@@ -370,7 +373,7 @@ class Session:
         """Ask one person whether they challenge: TURN_DONE if they did, QUIT, or STAY (no)."""
         game = self.game
         name = self.seats[seat].name
-        question = (f"{name}: challenge {game.players[target.seat]}'s "
+        question = (f"{name}: challenge {render.owner(game.players[target.seat])} "
                     f"{target.notation} ({', '.join(target.words)})? [y/N] ")
         while True:
             answer = self.terminal.ask(question, ["yes", "no"])
@@ -389,20 +392,27 @@ class Session:
                 # once the others have had their chance to challenge
                 self._queued = (seat, answer)
                 return STAY
-            self.say(f"Answer y to challenge, n (or Enter) to let {game.players[target.seat]}'s play stand.")
+            self.say(f"Answer y to challenge, n (or Enter) to let {render.owner(game.players[target.seat])} "
+                     "play stand.")
             self.flush()
 
     def _report_challenge(self, record: Record) -> None:
-        game = self.game
+        """Say how a challenge came out, in whole sentences."""
+        name = self.game.players[record.seat]
         if record.kind is Kind.PHONY_REMOVED:
             why = record.note.split(": ", 1)[-1]
-            self.say(Text(f"Challenge succeeds: {why}. {game.players[record.seat]}'s play comes off "
-                          f"and scores 0.", "bold"))
-        elif record.kind is Kind.CHALLENGE_BONUS:
-            self.say(Text(f"Challenge fails: the words are good. {game.players[record.seat]} "
-                          f"gets {record.score} points.", "bold"))
+            self.say(Text(f"Challenge succeeds: {why}. {render.owner(name, start=True)} play comes off "
+                          "and scores 0.", "bold"))
+            return
+        if record.kind is Kind.CHALLENGE_BONUS:
+            cost = f"{name} {render.verb(name, 'gets', 'get')} {render.plural(record.score, 'point')}."
+        elif record.takes_turn:
+            cost = f"{name} {render.verb(name, 'loses', 'lose')} the turn."
+        elif "next turn" in record.note:
+            cost = f"{render.owner(name, start=True)} next turn is lost."
         else:
-            self.say(Text(f"Challenge fails: the words are good. {record.note}.", "bold"))
+            cost = "There is no penalty."
+        self.say(Text(f"Challenge fails: the words are good. {cost}", "bold"))
 
     # -- the game loop ---------------------------------------------------------------------
     def run(self) -> int:
@@ -428,7 +438,7 @@ class Session:
             game = self.game  # undo replaces the game
             for record in game.history[before:]:
                 if record.kind is Kind.LOST_TURN:
-                    self.say(render.describe_record(game, record))
+                    self.say(render.sentence(render.describe_record(game, record)))
             self.autosave()
             if not self.humans():
                 self.flush()
@@ -446,7 +456,7 @@ class Session:
         try:
             lines = _analysis_lines(self.game)
         except QizaError as exc:
-            self.say(f"No analysis: {exc}")
+            self.say(render.sentence(f"No analysis: {exc}"))
             return
         self.terminal.show(Text("\n".join(lines), no_wrap=True, overflow="ignore"))
 
@@ -518,7 +528,7 @@ class Session:
         try:
             return handler(seat, rest.strip())
         except QizaError as exc:
-            self.say(Text(f"{exc}", "bold red"))
+            self.say(Text(render.sentence(str(exc)), "bold red"))
             return STAY
 
     # -- turn commands ---------------------------------------------------------------------
@@ -527,9 +537,9 @@ class Session:
         try:
             record = game.play(text)
         except QizaError as exc:
-            self.say(Text(str(exc), "bold red"))
+            self.say(Text(render.sentence(str(exc)), "bold red"))
             return STAY
-        self.say(Text(render.describe_record(game, record) + _words_note(record), "bold"))
+        self.say(Text(render.sentence(render.describe_record(game, record) + _words_note(record)), "bold"))
         return TURN_DONE
 
     def do_move(self, seat: int, text: str) -> str:
@@ -551,7 +561,7 @@ class Session:
         try:
             record = game.challenge(seat)
         except QizaError as exc:
-            self.say(Text(str(exc), "bold red"))
+            self.say(Text(render.sentence(str(exc)), "bold red"))
             return STAY
         self._report_challenge(record)
         return TURN_DONE
@@ -683,9 +693,12 @@ class Session:
         game = self.game
         undone = actions[index][1]
         self.game = replay(game.rules, game.players, game.seed, actions[:index], lexicon=game.lexicon)
+        # the draws you saw after that turn must not come again: the tiles you cannot see are mixed
+        self.game.redeal_unseen(seat)
         self._computers.clear()
         self.computer_seed += 1  # the computer may answer differently this time
-        self.say(f"Took back your '{undone}' and everything after it.")
+        self.say(f"Took back your '{undone}' and everything after it. The bag and the other racks "
+                 "were mixed again, so your next tiles are new ones.")
         self.autosave()
         return STAY
 
@@ -758,7 +771,8 @@ class Session:
 
     def do_resign(self, seat: int, rest: str) -> str:
         self.game.resign(seat)
-        self.say(f"{self.seats[seat].name} resigns.")
+        name = self.seats[seat].name
+        self.say(f"{name} {render.verb(name, 'resigns', 'resign')}.")
         return TURN_DONE
 
     def do_help(self, seat: int, rest: str) -> str:
@@ -840,7 +854,7 @@ def _first_sentence(text: str) -> str:
 
 def _words_note(record: Record) -> str:
     if record.kind is Kind.PLACE and len(record.words) > 1:
-        return f" — words: {', '.join(record.words)}"
+        return f" (words: {', '.join(record.words)})"
     return ""
 
 
