@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import select
 import socket
 import subprocess
 import sys
@@ -286,3 +287,96 @@ def test_serve_lexicon_option() -> None:
     done = subprocess.run([sys.executable, "-m", "qiza", "serve", "--lexicon", "club=/nonexistent"], cwd=ROOT,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and "not a file" in done.stderr
+
+
+# -- 7. bounded bodies and fields ------------------------------------------------------------------
+def raw_exchange(port: int, head: bytes, chunks: Any) -> tuple[int, dict[str, Any], int]:
+    """Send a request head and then body chunks until the server stops reading; the
+    answer's status, its JSON body, and how many body bytes were sent."""
+    sent = 0
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as conn:
+        conn.sendall(head)
+        try:
+            for chunk in chunks:
+                if select.select([conn], [], [], 0)[0]:
+                    break  # the server answered: it reads no more
+                conn.sendall(chunk)
+                sent += len(chunk)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        data = b""
+        try:
+            while part := conn.recv(65536):
+                data += part
+        except ConnectionResetError:
+            pass
+    status = int(data.split(b" ", 2)[1])
+    body = data.split(b"\r\n\r\n", 1)[1]
+    return status, json.loads(body[: body.rindex(b"}") + 1]), sent
+
+
+def test_huge_bodies_are_refused_before_they_are_read(tmp_path: Path) -> None:
+    server = Served(tmp_path / "serve.log", f"sqlite:///{tmp_path / 'big.sqlite3'}")
+    try:
+        target = b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        # a declared 100 MB body: refused at once, without reading it
+        status, body, _ = raw_exchange(server.port, target + b"Content-Length: 100000000\r\n\r\n", [b"{"])
+        assert status == 413 and body["error"]["code"] == "body_too_large"
+        # 100 MB streamed without a length (chunked, 64 KiB at a time): refused after the limit
+        chunk = b"%x\r\n%s\r\n" % (65536, b" " * 65536)
+        begin = time.monotonic()
+        status, body, sent = raw_exchange(server.port, target + b"Transfer-Encoding: chunked\r\n\r\n",
+                                          (chunk for _ in range(100_000_000 // 65536)))
+        assert status == 413 and body["error"]["code"] == "body_too_large"
+        assert sent < 10_000_000 and time.monotonic() - begin < 30, sent  # what socket buffers took, at most
+        # 200,000 cells in one move
+        status, created = call(server.url + "/api/games", "POST", {"seats": [{}, {}], "claim_all": True})
+        move = {"seat": 0, "token": created["tokens"]["0"], "version": 1, "kind": "place",
+                "cells": {str(i): "A" for i in range(200_000)}}
+        begin = time.monotonic()
+        status, body = call(f"{server.url}/api/games/{created['id']}/actions", "POST", move)
+        assert status == 413 and body["error"]["code"] == "body_too_large" and time.monotonic() - begin < 5
+        assert call(server.url + "/api/meta")[0] == 200
+    finally:
+        server.stop()
+
+
+def test_every_field_is_bounded(client: TestClient) -> None:
+    created = create(client)
+    game_id, token = created["id"], created["tokens"]["0"]
+    move = {"seat": 0, "token": token, "version": 1, "kind": "place"}
+    # as many cells as fit in a body: refused by the schema (a rack holds at most 9 tiles)
+    begin = time.monotonic()
+    many = {str(i): "A" for i in range(5000)}
+    error(client.post(f"/api/games/{game_id}/actions", json={**move, "cells": many}), 422, "malformed_request")
+    error(client.post(f"/api/games/{game_id}/preview", json={"seat": 0, "token": token, "cells": many}),
+          422, "malformed_request")
+    assert time.monotonic() - begin < 2
+    ten = {str(112 + i): "A" for i in range(10)}
+    error(client.post(f"/api/games/{game_id}/actions", json={**move, "cells": ten}), 422, "malformed_request")
+    for extra in ({"move": "H8 " + "A" * 60}, {"cells": {"H8" * 5: "A"}}, {"cells": {"H8": "A" * 5}},
+                  {"request_id": "r" * 81}, {"tiles": "A" * 10}, {"token": "t" * 201}):
+        error(client.post(f"/api/games/{game_id}/actions", json={**move, **extra}), 422, "malformed_request")
+    for body in ({"options": {f"k{i}": 1 for i in range(21)}}, {"options": {"name": "n" * 41}},
+                 {"options": {"bingo_bonus": 10 ** 30}}, {"options": {"finish_line": [1, 2, 3, 4, 5]}},
+                 {"options": {"x" * 41: 1}}, {"options": {"rack_size": 7.5}}, {"options": {"rack_size": [[1]]}},
+                 {"finish_line_levels": ["expert"] * 5}, {"seats": [{}] * 5}, {"seats": [{"name": "n" * 41}, {}]},
+                 {"preset": "p" * 41}):
+        error(client.post("/api/games", json={"seats": [{}, {}], **body}), 422, "malformed_request")
+    error(client.get(f"/api/games/{'g' * 41}"), 422, "malformed_request")
+    error(client.get(f"/api/games/{game_id}", params={"seat": 0}, headers={"X-Seat-Token": "t" * 201}),
+          422, "malformed_request")
+    error(client.post(f"/api/games/{game_id}/join", json={"seat": 1, "invite": "i" * 201}), 422, "malformed_request")
+    error(client.post(f"/api/games/{game_id}/rack", json={"seat": 0, "token": token, "order": "A" * 21}),
+          422, "malformed_request")
+    # the largest body allowed is still read; one byte more is not
+    from qiza.web.guard import MAX_BODY
+
+    padding = {**move, "kind": "pass", "request_id": "r"}
+    raw = json.dumps(padding).encode()
+    fits = raw[:-1] + b" " * (MAX_BODY - len(raw)) + b"}"
+    assert len(fits) == MAX_BODY
+    assert client.post(f"/api/games/{game_id}/actions", content=fits,
+                       headers={"Content-Type": "application/json"}).status_code == 200
+    error(client.post(f"/api/games/{game_id}/actions", content=fits + b" ",
+                      headers={"Content-Type": "application/json"}), 413, "body_too_large")

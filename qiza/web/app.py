@@ -21,7 +21,7 @@ import threading
 from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi import Path as PathParam
@@ -29,7 +29,7 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StringConstraints, ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -50,6 +50,19 @@ class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+#: the most tiles a placement can put down (the largest rack: rules allow 2 to 9 tiles)
+MAX_TILES = 9
+#: a rule option's value: a name, a whole number, or per-seat numbers (Finish Line)
+OptionValue = (StrictBool | Annotated[StrictInt, Field(ge=-1_000_000, le=1_000_000)]
+               | Annotated[str, StringConstraints(max_length=40)]
+               | Annotated[list[Annotated[StrictInt, Field(ge=0, le=1_000_000)]], Field(max_length=4)] | None)
+#: a placement as squares to letters (new tiles only)
+Cells = Annotated[dict[Annotated[str, StringConstraints(max_length=8)], Annotated[str, StringConstraints(max_length=4)]],
+                  Field(max_length=MAX_TILES)]
+#: a game's id in a path
+GameId = Annotated[str, PathParam(max_length=40, description="the game's id")]
+
+
 class SeatIn(_Body):
     """A seat of a new game."""
 
@@ -62,9 +75,10 @@ class CreateGameIn(_Body):
     """A new game: a rules preset plus options of the rules engine, and 2 to 4 seats."""
 
     preset: str = Field("classic", max_length=40)
-    options: dict[str, Any] = Field(default_factory=dict, description="rule options, e.g. {\"challenge\": \"auto\"}")
+    options: dict[Annotated[str, StringConstraints(max_length=40)], OptionValue] = Field(
+        default_factory=dict, max_length=20, description="rule options, e.g. {\"challenge\": \"auto\"} (see /api/meta)")
     finish_line_levels: list[Literal["beginner", "intermediate", "expert"]] | None = Field(
-        None, description="Finish Line: one level per seat")
+        None, max_length=4, description="Finish Line: one level per seat")
     seats: list[SeatIn] = Field(min_length=2, max_length=4)
     lexicon: str = Field("enable", max_length=40, description="a name from /api/meta's lexicons (nothing else)")
     word_help: bool | None = Field(None, description="show invalid words in the move preview")
@@ -109,7 +123,7 @@ class ActionIn(_Body):
     version: int = Field(ge=0, description="the game version this action was made against")
     kind: Literal["place", "exchange", "pass", "challenge", "resign"]
     move: str | None = Field(None, max_length=60, description="placement in the game's notation, e.g. 'H8 WORD'")
-    cells: dict[str, str] | None = Field(
+    cells: Cells | None = Field(
         None, description="placement as squares (number or name like 'H8') to letters, lower case for a blank")
     tiles: str | None = Field(None, max_length=9, description="tiles to exchange, '?' for a blank")
     request_id: str | None = Field(None, min_length=1, max_length=80,
@@ -156,7 +170,7 @@ class PreviewIn(_Body):
     seat: int = Field(ge=0, le=3)
     token: str = Field(min_length=1, max_length=200)
     move: str | None = Field(None, max_length=60)
-    cells: dict[str, str] | None = None
+    cells: Cells | None = None
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -406,7 +420,7 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
         return out
 
     @app.get("/api/games/{game_id}", tags=["games"], responses=ERRORS)
-    def get_game(game_id: str, seat: int | None = Query(None, ge=0, le=3),
+    def get_game(game_id: GameId, seat: int | None = Query(None, ge=0, le=3),
                  x_seat_token: str | None = Header(None, max_length=200, description="secret token of the seat"),
                  ) -> JSONResponse:
         """The game as ``seat`` sees it (needs its token in the ``X-Seat-Token`` header), or
@@ -414,7 +428,7 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
         return JSONResponse(service.state(game_id, seat, x_seat_token))
 
     @app.post("/api/games/{game_id}/join", tags=["games"], response_model=JoinOut, responses=ERRORS)
-    def join_game(game_id: str, body: JoinIn) -> JoinOut:
+    def join_game(game_id: GameId, body: JoinIn) -> JoinOut:
         """Take an open person seat with the invite secret (from the creator's invite link);
         keep the returned token secret."""
         token, version = service.join(game_id, body.seat, body.name, body.invite)
@@ -426,19 +440,19 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
                          free_seats=found["free_seats"])
 
     @app.get("/api/games/{game_id}/invite", tags=["games"], response_model=InviteOut, responses=ERRORS)
-    def show_invite(game_id: str, seat: int = Query(ge=0, le=3, description="the creator's seat"),
+    def show_invite(game_id: GameId, seat: int = Query(ge=0, le=3, description="the creator's seat"),
                     x_seat_token: str | None = Header(None, max_length=200, description="the creator's seat token"),
                     ) -> InviteOut:
         """The invite link again, for the game's creator, while a person seat is still free."""
         return invite_out(game_id, service.invite(game_id, seat, x_seat_token or ""))
 
     @app.post("/api/games/{game_id}/invite", tags=["games"], response_model=InviteOut, responses=ERRORS)
-    def renew_invite(game_id: str, body: SeatAuthIn) -> InviteOut:
+    def renew_invite(game_id: GameId, body: SeatAuthIn) -> InviteOut:
         """A new invite link (creator only); the old one stops working (410 ``invite_revoked``)."""
         return invite_out(game_id, service.renew_invite(game_id, body.seat, body.token))
 
     @app.delete("/api/games/{game_id}/invite", tags=["games"], response_model=InviteOut, responses=ERRORS)
-    def revoke_invite(game_id: str, seat: int = Query(ge=0, le=3, description="the creator's seat"),
+    def revoke_invite(game_id: GameId, seat: int = Query(ge=0, le=3, description="the creator's seat"),
                       x_seat_token: str | None = Header(None, max_length=200, description="the creator's seat token"),
                       ) -> InviteOut:
         """Withdraw the invite link (creator only): nobody can take a free seat until a new
@@ -446,7 +460,7 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
         return invite_out(game_id, service.revoke_invite(game_id, seat, x_seat_token or ""))
 
     @app.post("/api/games/{game_id}/seats/{target}/computer", tags=["games"], responses=ERRORS)
-    def seat_computer(game_id: str, body: ComputerSeatIn,
+    def seat_computer(game_id: GameId, body: ComputerSeatIn,
                       target: int = PathParam(ge=0, le=3, description="the free seat to give to the computer"),
                       ) -> JSONResponse:
         """Let a computer player take a free person seat (creator only, any time before the
@@ -455,7 +469,7 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
         return JSONResponse(service.seat_computer(game_id, body.seat, body.token, target, body.level, body.name))
 
     @app.post("/api/games/{game_id}/actions", tags=["play"], responses=ERRORS)
-    def act(game_id: str, body: ActionIn) -> JSONResponse:
+    def act(game_id: GameId, body: ActionIn) -> JSONResponse:
         """Place tiles (``move`` text or ``cells``), exchange ``tiles``, pass, challenge or resign.
 
         Answers the new game state as the seat sees it, with ``record``: the score sheet line."""
@@ -463,25 +477,25 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
         return JSONResponse(service.act(game_id, body.seat, body.token, body.version, action, body.request_id))
 
     @app.post("/api/games/{game_id}/rack", tags=["play"], responses=ERRORS)
-    def arrange_rack(game_id: str, body: RackIn) -> JSONResponse:
+    def arrange_rack(game_id: GameId, body: RackIn) -> JSONResponse:
         """Put your rack in a new order (after a shuffle or a drag), kept by the server so that
         reloads show it. Any time, no version needed; it changes no version either (nobody
         else's pending action becomes stale). Answers your view of the game."""
         return JSONResponse(service.arrange(game_id, body.seat, body.token, body.order))
 
     @app.post("/api/games/{game_id}/preview", tags=["play"], responses=ERRORS)
-    def preview(game_id: str, body: PreviewIn) -> dict[str, Any]:
+    def preview(game_id: GameId, body: PreviewIn) -> dict[str, Any]:
         """Score and words of a placement (invalid words only if the game allows word help)."""
         return service.preview(game_id, body.seat, body.token, Action("place", body.move, body.cells))
 
     @app.get("/api/games/{game_id}/gcg", tags=["games"], responses=ERRORS, response_class=PlainTextResponse)
-    def download_gcg(game_id: str) -> Response:
+    def download_gcg(game_id: GameId) -> Response:
         """The game record as a GCG file."""
         text = service.gcg(game_id)
         return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="qiza-{game_id}.gcg"'})
 
     @app.get("/api/games/{game_id}/analysis", tags=["games"], responses=ERRORS)
-    def analysis(game_id: str) -> dict[str, Any]:
+    def analysis(game_id: GameId) -> dict[str, Any]:
         """Once the game is over: every turn against the computer's best move (static engine:
         score plus leave value) with the equity lost, and a summary per player."""
         return service.analysis(game_id)
