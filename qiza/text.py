@@ -19,8 +19,9 @@ from collections.abc import Iterable
 from qiza.board import Board
 from qiza.game import Game, Kind, Record
 from qiza.layout import Premium
+from qiza.rules import Notation
 
-__all__ = ["board_text", "score_sheet", "PREMIUM_MARKS", "LEGEND"]
+__all__ = ["board_text", "score_sheet", "PREMIUM_MARKS", "LEGEND", "notation_note", "short_names"]
 
 PREMIUM_MARKS: dict[Premium, str] = {Premium.NONE: " ", Premium.DL: "'", Premium.TL: '"', Premium.DW: "-",
                                      Premium.TW: "=", Premium.QL: "^", Premium.QW: "~"}
@@ -77,3 +78,46 @@ def score_sheet(game: Game) -> str:
     totals = "  ".join(f"{name} {score}" for name, score in zip(game.players, game.scores))
     lines.append(f"scores: {totals}" + (f" ({game.end_reason.value})" if game.end_reason else ""))
     return "\n".join(lines)
+
+
+def notation_note(notation: Notation) -> str:
+    """The sentence saying how the moves of a listing are written.
+
+    >>> notation_note(Notation.TOURNAMENT)
+    'Moves in tournament notation (as in GCG files): 8H reads across, H8 reads down.'
+    """
+    if notation is Notation.TOURNAMENT:
+        return "Moves in tournament notation (as in GCG files): 8H reads across, H8 reads down."
+    return "Moves in rule book notation: H8 reads across, 8H reads down."
+
+
+def short_names(names: Iterable[str], width: int) -> list[str]:
+    """Player names cut to ``width`` characters, still told apart.
+
+    A name that fits is kept; a longer one is cut, keeping a last word that tells it apart
+    from the others (``Computer 1`` becomes ``Comp 1``); names that would still be alike get
+    a number.
+
+    >>> short_names(["Ann", "Computer 1", "Computer 2", "Computer 3"], 8)
+    ['Ann', 'Comp 1', 'Comp 2', 'Comp 3']
+    >>> short_names(["Alexandra", "Alexander"], 6)
+    ['Alexa1', 'Alexa2']
+    """
+    full = list(names)
+    out: list[str] = []
+    for name in full:
+        if len(name) <= width:
+            out.append(name)
+            continue
+        head, _, tail = name.rpartition(" ")
+        if head and 0 < len(tail) <= width - 2:
+            out.append(head[: min(4, width - len(tail) - 1)].rstrip() + " " + tail)
+        else:
+            out.append(name[:width])
+    for short in list(out):
+        if out.count(short) > 1:
+            twins = [i for i, other in enumerate(out) if other == short]
+            for number, twin in enumerate(twins, start=1):
+                tag = str(number)
+                out[twin] = out[twin][: width - len(tag)] + tag
+    return out

@@ -410,14 +410,14 @@ class ScriptedScreen:
 
     interactive = True
 
-    def __init__(self, answers: list[str]) -> None:
+    def __init__(self, answers: list[str], width: int = 100, height: int = 40) -> None:
         from rich.console import Console
 
         from qiza.tui.terminal import Terminal
 
         self.answers = list(answers)
         self.out = io.StringIO()
-        self.term = Terminal(Console(file=self.out, width=100, height=40, no_color=True, color_system=None))
+        self.term = Terminal(Console(file=self.out, width=width, height=height, no_color=True, color_system=None))
         self.term.interactive = True
         self.term.clear = self.clear  # type: ignore[method-assign]
         self.term.ask = self.ask  # type: ignore[method-assign]
@@ -522,7 +522,11 @@ def test_analysis_of_the_finished_game(monkeypatch: pytest.MonkeyPatch, capsys: 
     table = out[out.index("equity lost"):]
     summary = [line.split() for line in table.splitlines()[1:3]]
     assert {row[0] for row in summary} == {"You", "Computer"}
-    assert "turn player     rack      played" in out
+    assert "Moves in rule book notation: H8 reads across, 8H reads down." in out
+    header = "  # player   rack      played           pts  best              lost"
+    assert header in out
+    rows = out[out.index(header):out.index("equity lost")].splitlines()
+    assert len(rows) > 20 and all(len(row) <= 80 for row in rows)  # the analysis fits 80 columns
     assert any(line.split()[1:2] == ["You"] and line.endswith("(pass)") for line in out.splitlines())
 
 
@@ -628,3 +632,80 @@ def test_undo_mixes_the_unseen_tiles_so_the_next_draw_is_new(monkeypatch: pytest
     status, out = play(["--seed", "21", "-p", "Ann", "-p", "computer:easy", "--no-save"], ["help undo", "quit"],
                        monkeypatch, capsys)
     assert "the tiles you have not seen are mixed again" in " ".join(out.split())
+
+
+
+# -- 80x24: paged help, rows that fit, told-apart names; hot seat from the first turn ---------------
+
+def test_help_is_paged_at_80x24() -> None:
+    from qiza.tui.session import Seat, Session
+
+    game = new_game(seed=1)
+    screen = ScriptedScreen(["help", "", "", "quit"], width=80, height=24)
+    session = Session(game, [Seat("Ann"), Seat("Bob")], screen.term)
+    assert session.run() == 0
+    shown = screen.out.getvalue()
+    first_page = shown[shown.index("Commands"):shown.index("-- more (23 of")]
+    assert len(first_page.splitlines()) == 23  # a screenful, then a wait: nothing scrolls away
+    assert "H8 WORD" in first_page and "exchange TILES" in first_page
+    rest = shown[shown.index("-- more (23 of"):]
+    assert "quit" in rest and rest.index("Type 'help COMMAND' for more.") < rest.index("press Enter for the board")
+    assert max(len(line) for line in shown.splitlines()) <= 80
+
+
+def test_four_players_at_80x24_keep_names_apart_and_key_words() -> None:
+    names = ("Ann", "Computer 1", "Computer 2", "Computer 3")
+    game = Game(find_preset("classic").with_options(first_player="fixed"), players=list(names), lexicon=LEX, seed=5)
+    for _ in range(4):
+        best = game.legal_moves()
+        game.play(best[0].move if best else "pass")
+    text = _screen_text(game, 80, 24, viewer=0)
+    lines = text.splitlines()
+    assert len(lines) <= 17 and max(len(line.rstrip()) for line in lines) <= 80
+    earlier = text[text.index("Earlier turns:"):]
+    assert "Comp 1" in earlier and "Comp 2" in earlier  # not "Computer" three times
+    last = game.history[-1]
+    assert f"{last.notation} for {last.score}" in text or f"{last.notation} {last.score}" in text
+    assert "…" not in text.split("Last:")[1].splitlines()[0]
+    assert "double challenge" in lines[0]
+
+
+def test_hot_seat_hides_the_first_rack_too(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+                                           data_dir: Path) -> None:
+    from qiza.tui.session import Seat, Session
+
+    game = Game(find_preset("classic").with_options(first_player="fixed"), players=["Ann", "Bob"], lexicon=LEX,
+                seed=4)
+    screen = ScriptedScreen(["quit"])
+    session = Session(game, [Seat("Ann"), Seat("Bob")], screen.term)
+    assert session.run() == 0
+    shown = screen.out.getvalue()
+    assert "Pass the device to Ann" in shown
+    assert shown.index("Pass the device to Ann") < shown.index("Ann's rack:")
+    assert "Ann's rack:" not in shown[:shown.index("Pass the device to Ann")]
+    status, out = play(["-p", "Ann", "-p", "Bob", "--first-player", "fixed"], ["quit"], monkeypatch, capsys)
+    assert out.index("-- pass the device to Ann --") < out.index("Ann>")
+    status, out = play(["--first-player", "fixed"], ["quit"], monkeypatch, capsys)
+    assert "pass the device" not in out  # one person against the computer: nothing to hide
+
+
+def test_the_first_run_note_only_on_a_first_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    import qiza.players
+    from qiza.tui import warmup
+
+    def slow_player(*args: object, **kwargs: object) -> object:
+        time.sleep(1.0)
+        raise RuntimeError("not needed")
+
+    monkeypatch.setattr(qiza.players, "make_player", slow_player)
+    assert warmup.compiled_code_cached()  # the test session has compiled (or loaded) the code
+    for cached, expect in ((True, warmup.READY_NOTE), (False, warmup.FIRST_RUN_NOTE)):
+        monkeypatch.setattr(warmup, "compiled_code_cached", lambda cached=cached: cached)
+        warm = warmup.WarmUp(find_preset("classic"), LEX, ["medium"])
+        notes: list[str] = []
+        warm.start()
+        warm.wait(notes.append)
+        assert notes == [expect] and warm.first_run is (not cached)
+    assert "first run" not in warmup.READY_NOTE

@@ -15,6 +15,7 @@ summary per player follows::
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -193,17 +194,47 @@ def _simulated(sim: SimPlayer, game: Game, played: Option | None,
     return text, float(means[best]), None if index is None else float(means[index])
 
 
-def format_analysis(results: list[TurnAnalysis], threshold: float = 5.0) -> list[str]:
-    """The turn table and the per-player summary (``!`` marks a loss of ``threshold`` or more)."""
+WIDE = 97
+"""Columns of the full analysis table; narrower screens get the compact one."""
+
+_SHORT_NOTES = (("pass", "pass"), ("turn lost", "lost turn"), ("not in ", "phony"), ("rack not", "no rack"),
+                ("not a legal", "illegal"), ("position not", "unreadable"))
+
+
+def _short_note(note: str) -> str:
+    return next((short for start, short in _SHORT_NOTES if note.startswith(start)), note[:10])
+
+
+def format_analysis(results: list[TurnAnalysis], threshold: float = 5.0, *, width: int | None = None,
+                    notation: Notation | None = None) -> list[str]:
+    """The turn table and the per-player summary (``!`` marks a loss of ``threshold`` or more).
+
+    ``notation``: the notation the moves are written in, stated in a first line. ``width``:
+    the screen's columns; under :data:`WIDE` the table leaves out the equities (keeping the
+    equity lost), cuts names and moves and shortens the notes, so that every row fits.
+    """
+    from qiza.text import notation_note, short_names
+
     def eq(value: float | None) -> str:
         return "-" if value is None else f"{value:.1f}"
 
-    lines = [f"{'turn':>4} {'player':<10} {'rack':<9} {'played':<20} {'score':>5} {'equity':>7}  "
-             f"{'best':<20} {'equity':>7} {'lost':>6}"]
+    lines = [notation_note(notation)] if notation is not None else []
+    compact = width is not None and width < WIDE
+    names = dict.fromkeys(t.player for t in results)
+    short = dict(zip(names, short_names(names, 8 if compact else 10)))
+    if compact:
+        lines.append(f"{'#':>3} {'player':<8} {'rack':<9} {'played':<15} {'pts':>4}  {'best':<15} {'lost':>6}")
+    else:
+        lines.append(f"{'turn':>4} {'player':<10} {'rack':<9} {'played':<20} {'score':>5} {'equity':>7}  "
+                     f"{'best':<20} {'equity':>7} {'lost':>6}")
     for t in results:
         lost = t.lost
         mark = " !" if lost is not None and lost >= threshold else ""
-        lines.append(f"{t.turn:>4} {t.player[:10]:<10} {t.rack:<9} {t.played[:20]:<20} {t.score:>5} "
+        if compact:
+            lines.append(f"{t.turn:>3} {short[t.player]:<8} {t.rack:<9} {t.played[:15]:<15} {t.score:>4}  "
+                         f"{t.best[:15]:<15} {eq(lost):>6}{mark}" + (f" ({_short_note(t.note)})" if t.note else ""))
+            continue
+        lines.append(f"{t.turn:>4} {short[t.player]:<10} {t.rack:<9} {t.played[:20]:<20} {t.score:>5} "
                      f"{eq(t.played_equity):>7}  {t.best[:20]:<20} {eq(t.best_equity):>7} {eq(lost):>6}{mark}"
                      + (f"  ({t.note})" if t.note else ""))
     lines.append("")
@@ -211,8 +242,9 @@ def format_analysis(results: list[TurnAnalysis], threshold: float = 5.0) -> list
                  f"{'per turn':>8} {'mistakes':>8}")
     for row in summarize(results, threshold):
         per_turn = "-" if row["per_turn"] is None else f"{row['per_turn']:.1f}"
-        lines.append(f"{row['player'][:10]:<10} {row['turns']:>5} {row['rated']:>5} {row['best_found']:>10} "
-                     f"{row['lost']:>11.1f} {per_turn:>8} {row['mistakes']:>8}")
+        lines.append(f"{short_names(names, 10)[list(names).index(row['player'])]:<10} {row['turns']:>5} "
+                     f"{row['rated']:>5} {row['best_found']:>10} {row['lost']:>11.1f} {per_turn:>8} "
+                     f"{row['mistakes']:>8}")
     return lines
 
 
@@ -271,6 +303,7 @@ def run(args: argparse.Namespace) -> int:
             bar.close()
     if not results:
         raise QizaError(f"{args.record} has no turns to analyse")
-    for line in format_analysis(results, args.threshold):
+    width = shutil.get_terminal_size().columns if sys.stdout.isatty() else None
+    for line in format_analysis(results, args.threshold, width=width, notation=Notation.TOURNAMENT):
         print(line)
     return 0

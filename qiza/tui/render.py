@@ -24,6 +24,7 @@ from qiza.board import Board
 from qiza.game import EndReason, Game, Kind, Record
 from qiza.layout import Premium
 from qiza.move import Exchange
+from qiza.text import short_names
 
 __all__ = ["BoardStyle", "board_style_for", "board_text", "rack_text", "side_panel", "screen",
            "score_sheet", "end_summary", "biggest_plays", "PREMIUM_SYMBOLS", "legend", "describe_record",
@@ -174,59 +175,91 @@ class SeatInfo:
 
 def side_panel(game: Game, seats: Sequence[SeatInfo], viewer: int | None, *, width: int = 42,
                lines: int = 17, notes: Sequence[str] = (), style: BoardStyle = COMPACT) -> Text:
-    """The panel beside the board: rules, scores, bag, last move, the viewer's rack and unseen tiles.
+    """The panel beside the board: rules, scores, bag, last move, the viewer's rack and unseen tiles,
+    then the turns before the last one as far as room allows.
 
-    ``viewer`` is the seat whose rack is shown (``None`` hides every rack).
+    ``viewer`` is the seat whose rack is shown (``None`` hides every rack). When room is short
+    the ``notes`` go first, then the line naming the rack; every line keeps its key words
+    (names, moves and scores are shortened, never cut off at the end).
     """
     rules = game.rules
-    out: list[Text] = []
+    head: list[Text] = []
     title = Text()
     title.append("qiza", "bold")
-    title.append(_fit(f"  {rules.name} · {game.lexicon.name} · {rules.challenge.value} challenge", width - 4))
-    out.append(title)
+    title.append(_first_fit([f"  {rules.name} · {game.lexicon.name} · {rules.challenge.value} challenge",
+                             f"  {rules.name} · {game.lexicon.name} · {rules.challenge.value}",
+                             f" {rules.name}·{game.lexicon.name}·{rules.challenge.value}"], width - 4))
+    head.append(title)
     targets = rules.finish_line
     for seat, info in enumerate(seats):
         line = Text()
         marker = ">" if seat == game.to_move and not game.over else " "
         line.append(f"{marker} ", "bold")
-        line.append(info.name[:14].ljust(14), "bold" if seat == game.to_move else "")
+        line.append(short_names([s.name for s in seats], 14)[seat].ljust(14), "bold" if seat == game.to_move else "")
         score = f"{game.scores[seat]:>4}"
         if targets is not None:
             score += f"/{targets[seat]}"
         line.append(score, "bold")
-        line.append(_fit(f"  {info.kind}", max(0, width - len(line))), "grey62")
-        out.append(line)
+        line.append(_first_fit([f"  {info.kind}", "  " + info.kind.replace("computer, ", "")],
+                               max(0, width - len(line))), "grey62")
+        head.append(line)
     bag = Text(f"Bag: {plural(len(game.bag), 'tile')}", "bold")
-    racks = "  Racks: " + " ".join(str(len(r)) for r in game.racks)
-    bag.append(racks)
-    out.append(bag)
-    last = game.last_play()
+    bag.append("  Racks: " + " ".join(str(len(r)) for r in game.racks))
+    head.append(bag)
     previous = game.history[-1] if game.history else None
     if previous is not None:
-        out.append(Text(_fit("Last: " + describe_record(game, previous), width)))
-    elif last is None:
-        out.append(Text("First play must cover the * square", "grey62"))
+        head.append(Text(last_line(game, previous, width)))
+    elif game.last_play() is None:
+        head.append(Text("First play must cover the * square", "grey62"))
+    label: list[Text] = []
+    body: list[Text] = []
     if viewer is not None:
-        owner = game.players[viewer]
-        out.append(Text("Your rack:" if owner == "You" else f"{owner}'s rack:", "bold"))
-        out.extend(rack_text(game.rack_text(viewer), rules.tile_set).split())
+        owner_name = game.players[viewer]
+        label.append(Text("Your rack:" if owner_name == YOU else f"{owner_name}'s rack:", "bold"))
+        body.extend(rack_text(game.rack_text(viewer), rules.tile_set).split())
         unseen = game.unseen(viewer)
         header = Text(f"Unseen ({len(unseen)}):", "bold")
         vowels = sum(1 for c in unseen if c in "AEIOU")
         header.append(f" {plural(vowels, 'vowel')}, {plural(unseen.count('?'), 'blank')}", "grey62")
-        out.append(header)
-        out.extend(Text(line) for line in textwrap.wrap(_runs(unseen), width))
-    out.append(legend(style))
-    for note in notes:
-        out.append(Text(_fit(note, width), "grey62"))
-    room = lines - len(out)
-    if room > 1:
-        recent = [r for r in game.history][-(room - 1):]
-        if recent:
-            out.append(Text("Recent turns:", "bold"))
-            for record in recent:
-                out.append(Text(_fit(" " + short_record(game, record), width)))
-    return Text("\n").join(out[:lines]) if len(out) > lines else Text("\n").join(out)
+        body.append(header)
+        body.extend(Text(line) for line in textwrap.wrap(_runs(unseen), width))
+    body.append(legend(style))
+    note_lines = [Text(_fit(note, width), "grey62") for note in notes]
+    earlier = game.history[:-1]
+    room = lines - len(head) - len(body)
+    wanted = min(len(earlier), max(len(game.players) - 1, 3)) + 1 if earlier else 0
+    if room - wanted < len(label) + len(note_lines):
+        note_lines = []  # the recent turns matter more than the hint
+    if room - wanted < len(label):
+        label = []
+    room -= len(label) + len(note_lines)
+    recent: list[Text] = []
+    if earlier and room > 1:
+        names = short_names(game.players, 8)
+        recent.append(Text("Earlier turns:", "bold"))
+        for record in earlier[-(room - 1):]:
+            recent.append(Text(_fit(" " + short_record(game, record, names), width)))
+    out = head + label + body + note_lines + recent
+    return Text("\n").join(out[:lines])
+
+
+def last_line(game: Game, record: Record, width: int) -> str:
+    """``Last: Ann played H8 FORD for 16``, shortened to fit ``width`` without losing who,
+    what and the score."""
+    name = game.players[record.seat]
+    full = "Last: " + describe_record(game, record)
+    if record.kind is not Kind.PLACE:
+        return _fit(full, width)
+    short = short_names(game.players, 10)[record.seat]
+    flags = (" (bingo)" if record.bingo else "") + (" (off)" if record.challenged_off else "")
+    return _first_fit([full, f"Last: {name} {record.notation} for {record.score}{flags}",
+                       f"Last: {short} {record.notation} {record.score}{flags}",
+                       f"{short} {record.notation} {record.score}{flags}"], width)
+
+
+def _first_fit(texts: Sequence[str], width: int) -> str:
+    """The first text that fits ``width``, else the last one cut."""
+    return next((t for t in texts if len(t) <= width), _fit(texts[-1], width))
 
 
 def _fit(text: str, width: int) -> str:
@@ -317,9 +350,10 @@ def end_sentence(game: Game) -> str:
     return sentence(f"Game over: {reason.value}")
 
 
-def short_record(game: Game, record: Record) -> str:
-    """A compact score sheet line for the side panel."""
-    name = game.players[record.seat][:8]
+def short_record(game: Game, record: Record, names: Sequence[str] | None = None) -> str:
+    """A compact score sheet line for the side panel (``names``: the players' short names,
+    told apart; by default :func:`qiza.text.short_names` of 8 characters)."""
+    name = (names or short_names(game.players, 8))[record.seat]
     if record.kind is Kind.PLACE:
         what = record.notation + ("*" if record.bingo else "") + (" (off)" if record.challenged_off else "")
     elif record.kind is Kind.EXCHANGE:
@@ -330,9 +364,15 @@ def short_record(game: Game, record: Record) -> str:
         what = "phony off"
     elif record.kind in (Kind.END_RACK_BONUS, Kind.END_RACK_PENALTY):
         what = "end " + record.notation
+    elif record.kind is Kind.FAILED_CHALLENGE:
+        what = "failed challenge"
+    elif record.kind is Kind.LOST_TURN:
+        what = "lost turn"
+    elif record.kind is Kind.CHALLENGE_BONUS:
+        what = "challenge bonus"
     else:
-        what = record.kind.value
-    return f"{name:<8} {what:<20} {record.score:>+4} {record.total:>4}"
+        what = record.kind.value.replace("-", " ")
+    return f"{name:<8} {what[:20]:<20} {record.score:>+4} {record.total:>4}"
 
 
 def screen(game: Game, seats: Sequence[SeatInfo], viewer: int | None, *, width: int, height: int,

@@ -15,7 +15,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from rich.console import Group, RenderableType
+from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
@@ -245,12 +245,12 @@ class Session:
         notes = [f"Type a move (e.g. {example}) or 'help'."]
         main = render.screen(self.game, self.seat_infos(), viewer, width=width, height=height, notes=notes)
         board_lines = self.game.board.size * render.board_style_for(width, height).height + 2
-        message_lines = sum(_line_count(m, width) for m in self.messages)
         if term.interactive:
+            message_lines = len(term.rendered_lines(*self.messages)) if self.messages else 0
             term.clear()
             if board_lines + message_lines + 1 > height and self.messages:
-                # too long to show under the board: show the messages alone
-                term.show(*self.messages)
+                # too long to show under the board: show the messages alone, a page at a time
+                term.page(*self.messages)
                 self.messages.clear()
                 if not term.pause("-- press Enter for the board --"):
                     return
@@ -350,7 +350,7 @@ class Session:
                 continue
             if len(self.humans()) == 1 or (seat == game.to_move and seat == people[-1]):
                 # nobody else looks at this screen now: the player sees their own rack
-                if len(self.humans()) > 1 and self._last_human is not None and self._last_human != seat:
+                if len(self.humans()) > 1 and self._last_human != seat:
                     if not self.handoff(seat):
                         return self.quit_now()
                 self._last_human = seat
@@ -454,11 +454,11 @@ class Session:
             return
         self.wait_for_computers()
         try:
-            lines = _analysis_lines(self.game)
+            lines = _analysis_lines(self.game, self.terminal.width)
         except QizaError as exc:
             self.say(render.sentence(f"No analysis: {exc}"))
             return
-        self.terminal.show(Text("\n".join(lines), no_wrap=True, overflow="ignore"))
+        self.terminal.page(Text("\n".join(lines), no_wrap=True, overflow="ignore"))
 
     def wait_for_computers(self) -> None:
         """Wait for the background warm-up of the computer players (see :mod:`qiza.tui.warmup`)."""
@@ -483,7 +483,7 @@ class Session:
 
     def human_turn(self, seat: int) -> str:
         humans = self.humans()
-        if len(humans) > 1 and self._last_human is not None and self._last_human != seat:
+        if len(humans) > 1 and self._last_human != seat:  # the first turn too
             if not self.handoff(seat):
                 return self.quit_now()
         self._last_human = seat
@@ -806,7 +806,7 @@ class Session:
             term.clear()
             last = game.last_play()
             term.show(render.board_text(game.board, last=last.squares if last is not None else ()))
-        term.show(render.end_summary(game, wide=wide))
+        term.page(render.end_summary(game, wide=wide))
         if self.gcg_path is not None:
             self.export_gcg(self.gcg_path)
         if self.save_path is not None:
@@ -834,12 +834,15 @@ class Session:
             self.flush()
 
 
-def _analysis_lines(game: Game) -> list[str]:
-    """Each turn of a finished game against the static engine's best move (see ``qiza analyze``)."""
+def _analysis_lines(game: Game, width: int) -> list[str]:
+    """Each turn of a finished game against the static engine's best move (see ``qiza analyze``),
+    in the game's notation, each row fitting ``width`` columns."""
     from qiza import gcg
     from qiza.players.analyze_cli import analyze_record, format_analysis
 
-    return format_analysis(analyze_record(gcg.from_game(game), game.lexicon, notation=game.rules.notation))
+    notation = game.rules.notation
+    return format_analysis(analyze_record(gcg.from_game(game), game.lexicon, notation=notation), width=width,
+                           notation=notation)
 
 
 def _long(text: str) -> Text:
@@ -856,13 +859,3 @@ def _words_note(record: Record) -> str:
     if record.kind is Kind.PLACE and len(record.words) > 1:
         return f" (words: {', '.join(record.words)})"
     return ""
-
-
-def _line_count(item: RenderableType, width: int) -> int:
-    if isinstance(item, Text):
-        return max(1, sum(1 + len(line) // max(1, width) for line in item.plain.split("\n")))
-    if isinstance(item, Table):
-        return item.row_count + 4
-    if isinstance(item, Group):
-        return sum(_line_count(r, width) for r in item.renderables)
-    return 5

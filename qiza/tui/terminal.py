@@ -43,6 +43,38 @@ class Terminal:
     def clear(self) -> None:
         """Start a fresh screen (nothing in plain mode)."""
 
+    def page(self, *items: RenderableType) -> None:
+        """Show renderables a screenful at a time: on a terminal, when they are taller than the
+        screen, each page waits for Enter (``q`` skips the rest); in plain mode all at once."""
+        if not self.interactive:
+            self.show(*items)
+            return
+        lines = self.rendered_lines(*items)
+        size = max(3, self.height - 1)
+        if len(lines) <= size:
+            self.show(*items)
+            return
+        for start in range(0, len(lines), size):
+            for line in lines[start:start + size]:
+                self.console.print(Text.from_ansi(line), width=self.width, soft_wrap=True)
+            shown = min(start + size, len(lines))
+            if shown < len(lines) and not self.more(f"-- more ({shown} of {len(lines)} lines): "
+                                                     "Enter for the next page, q to stop --"):
+                return
+
+    def more(self, message: str) -> bool:
+        """Wait between pages: False when the rest should be skipped."""
+        return self.pause(message)
+
+    def rendered_lines(self, *items: RenderableType) -> list[str]:
+        """The screen lines of renderables at this terminal's width (with colour codes)."""
+        lines: list[str] = []
+        for item in items:
+            with self.console.capture() as capture:
+                self.console.print(item, width=self.width, soft_wrap=_unwrapped(item))
+            lines.extend(capture.get().rstrip("\n").split("\n"))
+        return lines
+
     def ask(self, prompt: str, words: Sequence[str] = ()) -> str | None:
         """Read one line; ``None`` at end of input."""
         raise NotImplementedError
@@ -130,3 +162,10 @@ class RichTerminal(Terminal):
         except KeyboardInterrupt:
             return False
         return True
+
+    def more(self, message: str) -> bool:
+        try:
+            answer = self._session.prompt(message + " ")
+        except (EOFError, KeyboardInterrupt):
+            return False
+        return answer.strip().lower() not in ("q", "quit")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from qiza.game import Game
 from qiza.lexicon import Lexicon
@@ -19,8 +20,25 @@ from qiza.rules import Rules
 
 FIRST_RUN_NOTE = ("Getting the computer ready: the first run of qiza compiles the move generator "
                   "(about half a minute; later runs start at once)...")
+READY_NOTE = "Getting the computer ready..."
+"""Said instead of :data:`FIRST_RUN_NOTE` when the compiled code is cached (not a first run)."""
 QUIET_WAIT = 0.5
 """Seconds to wait before saying why the computer is not moving yet."""
+
+
+def compiled_code_cached() -> bool:
+    """Whether the move generator's compiled code is in Numba's disk cache for this source
+    (False on a machine's first run, and after an upgrade: the code is compiled again)."""
+    try:
+        from qiza import movegen, movegen_best
+
+        functions: tuple[Any, ...] = (movegen._generate, movegen_best._generate_best)
+        for function in functions:
+            if not function._cache._cache_file._load_index():
+                return False
+    except Exception:  # noqa: BLE001 - a Numba without these internals: assume the worst
+        return False
+    return True
 
 
 class WarmUp:
@@ -31,6 +49,9 @@ class WarmUp:
         self.levels = tuple(dict.fromkeys(levels))
         self.players = players
         self.warmed: list[str] = []
+        self.first_run: bool | None = None
+        """Whether the compiled code had to be made (known soon after :meth:`start`)."""
+        self._known = threading.Event()
         self._thread = threading.Thread(target=self._run, args=(rules, lexicon), name="qiza-warm-up", daemon=True)
 
     def start(self) -> None:
@@ -49,10 +70,15 @@ class WarmUp:
             return
         self._thread.join(QUIET_WAIT)
         if self._thread.is_alive():
-            show(FIRST_RUN_NOTE)
+            self._known.wait()
+            show(FIRST_RUN_NOTE if self.first_run else READY_NOTE)
             self._thread.join()
 
     def _run(self, rules: Rules, lexicon: Lexicon) -> None:
+        try:
+            self.first_run = not compiled_code_cached()  # before this thread compiles anything
+        finally:
+            self._known.set()
         try:
             from qiza.players import make_player
         except ImportError:  # pragma: no cover - an installation without computer players
