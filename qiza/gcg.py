@@ -58,7 +58,7 @@ from pathlib import Path
 from typing import Any
 
 from qiza.alphabet import ENGLISH, TILE_SETS, TileSet, find_tile_set
-from qiza.errors import FileFormatError, QizaError
+from qiza.errors import FileFormatError, MoveSyntaxError, QizaError
 from qiza.game import EndReason, Game, Kind, Record
 from qiza.layout import STANDARD, Layout, find_layout
 from qiza.lexicon import Lexicon, LoadReport, load_lexicon
@@ -217,9 +217,45 @@ _KNOWN_SIMPLE = {"title": "title", "description": "description", "lexicon": "lex
                  "tile-distribution": "tile_distribution", "letter-distribution": "tile_distribution",
                  "tile_distribution": "tile_distribution", "letterdist": "tile_distribution",
                  "character-encoding": "character_encoding"}
-_SCORE = re.compile(r"^[+-]\d+$")
-_COORD = re.compile(r"^(?:[A-Za-z]\d{1,2}|\d{1,2}[A-Za-z])$")
-_RACK_OK = re.compile(r"^(?:[^\W\d_]|\?)*$")
+_SCORE = re.compile(r"^[+-][0-9]{1,6}$")
+_TOTAL = re.compile(r"-?[0-9]{1,6}")
+_NUMBERED = re.compile(r"(?:player|rack)[0-9]+")
+_COORD = re.compile(r"^(?:[A-Za-z][0-9]{1,2}|[0-9]{1,2}[A-Za-z])$")
+MAX_PLAYERS = 4
+"""A record has at most 4 players (``#player1`` to ``#player4``)."""
+MAX_EVENTS = 3000
+"""A record of one game has at most this many events (a game has a few hundred at most)."""
+MAX_PROBLEMS = 200
+"""Reading stops after this many errors; later warnings are counted in one."""
+
+
+def _player_number(digits: str) -> int:
+    """The number of ``#playerN`` / ``#rackN`` (1 to :data:`MAX_PLAYERS`), or 0 when out of range."""
+    number = int(digits) if len(digits) <= 2 else 0
+    return number if 1 <= number <= MAX_PLAYERS else 0
+_RACK_OK = re.compile(r"^(?:[^\W\d_]|\?){0,40}$")
+"""A rack, exchange or end-rack tiles: letters and ``?``, at most 40 (the racks of three players)."""
+
+
+_NOT_CHARACTER_SETS = {"idna", "punycode", "undefined", "unicode_escape", "raw_unicode_escape"}
+"""Text codecs that are not character sets of files (punycode takes minutes on a few MB)."""
+
+
+def _text_codec(name: str) -> str:
+    """The Python codec of a character set named by ``#character-encoding``, or "" when the
+    name is not that of a character set (``rot13``, ``zlib`` and ``base64`` are codecs but
+    not character sets)."""
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.:-]{0,39}", name):
+        return ""
+    try:
+        codec = codecs.lookup(name).name
+        try:
+            b"a".decode(codec)  # LookupError for a codec that does not turn bytes into text
+        except UnicodeError:
+            pass
+    except LookupError:
+        return ""
+    return "" if codec.replace("-", "_") in _NOT_CHARACTER_SETS else codec
 
 
 def _decode(data: bytes, warnings: list[FileFormatError], path: str | None) -> str:
@@ -234,19 +270,20 @@ def _decode(data: bytes, warnings: list[FileFormatError], path: str | None) -> s
     if declared is None:
         return data.decode("latin-1")
     name, number = declared
-    try:
-        codec = codecs.lookup(name).name
-    except LookupError:
-        warnings.append(FileFormatError(f"unknown character encoding {name!r}: read as UTF-8 or ISO-8859-1",
+    codec = _text_codec(name)
+    if not codec:
+        warnings.append(FileFormatError(f"unknown character encoding {name[:40]!r}: read as UTF-8 or ISO-8859-1",
                                         number, path))
-        codec = ""
-    if codec:
+    else:
         try:
             return data.decode(codec)
         except UnicodeDecodeError as exc:
             line = data[:exc.start].count(b"\n") + 1
             warnings.append(FileFormatError(f"text is not valid {name} (byte {data[exc.start]:#04x}): "
                                             "read as UTF-8 or ISO-8859-1", line, path))
+        except UnicodeError:  # a codec that refuses the text without saying where
+            warnings.append(FileFormatError(f"text is not valid {name}: read as UTF-8 or ISO-8859-1",
+                                            number, path))
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
@@ -278,6 +315,10 @@ def loads(text: str, *, path: str | None = None) -> GameRecord:
     return _Reader(path).read(text)
 
 
+class _TooManyProblems(Exception):
+    """Raised inside the reader to stop reading a file that is not a game record."""
+
+
 class _Reader:
     def __init__(self, path: str | None) -> None:
         self.path = path
@@ -285,17 +326,34 @@ class _Reader:
         self.totals: dict[int, int] = {}
         self.last_turn: int | None = None
         self.in_note = False
+        self.note_lines: list[str] = []
+        """More lines of the note being read (joined once at its end: a long note reads in linear time)."""
         self.declared_players = False
 
     def error(self, message: str, line: int) -> None:
-        self.record.errors.append(FileFormatError(message, line, self.path))
+        errors = self.record.errors
+        errors.append(FileFormatError(message, line, self.path))
+        if len(errors) >= MAX_PROBLEMS:
+            errors.append(FileFormatError(f"{len(errors)} errors: stopped reading", line, self.path))
+            raise _TooManyProblems
 
     def warn(self, message: str, line: int) -> None:
-        self.record.warnings.append(FileFormatError(message, line, self.path))
+        warnings = self.record.warnings
+        if len(warnings) < MAX_PROBLEMS:
+            warnings.append(FileFormatError(message, line, self.path))
+        elif len(warnings) == MAX_PROBLEMS:
+            warnings.append(FileFormatError("more warnings not listed", line, self.path))
 
     def read(self, text: str) -> GameRecord:
         if text.startswith("\ufeff"):
             text = text[1:]
+        try:
+            self.read_lines(text)
+        except _TooManyProblems:
+            self.note_lines = []
+        return self.record
+
+    def read_lines(self, text: str) -> None:
         for number, raw in enumerate(text.splitlines(), start=1):
             line = raw.strip()
             if not line:
@@ -303,28 +361,32 @@ class _Reader:
             if line.startswith("#"):
                 self.pragma(line, number)
             elif line.startswith(">"):
-                self.in_note = False
+                self.end_note()
                 self.event(line, number)
             elif self.in_note:
-                self.add_note_text(line)
+                self.note_lines.append(line)
             else:
                 self.error(f"not a pragma (#...) or an event (>...): {line[:40]!r}", number)
-        return self.record
+        self.end_note()
 
     # -- notes and pragmas -----------------------------------------------------------
     def notes_list(self) -> list[str]:
         return self.record.events[-1].notes if self.record.events else self.record.notes
 
-    def add_note_text(self, text: str) -> None:
-        notes = self.notes_list()
-        notes[-1] = f"{notes[-1]}\n{text}"
+    def end_note(self) -> None:
+        """Add the lines read after a ``#note`` line to its note."""
+        if self.note_lines:
+            notes = self.notes_list()
+            notes[-1] = "\n".join([notes[-1], *self.note_lines])
+            self.note_lines = []
+        self.in_note = False
 
     def pragma(self, line: str, number: int) -> None:
         name, _, value = line[1:].partition(" ")
         name = name.strip()
         value = value.strip()
         key = name.lower()
-        self.in_note = False
+        self.end_note()
         record = self.record
         if key == "note":
             events = record.events
@@ -333,10 +395,13 @@ class _Reader:
                 return
             self.notes_list().append(value)
             self.in_note = True
-        elif re.fullmatch(r"player\d+", key):
-            index = int(key[6:]) - 1
+        elif _NUMBERED.fullmatch(key) and key.startswith("player"):
+            index = _player_number(key[6:]) - 1
             nick, _, full = value.partition(" ")
-            if not nick or index < 0:
+            if index < 0:
+                self.error(f"#{name[:40]}: players are numbered 1 to {MAX_PLAYERS}", number)
+                return
+            if not nick:
                 self.error(f"#{name} needs a nickname and a name", number)
                 return
             if any(p.nick == nick for i, p in enumerate(record.players) if i != index):
@@ -346,9 +411,11 @@ class _Reader:
                 record.players.append(Player(""))
             record.players[index] = Player(nick, full.strip())
             self.declared_players = True
-        elif re.fullmatch(r"rack\d+", key):
-            index = int(key[4:])
-            if not _RACK_OK.match(value):
+        elif _NUMBERED.fullmatch(key) and key.startswith("rack"):
+            index = _player_number(key[4:])
+            if index < 1:
+                self.error(f"#{name[:40]}: players are numbered 1 to {MAX_PLAYERS}", number)
+            elif not _RACK_OK.match(value):
                 self.error(f"#{name}: {value!r} is not a rack", number)
             else:
                 record.final_racks[index] = value
@@ -359,11 +426,20 @@ class _Reader:
         elif key in _KNOWN_SIMPLE:
             setattr(record, _KNOWN_SIMPLE[key], value)
         else:
+            if len(record.pragmas) >= MAX_PROBLEMS:
+                self.error(f"more than {MAX_PROBLEMS} unknown pragmas: not a game record", number)
+                raise _TooManyProblems
             record.pragmas.append((name, value))
             self.warn(f"unknown pragma #{name} (kept)", number)
 
     # -- events ---------------------------------------------------------------------------
     def event(self, line: str, number: int) -> None:
+        if len(self.record.events) >= MAX_EVENTS:
+            self.error(f"more than {MAX_EVENTS} events: not the record of one game", number)
+            raise _TooManyProblems
+        if len(line) > 2000:
+            self.error(f"an event line of {len(line)} characters: not an event", number)
+            return
         head, colon, rest = line[1:].partition(":")
         nick = head.strip()
         if not colon or not nick or " " in nick:
@@ -373,10 +449,14 @@ class _Reader:
         if not any(p.nick == nick for p in players):
             if self.declared_players:
                 self.error(f"player {nick!r} is not declared by a #player pragma", number)
+            if len(players) >= MAX_PLAYERS:
+                self.error(f"player {nick!r} would be a {len(players) + 1}th player: a game has at most "
+                           f"{MAX_PLAYERS}", number)
+                return
             players.append(Player(nick, nick))
         tokens = rest.split()
         score_at = next((i for i in range(len(tokens) - 1)
-                         if _SCORE.match(tokens[i]) and re.fullmatch(r"-?\d+", tokens[i + 1])), None)
+                         if _SCORE.match(tokens[i]) and _TOTAL.fullmatch(tokens[i + 1])), None)
         if score_at is None or score_at + 1 >= len(tokens):
             self.error("truncated event: expected a move, a score (+N or -N) and a cumulative total", number)
             return
@@ -469,7 +549,7 @@ class _Reader:
             return make(EventType.CHALLENGE_BONUS)
         if lowered == "(time)":
             return make(EventType.TIME_PENALTY)
-        if re.fullmatch(r"-\d+", move):
+        if re.fullmatch(r"-[0-9]{1,2}", move):
             return make(EventType.EXCHANGE, count=int(move[1:]))
         if move.startswith("-") and _RACK_OK.match(move[1:]):
             return make(EventType.EXCHANGE, tiles=move[1:])
@@ -484,7 +564,10 @@ class _Reader:
 
 
 def _is_word(word: str) -> bool:
-    """Whether a placement word is letters, ``.`` and balanced, unnested parentheses."""
+    """Whether a placement word is letters, ``.`` and balanced, unnested parentheses (at most
+    64 characters: a word on the largest board with every letter in parentheses)."""
+    if len(word) > 64:
+        return False
     depth = 0
     for char in word:
         if char == "(":
@@ -568,7 +651,10 @@ def _on_board(position: str, size: int) -> bool:
     """Whether a coordinate is well formed and names a square of a board of this size."""
     if not _COORD.match(position):
         return False
-    row, col, _ = parse_coordinate(position, Notation.TOURNAMENT)
+    try:
+        row, col, _ = parse_coordinate(position, Notation.TOURNAMENT)
+    except MoveSyntaxError:  # row 0
+        return False
     return 0 <= row < size and 0 <= col < size
 
 

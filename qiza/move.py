@@ -98,7 +98,9 @@ class Challenge:
 
 Move = Place | Exchange | Pass | Challenge
 
-_COORD = re.compile(r"^(?:([A-Za-z])(\d{1,2})|(\d{1,2})([A-Za-z]))$")
+_COORD = re.compile(r"^(?:([A-Za-z])([0-9]{1,2})|([0-9]{1,2})([A-Za-z]))$")
+MAX_MOVE_LENGTH = 200
+"""The longest move text read (a word on the largest board, in parentheses, with a direction)."""
 _DIRECTIONS = {"across": Direction.ACROSS, "a": Direction.ACROSS, "ac": Direction.ACROSS,
                "h": Direction.ACROSS, "down": Direction.DOWN, "d": Direction.DOWN,
                "dn": Direction.DOWN, "v": Direction.DOWN}
@@ -112,13 +114,15 @@ def parse_coordinate(text: str, notation: Notation,
     """
     match = _COORD.match(text.strip())
     if not match:
-        raise MoveSyntaxError(f"{text!r} is not a coordinate like H8 or 8H")
+        raise MoveSyntaxError(f"{text[:40]!r} is not a coordinate like H8 or 8H")
     if match.group(1):
         col_letter, row_number, letter_first = match.group(1), match.group(2), True
     else:
         col_letter, row_number, letter_first = match.group(4), match.group(3), False
     col = ord(col_letter.upper()) - ord("A")
     row = int(row_number) - 1
+    if row < 0:
+        raise MoveSyntaxError(f"{text!r}: rows are numbered from 1")
     if direction is None:
         across_when_letter_first = notation is Notation.RULEBOOK
         direction = Direction.ACROSS if letter_first == across_when_letter_first else Direction.DOWN
@@ -146,6 +150,9 @@ def parse_move(text: str, notation: Notation, board: Board | None = None) -> Mov
     raw = text.strip()
     if not raw:
         raise MoveSyntaxError("empty move")
+    if len(raw) > MAX_MOVE_LENGTH:
+        raise MoveSyntaxError(f"a move of {len(raw)} characters ({raw[:20]!r}...): no move is longer than "
+                              f"{MAX_MOVE_LENGTH}")
     lowered = raw.lower()
     if lowered in ("pass", "p", "--"):
         return Pass()
