@@ -298,7 +298,7 @@ def play_text(text: str) -> None:
     game.set_rack(0, "QUIRET?")
     for notation in Notation:
         only_project_errors(functools.partial(parse_move, text, notation, game.board))
-    only_project_errors(lambda: game.evaluate(game.parse(text), 0))
+    only_project_errors(lambda: game.evaluate(text, 0))
     only_project_errors(lambda: game.play(text))
 
 
