@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import select
+import signal
 import socket
 import subprocess
 import sys
@@ -382,3 +384,143 @@ def test_every_field_is_bounded(client: TestClient) -> None:
                        headers={"Content-Type": "application/json"}).status_code == 200
     error(client.post(f"/api/games/{game_id}/actions", content=fits + b" ",
                       headers={"Content-Type": "application/json"}), 413, "body_too_large")
+
+
+# -- 8. the request record commits with the game ------------------------------------------------------
+POSTGRES_URL = os.environ.get("QIZA_TEST_POSTGRES_URL", "postgresql://qiza:qiza@127.0.0.1:5432/qiza_test")
+
+
+def _postgres_down() -> str | None:
+    try:
+        import psycopg
+
+        with psycopg.connect(POSTGRES_URL, connect_timeout=3):
+            return None
+    except Exception as exc:  # noqa: BLE001 - any failure means: skip
+        return f"PostgreSQL is not reachable at {POSTGRES_URL} ({exc.__class__.__name__}); run .ci/web-services.sh"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'guard.sqlite3'}"
+    why = _postgres_down()
+    if why:
+        pytest.skip(why)
+    return POSTGRES_URL
+
+
+def service_on(url: str) -> Any:
+    from qiza.web.db import Store
+    from qiza.web.service import GameService
+
+    return GameService(Store(url), computer_processes=0, seeds=lambda: 1)
+
+
+def two_player_game(service: Any) -> tuple[str, dict[int, str]]:
+    from qiza.web.service import SeatSpec
+
+    created = service.create(preset="computer", seats=[SeatSpec(name="Ann"), SeatSpec(name="Bob")], claim=[0, 1])
+    return created.id, created.tokens
+
+
+def test_a_failure_between_the_request_record_and_the_game_update_records_nothing(database: str) -> None:
+    from sqlalchemy import event
+
+    from qiza.web.service import Action, ApiError
+
+    service = service_on(database)
+    try:
+        game_id, tokens = two_player_game(service)
+
+        def fail(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+            if statement.lstrip().upper().startswith("UPDATE GAMES"):
+                raise RuntimeError("injected failure after the request record")
+
+        event.listen(service.store.engine, "before_cursor_execute", fail)
+        with pytest.raises(RuntimeError, match="injected"):
+            service.act(game_id, 0, tokens[0], 1, Action("place", "H8 FORD"), request_id="r1")
+        event.remove(service.store.engine, "before_cursor_execute", fail)
+        assert service.store.request_version(game_id, "r1") is None
+        assert service.state(game_id)["version"] == 1 and service.state(game_id)["history"] == []
+        # the retry is applied, once
+        assert service.act(game_id, 0, tokens[0], 1, Action("place", "H8 FORD"), request_id="r1")["version"] == 2
+        with pytest.raises(ApiError) as refused:
+            service.act(game_id, 0, tokens[0], 1, Action("place", "H8 FORD"), request_id="r1")
+        assert refused.value.code == "duplicate_request"
+        assert len(service.state(game_id)["history"]) == 1 and service.state(game_id)["players"][0]["score"] == 16
+    finally:
+        service.close()
+        service.store.dispose()
+
+
+KILLED_MID_REQUEST = """
+import os, signal, sys
+from sqlalchemy import event
+from qiza.web.db import Store
+from qiza.web.service import Action, GameService
+
+service = GameService(Store(sys.argv[1]), computer_processes=0)
+
+def die(_conn, _cursor, statement, *_args):
+    if statement.lstrip().upper().startswith("UPDATE GAMES"):
+        os.kill(os.getpid(), signal.SIGKILL)
+
+event.listen(service.store.engine, "before_cursor_execute", die)
+service.act(sys.argv[2], 0, sys.argv[3], 1, Action("place", "H8 FORD"), request_id="r1")
+"""
+
+
+def test_a_server_killed_mid_request_leaves_the_request_unapplied_and_retryable(database: str) -> None:
+    from qiza.web.service import Action, ApiError
+
+    service = service_on(database)
+    try:
+        game_id, tokens = two_player_game(service)
+        # another process takes the request, writes its record, and is killed (SIGKILL) just
+        # before the game update
+        done = subprocess.run([sys.executable, "-c", KILLED_MID_REQUEST, database, game_id, tokens[0]],
+                              cwd=ROOT, capture_output=True, text=True, timeout=120)
+        assert done.returncode == -signal.SIGKILL, done.stderr
+        assert service.store.request_version(game_id, "r1") is None
+        assert service.act(game_id, 0, tokens[0], 1, Action("place", "H8 FORD"), request_id="r1")["version"] == 2
+        with pytest.raises(ApiError) as refused:
+            service.act(game_id, 0, tokens[0], 1, Action("place", "H8 FORD"), request_id="r1")
+        assert refused.value.code == "duplicate_request"
+    finally:
+        service.close()
+        service.store.dispose()
+
+
+def test_a_version_clash_between_two_services_records_no_request(database: str) -> None:
+    from sqlalchemy import event
+
+    from qiza.web.service import Action, ApiError
+
+    one, two = service_on(database), service_on(database)
+    try:
+        game_id, tokens = two_player_game(one)
+        assert two.state(game_id)["version"] == 1
+        clashed: list[bool] = []
+
+        def the_other_writes_first(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+            if statement.lstrip().upper().startswith("INSERT INTO REQUESTS") and not clashed:
+                clashed.append(True)  # process one plays while process two is applying Bob's resignation
+                one.act(game_id, 0, tokens[0], 1, Action("place", "H8 FORD"), request_id="a1")
+
+        event.listen(two.store.engine, "before_cursor_execute", the_other_writes_first)
+        with pytest.raises(ApiError) as refused:
+            two.act(game_id, 1, tokens[1], 1, Action("resign"), request_id="b1")
+        event.remove(two.store.engine, "before_cursor_execute", the_other_writes_first)
+        assert refused.value.code == "version_conflict" and clashed
+        assert two.store.request_version(game_id, "b1") is None
+        # Bob reloads and resigns again with the same request id: applied, once
+        assert two.act(game_id, 1, tokens[1], 2, Action("resign"), request_id="b1")["over"]
+        with pytest.raises(ApiError) as again:
+            two.act(game_id, 1, tokens[1], 2, Action("resign"), request_id="b1")
+        assert again.value.code == "duplicate_request"
+        assert one.state(game_id)["version"] == 3
+    finally:
+        for service in (one, two):
+            service.close()
+            service.store.dispose()

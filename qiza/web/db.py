@@ -96,18 +96,30 @@ def normalise_url(url: str) -> str:
 
 
 def make_engine(url: str) -> Engine:
-    """An engine for ``url`` (SQLite in WAL mode with a busy timeout, or PostgreSQL)."""
+    """An engine for ``url`` (SQLite in WAL mode with a busy timeout, or PostgreSQL).
+
+    SQLite: Python's ``sqlite3`` module opens a transaction only before its first
+    INSERT/UPDATE/DELETE, so a SAVEPOINT made earlier opens one of its own, and releasing it
+    commits it: a request record guarded by a savepoint was committed apart from the game
+    update it guards. Here the driver opens no transaction itself; every SQLAlchemy
+    transaction starts with an explicit ``BEGIN``, and savepoints nest inside it, so a
+    transaction commits (or rolls back) as one, as on PostgreSQL."""
     url = normalise_url(url)
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
 
         @event.listens_for(engine, "connect")
         def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+            dbapi_connection.isolation_level = None  # the driver emits no BEGIN or COMMIT of its own
             cursor = dbapi_connection.cursor()
             cursor.execute("PRAGMA journal_mode=WAL")
             cursor.execute("PRAGMA synchronous=NORMAL")
             cursor.execute("PRAGMA busy_timeout=30000")
             cursor.close()
+
+        @event.listens_for(engine, "begin")
+        def _begin(connection: Any) -> None:
+            connection.exec_driver_sql("BEGIN")
 
         return engine
     return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
@@ -195,7 +207,7 @@ class Store:
         :class:`Duplicate` if ``request_id`` was already used for this game. ``moved``: the
         game itself changed (the new version becomes ``moved_version``)."""
         moved_version = expected_version + 1 if moved else row.moved
-        with self._begin() as connection:
+        with self._begin() as connection:  # one transaction: the request record commits with the game
             if request_id is not None:
                 try:
                     with connection.begin_nested():

@@ -347,8 +347,12 @@ class GameService:
         row.computer_to_move = (not game.over) and row.seats[game.to_move]["kind"] == COMPUTER
         try:
             written = self.store.swap(row, expected, request_id, moved=moved)
-        except Duplicate:
+        except BaseException as exc:
+            # nothing was stored: the cached game, already changed, must not stand for the
+            # stored version (the next request rebuilds it from the database)
             self._cache.pop(row.id, None)
+            if not isinstance(exc, Duplicate):
+                raise
             version = self.store.request_version(row.id, request_id or "")
             raise ApiError(409, "duplicate_request",
                            f"request {request_id!r} was already applied (it made version {version})",
