@@ -33,7 +33,7 @@ from qiza.move import Challenge, Exchange, Move, Pass, Place, format_move, parse
 from qiza.rules import CLASSIC, COMPUTER, EndPoints, EndRule, FirstPlayer, Rules
 from qiza.scoring import Evaluation, evaluate
 
-__all__ = ["Game", "Kind", "Record", "EndReason", "PlayerView", "replay", "COMPUTER"]
+__all__ = ["Game", "Kind", "Record", "EndReason", "PlayerView", "replay", "visible_record", "COMPUTER"]
 
 
 class Kind(enum.Enum):
@@ -116,9 +116,11 @@ class _Pending:
 
 @dataclass(frozen=True)
 class PlayerView:
-    """What one player may see: their own rack, the board, scores and the unseen tiles."""
+    """What one player (or a spectator) may see: their own rack, the board, scores and the
+    unseen tiles, and the score sheet as :func:`visible_record` shows it to them."""
 
-    seat: int
+    seat: int | None
+    """The player's seat; ``None`` for a spectator, who sees no rack."""
     rack: str
     board: Board
     scores: tuple[int, ...]
@@ -126,7 +128,8 @@ class PlayerView:
     bag_count: int
     rack_counts: tuple[int, ...]
     unseen: str
-    """Tiles this player cannot see: the bag plus the other players' racks, sorted."""
+    """Tiles this player cannot see: the bag plus the other players' racks, sorted (for a
+    spectator: the bag and every rack)."""
     history: tuple[Record, ...]
     rules: Rules
     over: bool
@@ -224,8 +227,9 @@ class Game:
         """A player's rack as text (``?`` for a blank); the player to move by default."""
         return self.rules.tile_set.text(self.racks[self.to_move if seat is None else seat])
 
-    def unseen(self, seat: int) -> str:
-        """Tiles a player cannot see (bag plus other racks), sorted, blanks first."""
+    def unseen(self, seat: int | None) -> str:
+        """Tiles a player cannot see (bag plus other racks), sorted, blanks first; with
+        ``None``, what a spectator cannot see (the bag and every rack)."""
         tiles = list(self.bag)
         for other, rack in enumerate(self.racks):
             if other != seat:
@@ -249,16 +253,19 @@ class Game:
                 return record
         return None
 
-    def view(self, seat: int) -> PlayerView:
-        """What the player in ``seat`` may see. Other players' racks are hidden."""
-        self._check_seat(seat)
-        history = tuple(r if r.seat == seat or self.over else _hide_rack(r) for r in self.history)
+    def view(self, seat: int | None) -> PlayerView:
+        """What the player in ``seat`` may see (``None``: a spectator). Other players' racks
+        and the tiles they exchanged are hidden until the game is over (see
+        :func:`visible_record`); a spectator sees no rack."""
+        if seat is not None:
+            self._check_seat(seat)
+        history = tuple(visible_record(r, seat, over=self.over) for r in self.history)
         return PlayerView(
-            seat=seat, rack=self.rack_text(seat), board=self.board.copy(), scores=tuple(self.scores),
-            to_move=self.to_move, bag_count=len(self.bag),
+            seat=seat, rack=self.rack_text(seat) if seat is not None else "", board=self.board.copy(),
+            scores=tuple(self.scores), to_move=self.to_move, bag_count=len(self.bag),
             rack_counts=tuple(len(r) for r in self.racks), unseen=self.unseen(seat),
             history=history, rules=self.rules, over=self.over,
-            can_challenge=self.can_challenge and seat != self._pending_seat())
+            can_challenge=seat is not None and self.can_challenge and seat != self._pending_seat())
 
     def _pending_seat(self) -> int | None:
         return self._pending.seat if self._pending else None
@@ -854,9 +861,28 @@ class Game:
         return f"<Game {self.rules.name} {self.players} scores {self.scores}, {state}>"
 
 
-def _hide_rack(record: Record) -> Record:
+def visible_record(record: Record, viewer: int | None, *, over: bool) -> Record:
+    """A score sheet line as the player in seat ``viewer`` (``None``: a spectator) may see it.
+
+    This is the one place that decides it; every front end and the web server show records
+    through it. Once the game is over everything is shown. Before that a line's rack is
+    shown only to its own player, and an exchange shows others only how many tiles went
+    back (the exchanger sees which). Every other field is public: the board shows it.
+
+    >>> record = Record(0, Kind.EXCHANGE, "AEIQUVV", 0, 0, Exchange("QVV"), "exchange QVV")
+    >>> visible_record(record, 1, over=False).notation
+    'exchange 3 tiles'
+    >>> visible_record(record, 0, over=False).notation, visible_record(record, 1, over=True).rack
+    ('exchange QVV', 'AEIQUVV')
+    """
+    if over or (viewer is not None and viewer == record.seat):
+        return record
     hidden = copy.copy(record)
     hidden.rack = ""
+    if record.kind is Kind.EXCHANGE and isinstance(record.move, Exchange):
+        count = len(record.move.tiles)
+        hidden.move = None
+        hidden.notation = f"exchange {count} tile{'s' if count != 1 else ''}"
     return hidden
 
 

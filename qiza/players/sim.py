@@ -367,7 +367,8 @@ class SimPlayer(StaticPlayer):
         rack = rack_counts(view.rack)
         unseen = counts_to_tiles(rack_counts(view.unseen))
         n = len(view.scores)
-        opp_sizes = [view.rack_counts[(view.seat + k) % n] for k in range(1, n)]
+        me = view.seat if view.seat is not None else view.to_move
+        opp_sizes = [view.rack_counts[(me + k) % n] for k in range(1, n)]
         gen = self.generator(rules)
         pool = self._get_pool(gen)
         workers = max(1, self.workers) if pool is not None else 1

@@ -40,7 +40,7 @@ from qiza.errors import (
     QizaError,
     RuleError,
 )
-from qiza.game import Game, Kind, PlayerView, Record
+from qiza.game import Game, Kind, PlayerView, Record, visible_record
 from qiza.lexicon import Lexicon
 from qiza.move import Exchange, Move, Pass, Place
 from qiza.rules import PRESETS, Notation, Rules, find_preset, finish_line
@@ -757,7 +757,7 @@ class GameService:
             record = self._apply(game, seat, action)
             self._commit(row, cached, request_id)
             state = game_state(row, game, seat, self.store.rack_order(game_id, seat))
-            state["record"] = record_json(record, show_rack=True)
+            state["record"] = record_json(visible_record(record, seat, over=game.over))
             return state
 
     def _apply(self, game: Game, seat: int, action: Action) -> Record:
@@ -943,10 +943,11 @@ class GameService:
 
 
 # -- JSON views ---------------------------------------------------------------------------------
-def record_json(record: Record, *, show_rack: bool) -> dict[str, Any]:
-    """A score sheet line as JSON data."""
+def record_json(record: Record) -> dict[str, Any]:
+    """A score sheet line as JSON data, as it is: pass it through
+    :func:`~qiza.game.visible_record` for the seat that will see it."""
     return {
-        "seat": record.seat, "kind": record.kind.value, "rack": record.rack if show_rack else "",
+        "seat": record.seat, "kind": record.kind.value, "rack": record.rack,
         "score": record.score, "total": record.total, "move": record.notation,
         "words": list(record.words), "squares": list(record.squares), "bingo": record.bingo,
         "challenged_off": record.challenged_off, "note": record.note,
@@ -965,17 +966,9 @@ def rules_json(rules: Rules) -> dict[str, Any]:
 def game_state(row: GameRow, game: Game, seat: int | None, order: str | None = None) -> dict[str, Any]:
     """What the player in ``seat`` (``None``: a spectator) may see, as JSON data; ``order``:
     the order the player put their rack in (see :func:`ordered_rack`)."""
-    view = game.view(seat if seat is not None else 0)
-    if seat is None:
-        history = [record_json(r, show_rack=game.over) for r in game.history]
-        unseen = game.rules.tile_set.text(sorted(list(game.bag) + [t for rack in game.racks for t in rack]))
-        rack = ""
-        can_challenge = False
-    else:
-        history = [record_json(r, show_rack=bool(r.rack)) for r in view.history]
-        unseen = view.unseen
-        rack = ordered_rack(game, seat, order)
-        can_challenge = view.can_challenge
+    view = game.view(seat)  # the one place that decides what a seat (or a spectator) may see
+    history = [record_json(r) for r in view.history]
+    rack = ordered_rack(game, seat, order) if seat is not None else ""
     last = game.last_play()
     pending = getattr(game, "_pending", None)
     window = None
@@ -994,9 +987,9 @@ def game_state(row: GameRow, game: Game, seat: int | None, order: str | None = N
         "id": row.id, "version": row.version, "seat": seat, "players": players,
         "to_move": game.to_move, "rules": rules_json(game.rules), "preset": row.settings.get("preset"),
         "word_help": bool(row.settings.get("word_help")), "creator_seat": row.settings.get("creator_seat"),
-        "board": game.board.rows_text(), "rack": rack, "bag_count": len(game.bag), "unseen": unseen,
+        "board": game.board.rows_text(), "rack": rack, "bag_count": len(game.bag), "unseen": view.unseen,
         "history": history, "last_move": list(last.squares) if last else [],
-        "can_challenge": can_challenge, "challenge_window": window,
+        "can_challenge": view.can_challenge, "challenge_window": window,
         "over": game.over, "end_reason": game.end_reason.value if game.end_reason else None,
         "winners": game.winners(), "scores_before_end": game.scores_before_end(),
         "resigned": getattr(game, "_resigned", None) if game.over else None,
