@@ -95,9 +95,10 @@ class Table:
         return answer.text if raw else answer.json()
 
     def open_live(self, party: Party) -> Any:
-        query = f"?seat={party.seat}&token={party.token}" if party.seat is not None else ""
-        cm = self.client.websocket_connect(f"/ws/games/{self.id}{query}")
-        return cm, cm.__enter__()
+        cm = self.client.websocket_connect(f"/ws/games/{self.id}")
+        socket = cm.__enter__()
+        socket.send_json({"seat": party.seat, "token": party.token} if party.seat is not None else {})
+        return cm, socket
 
     def close(self) -> None:
         for party in self.parties:
