@@ -103,6 +103,7 @@ def _show(args: argparse.Namespace) -> int:
         print(f"warning: {problem}", file=sys.stderr)
     print(text.board_text(result.game.board, last=result.game.last_play()))
     print()
+    print(text.notation_note(result.game.rules.notation))
     print(text.score_sheet(result.game))
     for difference in result.differences:
         print(f"differs: {difference}", file=sys.stderr)

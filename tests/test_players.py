@@ -185,7 +185,8 @@ def test_best_cli(capsys: pytest.CaptureFixture[str]) -> None:
     args = parser.parse_args(["/".join(["15"] * 15) + " AEINRS?/ 0/0 0 lex TWL06;", "-n", "3"])
     assert best_cli.run(args) == 0
     out = capsys.readouterr().out.splitlines()
-    assert len(out) == 5 and "64" in out[2]
+    assert len(out) == 6 and "64" in out[3]
+    assert out[1] == "Moves in rule book notation: H8 reads across, 8H reads down."  # the CGP game's
 
 
 def test_level_names() -> None:
@@ -477,7 +478,8 @@ def test_best_cli_on_a_game_record_without_a_lexicon(capsys: pytest.CaptureFixtu
     out = capsys.readouterr().out.splitlines()
     assert "lexicon TWL06" in out[0]
     # real placements are found (not only exchanges, as with an empty word graph)
-    assert not out[2].split()[1].startswith("exchange")
+    assert out[1].startswith("Moves in tournament notation")
+    assert not out[3].split()[1].startswith("exchange")
 
 
 ANALYSIS_RECORD = ("#player1 ann Ann\n#player2 bob Bob\n"
@@ -509,7 +511,8 @@ def test_analyze_rates_each_turn_against_the_best_move(capsys: pytest.CaptureFix
         analyze(str(record), player="cy")
     assert main(["analyze", str(record), "--player", "ann"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0].split()[:4] == ["turn", "player", "rack", "played"]
+    assert out[0] == "Moves in tournament notation (as in GCG files): 8H reads across, H8 reads down."
+    assert out[1].split()[:4] == ["turn", "player", "rack", "played"]
     assert out[-1].split()[:3] == ["ann", "3", "2"]  # 3 turns, 2 rated (the pass is not)
 
 

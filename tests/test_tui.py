@@ -709,3 +709,16 @@ def test_the_first_run_note_only_on_a_first_run(monkeypatch: pytest.MonkeyPatch)
         warm.wait(notes.append)
         assert notes == [expect] and warm.first_run is (not cached)
     assert "first run" not in warmup.READY_NOTE
+
+
+def test_every_listing_of_moves_states_the_notation(monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    status, out = play(["--seed", "21", "--first-player", "fixed", "-p", "Ann", "-p", "computer:easy",
+                        "--notation", "tournament", "--no-save"], ["hint 3", "help", "pass", "sheet", "quit"],
+                       monkeypatch, capsys)
+    assert status == 0
+    note = "Moves in tournament notation (as in GCG files): 8H reads across, H8 reads down."
+    hint = out[out.index("Best plays for your rack"):]
+    assert hint.splitlines()[1] == note
+    assert note in out[out.index("Commands"):out.index("Type 'help COMMAND'")]
+    assert note in " ".join(out[out.index("Score sheet"):].split())

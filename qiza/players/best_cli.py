@@ -133,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def format_best(game: Game, top: int = 10, engine: str = "static") -> list[str]:
-    """The table of the top moves of the player to move."""
+    """The table of the top moves of the player to move (a line says the moves' notation)."""
     from qiza.players.engine import StaticPlayer
 
     view = game.view(game.to_move)
@@ -142,8 +142,11 @@ def format_best(game: Game, top: int = 10, engine: str = "static") -> list[str]:
         options = sorted(player.ranked(view, with_exchanges=False), key=lambda o: -o.score)[:top]
     else:
         options = player.ranked(view, top)
+    from qiza.text import notation_note
+
     lines = [f"{game.players[game.to_move]} to move, rack {view.rack}, bag {view.bag_count}, "
              f"lexicon {game.lexicon.name}",
+             notation_note(game.rules.notation),
              f"{'#':>3} {'move':<24} {'score':>5} {'leave':<9} {'equity':>7}"]
     for i, option in enumerate(options, start=1):
         lines.append(f"{i:>3} {game.format(option.move):<24} {option.score:>5} {option.leave or '-':<9} "

@@ -24,7 +24,7 @@ from qiza.board import Board
 from qiza.game import EndReason, Game, Kind, Record
 from qiza.layout import Premium
 from qiza.move import Exchange
-from qiza.text import short_names
+from qiza.text import notation_note, short_names
 
 __all__ = ["BoardStyle", "board_style_for", "board_text", "rack_text", "side_panel", "screen",
            "score_sheet", "end_summary", "biggest_plays", "PREMIUM_SYMBOLS", "legend", "describe_record",
@@ -403,7 +403,8 @@ def score_sheet(game: Game, *, show_racks: bool | int = True, wide: bool = False
     ``show_racks`` may be a seat number: only that player's racks are shown (the others' are
     hidden during the game).
     """
-    table = Table(title="Score sheet", show_edge=False, pad_edge=False, header_style="bold")
+    table = Table(title="Score sheet", caption=notation_note(game.rules.notation), show_edge=False, pad_edge=False,
+                  header_style="bold")
     table.add_column("#", justify="right")
     table.add_column("Player", no_wrap=True)
     table.add_column("Rack", no_wrap=True)

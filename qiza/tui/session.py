@@ -25,6 +25,7 @@ from qiza.game import Game, Kind, Record, replay
 from qiza.move import Place
 from qiza.paths import user_data_dir
 from qiza.rules import Notation
+from qiza.text import notation_note
 from qiza.tui import render
 from qiza.tui.terminal import Terminal
 from qiza.tui.warmup import WarmUp
@@ -605,7 +606,8 @@ class Session:
             self.say("No placement is possible with this rack: exchange or pass.")
             return STAY
         candidates.sort(key=lambda c: -float(getattr(c, "equity", c.score)))
-        self.say(Text("Best plays for your rack (move, score, tiles kept):", "bold"))
+        self.say(Text("Best plays for your rack (move, score, tiles kept):", "bold"),
+                 notation_note(self.game.rules.notation))
         for cand in candidates[:count]:
             move: Place = cand.move
             leave = getattr(cand, "leave", "") or "-"
@@ -789,7 +791,7 @@ class Session:
         table.add_column()
         for command in COMMANDS:
             table.add_row(command.usage, _first_sentence(command.help))
-        self.say(table, "Type 'help COMMAND' for more.")
+        self.say(table, notation_note(self.game.rules.notation), "Type 'help COMMAND' for more.")
         return STAY
 
     def do_quit(self, seat: int, rest: str) -> str:
