@@ -12,6 +12,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -524,3 +525,107 @@ def test_a_version_clash_between_two_services_records_no_request(database: str) 
         for service in (one, two):
             service.close()
             service.store.dispose()
+
+
+# -- 9. the database away --------------------------------------------------------------------------
+class Proxy:
+    """A TCP proxy on a loopback port to ``target`` that the test can cut and restore (the
+    database "goes away": new connections are refused, open ones are closed)."""
+
+    def __init__(self, target: tuple[str, int]) -> None:
+        self.target = target
+        self.port = free_port()
+        self.conns: list[socket.socket] = []
+        self.listener: socket.socket | None = None
+        self.start()
+
+    def start(self) -> None:
+        listener = socket.socket()
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(("127.0.0.1", self.port))
+        listener.listen(50)
+        self.listener = listener
+        threading.Thread(target=self._accept, args=(listener,), daemon=True).start()
+
+    def _accept(self, listener: socket.socket) -> None:
+        while True:
+            try:
+                client, _ = listener.accept()
+            except OSError:
+                return
+            try:
+                upstream = socket.create_connection(self.target, timeout=5)
+            except OSError:
+                client.close()
+                continue
+            upstream.settimeout(None)
+            self.conns += [client, upstream]
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pipe(source: socket.socket, sink: socket.socket) -> None:
+        try:
+            while data := source.recv(65536):
+                sink.sendall(data)
+        except OSError:
+            pass
+        for sock in (source, sink):
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+
+    def cut(self) -> None:
+        assert self.listener is not None
+        with contextlib.suppress(OSError):
+            self.listener.shutdown(socket.SHUT_RDWR)  # wakes the accepting thread (Linux)
+        self.listener.close()
+        for conn in self.conns:
+            with contextlib.suppress(OSError):
+                conn.shutdown(socket.SHUT_RDWR)
+            conn.close()
+        self.conns = []
+
+
+def test_postgres_away_gives_503_json_and_recovers() -> None:
+    why = _postgres_down()
+    if why:
+        pytest.skip(why)
+    from sqlalchemy.engine import make_url
+
+    real = make_url(POSTGRES_URL)
+    proxy = Proxy((real.host or "127.0.0.1", real.port or 5432))
+    url = real.set(host="127.0.0.1", port=proxy.port).render_as_string(hide_password=False)
+    try:
+        with TestClient(create_app(url, computer_processes=0)) as client:
+            created = create(client)
+            game_id, tokens = created["id"], created["tokens"]
+            assert act(client, game_id, 0, tokens["0"], 1, "pass").status_code == 200
+            proxy.cut()
+            requests = [
+                lambda: client.get(f"/api/games/{game_id}"),
+                lambda: client.get(f"/api/games/{game_id}", params={"seat": 1}, headers={"X-Seat-Token": tokens["1"]}),
+                lambda: act(client, game_id, 1, tokens["1"], 2, "pass", request_id="away"),
+                lambda: client.post("/api/games", json={"seats": [{}, {}]}),
+                lambda: client.get("/api/games"),
+                lambda: client.post(f"/api/games/{game_id}/rack", json={"seat": 1, "token": tokens["1"], "order": "A"}),
+                lambda: client.post(f"/api/games/{game_id}/join", json={"seat": 1, "invite": created["invite"]}),
+            ]
+            for request in requests:
+                begin = time.monotonic()
+                answer = request()
+                body = error(answer, 503, "database_unavailable")
+                assert "try again" in body["message"] and int(answer.headers["Retry-After"]) > 0
+                assert time.monotonic() - begin < 15
+            with client.websocket_connect(f"/ws/games/{game_id}") as live:
+                live.send_json({})
+                assert live.receive_json()["error"]["code"] == "database_unavailable"
+            proxy.start()
+            # back: the turn tried meanwhile was not applied, and is applied now, once
+            assert client.get(f"/api/games/{game_id}").json()["version"] == 2
+            assert act(client, game_id, 1, tokens["1"], 2, "pass", request_id="away").status_code == 200
+            error(act(client, game_id, 1, tokens["1"], 2, "pass", request_id="away"), 409, "duplicate_request")
+            with client.websocket_connect(f"/ws/games/{game_id}") as live:
+                live.send_json({})
+                assert live.receive_json()["state"]["version"] == 3
+    finally:
+        proxy.cut()

@@ -30,6 +30,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StringConstraints, ValidationError
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as SQLAlchemyTimeoutError
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -181,6 +183,24 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
+# -- the database away ---------------------------------------------------------------------------
+#: errors of a database that cannot answer now (stopped, unreachable, locked, pool exhausted)
+DATABASE_ERRORS: tuple[type[Exception], ...] = (OperationalError, InterfaceError, SQLAlchemyTimeoutError)
+#: seconds a client should wait before trying again while the database is away
+DATABASE_RETRY_AFTER = 5
+
+
+def database_error(exc: Exception) -> ApiError:
+    """The answer to a database error: 503 ``database_unavailable`` (with ``Retry-After``)
+    when the database cannot answer now, else 500 ``internal_error``."""
+    if isinstance(exc, DATABASE_ERRORS) or (isinstance(exc, DBAPIError) and exc.connection_invalidated):
+        log.warning("database unavailable: %s", exc.__class__.__name__)
+        return ApiError(503, "database_unavailable", "the game database is unavailable just now; nothing was "
+                        f"changed: try again in {DATABASE_RETRY_AFTER} seconds", retry_after=DATABASE_RETRY_AFTER)
+    log.error("database error: %s", exc)
+    return ApiError(500, "internal_error", "the server failed to answer this request; it has been logged")
+
+
 # -- live updates ----------------------------------------------------------------------------------
 HELLO_TIMEOUT = 10.0
 
@@ -243,6 +263,9 @@ class Hub:
                 try:
                     states[conn.seat] = await run_in_threadpool(self.service.pushed_state, game_id, conn.seat, version)
                 except ApiError:
+                    continue
+                except DATABASE_ERRORS:  # the database is away: the next change pushes again
+                    log.warning("game %s: no live update, the database is unavailable", game_id)
                     continue
             await self._send(conn, states[conn.seat])
 
@@ -347,6 +370,18 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
             parts.append(f"{where or 'body'}: {err.get('msg', 'invalid')}")
         return JSONResponse({"error": {"code": "malformed_request", "message": "; ".join(parts) or "malformed request",
                                        "details": details}}, status_code=422)
+
+    @app.exception_handler(DBAPIError)
+    @app.exception_handler(SQLAlchemyTimeoutError)
+    async def _database(_request: Request, exc: Exception) -> JSONResponse:
+        refusal = database_error(exc)
+        return await _api_error(_request, refusal)
+
+    @app.exception_handler(Exception)
+    async def _unexpected(_request: Request, exc: Exception) -> JSONResponse:
+        # logged by the server; the client gets the documented JSON error, never a traceback
+        return JSONResponse({"error": {"code": "internal_error", "message": "the server failed to answer this "
+                                       "request; it has been logged"}}, status_code=500)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -511,9 +546,10 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
         try:
             hello = await _hello(socket)
             state = await run_in_threadpool(service.state, game_id, hello.seat, hello.token)
-        except ApiError as exc:
-            await socket.send_json({"type": "error", **exc.body()})
-            await socket.close(code=4000 + exc.status)
+        except (ApiError, OperationalError, InterfaceError, SQLAlchemyTimeoutError) as exc:
+            refusal = exc if isinstance(exc, ApiError) else database_error(exc)
+            await socket.send_json({"type": "error", **refusal.body()})
+            await socket.close(code=4000 + refusal.status)
             return
         except WebSocketDisconnect:
             return

@@ -122,7 +122,9 @@ def make_engine(url: str) -> Engine:
             connection.exec_driver_sql("BEGIN")
 
         return engine
-    return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+    # a database that does not answer is given up on after a few seconds (never waited on forever)
+    return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True, pool_timeout=10,
+                         connect_args={"connect_timeout": 5})
 
 
 def migrate(engine: Engine) -> None:
