@@ -20,6 +20,7 @@ import copy
 import enum
 import json
 import random
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -906,12 +907,7 @@ def apply_action(game: Game, seat: int, text: str) -> None:
     elif word == "rack":
         game.set_rack(seat, rest)
     elif word == "setup":
-        try:
-            data = json.loads(rest)
-            game.setup_position(data["rows"], data["racks"], data["scores"], int(data["to_move"]),
-                                int(data.get("scoreless_turns", 0)))
-        except (json.JSONDecodeError, KeyError, TypeError) as exc:
-            raise MoveSyntaxError(f"malformed set-up: {exc}") from None
+        game.setup_position(*_setup_fields(rest))
     elif word == "arrange":
         game.arrange_rack(seat, rest)
     elif word == "redeal":
@@ -920,9 +916,40 @@ def apply_action(game: Game, seat: int, text: str) -> None:
         game.redeal_unseen(seat, int(rest))
     elif word == "penalty":
         points, _, note = rest.partition(" ")
+        if not re.fullmatch(r"-?[0-9]{1,6}", points):
+            raise MoveSyntaxError(f"malformed penalty: {points[:20]!r} is not a whole number of points")
         game.penalize(seat, int(points), note)
     else:
         game.play(text, seat=seat)
+
+
+def _setup_fields(text: str) -> tuple[list[str], list[str], list[int], int, int]:
+    """The board rows, racks, scores, player to move and scoreless turns of a ``setup JSON``
+    action; :class:`MoveSyntaxError` naming the field that is missing or of the wrong type."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as exc:  # not JSON, a number of thousands of digits, deep nesting
+        raise MoveSyntaxError(f"malformed set-up: not JSON ({str(exc)[:60]})") from None
+    if not isinstance(data, dict):
+        raise MoveSyntaxError("malformed set-up: not a JSON object")
+
+    def texts(key: str) -> list[str]:
+        value = data.get(key)
+        if not (isinstance(value, list) and len(value) <= 21 and all(isinstance(v, str) for v in value)):
+            raise MoveSyntaxError(f"malformed set-up: {key} must be a list of at most 21 strings")
+        return value
+
+    def number(key: str, default: int | None = None) -> int:
+        value = data.get(key, default)
+        if type(value) is not int or not 0 <= value <= 1_000_000:
+            raise MoveSyntaxError(f"malformed set-up: {key} must be a whole number")
+        return value
+
+    rows, racks, scores = texts("rows"), texts("racks"), data.get("scores")
+    if not (isinstance(scores, list) and len(scores) <= 4
+            and all(type(v) is int and abs(v) <= 1_000_000 for v in scores)):
+        raise MoveSyntaxError("malformed set-up: scores must be a list of at most 4 whole numbers")
+    return rows, racks, scores, number("to_move"), number("scoreless_turns", 0)
 
 
 def replay(rules: Rules, players: Sequence[str], seed: int, actions: Sequence[tuple[int, str]],

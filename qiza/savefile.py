@@ -20,7 +20,7 @@ from typing import Any
 from qiza.errors import FileFormatError, QizaError
 from qiza.game import Game, apply_action
 from qiza.lexicon import Lexicon, load_lexicon
-from qiza.rules import rules_from_dict
+from qiza.rules import Rules, rules_from_dict
 
 FORMAT = "qiza-game"
 VERSION = 1
@@ -43,37 +43,130 @@ def to_dict(game: Game, *, extra: dict[str, Any] | None = None) -> dict[str, Any
 
 
 def from_dict(data: Any, *, lexicon: Lexicon | None = None) -> Game:
-    """Rebuild a game from :func:`to_dict` data. Raises :class:`FileFormatError` when it cannot."""
+    """Rebuild a game from :func:`to_dict` data. Raises :class:`FileFormatError` naming the
+    field when it cannot (each field is checked for its type and range before it is used)."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise FileFormatError("not a qiza saved game")
     version = data.get("version")
-    if not isinstance(version, int):
+    if type(version) is not int:
         raise FileFormatError("saved game has no format version")
     if version > VERSION:
         raise FileFormatError(f"saved game format version {version} is newer than this qiza "
                               f"understands (version {VERSION}): upgrade qiza to open it")
+    rules_data = _field(data, "rules", dict, "an object of rule options")
+    for key, value in rules_data.items():
+        _check_rule_option(key, value)
+    players = _field(data, "players", list, "a list of player names")
+    if not 1 <= len(players) <= MAX_PLAYERS or not all(isinstance(p, str) and len(p) <= MAX_TEXT for p in players):
+        raise FileFormatError(f"saved game is malformed: field players: 1 to {MAX_PLAYERS} names of at most {MAX_TEXT} "
+                              "characters")
+    seed = data.get("seed")
+    if type(seed) is not int or not abs(seed) < 2**64:
+        raise FileFormatError(f"saved game is malformed: field seed: {_show(seed)} is not a whole number "
+                              "of at most 64 bits")
+    lexicon_name = data.get("lexicon", "ENABLE")
+    if not isinstance(lexicon_name, str) or not 0 < len(lexicon_name) <= MAX_TEXT:
+        raise FileFormatError(f"saved game is malformed: field lexicon: {_show(lexicon_name)} is not a lexicon name")
+    extra = data.get("extra", {})
+    if not isinstance(extra, dict):
+        raise FileFormatError(f"saved game is malformed: field extra: {_show(extra)} is not an object")
+    actions = _actions(_field(data, "actions", list, "a list of [seat, action] pairs"), len(players))
     try:
-        rules = rules_from_dict(data["rules"])
-        players = [str(p) for p in data["players"]]
-        seed = int(data["seed"])
-        actions = [(int(seat), str(text)) for seat, text in data["actions"]]
-        lex = lexicon or load_lexicon(_lexicon_source(str(data.get("lexicon", "ENABLE"))))
-    except (KeyError, TypeError, ValueError) as exc:
+        rules = rules_from_dict(rules_data)
+        lex = lexicon or load_lexicon(_lexicon_source(lexicon_name))
+    except ValueError as exc:  # an unknown rule option or value (QizaError is a ValueError too)
         raise FileFormatError(f"saved game is malformed: {exc}") from None
     try:
         game = Game(rules, players=players, lexicon=lex, seed=seed)
-    except (QizaError, TypeError, AttributeError) as exc:  # wrongly typed settings, e.g. a number as a rule name
+    except QizaError as exc:
         raise FileFormatError(f"saved game settings: {exc}") from None
     for number, (seat, text) in enumerate(actions, start=1):
         try:
             apply_action(game, seat, text)
-        except (QizaError, TypeError, AttributeError) as exc:
-            raise FileFormatError(f"saved game action {number} ({text!r} by seat {seat}): {exc}") from None
+        except QizaError as exc:
+            raise FileFormatError(f"saved game action {number} ({text[:60]!r} by seat {seat}): {exc}") from None
     return game
 
 
+MAX_PLAYERS = 4
+MAX_TEXT = 1000
+"""The longest player name, lexicon name or rule name."""
+MAX_ACTION = 20_000
+"""The longest action text (a ``setup`` of the largest board)."""
+MAX_ACTIONS = 20_000
+MAX_NUMBER = 1_000_000
+"""The largest rule number (bingo bonus, exchange limit...)."""
+
+
+def _show(value: Any) -> str:
+    """A short description of a wrong value for an error message."""
+    text = repr(value) if isinstance(value, (int, float, str, bool)) or value is None else type(value).__name__
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _field(data: dict[str, Any], key: str, kind: type, what: str) -> Any:
+    value = data.get(key)
+    if not isinstance(value, kind):
+        raise FileFormatError(f"saved game is malformed: field {key}: {'missing' if value is None else _show(value)}, "
+                              f"not {what}")
+    return value
+
+
+_RULE_TYPES = {key: type(value) for key, value in Rules().describe().items()}
+"""Each rule option's JSON type: a text (names of settings), a whole number, or for
+``finish_line`` a list of numbers or null."""
+
+
+def _check_rule_option(key: Any, value: Any) -> None:
+    """A rule option must have its type (texts of at most :data:`MAX_TEXT` characters, whole
+    numbers of at most a million, ``finish_line`` null or at most 4 numbers); :class:`Rules`
+    checks the values."""
+    kind = _RULE_TYPES.get(key) if isinstance(key, str) else None
+    if kind is None:
+        raise FileFormatError(f"saved game is malformed: field rules: {_show(key)} is not a rule option "
+                              f"(known: {', '.join(sorted(_RULE_TYPES))})")
+    where = f"saved game is malformed: field rules.{key}: {_show(value)}"
+    if kind is str:
+        if not isinstance(value, str) or len(value) > MAX_TEXT:
+            raise FileFormatError(f"{where} is not a name")
+    elif kind is int:
+        if type(value) is not int or abs(value) > MAX_NUMBER:
+            raise FileFormatError(f"{where} is not a whole number from -{MAX_NUMBER} to {MAX_NUMBER}")
+    elif value is not None and not (isinstance(value, list) and len(value) <= MAX_PLAYERS
+                                     and all(type(v) is int and 0 <= v <= MAX_NUMBER for v in value)):
+        raise FileFormatError(f"{where} is not null or a list of at most {MAX_PLAYERS} target scores")
+
+
+def _actions(entries: list[Any], players: int) -> list[tuple[int, str]]:
+    """The ``[seat, text]`` pairs of the actions field, each checked."""
+    if len(entries) > MAX_ACTIONS:
+        raise FileFormatError(f"saved game is malformed: field actions: {len(entries)} actions, more than {MAX_ACTIONS}")
+    actions = []
+    for number, entry in enumerate(entries, start=1):
+        if not (isinstance(entry, list) and len(entry) == 2):
+            raise FileFormatError(f"saved game is malformed: action {number}: {_show(entry)} is not a [seat, action] pair")
+        seat, text = entry
+        if type(seat) is not int or not 0 <= seat < players:
+            raise FileFormatError(f"saved game is malformed: action {number}: seat {_show(seat)} is not 0 to {players - 1}")
+        if not isinstance(text, str) or len(text) > MAX_ACTION:
+            raise FileFormatError(f"saved game is malformed: action {number}: {_show(text)} is not an action text of at most "
+                                  f"{MAX_ACTION} characters")
+        actions.append((seat, text))
+    return actions
+
+
 def _lexicon_source(name: str) -> str:
-    return name.lower() if name.lower() in ("enable", "twl06", "sowpods") else name
+    """A built-in lexicon's name, or the path of a word list file (never a device or a folder)."""
+    if name.lower() in ("enable", "twl06", "sowpods"):
+        return name.lower()
+    try:
+        regular = Path(name).is_file()
+    except (OSError, ValueError):  # a name too long for a path, or with a NUL
+        regular = False
+    if not regular:
+        raise FileFormatError(f"saved game is malformed: field lexicon: {_show(name)} is neither a built-in lexicon "
+                              "(enable, twl06, sowpods) nor a word list file")
+    return name
 
 
 def dumps(game: Game, **kwargs: Any) -> str:
@@ -83,11 +176,35 @@ def dumps(game: Game, **kwargs: Any) -> str:
 
 def loads(text: str, *, lexicon: Lexicon | None = None) -> Game:
     """A game from a JSON string."""
+    return from_dict(parse_json(text), lexicon=lexicon)
+
+
+def parse_json(text: str) -> Any:
+    """The JSON data of a saved game's text; :class:`FileFormatError` (with the line) when it is not JSON."""
     try:
-        data = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as exc:
         raise FileFormatError(f"not JSON: {exc.msg}", line=exc.lineno) from None
-    return from_dict(data, lexicon=lexicon)
+    except RecursionError:
+        raise FileFormatError("not a saved game: JSON nested too deeply") from None
+    except ValueError as exc:  # an integer of thousands of digits
+        raise FileFormatError(f"not a saved game: {exc}") from None
+
+
+def read_text(path: str | os.PathLike[str]) -> str:
+    """The text of a saved game's file; :class:`FileFormatError` when it cannot be read or is not UTF-8."""
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise FileFormatError(f"cannot read: {exc.strerror}", path=str(path)) from None
+    except UnicodeDecodeError as exc:
+        raise FileFormatError(f"not a saved game (not UTF-8 text: {exc.reason} at byte {exc.start})",
+                              path=str(path)) from None
+
+
+def in_file(error: FileFormatError, path: str | os.PathLike[str]) -> FileFormatError:
+    """The error with the file's name (and the line, if known) in front of its message."""
+    return error if error.path is not None else FileFormatError(error.reason, error.line, str(path))
 
 
 def save(game: Game, path: str | os.PathLike[str], **kwargs: Any) -> None:
@@ -105,11 +222,8 @@ def save(game: Game, path: str | os.PathLike[str], **kwargs: Any) -> None:
 
 
 def load(path: str | os.PathLike[str], *, lexicon: Lexicon | None = None) -> Game:
-    """Read a game saved with :func:`save`."""
+    """Read a game saved with :func:`save`; errors name the file."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise FileFormatError(f"cannot read {path}: {exc.strerror}") from None
-    except UnicodeDecodeError as exc:
-        raise FileFormatError(f"{path} is not a saved game (not UTF-8 text: {exc.reason})") from None
-    return loads(text, lexicon=lexicon)
+        return loads(read_text(path), lexicon=lexicon)
+    except FileFormatError as exc:
+        raise in_file(exc, path) from None

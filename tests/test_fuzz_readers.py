@@ -9,24 +9,31 @@ found by earlier fuzzing has its own regression test.
 from __future__ import annotations
 
 import functools
+import io
+import json
 import os
+import tempfile
 import time
 import tracemalloc
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from qiza import cgp, gcg
+from qiza import cgp, gcg, savefile
+from qiza.cli import main as cli_main
 from qiza.errors import FileFormatError, MoveSyntaxError, QizaError
 from qiza.game import Game
 from qiza.lexicon import Lexicon, load_lexicon
 from qiza.move import parse_move
 from qiza.rules import COMPUTER, Notation
+from qiza.tui.session import Session
+from qiza.tui.terminal import PlainTerminal
 
 FUZZ = settings(max_examples=int(os.environ.get("QIZA_FUZZ_EXAMPLES", "60")), deadline=timedelta(seconds=5),
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
@@ -315,3 +322,197 @@ def test_move_notation_fuzz(text: str) -> None:
 def test_move_notation_reproducers(text: str, message: str) -> None:
     with bounded(seconds=1, megabytes=50), pytest.raises(MoveSyntaxError, match=message):
         parse_move(text, Notation.RULEBOOK)
+
+
+# -- JSON saves and resume files -----------------------------------------------------------------------
+
+@functools.cache
+def saved_game() -> dict[str, Any]:
+    """A small saved game of the terminal front end: a computer seat, a few moves of every kind."""
+    game = Game(COMPUTER, players=["Ann", "Comp"], seed=7, lexicon=enable())
+    game.set_rack(0, "AEINRST")
+    game.play("H8 RETAINS")
+    game.accept()
+    game.penalize(1, 10, "time")
+    game.play("pass")
+    game.play("exchange " + game.rack_text(0)[:2])
+    extra = {"tui": {"seats": [{"name": "Ann", "level": None}, {"name": "Comp", "level": "easy"}],
+                     "settings": {"hints": True, "word_tools": False, "undo": True}, "computer_seed": 7}}
+    return savefile.to_dict(game, extra=extra)
+
+
+def resume(text: str) -> None:
+    """Load a resume file as ``qiza play --resume`` does: a session, or only project errors."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "game.json"
+        path.write_text(text, encoding="utf-8", errors="surrogateescape")
+        only_project_errors(lambda: Session.from_file(path, PlainTerminal(io.StringIO(), io.StringIO())))
+
+
+def load_save(data: Any) -> None:
+    """A saved game from data and from its JSON text: a game, or only project errors."""
+    only_project_errors(lambda: savefile.from_dict(data, lexicon=enable()))
+    try:
+        text = json.dumps(data)
+    except (ValueError, RecursionError):  # not JSON-able (NaN is, but a cycle or deep nesting is not)
+        return
+    only_project_errors(lambda: savefile.loads(text, lexicon=enable()))
+
+
+JSON_LEAVES = st.one_of(st.none(), st.booleans(), st.integers(-10**30, 10**30), st.floats(), st.text(max_size=20),
+                        st.sampled_from(["", "x", "pass", "H8 QI", "penalty x", "penalty 5 late", "setup {}",
+                                         "setup [1]", "rack ABC", "arrange ZZZ", "redeal 5", "challenge", "accept",
+                                         "resign", "99999999999999999999", "classic", "double", "enable",
+                                         "/dev/zero", ".", "\x00"]))
+JSON_VALUES = st.recursive(JSON_LEAVES, lambda inner: st.one_of(st.lists(inner, max_size=4),
+                                                                st.dictionaries(st.text(max_size=8), inner,
+                                                                                max_size=4)), max_leaves=12)
+PATHS = st.lists(st.one_of(st.sampled_from(["rules", "players", "seed", "actions", "extra", "tui", "seats",
+                                            "settings", "computer_seed", "version", "lexicon", "rack_size",
+                                            "challenge", "finish_line", "name", "level", "hints"]),
+                           st.integers(0, 12)), min_size=1, max_size=4)
+
+
+def replaced(data: Any, path: list[str | int], value: Any) -> Any:
+    """A deep copy of ``data`` with the value at ``path`` (keys of objects, indexes of lists) replaced."""
+    data = json.loads(json.dumps(data))
+    parent = data
+    for step in path[:-1]:
+        if isinstance(parent, dict) and isinstance(step, str) and isinstance(parent.get(step), (dict, list)):
+            parent = parent[step]
+        elif isinstance(parent, list) and isinstance(step, int) and step < len(parent) \
+                and isinstance(parent[step], (dict, list)):
+            parent = parent[step]
+    last = path[-1]
+    if isinstance(parent, dict):
+        parent[str(last)] = value
+    elif isinstance(parent, list) and isinstance(last, int) and last < len(parent):
+        parent[last] = value
+    return data
+
+
+@FUZZ
+@given(PATHS, JSON_VALUES)
+def test_save_with_a_wrong_value_anywhere(path: list[str | int], value: Any) -> None:
+    data = replaced(saved_game(), path, value)
+    load_save(data)
+    resume(json.dumps(data))
+
+
+@FUZZ
+@given(st.lists(st.tuples(st.one_of(st.integers(-2, 3), JSON_LEAVES), st.one_of(JSON_LEAVES, st.text(max_size=30))),
+                max_size=6))
+def test_save_with_any_actions(actions: list[tuple[Any, Any]]) -> None:
+    data = dict(saved_game())
+    data["actions"] = [*data["actions"][:3], *([seat, text] for seat, text in actions)]
+    load_save(data)
+
+
+@FUZZ
+@given(mutations([json.dumps(saved_game()), json.dumps(saved_game(), indent=1)]))
+def test_save_text_mutations(text: str) -> None:
+    only_project_errors(lambda: savefile.loads(text, lexicon=enable()))
+    resume(text)
+
+
+@FUZZ
+@given(st.binary(max_size=200))
+def test_resume_random_bytes(data: bytes) -> None:
+    resume(data.decode("utf-8", errors="surrogateescape"))
+
+
+def _save_text(**changes: Any) -> str:
+    data = dict(saved_game())
+    data.update(changes)
+    return json.dumps(data)
+
+
+def _tui(**changes: Any) -> str:
+    extra = json.loads(json.dumps(saved_game()["extra"]))
+    extra["tui"].update(changes)
+    return _save_text(extra=extra)
+
+
+SAVE_REPRODUCERS = [
+    (_save_text(actions=[[0, "penalty x"]]), "action 1.*penalty"),
+    (_save_text(actions=[[0, "penalty 99999999999999999999"]]), "action 1.*penalty"),
+    (_save_text(actions=[[0, 'setup {"rows": 5}']]), "action 1.*set-up: rows"),
+    (_save_text(actions=[[0, "setup " + "[" * 9000 + "]" * 9000]]), "action 1.*set-up: not JSON"),
+    (_save_text(actions=[[0, "setup " + "[" * 100_000 + "]" * 100_000]]), "action 1: .* at most 20000 characters"),
+    (_save_text(actions=[[0, 'setup {"rows": [], "racks": [], "scores": [], "to_move": 1e400}']]), "to_move"),
+    (_save_text(seed=1e400), "field seed"),
+    (_save_text(seed=float("nan")), "field seed"),
+    (_save_text(seed=True), "field seed"),
+    (_save_text(actions=[[1e400, "pass"]]), "action 1: seat"),
+    (_save_text(actions=[[5, "pass"]]), "action 1: seat"),
+    (_save_text(rules={"bingo_bonus": 1e400}), "rules.bingo_bonus"),
+    (_save_text(rules={"bingo_bonus": 10**100}), "rules.bingo_bonus"),
+    (_save_text(rules={"challenge": 5}), "rules.challenge"),
+    (_save_text(rules={"frob": 1}), "frob"),
+    (_save_text(lexicon="/dev/zero"), "field lexicon"),
+    (_save_text(lexicon="/"), "field lexicon"),
+    (_save_text(lexicon="a\x00b"), "field lexicon"),
+    (_save_text(players=["A"] * 1000), "field players"),
+    (_save_text(extra=[]), "field extra"),
+    (_save_text(actions=[[0, "pass"]] * 20_001), "field actions"),
+    (_save_text()[:-1] + ', "rules": ' + "[" * 100_000 + "]" * 100_000 + "}", "nested too deeply"),
+    (_save_text()[:-1] + ', "seed": ' + "9" * 5000 + "}", "not a saved game"),
+]
+
+
+@pytest.mark.parametrize("text, message", SAVE_REPRODUCERS, ids=[m for _, m in SAVE_REPRODUCERS])
+def test_save_reproducers(text: str, message: str) -> None:
+    enable()
+    with bounded(seconds=SECONDS, megabytes=100), pytest.raises(FileFormatError, match=message):
+        savefile.loads(text)
+
+
+RESUME_REPRODUCERS = [
+    (_tui(computer_seed="x"), "extra.tui.computer_seed"),
+    (_tui(computer_seed=1e400), "extra.tui.computer_seed"),
+    (_tui(seats=["Ann", "Bob"]), r"extra.tui.seats\[0\]"),
+    (_tui(seats=[{"name": "Ann"}]), "extra.tui.seats"),
+    (_tui(settings=["x"]), "extra.tui.settings"),
+    (_tui(settings={"hints": "yes"}), "extra.tui.settings"),
+    (_save_text(extra=[]), "field extra"),
+    (_save_text(extra={"tui": []}), "extra.tui"),
+]
+
+
+@pytest.mark.parametrize("text, message", RESUME_REPRODUCERS, ids=[m for _, m in RESUME_REPRODUCERS])
+def test_resume_reproducers(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(FileFormatError, match=message) as info:
+        Session.from_file(path, PlainTerminal(io.StringIO(), io.StringIO()))
+    assert str(info.value).startswith(f"{path}: ")
+
+
+def test_resume_a_file_that_is_not_utf8(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_bytes(_save_text().replace("Ann", "Ånn").encode("latin-1"))
+    with pytest.raises(FileFormatError, match="not UTF-8"):
+        Session.from_file(path, PlainTerminal(io.StringIO(), io.StringIO()))
+
+
+def test_resume_keeps_the_computer_seat(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(_save_text(), encoding="utf-8")
+    session = Session.from_file(path, PlainTerminal(io.StringIO(), io.StringIO()))
+    assert [seat.level for seat in session.seats] == [None, "easy"] and session.computer_seed == 7
+    assert session.settings.hints and not session.settings.word_tools
+    path.write_text(_save_text(extra={}), encoding="utf-8")  # a saved game of another front end: all people
+    assert [seat.level for seat in Session.from_file(path, PlainTerminal(io.StringIO(), io.StringIO())).seats] \
+        == [None, None]
+
+
+@pytest.mark.parametrize("name, text", [("penalty", _save_text(actions=[[0, "penalty x"]])),
+                                        ("extra", _save_text(extra=[])),
+                                        ("seed", _tui(computer_seed="x"))])
+def test_play_resume_prints_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str,
+                                     text: str) -> None:
+    path = tmp_path / f"{name}.json"
+    path.write_text(text, encoding="utf-8")
+    assert cli_main(["play", "--plain", "--no-save", "--resume", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"qiza play: {path}: ") and err.count("\n") == 1 and "Traceback" not in err

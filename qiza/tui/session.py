@@ -6,7 +6,6 @@ The session never decides what is legal: every move goes to :meth:`qiza.game.Gam
 
 from __future__ import annotations
 
-import json
 import random
 import re
 from collections.abc import Callable, Sequence
@@ -20,7 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from qiza import savefile
-from qiza.errors import QizaError
+from qiza.errors import FileFormatError, QizaError
 from qiza.game import Game, Kind, Record, replay
 from qiza.move import Place
 from qiza.paths import user_data_dir
@@ -151,6 +150,37 @@ for _command in COMMANDS:
 STAY, TURN_DONE, QUIT = "stay", "done", "quit"
 
 
+def _front_end_data(extra: dict[str, Any], players: list[str]) -> tuple[list[Seat], Settings, int]:
+    """The seats, settings and computer seed a saved game's ``extra.tui`` records; every seat a
+    person when the game has no such data. FileFormatError naming the malformed field."""
+    if EXTRA_KEY not in extra:
+        return [Seat(name) for name in players], Settings(), 0
+    info = extra[EXTRA_KEY]
+    where = f"saved game is malformed: field extra.{EXTRA_KEY}"
+    if not isinstance(info, dict):
+        raise FileFormatError(f"{where}: not an object")
+    seats_data = info.get("seats")
+    if not (isinstance(seats_data, list) and len(seats_data) == len(players)):
+        raise FileFormatError(f"{where}.seats: not a list of {len(players)} seats, one for each player")
+    seats = []
+    for number, seat in enumerate(seats_data):
+        name, level = (seat.get("name"), seat.get("level")) if isinstance(seat, dict) else (None, None)
+        if not (isinstance(seat, dict) and isinstance(name, str) and len(name) <= 1000
+                and (level is None or (isinstance(level, str) and len(level) <= 100))):
+            raise FileFormatError(f"{where}.seats[{number}]: not an object with a name and a computer level "
+                                  "(or null for a person)")
+        seats.append(Seat(name, level))
+    settings_data = info.get("settings", {})
+    fields = Settings.__dataclass_fields__
+    if not (isinstance(settings_data, dict) and all(k in fields and isinstance(v, bool)
+                                                     for k, v in settings_data.items())):
+        raise FileFormatError(f"{where}.settings: not an object of {', '.join(fields)} set to true or false")
+    computer_seed = info.get("computer_seed", 0)
+    if type(computer_seed) is not int or not 0 <= computer_seed < 2**64:
+        raise FileFormatError(f"{where}.computer_seed: not a whole number from 0 to 2**64 - 1")
+    return seats, Settings(**settings_data), computer_seed
+
+
 def load_players_module() -> Any:
     """The computer players package (``make_player``, ``LEVELS``), or ``None`` if missing."""
     try:
@@ -191,23 +221,16 @@ class Session:
 
     @classmethod
     def from_file(cls, path: Path, terminal: Terminal) -> Session:
-        """Continue a game saved by this front end (or any qiza saved game: all seats people)."""
+        """Continue a game saved by this front end (or any qiza saved game without this front
+        end's data: all seats people). Raises :class:`~qiza.errors.FileFormatError` naming the
+        field when the file is not a saved game or its ``extra.tui`` data is malformed."""
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise QizaError(f"cannot read {path}: {exc.strerror}") from None
-        except json.JSONDecodeError as exc:
-            raise QizaError(f"{path} is not a saved game (not JSON: {exc.msg})") from None
-        game = savefile.from_dict(data)
-        info = (data.get("extra") or {}).get(EXTRA_KEY) or {}
-        seats = [Seat(str(s.get("name", name)), s.get("level")) for s, name in
-                 zip(info.get("seats") or [{} for _ in game.players], game.players)]
-        if len(seats) != len(game.players):
-            seats = [Seat(name) for name in game.players]
-        settings = Settings(**{k: bool(v) for k, v in (info.get("settings") or {}).items()
-                               if k in Settings.__dataclass_fields__})
-        return cls(game, seats, terminal, settings, save_path=path,
-                   computer_seed=int(info.get("computer_seed", 0)))
+            data = savefile.parse_json(savefile.read_text(path))
+            game = savefile.from_dict(data)  # checks every field it reads, and that extra is an object
+            seats, settings, computer_seed = _front_end_data(data.get("extra", {}), game.players)
+        except FileFormatError as exc:
+            raise savefile.in_file(exc, path) from None
+        return cls(game, seats, terminal, settings, save_path=path, computer_seed=computer_seed)
 
     def autosave(self) -> None:
         """Save after every turn, so nothing is lost."""
