@@ -722,3 +722,19 @@ def test_every_listing_of_moves_states_the_notation(monkeypatch: pytest.MonkeyPa
     assert hint.splitlines()[1] == note
     assert note in out[out.index("Commands"):out.index("Type 'help COMMAND'")]
     assert note in " ".join(out[out.index("Score sheet"):].split())
+
+
+def test_the_end_summary_is_paged_and_ends_in_view_at_80x24() -> None:
+    from qiza.tui.session import Seat, Session
+
+    game = Game(find_preset("classic").with_options(first_player="fixed"), players=["Computer 1", "Computer 2"],
+                lexicon=LEX, seed=7)
+    screen = ScriptedScreen(["", "", "quit"], width=80, height=24)
+    session = Session(game, [Seat("Computer 1", "medium"), Seat("Computer 2", "easy")], screen.term)
+    assert session.run() == 0
+    shown = screen.out.getvalue()
+    assert "-- more (23 of" in shown
+    last_page = shown[shown.rindex("-- more ("):]
+    last_page = last_page[last_page.index("\n") + 1:last_page.index("game over>")]
+    assert "Game over: " in last_page and ("wins!" in last_page or "Shared win" in last_page)
+    assert len(last_page.splitlines()) <= 23  # the end, the notes after it and the prompt fit one screen

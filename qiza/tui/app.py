@@ -179,7 +179,8 @@ def run(args: argparse.Namespace) -> int:
             session.save_path = None
         if args.gcg:
             session.gcg_path = Path(args.gcg).expanduser()
-        terminal.show(Text(f"Resuming {path} ({len(session.game.actions)} actions so far).", no_wrap=True,
+        actions = len(session.game.actions)
+        terminal.show(Text(f"Resuming {path} ({actions} action{'' if actions == 1 else 's'} so far).", no_wrap=True,
                            overflow="ignore"))
         _check_computers(session.seats)
         return session.run()

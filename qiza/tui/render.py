@@ -314,7 +314,7 @@ def describe_record(game: Game, record: Record) -> str:
     if record.kind is Kind.PASS:
         return f"{name} passed"
     if record.kind is Kind.PHONY_REMOVED:
-        return f"{owner(name, start=True)} {record.notation} came off: {record.score}"
+        return f"{owner(name, start=True)} {record.notation} came off ({record.score:+d})"
     if record.kind is Kind.CHALLENGE_BONUS:
         return f"{name} {verb(name, 'gets', 'get')} {record.score:+d} ({record.note})"
     if record.kind is Kind.FAILED_CHALLENGE:
@@ -331,7 +331,9 @@ def describe_record(game: Game, record: Record) -> str:
         return f"{name} {verb(name, 'gets', 'get')} {record.score:+d} for the others' tiles {record.notation}"
     if record.kind is Kind.END_RACK_PENALTY:
         return f"{name} {verb(name, 'loses', 'lose')} {-record.score} for unplayed tiles {record.notation}"
-    return f"{name}: {record.note} {record.score:+d}"
+    if record.score < 0:
+        return f"{name} {verb(name, 'loses', 'lose')} {plural(-record.score, 'point')} ({record.note})"
+    return f"{name} {verb(name, 'gets', 'get')} {plural(record.score, 'point')} ({record.note})"
 
 
 def end_sentence(game: Game) -> str:

@@ -315,7 +315,7 @@ class Session:
         try:
             record = game.play(move)
         except QizaError as exc:  # a computer player's bug must not stop the game
-            self.say(f"{name} could not play {move} ({exc}) and passes.")
+            self.say(f"{name} could not make its move ({exc}), so it passes.")
             record = game.play("pass")
         self.say(Text(render.sentence(render.describe_record(game, record) + _words_note(record)),
                       "bold" if record.kind is Kind.PLACE else ""))
@@ -569,7 +569,8 @@ class Session:
     def do_move(self, seat: int, text: str) -> str:
         parts = text.split()
         if len(parts) == 1 and _BY_NAME.get(parts[0].lower()) is None:
-            self.say(Text(f"{text!r} is not a command or a move. Type a move like 'H8 WORD', "
+            example = "H8 WORD" if self.game.rules.notation is Notation.RULEBOOK else "8H WORD"
+            self.say(Text(f"{text!r} is not a command or a move. Type a move like '{example}', "
                           "or 'help'.", "bold red"))
             return STAY
         return self._play(seat, text)
@@ -738,7 +739,8 @@ class Session:
 
     def do_unseen(self, seat: int, rest: str) -> str:
         unseen = self.game.unseen(seat)
-        self.say(f"Unseen ({len(unseen)}): {unseen}   bag {len(self.game.bag)}")
+        self.say(f"Unseen ({render.plural(len(unseen), 'tile')}, {len(self.game.bag)} of them in the bag): "
+                 f"{unseen}")
         return STAY
 
     def do_rules(self, seat: int, rest: str) -> str:
@@ -831,7 +833,7 @@ class Session:
             term.clear()
             last = game.last_play()
             term.show(render.board_text(game.board, last=last.squares if last is not None else ()))
-        term.page(render.end_summary(game, wide=wide))
+        term.page(render.end_summary(game, wide=wide), reserve=6)  # the winner stays in view
         if self.gcg_path is not None:
             self.export_gcg(self.gcg_path)
         if self.save_path is not None:

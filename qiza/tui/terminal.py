@@ -43,9 +43,13 @@ class Terminal:
     def clear(self) -> None:
         """Start a fresh screen (nothing in plain mode)."""
 
-    def page(self, *items: RenderableType) -> None:
+    def page(self, *items: RenderableType, reserve: int = 0) -> None:
         """Show renderables a screenful at a time: on a terminal, when they are taller than the
-        screen, each page waits for Enter (``q`` skips the rest); in plain mode all at once."""
+        screen, each page waits for Enter (``q`` skips the rest); in plain mode all at once.
+
+        The last page shows the end with as much of what came before as fits, leaving
+        ``reserve`` lines for what is printed next, so that the end stays on screen.
+        """
         if not self.interactive:
             self.show(*items)
             return
@@ -54,13 +58,16 @@ class Terminal:
         if len(lines) <= size:
             self.show(*items)
             return
-        for start in range(0, len(lines), size):
+        start = 0
+        while len(lines) - start > size:
             for line in lines[start:start + size]:
                 self.console.print(Text.from_ansi(line), width=self.width, soft_wrap=True)
-            shown = min(start + size, len(lines))
-            if shown < len(lines) and not self.more(f"-- more ({shown} of {len(lines)} lines): "
-                                                     "Enter for the next page, q to stop --"):
+            start += size
+            if not self.more(f"-- more ({start} of {len(lines)} lines): Enter for the next page, q to stop --"):
                 return
+        last = max(1, size - reserve)
+        for line in lines[min(start, max(0, len(lines) - last)):]:
+            self.console.print(Text.from_ansi(line), width=self.width, soft_wrap=True)
 
     def more(self, message: str) -> bool:
         """Wait between pages: False when the rest should be skipped."""
