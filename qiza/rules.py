@@ -268,6 +268,21 @@ def find_preset(name: str) -> Rules:
         raise ValueError(f"unknown rule preset {name!r} (known: {known})") from None
 
 
+TOURNAMENT_PRESETS = ("tournament",)
+"""Presets whose challenge rule is kept even against the computer (see :func:`default_challenge`)."""
+
+
+def default_challenge(preset: str, *, against_computer: bool) -> ChallengeRule:
+    """The challenge rule of a new game when none is asked for (the terminal and the web
+    game both use this): ``auto`` against the computer, the friendliest rule to learn with
+    (a phony is refused and the player tries again), the preset's own rule between people
+    and in the tournament presets."""
+    rules = find_preset(preset)
+    if against_computer and rules.name not in TOURNAMENT_PRESETS:
+        return ChallengeRule.AUTO
+    return rules.challenge
+
+
 def finish_line(levels: list[Level] | list[str], base: Rules = CLASSIC) -> Rules:
     """Finish Line rules for players of these levels (combine with any base preset)."""
     parsed = [lv if isinstance(lv, Level) else Level(lv.lower()) for lv in levels]

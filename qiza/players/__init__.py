@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from qiza.move import Move
 
 __all__ = ["ComputerPlayer", "PlayerLevel", "LEVELS", "ENGINES", "DEFAULT_LEVEL", "make_player",
-           "level_names"]
+           "level_names", "computer_levels"]
 
 
 @runtime_checkable
@@ -66,6 +66,12 @@ ENGINES: list[PlayerLevel] = [
 """Named engines (for self-play and analysis)."""
 
 DEFAULT_LEVEL = "medium"
+
+
+def computer_levels() -> list[str]:
+    """The levels a person chooses from for a computer opponent, weakest first: the terminal
+    and the web game both offer exactly these (:data:`DEFAULT_LEVEL` when none is chosen)."""
+    return [lv.name for lv in LEVELS]
 
 
 def level_names() -> list[str]:

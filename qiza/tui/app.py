@@ -31,7 +31,18 @@ from rich.text import Text
 
 from qiza.errors import QizaError
 from qiza.lexicon import load_lexicon
-from qiza.rules import ChallengeRule, EndPoints, EndRule, FirstPlayer, Level, Notation, Rules, find_preset, finish_line
+from qiza.rules import (
+    ChallengeRule,
+    EndPoints,
+    EndRule,
+    FirstPlayer,
+    Level,
+    Notation,
+    Rules,
+    default_challenge,
+    find_preset,
+    finish_line,
+)
 from qiza.tui.session import Seat, Session, Settings, latest_save, load_players_module, new_save_path
 from qiza.tui.terminal import PlainTerminal, RichTerminal, Terminal
 
@@ -148,8 +159,8 @@ def build_rules(args: argparse.Namespace, seats: list[Seat]) -> Rules:
         has_computer = any(s.computer for s in seats)
         if args.challenge:
             options["challenge"] = args.challenge
-        elif preset in ("classic", "8-tile", "9-tile", "large-print", "computer", "super", "french"):
-            options["challenge"] = "auto" if has_computer else "double"
+        else:
+            options["challenge"] = default_challenge(preset, against_computer=has_computer).value
         for key in ("notation", "first_player", "exchange_limit", "end_rule", "end_points"):
             value = getattr(args, key)
             if value is not None:
@@ -225,7 +236,7 @@ def _check_computers(seats: list[Seat]) -> None:
     if players is None:
         raise QizaError("computer players are not available in this installation; "
                         "play between people with --player NAME --player NAME")
-    levels = [str(getattr(level, "name", level)) for level in getattr(players, "LEVELS", [])]
+    levels = list(players.computer_levels())
     for seat in seats:
         if seat.computer and levels and seat.level not in levels:
             raise QizaError(f"unknown computer level {seat.level!r} (known: {', '.join(levels)})")

@@ -63,13 +63,18 @@ def _players_module() -> Any:
 
 
 def computer_levels() -> tuple[str, ...]:
-    """Levels a computer seat may have (from :mod:`qiza.players`, else the built-in greedy one)."""
+    """Levels offered for a computer seat: the library's list (:func:`qiza.players.computer_levels`,
+    the same as the terminal's), or the built-in greedy player while :mod:`qiza.players` is missing."""
     players = _players_module()
-    levels = getattr(players, "LEVELS", None) if players is not None else None
-    if not levels:
-        return FALLBACK_LEVELS
-    names = tuple(str(getattr(lv, "name", lv)) for lv in levels)
-    return names + tuple(lv for lv in FALLBACK_LEVELS if lv not in names)
+    listing = getattr(players, "computer_levels", None) if players is not None else None
+    levels = tuple(str(name) for name in listing()) if listing is not None else ()
+    return levels or FALLBACK_LEVELS
+
+
+def known_levels() -> tuple[str, ...]:
+    """Levels a computer seat may have: those offered, and the built-in greedy player, which
+    games made before keep playing with."""
+    return computer_levels() + tuple(lv for lv in FALLBACK_LEVELS if lv not in computer_levels())
 
 
 def default_level() -> str:

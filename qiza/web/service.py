@@ -24,7 +24,7 @@ import logging
 import secrets
 import threading
 import weakref
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -43,7 +43,7 @@ from qiza.errors import (
 from qiza.game import Game, Kind, PlayerView, Record, visible_record
 from qiza.lexicon import Lexicon
 from qiza.move import Exchange, Move, Pass, Place
-from qiza.rules import PRESETS, Notation, Rules, find_preset, finish_line
+from qiza.rules import PRESETS, Notation, Rules, default_challenge, find_preset, finish_line
 from qiza.scoring import place_from_cells
 from qiza.web.computer import (
     FALLBACK_LEVELS,
@@ -52,6 +52,7 @@ from qiza.web.computer import (
     Thinker,
     computer_levels,
     default_level,
+    known_levels,
     move_seed,
 )
 from qiza.web.computer import analyze as analyze_in_worker
@@ -388,13 +389,16 @@ class GameService:
                            f"levels for {len(seats)} seats")
         try:
             rules = find_preset(preset)
+            if not options or "challenge" not in options:  # the terminal's default (qiza.rules)
+                against = any(spec.kind == COMPUTER for spec in seats)
+                options = {**(options or {}), "challenge": default_challenge(preset, against_computer=against).value}
             if finish_line_levels:
                 rules = finish_line(list(finish_line_levels), rules)
             if options:
                 rules = rules.with_options(**dict(options))
         except (ValueError, TypeError) as exc:
             raise ApiError(422, "bad_rules", str(exc)) from None
-        levels = computer_levels()
+        levels = known_levels()
         names: list[str] = []
         stored: list[dict[str, Any]] = []
         tokens: dict[int, str] = {}
@@ -409,6 +413,9 @@ class GameService:
                                    f"(known: {', '.join(levels)})")
             name = (spec.name or "").strip()[:40] or (f"Computer ({level})" if level else f"Seat {index + 1}")
             names.append(name)
+        names = distinct_names(names)
+        for index, spec in enumerate(seats):
+            level = (spec.level or default_level()) if spec.kind == COMPUTER else None
             entry: dict[str, Any] = {"kind": spec.kind, "level": level, "token_hash": None, "joined": spec.kind == COMPUTER}
             if spec.kind == PERSON and index in claim:
                 token = secrets.token_urlsafe(24)
@@ -574,11 +581,18 @@ class GameService:
             if game.over:
                 raise ApiError(409, "game_over", "the game is over")
             chosen = level or default_level()
-            if chosen not in computer_levels():
+            if chosen not in known_levels():
                 raise ApiError(422, "bad_level", f"unknown computer level {chosen!r} "
                                f"(known: {', '.join(computer_levels())})")
             entry.update(kind=COMPUTER, level=chosen, token_hash=None, joined=True)
-            game.players[target] = name.strip()[:40] or f"Computer ({chosen})"
+            given = name.strip()[:40] or f"Computer ({chosen})"
+            others = set(game.players[:target] + game.players[target + 1:])
+            number = 2
+            while given in others:  # another seat has the name already: number this one
+                head, bracket, tail = (name.strip()[:40] or f"Computer ({chosen})").partition(" (")
+                given = f"{head} {number} ({tail}" if bracket and tail.endswith(")") else f"{head} {number}"
+                number += 1
+            game.players[target] = given
             self._commit(row, cached, moved=False)
             return game_state(row, game, seat, self.store.rack_order(game_id, seat))
 
@@ -940,6 +954,22 @@ class GameService:
             self.computer_turns += 1
         except ApiError:  # another process acted first: the next step reloads
             pass
+
+
+def distinct_names(names: Sequence[str]) -> list[str]:
+    """The players' names, numbered where the same name comes more than once
+    ("Computer (medium)" twice: "Computer 1 (medium)", "Computer 2 (medium)")."""
+    counts = Counter(names)
+    seen: Counter[str] = Counter()
+    out = []
+    for name in names:
+        if counts[name] == 1:
+            out.append(name)
+            continue
+        seen[name] += 1
+        head, bracket, tail = name.partition(" (")
+        out.append(f"{head} {seen[name]} ({tail}" if bracket and name.endswith(")") else f"{name} {seen[name]}")
+    return out
 
 
 # -- JSON views ---------------------------------------------------------------------------------

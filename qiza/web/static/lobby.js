@@ -70,6 +70,25 @@
     if (!games.length) list.innerHTML = "<li>No games yet.</li>";
   }
 
+  async function open(body, creator) {
+    try {
+      const created = await qiza.api("POST", "/api/games", body);
+      if (creator >= 0) {
+        localStorage.setItem(qiza.seatKey(created.id), JSON.stringify({seat: creator, token: created.tokens[creator]}));
+      }
+      localStorage.setItem(qiza.inviteKey(created.id), created.invite);
+      location.href = created.url;
+    } catch (error) {
+      message.textContent = "Cannot create the game: " + error.message;
+    }
+  }
+
+  /** One click: you against the computer at the default level, classic rules, the default challenge rule. */
+  function quickPlay() {
+    open({preset: "classic", seats: [{kind: "person", name: "You"}, {kind: "computer", level: meta.default_level}],
+          creator_seat: 0}, 0);
+  }
+
   async function create(event) {
     event.preventDefault();
     const seats = [...seatsBox.querySelectorAll(".seat")].map(row => {
@@ -90,16 +109,7 @@
     if (document.getElementById("finish-line").checked) {
       body.finish_line_levels = [...seatsBox.querySelectorAll(".seat .target")].map(select => select.value);
     }
-    try {
-      const created = await qiza.api("POST", "/api/games", body);
-      if (creator >= 0) {
-        localStorage.setItem(qiza.seatKey(created.id), JSON.stringify({seat: creator, token: created.tokens[creator]}));
-      }
-      localStorage.setItem(qiza.inviteKey(created.id), created.invite);
-      location.href = created.url;
-    } catch (error) {
-      message.textContent = "Cannot create the game: " + error.message;
-    }
+    await open(body, creator);
   }
 
   async function start() {
@@ -115,6 +125,8 @@
     document.getElementById("seat-count").addEventListener("change", renderSeats);
     document.getElementById("finish-line").addEventListener("change", syncFinishLine);
     document.getElementById("create-form").addEventListener("submit", create);
+    document.getElementById("quick-level").textContent = meta.default_level;
+    document.getElementById("quick-play").addEventListener("click", quickPlay);
     renderSeats();
     loadGames();
   }

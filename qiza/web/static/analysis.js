@@ -1,0 +1,45 @@
+/* The analysis of a finished game: every turn against the computer's best move. Each cell
+   carries its column's name (data-label), so that on a narrow panel a row reads as a card. */
+
+const $ = id => document.getElementById(id);
+
+function fill(table, rows, mark) {
+  const labels = [...table.tHead.rows[0].cells].map(th => th.textContent);
+  table.tBodies[0].replaceChildren(...rows.map(values => {
+    const tr = document.createElement("tr");
+    values.forEach((value, i) => {
+      const td = document.createElement("td");
+      td.textContent = value;
+      td.dataset.label = labels[i];
+      tr.appendChild(td);
+    });
+    if (mark && mark(values)) tr.classList.add("mistake");
+    return tr;
+  }));
+}
+
+/** Fetches the analysis of game ``gameId`` and shows it; ``say`` reports a refusal. ``names``:
+    the players' names (the analysis reads the GCG record, which writes spaces as "_"). */
+export async function showAnalysis(gameId, names, say) {
+  const name = written => names.find(n => n.replace(/\s/g, "_") === written) || written;
+  const button = $("show-analysis");
+  button.disabled = true;
+  button.textContent = "Analysing the game...";
+  try {
+    const data = await qiza.api("GET", `/api/games/${encodeURIComponent(gameId)}/analysis`);
+    const num = v => (v === null || v === undefined ? "-" : v.toFixed(1));
+    fill($("analysis-turns"), data.turns.map(t => [
+      t.turn, name(t.player), t.rack, t.played + (t.note ? ` (${t.note})` : ""), t.score, num(t.equity),
+      t.best, num(t.best_equity), num(t.lost) + (t.lost !== null && t.lost >= 5 ? " !" : "")]),
+    values => String(values[8]).endsWith("!"));
+    fill($("analysis-players"), data.players.map(p => [
+      name(p.player), p.rated, p.best_found, p.lost.toFixed(1), num(p.per_turn), p.mistakes]));
+    $("analysis").hidden = false;
+    button.hidden = true;
+    $("analysis").scrollIntoView({block: "start"});
+  } catch (e) {
+    say(`No analysis: ${e.message}`);
+    button.disabled = false;
+    button.textContent = "Show the analysis";
+  }
+}

@@ -1,0 +1,280 @@
+/* The board: drawing it from the store, and putting tiles on it by mouse, drag and drop or typing.
+   Typing goes across or down from the chosen square (the cursor), shown by an arrow on it. */
+import {store, update} from "./state.js";
+
+const PREMIUM = {d: ["dl", "double letter", "DL"], t: ["tl", "triple letter", "TL"], q: ["ql", "quadruple letter", "QL"],
+                 D: ["dw", "double word", "DW"], T: ["tw", "triple word", "TW"], Q: ["qw", "quadruple word", "QW"],
+                 "*": ["dw star", "centre star, double word", "★"]};
+const $ = id => document.getElementById(id);
+
+let hooks = {submit() {}, changed() {}};
+
+/** ``submit()`` plays the tiles put down; ``changed()`` runs after the tiles put down change. */
+export function setBoardHooks(given) { hooks = given; }
+
+export function squareName(sq) {
+  const size = store.game.rules.size;
+  return String.fromCharCode(65 + (sq % size)) + (Math.floor(sq / size) + 1);
+}
+
+export function tileValue(ch) {
+  if (ch === "?" || ch === ch.toLowerCase()) return 0;
+  return store.game.rules.tile_values[ch] || 0;
+}
+
+export function tileElement(ch) {
+  const tile = document.createElement("span");
+  tile.className = "tile" + (ch === "?" || ch === ch.toLowerCase() ? " blank" : "");
+  tile.textContent = ch === "?" ? "" : ch.toUpperCase();
+  const points = document.createElement("sub");
+  points.textContent = ch === "?" ? "" : tileValue(ch);
+  tile.appendChild(points);
+  return tile;
+}
+
+export function usedIndexes() { return new Set([...store.tentative.values()].map(t => t.index)); }
+
+function letterAt(sq) {
+  const size = store.game.rules.size;
+  return store.game.board[Math.floor(sq / size)][sq % size];
+}
+
+function isEmpty(sq) { return letterAt(sq) === "." && !store.tentative.has(sq); }
+
+function cell(cls, text, role) {
+  const div = document.createElement("div");
+  div.className = cls;
+  div.textContent = text;
+  div.setAttribute("role", role);
+  return div;
+}
+
+let drawn = "";  // what the board shows: it is drawn again only when that changes (a drag stays alive)
+
+export function renderBoard() {
+  const game = store.game;
+  const board = $("board");
+  const key = JSON.stringify([game.board, game.last_move, game.rules.size, [...store.tentative], store.cursor,
+                              store.direction, Boolean(store.me)]);
+  if (key === drawn && board.childElementCount) return;
+  drawn = key;
+  const size = game.rules.size;
+  const last = new Set(game.last_move);
+  const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest("#board");
+  const centre = Math.floor(size / 2) * size + Math.floor(size / 2);
+  const home = store.cursor ?? centre;
+  board.closest(".layout").style.setProperty("--size", size);
+  board.replaceChildren();
+  const head = document.createElement("div");
+  head.setAttribute("role", "row");
+  head.className = "row";
+  head.appendChild(cell("corner", "", "columnheader"));
+  for (let c = 0; c < size; c++) head.appendChild(cell("coord", String.fromCharCode(65 + c), "columnheader"));
+  board.appendChild(head);
+  for (let r = 0; r < size; r++) {
+    const row = document.createElement("div");
+    row.setAttribute("role", "row");
+    row.className = "row";
+    row.appendChild(cell("coord", String(r + 1), "rowheader"));
+    for (let c = 0; c < size; c++) row.appendChild(square(r * size + c, game.rules.premiums[r][c], last, home));
+    board.appendChild(row);
+  }
+  if (focused) {
+    const el = board.querySelector(`.square[data-square='${home}']`);
+    if (el) el.focus({preventScroll: true});
+  }
+}
+
+function square(sq, code, last, home) {
+  const letter = letterAt(sq);
+  const div = cell("square", "", "gridcell");
+  div.dataset.square = sq;
+  div.id = "sq-" + squareName(sq);
+  div.tabIndex = sq === home ? 0 : -1;
+  let label = squareName(sq);
+  if (letter !== ".") {
+    div.classList.add("filled");
+    div.appendChild(tileElement(letter));
+    label += `, ${letter === letter.toLowerCase() ? "blank as " + letter.toUpperCase() : letter}`;
+    if (last.has(sq)) { div.classList.add("last"); label += ", last move"; }
+  } else if (store.tentative.has(sq)) {
+    const t = store.tentative.get(sq);
+    div.classList.add("tentative");
+    const tile = tileElement(t.char);
+    tile.draggable = true;
+    tile.addEventListener("dragstart", e => e.dataTransfer.setData("text/plain", "board:" + sq));
+    div.appendChild(tile);
+    label += `, your tile ${t.char === t.char.toLowerCase() ? "blank as " + t.char.toUpperCase() : t.char}, not played yet`;
+  } else {
+    if (PREMIUM[code]) {
+      div.classList.add(...PREMIUM[code][0].split(" "));
+      const mark = document.createElement("span");
+      mark.className = "premium";
+      mark.textContent = PREMIUM[code][2];
+      mark.setAttribute("aria-hidden", "true");
+      div.appendChild(mark);
+      label += ", " + PREMIUM[code][1];
+    } else {
+      label += ", empty";
+    }
+    if (store.cursor === sq) {
+      div.classList.add("cursor", store.direction);
+      const arrow = document.createElement("span");
+      arrow.className = "arrow";
+      arrow.textContent = store.direction === "across" ? "→" : "↓";
+      arrow.setAttribute("aria-hidden", "true");
+      div.appendChild(arrow);
+      label += `, typing ${store.direction}`;
+    }
+  }
+  div.setAttribute("aria-label", label);
+  div.addEventListener("click", () => clickSquare(sq));
+  div.addEventListener("dragover", e => { if (letterAt(sq) === ".") e.preventDefault(); });
+  div.addEventListener("drop", e => { e.preventDefault(); dropOnSquare(sq, e.dataTransfer.getData("text/plain")); });
+  div.addEventListener("keydown", e => boardKey(e, sq));
+  return div;
+}
+
+// -- putting tiles down ------------------------------------------------------------------------
+function askBlank() {
+  const dialog = $("blank-dialog");
+  const input = $("blank-letter");
+  input.value = "";
+  return new Promise(resolve => {
+    const done = letter => { dialog.close(); cleanup(); resolve(letter); };
+    const ok = e => { e.preventDefault(); const v = input.value.trim(); if (/^[A-Za-z]$/.test(v)) done(v.toLowerCase()); };
+    const cancel = () => done(null);
+    const cleanup = () => { $("blank-form").removeEventListener("submit", ok); $("blank-cancel").removeEventListener("click", cancel); };
+    $("blank-form").addEventListener("submit", ok);
+    $("blank-cancel").addEventListener("click", cancel);
+    dialog.showModal();
+    input.focus();
+  });
+}
+
+/** Puts rack tile ``index`` on ``sq`` (asking the letter of a blank). */
+export async function place(index, sq) {
+  if (!store.me || store.game.over || usedIndexes().has(index) || letterAt(sq) !== ".") return;
+  let ch = store.rack[index];
+  if (ch === "?") {
+    ch = await askBlank();
+    if (!ch) return;
+  }
+  update(s => {
+    s.tentative.set(sq, {index, char: ch});
+    s.selected = null;
+    s.message = "";
+  });
+  hooks.changed();
+}
+
+function dropOnSquare(sq, data) {
+  if (data.startsWith("rack:")) place(Number(data.slice(5)), sq);
+  else if (data.startsWith("board:")) {
+    const from = Number(data.slice(6));
+    const t = store.tentative.get(from);
+    if (t && !store.tentative.has(sq)) {
+      update(s => { s.tentative.delete(from); s.tentative.set(sq, t); });
+      hooks.changed();
+    }
+  }
+}
+
+function clickSquare(sq) {
+  if (store.tentative.has(sq)) {
+    update(s => { s.tentative.delete(sq); });
+    hooks.changed();
+  } else if (store.selected !== null) {
+    place(store.selected, sq);
+  } else if (isEmpty(sq)) {
+    update(s => {
+      if (s.cursor === sq) s.direction = s.direction === "across" ? "down" : "across";
+      s.cursor = sq;
+    });
+    focusOn(sq);
+  }
+}
+
+function boardKey(e, sq) {
+  const size = store.game.rules.size;
+  let r = Math.floor(sq / size), c = sq % size;
+  const moves = {ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1]};
+  if (moves[e.key]) {
+    e.preventDefault();
+    r = Math.min(size - 1, Math.max(0, r + moves[e.key][0]));
+    c = Math.min(size - 1, Math.max(0, c + moves[e.key][1]));
+    update(s => { s.cursor = r * size + c; });
+    focusOn(r * size + c);
+  } else if (e.key === " ") {
+    e.preventDefault();
+    update(s => {
+      if (s.cursor === sq) s.direction = s.direction === "across" ? "down" : "across";
+      s.cursor = sq;
+    });
+    focusOn(sq);
+  } else if (e.key === "Backspace" || e.key === "Delete") {
+    e.preventDefault();
+    backspace(sq, e.key === "Backspace");
+  } else if (e.key === "Enter") {
+    e.preventDefault();
+    if (store.tentative.size) hooks.submit();
+    else clickSquare(sq);
+  } else if (/^[a-zA-Z]$/.test(e.key) && !e.ctrlKey && !e.metaKey && !e.altKey) {
+    e.preventDefault();
+    typeLetter(sq, e.key);
+  }
+}
+
+/** Backspace takes back the tile on the square, or else the one before it in the typing direction. */
+function backspace(sq, back) {
+  const size = store.game.rules.size;
+  let target = sq;
+  if (!store.tentative.has(sq) && back) {
+    const step = store.direction === "across" ? 1 : size;
+    let prev = sq - step;
+    while (prev >= 0 && (store.direction === "down" || Math.floor(prev / size) === Math.floor(sq / size))
+           && letterAt(prev) !== "." && !store.tentative.has(prev)) prev -= step;
+    if (prev >= 0 && store.tentative.has(prev)) target = prev;
+  }
+  if (!store.tentative.has(target)) return;
+  update(s => { s.tentative.delete(target); s.cursor = target; });
+  hooks.changed();
+  focusOn(target);
+}
+
+function typeLetter(sq, key) {
+  if (!store.me) return;
+  const used = usedIndexes();
+  const upper = key.toUpperCase();
+  let index = store.rack.findIndex((ch, i) => ch === upper && !used.has(i));
+  let ch = upper;
+  if (index < 0) {
+    index = store.rack.findIndex((t, i) => t === "?" && !used.has(i));
+    ch = upper.toLowerCase();
+  }
+  if (index < 0) { update(s => { s.message = `No ${upper} on your rack.`; }); return; }
+  if (letterAt(sq) !== ".") return;
+  const size = store.game.rules.size;
+  let nr = Math.floor(sq / size), nc = sq % size;
+  do {
+    if (store.direction === "across") nc++; else nr++;
+  } while (nr < size && nc < size && (letterAt(nr * size + nc) !== "." || store.tentative.has(nr * size + nc)
+                                      || nr * size + nc === sq));
+  const next = nr < size && nc < size ? nr * size + nc : sq;
+  update(s => {
+    s.tentative.set(sq, {index, char: ch});
+    s.cursor = next;
+    s.message = "";
+  });
+  hooks.changed();
+  focusOn(next);
+}
+
+export function focusOn(sq) {
+  const el = document.querySelector(`#board .square[data-square='${sq}']`);
+  if (el) {
+    for (const other of document.querySelectorAll("#board .square[tabindex='0']")) other.tabIndex = -1;
+    el.tabIndex = 0;
+    el.focus({preventScroll: true});
+  }
+}

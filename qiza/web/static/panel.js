@@ -1,0 +1,230 @@
+/* Everything on the game page but the board, drawn from the store: whose turn, the scores, the
+   rack and the controls, the recent events, the tile tracker, the score sheet and the game over box. */
+import {store} from "./state.js";
+import {tileElement, tileValue, usedIndexes} from "./board.js";
+import {endText, eventText, playerLabel, plural, sheetMove, winnerText} from "./words.js";
+
+const $ = id => document.getElementById(id);
+const EVENTS_SHOWN = 5;
+
+let rackHooks = {click() {}, move() {}};
+
+/** ``click(index)`` and ``move(from, to)``: what the rack's tiles do. */
+export function setRackHooks(given) { rackHooks = given; }
+
+export function myTurn() {
+  const game = store.game;
+  return Boolean(store.me) && game.seat === store.me.seat && !game.over && game.to_move === store.me.seat;
+}
+
+/** Whose turn it is, as the tab title and the line above the scores say it. */
+export function turnText() {
+  const game = store.game;
+  if (game.over) return "Game over";
+  if (myTurn()) return "Your turn";
+  const p = game.players[game.to_move];
+  return p.kind === "person" && !p.joined ? `Waiting for seat ${p.seat + 1}` : `${p.name}'s turn`;
+}
+
+export function renderScoreboard() {
+  const game = store.game;
+  document.title = `${turnText()} — qiza`;
+  $("turn").textContent = game.over ? `Game over. ${winnerText(game)}` : `${turnText()}.`;
+  $("turn").classList.toggle("mine", myTurn());
+  const players = $("players");
+  players.replaceChildren();
+  for (const p of game.players) {
+    const li = document.createElement("li");
+    const turn = !game.over && game.to_move === p.seat;
+    li.className = (turn ? "to-move " : "") + (p.you ? "you" : "");
+    const targets = game.rules.finish_line;
+    const target = targets && targets[p.seat] !== undefined ? ` of ${targets[p.seat]}` : "";
+    const name = document.createElement("span");
+    name.className = "name";
+    name.textContent = playerLabel(p) + (p.you ? " — you" : "");
+    const score = document.createElement("span");
+    score.className = "score";
+    score.textContent = `${p.score}${target} points`;
+    const detail = document.createElement("span");
+    detail.className = "detail";
+    detail.textContent = `, ${plural(p.rack_count, "tile")}`;
+    li.append(name, ": ", score, detail);
+    if (turn) {
+      const note = document.createElement("span");
+      note.className = "turn-note";
+      note.textContent = " — to move";
+      li.appendChild(note);
+    }
+    players.appendChild(li);
+  }
+}
+
+let rackDrawn = "";
+
+export function renderRack() {
+  const box = $("rack");
+  const key = JSON.stringify([store.rack, [...store.tentative.values()].map(t => t.index), store.selected,
+                              store.exchangeMode, [...store.exchangeSet], store.game.rules.tile_values]);
+  if (key === rackDrawn && box.childElementCount) return;
+  rackDrawn = key;
+  box.replaceChildren();
+  const used = usedIndexes();
+  store.rack.forEach((ch, index) => {
+    const tile = tileElement(ch);
+    tile.setAttribute("role", "listitem");
+    tile.tabIndex = 0;
+    tile.classList.add("rack-tile");
+    tile.dataset.index = index;
+    tile.dataset.letter = ch;
+    const name = ch === "?" ? "blank" : `${ch}, ${plural(tileValue(ch), "point")}`;
+    if (used.has(index)) {
+      tile.classList.add("used");
+      tile.setAttribute("aria-label", `Tile ${name}, on the board`);
+    } else {
+      tile.draggable = true;
+      const choosing = store.exchangeMode ? (store.exchangeSet.has(index) ? ", chosen to exchange" : ", press to exchange") : "";
+      tile.setAttribute("aria-label", `Tile ${name}${choosing}`);
+      if (store.exchangeMode) tile.setAttribute("aria-pressed", store.exchangeSet.has(index) ? "true" : "false");
+    }
+    if (store.selected === index) tile.classList.add("selected");
+    if (store.exchangeSet.has(index)) tile.classList.add("chosen");
+    tile.addEventListener("dragstart", e => e.dataTransfer.setData("text/plain", "rack:" + index));
+    tile.addEventListener("dragover", e => e.preventDefault());
+    tile.addEventListener("drop", e => {
+      const data = e.dataTransfer.getData("text/plain");
+      if (data.startsWith("rack:")) { e.preventDefault(); e.stopPropagation(); rackHooks.move(Number(data.slice(5)), index); }
+    });
+    tile.addEventListener("click", () => rackHooks.click(index));
+    tile.addEventListener("keydown", e => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); rackHooks.click(index); } });
+    box.appendChild(tile);
+  });
+}
+
+export function renderControls() {
+  const game = store.game;
+  const mine = Boolean(store.me) && game.seat === store.me.seat;
+  $("rack-area").hidden = !mine;
+  $("keyboard-form").hidden = !mine || game.over;
+  $("resign").closest("p").hidden = !mine || game.over;
+  $("preview").textContent = store.preview;
+  $("message").textContent = store.message;
+  if (!mine) return;
+  const turn = myTurn();
+  $("play-controls").hidden = game.over;
+  for (const id of ["play", "pass", "play-typed"]) $(id).disabled = !turn || store.busy;
+  $("exchange").disabled = !turn || store.busy || !game.exchange_allowed;
+  $("exchange").textContent = store.exchangeMode ? "Cancel exchange" : "Exchange…";
+  $("confirm-exchange").hidden = !store.exchangeMode;
+  $("confirm-exchange").disabled = store.busy;
+  $("challenge").hidden = !game.can_challenge;
+  $("challenge").disabled = store.busy;
+  $("resign").disabled = store.busy;
+}
+
+/** The last few events, newest first, from the score sheet: they stay until newer ones come. */
+export function renderEvents() {
+  const game = store.game;
+  const list = $("events");
+  const recent = game.history.slice(-EVENTS_SHOWN).reverse();
+  const texts = recent.map(r => eventText(r, game.players));
+  if ([...list.children].map(li => li.textContent).join("\n") === texts.join("\n")) return;
+  list.replaceChildren(...texts.map((text, i) => {
+    const li = document.createElement("li");
+    li.textContent = text;
+    if (i === 0) li.className = "latest";
+    return li;
+  }));
+}
+
+/** The unseen tiles grouped by letter, with counts. */
+export function renderTracker() {
+  const game = store.game;
+  $("bag-count").textContent = `${plural(game.bag_count, "tile")} in the bag.`;
+  const counts = new Map();
+  for (const ch of (game.unseen || "").replace(/\s/g, "")) counts.set(ch, (counts.get(ch) || 0) + 1);
+  const letters = [...counts.keys()].sort((a, b) => (a === "?") - (b === "?") || a.localeCompare(b));
+  const list = $("tracker");
+  list.replaceChildren(...letters.map(ch => {
+    const li = document.createElement("li");
+    const n = counts.get(ch);
+    li.dataset.letter = ch;
+    li.setAttribute("aria-label", `${ch === "?" ? "blank" : ch}: ${n}`);
+    const letter = document.createElement("span");
+    letter.className = "letter";
+    letter.textContent = ch === "?" ? "?" : ch;
+    const count = document.createElement("span");
+    count.className = "count";
+    count.textContent = n;
+    li.append(letter, count);
+    return li;
+  }));
+  if (!letters.length) {
+    const li = document.createElement("li");
+    li.textContent = "none";
+    list.appendChild(li);
+  }
+  const vowels = [...(game.unseen || "")].filter(ch => "AEIOU".includes(ch)).length;
+  const total = [...counts.values()].reduce((a, b) => a + b, 0);
+  $("unseen-title").textContent = `Unseen tiles (in the bag or on other racks): ${total}, ` +
+    `${plural(vowels, "vowel")}, ${plural(total - vowels - (counts.get("?") || 0), "consonant")}` +
+    (counts.get("?") ? `, ${plural(counts.get("?"), "blank")}` : "") + ".";
+}
+
+export function renderSheet() {
+  const game = store.game;
+  const body = $("sheet").tBodies[0];
+  body.replaceChildren();
+  game.history.forEach((r, i) => {
+    const tr = document.createElement("tr");
+    if (r.challenged_off) tr.className = "struck";
+    for (const v of [i + 1, game.players[r.seat].name, r.rack, sheetMove(r), r.score, r.total]) {
+      const td = document.createElement("td");
+      td.textContent = v;
+      tr.appendChild(td);
+    }
+    tr.title = eventText(r, game.players);
+    body.appendChild(tr);
+  });
+}
+
+export function renderChallengeWindow() {
+  const game = store.game;
+  const box = $("challenge-window");
+  box.hidden = !game.challenge_window;
+  if (game.challenge_window) {
+    const w = game.challenge_window;
+    box.textContent = `${game.players[w.seat].name} played ${w.move} (${w.words.join(", ")}) for ${plural(w.score, "point")}. ` +
+      (game.can_challenge ? "You may challenge it until the next player starts their turn." : "Other players may challenge it.");
+  }
+}
+
+let summaryShown = false;
+
+/** The game over box: who went out, the scores before and after the unplayed tiles, the winner. */
+export function renderSummary() {
+  const game = store.game;
+  const box = $("summary");
+  box.hidden = !game.over;
+  if (!game.over) return;
+  $("summary-text").textContent = `${endText(game)} ${winnerText(game)}`;
+  const before = game.scores_before_end || game.players.map(p => p.score);
+  const body = $("summary-scores").tBodies[0];
+  body.replaceChildren();
+  for (const p of game.players) {
+    const tr = document.createElement("tr");
+    if (game.winners.includes(p.seat)) tr.className = "winner";
+    const change = p.score - before[p.seat];
+    for (const v of [p.name + (game.winners.includes(p.seat) ? " (winner)" : ""), before[p.seat],
+                     change > 0 ? `+${change}` : change < 0 ? `−${-change}` : "0", p.score]) {
+      const td = document.createElement("td");
+      td.textContent = v;
+      tr.appendChild(td);
+    }
+    body.appendChild(tr);
+  }
+  $("gcg").href = `/api/games/${encodeURIComponent(game.id)}/gcg`;
+  if (!summaryShown) {
+    summaryShown = true;
+    requestAnimationFrame(() => box.scrollIntoView({block: "nearest"}));
+  }
+}

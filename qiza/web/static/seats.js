@@ -1,0 +1,163 @@
+/* Seats: joining with an invite link, and the creator's invite link and free seats. */
+import {render, store} from "./state.js";
+
+const $ = id => document.getElementById(id);
+let ctx = null;            // {gameId, say, seatApi, seatHeaders, connect, receive} from game.js
+let invite = null;         // the game's invite secret, if this browser was given the invite link
+let inviteAsked = false;   // the creator asked the server for the invite (once per page)
+let inviteStatus = "";     // the creator's invite: "" (open or not asked), "closed" or "unavailable"
+let meta = null;           // /api/meta (computer levels), fetched when first needed
+
+function path(tail) { return `/api/games/${encodeURIComponent(ctx.gameId)}${tail}`; }
+function watchLink() { return `${location.origin}/game/${encodeURIComponent(ctx.gameId)}`; }
+function inviteLink() { return `${watchLink()}#invite=${encodeURIComponent(invite)}`; }
+function isCreator() {
+  const me = store.me;
+  return Boolean(me) && store.game.seat === me.seat && store.game.creator_seat === me.seat;
+}
+function freeSeats() { return store.game.over ? [] : store.game.players.filter(p => p.kind === "person" && !p.joined); }
+function loadInvite() { invite = localStorage.getItem(qiza.inviteKey(ctx.gameId)); }
+function storeInvite(value) {
+  invite = value;
+  if (value) localStorage.setItem(qiza.inviteKey(ctx.gameId), value);
+  else localStorage.removeItem(qiza.inviteKey(ctx.gameId));
+}
+
+export function renderJoin() {
+  const game = store.game;
+  loadInvite();
+  const open = freeSeats();
+  $("join").hidden = Boolean(store.me) || !open.length || !invite;
+  const seats = $("open-seats");
+  seats.replaceChildren(...open.map(p => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = `Take seat ${p.seat + 1}`;
+    button.addEventListener("click", () => join(p.seat));
+    return button;
+  }));
+  $("copy-invite").hidden = !invite || !open.length;
+  $("invite-hint").hidden = !invite || !open.length || !store.me;
+  const turn = game.players[game.to_move];
+  const waiting = $("waiting");
+  waiting.hidden = !open.some(p => p.seat === game.to_move);
+  if (!waiting.hidden) {
+    waiting.textContent = isCreator()
+      ? `It is seat ${turn.seat + 1}'s turn (${turn.name}), but nobody has taken that seat yet. Send the invite link, ` +
+        "or let the computer play it (under Free seats)."
+      : `Waiting for someone to take seat ${turn.seat + 1} (${turn.name}), whose turn it is. ` +
+        "The player who created the game can let the computer play it.";
+  }
+  if (!store.me && !game.over && !store.message) {
+    $("message").textContent = open.length && !invite ? "You are watching this game. To play, ask for the invite link."
+                                                      : "You are watching this game.";
+  }
+}
+
+export function renderCreator() {
+  const creator = isCreator();
+  const open = freeSeats();
+  const managing = creator && open.length > 0;
+  if (managing && !inviteAsked) { inviteAsked = true; fetchInvite(); }
+  $("invite-link-label").hidden = !managing || !invite;
+  if (invite) $("invite-link").value = inviteLink();
+  $("invite-manage").hidden = !managing;
+  $("invite-closed").hidden = !managing || Boolean(invite) || !inviteStatus;
+  $("new-invite").hidden = !managing;
+  $("withdraw-invite").hidden = !managing || !invite;
+  $("free-seats").hidden = !managing;
+  if (!managing) return;
+  if (!meta) { qiza.api("GET", "/api/meta").then(m => { meta = m; render(); }).catch(() => {}); return; }
+  const list = $("free-list");
+  const shown = [...list.children].map(li => li.dataset.seat).join(",");
+  if (shown === open.map(p => p.seat).join(",")) return;  // keep the levels chosen so far
+  list.replaceChildren();
+  for (const p of open) {
+    const li = document.createElement("li");
+    li.dataset.seat = p.seat;
+    const label = document.createElement("label");
+    label.textContent = `Seat ${p.seat + 1} (${p.name}): computer level `;
+    const level = document.createElement("select");
+    level.className = "free-level";
+    for (const name of meta.levels) {
+      const opt = document.createElement("option");
+      opt.value = name; opt.textContent = name;
+      level.appendChild(opt);
+    }
+    level.value = meta.default_level;
+    label.appendChild(level);
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "seat-computer";
+    button.textContent = `Let the computer play seat ${p.seat + 1}`;
+    button.addEventListener("click", () => seatComputer(p.seat, level.value));
+    li.append(label, button);
+    list.appendChild(li);
+  }
+}
+
+async function fetchInvite() {
+  try {
+    const found = await qiza.api("GET", path(`/invite?seat=${store.me.seat}`), undefined, ctx.seatHeaders());
+    storeInvite(found.invite);
+    inviteStatus = "";
+  } catch (error) {
+    if (error.code === "invite_closed" || error.code === "invite_unavailable") {
+      storeInvite(null);
+      inviteStatus = error.code === "invite_closed" ? "closed" : "unavailable";
+    }
+  }
+  render();
+}
+
+async function changeInvite(method) {
+  try {
+    const tail = "/invite" + (method === "DELETE" ? `?seat=${store.me.seat}` : "");
+    const found = method === "POST" ? await ctx.seatApi("POST", path(tail), {})
+      : await qiza.api(method, path(tail), undefined, ctx.seatHeaders());
+    storeInvite(found.invite);
+    inviteStatus = found.invite ? "" : "closed";
+    ctx.say(found.invite ? "New invite link made: send it again; the old link no longer works."
+                         : "Invite link withdrawn: nobody can take a free seat until you make a new one.");
+  } catch (error) {
+    ctx.say(error.message);
+  }
+}
+
+async function seatComputer(seat, level) {
+  try {
+    ctx.receive(await ctx.seatApi("POST", path(`/seats/${seat}/computer`), {level}));
+    ctx.say(`The computer (${level}) plays seat ${seat + 1} now.`);
+  } catch (error) {
+    ctx.say(error.message);
+  }
+}
+
+async function join(seat) {
+  try {
+    const answer = await qiza.api("POST", path("/join"), {seat, name: $("join-name").value, invite});
+    store.me = {seat, token: answer.token};
+    localStorage.setItem(qiza.seatKey(ctx.gameId), JSON.stringify(store.me));
+    ctx.connect();
+  } catch (error) {
+    if (["invite_revoked", "invite_closed", "wrong_invite"].includes(error.code)) {
+      storeInvite(null);
+      render();
+    }
+    ctx.say(error.message);
+  }
+}
+
+/** Wires the seat buttons; ``given`` is game.js's {gameId, say, seatApi, seatHeaders, connect, receive}. */
+export function setupSeats(given) {
+  ctx = given;
+  loadInvite();
+  const copy = async (text, what) => {
+    try { await navigator.clipboard.writeText(text); ctx.say(`${what} copied.`); } catch (e) { ctx.say(`${what}: ${text}`); }
+  };
+  $("copy-invite").addEventListener("click", () => copy(inviteLink(), "Invite link (to take a seat)"));
+  $("new-invite").addEventListener("click", () => changeInvite("POST"));
+  $("withdraw-invite").addEventListener("click", () => changeInvite("DELETE"));
+  $("invite-link").addEventListener("focus", () => $("invite-link").select());
+  $("copy-watch").addEventListener("click", () => copy(watchLink(), "Link to watch"));
+}

@@ -1,0 +1,72 @@
+/* The game page's state: one object, changed only here or through update(), and drawn by one
+   render function after every change. Game states from the server (the answer to a request or
+   a WebSocket push, in whatever order they arrive) go through receive(), which keeps the newest
+   version, so the page shows the same thing whatever the order of arrival. */
+
+export const store = {
+  game: null,          // the newest game state from the server
+  me: null,            // {seat, token} of this browser's seat, or null (watching)
+  busy: false,         // a request of this player is on its way
+  rack: [],            // the local order of the rack's tiles ("?" for a blank)
+  tentative: new Map(),// square -> {index, char}: tiles put on the board, not played yet
+  selected: null,      // rack index picked for click placement
+  exchangeMode: false,
+  exchangeSet: new Set(),
+  cursor: null,        // the square typed letters go to (shows the direction arrow)
+  direction: "across", // typing direction, across at the start of every turn
+  message: "",         // a short note for this player (a hint or a refusal); cleared by the next move
+  preview: "",         // the score of the tiles put down, from the server
+};
+
+let renderer = () => {};
+
+/** Sets the function that draws the whole page from the store. */
+export function setRenderer(fn) { renderer = fn; }
+
+/** Draws the page from the store. */
+export function render() { if (store.game) renderer(); }
+
+/** Changes the store and draws the page. */
+export function update(change) {
+  change(store);
+  render();
+}
+
+/** Clears this player's unplayed tiles and choices (the rack is as the server has it). */
+function resetTurn(game) {
+  store.rack = game.rack.split("");
+  store.tentative.clear();
+  store.selected = null;
+  store.exchangeMode = false;
+  store.exchangeSet.clear();
+  store.preview = "";
+}
+
+/** A game state from the server: kept if it is not older than the one shown; the page is drawn
+    again either way (a request that ended changes the controls even when its answer is stale).
+    Returns whether the state was kept. */
+export function receive(next) {
+  const old = store.game;
+  const kept = !old || next.version >= old.version;
+  if (kept) {
+    store.game = next;
+    const moved = !old || old.history.length !== next.history.length || old.to_move !== next.to_move
+      || old.over !== next.over;
+    if (moved) {
+      store.cursor = null;
+      store.direction = "across";
+      store.message = "";
+      store.preview = "";
+    }
+    if (!old || old.rack !== next.rack || store.rack.join("") !== next.rack || next.over) {
+      resetTurn(next);
+    } else {
+      const size = next.rules.size;
+      for (const sq of [...store.tentative.keys()]) {
+        if (next.board[Math.floor(sq / size)][sq % size] !== ".") store.tentative.delete(sq);
+      }
+    }
+  }
+  render();
+  return kept;
+}

@@ -1,0 +1,81 @@
+/* What the page says about the game, in plain words (never the server's internal names). */
+
+export function plural(n, one, many) { return `${n} ${n === 1 || n === -1 ? one : (many || one + "s")}`; }
+
+function points(n) { return plural(n, "point"); }
+
+function signed(n) { return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0"; }
+
+/** The tiles of an exchange as shown: "Y", or a count when the tiles are not shown. */
+function exchanged(move) {
+  const tiles = (move || "").replace(/^exchange\s*/i, "").trim();
+  if (!tiles) return "tiles";
+  if (/^\d+$/.test(tiles)) return plural(Number(tiles), "tile");
+  return tiles;
+}
+
+/** One score sheet line as a sentence. */
+export function eventText(r, players) {
+  const name = players[r.seat] ? players[r.seat].name : `Seat ${r.seat + 1}`;
+  switch (r.kind) {
+    case "place":
+      return `${name} played ${r.move} for ${points(r.score)}` + (r.bingo ? " (a bingo)" : "") + ".";
+    case "exchange": return `${name} exchanged ${exchanged(r.move)}.`;
+    case "pass": return `${name} passed.`;
+    case "phony-removed":
+      return `${name}'s play ${r.move} comes off: ` +
+        (r.words && r.words.length ? `${r.words.join(", ")} ${r.words.length === 1 ? "is" : "are"} not in the dictionary` :
+          "a word is not in the dictionary") + ` (${signed(r.score)}).`;
+    case "challenge-bonus": return `${name}'s play stands: the challenge failed, ${name} gets ${signed(r.score)}.`;
+    case "failed-challenge": {
+      const cost = r.note && /next turn lost/.test(r.note) ? " and loses the next turn"
+        : r.note && /turn lost/.test(r.note) ? " and loses this turn" : "";
+      return `${name} challenged, but the words are good${cost}.`;
+    }
+    case "lost-turn": return `${name} loses this turn (an unsuccessful challenge).`;
+    case "end-rack-bonus": return `${name} gets ${signed(r.score)} for the tiles left on the other racks.`;
+    case "end-rack-penalty": return `${name} loses ${points(-r.score)} for the tiles left on their rack.`;
+    case "time-penalty": return `${name} loses ${points(-r.score)} (time penalty).`;
+    default: return `${name}: ${r.move || "a turn"} (${signed(r.score)}).`;
+  }
+}
+
+/** The score sheet's move column. */
+export function sheetMove(r) {
+  return {
+    "phony-removed": `challenged off: ${r.move}`, "failed-challenge": "unsuccessful challenge", "lost-turn": "turn lost",
+    "end-rack-bonus": `others' tiles ${r.move}`, "end-rack-penalty": `tiles left ${r.move}`,
+    "challenge-bonus": "challenge bonus", "time-penalty": "time penalty", "pass": "pass",
+  }[r.kind] || r.move || "";
+}
+
+/** A player's label: the name, and "computer, level" unless the name says it already. */
+export function playerLabel(p) {
+  if (p.kind === "computer") {
+    const said = p.level && p.name.toLowerCase().includes(p.level.toLowerCase());
+    return said ? p.name : `${p.name} (computer, ${p.level})`;
+  }
+  return p.joined ? p.name : `${p.name} (free seat)`;
+}
+
+/** Why the game ended, and who did it. */
+export function endText(game) {
+  const names = game.players.map(p => p.name);
+  if (game.resigned !== null && game.resigned !== undefined) return `${names[game.resigned]} resigned.`;
+  const out = game.history.find(r => r.kind === "end-rack-bonus");
+  if (out && /went out/.test(game.end_reason || "")) return `${names[out.seat]} went out.`;
+  const reasons = {
+    "every player had three scoreless turns in a row": "Nobody scored for too many turns in a row.",
+    "every player passed twice in a row": "Every player passed twice in a row.",
+    "no player can make a play": "Nobody can make a play.",
+    "a player reached the Finish Line target": `${names[game.history[game.history.length - 1].seat]} reached the Finish Line target.`,
+  };
+  return reasons[game.end_reason] || (game.end_reason ? `The game ended: ${game.end_reason}.` : "The game ended.");
+}
+
+/** Who won, as a sentence. */
+export function winnerText(game) {
+  const names = game.winners.map(s => game.players[s].name);
+  if (!names.length) return "";
+  return names.length > 1 ? `Shared win: ${names.join(" and ")}.` : `${names[0]} wins.`;
+}

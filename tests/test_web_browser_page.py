@@ -1,0 +1,259 @@
+"""The game page in headless Chromium (as tests/test_web_browser.py): the controls on every turn
+whatever the order in which answers and WebSocket pushes arrive, the layout at three window
+sizes and in large print, typing on the board, the recent events, the tab title, the tile
+tracker, the lobby's one-click game, the colours' contrast and the analysis table.
+
+Screenshots go to $QIZA_SCREENSHOTS when it is set (to look at them)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (python package) is not installed")
+pytest.importorskip("uvicorn")
+
+from test_web_browser import CHROMIUM, CHROMIUM_ARGS, ServerThread, post, wait_until  # noqa: E402
+
+from qiza import savefile  # noqa: E402
+from qiza.move import Exchange, Pass, Place  # noqa: E402
+from qiza.players import make_player  # noqa: E402
+
+pytestmark = pytest.mark.skipif(not (os.path.exists(CHROMIUM) or shutil.which("chromium")),
+                                reason=f"chromium is not installed at {CHROMIUM}")
+
+SIZES = [(1280, 800), (1024, 768), (390, 844)]
+INTERNAL = re.compile(r"end-rack|phony-removed|lost-turn|failed-challenge|challenge-bonus|time-penalty")
+SHOTS = os.environ.get("QIZA_SCREENSHOTS")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
+    with ServerThread(f"sqlite:///{tmp_path_factory.mktemp('page') / 'page.sqlite3'}") as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM if os.path.exists(CHROMIUM)
+                                              else shutil.which("chromium"), args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+def service(server: ServerThread) -> Any:
+    return server.server.config.app.state.service
+
+
+def shot(page: Any, name: str) -> None:
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"))
+
+
+def new_game(server: ServerThread, **body: Any) -> tuple[str, str]:
+    """Creates a game (seat 0 is the creator's); returns its page with seat 0's token, and its id."""
+    created = post(server.url + "/api/games", {"creator_seat": 0, **body})
+    return f"{server.url}/game/{created['id']}#seat=0&token={created['tokens']['0']}", created["id"]
+
+
+def open_page(browser: Any, url: str, errors: list[str], size: tuple[int, int] = (1100, 1000),
+              large: bool = False, init: str | None = None) -> Any:
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    if large:
+        context.add_init_script("localStorage.setItem('qiza-mode-large', '1')")
+    if init:
+        context.add_init_script(init)
+    page = context.new_page()
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.set_default_timeout(20000)
+    page.goto(url)
+    page.wait_for_selector("#players li")
+    return page
+
+
+def api_state(server: ServerThread, game_id: str) -> Any:
+    with urllib.request.urlopen(f"{server.url}/api/games/{game_id}", timeout=30) as answer:
+        return json.load(answer)
+
+
+def engine_move(server: ServerThread, game_id: str, seat: int) -> Any:
+    """The move the medium computer would make for ``seat`` (a person playing quickly)."""
+    svc = service(server)
+    row = svc.store.get(game_id)
+    game = savefile.from_dict(row.save, lexicon=svc.lexicon(str(row.save.get("lexicon", "enable"))))
+    return make_player("medium", game.lexicon, seed=1).choose(game.view(seat)), game.rules.layout.size
+
+
+def square_id(sq: int, size: int) -> str:
+    return f"#sq-{chr(65 + sq % size)}{sq // size + 1}"
+
+
+def play_on_board(page: Any, move: Place, size: int) -> None:
+    """Clicks the first square of the move (twice to type down) and types its tiles."""
+    placed = move.placed(size)
+    first = square_id(placed[0][0], size)
+    page.click(first)
+    if move.direction.step != (0, 1):
+        page.click(first)
+        sync_api.expect(page.locator(first + " .arrow")).to_have_text("↓")
+    page.keyboard.type("".join(ch for _, ch in placed))
+    page.keyboard.press("Enter")
+
+
+def in_view(page: Any, selector: str, unscrolled: bool = True) -> None:
+    """Every element matching ``selector`` is shown whole inside the window (``unscrolled``:
+    with the page not scrolled)."""
+    size = page.viewport_size
+    boxes = page.eval_on_selector_all(selector, """els => els.map(e => {
+        const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })""")
+    assert boxes, f"nothing matches {selector}"
+    for left, top, right, bottom in boxes:
+        assert left >= -0.5 and top >= -0.5 and right <= size["width"] + 0.5 and bottom <= size["height"] + 0.5, \
+            f"{selector} at {(left, top, right, bottom)} is not inside the {size['width']}x{size['height']} window"
+    if unscrolled:
+        assert page.evaluate("window.scrollY") == 0
+
+
+def test_controls_on_every_turn_whatever_arrives_first(server: ServerThread, browser: Any) -> None:
+    """A whole game against a fast computer: on every one of the person's turns the controls
+    are enabled, also when the computer's reply comes over the WebSocket before the answer
+    to the person's own move (half the answers are held back until then)."""
+    url, game_id = new_game(server, preset="classic", seats=[{"name": "Ann"}, {"kind": "computer", "level": "medium"}],
+                            seed=3)
+    errors: list[str] = []
+    page = open_page(browser, url, errors)
+    svc = service(server)
+    held = {"count": 0, "turn": 0}
+
+    def hold_back(route: Any) -> None:
+        response = route.fetch()
+        held["turn"] += 1
+        if held["turn"] % 2:
+            answer = response.json()
+            # the answer waits until the computer has replied (pushed over the WebSocket first)
+            if not answer.get("over"):
+                wait_until(lambda: svc.version(game_id) > answer["version"], timeout=30)
+                time.sleep(0.4)
+                held["count"] += 1
+        route.fulfill(response=response)
+
+    page.route("**/actions", hold_back)
+    turns = 0
+    while True:
+        page.wait_for_function("document.title.startsWith('Your turn') || document.title.startsWith('Game over')")
+        if page.title().startswith("Game over"):
+            break
+        turns += 1
+        for button in ("#play", "#pass"):
+            sync_api.expect(page.locator(button)).to_be_enabled(timeout=5000)
+        state = api_state(server, game_id)
+        if state["bag_count"] >= 7:
+            sync_api.expect(page.locator("#exchange")).to_be_enabled()
+        sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+        assert page.locator("#sq-H8 .arrow").count() == 0  # no typing direction until a square is chosen
+        rows = page.locator("#sheet tbody tr").count()
+        move, size = engine_move(server, game_id, 0)
+        if isinstance(move, Place):
+            play_on_board(page, move, size)
+        elif isinstance(move, Exchange):
+            page.click("#exchange")
+            for letter in move.tiles:
+                page.click(f'.rack-tile[data-letter="{letter}"]:not(.chosen)')
+            page.click("#confirm-exchange")
+        else:
+            assert isinstance(move, Pass)
+            page.click("#pass")
+        sync_api.expect(page.locator("#sheet tbody tr")).not_to_have_count(rows)
+        if turns == 3:
+            shot(page, "controls-turn3")
+    assert turns >= 6 and held["count"] >= 3, (turns, held)
+
+    # the game over box: who went out, the scores before and after, the winner; in view
+    final = api_state(server, game_id)
+    summary = page.locator("#summary")
+    sync_api.expect(summary).to_be_visible()
+    page.wait_for_timeout(300)
+    in_view(page, "#summary-text", unscrolled=False)
+    text = page.locator("#summary-text").inner_text()
+    names = [p["name"] for p in final["players"]]
+    if final["end_reason"] == "a player went out":
+        out = next(r["seat"] for r in final["history"] if r["kind"] == "end-rack-bonus")
+        assert f"{names[out]} went out." in text
+    assert (f"{names[final['winners'][0]]} wins." in text) if len(final["winners"]) == 1 else "Shared win" in text
+    cells = page.eval_on_selector_all("#summary-scores tbody tr", "rows => rows.map(r => [...r.cells].map(c => c.textContent))")
+    assert [int(row[1]) for row in cells] == final["scores_before_end"]
+    assert [int(row[3]) for row in cells] == [p["score"] for p in final["players"]]
+    assert not INTERNAL.search(page.locator("main").inner_text())
+    shot(page, "controls-game-over")
+
+    # the analysis table fits its panel at every size, in large print too
+    page.click("#show-analysis")
+    sync_api.expect(page.locator("#analysis")).to_be_visible(timeout=90_000)
+    for large in (False, True):
+        if large:
+            page.check("#large-print")
+        for width, height in SIZES:
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_timeout(50)
+            panel = page.locator("#analysis").bounding_box()
+            assert panel["x"] >= 0 and panel["x"] + panel["width"] <= width + 0.5
+            for table in ("#analysis-turns", "#analysis-players"):
+                box = page.locator(table).bounding_box()
+                assert box["x"] >= panel["x"] - 0.5 and box["x"] + box["width"] <= panel["x"] + panel["width"] + 0.5, \
+                    (table, width, large, box, panel)
+            widest = page.evaluate("""() => Math.max(...[...document.querySelectorAll('#analysis td, #analysis th')]
+                .map(c => c.scrollWidth - c.clientWidth))""")
+            assert widest <= 1, (width, large, widest)
+            assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth"), \
+                (width, large, page.evaluate("""() => [...document.querySelectorAll('body *')]
+                    .filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)
+                    .slice(0, 5).map(e => e.tagName + '#' + e.id + '.' + e.className + ' ' + e.getBoundingClientRect().right)"""))
+            page.locator("#analysis").scroll_into_view_if_needed()
+            shot(page, f"analysis-{width}x{height}{'-large' if large else ''}")
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("large", [False, True], ids=["normal", "large-print"])
+def test_a_turn_fits_the_window(server: ServerThread, browser: Any, large: bool) -> None:
+    """Board, own rack, Play/Pass/Exchange, scores, whose turn and the last event are all in view
+    without scrolling at 1280x800, 1024x768 and 390x844; large print uses the large-print preset
+    (8 tiles on the rack) and the large print display. The game over box comes into view."""
+    preset = "large-print" if large else "classic"
+    url, game_id = new_game(server, preset=preset, seats=[{"name": "Ann"}, {"kind": "computer", "level": "medium"}],
+                            seed=1)
+    errors: list[str] = []
+    page = open_page(browser, url, errors, size=SIZES[0], large=large)
+    page.click("#pass")  # one event each, so that the last event shows
+    sync_api.expect(page.locator("#events li")).to_have_count(2, timeout=30000)
+    page.context.close()
+    for width, height in SIZES:
+        page = open_page(browser, url, errors, size=(width, height), large=large)
+        sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+        assert page.evaluate("document.body.classList.contains('large')") == large
+        assert page.locator(".rack-tile").count() == (8 if large else 7)
+        for selector in ("#board", ".rack-tile", "#play", "#pass", "#exchange", "#players li", "#turn",
+                         "#events li.latest"):
+            in_view(page, selector)
+        assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+        shot(page, f"turn-{width}x{height}{'-large' if large else ''}")
+        if (width, height) == SIZES[-1]:
+            page.click("#resign")
+            page.click("#resign-confirm")
+            sync_api.expect(page.locator("#summary")).to_be_visible()
+            page.wait_for_timeout(300)
+            in_view(page, "#summary", unscrolled=False)
+            shot(page, f"game-over-{width}x{height}{'-large' if large else ''}")
+        page.context.close()
+    assert not errors, errors
