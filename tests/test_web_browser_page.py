@@ -130,8 +130,7 @@ def test_controls_on_every_turn_whatever_arrives_first(server: ServerThread, bro
     """A whole game against a fast computer: on every one of the person's turns the controls
     are enabled, also when the computer's reply comes over the WebSocket before the answer
     to the person's own move (half the answers are held back until then)."""
-    url, game_id = new_game(server, preset="classic", seats=[{"name": "Ann"}, {"kind": "computer", "level": "medium"}],
-                            seed=3)
+    url, game_id = new_game(server, preset="classic", seats=[{"name": "Ann"}, {"kind": "computer", "level": "medium"}])
     errors: list[str] = []
     page = open_page(browser, url, errors)
     svc = service(server)
@@ -231,8 +230,7 @@ def test_a_turn_fits_the_window(server: ServerThread, browser: Any, large: bool)
     without scrolling at 1280x800, 1024x768 and 390x844; large print uses the large-print preset
     (8 tiles on the rack) and the large print display. The game over box comes into view."""
     preset = "large-print" if large else "classic"
-    url, game_id = new_game(server, preset=preset, seats=[{"name": "Ann"}, {"kind": "computer", "level": "medium"}],
-                            seed=1)
+    url, game_id = new_game(server, preset=preset, seats=[{"name": "Ann"}, {"kind": "computer", "level": "medium"}])
     errors: list[str] = []
     page = open_page(browser, url, errors, size=SIZES[0], large=large)
     page.click("#pass")  # one event each, so that the last event shows
