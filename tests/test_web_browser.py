@@ -181,7 +181,9 @@ def test_two_players_play_a_game_to_the_end(server: ServerThread, browser: Any) 
     ann.click("#exchange")
     ann.click('.rack-tile[data-letter="Y"]')
     ann.click("#confirm-exchange")
-    sync_api.expect(bob.locator("#sheet")).to_contain_text("exchange Y")
+    sync_api.expect(ann.locator("#sheet")).to_contain_text("exchange Y")
+    sync_api.expect(bob.locator("#sheet")).to_contain_text("exchange 1 tile")  # the others see how many, not which
+    assert "exchange Y" not in bob.locator("#sheet").inner_text()
 
     # 5. Bob passes, 6. Ann passes: four scoreless turns in a row end the game (scoreless_turns 2)
     sync_api.expect(bob.locator("#pass")).to_be_enabled()
