@@ -629,3 +629,45 @@ def test_postgres_away_gives_503_json_and_recovers() -> None:
                 assert live.receive_json()["state"]["version"] == 3
     finally:
         proxy.cut()
+
+
+# -- 10. wrong guesses are limited -----------------------------------------------------------------
+def test_wrong_tokens_and_invites_are_rate_limited(client: TestClient) -> None:
+    from qiza.web.throttle import BURST, REFILL_PER_SECOND
+
+    now = [1000.0]
+    throttle = client.app.state.throttle  # type: ignore[attr-defined]
+    throttle.clock = lambda: now[0]
+    created = create(client, seats=[{"name": "Ann"}, {"name": "Bob"}, {}], claim_all=False, creator_seat=0)
+    other = create(client)
+    game_id, ann, invite = created["id"], created["tokens"]["0"], created["invite"]
+    begin = time.monotonic()
+    for attempt in range(BURST):
+        guess = {"seat": 0, "token": f"guess{attempt}", "version": 1, "kind": "pass"}
+        error(client.post(f"/api/games/{game_id}/actions", json=guess), 403, "wrong_token")
+    # the bucket is empty: even the right token is refused, so an answer tells nothing
+    for answer in (act(client, game_id, 0, ann, 1, "pass"),
+                   client.get(f"/api/games/{game_id}", params={"seat": 0}, headers={"X-Seat-Token": ann}),
+                   client.get(f"/api/games/{game_id}/invite", params={"seat": 0}, headers={"X-Seat-Token": "x"}),
+                   client.post(f"/api/games/{game_id}/join", json={"seat": 2, "invite": invite})):
+        body = error(answer, 429, "too_many_attempts")
+        assert "try again" in body["message"] and int(answer.headers["Retry-After"]) == round(1 / REFILL_PER_SECOND)
+    assert time.monotonic() - begin < 10
+    with client.websocket_connect(f"/ws/games/{game_id}") as live:
+        live.send_json({"seat": 0, "token": ann})
+        assert live.receive_json()["error"]["code"] == "too_many_attempts"
+    # watching needs no token, and other games are not affected
+    assert client.get(f"/api/games/{game_id}").status_code == 200
+    assert act(client, other["id"], 0, other["tokens"]["0"], 1, "pass").status_code == 200
+    # attempts come back with time: one now, then the right token works
+    now[0] += 1 / REFILL_PER_SECOND
+    assert act(client, game_id, 0, ann, 1, "pass").status_code == 200
+    # wrong invites count the same way; right ones cost nothing
+    now[0] += BURST / REFILL_PER_SECOND
+    for _ in range(BURST):
+        error(client.post(f"/api/games/{game_id}/join", json={"seat": 2, "invite": "guess" * 3}), 403, "wrong_invite")
+    error(client.post(f"/api/games/{game_id}/join", json={"seat": 2, "invite": invite}), 429, "too_many_attempts")
+    now[0] += 1 / REFILL_PER_SECOND
+    assert client.post(f"/api/games/{game_id}/join", json={"seat": 2, "invite": invite}).status_code == 200
+    for _ in range(3 * BURST):
+        assert act(client, other["id"], 1, other["tokens"]["1"], 2, "resign").status_code in (200, 409)

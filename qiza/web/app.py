@@ -21,7 +21,7 @@ import threading
 from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi import Path as PathParam
@@ -39,9 +39,13 @@ from qiza.rules import PRESETS, ChallengeRule, EndPoints, EndRule, FirstPlayer, 
 from qiza.web.db import Store, default_database_url
 from qiza.web.guard import RequestGuard
 from qiza.web.lexicons import Catalogue
+from qiza.web.throttle import FailureThrottle
 from qiza.web.service import Action, ApiError, GameService, SeatSpec, computer_levels, default_level
 
 log = logging.getLogger("qiza.web")
+T = TypeVar("T")
+#: error codes of a wrong guess (counted by the throttle, see :mod:`qiza.web.throttle`)
+GUESS_FAILURES = frozenset({"wrong_token", "wrong_invite"})
 HERE = Path(__file__).parent
 STATIC = HERE / "static"
 TEMPLATES = HERE / "templates"
@@ -404,6 +408,25 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
         return FileResponse(TEMPLATES / "game.html")
 
     # -- API -----------------------------------------------------------------------------------
+    throttle = FailureThrottle()
+    app.state.throttle = throttle
+
+    def guarded(client: Request | WebSocket, game_id: str, check: Callable[..., T], *args: Any) -> T:
+        """``check(*args)``, a call that checks a seat token or an invite of ``game_id``,
+        unless this client guessed wrong too often (429 ``too_many_attempts``, asked before
+        the check so that it tells nothing); its failed checks are counted."""
+        key = (client.client.host if client.client else "", game_id)
+        wait = throttle.wait(key)
+        if wait:
+            raise ApiError(429, "too_many_attempts", "too many wrong seat tokens or invites for this game from "
+                           f"your address: try again in {wait} seconds", retry_after=wait)
+        try:
+            return check(*args)
+        except ApiError as exc:
+            if exc.code in GUESS_FAILURES:
+                throttle.fail(key)
+            raise
+
     @app.get("/api/meta", tags=["games"])
     def meta() -> dict[str, Any]:
         """Presets, rule options and computer levels for the lobby."""
@@ -455,18 +478,20 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
         return out
 
     @app.get("/api/games/{game_id}", tags=["games"], responses=ERRORS)
-    def get_game(game_id: GameId, seat: int | None = Query(None, ge=0, le=3),
+    def get_game(request: Request, game_id: GameId, seat: int | None = Query(None, ge=0, le=3),
                  x_seat_token: str | None = Header(None, max_length=200, description="secret token of the seat"),
                  ) -> JSONResponse:
         """The game as ``seat`` sees it (needs its token in the ``X-Seat-Token`` header), or
         as a spectator (no seat)."""
-        return JSONResponse(service.state(game_id, seat, x_seat_token))
+        if seat is None:
+            return JSONResponse(service.state(game_id))
+        return JSONResponse(guarded(request, game_id, service.state, game_id, seat, x_seat_token))
 
     @app.post("/api/games/{game_id}/join", tags=["games"], response_model=JoinOut, responses=ERRORS)
-    def join_game(game_id: GameId, body: JoinIn) -> JoinOut:
+    def join_game(request: Request, game_id: GameId, body: JoinIn) -> JoinOut:
         """Take an open person seat with the invite secret (from the creator's invite link);
         keep the returned token secret."""
-        token, version = service.join(game_id, body.seat, body.name, body.invite)
+        token, version = guarded(request, game_id, service.join, game_id, body.seat, body.name, body.invite)
         return JoinOut(seat=body.seat, token=token, version=version)
 
     def invite_out(game_id: str, found: dict[str, Any]) -> InviteOut:
@@ -475,53 +500,56 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
                          free_seats=found["free_seats"])
 
     @app.get("/api/games/{game_id}/invite", tags=["games"], response_model=InviteOut, responses=ERRORS)
-    def show_invite(game_id: GameId, seat: int = Query(ge=0, le=3, description="the creator's seat"),
+    def show_invite(request: Request, game_id: GameId, seat: int = Query(ge=0, le=3, description="the creator's seat"),
                     x_seat_token: str | None = Header(None, max_length=200, description="the creator's seat token"),
                     ) -> InviteOut:
         """The invite link again, for the game's creator, while a person seat is still free."""
-        return invite_out(game_id, service.invite(game_id, seat, x_seat_token or ""))
+        return invite_out(game_id, guarded(request, game_id, service.invite, game_id, seat, x_seat_token or ""))
 
     @app.post("/api/games/{game_id}/invite", tags=["games"], response_model=InviteOut, responses=ERRORS)
-    def renew_invite(game_id: GameId, body: SeatAuthIn) -> InviteOut:
+    def renew_invite(request: Request, game_id: GameId, body: SeatAuthIn) -> InviteOut:
         """A new invite link (creator only); the old one stops working (410 ``invite_revoked``)."""
-        return invite_out(game_id, service.renew_invite(game_id, body.seat, body.token))
+        return invite_out(game_id, guarded(request, game_id, service.renew_invite, game_id, body.seat, body.token))
 
     @app.delete("/api/games/{game_id}/invite", tags=["games"], response_model=InviteOut, responses=ERRORS)
-    def revoke_invite(game_id: GameId, seat: int = Query(ge=0, le=3, description="the creator's seat"),
+    def revoke_invite(request: Request, game_id: GameId, seat: int = Query(ge=0, le=3, description="the creator's seat"),
                       x_seat_token: str | None = Header(None, max_length=200, description="the creator's seat token"),
                       ) -> InviteOut:
         """Withdraw the invite link (creator only): nobody can take a free seat until a new
         link is made with POST."""
-        return invite_out(game_id, service.revoke_invite(game_id, seat, x_seat_token or ""))
+        return invite_out(game_id, guarded(request, game_id, service.revoke_invite, game_id, seat, x_seat_token or ""))
 
     @app.post("/api/games/{game_id}/seats/{target}/computer", tags=["games"], responses=ERRORS)
-    def seat_computer(game_id: GameId, body: ComputerSeatIn,
+    def seat_computer(request: Request, game_id: GameId, body: ComputerSeatIn,
                       target: int = PathParam(ge=0, le=3, description="the free seat to give to the computer"),
                       ) -> JSONResponse:
         """Let a computer player take a free person seat (creator only, any time before the
         end), so that the game need not wait for someone who does not come. Answers the
         creator's view of the game."""
-        return JSONResponse(service.seat_computer(game_id, body.seat, body.token, target, body.level, body.name))
+        return JSONResponse(guarded(request, game_id, service.seat_computer, game_id, body.seat, body.token, target,
+                                    body.level, body.name))
 
     @app.post("/api/games/{game_id}/actions", tags=["play"], responses=ERRORS)
-    def act(game_id: GameId, body: ActionIn) -> JSONResponse:
+    def act(request: Request, game_id: GameId, body: ActionIn) -> JSONResponse:
         """Place tiles (``move`` text or ``cells``), exchange ``tiles``, pass, challenge or resign.
 
         Answers the new game state as the seat sees it, with ``record``: the score sheet line."""
         action = Action(body.kind, body.move, body.cells, body.tiles)
-        return JSONResponse(service.act(game_id, body.seat, body.token, body.version, action, body.request_id))
+        return JSONResponse(guarded(request, game_id, service.act, game_id, body.seat, body.token, body.version, action,
+                                    body.request_id))
 
     @app.post("/api/games/{game_id}/rack", tags=["play"], responses=ERRORS)
-    def arrange_rack(game_id: GameId, body: RackIn) -> JSONResponse:
+    def arrange_rack(request: Request, game_id: GameId, body: RackIn) -> JSONResponse:
         """Put your rack in a new order (after a shuffle or a drag), kept by the server so that
         reloads show it. Any time, no version needed; it changes no version either (nobody
         else's pending action becomes stale). Answers your view of the game."""
-        return JSONResponse(service.arrange(game_id, body.seat, body.token, body.order))
+        return JSONResponse(guarded(request, game_id, service.arrange, game_id, body.seat, body.token, body.order))
 
     @app.post("/api/games/{game_id}/preview", tags=["play"], responses=ERRORS)
-    def preview(game_id: GameId, body: PreviewIn) -> dict[str, Any]:
+    def preview(request: Request, game_id: GameId, body: PreviewIn) -> dict[str, Any]:
         """Score and words of a placement (invalid words only if the game allows word help)."""
-        return service.preview(game_id, body.seat, body.token, Action("place", body.move, body.cells))
+        return guarded(request, game_id, service.preview, game_id, body.seat, body.token,
+                       Action("place", body.move, body.cells))
 
     @app.get("/api/games/{game_id}/gcg", tags=["games"], responses=ERRORS, response_class=PlainTextResponse)
     def download_gcg(game_id: GameId) -> Response:
@@ -545,7 +573,11 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
         await socket.accept()
         try:
             hello = await _hello(socket)
-            state = await run_in_threadpool(service.state, game_id, hello.seat, hello.token)
+            if hello.seat is None:
+                state = await run_in_threadpool(service.state, game_id)
+            else:
+                state = await run_in_threadpool(guarded, socket, game_id, service.state, game_id, hello.seat,
+                                                hello.token)
         except (ApiError, OperationalError, InterfaceError, SQLAlchemyTimeoutError) as exc:
             refusal = exc if isinstance(exc, ApiError) else database_error(exc)
             await socket.send_json({"type": "error", **refusal.body()})

@@ -1,0 +1,57 @@
+"""A limit on wrong guesses: failed seat-token and invite checks, per client and game.
+
+Each (client address, game) has a small bucket of attempts (:data:`BURST`) that refills at
+:data:`REFILL_PER_SECOND`. Every failed check takes one; while the bucket is empty, every
+request of that client naming that game's seats or invite is refused with 429
+``too_many_attempts`` and ``Retry-After``, *before* its token is checked, so an answer never
+tells whether a guess was right. Right tokens cost nothing: a player never notices.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+
+#: failed checks a client may make on one game at once
+BURST = 10
+#: failed checks given back per second
+REFILL_PER_SECOND = 0.5
+#: clients kept (the oldest are dropped first; a dropped client starts afresh)
+MAX_KEYS = 20_000
+
+
+class FailureThrottle:
+    """Token buckets of failed checks, by key (e.g. ``(client address, game id)``)."""
+
+    def __init__(self, burst: int = BURST, per_second: float = REFILL_PER_SECOND,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.burst = burst
+        self.per_second = per_second
+        self.clock = clock
+        self._buckets: OrderedDict[Hashable, tuple[float, float]] = OrderedDict()  # key: (attempts left, when)
+        self._lock = threading.Lock()
+
+    def _left(self, key: Hashable, now: float) -> float:
+        found = self._buckets.get(key)
+        if found is None:
+            return float(self.burst)
+        left, when = found
+        return min(float(self.burst), left + (now - when) * self.per_second)
+
+    def wait(self, key: Hashable) -> int:
+        """Whole seconds until ``key`` may try again (0: it may now)."""
+        with self._lock:
+            left = self._left(key, self.clock())
+        return 0 if left >= 1 else max(1, math.ceil((1 - left) / self.per_second))
+
+    def fail(self, key: Hashable) -> None:
+        """Count one failed check of ``key``."""
+        with self._lock:
+            now = self.clock()
+            self._buckets[key] = (max(0.0, self._left(key, now) - 1), now)
+            self._buckets.move_to_end(key)
+            while len(self._buckets) > MAX_KEYS:
+                self._buckets.popitem(last=False)
