@@ -39,8 +39,8 @@ from qiza.rules import PRESETS, ChallengeRule, EndPoints, EndRule, FirstPlayer, 
 from qiza.web.db import Store, default_database_url
 from qiza.web.guard import RequestGuard
 from qiza.web.lexicons import Catalogue
-from qiza.web.throttle import FailureThrottle
 from qiza.web.service import Action, ApiError, GameService, SeatSpec, computer_levels, default_level
+from qiza.web.throttle import FailureThrottle
 
 log = logging.getLogger("qiza.web")
 T = TypeVar("T")
