@@ -738,3 +738,14 @@ def test_the_end_summary_is_paged_and_ends_in_view_at_80x24() -> None:
     last_page = last_page[last_page.index("\n") + 1:last_page.index("game over>")]
     assert "Game over: " in last_page and ("wins!" in last_page or "Shared win" in last_page)
     assert len(last_page.splitlines()) <= 23  # the end, the notes after it and the prompt fit one screen
+
+
+def test_panel_title_keeps_the_rules_and_rules_hide_the_seed(monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    game = Game(find_preset("tournament").with_options(challenge="five-point"), players=["Ann", "Bob"], lexicon=LEX,
+                seed=3)
+    first = _screen_text(game, 80, 24).splitlines()[0]
+    assert "tournament · ENABLE · five-point challenge" in first and "…" not in first
+    status, out = play(["--seed", "21", "-p", "Ann", "-p", "computer:easy", "--no-save"], ["rules", "quit"],
+                       monkeypatch, capsys)
+    assert "seed" in out and "shown when the game is over" in out and "21" not in out.split("seed")[1][:40]

@@ -184,11 +184,14 @@ def side_panel(game: Game, seats: Sequence[SeatInfo], viewer: int | None, *, wid
     """
     rules = game.rules
     head: list[Text] = []
+    about = f"{rules.name} · {game.lexicon.name} · {rules.challenge.value} challenge"
     title = Text()
-    title.append("qiza", "bold")
-    title.append(_first_fit([f"  {rules.name} · {game.lexicon.name} · {rules.challenge.value} challenge",
-                             f"  {rules.name} · {game.lexicon.name} · {rules.challenge.value}",
-                             f" {rules.name}·{game.lexicon.name}·{rules.challenge.value}"], width - 4))
+    if len(about) + 6 <= width:
+        title.append("qiza", "bold")
+        title.append("  " + about)
+    else:  # the rules matter more than the program's name
+        title.append(_first_fit([about, f"{rules.name} · {game.lexicon.name} · {rules.challenge.value}",
+                                 f"{rules.name}·{game.lexicon.name}·{rules.challenge.value}"], width))
     head.append(title)
     targets = rules.finish_line
     for seat, info in enumerate(seats):

@@ -753,7 +753,8 @@ class Session:
                 continue
             table.add_row(key.replace("_", " "), str(value))
         table.add_row("lexicon", self.game.lexicon.name)
-        table.add_row("seed", str(self.game.seed))
+        # the seed tells every draw to come: shown once the game is over (for replaying it)
+        table.add_row("seed", str(self.game.seed) if self.game.over else "shown when the game is over")
         for key, value in asdict(self.settings).items():
             table.add_row(key.replace("_", " "), "allowed" if value else "off")
         self.say(table)
