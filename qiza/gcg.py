@@ -922,6 +922,8 @@ def replay(record: GameRecord, *, lexicon: Lexicon | str | None = None) -> Repla
     taken back whatever the lexicon says, as the record shows.
     """
     try:
+        if not record.players:
+            raise FileFormatError(f"no players: {record.errors[0] if record.errors else 'no events'}")
         rules = rules_for(record)
     except FileFormatError as exc:
         result = Replay(None)

@@ -53,6 +53,7 @@ import numpy as np
 
 from qiza import gaddag
 from qiza.alphabet import BLANK_FLAG, ENGLISH
+from qiza.errors import FileFormatError
 from qiza.layout import STANDARD, Layout
 from qiza.movegen_best import _anagram_table, _generate_best
 from qiza.movegen_search import (
@@ -566,20 +567,42 @@ def parse_rack(text: str) -> np.ndarray:
     return r
 
 
-def read_positions(path: str | Path) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Positions of a file: board lines, then ``RACK: ...``, then an empty line."""
+def read_positions(path: str | Path, size: int = STANDARD.size) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Positions of a file: ``size`` board lines, then ``RACK: ...``, then an empty line.
+
+    Raises :class:`~qiza.errors.FileFormatError` with the line number of the first problem
+    (a board of the wrong size, a bad tile, a rack of more than :data:`MAX_RACK` tiles), or
+    when the file cannot be read or is not UTF-8.
+    """
     positions = []
     lines: list[str] = []
-    with open(path) as f:
-        for raw in f:
-            line = raw.strip()
-            if not line:
-                continue
-            if line.startswith("RACK:"):
-                positions.append((parse_board(lines), parse_rack(line[5:])))
-                lines = []
-            else:
-                lines.append(line)
+    try:
+        with open(path, encoding="utf-8") as f:
+            for number, raw in enumerate(f, start=1):
+                line = raw.strip()
+                if not line:
+                    continue
+                try:
+                    if line.startswith("RACK:"):
+                        if len(lines) != size:
+                            raise ValueError(f"a board needs {size} lines, got {len(lines)}")
+                        rack = line[5:].strip()
+                        if len(rack) > MAX_RACK:
+                            raise ValueError(f"a rack holds 0..{MAX_RACK} tiles, not {len(rack)}")
+                        positions.append((parse_board(lines), parse_rack(rack)))
+                        lines = []
+                    elif len(lines) >= size:
+                        raise ValueError(f"a board has {size} lines: expected 'RACK: ...'")
+                    else:
+                        lines.append(line)
+                except ValueError as exc:
+                    raise FileFormatError(str(exc), number, str(path)) from None
+    except OSError as exc:
+        raise FileFormatError(f"cannot read: {exc.strerror}", None, str(path)) from None
+    except UnicodeDecodeError as exc:
+        raise FileFormatError(f"not a positions file (not UTF-8 text: {exc.reason})", None, str(path)) from None
+    if lines:
+        raise FileFormatError("the file ends inside a board (no RACK: line)", None, str(path))
     return positions
 
 

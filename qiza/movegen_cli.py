@@ -28,12 +28,7 @@ def run(args: argparse.Namespace) -> int:
     prepare_move_generator()
     from qiza.movegen import load_generator, read_positions
 
-    try:
-        positions = read_positions(args.file)
-    except OSError as exc:
-        raise QizaError(f"cannot read {args.file}: {exc.strerror}") from None
-    except ValueError as exc:
-        raise QizaError(f"{args.file}: {exc}") from None
+    positions = read_positions(args.file)  # FileFormatError naming the file and line
     try:
         gen = load_generator(args.lexicon)
     except FileNotFoundError as exc:

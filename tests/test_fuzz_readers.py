@@ -516,3 +516,38 @@ def test_play_resume_prints_one_line(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert cli_main(["play", "--plain", "--no-save", "--resume", str(path)]) == 1
     err = capsys.readouterr().err
     assert err.startswith(f"qiza play: {path}: ") and err.count("\n") == 1 and "Traceback" not in err
+
+
+# -- the commands that read files ------------------------------------------------------------------
+
+CLI_FILES = {
+    "bad.gcg": b"#player10000000 a A\n#character-encoding rot13\n",
+    "binary.gcg": b"\xff\xfe garbage\x00\n",
+    "save.json": _save_text(actions=[[0, "penalty x"]]).encode(),
+    "latin1.json": _save_text().replace("Ann", "\u00c5nn").encode("latin-1"),
+    "positions.txt": ("\n".join(["." * 15] * 15) + "\nRACK: " + "A" * 100 + "\n").encode(),
+}
+
+
+@pytest.mark.parametrize("args, message", [
+    (["gcg", "check", "{dir}/bad.gcg"], None),
+    (["gcg", "show", "{dir}/binary.gcg"], "{dir}/binary.gcg:1:"),
+    (["best", f"1\u00b2/{EMPTY_ROWS.split('/', 1)[1]} A/B 0/0 0"], "board row 1"),
+    (["best", "{dir}/binary.gcg"], "{dir}/binary.gcg"),
+    (["analyze", "{dir}/save.json"], "{dir}/save.json: saved game action 1"),
+    (["analyze", "{dir}/latin1.json"], "{dir}/latin1.json: not a saved game"),
+    (["movegen", "--count", "{dir}/positions.txt"], "{dir}/positions.txt:16: a rack holds"),
+    (["movegen", "--count", "{dir}/latin1.json"], "{dir}/latin1.json: not a positions file"),
+])
+def test_commands_refuse_bad_files_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                               args: list[str], message: str | None) -> None:
+    for name, data in CLI_FILES.items():
+        (tmp_path / name).write_bytes(data)
+    assert cli_main([arg.replace("{dir}", str(tmp_path)) for arg in args]) != 0
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.err + captured.out
+    if message is None:  # gcg check reports every problem on standard output
+        assert f"{tmp_path}/bad.gcg:1: #player10000000: players are numbered 1 to 4" in captured.out
+    else:
+        errors = [line for line in captured.err.splitlines() if line.startswith("qiza ")]
+        assert len(errors) == 1 and message.replace("{dir}", str(tmp_path)) in errors[0]
