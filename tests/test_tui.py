@@ -720,7 +720,8 @@ def test_every_listing_of_moves_states_the_notation(monkeypatch: pytest.MonkeyPa
     note = "Moves in tournament notation (as in GCG files): 8H reads across, H8 reads down."
     hint = out[out.index("Best plays for your rack"):]
     assert hint.splitlines()[1] == note
-    assert note in out[out.index("Commands"):out.index("Type 'help COMMAND'")]
+    commands = out[out.index("Commands"):out.index("Type 'help COMMAND'")]
+    assert note in commands and "8H WORD" in commands and "score 8H WORD" in commands and "H8 WORD" not in commands
     assert note in " ".join(out[out.index("Score sheet"):].split())
 
 

@@ -810,15 +810,23 @@ class Session:
                 self.say(f"No command {rest!r}. Type 'help' for the list.")
             else:
                 aliases = f"  (also: {', '.join(command.aliases)})" if command.aliases else ""
-                self.say(Text(command.usage + aliases, "bold"), command.help)
+                self.say(Text(self._usage(command) + aliases, "bold"), command.help)
+                if "H8" in command.usage:
+                    self.say(notation_note(self.game.rules.notation))
             return STAY
         table = Table(title="Commands", show_edge=False, show_header=False, pad_edge=False)
         table.add_column(no_wrap=True, style="bold")
         table.add_column()
         for command in COMMANDS:
-            table.add_row(command.usage, _first_sentence(command.help))
+            table.add_row(self._usage(command), _first_sentence(command.help))
         self.say(table, notation_note(self.game.rules.notation), "Type 'help COMMAND' for more.")
         return STAY
+
+    def _usage(self, command: Command) -> str:
+        """A command's usage line, its example move in this game's notation."""
+        if self.game.rules.notation is Notation.TOURNAMENT:
+            return command.usage.replace("H8 WORD", "8H WORD")
+        return command.usage
 
     def do_quit(self, seat: int, rest: str) -> str:
         return self.quit_now()
