@@ -75,7 +75,7 @@ def random_game(lexicon: Lexicon, seed: int, players: int, preset: str, challeng
             assert record.score == candidate.score
         elif roll < 0.9 and len(game.bag) >= rules.exchange_limit:
             rack = game.rack_text()
-            keep = rng.randrange(len(rack))
+            keep = max(rng.randrange(len(rack)), len(rack) - len(game.bag))  # no more tiles than the bag holds
             game.play(Exchange(rack[keep:]))
         elif roll < 0.95 and game.can_challenge:
             game.challenge()  # a challenge of a valid play fails
