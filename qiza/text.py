@@ -13,6 +13,7 @@ larger boards: ``~`` word, ``^`` letter). The tiles of the last play are marked 
 
 from __future__ import annotations
 
+import re
 import string
 from collections.abc import Iterable
 
@@ -100,6 +101,8 @@ def short_names(names: Iterable[str], width: int) -> list[str]:
 
     >>> short_names(["Ann", "Computer 1", "Computer 2", "Computer 3"], 8)
     ['Ann', 'Comp 1', 'Comp 2', 'Comp 3']
+    >>> short_names(["Computer_1", "Computer_2"], 8)
+    ['Comp_1', 'Comp_2']
     >>> short_names(["Alexandra", "Alexander"], 6)
     ['Alexa1', 'Alexa2']
     """
@@ -109,9 +112,10 @@ def short_names(names: Iterable[str], width: int) -> list[str]:
         if len(name) <= width:
             out.append(name)
             continue
-        head, _, tail = name.rpartition(" ")
-        if head and 0 < len(tail) <= width - 2:
-            out.append(head[: min(4, width - len(tail) - 1)].rstrip() + " " + tail)
+        match = re.fullmatch(r"(.*\S)([ _])([^ _]+)", name)
+        head, sep, tail = match.groups() if match else ("", "", name)
+        if head and len(tail) <= width - 2:
+            out.append(head[: min(4, width - len(tail) - 1)].rstrip() + sep + tail)
         else:
             out.append(name[:width])
     for short in list(out):
