@@ -591,6 +591,9 @@ def test_counts_are_singular_or_plural_and_the_end_names_who() -> None:
     who = game.ended_by()
     if who is not None:
         assert render.end_sentence(game) == f"Game over: {game.players[who]} went out."
+    for record in game.history[-3:]:  # the end's adjustments keep who, what and the points
+        line = render.last_line(game, record, 42)
+        assert len(line) <= 42 and "…" not in line and f"{record.score:+d}".lstrip("+") in line
     console_text = _screen_text(game, 80, 24, viewer=0)
     assert " 1 vowels" not in console_text and " 1 blanks" not in console_text and "1 tiles" not in console_text
 

@@ -251,9 +251,9 @@ def last_line(game: Game, record: Record, width: int) -> str:
     what and the score."""
     name = game.players[record.seat]
     full = "Last: " + describe_record(game, record)
-    if record.kind is not Kind.PLACE:
-        return _fit(full, width)
     short = short_names(game.players, 10)[record.seat]
+    if record.kind is not Kind.PLACE:
+        return _first_fit([full, f"Last: {short} {_what(record)} {record.score:+d}"], width)
     flags = (" (bingo)" if record.bingo else "") + (" (off)" if record.challenged_off else "")
     return _first_fit([full, f"Last: {name} {record.notation} for {record.score}{flags}",
                        f"Last: {short} {record.notation} {record.score}{flags}",
@@ -359,6 +359,11 @@ def short_record(game: Game, record: Record, names: Sequence[str] | None = None)
     """A compact score sheet line for the side panel (``names``: the players' short names,
     told apart; by default :func:`qiza.text.short_names` of 8 characters)."""
     name = (names or short_names(game.players, 8))[record.seat]
+    return f"{name:<8} {_what(record)[:20]:<20} {record.score:>+4} {record.total:>4}"
+
+
+def _what(record: Record) -> str:
+    """A score sheet line's event in a few words (``H8 FORD*`` for a bingo)."""
     if record.kind is Kind.PLACE:
         what = record.notation + ("*" if record.bingo else "") + (" (off)" if record.challenged_off else "")
     elif record.kind is Kind.EXCHANGE:
@@ -377,7 +382,7 @@ def short_record(game: Game, record: Record, names: Sequence[str] | None = None)
         what = "challenge bonus"
     else:
         what = record.kind.value.replace("-", " ")
-    return f"{name:<8} {what[:20]:<20} {record.score:>+4} {record.total:>4}"
+    return what
 
 
 def screen(game: Game, seats: Sequence[SeatInfo], viewer: int | None, *, width: int, height: int,
