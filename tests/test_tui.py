@@ -671,6 +671,7 @@ def test_four_players_at_80x24_keep_names_apart_and_key_words() -> None:
     assert f"{last.notation} for {last.score}" in text or f"{last.notation} {last.score}" in text
     assert "…" not in text.split("Last:")[1].splitlines()[0]
     assert "double challenge" in lines[0]
+    assert "H8=across" in text  # the notation of the moves listed
 
 
 def test_hot_seat_hides_the_first_rack_too(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
@@ -750,6 +751,7 @@ def test_panel_title_keeps_the_rules_and_rules_hide_the_seed(monkeypatch: pytest
                 seed=3)
     first = _screen_text(game, 80, 24).splitlines()[0]
     assert "tournament · ENABLE · five-point challenge" in first and "…" not in first
+    assert "8H=across" in _screen_text(game, 80, 24)
     status, out = play(["--seed", "21", "-p", "Ann", "-p", "computer:easy", "--no-save"], ["rules", "quit"],
                        monkeypatch, capsys)
     assert "seed" in out and "shown when the game is over" in out and "21" not in out.split("seed")[1][:40]

@@ -24,6 +24,7 @@ from qiza.board import Board
 from qiza.game import EndReason, Game, Kind, Record
 from qiza.layout import Premium
 from qiza.move import Exchange
+from qiza.rules import Notation
 from qiza.text import notation_note, short_names
 
 __all__ = ["BoardStyle", "board_style_for", "board_text", "rack_text", "side_panel", "screen",
@@ -226,7 +227,11 @@ def side_panel(game: Game, seats: Sequence[SeatInfo], viewer: int | None, *, wid
         header.append(f" {plural(vowels, 'vowel')}, {plural(unseen.count('?'), 'blank')}", "grey62")
         body.append(header)
         body.extend(Text(line) for line in textwrap.wrap(_runs(unseen), width))
-    body.append(legend(style))
+    key = legend(style)
+    across = f"  {'H8' if rules.notation is Notation.RULEBOOK else '8H'}=across"  # the moves' notation
+    if len(key) + len(across) <= width:
+        key.append(across)
+    body.append(key)
     note_lines = [Text(_fit(note, width), "grey62") for note in notes]
     earlier = game.history[:-1]
     room = lines - len(head) - len(body)
