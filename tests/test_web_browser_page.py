@@ -23,7 +23,7 @@ pytest.importorskip("fastapi")
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (python package) is not installed")
 pytest.importorskip("uvicorn")
 
-from test_web_browser import CHROMIUM, CHROMIUM_ARGS, ServerThread, post, wait_until  # noqa: E402
+from test_web_browser import CHROMIUM, CHROMIUM_ARGS, ServerThread, post, rack_text, wait_until  # noqa: E402
 
 from qiza import savefile  # noqa: E402
 from qiza.move import Exchange, Pass, Place  # noqa: E402
@@ -105,6 +105,7 @@ def play_on_board(page: Any, move: Place, size: int) -> None:
     placed = move.placed(size)
     first = square_id(placed[0][0], size)
     page.click(first)
+    sync_api.expect(page.locator(first + " .arrow")).to_have_text("→")  # every turn starts across
     if move.direction.step != (0, 1):
         page.click(first)
         sync_api.expect(page.locator(first + " .arrow")).to_have_text("↓")
@@ -254,4 +255,185 @@ def test_a_turn_fits_the_window(server: ServerThread, browser: Any, large: bool)
             in_view(page, "#summary", unscrolled=False)
             shot(page, f"game-over-{width}x{height}{'-large' if large else ''}")
         page.context.close()
+    assert not errors, errors
+
+
+TONES = """window.__tones = 0;
+const Real = window.AudioContext;
+window.AudioContext = class extends Real { constructor() { super(); window.__tones += 1; } };"""
+
+
+def test_typing_direction_events_title_and_sound(server: ServerThread, browser: Any) -> None:
+    """Two people: the typing arrow, the recent events (a phony coming off, a failed challenge
+    costing a turn) that stay, stale messages and previews gone after a move, the tab title,
+    the sound when the turn comes (only when asked for) and the tile tracker."""
+    created = post(server.url + "/api/games", {
+        "preset": "computer", "options": {"challenge": "double"}, "seats": [{"name": "Ann"}, {"name": "Bob"}],
+        "creator_seat": 0, "claim_all": True})
+    game = f"{server.url}/game/{created['id']}"
+    errors: list[str] = []
+    ann = open_page(browser, f"{game}#seat=0&token={created['tokens']['0']}", errors, init=TONES)
+    bob = open_page(browser, f"{game}#seat=1&token={created['tokens']['1']}", errors, size=(390, 844), init=TONES)
+    sync_api.expect(ann.locator("#turn")).to_have_text("Your turn.")
+    assert ann.title() == "Your turn — qiza" and bob.title() == "Ann's turn — qiza"
+    assert not bob.locator("#sound").is_checked()  # off unless asked for
+    bob.check("#sound")
+
+    # the tile tracker: Ann's unseen tiles by letter, with counts (100 tiles less her 7)
+    counts = dict(ann.eval_on_selector_all("#tracker li", "items => items.map(i => [i.dataset.letter, "
+                                                           "Number(i.querySelector('.count').textContent)])"))
+    assert sum(counts.values()) == 93 and counts["?"] == 2 and counts["Z"] == 1
+    assert counts["D"] == 4 - rack_text(ann).count("D")
+
+    # the typing direction: an arrow on the chosen square, turned by a second click or Space
+    ann.click("#sq-H8")
+    sync_api.expect(ann.locator("#sq-H8 .arrow")).to_have_text("→")
+    ann.click("#sq-H8")
+    sync_api.expect(ann.locator("#sq-H8 .arrow")).to_have_text("↓")
+    assert ann.get_attribute("#sq-H8", "aria-label").endswith("typing down")
+    ann.keyboard.press(" ")
+    sync_api.expect(ann.locator("#sq-H8 .arrow")).to_have_text("→")
+    ann.keyboard.type("FO")
+    sync_api.expect(ann.locator("#sq-J8 .arrow")).to_have_text("→")
+    assert ann.locator("#board .arrow").count() == 1
+    # meanwhile Bob picks a tile: the note goes once Ann has moved
+    bob.click(".rack-tile >> nth=0")
+    sync_api.expect(bob.locator("#message")).to_contain_text("picked")
+    ann.keyboard.type("RD")
+    sync_api.expect(ann.locator("#preview")).to_contain_text("H8 FORD: 16 points")
+    ann.keyboard.press("Enter")
+    sync_api.expect(bob.locator("#turn")).to_have_text("Your turn.")
+    assert bob.title() == "Your turn — qiza" and ann.title() == "Bob's turn — qiza"
+    sync_api.expect(bob.locator("#message")).to_be_empty()
+    assert ann.locator("#board .arrow").count() == 0 and ann.locator("#preview").inner_text() == ""
+    wait_until(lambda: bob.evaluate("window.__tones") == 1)
+    assert ann.evaluate("window.__tones") == 0
+
+    # Bob turns the arrow down, then plays a phony typed in the box: its preview goes after the play
+    bob.click("#sq-H9")
+    bob.click("#sq-H9")
+    sync_api.expect(bob.locator("#sq-H9 .arrow")).to_have_text("↓")
+    bob.fill("#move-text", "8H (F)EB")
+    sync_api.expect(bob.locator("#preview")).to_contain_text("FEB")
+    bob.click("#play-typed")
+    sync_api.expect(bob.locator("#preview")).to_be_empty()
+    sync_api.expect(ann.locator("#challenge")).to_be_visible()
+    ann.click("#challenge")
+    phony = "Bob's play 8H (F)EB comes off: FEB is not in the dictionary (−8)."
+    for page in (ann, bob):
+        sync_api.expect(page.locator("#events li.latest")).to_have_text(phony)
+    # Ann passes; Bob plays a good word (starting across again), Ann challenges it and loses her turn
+    ann.click("#pass")
+    sync_api.expect(bob.locator("#turn")).to_have_text("Your turn.")
+    move, size = engine_move(server, created["id"], 1)
+    assert isinstance(move, Place)
+    play_on_board(bob, move, size)
+    sync_api.expect(ann.locator("#challenge")).to_be_visible()
+    ann.click("#challenge")
+    failed = "Ann challenged, but the words are good and loses this turn."
+    sync_api.expect(bob.locator("#events li.latest")).to_have_text(failed)
+    time.sleep(2)  # the events stay: newest first, the last five
+    texts = bob.locator("#events li").all_inner_texts()
+    assert texts[0] == failed and texts[1].startswith("Bob played ") and texts[2] == "Ann passed."
+    assert texts[3] == phony and texts[4] == "Bob played 8H (F)EB for 8 points."
+    bob.evaluate("window.scrollTo(0, 0)")  # Bob's typed move had scrolled the page
+    in_view(bob, "#events li.latest")
+    for page in (ann, bob):
+        assert not INTERNAL.search(page.locator("main").inner_text())
+    shot(bob, "events-390x844")
+    shot(ann, "events-1100x1000")
+    assert not errors, errors
+
+
+def test_computer_names_and_the_lobbys_one_click_game(server: ServerThread, browser: Any) -> None:
+    """Two computer seats get distinct names, each said once with its level; the lobby's
+    "Play the computer" starts a game against the default level under the terminal's
+    default challenge rule."""
+    url, game_id = new_game(server, preset="classic", seats=[
+        {"name": "Ann"}, {"kind": "computer", "level": "medium"}, {"kind": "computer", "level": "medium"}])
+    errors: list[str] = []
+    page = open_page(browser, url, errors)
+    names = page.locator("#players li .name").all_inner_texts()
+    assert names == ["Ann — you", "Computer 1 (medium)", "Computer 2 (medium)"]
+    page.context.close()
+
+    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    page = context.new_page()
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(server.url + "/")
+    meta = json.load(urllib.request.urlopen(server.url + "/api/meta"))
+    sync_api.expect(page.locator("#quick-level")).to_have_text(meta["default_level"])
+    in_view(page, "#quick-play")
+    page.click("#quick-play")
+    page.wait_for_selector(".rack-tile")
+    game_id = page.url.rsplit("/", 1)[-1]
+    state = api_state(server, game_id)
+    assert [p["kind"] for p in state["players"]] == ["person", "computer"]
+    assert state["players"][1]["level"] == meta["default_level"]
+    assert state["rules"]["challenge"] == "auto"  # as in the terminal against the computer
+    sync_api.expect(page.locator("#players")).to_contain_text(f"Computer ({meta['default_level']}): ")
+    assert page.locator("#players li.you .name").inner_text() == "You"
+    shot(page, "one-click-game")
+    assert not errors, errors
+
+
+CONTRAST = """() => {
+  const rgb = text => (text.match(/[\\d.]+/g) || []).map(Number);
+  const channel = v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+  const luminance = ([r, g, b]) => 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+  const ratio = (a, b) => { const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+  const background = el => {
+    for (let e = el; e; e = e.parentElement) {
+      const c = rgb(getComputedStyle(e).backgroundColor);
+      if (c.length === 3 || (c.length === 4 && c[3] > 0)) return c.slice(0, 3);
+    }
+    return [255, 255, 255];
+  };
+  // a blank on the board (none may have been played yet): the real rules on a real square
+  const square = document.querySelector("#board .square.filled");
+  const blank = document.createElement("span");
+  blank.className = "tile blank";
+  blank.textContent = "E";
+  square.appendChild(blank);
+  const texts = [];
+  for (const el of document.querySelectorAll("#board *")) {
+    const own = [...el.childNodes].filter(n => n.nodeType === 3).map(n => n.textContent.trim()).join("");
+    if (!own || getComputedStyle(el).visibility === "hidden") continue;
+    texts.push([own, el.className || el.tagName.toLowerCase(), ratio(rgb(getComputedStyle(el).color).slice(0, 3), background(el))]);
+  }
+  blank.remove();
+  const tile = document.querySelector("#board .square.last .tile");
+  const marker = rgb(getComputedStyle(tile).boxShadow).slice(0, 3);
+  const outline = rgb(getComputedStyle(tile.parentElement).outlineColor).slice(0, 3);
+  const tileColour = background(tile);
+  return {texts, marker: ratio(marker, tileColour), outline: ratio(outline, tileColour)};
+}"""
+
+
+def test_board_colours_contrast(server: ServerThread, browser: Any) -> None:
+    """Every text on the board (coordinates, premium labels, tiles and their points, a blank,
+    tiles put down, the typing arrow) has a contrast of 4.5:1 at least, the last move's marker
+    3:1 against the tiles, in the normal colours and in high contrast."""
+    url, _ = new_game(server, preset="classic", seats=[{"name": "Ann"}, {"kind": "computer", "level": "medium"}])
+    errors: list[str] = []
+    page = open_page(browser, url, errors)
+    page.click("#pass")
+    sync_api.expect(page.locator("#board .square.last")).not_to_have_count(0, timeout=30000)
+    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+    page.click(f"{square_id(0, 15)}")  # A1: the arrow
+    letter = rack_text(page)[0]
+    page.click(f'.rack-tile[data-letter="{letter}"]')
+    page.click("#sq-O15")  # a tile put down, not played yet
+    page.click("#sq-A15")
+    for contrast in (False, True):
+        if contrast:
+            page.check("#high-contrast")
+        found = page.evaluate(CONTRAST)
+        kinds = {cls.split()[0] for _, cls, _ in found["texts"] if cls}
+        assert {"coord", "premium", "tile", "arrow"} <= kinds, kinds
+        assert {"DL", "TL", "DW", "TW", "→"} <= {text for text, _, _ in found["texts"]}
+        low = [(text, cls, round(r, 2)) for text, cls, r in found["texts"] if r < 4.5]
+        assert not low, (contrast, low)
+        assert found["marker"] >= 3 and found["outline"] >= 3, (contrast, found["marker"], found["outline"])
+        shot(page, f"contrast-{'high' if contrast else 'normal'}")
     assert not errors, errors

@@ -41,7 +41,7 @@ export function renderScoreboard() {
     const target = targets && targets[p.seat] !== undefined ? ` of ${targets[p.seat]}` : "";
     const name = document.createElement("span");
     name.className = "name";
-    name.textContent = playerLabel(p) + (p.you ? " — you" : "");
+    name.textContent = playerLabel(p) + (p.you && p.name.toLowerCase() !== "you" ? " — you" : "");
     const score = document.createElement("span");
     score.className = "score";
     score.textContent = `${p.score}${target} points`;

@@ -55,7 +55,8 @@ export function receive(next) {
     if (moved) {
       store.cursor = null;
       store.direction = "across";
-      store.message = "";
+      store.message = "";  // a note such as "Tile U picked" is about the turn before
+      store.selected = null;
       store.preview = "";
     }
     if (!old || old.rack !== next.rack || store.rack.join("") !== next.rack || next.over) {

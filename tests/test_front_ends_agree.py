@@ -1,0 +1,52 @@
+"""The terminal and the web game take their computer levels and their default challenge rule
+from one place in the library, and the web game names its players apart."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+
+from qiza.players import DEFAULT_LEVEL, LEVELS, computer_levels
+from qiza.rules import PRESETS, ChallengeRule, default_challenge
+from qiza.tui.app import build_rules
+from qiza.tui.session import Seat
+
+
+def test_default_challenge_rule() -> None:
+    for name, rules in PRESETS.items():
+        assert default_challenge(name, against_computer=False) is rules.challenge
+        expected = rules.challenge if name == "tournament" else ChallengeRule.AUTO
+        assert default_challenge(name, against_computer=True) is expected
+    with pytest.raises(ValueError, match="unknown rule preset"):
+        default_challenge("chess", against_computer=True)
+
+
+def test_the_terminal_uses_the_library_default() -> None:
+    args = argparse.Namespace(preset="classic", finish_line=None, challenge=None, notation=None, first_player=None,
+                              exchange_limit=None, end_rule=None, end_points=None)
+    assert build_rules(args, [Seat("Ann"), Seat("", "medium")]).challenge is ChallengeRule.AUTO
+    assert build_rules(args, [Seat("Ann"), Seat("Bob")]).challenge is ChallengeRule.DOUBLE
+
+
+def test_the_web_game_uses_the_library_levels_and_default() -> None:
+    pytest.importorskip("fastapi")
+    from qiza.web.computer import computer_levels as web_levels
+    from qiza.web.computer import default_level
+    from qiza.web.db import Store
+    from qiza.web.service import GameService, SeatSpec, distinct_names
+
+    assert list(web_levels()) == computer_levels() == [lv.name for lv in LEVELS]
+    assert default_level() == DEFAULT_LEVEL
+    service = GameService(Store("sqlite://"), computer_workers=0)
+    try:
+        game_id = service.create(seats=[SeatSpec(name="Ann"), SeatSpec("computer", level="medium"),
+                                        SeatSpec("computer", level="medium")]).id
+        state = service.state(game_id)
+        assert state["rules"]["challenge"] == "auto"
+        assert [p["name"] for p in state["players"]] == ["Ann", "Computer 1 (medium)", "Computer 2 (medium)"]
+        people = service.create(seats=[SeatSpec(name="Ann"), SeatSpec(name="Bob")]).id
+        assert service.state(people)["rules"]["challenge"] == "double"
+    finally:
+        service.close()
+    assert distinct_names(["Ann", "Ann", "Bob"]) == ["Ann 1", "Ann 2", "Bob"]
