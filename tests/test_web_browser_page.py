@@ -145,7 +145,7 @@ def test_controls_on_every_turn_whatever_arrives_first(server: ServerThread, bro
             # the answer waits until the computer has replied (pushed over the WebSocket first)
             if not answer.get("over"):
                 wait_until(lambda: svc.version(game_id) > answer["version"], timeout=30)
-                time.sleep(0.4)
+                time.sleep(0.4)  # and the push has reached the page
                 held["count"] += 1
         route.fulfill(response=response)
 
