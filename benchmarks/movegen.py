@@ -70,8 +70,9 @@ def main(argv: list[str] | None = None) -> int:
             "gen.best(b, movegen.parse_rack('ABCDEF?'));"
             "print(f'{time.perf_counter()-t:.2f}')"
         )
-        with tempfile.TemporaryDirectory() as empty:  # no compiled code cached: the first compile
-            env = dict(os.environ, NUMBA_CACHE_DIR=empty)
+        with tempfile.TemporaryDirectory() as empty:  # nothing cached (compiled code, graph): a fresh install
+            env = dict(os.environ, QIZA_CACHE_DIR=empty)
+            env.pop("NUMBA_CACHE_DIR", None)
             t = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True,
                                env=env)
             print(f"cold start (compile + load graph + first generate/best): {t.stdout.strip()} s")

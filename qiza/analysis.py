@@ -26,10 +26,12 @@ import numpy as np
 
 from qiza.alphabet import BLANK_FLAG, TileSet
 from qiza.board import Board
+from qiza.coldstart import use_compiled
 from qiza.errors import QizaError
 from qiza.move import THROUGH, Direction, Place
 from qiza.movegen import Move as GenMove
 from qiza.movegen import MoveGenerator, MoveList
+from qiza.movegen_py import PyMoveGenerator
 from qiza.rules import Rules
 
 if TYPE_CHECKING:
@@ -57,16 +59,28 @@ def generator(lexicon: Lexicon, rules: Rules, graph: np.ndarray | None = None) -
     The graph is ``lexicon.gaddag`` (compiled once and cached on disk) unless ``graph`` is
     given; layout, tile values and bingo rule come from ``rules``. One generator per
     (lexicon content, layout, tile values, bingo rule) is kept for the process.
+
+    While the compiled code is being compiled in the background (:mod:`qiza.coldstart`), the
+    generator is a :class:`~qiza.movegen_py.PyMoveGenerator` of the lexicon's words: the same
+    moves, without compiled code.
     """
     _check_tile_set(rules.tile_set)
+    compiled = graph is not None or use_compiled()
     key = (lexicon.content_hash if graph is None else ("graph", id(graph)), rules.layout.name,
-           rules.layout.rows, rules.tile_set.values, rules.bingo_min_tiles, rules.bingo_bonus)
+           rules.layout.rows, rules.tile_set.values, rules.bingo_min_tiles, rules.bingo_bonus, compiled)
     with _LOCK:
         gen = _GENERATORS.get(key)
         if gen is None:
-            gen = MoveGenerator(lexicon.gaddag if graph is None else graph, rules.layout,
-                                rules.tile_set.values, rules.bingo_min_tiles, rules.bingo_bonus)
+            if compiled:
+                gen = MoveGenerator(lexicon.gaddag if graph is None else graph, rules.layout,
+                                    rules.tile_set.values, rules.bingo_min_tiles, rules.bingo_bonus)
+            else:
+                gen = PyMoveGenerator(lexicon.words, rules.layout, rules.tile_set.values, rules.bingo_min_tiles,
+                                      rules.bingo_bonus, key=lexicon.content_hash)
             _GENERATORS[key] = gen
+            if compiled:
+                for k in [k for k in _GENERATORS if not k[-1]]:
+                    del _GENERATORS[k]  # the compiled generator has taken over
         return gen
 
 

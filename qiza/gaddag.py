@@ -33,6 +33,8 @@ from pathlib import Path
 import numba as nb
 import numpy as np
 
+from qiza.jitcache import CACHE
+
 MAGIC = 0x32474447  # "GDG2"
 """First int of every graph array (of this layout)."""
 HEADER = 8
@@ -66,7 +68,7 @@ def _encode_words(words: Iterable[str]) -> tuple[np.ndarray, np.ndarray]:
     return np.ascontiguousarray(arr), lengths
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=CACHE)
 def _sort_keys(strings: np.ndarray) -> tuple[np.ndarray, np.ndarray]:  # pragma: no cover
     """Two uint64 keys per row (11 symbols of 5 bits each) that sort like the rows."""
     n, width = strings.shape
@@ -85,7 +87,7 @@ def _sort_keys(strings: np.ndarray) -> tuple[np.ndarray, np.ndarray]:  # pragma:
     return hi, lo
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=CACHE)
 def _gaddag_strings(letters: np.ndarray, lengths: np.ndarray) -> np.ndarray:  # pragma: no cover
     """All GADDAG strings as rows of symbols (letter + 1, separator 1, padding 0)."""
     total = 0
@@ -111,7 +113,7 @@ def _gaddag_strings(letters: np.ndarray, lengths: np.ndarray) -> np.ndarray:  # 
     return out
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=CACHE)
 def _hash_node(store: np.ndarray, off: int) -> np.int64:  # pragma: no cover
     mask = store[off]
     n = 2
@@ -125,7 +127,7 @@ def _hash_node(store: np.ndarray, off: int) -> np.int64:  # pragma: no cover
     return np.int64(h >> np.uint64(1))
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=CACHE)
 def _build(strings: np.ndarray, order: np.ndarray, nwords: int) -> np.ndarray:  # pragma: no cover
     """Incremental minimal-graph construction over sorted GADDAG strings.
 
@@ -268,7 +270,7 @@ def _build(strings: np.ndarray, order: np.ndarray, nwords: int) -> np.ndarray:  
     return store[:top].copy()
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=CACHE)
 def _to_arcs(store: np.ndarray) -> np.ndarray:  # pragma: no cover
     """The construction layout of :func:`_build` in the layout of the module doc.
 

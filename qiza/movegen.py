@@ -54,6 +54,7 @@ import numpy as np
 from qiza import gaddag
 from qiza.alphabet import BLANK_FLAG, ENGLISH
 from qiza.errors import FileFormatError
+from qiza.jitcache import CACHE
 from qiza.layout import STANDARD, Layout
 from qiza.movegen_best import _anagram_table, _generate_best
 from qiza.movegen_search import (
@@ -83,6 +84,7 @@ from qiza.movegen_search import (
     W_VAL,
     _gen_dir,
     decode_packed,
+    prepare,
 )
 
 __all__ = [
@@ -93,7 +95,7 @@ __all__ = [
 ]
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=CACHE, nogil=True)
 def _generate(g, anag, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT):  # type: ignore[no-untyped-def]  # pragma: no cover
     size = w[P_SIZE]
     rbits = 0
@@ -121,7 +123,7 @@ def _generate(g, anag, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT):  #
                  start_sq if d == 0 else start_sqT, rbits)
 
 
-@nb.njit(cache=True, nogil=True)
+@nb.njit(cache=CACHE, nogil=True)
 def _many(g, anag, w0, out, boards, racks, prem, result):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Run many positions in one call: counts (mode 0) or best rows (mode 1) into ``result``.
 
@@ -231,12 +233,13 @@ class MoveList:
     equity: np.ndarray
     tiles: np.ndarray
 
-    def __init__(self, out: np.ndarray, board: np.ndarray, size: int) -> None:
+    def __init__(self, out: np.ndarray, board: np.ndarray, size: int,
+                 decode: Callable[[np.ndarray], tuple[np.ndarray, ...]] | None = None) -> None:
         self._out = out
         self.board = board.reshape(size, size)
         self.size = size
         (self.score, self.row, self.col, self.direction, self.length, self.ntiles,
-         self.equity, self.tiles) = _decode(out)
+         self.equity, self.tiles) = (decode or _decode)(out)
 
     def __len__(self) -> int:
         return int(self._out.shape[0])
@@ -313,6 +316,7 @@ class MoveGenerator:
         bingo_tiles: int = 7,
         bingo_bonus: int = 50,
     ) -> None:
+        prepare()  # the compiled search's recursive core (compiled, or loaded from the cache, once)
         self.graph = np.array(graph, dtype=np.int32)  # a writable in-memory copy
         if self.graph[0] != gaddag.MAGIC:
             raise ValueError("not a GADDAG array")
@@ -475,14 +479,15 @@ class MoveGenerator:
         return moves
 
 
-FIRST_RUN_NOTE = ("Getting the move generator ready: the first run of qiza on a machine compiles it "
-                  "(about half a minute; later runs load it in about a second)...")
+FIRST_RUN_NOTE = ("Compiling the move generator: the first run of qiza on a machine takes from half a minute "
+                  "to a few minutes, with the machine's load (later runs load it in about a second)...")
 
 
 def warm_up(note: Callable[[str], object] | None = None, after: float = 2.0) -> None:
     """Load the generator's compiled code from the disk cache, or compile it (the first run on a
-    machine: about half a minute). If that takes more than ``after`` seconds, ``note`` is called
-    once with :data:`FIRST_RUN_NOTE` so that the caller can say why nothing happens."""
+    machine: half a minute on a quiet 2-core machine, minutes on a busy one). If that takes more
+    than ``after`` seconds, ``note`` is called once with :data:`FIRST_RUN_NOTE` so that the caller
+    can say why nothing happens."""
     timer = threading.Timer(after, note, args=(FIRST_RUN_NOTE,)) if note is not None else None
     if timer is not None:
         timer.daemon = True
@@ -492,6 +497,7 @@ def warm_up(note: Callable[[str], object] | None = None, after: float = 2.0) -> 
         board = np.zeros(STANDARD.size * STANDARD.size, np.int32)
         gen.count(board, parse_rack("AT"))
         gen.best(board, parse_rack("AT"))
+        gen.generate(board, parse_rack("AT"))
     finally:
         if timer is not None:
             timer.cancel()

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from qiza.jitcache import CACHE
 from qiza.movegen_search import (
     ALL_LETTERS,
     MAX_RACK,
@@ -52,7 +53,7 @@ from qiza.movegen_search import (
 _KEY_SEED = 0x9E3779B97F4A7C15
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=CACHE)
 def _letter_keys():  # type: ignore[no-untyped-def]  # pragma: no cover
     """A random odd 64-bit key per letter: a multiset's key is the sum of its letters' keys."""
     keys = np.zeros(27, np.int64)
@@ -65,7 +66,7 @@ def _letter_keys():  # type: ignore[no-untyped-def]  # pragma: no cover
     return keys
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=CACHE)
 def _anagram_table(g, lo, hi):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Open-addressing set of the letter-multiset keys of the words of ``lo``..``hi`` letters.
 
@@ -134,7 +135,7 @@ def _anagram_table(g, lo, hi):  # type: ignore[no-untyped-def]  # pragma: no cov
     return table
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=CACHE, inline="always")
 def _has_key(table, k):  # type: ignore[no-untyped-def]  # pragma: no cover
     if k == 0:
         k = 1
@@ -149,7 +150,7 @@ def _has_key(table, k):  # type: ignore[no-untyped-def]  # pragma: no cover
         j = (j + 1) & mask
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=CACHE)
 def _bingo_mask(table, w, boardmask):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Bit 0: the whole rack is a word; bit x: the whole rack plus letter x (of ``boardmask``) is a word.
 
@@ -178,7 +179,7 @@ def _bingo_mask(table, w, boardmask):  # type: ignore[no-untyped-def]  # pragma:
     return result
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=CACHE, inline="always")
 def _cap(allowed, nat, val):  # type: ignore[no-untyped-def]  # pragma: no cover
     """The largest value of the rack's letters ``nat`` allowed by a cross-check (0: only a blank fits)."""
     m = allowed & nat
@@ -191,7 +192,7 @@ def _cap(allowed, nat, val):  # type: ignore[no-untyped-def]  # pragma: no cover
     return best
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=CACHE, inline="always")
 def _insert_desc(arr, n, v):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Insert ``v`` into ``arr[:n]`` (sorted descending); returns the new length."""
     j = n
@@ -202,7 +203,7 @@ def _insert_desc(arr, n, v):  # type: ignore[no-untyped-def]  # pragma: no cover
     return n + 1
 
 
-@nb.njit(cache=True, inline="always")  # one call per anchor: the call's cost was a sixth of it
+@nb.njit(cache=CACHE, inline="always")  # one call per anchor: the call's cost was a sixth of it
 def _shadow(bb, r, c, prev, cross, xsum, lm, wm, val, rvals, nr, eff, nat, bmin, bbonus, bingo, lvb, scratch, tab):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Upper bounds of the equities (milli-points) of the plays made from anchor (r, c) of board ``bb``.
 
@@ -342,7 +343,7 @@ def _shadow(bb, r, c, prev, cross, xsum, lm, wm, val, rvals, nr, eff, nat, bmin,
     return best
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=CACHE, inline="always")
 def _row_sums(bb, r, val, scratch):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Prefix sums of row ``r`` for :func:`_shadow`: face values, tile counts, letter codes."""
     size = bb.shape[0]
@@ -367,7 +368,7 @@ def _row_sums(bb, r, val, scratch):  # type: ignore[no-untyped-def]  # pragma: n
     lsum[size] = lacc
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=CACHE)
 def _anchors(bb, empty, start_sq, cross, eff, out_r, out_c, out_p, n):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Append the anchors of board ``bb`` (row, col, previous anchor of the row)."""
     size = bb.shape[0]
@@ -387,7 +388,7 @@ def _anchors(bb, empty, start_sq, cross, eff, out_r, out_c, out_p, n):  # type: 
     return n
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=CACHE)
 def _generate_best(g, anag, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT, rbits):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Best-only generation: anchors in decreasing order of their score bound, stopping early."""
     size = w[P_SIZE]

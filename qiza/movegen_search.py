@@ -14,7 +14,10 @@ Boards are ``size * size`` arrays of tile codes: 0 empty, 1..26 a natural tile,
 index 0 = blanks.
 
 :func:`_rec` is recursive with an explicit signature and a single call site, and
-takes raw pointers: that keeps its compilation short and its on-disk cache valid.
+takes raw pointers: that keeps its compilation short and its on-disk cache valid. Its
+signature is compiled (or loaded from the cache) by :func:`prepare`, before the first call
+of the compiled code, not when this module is imported: importing the move generator
+compiles nothing (see :mod:`qiza.coldstart`).
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ import numba as nb
 import numpy as np
 from numba import types
 from numba.extending import intrinsic
+
+from qiza.jitcache import CACHE
 
 MAX_SIZE = 21
 MAX_RACK = 9
@@ -130,7 +135,7 @@ def _prefetch(typingctx, ptr, idx):  # type: ignore[no-untyped-def]
     return sig, codegen
 
 
-@nb.njit(cache=True)  # not inlined: a smaller _rec spills less (paired runs: -1 to -2%)
+@nb.njit(cache=CACHE)  # not inlined: a smaller _rec spills less (paired runs: -1 to -2%)
 def _record(w, out, start, end, score, nt):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Write one move (squares start..end of the current line) to ``out``."""
     n = w[P_NOUT]
@@ -192,7 +197,7 @@ _REC_SIG = types.void(
 )
 
 
-@nb.njit(_REC_SIG, cache=True)
+@nb.njit(cache=CACHE)  # its one signature is compiled by prepare()
 def _rec(g, w, out, pos, node, children, mainsc, wmul, xsc, nt, start, rbits):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Fill square ``pos`` of the current line from graph ``node`` (its children mask
     ``children``) and recurse."""
@@ -347,7 +352,15 @@ def _rec(g, w, out, pos, node, children, mainsc, wmul, xsc, nt, start, rbits):  
     w[W_PLACED + pos] = 0
 
 
-@nb.njit(cache=True, inline="always")
+def prepare() -> None:
+    """Compile (or load from the disk cache) :func:`_rec` for its one signature; after the
+    first call this does nothing. Callers of the compiled search call it first."""
+    if not _rec.signatures:
+        _rec.compile(_REC_SIG)
+        _rec.disable_compile()
+
+
+@nb.njit(cache=CACHE, inline="always")
 def _follow(g, b, node, m, lo, bot, c):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Whether the tiles of column ``c`` from row ``lo`` to ``bot`` continue a word from
     ``node`` (children mask ``m``), the last one ending it."""
@@ -361,7 +374,7 @@ def _follow(g, b, node, m, lo, bot, c):  # type: ignore[no-untyped-def]  # pragm
     return bool((g[node] >> (b[bot, c] & 63)) & 1)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=CACHE)
 def _cross(g, b, size, cross, xsum, val):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Cross-check masks and sums of every square for plays along rows of ``b``.
 
@@ -440,7 +453,7 @@ def _cross(g, b, size, cross, xsum, val):  # type: ignore[no-untyped-def]  # pra
             cross[r, c] = mask
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=CACHE)
 def decode_packed(out):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Unpack packed move rows (see :mod:`qiza.movegen`): score, row, col, direction, length,
     tiles placed, equity (milli-points) and the line's tiles (n x ``MAX_SIZE``, 0 where played
@@ -470,7 +483,7 @@ def decode_packed(out):  # type: ignore[no-untyped-def]  # pragma: no cover
     return score, row, col, dirn, length, ntiles, equity, tiles
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=CACHE)
 def _is_anchor(b, r, c, empty, start_sq):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Whether empty square (r, c) of board ``b`` is an anchor: the start square on an empty
     board, else a square next to a tile."""
@@ -481,7 +494,7 @@ def _is_anchor(b, r, c, empty, start_sq):  # type: ignore[no-untyped-def]  # pra
             or (r > 0 and b[r - 1, c] != 0) or (r + 1 < size and b[r + 1, c] != 0))
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=CACHE)
 def _gen_dir(g, w, out, b, lm, wm, direction, start_sq, rbits):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Generate the plays along the rows of ``b`` (the board or its transpose)."""
     size = b.shape[0]

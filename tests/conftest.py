@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,10 @@ from qiza.board import Board
 from qiza.game import Game
 from qiza.lexicon import Lexicon, load_lexicon
 from qiza.rules import CLASSIC, FirstPlayer, Rules
+
+# The computer players compile on first use in the tests, as before: no background compile
+# (qiza.coldstart) whose progress would decide which of two equal moves a computer plays.
+os.environ.setdefault("QIZA_COLDSTART", "0")
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"

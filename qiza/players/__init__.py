@@ -86,15 +86,15 @@ def make_player(level: str, lexicon: Lexicon, *, seed: int | None = None, name: 
     ``options`` go to the engine (e.g. ``time_limit=`` and ``workers=`` for ``sim`` and
     ``champion``). Raises ``ValueError`` for an unknown level.
     """
-    from qiza.players.engine import LevelPlayer, MaxScorePlayer, StaticPlayer, vocabulary_graph
+    from qiza.players.engine import LevelPlayer, MaxScorePlayer, StaticPlayer, vocabulary
 
     key = level.strip().lower()
     label = name or key
     if key == "beginner":
-        return LevelPlayer(lexicon, name=label, seed=seed, graph=vocabulary_graph(lexicon, 20_000),
+        return LevelPlayer(lexicon, name=label, seed=seed, vocabulary=vocabulary(lexicon, 20_000),
                            strategy="score", pick_from=0.5, pick_top=3)
     if key == "easy":
-        return LevelPlayer(lexicon, name=label, seed=seed, graph=vocabulary_graph(lexicon, 60_000),
+        return LevelPlayer(lexicon, name=label, seed=seed, vocabulary=vocabulary(lexicon, 60_000),
                            strategy="score", pick_from=0.0, pick_top=4)
     if key in ("medium", "maxscore"):
         return MaxScorePlayer(lexicon, name=label, seed=seed)

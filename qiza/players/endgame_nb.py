@@ -21,11 +21,13 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from qiza.jitcache import CACHE
+
 OUT_BONUS = 1.0e6
 """Ordering estimate added to a move that goes out (searched first)."""
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=CACHE)
 def prepare(score, row, col, dirn, length, tiles, board, size, values, total, ztab, unload):  # type: ignore[no-untyped-def]  # pragma: no cover
     """A move list (see the module doc) from decoded generator output on ``board`` for a rack of
     ``total`` tiles, with the search order: going out first (by score), then score + ``unload``
@@ -119,7 +121,7 @@ def prepare(score, row, col, dirn, length, tiles, board, size, values, total, zt
             sc[order], mh[order], usage)
 
 
-@nb.njit(cache=True, inline="always")
+@nb.njit(cache=CACHE, inline="always")
 def _valid(board, rack, need, i, nt, code, chk):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Move ``i`` of a list is still legal: its ``chk`` squares are empty and ``rack`` holds its tiles."""
     for j in range(chk.shape[1]):
@@ -139,7 +141,7 @@ def _valid(board, rack, need, i, nt, code, chk):  # type: ignore[no-untyped-def]
     return ok
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=CACHE)
 def frontier(board, rack, total, mine_pts, opp_pts, nt, code, chk, pts, sc, nout0, threshold):  # type: ignore[no-untyped-def]  # pragma: no cover
     """The best valid move of a list at the depth limit, valued as the solver's static guess
     (going out: score + twice the opponent's tiles; otherwise both keep their tiles), and its
@@ -166,7 +168,7 @@ def frontier(board, rack, total, mine_pts, opp_pts, nt, code, chk, pts, sc, nout
     return best, best_i
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=CACHE)
 def play(board, rack, k, sq, tl, usage, nt, undo):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Put move ``k`` of a list on ``board`` and take its tiles from ``rack`` (``undo``: the reverse)."""
     for j in range(nt[k]):
@@ -178,7 +180,7 @@ def play(board, rack, k, sq, tl, usage, nt, undo):  # type: ignore[no-untyped-de
             rack[t] -= usage[k, t]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=CACHE)
 def best_out(board, rack, total, nt, code, chk, sc):  # type: ignore[no-untyped-def]  # pragma: no cover
     """The index of the highest-scoring still-legal move of a list that plays all ``total``
     tiles of ``rack`` (-1: none)."""
@@ -192,14 +194,14 @@ def best_out(board, rack, total, nt, code, chk, sc):  # type: ignore[no-untyped-
     return best_i
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=CACHE)
 def valid_one(board, rack, i, nt, code, chk):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Move ``i`` of a list is still legal on ``board`` with ``rack``."""
     need = np.zeros(27, np.int32)
     return _valid(board, rack, need, i, nt, code, chk)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=CACHE)
 def depth_two(board, me, opp, mine_pts, opp_pts, alpha, beta, zero_ends, first, check,  # type: ignore[no-untyped-def]  # pragma: no cover
               nt, sq, tl, code, chk, pts, sc,
               ont, ocode, ochk, opts, osc, onout0):

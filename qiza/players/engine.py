@@ -58,16 +58,18 @@ class BasePlayer:
     name: str = "engine"
 
     def __init__(self, lexicon: Lexicon, *, name: str | None = None, seed: int | None = None,
-                 graph: np.ndarray | None = None) -> None:
+                 graph: np.ndarray | None = None, vocabulary: Lexicon | None = None) -> None:
         self.lexicon = lexicon
         if name:
             self.name = name
         self.rng = random.Random(seed)
         self.graph = graph
+        self.vocabulary = vocabulary
+        """The words this player plays (None: the lexicon's); it challenges with the lexicon."""
 
     def generator(self, rules: Rules) -> MoveGenerator:
         """The move generator for these rules (cached per lexicon and equipment)."""
-        return generator(self.lexicon, rules, self.graph)
+        return generator(self.vocabulary or self.lexicon, rules, self.graph)
 
     def wants_challenge(self, view: PlayerView, record: Record) -> bool:
         """Challenge a play only when one of its words is not in this player's lexicon."""
@@ -335,8 +337,8 @@ class StaticPlayer(BasePlayer):
 
     def __init__(self, lexicon: Lexicon, *, name: str | None = None, seed: int | None = None,
                  graph: np.ndarray | None = None, leaves: LeaveModel | None = None,
-                 settings: StaticSettings | None = None) -> None:
-        super().__init__(lexicon, name=name, seed=seed, graph=graph)
+                 settings: StaticSettings | None = None, vocabulary: Lexicon | None = None) -> None:
+        super().__init__(lexicon, name=name, seed=seed, graph=graph, vocabulary=vocabulary)
         self.leaves = leaves or default_model()
         self.settings = settings or StaticSettings()
 
@@ -419,8 +421,8 @@ class LevelPlayer(StaticPlayer):
 
     def __init__(self, lexicon: Lexicon, *, name: str, seed: int | None = None,
                  graph: np.ndarray | None = None, strategy: str = "score", pick_from: float = 0.0,
-                 pick_top: int = 1, leaves: LeaveModel | None = None) -> None:
-        super().__init__(lexicon, name=name, seed=seed, graph=graph, leaves=leaves)
+                 pick_top: int = 1, leaves: LeaveModel | None = None, vocabulary: Lexicon | None = None) -> None:
+        super().__init__(lexicon, name=name, seed=seed, graph=graph, leaves=leaves, vocabulary=vocabulary)
         self.strategy = strategy
         self.pick_from = pick_from
         self.pick_top = pick_top
@@ -442,13 +444,13 @@ class LevelPlayer(StaticPlayer):
 
 
 # -- vocabulary of the weaker levels -------------------------------------------------------
-_VOCAB: dict[tuple[str, int], np.ndarray | None] = {}
+_VOCAB: dict[tuple[str, int], Lexicon | None] = {}
 _WARNED = False
 
 
-def vocabulary_graph(lexicon: Lexicon, size: int) -> np.ndarray | None:
-    """The word graph of the ``size`` most frequent English words that are in the lexicon
-    (from the PyPI package ``wordfreq``, the ``levels`` extra), or None if it is missing."""
+def vocabulary(lexicon: Lexicon, size: int) -> Lexicon | None:
+    """The ``size`` most frequent English words that are in the lexicon, as a lexicon (from
+    the PyPI package ``wordfreq``, the ``levels`` extra), or None if that package is missing."""
     global _WARNED
     key = (lexicon.content_hash, size)
     if key in _VOCAB:
@@ -462,14 +464,18 @@ def vocabulary_graph(lexicon: Lexicon, size: int) -> np.ndarray | None:
             _WARNED = True
         _VOCAB[key] = None
         return None
-    from qiza.gaddag import load_or_build
-    from qiza.lexicon import user_cache_dir
+    from qiza.lexicon import Lexicon
 
-    words = sorted({w.upper() for w in wordfreq.top_n_list("en", size)
-                    if w.isascii() and w.isalpha()} & lexicon.words)
-    graph = load_or_build(words, user_cache_dir())
-    _VOCAB[key] = graph
-    return graph
+    words = {w.upper() for w in wordfreq.top_n_list("en", size) if w.isascii() and w.isalpha()} & lexicon.words
+    sub = Lexicon(f"{lexicon.name}-top{size}", words)
+    _VOCAB[key] = sub
+    return sub
+
+
+def vocabulary_graph(lexicon: Lexicon, size: int) -> np.ndarray | None:
+    """The word graph of :func:`vocabulary` (None without ``wordfreq``)."""
+    sub = vocabulary(lexicon, size)
+    return None if sub is None else sub.gaddag
 
 
 def challenge_rules_note(rules: Rules) -> str:
@@ -480,4 +486,4 @@ def challenge_rules_note(rules: Rules) -> str:
 
 
 __all__: Sequence[str] = ["BasePlayer", "MaxScorePlayer", "StaticPlayer", "StaticSettings", "LevelPlayer",
-                          "Option", "vocabulary_graph", "option_candidate"]
+                          "Option", "vocabulary", "vocabulary_graph", "option_candidate"]

@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from qiza.analysis import board_array, rack_counts
+from qiza.coldstart import use_compiled
 from qiza.game import PlayerView
 from qiza.move import Exchange, Move, Place
 from qiza.movegen import Move as GenMove
@@ -314,6 +315,8 @@ class SimPlayer(StaticPlayer):
 
     # -- choosing -----------------------------------------------------------------------------
     def choose(self, view: PlayerView) -> Move:
+        if not use_compiled():  # compiling in the background (qiza.coldstart): play as the static player
+            return super().choose(view)
         start = time.perf_counter()
         nplayers = len(view.scores)
         if view.bag_count == 0 and nplayers == 2:

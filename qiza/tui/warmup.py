@@ -1,8 +1,9 @@
 """Getting the computer players ready while the person at the terminal thinks.
 
 The first run of qiza on a machine builds the lexicon's word graph and compiles the move
-generator (about half a minute); later runs load both from the disk cache in about a
-second. :class:`WarmUp` does that work in a background thread as soon as a game with a
+generator in another process (:mod:`qiza.coldstart`; half a minute to minutes), and the
+computer plays without compiled code meanwhile; later runs load both from the disk cache
+in about a second. :class:`WarmUp` does that work in a background thread as soon as a game with a
 computer seat starts, by letting a scratch player of each computer level choose moves
 on a scratch game. The session waits for it (with a message if it is still busy) before
 a computer moves or a hint is given, so nothing runs twice at once.
@@ -14,12 +15,13 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from qiza import coldstart
 from qiza.game import Game
 from qiza.lexicon import Lexicon
 from qiza.rules import Rules
 
-FIRST_RUN_NOTE = ("Getting the computer ready: the first run of qiza compiles the move generator "
-                  "(about half a minute; later runs start at once)...")
+FIRST_RUN_NOTE = ("Getting the computer ready (a first run: the move generator compiles in the background, "
+                  "and the computer plays meanwhile)...")
 READY_NOTE = "Getting the computer ready..."
 """Said instead of :data:`FIRST_RUN_NOTE` when the compiled code is cached (not a first run)."""
 QUIET_WAIT = 0.5
@@ -41,6 +43,13 @@ def compiled_code_cached() -> bool:
     return True
 
 
+def _is_named(name: str) -> bool:
+    """Whether ``load_lexicon(name)`` loads this lexicon in another process."""
+    from qiza.lexicon import BUILTIN
+
+    return name.lower() in BUILTIN
+
+
 class WarmUp:
     """Loads (or compiles) what the computer ``levels`` need, in a daemon thread (``players``:
     the number of players of the game, whose rules may depend on it)."""
@@ -53,10 +62,14 @@ class WarmUp:
         """Whether the compiled code had to be made (known soon after :meth:`start`)."""
         self._known = threading.Event()
         self._thread = threading.Thread(target=self._run, args=(rules, lexicon), name="qiza-warm-up", daemon=True)
+        self._lexicon_name = lexicon.name if _is_named(lexicon.name) else ""
 
     def start(self) -> None:
-        """Start the background work (once)."""
+        """Start the background work (once); on a machine whose cache lacks the compiled move
+        generator, compiling it starts in another process (:mod:`qiza.coldstart`) and the
+        computer plays without it meanwhile."""
         if self._thread.ident is None:
+            coldstart.start([self._lexicon_name] if self._lexicon_name else [])
             self._thread.start()
 
     @property

@@ -32,6 +32,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol, TypeVar
 
+from qiza import coldstart
 from qiza.alphabet import TileSet
 from qiza.errors import QizaError
 from qiza.game import Game, PlayerView, Record
@@ -174,7 +175,9 @@ def worker_lexicon(source: str) -> Lexicon:
         found = _LEXICONS.get(key)
         if found is None:
             found = _LEXICONS[key] = load_source(key)
-        return found
+    # `qiza serve` on a fresh install: no move waits for the compiler (qiza.coldstart)
+    coldstart.start_if_asked(() if "=" in key else (key,))
+    return found
 
 
 def warm(lexicon: str = "enable", levels: tuple[str, ...] = ()) -> int:

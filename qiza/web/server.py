@@ -36,10 +36,14 @@ def run(args: argparse.Namespace) -> int:
     """Start the server; returns when it is stopped."""
     import uvicorn
 
+    from qiza import coldstart
     from qiza.web.app import create_app
     from qiza.web.guard import MAX_BODY
 
     logging.basicConfig(level=args.log_level.upper())
+    # a fresh install: the move generator compiles in another process; the computer seats
+    # (here and in the worker processes) play without it meanwhile
+    coldstart.start(["enable"])
     app = create_app(args.database_url, computer_workers=max(1, args.computer_workers),
                      computer_processes=args.computer_workers,
                      computer_delay=args.computer_delay, warm_up=True, lexicons=dict(args.lexicon))

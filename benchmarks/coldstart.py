@@ -1,0 +1,127 @@
+"""Cold start: how long a person waits for the computer's first move on a fresh install.
+
+Each measurement starts from an empty cache folder (``QIZA_CACHE_DIR``: no compiled code,
+no word graph), as on a machine where qiza was just installed:
+
+* terminal: ``qiza play`` (you against the computer) driven through standard input; the
+  time from starting the program to the line saying the computer's first move (you pass
+  first if you have the first turn);
+* web: a computer seat's first move through the web server's worker processes
+  (:class:`qiza.web.computer.ComputerPool`, as ``qiza serve`` runs them), from creating
+  the pool to the move;
+* the full compile: ``python -m qiza.coldstart`` (what runs in the background meanwhile),
+  and the time until the background compile of the terminal run has finished.
+
+    python benchmarks/coldstart.py [--skip-compile]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def _env(cache: str) -> dict[str, str]:
+    env = dict(os.environ, QIZA_CACHE_DIR=cache, QIZA_DATA_DIR=str(Path(cache) / "data"), PYTHONPATH=str(ROOT),
+               COLUMNS="100")
+    env.pop("NUMBA_CACHE_DIR", None)
+    env.pop("QIZA_COLDSTART", None)
+    return env
+
+
+def terminal(cache: str) -> tuple[float, float]:
+    """Seconds to the computer's first move in ``qiza play``, and to the end of the background compile."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "qiza", "play", "--seed", "3"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=_env(cache), cwd=ROOT)
+    assert proc.stdin is not None and proc.stdout is not None
+    first: float | None = None
+    lines: list[str] = []
+
+    def reader() -> None:
+        nonlocal first
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            lines.append(line)
+            if first is None and any(f"Computer {verb}" in line for verb in ("played", "exchanged", "passed")):
+                first = time.perf_counter() - t0
+
+    thread = threading.Thread(target=reader, daemon=True)
+    thread.start()
+    proc.stdin.write("pass\n")  # when it is your turn first; ignored otherwise until the computer's turn is done
+    proc.stdin.flush()
+    while first is None and proc.poll() is None and time.perf_counter() - t0 < 900:
+        time.sleep(0.05)
+    proc.stdin.write("quit\n")
+    proc.stdin.close()
+    proc.wait(60)
+    if first is None:
+        raise SystemExit("no computer move seen:\n" + "".join(lines[-30:]))
+    marker = next(Path(cache).glob("numba/*/compile.lock")).parent / "complete"
+    while not marker.exists() and time.perf_counter() - t0 < 1800:
+        time.sleep(0.5)
+    return first, time.perf_counter() - t0
+
+
+def web(cache: str) -> float:
+    """Seconds from starting the computer workers (as ``qiza serve`` does) to a computer seat's first move."""
+    code = """
+import time
+t0 = time.perf_counter()
+from qiza import coldstart
+from qiza.game import Game
+from qiza.lexicon import load_lexicon
+from qiza.rules import find_preset
+from qiza.web.computer import ComputerPool, choose
+coldstart.start(["enable"])
+pool = ComputerPool(2, lexicon="enable", levels=("medium", "hard"))
+pool.warm_up("enable", ("medium", "hard"))
+game = Game(find_preset("computer"), players=2, lexicon=load_lexicon("enable"), seed=1)
+move = pool.run(choose, "medium", "enable", game.view(game.to_move), 7)
+print(f"{time.perf_counter() - t0:.2f}", move)
+pool.close()
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=_env(cache), cwd=ROOT,
+                          timeout=900, check=True)
+    return float(done.stdout.split()[0])
+
+
+def full_compile(cache: str) -> float:
+    """Seconds of ``python -m qiza.coldstart enable`` on an empty cache."""
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "qiza.coldstart", "enable"], env=_env(cache), cwd=ROOT, check=True,
+                   capture_output=True, timeout=3600)
+    return time.perf_counter() - t0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--skip-compile", action="store_true", help="skip the separate full-compile measurement")
+    args = parser.parse_args(argv)
+    load = " ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"load average: {load} on {os.cpu_count()} CPUs")
+    with tempfile.TemporaryDirectory() as cache:
+        first, compiled = terminal(cache)
+        print(f"terminal: computer's first move {first:.1f} s after start (background compile done after "
+              f"{compiled:.1f} s)")
+    with tempfile.TemporaryDirectory() as cache:
+        print(f"web: computer seat's first move {web(cache):.1f} s after the workers start")
+    if not args.skip_compile:
+        with tempfile.TemporaryDirectory() as cache:
+            print(f"full compile (python -m qiza.coldstart enable, empty cache): {full_compile(cache):.1f} s")
+    load = " ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"load average: {load}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
