@@ -44,11 +44,16 @@ export function renderScoreboard() {
     name.textContent = playerLabel(p) + (p.you && p.name.toLowerCase() !== "you" ? " — you" : "");
     const score = document.createElement("span");
     score.className = "score";
-    score.textContent = `${p.score}${target} points`;
+    const unit = document.createElement("span");
+    unit.className = "unit";
+    unit.textContent = " points";
+    score.append(`${p.score}${target}`, unit);
     const detail = document.createElement("span");
     detail.className = "detail";
     detail.textContent = `, ${plural(p.rack_count, "tile")}`;
-    li.append(name, ": ", score, detail);
+    const colon = document.createElement("span");
+    colon.textContent = ":\u00a0";
+    li.append(name, colon, score, detail);
     if (turn) {
       const note = document.createElement("span");
       note.className = "turn-note";
