@@ -289,8 +289,9 @@ def enable_lexicon() -> Lexicon:
 def test_no_party_learns_a_secret(tmp_path: Path, rule: ChallengeRule, players: int,
                                   enable_lexicon: Lexicon) -> None:
     rng = random.Random(f"{rule.value}-{players}")
+    seed = rng.randrange(10 ** 17, 2 ** 63)  # long enough that finding it in a message is no accident
     kinds: set[str] = set()
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'games.sqlite3'}")) as client:
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'games.sqlite3'}", seeds=lambda: seed)) as client:
         table = Table(client, rule, players, rng, enable_lexicon)
         try:
             for _ in range(150):
@@ -312,7 +313,7 @@ def test_no_party_learns_a_secret(tmp_path: Path, rule: ChallengeRule, players: 
 
 
 def test_gcg_and_analysis_wait_for_the_end(tmp_path: Path, enable_lexicon: Lexicon) -> None:
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'games.sqlite3'}")) as client:
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'games.sqlite3'}", seeds=lambda: 7 * 10 ** 17)) as client:
         table = Table(client, ChallengeRule.DOUBLE, 2, random.Random(3), enable_lexicon)
         try:
             for party in table.parties:
