@@ -28,8 +28,18 @@ from fastapi import Path as PathParam
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StringConstraints, ValidationError
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    Strict,
+    StrictBool,
+    StringConstraints,
+    ValidationError,
+)
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as SQLAlchemyTimeoutError
 from starlette.concurrency import run_in_threadpool
@@ -53,15 +63,24 @@ TEMPLATES = HERE / "templates"
 
 # -- request bodies ----------------------------------------------------------------------------
 class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # no unknown fields, and no coercion: a seat is a JSON integer, a flag a JSON boolean
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
+def _a_number(value: Any) -> Any:
+    if isinstance(value, bool | str):
+        raise ValueError("should be a JSON number, not text or true/false")
+    return value
+
+
+#: a whole number in JSON: 3 or 3.0 (JSON Schema's "integer"), never "3", true or 3.5
+WholeNumber = Annotated[int, Strict(False), BeforeValidator(_a_number)]
 #: the most tiles a placement can put down (the largest rack: rules allow 2 to 9 tiles)
 MAX_TILES = 9
 #: a rule option's value: a name, a whole number, or per-seat numbers (Finish Line)
-OptionValue = (StrictBool | Annotated[StrictInt, Field(ge=-1_000_000, le=1_000_000)]
+OptionValue = (StrictBool | Annotated[WholeNumber, Field(ge=-1_000_000, le=1_000_000)]
                | Annotated[str, StringConstraints(max_length=40)]
-               | Annotated[list[Annotated[StrictInt, Field(ge=0, le=1_000_000)]], Field(max_length=4)] | None)
+               | Annotated[list[Annotated[WholeNumber, Field(ge=0, le=1_000_000)]], Field(max_length=4)] | None)
 #: a placement as squares to letters (new tiles only)
 Cells = Annotated[dict[Annotated[str, StringConstraints(max_length=8)], Annotated[str, StringConstraints(max_length=4)]],
                   Field(max_length=MAX_TILES)]
@@ -88,7 +107,7 @@ class CreateGameIn(_Body):
     seats: list[SeatIn] = Field(min_length=2, max_length=4)
     lexicon: str = Field("enable", max_length=40, description="a name from /api/meta's lexicons (nothing else)")
     word_help: bool | None = Field(None, description="show invalid words in the move preview")
-    creator_seat: int | None = Field(0, ge=0, le=3, description="the person seat the creator takes")
+    creator_seat: WholeNumber | None = Field(0, ge=0, le=3, description="the person seat the creator takes")
     claim_all: bool = Field(False, description="return the tokens of every person seat (bots, one device)")
 
 
@@ -108,7 +127,7 @@ class CreatedOut(BaseModel):
 class JoinIn(_Body):
     """Take an open person seat, with the game's invite secret."""
 
-    seat: int = Field(ge=0, le=3)
+    seat: WholeNumber = Field(ge=0, le=3)
     name: str = Field("", max_length=40)
     invite: str | None = Field(None, max_length=200, description="the invite secret from the creator's link")
 
@@ -124,9 +143,9 @@ class JoinOut(BaseModel):
 class ActionIn(_Body):
     """One action by a seat, made against game ``version``."""
 
-    seat: int = Field(ge=0, le=3)
+    seat: WholeNumber = Field(ge=0, le=3)
     token: str = Field(min_length=1, max_length=200)
-    version: int = Field(ge=0, description="the game version this action was made against")
+    version: WholeNumber = Field(ge=0, description="the game version this action was made against")
     kind: Literal["place", "exchange", "pass", "challenge", "resign"]
     move: str | None = Field(None, max_length=60, description="placement in the game's notation, e.g. 'H8 WORD'")
     cells: Cells | None = Field(
@@ -139,7 +158,7 @@ class ActionIn(_Body):
 class RackIn(_Body):
     """A new order of the seat's own rack (the same tiles)."""
 
-    seat: int = Field(ge=0, le=3)
+    seat: WholeNumber = Field(ge=0, le=3)
     token: str = Field(min_length=1, max_length=200)
     order: str = Field(min_length=1, max_length=20, description="the rack's tiles in the new order, '?' for a blank")
 
@@ -147,7 +166,7 @@ class RackIn(_Body):
 class SeatAuthIn(_Body):
     """A seat and its secret token (for the game's creator: managing the invite)."""
 
-    seat: int = Field(ge=0, le=3)
+    seat: WholeNumber = Field(ge=0, le=3)
     token: str = Field(min_length=1, max_length=200)
 
 
@@ -164,7 +183,7 @@ class InviteOut(BaseModel):
 class ComputerSeatIn(_Body):
     """Give a free seat to a computer player: the creator's seat and token, and the level."""
 
-    seat: int = Field(ge=0, le=3, description="the creator's seat")
+    seat: WholeNumber = Field(ge=0, le=3, description="the creator's seat")
     token: str = Field(min_length=1, max_length=200, description="the creator's seat token")
     level: str | None = Field(None, max_length=40, description="computer level (see /api/meta; default: the default level)")
     name: str = Field("", max_length=40, description="the computer's name (default: 'Computer (level)')")
@@ -173,18 +192,52 @@ class ComputerSeatIn(_Body):
 class PreviewIn(_Body):
     """A placement to score without playing it."""
 
-    seat: int = Field(ge=0, le=3)
+    seat: WholeNumber = Field(ge=0, le=3)
     token: str = Field(min_length=1, max_length=200)
     move: str | None = Field(None, max_length=60)
     cells: Cells | None = None
 
 
-ERRORS: dict[int | str, dict[str, Any]] = {
-    403: {"description": "wrong seat token or invite secret, not the game's creator"}, 404: {"description": "no such game"},
-    409: {"description": "not your turn, stale version, duplicate request, game over, seat taken"},
-    410: {"description": "an invite secret its creator withdrew"},
-    422: {"description": "malformed request or illegal move"},
+class ErrorDetail(BaseModel):
+    """What went wrong: a short machine-readable ``code`` and a message naming the problem
+    (some errors add fields, e.g. ``version`` or ``words``)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    code: str
+    message: str
+
+
+class ErrorOut(BaseModel):
+    """Every refusal: ``{"error": {"code": ..., "message": ...}}``."""
+
+    error: ErrorDetail
+
+
+_ERROR_TEXT: dict[int, str] = {
+    400: "a request HTTP cannot carry (e.g. a Content-Length that is no number)",
+    403: "wrong seat token or invite secret, not the game's creator",
+    404: "no such game",
+    409: "not your turn, stale version, duplicate request, game over, seat taken",
+    410: "an invite secret its creator withdrew",
+    413: "body_too_large: the request body is over 64 KiB",
+    422: "malformed request (malformed_request, a field out of bounds, token_in_url: a secret in the URL), "
+         "a seat the game does not have (no_such_seat), bad rules or seats, unknown lexicon, illegal move",
+    429: "too_many_attempts: too many wrong tokens or invites from this address for this game; "
+         "see the Retry-After header",
+    501: "this server lacks the GCG or analysis module",
+    503: "database_unavailable (or lexicon_unavailable): try again after the Retry-After header's seconds",
 }
+
+
+def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """The documented error answers of an operation: 400, 413, 422 for any request, plus ``statuses``."""
+    return {status: {"model": ErrorOut, "description": _ERROR_TEXT[status]}
+            for status in sorted({400, 413, 422, *statuses})}
+
+
+#: errors of an operation on a game with a seat token (or an invite)
+SEAT_ERRORS = errors(403, 404, 409, 429, 503)
 
 
 # -- the database away ---------------------------------------------------------------------------
@@ -212,7 +265,7 @@ HELLO_TIMEOUT = 10.0
 class HelloIn(_Body):
     """A WebSocket client's first message: who watches (no seat: a spectator)."""
 
-    seat: int | None = Field(None, ge=0, le=3)
+    seat: WholeNumber | None = Field(None, ge=0, le=3)
     token: str | None = Field(None, min_length=1, max_length=200)
 
 
@@ -388,9 +441,16 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
                                        "request; it has been logged"}}, status_code=500)
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
-        return JSONResponse({"error": {"code": code, "message": str(exc.detail)}}, status_code=exc.status_code)
+        headers = dict(exc.headers or {})
+        if exc.status_code == 405:  # every method of the path, not only those of its first route
+            path = request.url.path
+            methods = sorted({m for r in app.routes if isinstance(r, APIRoute) and r.path_regex.match(path)
+                              for m in r.methods or ()})
+            headers["Allow"] = ", ".join(methods)
+        return JSONResponse({"error": {"code": code, "message": str(exc.detail)}}, status_code=exc.status_code,
+                            headers=headers)
 
     # -- pages ---------------------------------------------------------------------------------
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
@@ -427,7 +487,7 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
                 throttle.fail(key)
             raise
 
-    @app.get("/api/meta", tags=["games"])
+    @app.get("/api/meta", tags=["games"], responses=errors())
     def meta() -> dict[str, Any]:
         """Presets, rule options and computer levels for the lobby."""
         return {
@@ -447,7 +507,7 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
             "lexicons": service.catalogue.names(),
         }
 
-    @app.post("/api/games", tags=["games"], status_code=201, response_model=CreatedOut, responses=ERRORS)
+    @app.post("/api/games", tags=["games"], status_code=201, response_model=CreatedOut, responses=errors(503))
     def create_game(body: CreateGameIn) -> CreatedOut:
         """Create a game. The creator takes ``creator_seat`` (or every person seat with ``claim_all``)."""
         persons = [i for i, s in enumerate(body.seats) if s.kind == "person"]
@@ -467,7 +527,7 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
         return CreatedOut(id=created.id, tokens=created.tokens, url=url, invite=created.invite,
                           invite_url=f"{url}#invite={created.invite}")
 
-    @app.get("/api/games", tags=["games"])
+    @app.get("/api/games", tags=["games"], responses=errors(503))
     def list_games() -> list[dict[str, Any]]:
         """Recent games (for watching): id, players, status."""
         out = []
@@ -477,7 +537,7 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
                                     for n, s in zip(row.save["players"], row.seats)]})
         return out
 
-    @app.get("/api/games/{game_id}", tags=["games"], responses=ERRORS)
+    @app.get("/api/games/{game_id}", tags=["games"], responses=errors(403, 404, 429, 503))
     def get_game(request: Request, game_id: GameId, seat: int | None = Query(None, ge=0, le=3),
                  x_seat_token: str | None = Header(None, max_length=200, description="secret token of the seat"),
                  ) -> JSONResponse:
@@ -487,7 +547,8 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
             return JSONResponse(service.state(game_id))
         return JSONResponse(guarded(request, game_id, service.state, game_id, seat, x_seat_token))
 
-    @app.post("/api/games/{game_id}/join", tags=["games"], response_model=JoinOut, responses=ERRORS)
+    @app.post("/api/games/{game_id}/join", tags=["games"], response_model=JoinOut,
+              responses=errors(403, 404, 409, 410, 429, 503))
     def join_game(request: Request, game_id: GameId, body: JoinIn) -> JoinOut:
         """Take an open person seat with the invite secret (from the creator's invite link);
         keep the returned token secret."""
@@ -499,19 +560,19 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
         return InviteOut(invite=invite, invite_url=f"/game/{game_id}#invite={invite}" if invite else None,
                          free_seats=found["free_seats"])
 
-    @app.get("/api/games/{game_id}/invite", tags=["games"], response_model=InviteOut, responses=ERRORS)
+    @app.get("/api/games/{game_id}/invite", tags=["games"], response_model=InviteOut, responses=SEAT_ERRORS)
     def show_invite(request: Request, game_id: GameId, seat: int = Query(ge=0, le=3, description="the creator's seat"),
                     x_seat_token: str | None = Header(None, max_length=200, description="the creator's seat token"),
                     ) -> InviteOut:
         """The invite link again, for the game's creator, while a person seat is still free."""
         return invite_out(game_id, guarded(request, game_id, service.invite, game_id, seat, x_seat_token or ""))
 
-    @app.post("/api/games/{game_id}/invite", tags=["games"], response_model=InviteOut, responses=ERRORS)
+    @app.post("/api/games/{game_id}/invite", tags=["games"], response_model=InviteOut, responses=SEAT_ERRORS)
     def renew_invite(request: Request, game_id: GameId, body: SeatAuthIn) -> InviteOut:
         """A new invite link (creator only); the old one stops working (410 ``invite_revoked``)."""
         return invite_out(game_id, guarded(request, game_id, service.renew_invite, game_id, body.seat, body.token))
 
-    @app.delete("/api/games/{game_id}/invite", tags=["games"], response_model=InviteOut, responses=ERRORS)
+    @app.delete("/api/games/{game_id}/invite", tags=["games"], response_model=InviteOut, responses=SEAT_ERRORS)
     def revoke_invite(request: Request, game_id: GameId, seat: int = Query(ge=0, le=3, description="the creator's seat"),
                       x_seat_token: str | None = Header(None, max_length=200, description="the creator's seat token"),
                       ) -> InviteOut:
@@ -519,7 +580,7 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
         link is made with POST."""
         return invite_out(game_id, guarded(request, game_id, service.revoke_invite, game_id, seat, x_seat_token or ""))
 
-    @app.post("/api/games/{game_id}/seats/{target}/computer", tags=["games"], responses=ERRORS)
+    @app.post("/api/games/{game_id}/seats/{target}/computer", tags=["games"], responses=SEAT_ERRORS)
     def seat_computer(request: Request, game_id: GameId, body: ComputerSeatIn,
                       target: int = PathParam(ge=0, le=3, description="the free seat to give to the computer"),
                       ) -> JSONResponse:
@@ -529,7 +590,7 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
         return JSONResponse(guarded(request, game_id, service.seat_computer, game_id, body.seat, body.token, target,
                                     body.level, body.name))
 
-    @app.post("/api/games/{game_id}/actions", tags=["play"], responses=ERRORS)
+    @app.post("/api/games/{game_id}/actions", tags=["play"], responses=SEAT_ERRORS)
     def act(request: Request, game_id: GameId, body: ActionIn) -> JSONResponse:
         """Place tiles (``move`` text or ``cells``), exchange ``tiles``, pass, challenge or resign.
 
@@ -538,26 +599,28 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
         return JSONResponse(guarded(request, game_id, service.act, game_id, body.seat, body.token, body.version, action,
                                     body.request_id))
 
-    @app.post("/api/games/{game_id}/rack", tags=["play"], responses=ERRORS)
+    @app.post("/api/games/{game_id}/rack", tags=["play"], responses=SEAT_ERRORS)
     def arrange_rack(request: Request, game_id: GameId, body: RackIn) -> JSONResponse:
         """Put your rack in a new order (after a shuffle or a drag), kept by the server so that
         reloads show it. Any time, no version needed; it changes no version either (nobody
         else's pending action becomes stale). Answers your view of the game."""
         return JSONResponse(guarded(request, game_id, service.arrange, game_id, body.seat, body.token, body.order))
 
-    @app.post("/api/games/{game_id}/preview", tags=["play"], responses=ERRORS)
+    @app.post("/api/games/{game_id}/preview", tags=["play"], responses=SEAT_ERRORS)
     def preview(request: Request, game_id: GameId, body: PreviewIn) -> dict[str, Any]:
         """Score and words of a placement (invalid words only if the game allows word help)."""
         return guarded(request, game_id, service.preview, game_id, body.seat, body.token,
                        Action("place", body.move, body.cells))
 
-    @app.get("/api/games/{game_id}/gcg", tags=["games"], responses=ERRORS, response_class=PlainTextResponse)
+    @app.get("/api/games/{game_id}/gcg", tags=["games"], response_class=Response, responses={
+        200: {"description": "the GCG file", "content": {"text/plain": {"schema": {"type": "string"}}}},
+        **errors(404, 409, 501, 503)})
     def download_gcg(game_id: GameId) -> Response:
         """The game record as a GCG file."""
         text = service.gcg(game_id)
         return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="qiza-{game_id}.gcg"'})
 
-    @app.get("/api/games/{game_id}/analysis", tags=["games"], responses=ERRORS)
+    @app.get("/api/games/{game_id}/analysis", tags=["games"], responses=errors(404, 409, 501, 503))
     def analysis(game_id: GameId) -> dict[str, Any]:
         """Once the game is over: every turn against the computer's best move (static engine:
         score plus leave value) with the equity lost, and a summary per player."""
