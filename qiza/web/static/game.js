@@ -12,7 +12,6 @@ const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).p
 const $ = id => document.getElementById(id);
 let socket = null;
 let previewTimer = null;
-let wasMyTurn = false;
 
 function renderAll() {
   renderScoreboard();
@@ -27,8 +26,8 @@ function renderAll() {
   renderJoin();
   renderCreator();
   const turn = myTurn();
-  if (turn && !wasMyTurn) chime();
-  wasMyTurn = turn;
+  if (turn && store.wasMyTurn === false) chime();  // the turn came (not on opening the page)
+  store.wasMyTurn = turn;
 }
 
 function say(text) { update(s => { s.message = text; }); }

@@ -3,22 +3,19 @@ import {render, store} from "./state.js";
 
 const $ = id => document.getElementById(id);
 let ctx = null;            // {gameId, say, seatApi, seatHeaders, connect, receive} from game.js
-let invite = null;         // the game's invite secret, if this browser was given the invite link
 let inviteAsked = false;   // the creator asked the server for the invite (once per page)
-let inviteStatus = "";     // the creator's invite: "" (open or not asked), "closed" or "unavailable"
-let meta = null;           // /api/meta (computer levels), fetched when first needed
 
 function path(tail) { return `/api/games/${encodeURIComponent(ctx.gameId)}${tail}`; }
 function watchLink() { return `${location.origin}/game/${encodeURIComponent(ctx.gameId)}`; }
-function inviteLink() { return `${watchLink()}#invite=${encodeURIComponent(invite)}`; }
+function inviteLink() { return `${watchLink()}#invite=${encodeURIComponent(store.invite)}`; }
 function isCreator() {
   const me = store.me;
   return Boolean(me) && store.game.seat === me.seat && store.game.creator_seat === me.seat;
 }
 function freeSeats() { return store.game.over ? [] : store.game.players.filter(p => p.kind === "person" && !p.joined); }
-function loadInvite() { invite = localStorage.getItem(qiza.inviteKey(ctx.gameId)); }
+function loadInvite() { store.invite = localStorage.getItem(qiza.inviteKey(ctx.gameId)); }
 function storeInvite(value) {
-  invite = value;
+  store.invite = value;
   if (value) localStorage.setItem(qiza.inviteKey(ctx.gameId), value);
   else localStorage.removeItem(qiza.inviteKey(ctx.gameId));
 }
@@ -27,7 +24,7 @@ export function renderJoin() {
   const game = store.game;
   loadInvite();
   const open = freeSeats();
-  $("join").hidden = Boolean(store.me) || !open.length || !invite;
+  $("join").hidden = Boolean(store.me) || !open.length || !store.invite;
   const seats = $("open-seats");
   seats.replaceChildren(...open.map(p => {
     const button = document.createElement("button");
@@ -36,8 +33,8 @@ export function renderJoin() {
     button.addEventListener("click", () => join(p.seat));
     return button;
   }));
-  $("copy-invite").hidden = !invite || !open.length;
-  $("invite-hint").hidden = !invite || !open.length || !store.me;
+  $("copy-invite").hidden = !store.invite || !open.length;
+  $("invite-hint").hidden = !store.invite || !open.length || !store.me;
   const turn = game.players[game.to_move];
   const waiting = $("waiting");
   waiting.hidden = !open.some(p => p.seat === game.to_move);
@@ -49,7 +46,7 @@ export function renderJoin() {
         "The player who created the game can let the computer play it.";
   }
   if (!store.me && !game.over && !store.message) {
-    $("message").textContent = open.length && !invite ? "You are watching this game. To play, ask for the invite link."
+    $("message").textContent = open.length && !store.invite ? "You are watching this game. To play, ask for the invite link."
                                                       : "You are watching this game.";
   }
 }
@@ -59,15 +56,15 @@ export function renderCreator() {
   const open = freeSeats();
   const managing = creator && open.length > 0;
   if (managing && !inviteAsked) { inviteAsked = true; fetchInvite(); }
-  $("invite-link-label").hidden = !managing || !invite;
-  if (invite) $("invite-link").value = inviteLink();
+  $("invite-link-label").hidden = !managing || !store.invite;
+  if (store.invite) $("invite-link").value = inviteLink();
   $("invite-manage").hidden = !managing;
-  $("invite-closed").hidden = !managing || Boolean(invite) || !inviteStatus;
+  $("invite-closed").hidden = !managing || Boolean(store.invite) || !store.inviteStatus;
   $("new-invite").hidden = !managing;
-  $("withdraw-invite").hidden = !managing || !invite;
+  $("withdraw-invite").hidden = !managing || !store.invite;
   $("free-seats").hidden = !managing;
   if (!managing) return;
-  if (!meta) { qiza.api("GET", "/api/meta").then(m => { meta = m; render(); }).catch(() => {}); return; }
+  if (!store.meta) { qiza.api("GET", "/api/meta").then(m => { store.meta = m; render(); }).catch(() => {}); return; }
   const list = $("free-list");
   const shown = [...list.children].map(li => li.dataset.seat).join(",");
   if (shown === open.map(p => p.seat).join(",")) return;  // keep the levels chosen so far
@@ -79,12 +76,12 @@ export function renderCreator() {
     label.textContent = `Seat ${p.seat + 1} (${p.name}): computer level `;
     const level = document.createElement("select");
     level.className = "free-level";
-    for (const name of meta.levels) {
+    for (const name of store.meta.levels) {
       const opt = document.createElement("option");
       opt.value = name; opt.textContent = name;
       level.appendChild(opt);
     }
-    level.value = meta.default_level;
+    level.value = store.meta.default_level;
     label.appendChild(level);
     const button = document.createElement("button");
     button.type = "button";
@@ -100,11 +97,11 @@ async function fetchInvite() {
   try {
     const found = await qiza.api("GET", path(`/invite?seat=${store.me.seat}`), undefined, ctx.seatHeaders());
     storeInvite(found.invite);
-    inviteStatus = "";
+    store.inviteStatus = "";
   } catch (error) {
     if (error.code === "invite_closed" || error.code === "invite_unavailable") {
       storeInvite(null);
-      inviteStatus = error.code === "invite_closed" ? "closed" : "unavailable";
+      store.inviteStatus = error.code === "invite_closed" ? "closed" : "unavailable";
     }
   }
   render();
@@ -116,7 +113,7 @@ async function changeInvite(method) {
     const found = method === "POST" ? await ctx.seatApi("POST", path(tail), {})
       : await qiza.api(method, path(tail), undefined, ctx.seatHeaders());
     storeInvite(found.invite);
-    inviteStatus = found.invite ? "" : "closed";
+    store.inviteStatus = found.invite ? "" : "closed";
     ctx.say(found.invite ? "New invite link made: send it again; the old link no longer works."
                          : "Invite link withdrawn: nobody can take a free seat until you make a new one.");
   } catch (error) {
@@ -135,7 +132,7 @@ async function seatComputer(seat, level) {
 
 async function join(seat) {
   try {
-    const answer = await qiza.api("POST", path("/join"), {seat, name: $("join-name").value, invite});
+    const answer = await qiza.api("POST", path("/join"), {seat, name: $("join-name").value, invite: store.invite});
     store.me = {seat, token: answer.token};
     localStorage.setItem(qiza.seatKey(ctx.gameId), JSON.stringify(store.me));
     ctx.connect();

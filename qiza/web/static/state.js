@@ -16,6 +16,10 @@ export const store = {
   direction: "across", // typing direction, across at the start of every turn
   message: "",         // a short note for this player (a hint or a refusal); cleared by the next move
   preview: "",         // the score of the tiles put down, from the server
+  invite: null,        // the game's invite secret, if this browser was given the invite link
+  inviteStatus: "",    // the creator's invite: "" (open or not asked), "closed" or "unavailable"
+  meta: null,          // /api/meta (the computer levels), fetched when first needed
+  wasMyTurn: null,     // whether the page last drawn was this player's turn (for the sound)
 };
 
 let renderer = () => {};
