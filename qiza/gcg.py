@@ -929,6 +929,13 @@ def replay(record: GameRecord, *, lexicon: Lexicon | str | None = None) -> Repla
         result = Replay(None)
         result.differences.append(Difference(0, "game", str(exc.reason)))
         return result
+    nicks = {player.nick for player in record.players}
+    for event in record.events:
+        if not (event.player in nicks if event.seat is None else 0 <= event.seat < len(record.players)):
+            result = Replay(None)
+            result.differences.append(Difference(event.line, _describe(event),
+                                                 f"player {event.player!r} is not a player of the record"))
+            return result
     real = load_lexicon(lexicon) if isinstance(lexicon, str) else lexicon
     return _Replayer(record, rules, real).run()
 

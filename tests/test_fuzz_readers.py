@@ -551,3 +551,10 @@ def test_commands_refuse_bad_files_in_one_line(tmp_path: Path, capsys: pytest.Ca
     else:
         errors = [line for line in captured.err.splitlines() if line.startswith("qiza ")]
         assert len(errors) == 1 and message.replace("{dir}", str(tmp_path)) in errors[0]
+
+
+def test_gcg_event_of_a_player_renamed_later_is_a_difference() -> None:
+    record = check_gcg(b"#player1 a A\n#player2 b B\n>a: ENORSTU 8F NOT +6 6\n#player1 c C\n")
+    result = gcg.replay(record)
+    assert result.game is None and result.differences[0].line == 3
+    assert "'a' is not a player" in result.differences[0].message
