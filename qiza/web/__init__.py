@@ -5,4 +5,6 @@
   by the rules engine, applied once (compare-and-swap on a version counter).
 * :mod:`qiza.web.app` -- the HTTP API, WebSocket and pages (:func:`create_app`).
 * :mod:`qiza.web.server` -- the ``qiza serve`` subcommand.
+* :mod:`qiza.web.guard`, :mod:`qiza.web.throttle`, :mod:`qiza.web.lexicons` -- body size and
+  secrets-in-URL limits, the limit on wrong guesses, the lexicons clients may name.
 """

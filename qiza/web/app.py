@@ -9,6 +9,11 @@ and proxies log URLs): they go in request bodies, in the ``X-Seat-Token`` header
 first message of a WebSocket. ``/ws/games/{id}`` pushes a player's view of the game after
 every change, including changes made by another server process on the
 same PostgreSQL database (which arrive by ``LISTEN``/``NOTIFY``).
+
+Hostile requests are refused before any costly work: bodies over 64 KiB and secrets in URLs
+by :mod:`qiza.web.guard`, oversized fields by the request models, repeated wrong tokens or
+invites by :mod:`qiza.web.throttle` (429), unknown lexicons by :mod:`qiza.web.lexicons`;
+a database that cannot answer gives 503 ``database_unavailable`` with ``Retry-After``.
 """
 
 from __future__ import annotations
