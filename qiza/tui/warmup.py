@@ -111,7 +111,7 @@ class WarmUp:
                     if scratch.over:
                         break
                     scratch.play(player.choose(scratch.view(scratch.to_move)))
-                if level == "champion":
+                if level == "champion" and coldstart.use_compiled():  # else loaded when the compile is done
                     from qiza.players import endgame_nb
 
                     endgame_nb.warm_up()
