@@ -32,6 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 def _env(cache: str) -> dict[str, str]:
     env = dict(os.environ, QIZA_CACHE_DIR=cache, QIZA_DATA_DIR=str(Path(cache) / "data"), PYTHONPATH=str(ROOT),
+               PYTHONUNBUFFERED="1",
                COLUMNS="100")
     env.pop("NUMBA_CACHE_DIR", None)
     env.pop("QIZA_COLDSTART", None)
