@@ -182,3 +182,27 @@ def test_start_does_nothing_when_turned_off_or_ready(monkeypatch: pytest.MonkeyP
     monkeypatch.setenv(coldstart.ENV, "1")
     monkeypatch.setattr(coldstart, "ready", lambda: True)
     assert coldstart.start() is False and coldstart.use_compiled()
+
+
+def test_start_plays_without_compiled_code_until_the_background_compile_is_done(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for name, value in (("CACHE_DIR", tmp_path), ("_watcher", None), ("_process", None), ("_fallback", False),
+                        ("POLL", 0.05)):
+        monkeypatch.setattr(coldstart, name, value)
+    monkeypatch.setenv(coldstart.ENV, "1")
+    loaded: list[bool] = []
+    monkeypatch.setattr(coldstart, "_load", lambda: loaded.append(coldstart.use_compiled()))
+    spawned: list[tuple[str, ...]] = []
+
+    def spawn(lexicons: tuple[str, ...]) -> subprocess.Popen[bytes]:
+        spawned.append(tuple(lexicons))
+        return subprocess.Popen([sys.executable, "-c", "import time; time.sleep(1)"])
+
+    monkeypatch.setattr(coldstart, "_spawn", spawn)
+    assert coldstart.start(["enable"]) is True
+    assert coldstart.compiling() and not coldstart.use_compiled() and spawned == [("enable",)]
+    assert coldstart.start(["enable"]) is True and len(spawned) == 1  # one background compile
+    (tmp_path / coldstart.MARKER).write_text("done")
+    assert coldstart.wait(30)
+    assert loaded == [False]  # loaded before the players switch to it
+    assert coldstart.use_compiled() and not coldstart.compiling()
