@@ -309,6 +309,11 @@ def test_typing_direction_events_title_and_sound(server: ServerThread, browser: 
     wait_until(lambda: bob.evaluate("window.__tones") == 1)
     assert ann.evaluate("window.__tones") == 0
 
+    # Ann puts a tile down while Bob thinks: it stays through his move, its preview follows the board
+    ann.click(".rack-tile >> nth=0")
+    ann.click("#sq-L8")
+    sync_api.expect(ann.locator("#preview")).to_contain_text("H8 (FORD)")
+
     # Bob turns the arrow down, then plays a phony typed in the box: its preview goes after the play
     bob.click("#sq-H9")
     bob.click("#sq-H9")
@@ -318,6 +323,8 @@ def test_typing_direction_events_title_and_sound(server: ServerThread, browser: 
     bob.click("#play-typed")
     sync_api.expect(bob.locator("#preview")).to_be_empty()
     sync_api.expect(ann.locator("#challenge")).to_be_visible()
+    assert ann.locator("#sq-L8.tentative").count() == 1
+    sync_api.expect(ann.locator("#preview")).to_contain_text("H8 (FORD)")
     ann.click("#challenge")
     phony = "Bob's play 8H (F)EB comes off: FEB is not in the dictionary (−8)."
     for page in (ann, bob):
@@ -325,6 +332,8 @@ def test_typing_direction_events_title_and_sound(server: ServerThread, browser: 
     # Ann passes; Bob plays a good word (starting across again), Ann challenges it and loses her turn
     ann.click("#pass")
     sync_api.expect(bob.locator("#turn")).to_have_text("Your turn.")
+    sync_api.expect(ann.locator("#board .tentative")).to_have_count(0)  # her own turn is over
+    sync_api.expect(ann.locator("#preview")).to_be_empty()
     move, size = engine_move(server, created["id"], 1)
     assert isinstance(move, Place)
     play_on_board(bob, move, size)

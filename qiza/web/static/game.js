@@ -12,6 +12,7 @@ const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).p
 const $ = id => document.getElementById(id);
 let socket = null;
 let previewTimer = null;
+let previewFor = "";  // the tiles and version the preview was last asked for
 
 function renderAll() {
   renderScoreboard();
@@ -28,6 +29,10 @@ function renderAll() {
   const turn = myTurn();
   if (turn && store.wasMyTurn === false) chime();  // the turn came (not on opening the page)
   store.wasMyTurn = turn;
+  // the preview follows the tiles put down and the board they are on
+  const shown = store.tentative.size ? JSON.stringify(cells()) + "@" + store.game.version : "";
+  if (shown && shown !== previewFor) schedulePreview();
+  previewFor = shown;
 }
 
 function say(text) { update(s => { s.message = text; }); }
@@ -156,9 +161,11 @@ function clickTile(index) {
   });
 }
 
+/** After the tiles put down changed (the preview of tiles on the board follows in renderAll). */
 function changed() {
-  if (!store.tentative.size) update(s => { s.preview = ""; });
-  schedulePreview();
+  if (store.tentative.size) return;
+  if ($("move-text").value.trim()) schedulePreview();
+  else update(s => { s.preview = ""; });
 }
 
 async function submitPlacement() {

@@ -63,7 +63,8 @@ export function receive(next) {
       store.selected = null;
       store.preview = "";
     }
-    if (!old || old.rack !== next.rack || store.rack.join("") !== next.rack || next.over) {
+    const mine = store.me && old && next.history.slice(old.history.length).some(r => r.seat === store.me.seat);
+    if (!old || mine || old.rack !== next.rack || store.rack.join("") !== next.rack || next.over) {
       resetTurn(next);
     } else {
       const size = next.rules.size;
