@@ -280,7 +280,7 @@ GCG_FLOODS = {
     "events": "#player1 a A\n#player2 b B\n" + "".join(f">a: A (time) -1 {-i - 1}\n" for i in range(70_000)),
     "shared nicknames": "#player1 a A\n#player2 a B\n" + ">a: A 8D A +2 2\n" * 100_000,
     "unknown pragmas": "#frob x\n" * 200_000,
-    "known pragmas": "#title x\n#note y\n#player1 a A\n#rack1 AB\n" * 25_000,
+    "known pragmas": "#title x\n#note y\n#player1 a A\n#rack1 AB\n" * 30_000,
     "garbage lines": "garbage\n" * 200_000,
 }
 
