@@ -1,7 +1,8 @@
 """What every request passes before the app sees it (an ASGI middleware).
 
 * Secrets stay out of URLs, which servers and proxies log: a query string naming a ``token``
-  or an ``invite`` is refused (422 ``token_in_url``) on HTTP and WebSocket alike.
+  or an ``invite`` is refused (422 ``token_in_url``) on HTTP and WebSocket alike, and its
+  value is blanked out of the request before the access log writes it.
 * A request body is at most :data:`MAX_BODY` bytes: a larger ``Content-Length`` is refused
   at once, and a body sent without one (chunked) is refused as soon as it grows past the
   limit (413 ``body_too_large``); the rest is never read. The app gets the body already read,
@@ -13,7 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, urlencode
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -35,6 +36,15 @@ async def send_error(send: Send, status: int, code: str, message: str,
                 "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
                             *(headers or [])]})
     await send({"type": "http.response.body", "body": body})
+
+
+def redact_query(scope: Scope) -> None:
+    """Replace the values of secret-bearing query parameters in ``scope`` (in place), so that
+    the server's access log, which writes the scope's path and query, never holds them."""
+    query = scope.get("query_string", b"").decode("latin-1")
+    pairs = [(name, "[redacted]" if name.lower() in SECRET_PARAMETERS else value)
+             for name, value in parse_qsl(query, keep_blank_values=True)]
+    scope["query_string"] = urlencode(pairs, safe="[]").encode("latin-1")
 
 
 def secret_in_query(scope: Scope) -> str | None:
@@ -59,6 +69,7 @@ class RequestGuard:
             return
         secret = secret_in_query(scope)
         if secret is not None:
+            redact_query(scope)  # the refusal is logged without the secret
             if scope["type"] == "websocket":
                 await send({"type": "websocket.close", "code": 4422})
                 return
