@@ -29,10 +29,17 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 def prepare_move_generator() -> None:
     """Load (or on a machine's first run, compile) the move generator before a command uses it,
-    saying on standard error why nothing happens when that takes a while."""
+    saying on standard error why nothing happens when that takes a while (a slow load on a busy
+    machine is not called a compile)."""
+    from qiza.coldstart import code_cached
     from qiza.movegen import warm_up
 
-    warm_up(lambda text: print(text, file=sys.stderr, flush=True))
+    cached = code_cached()
+    warm_up(lambda text: print(LOADING_NOTE if cached else text, file=sys.stderr, flush=True))
+
+
+LOADING_NOTE = "Loading the move generator's compiled code..."
+"""Said when loading the cached compiled code takes a while (a busy machine)."""
 
 
 def _top_parser() -> argparse.ArgumentParser:

@@ -31,6 +31,7 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 from qiza.jitcache import CACHE_DIR
 
@@ -50,6 +51,23 @@ _process: subprocess.Popen[bytes] | None = None
 def ready() -> bool:
     """Whether the disk cache holds all of this source's compiled code."""
     return CACHE_DIR is not None and (CACHE_DIR / MARKER).exists()
+
+
+def code_cached() -> bool:
+    """Whether the move generator's compiled code is in the disk cache (the marker, or Numba's
+    index of its two entry points: compiled by a process of its own)."""
+    if ready():
+        return True
+    try:
+        from qiza import movegen, movegen_best
+
+        functions: tuple[Any, ...] = (movegen._many, movegen_best._generate_best)
+        for function in functions:
+            if not function._cache._cache_file._load_index():
+                return False
+    except Exception:  # noqa: BLE001 - a Numba without these internals: assume not
+        return False
+    return True
 
 
 def use_compiled() -> bool:

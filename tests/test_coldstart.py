@@ -206,3 +206,20 @@ def test_start_plays_without_compiled_code_until_the_background_compile_is_done(
     assert coldstart.wait(30)
     assert loaded == [False]  # loaded before the players switch to it
     assert coldstart.use_compiled() and not coldstart.compiling()
+
+
+def test_a_slow_load_is_not_called_a_compile(monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    from qiza import cli, movegen
+
+    def slow_warm_up(note: object = None, after: float = 2.0) -> None:
+        assert callable(note)
+        note(movegen.FIRST_RUN_NOTE)
+
+    monkeypatch.setattr(movegen, "warm_up", slow_warm_up)
+    assert coldstart.code_cached()  # the test session has compiled (or loaded) the code
+    cli.prepare_move_generator()
+    assert capsys.readouterr().err.strip() == cli.LOADING_NOTE
+    monkeypatch.setattr(coldstart, "code_cached", lambda: False)
+    cli.prepare_move_generator()
+    assert capsys.readouterr().err.strip() == movegen.FIRST_RUN_NOTE
