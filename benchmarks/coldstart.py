@@ -12,7 +12,7 @@ no word graph), as on a machine where qiza was just installed:
 * the full compile: ``python -m qiza.coldstart`` (what runs in the background meanwhile),
   and the time until the background compile of the terminal run has finished.
 
-    python benchmarks/coldstart.py [--skip-compile]
+    python benchmarks/coldstart.py [--skip-compile] [--per-function]
 """
 
 from __future__ import annotations
@@ -104,9 +104,45 @@ def full_compile(cache: str) -> float:
     return time.perf_counter() - t0
 
 
+PER_FUNCTION = """
+import time
+from numba.core import event
+
+spans = {}
+
+
+class Timer(event.Listener):
+    def on_start(self, ev):
+        spans.setdefault(ev.data["dispatcher"].py_func.__qualname__, []).append(time.perf_counter())
+
+    def on_end(self, ev):
+        spans[ev.data["dispatcher"].py_func.__qualname__].append(time.perf_counter())
+
+
+event.register("numba:compile", Timer())
+from qiza import coldstart
+t0 = time.perf_counter()
+coldstart.compile_all([])
+total = time.perf_counter() - t0
+qiza = sorted(((v[-1] - v[0], k) for k, v in spans.items() if "<locals>" not in k), reverse=True)
+print(f"compile_all: {total:.1f} s; per qiza function (each includes the functions it compiles first):")
+for seconds, name in qiza:
+    print(f"  {name:<22} {seconds:7.1f} s")
+"""
+
+
+def per_function(cache: str) -> str:
+    """Where the compile time goes: each qiza function's compile (nested compiles included)."""
+    done = subprocess.run([sys.executable, "-c", PER_FUNCTION], capture_output=True, text=True, env=_env(cache),
+                          cwd=ROOT, timeout=3600, check=True)
+    return done.stdout
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--skip-compile", action="store_true", help="skip the separate full-compile measurement")
+    parser.add_argument("--per-function", action="store_true",
+                        help="also compile once more, timing each compiled function (where the time goes)")
     args = parser.parse_args(argv)
     load = " ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"load average: {load} on {os.cpu_count()} CPUs")
@@ -119,6 +155,9 @@ def main(argv: list[str] | None = None) -> int:
     if not args.skip_compile:
         with tempfile.TemporaryDirectory() as cache:
             print(f"full compile (python -m qiza.coldstart enable, empty cache): {full_compile(cache):.1f} s")
+    if args.per_function:
+        with tempfile.TemporaryDirectory() as cache:
+            print(per_function(cache), end="")
     load = " ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"load average: {load}")
     return 0
