@@ -172,6 +172,10 @@ async function submitPlacement() {
   await act("place", {cells: cells()});
 }
 
+// seconds before the next reconnect: doubles after each connection that brought no state
+// (the server busy, the database away, too many attempts), back to 1 once a state arrives
+let retryDelay = 1;
+
 function connect() {
   if (socket) { socket.onclose = null; socket.close(); }
   const scheme = location.protocol === "https:" ? "wss" : "ws";
@@ -181,13 +185,16 @@ function connect() {
   live.onopen = () => live.send(JSON.stringify(store.me ? {seat: store.me.seat, token: store.me.token} : {}));
   socket.onmessage = event => {
     const message = JSON.parse(event.data);
-    if (message.type === "state") receive(message.state);
+    if (message.type === "state") { retryDelay = 1; receive(message.state); }
     else if (message.type === "error") {
       say(message.error.message);
       if (message.error.code === "wrong_token") { localStorage.removeItem(qiza.seatKey(gameId)); store.me = null; connect(); }
     }
   };
-  socket.onclose = () => setTimeout(connect, 1000);
+  socket.onclose = () => {
+    setTimeout(connect, retryDelay * 1000);
+    retryDelay = Math.min(retryDelay * 2, 30);
+  };
 }
 
 function setup() {
