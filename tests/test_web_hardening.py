@@ -14,8 +14,6 @@ import subprocess
 import sys
 import threading
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +24,7 @@ pytest.importorskip("sqlalchemy")
 
 from fastapi.testclient import TestClient  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
+from web_client import call, free_port  # noqa: E402
 
 from qiza.web.app import create_app  # noqa: E402
 
@@ -99,25 +98,6 @@ def test_the_seed_is_secret_and_never_shown_before_the_end(client: TestClient) -
 
 
 # -- 5. no secret in a URL or a log line -------------------------------------------------------------
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def call(url: str, method: str = "GET", body: Any = None, token: str | None = None,
-         raw: bytes | None = None) -> tuple[int, Any]:
-    """One HTTP request; the answer's status and JSON body."""
-    data = raw if raw is not None else json.dumps(body).encode() if body is not None else None
-    headers = {"Content-Type": "application/json", **({"X-Seat-Token": token} if token else {})}
-    request = urllib.request.Request(url, data=data, method=method, headers=headers)
-    try:
-        with urllib.request.urlopen(request, timeout=30) as answer:
-            return answer.status, json.load(answer)
-    except urllib.error.HTTPError as exc:
-        return exc.code, json.load(exc)
-
-
 class Served:
     """``python -m qiza serve`` on a free loopback port, its output (access log on) in ``log``."""
 

@@ -10,13 +10,10 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import socket
 import subprocess
 import sys
 import threading
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -26,6 +23,9 @@ import pytest
 pytest.importorskip("fastapi")
 psycopg = pytest.importorskip("psycopg", reason="psycopg is not installed (pip install 'qiza[postgres]')")
 ws_client = pytest.importorskip("websockets.sync.client")
+
+import web_client  # noqa: E402
+from web_client import free_port  # noqa: E402
 
 URL = os.environ.get("QIZA_TEST_POSTGRES_URL", "postgresql://qiza:qiza@127.0.0.1:5432/qiza_test")
 ROOT = Path(__file__).resolve().parents[1]
@@ -43,21 +43,8 @@ _WHY = _reachable()
 pytestmark = pytest.mark.skipif(_WHY is not None, reason=_WHY or "")
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def call(method: str, url: str, body: dict[str, Any] | None = None, token: str | None = None) -> tuple[int, Any]:
-    data = json.dumps(body).encode() if body is not None else None
-    headers = {"Content-Type": "application/json", **({"X-Seat-Token": token} if token else {})}
-    request = urllib.request.Request(url, data=data, method=method, headers=headers)
-    try:
-        with urllib.request.urlopen(request, timeout=30) as answer:
-            return answer.status, json.load(answer)
-    except urllib.error.HTTPError as exc:
-        return exc.code, json.load(exc)
+    return web_client.call(url, method, body, token)
 
 
 class Process:
