@@ -26,7 +26,7 @@ import os
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -229,13 +229,18 @@ def fit(observations: Sequence[Observation], *, ridge: float = 20.0, min_count: 
 
 
 def train(*, games: Sequence[int], lexicon: str = "twl06", rules: Rules = CLASSIC, jobs: int | None = None,
-          seed: int = 0, start: LeaveModel | None = None, progress: bool = True) -> LeaveModel:
-    """Train over rounds of self-play (``games[i]`` games in round ``i``); returns the model."""
+          seed: int = 0, start: LeaveModel | None = None, progress: bool = True,
+          on_round: Callable[[LeaveModel], None] | None = None) -> LeaveModel:
+    """Train over rounds of self-play (``games[i]`` games in round ``i``); returns the model.
+
+    ``on_round`` is called with the model after every round (its metadata describing the rounds
+    so far), so a long run can save as it goes and lose at most one round when cut off.
+    """
     model = start or LeaveModel.hand_made()
     jobs = jobs or os.cpu_count() or 1
     began = time.time()
-    all_obs: list[Observation] = []
     next_seed = seed
+    done: list[dict[str, object]] = []
     for rnd, count in enumerate(games):
         ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
         obs: list[Observation] = []
@@ -248,22 +253,33 @@ def train(*, games: Sequence[int], lexicon: str = "twl06", rules: Rules = CLASSI
                     print(f"round {rnd + 1}: {i + 1}/{count} games, {len(obs)} observations, "
                           f"{time.time() - t0:.0f}s", file=sys.stderr)
         next_seed += count
-        all_obs.extend(obs)
         model = fit(obs)
+        done.append({"games": count, "observations": len(obs), "seconds": round(time.time() - t0, 1),
+                     "workers": jobs, "machines": 1})
+        _describe(model, start, done, lexicon, rules, jobs, began)
+        if on_round is not None:
+            on_round(model)
         if progress:
             top = sorted(model.tile_values.tolist())
             print(f"round {rnd + 1} done in {time.time() - t0:.0f}s: {model.meta}; tile values "
                   f"{top[0]:.1f}..{top[-1]:.1f}", file=sys.stderr)
+    return model
+
+
+def _describe(model: LeaveModel, start: LeaveModel | None, rounds: list[dict[str, object]], lexicon: str,
+              rules: Rules, jobs: int, began: float) -> None:
+    """Write the run's record (every round so far) into the model's metadata."""
     previous = dict(start.meta) if start is not None and start.meta.get("games") else None
     model.meta.update({
         "source": "qiza train (self-play)", "lexicon": lexicon, "rules": rules.name,
-        "rounds": list(games), "games": int(sum(games)), "seconds": round(time.time() - began, 1),
-        "jobs": jobs, "trained": time.strftime("%Y-%m-%d"),
+        "rounds": [int(r["games"]) for r in rounds],  # type: ignore[call-overload]
+        "round_log": list(rounds),
+        "games": int(sum(int(r["games"]) for r in rounds)),  # type: ignore[call-overload]
+        "seconds": round(time.time() - began, 1), "jobs": jobs, "trained": time.strftime("%Y-%m-%d"),
         "target": "temporal difference: next turn's points + value of the leave it keeps",
     })
     if previous is not None:  # continued from a trained model: keep its run's record
         model.meta["continued_from"] = previous
-    return model
 
 
 def default_output() -> Path:
@@ -287,10 +303,15 @@ def run(args: argparse.Namespace) -> int:
 
     prepare_move_generator()
     start = default_model() if args.from_shipped else None
-    model = train(games=args.games, lexicon=args.lexicon, jobs=args.jobs, seed=args.seed, start=start)
     out = Path(args.output) if args.output else default_output()
     out.parent.mkdir(parents=True, exist_ok=True)
-    model.save(out)
+
+    def save(model: LeaveModel) -> None:
+        model.save(out)
+        print(f"saved {out} after round {len(model.meta.get('rounds', []))}", file=sys.stderr)
+
+    model = train(games=args.games, lexicon=args.lexicon, jobs=args.jobs, seed=args.seed, start=start,
+                  on_round=save)
     print(f"wrote {out}: {model.meta}")
     values = ", ".join(f"{LETTERS[i]} {v:+.1f}" for i, v in enumerate(model.tile_values))
     print(f"per-tile values: {values}")
