@@ -35,7 +35,8 @@ from numba.core import caching
 from qiza.paths import user_cache_dir
 
 PACKAGE_DIR = Path(__file__).resolve().parent
-COMPILED_SOURCES = ("gaddag.py", "movegen.py", "movegen_best.py", "movegen_search.py", "players/endgame_nb.py")
+COMPILED_SOURCES = ("gaddag.py", "movegen.py", "movegen_best.py", "movegen_search.py", "players/endgame_nb.py",
+                    "players/bingo_nb.py")
 """The package's files with Numba-compiled functions (relative to the package folder)."""
 
 

@@ -4,6 +4,7 @@ static choices, simulation, the endgame solver, self-play, training and `qiza be
 from __future__ import annotations
 
 import argparse
+import itertools
 from pathlib import Path
 from typing import Any
 
@@ -248,6 +249,30 @@ def test_bingo_odds_of_leaves(lexicon: Lexicon) -> None:
     assert odds.prob("AEIRS") == pytest.approx(expected)
     assert odds.prob("?AEIRS") == pytest.approx((bag[20] + bag[14] + bag[0] - 1) / rest)
     assert odds.prob("AEIR") == 0.0 and odds.prob("QVVWX") == 0.0
+
+
+def test_compiled_bingo_odds_equal_the_reference(lexicon: Lexicon) -> None:
+    """Every five- and six-tile blank-free sub-leave of many racks: compiled == plain Python."""
+    from qiza.players.engine import BingoOdds
+    from qiza.players.leaves import key_counts
+
+    odds = BingoOdds(lexicon.words, CLASSIC.tile_set.full_bag())
+    rng = np.random.default_rng(7)
+    bag = list(CLASSIC.tile_set.full_bag())
+    keys: set[str] = set()
+    for _ in range(60):
+        rack = "".join(sorted("?ABCDEFGHIJKLMNOPQRSTUVWXYZ"[t] for t in rng.choice(bag, 7, replace=False)))
+        rack = rack.replace("?", "")
+        for size in (5, 6):
+            for pick in itertools.combinations(rack, size):
+                keys.add("".join(pick))
+    keys |= {"AEIRST", "AEINST", "EINST", "AEIRS", "QVVWX"}
+    ordered = sorted(keys)
+    counts = np.stack([key_counts(k) for k in ordered])
+    got = odds.probs(counts, np.arange(len(ordered)))
+    want = [odds.prob(k) for k in ordered]
+    assert got == pytest.approx(want, abs=1e-12)
+    assert max(want) > 0.5  # some leaves are likely bingos: the comparison is not all zeros
 
 
 def test_fit_recovers_leave_values() -> None:

@@ -146,30 +146,48 @@ class BingoOdds:
     makes a rack that anagrams to a seven-letter word (blanks as any letter)."""
 
     def __init__(self, words: Iterable[str], bag: Sequence[int]) -> None:
-        sevens = {"".join(sorted(w)) for w in words if len(w) == 7}
-        self.full = sevens
-        self.one_blank = {a[:i] + a[i + 1:] for a in sevens for i in range(7)}
-        self.two_blanks = {b[:i] + b[i + 1:] for b in self.one_blank for i in range(6)}
-        completions: dict[str, set[int]] = {}
-        for a in sevens:
-            for i in range(7):
-                completions.setdefault(a[:i] + a[i + 1:], set()).add(LETTERS.index(a[i]))
-        self.completions = completions
-        """Six letters (sorted) -> the letters that make them a seven-letter word."""
+        self.words = [w for w in words if len(w) == 7]
         self.bag = np.bincount(np.asarray(list(bag), np.int64), minlength=27)
         self._cache: dict[str, float] = {}
+        self._sets: tuple[set[str], set[str], set[str], dict[str, set[int]]] | None = None
+        self._codes: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+
+    def probs(self, counts: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """:meth:`prob` of the blank-free leaves ``counts[rows]`` (27 counts each), compiled."""
+        from qiza.players import bingo_nb
+
+        if self._codes is None:
+            self._codes = bingo_nb.tables(self.words)
+        full, one, two = self._codes
+        return bingo_nb.leave_probs(np.asarray(counts, np.int64), np.asarray(rows, np.int64), self.bag,
+                                    full, one, two)
+
+    def _word_sets(self) -> tuple[set[str], set[str], set[str], dict[str, set[int]]]:
+        if self._sets is None:
+            sevens = {"".join(sorted(w)) for w in self.words}
+            one_blank = {a[:i] + a[i + 1:] for a in sevens for i in range(7)}
+            two_blanks = {b[:i] + b[i + 1:] for b in one_blank for i in range(6)}
+            completions: dict[str, set[int]] = {}
+            for a in sevens:
+                for i in range(7):
+                    completions.setdefault(a[:i] + a[i + 1:], set()).add(LETTERS.index(a[i]))
+            self._sets = (sevens, one_blank, two_blanks, completions)
+        return self._sets
 
     def _is_word(self, key: str) -> bool:
+        full, one_blank, two_blanks, _ = self._word_sets()
         blanks = key.count("?")
         letters = key.replace("?", "")
         if blanks == 0:
-            return letters in self.full
+            return letters in full
         if blanks == 1:
-            return letters in self.one_blank
-        return letters in self.two_blanks if blanks == 2 else False
+            return letters in one_blank
+        return letters in two_blanks if blanks == 2 else False
 
     def prob(self, key: str) -> float:
-        """The probability for a leave key (``?AER``); 0 unless it has 5 or 6 tiles."""
+        """The probability for a leave key (``?AER``); 0 unless it has 5 or 6 tiles.
+
+        Plain Python, one leave at a time: the reference of the compiled :meth:`probs`."""
         got = self._cache.get(key)
         if got is not None:
             return got
@@ -194,7 +212,7 @@ class BingoOdds:
                             if left and self._is_word("".join(sorted(key + "?" + LETTERS[u]))):
                                 p += first * left / (total - 1)
                         continue
-                    comp = self.completions.get("".join(sorted(key + LETTERS[t])))
+                    comp = self._word_sets()[3].get("".join(sorted(key + LETTERS[t])))
                     if comp:
                         for u in comp:
                             p += first * (rest[u] - (u == t)) / (total - 1)
@@ -233,8 +251,9 @@ def with_bingo_odds(leaves: RackLeaves, settings: StaticSettings, odds: BingoOdd
         return leaves
     values = leaves.values.copy()
     blanks = leaves.counts[:, 0] > 0  # the learned blank value already holds its bingo power
-    for sub in np.flatnonzero(((leaves.sizes == 5) | (leaves.sizes == 6)) & ~blanks):
-        values[sub] += settings.bingo_draw_bonus * odds.prob(leaves.keys[sub])
+    rows = np.flatnonzero(((leaves.sizes == 5) | (leaves.sizes == 6)) & ~blanks)
+    if len(rows):
+        values[rows] += settings.bingo_draw_bonus * odds.probs(leaves.counts, rows)
     return RackLeaves(leaves.radix, leaves.full, leaves.counts, values, leaves.keys)
 
 

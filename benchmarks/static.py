@@ -1,0 +1,100 @@
+"""Time of the static player's whole decision on the shared positions (/work/shared/movegen).
+
+    python benchmarks/static.py [--lexicon twl06] [--repeat 3]
+
+The decision is everything ``static`` does for a move: every placement and every exchange,
+valued with the leave model, and the choice. It is timed twice per position:
+
+* ``choose``: :meth:`qiza.players.engine.StaticPlayer.choose` on a player's view (what a game
+  or an outside harness calls);
+* ``arrays``: the array path the self-play and training loops use (numpy board and rack in,
+  the best equity out, no Move objects).
+
+The reference is MAGPIE's static player, 0.68 ms median a move (issue 12, measured on the issue
+filer's machine, in games; qiza's figure there was 2.4 ms).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from qiza.alphabet import ENGLISH  # noqa: E402
+from qiza.analysis import board_array, rack_counts  # noqa: E402
+from qiza.game import PlayerView  # noqa: E402
+from qiza.lexicon import load_lexicon  # noqa: E402
+from qiza.players.engine import StaticPlayer, evaluate_position, exchange_equities  # noqa: E402
+from qiza.positions import load  # noqa: E402
+from qiza.rules import CLASSIC  # noqa: E402
+
+REF_MAGPIE_MS = 0.68
+REF_BEFORE_MS = 2.4
+
+
+def views() -> list[PlayerView]:
+    """One view per shared position: the player to move sees the rack; the rest is unseen."""
+    path = ROOT.parent / "shared" / "movegen" / "positions.txt"
+    if not path.exists():
+        raise SystemExit(f"no shared positions at {path}")
+    out = []
+    for pos in load(path):
+        rack = pos.racks[0]
+        unseen = Counter(ENGLISH.text(ENGLISH.full_bag()))
+        for tile in pos.board.cells:
+            if tile:
+                unseen["?" if tile & 0x40 else ENGLISH.char(tile)] -= 1
+        unseen.subtract(rack)
+        text = "".join(sorted(unseen.elements()))
+        bag = max(0, len(text) - 7)
+        out.append(PlayerView(0, rack, pos.board, (0, 0), 0, bag, (len(rack), min(7, len(text))), text, (),
+                              CLASSIC, False, False))
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--lexicon", default="twl06")
+    parser.add_argument("--repeat", type=int, default=3, help="runs over all positions (the fastest counts)")
+    args = parser.parse_args()
+    player = StaticPlayer(load_lexicon(args.lexicon), seed=0)
+    positions = views()
+    gen = player.generator(CLASSIC)
+    arrays = [(board_array(v.board), rack_counts(v.rack), v.bag_count) for v in positions]
+    for v in positions[:20]:  # warm-up: compile and caches
+        player.choose(v)
+    best_choose = [float("inf")] * len(positions)
+    best_arrays = [float("inf")] * len(positions)
+    for _ in range(args.repeat):
+        for i, v in enumerate(positions):
+            t = time.perf_counter()
+            player.choose(v)
+            best_choose[i] = min(best_choose[i], time.perf_counter() - t)
+        for i, (board, rack, bag) in enumerate(arrays):
+            t = time.perf_counter()
+            ev = evaluate_position(gen, player.leaves, player.settings, CLASSIC, board, rack, bag, 0.0)
+            if len(ev.moves):
+                int(np.argmax(ev.equity))
+            exchange_equities(ev, player.settings, bag, CLASSIC.exchange_limit)
+            best_arrays[i] = min(best_arrays[i], time.perf_counter() - t)
+    load_avg = os.getloadavg()[0]
+    print(f"{len(positions)} positions, {args.lexicon}, fastest of {args.repeat} runs, load average {load_avg:.2f}")
+    print(f"{'path':<8} {'median ms':>10} {'mean ms':>9} {'p95 ms':>8} {'vs MAGPIE 0.68':>15} {'vs before 2.4':>14}")
+    for name, times in (("choose", best_choose), ("arrays", best_arrays)):
+        ms = sorted(t * 1000 for t in times)
+        med = statistics.median(ms)
+        print(f"{name:<8} {med:>10.3f} {statistics.fmean(ms):>9.3f} {ms[int(0.95 * len(ms))]:>8.3f} "
+              f"{med / REF_MAGPIE_MS:>14.2f}x {med / REF_BEFORE_MS:>13.2f}x")
+
+
+if __name__ == "__main__":
+    main()
