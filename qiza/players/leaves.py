@@ -29,6 +29,8 @@ from typing import Any
 
 import numpy as np
 
+from qiza.players.leave_table import FullTable, build
+
 VOWELS = (1, 5, 9, 15, 21)  # A E I O U
 LETTERS = "?ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 MAX_VC = 9
@@ -98,11 +100,14 @@ class LeaveModel:
     """Values of leaves: superleave table, then feature weights (see the module doc)."""
 
     def __init__(self, weights: Mapping[str, float], table: Mapping[str, float] | None = None,
-                 tile_values: Sequence[float] | None = None, meta: Mapping[str, Any] | None = None) -> None:
+                 tile_values: Sequence[float] | None = None, meta: Mapping[str, Any] | None = None,
+                 full: FullTable | None = None) -> None:
         self.weights = dict(weights)
         self.table = dict(table or {})
         self.tile_values = np.asarray(tile_values if tile_values is not None else _HAND_TILES, np.float64)
         self.meta = dict(meta or {})
+        self.full = full
+        """Values of every leave of up to six tiles of the English set (see :class:`FullTable`)."""
         self._cache: dict[str, float] = {}
         self._compile()
 
@@ -159,8 +164,13 @@ class LeaveModel:
         for t in tiles:
             counts[:, t] = (codes // radix[t]) % (int(rack[t]) + 1)
         values = self.values_of(counts)
+        full = self.full
+        if full is not None:
+            inside = full.index.valid(counts)
+            if inside.any():
+                values[inside] = full.values[full.index.ranks(counts[inside])]
         table = self.table
-        if table:
+        if table and (full is None or not inside.all()):
             for i, k in enumerate(keys):
                 v = table.get(k)
                 if v is not None:
@@ -183,6 +193,9 @@ class LeaveModel:
             return cached
         if not key:
             value = 0.0
+        elif self.full is not None and self.full.index.valid(
+                c := np.asarray(counts if counts is not None else key_counts(key)).reshape(1, 27))[0]:
+            value = float(self.full.values[self.full.index.ranks(c)[0]])
         elif key in self.table:
             value = self.table[key]
         else:
@@ -214,12 +227,33 @@ class LeaveModel:
         tiles = data["tile_values"]
         return cls(data["weights"], data.get("table", {}), [float(tiles[ch]) for ch in LETTERS], data.get("meta"))
 
+    def with_full_table(self, observed: Mapping[str, float] | None = None) -> LeaveModel:
+        """This model with its :class:`~qiza.players.leave_table.FullTable` built: the superleave
+        table and ``observed`` values (by leave key) over the feature model."""
+        table = build(self.values_of, {**self.table, **(observed or {})})
+        return LeaveModel(self.weights, self.table, self.tile_values.tolist(), self.meta, table)
+
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(self.to_dict(), indent=0, separators=(",", ":")) + "\n")
+        """Write the model as JSON, and its full table beside it (``<name>-table.npy``)."""
+        path = Path(path)
+        if self.full is not None:
+            name = f"{path.stem}-table.npy"
+            self.full.save(path.with_name(name))
+            self.meta["full_table"] = self.full.describe(name)
+        else:
+            self.meta.pop("full_table", None)
+        path.write_text(json.dumps(self.to_dict(), indent=0, separators=(",", ":")) + "\n")
 
     @classmethod
     def load(cls, path: str | Path) -> LeaveModel:
-        return cls.from_dict(json.loads(Path(path).read_text()))
+        """Read a model written by :meth:`save` (with its full table when it has one)."""
+        path = Path(path)
+        model = cls.from_dict(json.loads(path.read_text()))
+        entry = model.meta.get("full_table")
+        if isinstance(entry, dict):
+            table = FullTable.from_bytes(path.with_name(str(entry["file"])).read_bytes())
+            model = LeaveModel(model.weights, model.table, model.tile_values.tolist(), model.meta, table)
+        return model
 
     @classmethod
     def hand_made(cls) -> LeaveModel:
@@ -245,9 +279,15 @@ DATA_FILE = "leaves.json"
 
 @lru_cache(maxsize=1)
 def default_model() -> LeaveModel:
-    """The shipped trained model (``qiza/data/leaves.json``), or the hand-made one if absent."""
+    """The shipped trained model (``qiza/data/leaves.json`` and its full table
+    ``leaves-table.npy``), or the hand-made one if absent."""
     try:
-        text = resources.files("qiza").joinpath("data", DATA_FILE).read_text()
+        folder = resources.files("qiza").joinpath("data")
+        model = LeaveModel.from_dict(json.loads(folder.joinpath(DATA_FILE).read_text()))
+        entry = model.meta.get("full_table")
+        if isinstance(entry, dict):
+            table = FullTable.from_bytes(folder.joinpath(str(entry["file"])).read_bytes())
+            model = LeaveModel(model.weights, model.table, model.tile_values.tolist(), model.meta, table)
     except (FileNotFoundError, OSError, ModuleNotFoundError):
         return LeaveModel.hand_made()
-    return LeaveModel.from_dict(json.loads(text))
+    return model

@@ -43,17 +43,27 @@ the play that kept the leave, tiles on the board)."""
 _STATE: dict[str, object] = {}
 
 
-def _init(lexicon_name: str, model: dict[str, object], rules: Rules) -> None:
+def _init(lexicon_name: str, model: dict[str, object], rules: Rules, table: bytes | None = None,
+          explore: float = 0.0) -> None:
     from qiza.analysis import generator
+    from qiza.players.leave_table import FullTable
 
     lexicon = load_lexicon(lexicon_name)
     _STATE["gen"] = generator(lexicon, rules)
-    _STATE["model"] = LeaveModel.from_dict(model)
+    loaded = LeaveModel.from_dict(model)
+    if table is not None:
+        loaded = LeaveModel(loaded.weights, loaded.table, loaded.tile_values.tolist(), loaded.meta,
+                            FullTable.from_bytes(table))
+    _STATE["model"] = loaded
+    _STATE["explore"] = explore
     _STATE["rules"] = rules
 
 
 def play_training_game(seed: int) -> list[Observation]:
     """One two-player game between static players (the current model); returns its observations.
+
+    With probability ``explore`` (the run's setting) a turn with a full bag plays one of the ten
+    best placements at random instead of the best, so rarer leaves get observations.
 
     The target of a leave is temporal-difference: the points of the same player's next turn
     plus the current model's value of the leave that turn keeps (when a full rack is drawn to
@@ -65,6 +75,7 @@ def play_training_game(seed: int) -> list[Observation]:
     gen = _STATE["gen"]
     model = _STATE["model"]
     rules = _STATE["rules"]
+    explore = float(_STATE.get("explore", 0.0))  # type: ignore[arg-type]
     assert isinstance(gen, MoveGenerator) and isinstance(model, LeaveModel) and isinstance(rules, Rules)
     settings = StaticSettings()
     rng = random.Random(seed)
@@ -94,6 +105,12 @@ def play_training_game(seed: int) -> list[Observation]:
         if len(ev.moves):
             best_i = int(np.argmax(ev.equity))
             best_eq = float(ev.equity[best_i])
+            if explore and bag_before >= rack_size and rng.random() < explore:
+                # exploration: one of the ten best placements at random, so that leaves the
+                # model undervalues are kept (and observed) too
+                top = np.argsort(-ev.equity)[:10]
+                best_i = int(top[rng.randrange(len(top))])
+                best_eq = float(ev.equity[best_i])
         kept, ex_eq = exchange_equities(ev, settings, bag_before, rules.exchange_limit)
         if len(kept):
             j = int(np.argmax(ex_eq))
@@ -214,9 +231,12 @@ def fit(observations: Sequence[Observation], *, ridge: float = 20.0, min_count: 
     predicted = np.array([float(beta[idx].sum()) for idx in feats])
     resid = sy - n * predicted - sc @ beta[nl:]
     table: dict[str, float] = {}
+    observed: dict[str, float] = {}
     for k, key in enumerate(keys):
-        if key and n[k] >= min_count:
-            table[key] = float(predicted[k] + resid[k] / (n[k] + shrink))
+        if key:
+            observed[key] = float(predicted[k] + resid[k] / (n[k] + shrink))
+            if n[k] >= min_count:
+                table[key] = observed[key]
     # per-tile linear values for the fast paths: least squares on the model's own leave values
     used = [k for k, key in enumerate(keys) if key]
     xt = np.array([key_counts(keys[k]) for k in used], np.float64).reshape(-1, 27)
@@ -224,16 +244,24 @@ def fit(observations: Sequence[Observation], *, ridge: float = 20.0, min_count: 
     xtw = xt.T * n[used]
     tile_values = np.linalg.solve(xtw @ xt + ridge * np.eye(27), xtw @ values)
     meta = {"observations": len(observations), "distinct_leaves": nk, "table_entries": len(table),
-            "features": nl}
-    return LeaveModel(weights, table, tile_values.tolist(), meta)
+            "features": nl, "leaves_by_observations": observation_histogram(n)}
+    return LeaveModel(weights, table, tile_values.tolist(), meta).with_full_table(observed)
+
+
+def observation_histogram(n: np.ndarray) -> dict[str, int]:
+    """How many leaves were observed how often (``"10-99": 4123``; unobserved leaves: the full
+    table's size minus the rest)."""
+    bins = {"1": (1, 1), "2-9": (2, 9), "10-99": (10, 99), "100-999": (100, 999), "1000+": (1000, 1 << 62)}
+    return {name: int(((n >= lo) & (n <= hi)).sum()) for name, (lo, hi) in bins.items()}
 
 
 def train(*, games: Sequence[int], lexicon: str = "twl06", rules: Rules = CLASSIC, jobs: int | None = None,
           seed: int = 0, start: LeaveModel | None = None, progress: bool = True,
-          on_round: Callable[[LeaveModel], None] | None = None) -> LeaveModel:
+          on_round: Callable[[LeaveModel], None] | None = None, explore: float = 0.0) -> LeaveModel:
     """Train over rounds of self-play (``games[i]`` games in round ``i``); returns the model.
 
-    ``on_round`` is called with the model after every round (its metadata describing the rounds
+    ``explore``: the share of full-bag turns that play one of the ten best placements at random
+    (see :func:`play_training_game`). ``on_round`` is called with the model after every round (its metadata describing the rounds
     so far), so a long run can save as it goes and lose at most one round when cut off.
     """
     model = start or LeaveModel.hand_made()
@@ -245,7 +273,8 @@ def train(*, games: Sequence[int], lexicon: str = "twl06", rules: Rules = CLASSI
         ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
         obs: list[Observation] = []
         t0 = time.time()
-        with ctx.Pool(jobs, _init, (lexicon, model.to_dict(), rules)) as pool:
+        table = model.full.to_bytes() if model.full is not None else None
+        with ctx.Pool(jobs, _init, (lexicon, model.to_dict(), rules, table, explore)) as pool:
             for i, got in enumerate(pool.imap_unordered(play_training_game, range(next_seed, next_seed + count),
                                                         chunksize=8)):
                 obs.extend(got)
@@ -257,6 +286,7 @@ def train(*, games: Sequence[int], lexicon: str = "twl06", rules: Rules = CLASSI
         done.append({"games": count, "observations": len(obs), "seconds": round(time.time() - t0, 1),
                      "workers": jobs, "machines": 1})
         _describe(model, start, done, lexicon, rules, jobs, began)
+        model.meta["exploration"] = explore
         if on_round is not None:
             on_round(model)
         if progress:
@@ -282,6 +312,27 @@ def _describe(model: LeaveModel, start: LeaveModel | None, rounds: list[dict[str
         model.meta["continued_from"] = previous
 
 
+def report(model: LeaveModel) -> str:
+    """A few lines on a model: its training run and how many leaves were observed how often."""
+    meta = model.meta
+    lines = [f"source: {meta.get('source', 'unknown')}; games {meta.get('games', 0)}, "
+             f"observations {meta.get('observations', 0)}, seconds {meta.get('seconds', 0)}"]
+    for r, entry in enumerate(meta.get("round_log", []), start=1):
+        lines.append(f"  round {r}: {entry}")
+    full = model.full
+    if full is not None:
+        lines.append(f"full table: {full.index.size} leaves of up to {full.index.max_size} tiles")
+    hist = meta.get("leaves_by_observations")
+    if isinstance(hist, dict):
+        seen = sum(int(v) for v in hist.values())
+        total = full.index.size if full is not None else seen
+        lines.append(f"leaves observed: {seen} of {total}; never: {total - seen}")
+        lines.extend(f"  observed {name} times: {count}" for name, count in hist.items())
+    else:
+        lines.append("leaves observed: not recorded by this model's training run")
+    return "\n".join(lines)
+
+
 def default_output() -> Path:
     return Path(__file__).resolve().parents[1] / "data" / "leaves.json"
 
@@ -294,6 +345,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-j", "--jobs", type=int, default=None, help="worker processes (default: all cores)")
     parser.add_argument("--seed", type=int, default=1_000_000, help="seed of the first game")
     parser.add_argument("--from-shipped", action="store_true", help="start from the shipped model, not the hand-made one")
+    parser.add_argument("--explore", type=float, default=0.1,
+                        help="share of turns that play one of the ten best placements at random (default 0.1)")
+    parser.add_argument("--resume", metavar="MODEL", default=None,
+                        help="start from this model file (as written by qiza train) instead")
+    parser.add_argument("--report", action="store_true",
+                        help="print how many leaves the shipped (or --output) model observed how often, and stop")
     parser.add_argument("-o", "--output", default=None, help="where to write the model (default: qiza/data/leaves.json)")
 
 
@@ -301,9 +358,15 @@ def run(args: argparse.Namespace) -> int:
     """Train and write the model."""
     from qiza.cli import prepare_move_generator
 
+    out = Path(args.output) if args.output else default_output()
+    if args.report:
+        model = LeaveModel.load(out) if args.output else default_model()
+        print(report(model))
+        return 0
     prepare_move_generator()
     start = default_model() if args.from_shipped else None
-    out = Path(args.output) if args.output else default_output()
+    if args.resume:
+        start = LeaveModel.load(args.resume)
     out.parent.mkdir(parents=True, exist_ok=True)
 
     def save(model: LeaveModel) -> None:
@@ -311,7 +374,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"saved {out} after round {len(model.meta.get('rounds', []))}", file=sys.stderr)
 
     model = train(games=args.games, lexicon=args.lexicon, jobs=args.jobs, seed=args.seed, start=start,
-                  on_round=save)
+                  on_round=save, explore=args.explore)
     print(f"wrote {out}: {model.meta}")
     values = ", ".join(f"{LETTERS[i]} {v:+.1f}" for i, v in enumerate(model.tile_values))
     print(f"per-tile values: {values}")

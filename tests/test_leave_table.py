@@ -1,0 +1,116 @@
+"""The perfect leave index and the full leave table (issue 12)."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from qiza.alphabet import ENGLISH
+from qiza.players.leave_index import LeaveIndex
+from qiza.players.leave_table import FullTable, english_index
+from qiza.players.leaves import LeaveModel, default_model, key_counts
+
+
+def test_english_index_numbers_every_leave_once() -> None:
+    index = english_index()
+    # 914,624 leaves of one to six tiles, and the empty leave
+    assert index.size == 914_625
+    leaves = index.all_leaves()
+    assert leaves.shape == (914_625, 27)
+    assert (leaves.sum(axis=1) <= 6).all()
+    assert (leaves <= np.array([ENGLISH.blanks, *ENGLISH.counts])).all()
+    ranks = index.ranks(leaves)
+    assert (ranks == np.arange(index.size)).all()
+    assert len(np.unique(leaves.view(np.dtype((np.void, 27))))) == index.size
+
+
+def test_rank_and_unrank_are_inverse() -> None:
+    index = english_index()
+    rng = np.random.default_rng(3)
+    for rank in [0, 1, index.size - 1, *rng.integers(0, index.size, 300).tolist()]:
+        leave = index.unrank(int(rank))
+        assert index.rank(leave) == rank
+    assert index.rank(key_counts("??")) > 0
+    assert index.rank(key_counts("")) == 0
+
+
+def test_small_index_against_brute_force() -> None:
+    caps = [2, 1, 3] + [0] * 24
+    index = LeaveIndex(caps, 4)
+    brute = set()
+    for a, b, c in itertools.product(range(3), range(2), range(4)):
+        if a + b + c <= 4:
+            brute.add((a, b, c))
+    assert index.size == len(brute)
+    got = {tuple(int(x) for x in leave[:3]) for leave in index.all_leaves()}
+    assert got == brute
+
+
+def test_index_refuses_what_is_not_a_leave() -> None:
+    index = english_index()
+    with pytest.raises(ValueError, match="over the tile set"):
+        index.rank(key_counts("QQ"))
+    with pytest.raises(ValueError, match="over the tile set"):
+        index.rank(key_counts("AEINRST"))  # seven tiles: a whole rack, not a leave
+    with pytest.raises(ValueError, match="outside"):
+        index.unrank(index.size)
+    with pytest.raises(ValueError):
+        LeaveIndex([1] * 26, 6)
+
+
+def test_full_table_holds_the_model_values(tmp_path: Path) -> None:
+    plain = LeaveModel.hand_made()
+    model = plain.with_full_table({"AEIRST": 33.0})
+    assert model.full is not None
+    rng = np.random.default_rng(5)
+    bag = ENGLISH.full_bag()
+    for _ in range(100):
+        rack = np.bincount(rng.choice(bag, 7, replace=False), minlength=27)
+        assert model.rack_leaves(rack).values == pytest.approx(plain.rack_leaves(rack).values, abs=0.006)
+    assert model.text_value("AEIRST") == pytest.approx(33.0, abs=0.006)
+    assert plain.text_value("AEIRST") != pytest.approx(33.0, abs=1)
+    # eight- and nine-tile racks keep leaves longer than the table's: the feature model values them
+    long_rack = key_counts("AEEINRTTU")
+    assert model.rack_leaves(long_rack).values == pytest.approx(plain.rack_leaves(long_rack).values, abs=0.006)
+    model.save(tmp_path / "m.json")
+    assert (tmp_path / "m-table.npy").stat().st_size < 2_000_000
+    again = LeaveModel.load(tmp_path / "m.json")
+    assert again.full is not None
+    assert np.array_equal(again.full.values, model.full.values)
+
+
+def test_a_damaged_table_file_is_refused() -> None:
+    with pytest.raises(ValueError, match="not a leave table"):
+        FullTable.from_bytes(b"garbage")
+    small = FullTable(LeaveIndex([1] * 27, 2), np.zeros(LeaveIndex([1] * 27, 2).size, np.float32))
+    with pytest.raises(ValueError, match="914625"):
+        FullTable.from_bytes(small.to_bytes())
+
+
+def test_the_shipped_model_has_its_full_table() -> None:
+    model = default_model()
+    assert model.full is not None
+    assert model.meta["full_table"]["leaves"] == 914_625
+    # the table agrees with the model's own layers where both exist
+    for key, value in list(model.table.items())[:50]:
+        if len(key) <= 6:
+            assert model.full.value(key_counts(key)) == pytest.approx(value, abs=0.006)
+
+
+def test_training_fills_the_full_table_with_what_it_observed() -> None:
+    from qiza.players import train
+
+    rng = np.random.default_rng(2)
+    truth = {"S": 8.0, "Q": -7.0, "ES": 12.0, "QU": 1.0, "?": 25.0, "VVW": -20.0}
+    observations = [(key, value + rng.normal(0, 2), 20, 30) for _ in range(300) for key, value in truth.items()]
+    observations.append(("JXZ", 40.0, 20, 30))  # seen once: shrunk towards the feature model
+    model = train.fit(observations)
+    assert model.full is not None
+    assert model.meta["leaves_by_observations"] == {"1": 1, "2-9": 0, "10-99": 0, "100-999": 6, "1000+": 0}
+    assert model.full.value(key_counts("VVW")) == pytest.approx(model.value_key("VVW"), abs=0.006)
+    assert model.full.value(key_counts("VVW")) < -10
+    text = train.report(model)
+    assert "leaves observed: 7 of 914625; never: 914618" in text
