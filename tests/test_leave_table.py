@@ -114,3 +114,24 @@ def test_training_fills_the_full_table_with_what_it_observed() -> None:
     assert model.full.value(key_counts("VVW")) < -10
     text = train.report(model)
     assert "leaves observed: 7 of 914625; never: 914618" in text
+
+
+def test_training_runs_the_same_on_ray() -> None:
+    """``qiza train --ray``: a Ray instance on this machine plays the rounds (one CPU)."""
+    ray = pytest.importorskip("ray", reason="ray is not installed (pip install 'qiza[train]')")
+    from qiza.players import train
+
+    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+    try:
+        rounds: list[LeaveModel] = []
+        model = train.train(games=[6, 4], seed=11, progress=False, ray_address="auto", on_round=rounds.append)
+    finally:
+        ray.shutdown()
+    log = model.meta["round_log"]
+    assert [r["games"] for r in log] == [6, 4] and len(rounds) == 2
+    assert all(r["backend"] == "ray" and r["machines"] == 1 and r["workers"] == 1 for r in log)
+    assert all(r["observations"] > 20 for r in log)
+    assert model.full is not None and model.meta["games"] == 10
+    # the same seeds on the local process pool give the same games, so the same observations
+    local = train.train(games=[6], seed=11, progress=False, jobs=1)
+    assert local.meta["round_log"][0]["observations"] == log[0]["observations"]

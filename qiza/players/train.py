@@ -28,9 +28,11 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
+from qiza.errors import QizaError
 from qiza.lexicon import load_lexicon
 from qiza.players.fast import apply_move, draw
 from qiza.players.leaves import LETTERS, LeaveModel, default_model, features, key_counts, leave_key
@@ -248,6 +250,72 @@ def fit(observations: Sequence[Observation], *, ridge: float = 20.0, min_count: 
     return LeaveModel(weights, table, tile_values.tolist(), meta).with_full_table(observed)
 
 
+Setup = tuple[str, dict[str, Any], Rules, "bytes | None", float]
+"""What a worker needs to play a round: lexicon name, model, rules, full table, exploration."""
+
+
+def _pool_play(setup: Setup, seeds: range, jobs: int, note: Callable[[int, int], None]) -> list[Observation]:
+    """A round's games on a local process pool."""
+    ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
+    obs: list[Observation] = []
+    with ctx.Pool(jobs, _init, setup) as pool:
+        for i, got in enumerate(pool.imap_unordered(play_training_game, seeds, chunksize=8), start=1):
+            obs.extend(got)
+            note(i, len(obs))
+    return obs
+
+
+def play_batch(setup: Setup, token: str, seeds: list[int]) -> list[Observation]:
+    """Some games of a round in one (Ray) worker: sets the worker up once per round (``token``)."""
+    if _STATE.get("token") != token:
+        _init(*setup)
+        _STATE["token"] = token
+    out: list[Observation] = []
+    for seed in seeds:
+        out.extend(play_training_game(seed))
+    return out
+
+
+class _RayCluster:
+    """Self-play games on Ray (``pip install 'qiza[train]'``)."""
+
+    BATCH = 50
+
+    def __init__(self, address: str) -> None:
+        try:
+            import ray
+        except ImportError:
+            raise QizaError("training on Ray needs the ray package: pip install 'qiza[train]'") from None
+        self.ray = ray
+        if not ray.is_initialized():
+            if address == "local":
+                ray.init(include_dashboard=False, log_to_driver=False)
+            else:
+                ray.init(address=address, include_dashboard=False, log_to_driver=False)
+        self.remote = ray.remote(play_batch)
+
+    def play(self, setup: Setup, seeds: range, note: Callable[[int, int], None]) -> list[Observation]:
+        ray = self.ray
+        shared = ray.put(setup)
+        token = f"{os.getpid()}-{time.time()}-{seeds.start}"
+        batches = [list(seeds[i:i + self.BATCH]) for i in range(0, len(seeds), self.BATCH)]
+        pending = [self.remote.remote(shared, token, b) for b in batches]
+        obs: list[Observation] = []
+        games = 0
+        while pending:
+            ready, pending = ray.wait(pending, num_returns=1)
+            obs.extend(ray.get(ready[0]))
+            games += self.BATCH
+            note(min(games, len(seeds)), len(obs))
+        return obs
+
+    def cpus(self) -> int:
+        return int(self.ray.cluster_resources().get("CPU", 1))
+
+    def machines(self) -> int:
+        return sum(1 for node in self.ray.nodes() if node.get("Alive"))
+
+
 def observation_histogram(n: np.ndarray) -> dict[str, int]:
     """How many leaves were observed how often (``"10-99": 4123``; unobserved leaves: the full
     table's size minus the rest)."""
@@ -257,34 +325,43 @@ def observation_histogram(n: np.ndarray) -> dict[str, int]:
 
 def train(*, games: Sequence[int], lexicon: str = "twl06", rules: Rules = CLASSIC, jobs: int | None = None,
           seed: int = 0, start: LeaveModel | None = None, progress: bool = True,
-          on_round: Callable[[LeaveModel], None] | None = None, explore: float = 0.0) -> LeaveModel:
+          on_round: Callable[[LeaveModel], None] | None = None, explore: float = 0.0,
+          ray_address: str | None = None) -> LeaveModel:
     """Train over rounds of self-play (``games[i]`` games in round ``i``); returns the model.
 
     ``explore``: the share of full-bag turns that play one of the ten best placements at random
     (see :func:`play_training_game`). ``on_round`` is called with the model after every round (its metadata describing the rounds
     so far), so a long run can save as it goes and lose at most one round when cut off.
+    ``ray_address``: play the games on a Ray cluster (``auto``, ``ray://HOST:10001``, or ``local``
+    for a Ray instance on this machine) instead of a local process pool; the rest is the same.
     """
     model = start or LeaveModel.hand_made()
     jobs = jobs or os.cpu_count() or 1
     began = time.time()
     next_seed = seed
     done: list[dict[str, object]] = []
+    cluster = _RayCluster(ray_address) if ray_address else None
     for rnd, count in enumerate(games):
-        ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
-        obs: list[Observation] = []
         t0 = time.time()
         table = model.full.to_bytes() if model.full is not None else None
-        with ctx.Pool(jobs, _init, (lexicon, model.to_dict(), rules, table, explore)) as pool:
-            for i, got in enumerate(pool.imap_unordered(play_training_game, range(next_seed, next_seed + count),
-                                                        chunksize=8)):
-                obs.extend(got)
-                if progress and (i + 1) % 500 == 0:
-                    print(f"round {rnd + 1}: {i + 1}/{count} games, {len(obs)} observations, "
-                          f"{time.time() - t0:.0f}s", file=sys.stderr)
+        setup = (lexicon, model.to_dict(), rules, table, explore)
+        seeds = range(next_seed, next_seed + count)
+
+        def note(i: int, n_obs: int, rnd: int = rnd, count: int = count, t0: float = t0) -> None:
+            if progress and i % 500 == 0:
+                print(f"round {rnd + 1}: {i}/{count} games, {n_obs} observations, {time.time() - t0:.0f}s",
+                      file=sys.stderr)
+
+        if cluster is not None:
+            obs = cluster.play(setup, seeds, note)
+            workers, machines = cluster.cpus(), cluster.machines()
+        else:
+            obs = _pool_play(setup, seeds, jobs, note)
+            workers, machines = jobs, 1
         next_seed += count
         model = fit(obs)
         done.append({"games": count, "observations": len(obs), "seconds": round(time.time() - t0, 1),
-                     "workers": jobs, "machines": 1})
+                     "workers": workers, "machines": machines, "backend": "ray" if cluster else "processes"})
         _describe(model, start, done, lexicon, rules, jobs, began)
         model.meta["exploration"] = explore
         if on_round is not None:
@@ -349,6 +426,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="share of turns that play one of the ten best placements at random (default 0.1)")
     parser.add_argument("--resume", metavar="MODEL", default=None,
                         help="start from this model file (as written by qiza train) instead")
+    parser.add_argument("--ray", metavar="ADDRESS", default=None,
+                        help="play on a Ray cluster: auto, ray://HOST:10001, or local (needs qiza[train])")
     parser.add_argument("--report", action="store_true",
                         help="print how many leaves the shipped (or --output) model observed how often, and stop")
     parser.add_argument("-o", "--output", default=None, help="where to write the model (default: qiza/data/leaves.json)")
@@ -374,7 +453,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"saved {out} after round {len(model.meta.get('rounds', []))}", file=sys.stderr)
 
     model = train(games=args.games, lexicon=args.lexicon, jobs=args.jobs, seed=args.seed, start=start,
-                  on_round=save, explore=args.explore)
+                  on_round=save, explore=args.explore, ray_address=args.ray)
     print(f"wrote {out}: {model.meta}")
     values = ", ".join(f"{LETTERS[i]} {v:+.1f}" for i, v in enumerate(model.tile_values))
     print(f"per-tile values: {values}")
