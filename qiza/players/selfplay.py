@@ -17,6 +17,7 @@ Seats rotate from game to game so that every player starts equally often.
 from __future__ import annotations
 
 import argparse
+import math
 import multiprocessing
 import os
 import statistics
@@ -24,6 +25,7 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from qiza.errors import QizaError
 from qiza.game import Game, Kind
@@ -107,8 +109,10 @@ def play_game(players: Sequence[ComputerPlayer], *, seed: int, lexicon: Lexicon 
 _WORKER: dict[str, object] = {}
 
 
-def _init_worker(specs: Sequence[str], lexicon_name: str, rules: Rules, options: dict[str, object]) -> None:
+def _init_worker(specs: Sequence[str], lexicon_name: str, rules: Rules, options: dict[str, object],
+                 both_seats: bool = False) -> None:
     lexicon = load_lexicon(lexicon_name)
+    _WORKER["both_seats"] = both_seats
     _WORKER["players"] = _make_players(specs, lexicon, options, seed=os.getpid())
     _WORKER["lexicon"] = lexicon
     _WORKER["rules"] = rules
@@ -116,25 +120,41 @@ def _init_worker(specs: Sequence[str], lexicon_name: str, rules: Rules, options:
 
 def _make_players(specs: Sequence[str], lexicon: Lexicon, options: dict[str, object],
                   seed: int | None) -> list[ComputerPlayer]:
-    players = []
+    players: list[ComputerPlayer] = []
     for i, spec in enumerate(specs):
         opts = {k: v for k, v in options.items() if spec in ("sim", "champion")}
         label = spec if specs.count(spec) == 1 else f"{spec}#{i + 1}"
-        players.append(make_player(spec, lexicon, seed=None if seed is None else seed * 10 + i, name=label, **opts))
+        level, _, leaves_file = spec.partition(":")
+        player_seed = None if seed is None else seed * 10 + i
+        if leaves_file:  # static:PATH -- the static player with the leave model of a file
+            from qiza.players.engine import StaticPlayer
+            from qiza.players.leaves import LeaveModel
+
+            players.append(StaticPlayer(lexicon, name=label, seed=player_seed, leaves=LeaveModel.load(leaves_file)))
+        else:
+            players.append(make_player(level, lexicon, seed=player_seed, name=label, **opts))
     return players
 
 
-def _run_one(seed: int) -> GameResult:
+def _run_one(game: int) -> GameResult:
+    """Game number ``game``: its shuffle, and the seats rotated by the game number (with
+    ``both_seats``, games 2k and 2k+1 share shuffle k with the seats swapped)."""
     players = _WORKER["players"]
     assert isinstance(players, list)
+    seed = game // 2 if _WORKER.get("both_seats") else game
     return play_game(players, seed=seed, lexicon=_WORKER["lexicon"],  # type: ignore[arg-type]
-                     rules=_WORKER["rules"], rotate=seed % len(players))  # type: ignore[arg-type]
+                     rules=_WORKER["rules"], rotate=game % len(players))  # type: ignore[arg-type]
 
 
 def run_games(specs: Sequence[str], games: int, *, lexicon: str = "twl06", rules: Rules | None = None,
               jobs: int | None = None, seed: int = 0, progress: bool = True,
-              options: dict[str, object] | None = None) -> Iterator[GameResult]:
-    """Play ``games`` games between the players named by ``specs`` (levels or engines).
+              options: dict[str, object] | None = None, both_seats: bool = False) -> Iterator[GameResult]:
+    """Play ``games`` games between the players named by ``specs`` (levels or engines, or
+    ``static:PATH`` for the static player with the leave model of a file).
+
+    ``both_seats``: two players play every shuffle twice, once from each seat (``games`` is
+    then the number of games, twice the number of shuffles); the two results of a shuffle
+    share its ``seed``.
 
     Runs on ``jobs`` processes (default: the cores); each worker loads the lexicon and the
     generator once. Yields results as games finish.
@@ -142,18 +162,18 @@ def run_games(specs: Sequence[str], games: int, *, lexicon: str = "twl06", rules
     rules = rules or find_preset("classic")
     options = options or {}
     jobs = jobs or os.cpu_count() or 1
-    seeds = range(seed, seed + games)
+    seeds = range(2 * seed, 2 * seed + games) if both_seats else range(seed, seed + games)
     bar = progress_bar(games, progress)
     try:
         if jobs == 1:
-            _init_worker(specs, lexicon, rules, options)
+            _init_worker(specs, lexicon, rules, options, both_seats)
             for s in seeds:
                 result = _run_one(s)
                 bar.update(1)
                 yield result
         else:
             ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
-            with ctx.Pool(jobs, _init_worker, (list(specs), lexicon, rules, options)) as pool:
+            with ctx.Pool(jobs, _init_worker, (list(specs), lexicon, rules, options, both_seats)) as pool:
                 for result in pool.imap_unordered(_run_one, seeds):
                     bar.update(1)
                     yield result
@@ -229,6 +249,16 @@ def percentile(values: Sequence[float], q: float) -> float:
     return ordered[index]
 
 
+def win_interval(rate: float, games: int) -> tuple[float, float]:
+    """A 95% interval of a win rate over ``games`` games (Wilson score interval)."""
+    if games <= 0:
+        return 0.0, 1.0
+    z = 1.959964
+    centre = (rate + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 def format_table(stats: Sequence[PlayerStats], results: Sequence[GameResult]) -> str:
     """The self-play table as text."""
     n = len(results)
@@ -242,6 +272,10 @@ def format_table(stats: Sequence[PlayerStats], results: Sequence[GameResult]) ->
                      f"{st.score / max(st.games, 1):>9.1f} {per_turn:>8.2f} {st.bingos / max(st.games, 1):>8.2f} "
                      f"{1000 * statistics.median(st.times) if st.times else 0:>11.1f} "
                      f"{1000 * percentile(st.times, 95):>7.1f}")
+    if len(stats) == 2 and n:
+        lo, hi = win_interval(stats[0].win_rate, n)
+        lines.append(f"{stats[0].name} wins {100 * stats[0].win_rate:.1f}% (95% interval {100 * lo:.1f}-{100 * hi:.1f}), "
+                     f"spread {(stats[0].score - stats[1].score) / n:+.1f} a game")
     errors = [e for r in results for e in r.errors]
     if errors:
         lines.append(f"{len(errors)} refused moves, e.g. {errors[0]}")
@@ -262,6 +296,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--iterations", type=int, default=None,
                         help="most iterations per move for sim/champion; without --time-limit the time limit "
                              "is lifted, so results do not depend on the machine's load")
+    parser.add_argument("--both-seats", action="store_true",
+                        help="two players: every shuffle is played twice, once from each seat")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
@@ -269,10 +305,20 @@ def run(args: argparse.Namespace) -> int:
     """Play the games and print the table."""
     if not 2 <= len(args.players) <= 4:
         raise QizaError("self-play needs 2 to 4 players")
+    specs = []
     for spec in args.players:
+        level, colon, leaves_file = spec.partition(":")
+        if colon:
+            if level.lower() != "static" or not Path(leaves_file).is_file():
+                raise QizaError(f"{spec!r}: a player with its own leaves is static:PATH, PATH a file written by "
+                                "qiza train")
+            specs.append(f"static:{leaves_file}")
+            continue
         if spec.lower() not in level_names():
-            raise QizaError(f"unknown player {spec!r} (known: {', '.join(level_names())})")
-    specs = [s.lower() for s in args.players]
+            raise QizaError(f"unknown player {spec!r} (known: {', '.join(level_names())}, static:PATH)")
+        specs.append(spec.lower())
+    if args.both_seats and len(specs) != 2:
+        raise QizaError("--both-seats needs two players")
     options: dict[str, object] = {"workers": 1}
     if args.time_limit is not None:
         options["time_limit"] = args.time_limit
@@ -289,7 +335,8 @@ def run(args: argparse.Namespace) -> int:
     prepare_move_generator()  # compiled once here, not in every worker at once
     rules = find_preset(args.rules)
     results = list(run_games(specs, args.games, lexicon=args.lexicon, rules=rules, jobs=args.jobs,
-                             seed=args.seed, progress=not args.no_progress, options=options))
+                             seed=args.seed, progress=not args.no_progress, options=options,
+                             both_seats=args.both_seats))
     results.sort(key=lambda r: r.seed)
     names = [s if specs.count(s) == 1 else f"{s}#{i + 1}" for i, s in enumerate(specs)]
     print(format_table(summarize(names, results), results))
