@@ -468,17 +468,29 @@ class Game:
             self._finish(EndReason.BLOCKED)
         return record
 
-    def challenge(self, seat: int | None = None) -> Record:
+    def challenge(self, seat: int | None = None, *, bonus: int | None = None) -> Record:
         """Challenge the previous play, by ``seat`` (the player to move by default).
 
         All its words are judged together. If any is not in the lexicon the play is
         taken back and scores 0; otherwise the challenge rule decides the cost.
+
+        ``bonus``: under a rule that gives the challenged player points for an unsuccessful
+        challenge (five- or ten-point), the points given, when a game record says what they
+        were (online records mix 5 and 10 in one game, or give 5 a word): a positive multiple
+        of 5, at most 10 a word of the play. Default: the rule's.
         """
         if self.over:
             raise GameOverError("the game is over")
         seat = self.to_move if seat is None else seat
         self._check_seat(seat)
         pending = self._pending
+        if bonus is not None and pending is not None:
+            words = max(1, len(pending.evaluation.words))
+            if not self.rules.challenge.failed_challenge_bonus:
+                raise RuleError(f"the {self.rules.challenge.value} rule gives no challenge bonus")
+            if bonus <= 0 or bonus % 5 or bonus > 10 * words:
+                raise RuleError(f"a challenge bonus of {bonus} is not one a rule gives (5 or 10 points, "
+                                f"or 5 or 10 for each of the play's {words} word{'s' if words != 1 else ''})")
         if pending is None:
             raise RuleError("there is no play to challenge" if not self.rules.challenge.checks_at_once
                             else f"plays are checked at once under the {self.rules.challenge.value} rule")
@@ -486,7 +498,7 @@ class Game:
             raise RuleError("a player cannot challenge their own play")
         invalid = self.invalid_words(pending.evaluation)
         self._pending = None
-        self.actions.append((seat, "challenge"))
+        self.actions.append((seat, "challenge" if bonus is None else f"challenge {bonus}"))
         tile_set = self.rules.tile_set
         if invalid:
             played = self.history[pending.record]
@@ -504,7 +516,7 @@ class Game:
             self._check_scoreless_end()
             return record
         rule = self.rules.challenge
-        bonus = rule.failed_challenge_bonus
+        bonus = rule.failed_challenge_bonus if bonus is None else bonus
         if bonus:
             self.scores[pending.seat] += bonus
             record = Record(pending.seat, Kind.CHALLENGE_BONUS, self.rack_text(pending.seat), bonus,
@@ -894,7 +906,8 @@ def _phony_message(words: list[str], lexicon: str) -> str:
 
 
 def apply_action(game: Game, seat: int, text: str) -> None:
-    """Apply one entry of :attr:`Game.actions` (a move in the game's notation, ``challenge``,
+    """Apply one entry of :attr:`Game.actions` (a move in the game's notation, ``challenge``
+    (``challenge N``: with a bonus of N points),
     ``accept``, ``rack TILES``, ``arrange TILES``, ``redeal TOKEN``, ``penalty N NOTE``, ``setup JSON``
     or ``resign``)."""
     word, _, rest = text.partition(" ")
@@ -902,6 +915,10 @@ def apply_action(game: Game, seat: int, text: str) -> None:
         game.accept()
     elif text == "challenge":
         game.challenge(seat)
+    elif word == "challenge":
+        if not re.fullmatch(r"[0-9]{1,4}", rest):
+            raise MoveSyntaxError(f"malformed challenge: {rest[:20]!r} is not a number of bonus points")
+        game.challenge(seat, bonus=int(rest))
     elif text == "resign":
         game.resign(seat)
     elif word == "rack":

@@ -58,12 +58,13 @@ from pathlib import Path
 from typing import Any
 
 from qiza.alphabet import ENGLISH, TILE_SETS, TileSet, find_tile_set
-from qiza.errors import FileFormatError, MoveSyntaxError, QizaError
+from qiza.errors import FileFormatError, MoveSyntaxError, QizaError, RuleError
 from qiza.game import EndReason, Game, Kind, Record
 from qiza.layout import STANDARD, Layout, find_layout
 from qiza.lexicon import Lexicon, LoadReport, load_lexicon
 from qiza.move import Exchange, Pass, Place, format_coordinate, parse_coordinate, parse_move
 from qiza.rules import ChallengeRule, EndPoints, FirstPlayer, Notation, Rules
+from qiza.scoring import explain as explain_score
 
 __all__ = [
     "EventType", "Event", "Player", "GameRecord", "loads", "load", "parse_bytes", "dumps", "dump",
@@ -957,6 +958,11 @@ class _Replayer:
         self.result = Replay(self.game)
         self.used_end_records: set[int] = set()
         self.used_lost_turns: set[int] = set()
+        self.bonus_seen: int | None = None
+        self.mixed_warned = False
+        self.offset = [0] * n
+        """Per seat: the record's total minus the engine's after the last difference, so that
+        one difference is reported once and later totals are compared with the record's own."""
 
     def seat(self, event: Event) -> int:
         return (self.record.seat_of(event) - self.first) % self.n
@@ -980,7 +986,8 @@ class _Replayer:
 
     # -- racks ----------------------------------------------------------------------------
     def known_rack(self, seat: int, after: int) -> str | None:
-        """The rack a player holds between events: the rack shown at their next event."""
+        """The rack a player holds between events: the rack shown at their next event (past
+        their passes, which keep the rack), or the tiles the end of the game reveals."""
         events = self.record.events
         for later in events[after:]:
             if self.seat(later) == seat:
@@ -989,6 +996,8 @@ class _Replayer:
                     return later.rack
                 if later.type is EventType.END_RACK_PENALTY:
                     return later.tiles
+                if later.type in (EventType.PASS, EventType.TURN_LOST):
+                    continue  # a pass keeps the rack: a later event may still show it
                 if later.type in TURN_EVENTS:
                     return None
         if self.n == 2:
@@ -1070,6 +1079,10 @@ class _Replayer:
             wanted = {}
             if event.rack:
                 wanted[seat] = event.rack
+            elif kind in (EventType.PASS, EventType.TURN_LOST):
+                shown = self.known_rack(seat, index + 1)
+                if shown is not None:
+                    wanted[seat] = shown
             for other in range(self.n):
                 if other != seat:
                     rack = self.known_rack(other, index + 1)
@@ -1100,8 +1113,10 @@ class _Replayer:
                 removed = any(e.type is EventType.PHONY_RETURNED for e in self._following(event))
                 if invalid and not removed:
                     self.differ(event, f"{', '.join(invalid)} not in {self.real.name}")
+            board_before = game.board.copy()
             entry = game.play(move)
-            self.compare(event, entry.score, before + entry.score)
+            self.compare(event, entry.score, before + entry.score,
+                         explain=explain_score(board_before, evaluation, self.rules))
             return True
         if event.type is EventType.EXCHANGE:
             tiles = event.tiles.upper()
@@ -1172,7 +1187,21 @@ class _Replayer:
                 if words and not self.real.invalid_words(words):
                     self.warn(event, f"challenged off although {', '.join(words)} "
                               f"{'is' if len(words) == 1 else 'are'} in {self.real.name}")
-            entry = game.challenge(challenger)
+            bonus = None
+            if (event.type is EventType.CHALLENGE_BONUS and event.score > 0
+                    and self.rules.challenge.failed_challenge_bonus and event.score != self.bonus_seen):
+                bonus = event.score
+                if self.bonus_seen is None:
+                    self.bonus_seen = event.score
+                elif not self.mixed_warned:
+                    self.mixed_warned = True
+                    self.warn(event, f"the record gives challenge bonuses of {self.bonus_seen} and {event.score}: "
+                              "each challenge is replayed with the bonus the record gives it")
+            try:
+                entry = game.challenge(challenger, bonus=bonus)
+            except RuleError as exc:  # not a bonus a rule gives: say so, replay the rule's own
+                self.differ(event, str(exc))
+                entry = game.challenge(challenger)
         finally:
             self.judge.reject = False
         if event.type is EventType.CHALLENGE_BONUS and entry.kind is not Kind.CHALLENGE_BONUS:
@@ -1212,14 +1241,23 @@ class _Replayer:
         self.differ(event, f"the engine gives {game.players[seat]} no {what}")
         return True
 
-    def compare(self, event: Event, score: int, total: int) -> None:
+    def compare(self, event: Event, score: int, total: int, explain: str = "") -> None:
+        """Compare an event's score and total with the engine's. After a difference, the
+        player's later totals are compared with the record's own (the engine's plus the
+        difference so far), so one wrong score is reported once, not at every later line."""
         problems = []
         quackle_phony = event.type is EventType.PHONY_RETURNED and event.score == 0
+        seat = self.seat(event)
         if score != event.score and not quackle_phony:
             problems.append(f"score {event.score:+d} recorded, {score:+d} by the engine")
-        if total != event.total:
-            problems.append(f"total {event.total} recorded, {total} by the engine")
+        expected = total + self.offset[seat]
+        if expected != event.total:
+            carried = f" (with the {self.offset[seat]:+d} of earlier differences)" if self.offset[seat] else ""
+            problems.append(f"total {event.total} recorded, {expected} by the engine{carried}")
         if problems:
+            self.offset[seat] = event.total - total
+            if explain and score != event.score:
+                problems.append(f"the engine's score: {explain}")
             self.differ(event, "; ".join(problems))
 
 

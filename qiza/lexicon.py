@@ -20,6 +20,7 @@ import itertools
 import json
 import os
 import re
+import stat
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -35,6 +36,8 @@ if TYPE_CHECKING:
 
 MIN_LENGTH = 2
 MAX_LENGTH = 15
+MAX_WORD_LIST_BYTES = 64 * 2**20
+"""The largest word-list file :meth:`Lexicon.from_file` reads (the biggest lists are a few MB)."""
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _WORD = re.compile(r"^[A-Z]+$")
 
@@ -103,12 +106,21 @@ class Lexicon:
     # -- construction ------------------------------------------------------------
     @classmethod
     def from_file(cls, path: str | os.PathLike[str], name: str | None = None) -> Lexicon:
-        """A lexicon from a plain word list, one word per line (UTF-8 or Latin-1)."""
+        """A lexicon from a plain word list, one word per line (UTF-8 or Latin-1).
+
+        Only a regular file of at most :data:`MAX_WORD_LIST_BYTES` is read (a device such as
+        ``/dev/zero``, a pipe or a folder gets a :class:`LexiconError` at once)."""
         file = Path(path)
         try:
-            data = file.read_bytes()
+            with file.open("rb") as handle:
+                info = os.fstat(handle.fileno())
+                if not stat.S_ISREG(info.st_mode):
+                    raise LexiconError(f"word list {file} is not a regular file")
+                data = handle.read(MAX_WORD_LIST_BYTES + 1)
         except OSError as exc:
             raise LexiconError(f"cannot read word list {file}: {exc.strerror}") from None
+        if len(data) > MAX_WORD_LIST_BYTES:
+            raise LexiconError(f"word list {file} is over {MAX_WORD_LIST_BYTES // 2**20} MB, the most qiza reads")
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError:

@@ -203,3 +203,45 @@ def evaluate(board: Board, move: Place, rules: Rules) -> Evaluation:
     if bingo:
         score += rules.bingo_bonus
     return Evaluation(move, tuple(words), score, len(placed), bingo)
+
+
+def explain(board: Board, evaluation: Evaluation, rules: Rules) -> str:
+    """How a play scores, word by word, on the board as it was before the play.
+
+    For example ``RETAINS (8D across): R 1x2 on D8 + E 1 + T 1 + A 1 + I 1 + N 1 + S 1 on H8
+    = 8, x2 for H8 = 16; bingo +50; total 66``: each letter's value (0 for a blank), the
+    letter premium of a square the play covers, and the word premiums of the squares it covers.
+    """
+    size = board.size
+    tile_set = board.tile_set
+    layout = rules.layout
+    parts = []
+    for word in evaluation.words:
+        sr, sc = word.direction.step
+        letters = []
+        total, factor, doubled = 0, 1, []
+        for i, char in enumerate(word.text):
+            r, c = word.row + sr * i, word.col + sc * i
+            sq = r * size + c
+            value = tile_set.value(tile_set.code(char))
+            name = layout.square_name(sq)
+            if board[sq] == EMPTY:  # placed by this play: its square's premium counts
+                premium = layout.premium(sq)
+                lm = premium.letter_multiplier
+                total += value * lm
+                if premium.word_multiplier > 1:
+                    factor *= premium.word_multiplier
+                    doubled.append(f"x{premium.word_multiplier} for {name}")
+                letters.append(f"{char} {value}x{lm} on {name}" if lm > 1 else f"{char} {value}")
+            else:
+                total += value
+                letters.append(f"{char} {value} (on the board)")
+        where = f"from {layout.square_name(word.row * size + word.col)} {word.direction.name.lower()}"
+        line = f"{word.letters} ({where}): {' + '.join(letters)} = {total}"
+        if doubled:
+            line += f", {', '.join(doubled)} = {total * factor}"
+        parts.append(line)
+    if evaluation.bingo:
+        parts.append(f"bingo +{rules.bingo_bonus}")
+    parts.append(f"total {evaluation.score}")
+    return "; ".join(parts)

@@ -1,0 +1,137 @@
+"""Game records that replay exactly (issue 15, items 7-9): revealed racks, challenge bonuses
+as recorded, one report per wrong score with the engine's own breakdown."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from qiza import gcg
+from qiza.errors import RuleError
+from qiza.game import Game, apply_action
+from qiza.lexicon import Lexicon
+from qiza.move import Direction, Pass, Place
+from qiza.rules import ChallengeRule, Rules
+
+HEAD = "#character-encoding UTF-8\n#player1 Ben Ben\n#player2 Amy Amy\n"
+
+SIX_SCORELESS = HEAD + """\
+>Ben: AEINRST 8D RETAINS +66 66
+>Amy: ADEILNO -  +0 0
+>Ben: -  +0 66
+>Amy: -  +0 0
+>Ben: -  +0 66
+>Amy: -  +0 0
+>Ben: -  +0 66
+>Ben: (EIOQRRT) -16 50
+>Amy: (ADEILNO) -8 -8
+"""
+
+MIXED_BONUSES = HEAD + """\
+>Ben: AEINRST 8D RETAINS +66 66
+>Ben: AEINRST (challenge) +5 71
+>Amy: ADEILNO -ADE +0 0
+>Ben: BCDEFGH E7 B. +4 75
+>Ben: BCDEFGH (challenge) +10 85
+>Amy: ILNOPQU -IL +0 0
+>Ben: CDEFGHJ F7 D. +8 93
+>Ben: CDEFGHJ (challenge) +10 103
+"""
+
+
+def test_a_rack_revealed_at_the_end_is_the_rack_of_the_passes_before() -> None:
+    result = gcg.replay(gcg.loads(SIX_SCORELESS))
+    assert result.clean, [str(d) for d in result.differences]
+    assert result.game is not None and result.game.scores == [50, -8]
+    # the rack the passes kept is the one the end shows, not tiles of the replay's own drawing
+    assert result.game.rack_text(0) == "EIOQRRT"
+
+
+def test_challenge_bonuses_are_the_record_s_own_and_mixed_rules_warn_once() -> None:
+    result = gcg.replay(gcg.loads(MIXED_BONUSES))
+    assert result.clean, [str(d) for d in result.differences]
+    assert result.game is not None and result.game.scores[0] == 103
+    warnings = [str(w) for w in result.warnings]
+    assert len(warnings) == 1 and "challenge bonuses of 5 and 10" in warnings[0]
+
+
+def test_one_wrong_score_is_reported_once_with_the_engine_s_breakdown() -> None:
+    text = SIX_SCORELESS.replace("RETAINS +66 66", "RETAINS +72 72").replace("+0 66", "+0 72").replace(
+        "-16 50", "-16 56")
+    result = gcg.replay(gcg.loads(text))
+    assert len(result.differences) == 1
+    message = result.differences[0].message
+    assert "score +72 recorded, +66 by the engine" in message
+    assert "RETAINS (from D8 across): R 1x2 on D8 + E 1" in message
+    assert "x2 for H8 = 16; bingo +50; total 66" in message
+
+
+def test_a_later_total_that_is_wrong_on_its_own_is_still_reported() -> None:
+    text = SIX_SCORELESS.replace("RETAINS +66 66", "RETAINS +72 72").replace("-16 50", "-16 40")
+    result = gcg.replay(gcg.loads(text))
+    messages = {d.line: d.message for d in result.differences}
+    # the play's score; the first pass, whose total (66) contradicts the record's own +72; the
+    # end line, off by 10 from the record's own total at that point
+    assert sorted(messages) == [4, 6, 11]
+    assert messages[6] == "total 66 recorded, 72 by the engine (with the +6 of earlier differences)"
+    assert messages[11] == "total 40 recorded, 50 by the engine"
+
+
+def test_a_bonus_no_rule_gives_is_reported_and_the_replay_goes_on() -> None:
+    text = MIXED_BONUSES.replace("(challenge) +5 71", "(challenge) +7 73").replace("+4 75", "+4 77")
+    result = gcg.replay(gcg.loads(text))
+    assert len(result.differences) >= 1
+    assert "a challenge bonus of 7 is not one a rule gives" in result.differences[0].message
+    assert result.checked == 8
+
+
+@pytest.fixture
+def five_point_game() -> Game:
+    game = Game(Rules(challenge=ChallengeRule.FIVE_POINT), lexicon=Lexicon("words", {"RETAINS"}), seed=1)
+    game.set_rack(0, "AEINRST")
+    game.play(Place(7, 3, Direction.ACROSS, "RETAINS"))
+    return game
+
+
+def test_game_challenge_takes_a_recorded_bonus(five_point_game: Game) -> None:
+    game = five_point_game
+    with pytest.raises(RuleError, match="bonus of 15 is not one a rule gives"):
+        game.challenge(1, bonus=15)  # one word: 5 or 10 only
+    with pytest.raises(RuleError, match="bonus of 3"):
+        game.challenge(1, bonus=3)
+    assert game.can_challenge  # the refused challenges changed nothing
+    record = game.challenge(1, bonus=10)
+    assert record.score == 10 and game.scores[0] == 66 + 10
+    assert game.actions[-1] == (1, "challenge 10")
+    # the action replays (saved games)
+    again = Game(Rules(challenge=ChallengeRule.FIVE_POINT), lexicon=Lexicon("words", {"RETAINS"}), seed=1)
+    for seat, action in game.actions:
+        apply_action(again, seat, action)
+    assert again.scores == game.scores
+
+
+def test_no_bonus_under_a_rule_without_one() -> None:
+    game = Game(Rules(challenge=ChallengeRule.DOUBLE), lexicon=Lexicon("words", {"RETAINS"}), seed=1)
+    game.set_rack(0, "AEINRST")
+    game.play(Place(7, 3, Direction.ACROSS, "RETAINS"))
+    with pytest.raises(RuleError, match="gives no challenge bonus"):
+        game.challenge(1, bonus=5)
+    game.play(Pass())
+
+
+def test_a_word_list_that_is_not_a_regular_file_or_too_big_is_refused(tmp_path: Path) -> None:
+    from qiza.lexicon import MAX_WORD_LIST_BYTES, LexiconError
+
+    with pytest.raises(LexiconError, match="/dev/zero is not a regular file"):
+        Lexicon.from_file("/dev/zero")
+    with pytest.raises(LexiconError, match="Is a directory"):
+        Lexicon.from_file(tmp_path)
+    big = tmp_path / "big.txt"
+    with big.open("wb") as handle:
+        handle.truncate(MAX_WORD_LIST_BYTES + 1)
+    with pytest.raises(LexiconError, match="over 64 MB"):
+        Lexicon.from_file(big)
+    ok = tmp_path / "ok.txt"
+    ok.write_text("cat\ndog\n")
+    assert len(Lexicon.from_file(ok)) == 2
