@@ -60,6 +60,7 @@ from qiza.movegen_best import _anagram_table, _generate_best
 from qiza.movegen_search import (
     MAX_RACK,
     MAX_SIZE,
+    MAX_SUB,
     O_EQUITY,
     O_HAVE,
     O_META,
@@ -79,8 +80,11 @@ from qiza.movegen_search import (
     P_START,
     P_STARTT,
     W_LEAVE,
+    W_LVB,
     W_RACK,
+    W_RADIX,
     W_SIZE,
+    W_SUB,
     W_VAL,
     _gen_dir,
     decode_packed,
@@ -102,7 +106,7 @@ def _generate(g, anag, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT):  #
     for t in range(1, 27):
         if w[W_RACK + t] > 0:
             rbits |= 1 << t
-    if w[P_HASLEAVE]:
+    if w[P_HASLEAVE] == 1:  # (a sub-leave table comes with its largest value set)
         ml = 0
         for t in range(27):
             if w[W_LEAVE + t] > 0:
@@ -439,22 +443,57 @@ class MoveGenerator:
         return self._all(board, rack)[1]
 
     def best(
-        self, board: np.ndarray, rack: np.ndarray, leave_values: Sequence[float] | np.ndarray | None = None
+        self, board: np.ndarray, rack: np.ndarray, leave_values: Sequence[float] | np.ndarray | None = None,
+        *, sub_leaves: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
     ) -> Move | None:
         """The highest-scoring placement (or highest score + leave value), or None.
 
         ``leave_values``: optional value of each tile kept on the rack, indexed
         like the rack (27 entries, index 0 = blank); a move's equity is its
         score plus the values of the tiles it leaves.
+
+        ``sub_leaves``: instead, a value for every sub-leave of the rack, as
+        ``(radix, values, sizes)``: a sub-leave keeping ``k[t]`` copies of tile ``t`` has the
+        code ``sum(k[t] * radix[t])`` (``radix`` 27 ints, 0 for tiles not on the rack);
+        ``values[code]`` is its value in points and ``sizes[code]`` its number of tiles (the
+        layout of :class:`qiza.players.leaves.RackLeaves`). The move's :attr:`Move.equity`
+        is then its score plus the value of what it keeps, to a thousandth of a point.
         """
         b = self._board(board)
         r = np.asarray(rack, dtype=np.int32)
         if r.shape != (27,):
             raise ValueError("a rack is 27 counts (index 0 = blanks)")
-        row = self._run(b[None, :], r[None, :], 1, np.zeros((1, O_WIDTH), np.int32), leave_values)[0]
+        if sub_leaves is not None:
+            row = self._run_sub_leaves(b, r, sub_leaves)
+        else:
+            row = self._run(b[None, :], r[None, :], 1, np.zeros((1, O_WIDTH), np.int32), leave_values)[0]
         if not row[O_HAVE]:
             return None
         return _move_from_row(row, b.reshape(self.size, self.size))
+
+    def _run_sub_leaves(self, b: np.ndarray, r: np.ndarray,
+                        sub_leaves: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
+        """:meth:`best` with a value per sub-leave (see there); the compiled search reads it."""
+        radix, values, sizes = (np.asarray(x) for x in sub_leaves)
+        full = int((radix * r).sum()) if radix.shape == (27,) else -1
+        if radix.shape != (27,) or values.shape != (full + 1,) or sizes.shape != values.shape or full >= MAX_SUB:
+            raise ValueError("sub_leaves must be (radix of 27, a value and a size per sub-leave code) of this rack")
+        nr = int(r.sum())
+        milli = np.round(values * 1000).astype(np.int64)
+        w0 = self._templates[1].copy()
+        w0[W_RADIX:W_RADIX + 27] = radix
+        w0[W_SUB:W_SUB + full + 1] = milli
+        for played in range(1, nr + 1):
+            kept = milli[sizes == nr - played]
+            w0[W_LVB + played] = int(kept.max()) if len(kept) else 0
+        w0[P_MAXLEAVE] = int(milli.max())
+        w0[P_HASLEAVE] = 2
+        result = np.zeros((1, O_WIDTH + 1), np.int32)
+        _many(self.graph, self._anagrams(), w0, np.zeros((1, O_WIDTH), np.int32), b[None, :], r[None, :],
+              self.prem, result)
+        if result[0, O_HAVE] < 0:
+            raise ValueError(f"a rack holds 0..{MAX_RACK} tiles")
+        return result[0]
 
     def count_many(self, boards: np.ndarray, racks: np.ndarray) -> np.ndarray:
         """Number of placements of each position (boards: n x size*size, racks: n x 27), in one compiled loop."""

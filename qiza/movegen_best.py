@@ -35,6 +35,7 @@ from qiza.movegen_search import (
     W_CROSS,
     W_LEAVE,
     W_LM,
+    W_LVB,
     W_PLACED,
     W_RACK,
     W_ROW,
@@ -424,7 +425,10 @@ def _generate_best(g, anag, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT
         return
     # lvb[n]: the largest leave value when n tiles are played (the n - nr best kept tiles), milli-points
     lvb = np.zeros(MAX_RACK + 1, np.int64)
-    if w[P_HASLEAVE]:
+    if w[P_HASLEAVE] == 2:
+        for n_played in range(1, nr + 1):
+            lvb[n_played] = w[W_LVB + n_played]
+    elif w[P_HASLEAVE]:
         lv = np.zeros(MAX_RACK, np.int64)
         m = 0
         for t in range(27):

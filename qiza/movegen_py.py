@@ -166,14 +166,20 @@ class PyMoveGenerator(MoveGenerator):
         return len(self._search(b, r))
 
     def best(self, board: np.ndarray, rack: np.ndarray,
-             leave_values: Sequence[float] | np.ndarray | None = None) -> Move | None:
-        """The placement of the highest score, or score plus leave values (see
-        :meth:`qiza.movegen.MoveGenerator.best`), or None."""
+             leave_values: Sequence[float] | np.ndarray | None = None, *,
+             sub_leaves: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> Move | None:
+        """The placement of the highest score, or score plus leave values (per tile, or per
+        sub-leave: see :meth:`qiza.movegen.MoveGenerator.best`), or None."""
         b, r = self._check(board, rack)
         rows = self._search(b, r)
         if not rows:
             return None
-        if leave_values is not None:
+        if sub_leaves is not None:
+            radix = np.asarray(sub_leaves[0], np.int64)
+            sub_milli = np.round(np.asarray(sub_leaves[1], np.float64) * 1000).astype(np.int64)
+            for row in rows:
+                row[O_EQUITY] += int(sub_milli[int(np.dot(self._leave_counts(row, r), radix))])
+        elif leave_values is not None:
             lv = np.asarray(leave_values, dtype=np.float64)
             if lv.shape != (27,):
                 raise ValueError("leave_values must have 27 entries")

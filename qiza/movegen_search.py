@@ -60,13 +60,17 @@ P_HAVEBEST = P + 12
 P_BOUND = P + 13  # best mode: upper bound of the current anchor's moves
 P_MAXLEAVE = P + 14  # best mode: largest possible leave value of the rack (milli-points)
 NO_BOUND = -(1 << 30)  # best mode: the bound of spans no play can cover
-P_HASLEAVE = P + 15  # best mode: leave values are given
+P_HASLEAVE = P + 15  # best mode: leave values are given (1: per tile at W_LEAVE; 2: per sub-leave at W_SUB)
 P_START = P + 17  # the start square, on the board and on its transpose
 P_STARTT = P + 18
 P_LCOUNT = P + 16  # best mode: tiles placed left of the anchor (right part of the search)
 W_TAB = P + 32  # best mode: span bounds of the current anchor (see _shadow), rows of TAB_W
 TAB_W = MAX_RACK + 2
-W_SIZE = W_TAB + (MAX_RACK + 1) * TAB_W + 8
+MAX_SUB = 1 << MAX_RACK  # sub-leaves of a rack: at most 2^9 (nine different tiles)
+W_RADIX = W_TAB + (MAX_RACK + 1) * TAB_W + 8  # best mode, leave table: the rack's mixed radix (27)
+W_SUB = W_RADIX + 27  # ... the value of each sub-leave by its code (milli-points)
+W_LVB = W_SUB + MAX_SUB  # ... the best sub-leave value by tiles played (MAX_RACK + 1)
+W_SIZE = W_LVB + MAX_RACK + 1 + 8
 
 # -- output rows ------------------------------------------------------------------------
 # score, meta = row | col << 5 | direction << 10 | length << 11 | tiles placed << 16,
@@ -146,10 +150,18 @@ def _record(w, out, start, end, score, nt):  # type: ignore[no-untyped-def]  # p
             return
         if w[P_HASLEAVE]:
             leave = 0
-            for t in range(27):
-                c = w[W_RACK + t]
-                if c:
-                    leave += c * w[W_LEAVE + t]
+            if w[P_HASLEAVE] == 2:  # the value of the sub-leave kept, by its mixed-radix code
+                code = 0
+                for t in range(27):
+                    c = w[W_RACK + t]
+                    if c:
+                        code += c * w[W_RADIX + t]
+                leave = w[W_SUB + code]
+            else:
+                for t in range(27):
+                    c = w[W_RACK + t]
+                    if c:
+                        leave += c * w[W_LEAVE + t]
             equity += leave
             if w[P_HAVEBEST] and equity <= w[P_BEST]:
                 return

@@ -271,6 +271,32 @@ class Evaluation:
     """Weight of leave values in this position (less as the bag runs out)."""
 
 
+def leave_weight(settings: StaticSettings, rules: Rules, bag_count: int) -> float:
+    """How much leave values count: less as the bag runs out."""
+    rack_size = rules.rack_size
+    return settings.leave_weight * (1.0 if bag_count >= rack_size else 0.3 + 0.7 * bag_count / rack_size)
+
+
+def leave_equities(leaves: RackLeaves, settings: StaticSettings, rules: Rules, bag_count: int,
+                   unseen_points: float) -> np.ndarray:
+    """What keeping each sub-leave of the rack adds to a play's score (indexed like ``leaves``):
+    the weighted leave value; with few tiles in the bag, minus the pre-endgame points of the
+    tiles kept; with the bag empty, the going-out bonus for keeping nothing and the stuck-tile
+    penalty otherwise."""
+    s = settings
+    rack_size = rules.rack_size
+    if bag_count == 0 or (bag_count < rack_size and s.preendgame_points):
+        tile_values = np.zeros(27, np.int64)
+        tile_values[1:] = rules.tile_set.values
+        leave_points = leaves.counts @ tile_values
+        if bag_count == 0:
+            out = np.arange(len(leave_points)) == 0
+            return np.where(out, s.out_bonus_factor * unseen_points, -s.stuck_penalty * leave_points - 2.0)
+        return (leave_weight(s, rules, bag_count) * leaves.values
+                - s.preendgame_points * (1.0 - bag_count / rack_size) * leave_points)
+    return leave_weight(s, rules, bag_count) * leaves.values
+
+
 def evaluate_position(gen: MoveGenerator, model: LeaveModel, settings: StaticSettings, rules: Rules,
                       board: np.ndarray, rack: np.ndarray, bag_count: int, unseen_points: float,
                       hot: np.ndarray | None = None, odds: BingoOdds | None = None) -> Evaluation:
@@ -281,27 +307,11 @@ def evaluate_position(gen: MoveGenerator, model: LeaveModel, settings: StaticSet
     opening adjustment).
     """
     ml = gen.generate(board, rack)
-    leaves = model.rack_leaves(rack)
     s = settings
-    leaves = with_bingo_odds(leaves, s, odds)
-    rack_size = rules.rack_size
-    weight = s.leave_weight * (1.0 if bag_count >= rack_size else 0.3 + 0.7 * bag_count / rack_size)
+    leaves = with_bingo_odds(model.rack_leaves(rack), s, odds)
+    weight = leave_weight(s, rules, bag_count)
     code = leave_codes(ml, leaves)
-    score = ml.score.astype(np.float64)
-    if bag_count == 0:
-        tile_values = np.zeros(27, np.int64)
-        tile_values[1:] = rules.tile_set.values
-        leave_points = leaves.counts @ tile_values
-        out = code == 0
-        equity = score + np.where(out, s.out_bonus_factor * unseen_points,
-                                  -s.stuck_penalty * leave_points[code] - 2.0)
-    else:
-        equity = score + weight * leaves.values[code]
-        if bag_count < rack_size and s.preendgame_points:
-            tile_values = np.zeros(27, np.int64)
-            tile_values[1:] = rules.tile_set.values
-            leave_points = leaves.counts @ tile_values
-            equity -= s.preendgame_points * (1.0 - bag_count / rack_size) * leave_points[code]
+    equity = ml.score.astype(np.float64) + leave_equities(leaves, s, rules, bag_count, unseen_points)[code]
     if hot is not None and s.opening_vowel_penalty and len(ml):
         size = rules.layout.size
         offsets = np.arange(ml.tiles.shape[1])
@@ -317,7 +327,12 @@ def evaluate_position(gen: MoveGenerator, model: LeaveModel, settings: StaticSet
 def exchange_equities(ev: Evaluation, settings: StaticSettings, bag_count: int,
                       exchange_limit: int) -> tuple[np.ndarray, np.ndarray]:
     """Leave codes of the allowed exchanges (the tiles kept) and their equities."""
-    leaves = ev.leaves
+    return exchange_equities_of(ev.leaves, settings, bag_count, exchange_limit)
+
+
+def exchange_equities_of(leaves: RackLeaves, settings: StaticSettings, bag_count: int,
+                         exchange_limit: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`exchange_equities` from the rack's sub-leaves alone."""
     if bag_count < max(exchange_limit, 1) or leaves.full == 0:
         return np.zeros(0, np.int64), np.zeros(0)
     kept = np.arange(leaves.full)  # every leave but the whole rack
@@ -411,8 +426,36 @@ class StaticPlayer(BasePlayer):
         return options
 
     def choose(self, view: PlayerView) -> Move:
-        ev = self.evaluate(view)
-        return self._decide(ev, view.bag_count, view.rules)
+        if view.board.is_empty():  # the opening placement term needs every play: the full evaluation
+            ev = self.evaluate(view)
+            return self._decide(ev, view.bag_count, view.rules)
+        return self._decide_compiled(view)
+
+    def _decide_compiled(self, view: PlayerView) -> Move:
+        """The same decision as :meth:`_decide` over :meth:`evaluate`, with the placements
+        searched by the compiled best-only search reading the value of every sub-leave."""
+        rules = view.rules
+        gen = self.generator(rules)
+        tile_values = np.zeros(27, np.int64)
+        tile_values[1:] = rules.tile_set.values
+        unseen = float(rack_counts(view.unseen).dot(tile_values)) if view.bag_count == 0 else 0.0
+        odds = bingo_odds(self.lexicon, rules) if self.settings.bingo_draw_bonus else None
+        rack = rack_counts(view.rack)
+        leaves = with_bingo_odds(self.leaves.rack_leaves(rack), self.settings, odds)
+        per_code = leave_equities(leaves, self.settings, rules, view.bag_count, unseen)
+        found = gen.best(board_array(view.board), rack, sub_leaves=(leaves.radix, per_code, leaves.sizes))
+        best_move: Move | None = None
+        best_equity = -1e9
+        if found is not None and found.equity is not None:
+            best_move, best_equity = to_place(found), found.equity
+        kept, equity = exchange_equities_of(leaves, self.settings, view.bag_count, rules.exchange_limit)
+        if len(kept):
+            j = int(np.argmax(equity))
+            if equity[j] > best_equity:
+                best_move = Exchange(counts_text(rack - leaves.counts[kept[j]]))
+        if best_move is None:
+            return self._no_play_counts(rack, view.bag_count, rules)
+        return best_move
 
     def _decide(self, ev: Evaluation, bag_count: int, rules: Rules) -> Move:
         """The best placement, or the best exchange when it is worth more."""
