@@ -150,7 +150,7 @@ class BingoOdds:
         self.bag = np.bincount(np.asarray(list(bag), np.int64), minlength=27)
         self._cache: dict[str, float] = {}
         self._sets: tuple[set[str], set[str], set[str], dict[str, set[int]]] | None = None
-        self._codes: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._codes: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
 
     def probs(self, counts: np.ndarray, rows: np.ndarray) -> np.ndarray:
         """:meth:`prob` of the blank-free leaves ``counts[rows]`` (27 counts each), compiled."""
@@ -158,9 +158,9 @@ class BingoOdds:
 
         if self._codes is None:
             self._codes = bingo_nb.tables(self.words)
-        full, one, two = self._codes
+        full, one, masks, two = self._codes
         return bingo_nb.leave_probs(np.asarray(counts, np.int64), np.asarray(rows, np.int64), self.bag,
-                                    full, one, two)
+                                    full, one, masks, two)
 
     def _word_sets(self) -> tuple[set[str], set[str], set[str], dict[str, set[int]]]:
         if self._sets is None:

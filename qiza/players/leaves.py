@@ -163,16 +163,21 @@ class LeaveModel:
         counts = np.zeros((n, 27), np.int32)
         for t in tiles:
             counts[:, t] = (codes // radix[t]) % (int(rack[t]) + 1)
-        values = self.values_of(counts)
         full = self.full
-        if full is not None:
+        if full is not None:  # the full table for the leaves it holds, the model for the others
             inside = full.index.valid(counts)
-            if inside.any():
-                values[inside] = full.values[full.index.ranks(counts[inside])]
+            values = np.empty(n, np.float64)
+            values[inside] = full.values[full.index.ranks(counts[inside])]
+            outside = np.flatnonzero(~inside)
+            if len(outside):
+                values[outside] = self.values_of(counts[outside])
+        else:
+            outside = np.arange(n)
+            values = self.values_of(counts)
         table = self.table
-        if table and (full is None or not inside.all()):
-            for i, k in enumerate(keys):
-                v = table.get(k)
+        if table:
+            for i in outside.tolist():
+                v = table.get(keys[i])
                 if v is not None:
                     values[i] = v
         result = RackLeaves(radix, n - 1, counts, values, keys)
