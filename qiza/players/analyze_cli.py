@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from qiza.errors import QizaError
-from qiza.game import Game
+from qiza.game import Game, PlayerView
 from qiza.gcg import GameRecord
 from qiza.lexicon import Lexicon
 from qiza.move import Exchange, Move, Place, format_move, parse_move
@@ -50,6 +50,10 @@ class TurnAnalysis:
     best: str
     best_equity: float | None
     note: str = ""
+    played_win: float | None = None
+    """The chance to win after the played move (:mod:`qiza.players.winprob`; exact in a solved endgame)."""
+    best_win: float | None = None
+    """The chance to win after the best move."""
 
     @property
     def lost(self) -> float | None:
@@ -130,6 +134,10 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
                     sim = SimPlayer(game.lexicon, seed=1, time_limit=3600.0, min_iterations=iterations + 1,
                                     max_iterations=iterations)
             view = game.view(game.to_move)
+            exact = engine_name in ("endgame", "auto") and view.bag_count == 0 and len(game.players) == 2
+            if sim is None and engine_name == "auto" and not exact:
+                sim = SimPlayer(game.lexicon, seed=1, time_limit=3600.0, min_iterations=iterations + 1,
+                                max_iterations=iterations)
             options = engine.ranked(view)
             best = options[0] if options else None
             best_text = format_move(best.move, notation, game.board) if best else "pass"
@@ -155,12 +163,17 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
                     played_equity = found.equity
                 elif isinstance(move, Place):
                     note = f"not in {game.lexicon.name}: a phony"
-                if sim is not None and options:
+                if exact and options:
+                    best_text, best_equity, played_equity = _solved(game, found, notation)
+                elif sim is not None and options and engine_name != "endgame":
                     best_text, best_equity, played_equity = _simulated(sim, game, found, notation)
             elif event.type in (EventType.PASS, EventType.TURN_LOST):
                 note = "turn lost to a challenge" if event.type is EventType.TURN_LOST else "pass"
+            played_win, best_win = _chances(game, view, exact, played_equity, best_equity,
+                                            found.tiles_placed if move is not None and found is not None else 0,
+                                            best.tiles_placed if best is not None else 0)
             results.append(TurnAnalysis(number, event.player, event.rack, played, event.score, played_equity,
-                                        best_text, best_equity, note))
+                                        best_text, best_equity, note, played_win, best_win))
     finally:
         if sim is not None:
             sim.close()
@@ -194,7 +207,53 @@ def _simulated(sim: SimPlayer, game: Game, played: Option | None,
     return text, float(means[best]), None if index is None else float(means[index])
 
 
-WIDE = 97
+def _solved(game: Game, played: Option | None, notation: Notation) -> tuple[str, float, float | None]:
+    """The best move by the exact endgame search and its value (the spread it gains to the end),
+    and the played move's value (its score, or what going out brings, less the opponent's best
+    answer)."""
+    from qiza.players.endgame import solve
+
+    view = game.view(game.to_move)
+    solution = solve(view, game.lexicon, time_limit=10.0)
+    best_text = format_move(solution.move, notation, game.board) if solution.move is not None else "pass"
+    if played is None:
+        return best_text, solution.value, None
+    me = game.to_move
+    before = game.scores[me] - game.scores[1 - me]
+    game.push(played.move)
+    try:
+        if game.over:
+            value = float(game.scores[me] - game.scores[1 - me] - before)
+        else:
+            value = played.score - solve(game.view(1 - me), game.lexicon, time_limit=10.0).value
+    finally:
+        game.pop()
+    return best_text, solution.value, value
+
+
+def _chances(game: Game, view: PlayerView, exact: bool, played: float | None, best: float | None,
+             played_tiles: int, best_tiles: int) -> tuple[float | None, float | None]:
+    """The chances to win after the played and the best move: from the spread they reach and
+    the tiles still unseen (:func:`~qiza.players.winprob.win_probability`), or the exact
+    outcome of a solved endgame."""
+    from qiza.players.winprob import win_probability
+
+    me = game.to_move
+    lead = game.scores[me] - max(s for i, s in enumerate(game.scores) if i != me)
+    unseen = len(view.unseen)
+
+    def chance(value: float | None, tiles: int) -> float | None:
+        if value is None:
+            return None
+        if exact:
+            final = lead + value
+            return 1.0 if final > 0 else (0.5 if final == 0 else 0.0)
+        return win_probability(lead + value, unseen - min(tiles, view.bag_count))
+
+    return chance(played, played_tiles), chance(best, best_tiles)
+
+
+WIDE = 111
 """Columns of the full analysis table; narrower screens get the compact one."""
 
 _SHORT_NOTES = (("pass", "pass"), ("turn lost", "lost turn"), ("not in ", "phony"), ("rack not", "no rack"),
@@ -218,6 +277,9 @@ def format_analysis(results: list[TurnAnalysis], threshold: float = 5.0, *, widt
     def eq(value: float | None) -> str:
         return "-" if value is None else f"{value:.1f}"
 
+    def pct(value: float | None) -> str:
+        return "-" if value is None else f"{100 * value:.0f}%"
+
     lines = [notation_note(notation)] if notation is not None else []
     compact = width is not None and width < WIDE
     names = dict.fromkeys(t.player for t in results)
@@ -225,8 +287,8 @@ def format_analysis(results: list[TurnAnalysis], threshold: float = 5.0, *, widt
     if compact:
         lines.append(f"{'#':>3} {'player':<8} {'rack':<9} {'played':<15} {'pts':>4}  {'best':<15} {'lost':>6}")
     else:
-        lines.append(f"{'turn':>4} {'player':<10} {'rack':<9} {'played':<20} {'score':>5} {'equity':>7}  "
-                     f"{'best':<20} {'equity':>7} {'lost':>6}")
+        lines.append(f"{'turn':>4} {'player':<10} {'rack':<9} {'played':<20} {'score':>5} {'equity':>7} {'win%':>6}  "
+                     f"{'best':<20} {'equity':>7} {'win%':>6} {'lost':>6}")
     for t in results:
         lost = t.lost
         mark = " !" if lost is not None and lost >= threshold else ""
@@ -235,7 +297,8 @@ def format_analysis(results: list[TurnAnalysis], threshold: float = 5.0, *, widt
                          f"{t.best[:15]:<15} {eq(lost):>6}{mark}" + (f" ({_short_note(t.note)})" if t.note else ""))
             continue
         lines.append(f"{t.turn:>4} {short[t.player]:<10} {t.rack:<9} {t.played[:20]:<20} {t.score:>5} "
-                     f"{eq(t.played_equity):>7}  {t.best[:20]:<20} {eq(t.best_equity):>7} {eq(lost):>6}{mark}"
+                     f"{eq(t.played_equity):>7} {pct(t.played_win):>6}  {t.best[:20]:<20} {eq(t.best_equity):>7} "
+                     f"{pct(t.best_win):>6} {eq(lost):>6}{mark}"
                      + (f"  ({t.note})" if t.note else ""))
     lines.append("")
     lines.append(f"{'player':<10} {'turns':>5} {'rated':>5} {'best found':>10} {'equity lost':>11} "
@@ -270,9 +333,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lexicon", default=None, help="lexicon (default: the record's, else twl06)")
     parser.add_argument("--threshold", type=float, default=5.0,
                         help="equity lost that counts as a mistake (default 5)")
-    parser.add_argument("--engine", choices=["static", "sim"], default="static",
+    parser.add_argument("--engine", choices=["static", "sim", "endgame", "auto"], default="static",
                         help="static (default): score + leave value; sim: the best candidates and the "
-                             "played move simulated two plies ahead (slower, stronger)")
+                             "played move simulated two plies ahead (slower, stronger); endgame: the exact "
+                             "search once the bag is empty (two players), static before; auto: endgame "
+                             "where it applies, sim elsewhere")
     parser.add_argument("--iterations", type=int, default=200,
                         help="sim: continuations simulated per move (default 200)")
 

@@ -14,9 +14,14 @@ import copy
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import numpy as np
+
+from qiza.analysis import counts_text, rack_counts
 from qiza.errors import QizaError
 from qiza.game import Game
 from qiza.lexicon import Lexicon, load_lexicon
+from qiza.move import Exchange, Move, Place
+from qiza.players.winprob import win_probability
 
 if TYPE_CHECKING:
     from qiza.gcg import GameRecord
@@ -110,8 +115,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--turn", type=int, default=None, help="GCG: the position before this turn (1-based)")
     parser.add_argument("--lexicon", default=None, help="lexicon (default: the position's, else twl06)")
     parser.add_argument("-n", "--top", type=int, default=10, help="how many moves (default 10)")
-    parser.add_argument("--engine", default="static", choices=["static", "maxscore"],
-                        help="how to rank the moves (default static: score + leave value)")
+    parser.add_argument("--engine", default="static", choices=["static", "maxscore", "sim", "endgame", "auto"],
+                        help="how to rank the moves: static (default: score + leave value), maxscore, sim "
+                             "(the best candidates simulated two plies ahead), endgame (exact, two players, "
+                             "bag empty) or auto (endgame when it applies, else sim)")
+    parser.add_argument("--iterations", type=int, default=300, help="sim: continuations per candidate (default 300)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -127,30 +135,85 @@ def run(args: argparse.Namespace) -> int:
     else:
         text = path.read_text() if path.exists() else source
         game = game_from_cgp(text, lexicon)
-    for line in format_best(game, args.top, args.engine):
+    if args.iterations < 1:
+        raise QizaError("--iterations must be at least 1")
+    for line in format_best(game, args.top, args.engine, iterations=args.iterations):
         print(line)
     return 0
 
 
-def format_best(game: Game, top: int = 10, engine: str = "static") -> list[str]:
-    """The table of the top moves of the player to move (a line says the moves' notation)."""
+def format_best(game: Game, top: int = 10, engine: str = "static", *, iterations: int = 300) -> list[str]:
+    """The table of the top moves of the player to move (a line says the moves' notation), with
+    each move's chance to win (:mod:`qiza.players.winprob`; exact for a solved endgame)."""
     from qiza.players.engine import StaticPlayer
-
-    view = game.view(game.to_move)
-    player = StaticPlayer(game.lexicon)
-    if engine == "maxscore":
-        options = sorted(player.ranked(view, with_exchanges=False), key=lambda o: -o.score)[:top]
-    else:
-        options = player.ranked(view, top)
     from qiza.text import notation_note
 
-    lines = [f"{game.players[game.to_move]} to move, rack {view.rack}, bag {view.bag_count}, "
-             f"lexicon {game.lexicon.name}",
-             notation_note(game.rules.notation),
-             f"{'#':>3} {'move':<24} {'score':>5} {'leave':<9} {'equity':>7}"]
-    for i, option in enumerate(options, start=1):
-        lines.append(f"{i:>3} {game.format(option.move):<24} {option.score:>5} {option.leave or '-':<9} "
-                     f"{option.equity:>7.1f}")
-    if not options:
+    view = game.view(game.to_move)
+    if engine == "auto":
+        engine = "endgame" if view.bag_count == 0 and len(game.players) == 2 else "sim"
+    if engine == "endgame" and (view.bag_count or len(game.players) != 2):
+        raise QizaError("the endgame engine needs two players and an empty bag")
+    me = game.to_move
+    lead = game.scores[me] - max(s for i, s in enumerate(game.scores) if i != me)
+    unseen = len(view.unseen)
+    lines = [f"{game.players[me]} to move, rack {view.rack}, bag {view.bag_count}, lexicon {game.lexicon.name}, "
+             f"engine {engine}", notation_note(game.rules.notation)]
+    rows: list[tuple[str, int, str, str, float]] = []  # move, score, leave, value text, win chance
+    if engine == "endgame":
+        from qiza.players.endgame import solve
+
+        solution = solve(view, game.lexicon, time_limit=30.0)
+        lines.append(f"{'#':>3} {'move':<24} {'score':>5} {'value':>9} {'win%':>6}")
+        if solution.move is not None:
+            final = lead + solution.value
+            win = 1.0 if final > 0 else (0.5 if final == 0 else 0.0)
+            kind = "exact" if solution.exact else f"depth {solution.depth}"
+            lines.append(f"{1:>3} {game.format(solution.move):<24} {_score_of(game, solution.move):>5} "
+                         f"{solution.value:>+9.1f} {100 * win:>5.1f}%   ({kind}, {solution.nodes} nodes, "
+                         f"{solution.seconds:.1f} s; line: {', '.join(game.format(m) for m in solution.line[:6])})")
+        return lines
+    if engine == "sim":
+        from qiza.players.sim import SimPlayer
+
+        sim = SimPlayer(game.lexicon, seed=1, time_limit=3600.0, min_iterations=iterations + 1,
+                        max_iterations=iterations)
+        try:
+            cands = sim.sim_candidates(view)
+            sim.simulate(view, cands, float("inf"))
+            means = sim.last_report["means"]
+        finally:
+            sim.close()
+        rack = rack_counts(view.rack)
+        order = sorted(range(len(cands)), key=lambda i: -means[i])[:top]
+        for i in order:
+            c = cands[i]
+            left = rack - np.asarray(c.used)
+            drawn = 0 if c.is_exchange else min(int(sum(c.used)), view.bag_count)
+            rows.append((game.format(c.move), c.score, counts_text(left) or "-", f"{means[i]:+9.1f}",
+                         win_probability(lead + float(means[i]), unseen - drawn)))
+        header = f"{'#':>3} {'move':<24} {'score':>5} {'leave':<9} {'sim':>9} {'win%':>6}"
+    else:
+        player = StaticPlayer(game.lexicon)
+        if engine == "maxscore":
+            options = sorted(player.ranked(view, with_exchanges=False), key=lambda o: -o.score)[:top]
+        else:
+            options = player.ranked(view, top)
+        for o in options:
+            worth = float(o.score) if engine == "maxscore" else o.equity
+            drawn = 0 if isinstance(o.move, Exchange) else min(o.tiles_placed, view.bag_count)
+            rows.append((game.format(o.move), o.score, o.leave or "-", f"{o.equity:>9.1f}",
+                         win_probability(lead + worth, unseen - drawn)))
+        header = f"{'#':>3} {'move':<24} {'score':>5} {'leave':<9} {'equity':>9} {'win%':>6}"
+    lines.append(header)
+    for i, (text, score, leave, value, win) in enumerate(rows, start=1):
+        lines.append(f"{i:>3} {text:<24} {score:>5} {leave:<9} {value} {100 * win:>5.1f}%")
+    if not rows:
         lines.append("  (no placement: pass)")
     return lines
+
+
+def _score_of(game: Game, move: Move) -> int:
+    """The score of a move in the game's position (0 for a pass or an exchange)."""
+    if isinstance(move, Place):
+        return game.evaluate(move).score
+    return 0
