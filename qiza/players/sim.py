@@ -20,7 +20,7 @@ The final choice shrinks each candidate's simulated mean towards its static equi
 mean offset between the two scales) with the weight of ``prior`` iterations, so that a short
 simulation of noisy candidates does not undo the static ranking on noise alone.
 
-Iterations run on ``workers`` processes (both cores by default): a pool forked once per
+Iterations run on ``workers`` processes (every core by default): a pool forked once per
 player with the move generator and the leave model already loaded, each round a batch of
 iterations per worker with its own seed.
 
@@ -273,7 +273,7 @@ class SimPlayer(StaticPlayer):
         super().__init__(lexicon, name=name, seed=seed, leaves=leaves)
         self.time_limit = time_limit
         self.candidates = candidates
-        self.workers = workers if workers is not None else min(2, os.cpu_count() or 1)
+        self.workers = workers if workers is not None else (os.cpu_count() or 1)
         self.min_iterations = min_iterations
         self.max_iterations = max_iterations
         self.batch = batch
