@@ -73,7 +73,10 @@ def phony(game: Game, rng: random.Random) -> Place | None:
 
 def step(game: Game, rng: random.Random) -> None:
     """One random action: a challenge, an exchange, a pass, a phony or a legal placement."""
-    if game.can_challenge and rng.random() < 0.5:
+    if game.can_challenge and game.pending_ends_game and rng.random() < 0.5:
+        game.play(Pass())  # accept the play that ends the game (nothing else may be played now)
+        return
+    if game.can_challenge and (game.pending_ends_game or rng.random() < 0.5):
         pending = game.last_play()
         seats = [s for s in range(len(game.players)) if pending is None or s != pending.seat]
         game.challenge(rng.choice(seats))
