@@ -115,10 +115,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--turn", type=int, default=None, help="GCG: the position before this turn (1-based)")
     parser.add_argument("--lexicon", default=None, help="lexicon (default: the position's, else twl06)")
     parser.add_argument("-n", "--top", type=int, default=10, help="how many moves (default 10)")
-    parser.add_argument("--engine", default="static", choices=["static", "maxscore", "sim", "endgame", "auto"],
+    parser.add_argument("--engine", default="static",
+                        choices=["static", "maxscore", "sim", "endgame", "preendgame", "auto"],
                         help="how to rank the moves: static (default: score + leave value), maxscore, sim "
                              "(the best candidates simulated two plies ahead), endgame (exact, two players, "
-                             "bag empty) or auto (endgame when it applies, else sim)")
+                             "bag empty), preendgame (two players, one tile in the bag: every candidate over "
+                             "every draw) or auto (endgame or preendgame when they apply, else sim)")
     parser.add_argument("--iterations", type=int, default=300, help="sim: continuations per candidate (default 300)")
 
 
@@ -150,7 +152,10 @@ def format_best(game: Game, top: int = 10, engine: str = "static", *, iterations
 
     view = game.view(game.to_move)
     if engine == "auto":
-        engine = "endgame" if view.bag_count == 0 and len(game.players) == 2 else "sim"
+        two = len(game.players) == 2
+        engine = "endgame" if two and view.bag_count == 0 else "preendgame" if two and view.bag_count == 1 else "sim"
+    if engine == "preendgame":
+        return lines_preendgame(game, top)
     if engine == "endgame" and (view.bag_count or len(game.players) != 2):
         raise QizaError("the endgame engine needs two players and an empty bag")
     me = game.to_move
@@ -208,6 +213,26 @@ def format_best(game: Game, top: int = 10, engine: str = "static", *, iterations
     for i, (text, score, leave, value, win) in enumerate(rows, start=1):
         lines.append(f"{i:>3} {text:<24} {score:>5} {leave:<9} {value} {100 * win:>5.1f}%")
     if not rows:
+        lines.append("  (no placement: pass)")
+    return lines
+
+
+def lines_preendgame(game: Game, top: int) -> list[str]:
+    """:func:`format_best` for a pre-endgame with one tile in the bag."""
+    from qiza.players.preendgame import solve_one_tile
+    from qiza.text import notation_note
+
+    view = game.view(game.to_move)
+    if len(game.players) != 2 or view.bag_count != 1:
+        raise QizaError("the pre-endgame engine needs two players and one tile in the bag")
+    found = solve_one_tile(view, game.lexicon, candidates=max(top, 8))
+    lines = [f"{game.players[game.to_move]} to move, rack {view.rack}, bag 1, lexicon {game.lexicon.name}, "
+             f"engine preendgame ({found.seconds:.1f} s)", notation_note(game.rules.notation),
+             f"{'#':>3} {'move':<24} {'score':>5} {'value':>9} {'win%':>6}  exact"]
+    for i, o in enumerate(found.options[:top], start=1):
+        lines.append(f"{i:>3} {game.format(o.move):<24} {o.score:>5} {o.value:>+9.1f} {100 * o.win:>5.1f}%  "
+                     f"{o.exact}/{o.cases} draws")
+    if not found.options:
         lines.append("  (no placement: pass)")
     return lines
 
