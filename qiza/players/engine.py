@@ -374,7 +374,13 @@ class StaticPlayer(BasePlayer):
                  settings: StaticSettings | None = None, vocabulary: Lexicon | None = None) -> None:
         super().__init__(lexicon, name=name, seed=seed, graph=graph, vocabulary=vocabulary)
         self.leaves = leaves or default_model()
+        self._own_leaves = leaves is not None
         self.settings = settings or StaticSettings()
+
+    def model_for(self, rules: Rules) -> LeaveModel:
+        """The leave values for a game's rules: the model given to the player, else the shipped
+        model for the rules' rack size (8- and 9-tile racks have their own when shipped)."""
+        return self.leaves if self._own_leaves else default_model(rules.rack_size)
 
     # -- evaluation of all placements ------------------------------------------------------
     def _hot_squares(self, rules: Rules) -> np.ndarray:
@@ -390,7 +396,7 @@ class StaticPlayer(BasePlayer):
         unseen = float(rack_counts(view.unseen).dot(tile_values)) if view.bag_count == 0 else 0.0
         hot = self._hot_squares(rules) if view.board.is_empty() else None
         odds = bingo_odds(self.lexicon, rules) if self.settings.bingo_draw_bonus else None
-        return evaluate_position(gen, self.leaves, self.settings, rules,
+        return evaluate_position(gen, self.model_for(rules), self.settings, rules,
                                  board_array(view.board), rack_counts(view.rack), view.bag_count, unseen, hot, odds)
 
     def evaluate_all(self, view: PlayerView) -> tuple[MoveList, np.ndarray, list[str], np.ndarray]:
@@ -402,7 +408,7 @@ class StaticPlayer(BasePlayer):
     def exchange_options(self, view: PlayerView, rack: np.ndarray) -> list[Option]:
         """Every exchange with its equity (the value of the tiles kept), when exchanging is allowed."""
         odds = bingo_odds(self.lexicon, view.rules) if self.settings.bingo_draw_bonus else None
-        leaves = with_bingo_odds(self.leaves.rack_leaves(rack), self.settings, odds)
+        leaves = with_bingo_odds(self.model_for(view.rules).rack_leaves(rack), self.settings, odds)
         ev = Evaluation(MoveList(np.zeros((0, 8), np.int32), board_array(view.board), view.rules.layout.size),
                         np.zeros(0), np.zeros(0, np.int64), leaves, rack, self.settings.leave_weight)
         kept, equity = exchange_equities(ev, self.settings, view.bag_count, view.rules.exchange_limit)
@@ -441,7 +447,7 @@ class StaticPlayer(BasePlayer):
         unseen = float(rack_counts(view.unseen).dot(tile_values)) if view.bag_count == 0 else 0.0
         odds = bingo_odds(self.lexicon, rules) if self.settings.bingo_draw_bonus else None
         rack = rack_counts(view.rack)
-        leaves = with_bingo_odds(self.leaves.rack_leaves(rack), self.settings, odds)
+        leaves = with_bingo_odds(self.model_for(rules).rack_leaves(rack), self.settings, odds)
         per_code = leave_equities(leaves, self.settings, rules, view.bag_count, unseen)
         found = gen.best(board_array(view.board), rack, sub_leaves=(leaves.radix, per_code, leaves.sizes))
         best_move: Move | None = None

@@ -282,13 +282,20 @@ class LeaveModel:
 DATA_FILE = "leaves.json"
 
 
-@lru_cache(maxsize=1)
-def default_model() -> LeaveModel:
+@lru_cache(maxsize=4)
+def default_model(rack_size: int = 7) -> LeaveModel:
     """The shipped trained model (``qiza/data/leaves.json`` and its full table
-    ``leaves-table.npy``), or the hand-made one if absent."""
+    ``leaves-table.npy``), or the hand-made one if absent. Racks of 8 and 9 tiles have models
+    of their own (``leaves-8.json``, ``leaves-9.json``, trained on games with those racks)
+    when shipped; other sizes use the seven-tile model."""
+    name = DATA_FILE if rack_size == 7 else f"leaves-{rack_size}.json"
     try:
         folder = resources.files("qiza").joinpath("data")
-        model = LeaveModel.from_dict(json.loads(folder.joinpath(DATA_FILE).read_text()))
+        if not folder.joinpath(name).is_file():
+            if rack_size == 7:
+                return LeaveModel.hand_made()
+            return default_model(7)
+        model = LeaveModel.from_dict(json.loads(folder.joinpath(name).read_text()))
         entry = model.meta.get("full_table")
         if isinstance(entry, dict):
             table = FullTable.from_bytes(folder.joinpath(str(entry["file"])).read_bytes())

@@ -419,9 +419,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-n", "--games", type=int, nargs="+", default=[6000, 12000],
                         help="games per round (default: 6000 12000)")
     parser.add_argument("--lexicon", default="twl06", help="lexicon (default twl06)")
+    parser.add_argument("--rules", default="classic",
+                        help="rule preset of the games (classic, 8-tile, 9-tile: the rack size the leaves are for)")
     parser.add_argument("-j", "--jobs", type=int, default=None, help="worker processes (default: all cores)")
     parser.add_argument("--seed", type=int, default=1_000_000, help="seed of the first game")
-    parser.add_argument("--from-shipped", action="store_true", help="start from the shipped model, not the hand-made one")
+    parser.add_argument("--from-shipped", action="store_true",
+                        help="start from the shipped model (for the rules' rack size), not the hand-made one")
     parser.add_argument("--explore", type=float, default=0.1,
                         help="share of turns that play one of the ten best placements at random (default 0.1)")
     parser.add_argument("--resume", metavar="MODEL", default=None,
@@ -442,8 +445,14 @@ def run(args: argparse.Namespace) -> int:
         model = LeaveModel.load(out) if args.output else default_model()
         print(report(model))
         return 0
+    from qiza.rules import find_preset
+
+    try:
+        rules = find_preset(args.rules)
+    except ValueError as exc:
+        raise QizaError(str(exc)) from None
     prepare_move_generator()
-    start = default_model() if args.from_shipped else None
+    start = default_model(rules.rack_size) if args.from_shipped else None
     if args.resume:
         start = LeaveModel.load(args.resume)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -452,7 +461,7 @@ def run(args: argparse.Namespace) -> int:
         model.save(out)
         print(f"saved {out} after round {len(model.meta.get('rounds', []))}", file=sys.stderr)
 
-    model = train(games=args.games, lexicon=args.lexicon, jobs=args.jobs, seed=args.seed, start=start,
+    model = train(games=args.games, lexicon=args.lexicon, rules=rules, jobs=args.jobs, seed=args.seed, start=start,
                   on_round=save, explore=args.explore, ray_address=args.ray)
     print(f"wrote {out}: {model.meta}")
     values = ", ".join(f"{LETTERS[i]} {v:+.1f}" for i, v in enumerate(model.tile_values))
