@@ -135,3 +135,18 @@ def test_training_runs_the_same_on_ray() -> None:
     # the same seeds on the local process pool give the same games, so the same observations
     local = train.train(games=[6], seed=11, progress=False, jobs=1)
     assert local.meta["round_log"][0]["observations"] == log[0]["observations"]
+
+
+def test_each_rack_size_has_its_leave_values(lexicon: object) -> None:
+    from qiza.players.engine import StaticPlayer
+    from qiza.rules import find_preset
+
+    for rules_name, size in (("8-tile", 8), ("9-tile", 9)):
+        model = default_model(size)
+        assert model.meta.get("rules") == rules_name, "the shipped leaves of this rack size were trained on it"
+        assert model.meta["games"] >= 10_000
+        player = StaticPlayer(lexicon, seed=0)  # type: ignore[arg-type]
+        assert player.model_for(find_preset(rules_name)) is model
+        own = LeaveModel.hand_made()
+        assert StaticPlayer(lexicon, seed=0, leaves=own).model_for(find_preset(rules_name)) is own  # type: ignore[arg-type]
+    assert default_model(5) is default_model(7)
