@@ -38,7 +38,8 @@ def main() -> None:
     print(f"one tile in the bag, {args.candidates} candidates, {args.time_limit:.0f} s, "
           f"load average {os.getloadavg()[0]:.2f}")
     print(f"{'seed':>5} {'seconds':>8} {'cands':>6} {'draws':>6} {'exact':>7}  best")
-    seconds, shares = [], []
+    seconds: list[float] = []
+    shares: list[float] = []
     seed = 0
     while len(seconds) < args.positions and seed < 2000:
         seed += 1
