@@ -50,3 +50,24 @@ def test_qiza_best_auto_uses_it_and_refuses_it_elsewhere(lexicon: Lexicon) -> No
     fresh = Game(CLASSIC, lexicon=lexicon, seed=1)
     with pytest.raises(RuleError, match="one tile in the bag"):
         solve_one_tile(fresh.view(0), lexicon)
+
+
+def test_analysis_with_auto_searches_the_pre_endgame_turn(lexicon: Lexicon) -> None:
+    from qiza import gcg
+    from qiza.players.analyze_cli import analyze_record
+
+    game = _one_in_the_bag(lexicon)
+    turn = sum(1 for r in game.history if r.kind.value in ("place", "exchange", "pass")) + 1
+    unseen = len(game.view(game.to_move).unseen)
+    static = make_player("static", lexicon, seed=0)
+    while not game.over:
+        game.play(static.choose(game.view(game.to_move)))
+        if game.can_challenge:
+            game.accept()
+    results = analyze_record(gcg.from_game(game), lexicon, engine_name="auto", iterations=2)
+    row = next(t for t in results if t.turn == turn)
+    assert row.best_win is not None and row.played_win is not None
+    # shares of the equally likely draws (halves for ties), not the logistic estimate
+    for share in (row.best_win, row.played_win):
+        assert abs(share * 2 * unseen - round(share * 2 * unseen)) < 1e-9
+    assert row.lost is not None and row.lost >= 0

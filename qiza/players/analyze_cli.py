@@ -135,7 +135,8 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
                                     max_iterations=iterations)
             view = game.view(game.to_move)
             exact = engine_name in ("endgame", "auto") and view.bag_count == 0 and len(game.players) == 2
-            if sim is None and engine_name == "auto" and not exact:
+            pre = engine_name == "auto" and view.bag_count == 1 and len(game.players) == 2
+            if sim is None and engine_name == "auto" and not exact and not pre:
                 sim = SimPlayer(game.lexicon, seed=1, time_limit=3600.0, min_iterations=iterations + 1,
                                 max_iterations=iterations)
             options = engine.ranked(view)
@@ -145,6 +146,7 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
             size = game.rules.layout.size
             move: Move | None = None
             note = ""
+            pre_wins: tuple[float | None, float] | None = None
             try:
                 parsed = parse_move(played, Notation.TOURNAMENT, game.board)
                 if event.type is EventType.PLACE and isinstance(parsed, Place):
@@ -165,6 +167,8 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
                     note = f"not in {game.lexicon.name}: a phony"
                 if exact and options:
                     best_text, best_equity, played_equity = _solved(game, found, notation)
+                elif pre and options:
+                    best_text, best_equity, played_equity, pre_wins = _pre_endgame(game, move, notation)
                 elif sim is not None and options and engine_name != "endgame":
                     best_text, best_equity, played_equity = _simulated(sim, game, found, notation)
             elif event.type in (EventType.PASS, EventType.TURN_LOST):
@@ -172,6 +176,8 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
             played_win, best_win = _chances(game, view, exact, played_equity, best_equity,
                                             found.tiles_placed if move is not None and found is not None else 0,
                                             best.tiles_placed if best is not None else 0)
+            if pre and pre_wins is not None:  # the share of the possible draws that win
+                played_win, best_win = pre_wins
             results.append(TurnAnalysis(number, event.player, event.rack, played, event.score, played_equity,
                                         best_text, best_equity, note, played_win, best_win))
     finally:
@@ -229,6 +235,27 @@ def _solved(game: Game, played: Option | None, notation: Notation) -> tuple[str,
     finally:
         game.pop()
     return best_text, solution.value, value
+
+
+def _pre_endgame(game: Game, played: Move | None,
+                 notation: Notation) -> tuple[str, float, float | None, tuple[float | None, float] | None]:
+    """One tile in the bag: the best move by the pre-endgame search and its average spread to
+    the end, the played move's (a placement), and both moves' shares of winning draws."""
+    from qiza.players.preendgame import solve_one_tile
+
+    view = game.view(game.to_move)
+    also = played if isinstance(played, Place) else None
+    found = solve_one_tile(view, game.lexicon, candidates=8, time_limit=10.0, also=also)
+    if not found.options:
+        return "pass", 0.0, None, None
+    best = found.options[0]
+    mine = None
+    if also is not None:
+        key = set(also.placed(game.rules.layout.size))
+        mine = next((o for o in found.options
+                     if isinstance(o.move, Place) and set(o.move.placed(game.rules.layout.size)) == key), None)
+    return (format_move(best.move, notation, game.board), best.value, None if mine is None else mine.value,
+            (None if mine is None else mine.win, best.win))
 
 
 def _chances(game: Game, view: PlayerView, exact: bool, played: float | None, best: float | None,
@@ -337,7 +364,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="static (default): score + leave value; sim: the best candidates and the "
                              "played move simulated two plies ahead (slower, stronger); endgame: the exact "
                              "search once the bag is empty (two players), static before; auto: endgame "
-                             "where it applies, sim elsewhere")
+                             "with the bag empty, the pre-endgame search with one tile in it, sim elsewhere")
     parser.add_argument("--iterations", type=int, default=200,
                         help="sim: continuations simulated per move (default 200)")
 

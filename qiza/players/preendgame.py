@@ -24,6 +24,7 @@ from qiza.game import PlayerView
 from qiza.lexicon import Lexicon
 from qiza.move import Move, Place
 from qiza.players.endgame import scoreless_streak, solve_position
+from qiza.scoring import evaluate
 
 
 @dataclass
@@ -49,61 +50,79 @@ class PreEndgame:
     seconds: float = 0.0
 
 
-def solve_one_tile(view: PlayerView, lexicon: Lexicon, *, candidates: int = 12, time_limit: float = 10.0) -> PreEndgame:
+def solve_one_tile(view: PlayerView, lexicon: Lexicon, *, candidates: int = 12, time_limit: float = 10.0,
+                   also: Place | None = None) -> PreEndgame:
     """Search the best ``candidates`` placements of the static player over every possible bag
-    tile (see the module doc). Two players and exactly one tile in the bag."""
-    from qiza.errors import RuleError
+    tile (see the module doc), and ``also`` one more placement (a move to judge) when given.
+    Two players and exactly one tile in the bag."""
     from qiza.players.engine import StaticPlayer
 
-    if len(view.scores) != 2 or view.bag_count != 1:
-        raise RuleError("the pre-endgame search needs two players and one tile in the bag")
     start = time.perf_counter()
-    rules = view.rules
-    gen = generator(lexicon, rules)
-    me = view.seat if view.seat is not None else view.to_move
-    lead = view.scores[me] - view.scores[1 - me]
-    rack = rack_counts(view.rack)
-    unseen = rack_counts(view.unseen)
-    tiles = [t for t in range(27) if unseen[t]]
-    total = int(unseen.sum())
-    options = [o for o in StaticPlayer(lexicon).ranked(view, candidates, with_exchanges=False)
-               if isinstance(o.move, Place)]
-    board = board_array(view.board)
-    size = rules.layout.size
-    streak = scoreless_streak(view.history, rules)
-    per_solve = time_limit / max(1, len(options) * len(tiles))
+    search = _Draws(view, lexicon)
+    moves = [(o.move, o.score) for o in StaticPlayer(lexicon).ranked(view, candidates, with_exchanges=False)
+             if isinstance(o.move, Place)]
+    if also is not None:
+        size = view.rules.layout.size
+        key = set(also.placed(size))
+        if all(set(m.placed(size)) != key for m, _ in moves if isinstance(m, Place)):
+            moves.append((also, evaluate(view.board, also, view.rules).score))
+    per_case = time_limit / max(1, len(moves) * len(search.tiles))
     result = PreEndgame()
-    for option in options:
-        move = option.move
+    for move, score in moves:
         assert isinstance(move, Place)
-        after = board.copy()
+        result.options.append(search.option(move, score, per_case))
+    result.options.sort(key=lambda o: (-o.win, -o.value))
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+class _Draws:
+    """One pre-endgame position: values a placement over every possible bag tile."""
+
+    def __init__(self, view: PlayerView, lexicon: Lexicon) -> None:
+        from qiza.errors import RuleError
+
+        if len(view.scores) != 2 or view.bag_count != 1:
+            raise RuleError("the pre-endgame search needs two players and one tile in the bag")
+        self.rules = view.rules
+        self.gen = generator(lexicon, view.rules)
+        me = view.seat if view.seat is not None else view.to_move
+        self.lead = view.scores[me] - view.scores[1 - me]
+        self.rack = rack_counts(view.rack)
+        self.unseen = rack_counts(view.unseen)
+        self.tiles = [t for t in range(27) if self.unseen[t]]
+        self.total = int(self.unseen.sum())
+        self.board = board_array(view.board)
+        self.streak = scoreless_streak(view.history, view.rules)
+
+    def option(self, move: Place, score: int, per_case: float) -> PreEndgameOption:
+        """The placement's average spread to the end and share of winning draws."""
+        rules = self.rules
+        after = self.board.copy()
         used: Counter[int] = Counter()
-        for square, char in move.placed(size):
+        for square, char in move.placed(rules.layout.size):
             code = rules.tile_set.code(char)
             after[square] = code
             used[0 if char.islower() else code] += 1
-        mine = rack.copy()
+        mine = self.rack.copy()
         for t, n in used.items():
             mine[t] -= n
         value = win = 0.0
         exact = 0
-        for t in tiles:
-            weight = unseen[t] / total
+        for t in self.tiles:
+            weight = self.unseen[t] / self.total
             drawn = mine.copy()
             drawn[t] += 1
-            theirs = unseen.copy()
+            theirs = self.unseen.copy()
             theirs[t] -= 1
-            answer = solve_position(gen, rules, after, theirs, drawn, time_limit=per_solve,
-                                    streak=0 if option.score else streak + 1)
-            gained = option.score - answer.value
+            answer = solve_position(self.gen, rules, after, theirs, drawn, time_limit=per_case,
+                                    streak=0 if score else self.streak + 1)
+            gained = score - answer.value
             value += weight * gained
-            final = lead + gained
+            final = self.lead + gained
             win += weight * (1.0 if final > 0 else 0.5 if final == 0 else 0.0)
             exact += answer.exact
-        result.options.append(PreEndgameOption(move, option.score, value, win, exact, len(tiles)))
-    result.options.sort(key=lambda o: (-o.win, -o.value))
-    result.seconds = time.perf_counter() - start
-    return result
+        return PreEndgameOption(move, score, value, win, exact, len(self.tiles))
 
 
 __all__ = ["PreEndgame", "PreEndgameOption", "solve_one_tile"]
