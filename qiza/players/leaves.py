@@ -21,7 +21,7 @@ for seven different tiles): the static player uses it for all placements and exc
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -238,6 +238,15 @@ class LeaveModel:
         table = build(self.values_of, {**self.table, **(observed or {})})
         return LeaveModel(self.weights, self.table, self.tile_values.tolist(), self.meta, table)
 
+    def with_table_file(self, read: Callable[[str], bytes]) -> LeaveModel:
+        """This model with the full table its metadata names (``read(file name)`` gives the
+        file's bytes), or this model itself when it names none."""
+        entry = self.meta.get("full_table")
+        if not isinstance(entry, dict):
+            return self
+        table = FullTable.from_bytes(read(str(entry["file"])))
+        return LeaveModel(self.weights, self.table, self.tile_values.tolist(), self.meta, table)
+
     def save(self, path: str | Path) -> None:
         """Write the model as JSON, and its full table beside it (``<name>-table.npy``)."""
         path = Path(path)
@@ -254,11 +263,7 @@ class LeaveModel:
         """Read a model written by :meth:`save` (with its full table when it has one)."""
         path = Path(path)
         model = cls.from_dict(json.loads(path.read_text()))
-        entry = model.meta.get("full_table")
-        if isinstance(entry, dict):
-            table = FullTable.from_bytes(path.with_name(str(entry["file"])).read_bytes())
-            model = LeaveModel(model.weights, model.table, model.tile_values.tolist(), model.meta, table)
-        return model
+        return model.with_table_file(lambda name: path.with_name(name).read_bytes())
 
     @classmethod
     def hand_made(cls) -> LeaveModel:
@@ -296,10 +301,7 @@ def default_model(rack_size: int = 7) -> LeaveModel:
                 return LeaveModel.hand_made()
             return default_model(7)
         model = LeaveModel.from_dict(json.loads(folder.joinpath(name).read_text()))
-        entry = model.meta.get("full_table")
-        if isinstance(entry, dict):
-            table = FullTable.from_bytes(folder.joinpath(str(entry["file"])).read_bytes())
-            model = LeaveModel(model.weights, model.table, model.tile_values.tolist(), model.meta, table)
+        model = model.with_table_file(lambda file: folder.joinpath(file).read_bytes())
     except (FileNotFoundError, OSError, ModuleNotFoundError):
         return LeaveModel.hand_made()
     return model
