@@ -6,16 +6,29 @@ undesignated blank on a rack or in the bag. On the board a blank that stands
 for a letter is that letter with the ``BLANK_FLAG`` bit set, so
 ``letter | BLANK_FLAG`` is "a blank played as letter".
 
-Text form: upper-case letters for natural tiles, lower-case letters for
-blanks standing for a letter, ``?`` for an undesignated blank.
+A letter's *label* may be more than one character (Spanish ``CH``, ``LL``,
+``RR``; Catalan ``L·L``, ``NY``, ``QU``). Text form: upper-case labels for
+natural tiles, lower-case labels for blanks standing for a letter, ``?`` for an
+undesignated blank. Text is read into tiles by greedy longest match (Spanish
+``CHICO`` is CH-I-C-O), and any tile may be written in brackets (``[CH]``,
+``[ch]`` for a blank as CH); :meth:`TileSet.text` writes labels of more than
+one character in brackets, so its output always reads back to the same tiles.
 
-Tile sets are data (:class:`TileSet`); the engine never assumes English.
+Tile sets are data: one TOML file per set in ``qiza/data/tilesets``, each
+naming the published edition it follows (:func:`load_tile_set_file`). The
+engine never assumes English.
 """
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from qiza.errors import QizaError
 
 Tile = int
 """A tile code: 0 for a blank, 1..N for letters, ``letter | BLANK_FLAG`` for a played blank."""
@@ -35,12 +48,20 @@ def letter_of(tile: Tile) -> int:
     return tile & ~BLANK_FLAG
 
 
+class TileSetError(QizaError):
+    """A tile set that cannot be found, read or used (bad data file, unknown label)."""
+
+
+_RESERVED = set(BLANK_CHAR + "[]")
+
+
 @dataclass(frozen=True)
 class TileSet:
     """The letters of a game, how many tiles of each and what each scores.
 
-    ``letters`` is the alphabet in order (index 0 is letter 1); ``counts`` and
-    ``values`` are parallel to it. ``blanks`` is the number of blank tiles.
+    ``letters`` is the alphabet in order (index 0 is letter 1): each an upper-case label of
+    one or more characters; ``counts`` and ``values`` are parallel to it. ``blanks`` is the
+    number of blank tiles; ``source`` names the published edition the data follows.
     """
 
     name: str
@@ -48,15 +69,33 @@ class TileSet:
     counts: tuple[int, ...]
     values: tuple[int, ...]
     blanks: int = 2
+    source: str = field(default="", compare=False)
     _index: Mapping[str, int] = field(default_factory=dict, repr=False, compare=False)
+    _longest: int = field(default=1, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        where = f"tile set {self.name!r}"
         if not (len(self.letters) == len(self.counts) == len(self.values)):
-            raise ValueError(f"tile set {self.name!r}: letters, counts and values differ in length")
+            raise TileSetError(f"{where}: letters, counts and values differ in length")
+        if not self.letters:
+            raise TileSetError(f"{where}: no letters")
         if len(self.letters) >= BLANK_FLAG:
-            raise ValueError(f"tile set {self.name!r}: at most {BLANK_FLAG - 1} letters")
+            raise TileSetError(f"{where}: at most {BLANK_FLAG - 1} letters, not {len(self.letters)}")
+        for label in self.letters:
+            if not isinstance(label, str) or not label or label != label.strip() or " " in label:
+                raise TileSetError(f"{where}: {label!r} is not a tile label")
+            if _RESERVED & set(label):
+                raise TileSetError(f"{where}: label {label!r} uses one of ? [ ]")
+            if label != label.upper() or label.lower() == label:
+                raise TileSetError(f"{where}: label {label!r} must be upper case, with a lower-case form for blanks")
+        if len(set(self.letters)) != len(self.letters):
+            raise TileSetError(f"{where}: a label is listed twice")
+        for number in (*self.counts, *self.values, self.blanks):
+            if not isinstance(number, int) or isinstance(number, bool) or number < 0:
+                raise TileSetError(f"{where}: counts, values and blanks must be whole numbers >= 0, not {number!r}")
         index = {letter: i + 1 for i, letter in enumerate(self.letters)}
         object.__setattr__(self, "_index", index)
+        object.__setattr__(self, "_longest", max(len(label) for label in self.letters))
 
     # -- sizes ---------------------------------------------------------------
     @property
@@ -69,30 +108,85 @@ class TileSet:
         """Number of tiles in a full bag, blanks included."""
         return sum(self.counts) + self.blanks
 
+    @property
+    def multi_letter(self) -> bool:
+        """Whether some label has more than one character (``CH``, ``L·L``...)."""
+        return self._longest > 1
+
     # -- codes and text ------------------------------------------------------
-    def code(self, char: str) -> Tile:
-        """The tile code of one character: ``A`` -> 1, ``a`` -> blank as A, ``?`` -> blank."""
-        if char == BLANK_CHAR:
-            return BLANK
-        upper = char.upper()
+    def _label_code(self, label: str) -> Tile | None:
+        upper = label.upper()
         number = self._index.get(upper)
         if number is None:
-            raise ValueError(f"{char!r} is not a letter of the {self.name} tile set")
-        return number | BLANK_FLAG if char != upper else number
+            return None
+        if label == upper:
+            return number
+        if label == label.lower():
+            return number | BLANK_FLAG
+        return None
+
+    def code(self, char: str) -> Tile:
+        """The tile code of one tile's text: ``A`` -> 1, ``a`` -> blank as A, ``?`` -> blank.
+
+        A label of several characters may be given bare (``CH``) or in brackets (``[CH]``).
+        """
+        if char == BLANK_CHAR:
+            return BLANK
+        label = char[1:-1] if len(char) > 2 and char[0] == "[" and char[-1] == "]" else char
+        number = self._label_code(label)
+        if number is None:
+            raise TileSetError(f"{char!r} is not a letter of the {self.name} tile set")
+        return number
 
     def char(self, tile: Tile) -> str:
-        """The character of a tile code (inverse of :meth:`code`)."""
+        """The label of a tile code (lower case for a blank; ``?`` for an undesignated blank)."""
         if tile == BLANK:
             return BLANK_CHAR
         letter = self.letters[letter_of(tile) - 1]
         return letter.lower() if tile & BLANK_FLAG else letter
 
+    def tile_text(self, tile: Tile) -> str:
+        """A tile as written in text: its label, in brackets when it has more than one character."""
+        label = self.char(tile)
+        return f"[{label}]" if len(label) > 1 else label
+
     def codes(self, text: str) -> list[Tile]:
-        """Tile codes of a string of tile characters."""
-        return [self.code(c) for c in text]
+        """Tile codes of a tile string, by greedy longest match of labels.
+
+        ``?`` is a blank, lower case a blank standing for a letter, and ``[label]`` one tile.
+        Raises :class:`TileSetError` naming the first text that is no tile of this set.
+        """
+        out: list[Tile] = []
+        i, n = 0, len(text)
+        while i < n:
+            ch = text[i]
+            if ch == BLANK_CHAR:
+                out.append(BLANK)
+                i += 1
+                continue
+            if ch == "[":
+                end = text.find("]", i + 1)
+                if end < 0:
+                    raise TileSetError(f"{text!r}: '[' at {i + 1} has no closing ']'")
+                out.append(self.code(text[i:end + 1]))
+                i = end + 1
+                continue
+            for length in range(min(self._longest, n - i), 0, -1):
+                number = self._label_code(text[i:i + length])
+                if number is not None:
+                    out.append(number)
+                    i += length
+                    break
+            else:
+                raise TileSetError(f"{ch!r} is not a letter of the {self.name} tile set")
+        return out
 
     def text(self, tiles: Iterable[Tile]) -> str:
-        """A string of tile characters (inverse of :meth:`codes`)."""
+        """A tile string (inverse of :meth:`codes`); labels of several characters in brackets."""
+        return "".join(self.tile_text(t) for t in tiles)
+
+    def plain_text(self, tiles: Iterable[Tile]) -> str:
+        """The tiles' labels joined without brackets (``CHICO``): how the word reads."""
         return "".join(self.char(t) for t in tiles)
 
     def value(self, tile: Tile) -> int:
@@ -113,45 +207,87 @@ class TileSet:
         return sum(self.value(t) for t in tiles)
 
 
-def _tileset(name: str, table: str, blanks: int = 2) -> TileSet:
-    letters, counts, values = [], [], []
-    for entry in table.split(","):
-        letter, count, value = entry.split()
-        letters.append(letter)
-        counts.append(int(count))
-        values.append(int(value))
-    return TileSet(name, tuple(letters), tuple(counts), tuple(values), blanks)
+# -- tile sets as data ------------------------------------------------------------
+
+def _fail(where: str, message: str) -> TileSetError:
+    return TileSetError(f"tile set file {where}: {message}")
 
 
-ENGLISH = _tileset(
-    "english",
-    "A 9 1,B 2 3,C 2 3,D 4 2,E 12 1,F 2 4,G 3 2,H 2 4,I 9 1,J 1 8,K 1 5,L 4 1,M 2 3,"
-    "N 6 1,O 8 1,P 2 3,Q 1 10,R 6 1,S 4 1,T 6 1,U 4 1,V 2 4,W 2 4,X 1 8,Y 2 4,Z 1 10",
-)
+def tile_set_from_data(data: dict[str, Any], where: str = "<data>") -> TileSet:
+    """A tile set from the parsed content of a tile-set file (see :func:`load_tile_set_file`)."""
+    for key, kind in (("name", str), ("source", str), ("blanks", int), ("tiles", list)):
+        if key not in data:
+            raise _fail(where, f"no {key!r}")
+        if not isinstance(data[key], kind) or isinstance(data[key], bool):
+            raise _fail(where, f"{key!r} must be a {kind.__name__}")
+    if not data["source"].strip():
+        raise _fail(where, "'source' must name the published edition")
+    letters: list[str] = []
+    counts: list[int] = []
+    values: list[int] = []
+    for number, row in enumerate(data["tiles"], start=1):
+        if (not isinstance(row, list) or len(row) != 3 or not isinstance(row[0], str)
+                or not all(isinstance(x, int) and not isinstance(x, bool) for x in row[1:])):
+            raise _fail(where, f"tile {number} must be [label, count, value], not {row!r}")
+        letters.append(row[0])
+        counts.append(row[1])
+        values.append(row[2])
+    try:
+        tile_set = TileSet(data["name"].lower(), tuple(letters), tuple(counts), tuple(values),
+                           data["blanks"], data["source"])
+    except TileSetError as exc:
+        raise _fail(where, str(exc)) from None
+    total = data.get("total")
+    if total is not None and total != tile_set.total:
+        raise _fail(where, f"'total' says {total} tiles but the tiles and blanks add up to {tile_set.total}")
+    return tile_set
+
+
+def load_tile_set_file(path: str | Path) -> TileSet:
+    """A tile set from a TOML file: ``name``, ``source`` (the published edition), ``blanks``,
+    optional ``total`` (checked) and ``tiles``, a list of ``[label, count, value]`` in alphabet
+    order. Raises :class:`TileSetError` for a missing or malformed file."""
+    file = Path(path)
+    try:
+        data = tomllib.loads(file.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise TileSetError(f"cannot read tile set file {file}: {exc.strerror}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise _fail(str(file), f"not valid TOML: {exc}") from None
+    return tile_set_from_data(data, str(file))
+
+
+def _builtin_tile_sets() -> dict[str, TileSet]:
+    folder = resources.files("qiza") / "data" / "tilesets"
+    found: dict[str, TileSet] = {}
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".toml"):
+            data = tomllib.loads(entry.read_text(encoding="utf-8"))
+            tile_set = tile_set_from_data(data, f"qiza/data/tilesets/{entry.name}")
+            found[tile_set.name] = tile_set
+    return found
+
+
+TILE_SETS: dict[str, TileSet] = _builtin_tile_sets()
+"""The built-in tile sets by name: catalan, dutch, english, french, german, italian, polish,
+spanish and super (the English 200-tile Super Scrabble set)."""
+
+ENGLISH = TILE_SETS["english"]
 """The standard English set: 98 letters and 2 blanks."""
-
-FRENCH = _tileset(
-    "french",
-    "A 9 1,B 2 3,C 2 3,D 3 2,E 15 1,F 2 4,G 2 2,H 2 4,I 8 1,J 1 8,K 1 10,L 5 1,M 3 2,"
-    "N 6 1,O 6 1,P 2 3,Q 1 8,R 6 1,S 6 1,T 6 1,U 6 1,V 2 4,W 1 10,X 1 10,Y 1 10,Z 1 10",
-)
+FRENCH = TILE_SETS["french"]
 """The French set: 100 letters and 2 blanks, with French values."""
-
-POLISH = _tileset(
-    "polish",
-    "A 9 1,Ą 1 5,B 2 3,C 3 2,Ć 1 6,D 3 2,E 7 1,Ę 1 5,F 1 5,G 2 3,H 2 3,I 8 1,J 2 3,K 3 2,"
-    "L 3 2,Ł 2 3,M 3 2,N 5 1,Ń 1 7,O 6 1,Ó 1 5,P 3 2,R 4 1,S 4 1,Ś 1 5,T 3 2,U 2 3,"
-    "W 4 1,Y 4 2,Z 5 1,Ź 1 9,Ż 1 5",
-)
+POLISH = TILE_SETS["polish"]
 """The Polish set: 98 letters (with Ą Ć Ę Ł Ń Ó Ś Ź Ż) and 2 blanks."""
-
-TILE_SETS: dict[str, TileSet] = {ts.name: ts for ts in (ENGLISH, FRENCH, POLISH)}
+SPANISH = TILE_SETS["spanish"]
+"""The Spanish set: 98 letters (with CH, LL, RR and Ñ) and 2 blanks."""
+SUPER = TILE_SETS["super"]
+"""The Super Scrabble set: 196 letters and 4 blanks."""
 
 
 def find_tile_set(name: str) -> TileSet:
-    """A registered tile set by name (``english``, ``french``, ``polish``)."""
+    """A built-in tile set by name (``english``, ``french``, ``spanish``, ``super``...)."""
     try:
         return TILE_SETS[name.lower()]
     except KeyError:
         known = ", ".join(sorted(TILE_SETS))
-        raise ValueError(f"unknown tile set {name!r} (known: {known})") from None
+        raise TileSetError(f"unknown tile set {name!r} (known: {known})") from None
