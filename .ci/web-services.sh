@@ -1,6 +1,7 @@
 #!/bin/sh
 # Install (Debian packages) and start what the web tests need: chromium, chromium-driver and
-# a PostgreSQL server on loopback with a test database. Prints the environment to export:
+# a PostgreSQL server on loopback with a test database, and the Debian word lists the language
+# lexicons read (qiza.languages). Prints the environment to export:
 #   eval "$(.ci/web-services.sh)"
 # Tests that need chromium or PostgreSQL skip with a reason when these are absent.
 set -eu
@@ -9,6 +10,10 @@ need=""
 [ -x /usr/bin/chromium ] || need="$need chromium"
 [ -x /usr/bin/chromedriver ] || need="$need chromium-driver"
 ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1 || need="$need postgresql"
+for pair in french:wfrench ngerman:wngerman spanish:wspanish catalan:wcatalan italian:witalian \
+            dutch:wdutch polish:wpolish; do
+    [ -f "/usr/share/dict/${pair%%:*}" ] || need="$need ${pair#*:}"
+done
 if [ -n "$need" ]; then
     log "installing$need"
     export DEBIAN_FRONTEND=noninteractive

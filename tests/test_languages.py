@@ -1,0 +1,112 @@
+"""Lexicons of other languages from the Debian word lists (CI installs the packages)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from qiza.alphabet import find_tile_set
+from qiza.languages import LANGUAGES, Language
+from qiza.lexicon import LANGUAGE_LEXICONS, LexiconError, load_lexicon
+
+
+def _lexicon_or_skip(name: str) -> object:
+    language = LANGUAGES[name]
+    if not language.path.is_file():
+        pytest.skip(f"{language.path} is absent: apt-get install {language.package} (CI installs it)")
+    return load_lexicon(name)
+
+
+def _sample(tmp_path: Path, name: str, lines: list[str]) -> set[str]:
+    path = tmp_path / "list.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return set(LANGUAGES[name].load(path).words)
+
+
+def test_every_language_has_a_lexicon() -> None:
+    assert sorted(LANGUAGES) == sorted(LANGUAGE_LEXICONS)
+    for language in LANGUAGES.values():
+        assert "not the official tournament list" in language.description
+        assert language.package in language.description
+
+
+def test_french_folds_every_accent(tmp_path: Path) -> None:
+    words = _sample(tmp_path, "french-debian",
+                    ["élève", "garçon", "cœur", "aujourd'hui", "arc-en-ciel", "Paris", "été", "ete", "a", "x" * 16])
+    assert words == {"ELEVE", "GARCON", "COEUR", "ETE"}
+
+
+def test_german_keeps_umlauts_and_nouns(tmp_path: Path) -> None:
+    words = _sample(tmp_path, "german-debian", ["Straße", "Bär", "über", "Café", "ABC", "Ölmühle"])
+    assert words == {"STRASSE", "BÄR", "ÜBER", "CAFE", "ÖLMÜHLE"}
+    assert all(set(w) <= set(find_tile_set("german").letters) for w in words)
+
+
+def test_spanish_keeps_ene_and_reads_digraphs_as_tiles(tmp_path: Path) -> None:
+    lexicon = LANGUAGES["spanish-debian"].load(_write(tmp_path, ["chico", "año", "canción", "pingüino",
+                                                                 "kiwi", "llamar", "perro"]))
+    assert set(lexicon.words) == {"CHICO", "AÑO", "CANCION", "PINGUINO", "LLAMAR", "PERRO"}  # no K tile
+    spanish = lexicon.tile_set
+    assert spanish.name == "spanish"
+    assert [spanish.char(t) for t in spanish.codes("CHICO")] == ["CH", "I", "C", "O"]
+    assert [spanish.char(t) for t in spanish.codes("PERRO")] == ["P", "E", "RR", "O"]
+    assert "chico" in lexicon and "CHICO" in lexicon
+
+
+def test_catalan_middle_dot_is_one_tile(tmp_path: Path) -> None:
+    words = _sample(tmp_path, "catalan-debian", ["col·legi", "plaça", "això", "Barcelona", "any", "yoga"])
+    assert words == {"COL·LEGI", "PLAÇA", "AIXO", "ANY"}  # yoga: Catalan has no Y tile outside NY
+    catalan = find_tile_set("catalan")
+    assert len(catalan.codes("COL·LEGI")) == 6 and len(catalan.codes("ANY")) == 2
+
+
+def test_polish_letters_are_kept(tmp_path: Path) -> None:
+    assert _sample(tmp_path, "polish-debian", ["żółw", "źdźbło", "über"]) == {"ŻÓŁW", "ŹDŹBŁO"}
+
+
+def test_italian_and_dutch_fold_accents(tmp_path: Path) -> None:
+    assert _sample(tmp_path, "italian-debian", ["città", "perché", "l'acqua", "jazz"]) == {"CITTA", "PERCHE"}
+    assert _sample(tmp_path, "dutch-debian", ["café", "ijs", "Amsterdam", "één"]) == {"CAFE", "IJS", "EEN"}
+
+
+def _write(tmp_path: Path, lines: list[str]) -> Path:
+    path = tmp_path / "words.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_absent_list_names_the_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import qiza.languages as languages
+
+    monkeypatch.setattr(languages, "DICT_DIR", tmp_path)
+    language: Language = LANGUAGES["italian-debian"]
+    with pytest.raises(LexiconError, match="apt-get install witalian"):
+        language.load()
+    with pytest.raises(LexiconError, match="french-debian"):
+        load_lexicon("klingon-debian")
+
+
+@pytest.mark.parametrize("name,word,least", [
+    ("french-debian", "ELEVE", 200_000), ("german-debian", "STRASSE", 200_000),
+    ("spanish-debian", "CHICO", 50_000), ("catalan-debian", "COL·LEGI", 300_000),
+    ("italian-debian", "CITTA", 80_000), ("dutch-debian", "CAFE", 200_000),
+])
+def test_installed_lists(name: str, word: str, least: int) -> None:
+    lexicon = _lexicon_or_skip(name)
+    assert word in lexicon  # type: ignore[operator]
+    assert len(lexicon) >= least  # type: ignore[arg-type]
+    tile_set = lexicon.tile_set  # type: ignore[attr-defined]
+    assert all(2 <= len(tile_set.codes(w)) <= 15 for w in list(lexicon.words)[:5000])  # type: ignore[attr-defined]
+
+
+def test_installed_polish_list(tmp_path: Path) -> None:
+    """The Polish list has 4.3 million forms (40 s to read whole); its first 100,000 lines are checked."""
+    language = LANGUAGES["polish-debian"]
+    if not language.path.is_file():
+        pytest.skip(f"{language.path} is absent: apt-get install {language.package} (CI installs it)")
+    with language.path.open(encoding="utf-8") as handle:
+        head = [next(handle) for _ in range(100_000)]
+    lexicon = language.load(_write(tmp_path, head))
+    assert len(lexicon) > 50_000 and any("Ż" in w for w in lexicon.words)
+    assert set("".join(lexicon.words)) <= set(lexicon.tile_set.letters)
