@@ -83,9 +83,13 @@ class Board:
 
     # -- text ------------------------------------------------------------------
     def rows_text(self) -> list[str]:
-        """One string per row: letters, lower-case blanks, ``.`` for empty squares."""
+        """One string per row: letters, lower-case blanks, ``.`` for empty squares.
+
+        A tile whose label has several characters is written in brackets (``[CH]``), so
+        :meth:`from_rows` reads the rows back."""
         n = self.size
-        return ["".join(self.char_at(r * n + c) for c in range(n)) for r in range(n)]
+        return ["".join(self.tile_set.tile_text(t) if (t := self.cells[r * n + c]) else "."
+                        for c in range(n)) for r in range(n)]
 
     def __str__(self) -> str:
         return "\n".join(self.rows_text())
@@ -108,18 +112,33 @@ class Board:
             raise MoveSyntaxError(f"a board needs {layout.size} rows, got {len(lines)}")
         cells: list[int] = []
         for number, line in enumerate(lines, start=1):
-            if len(line) != layout.size:
-                raise MoveSyntaxError(f"board row {number} has {len(line)} squares, not {layout.size}: {line!r}")
-            for char in line:
+            row: list[int] = []
+            for char in _row_cells(line):
                 if char in ". ":
-                    cells.append(EMPTY)
+                    row.append(EMPTY)
                 else:
                     try:
-                        cells.append(tile_set.code(char))
+                        row.append(tile_set.code(char))
                     except ValueError as exc:
                         raise MoveSyntaxError(f"board row {number}: {exc}") from None
+            if len(row) != layout.size:
+                raise MoveSyntaxError(f"board row {number} has {len(row)} squares, not {layout.size}: {line!r}")
+            cells.extend(row)
         return cls(layout, tile_set, cells)
 
     def blank_squares(self) -> list[int]:
         """Squares holding a blank."""
         return [s for s, t in enumerate(self.cells) if t & BLANK_FLAG]
+
+
+def _row_cells(line: str) -> list[str]:
+    """A board row's squares: ``[label]`` groups are one square, any other character one."""
+    out: list[str] = []
+    i = 0
+    while i < len(line):
+        end = line.find("]", i) + 1 if line[i] == "[" else 0
+        if end <= 0:
+            end = i + 1
+        out.append(line[i:end])
+        i = end
+    return out

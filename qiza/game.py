@@ -30,7 +30,7 @@ from qiza.alphabet import BLANK, Tile, is_blank
 from qiza.board import Board
 from qiza.errors import GameOverError, IllegalMoveError, MoveSyntaxError, PhonyWordError, RuleError
 from qiza.lexicon import Lexicon, load_lexicon
-from qiza.move import Challenge, Exchange, Move, Pass, Place, format_move, parse_move
+from qiza.move import THROUGH, Challenge, Exchange, Move, Pass, Place, format_move, parse_move
 from qiza.rules import CLASSIC, COMPUTER, EndPoints, EndRule, FirstPlayer, Rules
 from qiza.scoring import Evaluation, evaluate
 
@@ -326,8 +326,10 @@ class Game:
         """The rack after the placement; raises if the rack lacks a tile."""
         rack = list(self.racks[seat])
         tile_set = self.rules.tile_set
-        for char in place.tiles():
-            tile = tile_set.code(char)
+        for char in place.cells():
+            if char == THROUGH:
+                continue
+            tile = tile_set.code("?" if char.islower() else char)
             if tile in rack:
                 rack.remove(tile)
             else:

@@ -61,22 +61,45 @@ class Place:
     direction: Direction
     word: str
 
+    def cells(self) -> list[str]:
+        """The word square by square: a tile's text (``[CH]`` for a label of several characters) or ``.``."""
+        return cells(self.word)
+
     def squares(self, size: int) -> list[int]:
         """Square numbers of every letter of the word."""
         dr, dc = self.direction.step
-        return [(self.row + i * dr) * size + self.col + i * dc for i in range(len(self.word))]
+        return [(self.row + i * dr) * size + self.col + i * dc for i in range(len(self.cells()))]
 
     def placed(self, size: int) -> list[tuple[int, str]]:
-        """``(square, tile character)`` of each tile put down (not those played through)."""
-        return [(sq, ch) for sq, ch in zip(self.squares(size), self.word) if ch != THROUGH]
+        """``(square, tile text)`` of each tile put down (not those played through)."""
+        return [(sq, ch) for sq, ch in zip(self.squares(size), self.cells()) if ch != THROUGH]
 
     def tiles(self) -> str:
         """The tiles taken from the rack, as rack text (``?`` for a blank)."""
-        return "".join("?" if ch.islower() else ch for ch in self.word if ch != THROUGH)
+        return "".join("?" if ch.islower() else ch for ch in self.cells() if ch != THROUGH)
 
     @property
     def tile_count(self) -> int:
-        return sum(1 for ch in self.word if ch != THROUGH)
+        return sum(1 for ch in self.cells() if ch != THROUGH)
+
+
+def cells(word: str) -> list[str]:
+    """A placement word split into squares: ``[label]`` groups are one square, any other character one.
+
+    >>> cells("[CH]I.O")
+    ['[CH]', 'I', '.', 'O']
+    """
+    if "[" not in word:
+        return list(word)
+    out: list[str] = []
+    i = 0
+    while i < len(word):
+        end = word.find("]", i) + 1 if word[i] == "[" else 0
+        if end <= 0:
+            end = i + 1
+        out.append(word[i:end])
+        i = end
+    return out
 
 
 @dataclass(frozen=True)
@@ -136,7 +159,7 @@ def format_coordinate(row: int, col: int, direction: Direction, notation: Notati
     return letter + number if letter_first else number + letter
 
 
-_EXCHANGE = re.compile(r"^(?:exchange|exch|ex|swap|change|-)\s*([A-Za-z?]*)$", re.IGNORECASE)
+_EXCHANGE = re.compile(r"^(?:exchange|exch|ex|swap|change|-)\s*((?:[^\W\d_]|[?\[\]·])*)$", re.IGNORECASE)
 
 
 def parse_move(text: str, notation: Notation, board: Board | None = None) -> Move:
@@ -146,6 +169,8 @@ def parse_move(text: str, notation: Notation, board: Board | None = None) -> Mov
     letters for tiles, lower-case for blanks, and letters already on the board either
     written out, in parentheses or as ``.``. Written-out letters on occupied squares
     need ``board`` to be told apart from tiles placed (and are checked against it).
+    With a ``board`` the word is read into its tile set's tiles by greedy longest match
+    (Spanish ``CHICO`` is CH-I-C-O); ``[CH]`` is one tile in any case.
     """
     raw = text.strip()
     if not raw:
@@ -181,7 +206,7 @@ def _parse_word(text: str, row: int, col: int, direction: Direction,
     out: list[str] = []
     in_parens = False
     dr, dc = direction.step
-    for char in text:
+    for char in _tokens(text, board, raw):
         if char == "(":
             if in_parens:
                 raise MoveSyntaxError(f"{raw!r}: nested parentheses")
@@ -197,21 +222,22 @@ def _parse_word(text: str, row: int, col: int, direction: Direction,
         if char == THROUGH:
             out.append(THROUGH)
             continue
-        if not char.isalpha():
+        label = char[1:-1] if char.startswith("[") else char
+        if not label or not (label.isalpha() or len(char) > 1):
             raise MoveSyntaxError(f"{raw!r}: {char!r} is not a letter")
         on_board = None
         if board is not None and 0 <= r < board.size and 0 <= c < board.size:
             tile = board.get(r, c)
             on_board = board.tile_set.char(tile) if tile else None
         if in_parens:
-            if board is not None and on_board is not None and on_board.upper() != char.upper():
+            if board is not None and on_board is not None and on_board.upper() != label.upper():
                 raise MoveSyntaxError(f"{raw!r}: square {string.ascii_uppercase[c]}{r + 1} "
-                                      f"holds {on_board.upper()}, not {char.upper()}")
+                                      f"holds {on_board.upper()}, not {label.upper()}")
             out.append(THROUGH)
         elif on_board is not None:
-            if on_board.upper() != char.upper():
+            if on_board.upper() != label.upper():
                 raise MoveSyntaxError(f"{raw!r}: square {string.ascii_uppercase[c]}{r + 1} "
-                                      f"already holds {on_board.upper()}, not {char.upper()}")
+                                      f"already holds {on_board.upper()}, not {label.upper()}")
             out.append(THROUGH)
         else:
             out.append(char)
@@ -220,6 +246,36 @@ def _parse_word(text: str, row: int, col: int, direction: Direction,
     if not out:
         raise MoveSyntaxError(f"{raw!r}: no word")
     return "".join(out)
+
+
+def _tokens(text: str, board: Board | None, raw: str) -> list[str]:
+    """A typed word split into squares' texts: ``[..]`` groups, and with a board whose tile set has
+    labels of several characters, its labels by greedy longest match (written ``[CH]``)."""
+    tile_set = board.tile_set if board is not None else None
+    out: list[str] = []
+    i = 0
+    while i < len(text):
+        if text[i] == "[":
+            end = text.find("]", i)
+            if end < 0:
+                raise MoveSyntaxError(f"{raw!r}: '[' without ']'")
+            out.append(text[i:end + 1] if end > i + 2 else text[i + 1:end])
+            i = end + 1
+            continue
+        if tile_set is not None and tile_set.multi_letter:
+            for length in range(min(max(len(x) for x in tile_set.letters), len(text) - i), 1, -1):
+                piece = text[i:i + length]
+                if piece.upper() in tile_set.letters and piece in (piece.upper(), piece.lower()):
+                    out.append(f"[{piece}]")
+                    i += length
+                    break
+            else:
+                out.append(text[i])
+                i += 1
+            continue
+        out.append(text[i])
+        i += 1
+    return out
 
 
 def format_word(move: Place, board: Board | None = None, *, parens: bool = True) -> str:
@@ -232,9 +288,9 @@ def format_word(move: Place, board: Board | None = None, *, parens: bool = True)
         return move.word
     out: list[str] = []
     open_group = False
-    for square, char in zip(move.squares(board.size), move.word):
+    for square, char in zip(move.squares(board.size), move.cells()):
         if char == THROUGH:
-            letter = board.char_at(square)
+            letter = board.tile_set.tile_text(board[square])
             if parens and not open_group:
                 out.append("(")
                 open_group = True

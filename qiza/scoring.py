@@ -99,7 +99,8 @@ def canonical(board: Board, move: Place) -> Place:
     while board.get(r - dr, c - dc) and 0 <= r - dr and 0 <= c - dc:
         r, c = r - dr, c - dc
         prefix += THROUGH
-    end_r, end_c = move.row + dr * len(move.word), move.col + dc * len(move.word)
+    length = len(move.cells())
+    end_r, end_c = move.row + dr * length, move.col + dc * length
     suffix = ""
     while end_r < size and end_c < size and board.get(end_r, end_c):
         suffix += THROUGH
@@ -116,7 +117,8 @@ def evaluate(board: Board, move: Place, rules: Rules) -> Evaluation:
     dr, dc = move.direction.step
     if not move.word:
         raise IllegalMoveError("no tiles placed")
-    last_r, last_c = move.row + dr * (len(move.word) - 1), move.col + dc * (len(move.word) - 1)
+    squares = move.cells()
+    last_r, last_c = move.row + dr * (len(squares) - 1), move.col + dc * (len(squares) - 1)
     if not (0 <= move.row < size and 0 <= move.col < size):
         corner = _name(board, size - 1, size - 1)
         raise IllegalMoveError(f"{_name(board, move.row, move.col)} is not a square: the {size}x{size} "
@@ -124,7 +126,7 @@ def evaluate(board: Board, move: Place, rules: Rules) -> Evaluation:
     if not (0 <= move.row < size and 0 <= move.col < size and last_r < size and last_c < size):
         raise IllegalMoveError(f"the word runs off the {size}x{size} board")
     placed: dict[int, int] = {}
-    for i, char in enumerate(move.word):
+    for i, char in enumerate(squares):
         r, c = move.row + dr * i, move.col + dc * i
         sq = r * size + c
         if char == THROUGH:
@@ -220,10 +222,11 @@ def explain(board: Board, evaluation: Evaluation, rules: Rules) -> str:
         sr, sc = word.direction.step
         letters = []
         total, factor, doubled = 0, 1, []
-        for i, char in enumerate(word.text):
+        for i, tile in enumerate(tile_set.codes(word.text)):
+            char = tile_set.char(tile)
             r, c = word.row + sr * i, word.col + sc * i
             sq = r * size + c
-            value = tile_set.value(tile_set.code(char))
+            value = tile_set.value(tile)
             name = layout.square_name(sq)
             if board[sq] == EMPTY:  # placed by this play: its square's premium counts
                 premium = layout.premium(sq)

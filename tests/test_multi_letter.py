@@ -1,0 +1,71 @@
+"""Multi-letter tiles (Spanish CH, LL, RR; Catalan L·L) through notation, rules engine, board text and GCG."""
+
+from __future__ import annotations
+
+import pytest
+
+from qiza.alphabet import BLANK_FLAG, SPANISH, find_tile_set
+from qiza.board import Board
+from qiza.errors import IllegalMoveError, MoveSyntaxError
+from qiza.game import Game
+from qiza.lexicon import Lexicon, LoadReport
+from qiza.move import Exchange, Place, cells, format_move, parse_move
+from qiza.rules import CLASSIC, Notation
+
+
+def _spanish_game() -> Game:
+    lexicon = Lexicon("ES-TEST", frozenset({"CHICO", "CHICOS", "AÑO", "PERRO", "OCHO"}), LoadReport(),
+                      tile_set=SPANISH)
+    rules = CLASSIC.with_options(tile_set="spanish", first_player="fixed")
+    return Game(rules, players=2, seed=1, lexicon=lexicon)
+
+
+def test_a_spanish_word_is_typed_plain_or_in_brackets_and_scores_each_tile_once() -> None:
+    for typed in ("H8 CHICO", "H8 [CH]ICO", "H8 across [CH]ICO"):
+        game = _spanish_game()
+        game.set_rack(0, "CHICOSA")
+        record = game.play(typed)
+        # CH 5 + I 1 + C 3 + O 1 = 10, doubled on the centre square; four tiles, four squares
+        assert record.score == 20 and record.words == ("CHICO",) and len(record.squares) == 4
+        assert record.notation == "H8 [CH]ICO"
+        assert game.board.rows_text()[7] == ".......[CH]ICO...."
+        assert Board.from_rows(game.board.rows_text(), game.rules.layout, SPANISH).cells == game.board.cells
+
+
+def test_a_blank_as_a_multi_letter_tile() -> None:
+    game = _spanish_game()
+    game.set_rack(0, "?ICOSAE")
+    record = game.play("H8 [ch]ICO")
+    assert record.score == (0 + 1 + 3 + 1) * 2 and record.words == ("chICO",)  # lower case: the blank
+    assert game.board[7 * 15 + 7] == SPANISH.code("CH") | BLANK_FLAG
+    assert game.board.rows_text()[7].startswith(".......[ch]ICO")
+
+
+def test_a_tile_not_on_the_rack_is_named() -> None:
+    game = _spanish_game()
+    game.set_rack(0, "CHIOSAE")  # C H, no CH tile and no second C
+    before = game.board.cells.copy() if hasattr(game.board.cells, "copy") else list(game.board.cells)
+    with pytest.raises(IllegalMoveError, match="not on the rack"):
+        game.play("H8 [CH]ICO")
+    assert list(game.board.cells) == list(before) and game.rack_text(0) == SPANISH.text(SPANISH.codes("CHIOSAE"))
+
+
+def test_notation_reads_multi_letter_tiles_with_a_board() -> None:
+    board = Board.from_rows(["." * 15] * 15, tile_set=SPANISH)
+    move = parse_move("H8 PERRO", Notation.RULEBOOK, board)
+    assert isinstance(move, Place) and move.word == "PE[RR]O" and move.cells() == ["P", "E", "[RR]", "O"]
+    assert move.tile_count == 4 and move.tiles() == "PE[RR]O"
+    assert format_move(move, Notation.TOURNAMENT, board) == "8H PE[RR]O"
+    unboarded = parse_move("H8 [ll]AMA", Notation.RULEBOOK)  # no board: brackets still group
+    assert isinstance(unboarded, Place) and unboarded.word == "[ll]AMA"
+    assert cells("[CH].O") == ["[CH]", ".", "O"]
+    assert parse_move("exchange [CH]Ñ?", Notation.RULEBOOK) == Exchange("[CH]Ñ?")
+    with pytest.raises(MoveSyntaxError, match="without"):
+        parse_move("H8 [CHICO", Notation.RULEBOOK, board)
+
+
+def test_catalan_middle_dot_in_notation() -> None:
+    catalan = find_tile_set("catalan")
+    board = Board.from_rows(["." * 15] * 15, tile_set=catalan)
+    move = parse_move("H8 COL·LEGI", Notation.RULEBOOK, board)
+    assert isinstance(move, Place) and move.cells() == ["C", "O", "[L·L]", "E", "G", "I"]
