@@ -234,8 +234,9 @@ def _player_number(digits: str) -> int:
     """The number of ``#playerN`` / ``#rackN`` (1 to :data:`MAX_PLAYERS`), or 0 when out of range."""
     number = int(digits) if len(digits) <= 2 else 0
     return number if 1 <= number <= MAX_PLAYERS else 0
-_RACK_OK = re.compile(r"^(?:[^\W\d_]|\?){0,40}$")
-"""A rack, exchange or end-rack tiles: letters and ``?``, at most 40 (the racks of three players)."""
+_RACK_OK = re.compile(r"^(?:[^\W\d_]|[?·]|\[[^\W\d_·]{1,4}\]){0,40}$")
+"""A rack, exchange or end-rack tiles: letters, ``?`` and bracketed multi-letter tiles (``[CH]``),
+at most 40 (the racks of three players)."""
 
 
 _NOT_CHARACTER_SETS = {"idna", "punycode", "undefined", "unicode_escape", "raw_unicode_escape"}
@@ -575,7 +576,7 @@ def _is_word(word: str) -> bool:
             depth += 1
         elif char == ")":
             depth -= 1
-        elif not (char == "." or char.isalpha()):
+        elif not (char in ".[]·" or char.isalpha()):
             return False
         if depth not in (0, 1):
             return False
@@ -797,7 +798,10 @@ def _event_of(entry: Record, nick: str) -> Event | None:
 # -- replaying through the rules engine ---------------------------------------------------------
 
 _LEXICON_TILE_SETS = {"osps": "polish", "osx": "polish", "fra": "french", "ods": "french",
-                      "fise": "spanish", "rd": "german", "deutsch": "german", "nsf": "norwegian"}
+                      "fise": "spanish", "rd": "german", "deutsch": "german", "nsf": "norwegian",
+                      "disc": "catalan", "french-debian": "french", "german-debian": "german",
+                      "spanish-debian": "spanish", "catalan-debian": "catalan", "italian-debian": "italian",
+                      "dutch-debian": "dutch", "polish-debian": "polish"}
 
 
 def tile_set_for(record: GameRecord) -> TileSet:

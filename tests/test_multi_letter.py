@@ -69,3 +69,20 @@ def test_catalan_middle_dot_in_notation() -> None:
     board = Board.from_rows(["." * 15] * 15, tile_set=catalan)
     move = parse_move("H8 COL·LEGI", Notation.RULEBOOK, board)
     assert isinstance(move, Place) and move.cells() == ["C", "O", "[L·L]", "E", "G", "I"]
+
+
+def test_gcg_writes_multi_letter_tiles_in_brackets_and_replays_them() -> None:
+    from qiza import gcg
+
+    game = _spanish_game()
+    game.set_rack(0, "CHICOSA")
+    game.play("H8 CHICO")
+    game.set_rack(1, "Ñ?RR[LL]AE")
+    game.play("exchange [LL]Ñ")
+    text = gcg.dumps(gcg.from_game(game))
+    assert ">Player_1: [CH]ICOSA 8H [CH]ICO +20 20" in text
+    assert ">Player_2: Ñ?[RR][LL]AE -[LL]Ñ +0 0" in text
+    assert "#tile-distribution spanish" in text
+    replay = gcg.replay(gcg.loads(text), lexicon=game.lexicon)
+    assert replay.checked == 2 and not replay.differences and not replay.warnings
+    assert replay.game is not None and replay.game.board.cells == game.board.cells
