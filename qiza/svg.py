@@ -86,7 +86,8 @@ def board_svg(board: Board, *, last: Iterable[int] = (), square: int = 32, coord
                    f'fill="{COLORS["tile"]}" stroke="{edge}" stroke-width="{width}"{css}/>')
         letter = escape(tile_set.char(tile).upper())
         colour = COLORS["blank_letter"] if blank else COLORS["letter"]
-        out.append(f'<text x="{x + square // 2}" y="{y + square * 11 // 16}" font-size="{square * 9 // 16}" '
+        font = square * 9 // 16 if len(letter) == 1 else square * 9 // (8 + 5 * len(letter))  # CH, L·L
+        out.append(f'<text x="{x + square // 2}" y="{y + square * 11 // 16}" font-size="{font}" '
                    f'font-weight="bold" fill="{colour}" text-anchor="middle">{letter}</text>')
         if blank:
             out.append(f'<circle cx="{x + square - 7}" cy="{y + 7}" r="2.5" fill="{COLORS["blank_letter"]}" '

@@ -32,14 +32,16 @@ LEGEND = "= triple word  - double word  \" triple letter  ' double letter  * sta
 
 
 def board_text(board: Board, *, last: Record | Iterable[int] | None = None, legend: bool = False) -> str:
-    """The board as text with column letters and row numbers (two characters per square)."""
+    """The board as text with column letters and row numbers (two characters per square; more
+    when the tile set has labels of several characters, such as Spanish ``CH``)."""
     layout = board.layout
     size = board.size
+    width = max(len(label) for label in board.tile_set.letters)
     if isinstance(last, Record):
         marked = set(last.squares)
     else:
         marked = set(last or ())
-    lines = ["   " + " ".join(string.ascii_uppercase[:size])]
+    lines = ["   " + " ".join(c.ljust(width) for c in string.ascii_uppercase[:size]).rstrip()]
     for row in range(size):
         cells = []
         for col in range(size):
@@ -50,7 +52,7 @@ def board_text(board: Board, *, last: Record | Iterable[int] | None = None, lege
                 char = "*"
             else:
                 char = PREMIUM_MARKS[layout.premium(square)]
-            cells.append(char)
+            cells.append(char.ljust(width))
         text = ""
         for col, char in enumerate(cells):
             square = row * size + col

@@ -86,3 +86,16 @@ def test_gcg_writes_multi_letter_tiles_in_brackets_and_replays_them() -> None:
     replay = gcg.replay(gcg.loads(text), lexicon=game.lexicon)
     assert replay.checked == 2 and not replay.differences and not replay.warnings
     assert replay.game is not None and replay.game.board.cells == game.board.cells
+
+
+def test_text_and_svg_boards_show_whole_labels() -> None:
+    from qiza.svg import board_svg
+    from qiza.text import board_text
+
+    game = _spanish_game()
+    game.set_rack(0, "CHICOSA")
+    game.play("H8 CHICO")
+    lines = board_text(game.board).splitlines()
+    header, row8 = lines[0], lines[8]
+    assert row8.index("CH") == header.index("H") and row8.index("O") == header.index("K")  # columns line up
+    assert board_svg(game.board).count(">CH<") == 1

@@ -116,7 +116,7 @@ def _cell(board: Board, tile_set: TileSet, premium: Premium, square: int, is_las
         else:
             cell_style = BLANK_STYLE if blank else TILE_STYLE
         if line == 0:
-            text = " " + char if w == 2 else _centre(char, w)
+            text = " " + char if w == 2 and len(char) == 1 else _centre(char, w)
         else:
             value = "" if blank else str(tile_set.value(tile))
             text = value.rjust(w - 1) + " "
