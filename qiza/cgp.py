@@ -93,7 +93,8 @@ def _tile_set(name: str | None) -> TileSet:
     if not name:
         return ENGLISH
     try:
-        return find_tile_set(name.lower().removesuffix("_super"))
+        key = name.lower()
+        return find_tile_set("super" if key == "english_super" else key.removesuffix("_super"))
     except ValueError as exc:
         raise FileFormatError(f"ld: {exc}") from None
 

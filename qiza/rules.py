@@ -241,8 +241,8 @@ COMPUTER = Rules(name="computer", first_player=FirstPlayer.FIXED)
 TOURNAMENT = Rules(name="tournament", notation=Notation.TOURNAMENT, challenge=ChallengeRule.DOUBLE)
 """Classic rules written in tournament notation (``8H`` across)."""
 
-SUPER_BOARD = Rules(name="super", layout=find_layout("super"))
-"""The 21x21 board."""
+SUPER_BOARD = Rules(name="super", layout=find_layout("super"), tile_set=find_tile_set("super"))
+"""The 21x21 board with the Super Scrabble set (200 tiles, 4 blanks)."""
 
 FRENCH_SET = Rules(name="french", tile_set=find_tile_set("french"))
 """French tile values and counts on the standard board."""

@@ -124,3 +124,16 @@ def test_a_users_tile_set_file_loads(tmp_path: Path) -> None:
     assert mine.name == "mine" and mine.total == 4 and mine.text(mine.codes("IJI")) == "[IJ]I"
     with pytest.raises(TileSetError, match="cannot read"):
         load_tile_set_file(tmp_path / "absent.toml")
+
+
+def test_super_preset_plays_with_the_super_set() -> None:
+    from qiza import gcg
+    from qiza.game import Game
+    from qiza.rules import find_preset
+
+    rules = find_preset("super")
+    assert rules.layout.size == 21 and rules.tile_set is find_tile_set("super")
+    game = Game(rules, players=2, seed=1)
+    assert game.tile_total() == 200 and len(game.bag) == 200 - 14
+    record = gcg.GameRecord(tile_distribution="english_super")
+    assert gcg.tile_set_for(record) is find_tile_set("super")
