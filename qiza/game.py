@@ -70,6 +70,14 @@ class EndReason(enum.Enum):
     BLOCKED = "no player can make a play"
     FINISH_LINE = "a player reached the Finish Line target"
     RESIGNED = "a player resigned"
+    TIME = "a player lost on time"
+    """The player's clock ran past the longest overtime allowed (see :mod:`qiza.web.clocks`)."""
+    ABANDONED = "a player left the game"
+    """The player stopped playing and another claimed the game (after a reminder)."""
+
+
+FORFEITS = (EndReason.RESIGNED, EndReason.TIME, EndReason.ABANDONED)
+"""End reasons where one player loses whatever the scores: :meth:`Game.resign` with a reason."""
 
 
 @dataclass
@@ -755,16 +763,22 @@ class Game:
         self.history.append(Record(seat, kind, self.rack_text(seat), points, self.scores[seat], None,
                                    f"({tiles})" if tiles else "", note=kind.value))
 
-    def resign(self, seat: int) -> None:
-        """End the game at once; the other players are ranked by score (unplayed tiles not counted)."""
+    def resign(self, seat: int, reason: EndReason = EndReason.RESIGNED) -> None:
+        """End the game at once with ``seat`` losing; the other players are ranked by score
+        (unplayed tiles not counted). ``reason``: :attr:`EndReason.RESIGNED`, or
+        :attr:`EndReason.TIME` (lost on time) or :attr:`EndReason.ABANDONED` (left the game),
+        which a server decides for the player."""
         self._check_seat(seat)
+        if reason not in FORFEITS:
+            raise ValueError(f"a game is lost by resigning, on time or by leaving it, not because {reason.value}")
         if self.over:
             raise GameOverError("the game is over")
         self._resigned = seat
-        self.actions.append((seat, "resign"))
+        self.actions.append((seat, {EndReason.RESIGNED: "resign", EndReason.TIME: "resign time",
+                                    EndReason.ABANDONED: "resign abandoned"}[reason]))
         self._pending = None
         self._scores_before_end = list(self.scores)
-        self.end_reason = EndReason.RESIGNED
+        self.end_reason = reason
 
     def winners(self) -> list[int]:
         """Seats of the winners (more than one when the win is shared); empty before the end.
@@ -776,7 +790,7 @@ class Game:
         if not self.over:
             return []
         seats = list(range(len(self.players)))
-        if self.end_reason is EndReason.RESIGNED:
+        if self.end_reason in FORFEITS:
             seats = [s for s in seats if s != self._resigned]
         if self.end_reason is EndReason.FINISH_LINE:
             targets = self.rules.finish_line or ()
@@ -793,7 +807,7 @@ class Game:
         """The seat whose action ended the game: the player who went out, resigned or reached
         the Finish Line target (``None`` before the end and when nobody did, e.g. after
         scoreless turns)."""
-        if self.end_reason is EndReason.RESIGNED:
+        if self.end_reason in FORFEITS:
             return self._resigned
         if self.end_reason is EndReason.FINISH_LINE:
             winners = self.winners()
@@ -911,7 +925,7 @@ def apply_action(game: Game, seat: int, text: str) -> None:
     """Apply one entry of :attr:`Game.actions` (a move in the game's notation, ``challenge``
     (``challenge N``: with a bonus of N points),
     ``accept``, ``rack TILES``, ``arrange TILES``, ``redeal TOKEN``, ``penalty N NOTE``, ``setup JSON``
-    or ``resign``)."""
+    or ``resign`` (``resign time``: lost on time, ``resign abandoned``: left the game))."""
     word, _, rest = text.partition(" ")
     if text == "accept":
         game.accept()
@@ -923,6 +937,10 @@ def apply_action(game: Game, seat: int, text: str) -> None:
         game.challenge(seat, bonus=int(rest))
     elif text == "resign":
         game.resign(seat)
+    elif text == "resign time":
+        game.resign(seat, EndReason.TIME)
+    elif text == "resign abandoned":
+        game.resign(seat, EndReason.ABANDONED)
     elif word == "rack":
         game.set_rack(seat, rest)
     elif word == "setup":

@@ -23,11 +23,13 @@ import contextlib
 import logging
 import os
 import threading
+import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
 
+from argon2 import PasswordHasher
 from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi import Path as PathParam
 from fastapi.encoders import jsonable_encoder
@@ -51,16 +53,28 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from qiza.rules import PRESETS, ChallengeRule, EndPoints, EndRule, FirstPlayer, Level, Notation, finish_line_targets
+from qiza.web.accounts import Accounts, ensure_csrf_cookie
+from qiza.web.accounts import router as accounts_router
+from qiza.web.chat import Chat
+from qiza.web.chat import router as chat_router
+from qiza.web.clocks import TimeControl
 from qiza.web.db import Store, default_database_url
+from qiza.web.errors import ApiError, errors
 from qiza.web.guard import RequestGuard
+from qiza.web.leaving import CLAIM_AFTER, REMIND_AFTER, Leaving
+from qiza.web.leaving import router as leaving_router
 from qiza.web.lexicons import Catalogue
-from qiza.web.service import Action, ApiError, GameService, SeatSpec, computer_levels, default_level
+from qiza.web.players import Players
+from qiza.web.players import router as players_router
+from qiza.web.ratings import Ratings
+from qiza.web.ratings import router as ratings_router
+from qiza.web.seeks import Seeks, TimeControlIn
+from qiza.web.seeks import router as seeks_router
+from qiza.web.service import Action, GameService, SeatSpec, computer_levels, default_level
 from qiza.web.throttle import FailureThrottle
 
 log = logging.getLogger("qiza.web")
 T = TypeVar("T")
-#: error codes of a wrong guess (counted by the throttle, see :mod:`qiza.web.throttle`)
-GUESS_FAILURES = frozenset({"wrong_token", "wrong_invite"})
 HERE = Path(__file__).parent
 STATIC = HERE / "static"
 TEMPLATES = HERE / "templates"
@@ -114,6 +128,7 @@ class CreateGameIn(_Body):
     word_help: bool | None = Field(None, description="show invalid words in the move preview")
     creator_seat: WholeNumber | None = Field(0, ge=0, le=3, description="the person seat the creator takes")
     claim_all: bool = Field(False, description="return the tokens of every person seat (bots, one device)")
+    time_control: TimeControlIn | None = Field(None, description="clocks: minutes per player, increment, overtime")
 
 
 class CreatedOut(BaseModel):
@@ -201,44 +216,6 @@ class PreviewIn(_Body):
     token: str = Field(min_length=1, max_length=200)
     move: str | None = Field(None, max_length=60)
     cells: Cells | None = None
-
-
-class ErrorDetail(BaseModel):
-    """What went wrong: a short machine-readable ``code`` and a message naming the problem
-    (some errors add fields, e.g. ``version`` or ``words``)."""
-
-    model_config = ConfigDict(extra="allow")
-
-    code: str
-    message: str
-
-
-class ErrorOut(BaseModel):
-    """Every refusal: ``{"error": {"code": ..., "message": ...}}``."""
-
-    error: ErrorDetail
-
-
-_ERROR_TEXT: dict[int, str] = {
-    400: "a request HTTP cannot carry (e.g. a Content-Length that is no number)",
-    403: "wrong seat token or invite secret, not the game's creator",
-    404: "no such game",
-    409: "not your turn, stale version, duplicate request, game over, seat taken",
-    410: "an invite secret its creator withdrew",
-    413: "body_too_large: the request body is over 64 KiB",
-    422: "malformed request (malformed_request, a field out of bounds, token_in_url: a secret in the URL), "
-         "a seat the game does not have (no_such_seat), bad rules or seats, unknown lexicon, illegal move",
-    429: "too_many_attempts: too many wrong tokens or invites from this address for this game; "
-         "see the Retry-After header",
-    501: "this server lacks the GCG or analysis module",
-    503: "database_unavailable (or lexicon_unavailable): try again after the Retry-After header's seconds",
-}
-
-
-def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    """The documented error answers of an operation: 400, 413, 422 for any request, plus ``statuses``."""
-    return {status: {"model": ErrorOut, "description": _ERROR_TEXT[status]}
-            for status in sorted({400, 413, 422, *statuses})}
 
 
 #: errors of an operation on a game with a seat token (or an invite)
@@ -375,7 +352,10 @@ class Hub:
 def create_app(database_url: str | None = None, *, computer_workers: int = 2,
                computer_delay: float = 0.0, warm_up: bool = False,
                computer_processes: int | None = None, seeds: Callable[[], int] | None = None,
-               lexicons: Mapping[str, str | os.PathLike[str]] | None = None) -> FastAPI:
+               lexicons: Mapping[str, str | os.PathLike[str]] | None = None,
+               now: Callable[[], float] = time.time, clock_sweep: float = 1.0,
+               password_hasher: PasswordHasher | None = None, remind_after: float = REMIND_AFTER,
+               claim_after: float = CLAIM_AFTER) -> FastAPI:
     """The qiza web app on a database (SQLite file by default, or any SQLAlchemy URL).
 
     ``computer_workers``: worker processes deciding the computers' moves (``computer_processes=0``
@@ -385,11 +365,31 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
     new games' seeds come from (default: a cryptographic source; tests pass a fixed one).
     Clients never choose a game's seed, and no answer shows it before the game is over.
     ``lexicons``: word lists the operator offers besides the built-in ones (name to file);
-    clients name a lexicon from this list only."""
+    clients name a lexicon from this list only. ``now``: the time source of clocks, sessions and
+    reminders (tests pass a fake one); ``clock_sweep``: seconds between checks for players out of
+    time (0: none in the background; :meth:`GameService.sweep_clocks` does it);
+    ``remind_after``, ``claim_after``: seconds before an idle player may be reminded, and after
+    the reminder before the game may be claimed (:mod:`qiza.web.leaving`)."""
     store = Store(database_url or default_database_url())
     service = GameService(store, computer_workers=computer_workers, computer_delay=computer_delay,
-                          computer_processes=computer_processes, seeds=seeds, lexicons=Catalogue(lexicons))
+                          computer_processes=computer_processes, seeds=seeds, lexicons=Catalogue(lexicons), now=now)
     hub = Hub(service)
+    throttle = FailureThrottle()
+    accounts = Accounts(store, password_hasher, now=now)
+    board = Ratings(store, now=now)
+    service.on_end.append(board.on_end)
+    hall = Seeks(service, accounts, board, now=now)
+    room = Chat(service, accounts, throttle, now=now)
+    leaving = Leaving(service, throttle, remind_after, claim_after)
+    players = Players(service, accounts, board)
+
+    async def sweep_clocks() -> None:
+        while True:
+            await asyncio.sleep(clock_sweep)
+            try:
+                await run_in_threadpool(service.sweep_clocks)
+            except Exception:  # the database away for a moment: the next sweep tries again
+                log.warning("clock sweep failed", exc_info=True)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -399,9 +399,12 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
         if warm_up:
             service.warm_up()
         await run_in_threadpool(service.resume_computers)
+        sweeper = asyncio.create_task(sweep_clocks()) if clock_sweep > 0 else None
         try:
             yield
         finally:
+            if sweeper is not None:
+                sweeper.cancel()
             hub.stop()
             service.close()
             store.dispose()
@@ -416,6 +419,10 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
     app.state.service = service
     app.state.hub = hub
     app.state.store = store
+    app.state.accounts = accounts
+    for part in (accounts_router(accounts, throttle), ratings_router(board), seeks_router(hall), chat_router(room),
+                 leaving_router(leaving), players_router(players)):
+        app.include_router(part)
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
@@ -460,37 +467,38 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
     # -- pages ---------------------------------------------------------------------------------
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
+    def page(request: Request, name: str) -> FileResponse:
+        response = FileResponse(TEMPLATES / name)
+        ensure_csrf_cookie(request, response)
+        return response
+
     @app.get("/", include_in_schema=False)
-    def lobby_page() -> FileResponse:
-        return FileResponse(TEMPLATES / "lobby.html")
+    def lobby_page(request: Request) -> FileResponse:
+        return page(request, "lobby.html")
+
+    @app.get("/player/{name}", include_in_schema=False)
+    def player_page(request: Request, name: str) -> FileResponse:
+        return page(request, "player.html")
+
+    @app.get("/leaderboard", include_in_schema=False)
+    def leaderboard_page(request: Request) -> FileResponse:
+        return page(request, "leaderboard.html")
 
     @app.get("/favicon.ico", include_in_schema=False)
     def favicon() -> Response:
         return Response(status_code=204)
 
     @app.get("/game/{game_id}", include_in_schema=False)
-    def game_page(game_id: str) -> FileResponse:
-        return FileResponse(TEMPLATES / "game.html")
+    def game_page(request: Request, game_id: str) -> FileResponse:
+        return page(request, "game.html")
 
     # -- API -----------------------------------------------------------------------------------
-    throttle = FailureThrottle()
     app.state.throttle = throttle
 
     def guarded(client: Request | WebSocket, game_id: str, check: Callable[..., T], *args: Any) -> T:
         """``check(*args)``, a call that checks a seat token or an invite of ``game_id``,
-        unless this client guessed wrong too often (429 ``too_many_attempts``, asked before
-        the check so that it tells nothing); its failed checks are counted."""
-        key = (client.client.host if client.client else "", game_id)
-        wait = throttle.wait(key)
-        if wait:
-            raise ApiError(429, "too_many_attempts", "too many wrong seat tokens or invites for this game from "
-                           f"your address: try again in {wait} seconds", retry_after=wait)
-        try:
-            return check(*args)
-        except ApiError as exc:
-            if exc.code in GUESS_FAILURES:
-                throttle.fail(key)
-            raise
+        throttled per client address and game (:meth:`FailureThrottle.guard`)."""
+        return throttle.guard((client.client.host if client.client else "", game_id), check, *args)
 
     @app.get("/api/meta", tags=["games"], responses=errors())
     def meta() -> dict[str, Any]:
@@ -513,8 +521,10 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
         }
 
     @app.post("/api/games", tags=["games"], status_code=201, response_model=CreatedOut, responses=errors(503))
-    def create_game(body: CreateGameIn) -> CreatedOut:
-        """Create a game. The creator takes ``creator_seat`` (or every person seat with ``claim_all``)."""
+    def create_game(request: Request, body: CreateGameIn) -> CreatedOut:
+        """Create a game. The creator takes ``creator_seat`` (or every person seat with ``claim_all``);
+        signed in, the creator's account holds that seat (the game shows on their profile)."""
+        user = accounts.user_of(request)
         persons = [i for i, s in enumerate(body.seats) if s.kind == "person"]
         if body.claim_all:
             claim = persons
@@ -525,9 +535,12 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
         else:
             claim = []
         created = service.create(
-            preset=body.preset, options=body.options, seats=[SeatSpec(s.kind, s.name, s.level) for s in body.seats],
+            preset=body.preset, options=body.options,
+            seats=[SeatSpec(s.kind, s.name, s.level, user.id if user is not None and claim[:1] == [i]
+                            and not body.claim_all else None) for i, s in enumerate(body.seats)],
             lexicon=body.lexicon, word_help=body.word_help,
-            finish_line_levels=body.finish_line_levels, claim=claim)
+            finish_line_levels=body.finish_line_levels, claim=claim,
+            time_control=TimeControl(**body.time_control.model_dump()) if body.time_control else None)
         url = f"/game/{created.id}"
         return CreatedOut(id=created.id, tokens=created.tokens, url=url, invite=created.invite,
                           invite_url=f"{url}#invite={created.invite}")
@@ -557,7 +570,9 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
     def join_game(request: Request, game_id: GameId, body: JoinIn) -> JoinOut:
         """Take an open person seat with the invite secret (from the creator's invite link);
         keep the returned token secret."""
-        token, version = guarded(request, game_id, service.join, game_id, body.seat, body.name, body.invite)
+        user = accounts.user_of(request)
+        token, version = guarded(request, game_id, service.join, game_id, body.seat, body.name, body.invite,
+                                 user.id if user is not None else None)
         return JoinOut(seat=body.seat, token=token, version=version)
 
     def invite_out(game_id: str, found: dict[str, Any]) -> InviteOut:

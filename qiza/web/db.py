@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -60,6 +60,7 @@ games = Table(
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
     Column("moved_version", Integer, nullable=True),
+    Column("deadline", Float, nullable=True),  # when the player to move loses on time (games with a clock)
 )
 
 rack_orders = Table(
@@ -75,6 +76,66 @@ requests = Table(
     Column("game_id", String(40), primary_key=True),
     Column("request_id", String(80), primary_key=True),
     Column("version", Integer, nullable=False),
+)
+
+# -- the club (see qiza.web.accounts, ratings, seeks, chat) -------------------------------------
+users = Table(
+    "users", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(40), nullable=False),
+    Column("name_key", String(40), nullable=False, unique=True),  # the name folded to lower case
+    Column("password_hash", Text, nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+
+sessions = Table(
+    "sessions", metadata,
+    Column("id_hash", String(64), primary_key=True),  # SHA-256 of the cookie's secret
+    Column("user_id", String(32), nullable=False),
+    Column("csrf", String(64), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("expires_at", Float, nullable=False),
+)
+
+ratings = Table(
+    "ratings", metadata,
+    Column("user_id", String(32), primary_key=True),
+    Column("variant", String(60), primary_key=True),
+    Column("rating", Float, nullable=False),
+    Column("deviation", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("updated_at", Float, nullable=False),
+)
+
+game_players = Table(
+    "game_players", metadata,
+    Column("game_id", String(40), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("user_id", String(32), nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+
+seeks = Table(
+    "seeks", metadata,
+    Column("id", String(40), primary_key=True),
+    Column("user_id", String(32), nullable=False),
+    Column("settings", Text, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("game_id", String(40), nullable=True),
+    Column("created_at", Float, nullable=False),
+)
+
+chat = Table(
+    "chat", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", String(40), nullable=False),
+    Column("channel", String(16), nullable=False),
+    Column("author", String(40), nullable=False),
+    Column("user_id", String(32), nullable=True),
+    Column("seat", Integer, nullable=True),
+    Column("text", String(500), nullable=False),
+    Column("created_at", Float, nullable=False),
 )
 
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -153,6 +214,8 @@ class GameRow:
     status: str
     computer_to_move: bool
     moved_version: int | None = None
+    deadline: float | None = None
+    """When the player to move loses on time (the game has a clock and is not over), else ``None``."""
 
     @property
     def moved(self) -> int:
@@ -177,19 +240,30 @@ class Store:
         return self.engine.dialect.name == "postgresql"
 
     @contextmanager
-    def _begin(self) -> Iterator[Any]:
+    def transaction(self) -> Iterator[Any]:
+        """One database transaction (a SQLAlchemy connection): committed when the block ends,
+        rolled back if it raises. Every write of the web app goes through here."""
         with self.engine.begin() as connection:
             yield connection
 
-    def insert(self, row: GameRow) -> None:
-        """Store a new game (version ``row.version``)."""
+    _begin = transaction
+
+    def read(self) -> Any:
+        """A connection for reads (use in a ``with`` block)."""
+        return self.engine.connect()
+
+    def insert(self, row: GameRow, also: Sequence[Callable[[Any], None]] = ()) -> None:
+        """Store a new game (version ``row.version``); ``also``: more writes of the same
+        transaction, each called with the connection."""
         now = time.time()
         with self._begin() as connection:
             connection.execute(insert(games).values(
                 id=row.id, version=row.version, save=json.dumps(row.save), seats=json.dumps(row.seats),
                 settings=json.dumps(row.settings), status=row.status,
                 computer_to_move=row.computer_to_move, created_at=now, updated_at=now,
-                moved_version=row.version))
+                moved_version=row.version, deadline=row.deadline))
+            for write in also:
+                write(connection)
         row.moved_version = row.version
 
     def get(self, game_id: str) -> GameRow | None:
@@ -203,11 +277,14 @@ class Store:
         with self.engine.connect() as connection:
             return connection.execute(select(games.c.version).where(games.c.id == game_id)).scalar()
 
-    def swap(self, row: GameRow, expected_version: int, request_id: str | None = None, *, moved: bool = True) -> bool:
+    def swap(self, row: GameRow, expected_version: int, request_id: str | None = None, *, moved: bool = True,
+             also: Sequence[Callable[[Any], None]] = ()) -> bool:
         """Write ``row`` (game, seats, settings) as version ``expected_version + 1`` if the
         stored version is still ``expected_version``. Returns whether it was written. Raises
         :class:`Duplicate` if ``request_id`` was already used for this game. ``moved``: the
-        game itself changed (the new version becomes ``moved_version``)."""
+        game itself changed (the new version becomes ``moved_version``). ``also``: more writes
+        that commit with this one or not at all (ratings when a rated game ends), each called
+        with the connection once the game is written."""
         moved_version = expected_version + 1 if moved else row.moved
         with self._begin() as connection:  # one transaction: the request record commits with the game
             if request_id is not None:
@@ -221,10 +298,12 @@ class Store:
                 update(games).where(games.c.id == row.id, games.c.version == expected_version).values(
                     version=expected_version + 1, save=json.dumps(row.save), seats=json.dumps(row.seats),
                     settings=json.dumps(row.settings), status=row.status, computer_to_move=row.computer_to_move,
-                    moved_version=moved_version, updated_at=time.time()))
+                    moved_version=moved_version, deadline=row.deadline, updated_at=time.time()))
             if result.rowcount != 1:
                 connection.rollback()
                 return False
+            for write in also:
+                write(connection)
             if self.is_postgres:
                 connection.execute(text("SELECT pg_notify('qiza_games', :payload)"),
                                    {"payload": f"{row.id} {expected_version + 1}"})
@@ -263,6 +342,21 @@ class Store:
             return list(connection.execute(select(games.c.id).where(
                 games.c.computer_to_move.is_(True), games.c.status != "over")).scalars())
 
+    @staticmethod
+    def hold_seats(game_id: str, held: dict[int, str], now: float) -> Callable[[Any], None]:
+        """A write (for ``also``) recording which accounts hold which seats of a game."""
+        def write(connection: Any) -> None:
+            for seat, user_id in held.items():
+                connection.execute(insert(game_players).values(game_id=game_id, seat=seat, user_id=user_id,
+                                                               created_at=now))
+        return write
+
+    def past_deadline(self, now: float) -> list[str]:
+        """Ids of games whose player to move ran out of time by ``now``."""
+        with self.engine.connect() as connection:
+            return list(connection.execute(select(games.c.id).where(
+                games.c.deadline <= now, games.c.status == "active")).scalars())
+
     def list_games(self, limit: int = 50) -> list[GameRow]:
         """Recent games, newest first."""
         with self.engine.connect() as connection:
@@ -276,4 +370,5 @@ class Store:
 
 def _row(found: Any) -> GameRow:
     return GameRow(found.id, found.version, json.loads(found.save), json.loads(found.seats),
-                   json.loads(found.settings), found.status, bool(found.computer_to_move), found.moved_version)
+                   json.loads(found.settings), found.status, bool(found.computer_to_move), found.moved_version,
+                   found.deadline)

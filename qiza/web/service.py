@@ -23,12 +23,13 @@ import importlib
 import logging
 import secrets
 import threading
+import time
 import weakref
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from qiza import savefile
 from qiza.errors import (
@@ -40,11 +41,12 @@ from qiza.errors import (
     QizaError,
     RuleError,
 )
-from qiza.game import Game, Kind, PlayerView, Record, visible_record
+from qiza.game import EndReason, Game, Kind, PlayerView, Record, visible_record
 from qiza.lexicon import Lexicon
 from qiza.move import Exchange, Move, Pass, Place
 from qiza.rules import PRESETS, Notation, Rules, default_challenge, find_preset, finish_line
 from qiza.scoring import place_from_cells
+from qiza.web.clocks import Clock, TimeControl
 from qiza.web.computer import (
     FALLBACK_LEVELS,
     ComputerPool,
@@ -59,27 +61,14 @@ from qiza.web.computer import analyze as analyze_in_worker
 from qiza.web.computer import choose as choose_in_worker
 from qiza.web.computer import wants_challenge as wants_challenge_in_worker
 from qiza.web.db import Duplicate, GameRow, Store
+from qiza.web.errors import ApiError
 from qiza.web.lexicons import Catalogue, load_source
 
 log = logging.getLogger("qiza.web")
+T = TypeVar("T")
 
 PERSON = "person"
 COMPUTER = "computer"
-
-
-class ApiError(Exception):
-    """A refused request: HTTP ``status``, a machine-readable ``code`` and a message."""
-
-    def __init__(self, status: int, code: str, message: str, **extra: Any) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-        self.extra = extra
-
-    def body(self) -> dict[str, Any]:
-        """The JSON error answer."""
-        return {"error": {"code": self.code, "message": self.message, **self.extra}}
 
 
 def new_seed() -> int:
@@ -140,6 +129,8 @@ class SeatSpec:
     kind: str = PERSON
     name: str = ""
     level: str | None = None
+    user_id: str | None = None
+    """The account that holds the seat (a seek's or a rematch's players), if any."""
 
 
 class Created(NamedTuple):
@@ -192,8 +183,13 @@ class GameService:
 
     def __init__(self, store: Store, *, computer_workers: int = 2, computer_delay: float = 0.0,
                  computer_processes: int | None = None, seeds: Callable[[], int] | None = None,
-                 lexicons: Catalogue | None = None) -> None:
+                 lexicons: Catalogue | None = None, now: Callable[[], float] = time.time) -> None:
         self.store = store
+        #: the time source of clocks and reminders (seconds; tests pass a fake one)
+        self.now = now
+        #: what else must happen when a game ends (ratings), in the game's own transaction:
+        #: each is called with (row, game) and returns writes for :meth:`Store.swap`
+        self.on_end: list[Callable[[GameRow, Game], list[Callable[[Any], None]]]] = []
         #: the lexicons clients may name (never a path)
         self.catalogue = lexicons if lexicons is not None else Catalogue()
         #: where the seeds of new games come from (a cryptographic source unless a test
@@ -337,17 +333,28 @@ class GameService:
             self._forget(evicted)
         return cached
 
-    def _commit(self, row: GameRow, cached: _Cached, request_id: str | None = None, *, moved: bool = True) -> int:
+    def _commit(self, row: GameRow, cached: _Cached, request_id: str | None = None, *, moved: bool = True,
+                writes: Sequence[Callable[[Any], None]] = ()) -> int:
         """Store the cached game (and the row's seats and settings) as the row's next version;
         raise 409 if someone else wrote first. ``moved``: the game itself changed (actions
         made against earlier versions are stale from now on)."""
         game = cached.game
         expected = row.version
+        also: list[Callable[[Any], None]] = list(writes)
+        self._tick(row, game)
+        if moved:
+            row.settings["moved_at"] = self.now()
+        if game.over and "result" not in row.settings:
+            row.settings["result"] = {"winners": game.winners(), "scores": list(game.scores),
+                                      "reason": game.end_reason.value if game.end_reason else None,
+                                      "at": self.now()}
+            for hook in self.on_end:
+                also.extend(hook(row, game))
         row.save = savefile.to_dict(game)
-        row.status = "over" if game.over else "active"
-        row.computer_to_move = (not game.over) and row.seats[game.to_move]["kind"] == COMPUTER
+        row.status = "aborted" if row.settings.get("aborted") else "over" if game.over else "active"
+        row.computer_to_move = (not game.over) and row.status == "active" and row.seats[game.to_move]["kind"] == COMPUTER
         try:
-            written = self.store.swap(row, expected, request_id, moved=moved)
+            written = self.store.swap(row, expected, request_id, moved=moved, also=also)
         except BaseException as exc:
             # nothing was stored: the cached game, already changed, must not stand for the
             # stored version (the next request rebuilds it from the database)
@@ -372,11 +379,101 @@ class GameService:
             self.schedule_computers(row.id)
         return row.version
 
+    # -- clocks ---------------------------------------------------------------------------------
+    def _tick(self, row: GameRow, game: Game) -> None:
+        """Move the game's clock (if it has one) to where the game is: the clock of the player
+        to move runs once every seat is taken; at the end the clocks stop and each player loses
+        the overtime penalty (once)."""
+        data = row.settings.get("clock")
+        if data is None:
+            row.deadline = None
+            return
+        clock = Clock.from_json(data)
+        now = self.now()
+        if game.over or row.settings.get("aborted"):
+            if clock.running is not None or not row.settings.get("clock_done"):
+                clock.stop(now)
+                if not row.settings.get("aborted"):
+                    for seat, points in enumerate(clock.penalties()):
+                        if points:
+                            game.penalize(seat, points, "time penalty")
+                row.settings["clock_done"] = True
+        elif all(entry.get("joined") for entry in row.seats):
+            clock.switch(game.to_move, now)
+        row.settings["clock"] = clock.json()
+        row.deadline = None if game.over else clock.deadline()
+
+    def _flag(self, row: GameRow, game: Game) -> int | None:
+        """If the player to move has run past the most overtime, they lose on time (their
+        overtime penalty is taken first); returns that seat."""
+        data = row.settings.get("clock")
+        if data is None or game.over or row.settings.get("aborted"):
+            return None
+        clock = Clock.from_json(data)
+        now = self.now()
+        seat = clock.out_of_time(now)
+        if seat is None:
+            return None
+        clock.stop(now)
+        for other, points in enumerate(clock.penalties()):
+            if points:
+                game.penalize(other, points, "time penalty")
+        row.settings["clock"] = clock.json()
+        row.settings["clock_done"] = True
+        game.resign(seat, EndReason.TIME)
+        return seat
+
+    def sweep_clocks(self) -> int:
+        """End every game whose player to move ran out of time (any process may do it: the
+        write is a compare-and-swap); returns how many this call ended."""
+        ended = 0
+        for game_id in self.store.past_deadline(self.now()):
+            with self._lock(game_id):
+                row = self.store.get(game_id)
+                if row is None:
+                    continue
+                cached = self._game(row)
+                if self._flag(row, cached.game) is not None:
+                    try:
+                        self._commit(row, cached)
+                        ended += 1
+                    except ApiError:  # another process ended it first
+                        pass
+        return ended
+
+    # -- changes made by the club's modules ----------------------------------------------------
+    def change(self, game_id: str, fn: Callable[[GameRow, Game], T], *, moved: bool = False,
+               writes: Sequence[Callable[[Any], None]] = ()) -> tuple[T, GameRow, Game]:
+        """Apply ``fn(row, game)`` to a game under its lock and store the result as the next
+        version (``moved``: the game itself changed). ``fn`` raises :class:`ApiError` to refuse
+        (nothing is stored). The one way other modules change a game row."""
+        with self._lock(game_id):
+            row = self._row(game_id)
+            cached = self._game(row)
+            result = fn(row, cached.game)
+            self._commit(row, cached, moved=moved, writes=writes)
+            return result, row, cached.game
+
+    def peek(self, game_id: str) -> tuple[GameRow, Game]:
+        """A game's row and game as they are now (do not change them)."""
+        with self._lock(game_id):
+            row = self._row(game_id)
+            return row, self._game(row).game
+
+    def issue_token(self, row: GameRow, seat: int) -> str:
+        """A new secret token for a seat held by an account (for another browser of its
+        player); the seat's older tokens keep working (the four newest are kept)."""
+        token = secrets.token_urlsafe(24)
+        entry = row.seats[seat]
+        entry["token_hashes"] = ([*entry.get("token_hashes", []), hash_token(token)])[-4:]
+        return token
+
     # -- creating and joining --------------------------------------------------------------------
     def create(self, *, preset: str = "classic", options: Mapping[str, Any] | None = None,
                seats: Sequence[SeatSpec], seed: int | None = None, lexicon: str = "enable",
                word_help: bool | None = None, finish_line_levels: Sequence[str] | None = None,
-               claim: Sequence[int] = (0,)) -> Created:
+               claim: Sequence[int] = (0,), time_control: TimeControl | None = None, rated: bool = False,
+               extra: Mapping[str, Any] | None = None) -> Created:
         """Create a game; returns its id, the secret tokens of the person seats in ``claim``
         and the invite secret that others need to take the free person seats. ``seed``: the
         bag's seed (for tests; by default one from :attr:`seeds`; the HTTP API takes none). The first
@@ -417,6 +514,8 @@ class GameService:
         for index, spec in enumerate(seats):
             level = (spec.level or default_level()) if spec.kind == COMPUTER else None
             entry: dict[str, Any] = {"kind": spec.kind, "level": level, "token_hash": None, "joined": spec.kind == COMPUTER}
+            if spec.user_id is not None:
+                entry.update(user_id=spec.user_id, joined=True)
             if spec.kind == PERSON and index in claim:
                 token = secrets.token_urlsafe(24)
                 tokens[index] = token
@@ -435,18 +534,28 @@ class GameService:
         creator = min(tokens) if tokens else None
         settings: dict[str, Any] = {"word_help": bool(word_help), "preset": preset, "invite_hash": hash_token(invite),
                                     "creator_seat": creator,
-                                    "invite_sealed": seal(invite, tokens[creator]) if creator is not None else None}
+                                    "invite_sealed": seal(invite, tokens[creator]) if creator is not None else None,
+                                    "lexicon": lexicon, "options": dict(options or {}), "rated": rated,
+                                    "moved_at": self.now(), **(extra or {})}
+        if finish_line_levels:
+            settings["finish_line_levels"] = list(finish_line_levels)
         row = GameRow(game_id, 1, savefile.to_dict(game), stored, settings, "active",
                       stored[game.to_move]["kind"] == COMPUTER)
-        self.store.insert(row)
+        if time_control is not None:
+            settings["clock"] = Clock.start(time_control, len(stored), game.to_move, self.now()).json()
+            self._tick(row, game)
+        held = {i: str(s["user_id"]) for i, s in enumerate(stored) if s.get("user_id")}
+        self.store.insert(row, also=[self.store.hold_seats(game_id, held, self.now())] if held else [])
         self._cache[game_id] = _Cached(1, game, row=row)
         if self._needs_computer(row, game):
             self.schedule_computers(game_id)
         return Created(game_id, tokens, invite)
 
-    def join(self, game_id: str, seat: int, name: str, invite: str | None) -> tuple[str, int]:
+    def join(self, game_id: str, seat: int, name: str, invite: str | None,
+             user_id: str | None = None) -> tuple[str, int]:
         """Take an open person seat with the game's invite secret; returns the seat's secret
-        token and the new version. (Games stored before invites existed need none.)"""
+        token and the new version. (Games stored before invites existed need none.)
+        ``user_id``: the signed-in account taking the seat (its profile lists the game)."""
         with self._lock(game_id):
             row = self._row(game_id)
             if "invite_hash" in row.settings:
@@ -467,7 +576,11 @@ class GameService:
             clean = name.strip()[:40]
             if clean:
                 cached.game.players[seat] = clean
-            version = self._commit(row, cached, moved=False)
+            writes = []
+            if user_id is not None:
+                entry["user_id"] = user_id
+                writes.append(self.store.hold_seats(game_id, {seat: user_id}, self.now()))
+            version = self._commit(row, cached, moved=False, writes=writes)
             return token, version
 
     @staticmethod
@@ -594,14 +707,20 @@ class GameService:
                 number += 1
             game.players[target] = given
             self._commit(row, cached, moved=False)
-            return game_state(row, game, seat, self.store.rack_order(game_id, seat))
+            return game_state(row, game, seat, self.store.rack_order(game_id, seat), now=self.now())
 
     # -- reading --------------------------------------------------------------------------
+    def check_token(self, row: GameRow, seat: int, token: str) -> None:
+        """403 ``wrong_token`` unless ``token`` is a token of the seat."""
+        self._check_token(row, seat, token)
+
     def _check_token(self, row: GameRow, seat: int, token: str) -> None:
         if not 0 <= seat < len(row.seats):
             raise ApiError(422, "no_such_seat", f"there is no seat {seat} in this {len(row.seats)}-player game")
-        stored = row.seats[seat].get("token_hash")
-        if not stored or not secrets.compare_digest(stored, hash_token(token)):
+        given = hash_token(token)
+        entry = row.seats[seat]
+        known = [h for h in (entry.get("token_hash"), *entry.get("token_hashes", ())) if h]
+        if not any(secrets.compare_digest(h, given) for h in known):
             raise ApiError(403, "wrong_token", f"the seat token is not the token of seat {seat}")
 
     def state(self, game_id: str, seat: int | None = None, token: str | None = None,
@@ -615,7 +734,7 @@ class GameService:
         order = self.store.rack_order(game_id, seat) if seat is not None else None
         with self._lock(game_id):
             cached = self._game(row)
-            return game_state(row, cached.game, seat, order)
+            return game_state(row, cached.game, seat, order, now=self.now())
 
     def pushed_state(self, game_id: str, seat: int | None, version: int) -> dict[str, Any]:
         """A seat's view for a live update about ``version`` (from memory when this process
@@ -624,7 +743,7 @@ class GameService:
         with self._lock(game_id):
             cached = self._cache.get(game_id)
             if cached is not None and cached.row is not None and cached.version >= version:
-                return game_state(cached.row, cached.game, seat, order)
+                return game_state(cached.row, cached.game, seat, order, now=self.now())
         return self.state(game_id, seat, None, check=False)
 
     def version(self, game_id: str) -> int:
@@ -743,7 +862,7 @@ class GameService:
                                f"{ordered_rack(game, seat, self.store.rack_order(game_id, seat))}")
             text = tile_set.text(tiles)
             self.store.set_rack_order(game_id, seat, text)
-            return game_state(row, game, seat, text)
+            return game_state(row, game, seat, text, now=self.now())
 
     def act(self, game_id: str, seat: int, token: str, version: int, action: Action,
             request_id: str | None = None) -> dict[str, Any]:
@@ -763,6 +882,12 @@ class GameService:
                                "submitted or another action came first", version=row.version)
             cached = self._game(row)
             game = cached.game
+            if row.settings.get("aborted"):
+                raise ApiError(409, "game_aborted", "the game was aborted by its players")
+            if self._flag(row, game) is not None:
+                self._commit(row, cached)
+                raise ApiError(409, "out_of_time", f"{game.players[game.ended_by() or 0]} ran past the most overtime "
+                               "and lost on time: the game is over", version=row.version)
             if game.over:
                 raise ApiError(409, "game_over", f"the game is over ({game.end_reason.value if game.end_reason else ''})")
             if action.kind in ("place", "exchange", "pass") and seat != game.to_move:
@@ -770,7 +895,7 @@ class GameService:
                                f"not seat {seat}'s")
             record = self._apply(game, seat, action)
             self._commit(row, cached, request_id)
-            state = game_state(row, game, seat, self.store.rack_order(game_id, seat))
+            state = game_state(row, game, seat, self.store.rack_order(game_id, seat), now=self.now())
             state["record"] = record_json(visible_record(record, seat, over=game.over))
             return state
 
@@ -993,7 +1118,8 @@ def rules_json(rules: Rules) -> dict[str, Any]:
     return described
 
 
-def game_state(row: GameRow, game: Game, seat: int | None, order: str | None = None) -> dict[str, Any]:
+def game_state(row: GameRow, game: Game, seat: int | None, order: str | None = None,
+               now: float | None = None) -> dict[str, Any]:
     """What the player in ``seat`` (``None``: a spectator) may see, as JSON data; ``order``:
     the order the player put their rack in (see :func:`ordered_rack`)."""
     view = game.view(seat)  # the one place that decides what a seat (or a spectator) may see
@@ -1025,4 +1151,22 @@ def game_state(row: GameRow, game: Game, seat: int | None, order: str | None = N
         "resigned": getattr(game, "_resigned", None) if game.over else None,
         "exchange_allowed": len(game.bag) >= game.rules.exchange_limit,
         "presets": sorted(PRESETS),
+        "clock": _clock_json(row, now),
+        "rated": bool(row.settings.get("rated")),
+        "aborted": bool(row.settings.get("aborted")),
+        "abort_asked": list(row.settings.get("abort", [])),
+        "rating_changes": row.settings.get("rating_changes"),
+        "rematch": row.settings.get("rematch"),
+        "reminder": row.settings.get("reminder"),
+        "accounts": [bool(entry.get("user_id")) for entry in row.seats],
     }
+
+
+def _clock_json(row: GameRow, now: float | None) -> dict[str, Any] | None:
+    data = row.settings.get("clock")
+    if data is None:
+        return None
+    clock = Clock.from_json(data)
+    shown = clock.json(now if now is not None else time.time())
+    shown["server_time"] = now
+    return shown

@@ -14,6 +14,11 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+#: error codes of a wrong guess
+GUESS_FAILURES = frozenset({"wrong_token", "wrong_invite"})
 
 #: failed checks a client may make on one game at once
 BURST = 10
@@ -55,3 +60,20 @@ class FailureThrottle:
             self._buckets.move_to_end(key)
             while len(self._buckets) > MAX_KEYS:
                 self._buckets.popitem(last=False)
+
+    def guard(self, key: Hashable, check: Callable[..., T], *args: Any) -> T:
+        """``check(*args)`` (a call that checks a seat token or an invite), unless ``key`` guessed
+        wrong too often (429 ``too_many_attempts``, asked before the check so that it tells
+        nothing); its failed checks are counted."""
+        from qiza.web.errors import ApiError
+
+        wait = self.wait(key)
+        if wait:
+            raise ApiError(429, "too_many_attempts", "too many wrong seat tokens or invites for this game from "
+                           f"your address: try again in {wait} seconds", retry_after=wait)
+        try:
+            return check(*args)
+        except ApiError as exc:
+            if exc.code in GUESS_FAILURES:
+                self.fail(key)
+            raise

@@ -1,0 +1,322 @@
+"""Accounts: sign up, sign in and out, change password; sessions and CSRF protection.
+
+* Passwords are hashed with Argon2id (``argon2-cffi``); the clear password is never stored,
+  logged or sent back. Sign-in attempts are throttled per address and name.
+* A session is a random secret in the ``qiza_session`` cookie (HttpOnly, SameSite=Lax,
+  Secure when the request came over TLS); the database keeps only its SHA-256 hash, so a
+  stolen database opens no session. Signing in always makes a new session (a session
+  planted before sign-in is never promoted: no fixation); signing out deletes it on the
+  server, so the old cookie opens nothing; changing the password ends every other session.
+* CSRF: every session has a secret CSRF token, also sent in the ``qiza_csrf`` cookie (readable
+  by the page, SameSite=Strict). A request that changes something (POST, PUT, PATCH, DELETE)
+  acts as the session's user only if it sends the session's own token in the ``X-CSRF-Token``
+  header (:meth:`Accounts.user_of`; 403 ``csrf_failed`` otherwise), and the account requests
+  (sign up, in, out, password) must send the ``qiza_csrf`` cookie's value there
+  (:func:`check_double_submit`), so no other site can sign a browser in or out. Guests acting
+  with a seat token carry no cookie of authority and need no CSRF token.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from fastapi import APIRouter, Depends, Request, Response
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import delete, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from qiza.web.db import Store, sessions, users
+from qiza.web.errors import ApiError, errors
+from qiza.web.throttle import FailureThrottle
+
+log = logging.getLogger("qiza.web.accounts")
+
+SESSION_COOKIE = "qiza_session"
+CSRF_COOKIE = "qiza_csrf"
+CSRF_HEADER = "x-csrf-token"
+#: how long a session lasts without signing in again (seconds)
+SESSION_SECONDS = 30 * 24 * 3600
+NAME = re.compile(r"[A-Za-z0-9_-]{3,20}")
+UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+@dataclass(frozen=True)
+class User:
+    """A signed-in player."""
+
+    id: str
+    name: str
+
+
+def _digest(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def name_key(name: str) -> str:
+    """The form of a name that must be unique (names differing only in case are one name)."""
+    return name.lower()
+
+
+class Accounts:
+    """Users and their sessions in a :class:`~qiza.web.db.Store`."""
+
+    def __init__(self, store: Store, hasher: PasswordHasher | None = None,
+                 now: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.hasher = hasher or PasswordHasher()
+        self.now = now
+
+    # -- users -----------------------------------------------------------------------------
+    @staticmethod
+    def check_name(name: str) -> None:
+        if not NAME.fullmatch(name):
+            raise ApiError(422, "bad_name", "a name is 3 to 20 letters, digits, '_' or '-' (no spaces)")
+
+    @staticmethod
+    def check_password(password: str) -> None:
+        if not 8 <= len(password) <= 200:
+            raise ApiError(422, "bad_password", "a password has 8 to 200 characters")
+
+    def sign_up(self, name: str, password: str) -> User:
+        """A new account; 409 ``name_taken`` if the name (in any case) has an account."""
+        self.check_name(name)
+        self.check_password(password)
+        user = User(secrets.token_hex(12), name)
+        try:
+            with self.store.transaction() as connection:
+                connection.execute(insert(users).values(id=user.id, name=name, name_key=name_key(name),
+                                                        password_hash=self.hasher.hash(password),
+                                                        created_at=self.now()))
+        except IntegrityError:
+            raise ApiError(409, "name_taken", f"the name {name!r} is taken") from None
+        log.info("new account %s", user.name)
+        return user
+
+    def verify(self, name: str, password: str) -> User:
+        """The account if the password is its password; 401 ``wrong_password`` otherwise (the
+        same answer for an unknown name, after the same work)."""
+        with self.store.read() as connection:
+            found = connection.execute(select(users).where(users.c.name_key == name_key(name))).first()
+        stored = found.password_hash if found is not None else _DUMMY_HASH
+        try:
+            self.hasher.verify(stored, password)
+        except (VerificationError, InvalidHashError):
+            found = None
+        if found is None:
+            raise ApiError(401, "wrong_password", "no account has this name and password")
+        if self.hasher.check_needs_rehash(stored):
+            self._set_hash(found.id, password)
+        return User(found.id, found.name)
+
+    def _set_hash(self, user_id: str, password: str) -> None:
+        with self.store.transaction() as connection:
+            connection.execute(update(users).where(users.c.id == user_id).values(
+                password_hash=self.hasher.hash(password)))
+
+    def change_password(self, user: User, old: str, new: str) -> None:
+        """Set a new password (the old one must be right) and end every session of the user."""
+        self.check_password(new)
+        self.verify(user.name, old)
+        self._set_hash(user.id, new)
+        with self.store.transaction() as connection:
+            connection.execute(delete(sessions).where(sessions.c.user_id == user.id))
+
+    def find(self, name: str) -> User | None:
+        """The account with this name (in any case), if any."""
+        with self.store.read() as connection:
+            found = connection.execute(select(users.c.id, users.c.name).where(
+                users.c.name_key == name_key(name))).first()
+        return User(found.id, found.name) if found is not None else None
+
+    def names(self, ids: list[str]) -> dict[str, str]:
+        """Names of the accounts with these ids."""
+        if not ids:
+            return {}
+        with self.store.read() as connection:
+            rows = connection.execute(select(users.c.id, users.c.name).where(users.c.id.in_(ids))).all()
+        return {r.id: r.name for r in rows}
+
+    # -- sessions ---------------------------------------------------------------------------
+    def open_session(self, user: User) -> tuple[str, str]:
+        """A new session: its secret (for the cookie) and its CSRF token."""
+        secret = secrets.token_urlsafe(32)
+        csrf = secrets.token_urlsafe(24)
+        now = self.now()
+        with self.store.transaction() as connection:
+            connection.execute(insert(sessions).values(id_hash=_digest(secret), user_id=user.id, csrf=csrf,
+                                                       created_at=now, expires_at=now + SESSION_SECONDS))
+        return secret, csrf
+
+    def close_session(self, secret: str) -> None:
+        """End a session (its cookie opens nothing from now on)."""
+        with self.store.transaction() as connection:
+            connection.execute(delete(sessions).where(sessions.c.id_hash == _digest(secret)))
+
+    def session(self, secret: str | None) -> tuple[User, str] | None:
+        """The user and CSRF token of a live session, or ``None``."""
+        if not secret or len(secret) > 100:
+            return None
+        with self.store.read() as connection:
+            found = connection.execute(
+                select(users.c.id, users.c.name, sessions.c.csrf, sessions.c.expires_at)
+                .join(users, users.c.id == sessions.c.user_id)
+                .where(sessions.c.id_hash == _digest(secret))).first()
+        if found is None or found.expires_at <= self.now():
+            return None
+        return User(found.id, found.name), found.csrf
+
+    def user_of(self, request: Request) -> User | None:
+        """The signed-in user of a request, or ``None``. A request that changes something
+        counts as the user's only with the session's own CSRF token in ``X-CSRF-Token``."""
+        found = self.session(request.cookies.get(SESSION_COOKIE))
+        if found is None:
+            return None
+        user, csrf = found
+        if request.method in UNSAFE and not secrets.compare_digest(request.headers.get(CSRF_HEADER, ""), csrf):
+            raise ApiError(403, "csrf_failed", "this request needs the session's CSRF token in the X-CSRF-Token "
+                           "header (reload the page)")
+        return user
+
+    def require(self, request: Request) -> User:
+        """The signed-in user, or 401 ``not_signed_in``."""
+        user = self.user_of(request)
+        if user is None:
+            raise ApiError(401, "not_signed_in", "sign in first")
+        return user
+
+
+_DUMMY_HASH = PasswordHasher().hash(secrets.token_urlsafe(16))
+"""A hash no password matches: unknown names cost the same time as wrong passwords."""
+
+
+def tls(request: Request) -> bool:
+    """Whether the client reached the server over TLS (directly or through a proxy that says so)."""
+    return request.url.scheme == "https" or request.headers.get("x-forwarded-proto", "").lower() == "https"
+
+
+def set_cookies(response: Response, request: Request, secret: str | None, csrf: str) -> None:
+    """Put the session (``None``: remove it) and CSRF cookies on a response."""
+    secure = tls(request)
+    if secret is None:
+        response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax", secure=secure)
+    else:
+        response.set_cookie(SESSION_COOKIE, secret, max_age=SESSION_SECONDS, path="/", httponly=True,
+                            samesite="lax", secure=secure)
+    response.set_cookie(CSRF_COOKIE, csrf, path="/", httponly=False, samesite="strict", secure=secure)
+
+
+def ensure_csrf_cookie(request: Request, response: Response) -> None:
+    """Give a browser without one a CSRF cookie (what its first sign-in sends back)."""
+    if not request.cookies.get(CSRF_COOKIE):
+        response.set_cookie(CSRF_COOKIE, secrets.token_urlsafe(24), path="/", httponly=False, samesite="strict",
+                            secure=tls(request))
+
+
+def check_double_submit(request: Request) -> None:
+    """403 ``csrf_failed`` unless the request's ``X-CSRF-Token`` header equals its ``qiza_csrf``
+    cookie (the account routes' dependency: a cross-site page can neither read the cookie nor
+    set the header, so it cannot sign a browser in or out or up)."""
+    expected = request.cookies.get(CSRF_COOKIE, "")
+    given = request.headers.get(CSRF_HEADER, "")
+    if not expected or not secrets.compare_digest(given, expected):
+        raise ApiError(403, "csrf_failed", "this request needs the CSRF token (the qiza_csrf cookie's value) in the "
+                       "X-CSRF-Token header; reload the page")
+
+
+# -- HTTP -----------------------------------------------------------------------------------------
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class Credentials(_Body):
+    name: str = Field(max_length=40, description="3 to 20 letters, digits, '_' or '-'")
+    password: str = Field(max_length=200, description="8 to 200 characters")
+
+
+class NewPassword(_Body):
+    old_password: str = Field(max_length=200)
+    new_password: str = Field(max_length=200)
+
+
+class Me(BaseModel):
+    user: dict[str, str] | None
+    csrf: str | None = None
+
+
+def router(accounts: Accounts, throttle: FailureThrottle) -> APIRouter:
+    """The account API under ``/api/account``."""
+    api = APIRouter(prefix="/api/account", tags=["accounts"])
+    csrf = [Depends(check_double_submit)]
+
+    def signed_in(request: Request, response: Response, user: User) -> Me:
+        old = request.cookies.get(SESSION_COOKIE)
+        if old:
+            accounts.close_session(old)  # never keep a session that existed before signing in
+        secret, csrf = accounts.open_session(user)
+        set_cookies(response, request, secret, csrf)
+        return Me(user={"id": user.id, "name": user.name}, csrf=csrf)
+
+    @api.get("", response_model=Me, responses=errors(503))
+    def me(request: Request, response: Response) -> Me:
+        """Who is signed in in this browser (``user`` null if nobody), and the CSRF token to send."""
+        found = accounts.session(request.cookies.get(SESSION_COOKIE))
+        if found is None:
+            ensure_csrf_cookie(request, response)
+            return Me(user=None, csrf=None)
+        user, csrf = found
+        return Me(user={"id": user.id, "name": user.name}, csrf=csrf)
+
+    @api.post("/signup", dependencies=csrf, response_model=Me, status_code=201, responses=errors(403, 409, 503))
+    def sign_up(request: Request, response: Response, body: Credentials) -> Me:
+        """Make an account and sign in to it."""
+        user = accounts.sign_up(body.name, body.password)
+        return signed_in(request, response, user)
+
+    @api.post("/signin", dependencies=csrf, response_model=Me, responses=errors(401, 403, 429, 503))
+    def sign_in(request: Request, response: Response, body: Credentials) -> Me:
+        """Sign in (a new session; any session this browser had ends)."""
+        key = (request.client.host if request.client else "", "signin", name_key(body.name))
+        wait = throttle.wait(key)
+        if wait:
+            raise ApiError(429, "too_many_attempts", f"too many wrong passwords: try again in {wait} seconds",
+                           retry_after=wait)
+        try:
+            user = accounts.verify(body.name, body.password)
+        except ApiError:
+            throttle.fail(key)
+            raise
+        return signed_in(request, response, user)
+
+    @api.post("/signout", dependencies=csrf, response_model=Me, responses=errors(403, 503))
+    def sign_out(request: Request, response: Response) -> Me:
+        """Sign out: the session ends on the server."""
+        secret = request.cookies.get(SESSION_COOKIE)
+        if secret:
+            accounts.user_of(request)  # checks the CSRF token
+            accounts.close_session(secret)
+        set_cookies(response, request, None, secrets.token_urlsafe(24))
+        return Me(user=None)
+
+    @api.post("/password", dependencies=csrf, response_model=Me, responses=errors(401, 403, 422, 503))
+    def change_password(request: Request, response: Response, body: NewPassword) -> Me:
+        """Change the password; every session of the account ends, this browser gets a new one."""
+        user = accounts.require(request)
+        accounts.change_password(user, body.old_password, body.new_password)
+        secret, csrf = accounts.open_session(user)
+        set_cookies(response, request, secret, csrf)
+        return Me(user={"id": user.id, "name": user.name}, csrf=csrf)
+
+    return api
+
+
+def user_json(user: User | None) -> dict[str, Any] | None:
+    return {"id": user.id, "name": user.name} if user is not None else None

@@ -1,0 +1,87 @@
+"""Players' pages: a profile per account (ratings, record, recent games) and a signed-in
+player's way into the seats their account holds."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi import APIRouter, Request
+from sqlalchemy import select
+
+from qiza.game import Game
+from qiza.web.accounts import Accounts, User
+from qiza.web.db import GameRow, game_players, games
+from qiza.web.errors import ApiError, errors
+from qiza.web.ratings import Ratings
+from qiza.web.seeks import GameIdPath
+from qiza.web.service import GameService
+
+
+class Players:
+    """Profiles and seat access."""
+
+    def __init__(self, games: GameService, accounts: Accounts, ratings: Ratings) -> None:
+        self.games = games
+        self.accounts = accounts
+        self.ratings = ratings
+
+    def profile(self, name: str) -> dict[str, Any]:
+        """A player's ratings, record (wins, losses, draws of finished games) and recent games."""
+        user = self.accounts.find(name)
+        if user is None:
+            raise ApiError(404, "no_such_player", f"there is no player {name!r}")
+        with self.games.store.read() as connection:
+            rows = connection.execute(
+                select(games.c.id, games.c.status, games.c.save, games.c.settings, games.c.updated_at,
+                       game_players.c.seat)
+                .join(game_players, game_players.c.game_id == games.c.id)
+                .where(game_players.c.user_id == user.id).order_by(games.c.updated_at.desc()).limit(500)).all()
+        record = {"wins": 0, "losses": 0, "draws": 0}
+        recent: list[dict[str, Any]] = []
+        for r in rows:
+            settings = json.loads(r.settings)
+            players = json.loads(r.save)["players"]
+            result = settings.get("result")
+            outcome = None
+            if result and r.status == "over":
+                winners = result["winners"]
+                outcome = "draw" if r.seat in winners and len(winners) > 1 else "win" if r.seat in winners else "loss"
+                record[{"win": "wins", "loss": "losses", "draw": "draws"}[outcome]] += 1
+            if len(recent) < 20:
+                changes = settings.get("rating_changes")
+                recent.append({"id": r.id, "url": f"/game/{r.id}", "status": r.status, "seat": r.seat,
+                               "players": players, "scores": result["scores"] if result else None,
+                               "result": outcome, "rated": bool(settings.get("rated")),
+                               "rating_change": ([changes["before"][r.seat], changes["after"][r.seat]]
+                                                 if changes else None),
+                               "at": r.updated_at})
+        return {"name": user.name, "ratings": self.ratings.of_user(user.id), "record": record, "recent": recent}
+
+    def my_seat(self, user: User, game_id: str) -> dict[str, Any]:
+        """A new token for the seat the user's account holds in a game (403 if it holds none)."""
+        def issue(row: GameRow, _game: Game) -> dict[str, Any]:
+            for seat, entry in enumerate(row.seats):
+                if entry.get("user_id") == user.id:
+                    return {"seat": seat, "token": self.games.issue_token(row, seat)}
+            raise ApiError(403, "not_your_game", "your account holds no seat in this game")
+
+        found, _, _ = self.games.change(game_id, issue)
+        return found
+
+
+def router(players: Players) -> APIRouter:
+    """``/api/players/{name}`` and ``/api/games/{id}/my-seat``."""
+    api = APIRouter(tags=["club"])
+
+    @api.get("/api/players/{name}", responses=errors(404, 503))
+    def profile(name: GameIdPath) -> dict[str, Any]:
+        """A player's profile: ratings by variant, record and recent games."""
+        return players.profile(name)
+
+    @api.post("/api/games/{game_id}/my-seat", responses=errors(401, 403, 404, 429, 503))
+    def my_seat(request: Request, game_id: GameIdPath) -> dict[str, Any]:
+        """Your seat in a game your account plays, with a new secret token for this browser."""
+        return players.my_seat(players.accounts.require(request), game_id)
+
+    return api

@@ -1,0 +1,177 @@
+"""Ratings of signed-in players, one per variant: the rules preset and the time-control band
+(``classic/blitz``, ``8-tile/untimed`` ...).
+
+A rated game between two players updates both by Glicko-2 (the ``glicko2`` package; each game
+is its own rating period); a rated game of three or four players by the Plackett-Luce model of
+``openskill``, its rating shown on the same scale (1500 at the start). Ratings change in the
+same database transaction that stores the game's end, so a game is rated once or not at all,
+and the change shows on the score sheet (``rating_changes`` of the game).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import glicko2
+from fastapi import APIRouter, Query
+from openskill.models import PlackettLuce
+from sqlalchemy import insert, select, update
+
+from qiza.game import Game
+from qiza.web.clocks import TimeControl, band
+from qiza.web.db import GameRow, Store, games, ratings, users
+from qiza.web.errors import errors
+
+START_RATING = 1500.0
+START_DEVIATION = 350.0
+START_VOLATILITY = 0.06
+#: openskill's mu and sigma on the Glicko scale: 25 (its start) shows as 1500
+SKILL_SCALE = 1500.0 / 25.0
+
+
+@dataclass
+class Rating:
+    """One player's rating in one variant."""
+
+    rating: float = START_RATING
+    deviation: float = START_DEVIATION
+    volatility: float = START_VOLATILITY
+    games: int = 0
+
+
+def variant(preset: str, control: TimeControl | None) -> str:
+    """The variant a game is rated in."""
+    return f"{preset}/{band(control)}"
+
+
+def outcome(game: Game, seat: int, other: int) -> float:
+    """1, 0.5 or 0: how ``seat`` did against ``other`` (a shared win is a draw between them)."""
+    winners = game.winners()
+    if seat in winners and other in winners:
+        return 0.5
+    if seat in winners:
+        return 1.0
+    if other in winners:
+        return 0.0
+    return 1.0 if game.scores[seat] > game.scores[other] else 0.0 if game.scores[seat] < game.scores[other] else 0.5
+
+
+def ranks(game: Game) -> list[int]:
+    """Each seat's place (1 = first; winners first, then by score; equal scores share a place)."""
+    winners = set(game.winners())
+    keys = [(seat not in winners, -game.scores[seat]) for seat in range(game.player_count)]
+    return [1 + sum(1 for other in keys if other < key) for key in keys]
+
+
+def two_player(a: Rating, b: Rating, score_a: float) -> tuple[Rating, Rating]:
+    """Both ratings after one game (Glicko-2, one rating period)."""
+    pa = glicko2.Player(a.rating, a.deviation, a.volatility)
+    pb = glicko2.Player(b.rating, b.deviation, b.volatility)
+    pa.update_player([b.rating], [b.deviation], [score_a])
+    pb.update_player([a.rating], [a.deviation], [1.0 - score_a])
+    return (Rating(pa.rating, pa.rd, pa.vol, a.games + 1), Rating(pb.rating, pb.rd, pb.vol, b.games + 1))
+
+
+def multi_player(players: list[Rating], places: list[int]) -> list[Rating]:
+    """Every rating after one game of 3-4 players (openskill's Plackett-Luce)."""
+    model = PlackettLuce()
+    teams = [[model.rating(mu=p.rating / SKILL_SCALE, sigma=p.deviation / SKILL_SCALE)] for p in players]
+    rated = model.rate(teams, ranks=[float(p) for p in places])
+    return [Rating(team[0].mu * SKILL_SCALE, team[0].sigma * SKILL_SCALE, p.volatility, p.games + 1)
+            for team, p in zip(rated, players)]
+
+
+class Ratings:
+    """Ratings in the database; :meth:`on_end` hooks them into the end of rated games."""
+
+    def __init__(self, store: Store, now: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.now = now
+
+    def get(self, connection: Any, user_id: str, name: str, lock: bool = False) -> Rating:
+        query = select(ratings).where(ratings.c.user_id == user_id, ratings.c.variant == name)
+        if lock and self.store.is_postgres:
+            query = query.with_for_update()
+        found = connection.execute(query).first()
+        if found is None:
+            return Rating()
+        return Rating(found.rating, found.deviation, found.volatility, found.games)
+
+    def put(self, connection: Any, user_id: str, name: str, new: Rating, existed: bool) -> None:
+        values = {"rating": new.rating, "deviation": new.deviation, "volatility": new.volatility,
+                  "games": new.games, "updated_at": self.now()}
+        if existed:
+            connection.execute(update(ratings).where(ratings.c.user_id == user_id, ratings.c.variant == name)
+                               .values(**values))
+        else:
+            connection.execute(insert(ratings).values(user_id=user_id, variant=name, **values))
+
+    def on_end(self, row: GameRow, game: Game) -> list[Callable[[Any], None]]:
+        """For :attr:`GameService.on_end`: a rated game whose every seat an account holds
+        updates their ratings, writing the changes into the game's settings."""
+        seats = [entry.get("user_id") for entry in row.seats]
+        if not row.settings.get("rated") or not all(seats) or len(set(seats)) != len(seats):
+            return []
+        control = TimeControl.from_json(row.settings["clock"]["control"]) if row.settings.get("clock") else None
+        name = variant(str(row.settings.get("preset", "classic")), control)
+
+        def write(connection: Any) -> None:
+            ids = [str(s) for s in seats]
+            before = [self.get(connection, uid, name, lock=True) for uid in ids]
+            if len(ids) == 2:
+                after = list(two_player(before[0], before[1], outcome(game, 0, 1)))
+            else:
+                after = multi_player(before, ranks(game))
+            for uid, old, new in zip(ids, before, after):
+                self.put(connection, uid, name, new, old.games > 0)
+            changes = {"variant": name, "before": [round(r.rating) for r in before],
+                       "after": [round(r.rating) for r in after]}
+            row.settings["rating_changes"] = changes
+            connection.execute(update(games).where(games.c.id == row.id).values(settings=json.dumps(row.settings)))
+
+        return [write]
+
+    def of_user(self, user_id: str) -> list[dict[str, Any]]:
+        """A player's ratings, by variant."""
+        with self.store.read() as connection:
+            rows = connection.execute(select(ratings).where(ratings.c.user_id == user_id)
+                                      .order_by(ratings.c.variant)).all()
+        return [{"variant": r.variant, "rating": round(r.rating), "deviation": round(r.deviation),
+                 "games": r.games} for r in rows]
+
+    def rating(self, user_id: str, name: str) -> Rating:
+        """A player's rating in a variant (the starting rating if they have none)."""
+        with self.store.read() as connection:
+            return self.get(connection, user_id, name)
+
+    def leaderboard(self, name: str, limit: int = 50) -> list[dict[str, Any]]:
+        """The best rated players of a variant."""
+        with self.store.read() as connection:
+            rows = connection.execute(
+                select(users.c.name, ratings.c.rating, ratings.c.deviation, ratings.c.games)
+                .join(users, users.c.id == ratings.c.user_id)
+                .where(ratings.c.variant == name).order_by(ratings.c.rating.desc()).limit(limit)).all()
+        return [{"rank": i + 1, "name": r.name, "rating": round(r.rating), "deviation": round(r.deviation),
+                 "games": r.games} for i, r in enumerate(rows)]
+
+    def variants(self) -> list[str]:
+        """Variants anybody is rated in."""
+        with self.store.read() as connection:
+            return list(connection.execute(select(ratings.c.variant).distinct().order_by(ratings.c.variant)).scalars())
+
+
+def router(board: Ratings) -> APIRouter:
+    """``/api/leaderboard``."""
+    api = APIRouter(tags=["club"])
+
+    @api.get("/api/leaderboard", responses=errors(503))
+    def leaderboard(variant: str = Query("classic/untimed", max_length=60,
+                                         description="preset/band, e.g. classic/blitz")) -> dict[str, Any]:
+        """The best players of a variant, and the variants there are."""
+        return {"variant": variant, "players": board.leaderboard(variant), "variants": board.variants()}
+
+    return api

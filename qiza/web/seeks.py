@@ -1,0 +1,242 @@
+"""Seeks and rematches: how signed-in players find each other.
+
+A seek is a game offered in the lobby (rules preset, lexicon, challenge rule, time control,
+rated or not, and optionally the range of ratings it is open to). Another signed-in player
+accepts it, which starts the game with both players' accounts in its seats (who moves first is
+up to the game's rules); both pages then open it. After a game whose seats are all held by
+accounts, each player may ask for a rematch: once all have asked, a new game starts with the
+same settings and the seats turned round (the two players of a two-player game swap seats).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from collections.abc import Callable
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Request
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import insert, select, update
+
+from qiza.game import Game
+from qiza.rules import PRESETS, ChallengeRule
+from qiza.web.accounts import Accounts, User
+from qiza.web.clocks import TimeControl
+from qiza.web.db import GameRow, seeks
+from qiza.web.errors import ApiError, errors
+from qiza.web.ratings import Ratings, variant
+from qiza.web.service import PERSON, GameService, SeatSpec
+
+#: open seeks one player may have at once
+MAX_OPEN = 3
+#: seconds an accepted seek stays in its owner's list (so that their page opens the game)
+SHOWN_ACCEPTED = 600
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class TimeControlIn(_Body):
+    minutes: int = Field(ge=1, le=180, description="minutes per player")
+    increment: int = Field(0, ge=0, le=60, description="seconds added after each turn")
+    max_overtime: int = Field(10, ge=0, le=60, description="minutes of overtime (10 points a minute) before "
+                              "the game is lost")
+
+
+class SeekIn(_Body):
+    preset: str = Field("classic", max_length=40)
+    lexicon: str = Field("enable", max_length=40)
+    challenge: str | None = Field(None, max_length=20, description="a challenge rule; the preset's if not given")
+    time_control: TimeControlIn | None = None
+    rated: bool = False
+    min_rating: int | None = Field(None, ge=0, le=4000)
+    max_rating: int | None = Field(None, ge=0, le=4000)
+
+
+class Seeks:
+    """Seeks in the database, games made by accepting them, and rematches."""
+
+    def __init__(self, games: GameService, accounts: Accounts, ratings: Ratings,
+                 now: Callable[[], float] = time.time) -> None:
+        self.games = games
+        self.store = games.store
+        self.accounts = accounts
+        self.ratings = ratings
+        self.now = now
+
+    def post(self, user: User, body: SeekIn) -> dict[str, Any]:
+        """A new seek (checked: a preset, lexicon and challenge rule the server has)."""
+        if body.preset not in PRESETS:
+            raise ApiError(422, "bad_rules", f"unknown preset {body.preset!r} (known: {', '.join(PRESETS)})")
+        self.games.lexicon_source(body.lexicon)
+        if body.challenge is not None and body.challenge not in {c.value for c in ChallengeRule}:
+            raise ApiError(422, "bad_rules", f"unknown challenge rule {body.challenge!r}")
+        if body.min_rating is not None and body.max_rating is not None and body.min_rating > body.max_rating:
+            raise ApiError(422, "bad_rating_range", "the lowest rating is above the highest")
+        settings = body.model_dump()
+        seek_id = secrets.token_urlsafe(9)
+        with self.store.transaction() as connection:
+            count = len(connection.execute(select(seeks.c.id).where(seeks.c.user_id == user.id,
+                                                                    seeks.c.status == "open")).all())
+            if count >= MAX_OPEN:
+                raise ApiError(409, "too_many_seeks", f"you have {count} open seeks already; cancel one first")
+            connection.execute(insert(seeks).values(id=seek_id, user_id=user.id, settings=json.dumps(settings),
+                                                    status="open", created_at=self.now()))
+        return self._json(seek_id, user.id, user.name, settings, "open", None, user)
+
+    def _json(self, seek_id: str, owner: str, name: str, settings: dict[str, Any], status: str,
+              game_id: str | None, viewer: User | None) -> dict[str, Any]:
+        control = TimeControl.from_json(settings["time_control"]) if settings.get("time_control") else None
+        rated_in = variant(settings["preset"], control)
+        return {"id": seek_id, "player": name, "status": status, "game_id": game_id,
+                "game_url": f"/game/{game_id}" if game_id else None,
+                "yours": viewer is not None and viewer.id == owner, "variant": rated_in,
+                "rating": round(self.ratings.rating(owner, rated_in).rating),
+                "time_control": control.text() if control else None, **settings}
+
+    def listing(self, viewer: User | None) -> dict[str, Any]:
+        """Open seeks, and the viewer's own seeks (with the game of one accepted lately)."""
+        since = self.now() - SHOWN_ACCEPTED
+        with self.store.read() as connection:
+            rows = connection.execute(select(seeks).where(seeks.c.status == "open")
+                                      .order_by(seeks.c.created_at).limit(200)).all()
+            mine = connection.execute(select(seeks).where(
+                seeks.c.user_id == viewer.id, seeks.c.created_at >= since - 86400,
+                seeks.c.status.in_(("open", "accepted")))).all() if viewer else []
+        names = self.accounts.names(list({r.user_id for r in [*rows, *mine]}))
+
+        def out(r: Any) -> dict[str, Any]:
+            return self._json(r.id, r.user_id, names.get(r.user_id, "?"), json.loads(r.settings), r.status,
+                              r.game_id, viewer)
+
+        return {"open": [out(r) for r in rows], "mine": [out(r) for r in mine]}
+
+    def cancel(self, user: User, seek_id: str) -> None:
+        """Withdraw one's own open seek."""
+        with self.store.transaction() as connection:
+            done = connection.execute(update(seeks).where(seeks.c.id == seek_id, seeks.c.user_id == user.id,
+                                                          seeks.c.status == "open").values(status="cancelled"))
+        if done.rowcount != 1:
+            raise ApiError(404, "no_such_seek", "you have no open seek with this id")
+
+    def accept(self, user: User, seek_id: str) -> dict[str, Any]:
+        """Take a seek: the game starts for both players. 409 ``seek_taken`` if someone was first."""
+        with self.store.read() as connection:
+            found = connection.execute(select(seeks).where(seeks.c.id == seek_id)).first()
+        if found is None or found.status != "open":
+            raise ApiError(409 if found is not None else 404, "seek_taken" if found is not None else "no_such_seek",
+                           "this seek was taken or withdrawn" if found is not None else "there is no such seek")
+        if found.user_id == user.id:
+            raise ApiError(409, "own_seek", "this is your own seek: wait for someone to accept it")
+        settings = json.loads(found.settings)
+        control = TimeControl.from_json(settings["time_control"]) if settings.get("time_control") else None
+        mine = self.ratings.rating(user.id, variant(settings["preset"], control)).rating
+        low, high = settings.get("min_rating"), settings.get("max_rating")
+        if (low is not None and mine < low) or (high is not None and mine > high):
+            raise ApiError(409, "outside_rating_range", f"this seek is for ratings {low or 0}-{high or '...'}; "
+                           f"yours is {round(mine)}")
+        with self.store.transaction() as connection:
+            claimed = connection.execute(update(seeks).where(seeks.c.id == seek_id, seeks.c.status == "open")
+                                         .values(status="accepted"))
+        if claimed.rowcount != 1:
+            raise ApiError(409, "seek_taken", "someone accepted this seek first")
+        owner = self.accounts.names([found.user_id]).get(found.user_id, "?")
+        players = [(found.user_id, owner), (user.id, user.name)]
+        if secrets.randbelow(2):
+            players.reverse()
+        try:
+            game_id = self.start(players, settings, {"seek": seek_id})
+        except BaseException:
+            with self.store.transaction() as connection:
+                connection.execute(update(seeks).where(seeks.c.id == seek_id).values(status="open"))
+            raise
+        with self.store.transaction() as connection:
+            connection.execute(update(seeks).where(seeks.c.id == seek_id).values(game_id=game_id))
+        return {"game_id": game_id, "game_url": f"/game/{game_id}"}
+
+    def start(self, players: list[tuple[str, str]], settings: dict[str, Any], extra: dict[str, Any]) -> str:
+        """A game between accounts (``(user id, name)`` per seat, in seat order)."""
+        control = settings.get("time_control")
+        options = {"challenge": settings["challenge"]} if settings.get("challenge") else None
+        created = self.games.create(
+            preset=settings["preset"], options=options, lexicon=settings["lexicon"],
+            seats=[SeatSpec(PERSON, name, user_id=uid) for uid, name in players], claim=[],
+            time_control=TimeControl.from_json(control) if control else None, rated=bool(settings.get("rated")),
+            extra={**extra, "seek_settings": settings})
+        return created.id
+
+    def rematch(self, user: User, game_id: str) -> dict[str, Any]:
+        """Ask for a rematch of a finished game between accounts; the new game starts when every
+        player has asked (its id is in the old game's ``rematch`` from then on)."""
+        def ask(row: GameRow, game: Game) -> dict[str, Any]:
+            seats = [entry.get("user_id") for entry in row.seats]
+            if user.id not in seats:
+                raise ApiError(403, "not_your_game", "only the game's players can ask for a rematch")
+            if not game.over or row.settings.get("aborted"):
+                raise ApiError(409, "game_not_over", "a rematch is offered when the game is over")
+            if not all(seats):
+                raise ApiError(409, "no_rematch", "a rematch needs every seat held by a signed-in player")
+            offer = row.settings.setdefault("rematch", {"asked": [], "game": None})
+            if offer["game"] is None:
+                seat = seats.index(user.id)
+                if seat not in offer["asked"]:
+                    offer["asked"].append(seat)
+                if len(offer["asked"]) == len(seats):
+                    turned = [(str(seats[(i - 1) % len(seats)]), game.players[(i - 1) % len(seats)])
+                              for i in range(len(seats))]
+                    settings = row.settings.get("seek_settings") or self._settings_of(row)
+                    offer["game"] = self.start(turned, settings, {"rematch_of": row.id})
+            return dict(offer)
+
+        offer, _, _ = self.games.change(game_id, ask)
+        return offer
+
+    @staticmethod
+    def _settings_of(row: GameRow) -> dict[str, Any]:
+        clock = row.settings.get("clock")
+        return {"preset": row.settings.get("preset", "classic"), "lexicon": row.settings.get("lexicon", "enable"),
+                "challenge": (row.settings.get("options") or {}).get("challenge"),
+                "time_control": clock["control"] if clock else None, "rated": bool(row.settings.get("rated"))}
+
+
+GameIdPath = Annotated[str, Path(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_-]+$")]
+"""A game's (or seek's) id in a URL path."""
+
+
+def router(hall: Seeks) -> APIRouter:
+    """``/api/seeks`` and ``/api/games/{id}/rematch``."""
+    api = APIRouter(tags=["club"])
+    accounts = hall.accounts
+
+    @api.get("/api/seeks", responses=errors(503))
+    def list_seeks(request: Request) -> dict[str, Any]:
+        """Open seeks (anyone), and your own (signed in), with the game of an accepted one."""
+        return hall.listing(accounts.user_of(request))
+
+    @api.post("/api/seeks", status_code=201, responses=errors(401, 403, 409, 503))
+    def post_seek(request: Request, body: SeekIn) -> dict[str, Any]:
+        """Offer a game in the lobby (signed in)."""
+        return hall.post(accounts.require(request), body)
+
+    @api.delete("/api/seeks/{seek_id}", responses=errors(401, 403, 404, 503))
+    def cancel_seek(request: Request, seek_id: GameIdPath) -> dict[str, Any]:
+        """Withdraw your open seek."""
+        hall.cancel(accounts.require(request), seek_id)
+        return {"cancelled": seek_id}
+
+    @api.post("/api/seeks/{seek_id}/accept", responses=errors(401, 403, 404, 409, 503))
+    def accept_seek(request: Request, seek_id: GameIdPath) -> dict[str, Any]:
+        """Accept a seek: the game starts; open ``game_url`` (your seat's token comes from
+        ``POST /api/games/{id}/my-seat``)."""
+        return hall.accept(accounts.require(request), seek_id)
+
+    @api.post("/api/games/{game_id}/rematch", responses=errors(401, 403, 404, 409, 429, 503))
+    def rematch(request: Request, game_id: GameIdPath) -> dict[str, Any]:
+        """Ask for a rematch (the same settings, seats turned round); ``game`` is the new game
+        once every player has asked."""
+        return hall.rematch(accounts.require(request), game_id)
+
+    return api
