@@ -86,13 +86,13 @@ class Chat:
         """Add a message (see the module's rules for who may write where)."""
         text = clean(body.text)
         row, game = self.games.peek(game_id)
-        user = self.accounts.user_of(request)
-        if body.channel == "players":
+        if body.channel == "players":  # the seat token is the authority (no session needed)
             if body.seat is None or not body.token:
                 raise ApiError(403, "players_only", "the players' chat is for the players (send your seat and token)")
             self._check(request, game_id, row, body.seat, body.token)
-            author, seat, user_id = game.players[body.seat], body.seat, user.id if user else None
+            author, seat, user_id = game.players[body.seat], body.seat, row.seats[body.seat].get("user_id")
         else:
+            user = self.accounts.user_of(request)
             if user is None:
                 raise ApiError(401, "not_signed_in", "sign in to write in the spectators' chat")
             if any(entry.get("user_id") == user.id for entry in row.seats) or body.seat is not None:

@@ -95,7 +95,7 @@ class Seeks:
                 "game_url": f"/game/{game_id}" if game_id else None,
                 "yours": viewer is not None and viewer.id == owner, "variant": rated_in,
                 "rating": round(self.ratings.rating(owner, rated_in).rating),
-                "time_control": control.text() if control else None, **settings}
+                "clock_text": control.text() if control else "untimed", **settings}
 
     def listing(self, viewer: User | None) -> dict[str, Any]:
         """Open seeks, and the viewer's own seeks (with the game of one accepted lately)."""

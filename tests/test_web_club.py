@@ -1,0 +1,392 @@
+"""The online club over HTTP: accounts and their security, seeks, server-owned clocks driven by
+a fake time source, ratings, rematch, chat and leaving a game."""
+
+from __future__ import annotations
+
+import logging
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("argon2")
+
+from argon2 import PasswordHasher  # noqa: E402
+from fastapi.testclient import TestClient  # noqa: E402
+
+from qiza.web.app import create_app  # noqa: E402
+
+PASSWORD = "correct horse battery"
+
+
+class FakeTime:
+    """The server's time source in these tests: it moves only when a test moves it."""
+
+    def __init__(self) -> None:
+        self.t = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+    def advance(self, seconds: float) -> None:
+        self.t += seconds
+
+
+class Club:
+    """One app, a fake clock, and a browser (cookie jar) per player."""
+
+    def __init__(self, tmp_path: Path, **options: Any) -> None:
+        self.time = FakeTime()
+        self.db = tmp_path / "club.sqlite3"
+        self.app = create_app(f"sqlite:///{self.db}", computer_processes=0, now=self.time, clock_sweep=0,
+                              password_hasher=PasswordHasher(time_cost=1, memory_cost=8192, parallelism=1),
+                              seeds=lambda: 5, **options)
+        self.main = TestClient(self.app)
+        self.main.__enter__()
+        self.service = self.app.state.service
+
+    def browser(self, base_url: str = "http://testserver") -> TestClient:
+        client = TestClient(self.app, base_url=base_url)
+        assert client.get("/api/account").status_code == 200  # the page gives the CSRF cookie
+        return client
+
+    def close(self) -> None:
+        self.main.__exit__(None, None, None)
+
+
+@pytest.fixture()
+def club(tmp_path: Path) -> Any:
+    made = Club(tmp_path, remind_after=60, claim_after=120)
+    yield made
+    made.close()
+
+
+def csrf(client: TestClient) -> dict[str, str]:
+    return {"X-CSRF-Token": client.cookies.get("qiza_csrf") or ""}
+
+
+def post(client: TestClient, path: str, body: Any = None, status: int = 200) -> Any:
+    answer = client.post(path, json=body, headers=csrf(client))
+    assert answer.status_code == status, answer.text
+    return answer.json()
+
+
+def sign_up(club: Club, name: str) -> TestClient:
+    client = club.browser()
+    data = post(client, "/api/account/signup", {"name": name, "password": PASSWORD}, 201)
+    assert data["user"]["name"] == name
+    return client
+
+
+def seek_and_accept(club: Club, a: TestClient, b: TestClient, **seek: Any) -> tuple[str, dict[str, Any]]:
+    posted = post(a, "/api/seeks", {"preset": "classic", **seek}, 201)
+    accepted = post(b, f"/api/seeks/{posted['id']}/accept")
+    game_id = accepted["game_id"]
+    mine = a.get("/api/seeks").json()["mine"]
+    assert [s["game_id"] for s in mine if s["id"] == posted["id"]] == [game_id]
+    seats = {}
+    for name, client in (("a", a), ("b", b)):
+        seats[name] = post(client, f"/api/games/{game_id}/my-seat")
+    assert {seats["a"]["seat"], seats["b"]["seat"]} == {0, 1}
+    return game_id, seats
+
+
+def view(client: TestClient, game_id: str, seat: dict[str, Any]) -> dict[str, Any]:
+    answer = client.get(f"/api/games/{game_id}", params={"seat": seat["seat"]},
+                        headers={"X-Seat-Token": seat["token"]})
+    assert answer.status_code == 200, answer.text
+    data: dict[str, Any] = answer.json()
+    return data
+
+
+def act(client: TestClient, game_id: str, seat: dict[str, Any], kind: str, status: int = 200, **extra: Any) -> Any:
+    version = view(client, game_id, seat)["version"]
+    answer = client.post(f"/api/games/{game_id}/actions",
+                         json={"seat": seat["seat"], "token": seat["token"], "version": version, "kind": kind, **extra})
+    assert answer.status_code == status, answer.text
+    return answer.json()
+
+
+# -- accounts -------------------------------------------------------------------------------------
+def test_sign_up_in_out_and_the_cookies(club: Club, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
+    secure = club.browser("https://testserver")
+    answer = secure.post("/api/account/signup", json={"name": "Ann", "password": PASSWORD}, headers=csrf(secure))
+    assert answer.status_code == 201, answer.text
+    cookies = answer.headers.get_list("set-cookie")
+    session = next(c for c in cookies if c.startswith("qiza_session="))
+    assert "HttpOnly" in session and "SameSite=lax" in session and "Secure" in session
+    plain = club.browser()
+    answer = plain.post("/api/account/signup", json={"name": "Bob", "password": PASSWORD}, headers=csrf(plain))
+    bob_session = next(c for c in answer.headers.get_list("set-cookie") if c.startswith("qiza_session="))
+    assert "Secure" not in bob_session and "HttpOnly" in bob_session  # plain HTTP (no TLS): no Secure flag
+    # names are unique whatever their case; names and passwords are checked
+    other = club.browser()
+    assert other.post("/api/account/signup", json={"name": "ANN", "password": PASSWORD},
+                      headers=csrf(other)).json()["error"]["code"] == "name_taken"
+    assert other.post("/api/account/signup", json={"name": "<b>x</b>", "password": PASSWORD},
+                      headers=csrf(other)).json()["error"]["code"] == "bad_name"
+    assert other.post("/api/account/signup", json={"name": "Cat", "password": "short"},
+                      headers=csrf(other)).json()["error"]["code"] == "bad_password"
+    # signing in: wrong passwords and unknown names get the same answer
+    for name, password in (("Ann", "wrong password"), ("Nobody", PASSWORD)):
+        answer = other.post("/api/account/signin", json={"name": name, "password": password}, headers=csrf(other))
+        assert answer.status_code == 401 and answer.json()["error"]["code"] == "wrong_password"
+    assert post(other, "/api/account/signin", {"name": "ann", "password": PASSWORD})["user"]["name"] == "Ann"
+    assert other.get("/api/account").json()["user"]["name"] == "Ann"
+    # the password is nowhere in clear: not in the database file, not in the logs
+    club.service.store.dispose()
+    for path in club.db.parent.iterdir():
+        assert PASSWORD.encode() not in path.read_bytes(), path
+    assert PASSWORD not in caplog.text
+    # signing out ends the session on the server: the old cookie opens nothing
+    old = other.cookies.get("qiza_session")
+    post(other, "/api/account/signout")
+    thief = club.browser()
+    thief.cookies.set("qiza_session", old or "", domain="testserver.local")
+    assert thief.get("/api/account").json()["user"] is None
+    assert thief.post("/api/seeks", json={}, headers=csrf(thief)).status_code == 401
+
+
+def test_sign_in_attempts_are_throttled(club: Club) -> None:
+    sign_up(club, "Ann")
+    guesser = club.browser()
+    codes = [guesser.post("/api/account/signin", json={"name": "Ann", "password": f"guess {i}"},
+                          headers=csrf(guesser)).status_code for i in range(12)]
+    assert codes[:10] == [401] * 10 and codes[-1] == 429
+    # the right password is refused too while the bucket is empty (the answer tells nothing)
+    assert guesser.post("/api/account/signin", json={"name": "Ann", "password": PASSWORD},
+                        headers=csrf(guesser)).status_code == 429
+
+
+def test_no_session_fixation_and_password_change_ends_other_sessions(club: Club) -> None:
+    ann = sign_up(club, "Ann")
+    # an attacker plants their own session cookie in the victim's browser before sign-in
+    attacker = sign_up(club, "Eve")
+    planted = attacker.cookies.get("qiza_session") or ""
+    victim = club.browser()
+    victim.cookies.set("qiza_session", planted, domain="testserver.local")
+    answer = victim.post("/api/account/signin", json={"name": "Ann", "password": PASSWORD}, headers=csrf(victim))
+    assert answer.status_code == 200
+    assert answer.cookies.get("qiza_session") not in (None, planted)
+    assert attacker.get("/api/account").json()["user"] is None  # the planted session ended
+    assert victim.get("/api/account").json()["user"]["name"] == "Ann"
+    # a password change ends every other session of the account
+    post(victim, "/api/account/password", {"old_password": PASSWORD, "new_password": "a new long password"})
+    assert ann.get("/api/account").json()["user"] is None
+    assert victim.get("/api/account").json()["user"]["name"] == "Ann"
+    wrong = victim.post("/api/account/password", json={"old_password": PASSWORD, "new_password": "x" * 10},
+                        headers=csrf(victim))
+    assert wrong.status_code == 401
+
+
+def test_requests_without_the_csrf_token_are_refused(club: Club) -> None:
+    ann = sign_up(club, "Ann")
+    body = {"preset": "classic"}
+    for headers in ({}, {"X-CSRF-Token": "forged"}):
+        answer = ann.post("/api/seeks", json=body, headers=headers)
+        assert answer.status_code == 403 and answer.json()["error"]["code"] == "csrf_failed"
+        answer = ann.post("/api/account/signout", headers=headers)
+        assert answer.status_code == 403
+    stranger = club.browser()
+    answer = stranger.post("/api/account/signin", json={"name": "Ann", "password": PASSWORD})
+    assert answer.status_code == 403 and answer.json()["error"]["code"] == "csrf_failed"
+    assert ann.get("/api/account").json()["user"]["name"] == "Ann"  # still signed in
+    assert ann.get("/api/seeks").json()["open"] == []  # nothing was posted
+    # the CSRF cookie of another browser is no token of this session
+    answer = ann.post("/api/seeks", json=body, headers=csrf(stranger))
+    assert answer.status_code == 403
+
+
+# -- seeks, clocks, ratings, rematch ------------------------------------------------------------------
+def test_seek_accept_play_on_the_clock_into_overtime_rated_and_rematch(club: Club) -> None:
+    ann, bob = sign_up(club, "Ann"), sign_up(club, "Bob")
+    control = {"minutes": 1, "increment": 0, "max_overtime": 3}
+    listed = bob.get("/api/seeks").json()["open"]
+    assert listed == []
+    posted = post(ann, "/api/seeks", {"preset": "classic", "time_control": control, "rated": True}, 201)
+    open_seeks = bob.get("/api/seeks").json()["open"]
+    assert [(s["player"], s["clock_text"], s["rated"], s["rating"]) for s in open_seeks] == [("Ann", "1+0", True, 1500)]
+    assert ann.post(f"/api/seeks/{posted['id']}/accept", headers=csrf(ann)).json()["error"]["code"] == "own_seek"
+    accepted = post(bob, f"/api/seeks/{posted['id']}/accept")
+    cat = sign_up(club, "Cat")
+    assert cat.post(f"/api/seeks/{posted['id']}/accept", headers=csrf(cat)).json()["error"]["code"] == "seek_taken"
+    game_id = accepted["game_id"]
+    seats = {"a": post(ann, f"/api/games/{game_id}/my-seat"), "b": post(bob, f"/api/games/{game_id}/my-seat")}
+    assert cat.post(f"/api/games/{game_id}/my-seat", headers=csrf(cat)).status_code == 403
+    state = view(ann, game_id, seats["a"])
+    assert state["rated"] and state["clock"]["remaining"] == [60_000, 60_000]
+    first = "a" if state["to_move"] == seats["a"]["seat"] else "b"
+    second = "b" if first == "a" else "a"
+    clients = {"a": ann, "b": bob}
+    # the first player thinks 90 s: 30 s into overtime, then passes
+    club.time.advance(90)
+    assert view(ann, game_id, seats["a"])["clock"]["remaining"][seats[first]["seat"]] == -30_000
+    act(clients[first], game_id, seats[first], "pass")
+    club.time.advance(20)
+    act(clients[second], game_id, seats[second], "pass")
+    state = view(ann, game_id, seats["a"])
+    assert state["clock"]["remaining"][seats[first]["seat"]] == -30_000
+    assert state["clock"]["remaining"][seats[second]["seat"]] == 40_000
+    assert state["clock"]["penalties"][seats[first]["seat"]] == 10
+    # the clock survives a restart of the server (it is kept with the game)
+    club.service._cache.clear()
+    club.time.advance(50)  # first is now 80 s over: two minutes started
+    act(clients[first], game_id, seats[first], "resign")
+    state = view(bob, game_id, seats["b"])
+    assert state["over"] and state["clock"]["running"] is None
+    penalties = [r for r in state["history"] if r["kind"] == "time-penalty"]
+    assert [(r["seat"], r["score"]) for r in penalties] == [(seats[first]["seat"], -20)]
+    gcg = bob.get(f"/api/games/{game_id}/gcg").text
+    assert re.search(r"^>\w+: \S* \(time\) -20 ", gcg, re.M), gcg
+    # both ratings changed, the winner's up
+    changes = state["rating_changes"]
+    winner, loser = seats[second]["seat"], seats[first]["seat"]
+    assert changes["variant"] == "classic/blitz"
+    assert changes["after"][winner] > 1500 > changes["after"][loser]
+    board = bob.get("/api/leaderboard", params={"variant": "classic/blitz"}).json()
+    assert [p["name"] for p in board["players"]] == [("Ann", "Bob")[first == "a"], ("Ann", "Bob")[first == "b"]]
+    profile = bob.get("/api/players/ann").json()
+    assert profile["record"] == ({"wins": 0, "losses": 1, "draws": 0} if first == "a"
+                                 else {"wins": 1, "losses": 0, "draws": 0})
+    assert profile["recent"][0]["id"] == game_id and profile["ratings"][0]["variant"] == "classic/blitz"
+    # rematch: both ask; the new game has the seats swapped and the same settings
+    offer = post(ann, f"/api/games/{game_id}/rematch")
+    assert offer["game"] is None and offer["asked"] == [seats["a"]["seat"]]
+    offer = post(bob, f"/api/games/{game_id}/rematch")
+    new_id = offer["game"]
+    assert new_id and view(ann, game_id, seats["a"])["rematch"]["game"] == new_id
+    new_a = post(ann, f"/api/games/{new_id}/my-seat")
+    assert new_a["seat"] == 1 - seats["a"]["seat"]
+    new_state = view(ann, new_id, new_a)
+    assert new_state["rated"] and new_state["clock"]["control"]["minutes"] == 1
+
+
+def test_a_player_past_the_most_overtime_loses_on_time(club: Club) -> None:
+    ann, bob = sign_up(club, "Ann"), sign_up(club, "Bob")
+    game_id, seats = seek_and_accept(club, ann, bob, time_control={"minutes": 1, "max_overtime": 1}, rated=True)
+    state = view(ann, game_id, seats["a"])
+    mover = "a" if state["to_move"] == seats["a"]["seat"] else "b"
+    club.time.advance(119)
+    assert club.service.sweep_clocks() == 0
+    club.time.advance(1)
+    assert club.service.sweep_clocks() == 1  # nobody needs to be connected: the server ends it
+    state = view(ann, game_id, seats["a"])
+    assert state["over"] and state["end_reason"] == "a player lost on time"
+    assert state["winners"] == [1 - seats[mover]["seat"]]
+    assert [(r["seat"], r["score"]) for r in state["history"] if r["kind"] == "time-penalty"] == [
+        (seats[mover]["seat"], -10)]
+    clients = {"a": ann, "b": bob}
+    refused = act(clients[mover], game_id, seats[mover], "pass", status=409)
+    assert refused["error"]["code"] == "game_over"
+
+
+def test_an_action_after_the_flag_fell_ends_the_game_on_time(club: Club) -> None:
+    ann, bob = sign_up(club, "Ann"), sign_up(club, "Bob")
+    game_id, seats = seek_and_accept(club, ann, bob, time_control={"minutes": 1, "max_overtime": 0})
+    state = view(ann, game_id, seats["a"])
+    mover = "a" if state["to_move"] == seats["a"]["seat"] else "b"
+    club.time.advance(61)  # no sweep ran: the late move itself finds the flag down
+    refused = act({"a": ann, "b": bob}[mover], game_id, seats[mover], "pass", status=409)
+    assert refused["error"]["code"] == "out_of_time"
+    assert view(bob, game_id, seats["b"])["end_reason"] == "a player lost on time"
+
+
+def test_seek_rating_range_and_unrated_games(club: Club) -> None:
+    ann, bob = sign_up(club, "Ann"), sign_up(club, "Bob")
+    posted = post(ann, "/api/seeks", {"min_rating": 1600}, 201)
+    answer = bob.post(f"/api/seeks/{posted['id']}/accept", headers=csrf(bob))
+    assert answer.status_code == 409 and answer.json()["error"]["code"] == "outside_rating_range"
+    bad = ann.post("/api/seeks", json={"preset": "nonsense"}, headers=csrf(ann))
+    assert bad.status_code == 422
+    assert ann.delete(f"/api/seeks/{posted['id']}", headers=csrf(ann)).status_code == 200
+    assert bob.get("/api/seeks").json()["open"] == []
+    game_id, seats = seek_and_accept(club, ann, bob)
+    act(ann, game_id, seats["a"], "resign")
+    state = view(bob, game_id, seats["b"])
+    assert state["over"] and state["rating_changes"] is None
+    assert bob.get("/api/leaderboard", params={"variant": "classic/untimed"}).json()["players"] == []
+
+
+# -- chat -------------------------------------------------------------------------------------------
+def test_chat_channels_limits_and_hidden_spectator_chat(club: Club) -> None:
+    ann, bob, cat = sign_up(club, "Ann"), sign_up(club, "Bob"), sign_up(club, "Cat")
+    game_id, seats = seek_and_accept(club, ann, bob)
+    base = f"/api/games/{game_id}/chat"
+    hello = "<script>alert(1)</script> good luck"
+    sent = post(ann, base, {"text": hello, "seat": seats["a"]["seat"], "token": seats["a"]["token"]}, 201)
+    assert sent["text"] == hello and sent["author"] == "Ann"  # kept as text; the page shows it as text
+    # a spectator cannot write in the players' chat; a player cannot write in the spectators'
+    assert cat.post(base, json={"text": "hi"}, headers=csrf(cat)).status_code == 403
+    assert ann.post(base, json={"channel": "spectators", "text": "x"}, headers=csrf(ann)).status_code == 403
+    post(cat, base, {"channel": "spectators", "text": "Ann should play QI at 8G"}, 201)
+    # the spectators' chat is hidden from the players (by token or by account) until the end
+    assert cat.get(base, params={"channel": "spectators"}).json()["messages"][0]["author"] == "Cat"
+    hidden = ann.get(base, params={"channel": "spectators"})
+    assert hidden.status_code == 403 and hidden.json()["error"]["code"] == "spectator_chat_hidden"
+    anonymous = TestClient(club.app)
+    assert anonymous.get(base, params={"channel": "spectators", "seat": seats["b"]["seat"]},
+                         headers={"X-Seat-Token": seats["b"]["token"]}).status_code == 403
+    assert [m["text"] for m in cat.get(base).json()["messages"]] == [hello]
+    # limits: length and rate
+    too_long = ann.post(base, json={"text": "x" * 301, "seat": seats["a"]["seat"], "token": seats["a"]["token"]})
+    assert too_long.status_code == 422
+    codes = [ann.post(base, json={"text": f"m{i}", "seat": seats["a"]["seat"],
+                                  "token": seats["a"]["token"]}).status_code for i in range(5)]
+    assert codes == [201, 201, 201, 201, 429]
+    club.time.advance(11)
+    assert ann.post(base, json={"text": "again", "seat": seats["a"]["seat"],
+                                "token": seats["a"]["token"]}).status_code == 201
+    wrong = ann.post(base, json={"text": "x", "seat": seats["b"]["seat"], "token": seats["a"]["token"]})
+    assert wrong.status_code == 403
+    act(bob, game_id, seats["b"], "resign")
+    assert [m["author"] for m in ann.get(base, params={"channel": "spectators"}).json()["messages"]] == ["Cat"]
+
+
+# -- leaving a game -----------------------------------------------------------------------------------
+def test_abort_by_agreement_before_the_second_turn(club: Club) -> None:
+    ann, bob = sign_up(club, "Ann"), sign_up(club, "Bob")
+    game_id, seats = seek_and_accept(club, ann, bob, time_control={"minutes": 5})
+    body = {"seat": seats["a"]["seat"], "token": seats["a"]["token"]}
+    state = post(ann, f"/api/games/{game_id}/abort", body)
+    assert not state["aborted"] and state["abort_asked"] == [seats["a"]["seat"]]
+    post(bob, f"/api/games/{game_id}/abort", {"seat": seats["b"]["seat"], "token": seats["b"]["token"]})
+    state = view(ann, game_id, seats["a"])
+    assert state["aborted"] and state["clock"]["running"] is None
+    club.time.advance(10_000)
+    assert club.service.sweep_clocks() == 0  # an aborted game's clock never runs out
+    refused = act(ann, game_id, seats["a"], "pass", status=409)
+    assert refused["error"]["code"] == "game_aborted"
+    # after two turns it is too late
+    game_id, seats = seek_and_accept(club, ann, bob)
+    for _ in range(2):
+        mover = "a" if view(ann, game_id, seats["a"])["to_move"] == seats["a"]["seat"] else "b"
+        act({"a": ann, "b": bob}[mover], game_id, seats[mover], "pass")
+    answer = ann.post(f"/api/games/{game_id}/abort", json={"seat": seats["a"]["seat"], "token": seats["a"]["token"]})
+    assert answer.status_code == 409 and answer.json()["error"]["code"] == "too_late_to_abort"
+
+
+def test_a_game_left_alone_can_be_claimed_after_a_reminder(club: Club) -> None:
+    ann, bob = sign_up(club, "Ann"), sign_up(club, "Bob")
+    game_id, seats = seek_and_accept(club, ann, bob)
+    mover = "a" if view(ann, game_id, seats["a"])["to_move"] == seats["a"]["seat"] else "b"
+    waiter = "b" if mover == "a" else "a"
+    client = {"a": ann, "b": bob}[waiter]
+    body = {"seat": seats[waiter]["seat"], "token": seats[waiter]["token"]}
+    assert client.post(f"/api/games/{game_id}/remind", json=body).json()["error"]["code"] == "too_soon"
+    assert client.post(f"/api/games/{game_id}/claim", json=body).json()["error"]["code"] == "remind_first"
+    club.time.advance(61)
+    state = post(client, f"/api/games/{game_id}/remind", body)
+    assert state["reminder"]["seat"] == seats[mover]["seat"]
+    assert view({"a": ann, "b": bob}[mover], game_id, seats[mover])["reminder"]["seat"] == seats[mover]["seat"]
+    club.time.advance(60)
+    assert client.post(f"/api/games/{game_id}/claim", json=body).json()["error"]["code"] == "too_soon"
+    club.time.advance(61)
+    state = post(client, f"/api/games/{game_id}/claim", body)
+    assert state["over"] and state["end_reason"] == "a player left the game"
+    assert state["winners"] == [seats[waiter]["seat"]]
+    # the idle player cannot claim against the other
+    own = {"seat": seats[mover]["seat"], "token": seats[mover]["token"]}
+    assert {"a": ann, "b": bob}[mover].post(f"/api/games/{game_id}/claim", json=own).status_code == 409
