@@ -1,8 +1,15 @@
-/* Shared helpers: display modes and JSON requests. */
+/* Shared helpers: display modes, JSON requests (with the CSRF token), the account bar. */
 "use strict";
 const qiza = {
+  /** The CSRF token this browser holds (the qiza_csrf cookie), sent with every request that
+      changes something. */
+  csrf() {
+    const found = document.cookie.split("; ").find(c => c.startsWith("qiza_csrf="));
+    return found ? decodeURIComponent(found.slice("qiza_csrf=".length)) : "";
+  },
   async api(method, path, body, headers) {
-    const options = {method, headers: Object.assign({}, headers || {})};
+    const options = {method, headers: Object.assign({}, headers || {}), credentials: "same-origin"};
+    if (method !== "GET") options.headers["X-CSRF-Token"] = qiza.csrf();
     if (body !== undefined) {
       options.headers["Content-Type"] = "application/json";
       options.body = JSON.stringify(body);
@@ -33,5 +40,32 @@ const qiza = {
   },
   seatKey(gameId) { return "qiza-seat-" + gameId; },
   inviteKey(gameId) { return "qiza-invite-" + gameId; },
+  user: null,
+  /** Who is signed in (null: nobody); fills the account bar of the page. */
+  async account() {
+    try { qiza.user = (await qiza.api("GET", "/api/account")).user; } catch (e) { qiza.user = null; }
+    const bar = document.getElementById("account-bar");
+    if (bar) {
+      bar.textContent = "";
+      const link = (href, text) => { const a = document.createElement("a"); a.href = href; a.textContent = text; return a; };
+      if (qiza.user) {
+        bar.append("Signed in as ", link("/player/" + encodeURIComponent(qiza.user.name), qiza.user.name), " · ");
+        const out = document.createElement("button");
+        out.type = "button"; out.id = "sign-out"; out.textContent = "Sign out";
+        out.addEventListener("click", async () => { await qiza.api("POST", "/api/account/signout"); location.reload(); });
+        bar.append(out);
+      } else {
+        bar.append(link("/#account", "Sign in or sign up"));
+      }
+      bar.append(" · ", link("/leaderboard", "Leaderboard"));
+    }
+    return qiza.user;
+  },
+  /** A duration in milliseconds as m:ss (negative: overtime, with a minus sign). */
+  clockText(ms) {
+    const sign = ms < 0 ? "-" : "";
+    const total = Math.ceil(Math.abs(ms) / 1000);
+    return `${sign}${Math.floor(total / 60)}:${String(total % 60).padStart(2, "0")}`;
+  },
 };
-document.addEventListener("DOMContentLoaded", () => qiza.setupModes());
+document.addEventListener("DOMContentLoaded", () => { qiza.setupModes(); qiza.account(); });

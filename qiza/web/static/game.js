@@ -7,6 +7,7 @@ import {myTurn, renderChallengeWindow, renderControls, renderEvents, renderRack,
         renderSummary, renderTracker, setRackHooks} from "./panel.js";
 import {renderCreator, renderJoin, setupSeats} from "./seats.js";
 import {showAnalysis} from "./analysis.js";
+import {claimAccountSeat, renderClub, setupClub} from "./club_game.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
 const $ = id => document.getElementById(id);
@@ -26,6 +27,7 @@ function renderAll() {
   renderSheet();
   renderJoin();
   renderCreator();
+  renderClub();
   const turn = myTurn();
   if (turn && store.wasMyTurn === false) chime();  // the turn came (not on opening the page)
   store.wasMyTurn = turn;
@@ -197,8 +199,9 @@ function connect() {
   };
 }
 
-function setup() {
+async function setup() {
   loadSeat();
+  await claimAccountSeat(gameId);
   setRenderer(renderAll);
   setBoardHooks({submit: submitPlacement, changed});
   setRackHooks({click: clickTile, move: moveRackTile});
@@ -264,6 +267,7 @@ function setup() {
     if (JSON.stringify(store.me) !== before) connect();
     else render();
   });
+  setupClub({gameId, say, receive});
   connect();
 }
 

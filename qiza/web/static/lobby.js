@@ -56,7 +56,7 @@
 
   async function loadGames() {
     const list = document.getElementById("games");
-    const games = await qiza.api("GET", "/api/games");
+    const games = (await qiza.api("GET", "/api/games")).sort((a, b) => (a.status === "active" ? 0 : 1) - (b.status === "active" ? 0 : 1));
     list.innerHTML = "";
     for (const game of games) {
       const li = document.createElement("li");
@@ -129,6 +129,7 @@
     document.getElementById("quick-play").addEventListener("click", quickPlay);
     renderSeats();
     loadGames();
+    setInterval(() => loadGames().catch(() => {}), 5000);
   }
   document.addEventListener("DOMContentLoaded", start);
 })();

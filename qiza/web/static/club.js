@@ -1,0 +1,122 @@
+/* The lobby's club: signing in and up, changing the password, seeks (posted, listed live,
+   accepted). Text from other players is always put in the page as text, never as HTML. */
+"use strict";
+(function () {
+  const $ = id => document.getElementById(id);
+  const waiting = new Set();  // ids of my open seeks
+
+  function cell(row, text) {
+    const td = document.createElement("td");
+    td.textContent = text;
+    row.appendChild(td);
+    return td;
+  }
+
+  async function credentials(path) {
+    try {
+      await qiza.api("POST", path, {name: $("account-name").value.trim(), password: $("account-password").value});
+      location.reload();
+    } catch (error) {
+      $("account-status").textContent = error.message;
+    }
+  }
+
+  async function showAccount() {
+    const user = await qiza.account();
+    $("account-form").hidden = !!user;
+    $("password-form").hidden = !user;
+    $("seek-form").hidden = !user;
+    $("account-status").textContent = user ? `Signed in as ${user.name}.` : "";
+    return user;
+  }
+
+  function openGame(gameId) {
+    location.href = "/game/" + encodeURIComponent(gameId);
+  }
+
+  async function loadSeeks() {
+    let listing;
+    try { listing = await qiza.api("GET", "/api/seeks"); } catch (e) { return; }
+    // a seek of mine posted while this page was open was accepted: the game is on
+    for (const mine of listing.mine) {
+      if (mine.status === "open") waiting.add(mine.id);
+      else if (mine.status === "accepted" && mine.game_id && waiting.has(mine.id)) {
+        waiting.delete(mine.id);
+        openGame(mine.game_id);
+        return;
+      }
+    }
+    const body = $("seeks").querySelector("tbody");
+    body.textContent = "";
+    for (const seek of listing.open) {
+      const row = document.createElement("tr");
+      cell(row, seek.player);
+      cell(row, String(seek.rating));
+      cell(row, `${seek.preset}, ${seek.lexicon}`);
+      cell(row, seek.clock_text);
+      cell(row, seek.rated ? "rated" : "casual");
+      const act = cell(row, "");
+      const button = document.createElement("button");
+      button.type = "button";
+      if (seek.yours) {
+        button.textContent = "Cancel";
+        button.addEventListener("click", async () => { await qiza.api("DELETE", "/api/seeks/" + seek.id); loadSeeks(); });
+      } else {
+        button.textContent = "Accept";
+        button.className = "accept-seek";
+        button.disabled = !qiza.user;
+        button.title = qiza.user ? "" : "Sign in to accept";
+        button.addEventListener("click", async () => {
+          try { openGame((await qiza.api("POST", `/api/seeks/${seek.id}/accept`)).game_id); }
+          catch (error) { $("seek-message").textContent = error.message; loadSeeks(); }
+        });
+      }
+      act.appendChild(button);
+      body.appendChild(row);
+    }
+    if (!listing.open.length) {
+      const row = document.createElement("tr");
+      cell(row, "No open seeks.").colSpan = 6;
+      body.appendChild(row);
+    }
+  }
+
+  async function postSeek(event) {
+    event.preventDefault();
+    const minutes = Number($("seek-minutes").value);
+    const body = {preset: $("seek-preset").value, lexicon: $("seek-lexicon").value, rated: $("seek-rated").checked,
+                  time_control: minutes > 0 ? {minutes, increment: Number($("seek-increment").value)} : null};
+    if ($("seek-min").value !== "") body.min_rating = Number($("seek-min").value);
+    if ($("seek-max").value !== "") body.max_rating = Number($("seek-max").value);
+    try {
+      await qiza.api("POST", "/api/seeks", body);
+      $("seek-message").textContent = "Seek posted: the game opens here when someone accepts it.";
+      loadSeeks();
+    } catch (error) {
+      $("seek-message").textContent = error.message;
+    }
+  }
+
+  async function start() {
+    $("account-form").addEventListener("submit", e => { e.preventDefault(); credentials("/api/account/signin"); });
+    $("sign-up").addEventListener("click", () => {
+      if ($("account-form").reportValidity()) credentials("/api/account/signup");
+    });
+    $("password-form").addEventListener("submit", async e => {
+      e.preventDefault();
+      try {
+        await qiza.api("POST", "/api/account/password", {old_password: $("old-password").value,
+                                                          new_password: $("new-password").value});
+        $("account-status").textContent = "Password changed; your other sessions are signed out.";
+      } catch (error) { $("account-status").textContent = error.message; }
+    });
+    $("seek-form").addEventListener("submit", postSeek);
+    const meta = await qiza.api("GET", "/api/meta");
+    for (const name of Object.keys(meta.presets)) $("seek-preset").add(new Option(name, name));
+    for (const name of meta.lexicons) $("seek-lexicon").add(new Option(name, name));
+    await showAccount();
+    await loadSeeks();
+    setInterval(loadSeeks, 2000);
+  }
+  document.addEventListener("DOMContentLoaded", start);
+})();

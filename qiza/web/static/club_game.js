@@ -1,0 +1,199 @@
+/* The game page's club parts: the seat an account holds, the clocks (the server's; the page
+   only counts down between updates), chat, and abort / remind / claim / rematch. Text written
+   by people is put in the page as text, never as HTML. */
+import {store} from "./state.js";
+
+const $ = id => document.getElementById(id);
+let hooks = null;         // {gameId, seatApi, say, receive}
+let shownState = null;    // the game state the clocks were last read from
+let receivedAt = 0;       // Date.now() when that state arrived
+let warned = -1;          // the seat warned last of its low time
+let chatChannel = "players";
+let chatAfter = {players: 0, spectators: 0};
+let chatTimer = null;
+const LOW_TIME = 30_000;
+
+/** The seat this signed-in player's account holds in the game, if the browser has no token. */
+export async function claimAccountSeat(gameId) {
+  if (store.me) return;
+  const user = await qiza.account();
+  if (!user) return;
+  try {
+    const seat = await qiza.api("POST", `/api/games/${encodeURIComponent(gameId)}/my-seat`);
+    store.me = {seat: seat.seat, token: seat.token};
+    localStorage.setItem(qiza.seatKey(gameId), JSON.stringify(store.me));
+  } catch (error) { /* not a player of this game: watch it */ }
+}
+
+function remaining(game) {
+  if (game !== shownState) { shownState = game; receivedAt = Date.now(); }
+  const clock = game.clock;
+  return clock.remaining.map((ms, seat) => clock.running === seat ? ms - (Date.now() - receivedAt) : ms);
+}
+
+function renderClocks() {
+  const game = store.game;
+  const box = $("clocks");
+  if (!game || !game.clock) { box.hidden = true; return; }
+  box.hidden = false;
+  const left = remaining(game);
+  const control = game.clock.control;
+  $("clock-control").textContent = `${control.minutes} min + ${control.increment} s; after that, 10 points a minute ` +
+    `of overtime, the game lost after ${control.max_overtime} min over`;
+  const list = $("clock-list");
+  if (list.children.length !== left.length) {
+    list.replaceChildren(...left.map((_, seat) => {
+      const li = document.createElement("li");
+      li.dataset.seat = String(seat);
+      return li;
+    }));
+  }
+  left.forEach((ms, seat) => {
+    const li = list.children[seat];
+    const penalty = ms < 0 ? ` (overtime: −${10 * Math.ceil(-ms / 60000)})` : "";
+    li.textContent = `${game.players[seat].name}: ${qiza.clockText(ms)}${penalty}`;
+    li.classList.toggle("running", game.clock.running === seat);
+    li.classList.toggle("low", ms < LOW_TIME);
+  });
+  const mine = store.me ? store.me.seat : -1;
+  if (mine >= 0 && game.clock.running === mine && left[mine] < LOW_TIME && warned !== game.version) {
+    warned = game.version;
+    $("clock-warning").textContent = left[mine] < 0 ? "You are in overtime: 10 points lost for each minute started."
+      : "Less than 30 seconds left on your clock.";
+  } else if (game.clock.running !== mine) {
+    $("clock-warning").textContent = "";
+  }
+}
+
+function seatBody() { return {seat: store.me.seat, token: store.me.token}; }
+
+async function clubAction(path) {
+  try {
+    hooks.receive(await qiza.api("POST", `/api/games/${encodeURIComponent(hooks.gameId)}/${path}`, seatBody()));
+  } catch (error) { hooks.say(error.message); }
+}
+
+function renderActions() {
+  const game = store.game;
+  const me = store.me;
+  const turns = game.history.filter(r => ["place", "exchange", "pass", "lost-turn", "failed-challenge"].includes(r.kind)).length;
+  const status = [];
+  $("abort").hidden = !me || game.over || game.aborted || turns >= 2 || game.abort_asked.includes(me.seat);
+  if (game.aborted) status.push("This game was aborted by its players: no result, no rating.");
+  else if (game.abort_asked.length && !game.over) {
+    status.push(`Asked to abort: ${game.abort_asked.map(s => game.players[s].name).join(", ")}.`);
+  }
+  const reminder = game.reminder;
+  const idle = !game.over && !game.aborted && !game.clock && me && game.to_move !== me.seat
+    && game.players[game.to_move].kind === "person";
+  $("remind").hidden = !idle;
+  $("claim").hidden = !(idle && reminder && reminder.seat === game.to_move);
+  if (reminder && !game.over && reminder.seat === game.to_move) {
+    const when = new Date(reminder.claim_at * 1000).toLocaleString();
+    status.push(me && me.seat === reminder.seat ? `You were reminded to play: the game can be claimed from ${when}.`
+      : `${game.players[reminder.seat].name} was reminded; the game can be claimed from ${when}.`);
+  }
+  const everyAccount = game.accounts.every(Boolean);
+  const offer = game.rematch;
+  $("rematch").hidden = !(game.over && !game.aborted && me && everyAccount && qiza.user)
+    || !!(offer && (offer.game || offer.asked.includes(me.seat)));
+  const link = $("rematch-link");
+  link.hidden = !(offer && offer.game);
+  if (offer && offer.game) {
+    link.href = "/game/" + encodeURIComponent(offer.game);
+    status.push("The rematch is on.");
+    if (me && sessionStorage.getItem("qiza-rematch-" + hooks.gameId) !== offer.game) {
+      sessionStorage.setItem("qiza-rematch-" + hooks.gameId, offer.game);
+      if (offer.asked.includes(me.seat)) location.href = link.href;
+    }
+  } else if (offer && offer.asked.length) {
+    status.push(`Rematch asked by ${offer.asked.map(s => game.players[s].name).join(", ")}.`);
+  }
+  const changes = game.rating_changes;
+  if (changes) {
+    status.push(`Ratings (${changes.variant}): ` + game.players.map((p, i) =>
+      `${p.name} ${changes.before[i]} → ${changes.after[i]}`).join(", ") + ".");
+  }
+  $("club-status").textContent = status.join(" ");
+}
+
+function renderChatForm() {
+  const game = store.game;
+  const playing = !!store.me;
+  $("chat-players-tab").setAttribute("aria-selected", String(chatChannel === "players"));
+  $("chat-spectators-tab").setAttribute("aria-selected", String(chatChannel === "spectators"));
+  const canWrite = chatChannel === "players" ? playing : !playing && !!qiza.user;
+  $("chat-form").hidden = !canWrite;
+  $("chat-note").textContent = chatChannel === "spectators" && playing && !game.over
+    ? "The spectators' chat opens to the players when the game is over."
+    : !canWrite ? (chatChannel === "players" ? "Only the players write here." : "Sign in to write here.") : "";
+}
+
+/** Draws the clocks, chat controls and club actions (called with the rest of the page). */
+export function renderClub() {
+  if (!store.game) return;
+  renderClocks();
+  renderActions();
+  renderChatForm();
+}
+
+async function pollChat() {
+  const channel = chatChannel;
+  const game = store.game;
+  if (!game) return;
+  if (channel === "spectators" && store.me && !game.over) { $("chat-messages").replaceChildren(); return; }
+  const headers = store.me ? {"X-Seat-Token": store.me.token} : {};
+  const seat = store.me ? `&seat=${store.me.seat}` : "";
+  try {
+    const data = await qiza.api("GET", `/api/games/${encodeURIComponent(hooks.gameId)}/chat?channel=${channel}` +
+      `&after=${chatAfter[channel]}${seat}`, undefined, headers);
+    if (channel !== chatChannel) return;
+    for (const m of data.messages) {
+      const li = document.createElement("li");
+      const who = document.createElement("strong");
+      who.textContent = m.author + ": ";
+      li.append(who, m.text);  // text, never HTML
+      $("chat-messages").appendChild(li);
+      chatAfter[channel] = m.id;
+    }
+  } catch (error) { /* the next poll tries again */ }
+}
+
+function switchChat(channel) {
+  chatChannel = channel;
+  chatAfter[channel] = 0;
+  $("chat-messages").replaceChildren();
+  renderChatForm();
+  pollChat();
+}
+
+export function setupClub(given) {
+  hooks = given;
+  $("abort").addEventListener("click", () => clubAction("abort"));
+  $("remind").addEventListener("click", () => clubAction("remind"));
+  $("claim").addEventListener("click", () => clubAction("claim"));
+  $("rematch").addEventListener("click", async () => {
+    try {
+      const offer = await qiza.api("POST", `/api/games/${encodeURIComponent(hooks.gameId)}/rematch`);
+      if (offer.game) location.href = "/game/" + encodeURIComponent(offer.game);
+      else hooks.say("Rematch asked: it starts when the other player asks too.");
+    } catch (error) { hooks.say(error.message); }
+  });
+  $("chat-players-tab").addEventListener("click", () => switchChat("players"));
+  $("chat-spectators-tab").addEventListener("click", () => switchChat("spectators"));
+  $("chat-form").addEventListener("submit", async e => {
+    e.preventDefault();
+    const text = $("chat-text").value.trim();
+    if (!text) return;
+    const body = Object.assign({channel: chatChannel, text}, chatChannel === "players" ? seatBody() : {});
+    try {
+      await qiza.api("POST", `/api/games/${encodeURIComponent(hooks.gameId)}/chat`, body);
+      $("chat-text").value = "";
+      pollChat();
+    } catch (error) { $("chat-note").textContent = error.message; }
+  });
+  setInterval(() => { if (store.game && store.game.clock) renderClocks(); }, 250);
+  chatTimer = setInterval(pollChat, 2000);
+  pollChat();
+  return chatTimer;
+}

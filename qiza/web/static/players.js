@@ -1,0 +1,59 @@
+/* The player and leaderboard pages (names are put in the page as text, never as HTML). */
+"use strict";
+(function () {
+  const $ = id => document.getElementById(id);
+
+  function row(cells) {
+    const tr = document.createElement("tr");
+    for (const value of cells) {
+      const td = document.createElement("td");
+      if (value instanceof Node) td.appendChild(value); else td.textContent = String(value);
+      tr.appendChild(td);
+    }
+    return tr;
+  }
+
+  function link(href, text) {
+    const a = document.createElement("a");
+    a.href = href;
+    a.textContent = text;
+    return a;
+  }
+
+  async function player() {
+    const name = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
+    let data;
+    try { data = await qiza.api("GET", "/api/players/" + encodeURIComponent(name)); }
+    catch (error) { $("player-message").textContent = error.message; return; }
+    $("player-name").textContent = data.name;
+    document.title = `${data.name} — qiza`;
+    const r = data.record;
+    $("record").textContent = `${r.wins} won, ${r.losses} lost, ${r.draws} drawn`;
+    const body = $("ratings").querySelector("tbody");
+    for (const rating of data.ratings) body.appendChild(row([rating.variant, rating.rating, rating.deviation, rating.games]));
+    if (!data.ratings.length) body.appendChild(row(["No rated games yet.", "", "", ""]));
+    for (const game of data.recent) {
+      const li = document.createElement("li");
+      const scores = game.scores ? ` ${game.scores.join("–")}` : "";
+      const result = game.result ? ` — ${game.result}` : ` — ${game.status}`;
+      const change = game.rating_change ? ` (${game.rating_change[0]} → ${game.rating_change[1]})` : "";
+      li.append(link(game.url, game.players.join(" vs ")), `${scores}${result}${change}`);
+      $("recent").appendChild(li);
+    }
+  }
+
+  async function leaderboard() {
+    const select = $("variant");
+    const wanted = new URLSearchParams(location.search).get("variant") || "classic/untimed";
+    const data = await qiza.api("GET", "/api/leaderboard?variant=" + encodeURIComponent(wanted));
+    for (const name of new Set([wanted, ...data.variants])) select.add(new Option(name, name, false, name === wanted));
+    select.addEventListener("change", () => { location.search = "?variant=" + encodeURIComponent(select.value); });
+    const body = $("leaders").querySelector("tbody");
+    for (const p of data.players) {
+      body.appendChild(row([p.rank, link("/player/" + encodeURIComponent(p.name), p.name), p.rating, p.deviation, p.games]));
+    }
+    if (!data.players.length) body.appendChild(row(["", "Nobody is rated in this variant yet.", "", "", ""]));
+  }
+
+  document.addEventListener("DOMContentLoaded", () => ($("leaders") ? leaderboard() : player()));
+})();

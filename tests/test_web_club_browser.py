@@ -1,0 +1,159 @@
+"""The club end to end in headless Chromium: two accounts in two browser contexts sign up, post
+and accept a seek, play on the clock (a fake time source) into overtime, chat, see the penalty
+on the score sheet and in the GCG, finish, see both ratings change, and rematch."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("argon2")
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (python package) is not installed")
+uvicorn = pytest.importorskip("uvicorn")
+
+from web_client import free_port  # noqa: E402
+
+CHROMIUM = os.environ.get("QIZA_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--disable-quic", "--no-first-run"]
+
+pytestmark = pytest.mark.skipif(not (os.path.exists(CHROMIUM) or shutil.which("chromium")),
+                                reason=f"chromium is not installed at {CHROMIUM} (apt-get install chromium; "
+                                "see .ci/web-services.sh)")
+
+
+class FakeTime:
+    def __init__(self) -> None:
+        self.t = time.time()
+
+    def __call__(self) -> float:
+        return self.t
+
+
+class Server:
+    def __init__(self, database_url: str, now: FakeTime) -> None:
+        from argon2 import PasswordHasher
+
+        from qiza.web.app import create_app
+
+        self.port = free_port()
+        app = create_app(database_url, computer_processes=0, now=now, clock_sweep=0,
+                         password_hasher=PasswordHasher(time_cost=1, memory_cost=8192, parallelism=1))
+        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning"))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def __enter__(self) -> Server:
+        self.thread.start()
+        end = time.monotonic() + 30
+        while not self.server.started:
+            assert time.monotonic() < end and self.thread.is_alive(), "server did not start"
+            time.sleep(0.05)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+    def get(self, path: str) -> Any:
+        with urllib.request.urlopen(self.url + path, timeout=30) as answer:
+            body = answer.read().decode()
+        return json.loads(body) if path.startswith("/api/") and not path.endswith("/gcg") else body
+
+
+@pytest.fixture()
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM if os.path.exists(CHROMIUM)
+                                              else shutil.which("chromium"), args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+def sign_up(browser: Any, url: str, name: str, errors: list[str]) -> Any:
+    page = browser.new_context(viewport={"width": 1100, "height": 1000}).new_page()
+    page.on("pageerror", lambda exc: errors.append(f"{name}: {exc}"))
+    page.set_default_timeout(20000)
+    page.goto(url + "/")
+    page.fill("#account-name", name)
+    page.fill("#account-password", "a long enough password")
+    page.click("#sign-up")
+    page.wait_for_selector(f"#account-bar >> text=Signed in as {name}")
+    return page
+
+
+def test_two_accounts_seek_play_on_the_clock_chat_rate_and_rematch(tmp_path: Path, browser: Any) -> None:
+    now = FakeTime()
+    errors: list[str] = []
+    with Server(f"sqlite:///{tmp_path / 'club.sqlite3'}", now) as server:
+        ann = sign_up(browser, server.url, "Ann", errors)
+        bob = sign_up(browser, server.url, "Bob", errors)
+        # Ann offers a rated game of one minute each; Bob sees it live and accepts it
+        ann.fill("#seek-minutes", "1")
+        ann.click("#post-seek")
+        ann.wait_for_selector("#seek-message >> text=Seek posted")
+        bob.wait_for_selector("#seeks .accept-seek")
+        assert "Ann" in bob.inner_text("#seeks") and "1+0" in bob.inner_text("#seeks")
+        bob.click("#seeks .accept-seek")
+        for page in (ann, bob):  # both pages open the game, each in its own seat
+            page.wait_for_url(re.compile(r"/game/"))
+            page.wait_for_selector(".rack-tile")
+            page.wait_for_selector("#clock-list li")
+        game_id = bob.url.rsplit("/", 1)[1]
+        assert ann.url == bob.url
+        state = server.get(f"/api/games/{game_id}")
+        names = [p["name"] for p in state["players"]]
+        first = ann if names[state["to_move"]] == "Ann" else bob
+        second = bob if first is ann else ann
+        first_name, second_name = ("Ann", "Bob") if first is ann else ("Bob", "Ann")
+        assert f"{first_name}: 1:00" in ann.inner_text("#clock-list")
+        # the first player thinks 90 s (30 s into overtime), then passes
+        now.t += 90
+        first.click("#pass")
+        for page in (ann, bob):
+            page.wait_for_selector(f"#clock-list >> text={first_name}: -0:30 (overtime: −10)")
+        # chat between the players: markup is shown as text
+        first.fill("#chat-text", "<b>nice</b> game")
+        first.click("#chat-send")
+        second.wait_for_selector("#chat-messages li >> text=<b>nice</b> game")
+        assert second.eval_on_selector("#chat-messages", "list => list.querySelector('b') === null")
+        # the second player resigns: the game ends, the first player's penalty is on the score sheet
+        now.t += 5
+        second.click("#resign")
+        second.click("#resign-confirm")
+        for page in (ann, bob):
+            page.wait_for_selector("#summary:not([hidden])")
+            page.wait_for_selector("#club-status >> text=Ratings (classic/blitz)")
+            sheet = page.inner_text("#sheet")
+            assert "-10" in sheet, sheet
+        status = ann.inner_text("#club-status")
+        before_after = dict(re.findall(r"(\w+) 1500 → (\d+)", status))
+        assert int(before_after[first_name]) > 1500 > int(before_after[second_name]), status
+        gcg = server.get(f"/api/games/{game_id}/gcg")
+        assert re.search(rf"^>{first_name}: \S* \(time\) -10 ", gcg, re.M), gcg
+        # both ask for a rematch: a new game opens for both, seats swapped
+        ann.click("#rematch")
+        bob.click("#rematch")
+        for page in (ann, bob):
+            page.wait_for_url(lambda url: game_id not in url and "/game/" in url)
+            page.wait_for_selector(".rack-tile")
+        new_id = ann.url.rsplit("/", 1)[1]
+        assert bob.url.endswith(new_id)
+        new_state = server.get(f"/api/games/{new_id}")
+        assert [p["name"] for p in new_state["players"]] == names[::-1] and new_state["rated"]
+        # the profile lists the game with its result
+        ann.goto(server.url + "/player/Ann")
+        ann.wait_for_selector("#recent li")
+        assert "vs" in ann.inner_text("#recent") and ("1 won" if first is ann else "1 lost") in ann.inner_text("#record")
+    assert not errors, errors
