@@ -14,6 +14,8 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -246,3 +248,84 @@ def test_rack_order_invites_and_free_seats_across_processes(servers: tuple[Proce
         assert time.monotonic() < end, "the computer did not play seat 2"
         time.sleep(0.2)
     assert call("GET", f"{one.url}/api/games/{game_id}")[1]["history"][2]["seat"] == 2
+
+
+class Browser:
+    """A signed-in player's cookies (session and CSRF) across requests to any server process."""
+
+    def __init__(self) -> None:
+        import http.cookiejar
+
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+
+    def csrf(self) -> str:
+        return next((c.value or "" for c in self.jar if c.name == "qiza_csrf"), "")
+
+    def call(self, method: str, url: str, body: Any = None, headers: dict[str, str] | None = None) -> tuple[int, Any]:
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(url, data=data, method=method, headers={
+            "Content-Type": "application/json", "X-CSRF-Token": self.csrf(), **(headers or {})})
+        try:
+            with self.opener.open(request, timeout=30) as answer:
+                return answer.status, json.load(answer)
+        except urllib.error.HTTPError as exc:
+            return exc.code, json.load(exc)
+
+
+def test_the_club_across_two_processes(servers: tuple[Process, Process]) -> None:
+    one, two = servers
+    suffix = str(int(time.time() * 1000))[-8:]
+    ann, bob = Browser(), Browser()
+    for who, name, server in ((ann, "ann" + suffix, one), (bob, "bob" + suffix, two)):
+        assert who.call("GET", server.url + "/api/account")[0] == 200
+        status, made = who.call("POST", server.url + "/api/account/signup", {"name": name, "password": "a long password"})
+        assert status == 201, made
+    # a session made by one process is known to the other
+    assert ann.call("GET", two.url + "/api/account")[1]["user"]["name"] == "ann" + suffix
+    # a seek posted on one process is seen and accepted on the other
+    status, seek = ann.call("POST", one.url + "/api/seeks", {"time_control": {"minutes": 5}, "rated": True})
+    assert status == 201, seek
+    assert seek["id"] in [s["id"] for s in bob.call("GET", two.url + "/api/seeks")[1]["open"]]
+    status, accepted = bob.call("POST", f"{two.url}/api/seeks/{seek['id']}/accept")
+    assert status == 200, accepted
+    game_id = accepted["game_id"]
+    mine = ann.call("GET", one.url + "/api/seeks")[1]["mine"]
+    assert [s["game_id"] for s in mine if s["id"] == seek["id"]] == [game_id]
+    # the first process accepts the seek only once, whatever the other did
+    assert ann.call("POST", f"{one.url}/api/seeks/{seek['id']}/accept")[0] == 409
+    seats = {}
+    for who, server in ((ann, one), (bob, two)):
+        status, seats[id(who)] = who.call("POST", f"{server.url}/api/games/{game_id}/my-seat")
+        assert status == 200
+    # the clock runs on the server, the same seen from both processes
+    state_one = ann.call("GET", f"{one.url}/api/games/{game_id}")[1]
+    state_two = bob.call("GET", f"{two.url}/api/games/{game_id}")[1]
+    assert state_one["clock"]["running"] == state_two["clock"]["running"] == state_one["to_move"]
+    first = ann if seats[id(ann)]["seat"] == state_one["to_move"] else bob
+    first_seat = seats[id(first)]
+    time.sleep(1.2)
+    status, moved = first.call("POST", f"{one.url}/api/games/{game_id}/actions",
+                               {"seat": first_seat["seat"], "token": first_seat["token"], "version": state_one["version"],
+                                "kind": "pass"})
+    assert status == 200, moved
+    clock = bob.call("GET", f"{two.url}/api/games/{game_id}")[1]["clock"]
+    assert clock["running"] == 1 - first_seat["seat"] and clock["left"][first_seat["seat"]] <= 300_000 - 1000
+    # chat written on one process is read on the other; spectators' chat stays hidden from players
+    status, _ = ann.call("POST", f"{one.url}/api/games/{game_id}/chat",
+                         {"text": "good luck", "seat": seats[id(ann)]["seat"], "token": seats[id(ann)]["token"]})
+    assert status == 201
+    messages = bob.call("GET", f"{two.url}/api/games/{game_id}/chat")[1]["messages"]
+    assert [m["text"] for m in messages] == ["good luck"]
+    assert bob.call("GET", f"{two.url}/api/games/{game_id}/chat?channel=spectators")[0] == 403
+    # a resignation on process two ends the rated game; both ratings are changed once
+    other_seat = seats[id(bob if first is ann else ann)]
+    loser = bob if first is ann else ann
+    status, ended = loser.call("POST", f"{two.url}/api/games/{game_id}/actions",
+                               {"seat": other_seat["seat"], "token": other_seat["token"],
+                                "version": moved["version"], "kind": "resign"})
+    assert status == 200, ended
+    changes = ann.call("GET", f"{one.url}/api/games/{game_id}")[1]["rating_changes"]
+    assert changes["after"][other_seat["seat"]] < 1500 < changes["after"][first_seat["seat"]]
+    status, board = ann.call("GET", f"{one.url}/api/players/ann{suffix}")
+    assert board["ratings"][0]["games"] == 1 and board["recent"][0]["id"] == game_id
