@@ -58,6 +58,7 @@ from qiza.web.accounts import router as accounts_router
 from qiza.web.chat import Chat
 from qiza.web.chat import router as chat_router
 from qiza.web.clocks import TimeControl
+from qiza.web.computer import computer_levels, default_level
 from qiza.web.db import Store, default_database_url
 from qiza.web.errors import ApiError, errors
 from qiza.web.guard import RequestGuard
@@ -70,7 +71,7 @@ from qiza.web.ratings import Ratings
 from qiza.web.ratings import router as ratings_router
 from qiza.web.seeks import Seeks, TimeControlIn
 from qiza.web.seeks import router as seeks_router
-from qiza.web.service import Action, GameService, SeatSpec, computer_levels, default_level
+from qiza.web.service import Action, GameService, SeatSpec
 from qiza.web.throttle import FailureThrottle
 
 log = logging.getLogger("qiza.web")

@@ -1,0 +1,79 @@
+"""Clocks of the games on the server (the clock itself is :mod:`qiza.web.clocks`): each change
+of a game moves its clock, a player past the most overtime loses on time, whether they act
+late or nobody acts at all (:meth:`ClocksMixin.sweep_clocks`, which any server process may
+run: the write is a compare-and-swap).
+"""
+
+from __future__ import annotations
+
+from qiza.game import EndReason, Game
+from qiza.web.clocks import Clock
+from qiza.web.db import GameRow
+from qiza.web.errors import ApiError
+from qiza.web.game_core import GameCore
+
+
+class ClocksMixin(GameCore):
+    """The clocks of :class:`~qiza.web.service.GameService`."""
+
+    def _tick(self, row: GameRow, game: Game) -> None:
+        """Move the game's clock (if it has one) to where the game is: the clock of the player
+        to move runs once every seat is taken; at the end the clocks stop and each player loses
+        the overtime penalty (once)."""
+        data = row.settings.get("clock")
+        if data is None:
+            row.deadline = None
+            return
+        clock = Clock.from_json(data)
+        now = self.now()
+        if game.over or row.settings.get("aborted"):
+            if clock.running is not None or not row.settings.get("clock_done"):
+                clock.stop(now)
+                if not row.settings.get("aborted"):
+                    for seat, points in enumerate(clock.penalties()):
+                        if points:
+                            game.penalize(seat, points, "time penalty")
+                row.settings["clock_done"] = True
+        elif all(entry.get("joined") for entry in row.seats):
+            clock.switch(game.to_move, now)
+        row.settings["clock"] = clock.json()
+        row.deadline = None if game.over else clock.deadline()
+
+    def _flag(self, row: GameRow, game: Game) -> int | None:
+        """If the player to move has run past the most overtime, they lose on time (their
+        overtime penalty is taken first); returns that seat."""
+        data = row.settings.get("clock")
+        if data is None or game.over or row.settings.get("aborted"):
+            return None
+        clock = Clock.from_json(data)
+        now = self.now()
+        seat = clock.out_of_time(now)
+        if seat is None:
+            return None
+        clock.stop(now)
+        for other, points in enumerate(clock.penalties()):
+            if points:
+                game.penalize(other, points, "time penalty")
+        row.settings["clock"] = clock.json()
+        row.settings["clock_done"] = True
+        game.resign(seat, EndReason.TIME)
+        return seat
+
+    def sweep_clocks(self) -> int:
+        """End every game whose player to move ran out of time (any process may do it: the
+        write is a compare-and-swap); returns how many this call ended."""
+        ended = 0
+        for game_id in self.store.past_deadline(self.now()):
+            with self._lock(game_id):
+                row = self.store.get(game_id)
+                if row is None:
+                    continue
+                cached = self._game(row)
+                if self._flag(row, cached.game) is not None:
+                    try:
+                        self._commit(row, cached)
+                        ended += 1
+                    except ApiError:  # another process ended it first
+                        pass
+        return ended
+

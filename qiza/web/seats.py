@@ -1,0 +1,228 @@
+"""Seats: secret seat tokens, joining with the invite secret, the creator's invite link and
+free seats given to the computer, and new tokens for the seats an account holds.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from typing import Any
+
+from qiza.game import Game
+from qiza.web.computer import (
+    computer_levels,
+    default_level,
+    known_levels,
+)
+from qiza.web.db import GameRow
+from qiza.web.errors import ApiError
+from qiza.web.game_core import COMPUTER, PERSON, GameCore, hash_token
+from qiza.web.views import game_state
+
+
+def _keystream(nonce: str, key: str) -> bytes:
+    return hashlib.sha256(f"qiza-invite:{nonce}:{key}".encode()).digest()
+
+
+def seal(secret: str, key: str) -> str:
+    """``secret`` (at most 32 ASCII characters) hidden under ``key`` (a seat token), so that
+    the database alone does not reveal it: XOR with a SHA-256 keystream of a fresh nonce
+    and the key."""
+    data = secret.encode("ascii")
+    if len(data) > 32:
+        raise ValueError("a sealed secret has at most 32 characters")
+    nonce = secrets.token_hex(8)
+    return nonce + ":" + bytes(a ^ b for a, b in zip(data, _keystream(nonce, key))).hex()
+
+
+def unseal(sealed: str, key: str) -> str | None:
+    """The secret :func:`seal` hid under ``key`` (``None`` if it cannot be read)."""
+    nonce, _, body = sealed.partition(":")
+    try:
+        data = bytes.fromhex(body)
+        return bytes(a ^ b for a, b in zip(data, _keystream(nonce, key))).decode("ascii")
+    except (ValueError, UnicodeDecodeError):
+        return None
+
+
+class SeatsMixin(GameCore):
+    """The seats of :class:`~qiza.web.service.GameService`."""
+
+    def check_token(self, row: GameRow, seat: int, token: str) -> None:
+        """403 ``wrong_token`` unless ``token`` is a token of the seat."""
+        self._check_token(row, seat, token)
+
+    def _check_token(self, row: GameRow, seat: int, token: str) -> None:
+        if not 0 <= seat < len(row.seats):
+            raise ApiError(422, "no_such_seat", f"there is no seat {seat} in this {len(row.seats)}-player game")
+        given = hash_token(token)
+        entry = row.seats[seat]
+        known = [h for h in (entry.get("token_hash"), *entry.get("token_hashes", ())) if h]
+        if not any(secrets.compare_digest(h, given) for h in known):
+            raise ApiError(403, "wrong_token", f"the seat token is not the token of seat {seat}")
+
+    def issue_token(self, row: GameRow, seat: int) -> str:
+        """A new secret token for a seat held by an account (for another browser of its
+        player); the seat's older tokens keep working (the four newest are kept)."""
+        token = secrets.token_urlsafe(24)
+        entry = row.seats[seat]
+        entry["token_hashes"] = ([*entry.get("token_hashes", []), hash_token(token)])[-4:]
+        return token
+
+    def join(self, game_id: str, seat: int, name: str, invite: str | None,
+             user_id: str | None = None) -> tuple[str, int]:
+        """Take an open person seat with the game's invite secret; returns the seat's secret
+        token and the new version. (Games stored before invites existed need none.)
+        ``user_id``: the signed-in account taking the seat (its profile lists the game)."""
+        with self._lock(game_id):
+            row = self._row(game_id)
+            if "invite_hash" in row.settings:
+                self._check_invite(row, invite)
+            if not 0 <= seat < len(row.seats):
+                raise ApiError(422, "no_such_seat", f"there is no seat {seat} in this {len(row.seats)}-player game")
+            entry = row.seats[seat]
+            if entry["kind"] != PERSON:
+                raise ApiError(409, "seat_taken", f"seat {seat} is a computer seat")
+            if entry["joined"]:
+                raise ApiError(409, "seat_taken", f"seat {seat} is already taken")
+            cached = self._game(row)
+            if cached.game.over:
+                raise ApiError(409, "game_over", "the game is over: its seats can no longer be taken")
+            token = secrets.token_urlsafe(24)
+            entry["token_hash"] = hash_token(token)
+            entry["joined"] = True
+            clean = name.strip()[:40]
+            if clean:
+                cached.game.players[seat] = clean
+            writes = []
+            if user_id is not None:
+                entry["user_id"] = user_id
+                writes.append(self.store.hold_seats(game_id, {seat: user_id}, self.now()))
+            version = self._commit(row, cached, moved=False, writes=writes)
+            return token, version
+
+    @staticmethod
+    def _check_invite(row: GameRow, invite: str | None) -> None:
+        if not invite:
+            raise ApiError(403, "invite_required", "taking a seat needs the game's invite link "
+                           "(ask the player who created the game); without it you can watch")
+        given = hash_token(invite)
+        if given in row.settings.get("revoked_invites", ()):
+            raise ApiError(410, "invite_revoked", "this invite link was withdrawn by the player who created the "
+                           "game (it may have been replaced by a new one); ask them for the current link")
+        expected = row.settings.get("invite_hash")
+        if not expected:
+            raise ApiError(403, "invite_closed", "the player who created the game has withdrawn its invite: "
+                           "nobody can take a seat until they share a new invite link")
+        if not secrets.compare_digest(str(expected), given):
+            raise ApiError(403, "wrong_invite", "this is not the game's invite secret "
+                           "(ask the player who created the game for the invite link)")
+
+    def _check_creator(self, row: GameRow, seat: int, token: str, what: str) -> None:
+        self._check_token(row, seat, token)
+        creator = row.settings.get("creator_seat")
+        if creator is None:
+            raise ApiError(403, "not_the_creator", f"this game does not record who created it, so nobody can {what}")
+        if seat != creator:
+            raise ApiError(403, "not_the_creator", f"only the player who created the game (seat {creator}) can {what}")
+
+    @staticmethod
+    def free_seats(row: GameRow) -> list[int]:
+        """Person seats nobody has taken yet."""
+        return [i for i, s in enumerate(row.seats) if s["kind"] == PERSON and not s.get("joined")]
+
+    def _inviting(self, row: GameRow, game: Game) -> list[int]:
+        if game.over:
+            raise ApiError(409, "game_over", "the game is over: there is nobody to invite")
+        free = self.free_seats(row)
+        if not free:
+            raise ApiError(409, "no_free_seat", "every seat is taken: there is nobody to invite")
+        return free
+
+    def invite(self, game_id: str, seat: int, token: str) -> dict[str, Any]:
+        """The game's invite secret again, for its creator (while a person seat is free):
+        ``{"invite": ..., "free_seats": [...]}``."""
+        with self._lock(game_id):
+            row = self._row(game_id)
+            self._check_creator(row, seat, token, "see the invite link")
+            free = self._inviting(row, self._game(row).game)
+            expected = row.settings.get("invite_hash")
+            if not expected:
+                raise ApiError(409, "invite_closed", "you withdrew the invite link; make a new one "
+                               "(POST /api/games/{id}/invite) to let others take the free seats")
+            sealed = row.settings.get("invite_sealed")
+            invite = unseal(str(sealed), token) if sealed else None
+            if invite is None or hash_token(invite) != expected:
+                raise ApiError(409, "invite_unavailable", "this game's invite link cannot be shown again (it was "
+                               "made before links were kept); make a new one (POST /api/games/{id}/invite)")
+            return {"invite": invite, "free_seats": free}
+
+    def renew_invite(self, game_id: str, seat: int, token: str) -> dict[str, Any]:
+        """A new invite secret for the game (creator only); the old one stops working."""
+        with self._lock(game_id):
+            row = self._row(game_id)
+            self._check_creator(row, seat, token, "make a new invite link")
+            cached = self._game(row)
+            free = self._inviting(row, cached.game)
+            invite = secrets.token_urlsafe(12)
+            self._withdraw(row)
+            row.settings["invite_hash"] = hash_token(invite)
+            row.settings["invite_sealed"] = seal(invite, token)
+            self._commit(row, cached, moved=False)
+            return {"invite": invite, "free_seats": free}
+
+    def revoke_invite(self, game_id: str, seat: int, token: str) -> dict[str, Any]:
+        """Withdraw the game's invite secret (creator only): nobody can take a seat until a
+        new one is made. Withdrawing twice is no error."""
+        with self._lock(game_id):
+            row = self._row(game_id)
+            self._check_creator(row, seat, token, "withdraw the invite link")
+            cached = self._game(row)
+            if row.settings.get("invite_hash"):
+                self._withdraw(row)
+                self._commit(row, cached, moved=False)
+            return {"invite": None, "free_seats": self.free_seats(row)}
+
+    @staticmethod
+    def _withdraw(row: GameRow) -> None:
+        old = row.settings.get("invite_hash")
+        if old:
+            row.settings["revoked_invites"] = [*row.settings.get("revoked_invites", ()), old][-20:]
+        row.settings["invite_hash"] = None
+        row.settings["invite_sealed"] = None
+
+    def seat_computer(self, game_id: str, seat: int, token: str, target: int, level: str | None,
+                      name: str = "") -> dict[str, Any]:
+        """Give the free person seat ``target`` to a computer player at ``level`` (creator
+        only, at any time before the end), so that a game does not wait for someone who does
+        not come. Returns the creator's view."""
+        with self._lock(game_id):
+            row = self._row(game_id)
+            self._check_creator(row, seat, token, "give a seat to the computer")
+            if not 0 <= target < len(row.seats):
+                raise ApiError(422, "no_such_seat", f"there is no seat {target} in this {len(row.seats)}-player game")
+            entry = row.seats[target]
+            if entry["kind"] == COMPUTER:
+                raise ApiError(409, "seat_taken", f"seat {target} is already a computer seat")
+            if entry.get("joined"):
+                raise ApiError(409, "seat_taken", f"seat {target} is taken by {self._game(row).game.players[target]}")
+            cached = self._game(row)
+            game = cached.game
+            if game.over:
+                raise ApiError(409, "game_over", "the game is over")
+            chosen = level or default_level()
+            if chosen not in known_levels():
+                raise ApiError(422, "bad_level", f"unknown computer level {chosen!r} "
+                               f"(known: {', '.join(computer_levels())})")
+            entry.update(kind=COMPUTER, level=chosen, token_hash=None, joined=True)
+            given = name.strip()[:40] or f"Computer ({chosen})"
+            others = set(game.players[:target] + game.players[target + 1:])
+            number = 2
+            while given in others:  # another seat has the name already: number this one
+                head, bracket, tail = (name.strip()[:40] or f"Computer ({chosen})").partition(" (")
+                given = f"{head} {number} ({tail}" if bracket and tail.endswith(")") else f"{head} {number}"
+                number += 1
+            game.players[target] = given
+            self._commit(row, cached, moved=False)
+            return game_state(row, game, seat, self.store.rack_order(game_id, seat), now=self.now())
+

@@ -1,0 +1,121 @@
+"""Games as JSON data: what one seat (or a spectator) may see, score sheet lines and rules."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from qiza.game import Game, Record
+from qiza.rules import PRESETS, Rules
+from qiza.web.clocks import Clock
+from qiza.web.db import GameRow
+
+
+def ordered_rack(game: Game, seat: int, order: str | None) -> str:
+    """The seat's rack in the order its player chose: the tiles of ``order`` that are still
+    on the rack keep their places, and the others (new tiles) follow in the engine's order."""
+    rack = game.rack_text(seat)
+    if not order:
+        return rack
+    left = list(rack)
+    placed = []
+    for char in order:
+        if char in left:
+            left.remove(char)
+            placed.append(char)
+    return "".join(placed + left)
+
+
+def distinct_names(names: Sequence[str]) -> list[str]:
+    """The players' names, numbered where the same name comes more than once
+    ("Computer (medium)" twice: "Computer 1 (medium)", "Computer 2 (medium)")."""
+    counts = Counter(names)
+    seen: Counter[str] = Counter()
+    out = []
+    for name in names:
+        if counts[name] == 1:
+            out.append(name)
+            continue
+        seen[name] += 1
+        head, bracket, tail = name.partition(" (")
+        out.append(f"{head} {seen[name]} ({tail}" if bracket and name.endswith(")") else f"{name} {seen[name]}")
+    return out
+
+
+# -- JSON views ---------------------------------------------------------------------------------
+
+
+def record_json(record: Record) -> dict[str, Any]:
+    """A score sheet line as JSON data, as it is: pass it through
+    :func:`~qiza.game.visible_record` for the seat that will see it."""
+    return {
+        "seat": record.seat, "kind": record.kind.value, "rack": record.rack,
+        "score": record.score, "total": record.total, "move": record.notation,
+        "words": list(record.words), "squares": list(record.squares), "bingo": record.bingo,
+        "challenged_off": record.challenged_off, "note": record.note,
+    }
+
+
+def rules_json(rules: Rules) -> dict[str, Any]:
+    """Rules as JSON data, with the board's premium squares and tile values."""
+    described = rules.describe()
+    described["premiums"] = list(rules.layout.rows)
+    described["tile_values"] = dict(zip(rules.tile_set.letters, rules.tile_set.values))
+    described["size"] = rules.layout.size
+    return described
+
+
+def game_state(row: GameRow, game: Game, seat: int | None, order: str | None = None,
+               now: float | None = None) -> dict[str, Any]:
+    """What the player in ``seat`` (``None``: a spectator) may see, as JSON data; ``order``:
+    the order the player put their rack in (see :func:`ordered_rack`)."""
+    view = game.view(seat)  # the one place that decides what a seat (or a spectator) may see
+    history = [record_json(r) for r in view.history]
+    rack = ordered_rack(game, seat, order) if seat is not None else ""
+    last = game.last_play()
+    pending = getattr(game, "_pending", None)
+    window = None
+    if game.can_challenge and pending is not None:
+        played = game.history[pending.record]
+        window = {"seat": pending.seat, "move": played.notation, "words": list(played.words),
+                  "score": played.score, "ends_game": game.pending_ends_game}
+    players = []
+    for index, entry in enumerate(row.seats):
+        players.append({
+            "seat": index, "name": game.players[index], "kind": entry["kind"], "level": entry.get("level"),
+            "joined": bool(entry.get("joined")), "score": game.scores[index],
+            "rack_count": len(game.racks[index]), "you": index == seat,
+        })
+    return {
+        "id": row.id, "version": row.version, "seat": seat, "players": players,
+        "to_move": game.to_move, "rules": rules_json(game.rules), "preset": row.settings.get("preset"),
+        "word_help": bool(row.settings.get("word_help")), "creator_seat": row.settings.get("creator_seat"),
+        "board": game.board.rows_text(), "rack": rack, "bag_count": len(game.bag), "unseen": view.unseen,
+        "history": history, "last_move": list(last.squares) if last else [],
+        "can_challenge": view.can_challenge, "challenge_window": window,
+        "over": game.over, "end_reason": game.end_reason.value if game.end_reason else None,
+        "winners": game.winners(), "scores_before_end": game.scores_before_end(),
+        "resigned": getattr(game, "_resigned", None) if game.over else None,
+        "exchange_allowed": len(game.bag) >= game.rules.exchange_limit,
+        "presets": sorted(PRESETS),
+        "clock": _clock_json(row, now),
+        "rated": bool(row.settings.get("rated")),
+        "aborted": bool(row.settings.get("aborted")),
+        "abort_asked": list(row.settings.get("abort", [])),
+        "rating_changes": row.settings.get("rating_changes"),
+        "rematch": row.settings.get("rematch"),
+        "reminder": row.settings.get("reminder"),
+        "accounts": [bool(entry.get("user_id")) for entry in row.seats],
+    }
+
+
+def _clock_json(row: GameRow, now: float | None) -> dict[str, Any] | None:
+    data = row.settings.get("clock")
+    if data is None:
+        return None
+    clock = Clock.from_json(data)
+    shown = clock.json(now if now is not None else time.time())
+    shown["server_time"] = now
+    return shown
