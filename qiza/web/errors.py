@@ -3,9 +3,14 @@ documented shape of every error answer."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as SQLAlchemyTimeoutError
+
+log = logging.getLogger("qiza.web")
 
 
 class ApiError(Exception):
@@ -62,3 +67,21 @@ def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """The documented error answers of an operation: 400, 413, 422 for any request, plus ``statuses``."""
     return {status: {"model": ErrorOut, "description": _ERROR_TEXT[status]}
             for status in sorted({400, 413, 422, *statuses})}
+
+
+# -- the database away ---------------------------------------------------------------------------
+#: errors of a database that cannot answer now (stopped, unreachable, locked, pool exhausted)
+DATABASE_ERRORS: tuple[type[Exception], ...] = (OperationalError, InterfaceError, SQLAlchemyTimeoutError)
+#: seconds a client should wait before trying again while the database is away
+DATABASE_RETRY_AFTER = 5
+
+
+def database_error(exc: Exception) -> ApiError:
+    """The answer to a database error: 503 ``database_unavailable`` (with ``Retry-After``)
+    when the database cannot answer now, else 500 ``internal_error``."""
+    if isinstance(exc, DATABASE_ERRORS) or (isinstance(exc, DBAPIError) and exc.connection_invalidated):
+        log.warning("database unavailable: %s", exc.__class__.__name__)
+        return ApiError(503, "database_unavailable", "the game database is unavailable just now; nothing was "
+                        f"changed: try again in {DATABASE_RETRY_AFTER} seconds", retry_after=DATABASE_RETRY_AFTER)
+    log.error("database error: %s", exc)
+    return ApiError(500, "internal_error", "the server failed to answer this request; it has been logged")

@@ -1,0 +1,196 @@
+"""The games API: create, list, watch and join games, the creator's invite link and free seats,
+and playing (actions, rack order, preview), GCG and analysis. Seat tokens travel in bodies
+or the ``X-Seat-Token`` header, never in URLs; wrong tokens and invites are throttled.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from fastapi import APIRouter, Header, Query, Request, WebSocket
+from fastapi import Path as PathParam
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
+
+from qiza.rules import PRESETS, ChallengeRule, EndPoints, EndRule, FirstPlayer, Level, Notation, finish_line_targets
+from qiza.web.accounts import Accounts
+from qiza.web.bodies import (
+    SEAT_ERRORS,
+    ActionIn,
+    ComputerSeatIn,
+    CreatedOut,
+    CreateGameIn,
+    GameId,
+    InviteOut,
+    JoinIn,
+    JoinOut,
+    PreviewIn,
+    RackIn,
+    SeatAuthIn,
+)
+from qiza.web.clocks import TimeControl
+from qiza.web.computer import computer_levels, default_level
+from qiza.web.errors import ApiError, errors
+from qiza.web.service import Action, GameService, SeatSpec
+from qiza.web.throttle import FailureThrottle
+
+T = TypeVar("T")
+
+
+def router(service: GameService, accounts: Accounts, throttle: FailureThrottle) -> APIRouter:
+    """``/api/meta`` and ``/api/games...``."""
+    api = APIRouter()
+    store = service.store
+
+    def guarded(client: Request | WebSocket, game_id: str, check: Callable[..., T], *args: Any) -> T:
+        """``check(*args)``, a call that checks a seat token or an invite of ``game_id``,
+        throttled per client address and game (:meth:`FailureThrottle.guard`)."""
+        return throttle.guard((client.client.host if client.client else "", game_id), check, *args)
+
+    @api.get("/api/meta", tags=["games"], responses=errors())
+    def meta() -> dict[str, Any]:
+        """Presets, rule options and computer levels for the lobby."""
+        return {
+            "presets": {name: rules.describe() for name, rules in PRESETS.items()},
+            "options": {
+                "challenge": [c.value for c in ChallengeRule], "end_rule": [e.value for e in EndRule],
+                "first_player": [f.value for f in FirstPlayer], "notation": [n.value for n in Notation],
+                "end_points": [e.value for e in EndPoints],
+                "numbers": ["rack_size", "bingo_min_tiles", "bingo_bonus", "exchange_limit", "scoreless_turns",
+                            "passes"],
+            },
+            "levels": list(computer_levels()),
+            "default_level": default_level(),
+            "finish_line_levels": [lv.value for lv in Level],
+            "finish_line_targets": {n: {lv.value: finish_line_targets([lv] * n)[0] for lv in Level}
+                                    for n in (2, 3, 4)},
+            "lexicons": service.catalogue.names(),
+        }
+
+    @api.post("/api/games", tags=["games"], status_code=201, response_model=CreatedOut, responses=errors(503))
+    def create_game(request: Request, body: CreateGameIn) -> CreatedOut:
+        """Create a game. The creator takes ``creator_seat`` (or every person seat with ``claim_all``);
+        signed in, the creator's account holds that seat (the game shows on their profile)."""
+        user = accounts.user_of(request)
+        persons = [i for i, s in enumerate(body.seats) if s.kind == "person"]
+        if body.claim_all:
+            claim = persons
+        elif body.creator_seat is not None:
+            if body.creator_seat >= len(body.seats) or body.seats[body.creator_seat].kind != "person":
+                raise ApiError(422, "bad_seats", f"creator_seat {body.creator_seat} is not a person seat")
+            claim = [body.creator_seat]
+        else:
+            claim = []
+        created = service.create(
+            preset=body.preset, options=body.options,
+            seats=[SeatSpec(s.kind, s.name, s.level, user.id if user is not None and claim[:1] == [i]
+                            and not body.claim_all else None) for i, s in enumerate(body.seats)],
+            lexicon=body.lexicon, word_help=body.word_help,
+            finish_line_levels=body.finish_line_levels, claim=claim,
+            time_control=TimeControl(**body.time_control.model_dump()) if body.time_control else None)
+        url = f"/game/{created.id}"
+        return CreatedOut(id=created.id, tokens=created.tokens, url=url, invite=created.invite,
+                          invite_url=f"{url}#invite={created.invite}")
+
+    @api.get("/api/games", tags=["games"], responses=errors(503))
+    def list_games() -> list[dict[str, Any]]:
+        """Recent games (for watching): id, players, status."""
+        out = []
+        for row in store.list_games():
+            out.append({"id": row.id, "status": row.status, "version": row.version,
+                        "players": [{"name": n, "kind": s["kind"], "joined": s["joined"]}
+                                    for n, s in zip(row.save["players"], row.seats)]})
+        return out
+
+    @api.get("/api/games/{game_id}", tags=["games"], responses=errors(403, 404, 429, 503))
+    def get_game(request: Request, game_id: GameId, seat: int | None = Query(None, ge=0, le=3),
+                 x_seat_token: str | None = Header(None, max_length=200, description="secret token of the seat"),
+                 ) -> JSONResponse:
+        """The game as ``seat`` sees it (needs its token in the ``X-Seat-Token`` header), or
+        as a spectator (no seat)."""
+        if seat is None:
+            return JSONResponse(service.state(game_id))
+        return JSONResponse(guarded(request, game_id, service.state, game_id, seat, x_seat_token))
+
+    @api.post("/api/games/{game_id}/join", tags=["games"], response_model=JoinOut,
+              responses=errors(403, 404, 409, 410, 429, 503))
+    def join_game(request: Request, game_id: GameId, body: JoinIn) -> JoinOut:
+        """Take an open person seat with the invite secret (from the creator's invite link);
+        keep the returned token secret."""
+        user = accounts.user_of(request)
+        token, version = guarded(request, game_id, service.join, game_id, body.seat, body.name, body.invite,
+                                 user.id if user is not None else None)
+        return JoinOut(seat=body.seat, token=token, version=version)
+
+    def invite_out(game_id: str, found: dict[str, Any]) -> InviteOut:
+        invite = found["invite"]
+        return InviteOut(invite=invite, invite_url=f"/game/{game_id}#invite={invite}" if invite else None,
+                         free_seats=found["free_seats"])
+
+    @api.get("/api/games/{game_id}/invite", tags=["games"], response_model=InviteOut, responses=SEAT_ERRORS)
+    def show_invite(request: Request, game_id: GameId, seat: int = Query(ge=0, le=3, description="the creator's seat"),
+                    x_seat_token: str | None = Header(None, max_length=200, description="the creator's seat token"),
+                    ) -> InviteOut:
+        """The invite link again, for the game's creator, while a person seat is still free."""
+        return invite_out(game_id, guarded(request, game_id, service.invite, game_id, seat, x_seat_token or ""))
+
+    @api.post("/api/games/{game_id}/invite", tags=["games"], response_model=InviteOut, responses=SEAT_ERRORS)
+    def renew_invite(request: Request, game_id: GameId, body: SeatAuthIn) -> InviteOut:
+        """A new invite link (creator only); the old one stops working (410 ``invite_revoked``)."""
+        return invite_out(game_id, guarded(request, game_id, service.renew_invite, game_id, body.seat, body.token))
+
+    @api.delete("/api/games/{game_id}/invite", tags=["games"], response_model=InviteOut, responses=SEAT_ERRORS)
+    def revoke_invite(request: Request, game_id: GameId, seat: int = Query(ge=0, le=3, description="the creator's seat"),
+                      x_seat_token: str | None = Header(None, max_length=200, description="the creator's seat token"),
+                      ) -> InviteOut:
+        """Withdraw the invite link (creator only): nobody can take a free seat until a new
+        link is made with POST."""
+        return invite_out(game_id, guarded(request, game_id, service.revoke_invite, game_id, seat, x_seat_token or ""))
+
+    @api.post("/api/games/{game_id}/seats/{target}/computer", tags=["games"], responses=SEAT_ERRORS)
+    def seat_computer(request: Request, game_id: GameId, body: ComputerSeatIn,
+                      target: int = PathParam(ge=0, le=3, description="the free seat to give to the computer"),
+                      ) -> JSONResponse:
+        """Let a computer player take a free person seat (creator only, any time before the
+        end), so that the game need not wait for someone who does not come. Answers the
+        creator's view of the game."""
+        return JSONResponse(guarded(request, game_id, service.seat_computer, game_id, body.seat, body.token, target,
+                                    body.level, body.name))
+
+    @api.post("/api/games/{game_id}/actions", tags=["play"], responses=SEAT_ERRORS)
+    def act(request: Request, game_id: GameId, body: ActionIn) -> JSONResponse:
+        """Place tiles (``move`` text or ``cells``), exchange ``tiles``, pass, challenge or resign.
+
+        Answers the new game state as the seat sees it, with ``record``: the score sheet line."""
+        action = Action(body.kind, body.move, body.cells, body.tiles)
+        return JSONResponse(guarded(request, game_id, service.act, game_id, body.seat, body.token, body.version, action,
+                                    body.request_id))
+
+    @api.post("/api/games/{game_id}/rack", tags=["play"], responses=SEAT_ERRORS)
+    def arrange_rack(request: Request, game_id: GameId, body: RackIn) -> JSONResponse:
+        """Put your rack in a new order (after a shuffle or a drag), kept by the server so that
+        reloads show it. Any time, no version needed; it changes no version either (nobody
+        else's pending action becomes stale). Answers your view of the game."""
+        return JSONResponse(guarded(request, game_id, service.arrange, game_id, body.seat, body.token, body.order))
+
+    @api.post("/api/games/{game_id}/preview", tags=["play"], responses=SEAT_ERRORS)
+    def preview(request: Request, game_id: GameId, body: PreviewIn) -> dict[str, Any]:
+        """Score and words of a placement (invalid words only if the game allows word help)."""
+        return guarded(request, game_id, service.preview, game_id, body.seat, body.token,
+                       Action("place", body.move, body.cells))
+
+    @api.get("/api/games/{game_id}/gcg", tags=["games"], response_class=Response, responses={
+        200: {"description": "the GCG file", "content": {"text/plain": {"schema": {"type": "string"}}}},
+        **errors(404, 409, 501, 503)})
+    def download_gcg(game_id: GameId) -> Response:
+        """The game record as a GCG file."""
+        text = service.gcg(game_id)
+        return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="qiza-{game_id}.gcg"'})
+
+    @api.get("/api/games/{game_id}/analysis", tags=["games"], responses=errors(404, 409, 501, 503))
+    def analysis(game_id: GameId) -> dict[str, Any]:
+        """Once the game is over: every turn against the computer's best move (static engine:
+        score plus leave value) with the equity lost, and a summary per player."""
+        return service.analysis(game_id)
+
+    return api

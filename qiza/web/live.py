@@ -1,0 +1,193 @@
+"""Live updates: a WebSocket per browser on a game, pushed its own view after every change
+(of this process, or of another on the same PostgreSQL database, by ``LISTEN``/``NOTIFY``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from pydantic import (
+    Field,
+    ValidationError,
+)
+from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as SQLAlchemyTimeoutError
+from starlette.concurrency import run_in_threadpool
+
+from qiza.web.bodies import Body, WholeNumber
+from qiza.web.db import Store
+from qiza.web.errors import DATABASE_ERRORS, ApiError, database_error
+from qiza.web.service import GameService
+from qiza.web.throttle import FailureThrottle
+
+T = TypeVar("T")
+
+log = logging.getLogger("qiza.web")
+
+
+# -- live updates ----------------------------------------------------------------------------------
+HELLO_TIMEOUT = 10.0
+
+
+class HelloIn(Body):
+    """A WebSocket client's first message: who watches (no seat: a spectator)."""
+
+    seat: WholeNumber | None = Field(None, ge=0, le=3)
+    token: str | None = Field(None, min_length=1, max_length=200)
+
+
+async def _hello(socket: WebSocket) -> HelloIn:
+    """The first message of a live connection (422 ``malformed_request`` if it is not one,
+    408 ``no_hello`` if none comes within :data:`HELLO_TIMEOUT` seconds)."""
+    try:
+        text = await asyncio.wait_for(socket.receive_text(), HELLO_TIMEOUT)
+    except TimeoutError:
+        raise ApiError(408, "no_hello", "send {\"seat\": N, \"token\": T} (or {} to watch) first") from None
+    except KeyError:  # a binary message
+        raise ApiError(422, "malformed_request", "the first message is JSON text") from None
+    try:
+        return HelloIn.model_validate_json(text)
+    except ValidationError as exc:
+        where = "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'message'}: {e['msg']}" for e in exc.errors())
+        raise ApiError(422, "malformed_request", f"first message: {where} (send {{\"seat\": N, \"token\": T}} "
+                       "or {} to watch)") from None
+
+
+@dataclass(eq=False)
+class _Conn:
+    socket: WebSocket
+    seat: int | None
+    last: int = 0
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+class Hub:
+    """WebSocket connections per game; pushes each its own view when the game changes."""
+
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+        self.conns: dict[str, set[_Conn]] = {}
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def notify_threadsafe(self, game_id: str, version: int) -> None:
+        """Called from any thread after a game changed."""
+        loop = self.loop
+        if loop is None or loop.is_closed() or game_id not in self.conns:
+            return
+        loop.call_soon_threadsafe(lambda: loop.create_task(self.push(game_id, version)))
+
+    async def push(self, game_id: str, version: int) -> None:
+        """Send every connection of a game its view, if it has not seen ``version`` yet."""
+        conns = [c for c in self.conns.get(game_id, ()) if c.last < version]
+        states: dict[int | None, dict[str, Any]] = {}
+        for conn in conns:
+            if conn.seat not in states:
+                try:
+                    states[conn.seat] = await run_in_threadpool(self.service.pushed_state, game_id, conn.seat, version)
+                except ApiError:
+                    continue
+                except DATABASE_ERRORS:  # the database is away: the next change pushes again
+                    log.warning("game %s: no live update, the database is unavailable", game_id)
+                    continue
+            await self._send(conn, states[conn.seat])
+
+    async def _send(self, conn: _Conn, state: dict[str, Any]) -> None:
+        async with conn.lock:
+            if state["version"] <= conn.last:
+                return
+            try:
+                await conn.socket.send_json({"type": "state", "state": state})
+                conn.last = state["version"]
+            except Exception:  # noqa: BLE001 - a closed socket: forget it
+                self.conns.get(state["id"], set()).discard(conn)
+
+    def start_listener(self, store: Store) -> None:
+        """Listen to PostgreSQL notifications of changes made by other processes."""
+        if not store.is_postgres:
+            return
+        dsn = store.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        self._thread = threading.Thread(target=self._listen, args=(dsn,), name="qiza-listen", daemon=True)
+        self._thread.start()
+
+    def _listen(self, dsn: str) -> None:
+        import psycopg
+
+        while not self._stop.is_set():
+            try:
+                with psycopg.connect(dsn, autocommit=True) as connection:
+                    connection.execute("LISTEN qiza_games")
+                    while not self._stop.is_set():
+                        for note in connection.notifies(timeout=0.5):
+                            game_id, _, version = note.payload.partition(" ")
+                            if version.isdigit():
+                                self.notify_threadsafe(game_id, int(version))
+            except Exception:  # noqa: BLE001 - database away: retry
+                log.exception("LISTEN connection lost; retrying")
+                self._stop.wait(1.0)
+
+    def stop(self) -> None:
+        """Stop listening."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=3)
+
+
+def router(service: GameService, hub: Hub, throttle: FailureThrottle) -> APIRouter:
+    """``/ws/games/{id}``."""
+    api = APIRouter()
+
+    def guarded(client: WebSocket, game_id: str, check: Callable[..., T], *args: Any) -> T:
+        return throttle.guard((client.client.host if client.client else "", game_id), check, *args)
+
+    @api.websocket("/ws/games/{game_id}")
+    async def live(socket: WebSocket, game_id: str) -> None:
+        """Live view of a game. The client's first message says who watches:
+        ``{"seat": N, "token": T}`` for a player, ``{}`` for a spectator (the token never goes
+        in the URL); then a ``{"type": "state", "state": ...}`` message follows every change.
+        A refusal is one ``{"type": "error", "error": ...}`` message, then the socket closes
+        with code 4000 + the HTTP status."""
+        await socket.accept()
+        try:
+            hello = await _hello(socket)
+            if hello.seat is None:
+                state = await run_in_threadpool(service.state, game_id)
+            else:
+                state = await run_in_threadpool(guarded, socket, game_id, service.state, game_id, hello.seat,
+                                                hello.token)
+        except (ApiError, OperationalError, InterfaceError, SQLAlchemyTimeoutError) as exc:
+            refusal = exc if isinstance(exc, ApiError) else database_error(exc)
+            await socket.send_json({"type": "error", **refusal.body()})
+            await socket.close(code=4000 + refusal.status)
+            return
+        except WebSocketDisconnect:
+            return
+        seat = hello.seat
+        conn = _Conn(socket, seat)
+        hub.conns.setdefault(game_id, set()).add(conn)
+        try:
+            await hub._send(conn, state)
+            while True:
+                message = await socket.receive_text()
+                if message == "ping":
+                    await socket.send_json({"type": "pong"})
+                elif message == "refresh":
+                    conn.last = 0
+                    await hub.push(game_id, 1 << 30)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            group = hub.conns.get(game_id)
+            if group is not None:
+                group.discard(conn)
+                if not group:
+                    hub.conns.pop(game_id, None)
+
+    return api
