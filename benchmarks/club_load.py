@@ -124,8 +124,11 @@ class Player(threading.Thread):
         status, seat = self.call("my seat", "POST", f"/api/games/{game_id}/my-seat")
         if status != 200:
             return
+        with connect(self.url.replace("http", "ws") + f"/ws/games/{game_id}", open_timeout=30) as socket:
+            self.watch(game_id, seat, socket)
+
+    def watch(self, game_id: str, seat: dict[str, Any], socket: Any) -> None:
         headers = {"X-Seat-Token": seat["token"]}
-        socket = connect(self.url.replace("http", "ws") + f"/ws/games/{game_id}", open_timeout=30)
         socket.send(json.dumps({"seat": seat["seat"], "token": seat["token"]}))
         pushes = 0
         last_chat = 0.0
@@ -161,7 +164,6 @@ class Player(threading.Thread):
         finally:
             with self.stats.lock:
                 self.stats.pushes += pushes
-            socket.close()
 
 
 def main() -> None:
@@ -169,37 +171,44 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=40)
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--database-url", default=None, help="default: a new SQLite file")
+    parser.add_argument("--servers", type=int, default=1, help="server processes on the database (PostgreSQL)")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="qiza-load-"))
     url_db = args.database_url or f"sqlite:///{folder / 'load.sqlite3'}"
-    port = free_port()
     log = (folder / "serve.log").open("w")
-    server = subprocess.Popen([sys.executable, "-m", "qiza", "serve", "--port", str(port), "--database-url", url_db,
-                               "--log-level", "warning"], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-                              env={**os.environ, "PYTHONUNBUFFERED": "1"})
-    url = f"http://127.0.0.1:{port}"
+    urls, servers = [], []
+    for _ in range(args.servers):
+        port = free_port()
+        servers.append(subprocess.Popen([sys.executable, "-m", "qiza", "serve", "--port", str(port), "--database-url",
+                                         url_db, "--log-level", "warning"], cwd=ROOT, stdout=log,
+                                        stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"}))
+        urls.append(f"http://127.0.0.1:{port}")
     try:
-        for _ in range(600):
-            try:
-                with urllib.request.urlopen(url + "/api/meta", timeout=5):
-                    break
-            except OSError:
-                time.sleep(0.2)
+        for url in urls:
+            for _ in range(600):
+                try:
+                    with urllib.request.urlopen(url + "/api/meta", timeout=5):
+                        break
+                except OSError:
+                    time.sleep(0.2)
         stats = Stats()
         begin = time.monotonic()
         until = begin + args.seconds
-        players = [Player(i, url, stats, until, seeker=i % 2 == 0) for i in range(args.players)]
+        # players alternate between the servers: a seek posted on one is accepted on another
+        players = [Player(i, urls[i % len(urls) if len(urls) == 1 else (i // 2) % len(urls)], stats, until,
+                          seeker=i % 2 == 0) for i in range(args.players)]
         for player in players:
             player.start()
         for player in players:
             player.join(timeout=args.seconds + 120)
         took = time.monotonic() - begin
     finally:
-        server.terminate()
-        server.wait(timeout=30)
+        for server in servers:
+            server.terminate()
+            server.wait(timeout=30)
         log.close()
     total = sum(len(v) for v in stats.times.values())
-    print(f"{args.players} players for {took:.0f} s on {url_db.split(':')[0]}: {total} requests "
+    print(f"{args.players} players, {args.servers} server process(es) on {url_db.split(':')[0]}, {took:.0f} s: {total} requests "
           f"({total / took:.1f}/s), {stats.games} games finished, {stats.pushes} WebSocket updates, "
           f"{sum(stats.errors.values())} errors {dict(stats.errors) or ''}")
     print(f"{'request':<12} {'count':>6} {'median ms':>10} {'p95 ms':>8} {'p99 ms':>8}")

@@ -180,7 +180,11 @@ def make_engine(url: str) -> Engine:
 
         @event.listens_for(engine, "begin")
         def _begin(connection: Any) -> None:
-            connection.exec_driver_sql("BEGIN")
+            # a transaction that writes takes the write lock at once (waiting for it up to the
+            # busy timeout): one that read first and wrote later would fail at once when another
+            # writer came in between, where SQLite cannot wait
+            write = connection.get_execution_options().get("qiza_write")
+            connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
         return engine
     # a database that does not answer is given up on after a few seconds (never waited on forever)
@@ -242,9 +246,12 @@ class Store:
     @contextmanager
     def transaction(self) -> Iterator[Any]:
         """One database transaction (a SQLAlchemy connection): committed when the block ends,
-        rolled back if it raises. Every write of the web app goes through here."""
-        with self.engine.begin() as connection:
-            yield connection
+        rolled back if it raises. Every write of the web app goes through here (on SQLite it
+        takes the write lock when it begins)."""
+        with self.engine.connect() as connection:
+            connection.execution_options(qiza_write=True)
+            with connection.begin():
+                yield connection
 
     _begin = transaction
 
