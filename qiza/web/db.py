@@ -246,14 +246,19 @@ class Store:
     @contextmanager
     def transaction(self) -> Iterator[Any]:
         """One database transaction (a SQLAlchemy connection): committed when the block ends,
-        rolled back if it raises. Every write of the web app goes through here (on SQLite it
-        takes the write lock when it begins)."""
+        rolled back if it raises. The club's writes go through here (on SQLite it takes the
+        write lock when it begins, as it may read before it writes); the games' own writes, which
+        write first, go through :meth:`swap` and :meth:`insert`."""
         with self.engine.connect() as connection:
             connection.execution_options(qiza_write=True)
             with connection.begin():
                 yield connection
 
-    _begin = transaction
+    @contextmanager
+    def _begin(self) -> Iterator[Any]:
+        """A transaction whose first statement writes (it takes SQLite's write lock then)."""
+        with self.engine.begin() as connection:
+            yield connection
 
     def read(self) -> Any:
         """A connection for reads (use in a ``with`` block)."""
