@@ -310,6 +310,41 @@ def test_seek_rating_range_and_unrated_games(club: Club) -> None:
     assert bob.get("/api/leaderboard", params={"variant": "classic/untimed"}).json()["players"] == []
 
 
+def test_a_four_player_seek_fills_up_and_rates_with_openskill(club: Club) -> None:
+    names = ["Ann", "Bob", "Cat", "Dan", "Eve"]
+    people = {name: sign_up(club, name) for name in names}
+    posted = post(people["Ann"], "/api/seeks", {"players": 4, "rated": True}, 201)
+    assert post(people["Bob"], f"/api/seeks/{posted['id']}/accept") == {"game_id": None, "game_url": None,
+                                                                         "waiting_for": 2}
+    seek = people["Eve"].get("/api/seeks").json()["open"][0]
+    assert (seek["seated"], seek["players"]) == (2, 4)
+    assert people["Bob"].post(f"/api/seeks/{posted['id']}/accept", headers=csrf(people["Bob"])).status_code == 409
+    # Cat joins and leaves again; Eve takes the place
+    post(people["Cat"], f"/api/seeks/{posted['id']}/accept")
+    assert people["Cat"].delete(f"/api/seeks/{posted['id']}", headers=csrf(people["Cat"])).status_code == 200
+    post(people["Eve"], f"/api/seeks/{posted['id']}/accept")
+    started = post(people["Dan"], f"/api/seeks/{posted['id']}/accept")
+    game_id = started["game_id"]
+    assert game_id and started["waiting_for"] == 0
+    assert people["Cat"].post(f"/api/seeks/{posted['id']}/accept", headers=csrf(people["Cat"])).status_code == 409
+    # every player's lobby shows the game; each takes their seat
+    seats = {}
+    for name in ("Ann", "Bob", "Dan", "Eve"):
+        mine = people[name].get("/api/seeks").json()["mine"]
+        assert [s["game_id"] for s in mine if s["id"] == posted["id"]] == [game_id]
+        seats[name] = post(people[name], f"/api/games/{game_id}/my-seat")
+    assert sorted(s["seat"] for s in seats.values()) == [0, 1, 2, 3]
+    resigner = next(n for n in seats if view(people[n], game_id, seats[n])["to_move"] == seats[n]["seat"])
+    act(people[resigner], game_id, seats[resigner], "resign")
+    state = view(people["Ann"], game_id, seats["Ann"])
+    changes = state["rating_changes"]
+    assert state["over"] and changes["variant"] == "classic/untimed"
+    loser = seats[resigner]["seat"]
+    assert changes["after"][loser] < 1500 and max(changes["after"]) > 1500
+    board = people["Cat"].get("/api/leaderboard", params={"variant": "classic/untimed"}).json()["players"]
+    assert len(board) == 4 and board[-1]["name"] == resigner
+
+
 # -- chat -------------------------------------------------------------------------------------------
 def test_chat_channels_limits_and_hidden_spectator_chat(club: Club) -> None:
     ann, bob, cat = sign_up(club, "Ann"), sign_up(club, "Bob"), sign_up(club, "Cat")

@@ -52,6 +52,7 @@ class SeekIn(_Body):
     challenge: str | None = Field(None, max_length=20, description="a challenge rule; the preset's if not given")
     time_control: TimeControlIn | None = None
     rated: bool = False
+    players: int = Field(2, ge=2, le=4, description="players in the game (the seek waits for them all)")
     min_rating: int | None = Field(None, ge=0, le=4000)
     max_rating: int | None = Field(None, ge=0, le=4000)
 
@@ -91,11 +92,14 @@ class Seeks:
               game_id: str | None, viewer: User | None) -> dict[str, Any]:
         control = TimeControl.from_json(settings["time_control"]) if settings.get("time_control") else None
         rated_in = variant(settings["preset"], control)
+        joined = settings.get("joined", [])
         return {"id": seek_id, "player": name, "status": status, "game_id": game_id,
+                "seated": 1 + len(joined), "joined_by_you": viewer is not None and viewer.id in joined,
                 "game_url": f"/game/{game_id}" if game_id else None,
                 "yours": viewer is not None and viewer.id == owner, "variant": rated_in,
                 "rating": round(self.ratings.rating(owner, rated_in).rating),
-                "clock_text": control.text() if control else "untimed", **settings}
+                "clock_text": control.text() if control else "untimed",
+                **{k: v for k, v in settings.items() if k != "joined"}, "players": int(settings.get("players", 2))}
 
     def listing(self, viewer: User | None) -> dict[str, Any]:
         """Open seeks, and the viewer's own seeks (with the game of one accepted lately)."""
@@ -103,10 +107,12 @@ class Seeks:
         with self.store.read() as connection:
             rows = connection.execute(select(seeks).where(seeks.c.status == "open")
                                       .order_by(seeks.c.created_at).limit(200)).all()
-            mine = connection.execute(select(seeks).where(
-                seeks.c.user_id == viewer.id, seeks.c.created_at >= since - 86400,
-                seeks.c.status.in_(("open", "accepted")))).all() if viewer else []
-        names = self.accounts.names(list({r.user_id for r in [*rows, *mine]}))
+            recent = connection.execute(select(seeks).where(
+                seeks.c.created_at >= since - 86400, seeks.c.status.in_(("open", "accepted")))
+                .order_by(seeks.c.created_at.desc()).limit(500)).all() if viewer else []
+        mine = [r for r in recent if viewer is not None and (
+            r.user_id == viewer.id or viewer.id in json.loads(r.settings).get("joined", []))]
+        names = self.accounts.names(list({r.user_id for r in [*rows, *mine]}))  # the seekers' names
 
         def out(r: Any) -> dict[str, Any]:
             return self._json(r.id, r.user_id, names.get(r.user_id, "?"), json.loads(r.settings), r.status,
@@ -114,23 +120,14 @@ class Seeks:
 
         return {"open": [out(r) for r in rows], "mine": [out(r) for r in mine]}
 
-    def cancel(self, user: User, seek_id: str) -> None:
-        """Withdraw one's own open seek."""
-        with self.store.transaction() as connection:
-            done = connection.execute(update(seeks).where(seeks.c.id == seek_id, seeks.c.user_id == user.id,
-                                                          seeks.c.status == "open").values(status="cancelled"))
-        if done.rowcount != 1:
-            raise ApiError(404, "no_such_seek", "you have no open seek with this id")
-
     def accept(self, user: User, seek_id: str) -> dict[str, Any]:
-        """Take a seek: the game starts for both players. 409 ``seek_taken`` if someone was first."""
+        """Take a seek. A two-player seek starts the game at once; a seek for 3 or 4 players
+        starts it with the last player needed (until then ``game_id`` is null and ``waiting_for``
+        says how many more). 409 ``seek_taken`` if the seek filled up or was withdrawn first."""
         with self.store.read() as connection:
             found = connection.execute(select(seeks).where(seeks.c.id == seek_id)).first()
-        if found is None or found.status != "open":
-            raise ApiError(409 if found is not None else 404, "seek_taken" if found is not None else "no_such_seek",
-                           "this seek was taken or withdrawn" if found is not None else "there is no such seek")
-        if found.user_id == user.id:
-            raise ApiError(409, "own_seek", "this is your own seek: wait for someone to accept it")
+        if found is None:
+            raise ApiError(404, "no_such_seek", "there is no such seek")
         settings = json.loads(found.settings)
         control = TimeControl.from_json(settings["time_control"]) if settings.get("time_control") else None
         mine = self.ratings.rating(user.id, variant(settings["preset"], control)).rating
@@ -138,15 +135,25 @@ class Seeks:
         if (low is not None and mine < low) or (high is not None and mine > high):
             raise ApiError(409, "outside_rating_range", f"this seek is for ratings {low or 0}-{high or '...'}; "
                            f"yours is {round(mine)}")
-        with self.store.transaction() as connection:
-            claimed = connection.execute(update(seeks).where(seeks.c.id == seek_id, seeks.c.status == "open")
-                                         .values(status="accepted"))
-        if claimed.rowcount != 1:
-            raise ApiError(409, "seek_taken", "someone accepted this seek first")
-        owner = self.accounts.names([found.user_id]).get(found.user_id, "?")
-        players = [(found.user_id, owner), (user.id, user.name)]
-        if secrets.randbelow(2):
-            players.reverse()
+        with self.store.transaction() as connection:  # one accepting at a time (SQLite: IMMEDIATE)
+            query = select(seeks).where(seeks.c.id == seek_id)
+            found = connection.execute(query.with_for_update() if self.store.is_postgres else query).first()
+            if found is None or found.status != "open":
+                raise ApiError(409, "seek_taken", "this seek was taken or withdrawn")
+            settings = json.loads(found.settings)
+            joined: list[str] = settings.setdefault("joined", [])
+            if found.user_id == user.id or user.id in joined:
+                raise ApiError(409, "own_seek", "you are in this seek already: wait for the other players")
+            joined.append(user.id)
+            full = 1 + len(joined) >= int(settings.get("players", 2))
+            connection.execute(update(seeks).where(seeks.c.id == seek_id).values(
+                settings=json.dumps(settings), status="accepted" if full else "open"))
+        if not full:
+            return {"game_id": None, "game_url": None, "waiting_for": int(settings.get("players", 2)) - 1 - len(joined)}
+        ids = [found.user_id, *joined]
+        names = self.accounts.names(ids)
+        players = [(uid, names.get(uid, "?")) for uid in ids]
+        secrets.SystemRandom().shuffle(players)
         try:
             game_id = self.start(players, settings, {"seek": seek_id})
         except BaseException:
@@ -155,7 +162,21 @@ class Seeks:
             raise
         with self.store.transaction() as connection:
             connection.execute(update(seeks).where(seeks.c.id == seek_id).values(game_id=game_id))
-        return {"game_id": game_id, "game_url": f"/game/{game_id}"}
+        return {"game_id": game_id, "game_url": f"/game/{game_id}", "waiting_for": 0}
+
+    def leave(self, user: User, seek_id: str) -> None:
+        """Withdraw one's own open seek, or leave a seek one joined that is still waiting."""
+        with self.store.transaction() as connection:
+            query = select(seeks).where(seeks.c.id == seek_id, seeks.c.status == "open")
+            found = connection.execute(query.with_for_update() if self.store.is_postgres else query).first()
+            settings = json.loads(found.settings) if found is not None else {}
+            if found is not None and found.user_id == user.id:
+                connection.execute(update(seeks).where(seeks.c.id == seek_id).values(status="cancelled"))
+            elif found is not None and user.id in settings.get("joined", []):
+                settings["joined"].remove(user.id)
+                connection.execute(update(seeks).where(seeks.c.id == seek_id).values(settings=json.dumps(settings)))
+            else:
+                raise ApiError(404, "no_such_seek", "you have no open seek with this id")
 
     def start(self, players: list[tuple[str, str]], settings: dict[str, Any], extra: dict[str, Any]) -> str:
         """A game between accounts (``(user id, name)`` per seat, in seat order)."""
@@ -223,8 +244,8 @@ def router(hall: Seeks) -> APIRouter:
 
     @api.delete("/api/seeks/{seek_id}", responses=errors(401, 403, 404, 503))
     def cancel_seek(request: Request, seek_id: GameIdPath) -> dict[str, Any]:
-        """Withdraw your open seek."""
-        hall.cancel(accounts.require(request), seek_id)
+        """Withdraw your open seek, or leave one you joined that still waits for players."""
+        hall.leave(accounts.require(request), seek_id)
         return {"cancelled": seek_id}
 
     @api.post("/api/seeks/{seek_id}/accept", responses=errors(401, 403, 404, 409, 503))

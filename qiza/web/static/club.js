@@ -54,12 +54,12 @@
       cell(row, String(seek.rating));
       cell(row, `${seek.preset}, ${seek.lexicon}`);
       cell(row, seek.clock_text);
-      cell(row, seek.rated ? "rated" : "casual");
+      cell(row, `${seek.rated ? "rated" : "casual"}, ${seek.seated} of ${seek.players} players`);
       const act = cell(row, "");
       const button = document.createElement("button");
       button.type = "button";
-      if (seek.yours) {
-        button.textContent = "Cancel";
+      if (seek.yours || seek.joined_by_you) {
+        button.textContent = seek.yours ? "Cancel" : "Leave";
         button.addEventListener("click", async () => { await qiza.api("DELETE", "/api/seeks/" + seek.id); loadSeeks(); });
       } else {
         button.textContent = "Accept";
@@ -67,7 +67,15 @@
         button.disabled = !qiza.user;
         button.title = qiza.user ? "" : "Sign in to accept";
         button.addEventListener("click", async () => {
-          try { openGame((await qiza.api("POST", `/api/seeks/${seek.id}/accept`)).game_id); }
+          try {
+            const taken = await qiza.api("POST", `/api/seeks/${seek.id}/accept`);
+            if (taken.game_id) openGame(taken.game_id);
+            else {
+              $("seek-message").textContent = `Joined: waiting for ${taken.waiting_for} more player(s).`;
+              waiting.add(seek.id);
+              loadSeeks();
+            }
+          }
           catch (error) { $("seek-message").textContent = error.message; loadSeeks(); }
         });
       }
@@ -85,6 +93,7 @@
     event.preventDefault();
     const minutes = Number($("seek-minutes").value);
     const body = {preset: $("seek-preset").value, lexicon: $("seek-lexicon").value, rated: $("seek-rated").checked,
+                  players: Number($("seek-players").value),
                   time_control: minutes > 0 ? {minutes, increment: Number($("seek-increment").value)} : null};
     if ($("seek-min").value !== "") body.min_rating = Number($("seek-min").value);
     if ($("seek-max").value !== "") body.max_rating = Number($("seek-max").value);
