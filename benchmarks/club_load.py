@@ -180,7 +180,7 @@ def main() -> None:
     for _ in range(args.servers):
         port = free_port()
         servers.append(subprocess.Popen([sys.executable, "-m", "qiza", "serve", "--port", str(port), "--database-url",
-                                         url_db, "--log-level", "warning"], cwd=ROOT, stdout=log,
+                                         url_db, "--log-level", "warning", "--sign-ups", str(args.players)], cwd=ROOT, stdout=log,
                                         stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"}))
         urls.append(f"http://127.0.0.1:{port}")
     try:

@@ -42,7 +42,7 @@ class Club:
         self.db = tmp_path / "club.sqlite3"
         self.app = create_app(f"sqlite:///{self.db}", computer_processes=0, now=self.time, clock_sweep=0,
                               password_hasher=PasswordHasher(time_cost=1, memory_cost=8192, parallelism=1),
-                              seeds=lambda: 5, **options)
+                              seeds=lambda: 5, **{"sign_ups": 50, **options})
         self.main = TestClient(self.app)
         self.main.__enter__()
         self.service = self.app.state.service
@@ -159,6 +159,17 @@ def test_sign_in_attempts_are_throttled(club: Club) -> None:
     # the right password is refused too while the bucket is empty (the answer tells nothing)
     assert guesser.post("/api/account/signin", json={"name": "Ann", "password": PASSWORD},
                         headers=csrf(guesser)).status_code == 429
+
+
+def test_new_accounts_per_address_are_limited(tmp_path: Path) -> None:
+    few = Club(tmp_path, sign_ups=2)
+    try:
+        browser = few.browser()
+        codes = [browser.post("/api/account/signup", json={"name": f"user{i}", "password": PASSWORD},
+                              headers=csrf(browser)).status_code for i in range(3)]
+        assert codes == [201, 201, 429]
+    finally:
+        few.close()
 
 
 def test_no_session_fixation_and_password_change_ends_other_sessions(club: Club) -> None:

@@ -49,7 +49,7 @@ class Server:
 
         self.port = free_port()
         app = create_app(database_url, computer_processes=0, now=now, clock_sweep=0,
-                         password_hasher=PasswordHasher(time_cost=1, memory_cost=8192, parallelism=1))
+                         password_hasher=PasswordHasher(time_cost=1, memory_cost=8192, parallelism=1), sign_ups=20)
         self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning"))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.url = f"http://127.0.0.1:{self.port}"

@@ -252,9 +252,15 @@ class Me(BaseModel):
     csrf: str | None = None
 
 
-def router(accounts: Accounts, throttle: FailureThrottle) -> APIRouter:
+#: accounts one address may make at once, and how fast that comes back (one every 5 minutes)
+SIGN_UPS = 5
+SIGN_UPS_PER_SECOND = 1 / 300
+
+
+def router(accounts: Accounts, throttle: FailureThrottle, sign_up_burst: int = SIGN_UPS) -> APIRouter:
     """The account API under ``/api/account``."""
     api = APIRouter(prefix="/api/account", tags=["accounts"])
+    sign_ups = FailureThrottle(sign_up_burst, SIGN_UPS_PER_SECOND)
     csrf = [Depends(check_double_submit)]
 
     def signed_in(request: Request, response: Response, user: User) -> Me:
@@ -275,10 +281,16 @@ def router(accounts: Accounts, throttle: FailureThrottle) -> APIRouter:
         user, csrf = found
         return Me(user={"id": user.id, "name": user.name}, csrf=csrf)
 
-    @api.post("/signup", dependencies=csrf, response_model=Me, status_code=201, responses=errors(403, 409, 503))
+    @api.post("/signup", dependencies=csrf, response_model=Me, status_code=201, responses=errors(403, 409, 429, 503))
     def sign_up(request: Request, response: Response, body: Credentials) -> Me:
-        """Make an account and sign in to it."""
+        """Make an account and sign in to it (a few accounts per address, then one every 5 minutes)."""
+        key = request.client.host if request.client else ""
+        wait = sign_ups.wait(key)
+        if wait:
+            raise ApiError(429, "too_many_accounts", f"too many new accounts from your address: try again in {wait} "
+                           "seconds", retry_after=wait)
         user = accounts.sign_up(body.name, body.password)
+        sign_ups.fail(key)  # counts every account made
         return signed_in(request, response, user)
 
     @api.post("/signin", dependencies=csrf, response_model=Me, responses=errors(401, 403, 429, 503))

@@ -39,7 +39,7 @@ from sqlalchemy.exc import TimeoutError as SQLAlchemyTimeoutError
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from qiza.web.accounts import Accounts, ensure_csrf_cookie
+from qiza.web.accounts import SIGN_UPS, Accounts, ensure_csrf_cookie
 from qiza.web.accounts import router as accounts_router
 from qiza.web.chat import Chat
 from qiza.web.chat import router as chat_router
@@ -84,7 +84,7 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
                lexicons: Mapping[str, str | os.PathLike[str]] | None = None,
                now: Callable[[], float] = time.time, clock_sweep: float = 1.0,
                password_hasher: PasswordHasher | None = None, remind_after: float = REMIND_AFTER,
-               claim_after: float = CLAIM_AFTER) -> FastAPI:
+               claim_after: float = CLAIM_AFTER, sign_ups: int = SIGN_UPS) -> FastAPI:
     """The qiza web app on a database (SQLite file by default, or any SQLAlchemy URL).
 
     ``computer_workers``: worker processes deciding the computers' moves (``computer_processes=0``
@@ -98,7 +98,8 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
     reminders (tests pass a fake one); ``clock_sweep``: seconds between checks for players out of
     time (0: none in the background; :meth:`GameService.sweep_clocks` does it);
     ``remind_after``, ``claim_after``: seconds before an idle player may be reminded, and after
-    the reminder before the game may be claimed (:mod:`qiza.web.leaving`)."""
+    the reminder before the game may be claimed (:mod:`qiza.web.leaving`); ``sign_ups``: new
+    accounts one address may make at once (then one every 5 minutes)."""
     store = Store(database_url or default_database_url())
     service = GameService(store, computer_workers=computer_workers, computer_delay=computer_delay,
                           computer_processes=computer_processes, seeds=seeds, lexicons=Catalogue(lexicons), now=now)
@@ -149,7 +150,7 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
     app.state.hub = hub
     app.state.store = store
     app.state.accounts = accounts
-    for part in (accounts_router(accounts, throttle), ratings_router(board), seeks_router(hall), chat_router(room),
+    for part in (accounts_router(accounts, throttle, sign_ups), ratings_router(board), seeks_router(hall), chat_router(room),
                  leaving_router(leaving), players_router(players)):
         app.include_router(part)
 

@@ -20,6 +20,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lexicon", action="append", default=[], type=_lexicon_option, metavar="NAME=PATH",
                         help="offer the word list file PATH to players as lexicon NAME (repeatable); "
                         "players choose only among these and the built-in ones")
+    parser.add_argument("--sign-ups", type=int, default=5, metavar="N",
+                        help="new accounts one address may make at once, then one every 5 minutes (default 5)")
     parser.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
 
 
@@ -46,7 +48,8 @@ def run(args: argparse.Namespace) -> int:
     coldstart.start(["enable"])
     app = create_app(args.database_url, computer_workers=max(1, args.computer_workers),
                      computer_processes=args.computer_workers,
-                     computer_delay=args.computer_delay, warm_up=True, lexicons=dict(args.lexicon))
+                     computer_delay=args.computer_delay, warm_up=True, lexicons=dict(args.lexicon),
+                     sign_ups=args.sign_ups)
     print(f"qiza: serving on http://{args.host}:{args.port}/ (API documentation at /docs)", flush=True)
     # WebSocket messages are small (the first names the seat; then "ping" or "refresh")
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=MAX_BODY)
