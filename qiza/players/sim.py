@@ -1,7 +1,8 @@
 """``sim``: Monte Carlo simulation of the static player's top candidates.
 
 Each iteration deals the opponents random racks from the unseen tiles (the rest is the bag,
-in a random order), then for every candidate (the same deal for all: common random numbers)
+in a random order; with two players, the opponent's rack holds one of the leaves their last
+play suggests, when :mod:`qiza.players.inference` finds them), then for every candidate (the same deal for all: common random numbers)
 plays the candidate, draws, lets each opponent in turn order make its best reply (static,
 fast path: score plus per-tile leave values), then this player's best next move, and values
 the candidate as
@@ -49,6 +50,7 @@ from qiza.movegen import Move as GenMove
 from qiza.movegen import MoveGenerator
 from qiza.players.engine import StaticPlayer
 from qiza.players.fast import counts_to_tiles
+from qiza.players.inference import infer_leaves, rest_of
 from qiza.players.leaves import LeaveModel
 from qiza.rules import EndPoints, Rules
 
@@ -108,6 +110,9 @@ class SimTask:
     at_least_one: bool = True
     """Run one iteration even when the deadline looks too close."""
     owner: int = 0
+    opponent_leaves: np.ndarray | None = None
+    """Leaves the (single) opponent may have kept with their last play (rows of 27 counts,
+    :mod:`qiza.players.inference`): each deal gives them one of these plus random tiles."""
 
 
 def _end_bonus(rules: Rules, opp_points: Sequence[float]) -> float:
@@ -176,20 +181,33 @@ def simulate(gen: MoveGenerator, model: LeaveModel, rules: Rules, task: SimTask)
     scores = np.array([c.score for c in cands], np.float64)
     per_iter = 0.0
     done = 0
+    inferred = task.opponent_leaves if task.opponent_leaves is not None and nopp == 1 else None
+    rests = [rest_of(unseen, leave) for leave in inferred] if inferred is not None else []
     for it in range(task.iterations):
         now = time.perf_counter()
         if (it or not task.at_least_one) and now + per_iter > task.deadline:
             break
-        rng.shuffle(unseen)
         opp_racks = []
-        pos = 0
-        for n in task.opponent_sizes:
-            r = np.zeros(27, np.int32)
-            for t in unseen[pos:pos + n]:
+        if inferred is not None:  # the opponent kept one of the inferred leaves, then drew
+            pick = rng.randrange(len(inferred))
+            deck = rests[pick]
+            rng.shuffle(deck)
+            r = inferred[pick].astype(np.int32)
+            pos = max(0, task.opponent_sizes[0] - int(r.sum()))
+            for t in deck[:pos]:
                 r[t] += 1
             opp_racks.append(r)
-            pos += n
-        bag0 = unseen[pos:]
+            bag0 = deck[pos:]
+        else:
+            rng.shuffle(unseen)
+            pos = 0
+            for n in task.opponent_sizes:
+                r = np.zeros(27, np.int32)
+                for t in unseen[pos:pos + n]:
+                    r[t] += 1
+                opp_racks.append(r)
+                pos += n
+            bag0 = unseen[pos:]
         opp_points = [float(np.dot(r, values27)) for r in opp_racks]
         boards = base_boards.copy()
         mine = base_racks.copy()
@@ -269,7 +287,7 @@ class SimPlayer(StaticPlayer):
                  min_iterations: int = 12, max_iterations: int = 2000, batch: int = 4, z: float = 2.0,
                  margin: float = 25.0, exchanges: int = 2, prior: float = 8.0,
                  endgame: bool = False, endgame_time: float | None = None,
-                 leaves: LeaveModel | None = None) -> None:
+                 leaves: LeaveModel | None = None, infer: bool = True) -> None:
         super().__init__(lexicon, name=name, seed=seed, leaves=leaves)
         self.time_limit = time_limit
         self.candidates = candidates
@@ -282,6 +300,8 @@ class SimPlayer(StaticPlayer):
         self.exchanges = exchanges
         self.prior = prior
         self.endgame = endgame
+        #: deal the opponent the leaves their last play suggests (:mod:`qiza.players.inference`)
+        self.infer = infer
         self.endgame_time = endgame_time if endgame_time is not None else max(time_limit, 1.0)
         self._pool: Any = None
         self._pool_key: object = None
@@ -384,11 +404,15 @@ class SimPlayer(StaticPlayer):
         max_iter = self.max_iterations
         if n == 2 and view.bag_count == 0:
             max_iter = 1  # both racks known: every deal is the same
+        inferred = None
+        if self.infer:
+            inferred = infer_leaves(view, gen, np.asarray(self.leaves.tile_values, np.float64), self.rng)
         while True:
             subset = [cands[i] for i in alive]
             batch = max(1, min(self.batch, -(-(max_iter - iterations) // workers)))
             tasks = [SimTask(board, rack, unseen, opp_sizes, view.bag_count, subset, batch,
-                             seed_base + 7919 * rounds + w, rules, deadline, rounds == 0 and w == 0, id(self))
+                             seed_base + 7919 * rounds + w, rules, deadline, rounds == 0 and w == 0, id(self),
+                             inferred)
                      for w in range(workers)]
             rounds += 1
             if pool is not None:
@@ -408,7 +432,8 @@ class SimPlayer(StaticPlayer):
         data = np.vstack(blocks) if blocks else np.zeros((0, ncand))
         best, means = self._pick(data, alive, static)
         self.last_report = {"iterations": iterations, "rounds": rounds, "seconds": time.perf_counter() - start,
-                            "alive": len(alive), "means": means, "candidates": ncand}
+                            "alive": len(alive), "means": means, "candidates": ncand,
+                            "inferred_leaves": 0 if inferred is None else len(inferred)}
         return best
 
     def _prune(self, data: np.ndarray, alive: list[int]) -> list[int]:
