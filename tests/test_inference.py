@@ -84,3 +84,31 @@ def test_sim_deals_from_the_inferred_leaves(lexicon: Lexicon) -> None:
     assert blind.last_report["inferred_leaves"] == 0
     game.play(player.choose(view))  # a legal move
     assert player.last_report["inferred_leaves"] > 0
+
+
+def test_win_means_follow_the_spread_and_the_tiles_left() -> None:
+    from qiza.players.sim import win_means
+
+    values = np.array([[10.0, -10.0, np.nan], [20.0, 0.0, 5.0]])
+    unseen = np.full_like(values, 20.0)
+    wins = win_means(values, unseen, spread=0.0)
+    assert wins[0] > wins[2] > wins[1] and 0 < wins[1] and wins[0] < 1  # nan where a candidate has no value
+    # the same lead is worth more with fewer tiles to come
+    assert win_means(np.array([[30.0]]), np.array([[5.0]]), 0.0)[0] > win_means(np.array([[30.0]]), np.array([[90.0]]), 0.0)[0]
+
+
+def test_late_in_the_game_sim_chooses_by_chance_to_win(lexicon: Lexicon) -> None:
+    game = Game(CLASSIC, players=["A", "B"], lexicon=lexicon, seed=11)
+    static = make_player("static", lexicon, seed=2)
+    while len(game.bag) > 20 and not game.over:
+        game.play(static.choose(game.view(game.to_move)))
+    view = game.view(game.to_move)
+    player = SimPlayer(lexicon, workers=1, max_iterations=24, time_limit=5.0, seed=1)
+    game.play(player.choose(view))
+    report = player.last_report
+    if report.get("candidates", 1) > 1:
+        wins = report["win"]
+        assert wins is not None and np.nanmax(wins) <= 1.0
+    spread = SimPlayer(lexicon, workers=1, max_iterations=24, time_limit=5.0, seed=1, win=False)
+    spread.choose(view)
+    assert spread.last_report.get("win") is None

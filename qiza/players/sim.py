@@ -9,7 +9,10 @@ the candidate as
 
     candidate score - mean opponent reply score + own next score + value of the final leave
 
-(with the end-of-game settlement when someone goes out with the bag empty).
+(with the end-of-game settlement when someone goes out with the bag empty). Late in a
+two-player game (at most ``win_from`` tiles in the bag) the choice is the candidate with the
+best mean chance to win, each iteration's final spread turned into a win probability by
+:mod:`qiza.players.winprob`, so that a safe lead is kept and a player far behind takes risks.
 
 Stopping: the search ends at the time limit (checked before every iteration, in every worker,
 against one deadline for the whole move, so the limit holds within a few milliseconds), when
@@ -153,7 +156,8 @@ def _play(board: np.ndarray, rack: np.ndarray, move: GenMove, size: int) -> None
 
 def simulate(gen: MoveGenerator, model: LeaveModel, rules: Rules, task: SimTask) -> np.ndarray:
     """Run up to ``task.iterations`` iterations (fewer if the deadline comes first); returns an
-    (iterations done x candidates) array of values.
+    (iterations done x 2 candidates) array: each candidate's value, then the tiles its player
+    cannot see at the end of the iteration (for the win probability).
 
     Each ply of an iteration is one batched generator call over every candidate's position
     (:meth:`~qiza.movegen.MoveGenerator.best_many`)."""
@@ -167,7 +171,7 @@ def simulate(gen: MoveGenerator, model: LeaveModel, rules: Rules, task: SimTask)
     end_leave = -2.0 * values27  # with the bag empty a kept tile costs about twice its face value
     cands = task.candidates
     ncand = len(cands)
-    result = np.zeros((task.iterations, ncand))
+    result = np.zeros((task.iterations, 2 * ncand))
     unseen = list(task.unseen)
     nopp = len(task.opponent_sizes)
     base_boards = np.repeat(np.ascontiguousarray(task.board, np.int32).reshape(1, -1), ncand, axis=0)
@@ -261,10 +265,25 @@ def simulate(gen: MoveGenerator, model: LeaveModel, rules: Rules, task: SimTask)
                     values[ci] -= 2 * float(np.dot(left, values27))
                 else:
                     values[ci] += _end_bonus(rules, opp_points)
-        result[it] = values
+        result[it, :ncand] = values
+        result[it, ncand:] = bag_lens + np.where(bag_lens > 0, rack_size * nopp, 0)
         done = it + 1
         per_iter = (time.perf_counter() - now) if it == 0 else 0.5 * per_iter + 0.5 * (time.perf_counter() - now)
     return result[:done]
+
+
+def win_means(values: np.ndarray, unseen: np.ndarray, spread: float) -> np.ndarray:
+    """Each candidate's mean chance to win over the iterations (nan where it has none), from
+    the spread each iteration ends with and the tiles left unseen then."""
+    from qiza.players.winprob import BAND, BANDS, default_model
+
+    model = default_model()
+    bands = np.clip(np.nan_to_num(unseen, nan=0).astype(np.int64) // BAND, 0, BANDS - 1)
+    z = model.slopes[bands] * (spread + values) + model.offsets[bands]
+    p = 1.0 / (1.0 + np.exp(-np.clip(z, -50, 50)))
+    p[np.isnan(values)] = np.nan
+    with np.errstate(all="ignore"):
+        return np.nanmean(p, axis=0)
 
 
 # -- worker processes --------------------------------------------------------------------------
@@ -287,7 +306,8 @@ class SimPlayer(StaticPlayer):
                  min_iterations: int = 12, max_iterations: int = 2000, batch: int = 4, z: float = 2.0,
                  margin: float = 25.0, exchanges: int = 2, prior: float = 8.0,
                  endgame: bool = False, endgame_time: float | None = None,
-                 leaves: LeaveModel | None = None, infer: bool = True) -> None:
+                 leaves: LeaveModel | None = None, infer: bool = True, win: bool = True,
+                 win_from: int = 30) -> None:
         super().__init__(lexicon, name=name, seed=seed, leaves=leaves)
         self.time_limit = time_limit
         self.candidates = candidates
@@ -302,6 +322,10 @@ class SimPlayer(StaticPlayer):
         self.endgame = endgame
         #: deal the opponent the leaves their last play suggests (:mod:`qiza.players.inference`)
         self.infer = infer
+        #: with two players and at most ``win_from`` tiles in the bag, choose the candidate with
+        #: the best mean chance to win (:mod:`qiza.players.winprob`), not the best mean spread
+        self.win = win
+        self.win_from = win_from
         self.endgame_time = endgame_time if endgame_time is not None else max(time_limit, 1.0)
         self._pool: Any = None
         self._pool_key: object = None
@@ -399,6 +423,7 @@ class SimPlayer(StaticPlayer):
         static = np.array([c.static_equity for c in cands])
         alive = list(range(ncand))
         blocks: list[np.ndarray] = []
+        unseen_blocks: list[np.ndarray] = []
         iterations = rounds = 0
         seed_base = self.rng.randrange(2 ** 31)
         max_iter = self.max_iterations
@@ -419,11 +444,14 @@ class SimPlayer(StaticPlayer):
                 outs = pool.map(_worker_run, tasks)
             else:
                 outs = [simulate(gen, self.leaves, rules, tasks[0])]
-            got = np.vstack(outs) if outs else np.zeros((0, len(alive)))
+            got = np.vstack(outs) if outs else np.zeros((0, 2 * len(alive)))
             if len(got):
                 block = np.full((len(got), ncand), np.nan)
-                block[:, alive] = got
+                block[:, alive] = got[:, :len(alive)]
                 blocks.append(block)
+                unseen_block = np.full((len(got), ncand), np.nan)
+                unseen_block[:, alive] = got[:, len(alive):]
+                unseen_blocks.append(unseen_block)
                 iterations += len(got)
             if iterations >= self.min_iterations and len(alive) > 1 and blocks:
                 alive = self._prune(np.vstack(blocks), alive)
@@ -431,8 +459,13 @@ class SimPlayer(StaticPlayer):
                 break
         data = np.vstack(blocks) if blocks else np.zeros((0, ncand))
         best, means = self._pick(data, alive, static)
+        wins = None
+        if self.win and n == 2 and view.bag_count <= self.win_from and len(data):
+            spread = view.scores[me] - view.scores[(me + 1) % n]
+            wins = win_means(data, np.vstack(unseen_blocks), spread)
+            best = max(alive, key=lambda i: (round(float(wins[i]), 3), means[i]))  # type: ignore[index]
         self.last_report = {"iterations": iterations, "rounds": rounds, "seconds": time.perf_counter() - start,
-                            "alive": len(alive), "means": means, "candidates": ncand,
+                            "alive": len(alive), "means": means, "candidates": ncand, "win": wins,
                             "inferred_leaves": 0 if inferred is None else len(inferred)}
         return best
 
