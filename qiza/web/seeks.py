@@ -18,7 +18,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Request
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import insert, select, update
+from sqlalchemy import insert, or_, select, update
 
 from qiza.game import Game
 from qiza.rules import PRESETS, ChallengeRule
@@ -108,8 +108,9 @@ class Seeks:
             rows = connection.execute(select(seeks).where(seeks.c.status == "open")
                                       .order_by(seeks.c.created_at).limit(200)).all()
             recent = connection.execute(select(seeks).where(
-                seeks.c.created_at >= since - 86400, seeks.c.status.in_(("open", "accepted")))
-                .order_by(seeks.c.created_at.desc()).limit(500)).all() if viewer else []
+                seeks.c.created_at >= since - 86400, seeks.c.status.in_(("open", "accepted")),
+                or_(seeks.c.user_id == viewer.id, seeks.c.settings.contains(viewer.id)))
+                .order_by(seeks.c.created_at.desc()).limit(50)).all() if viewer else []
         mine = [r for r in recent if viewer is not None and (
             r.user_id == viewer.id or viewer.id in json.loads(r.settings).get("joined", []))]
         names = self.accounts.names(list({r.user_id for r in [*rows, *mine]}))  # the seekers' names
