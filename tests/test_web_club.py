@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -436,3 +437,35 @@ def test_a_game_left_alone_can_be_claimed_after_a_reminder(club: Club) -> None:
     # the idle player cannot claim against the other
     own = {"seat": seats[mover]["seat"], "token": seats[mover]["token"]}
     assert {"a": ann, "b": bob}[mover].post(f"/api/games/{game_id}/claim", json=own).status_code == 409
+
+
+def test_a_clock_started_by_one_server_runs_out_on_another_postgres() -> None:
+    """Two apps (two servers' worth of state: caches, locks, sweepers) on one PostgreSQL
+    database with one fake clock: the game starts on one, the other ends it on time."""
+    import os
+
+    psycopg = pytest.importorskip("psycopg")
+    url = os.environ.get("QIZA_TEST_POSTGRES_URL", "postgresql://qiza:qiza@127.0.0.1:5432/qiza_test")
+    try:
+        psycopg.connect(url, connect_timeout=3).close()
+    except Exception as exc:  # noqa: BLE001 - any failure means: skip
+        pytest.skip(f"PostgreSQL is not reachable at {url} ({exc.__class__.__name__}); run .ci/web-services.sh")
+    clock = FakeTime()
+    clock.t = time.time()  # real time: games of other tests on this database are not run out early
+    hasher = PasswordHasher(time_cost=1, memory_cost=8192, parallelism=1)
+    apps = [create_app(url, computer_processes=0, now=clock, clock_sweep=0, password_hasher=hasher, sign_ups=50)
+            for _ in range(2)]
+    with TestClient(apps[0]) as one, TestClient(apps[1]) as two:
+        suffix = str(int(clock.t * 1000) % 10**8) + str(os.getpid() % 1000)
+        for client, name in ((one, "ann" + suffix), (two, "bob" + suffix)):
+            client.get("/api/account")
+            post(client, "/api/account/signup", {"name": name, "password": PASSWORD}, 201)
+        seek = post(one, "/api/seeks", {"time_control": {"minutes": 1, "max_overtime": 1}, "rated": True}, 201)
+        game_id = post(two, f"/api/seeks/{seek['id']}/accept")["game_id"]
+        seat = post(one, f"/api/games/{game_id}/my-seat")
+        assert view(one, game_id, seat)["clock"]["running"] is not None
+        clock.advance(121)
+        assert apps[1].state.service.sweep_clocks() >= 1  # the other server ends it
+        state = view(one, game_id, seat)
+        assert state["over"] and state["end_reason"] == "a player lost on time" and state["rating_changes"]
+        assert apps[0].state.service.sweep_clocks() == 0  # and it is ended once
