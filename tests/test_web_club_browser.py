@@ -117,7 +117,7 @@ def test_two_accounts_seek_play_on_the_clock_chat_rate_and_rematch(tmp_path: Pat
         first = ann if names[state["to_move"]] == "Ann" else bob
         second = bob if first is ann else ann
         first_name, second_name = ("Ann", "Bob") if first is ann else ("Bob", "Ann")
-        assert f"{first_name}: 1:00" in ann.inner_text("#clock-list")
+        assert f"{second_name}: 1:00" in ann.inner_text("#clock-list")  # not running: it does not tick
         # the first player thinks 90 s (30 s into overtime), then passes
         now.t += 90
         first.click("#pass")
