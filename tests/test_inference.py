@@ -77,7 +77,7 @@ def test_rest_of_takes_each_tile_once() -> None:
 
 def test_sim_deals_from_the_inferred_leaves(lexicon: Lexicon) -> None:
     game = _after_a_play(lexicon, 5)  # seeds 3 and 4 open with bingos: nothing kept, nothing to infer
-    player = SimPlayer(lexicon, workers=1, max_iterations=20, time_limit=5.0, seed=3)
+    player = SimPlayer(lexicon, workers=1, max_iterations=20, time_limit=5.0, seed=3, infer=True)
     view = game.view(game.to_move)
     blind = SimPlayer(lexicon, workers=1, max_iterations=20, time_limit=5.0, seed=3, infer=False)
     blind.choose(view)
