@@ -59,7 +59,7 @@ from typing import Any
 
 from qiza.alphabet import ENGLISH, TILE_SETS, TileSet, find_tile_set
 from qiza.errors import FileFormatError, MoveSyntaxError, QizaError, RuleError
-from qiza.game import EndReason, Game, Kind, Record
+from qiza.game import FORFEITS, EndReason, Game, Kind, Record
 from qiza.layout import STANDARD, Layout, find_layout
 from qiza.lexicon import Lexicon, LoadReport, load_lexicon
 from qiza.move import Exchange, Pass, Place, format_coordinate, parse_coordinate, parse_move
@@ -742,6 +742,12 @@ def from_game(game: Game, *, title: str | None = None) -> GameRecord:
     if not game.over:
         record.incomplete = True
         record.final_racks = {seat + 1: game.rack_text(seat) for seat in range(game.player_count)}
+    elif game.end_reason in FORFEITS and game.ended_by() is not None:
+        # GCG has no event for a game lost by resigning, on time or by leaving: say so in a note
+        loser = game.players[game.ended_by() or 0]
+        how = {EndReason.RESIGNED: "resigned", EndReason.TIME: "lost on time",
+               EndReason.ABANDONED: "left the game"}[game.end_reason]  # type: ignore[index]
+        (record.events[-1].notes if record.events else record.notes).append(f"{loser} {how}")
     return record
 
 

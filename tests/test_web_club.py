@@ -290,6 +290,8 @@ def test_a_player_past_the_most_overtime_loses_on_time(club: Club) -> None:
     assert state["winners"] == [1 - seats[mover]["seat"]]
     assert [(r["seat"], r["score"]) for r in state["history"] if r["kind"] == "time-penalty"] == [
         (seats[mover]["seat"], -10)]
+    loser = state["players"][seats[mover]["seat"]]["name"]
+    assert f"#note {loser} lost on time" in ann.get(f"/api/games/{game_id}/gcg").text
     clients = {"a": ann, "b": bob}
     refused = act(clients[mover], game_id, seats[mover], "pass", status=409)
     assert refused["error"]["code"] == "game_over"
