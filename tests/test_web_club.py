@@ -123,6 +123,11 @@ def test_sign_up_in_out_and_the_cookies(club: Club, caplog: pytest.LogCaptureFix
     answer = plain.post("/api/account/signup", json={"name": "Bob", "password": PASSWORD}, headers=csrf(plain))
     bob_session = next(c for c in answer.headers.get_list("set-cookie") if c.startswith("qiza_session="))
     assert "Secure" not in bob_session and "HttpOnly" in bob_session  # plain HTTP (no TLS): no Secure flag
+    # behind a TLS proxy that says so
+    proxied = club.browser()
+    answer = proxied.post("/api/account/signup", json={"name": "Dan", "password": PASSWORD},
+                          headers={**csrf(proxied), "X-Forwarded-Proto": "https"})
+    assert all("Secure" in c for c in answer.headers.get_list("set-cookie"))
     # names are unique whatever their case; names and passwords are checked
     other = club.browser()
     assert other.post("/api/account/signup", json={"name": "ANN", "password": PASSWORD},
@@ -160,6 +165,34 @@ def test_sign_in_attempts_are_throttled(club: Club) -> None:
     # the right password is refused too while the bucket is empty (the answer tells nothing)
     assert guesser.post("/api/account/signin", json={"name": "Ann", "password": PASSWORD},
                         headers=csrf(guesser)).status_code == 429
+
+
+def test_the_operator_can_mark_every_cookie_secure(tmp_path: Path) -> None:
+    behind_tls = Club(tmp_path, secure_cookies=True)
+    try:
+        browser = TestClient(behind_tls.app)  # plain HTTP, no X-Forwarded-Proto
+        first = browser.get("/api/account")
+        assert all("Secure" in c for c in first.headers.get_list("set-cookie"))
+        token = first.cookies.get("qiza_csrf") or ""
+        browser.cookies.clear()  # a Secure cookie is not sent over plain HTTP: this request sends it itself
+        answer = browser.post("/api/account/signup", json={"name": "Ann", "password": PASSWORD},
+                              headers={"X-CSRF-Token": token, "Cookie": f"qiza_csrf={token}"})
+        cookies = answer.headers.get_list("set-cookie")
+        assert answer.status_code == 201 and len(cookies) == 2 and all("Secure" in c for c in cookies)
+    finally:
+        behind_tls.close()
+
+
+def test_wrong_old_passwords_are_throttled_like_sign_ins(club: Club) -> None:
+    ann = sign_up(club, "Ann")
+    codes = [ann.post("/api/account/password", json={"old_password": f"guess {i}", "new_password": "a new password"},
+                      headers=csrf(ann)).status_code for i in range(12)]
+    assert codes[:10] == [401] * 10 and codes[-1] == 429
+    refused = ann.post("/api/account/password", json={"old_password": PASSWORD, "new_password": "a new password"},
+                       headers=csrf(ann))
+    assert refused.status_code == 429  # even the right one, while the bucket is empty
+    assert ann.get("/api/account").json()["user"]["name"] == "Ann"  # still signed in
+    assert club.app.state.accounts.verify("Ann", PASSWORD).name == "Ann"  # the password did not change
 
 
 def test_new_accounts_per_address_are_limited(tmp_path: Path) -> None:
@@ -271,9 +304,12 @@ def test_seek_accept_play_on_the_clock_into_overtime_rated_and_rematch(club: Clu
     new_id = offer["game"]
     assert new_id and view(ann, game_id, seats["a"])["rematch"]["game"] == new_id
     new_a = post(ann, f"/api/games/{new_id}/my-seat")
-    assert new_a["seat"] == 1 - seats["a"]["seat"]
     new_state = view(ann, new_id, new_a)
     assert new_state["rated"] and new_state["clock"]["control"]["minutes"] == 1
+    # the order of play turned round: who started the last game plays second now
+    starter = {"a": "Ann", "b": "Bob"}[first]
+    assert [p["name"] for p in new_state["players"]][new_state["to_move"]] != starter
+    assert new_state["players"][1]["name"] == starter and new_state["to_move"] == 0
 
 
 def test_a_player_past_the_most_overtime_loses_on_time(club: Club) -> None:
@@ -352,11 +388,12 @@ def test_a_four_player_seek_fills_up_and_rates_with_openskill(club: Club) -> Non
     act(people[resigner], game_id, seats[resigner], "resign")
     state = view(people["Ann"], game_id, seats["Ann"])
     changes = state["rating_changes"]
-    assert state["over"] and changes["variant"] == "classic/untimed"
+    assert state["over"] and changes["variant"] == "classic/untimed/multi"  # not the two-player scale
     loser = seats[resigner]["seat"]
     assert changes["after"][loser] < 1500 and max(changes["after"]) > 1500
-    board = people["Cat"].get("/api/leaderboard", params={"variant": "classic/untimed"}).json()["players"]
+    board = people["Cat"].get("/api/leaderboard", params={"variant": "classic/untimed/multi"}).json()["players"]
     assert len(board) == 4 and board[-1]["name"] == resigner
+    assert people["Cat"].get("/api/leaderboard", params={"variant": "classic/untimed"}).json()["players"] == []
 
 
 # -- chat -------------------------------------------------------------------------------------------
@@ -394,6 +431,30 @@ def test_chat_channels_limits_and_hidden_spectator_chat(club: Club) -> None:
     assert [m["author"] for m in ann.get(base, params={"channel": "spectators"}).json()["messages"]] == ["Cat"]
 
 
+def test_an_invite_game_clock_waits_for_every_seat(club: Club) -> None:
+    host = club.browser()
+    created = host.post("/api/games", json={"seats": [{"name": "Ann"}, {}], "time_control": {"minutes": 1,
+                                                                                              "max_overtime": 1}})
+    assert created.status_code == 201, created.text
+    game_id, invite = created.json()["id"], created.json()["invite"]
+    club.time.advance(3600)  # nobody took the other seat for an hour: no clock ran
+    assert club.service.sweep_clocks() == 0
+    watched = host.get(f"/api/games/{game_id}").json()
+    assert not watched["over"] and watched["clock"]["running"] is None
+    assert watched["clock"]["remaining"] == [60_000, 60_000]
+    joined = host.post(f"/api/games/{game_id}/join", json={"seat": 1, "name": "Bob", "invite": invite})
+    assert joined.status_code == 200, joined.text
+    state = host.get(f"/api/games/{game_id}").json()
+    assert state["clock"]["running"] == state["to_move"]  # from now on
+    club.time.advance(30)
+    clock = host.get(f"/api/games/{game_id}/clock").json()["clock"]
+    assert clock["remaining"][state["to_move"]] == 30_000 and clock["server_time"] == club.time()
+    assert host.get("/api/games/nosuchgame/clock").status_code == 404
+    club.time.advance(91)  # past a minute and the minute of overtime
+    assert club.service.sweep_clocks() == 1
+    assert host.get(f"/api/games/{game_id}").json()["end_reason"] is not None
+
+
 # -- leaving a game -----------------------------------------------------------------------------------
 def test_abort_by_agreement_before_the_second_turn(club: Club) -> None:
     ann, bob = sign_up(club, "Ann"), sign_up(club, "Bob")
@@ -408,6 +469,8 @@ def test_abort_by_agreement_before_the_second_turn(club: Club) -> None:
     assert club.service.sweep_clocks() == 0  # an aborted game's clock never runs out
     refused = act(ann, game_id, seats["a"], "pass", status=409)
     assert refused["error"]["code"] == "game_aborted"
+    # the game is over for the chat: the players may read the spectators' chat now
+    assert ann.get(f"/api/games/{game_id}/chat", params={"channel": "spectators"}).status_code == 200
     # after two turns it is too late
     game_id, seats = seek_and_accept(club, ann, bob)
     for _ in range(2):
@@ -415,6 +478,26 @@ def test_abort_by_agreement_before_the_second_turn(club: Club) -> None:
         act({"a": ann, "b": bob}[mover], game_id, seats[mover], "pass")
     answer = ann.post(f"/api/games/{game_id}/abort", json={"seat": seats["a"]["seat"], "token": seats["a"]["token"]})
     assert answer.status_code == 409 and answer.json()["error"]["code"] == "too_late_to_abort"
+
+
+def test_a_computer_never_plays_in_an_aborted_game(club: Club, monkeypatch: pytest.MonkeyPatch) -> None:
+    from qiza.web.service import COMPUTER, PERSON, SeatSpec
+
+    service = club.service
+    monkeypatch.setattr(service, "schedule_computers", lambda game_id: None)  # the test steps the computer
+    game_id = ""
+    for seed in range(20):  # a game the computer starts
+        created = service.create(seats=[SeatSpec(PERSON, "Ann"), SeatSpec(COMPUTER, level="easy")], seed=seed)
+        if service.peek(created.id)[1].to_move == 1:
+            game_id, token = created.id, created.tokens[0]
+            break
+    assert game_id, "no seed gave the computer the first turn"
+    browser = club.browser()
+    state = post(browser, f"/api/games/{game_id}/abort", {"seat": 0, "token": token})
+    assert state["aborted"]  # the one person asked: aborted
+    assert service._computer_step(game_id) is False  # the computer's turn is not taken
+    row, game = service.peek(game_id)
+    assert game.history == [] and row.computer_to_move is False
 
 
 def test_a_game_left_alone_can_be_claimed_after_a_reminder(club: Club) -> None:

@@ -142,7 +142,7 @@ def test_two_accounts_seek_play_on_the_clock_chat_rate_and_rematch(tmp_path: Pat
         assert int(before_after[first_name]) > 1500 > int(before_after[second_name]), status
         gcg = server.get(f"/api/games/{game_id}/gcg")
         assert re.search(rf"^>{first_name}: \S* \(time\) -10 ", gcg, re.M), gcg
-        # both ask for a rematch: a new game opens for both, seats swapped
+        # both ask for a rematch: a new game opens for both; who started plays second
         ann.click("#rematch")
         bob.click("#rematch")
         for page in (ann, bob):
@@ -151,7 +151,8 @@ def test_two_accounts_seek_play_on_the_clock_chat_rate_and_rematch(tmp_path: Pat
         new_id = ann.url.rsplit("/", 1)[1]
         assert bob.url.endswith(new_id)
         new_state = server.get(f"/api/games/{new_id}")
-        assert [p["name"] for p in new_state["players"]] == names[::-1] and new_state["rated"]
+        assert [p["name"] for p in new_state["players"]] == [second_name, first_name] and new_state["rated"]
+        assert new_state["to_move"] == 0
         # the profile lists the game with its result
         ann.goto(server.url + "/player/Ann")
         ann.wait_for_selector("#recent li")

@@ -199,7 +199,13 @@ _DUMMY_HASH = PasswordHasher().hash(secrets.token_urlsafe(16))
 
 
 def tls(request: Request) -> bool:
-    """Whether the client reached the server over TLS (directly or through a proxy that says so)."""
+    """Whether the cookies of this answer are marked ``Secure``: always when the operator said the
+    server is only reached over TLS (``qiza serve --secure-cookies``, ``app.state.secure_cookies``),
+    else when the client reached the server over TLS, directly or through a proxy that says so
+    (``X-Forwarded-Proto: https``; a client that claims it falsely only makes its own cookies
+    unusable over plain HTTP)."""
+    if getattr(request.app.state, "secure_cookies", False):
+        return True
     return request.url.scheme == "https" or request.headers.get("x-forwarded-proto", "").lower() == "https"
 
 
@@ -263,6 +269,16 @@ def router(accounts: Accounts, throttle: FailureThrottle, sign_up_burst: int = S
     sign_ups = FailureThrottle(sign_up_burst, SIGN_UPS_PER_SECOND)
     csrf = [Depends(check_double_submit)]
 
+    def password_key(request: Request, name: str) -> tuple[str, str, str]:
+        """The throttle's key of password guesses for an account from an address; 429 while
+        that address has guessed wrong too often (at sign-in or changing the password)."""
+        key = (request.client.host if request.client else "", "signin", name_key(name))
+        wait = throttle.wait(key)
+        if wait:
+            raise ApiError(429, "too_many_attempts", f"too many wrong passwords: try again in {wait} seconds",
+                           retry_after=wait)
+        return key
+
     def signed_in(request: Request, response: Response, user: User) -> Me:
         old = request.cookies.get(SESSION_COOKIE)
         if old:
@@ -296,11 +312,7 @@ def router(accounts: Accounts, throttle: FailureThrottle, sign_up_burst: int = S
     @api.post("/signin", dependencies=csrf, response_model=Me, responses=errors(401, 403, 429, 503))
     def sign_in(request: Request, response: Response, body: Credentials) -> Me:
         """Sign in (a new session; any session this browser had ends)."""
-        key = (request.client.host if request.client else "", "signin", name_key(body.name))
-        wait = throttle.wait(key)
-        if wait:
-            raise ApiError(429, "too_many_attempts", f"too many wrong passwords: try again in {wait} seconds",
-                           retry_after=wait)
+        key = password_key(request, body.name)
         try:
             user = accounts.verify(body.name, body.password)
         except ApiError:
@@ -318,11 +330,18 @@ def router(accounts: Accounts, throttle: FailureThrottle, sign_up_burst: int = S
         set_cookies(response, request, None, secrets.token_urlsafe(24))
         return Me(user=None)
 
-    @api.post("/password", dependencies=csrf, response_model=Me, responses=errors(401, 403, 422, 503))
+    @api.post("/password", dependencies=csrf, response_model=Me, responses=errors(401, 403, 422, 429, 503))
     def change_password(request: Request, response: Response, body: NewPassword) -> Me:
-        """Change the password; every session of the account ends, this browser gets a new one."""
+        """Change the password; every session of the account ends, this browser gets a new one.
+        Wrong old passwords are throttled as wrong passwords at sign-in are."""
         user = accounts.require(request)
-        accounts.change_password(user, body.old_password, body.new_password)
+        key = password_key(request, user.name)
+        try:
+            accounts.change_password(user, body.old_password, body.new_password)
+        except ApiError as exc:
+            if exc.code == "wrong_password":
+                throttle.fail(key)
+            raise
         secret, csrf = accounts.open_session(user)
         set_cookies(response, request, secret, csrf)
         return Me(user={"id": user.id, "name": user.name}, csrf=csrf)

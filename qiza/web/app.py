@@ -43,6 +43,7 @@ from qiza.web.accounts import SIGN_UPS, Accounts, ensure_csrf_cookie
 from qiza.web.accounts import router as accounts_router
 from qiza.web.chat import Chat
 from qiza.web.chat import router as chat_router
+from qiza.web.clocks_api import router as clocks_router
 from qiza.web.db import Store, default_database_url
 from qiza.web.errors import ApiError, database_error
 from qiza.web.games_api import router as games_router
@@ -84,7 +85,8 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
                lexicons: Mapping[str, str | os.PathLike[str]] | None = None,
                now: Callable[[], float] = time.time, clock_sweep: float = 1.0,
                password_hasher: PasswordHasher | None = None, remind_after: float = REMIND_AFTER,
-               claim_after: float = CLAIM_AFTER, sign_ups: int = SIGN_UPS) -> FastAPI:
+               claim_after: float = CLAIM_AFTER, sign_ups: int = SIGN_UPS,
+               secure_cookies: bool = False) -> FastAPI:
     """The qiza web app on a database (SQLite file by default, or any SQLAlchemy URL).
 
     ``computer_workers``: worker processes deciding the computers' moves (``computer_processes=0``
@@ -99,7 +101,9 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
     time (0: none in the background; :meth:`GameService.sweep_clocks` does it);
     ``remind_after``, ``claim_after``: seconds before an idle player may be reminded, and after
     the reminder before the game may be claimed (:mod:`qiza.web.leaving`); ``sign_ups``: new
-    accounts one address may make at once (then one every 5 minutes)."""
+    accounts one address may make at once (then one every 5 minutes); ``secure_cookies``: mark
+    the cookies ``Secure`` on every answer (the server is reached only over TLS; otherwise they
+    are when the request came over TLS or with ``X-Forwarded-Proto: https``)."""
     store = Store(database_url or default_database_url())
     service = GameService(store, computer_workers=computer_workers, computer_delay=computer_delay,
                           computer_processes=computer_processes, seeds=seeds, lexicons=Catalogue(lexicons), now=now)
@@ -150,8 +154,9 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
     app.state.hub = hub
     app.state.store = store
     app.state.accounts = accounts
+    app.state.secure_cookies = secure_cookies
     for part in (accounts_router(accounts, throttle, sign_ups), ratings_router(board), seeks_router(hall), chat_router(room),
-                 leaving_router(leaving), players_router(players)):
+                 leaving_router(leaving), players_router(players), clocks_router(service)):
         app.include_router(part)
 
     @app.exception_handler(ApiError)

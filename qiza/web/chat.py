@@ -2,7 +2,7 @@
 
 * ``players``: the players write (with their seat token); everyone may read it.
 * ``spectators``: signed-in spectators write; the players of the game do not see it until the
-  game is over, so nobody can be helped. A reader counts as a player if they show a seat token
+  game is over (or aborted), so nobody can be helped. A reader counts as a player if they show a seat token
   of the game or are signed in to an account that holds one of its seats; a player asking for
   the spectators' chat during the game is refused (403 ``spectator_chat_hidden``).
 
@@ -114,8 +114,9 @@ class Chat:
     def read(self, game_id: str, request: Request, channel: str, after: int, seat: int | None,
              token: str | None) -> dict[str, Any]:
         """Messages of a channel after id ``after`` (oldest first, at most 200)."""
-        _, game = self.games.peek(game_id)
-        if channel == "spectators" and not game.over and self._is_player(game_id, request, seat, token):
+        row, game = self.games.peek(game_id)
+        ended = game.over or bool(row.settings.get("aborted"))
+        if channel == "spectators" and not ended and self._is_player(game_id, request, seat, token):
             raise ApiError(403, "spectator_chat_hidden", "players see the spectators' chat when the game is over")
         with self.store.read() as connection:
             rows = connection.execute(select(chat).where(chat.c.game_id == game_id, chat.c.channel == channel,

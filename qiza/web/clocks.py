@@ -76,9 +76,10 @@ class Clock:
     since: float | None = None
 
     @classmethod
-    def start(cls, control: TimeControl, seats: int, first: int, now: float) -> Clock:
-        """Clocks for a new game, the first player's running."""
-        return cls(control, [control.minutes * 60_000] * seats, first, now)
+    def start(cls, control: TimeControl, seats: int, first: int | None, now: float) -> Clock:
+        """Clocks for a new game, the first player's running (``None``: none runs yet, as in a
+        game whose seats are not all taken)."""
+        return cls(control, [control.minutes * 60_000] * seats, first, None if first is None else now)
 
     def remaining(self, now: float) -> list[int]:
         """Milliseconds left per seat at ``now`` (negative: that far into overtime)."""

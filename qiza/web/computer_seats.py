@@ -30,7 +30,7 @@ class ComputerSeatsMixin(GameCore):
     """The computer seats of :class:`~qiza.web.service.GameService`."""
 
     def _needs_computer(self, row: GameRow, game: Game) -> bool:
-        if game.over:
+        if game.over or row.settings.get("aborted"):
             return False
         if row.seats[game.to_move]["kind"] == COMPUTER:
             return True

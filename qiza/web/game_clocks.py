@@ -76,4 +76,3 @@ class ClocksMixin(GameCore):
                     except ApiError:  # another process ended it first
                         pass
         return ended
-

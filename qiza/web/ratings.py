@@ -1,5 +1,6 @@
 """Ratings of signed-in players, one per variant: the rules preset and the time-control band
-(``classic/blitz``, ``8-tile/untimed`` ...).
+(``classic/blitz``, ``8-tile/untimed`` ...), and for games of three or four players another
+(``classic/blitz/multi``).
 
 A rated game between two players updates both by Glicko-2 (the ``glicko2`` package; each game
 is its own rating period); a rated game of three or four players by the Plackett-Luce model of
@@ -43,9 +44,10 @@ class Rating:
     games: int = 0
 
 
-def variant(preset: str, control: TimeControl | None) -> str:
-    """The variant a game is rated in."""
-    return f"{preset}/{band(control)}"
+def variant(preset: str, control: TimeControl | None, players: int = 2) -> str:
+    """The variant a game is rated in: ``classic/blitz`` for two players; games of three or four
+    players have ratings of their own (another model, another scale), ``classic/blitz/multi``."""
+    return f"{preset}/{band(control)}" + ("/multi" if players > 2 else "")
 
 
 def outcome(game: Game, seat: int, other: int) -> float:
@@ -117,7 +119,7 @@ class Ratings:
         if not row.settings.get("rated") or not all(seats) or len(set(seats)) != len(seats):
             return []
         control = TimeControl.from_json(row.settings["clock"]["control"]) if row.settings.get("clock") else None
-        name = variant(str(row.settings.get("preset", "classic")), control)
+        name = variant(str(row.settings.get("preset", "classic")), control, len(seats))
 
         def write(connection: Any) -> None:
             ids = [str(s) for s in seats]

@@ -5,7 +5,9 @@ rated or not, and optionally the range of ratings it is open to). Another signed
 accepts it, which starts the game with both players' accounts in its seats (who moves first is
 up to the game's rules); both pages then open it. After a game whose seats are all held by
 accounts, each player may ask for a rematch: once all have asked, a new game starts with the
-same settings and the seats turned round (the two players of a two-player game swap seats).
+same settings and the order of play turned round, as tournaments alternate who starts: the
+player who started the last game plays last and the next one starts (in a two-player game the
+other player starts).
 """
 
 from __future__ import annotations
@@ -91,7 +93,7 @@ class Seeks:
     def _json(self, seek_id: str, owner: str, name: str, settings: dict[str, Any], status: str,
               game_id: str | None, viewer: User | None) -> dict[str, Any]:
         control = TimeControl.from_json(settings["time_control"]) if settings.get("time_control") else None
-        rated_in = variant(settings["preset"], control)
+        rated_in = variant(settings["preset"], control, int(settings.get("players", 2)))
         joined = settings.get("joined", [])
         return {"id": seek_id, "player": name, "status": status, "game_id": game_id,
                 "seated": 1 + len(joined), "joined_by_you": viewer is not None and viewer.id in joined,
@@ -131,7 +133,7 @@ class Seeks:
             raise ApiError(404, "no_such_seek", "there is no such seek")
         settings = json.loads(found.settings)
         control = TimeControl.from_json(settings["time_control"]) if settings.get("time_control") else None
-        mine = self.ratings.rating(user.id, variant(settings["preset"], control)).rating
+        mine = self.ratings.rating(user.id, variant(settings["preset"], control, int(settings.get("players", 2)))).rating
         low, high = settings.get("min_rating"), settings.get("max_rating")
         if (low is not None and mine < low) or (high is not None and mine > high):
             raise ApiError(409, "outside_rating_range", f"this seek is for ratings {low or 0}-{high or '...'}; "
@@ -179,12 +181,16 @@ class Seeks:
             else:
                 raise ApiError(404, "no_such_seek", "you have no open seek with this id")
 
-    def start(self, players: list[tuple[str, str]], settings: dict[str, Any], extra: dict[str, Any]) -> str:
-        """A game between accounts (``(user id, name)`` per seat, in seat order)."""
+    def start(self, players: list[tuple[str, str]], settings: dict[str, Any], extra: dict[str, Any],
+              first_player: str | None = None) -> str:
+        """A game between accounts (``(user id, name)`` per seat, in seat order); ``first_player``:
+        the rules' option of who starts (``"fixed"``: the first seat), the preset's if ``None``."""
         control = settings.get("time_control")
-        options = {"challenge": settings["challenge"]} if settings.get("challenge") else None
+        options: dict[str, Any] = {"challenge": settings["challenge"]} if settings.get("challenge") else {}
+        if first_player is not None:
+            options["first_player"] = first_player
         created = self.games.create(
-            preset=settings["preset"], options=options, lexicon=settings["lexicon"],
+            preset=settings["preset"], options=options or None, lexicon=settings["lexicon"],
             seats=[SeatSpec(PERSON, name, user_id=uid) for uid, name in players], claim=[],
             time_control=TimeControl.from_json(control) if control else None, rated=bool(settings.get("rated")),
             extra={**extra, "seek_settings": settings})
@@ -207,10 +213,11 @@ class Seeks:
                 if seat not in offer["asked"]:
                     offer["asked"].append(seat)
                 if len(offer["asked"]) == len(seats):
-                    turned = [(str(seats[(i - 1) % len(seats)]), game.players[(i - 1) % len(seats)])
-                              for i in range(len(seats))]
+                    # the order of play turned round: who started plays last, the next player starts
+                    order = [(game.starter + 1 + i) % len(seats) for i in range(len(seats))]
+                    turned = [(str(seats[i]), game.players[i]) for i in order]
                     settings = row.settings.get("seek_settings") or self._settings_of(row)
-                    offer["game"] = self.start(turned, settings, {"rematch_of": row.id})
+                    offer["game"] = self.start(turned, settings, {"rematch_of": row.id}, first_player="fixed")
             return dict(offer)
 
         offer, _, _ = self.games.change(game_id, ask)
@@ -257,7 +264,7 @@ def router(hall: Seeks) -> APIRouter:
 
     @api.post("/api/games/{game_id}/rematch", responses=errors(401, 403, 404, 409, 429, 503))
     def rematch(request: Request, game_id: GameIdPath) -> dict[str, Any]:
-        """Ask for a rematch (the same settings, seats turned round); ``game`` is the new game
+        """Ask for a rematch (the same settings, the other player starts); ``game`` is the new game
         once every player has asked."""
         return hall.rematch(accounts.require(request), game_id)
 

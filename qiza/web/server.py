@@ -22,6 +22,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         "players choose only among these and the built-in ones")
     parser.add_argument("--sign-ups", type=int, default=5, metavar="N",
                         help="new accounts one address may make at once, then one every 5 minutes (default 5)")
+    parser.add_argument("--secure-cookies", action="store_true",
+                        help="always mark the session cookies Secure (the server is reached only over TLS, "
+                        "through a proxy that may not send X-Forwarded-Proto)")
+    parser.add_argument("--remind-after", type=_hours, default=24.0, metavar="HOURS",
+                        help="hours without a move in an untimed game before the others may remind the player "
+                        "(default 24)")
+    parser.add_argument("--claim-after", type=_hours, default=24.0, metavar="HOURS",
+                        help="hours after a reminder before the game may be claimed from the idle player "
+                        "(default 24)")
     parser.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
 
 
@@ -32,6 +41,16 @@ def _lexicon_option(text: str) -> tuple[str, Path]:
         return parse_option(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _hours(text: str) -> float:
+    try:
+        hours = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of hours: {text!r}") from None
+    if not 0 < hours <= 24 * 365:
+        raise argparse.ArgumentTypeError(f"hours must be more than 0 and at most a year, not {text}")
+    return hours
 
 
 def run(args: argparse.Namespace) -> int:
@@ -49,7 +68,8 @@ def run(args: argparse.Namespace) -> int:
     app = create_app(args.database_url, computer_workers=max(1, args.computer_workers),
                      computer_processes=args.computer_workers,
                      computer_delay=args.computer_delay, warm_up=True, lexicons=dict(args.lexicon),
-                     sign_ups=args.sign_ups)
+                     sign_ups=args.sign_ups, secure_cookies=args.secure_cookies,
+                     remind_after=args.remind_after * 3600, claim_after=args.claim_after * 3600)
     print(f"qiza: serving on http://{args.host}:{args.port}/ (API documentation at /docs)", flush=True)
     # WebSocket messages are small (the first names the seat; then "ping" or "refresh")
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=MAX_BODY)

@@ -166,7 +166,10 @@ class GameService(SeatsMixin, ClocksMixin, ComputerSeatsMixin):
         row = GameRow(game_id, 1, savefile.to_dict(game), stored, settings, "active",
                       stored[game.to_move]["kind"] == COMPUTER)
         if time_control is not None:
-            settings["clock"] = Clock.start(time_control, len(stored), game.to_move, self.now()).json()
+            # the clocks run once every seat is taken (_tick starts them)
+            everyone = all(entry["joined"] for entry in stored)
+            settings["clock"] = Clock.start(time_control, len(stored), game.to_move if everyone else None,
+                                            self.now()).json()
             self._tick(row, game)
         held = {i: str(s["user_id"]) for i, s in enumerate(stored) if s.get("user_id")}
         self.store.insert(row, also=[self.store.hold_seats(game_id, held, self.now())] if held else [])

@@ -100,7 +100,7 @@ def game_state(row: GameRow, game: Game, seat: int | None, order: str | None = N
         "resigned": getattr(game, "_resigned", None) if game.over else None,
         "exchange_allowed": len(game.bag) >= game.rules.exchange_limit,
         "presets": sorted(PRESETS),
-        "clock": _clock_json(row, now),
+        "clock": clock_json(row, now),
         "rated": bool(row.settings.get("rated")),
         "aborted": bool(row.settings.get("aborted")),
         "abort_asked": list(row.settings.get("abort", [])),
@@ -111,7 +111,8 @@ def game_state(row: GameRow, game: Game, seat: int | None, order: str | None = N
     }
 
 
-def _clock_json(row: GameRow, now: float | None) -> dict[str, Any] | None:
+def clock_json(row: GameRow, now: float | None) -> dict[str, Any] | None:
+    """A game's clocks as a page shows them at ``now`` (``None``: the game has no clock)."""
     data = row.settings.get("clock")
     if data is None:
         return None

@@ -54,7 +54,9 @@
       cell(row, String(seek.rating));
       cell(row, `${seek.preset}, ${seek.lexicon}`);
       cell(row, seek.clock_text);
-      cell(row, `${seek.rated ? "rated" : "casual"}, ${seek.seated} of ${seek.players} players`);
+      const range = seek.min_rating != null || seek.max_rating != null
+        ? `, ratings ${seek.min_rating ?? 0}-${seek.max_rating ?? "any"}` : "";
+      cell(row, `${seek.rated ? "rated" : "casual"}${range}, ${seek.seated} of ${seek.players} players`);
       const act = cell(row, "");
       const button = document.createElement("button");
       button.type = "button";

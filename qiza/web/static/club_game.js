@@ -124,7 +124,7 @@ function renderChatForm() {
   $("chat-spectators-tab").setAttribute("aria-selected", String(chatChannel === "spectators"));
   const canWrite = chatChannel === "players" ? playing : !playing && !!qiza.user;
   $("chat-form").hidden = !canWrite;
-  $("chat-note").textContent = chatChannel === "spectators" && playing && !game.over
+  $("chat-note").textContent = chatChannel === "spectators" && playing && !game.over && !game.aborted
     ? "The spectators' chat opens to the players when the game is over."
     : !canWrite ? (chatChannel === "players" ? "Only the players write here." : "Sign in to write here.") : "";
 }
@@ -141,7 +141,7 @@ async function pollChat() {
   const channel = chatChannel;
   const game = store.game;
   if (!game) return;
-  if (channel === "spectators" && store.me && !game.over) { $("chat-messages").replaceChildren(); return; }
+  if (channel === "spectators" && store.me && !game.over && !game.aborted) { $("chat-messages").replaceChildren(); return; }
   const headers = store.me ? {"X-Seat-Token": store.me.token} : {};
   const seat = store.me ? `&seat=${store.me.seat}` : "";
   try {

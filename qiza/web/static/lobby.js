@@ -106,6 +106,11 @@
                   lexicon: document.getElementById("lexicon").value,
                   word_help: document.getElementById("word-help").checked,
                   creator_seat: creator >= 0 ? creator : null};
+    const minutes = Number(document.getElementById("clock-minutes").value);
+    if (minutes > 0) {
+      body.time_control = {minutes, increment: Number(document.getElementById("clock-increment").value),
+                           max_overtime: Number(document.getElementById("clock-overtime").value)};
+    }
     if (document.getElementById("finish-line").checked) {
       body.finish_line_levels = [...seatsBox.querySelectorAll(".seat .target")].map(select => select.value);
     }
