@@ -3,9 +3,12 @@ a fake time source, ratings, rematch, chat and leaving a game."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
 import re
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -524,33 +527,65 @@ def test_a_game_left_alone_can_be_claimed_after_a_reminder(club: Club) -> None:
     assert {"a": ann, "b": bob}[mover].post(f"/api/games/{game_id}/claim", json=own).status_code == 409
 
 
-def test_a_clock_started_by_one_server_runs_out_on_another_postgres() -> None:
-    """Two apps (two servers' worth of state: caches, locks, sweepers) on one PostgreSQL
-    database with one fake clock: the game starts on one, the other ends it on time."""
-    import os
-
+def postgres_url() -> str:
+    """The test database's URL; skips the test without a PostgreSQL server."""
     psycopg = pytest.importorskip("psycopg")
     url = os.environ.get("QIZA_TEST_POSTGRES_URL", "postgresql://qiza:qiza@127.0.0.1:5432/qiza_test")
     try:
         psycopg.connect(url, connect_timeout=3).close()
     except Exception as exc:  # noqa: BLE001 - any failure means: skip
         pytest.skip(f"PostgreSQL is not reachable at {url} ({exc.__class__.__name__}); run .ci/web-services.sh")
-    clock = FakeTime()
-    clock.t = time.time()  # real time: games of other tests on this database are not run out early
+    return url
+
+
+@contextlib.contextmanager
+def two_servers_on_postgres(clock: FakeTime, seek: dict[str, Any]) -> Iterator[tuple[list[Any], TestClient, TestClient,
+                                                                                   str, dict[str, Any]]]:
+    """Two apps (two servers' worth of state: caches, locks, sweepers) on one PostgreSQL
+    database with one clock, a player signed up on each, a game between them from a seek
+    posted on the first and accepted on the second: ``(apps, one, two, game id, the first
+    player's seat)``. Skips without a PostgreSQL server."""
+    url = postgres_url()
     hasher = PasswordHasher(time_cost=1, memory_cost=8192, parallelism=1)
     apps = [create_app(url, computer_processes=0, now=clock, clock_sweep=0, password_hasher=hasher, sign_ups=50)
             for _ in range(2)]
     with TestClient(apps[0]) as one, TestClient(apps[1]) as two:
-        suffix = str(int(clock.t * 1000) % 10**8) + str(os.getpid() % 1000)
+        suffix = str(int(time.time() * 1000) % 10**8) + str(os.getpid() % 1000)
         for client, name in ((one, "ann" + suffix), (two, "bob" + suffix)):
             client.get("/api/account")
             post(client, "/api/account/signup", {"name": name, "password": PASSWORD}, 201)
-        seek = post(one, "/api/seeks", {"time_control": {"minutes": 1, "max_overtime": 1}, "rated": True}, 201)
-        game_id = post(two, f"/api/seeks/{seek['id']}/accept")["game_id"]
-        seat = post(one, f"/api/games/{game_id}/my-seat")
+        posted = post(one, "/api/seeks", seek, 201)
+        game_id = post(two, f"/api/seeks/{posted['id']}/accept")["game_id"]
+        yield apps, one, two, game_id, post(one, f"/api/games/{game_id}/my-seat")
+
+
+def test_a_clock_started_by_one_server_runs_out_on_another_postgres() -> None:
+    clock = FakeTime()
+    clock.t = time.time()  # real time: games of other tests on this database are not run out early
+    seek = {"time_control": {"minutes": 1, "max_overtime": 1}, "rated": True}
+    with two_servers_on_postgres(clock, seek) as (apps, one, _two, game_id, seat):
         assert view(one, game_id, seat)["clock"]["running"] is not None
         clock.advance(121)
         assert apps[1].state.service.sweep_clocks() >= 1  # the other server ends it
         state = view(one, game_id, seat)
         assert state["over"] and state["end_reason"] == "a player lost on time" and state["rating_changes"]
         assert apps[0].state.service.sweep_clocks() == 0  # and it is ended once
+
+
+def test_the_chat_rate_holds_across_servers_writing_at_once_postgres() -> None:
+    """One player's messages sent at once to two servers on one PostgreSQL database: the rate
+    limit counts them one at a time, so no more than the limit get through."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from qiza.web.chat import RATE_COUNT
+
+    clock = FakeTime()
+    clock.t = time.time()
+    with two_servers_on_postgres(clock, {}) as (_apps, one, two, game_id, seat):
+        def send(i: int) -> int:
+            body = {"text": f"m{i}", "seat": seat["seat"], "token": seat["token"]}
+            return (one, two)[i % 2].post(f"/api/games/{game_id}/chat", json=body).status_code
+
+        with ThreadPoolExecutor(8) as pool:
+            codes = list(pool.map(send, range(4 * RATE_COUNT)))
+        assert codes.count(201) == RATE_COUNT and codes.count(429) == 3 * RATE_COUNT, codes

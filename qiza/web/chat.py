@@ -100,6 +100,8 @@ class Chat:
             author, seat, user_id = user.name, None, user.id
         now = self.now()
         with self.store.transaction() as connection:
+            # one author's messages are counted and added one at a time, whichever process takes them
+            self.store.serialize(connection, f"chat {game_id} {user_id if seat is None else seat}")
             who = chat.c.user_id == user_id if user_id is not None and seat is None else chat.c.seat == seat
             recent = connection.execute(select(func.count()).select_from(chat).where(
                 chat.c.game_id == game_id, who, chat.c.created_at > now - RATE_SECONDS)).scalar() or 0

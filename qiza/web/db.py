@@ -254,6 +254,15 @@ class Store:
             with connection.begin():
                 yield connection
 
+    def serialize(self, connection: Any, key: str) -> None:
+        """Within a :meth:`transaction`: wait until no other transaction holds ``key``, and hold
+        it to the end (a read-then-write that must not interleave with another one of the same
+        key, like counting a chat author's recent messages before adding one). On PostgreSQL a
+        transaction-scoped advisory lock; SQLite's transactions already take the write lock when
+        they begin."""
+        if self.is_postgres:
+            connection.execute(text("SELECT pg_advisory_xact_lock(hashtext(:key))"), {"key": key})
+
     @contextmanager
     def _begin(self) -> Iterator[Any]:
         """A transaction whose first statement writes (it takes SQLite's write lock then)."""
