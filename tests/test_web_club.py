@@ -329,8 +329,12 @@ def test_a_player_past_the_most_overtime_loses_on_time(club: Club) -> None:
     assert state["winners"] == [1 - seats[mover]["seat"]]
     assert [(r["seat"], r["score"]) for r in state["history"] if r["kind"] == "time-penalty"] == [
         (seats[mover]["seat"], -10)]
+    # the penalty is taken at the end, as the unplayed tiles are: not in the scores before the end
+    assert state["scores_before_end"][seats[mover]["seat"]] == 0
+    assert state["players"][seats[mover]["seat"]]["score"] == -10
     loser = state["players"][seats[mover]["seat"]]["name"]
-    assert f"#note {loser} lost on time" in ann.get(f"/api/games/{game_id}/gcg").text
+    gcg = ann.get(f"/api/games/{game_id}/gcg").text
+    assert re.search(rf"^>{loser}: \S* \(time\) -10 -10$.*^#note {loser} lost on time", gcg, re.M | re.S), gcg
     clients = {"a": ann, "b": bob}
     refused = act(clients[mover], game_id, seats[mover], "pass", status=409)
     assert refused["error"]["code"] == "game_over"

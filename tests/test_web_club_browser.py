@@ -137,6 +137,10 @@ def test_two_accounts_seek_play_on_the_clock_chat_rate_and_rematch(tmp_path: Pat
             page.wait_for_selector("#club-status >> text=Ratings (classic/blitz)")
             sheet = page.inner_text("#sheet")
             assert "-10" in sheet, sheet
+            # the game-over box shows the penalty in its own column, not as tiles left
+            assert page.is_visible("#summary-time")
+            row = page.inner_text(f"#summary-scores tbody tr:nth-child({names.index(first_name) + 1})")
+            assert re.search(r"\t0\t0\t−10\t-10$", row.strip()), row  # before, tiles, time, final
         status = ann.inner_text("#club-status")
         before_after = dict(re.findall(r"(\w+) 1500 → (\d+)", status))
         assert int(before_after[first_name]) > 1500 > int(before_after[second_name]), status

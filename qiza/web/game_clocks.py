@@ -40,8 +40,8 @@ class ClocksMixin(GameCore):
         row.deadline = None if game.over else clock.deadline()
 
     def _flag(self, row: GameRow, game: Game) -> int | None:
-        """If the player to move has run past the most overtime, they lose on time (their
-        overtime penalty is taken first); returns that seat."""
+        """If the player to move has run past the most overtime, they lose on time (then every
+        player's overtime penalty is taken, theirs too); returns that seat."""
         data = row.settings.get("clock")
         if data is None or game.over or row.settings.get("aborted"):
             return None
@@ -51,12 +51,12 @@ class ClocksMixin(GameCore):
         if seat is None:
             return None
         clock.stop(now)
-        for other, points in enumerate(clock.penalties()):
+        game.resign(seat, EndReason.TIME)
+        for other, points in enumerate(clock.penalties()):  # at the end, as when a game ends otherwise
             if points:
                 game.penalize(other, points, "time penalty")
         row.settings["clock"] = clock.json()
         row.settings["clock_done"] = True
-        game.resign(seat, EndReason.TIME)
         return seat
 
     def sweep_clocks(self) -> int:

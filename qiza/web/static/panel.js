@@ -213,14 +213,20 @@ export function renderSummary() {
   if (!game.over) return;
   $("summary-text").textContent = `${endText(game)} ${winnerText(game)}`;
   const before = game.scores_before_end || game.players.map(p => p.score);
+  // time penalties come at the end too: their own column, not counted as tiles left
+  const time = game.players.map(() => 0);
+  for (const r of game.history) if (r.kind === "time-penalty") time[r.seat] += r.score;
+  const timed = time.some(t => t !== 0);
+  $("summary-time").hidden = !timed;
+  const signed = n => n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0";
   const body = $("summary-scores").tBodies[0];
   body.replaceChildren();
   for (const p of game.players) {
     const tr = document.createElement("tr");
     if (game.winners.includes(p.seat)) tr.className = "winner";
-    const change = p.score - before[p.seat];
+    const tiles = p.score - before[p.seat] - time[p.seat];
     for (const v of [p.name + (game.winners.includes(p.seat) ? " (winner)" : ""), before[p.seat],
-                     change > 0 ? `+${change}` : change < 0 ? `−${-change}` : "0", p.score]) {
+                     signed(tiles), ...(timed ? [signed(time[p.seat])] : []), p.score]) {
       const td = document.createElement("td");
       td.textContent = v;
       tr.appendChild(td);
