@@ -1,12 +1,12 @@
-"""Pre-endgames with one tile in the bag: time and exactness on self-play positions.
+"""Pre-endgames with one or two tiles in the bag: time and exactness on self-play positions.
 
-    python benchmarks/preendgame.py [--positions 10] [--time-limit 10] [--candidates 12]
+    python benchmarks/preendgame.py [--bag 1] [--positions 10] [--time-limit 10] [--candidates 12]
 
 Positions come from static-vs-static self-play games (TWL06, classic rules) that reach exactly
-one tile in the bag. For each, :func:`qiza.players.preendgame.solve_one_tile` searches the
-candidates over every possible bag tile; printed: seconds, candidates, draws, and the share
-of the endgames (candidate x bag tile) solved exactly. The issue's target: exhaustive within
-10 s on one core.
+``--bag`` tiles in the bag. For each, :func:`qiza.players.preendgame.solve_pre_endgame`
+searches the candidates over every possible bag; printed: seconds, candidates, bags, and the
+share of the endgames (candidate x bag) solved exactly. The issue's target: exhaustive within
+10 s on one core with one tile in the bag.
 """
 
 from __future__ import annotations
@@ -23,34 +23,35 @@ sys.path.insert(0, str(ROOT))
 from qiza.game import Game  # noqa: E402
 from qiza.lexicon import load_lexicon  # noqa: E402
 from qiza.players import make_player  # noqa: E402
-from qiza.players.preendgame import solve_one_tile  # noqa: E402
+from qiza.players.preendgame import solve_pre_endgame  # noqa: E402
 from qiza.rules import CLASSIC  # noqa: E402
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--bag", type=int, choices=[1, 2], default=1, help="tiles in the bag")
     parser.add_argument("--positions", type=int, default=10)
     parser.add_argument("--time-limit", type=float, default=10.0)
     parser.add_argument("--candidates", type=int, default=12)
     args = parser.parse_args()
     lexicon = load_lexicon("twl06")
     static = make_player("static", lexicon, seed=0)
-    print(f"one tile in the bag, {args.candidates} candidates, {args.time_limit:.0f} s, "
+    print(f"{args.bag} tile(s) in the bag, {args.candidates} candidates, {args.time_limit:.0f} s, "
           f"load average {os.getloadavg()[0]:.2f}")
-    print(f"{'seed':>5} {'seconds':>8} {'cands':>6} {'draws':>6} {'exact':>7}  best")
+    print(f"{'seed':>5} {'seconds':>8} {'cands':>6} {'bags':>6} {'exact':>7}  best")
     seconds: list[float] = []
     shares: list[float] = []
     seed = 0
     while len(seconds) < args.positions and seed < 2000:
         seed += 1
         game = Game(CLASSIC, lexicon=lexicon, seed=seed)
-        while not game.over and game.view(game.to_move).bag_count > 1:
+        while not game.over and game.view(game.to_move).bag_count > args.bag:
             game.play(static.choose(game.view(game.to_move)))
             if game.can_challenge:
                 game.accept()
-        if game.over or game.view(game.to_move).bag_count != 1:
+        if game.over or game.view(game.to_move).bag_count != args.bag:
             continue
-        found = solve_one_tile(game.view(game.to_move), lexicon, candidates=args.candidates,
+        found = solve_pre_endgame(game.view(game.to_move), lexicon, candidates=args.candidates,
                                time_limit=args.time_limit)
         cases = sum(o.cases for o in found.options)
         exact = sum(o.exact for o in found.options)

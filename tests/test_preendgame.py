@@ -1,30 +1,35 @@
-"""Pre-endgames with one tile in the bag: every candidate over every possible draw."""
+"""Pre-endgames with one or two tiles in the bag: every candidate over every possible draw."""
 
 from __future__ import annotations
 
 import pytest
 
+from qiza.analysis import rack_counts
 from qiza.errors import RuleError
 from qiza.game import Game
 from qiza.lexicon import Lexicon
 from qiza.move import Place
 from qiza.players import make_player
 from qiza.players.best_cli import format_best
-from qiza.players.preendgame import solve_one_tile
+from qiza.players.preendgame import possible_bags, solve_one_tile, solve_pre_endgame
 from qiza.rules import CLASSIC
 
 
-def _one_in_the_bag(lexicon: Lexicon) -> Game:
+def _in_the_bag(lexicon: Lexicon, tiles: int = 1) -> Game:
     static = make_player("static", lexicon, seed=0)
     for seed in range(4, 60):
         game = Game(CLASSIC, lexicon=lexicon, seed=seed)
-        while not game.over and game.view(game.to_move).bag_count > 1:
+        while not game.over and game.view(game.to_move).bag_count > tiles:
             game.play(static.choose(game.view(game.to_move)))
             if game.can_challenge:
                 game.accept()
-        if not game.over and game.view(game.to_move).bag_count == 1:
+        if not game.over and game.view(game.to_move).bag_count == tiles:
             return game
-    raise AssertionError("no self-play game had exactly one tile in the bag")
+    raise AssertionError(f"no self-play game had exactly {tiles} tiles in the bag")
+
+
+def _one_in_the_bag(lexicon: Lexicon) -> Game:
+    return _in_the_bag(lexicon, 1)
 
 
 def test_every_candidate_is_searched_over_every_draw(lexicon: Lexicon) -> None:
@@ -46,10 +51,49 @@ def test_every_candidate_is_searched_over_every_draw(lexicon: Lexicon) -> None:
 def test_qiza_best_auto_uses_it_and_refuses_it_elsewhere(lexicon: Lexicon) -> None:
     game = _one_in_the_bag(lexicon)
     lines = format_best(game, 2, "auto")
-    assert "engine preendgame" in lines[0] and "draws" in lines[3]
+    assert "engine preendgame" in lines[0] and "bags" in lines[3]
     fresh = Game(CLASSIC, lexicon=lexicon, seed=1)
     with pytest.raises(RuleError, match="one tile in the bag"):
         solve_one_tile(fresh.view(0), lexicon)
+    with pytest.raises(RuleError, match="one or two tiles in the bag"):
+        solve_pre_endgame(fresh.view(0), lexicon)
+
+
+def test_the_possible_bags_are_every_pair_of_unseen_tiles_equally_likely() -> None:
+    import itertools
+    from collections import Counter
+
+    unseen = [0] * 27
+    for t in (0, 0, 1, 5, 5, 5, 9, 17, 26):  # two blanks, A, three E, I, Q, Z
+        unseen[t] += 1
+    instances = [t for t in range(27) for _ in range(unseen[t])]
+    for size in (1, 2):
+        counted = Counter(tuple(sorted(instances[i] for i in pick))
+                          for pick in itertools.combinations(range(len(instances)), size))
+        total = len(list(itertools.combinations(range(len(instances)), size)))
+        bags = possible_bags(unseen, size)
+        assert [bag for bag, _ in bags] == sorted(counted)
+        for bag, ways in bags:
+            assert ways == counted[bag]
+        assert sum(ways for _, ways in bags) == total
+    # six kinds of tiles make 21 pairs, but A, I, Q and Z are single tiles: no AA, II, QQ or ZZ
+    assert len(possible_bags(unseen, 2)) == 21 - 4
+
+
+def test_two_tiles_in_the_bag_search_every_pair_for_plays_that_empty_it(lexicon: Lexicon) -> None:
+    game = _in_the_bag(lexicon, 2)
+    view = game.view(game.to_move)
+    bags = possible_bags([int(n) for n in rack_counts(view.unseen)], 2)
+    found = solve_pre_endgame(view, lexicon, candidates=2, time_limit=4.0)
+    assert 1 <= len(found.options) <= 2
+    size = game.rules.layout.size
+    for option in found.options:
+        assert isinstance(option.move, Place) and len(option.move.placed(size)) >= 2  # it empties the bag
+        assert option.cases == len(bags) and 0 <= option.exact <= len(bags)
+        assert game.evaluate(option.move).score == option.score
+        assert 0.0 <= option.win <= 1.0
+    lines = format_best(game, 2, "auto")
+    assert "engine preendgame" in lines[0] and "bag 2" in lines[0] and "not searched" in lines[-1]
 
 
 def test_analysis_with_auto_searches_the_pre_endgame_turn(lexicon: Lexicon) -> None:

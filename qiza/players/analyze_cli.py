@@ -135,7 +135,7 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
                                     max_iterations=iterations)
             view = game.view(game.to_move)
             exact = engine_name in ("endgame", "auto") and view.bag_count == 0 and len(game.players) == 2
-            pre = engine_name == "auto" and view.bag_count == 1 and len(game.players) == 2
+            pre = engine_name == "auto" and view.bag_count in (1, 2) and len(game.players) == 2
             if sim is None and engine_name == "auto" and not exact and not pre:
                 sim = SimPlayer(game.lexicon, seed=1, time_limit=3600.0, min_iterations=iterations + 1,
                                 max_iterations=iterations)
@@ -239,13 +239,14 @@ def _solved(game: Game, played: Option | None, notation: Notation) -> tuple[str,
 
 def _pre_endgame(game: Game, played: Move | None,
                  notation: Notation) -> tuple[str, float, float | None, tuple[float | None, float] | None]:
-    """One tile in the bag: the best move by the pre-endgame search and its average spread to
-    the end, the played move's (a placement), and both moves' shares of winning draws."""
-    from qiza.players.preendgame import solve_one_tile
+    """One or two tiles in the bag: the best move by the pre-endgame search and its average
+    spread to the end, the played move's (a placement that empties the bag; else ``None``),
+    and both moves' shares of winning draws."""
+    from qiza.players.preendgame import solve_pre_endgame
 
     view = game.view(game.to_move)
     also = played if isinstance(played, Place) else None
-    found = solve_one_tile(view, game.lexicon, candidates=8, time_limit=10.0, also=also)
+    found = solve_pre_endgame(view, game.lexicon, candidates=8, time_limit=10.0, also=also)
     if not found.options:
         return "pass", 0.0, None, None
     best = found.options[0]

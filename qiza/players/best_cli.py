@@ -119,8 +119,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         choices=["static", "maxscore", "sim", "endgame", "preendgame", "auto"],
                         help="how to rank the moves: static (default: score + leave value), maxscore, sim "
                              "(the best candidates simulated two plies ahead), endgame (exact, two players, "
-                             "bag empty), preendgame (two players, one tile in the bag: every candidate over "
-                             "every draw) or auto (endgame or preendgame when they apply, else sim)")
+                             "bag empty), preendgame (two players, one or two tiles in the bag: every candidate "
+                             "over every draw) or auto (endgame or preendgame when they apply, else sim)")
     parser.add_argument("--iterations", type=int, default=300, help="sim: continuations per candidate (default 300)")
 
 
@@ -153,7 +153,7 @@ def format_best(game: Game, top: int = 10, engine: str = "static", *, iterations
     view = game.view(game.to_move)
     if engine == "auto":
         two = len(game.players) == 2
-        engine = "endgame" if two and view.bag_count == 0 else "preendgame" if two and view.bag_count == 1 else "sim"
+        engine = "endgame" if two and view.bag_count == 0 else "preendgame" if two and view.bag_count <= 2 else "sim"
     if engine == "preendgame":
         return lines_preendgame(game, top)
     if engine == "endgame" and (view.bag_count or len(game.players) != 2):
@@ -218,20 +218,23 @@ def format_best(game: Game, top: int = 10, engine: str = "static", *, iterations
 
 
 def lines_preendgame(game: Game, top: int) -> list[str]:
-    """:func:`format_best` for a pre-endgame with one tile in the bag."""
-    from qiza.players.preendgame import solve_one_tile
+    """:func:`format_best` for a pre-endgame with one or two tiles in the bag."""
+    from qiza.players.preendgame import solve_pre_endgame
     from qiza.text import notation_note
 
     view = game.view(game.to_move)
-    if len(game.players) != 2 or view.bag_count != 1:
-        raise QizaError("the pre-endgame engine needs two players and one tile in the bag")
-    found = solve_one_tile(view, game.lexicon, candidates=max(top, 8))
-    lines = [f"{game.players[game.to_move]} to move, rack {view.rack}, bag 1, lexicon {game.lexicon.name}, "
-             f"engine preendgame ({found.seconds:.1f} s)", notation_note(game.rules.notation),
+    if len(game.players) != 2 or view.bag_count not in (1, 2):
+        raise QizaError("the pre-endgame engine needs two players and one or two tiles in the bag")
+    found = solve_pre_endgame(view, game.lexicon, candidates=max(top, 8))
+    lines = [f"{game.players[game.to_move]} to move, rack {view.rack}, bag {view.bag_count}, "
+             f"lexicon {game.lexicon.name}, engine preendgame ({found.seconds:.1f} s)",
+             notation_note(game.rules.notation),
              f"{'#':>3} {'move':<24} {'score':>5} {'value':>9} {'win%':>6}  exact"]
     for i, o in enumerate(found.options[:top], start=1):
         lines.append(f"{i:>3} {game.format(o.move):<24} {o.score:>5} {o.value:>+9.1f} {100 * o.win:>5.1f}%  "
-                     f"{o.exact}/{o.cases} draws")
+                     f"{o.exact}/{o.cases} bags")
+    if view.bag_count == 2:
+        lines.append("  (plays of one tile, exchanges and passes are not searched with two tiles in the bag)")
     if not found.options:
         lines.append("  (no placement: pass)")
     return lines
