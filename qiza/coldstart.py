@@ -181,11 +181,12 @@ def _compile_here() -> None:
 def _load() -> None:
     """Load (or compile) every compiled function in this process."""
     from qiza import movegen
-    from qiza.players import bingo_nb, endgame_nb
+    from qiza.players import bingo_nb, endgame_nb, sim_nb
 
     movegen.warm_up()
     endgame_nb.warm_up()
     bingo_nb.warm_up()
+    sim_nb.warm_up()
 
 
 def _forget_tries() -> None:

@@ -401,18 +401,32 @@ class MoveGenerator:
         racks = np.ascontiguousarray(racks, dtype=np.int32).reshape(len(boards), 27)
         w0 = self._templates[mode]  # read-only here (threads share it); the compiled loop copies it
         if leave_values is not None:
-            lv = np.asarray(leave_values, dtype=np.float64)
-            if lv.shape != (27,):
-                raise ValueError("leave_values must have 27 entries")
-            w0 = w0.copy()
-            w0[W_LEAVE:W_LEAVE + 27] = np.round(lv * 1000).astype(np.int32)
-            w0[P_HASLEAVE] = 1
+            w0 = self._with_leaves(w0, leave_values)
         result = np.zeros((len(boards), O_WIDTH + 1), np.int32)
         _many(self.graph, self._anagrams() if mode == 1 else self._no_anagrams, w0, out, boards, racks, self.prem,
               result)
         if len(result) and (result[0, O_HAVE] < 0 or (len(result) > 1 and (result[:, O_HAVE] < 0).any())):
             raise ValueError(f"a rack holds 0..{MAX_RACK} tiles")
         return result
+
+    def _with_leaves(self, template: np.ndarray, leave_values: Sequence[float] | np.ndarray) -> np.ndarray:
+        """A copy of a work array with per-tile leave values (points, one per tile kind)."""
+        kinds = len(self.values)
+        lv = np.asarray(leave_values, dtype=np.float64)
+        if lv.shape != (kinds,):
+            raise ValueError(f"leave_values must have {kinds} entries")
+        w0 = template.copy()
+        w0[W_LEAVE:W_LEAVE + kinds] = np.round(lv * 1000).astype(np.int32)
+        w0[P_HASLEAVE] = 1
+        return w0
+
+    def search_arrays(self, *leave_values: Sequence[float] | np.ndarray) -> tuple[np.ndarray, ...]:
+        """What compiled code needs to run the best-only search itself, as
+        :func:`qiza.players.sim_nb.rollouts` does: the graph, the anagram table, the work
+        arrays of a search with each of the given per-tile leave values (one row each, as
+        :meth:`best` with ``leave_values``) and the premium rows."""
+        works = np.stack([self._with_leaves(self._templates[1], lv) for lv in leave_values])
+        return self.graph, self._anagrams(), works, self.prem
 
     def _all(self, board: np.ndarray, rack: np.ndarray) -> tuple[np.ndarray, int]:
         b = self._board(board)

@@ -49,6 +49,13 @@ class LeaveIndex:
         """The number of leaves (914,624 for the English set and leaves of up to six tiles)."""
         return int(self.fits[0, self.max_size])
 
+    @property
+    def offsets(self) -> np.ndarray:
+        """``offsets[k, r, c]``: the leaves that keep fewer than ``c`` copies of kind ``k`` when
+        ``r`` tiles are still free (a leave's rank is the sum over the kinds; compiled callers
+        such as :mod:`qiza.players.sim_nb` read it)."""
+        return self._offset
+
     def valid(self, counts: np.ndarray) -> np.ndarray:
         """Which rows of ``counts`` (m x 27) are leaves of this index (within caps and size)."""
         counts = np.asarray(counts).reshape(-1, KINDS)

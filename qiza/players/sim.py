@@ -24,6 +24,13 @@ The final choice shrinks each candidate's simulated mean towards its static equi
 mean offset between the two scales) with the weight of ``prior`` iterations, so that a short
 simulation of noisy candidates does not undo the static ranking on noise alone.
 
+The iterations run compiled: :func:`simulate` deals from the unseen tiles in Python (one
+shuffle an iteration, :class:`Dealer`) and hands many deals at once to
+:func:`qiza.players.sim_nb.rollouts`, which plays every ply of every candidate with the move
+generator's best-only search, without Python between the plies. :func:`simulate_python`, one
+batched generator call a ply, is the reference it is tested against (the same deals give the
+same values to the last bit) and the path of a generator without compiled code.
+
 Iterations run on ``workers`` processes (every core by default): a pool forked once per
 player with the move generator and the leave model already loaded, each round a batch of
 iterations per worker with its own seed.
@@ -117,6 +124,17 @@ class SimTask:
     """Leaves the (single) opponent may have kept with their last play (rows of 27 counts,
     :mod:`qiza.players.inference`): each deal gives them one of these plus random tiles."""
 
+    @classmethod
+    def of_view(cls, view: PlayerView, candidates: Sequence[SimCandidate], iterations: int, seed: int, *,
+                deadline: float = float("inf"), at_least_one: bool = True, owner: int = 0,
+                opponent_leaves: np.ndarray | None = None) -> SimTask:
+        """The task of simulating ``candidates`` in the position a player sees."""
+        n = len(view.scores)
+        me = view.seat if view.seat is not None else view.to_move
+        return cls(board_array(view.board), rack_counts(view.rack), counts_to_tiles(rack_counts(view.unseen)),
+                   [view.rack_counts[(me + k) % n] for k in range(1, n)], view.bag_count, list(candidates),
+                   iterations, seed, view.rules, deadline, at_least_one, owner, opponent_leaves)
+
 
 def _end_bonus(rules: Rules, opp_points: Sequence[float]) -> float:
     """What going out is worth against the mean opponent (2x their tiles with 2 players)."""
@@ -154,14 +172,120 @@ def _play(board: np.ndarray, rack: np.ndarray, move: GenMove, size: int) -> None
         sq += step
 
 
-def simulate(gen: MoveGenerator, model: LeaveModel, rules: Rules, task: SimTask) -> np.ndarray:
+class Dealer:
+    """The deals of a task's iterations, from its seed: the same for the compiled and the Python
+    rollout. Each deal is the unseen tiles in an order, opponent ``j`` getting
+    ``order[cuts[j]:cuts[j + 1]]`` and the bag the rest, in drawing order."""
+
+    def __init__(self, task: SimTask) -> None:
+        self.rng = random.Random(task.seed)
+        self.unseen = list(task.unseen)
+        self.sizes = list(task.opponent_sizes)
+        leaves = task.opponent_leaves
+        self.inferred = leaves if leaves is not None and len(self.sizes) == 1 else None
+        self.rests = [rest_of(self.unseen, leave) for leave in self.inferred] if self.inferred is not None else []
+        self.cuts = [0]
+        for n in self.sizes:
+            self.cuts.append(self.cuts[-1] + n)
+
+    def deal(self) -> tuple[list[int], list[int]]:
+        """The next deal: (tiles in order, cuts)."""
+        if self.inferred is not None:  # the opponent kept one of the inferred leaves, then drew
+            pick = self.rng.randrange(len(self.inferred))
+            deck = self.rests[pick]
+            self.rng.shuffle(deck)
+            kept = counts_to_tiles(self.inferred[pick])
+            return kept + deck, [0, len(kept) + max(0, self.sizes[0] - len(kept))]
+        self.rng.shuffle(self.unseen)
+        return list(self.unseen), self.cuts
+
+    def arrays(self, count: int) -> tuple[np.ndarray, np.ndarray]:
+        """The next ``count`` deals as arrays (``count`` x tiles, ``count`` x cuts)."""
+        tiles = np.zeros((count, len(self.unseen)), np.int32)
+        cuts = np.zeros((count, len(self.sizes) + 1), np.int64)
+        for i in range(count):
+            order, cut = self.deal()
+            tiles[i] = order
+            cuts[i] = cut
+        return tiles, cuts
+
+
+def _candidate_positions(task: SimTask, kinds: int = 27) -> tuple[np.ndarray, np.ndarray]:
+    """Each candidate's board (rows) and rack (rows of counts) once it is played, before its draw."""
+    ncand = len(task.candidates)
+    boards = np.repeat(np.ascontiguousarray(task.board, np.int32).reshape(1, -1), ncand, axis=0)
+    racks = np.repeat(np.asarray(task.rack, np.int32).reshape(1, kinds), ncand, axis=0)
+    for ci, cand in enumerate(task.candidates):
+        racks[ci] -= np.asarray(cand.used, np.int32)
+        for sq, t in cand.squares:
+            boards[ci, sq] = t
+    return boards, racks
+
+
+def simulate(gen: MoveGenerator, model: LeaveModel, rules: Rules, task: SimTask, *,
+             compiled: bool = True) -> np.ndarray:
     """Run up to ``task.iterations`` iterations (fewer if the deadline comes first); returns an
     (iterations done x 2 candidates) array: each candidate's value, then the tiles its player
     cannot see at the end of the iteration (for the win probability).
 
-    Each ply of an iteration is one batched generator call over every candidate's position
-    (:meth:`~qiza.movegen.MoveGenerator.best_many`)."""
-    rng = random.Random(task.seed)
+    The rollouts run compiled (:func:`qiza.players.sim_nb.rollouts`, many iterations a call);
+    ``compiled=False`` or a generator without compiled code runs :func:`simulate_python`, which
+    gives the same values for the same task."""
+    if not compiled or not isinstance(gen, MoveGenerator):
+        return simulate_python(gen, model, rules, task)
+    from qiza.players import sim_nb
+
+    face = np.zeros(27, np.float64)
+    face[1:] = rules.tile_set.values
+    g, anag, works, prem = gen.search_arrays(model.tile_values, -2.0 * face)
+    boards, racks = _candidate_positions(task)
+    cands = task.candidates
+    ncand = len(cands)
+    used_all = np.array([c.is_exchange for c in cands], np.int64)
+    scores = np.array([c.score for c in cands], np.float64)
+    params = np.zeros(sim_nb.Q_COUNT, np.int64)
+    params[sim_nb.Q_BAG] = task.bag_count
+    params[sim_nb.Q_RACK] = rules.rack_size
+    params[sim_nb.Q_DOUBLE] = rules.end_points is EndPoints.DOUBLE
+    full = model.full
+    if full is not None:
+        table, caps, offset = full.values, full.index.caps, full.index.offsets
+        params[sim_nb.Q_LEAVE_MAX] = full.index.max_size
+    else:
+        table, caps, offset = np.zeros(1, np.float32), np.zeros(27, np.int64), np.zeros((1, 1, 1), np.int64)
+        params[sim_nb.Q_LEAVE_MAX] = -1
+    dealer = Dealer(task)
+    result = np.zeros((task.iterations, 2 * ncand))
+    leaves = np.zeros((task.iterations, ncand, 27), np.int32)
+    fix = np.zeros((task.iterations, ncand), np.bool_)
+    done = 0
+    per_iter = 0.0
+    while done < task.iterations:
+        now = time.perf_counter()
+        count = task.iterations - done
+        if task.deadline < float("inf"):  # as many as fit before the deadline (one to start with)
+            if per_iter <= 0.0:
+                count = 1 if task.at_least_one or now < task.deadline else 0
+            else:
+                count = min(count, int((task.deadline - now) / per_iter))
+        if count <= 0:
+            break
+        deals, cuts = dealer.arrays(count)
+        part = slice(done, done + count)
+        sim_nb.rollouts(g, anag, works, prem, boards, racks, used_all, scores, params, deals, cuts, face,
+                        table, caps, offset, result[part], leaves[part], fix[part])
+        for i, ci in np.argwhere(fix[part]):
+            result[done + i, ci] += model.value(leaves[done + i, ci])
+        done += count
+        spent = (time.perf_counter() - now) / count
+        per_iter = spent if per_iter <= 0.0 else 0.5 * per_iter + 0.5 * spent
+    return result[:done]
+
+
+def simulate_python(gen: MoveGenerator, model: LeaveModel, rules: Rules, task: SimTask) -> np.ndarray:
+    """:func:`simulate` in Python, one batched generator call per ply
+    (:meth:`~qiza.movegen.MoveGenerator.best_many`): the reference of the compiled rollout, and
+    the way with a generator that has no compiled code."""
     rack_size = rules.rack_size
     size = gen.size
     double = rules.end_points is EndPoints.DOUBLE
@@ -172,46 +296,26 @@ def simulate(gen: MoveGenerator, model: LeaveModel, rules: Rules, task: SimTask)
     cands = task.candidates
     ncand = len(cands)
     result = np.zeros((task.iterations, 2 * ncand))
-    unseen = list(task.unseen)
     nopp = len(task.opponent_sizes)
-    base_boards = np.repeat(np.ascontiguousarray(task.board, np.int32).reshape(1, -1), ncand, axis=0)
-    base_racks = np.repeat(np.asarray(task.rack, np.int32).reshape(1, 27), ncand, axis=0)
-    for ci, cand in enumerate(cands):
-        base_racks[ci] -= np.asarray(cand.used, np.int32)
-        for sq, t in cand.squares:
-            base_boards[ci, sq] = t
+    base_boards, base_racks = _candidate_positions(task)
     need = rack_size - base_racks.sum(axis=1)
     exchange = np.array([c.is_exchange for c in cands])
     scores = np.array([c.score for c in cands], np.float64)
     per_iter = 0.0
     done = 0
-    inferred = task.opponent_leaves if task.opponent_leaves is not None and nopp == 1 else None
-    rests = [rest_of(unseen, leave) for leave in inferred] if inferred is not None else []
+    dealer = Dealer(task)
     for it in range(task.iterations):
         now = time.perf_counter()
         if (it or not task.at_least_one) and now + per_iter > task.deadline:
             break
+        order, cuts = dealer.deal()
         opp_racks = []
-        if inferred is not None:  # the opponent kept one of the inferred leaves, then drew
-            pick = rng.randrange(len(inferred))
-            deck = rests[pick]
-            rng.shuffle(deck)
-            r = inferred[pick].astype(np.int32)
-            pos = max(0, task.opponent_sizes[0] - int(r.sum()))
-            for t in deck[:pos]:
+        for j in range(nopp):
+            r = np.zeros(27, np.int32)
+            for t in order[cuts[j]:cuts[j + 1]]:
                 r[t] += 1
             opp_racks.append(r)
-            bag0 = deck[pos:]
-        else:
-            rng.shuffle(unseen)
-            pos = 0
-            for n in task.opponent_sizes:
-                r = np.zeros(27, np.int32)
-                for t in unseen[pos:pos + n]:
-                    r[t] += 1
-                opp_racks.append(r)
-                pos += n
-            bag0 = unseen[pos:]
+        bag0 = order[cuts[nopp]:]
         opp_points = [float(np.dot(r, values27)) for r in opp_racks]
         boards = base_boards.copy()
         mine = base_racks.copy()
@@ -340,6 +444,9 @@ class SimPlayer(StaticPlayer):
         if self._pool is not None and self._pool_key is not gen:
             self.close()
         if self._pool is None:
+            from qiza.players import sim_nb
+
+            sim_nb.warm_up()  # loaded once here, not in every worker
             _FORK_STATE[id(self)] = (gen, self.leaves)
             ctx = multiprocessing.get_context("fork")
             self._pool = ctx.Pool(self.workers)
@@ -412,12 +519,8 @@ class SimPlayer(StaticPlayer):
         """Index of the best candidate by simulation (see the module doc)."""
         start = time.perf_counter()
         rules = view.rules
-        board = board_array(view.board)
-        rack = rack_counts(view.rack)
-        unseen = counts_to_tiles(rack_counts(view.unseen))
         n = len(view.scores)
         me = view.seat if view.seat is not None else view.to_move
-        opp_sizes = [view.rack_counts[(me + k) % n] for k in range(1, n)]
         gen = self.generator(rules)
         pool = self._get_pool(gen)
         workers = max(1, self.workers) if pool is not None else 1
@@ -437,9 +540,8 @@ class SimPlayer(StaticPlayer):
         while True:
             subset = [cands[i] for i in alive]
             batch = max(1, min(self.batch, -(-(max_iter - iterations) // workers)))
-            tasks = [SimTask(board, rack, unseen, opp_sizes, view.bag_count, subset, batch,
-                             seed_base + 7919 * rounds + w, rules, deadline, rounds == 0 and w == 0, id(self),
-                             inferred)
+            tasks = [SimTask.of_view(view, subset, batch, seed_base + 7919 * rounds + w, deadline=deadline,
+                                     at_least_one=rounds == 0 and w == 0, owner=id(self), opponent_leaves=inferred)
                      for w in range(workers)]
             rounds += 1
             if pool is not None:
@@ -508,4 +610,4 @@ class SimPlayer(StaticPlayer):
         return int(np.argmax(means)), means
 
 
-__all__ = ["SimPlayer", "simulate", "SimCandidate", "SimTask", "candidate_from"]
+__all__ = ["Dealer", "SimCandidate", "SimPlayer", "SimTask", "candidate_from", "simulate", "simulate_python"]

@@ -1,0 +1,232 @@
+"""The compiled rollout of :mod:`qiza.players.sim`: many iterations of a simulation in one call.
+
+:func:`rollouts` plays, for every iteration (a deal of the unseen tiles, given in ``deals``)
+and every candidate, exactly what :func:`qiza.players.sim.simulate_python` plays with one
+batched generator call per ply: the candidate's draw, each opponent's best reply (score plus
+per-tile leave values while the bag has tiles, minus twice the face values once it is empty),
+this player's best next move, the draws, going out and the end-of-game settlement, and the
+value of the final leave. The best-only search is the move generator's own
+(:func:`qiza.movegen._generate` with the work-array layout of :mod:`qiza.movegen_search`),
+called position by position from compiled code: no Python runs between the plies.
+
+The final leave's value comes from the full leave table (:class:`qiza.players.leave_table.
+FullTable`, by the combinatorial rank of :class:`qiza.players.leave_index.LeaveIndex`) when the
+leave is in it; the few that are not (seven tiles kept, other rack sizes, a model without the
+table) are flagged in ``fix`` with their counts in ``leaves``, and the caller adds
+:meth:`LeaveModel.value <qiza.players.leaves.LeaveModel.value>` of them: the values are those
+of the Python path to the last bit.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from qiza.jitcache import CACHE
+from qiza.movegen import _generate
+from qiza.movegen_search import O_SCORE, O_WIDTH, P_CAP, P_HAVEBEST, P_START, P_STARTT, W_RACK, decode_packed
+
+# params: integers of a call
+Q_BAG = 0
+"""Tiles in the bag before the candidates are played."""
+Q_RACK = 1
+"""Tiles on a full rack."""
+Q_DOUBLE = 2
+"""1: going out scores twice the opponents' tiles (two players' rule), 0: once, and they lose them."""
+Q_LEAVE_MAX = 3
+"""The longest leave of the full leave table (-1: no table)."""
+Q_COUNT = 4
+
+
+@nb.njit(cache=CACHE, nogil=True)
+def _best(g, anag, template, w, out, board, rack, prem):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """The best-only search of one position (as :func:`qiza.movegen._many` runs it): whether a
+    move was found; the move is ``out[0]``."""
+    w[:] = template
+    w[P_CAP] = out.shape[0]
+    for t in range(rack.shape[0]):
+        w[W_RACK + t] = rack[t]
+    _generate(g, anag, w, out, board, prem[0], prem[1], prem[2], prem[3], template[P_START], template[P_STARTT])
+    return w[P_HAVEBEST] != 0
+
+
+@nb.njit(cache=CACHE, nogil=True)
+def _play(out, board, rack, size):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Put the move of ``out[0]`` on ``board`` and take its tiles off ``rack``; returns its score."""
+    score, row, col, dirn, length, _, _, tiles = decode_packed(out[:1])
+    step = size if dirn[0] else 1
+    sq = row[0] * size + col[0]
+    for i in range(length[0]):
+        t = tiles[0, i]
+        if t:
+            board[sq] = t
+            rack[0 if t & 64 else t] -= 1
+        sq += step
+    return out[0, O_SCORE]
+
+
+@nb.njit(cache=CACHE, nogil=True)
+def _points(rack, face):  # type: ignore[no-untyped-def]  # pragma: no cover
+    total = 0.0
+    for t in range(rack.shape[0]):
+        total += rack[t] * face[t]
+    return total
+
+
+@nb.njit(cache=CACHE, nogil=True)
+def _leave_rank(rack, caps, offset, max_size):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """The rank of a leave in the full table (:meth:`LeaveIndex.rank`), or -1 when it is not in it."""
+    if max_size < 0 or rack.shape[0] != caps.shape[0]:
+        return -1
+    total = 0
+    for t in range(rack.shape[0]):
+        if rack[t] < 0 or rack[t] > caps[t]:
+            return -1
+        total += rack[t]
+    if total > max_size:
+        return -1
+    rank = 0
+    free = max_size
+    for t in range(rack.shape[0]):
+        rank += offset[t, free, rack[t]]
+        free -= rack[t]
+    return rank
+
+
+@nb.njit(cache=CACHE, nogil=True)
+def rollouts(g, anag, works, prem, boards0, racks0, used_all, scores, params, deals, cuts, face,  # type: ignore[no-untyped-def]  # pragma: no cover
+             table, caps, offset, result, leaves, fix):
+    """Run ``deals.shape[0]`` iterations of the simulation of ``boards0.shape[0]`` candidates.
+
+    ``works``: the best-only search's work arrays (rows: per-tile leave values while the bag
+    has tiles, end-of-game ones when it is empty); ``prem``: the generator's premium rows;
+    ``boards0``/``racks0``: each candidate's board and rack after it is played (before its
+    draw); ``used_all``: 1 for an exchange (its tiles go back: the bag keeps its size), else 0;
+    ``scores``: the candidates' scores; ``params``: see the ``Q_*`` offsets; ``deals[i]``: the
+    unseen tiles of iteration ``i``, opponent ``j``'s rack ``deals[i, cuts[i, j]:cuts[i, j + 1]]``,
+    then the bag from ``cuts[i, -1]`` on in drawing order; ``face``: face values by tile kind;
+    ``table``/``caps``/``offset``: the full leave table and its index.
+
+    Writes ``result[i, c]`` (candidate ``c``'s value) and ``result[i, n + c]`` (the tiles its
+    player cannot see at the end); ``fix[i, c]`` when the final leave ``leaves[i, c]`` is not in
+    the table (the caller adds its value).
+    """
+    ncand = boards0.shape[0]
+    nsq = boards0.shape[1]
+    size = int(np.sqrt(nsq) + 0.5)
+    kinds = racks0.shape[1]
+    nopp = cuts.shape[1] - 1
+    bag_count = params[Q_BAG]
+    rack_size = params[Q_RACK]
+    double = params[Q_DOUBLE] != 0
+    leave_max = params[Q_LEAVE_MAX]
+    w = np.empty_like(works[0])
+    out = np.zeros((1, O_WIDTH), np.int32)
+    boards = np.empty_like(boards0)
+    mine = np.empty_like(racks0)
+    opp = np.zeros((max(nopp, 1), kinds), racks0.dtype)
+    theirs = np.empty(kinds, racks0.dtype)
+    bag_lens = np.zeros(ncand, np.int64)
+    values = np.zeros(ncand)
+    opp_total = np.zeros(ncand)
+    live = np.zeros(ncand, np.bool_)
+    for it in range(deals.shape[0]):
+        deal = deals[it]
+        opp[:] = 0
+        for j in range(nopp):
+            for k in range(cuts[it, j], cuts[it, j + 1]):
+                opp[j, deal[k]] += 1
+        bag0 = cuts[it, nopp]
+        opp_sum = 0.0
+        for j in range(nopp):
+            opp_sum += _points(opp[j], face)
+        if nopp == 0:
+            end_bonus = 0.0
+        elif double:
+            end_bonus = 2 * opp_sum
+        else:
+            end_bonus = opp_sum + opp_sum / nopp
+        boards[:] = boards0
+        mine[:] = racks0
+        for c in range(ncand):
+            values[c] = scores[c]
+            opp_total[c] = 0.0
+            held = 0
+            for t in range(kinds):
+                held += mine[c, t]
+            drawn = min(rack_size - held, bag_count)
+            for k in range(bag0, bag0 + drawn):
+                mine[c, deal[k]] += 1
+            bag_lens[c] = bag_count if used_all[c] else bag_count - drawn
+            empty = True
+            for t in range(kinds):
+                if mine[c, t]:
+                    empty = False
+            if bag_lens[c] == 0 and empty:  # went out: the game ends
+                values[c] += end_bonus
+                live[c] = False
+            else:
+                live[c] = True
+        for j in range(nopp):
+            for c in range(ncand):
+                if not live[c]:
+                    continue
+                theirs[:] = opp[j]
+                if not _best(g, anag, works[1 if bag_lens[c] == 0 else 0], w, out, boards[c], theirs, prem):
+                    continue  # no placement: a pass
+                opp_total[c] += _play(out, boards[c], theirs, size)
+                held = 0
+                for t in range(kinds):
+                    held += theirs[t]
+                k = min(rack_size - held, bag_lens[c])
+                bag_lens[c] -= k
+                if bag_lens[c] == 0 and k == 0 and held == 0:  # the opponent went out
+                    mine_pts = _points(mine[c], face)
+                    opp_total[c] += mine_pts * (2 if double else 1)
+                    values[c] -= 0.0 if double else mine_pts
+                    live[c] = False
+        for c in range(ncand):
+            values[c] -= opp_total[c] / max(nopp, 1)
+            fix[it, c] = False
+            if live[c]:
+                left = mine[c]
+                if _best(g, anag, works[1 if bag_lens[c] == 0 else 0], w, out, boards[c], left, prem):
+                    values[c] += _play(out, boards[c], left, size)
+                held = 0
+                for t in range(kinds):
+                    held += left[t]
+                if bag_lens[c]:
+                    rank = _leave_rank(left, caps, offset, leave_max)
+                    if rank >= 0:
+                        values[c] += np.float64(table[rank])
+                    else:
+                        fix[it, c] = True
+                        leaves[it, c] = left
+                elif held:
+                    values[c] -= 2 * _points(left, face)
+                else:
+                    values[c] += end_bonus
+            result[it, c] = values[c]
+            result[it, ncand + c] = bag_lens[c] + (rack_size * nopp if bag_lens[c] > 0 else 0)
+
+
+def warm_up() -> None:
+    """Compile (or load from the disk cache) :func:`rollouts` with the argument types of
+    :func:`qiza.players.sim.simulate` (a two-word graph, one candidate, one iteration)."""
+    from qiza import gaddag
+    from qiza.movegen import MoveGenerator
+
+    gen = MoveGenerator(gaddag.build(["AT", "TA"]))
+    g, anag, works, prem = gen.search_arrays(np.zeros(27), np.zeros(27))
+    boards = np.zeros((1, gen.size * gen.size), np.int32)
+    racks = np.zeros((1, 27), np.int32)
+    racks[0, 1] = 1
+    params = np.zeros(Q_COUNT, np.int64)
+    params[Q_BAG] = 1
+    params[Q_RACK] = 2
+    params[Q_LEAVE_MAX] = -1
+    deals = np.array([[20, 1]], np.int32)
+    rollouts(g, anag, works, prem, boards, racks, np.zeros(1, np.int64), np.zeros(1), params, deals,
+             np.array([[0, 1]], np.int64), np.ones(27), np.zeros(1, np.float32), np.zeros(27, np.int64),
+             np.zeros((1, 1, 1), np.int64), np.zeros((1, 2)), np.zeros((1, 1, 27), np.int32),
+             np.zeros((1, 1), np.bool_))

@@ -1,0 +1,120 @@
+"""The compiled rollout (:mod:`qiza.players.sim_nb`) against the Python one: the same deals give
+exactly the same values, through the middle of the game, the bag running out, going out and the
+end-of-game settlement, with 2 and 3 players, the rule book's and the double end points, and
+inferred opponent leaves."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import fixed
+
+from qiza.game import Game, PlayerView
+from qiza.lexicon import Lexicon
+from qiza.players import sim_nb
+from qiza.players.engine import StaticPlayer
+from qiza.players.fast import counts_to_tiles
+from qiza.players.leaves import LeaveModel
+from qiza.players.sim import Dealer, SimPlayer, SimTask, simulate, simulate_python
+from qiza.rules import CLASSIC, Rules
+
+
+def _views(lexicon: Lexicon, rules: Rules, players: int, seed: int, bags: tuple[int, ...]) -> list[PlayerView]:
+    """Views of static self-play: the first one with each of ``bags`` tiles or fewer in the bag."""
+    game = Game(rules, players=players, lexicon=lexicon, seed=seed)
+    static = StaticPlayer(lexicon, seed=seed)
+    views: list[PlayerView] = []
+    wanted = sorted(bags, reverse=True)
+    while not game.over and wanted:
+        view = game.view(game.to_move)
+        if view.bag_count <= wanted[0]:
+            views.append(view)
+            wanted.pop(0)
+            continue
+        game.play(static.choose(view))
+    return views
+
+
+def _task(player: SimPlayer, view: PlayerView, iterations: int, seed: int, **options: object) -> SimTask:
+    cands = player.sim_candidates(view)
+    assert len(cands) >= 2
+    return SimTask.of_view(view, cands, iterations, seed, **options)  # type: ignore[arg-type]
+
+
+def _same(player: SimPlayer, task: SimTask) -> np.ndarray:
+    gen = player.generator(task.rules)
+    python = simulate_python(gen, player.leaves, task.rules, task)
+    compiled = simulate(gen, player.leaves, task.rules, task)
+    assert sim_nb.rollouts.signatures  # the compiled rollout ran
+    assert python.shape == (task.iterations, 2 * len(task.candidates))
+    np.testing.assert_array_equal(compiled, python)
+    return compiled
+
+
+@pytest.mark.parametrize("players, end_points, seed", [(2, "double", 3), (2, "rulebook", 4), (3, "rulebook", 5)])
+def test_compiled_rollout_gives_the_python_values(enable: Lexicon, players: int, end_points: str, seed: int) -> None:
+    rules = fixed(CLASSIC, end_points=end_points)
+    player = SimPlayer(enable, seed=seed, workers=1, margin=1000.0, candidates=6)
+    # mid-game, two or three racks left, then so few tiles that candidates go out or empty the bag
+    views = _views(enable, rules, players, seed, (60, 12, 3))
+    assert len(views) == 3
+    ends = 0
+    for k, view in enumerate(views):
+        values = _same(player, _task(player, view, 12, 100 * seed + k))
+        unseen = values[:, values.shape[1] // 2:]
+        ends += int((unseen == 0).sum())  # iterations where the bag ran out
+        if k == 0:
+            assert (unseen > 0).all()
+    assert ends > 0
+
+
+def test_compiled_rollout_without_a_full_leave_table(enable: Lexicon) -> None:
+    """Every final leave valued by the caller (the hand-made model has no full table)."""
+    player = SimPlayer(enable, seed=6, workers=1, margin=1000.0, candidates=6, leaves=LeaveModel.hand_made())
+    assert player.leaves.full is None
+    view = _views(enable, fixed(CLASSIC), 2, 6, (40,))[0]
+    _same(player, _task(player, view, 8, 5))
+
+
+def test_compiled_rollout_with_inferred_leaves(enable: Lexicon) -> None:
+    rules = fixed(CLASSIC)
+    player = SimPlayer(enable, seed=7, workers=1, margin=1000.0, candidates=6)
+    view = _views(enable, rules, 2, 7, (50,))[0]
+    unseen = counts_to_tiles(np.bincount(np.asarray(_task(player, view, 1, 0).unseen), minlength=27))
+    leaves = np.zeros((3, 27), np.int32)  # three leaves the opponent might have kept, from the unseen tiles
+    for i in range(3):
+        for t in unseen[5 * i:5 * i + 3]:
+            leaves[i, t] += 1
+    task = _task(player, view, 10, 9, opponent_leaves=leaves)
+    _same(player, task)
+    order, cuts = Dealer(task).deal()
+    assert sorted(order) == sorted(task.unseen) and cuts[1] == view.rack_counts[1 - view.to_move]
+
+
+def test_deals_are_shuffles_of_the_unseen_tiles(enable: Lexicon) -> None:
+    player = SimPlayer(enable, seed=2, workers=1, margin=1000.0, candidates=6)
+    view = _views(enable, fixed(CLASSIC), 3, 2, (40,))[0]
+    task = _task(player, view, 3, 11)
+    tiles, cuts = Dealer(task).arrays(3)
+    assert tiles.shape == (3, len(task.unseen)) and (cuts == [0, 7, 14]).all()
+    assert all(sorted(row) == sorted(task.unseen) for row in tiles.tolist())
+    assert len({tuple(row) for row in tiles.tolist()}) == 3
+
+
+def test_compiled_rollout_keeps_the_deadline(enable: Lexicon) -> None:
+    player = SimPlayer(enable, seed=3, workers=1, margin=1000.0, candidates=6)
+    view = _views(enable, fixed(CLASSIC), 2, 3, (70,))[0]
+    gen = player.generator(view.rules)
+    task = _task(player, view, 10_000, 1, deadline=0.0, at_least_one=True)
+    assert len(simulate(gen, player.leaves, view.rules, task)) == 1  # past the deadline: the one it must run
+    late = _task(player, view, 10_000, 1, deadline=0.0, at_least_one=False)
+    assert len(simulate(gen, player.leaves, view.rules, late)) == 0
+
+
+def test_warm_up_compiles_the_signature_the_simulation_uses(enable: Lexicon) -> None:
+    sim_nb.warm_up()
+    player = SimPlayer(enable, seed=4, workers=1, margin=1000.0, candidates=6)
+    view = _views(enable, fixed(CLASSIC), 2, 4, (80,))[0]
+    task = _task(player, view, 2, 1)
+    simulate(player.generator(view.rules), player.leaves, view.rules, task)
+    assert len(sim_nb.rollouts.signatures) == 1
