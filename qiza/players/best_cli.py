@@ -118,9 +118,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--engine", default="static",
                         choices=["static", "maxscore", "sim", "endgame", "preendgame", "auto"],
                         help="how to rank the moves: static (default: score + leave value), maxscore, sim "
-                             "(the best candidates simulated two plies ahead), endgame (exact, two players, "
-                             "bag empty), preendgame (two players, one or two tiles in the bag: every candidate "
-                             "over every draw) or auto (endgame or preendgame when they apply, else sim)")
+                             "(the best candidates simulated two plies ahead), endgame (bag empty: exact with "
+                             "two players; 3-4 players: max-n over sampled deals), preendgame (two players, one or "
+                             "two tiles in the bag: every candidate over every draw) or auto (endgame or "
+                             "preendgame when they apply, else sim)")
     parser.add_argument("--iterations", type=int, default=300, help="sim: continuations per candidate (default 300)")
 
 
@@ -153,11 +154,13 @@ def format_best(game: Game, top: int = 10, engine: str = "static", *, iterations
     view = game.view(game.to_move)
     if engine == "auto":
         two = len(game.players) == 2
-        engine = "endgame" if two and view.bag_count == 0 else "preendgame" if two and view.bag_count <= 2 else "sim"
+        engine = "endgame" if view.bag_count == 0 else "preendgame" if two and view.bag_count <= 2 else "sim"
     if engine == "preendgame":
         return lines_preendgame(game, top)
-    if engine == "endgame" and (view.bag_count or len(game.players) != 2):
-        raise QizaError("the endgame engine needs two players and an empty bag")
+    if engine == "endgame" and view.bag_count:
+        raise QizaError("the endgame engine needs an empty bag")
+    if engine == "endgame" and len(game.players) > 2:
+        return lines_multi_endgame(game, top)
     me = game.to_move
     lead = game.scores[me] - max(s for i, s in enumerate(game.scores) if i != me)
     unseen = len(view.unseen)
@@ -214,6 +217,24 @@ def format_best(game: Game, top: int = 10, engine: str = "static", *, iterations
         lines.append(f"{i:>3} {text:<24} {score:>5} {leave:<9} {value} {100 * win:>5.1f}%")
     if not rows:
         lines.append("  (no placement: pass)")
+    return lines
+
+
+def lines_multi_endgame(game: Game, top: int) -> list[str]:
+    """:func:`format_best` for an empty-bag position of three or four players (max-n over
+    sampled deals of the unseen tiles, :mod:`qiza.players.endgame_multi`)."""
+    from qiza.players.endgame_multi import solve_multi
+    from qiza.text import notation_note
+
+    view = game.view(game.to_move)
+    found = solve_multi(view, game.lexicon, time_limit=10.0, width=max(top, 6))
+    lines = [f"{game.players[game.to_move]} to move, rack {view.rack}, bag 0, lexicon {game.lexicon.name}, "
+             f"engine endgame (max-n over {found.deals} deals of the unseen tiles, {found.nodes} nodes, "
+             f"{found.seconds:.1f} s)", notation_note(game.rules.notation),
+             f"{'#':>3} {'move':<24} {'score':>5} {'margin':>9} {'win%':>6}"]
+    for i, o in enumerate(found.options[:top], start=1):
+        lines.append(f"{i:>3} {game.format(o.move):<24} {o.score:>5} {o.margin:>+9.1f} {100 * o.win:>5.1f}%")
+    lines.append("  (margin: the final score less the best other final score, averaged over the deals)")
     return lines
 
 

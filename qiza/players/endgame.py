@@ -488,7 +488,8 @@ def _as_move(mv: MoveInfo, size: int) -> Move:
 
 
 class EndgamePlayer(StaticPlayer):
-    """The static player, with the exact endgame solver once the bag is empty (2 players)."""
+    """The static player, with the exact endgame solver once the bag is empty (2 players), and
+    the max-n search over sampled deals with 3 or 4 players (:mod:`qiza.players.endgame_multi`)."""
 
     name = "endgame"
 
@@ -499,11 +500,18 @@ class EndgamePlayer(StaticPlayer):
         self.last_solution: Solution | None = None
 
     def choose(self, view: PlayerView) -> Move:
-        if view.bag_count == 0 and len(view.scores) == 2 and view.rack and view.rules.finish_line is None:
-            solution = solve(view, self.lexicon, time_limit=self.time_limit)
-            self.last_solution = solution
-            if solution.move is not None:
-                return solution.move
+        if view.bag_count == 0 and view.rack and view.rules.finish_line is None:
+            if len(view.scores) == 2:
+                solution = solve(view, self.lexicon, time_limit=self.time_limit)
+                self.last_solution = solution
+                if solution.move is not None:
+                    return solution.move
+            elif view.seat is not None:
+                from qiza.players.endgame_multi import solve_multi
+
+                found = solve_multi(view, self.lexicon, time_limit=self.time_limit, seed=self.rng.randrange(2**31))
+                if found.move is not None:
+                    return found.move
         return super().choose(view)
 
 

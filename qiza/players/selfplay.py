@@ -123,7 +123,8 @@ def _make_players(specs: Sequence[str], lexicon: Lexicon, options: dict[str, obj
     players: list[ComputerPlayer] = []
     for i, spec in enumerate(specs):
         level, _, leaves_file = spec.partition(":")
-        opts = {k: v for k, v in options.items() if level in ("sim", "champion")}
+        opts = {k: v for k, v in options.items()
+                if level in ("sim", "champion") or (level == "endgame" and k == "time_limit")}
         label = spec if specs.count(spec) == 1 else f"{spec}#{i + 1}"
         player_seed = None if seed is None else seed * 10 + i
         if level in ("sim", "champion") and leaves_file:
@@ -295,7 +296,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rules", default="classic", help="rule preset (classic, 8-tile, 9-tile, ...)")
     parser.add_argument("-j", "--jobs", type=int, default=None, help="worker processes (default: all cores)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
-    parser.add_argument("--time-limit", type=float, default=None, help="seconds per move for sim/champion")
+    parser.add_argument("--time-limit", type=float, default=None, help="seconds per move for sim/champion, and for endgame's search")
     parser.add_argument("--candidates", type=int, default=None, help="placements sim/champion simulate")
     parser.add_argument("--iterations", type=int, default=None,
                         help="most iterations per move for sim/champion; without --time-limit the time limit "
