@@ -7,8 +7,9 @@ Positions: static-vs-static self-play games (TWL06, classic rules) played until 
 empty. From each, the game is played to the end twice, the same in all but one thing: the
 player to move at that moment (the *searcher*) plays every turn of the rest with
 :func:`qiza.players.endgame_multi.solve_multi` (``--deals`` deals, no time limit, so the
-result does not depend on the machine's load) in one playout and as the static player in the
-other; everyone else plays static in both. Printed: the searcher's win share (shared first
+result does not depend on the machine's load) in one playout and as the ``--baseline`` player
+(static, or the simulation of the champion level with ``--iterations`` a move) in the other;
+everyone else plays static in both. Printed: the searcher's win share (shared first
 places shared) and mean margin (final score less the best other final score) in both
 playouts, the paired difference with its 95% interval, and the seconds a search took.
 
@@ -56,12 +57,19 @@ def main() -> None:
     parser.add_argument("--players", type=int, choices=[3, 4], default=3)
     parser.add_argument("--positions", type=int, default=150)
     parser.add_argument("--deals", type=int, default=12)
+    parser.add_argument("--baseline", choices=["static", "sim"], default="static",
+                        help="how the searcher plays in the other playout (sim: the champion's simulation, "
+                        "--iterations a move, one process)")
+    parser.add_argument("--iterations", type=int, default=200)
     parser.add_argument("--first-seed", type=int, default=1, help="the first self-play game's seed")
     parser.add_argument("--save", help="append one line per position (seed, both outcomes) to this file")
     args = parser.parse_args()
     lexicon = load_lexicon("twl06")
     static = make_player("static", lexicon, seed=0)
-    print(f"{args.players} players, {args.deals} deals a search, load average {os.getloadavg()[0]:.2f}", flush=True)
+    baseline = static if args.baseline == "static" else make_player(
+        "sim", lexicon, seed=0, workers=1, time_limit=3600.0, max_iterations=args.iterations,
+        min_iterations=min(args.iterations, 12))
+    print(f"baseline {args.baseline}, {args.players} players, {args.deals} deals a search, load average {os.getloadavg()[0]:.2f}", flush=True)
     wins: list[tuple[float, float]] = []
     margins: list[tuple[float, float]] = []
     seconds: list[float] = []
@@ -86,6 +94,8 @@ def main() -> None:
                     move = solve_multi(view, lexicon, time_limit=3600.0, deals=args.deals, seed=seed).move
                     seconds.append(time.perf_counter() - t)
                     game.play(move if move is not None else static.choose(view))
+                elif game.to_move == searcher:
+                    game.play(baseline.choose(view))
                 else:
                     game.play(static.choose(view))
                 if game.can_challenge:
@@ -107,9 +117,9 @@ def _report(wins: list[tuple[float, float]], margins: list[tuple[float, float]],
     half = 1.96 * statistics.stdev(diff) / n ** 0.5 if n > 1 else float("nan")
     win_diff = [b - a for a, b in wins]
     win_half = 1.96 * statistics.stdev(win_diff) / n ** 0.5 if n > 1 else float("nan")
-    print(f"{n} positions: static wins {100 * statistics.fmean(a for a, _ in wins):.1f}%, "
+    print(f"{n} positions: baseline wins {100 * statistics.fmean(a for a, _ in wins):.1f}%, "
           f"search wins {100 * statistics.fmean(b for _, b in wins):.1f}% "
-          f"(difference {100 * statistics.fmean(win_diff):+.1f} +- {100 * win_half:.1f}); margin static "
+          f"(difference {100 * statistics.fmean(win_diff):+.1f} +- {100 * win_half:.1f}); margin baseline "
           f"{statistics.fmean(a for a, _ in margins):+.1f}, search {statistics.fmean(b for _, b in margins):+.1f} "
           f"(difference {statistics.fmean(diff):+.2f} +- {half:.2f}); search "
           f"{statistics.median(seconds) if seconds else 0:.2f} s median", flush=True)
