@@ -72,6 +72,7 @@ class TileSet:
     source: str = field(default="", compare=False)
     _index: Mapping[str, int] = field(default_factory=dict, repr=False, compare=False)
     _longest: int = field(default=1, repr=False, compare=False)
+    _plain: bool = field(default=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         where = f"tile set {self.name!r}"
@@ -96,6 +97,7 @@ class TileSet:
         index = {letter: i + 1 for i, letter in enumerate(self.letters)}
         object.__setattr__(self, "_index", index)
         object.__setattr__(self, "_longest", max(len(label) for label in self.letters))
+        object.__setattr__(self, "_plain", all(label == chr(64 + i) for i, label in enumerate(self.letters, 1)))
 
     # -- sizes ---------------------------------------------------------------
     @property
@@ -181,9 +183,38 @@ class TileSet:
                 raise TileSetError(f"{ch!r} is not a letter of the {self.name} tile set")
         return out
 
+    @property
+    def code_strings_are_labels(self) -> bool:
+        """Whether every word's :meth:`code_string` is the word itself (labels ``A``, ``B``...
+        in that order, as in English): the move generator then reads words as they are."""
+        return self._plain
+
+    def code_string(self, word: str) -> str:
+        """A word of upper-case labels as one character per tile, ``chr(64 + code)``: the form
+        the word graph and the move generator read (``A``..``Z`` for English; any label,
+        ``CH`` or ``Ł``, is one character). Raises :class:`TileSetError` for text that is no
+        word of natural tiles of this set."""
+        if self.code_strings_are_labels:
+            return word
+        codes = self.codes(word)
+        if any(c == BLANK or c & BLANK_FLAG for c in codes):
+            raise TileSetError(f"{word!r} is not a word of natural tiles of the {self.name} tile set")
+        return "".join(chr(64 + c) for c in codes)
+
     def text(self, tiles: Iterable[Tile]) -> str:
-        """A tile string (inverse of :meth:`codes`); labels of several characters in brackets."""
-        return "".join(self.tile_text(t) for t in tiles)
+        """A tile string (inverse of :meth:`codes`); labels of several characters in brackets,
+        and a one-character label too where the greedy reading would join it with what follows
+        (Spanish R, R is ``[R]R``, not ``RR``, which reads as the RR tile)."""
+        written = [self.tile_text(t) for t in tiles]
+        if self._longest > 1:
+            for i in range(len(written) - 2, -1, -1):
+                label = written[i]
+                if label == BLANK_CHAR or label.startswith("["):
+                    continue
+                ahead = label + "".join(written[i + 1:i + self._longest])
+                if any(self._label_code(ahead[:n]) is not None for n in range(2, min(len(ahead), self._longest) + 1)):
+                    written[i] = f"[{label}]"
+        return "".join(written)
 
     def plain_text(self, tiles: Iterable[Tile]) -> str:
         """The tiles' labels joined without brackets (``CHICO``): how the word reads."""

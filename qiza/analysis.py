@@ -1,10 +1,12 @@
 """Bridge from the rules engine (:class:`~qiza.game.Game`, :class:`~qiza.game.PlayerView`) to
 the compiled move generator (:mod:`qiza.movegen`).
 
-The generator works on numpy arrays (a flat board of tile codes, a rack as 27 counts with
-index 0 the blank); the engine works on :class:`~qiza.board.Board` and rack text. This
-module converts between the two, keeps one :class:`~qiza.movegen.MoveGenerator` per
-(lexicon, rules equipment) and turns generated moves into :class:`~qiza.move.Place` moves.
+The generator works on numpy arrays (a flat board of tile codes, a rack as one count per
+tile kind, index 0 the blank: 27 for English, the tile set's letters + 1 in general); the
+engine works on :class:`~qiza.board.Board` and rack text. This module converts between the
+two, keeps one :class:`~qiza.movegen.MoveGenerator` per (lexicon, rules equipment) and turns
+generated moves into :class:`~qiza.move.Place` moves. Any tile set (up to 63 letters, with
+multi-letter tiles) and any board up to 21x21 is supported.
 
 >>> from qiza.game import Game
 >>> from qiza.rules import COMPUTER
@@ -24,7 +26,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from qiza.alphabet import BLANK_FLAG, TileSet
+from qiza.alphabet import BLANK_FLAG, ENGLISH, TileSet
 from qiza.board import Board
 from qiza.coldstart import use_compiled
 from qiza.errors import QizaError
@@ -48,35 +50,32 @@ _LOCK = threading.Lock()
 _GENERATORS: dict[tuple[object, ...], MoveGenerator] = {}
 
 
-def _check_tile_set(tile_set: TileSet) -> None:
-    if tile_set.size != 26:
-        raise QizaError(f"the move generator supports 26-letter tile sets, not {tile_set.name} ({tile_set.size})")
-
-
 def generator(lexicon: Lexicon, rules: Rules, graph: np.ndarray | None = None) -> MoveGenerator:
     """The cached :class:`~qiza.movegen.MoveGenerator` for a lexicon and a game's equipment.
 
-    The graph is ``lexicon.gaddag`` (compiled once and cached on disk) unless ``graph`` is
-    given; layout, tile values and bingo rule come from ``rules``. One generator per
-    (lexicon content, layout, tile values, bingo rule) is kept for the process.
+    The graph is the lexicon's in the rules' tile set (:meth:`~qiza.lexicon.Lexicon.graph_for`,
+    compiled once and cached on disk) unless ``graph`` is given (built for that tile set);
+    layout, tile values, labels and bingo rule come from ``rules``. One generator per
+    (lexicon content, layout, tile set, bingo rule) is kept for the process.
 
     While the compiled code is being compiled in the background (:mod:`qiza.coldstart`), the
     generator is a :class:`~qiza.movegen_py.PyMoveGenerator` of the lexicon's words: the same
     moves, without compiled code.
     """
-    _check_tile_set(rules.tile_set)
     compiled = graph is not None or use_compiled()
+    ts = rules.tile_set
     key = (lexicon.content_hash if graph is None else ("graph", id(graph)), rules.layout.name,
-           rules.layout.rows, rules.tile_set.values, rules.bingo_min_tiles, rules.bingo_bonus, compiled)
+           rules.layout.rows, ts.letters, ts.values, rules.bingo_min_tiles, rules.bingo_bonus, compiled)
     with _LOCK:
         gen = _GENERATORS.get(key)
         if gen is None:
             if compiled:
-                gen = MoveGenerator(lexicon.gaddag if graph is None else graph, rules.layout,
-                                    rules.tile_set.values, rules.bingo_min_tiles, rules.bingo_bonus)
+                gen = MoveGenerator(lexicon.graph_for(ts) if graph is None else graph, rules.layout,
+                                    ts.values, rules.bingo_min_tiles, rules.bingo_bonus, labels=ts.letters)
             else:
-                gen = PyMoveGenerator(lexicon.words, rules.layout, rules.tile_set.values, rules.bingo_min_tiles,
-                                      rules.bingo_bonus, key=lexicon.content_hash)
+                gen = PyMoveGenerator(lexicon.code_words(ts), rules.layout, ts.values, rules.bingo_min_tiles,
+                                      rules.bingo_bonus, key=(lexicon.content_hash, ts.letters), letters=ts.size,
+                                      labels=ts.letters)
             _GENERATORS[key] = gen
             if compiled:
                 for k in [k for k in _GENERATORS if not k[-1]]:
@@ -90,30 +89,33 @@ def board_array(board: Board) -> np.ndarray:
 
 
 def rack_counts(rack: str | Iterable[int], tile_set: TileSet | None = None) -> np.ndarray:
-    """A rack as 27 counts (index 0 = blanks) from rack text (``?`` blank) or tile codes."""
-    counts = np.zeros(27, np.int32)
+    """A rack as counts per tile kind (index 0 = blanks; ``tile_set.size + 1`` of them, 27 for
+    English, the default) from rack text (``?`` blank, ``[CH]`` or ``CH`` a multi-letter tile)
+    or tile codes."""
+    ts = tile_set or ENGLISH
+    counts = np.zeros(ts.size + 1, np.int32)
     if isinstance(rack, str):
-        for ch in rack:
-            if ch == "?":
-                counts[0] += 1
-            elif ch.isalpha():
-                code = tile_set.code(ch.upper()) if tile_set is not None else ord(ch.upper()) - 64
-                if not 1 <= code <= 26:
-                    raise QizaError(f"{ch!r} is not a rack tile")
-                counts[code] += 1
-            elif not ch.isspace():
-                raise QizaError(f"{ch!r} is not a rack tile")
+        try:
+            codes = ts.codes("".join(rack.split()).upper())
+        except QizaError as exc:
+            raise QizaError(f"{rack!r} is not a rack of the {ts.name} tile set: {exc}") from None
+        for code in codes:
+            counts[code] += 1
     else:
         for tile in rack:
-            counts[0 if tile & BLANK_FLAG or tile == 0 else tile] += 1
+            code = 0 if tile & BLANK_FLAG or tile == 0 else tile
+            if code > ts.size:
+                raise QizaError(f"{tile} is not a tile of the {ts.name} tile set")
+            counts[code] += 1
     return counts
 
 
-def counts_text(counts: Sequence[int] | np.ndarray) -> str:
-    """Rack text of 27 counts, blanks last (``AEIRST?``)."""
-    out = [chr(64 + i) * int(counts[i]) for i in range(1, 27)]
-    out.append("?" * int(counts[0]))
-    return "".join(out)
+def counts_text(counts: Sequence[int] | np.ndarray, tile_set: TileSet | None = None) -> str:
+    """Rack text of counts per tile kind, blanks last (``AEIRST?``; ``[CH]`` for a multi-letter
+    tile). ``tile_set`` names the letters (English by default)."""
+    ts = tile_set or ENGLISH
+    codes = [i for i in range(1, len(counts)) for _ in range(int(counts[i]))]
+    return ts.text(codes + [0] * int(counts[0]))
 
 
 @dataclass(frozen=True)
@@ -132,32 +134,27 @@ class Candidate:
     bingo: bool = False
 
 
-def to_place(move: GenMove) -> Place:
+def to_place(move: GenMove, tile_set: TileSet | None = None) -> Place:
     """A generator move as an engine :class:`~qiza.move.Place` (``.`` for played-through squares,
-    lower case for blanks)."""
-    chars = []
-    for t in move.tiles:
-        if t == 0:
-            chars.append(THROUGH)
-        elif t & BLANK_FLAG:
-            chars.append(chr(96 + (t & 63)))
-        else:
-            chars.append(chr(64 + t))
+    lower case for blanks, ``[CH]`` for a multi-letter tile of ``tile_set``, English by default)."""
+    ts = tile_set or ENGLISH
+    chars = [THROUGH if t == 0 else ts.tile_text(t) for t in move.tiles]
     return Place(move.row, move.col, Direction.DOWN if move.down else Direction.ACROSS, "".join(chars))
 
 
-def _leave(rack: np.ndarray, move: GenMove) -> str:
+def _leave(rack: np.ndarray, move: GenMove, tile_set: TileSet | None) -> str:
     left = rack.copy()
     for t in move.tiles:
         if t:
             left[0 if t & BLANK_FLAG else t] -= 1
-    return counts_text(left)
+    return counts_text(left, tile_set)
 
 
-def candidates_from(moves: Iterable[GenMove], rack: np.ndarray, bingo_tiles: int = 7) -> list[Candidate]:
+def candidates_from(moves: Iterable[GenMove], rack: np.ndarray, bingo_tiles: int = 7,
+                    tile_set: TileSet | None = None) -> list[Candidate]:
     """Generator moves as :class:`Candidate` values (leave computed from ``rack`` counts)."""
-    return [Candidate(to_place(m), m.score, _leave(rack, m), m.tile_count, float(m.score), m.word,
-                      m.tile_count >= bingo_tiles) for m in moves]
+    return [Candidate(to_place(m, tile_set), m.score, _leave(rack, m, tile_set), m.tile_count, float(m.score),
+                      m.word, m.tile_count >= bingo_tiles) for m in moves]
 
 
 def _source(game_or_view: Game | PlayerView, seat: int | None,
@@ -178,7 +175,7 @@ def move_list(game_or_view: Game | PlayerView, seat: int | None = None, *,
               lexicon: Lexicon | None = None) -> tuple[MoveList, np.ndarray]:
     """The raw :class:`~qiza.movegen.MoveList` of a position and the rack counts it used."""
     board, rack, rules, lex = _source(game_or_view, seat, lexicon)
-    counts = rack_counts(rack)
+    counts = rack_counts(rack, rules.tile_set)
     return generator(lex, rules).generate(board_array(board), counts), counts
 
 
@@ -191,7 +188,8 @@ def legal_placements(game_or_view: Game | PlayerView, seat: int | None = None, *
     empty board only plays across are listed (plays down are their mirror images).
     """
     moves, counts = move_list(game_or_view, seat, lexicon=lexicon)
-    cands = candidates_from(moves, counts, game_or_view.rules.bingo_min_tiles)
+    rules = game_or_view.rules
+    cands = candidates_from(moves, counts, rules.bingo_min_tiles, rules.tile_set)
     cands.sort(key=lambda c: -c.score)
     return cands
 
@@ -202,7 +200,7 @@ def has_placement(game: Game, seat: int) -> bool:
     if not rack:
         return False
     gen = generator(game.lexicon, game.rules)
-    return gen.best(board_array(game.board), rack_counts(rack)) is not None
+    return gen.best(board_array(game.board), rack_counts(rack, game.rules.tile_set)) is not None
 
 
 def check_candidate(game: Game, candidate: Candidate, seat: int | None = None) -> Evaluation:

@@ -28,7 +28,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from qiza.alphabet import ENGLISH, TileSet
+from qiza.alphabet import ENGLISH, TileSet, TileSetError
 from qiza.errors import QizaError
 from qiza.paths import user_cache_dir
 
@@ -130,6 +130,8 @@ class Lexicon:
         self.tile_set = tile_set
         """The tile set the words are spelt in (each word is its tiles' labels joined)."""
         self.description = description
+        self._code_words: dict[tuple[str, ...], list[str]] = {}
+        self._graphs: dict[tuple[str, ...], np.ndarray[Any, Any]] = {}
 
     # -- construction ------------------------------------------------------------
     @classmethod
@@ -173,13 +175,43 @@ class Lexicon:
     # -- the compiled graph -----------------------------------------------------------
     @cached_property
     def gaddag(self) -> np.ndarray[Any, Any]:
-        """The compiled word graph for move generation, built once and cached on disk."""
+        """The compiled word graph for move generation in the lexicon's tile set, built once
+        and cached on disk."""
+        return self.graph_for(self.tile_set)
+
+    def code_words(self, tile_set: TileSet | None = None) -> list[str]:
+        """The words as code strings of a tile set (:meth:`~qiza.alphabet.TileSet.code_string`;
+        the lexicon's set by default), sorted: what the word graph and the move generator read.
+        Words the set cannot spell are left out."""
+        tile_set = tile_set or self.tile_set
+        key = tile_set.letters
+        got = self._code_words.get(key)
+        if got is None:
+            if tile_set.code_strings_are_labels:
+                got = sorted(self.words)
+            else:
+                got = []
+                for word in self.words:
+                    try:
+                        got.append(tile_set.code_string(word))
+                    except TileSetError:
+                        continue
+                got.sort()
+            self._code_words[key] = got
+        return got
+
+    def graph_for(self, tile_set: TileSet) -> np.ndarray[Any, Any]:
+        """The word graph of the words in ``tile_set``'s codes (built once, cached on disk)."""
         from qiza.gaddag import load_or_build
 
-        cache: Path | None = user_cache_dir()
-        if os.environ.get("QIZA_NO_CACHE"):
-            cache = None
-        return load_or_build(sorted(self.words), cache)
+        key = tile_set.letters
+        graph = self._graphs.get(key)
+        if graph is None:
+            cache: Path | None = user_cache_dir()
+            if os.environ.get("QIZA_NO_CACHE"):
+                cache = None
+            graph = self._graphs[key] = load_or_build(self.code_words(tile_set), cache, tile_set.size)
+        return graph
 
     # -- word tools ---------------------------------------------------------------------
     @cached_property

@@ -4,9 +4,11 @@ The generator walks a GADDAG (:mod:`qiza.gaddag`) from every anchor square
 (Gordon's algorithm, compiled in :mod:`qiza.movegen_search`); this module holds the
 compiled entry point and the Python API.
 
-Boards are ``size * size`` arrays of tile codes: 0 empty, 1..26 a natural tile,
-``letter | 0x40`` a blank played as that letter. Racks are counts of length 27,
-index 0 = blanks.
+Boards are ``size * size`` arrays of tile codes: 0 empty, 1..N a natural tile,
+``letter | 0x40`` a blank played as that letter. Racks are N + 1 counts, index 0 = blanks:
+27 for English, 33 for Polish. Any alphabet of up to 63 letters (the graph says how many:
+:func:`qiza.gaddag.letter_count`) and any board of up to 21x21 squares is supported; a
+multi-letter tile (Spanish ``CH``) is one code like any other.
 
 Counting convention (matches the shared reference data): a move is the set of
 tiles placed; a one-tile play is produced once (not once per direction); on an
@@ -20,11 +22,12 @@ The compiled entry points release the GIL; a generator can be shared by threads.
 
 Packed rows (:meth:`MoveGenerator.generate_packed`): one ``int32`` row of ``O_WIDTH``
 columns per move. ``row[O_SCORE]`` is the score; ``row[O_META]`` is
-``r | c << 5 | direction << 10 | length << 11 | tiles placed << 16`` (first square
-``(r, c)``, direction 0 across, 1 down, ``length`` squares of the line);
+``r | c << 5 | direction << 10 | length << 11 | tiles placed << 16 | blanks << 21`` (first
+square ``(r, c)``, direction 0 across, 1 down, ``length`` squares of the line; bit ``21 + i``
+set when the i-th tile placed, counted from the first square, is a blank);
 ``row[O_EQUITY]`` is the equity in milli-points (best mode only); from ``O_TILES`` on, the
-tiles of the line's squares, five per ``int32`` and 6 bits each from the low bits up
-(``letter``, ``letter | 32`` for a blank, 0 for a square played through).
+letters of the line's squares, five per ``int32`` and 6 bits each from the low bits up
+(the letter code, 0 for a square played through).
 
 Usage::
 
@@ -61,6 +64,7 @@ from qiza.movegen_search import (
     MAX_RACK,
     MAX_SIZE,
     MAX_SUB,
+    META_BLANKS,
     O_EQUITY,
     O_HAVE,
     O_META,
@@ -72,6 +76,7 @@ from qiza.movegen_search import (
     P_CAP,
     P_HASLEAVE,
     P_HAVEBEST,
+    P_KINDS,
     P_MAXLEAVE,
     P_MODE,
     P_NOUT,
@@ -102,13 +107,14 @@ __all__ = [
 @nb.njit(cache=CACHE, nogil=True)
 def _generate(g, anag, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT):  # type: ignore[no-untyped-def]  # pragma: no cover
     size = w[P_SIZE]
+    nk = w[P_KINDS]
     rbits = 0
-    for t in range(1, 27):
+    for t in range(1, nk):
         if w[W_RACK + t] > 0:
             rbits |= 1 << t
     if w[P_HASLEAVE] == 1:  # (a sub-leave table comes with its largest value set)
         ml = 0
-        for t in range(27):
+        for t in range(nk):
             if w[W_LEAVE + t] > 0:
                 ml += w[W_RACK + t] * w[W_LEAVE + t]
         w[P_MAXLEAVE] = ml
@@ -141,10 +147,11 @@ def _many(g, anag, w0, out, boards, racks, prem, result):  # type: ignore[no-unt
     wmT = prem[3]
     start_sq = w0[P_START]
     start_sqT = w0[P_STARTT]
+    nk = racks.shape[1]
     for i in range(boards.shape[0]):
         total = 0
         bad = False
-        for t in range(27):
+        for t in range(nk):
             c = racks[i, t]
             bad = bad or c < 0
             total += c
@@ -153,7 +160,7 @@ def _many(g, anag, w0, out, boards, racks, prem, result):  # type: ignore[no-unt
             continue
         w = w0.copy()
         w[P_CAP] = out.shape[0]
-        for t in range(27):
+        for t in range(nk):
             w[W_RACK + t] = racks[i, t]
         _generate(g, anag, w, out, boards[i], lm, wm, lmT, wmT, start_sq, start_sqT)
         if w[P_MODE] == 0:
@@ -170,14 +177,22 @@ def _many(g, anag, w0, out, boards, racks, prem, result):  # type: ignore[no-unt
 # ---------------------------------------------------------------------------------------
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+Labels = tuple[str, ...]
+"""The label of each letter code, code ``i`` at index ``i - 1`` (:attr:`qiza.alphabet.TileSet.letters`)."""
+
+
+def code_labels(letters: int) -> Labels:
+    """Labels for an alphabet known only by its size: ``A``..``Z`` and on, ``chr(64 + code)``."""
+    return tuple(chr(64 + i) for i in range(1, letters + 1))
 
 
 def _tile_char(t: int) -> str:
+    """The code-string character of a tile (``chr(64 + code)``, lower case for a blank; ``.`` for 0)."""
     if t == 0:
         return "."
     if t & BLANK_FLAG:
-        return LETTERS[(t & 63) - 1].lower()
-    return LETTERS[t - 1]
+        return chr(64 + (t & 63)).lower()
+    return chr(64 + t)
 
 
 @dataclass(frozen=True)
@@ -186,7 +201,8 @@ class Move:
 
     ``tiles[i]`` is the tile placed on the i-th square of the line (a letter code,
     ``letter | 0x40`` for a blank) or 0 where a tile already on the board is
-    played through; ``word`` is the full word with those letters filled in.
+    played through; ``word`` is the full word with those letters filled in, as the
+    tiles' labels read (``CHICO``).
     """
 
     score: int
@@ -198,7 +214,8 @@ class Move:
     equity: float | None = None
 
     def text(self) -> tuple[int, int, bool, str]:
-        """``(row, col, down, word)``: upper case placed, lower case blank, ``.`` played through."""
+        """``(row, col, down, word)``: upper case placed, lower case blank, ``.`` played through
+        (one character per square, ``chr(64 + code)``: the letters themselves for English)."""
         return (self.row, self.col, self.down, "".join(_tile_char(t) for t in self.tiles))
 
     def squares(self) -> list[tuple[int, int, int]]:
@@ -238,10 +255,12 @@ class MoveList:
     tiles: np.ndarray
 
     def __init__(self, out: np.ndarray, board: np.ndarray, size: int,
-                 decode: Callable[[np.ndarray], tuple[np.ndarray, ...]] | None = None) -> None:
+                 decode: Callable[[np.ndarray], tuple[np.ndarray, ...]] | None = None,
+                 labels: Labels | None = None) -> None:
         self._out = out
         self.board = board.reshape(size, size)
         self.size = size
+        self.labels = labels or code_labels(26)
         (self.score, self.row, self.col, self.direction, self.length, self.ntiles,
          self.equity, self.tiles) = (decode or _decode)(out)
 
@@ -253,7 +272,7 @@ class MoveList:
             raise IndexError(i)
         r, c, d, n = int(self.row[i]), int(self.col[i]), bool(self.direction[i]), int(self.length[i])
         tiles = tuple(int(t) for t in self.tiles[i, :n])
-        return Move(int(self.score[i]), r, c, d, tiles, _full_word(self.board, r, c, d, tiles),
+        return Move(int(self.score[i]), r, c, d, tiles, _full_word(self.board, r, c, d, tiles, self.labels),
                     float(self.equity[i]))
 
     def __iter__(self) -> Iterator[Move]:
@@ -282,34 +301,63 @@ def _decode(out: np.ndarray) -> _Decoded:
     return score, row, col, dirn, length, ntiles, equity / 1000.0, tiles
 
 
-def _full_word(board: np.ndarray, r: int, c: int, d: bool, tiles: tuple[int, ...]) -> str:
+def _full_word(board: np.ndarray, r: int, c: int, d: bool, tiles: tuple[int, ...], labels: Labels) -> str:
     word = []
     for i, t in enumerate(tiles):
         if t == 0:
             t = int(board[r + i, c] if d else board[r, c + i])
-        word.append(LETTERS[(t & 63) - 1])
+        word.append(labels[(t & 63) - 1])
     return "".join(word)
 
 
-def _move_from_row(row: np.ndarray, board: np.ndarray) -> Move:
+def row_tiles(meta: int, words: Sequence[int]) -> list[int]:
+    """The tiles of a packed row's line (``words``: its ``O_TILES`` columns), blanks flagged."""
+    n = (meta >> 11) & 31
+    tiles = []
+    bit = META_BLANKS
+    for i in range(n):
+        t = (words[i // 5] >> (6 * (i % 5))) & 63
+        if t:
+            t |= ((meta >> bit) & 1) << 6
+            bit += 1
+        tiles.append(t)
+    return tiles
+
+
+def _move_from_row(row: np.ndarray, board: np.ndarray, labels: Labels | None = None) -> Move:
     """Decode one output row (scalar code: much faster than :func:`_decode` for a single move)."""
     v = row.tolist()
     meta = v[O_META]
-    r, c, d, n = meta & 31, (meta >> 5) & 31, (meta >> 10) & 1, (meta >> 11) & 31
-    tiles = []
-    for i in range(n):
-        six = (v[O_TILES + i // 5] >> (6 * (i % 5))) & 63
-        tiles.append((six & 31) | ((six & 32) << 1))
-    t = tuple(tiles)
-    return Move(v[O_SCORE], r, c, bool(d), t, _full_word(board, r, c, bool(d), t), v[O_EQUITY] / 1000.0)
+    r, c, d = meta & 31, (meta >> 5) & 31, (meta >> 10) & 1
+    t = tuple(row_tiles(meta, v[O_TILES:O_WIDTH]))
+    return Move(v[O_SCORE], r, c, bool(d), t, _full_word(board, r, c, bool(d), t, labels or code_labels(26)),
+                v[O_EQUITY] / 1000.0)
+
+
+def kind_values(values: Sequence[int] | np.ndarray, letters: int) -> np.ndarray:
+    """Tile values indexed by tile kind (``letters + 1`` entries, 0 for the blank) from the
+    letters' values (``letters`` entries, as :attr:`~qiza.alphabet.TileSet.values`) or
+    ``letters + 1`` entries with index 0 the blank."""
+    v = np.asarray(values, dtype=np.int32)
+    out = np.zeros(letters + 1, np.int32)
+    if len(v) == letters:
+        out[1:] = v
+    elif len(v) == letters + 1:
+        out[1:] = v[1:]
+    else:
+        raise ValueError(f"values must have {letters} or {letters + 1} entries")
+    return out
 
 
 class MoveGenerator:
     """A move generator for one graph, layout, tile values and bingo rule.
 
-    ``values`` are tile values indexed by letter code (length 27 with index 0 the
-    blank, or length 26 for letters ``A``..``Z`` such as ``ENGLISH.values``).
-    A play of at least ``bingo_tiles`` tiles scores ``bingo_bonus`` extra.
+    The graph's alphabet (:func:`qiza.gaddag.letter_count`: N letters, 26 for English) sets
+    the rack's length: N + 1 counts, index 0 the blank. ``values`` are tile values indexed
+    by letter code (N + 1 entries with index 0 the blank, or N such as
+    ``ENGLISH.values``). A play of at least ``bingo_tiles`` tiles scores ``bingo_bonus``
+    extra. ``labels`` (the tile set's letters) spell :attr:`Move.word`; by default
+    ``chr(64 + code)``, the letters themselves for English.
     """
 
     def __init__(
@@ -319,26 +367,26 @@ class MoveGenerator:
         values: Sequence[int] | np.ndarray = ENGLISH.values,
         bingo_tiles: int = 7,
         bingo_bonus: int = 50,
+        labels: Labels | None = None,
     ) -> None:
-        prepare()  # the compiled search's recursive core (compiled, or loaded from the cache, once)
-        self.graph = np.array(graph, dtype=np.int32)  # a writable in-memory copy
-        if self.graph[0] != gaddag.MAGIC:
+        if graph[0] != gaddag.MAGIC:
             raise ValueError("not a GADDAG array")
+        letters = gaddag.letter_count(graph)
+        self.wide = letters > gaddag.NARROW_LETTERS
+        prepare(self.wide)  # the compiled search's recursive core (compiled, or loaded from the cache, once)
+        self.dtype = np.int64 if self.wide else np.int32
+        self.graph = np.array(graph, dtype=self.dtype)  # a writable in-memory copy
+        self.letters = letters
+        self.kinds = letters + 1
+        self.labels = labels if labels is not None else code_labels(letters)
+        if len(self.labels) != letters:
+            raise ValueError(f"labels must name the {letters} letters of the graph")
         self.layout = layout
         size = layout.size
         if size > MAX_SIZE:
             raise ValueError(f"boards up to {MAX_SIZE}x{MAX_SIZE} are supported")
         self.size = size
-        vals = np.zeros(27, np.int32)
-        v = np.asarray(values, dtype=np.int32)
-        if len(v) == 26:
-            vals[1:] = v
-        elif len(v) == 27:
-            vals[:] = v
-            vals[0] = 0
-        else:
-            raise ValueError("values must have 26 or 27 entries")
-        self.values = vals
+        self.values = kind_values(values, letters)
         self.lm = np.asarray(layout.letter_multipliers(), np.int32)
         self.wm = np.asarray(layout.word_multipliers(), np.int32)
         self.lmT = np.ascontiguousarray(self.lm.reshape(size, size).T).ravel()
@@ -352,7 +400,8 @@ class MoveGenerator:
         self._anag: np.ndarray | None = None
         self._no_anagrams = np.zeros(1, np.int64)
         self._local = threading.local()  # output buffers per thread (the compiled code releases the GIL)
-        self._templates = (self._work(np.zeros(27, np.int32), 0, 0), self._work(np.zeros(27, np.int32), 1, 1))
+        self._templates = (self._work(np.zeros(self.kinds, np.int32), 0, 0),
+                           self._work(np.zeros(self.kinds, np.int32), 1, 1))
 
     def _anagrams(self) -> np.ndarray:
         """Letter-multiset keys of the words of ``bingo_tiles`` and one more letters (built on first use)."""
@@ -372,9 +421,9 @@ class MoveGenerator:
         return out
 
     def _work(self, rack: np.ndarray, mode: int, cap: int) -> np.ndarray:
-        w = np.zeros(W_SIZE, np.int32)
-        w[W_RACK:W_RACK + 27] = np.asarray(rack, dtype=np.int32)
-        w[W_VAL:W_VAL + 27] = self.values
+        w = np.zeros(W_SIZE, self.dtype)
+        w[W_RACK:W_RACK + self.kinds] = np.asarray(rack, dtype=np.int32)
+        w[W_VAL:W_VAL + self.kinds] = self.values
         w[P_SIZE] = self.size
         w[P_BMIN] = self.bingo_tiles
         w[P_BBONUS] = self.bingo_bonus
@@ -382,6 +431,7 @@ class MoveGenerator:
         w[P_MODE] = mode
         w[P_START] = self.start
         w[P_STARTT] = self.startT
+        w[P_KINDS] = self.kinds
         return w
 
     def _board(self, board: np.ndarray) -> np.ndarray:
@@ -389,6 +439,12 @@ class MoveGenerator:
         if len(b) != self.size * self.size:
             raise ValueError(f"board must have {self.size * self.size} squares")
         return b
+
+    def _rack(self, rack: np.ndarray) -> np.ndarray:
+        r = np.asarray(rack, dtype=np.int32)
+        if r.shape != (self.kinds,):
+            raise ValueError(f"a rack is {self.kinds} counts (index 0 = blanks)")
+        return r
 
     def _run(
         self, boards: np.ndarray, racks: np.ndarray, mode: int, out: np.ndarray,
@@ -398,7 +454,7 @@ class MoveGenerator:
         boards = np.ascontiguousarray(boards, dtype=np.int32).reshape(len(boards), -1)
         if boards.shape[1] != self.size * self.size:
             raise ValueError(f"board must have {self.size * self.size} squares")
-        racks = np.ascontiguousarray(racks, dtype=np.int32).reshape(len(boards), 27)
+        racks = np.ascontiguousarray(racks, dtype=np.int32).reshape(len(boards), self.kinds)
         w0 = self._templates[mode]  # read-only here (threads share it); the compiled loop copies it
         if leave_values is not None:
             w0 = self._with_leaves(w0, leave_values)
@@ -430,9 +486,7 @@ class MoveGenerator:
 
     def _all(self, board: np.ndarray, rack: np.ndarray) -> tuple[np.ndarray, int]:
         b = self._board(board)
-        r = np.asarray(rack, dtype=np.int32)
-        if r.shape != (27,):
-            raise ValueError("a rack is 27 counts (index 0 = blanks)")
+        r = self._rack(rack)
         while True:
             out = self._buffer()
             n = int(self._run(b[None, :], r[None, :], 0, out)[0, 0])
@@ -450,7 +504,7 @@ class MoveGenerator:
     def generate(self, board: np.ndarray, rack: np.ndarray) -> MoveList:
         """Every legal placement of ``rack`` on ``board``."""
         out, n = self._all(board, rack)
-        return MoveList(out[:n].copy(), self._board(board), self.size)
+        return MoveList(out[:n].copy(), self._board(board), self.size, labels=self.labels)
 
     def count(self, board: np.ndarray, rack: np.ndarray) -> int:
         """Number of legal placements (no Python objects are made)."""
@@ -463,39 +517,39 @@ class MoveGenerator:
         """The highest-scoring placement (or highest score + leave value), or None.
 
         ``leave_values``: optional value of each tile kept on the rack, indexed
-        like the rack (27 entries, index 0 = blank); a move's equity is its
+        like the rack (27 entries for English, index 0 = blank); a move's equity is its
         score plus the values of the tiles it leaves.
 
         ``sub_leaves``: instead, a value for every sub-leave of the rack, as
         ``(radix, values, sizes)``: a sub-leave keeping ``k[t]`` copies of tile ``t`` has the
-        code ``sum(k[t] * radix[t])`` (``radix`` 27 ints, 0 for tiles not on the rack);
-        ``values[code]`` is its value in points and ``sizes[code]`` its number of tiles (the
+        code ``sum(k[t] * radix[t])`` (``radix`` one int per tile kind, 0 for tiles not on the
+        rack); ``values[code]`` is its value in points and ``sizes[code]`` its number of tiles (the
         layout of :class:`qiza.players.leaves.RackLeaves`). The move's :attr:`Move.equity`
         is then its score plus the value of what it keeps, to a thousandth of a point.
         """
         b = self._board(board)
-        r = np.asarray(rack, dtype=np.int32)
-        if r.shape != (27,):
-            raise ValueError("a rack is 27 counts (index 0 = blanks)")
+        r = self._rack(rack)
         if sub_leaves is not None:
             row = self._run_sub_leaves(b, r, sub_leaves)
         else:
             row = self._run(b[None, :], r[None, :], 1, np.zeros((1, O_WIDTH), np.int32), leave_values)[0]
         if not row[O_HAVE]:
             return None
-        return _move_from_row(row, b.reshape(self.size, self.size))
+        return _move_from_row(row, b.reshape(self.size, self.size), self.labels)
 
     def _run_sub_leaves(self, b: np.ndarray, r: np.ndarray,
                         sub_leaves: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
         """:meth:`best` with a value per sub-leave (see there); the compiled search reads it."""
         radix, values, sizes = (np.asarray(x) for x in sub_leaves)
-        full = int((radix * r).sum()) if radix.shape == (27,) else -1
-        if radix.shape != (27,) or values.shape != (full + 1,) or sizes.shape != values.shape or full >= MAX_SUB:
-            raise ValueError("sub_leaves must be (radix of 27, a value and a size per sub-leave code) of this rack")
+        kinds = self.kinds
+        full = int((radix * r).sum()) if radix.shape == (kinds,) else -1
+        if radix.shape != (kinds,) or values.shape != (full + 1,) or sizes.shape != values.shape or full >= MAX_SUB:
+            raise ValueError(f"sub_leaves must be (radix of {kinds}, a value and a size per sub-leave code) "
+                             "of this rack")
         nr = int(r.sum())
         milli = np.round(values * 1000).astype(np.int64)
         w0 = self._templates[1].copy()
-        w0[W_RADIX:W_RADIX + 27] = radix
+        w0[W_RADIX:W_RADIX + kinds] = radix
         w0[W_SUB:W_SUB + full + 1] = milli
         for played in range(1, nr + 1):
             kept = milli[sizes == nr - played]
@@ -510,7 +564,8 @@ class MoveGenerator:
         return result[0]
 
     def count_many(self, boards: np.ndarray, racks: np.ndarray) -> np.ndarray:
-        """Number of placements of each position (boards: n x size*size, racks: n x 27), in one compiled loop."""
+        """Number of placements of each position (boards: n x size*size, racks: n x kinds), in one
+        compiled loop."""
         result = self._run(boards, racks, 0, self._buffer())
         counts = result[:, 0].copy()
         for i in np.flatnonzero(counts < 0):  # output buffer overflow: redo with a larger buffer
@@ -526,7 +581,7 @@ class MoveGenerator:
         moves: list[Move | None] = []
         for i in range(len(result)):
             if result[i, O_HAVE]:
-                moves.append(_move_from_row(result[i].copy(), flat[i].reshape(self.size, self.size)))
+                moves.append(_move_from_row(result[i].copy(), flat[i].reshape(self.size, self.size), self.labels))
             else:
                 moves.append(None)
         return moves

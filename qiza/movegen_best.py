@@ -18,6 +18,7 @@ import numpy as np
 from qiza.jitcache import CACHE
 from qiza.movegen_search import (
     ALL_LETTERS,
+    MAX_KINDS,
     MAX_RACK,
     MAX_SIZE,
     NO_BOUND,
@@ -28,6 +29,7 @@ from qiza.movegen_search import (
     P_DIR,
     P_HASLEAVE,
     P_HAVEBEST,
+    P_KINDS,
     P_PREV,
     P_ROWIDX,
     P_SIZE,
@@ -57,9 +59,9 @@ _KEY_SEED = 0x9E3779B97F4A7C15
 @nb.njit(cache=CACHE)
 def _letter_keys():  # type: ignore[no-untyped-def]  # pragma: no cover
     """A random odd 64-bit key per letter: a multiset's key is the sum of its letters' keys."""
-    keys = np.zeros(27, np.int64)
+    keys = np.zeros(MAX_KINDS, np.int64)
     x = np.uint64(_KEY_SEED)
-    for t in range(1, 27):
+    for t in range(1, MAX_KINDS):
         x ^= x << np.uint64(13)
         x ^= x >> np.uint64(7)
         x ^= x << np.uint64(17)
@@ -163,10 +165,11 @@ def _bingo_mask(table, w, boardmask):  # type: ignore[no-untyped-def]  # pragma:
     if blanks >= 2 or table.shape[0] < 2:
         return -1
     key = np.int64(0)
-    for t in range(1, 27):
+    nk = w[P_KINDS]
+    for t in range(1, nk):
         key += w[W_RACK + t] * keys[t]
     if blanks == 1:
-        for x in range(1, 27):
+        for x in range(1, nk):
             if _has_key(table, key + keys[x]):
                 return boardmask | 1
         return boardmask
@@ -395,13 +398,14 @@ def _generate_best(g, anag, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT
     size = w[P_SIZE]
     b = board.reshape((size, size))
     bt = np.ascontiguousarray(b.T)
-    val = w[W_VAL:W_VAL + 27]
+    nk = w[P_KINDS]
+    val = w[W_VAL:W_VAL + nk]
     empty = True
     for i in range(size * size):
         if board[i] != 0:
             empty = False
             break
-    cross = np.empty((2, size, size), np.int32)
+    cross = np.empty((2, size, size), np.int64)
     xsum = np.empty((2, size, size), np.int32)
     ndir = 1 if empty else 2
     for d in range(ndir):
@@ -412,7 +416,7 @@ def _generate_best(g, anag, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT
     # rack tile values, descending
     nr = 0
     rvals = np.zeros(MAX_RACK, np.int64)
-    for t in range(27):
+    for t in range(nk):
         for _ in range(w[W_RACK + t]):
             v = 0 if t == 0 else val[t]
             j = nr
@@ -431,7 +435,7 @@ def _generate_best(g, anag, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT
     elif w[P_HASLEAVE]:
         lv = np.zeros(MAX_RACK, np.int64)
         m = 0
-        for t in range(27):
+        for t in range(nk):
             for _ in range(w[W_RACK + t]):
                 m = _insert_desc(lv, m, w[W_LEAVE + t])
         for n_played in range(1, nr + 1):

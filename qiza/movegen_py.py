@@ -32,24 +32,31 @@ from qiza.movegen import (
     O_SCORE,
     O_TILES,
     O_WIDTH,
+    Labels,
     Move,
     MoveGenerator,
     MoveList,
     _move_from_row,
+    code_labels,
+    kind_values,
+    row_tiles,
 )
+from qiza.movegen_search import META_BLANKS
 
 Node = list[Any]
 """A node of the lazy letter trie: ``[lo, hi, depth, children, is_word, words]``, the words
 ``words[lo:hi]`` of the sorted list that start with the node's ``depth`` letters; its
-children (letter code 1..26 -> node) are found on first use (:func:`children`)."""
+children (letter code -> node) are found on first use (:func:`children`). Words are code
+strings (:meth:`qiza.alphabet.TileSet.code_string`: the words themselves for English)."""
 
 _TRIES: dict[object, Node] = {}
 _LOCK = threading.Lock()
 
 
 def trie(words: Iterable[str]) -> Node:
-    """The root of the lazy letter trie of upper-case ``A``..``Z`` words (only sorts them:
-    building a whole trie of a large lexicon in Python would take seconds)."""
+    """The root of the lazy letter trie of code strings (upper-case ``A``..``Z`` words for
+    English; only sorts them: building a whole trie of a large lexicon in Python would take
+    seconds)."""
     ordered = sorted(words)
     if not ordered:
         return [0, 0, 0, {}, False, ordered]
@@ -97,8 +104,10 @@ def decode_rows(out: np.ndarray) -> tuple[np.ndarray, ...]:
     length = (meta >> 11) & 31
     j = np.arange(MAX_SIZE)
     words = out[:, O_TILES + j // 5]
-    six = (words >> (6 * (j % 5))) & 63
-    tiles = ((six & 31) | ((six & 32) << 1)) * (j[None, :] < length[:, None])
+    six = ((words >> (6 * (j % 5))) & 63) * (j[None, :] < length[:, None])
+    placed = np.cumsum(six != 0, axis=1) - 1  # the index of each placed tile among those placed
+    blank = (meta[:, None] >> (META_BLANKS + np.maximum(placed, 0))) & 1
+    tiles = six | ((blank * (six != 0)) << 6)
     return (out[:, O_SCORE].copy(), meta & 31, (meta >> 5) & 31, (meta >> 10) & 1, length, (meta >> 16) & 31,
             out[:, O_EQUITY].copy(), tiles.astype(np.int32))
 
@@ -113,13 +122,16 @@ class PyMoveGenerator(MoveGenerator):
     (the methods of :class:`~qiza.movegen.MoveGenerator`, which it stands in for; it has no
     graph and never calls compiled code).
 
-    ``words``: upper-case words; ``key`` names the word list for the trie cache (the same key
-    must mean the same words).
+    ``words``: code strings of an alphabet of ``letters`` letters (upper-case words for
+    English); ``key`` names the word list for the trie cache (the same key must mean the same
+    words); ``labels`` spell :attr:`~qiza.movegen.Move.word` (see
+    :class:`~qiza.movegen.MoveGenerator`).
     """
 
     def __init__(self, words: Iterable[str], layout: Layout = STANDARD,
                  values: Sequence[int] | np.ndarray = ENGLISH.values, bingo_tiles: int = 7,
-                 bingo_bonus: int = 50, *, key: object = None) -> None:
+                 bingo_bonus: int = 50, *, key: object = None, letters: int = 26,
+                 labels: Labels | None = None) -> None:
         # no super().__init__(): it prepares the compiled search, which this class never uses
         word_list = words if isinstance(words, (set, frozenset)) else frozenset(words)
         self.trie = trie_for(key if key is not None else id(word_list), word_list)
@@ -127,15 +139,11 @@ class PyMoveGenerator(MoveGenerator):
         self.size = layout.size
         if self.size > MAX_SIZE:
             raise ValueError(f"boards up to {MAX_SIZE}x{MAX_SIZE} are supported")
-        v = [int(x) for x in values]
-        if len(v) == 26:
-            v = [0, *v]
-        elif len(v) == 27:
-            v[0] = 0
-        else:
-            raise ValueError("values must have 26 or 27 entries")
-        self._val = v
-        self.values = np.array(v, np.int32)
+        self.letters = letters
+        self.kinds = letters + 1
+        self.labels = labels if labels is not None else code_labels(letters)
+        self.values = kind_values(values, letters)
+        self._val = [int(x) for x in self.values]
         size = self.size
         lm = [int(x) for x in layout.letter_multipliers()]
         wm = [int(x) for x in layout.word_multipliers()]
@@ -158,7 +166,8 @@ class PyMoveGenerator(MoveGenerator):
     def generate(self, board: np.ndarray, rack: np.ndarray) -> MoveList:
         """Every legal placement of ``rack`` on ``board``."""
         out = self.generate_packed(board, rack)
-        return MoveList(out, np.asarray(board, np.int32).ravel(), self.size, decode=_decode_points)
+        return MoveList(out, np.asarray(board, np.int32).ravel(), self.size, decode=_decode_points,
+                        labels=self.labels)
 
     def count(self, board: np.ndarray, rack: np.ndarray) -> int:
         """Number of legal placements."""
@@ -181,13 +190,14 @@ class PyMoveGenerator(MoveGenerator):
                 row[O_EQUITY] += int(sub_milli[int(np.dot(self._leave_counts(row, r), radix))])
         elif leave_values is not None:
             lv = np.asarray(leave_values, dtype=np.float64)
-            if lv.shape != (27,):
-                raise ValueError("leave_values must have 27 entries")
+            if lv.shape != (self.kinds,):
+                raise ValueError(f"leave_values must have {self.kinds} entries")
             milli = np.round(lv * 1000).astype(np.int64)
             for row in rows:
                 row[O_EQUITY] += int(np.dot(self._leave_counts(row, r), milli))
         best = max(rows, key=lambda row: row[O_EQUITY])
-        return _move_from_row(np.asarray(best, dtype=np.int64), np.asarray(b, np.int32).reshape(self.size, self.size))
+        return _move_from_row(np.asarray(best, dtype=np.int64), np.asarray(b, np.int32).reshape(self.size, self.size),
+                              self.labels)
 
     def best_many(self, boards: np.ndarray, racks: np.ndarray,
                   leave_values: Sequence[float] | np.ndarray | None = None) -> list[Move | None]:
@@ -206,8 +216,8 @@ class PyMoveGenerator(MoveGenerator):
         if len(b) != self.size * self.size:
             raise ValueError(f"board must have {self.size * self.size} squares")
         r = np.asarray(rack, dtype=np.int32)
-        if r.shape != (27,):
-            raise ValueError("a rack is 27 counts (index 0 = blanks)")
+        if r.shape != (self.kinds,):
+            raise ValueError(f"a rack is {self.kinds} counts (index 0 = blanks)")
         if (r < 0).any() or r.sum() > MAX_RACK:
             raise ValueError(f"a rack holds 0..{MAX_RACK} tiles")
         return [int(x) for x in b], [int(x) for x in r]
@@ -215,11 +225,9 @@ class PyMoveGenerator(MoveGenerator):
     def _leave_counts(self, row: list[int], rack: list[int]) -> np.ndarray:
         """The rack counts left after the move of a packed row."""
         left = np.array(rack, np.int64)
-        n = (row[O_META] >> 11) & 31
-        for i in range(n):
-            six = (row[O_TILES + i // 5] >> (6 * (i % 5))) & 63
-            if six:
-                left[0 if six & 32 else six & 31] -= 1
+        for t in row_tiles(row[O_META], row[O_TILES:O_WIDTH]):
+            if t:
+                left[0 if t & 64 else t] -= 1
         return left
 
     def _search(self, board: list[int], rack: list[int]) -> list[list[int]]:
@@ -415,12 +423,17 @@ class _Search:
             score += self.gen.bingo_bonus
         r = self.r
         meta = (r | (first << 5)) if self.d == 0 else (first | (r << 5))
-        row = [score, meta | (self.d << 10) | ((last - first + 1) << 11) | (nt << 16), score * 1000, 0, 0, 0, 0, 0]
         acc = sh = 0
         k = O_TILES
+        blanks = 0
+        bit = META_BLANKS
+        row = [score, 0, score * 1000, 0, 0, 0, 0, 0]
         for i in range(first, last + 1):
             t = self.placed[i]
-            acc |= ((t & 31) | ((t >> 1) & 32)) << sh
+            acc |= (t & 63) << sh
+            if t:
+                blanks |= ((t >> 6) & 1) << bit
+                bit += 1
             sh += 6
             if sh == 30:
                 row[k] = acc
@@ -428,4 +441,5 @@ class _Search:
                 acc = sh = 0
         if sh:
             row[k] = acc
+        row[O_META] = meta | (self.d << 10) | ((last - first + 1) << 11) | (nt << 16) | blanks
         self.rows.append(row)

@@ -1,7 +1,7 @@
 """The compiled search of the move generator (:mod:`qiza.movegen`): Gordon's algorithm over a GADDAG.
 
 The generator walks a GADDAG (:mod:`qiza.gaddag`) from every anchor square.
-Everything in the hot loop is a flat ``int32`` array:
+Everything in the hot loop is a flat integer array:
 
 * the graph ``g`` (see :mod:`qiza.gaddag` for its layout);
 * a work array ``w`` holding the current board line, its cross-check masks and
@@ -9,9 +9,12 @@ Everything in the hot loop is a flat ``int32`` array:
   (the ``W_*`` and ``P_*`` offsets below);
 * an output array ``out`` with one row per move (see ``O_*`` below).
 
-Boards are ``size * size`` arrays of tile codes: 0 empty, 1..26 a natural tile,
-``letter | 0x40`` a blank played as that letter. Racks are counts of length 27,
-index 0 = blanks.
+``g`` and ``w`` are ``int32`` for alphabets of up to 30 letters (every mask fits) and
+``int64`` above (Polish has 32 letters): :func:`_rec` is compiled for both.
+
+Boards are ``size * size`` arrays of tile codes: 0 empty, 1..N a natural tile (N up to 63),
+``letter | 0x40`` a blank played as that letter. Racks are N + 1 counts (``P_KINDS``),
+index 0 = blanks: 27 for English.
 
 :func:`_rec` is recursive with an explicit signature and a single call site, and
 takes raw pointers: that keeps its compilation short and its on-disk cache valid. Its
@@ -31,7 +34,8 @@ from qiza.jitcache import CACHE
 
 MAX_SIZE = 21
 MAX_RACK = 9
-ALL_LETTERS = 0x7FFFFFE  # bits 1..26
+MAX_KINDS = 64  # tile kinds: the blank and up to 63 letters
+ALL_LETTERS = -2  # every bit but the separator's: a mask of every letter, whatever the alphabet
 
 # -- work array layout ------------------------------------------------------------------
 W_ROW = 0
@@ -41,9 +45,9 @@ W_LM = 96
 W_WM = 128
 W_PLACED = 160
 W_RACK = 192
-W_VAL = 224
-W_LEAVE = 256
-P = 288
+W_VAL = W_RACK + MAX_KINDS
+W_LEAVE = W_VAL + MAX_KINDS
+P = W_LEAVE + MAX_KINDS
 P_SIZE = P + 0
 P_ANCHOR = P + 1
 P_PREV = P + 2
@@ -64,24 +68,27 @@ P_HASLEAVE = P + 15  # best mode: leave values are given (1: per tile at W_LEAVE
 P_START = P + 17  # the start square, on the board and on its transpose
 P_STARTT = P + 18
 P_LCOUNT = P + 16  # best mode: tiles placed left of the anchor (right part of the search)
+P_KINDS = P + 19  # tile kinds of the alphabet: letters + 1 (27 for English)
 W_TAB = P + 32  # best mode: span bounds of the current anchor (see _shadow), rows of TAB_W
 TAB_W = MAX_RACK + 2
 MAX_SUB = 1 << MAX_RACK  # sub-leaves of a rack: at most 2^9 (nine different tiles)
-W_RADIX = W_TAB + (MAX_RACK + 1) * TAB_W + 8  # best mode, leave table: the rack's mixed radix (27)
-W_SUB = W_RADIX + 27  # ... the value of each sub-leave by its code (milli-points)
+W_RADIX = W_TAB + (MAX_RACK + 1) * TAB_W + 8  # best mode, leave table: the rack's mixed radix (P_KINDS)
+W_SUB = W_RADIX + MAX_KINDS  # ... the value of each sub-leave by its code (milli-points)
 W_LVB = W_SUB + MAX_SUB  # ... the best sub-leave value by tiles played (MAX_RACK + 1)
 W_SIZE = W_LVB + MAX_RACK + 1 + 8
 
 # -- output rows ------------------------------------------------------------------------
-# score, meta = row | col << 5 | direction << 10 | length << 11 | tiles placed << 16,
-# equity (best mode, milli-points), then the tiles of the line packed 5 per int32,
-# 6 bits each (letter | 32 for a blank, 0 where played through).
+# score, meta = row | col << 5 | direction << 10 | length << 11 | tiles placed << 16
+# | blanks << 21 (bit 21 + i: the i-th tile placed, from the first square, is a blank),
+# equity (best mode, milli-points), then the letters of the line packed 5 per int32,
+# 6 bits each (the letter, 0 where played through).
 O_SCORE = 0
 O_META = 1
 O_EQUITY = 2
 O_TILES = 3
 O_WIDTH = 8
 O_HAVE = O_WIDTH  # result rows: one more column, 1 when there is a move (best mode), -1 for a bad rack
+META_BLANKS = 21  # the first bit of the placed tiles' blank flags in the meta column
 
 
 @intrinsic
@@ -152,13 +159,13 @@ def _record(w, out, start, end, score, nt):  # type: ignore[no-untyped-def]  # p
             leave = 0
             if w[P_HASLEAVE] == 2:  # the value of the sub-leave kept, by its mixed-radix code
                 code = 0
-                for t in range(27):
+                for t in range(w[P_KINDS]):
                     c = w[W_RACK + t]
                     if c:
                         code += c * w[W_RADIX + t]
                 leave = w[W_SUB + code]
             else:
-                for t in range(27):
+                for t in range(w[P_KINDS]):
                     c = w[W_RACK + t]
                     if c:
                         leave += c * w[W_LEAVE + t]
@@ -179,14 +186,18 @@ def _record(w, out, start, end, score, nt):  # type: ignore[no-untyped-def]  # p
         meta = r | (start << 5)
     else:
         meta = start | (r << 5)
-    out[o + O_META] = meta | (d << 10) | ((end - start + 1) << 11) | (nt << 16)
     out[o + O_EQUITY] = equity
     acc = 0
     sh = 0
     k = o + O_TILES
+    blanks = 0
+    bb = META_BLANKS
     for i in range(start, end + 1):
         t = w[W_PLACED + i]
-        acc |= ((t & 31) | ((t >> 1) & 32)) << sh
+        acc |= (t & 63) << sh
+        if t:
+            blanks |= ((t >> 6) & 1) << bb
+            bb += 1
         sh += 6
         if sh == 30:
             out[k] = acc
@@ -195,6 +206,7 @@ def _record(w, out, start, end, score, nt):  # type: ignore[no-untyped-def]  # p
             sh = 0
     if sh:
         out[k] = acc
+    out[o + O_META] = meta | (d << 10) | ((end - start + 1) << 11) | (nt << 16) | blanks
     if mode == 0:
         w[P_NOUT] = n + 1
     else:
@@ -202,14 +214,15 @@ def _record(w, out, start, end, score, nt):  # type: ignore[no-untyped-def]  # p
 
 
 _I32P = types.CPointer(types.int32)
-_REC_SIG = types.void(
-    _I32P, _I32P, _I32P,
-    types.int64, types.int64, types.int64, types.int64, types.int64, types.int64, types.int64,
-    types.int64, types.int64,
-)
+_I64P = types.CPointer(types.int64)
+_SCALARS = (types.int64,) * 9
+_REC_SIG = types.void(_I32P, _I32P, _I32P, *_SCALARS)
+"""The narrow search: graph and work array of ``int32`` (alphabets of up to 30 letters)."""
+_REC_SIG_WIDE = types.void(_I64P, _I64P, _I32P, *_SCALARS)
+"""The wide search: graph and work array of ``int64`` (31 to 63 letters)."""
 
 
-@nb.njit(cache=CACHE)  # its one signature is compiled by prepare()
+@nb.njit(cache=CACHE)  # its signatures are compiled by prepare()
 def _rec(g, w, out, pos, node, children, mainsc, wmul, xsc, nt, start, rbits):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Fill square ``pos`` of the current line from graph ``node`` (its children mask
     ``children``) and recurse."""
@@ -364,11 +377,14 @@ def _rec(g, w, out, pos, node, children, mainsc, wmul, xsc, nt, start, rbits):  
     w[W_PLACED + pos] = 0
 
 
-def prepare() -> None:
-    """Compile (or load from the disk cache) :func:`_rec` for its one signature; after the
-    first call this does nothing. Callers of the compiled search call it first."""
-    if not _rec.signatures:
-        _rec.compile(_REC_SIG)
+def prepare(wide: bool = False) -> None:
+    """Compile (or load from the disk cache) :func:`_rec` for the narrow signature, or the wide
+    one (``int64`` graph and work array); once it is there this does nothing. Callers of the
+    compiled search call it first."""
+    sig = _REC_SIG_WIDE if wide else _REC_SIG
+    if sig.args not in _rec.signatures:
+        _rec.disable_compile(False)
+        _rec.compile(sig)
         _rec.disable_compile()
 
 
@@ -489,9 +505,13 @@ def decode_packed(out):  # type: ignore[no-untyped-def]  # pragma: no cover
         length[i] = ln
         ntiles[i] = (meta >> 16) & 31
         equity[i] = out[i, O_EQUITY]
+        bb = META_BLANKS
         for j in range(ln):
             six = (out[i, O_TILES + j // 5] >> (6 * (j % 5))) & 63
-            tiles[i, j] = (six & 31) | ((six & 32) << 1)
+            if six:
+                six |= ((meta >> bb) & 1) << 6
+                bb += 1
+            tiles[i, j] = six
     return score, row, col, dirn, length, ntiles, equity, tiles
 
 
@@ -510,9 +530,9 @@ def _is_anchor(b, r, c, empty, start_sq):  # type: ignore[no-untyped-def]  # pra
 def _gen_dir(g, w, out, b, lm, wm, direction, start_sq, rbits):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Generate the plays along the rows of ``b`` (the board or its transpose)."""
     size = b.shape[0]
-    cross = np.empty((size, size), np.int32)
+    cross = np.empty((size, size), np.int64)
     xsum = np.empty((size, size), np.int32)
-    val = w[W_VAL:W_VAL + 27]
+    val = w[W_VAL:W_VAL + w[P_KINDS]]
     _cross(g, b, size, cross, xsum, val)
     empty = True
     for r in range(size):

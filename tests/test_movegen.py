@@ -120,14 +120,19 @@ def test_packed_rows_follow_the_documented_layout(twl_gen: MoveGenerator,
         assert packed.shape == (len(moves), O_WIDTH) and packed.dtype == np.int32
         for row, move in zip(packed.tolist(), moves):
             meta = row[O_META]
-            r, c, down, length, placed = meta & 31, (meta >> 5) & 31, (meta >> 10) & 1, (meta >> 11) & 31, meta >> 16
+            r, c, down, length = meta & 31, (meta >> 5) & 31, (meta >> 10) & 1, (meta >> 11) & 31
+            placed, blanks = (meta >> 16) & 31, meta >> 21
             tiles = []
             for i in range(length):
                 six = (row[O_TILES + i // 5] >> (6 * (i % 5))) & 63
-                tiles.append(0 if six == 0 else (six & 31) | (BLANK_FLAG if six & 32 else 0))
+                if six:  # bit 21 + k of the meta: the k-th tile placed is a blank
+                    k = sum(1 for t in tiles if t)
+                    six |= BLANK_FLAG if (blanks >> k) & 1 else 0
+                tiles.append(six)
             assert (row[O_SCORE], r, c, bool(down), tuple(tiles)) == (move.score, move.row, move.col, move.down,
                                                                      move.tiles)
             assert placed == move.tile_count
+            assert blanks >> placed == 0
 
 
 def test_empty_board_windy() -> None:

@@ -18,8 +18,8 @@ import numpy as np
 from qiza.analysis import Candidate, board_array, counts_text, generator, rack_counts, to_place
 from qiza.game import Kind, PlayerView, Record
 from qiza.move import Exchange, Move, Pass
-from qiza.movegen import MoveGenerator, MoveList
-from qiza.players.leaves import LETTERS, LeaveModel, RackLeaves, default_model
+from qiza.movegen import MoveGenerator, MoveList, kind_values
+from qiza.players.leaves import LETTERS, LeaveModel, RackLeaves, model_for_tile_set, vowel_codes
 from qiza.rules import ChallengeRule, Rules
 
 if TYPE_CHECKING:
@@ -27,8 +27,28 @@ if TYPE_CHECKING:
     from qiza.layout import Layout
     from qiza.lexicon import Lexicon
 
-VOWEL_MASK = np.zeros(64, bool)
-VOWEL_MASK[[1, 5, 9, 15, 21]] = True
+_VOWEL_MASKS: dict[tuple[str, ...], np.ndarray] = {}
+
+
+def vowel_mask(tile_set: TileSet) -> np.ndarray:
+    """A mask over letter codes (64 entries) of the tile set's vowels (A E I O U for English)."""
+    mask = _VOWEL_MASKS.get(tile_set.letters)
+    if mask is None:
+        mask = np.zeros(64, bool)
+        mask[list(vowel_codes(tile_set.letters))] = True
+        _VOWEL_MASKS[tile_set.letters] = mask
+    return mask
+
+
+def english_letters(tile_set: TileSet) -> bool:
+    """Whether a tile set has the English letters ``A``..``Z`` (the bingo odds and the trained
+    leave tables know only those)."""
+    return tuple(tile_set.letters) == tuple(LETTERS[1:])
+
+
+def tile_values_of(rules: Rules) -> np.ndarray:
+    """The face value of each tile kind of the rules' tile set (index 0 the blank, 0)."""
+    return kind_values(rules.tile_set.values, rules.tile_set.size).astype(np.int64)
 
 
 @dataclass(frozen=True)
@@ -89,7 +109,7 @@ class BasePlayer:
     def _no_play_counts(self, rack: np.ndarray, bag_count: int, rules: Rules) -> Move:
         """:meth:`_no_play` from the rack counts, bag size and rules."""
         if bag_count >= max(rules.exchange_limit, 1) and rack.sum():
-            return Exchange(counts_text(rack))
+            return Exchange(counts_text(rack, rules.tile_set))
         return Pass()
 
     def __repr__(self) -> str:
@@ -102,11 +122,11 @@ class MaxScorePlayer(BasePlayer):
     name = "maxscore"
 
     def choose(self, view: PlayerView) -> Move:
-        rack = rack_counts(view.rack)
+        rack = rack_counts(view.rack, view.rules.tile_set)
         best = self.generator(view.rules).best(board_array(view.board), rack)
         if best is None:
             return self._no_play(view, rack)
-        return to_place(best)
+        return to_place(best, view.rules.tile_set)
 
 
 @dataclass(frozen=True)
@@ -237,12 +257,21 @@ _ODDS: dict[tuple[str, TileSet], BingoOdds] = {}
 
 def bingo_odds(lexicon: Lexicon, rules: Rules) -> BingoOdds:
     """The cached :class:`BingoOdds` of a lexicon and tile set (keyed by their content, so that
-    copies -- e.g. rules unpickled in a worker process for every move -- share one table)."""
+    copies -- e.g. rules unpickled in a worker process for every move -- share one table).
+    Only for tile sets of the English letters (see :func:`odds_for`)."""
     key = (lexicon.content_hash, rules.tile_set)
     odds = _ODDS.get(key)
     if odds is None:
         odds = _ODDS[key] = BingoOdds(lexicon.words, rules.tile_set.full_bag())
     return odds
+
+
+def odds_for(lexicon: Lexicon, rules: Rules, settings: StaticSettings) -> BingoOdds | None:
+    """The bingo odds a static player adds to leaves: none when the settings give them no
+    weight or the tile set is not the English letters (not done for other alphabets yet)."""
+    if not settings.bingo_draw_bonus or not english_letters(rules.tile_set):
+        return None
+    return bingo_odds(lexicon, rules)
 
 
 def with_bingo_odds(leaves: RackLeaves, settings: StaticSettings, odds: BingoOdds | None) -> RackLeaves:
@@ -286,9 +315,7 @@ def leave_equities(leaves: RackLeaves, settings: StaticSettings, rules: Rules, b
     s = settings
     rack_size = rules.rack_size
     if bag_count == 0 or (bag_count < rack_size and s.preendgame_points):
-        tile_values = np.zeros(27, np.int64)
-        tile_values[1:] = rules.tile_set.values
-        leave_points = leaves.counts @ tile_values
+        leave_points = leaves.counts @ tile_values_of(rules)
         if bag_count == 0:
             out = np.arange(len(leave_points)) == 0
             return np.where(out, s.out_bonus_factor * unseen_points, -s.stuck_penalty * leave_points - 2.0)
@@ -319,7 +346,7 @@ def evaluate_position(gen: MoveGenerator, model: LeaveModel, settings: StaticSet
                       (ml.row[:, None] + offsets) * size + ml.col[:, None])
         sq = np.clip(sq, 0, size * size - 1)
         placed = ml.tiles != 0
-        vowel_hot = placed & VOWEL_MASK[ml.tiles & 63] & hot[sq] & ((ml.tiles & 64) == 0)
+        vowel_hot = placed & vowel_mask(rules.tile_set)[ml.tiles & 63] & hot[sq] & ((ml.tiles & 64) == 0)
         equity = equity - s.opening_vowel_penalty * vowel_hot.sum(axis=1)
     return Evaluation(ml, equity, code, leaves, rack, weight)
 
@@ -373,14 +400,16 @@ class StaticPlayer(BasePlayer):
                  graph: np.ndarray | None = None, leaves: LeaveModel | None = None,
                  settings: StaticSettings | None = None, vocabulary: Lexicon | None = None) -> None:
         super().__init__(lexicon, name=name, seed=seed, graph=graph, vocabulary=vocabulary)
-        self.leaves = leaves or default_model()
+        self.leaves = leaves or model_for_tile_set(lexicon.tile_set)
         self._own_leaves = leaves is not None
         self.settings = settings or StaticSettings()
 
     def model_for(self, rules: Rules) -> LeaveModel:
         """The leave values for a game's rules: the model given to the player, else the shipped
-        model for the rules' rack size (8- and 9-tile racks have their own when shipped)."""
-        return self.leaves if self._own_leaves else default_model(rules.rack_size)
+        model for the rules' tile set and rack size (8- and 9-tile racks have their own when
+        shipped; other languages the feature model of their tile values, see
+        :func:`~qiza.players.leaves.model_for_tile_set`)."""
+        return self.leaves if self._own_leaves else model_for_tile_set(rules.tile_set, rules.rack_size)
 
     # -- evaluation of all placements ------------------------------------------------------
     def _hot_squares(self, rules: Rules) -> np.ndarray:
@@ -390,30 +419,31 @@ class StaticPlayer(BasePlayer):
     def evaluate(self, view: PlayerView) -> Evaluation:
         """The static evaluation of every placement of the view's position."""
         rules = view.rules
-        gen = self.generator(rules)  # first: it refuses tile sets the generator cannot handle
-        tile_values = np.zeros(27, np.int64)
-        tile_values[1:] = rules.tile_set.values
-        unseen = float(rack_counts(view.unseen).dot(tile_values)) if view.bag_count == 0 else 0.0
+        gen = self.generator(rules)
+        ts = rules.tile_set
+        unseen = float(rack_counts(view.unseen, ts).dot(tile_values_of(rules))) if view.bag_count == 0 else 0.0
         hot = self._hot_squares(rules) if view.board.is_empty() else None
-        odds = bingo_odds(self.lexicon, rules) if self.settings.bingo_draw_bonus else None
+        odds = odds_for(self.lexicon, rules, self.settings)
         return evaluate_position(gen, self.model_for(rules), self.settings, rules,
-                                 board_array(view.board), rack_counts(view.rack), view.bag_count, unseen, hot, odds)
+                                 board_array(view.board), rack_counts(view.rack, ts), view.bag_count, unseen, hot,
+                                 odds)
 
     def evaluate_all(self, view: PlayerView) -> tuple[MoveList, np.ndarray, list[str], np.ndarray]:
         """Every placement, its equity, its leave (as rack text, per move) and rack counts."""
         ev = self.evaluate(view)
-        texts = [counts_text(c) for c in ev.leaves.counts]
+        texts = [counts_text(c, view.rules.tile_set) for c in ev.leaves.counts]
         return ev.moves, ev.equity, [texts[i] for i in ev.leave], ev.rack
 
     def exchange_options(self, view: PlayerView, rack: np.ndarray) -> list[Option]:
         """Every exchange with its equity (the value of the tiles kept), when exchanging is allowed."""
-        odds = bingo_odds(self.lexicon, view.rules) if self.settings.bingo_draw_bonus else None
+        ts = view.rules.tile_set
+        odds = odds_for(self.lexicon, view.rules, self.settings)
         leaves = with_bingo_odds(self.model_for(view.rules).rack_leaves(rack), self.settings, odds)
         ev = Evaluation(MoveList(np.zeros((0, 8), np.int32), board_array(view.board), view.rules.layout.size),
                         np.zeros(0), np.zeros(0, np.int64), leaves, rack, self.settings.leave_weight)
         kept, equity = exchange_equities(ev, self.settings, view.bag_count, view.rules.exchange_limit)
-        return [Option(Exchange(counts_text(rack - leaves.counts[k])), 0, counts_text(leaves.counts[k]), float(e))
-                for k, e in zip(kept, equity)]
+        return [Option(Exchange(counts_text(rack - leaves.counts[k], ts)), 0, counts_text(leaves.counts[k], ts),
+                       float(e)) for k, e in zip(kept, equity)]
 
     def ranked(self, view: PlayerView, top: int | None = None, *, with_exchanges: bool = True) -> list[Option]:
         """The engine's options (placements and exchanges), best equity first."""
@@ -422,7 +452,8 @@ class StaticPlayer(BasePlayer):
         order = np.argsort(-equity, kind="stable")
         if top is not None:
             order = order[:top]
-        options = [Option(to_place(ml[int(i)]), int(ml.score[i]), counts_text(ev.leaves.counts[ev.leave[i]]),
+        ts = view.rules.tile_set
+        options = [Option(to_place(ml[int(i)], ts), int(ml.score[i]), counts_text(ev.leaves.counts[ev.leave[i]], ts),
                           float(equity[i]), int(ml.ntiles[i]), ml[int(i)].word) for i in order]
         if with_exchanges:
             options.extend(self.exchange_options(view, ev.rack))
@@ -442,23 +473,22 @@ class StaticPlayer(BasePlayer):
         searched by the compiled best-only search reading the value of every sub-leave."""
         rules = view.rules
         gen = self.generator(rules)
-        tile_values = np.zeros(27, np.int64)
-        tile_values[1:] = rules.tile_set.values
-        unseen = float(rack_counts(view.unseen).dot(tile_values)) if view.bag_count == 0 else 0.0
-        odds = bingo_odds(self.lexicon, rules) if self.settings.bingo_draw_bonus else None
-        rack = rack_counts(view.rack)
+        ts = rules.tile_set
+        unseen = float(rack_counts(view.unseen, ts).dot(tile_values_of(rules))) if view.bag_count == 0 else 0.0
+        odds = odds_for(self.lexicon, rules, self.settings)
+        rack = rack_counts(view.rack, ts)
         leaves = with_bingo_odds(self.model_for(rules).rack_leaves(rack), self.settings, odds)
         per_code = leave_equities(leaves, self.settings, rules, view.bag_count, unseen)
         found = gen.best(board_array(view.board), rack, sub_leaves=(leaves.radix, per_code, leaves.sizes))
         best_move: Move | None = None
         best_equity = -1e9
         if found is not None and found.equity is not None:
-            best_move, best_equity = to_place(found), found.equity
+            best_move, best_equity = to_place(found, ts), found.equity
         kept, equity = exchange_equities_of(leaves, self.settings, view.bag_count, rules.exchange_limit)
         if len(kept):
             j = int(np.argmax(equity))
             if equity[j] > best_equity:
-                best_move = Exchange(counts_text(rack - leaves.counts[kept[j]]))
+                best_move = Exchange(counts_text(rack - leaves.counts[kept[j]], ts))
         if best_move is None:
             return self._no_play_counts(rack, view.bag_count, rules)
         return best_move
@@ -469,12 +499,12 @@ class StaticPlayer(BasePlayer):
         best_equity = -1e9
         if len(ev.moves):
             i = int(np.argmax(ev.equity))
-            best_move, best_equity = to_place(ev.moves[i]), float(ev.equity[i])
+            best_move, best_equity = to_place(ev.moves[i], rules.tile_set), float(ev.equity[i])
         kept, equity = exchange_equities(ev, self.settings, bag_count, rules.exchange_limit)
         if len(kept):
             j = int(np.argmax(equity))
             if equity[j] > best_equity:
-                best_move = Exchange(counts_text(ev.rack - ev.leaves.counts[kept[j]]))
+                best_move = Exchange(counts_text(ev.rack - ev.leaves.counts[kept[j]], rules.tile_set))
         if best_move is None:
             return self._no_play_counts(ev.rack, bag_count, rules)
         return best_move
@@ -499,7 +529,7 @@ class LevelPlayer(StaticPlayer):
         if self.strategy == "equity":
             ml, equity, _, rack = self.evaluate_all(view)
         else:
-            rack = rack_counts(view.rack)
+            rack = rack_counts(view.rack, view.rules.tile_set)
             ml = self.generator(view.rules).generate(board_array(view.board), rack)
             equity = ml.score.astype(np.float64)
         if not len(ml):
@@ -508,7 +538,7 @@ class LevelPlayer(StaticPlayer):
         k = max(self.pick_top, int(len(order) * self.pick_from))
         k = min(k, len(order))
         choice = int(order[self.rng.randrange(k)])
-        return to_place(ml[choice])
+        return to_place(ml[choice], view.rules.tile_set)
 
 
 # -- vocabulary of the weaker levels -------------------------------------------------------
@@ -516,9 +546,15 @@ _VOCAB: dict[tuple[str, int], Lexicon | None] = {}
 _WARNED = False
 
 
+_WORDFREQ_LANGUAGES = {"french": "fr", "german": "de", "spanish": "es", "catalan": "ca", "italian": "it",
+                       "dutch": "nl", "polish": "pl"}
+"""The ``wordfreq`` language of each tile set's language (English for the others)."""
+
+
 def vocabulary(lexicon: Lexicon, size: int) -> Lexicon | None:
-    """The ``size`` most frequent English words that are in the lexicon, as a lexicon (from
-    the PyPI package ``wordfreq``, the ``levels`` extra), or None if that package is missing."""
+    """The ``size`` most frequent words of the lexicon's language that are in the lexicon, as a
+    lexicon (from the PyPI package ``wordfreq``, the ``levels`` extra; folded as the language's
+    lexicon folds letters), or None if that package is missing."""
     global _WARNED
     key = (lexicon.content_hash, size)
     if key in _VOCAB:
@@ -532,10 +568,19 @@ def vocabulary(lexicon: Lexicon, size: int) -> Lexicon | None:
             _WARNED = True
         _VOCAB[key] = None
         return None
+    from qiza.languages import LANGUAGES
     from qiza.lexicon import Lexicon
 
-    words = {w.upper() for w in wordfreq.top_n_list("en", size) if w.isascii() and w.isalpha()} & lexicon.words
-    sub = Lexicon(f"{lexicon.name}-top{size}", words)
+    language = LANGUAGES.get(lexicon.name.lower())
+    if language is not None:
+        top = wordfreq.top_n_list(_WORDFREQ_LANGUAGES.get(language.tile_set_name, "en"), size)
+        words = {language.fold(w) for w in top if w.isalpha() and w == w.lower()} & lexicon.words
+    else:
+        words = {w.upper() for w in wordfreq.top_n_list("en", size) if w.isascii() and w.isalpha()} & lexicon.words
+    if not words:
+        _VOCAB[key] = None
+        return None
+    sub = Lexicon(f"{lexicon.name}-top{size}", words, tile_set=lexicon.tile_set)
     _VOCAB[key] = sub
     return sub
 

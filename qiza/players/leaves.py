@@ -14,6 +14,12 @@ blank) in three layers:
 The trained model ships as ``qiza/data/leaves.json`` (see :mod:`qiza.players.train`, which
 records the training run's size and time in the file). Without it a hand-made model is used.
 
+Other tile sets (:func:`model_for_tile_set`): until a model is trained for them, a feature
+model made from the set's own tile values (:meth:`LeaveModel.from_tile_values`): each tile's
+value is the English hand-made value of tiles of its face value, with the same duplicate and
+vowel/consonant penalties. A model's tiles are named by ``names`` (``?`` and one character per
+letter code, ``chr(64 + code)``: ``?ABC...Z`` for English).
+
 :meth:`LeaveModel.rack_leaves` values every sub-leave of a rack at once (numpy, at most 128
 for seven different tiles): the static player uses it for all placements and exchanges.
 """
@@ -29,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from qiza.alphabet import TileSet
 from qiza.players.leave_table import FullTable, build
 
 VOWELS = (1, 5, 9, 15, 21)  # A E I O U
@@ -41,38 +48,39 @@ _HAND_TILES = [25.0, 1.0, -2.0, 0.5, 0.5, 3.5, -2.0, -2.0, 1.0, -0.5, -2.5, -1.5
                0.5, -1.5, -0.5, -7.0, 1.5, 8.0, 0.0, -3.0, -5.5, -3.5, 3.5, -1.0, 2.0]
 
 
-def leave_key(counts: Sequence[int] | np.ndarray) -> str:
+def leave_key(counts: Sequence[int] | np.ndarray, names: str = LETTERS) -> str:
     """The leave as sorted text, blanks first (``?AER``): the superleave table's key."""
-    return "".join(LETTERS[i] * int(counts[i]) for i in range(27))
+    return "".join(names[i] * int(counts[i]) for i in range(len(names)))
 
 
-def key_counts(key: str) -> np.ndarray:
-    """27 counts of a leave key (inverse of :func:`leave_key`)."""
-    counts = np.zeros(27, np.int32)
+def key_counts(key: str, names: str = LETTERS) -> np.ndarray:
+    """The counts of a leave key (inverse of :func:`leave_key`)."""
+    counts = np.zeros(len(names), np.int32)
     for ch in key:
-        counts[LETTERS.index(ch)] += 1
+        counts[names.index(ch)] += 1
     return counts
 
 
-def features(counts: Sequence[int] | np.ndarray) -> list[str]:
+def features(counts: Sequence[int] | np.ndarray, names: str = LETTERS,
+             vowels_of: Sequence[int] = VOWELS) -> list[str]:
     """The names of the features present in a leave (each with value 1)."""
     out = []
     vowels = consonants = 0
-    for t in range(27):
+    for t in range(len(names)):
         c = int(counts[t])
         if not c:
             continue
         for k in range(1, min(c, 3) + 1):
-            out.append(f"{LETTERS[t]}{k}")
-        if t in VOWELS:
+            out.append(f"{names[t]}{k}")
+        if t in vowels_of:
             vowels += c
         elif t:
             consonants += c
     out.append(f"v{min(vowels, MAX_VC)}c{min(consonants, MAX_VC)}")
-    present = [t for t in range(27) if counts[t]]
+    present = [t for t in range(len(names)) if counts[t]]
     for i, t in enumerate(present):
         for u in present[i + 1:]:
-            out.append(LETTERS[t] + LETTERS[u])
+            out.append(names[t] + names[u])
     return out
 
 
@@ -101,7 +109,12 @@ class LeaveModel:
 
     def __init__(self, weights: Mapping[str, float], table: Mapping[str, float] | None = None,
                  tile_values: Sequence[float] | None = None, meta: Mapping[str, Any] | None = None,
-                 full: FullTable | None = None) -> None:
+                 full: FullTable | None = None, *, names: str = LETTERS,
+                 vowels: Sequence[int] = VOWELS) -> None:
+        self.names = names
+        """``?`` and one character per letter code (``chr(64 + code)``): the tiles of this model."""
+        self.kinds = len(names)
+        self.vowels = tuple(vowels)
         self.weights = dict(weights)
         self.table = dict(table or {})
         self.tile_values = np.asarray(tile_values if tile_values is not None else _HAND_TILES, np.float64)
@@ -114,28 +127,30 @@ class LeaveModel:
     def _compile(self) -> None:
         """Feature weights as arrays for :meth:`values_of`."""
         w = self.weights
-        copies = np.zeros((27, MAX_RACK_TILES + 1))
-        for t in range(27):
+        kinds, names = self.kinds, self.names
+        copies = np.zeros((kinds, MAX_RACK_TILES + 1))
+        for t in range(kinds):
             for k in range(1, MAX_RACK_TILES + 1):
-                copies[t, k] = copies[t, k - 1] + (w.get(f"{LETTERS[t]}{k}", 0.0) if k <= 3 else 0.0)
+                copies[t, k] = copies[t, k - 1] + (w.get(f"{names[t]}{k}", 0.0) if k <= 3 else 0.0)
         vc = np.zeros((MAX_VC + 1, MAX_VC + 1))
         for v in range(MAX_VC + 1):
             for c in range(MAX_VC + 1):
                 vc[v, c] = w.get(f"v{v}c{c}", 0.0)
-        pairs = np.zeros((27, 27))
-        for t in range(27):
-            for u in range(t + 1, 27):
-                pairs[t, u] = w.get(LETTERS[t] + LETTERS[u], 0.0)
+        pairs = np.zeros((kinds, kinds))
+        for t in range(kinds):
+            for u in range(t + 1, kinds):
+                pairs[t, u] = w.get(names[t] + names[u], 0.0)
         self._copies, self._vc, self._pairs = copies, vc, pairs
         self._rack_cache: dict[str, RackLeaves] = {}
 
     def values_of(self, counts: np.ndarray) -> np.ndarray:
-        """Values of many leaves at once (``counts``: m x 27); the superleave table first."""
+        """Values of many leaves at once (``counts``: m x kinds); the superleave table first."""
         counts = np.asarray(counts)
         clipped = np.minimum(counts, MAX_RACK_TILES)
-        value = self._copies[np.arange(27)[None, :], clipped].sum(axis=1)
-        vowels = np.minimum(counts[:, list(VOWELS)].sum(axis=1), MAX_VC)
-        consonants = np.minimum(counts[:, 1:].sum(axis=1) - counts[:, list(VOWELS)].sum(axis=1), MAX_VC)
+        value = self._copies[np.arange(self.kinds)[None, :], clipped].sum(axis=1)
+        vowel_count = counts[:, list(self.vowels)].sum(axis=1)
+        vowels = np.minimum(vowel_count, MAX_VC)
+        consonants = np.minimum(counts[:, 1:].sum(axis=1) - vowel_count, MAX_VC)
         value += self._vc[vowels, consonants]
         present = (counts > 0).astype(np.float64)
         value += ((present @ self._pairs) * present).sum(axis=1)
@@ -143,24 +158,26 @@ class LeaveModel:
         return value
 
     def rack_leaves(self, rack: Sequence[int] | np.ndarray) -> RackLeaves:
-        """Every sub-leave of a rack (27 counts) with its value (see :class:`RackLeaves`)."""
+        """Every sub-leave of a rack (a count per tile kind) with its value (see :class:`RackLeaves`)."""
         rack = np.asarray(rack)
-        full_key = leave_key(rack)
+        if rack.shape != (self.kinds,):
+            raise ValueError(f"a rack of this model is {self.kinds} counts")
+        full_key = leave_key(rack, self.names)
         got = self._rack_cache.get(full_key)
         if got is not None:
             return got
-        radix = np.zeros(27, np.int64)
+        radix = np.zeros(self.kinds, np.int64)
         keys = [""]
         n = 1
-        tiles = [t for t in range(27) if rack[t]]
+        tiles = [t for t in range(self.kinds) if rack[t]]
         for t in tiles:
             radix[t] = n
             c = int(rack[t])
-            ch = LETTERS[t]
+            ch = self.names[t]
             keys = [k + ch * j for j in range(c + 1) for k in keys]
             n *= c + 1
         codes = np.arange(n)
-        counts = np.zeros((n, 27), np.int32)
+        counts = np.zeros((n, self.kinds), np.int32)
         for t in tiles:
             counts[:, t] = (codes // radix[t]) % (int(rack[t]) + 1)
         full = self.full
@@ -188,8 +205,8 @@ class LeaveModel:
 
     # -- values ---------------------------------------------------------------------------
     def value(self, counts: Sequence[int] | np.ndarray) -> float:
-        """Value in points of keeping these tiles (27 counts)."""
-        return self.value_key(leave_key(counts), counts)
+        """Value in points of keeping these tiles (a count per tile kind)."""
+        return self.value_key(leave_key(counts, self.names), counts)
 
     def value_key(self, key: str, counts: Sequence[int] | np.ndarray | None = None) -> float:
         """Value of a leave given by its key (counts optional, to save the conversion)."""
@@ -204,7 +221,7 @@ class LeaveModel:
         elif key in self.table:
             value = self.table[key]
         else:
-            c = np.asarray(counts if counts is not None else key_counts(key)).reshape(1, 27)
+            c = np.asarray(counts if counts is not None else key_counts(key, self.names)).reshape(1, self.kinds)
             value = float(self.values_of(c)[0])
         if len(self._cache) > 200_000:
             self._cache.clear()
@@ -213,9 +230,9 @@ class LeaveModel:
 
     def text_value(self, rack_text: str) -> float:
         """Value of a leave written as rack text (``AER?``)."""
-        counts = np.zeros(27, np.int32)
+        counts = np.zeros(self.kinds, np.int32)
         for ch in rack_text.upper():
-            counts[0 if ch == "?" else ord(ch) - 64] += 1
+            counts[self.names.index(ch)] += 1
         return self.value(counts)
 
     # -- storage -------------------------------------------------------------------------------
@@ -283,6 +300,41 @@ class LeaveModel:
         weights["QU"] = 5.0
         return cls(weights, {}, _HAND_TILES, {"source": "hand-made"})
 
+    @classmethod
+    def from_tile_values(cls, values: Sequence[int], vowels: Sequence[int], name: str = "") -> LeaveModel:
+        """A feature model for a tile set without a trained one: ``values`` are its letters'
+        face values, ``vowels`` the codes of its vowels. A tile kept is worth what the English
+        hand-made model gives, on average, to the English tiles of the same face value (the
+        nearest face value English has), the blank 25; a second copy -3, a third -5; and the
+        hand-made vowel/consonant balance."""
+        by_value: dict[int, list[float]] = {}
+        for v, hand in zip(_ENGLISH_VALUES, _HAND_TILES[1:]):
+            by_value.setdefault(v, []).append(hand)
+        mean = {v: sum(h) / len(h) for v, h in by_value.items()}
+        tiles = [_HAND_TILES[0]] + [mean[min(mean, key=lambda e: (abs(e - v), e))] for v in values]
+        names = "?" + "".join(chr(64 + i) for i in range(1, len(values) + 1))
+        hand = cls.hand_made()
+        weights = {k: v for k, v in hand.weights.items() if k[0] == "v" and k[1:2].isdigit()}
+        for t, v in enumerate(tiles):
+            weights[f"{names[t]}1"] = v
+            weights[f"{names[t]}2"] = -3.0 if t else -5.0
+            weights[f"{names[t]}3"] = -5.0
+        return cls(weights, {}, tiles, {"source": f"feature model from the tile values of {name or 'a tile set'}"},
+                   names=names, vowels=vowels)
+
+
+_ENGLISH_VALUES = (1, 3, 3, 2, 1, 4, 2, 4, 1, 8, 5, 1, 3, 1, 1, 3, 10, 1, 1, 1, 1, 4, 4, 8, 4, 10)
+"""The English tile values, A..Z (the hand-made tile values are for these)."""
+_VOWEL_LETTERS = set("AEIOUYÀÂÄÉÈÊËÎÏÔÖÙÛÜĄĘÓ")
+
+
+def vowel_codes(letters: Sequence[str]) -> tuple[int, ...]:
+    """The codes of the vowels of a tile set's letters (labels starting with a vowel; Y counts
+    in every language but English, whose hand-made model treats it as a consonant)."""
+    english = tuple(letters) == tuple(LETTERS[1:])
+    return tuple(i for i, label in enumerate(letters, start=1)
+                 if label[0] in _VOWEL_LETTERS and not (english and label[0] == "Y"))
+
 
 DATA_FILE = "leaves.json"
 
@@ -305,3 +357,13 @@ def default_model(rack_size: int = 7) -> LeaveModel:
     except (FileNotFoundError, OSError, ModuleNotFoundError):
         return LeaveModel.hand_made()
     return model
+
+
+@lru_cache(maxsize=16)
+def model_for_tile_set(tile_set: TileSet, rack_size: int = 7) -> LeaveModel:
+    """The leave model of a tile set: the shipped English model (:func:`default_model`) for
+    sets of the English letters with the English values (``english``, ``super``), else the
+    feature model of the set's tile values (:meth:`LeaveModel.from_tile_values`)."""
+    if tuple(tile_set.letters) == tuple(LETTERS[1:]) and tuple(tile_set.values) == _ENGLISH_VALUES:
+        return default_model(rack_size)
+    return LeaveModel.from_tile_values(tile_set.values, vowel_codes(tile_set.letters), tile_set.name)

@@ -37,7 +37,7 @@ from qiza.alphabet import TileSet
 from qiza.errors import QizaError
 from qiza.game import Game, PlayerView, Record
 from qiza.lexicon import Lexicon
-from qiza.move import Direction, Exchange, Move, Pass, Place
+from qiza.move import Exchange, Move, Pass
 from qiza.rules import Rules, find_preset
 from qiza.web.lexicons import load_source
 
@@ -119,26 +119,24 @@ class GreedyPlayer:
         cache: dict[Any, Any] = getattr(self._local, "generators", None) or {}
         self._local.generators = cache
         if key not in cache:
-            cache[key] = MoveGenerator(self.lexicon.gaddag, rules.layout, rules.tile_set.values,
-                                       rules.bingo_min_tiles, rules.bingo_bonus)
+            cache[key] = MoveGenerator(self.lexicon.graph_for(rules.tile_set), rules.layout, rules.tile_set.values,
+                                       rules.bingo_min_tiles, rules.bingo_bonus, labels=rules.tile_set.letters)
         return cache[key]
 
     def choose(self, view: PlayerView) -> Move:
         """The best-scoring placement, or an exchange, or a pass."""
         import numpy as np
 
+        from qiza.analysis import rack_counts, to_place
+
         rules = view.rules
         try:
             gen = self._generator(rules)
-            rack = np.zeros(27, dtype=np.int32)
-            for tile in rules.tile_set.codes(view.rack):
-                rack[tile] += 1
-            best = gen.best(np.array(view.board.cells, dtype=np.int32), rack)
+            best = gen.best(np.array(view.board.cells, dtype=np.int32), rack_counts(view.rack, rules.tile_set))
         except Exception:  # noqa: BLE001 - any generator limitation: fall back to exchange/pass
             best = None
         if best is not None:
-            row, col, down, word = best.text()
-            return Place(row, col, Direction.DOWN if down else Direction.ACROSS, word)
+            return to_place(best, rules.tile_set)
         if view.bag_count >= max(rules.exchange_limit, len(view.rack)) and view.rack:
             return Exchange(view.rack)
         return Pass()
