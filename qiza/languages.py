@@ -24,6 +24,7 @@ from pathlib import Path
 
 from qiza.alphabet import TileSet, TileSetError, find_tile_set
 from qiza.lexicon import MAX_LENGTH, MIN_LENGTH, Lexicon, LexiconError, LoadReport, read_word_list
+from qiza.rules import Rules
 
 DICT_DIR = Path("/usr/share/dict")
 """Where Debian's word-list packages install their lists."""
@@ -165,3 +166,24 @@ LANGUAGES: dict[str, Language] = {lang.lexicon: lang for lang in (
     Language("polish-debian", "polish", "polish", "wpolish", keep="ĄĆĘŁŃÓŚŹŻ", fold_accents=False),
 )}
 """The language lexicons by name: each Debian word list and how its words become tiles."""
+
+
+def rules_for_lexicon(rules: Rules, lexicon: Lexicon) -> Rules:
+    """The rules of a game with ``lexicon``: a lexicon spelt in another tile set than the English
+    one (``french-debian``...) plays with its own set when the rules have the English set (the
+    ``classic`` preset and its kin); rules with a set of their own keep it when the lexicon's
+    words are spelt in the same letters (``super`` with English words, ``french`` with any
+    A-Z list). Raises :class:`~qiza.errors.RuleError` when the letters differ (Spanish words
+    on the English Super set)."""
+    from qiza.alphabet import ENGLISH
+    from qiza.errors import RuleError
+
+    wanted = lexicon.tile_set
+    if wanted == rules.tile_set:
+        return rules
+    if rules.tile_set == ENGLISH and wanted != ENGLISH:
+        return rules.with_options(tile_set=wanted.name)
+    if wanted.letters == rules.tile_set.letters:
+        return rules
+    raise RuleError(f"the lexicon {lexicon.name} is spelt in the {wanted.name} tile set, which these rules "
+                    f"({rules.name}: the {rules.tile_set.name} tile set) do not have")

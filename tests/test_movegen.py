@@ -122,7 +122,7 @@ def test_packed_rows_follow_the_documented_layout(twl_gen: MoveGenerator,
             meta = row[O_META]
             r, c, down, length = meta & 31, (meta >> 5) & 31, (meta >> 10) & 1, (meta >> 11) & 31
             placed, blanks = (meta >> 16) & 31, meta >> 21
-            tiles = []
+            tiles: list[int] = []
             for i in range(length):
                 six = (row[O_TILES + i // 5] >> (6 * (i % 5))) & 63
                 if six:  # bit 21 + k of the meta: the k-th tile placed is a blank

@@ -36,9 +36,12 @@ def game_from_cgp(text: str, lexicon: str | None) -> Game:
 
 
 def _builtin_for(name: str | None) -> str:
-    """The built-in lexicon closest to a game record's: SOWPODS for Collins lists, else TWL06."""
+    """The built-in lexicon closest to a game record's: the record's own when built in (a
+    language's Debian list too), SOWPODS for Collins lists, else TWL06."""
+    from qiza.languages import LANGUAGES
+
     key = (name or "").lower()
-    if key in ("twl06", "sowpods", "enable"):
+    if key in ("twl06", "sowpods", "enable") or key in LANGUAGES:
         return key
     return "sowpods" if key.startswith(("csw", "sow", "collins")) else "twl06"
 

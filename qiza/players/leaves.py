@@ -308,15 +308,18 @@ class LeaveModel:
         nearest face value English has), the blank 25; a second copy -3, a third -5; and the
         hand-made vowel/consonant balance."""
         by_value: dict[int, list[float]] = {}
-        for v, hand in zip(_ENGLISH_VALUES, _HAND_TILES[1:]):
-            by_value.setdefault(v, []).append(hand)
-        mean = {v: sum(h) / len(h) for v, h in by_value.items()}
-        tiles = [_HAND_TILES[0]] + [mean[min(mean, key=lambda e: (abs(e - v), e))] for v in values]
+        for face, hand_value in zip(_ENGLISH_VALUES, _HAND_TILES[1:]):
+            by_value.setdefault(face, []).append(hand_value)
+        mean = {face: sum(h) / len(h) for face, h in by_value.items()}
+
+        def nearest(value: int) -> float:
+            return mean[min(mean, key=lambda face: (abs(face - value), face))]
+
+        tiles = [_HAND_TILES[0]] + [nearest(value) for value in values]
         names = "?" + "".join(chr(64 + i) for i in range(1, len(values) + 1))
-        hand = cls.hand_made()
-        weights = {k: v for k, v in hand.weights.items() if k[0] == "v" and k[1:2].isdigit()}
-        for t, v in enumerate(tiles):
-            weights[f"{names[t]}1"] = v
+        weights = {k: w for k, w in cls.hand_made().weights.items() if k[0] == "v" and k[1:2].isdigit()}
+        for t, tile_value in enumerate(tiles):
+            weights[f"{names[t]}1"] = tile_value
             weights[f"{names[t]}2"] = -3.0 if t else -5.0
             weights[f"{names[t]}3"] = -5.0
         return cls(weights, {}, tiles, {"source": f"feature model from the tile values of {name or 'a tile set'}"},
@@ -339,12 +342,16 @@ def vowel_codes(letters: Sequence[str]) -> tuple[int, ...]:
 DATA_FILE = "leaves.json"
 
 
-@lru_cache(maxsize=4)
 def default_model(rack_size: int = 7) -> LeaveModel:
     """The shipped trained model (``qiza/data/leaves.json`` and its full table
     ``leaves-table.npy``), or the hand-made one if absent. Racks of 8 and 9 tiles have models
     of their own (``leaves-8.json``, ``leaves-9.json``, trained on games with those racks)
-    when shipped; other sizes use the seven-tile model."""
+    when shipped; other sizes use the seven-tile model. Loaded once per rack size."""
+    return _default_model(rack_size)
+
+
+@lru_cache(maxsize=4)
+def _default_model(rack_size: int) -> LeaveModel:
     name = DATA_FILE if rack_size == 7 else f"leaves-{rack_size}.json"
     try:
         folder = resources.files("qiza").joinpath("data")

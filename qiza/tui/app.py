@@ -30,6 +30,7 @@ from pathlib import Path
 from rich.text import Text
 
 from qiza.errors import QizaError
+from qiza.languages import rules_for_lexicon
 from qiza.lexicon import load_lexicon
 from qiza.rules import (
     ChallengeRule,
@@ -86,7 +87,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     rules.add_argument("--end-points", choices=[e.value for e in EndPoints], default=None,
                        help="settling unplayed tiles at the end")
     rules.add_argument("--lexicon", "--words", default="enable", metavar="NAME|FILE",
-                       help="dictionary: enable (default), twl06, sowpods, or a word list file")
+                       help="dictionary: enable (default), twl06, sowpods, a language's list (french-debian, "
+                            "german-debian, spanish-debian, catalan-debian, italian-debian, dutch-debian, "
+                            "polish-debian: played with that language's tile set), or a word list file")
     rules.add_argument("--seed", type=int, default=None, help="random seed (the same seed deals the same tiles)")
     helps = parser.add_argument_group("help allowed in the game")
     helps.add_argument("--hints", action=argparse.BooleanOptionalAction, default=None,
@@ -203,8 +206,8 @@ def run(args: argparse.Namespace) -> int:
         raise QizaError(f"a game has 2 to 4 players, not {len(seats)}")
     _name_computers(seats)
     _check_computers(seats)
-    rules = build_rules(args, seats)
     lexicon = load_lexicon(args.lexicon)
+    rules = rules_for_lexicon(build_rules(args, seats), lexicon)
     from qiza.game import Game
 
     game = Game(rules, players=[s.name for s in seats], lexicon=lexicon, seed=args.seed)

@@ -151,13 +151,14 @@ def legend(style: BoardStyle = COMPACT) -> Text:
 
 
 def rack_text(rack: str, tile_set: TileSet) -> Text:
-    """A rack as tiles over their values (two lines)."""
+    """A rack as tiles over their values (two lines; a multi-letter tile shows its label, ``CH``)."""
     top, bottom = Text(), Text()
-    for char in rack:
-        value = 0 if char == "?" else tile_set.value(tile_set.code(char))
+    for tile in tile_set.codes(rack):
+        char = tile_set.char(tile)
+        value = tile_set.value(tile)
         top.append(f" {char} ", BLANK_STYLE if char == "?" else TILE_STYLE)
         top.append(" ")
-        bottom.append(str(value).rjust(2) + "  ")
+        bottom.append(str(value).rjust(len(char) + 1) + "  ")
     return Text("\n").join([top, bottom])
 
 

@@ -1,0 +1,154 @@
+"""Computer players in other languages and on the Super board: whole games, leave values,
+the tile set a language's lexicon brings, and a game in the terminal front end per language.
+
+The word lists are small and made here (see ``language_words``), so that games are quick; the
+terminal test points the Debian word-list folder at them.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+import sys
+from pathlib import Path
+
+import pytest
+from language_words import ENGLISH_WORDS, FRENCH_WORDS, POLISH_WORDS, SPANISH_WORDS
+
+from qiza import languages
+from qiza import lexicon as lexicon_module
+from qiza.alphabet import ENGLISH, FRENCH, POLISH, SPANISH, SUPER, TILE_SETS, TileSet
+from qiza.cli import main
+from qiza.errors import RuleError
+from qiza.game import Game, Kind
+from qiza.languages import rules_for_lexicon
+from qiza.lexicon import Lexicon, LoadReport
+from qiza.move import Place
+from qiza.players import make_player
+from qiza.players.leaves import default_model, model_for_tile_set, vowel_codes
+from qiza.rules import CLASSIC, SUPER_BOARD, Rules
+
+LISTS = {"french": FRENCH_WORDS, "polish": POLISH_WORDS, "spanish": SPANISH_WORDS}
+
+
+def _lexicon(words: list[str], tile_set: TileSet) -> Lexicon:
+    return Lexicon(f"TEST-{tile_set.name}", frozenset(words), LoadReport(), tile_set=tile_set)
+
+
+@pytest.mark.parametrize("name", sorted(TILE_SETS))
+def test_tile_text_reads_back_to_the_same_tiles(name: str) -> None:
+    tile_set = TILE_SETS[name]
+    rng = random.Random(name)
+    kinds = [0, *range(1, tile_set.size + 1), *(c | 0x40 for c in range(1, tile_set.size + 1))]
+    for _ in range(500):
+        tiles = [rng.choice(kinds) for _ in range(rng.randrange(9))]
+        assert tile_set.codes(tile_set.text(tiles)) == tiles, tile_set.text(tiles)
+    if name == "spanish":
+        r, rr = SPANISH.code("R"), SPANISH.code("RR")
+        assert SPANISH.text([r, r]) == "[R]R" and SPANISH.text([rr]) == "[RR]" and SPANISH.text([r, rr]) == "R[RR]"
+
+
+def test_a_language_lexicon_brings_its_tile_set() -> None:
+    french = _lexicon(FRENCH_WORDS, FRENCH)
+    assert rules_for_lexicon(CLASSIC, french).tile_set == FRENCH
+    english = _lexicon(ENGLISH_WORDS, ENGLISH)
+    assert rules_for_lexicon(CLASSIC, english) is CLASSIC
+    assert rules_for_lexicon(SUPER_BOARD, english) is SUPER_BOARD  # the Super set: the same letters
+    assert rules_for_lexicon(SUPER_BOARD, french) is SUPER_BOARD
+    with pytest.raises(RuleError, match="spanish tile set"):
+        rules_for_lexicon(SUPER_BOARD, _lexicon(SPANISH_WORDS, SPANISH))
+
+
+def test_leave_models_per_tile_set() -> None:
+    assert model_for_tile_set(ENGLISH) is default_model() and model_for_tile_set(SUPER) is default_model()
+    assert vowel_codes(ENGLISH.letters) == (1, 5, 9, 15, 21)
+    french = model_for_tile_set(FRENCH)
+    assert french.kinds == 27 and french is not default_model()
+    # the French W is worth 10, like the English Q and Z: kept, it is valued as their mean
+    w, e = FRENCH.code("W"), FRENCH.code("E")
+    assert french.tile_values[w] == pytest.approx((-7.0 + 2.0) / 2) and french.tile_values[0] == 25.0
+    assert french.tile_values[e] > french.tile_values[w]
+    polish = model_for_tile_set(POLISH)
+    assert polish.kinds == 33 and {POLISH.code(v) for v in ("A", "Ą", "E", "Ę", "O", "Ó", "Y")} <= set(polish.vowels)
+    leaves = polish.rack_leaves(_counts(POLISH, "ŻŹAE"))
+    assert len(leaves.values) == 16 and leaves.values[0] == 0.0
+
+
+def _counts(tile_set: TileSet, text: str) -> list[int]:
+    from qiza.analysis import rack_counts
+
+    return list(rack_counts(text, tile_set))
+
+
+def _whole_game(rules: Rules, lexicon: Lexicon, levels: tuple[str, str], seed: int) -> Game:
+    """A computer-against-computer game; every placement is checked by the rules engine and the lexicon."""
+    game = Game(rules, players=list(levels), lexicon=lexicon, seed=seed)
+    players = [make_player(level, lexicon, seed=seed + i) for i, level in enumerate(levels)]
+    while not game.over:
+        if game.can_challenge:
+            game.accept()
+            continue
+        move = players[game.to_move].choose(game.view(game.to_move))
+        if isinstance(move, Place):
+            assert not game.invalid_words(game.evaluate(move)), move
+        game.play(move)
+    return game
+
+
+@pytest.mark.parametrize(("name", "levels"), [("french", ("medium", "hard")), ("polish", ("hard", "easy")),
+                                              ("spanish", ("beginner", "hard"))])
+def test_computer_players_finish_a_game_in_a_language(name: str, levels: tuple[str, str]) -> None:
+    tile_set = TILE_SETS[name]
+    lexicon = _lexicon(LISTS[name], tile_set)
+    game = _whole_game(rules_for_lexicon(CLASSIC, lexicon), lexicon, levels, seed=4)
+    assert game.rules.tile_set == tile_set
+    placed = [r for r in game.history if r.kind is Kind.PLACE]
+    assert len(placed) >= 4 and sum(game.scores) > 0
+
+
+def test_computer_players_finish_a_game_on_the_super_board() -> None:
+    lexicon = _lexicon(ENGLISH_WORDS, ENGLISH)
+    game = _whole_game(SUPER_BOARD, lexicon, ("medium", "hard"), seed=2)
+    assert game.rules.layout.size == 21 and game.over
+    assert any(r.kind is Kind.PLACE for r in game.history)
+
+
+@pytest.fixture
+def language_lists(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The Debian word-list folder holding the small lists (and no lexicon loaded before)."""
+    for name, words in LISTS.items():
+        file = languages.LANGUAGES[f"{name}-debian"].dict_file
+        (tmp_path / file).write_text("\n".join(w.lower() for w in words) + "\n", encoding="utf-8")
+    monkeypatch.setattr(languages, "DICT_DIR", tmp_path)
+    monkeypatch.setattr(lexicon_module, "_loaded", {})
+    monkeypatch.setenv("QIZA_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setenv("LINES", "24")
+    return tmp_path
+
+
+@pytest.mark.parametrize("name", sorted(LISTS))
+def test_a_game_against_the_computer_in_the_terminal(name: str, language_lists: Path,
+                                                     monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    gcg_file = language_lists / "game.gcg"
+    monkeypatch.setattr(sys, "stdin", io.StringIO("pass\n" * 60))
+    status = main(["play", "--lexicon", f"{name}-debian", "--seed", "3", "--gcg", str(gcg_file)])
+    out = capsys.readouterr().out
+    assert status == 0 and "Game over" in out
+    record = gcg_file.read_text(encoding="utf-8")
+    assert f"#tile-distribution {name}" in record and f"#lexicon {name.upper()}-DEBIAN" in record
+    assert ">Computer:" in record  # the computer placed tiles in that language's set
+
+
+def test_a_game_against_the_computer_on_the_super_board_in_the_terminal(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    words = tmp_path / "words.txt"
+    words.write_text("\n".join(ENGLISH_WORDS) + "\n")
+    monkeypatch.setenv("QIZA_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setattr(sys, "stdin", io.StringIO("pass\n" * 80))
+    gcg_file = tmp_path / "game.gcg"
+    status = main(["play", "--rules", "super", "--lexicon", str(words), "--seed", "5", "--gcg", str(gcg_file)])
+    out = capsys.readouterr().out
+    assert status == 0 and "Game over" in out
+    assert "#tile-distribution super" in gcg_file.read_text()
