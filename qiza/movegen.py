@@ -72,6 +72,7 @@ from qiza.movegen_search import (
     O_TILES,
     O_WIDTH,
     P_BBONUS,
+    P_BLANKS0,
     P_BMIN,
     P_CAP,
     P_HASLEAVE,
@@ -162,6 +163,7 @@ def _many(g, anag, w0, out, boards, racks, prem, result):  # type: ignore[no-unt
         w[P_CAP] = out.shape[0]
         for t in range(nk):
             w[W_RACK + t] = racks[i, t]
+        w[P_BLANKS0] = racks[i, 0]
         _generate(g, anag, w, out, boards[i], lm, wm, lmT, wmT, start_sq, start_sqT)
         if w[P_MODE] == 0:
             result[i, 0] = -1 if w[P_OVERFLOW] else w[P_NOUT]

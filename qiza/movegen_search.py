@@ -69,6 +69,7 @@ P_START = P + 17  # the start square, on the board and on its transpose
 P_STARTT = P + 18
 P_LCOUNT = P + 16  # best mode: tiles placed left of the anchor (right part of the search)
 P_KINDS = P + 19  # tile kinds of the alphabet: letters + 1 (27 for English)
+P_BLANKS0 = P + 20  # blanks on the rack before the move (a move used one when W_RACK holds fewer)
 W_TAB = P + 32  # best mode: span bounds of the current anchor (see _shadow), rows of TAB_W
 TAB_W = MAX_RACK + 2
 MAX_SUB = 1 << MAX_RACK  # sub-leaves of a rack: at most 2^9 (nine different tiles)
@@ -190,14 +191,8 @@ def _record(w, out, start, end, score, nt):  # type: ignore[no-untyped-def]  # p
     acc = 0
     sh = 0
     k = o + O_TILES
-    blanks = 0
-    bb = META_BLANKS
     for i in range(start, end + 1):
-        t = w[W_PLACED + i]
-        acc |= (t & 63) << sh
-        if t:
-            blanks |= ((t >> 6) & 1) << bb
-            bb += 1
+        acc |= (w[W_PLACED + i] & 63) << sh
         sh += 6
         if sh == 30:
             out[k] = acc
@@ -206,6 +201,14 @@ def _record(w, out, start, end, score, nt):  # type: ignore[no-untyped-def]  # p
             sh = 0
     if sh:
         out[k] = acc
+    blanks = 0
+    if w[W_RACK] < w[P_BLANKS0]:  # the move puts down a blank: flag the tiles that are blanks
+        bb = META_BLANKS
+        for i in range(start, end + 1):
+            t = w[W_PLACED + i]
+            if t:
+                blanks |= ((t >> 6) & 1) << bb
+                bb += 1
     out[o + O_META] = meta | (d << 10) | ((end - start + 1) << 11) | (nt << 16) | blanks
     if mode == 0:
         w[P_NOUT] = n + 1
