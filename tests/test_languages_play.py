@@ -106,6 +106,51 @@ def test_computer_players_finish_a_game_in_a_language(name: str, levels: tuple[s
     assert len(placed) >= 4 and sum(game.scores) > 0
 
 
+def _small_bag(tile_set: TileSet, letters: str) -> TileSet:
+    """The tile set's letters and values with two of each of seven ``letters`` and no blank: the
+    two racks take every tile, so the first turn is already an endgame."""
+    wanted = set(tile_set.codes(letters))
+    counts = tuple(2 if code in wanted else 0 for code in range(1, tile_set.size + 1))
+    return TileSet(f"{tile_set.name}-small", tile_set.letters, counts, tile_set.values, 0, "a test bag")
+
+
+@pytest.mark.parametrize(("name", "letters"), [("polish", "AŻKOTŁI"), ("spanish", "[CH]OAS[LL]EI")])
+def test_the_champion_solves_endgames_in_a_language(name: str, letters: str) -> None:
+    tile_set = _small_bag(TILE_SETS[name], letters)
+    lexicon = _lexicon(LISTS[name], tile_set)
+    game = Game(CLASSIC.with_options(tile_set=tile_set, first_player="fixed"), players=2, lexicon=lexicon, seed=6)
+    assert not game.bag and len(game.racks[0]) == len(game.racks[1]) == 7
+    champions = [make_player("champion", lexicon, seed=s, time_limit=1.0, workers=1) for s in (1, 2)]
+    solved = 0
+    while not game.over:
+        if game.can_challenge:
+            game.accept()
+            continue
+        player = champions[game.to_move]
+        move = player.choose(game.view(game.to_move))
+        solved += "endgame" in player.last_report  # type: ignore[attr-defined]
+        if isinstance(move, Place):
+            assert not game.invalid_words(game.evaluate(move)), move
+        game.play(move)
+    assert solved >= 2 and any(r.kind is Kind.PLACE for r in game.history)
+
+
+@pytest.mark.parametrize("name", ["polish", "spanish"])
+def test_the_champion_simulates_in_a_language(name: str) -> None:
+    tile_set = TILE_SETS[name]
+    lexicon = _lexicon(LISTS[name], tile_set)
+    game = Game(rules_for_lexicon(CLASSIC, lexicon), players=2, lexicon=lexicon, seed=3)
+    champion = make_player("champion", lexicon, seed=1, time_limit=0.3, workers=1)
+    simulated = 0
+    for _ in range(6):
+        move = champion.choose(game.view(game.to_move))
+        simulated += champion.last_report.get("iterations", 0) > 0  # type: ignore[attr-defined]
+        if isinstance(move, Place):
+            assert not game.invalid_words(game.evaluate(move)), move
+        game.play(move)
+    assert simulated >= 2
+
+
 def test_computer_players_finish_a_game_on_the_super_board() -> None:
     lexicon = _lexicon(ENGLISH_WORDS, ENGLISH)
     game = _whole_game(SUPER_BOARD, lexicon, ("medium", "hard"), seed=2)

@@ -204,7 +204,7 @@ def _simulated(sim: SimPlayer, game: Game, played: Option | None,
         if key in keys:
             index = keys.index(key)
         else:
-            cands.append(candidate_from(played.move, played.score, played.equity, size))
+            cands.append(candidate_from(played.move, played.score, played.equity, size, game.rules.tile_set))
             index = len(cands) - 1
     sim.simulate(view, cands, float("inf"))
     means = sim.last_report["means"]

@@ -194,13 +194,14 @@ def format_best(game: Game, top: int = 10, engine: str = "static", *, iterations
             means = sim.last_report["means"]
         finally:
             sim.close()
-        rack = rack_counts(view.rack)
+        rack = rack_counts(view.rack, view.rules.tile_set)
         order = sorted(range(len(cands)), key=lambda i: -means[i])[:top]
         for i in order:
             c = cands[i]
             left = rack - np.asarray(c.used)
             drawn = 0 if c.is_exchange else min(int(sum(c.used)), view.bag_count)
-            rows.append((game.format(c.move), c.score, counts_text(left) or "-", f"{means[i]:+9.1f}",
+            rows.append((game.format(c.move), c.score, counts_text(left, view.rules.tile_set) or "-",
+                         f"{means[i]:+9.1f}",
                          win_probability(lead + float(means[i]), unseen - drawn)))
         header = f"{'#':>3} {'move':<24} {'score':>5} {'leave':<9} {'sim':>9} {'win%':>6}"
     else:

@@ -49,12 +49,13 @@ import numpy as np
 from qiza.analysis import board_array, rack_counts
 from qiza.game import Kind, PlayerView, Record
 from qiza.move import Direction, Move, Pass, Place
-from qiza.movegen import MoveGenerator, decode_packed
+from qiza.movegen import MoveGenerator, decode_packed, kind_values
 from qiza.players import endgame_nb as nb
 from qiza.players.engine import StaticPlayer
 from qiza.rules import EndPoints, EndRule, Rules
 
 if TYPE_CHECKING:
+    from qiza.alphabet import TileSet
     from qiza.lexicon import Lexicon
 
 INF = 10 ** 6
@@ -383,7 +384,7 @@ class _Search:
                 break
             if hit[3] == PASS_KEY:
                 info: MoveInfo = PASS_INFO
-                used = np.zeros(27, np.int32)
+                used = np.zeros(me.shape[0], np.int32)
             else:
                 moves = self.moves(board, hb, me)
                 k = moves.find(hit[3])
@@ -412,8 +413,8 @@ def solve(view: PlayerView, lexicon: Lexicon, *, time_limit: float = 5.0, max_de
 
     rules = view.rules
     board = board_array(view.board).copy()
-    me = rack_counts(view.rack)
-    opp = rack_counts(view.unseen)
+    me = rack_counts(view.rack, rules.tile_set)
+    opp = rack_counts(view.unseen, rules.tile_set)
     limit = (rules.passes if rules.end_rule is EndRule.PASSES else rules.scoreless_turns) * 2
     return solve_position(generator(lexicon, rules), rules, board, me, opp, time_limit=time_limit,
                           max_depth=max_depth, streak=scoreless_streak(view.history, rules), streak_limit=limit)
@@ -422,7 +423,8 @@ def solve(view: PlayerView, lexicon: Lexicon, *, time_limit: float = 5.0, max_de
 def solve_position(gen: MoveGenerator, rules: Rules, board: np.ndarray, me: np.ndarray, opp: np.ndarray, *,
                    time_limit: float = 5.0, max_depth: int = 40, streak: int = 0,
                    streak_limit: int | None = None) -> Solution:
-    """:func:`solve` on arrays: ``board`` (flat tile codes), both racks as 27 counts.
+    """:func:`solve` on arrays: ``board`` (flat tile codes), both racks as counts per tile kind
+    (27 for English).
 
     ``streak`` is the count of turns already in a row towards the scoreless end rule and
     ``streak_limit`` the count that ends the game (default from ``rules``, two players).
@@ -431,8 +433,7 @@ def solve_position(gen: MoveGenerator, rules: Rules, board: np.ndarray, me: np.n
     start = time.perf_counter()
     if streak_limit is None:
         streak_limit = (rules.passes if rules.end_rule is EndRule.PASSES else rules.scoreless_turns) * 2
-    values27 = np.zeros(27, np.float64)
-    values27[1:] = rules.tile_set.values
+    values27 = kind_values(rules.tile_set.values, rules.tile_set.size).astype(np.float64)
     board = np.ascontiguousarray(board, np.int32).copy()
     me = np.asarray(me, np.int32).copy()
     opp = np.asarray(opp, np.int32).copy()
@@ -464,12 +465,12 @@ def solve_position(gen: MoveGenerator, rules: Rules, board: np.ndarray, me: np.n
         moves = search.moves(board, hb, me)
         best_info = (int(moves.sc[0]), moves.squares(0)) if len(moves) else PASS_INFO
         best_value = float(best_info[0])
-    size = rules.layout.size
-    return Solution(_as_move(best_info, size), best_value, exact, depth_done, search.nodes,
-                    time.perf_counter() - start, [_as_move(m, size) for m in line])
+    size, ts = rules.layout.size, rules.tile_set
+    return Solution(_as_move(best_info, size, ts), best_value, exact, depth_done, search.nodes,
+                    time.perf_counter() - start, [_as_move(m, size, ts) for m in line])
 
 
-def _as_move(mv: MoveInfo, size: int) -> Move:
+def _as_move(mv: MoveInfo, size: int, tile_set: TileSet) -> Move:
     """A searched move as a :class:`~qiza.move.Place` (or :class:`~qiza.move.Pass`)."""
     squares = mv[1]
     if not squares:
@@ -483,7 +484,7 @@ def _as_move(mv: MoveInfo, size: int) -> Move:
     chars = []
     for sq in range(sqs[0], sqs[-1] + 1, step):
         t = placed_at.get(sq, 0)
-        chars.append("." if not t else chr(96 + (t & 63)) if t & 64 else chr(64 + t))
+        chars.append("." if not t else tile_set.tile_text(t))
     return Place(r0, c0, Direction.DOWN if down else Direction.ACROSS, "".join(chars))
 
 

@@ -2,8 +2,8 @@
 
 A *move list* is one player's placements on one board, as flat arrays (one row a move):
 ``score``, ``nt`` (tiles placed), ``sq``/``tl`` (squares and tile codes placed, ``nt`` of
-them), ``code`` (rack index of each tile: 0 for a blank), ``usage`` (the tiles as 27 rack
-counts), ``pts`` (face value of the tiles
+them), ``code`` (rack index of each tile: 0 for a blank), ``usage`` (the tiles as rack
+counts, one per tile kind: 27 for English), ``pts`` (face value of the tiles
 placed), ``chk`` (squares that must stay empty for the move to stay legal with the same
 score, -1 padded) and ``mh`` (the move's Zobrist key: the XOR of ``ztab[square, tile]`` over
 the tiles placed, which also names the move).
@@ -112,7 +112,7 @@ def prepare(score, row, col, dirn, length, tiles, board, size, values, total, zt
         mh[i] = h
         est[i] = (OUT_BONUS + sc[i]) if k == total else sc[i] + unload * p
     order = np.argsort(-est, kind="mergesort")
-    usage = np.zeros((n, 27), np.int32)
+    usage = np.zeros((n, values.shape[0]), np.int32)
     for i in range(n):
         o = order[i]
         for j in range(nt[o]):
@@ -150,7 +150,7 @@ def frontier(board, rack, total, mine_pts, opp_pts, nt, code, chk, pts, sc, nout
     The list's first ``nout0`` moves went out where it was made; after them score + face value
     placed never grows, and a move's value is at most that plus twice the opponent's tiles, so
     the scan stops where that bound cannot beat the best found."""
-    need = np.zeros(27, np.int32)
+    need = np.zeros(rack.shape[0], np.int32)
     best = -1.0e18
     best_i = -1
     for i in range(len(nt)):
@@ -173,7 +173,7 @@ def play(board, rack, k, sq, tl, usage, nt, undo):  # type: ignore[no-untyped-de
     """Put move ``k`` of a list on ``board`` and take its tiles from ``rack`` (``undo``: the reverse)."""
     for j in range(nt[k]):
         board[sq[k, j]] = 0 if undo else tl[k, j]
-    for t in range(27):
+    for t in range(rack.shape[0]):
         if undo:
             rack[t] += usage[k, t]
         else:
@@ -184,7 +184,7 @@ def play(board, rack, k, sq, tl, usage, nt, undo):  # type: ignore[no-untyped-de
 def best_out(board, rack, total, nt, code, chk, sc):  # type: ignore[no-untyped-def]  # pragma: no cover
     """The index of the highest-scoring still-legal move of a list that plays all ``total``
     tiles of ``rack`` (-1: none)."""
-    need = np.zeros(27, np.int32)
+    need = np.zeros(rack.shape[0], np.int32)
     best_i = -1
     for i in range(len(nt)):
         if nt[i] != total or (best_i >= 0 and sc[i] <= sc[best_i]):
@@ -197,7 +197,7 @@ def best_out(board, rack, total, nt, code, chk, sc):  # type: ignore[no-untyped-
 @nb.njit(cache=CACHE)
 def valid_one(board, rack, i, nt, code, chk):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Move ``i`` of a list is still legal on ``board`` with ``rack``."""
-    need = np.zeros(27, np.int32)
+    need = np.zeros(rack.shape[0], np.int32)
     return _valid(board, rack, need, i, nt, code, chk)
 
 
@@ -216,16 +216,16 @@ def depth_two(board, me, opp, mine_pts, opp_pts, alpha, beta, zero_ends, first, 
     by going out (the reply alone takes the value to alpha) is refuted exactly. Returns (best
     value, index of the best move or -1, moves searched, lines cut at the depth limit).
     """
-    need = np.zeros(27, np.int32)
+    need = np.zeros(me.shape[0], np.int32)
     best = -1.0e18
     best_k = -1
     searched = 0
     cut = 0
     total = 0
-    for t in range(27):
+    for t in range(me.shape[0]):
         total += me[t]
     opp_total = 0
-    for t in range(27):
+    for t in range(opp.shape[0]):
         opp_total += opp[t]
     out_done = False
     for step in range(-1, len(nt)):

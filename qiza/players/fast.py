@@ -10,9 +10,9 @@ import numpy as np
 from qiza.movegen import Move as GenMove
 
 
-def used_counts(move: GenMove) -> np.ndarray:
-    """Rack tiles a generated move uses, as 27 counts (index 0 = blanks)."""
-    used = np.zeros(27, np.int32)
+def used_counts(move: GenMove, kinds: int = 27) -> np.ndarray:
+    """Rack tiles a generated move uses, as ``kinds`` counts (index 0 = blanks; 27 for English)."""
+    used = np.zeros(kinds, np.int32)
     for t in move.tiles:
         if t:
             used[0 if t & 64 else t] += 1
@@ -30,9 +30,9 @@ def apply_move(board: np.ndarray, move: GenMove, size: int) -> None:
 
 
 def counts_to_tiles(counts: Sequence[int] | np.ndarray) -> list[int]:
-    """The tiles of 27 counts as a list of codes (0 = blank)."""
+    """The tiles of rack counts (one per tile kind) as a list of codes (0 = blank)."""
     out: list[int] = []
-    for t in range(27):
+    for t in range(len(counts)):
         out.extend([t] * int(counts[t]))
     return out
 
@@ -46,5 +46,5 @@ def draw(bag: list[int], rack: np.ndarray, count: int, rng: random.Random) -> No
 
 
 def rack_points(counts: np.ndarray, values27: np.ndarray) -> int:
-    """Face value of the tiles of 27 counts."""
+    """Face value of the tiles of rack counts (``values27``: a value per tile kind)."""
     return int(np.dot(counts, values27))

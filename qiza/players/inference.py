@@ -37,7 +37,7 @@ MIN_SHARE = 0.03
 
 def infer_leaves(view: PlayerView, gen: MoveGenerator, tile_values: np.ndarray, rng: random.Random, *,
                  samples: int = SAMPLES, tolerance: float = TOLERANCE) -> np.ndarray | None:
-    """Leaves (rows of 27 tile counts) the opponent may have kept with their last play, one
+    """Leaves (rows of tile counts, one per tile kind) the opponent may have kept with their last play, one
     row per accepted deal (as often as the bag dealt it); ``None`` when nothing is inferred."""
     if len(view.scores) != 2 or view.bag_count == 0:
         return None
@@ -49,7 +49,8 @@ def infer_leaves(view: PlayerView, gen: MoveGenerator, tile_values: np.ndarray, 
     if last.seat == me or last.kind is not Kind.PLACE or last.challenged_off or not last.squares:
         return None
     board = board_array(view.board)
-    played = np.zeros(27, np.int32)
+    kinds = view.rules.tile_set.size + 1
+    played = np.zeros(kinds, np.int32)
     before = board.copy()
     for sq in last.squares:
         code = int(board[sq])
@@ -60,11 +61,11 @@ def infer_leaves(view: PlayerView, gen: MoveGenerator, tile_values: np.ndarray, 
     keep = view.rules.rack_size - int(played.sum())
     if keep <= 0:
         return None
-    pool = rack_counts(view.unseen)
-    tiles = [t for t in range(27) for _ in range(int(pool[t]))]
+    pool = rack_counts(view.unseen, view.rules.tile_set)
+    tiles = [t for t in range(kinds) for _ in range(int(pool[t]))]
     if len(tiles) < keep:
         return None
-    leaves = np.zeros((samples, 27), np.int32)
+    leaves = np.zeros((samples, kinds), np.int32)
     for i in range(samples):
         for t in rng.sample(tiles, keep):
             leaves[i, t] += 1
@@ -81,7 +82,7 @@ def infer_leaves(view: PlayerView, gen: MoveGenerator, tile_values: np.ndarray, 
 
 
 def rest_of(unseen: list[int], leave: np.ndarray) -> list[int]:
-    """The unseen tiles (a list of codes) without those of ``leave`` (27 counts)."""
+    """The unseen tiles (a list of codes) without those of ``leave`` (counts per tile kind)."""
     left = leave.astype(np.int64).copy()
     out = []
     for t in unseen:

@@ -93,7 +93,7 @@ def solve_one_tile(view: PlayerView, lexicon: Lexicon, *, candidates: int = 12, 
 
 
 def possible_bags(unseen: list[int], size: int) -> list[tuple[tuple[int, ...], int]]:
-    """Every bag of ``size`` tiles (1 or 2) the unseen tiles (27 counts) can make, as sorted tile
+    """Every bag of ``size`` tiles (1 or 2) the unseen tiles (counts per tile kind) can make, as sorted tile
     codes, with the number of ways to draw it from them (every set of unseen tiles being equally
     likely to be the bag, a bag's chance is its ways over the sum of all ways).
 
@@ -101,7 +101,7 @@ def possible_bags(unseen: list[int], size: int) -> list[tuple[tuple[int, ...], i
     [((1, 1), 1), ((1, 2), 2)]
     """
     out = []
-    for bag in combinations_with_replacement([t for t in range(27) if unseen[t]], size):
+    for bag in combinations_with_replacement([t for t in range(len(unseen)) if unseen[t]], size):
         if size == 1:
             ways = unseen[bag[0]]
         elif bag[0] == bag[1]:
@@ -125,8 +125,8 @@ class _Draws:
         self.gen = generator(lexicon, view.rules)
         me = view.seat if view.seat is not None else view.to_move
         self.lead = view.scores[me] - view.scores[1 - me]
-        self.rack = rack_counts(view.rack)
-        self.unseen = rack_counts(view.unseen)
+        self.rack = rack_counts(view.rack, view.rules.tile_set)
+        self.unseen = rack_counts(view.unseen, view.rules.tile_set)
         self.bags = possible_bags([int(n) for n in self.unseen], view.bag_count)
         self.board = board_array(view.board)
         self.streak = scoreless_streak(view.history, view.rules)

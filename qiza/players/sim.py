@@ -52,12 +52,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from qiza.alphabet import BLANK_FLAG, ENGLISH, TileSet
 from qiza.analysis import board_array, rack_counts
 from qiza.coldstart import use_compiled
 from qiza.game import PlayerView
 from qiza.move import Exchange, Move, Place
 from qiza.movegen import Move as GenMove
-from qiza.movegen import MoveGenerator
+from qiza.movegen import MoveGenerator, kind_values
 from qiza.players.engine import StaticPlayer
 from qiza.players.fast import counts_to_tiles
 from qiza.players.inference import infer_leaves, rest_of
@@ -76,7 +77,7 @@ class SimCandidate:
     squares: tuple[tuple[int, int], ...]
     """(square, tile code) of every tile placed; empty for an exchange."""
     used: tuple[int, ...]
-    """27 counts of the rack tiles the move uses (placed or exchanged)."""
+    """Counts (one per tile kind: 27 for English) of the rack tiles the move uses (placed or exchanged)."""
     score: int
     static_equity: float
 
@@ -85,20 +86,17 @@ class SimCandidate:
         return isinstance(self.move, Exchange)
 
 
-def candidate_from(move: Move, score: int, equity: float, size: int) -> SimCandidate:
-    """A :class:`SimCandidate` of an engine move (Place or Exchange)."""
-    used = np.zeros(27, np.int32)
+def candidate_from(move: Move, score: int, equity: float, size: int, tile_set: TileSet = ENGLISH) -> SimCandidate:
+    """A :class:`SimCandidate` of an engine move (Place or Exchange) of a game with ``tile_set``."""
+    used = np.zeros(tile_set.size + 1, np.int32)
     squares: list[tuple[int, int]] = []
     if isinstance(move, Place):
         for sq, ch in move.placed(size):
-            if ch.islower():
-                squares.append((sq, (ord(ch) - 96) | 64))
-                used[0] += 1
-            else:
-                squares.append((sq, ord(ch) - 64))
-                used[ord(ch) - 64] += 1
+            code = tile_set.code(ch)
+            squares.append((sq, code))
+            used[0 if code & BLANK_FLAG else code] += 1
     elif isinstance(move, Exchange):
-        used = rack_counts(move.tiles)
+        used = rack_counts(move.tiles, tile_set)
     return SimCandidate(move, tuple(squares), tuple(int(x) for x in used), score, equity)
 
 
@@ -121,7 +119,7 @@ class SimTask:
     """Run one iteration even when the deadline looks too close."""
     owner: int = 0
     opponent_leaves: np.ndarray | None = None
-    """Leaves the (single) opponent may have kept with their last play (rows of 27 counts,
+    """Leaves the (single) opponent may have kept with their last play (rows of tile counts,
     :mod:`qiza.players.inference`): each deal gives them one of these plus random tiles."""
 
     @classmethod
@@ -131,7 +129,8 @@ class SimTask:
         """The task of simulating ``candidates`` in the position a player sees."""
         n = len(view.scores)
         me = view.seat if view.seat is not None else view.to_move
-        return cls(board_array(view.board), rack_counts(view.rack), counts_to_tiles(rack_counts(view.unseen)),
+        ts = view.rules.tile_set
+        return cls(board_array(view.board), rack_counts(view.rack, ts), counts_to_tiles(rack_counts(view.unseen, ts)),
                    [view.rack_counts[(me + k) % n] for k in range(1, n)], view.bag_count, list(candidates),
                    iterations, seed, view.rules, deadline, at_least_one, owner, opponent_leaves)
 
@@ -235,10 +234,10 @@ def simulate(gen: MoveGenerator, model: LeaveModel, rules: Rules, task: SimTask,
         return simulate_python(gen, model, rules, task)
     from qiza.players import sim_nb
 
-    face = np.zeros(27, np.float64)
-    face[1:] = rules.tile_set.values
+    kinds = rules.tile_set.size + 1
+    face = kind_values(rules.tile_set.values, rules.tile_set.size).astype(np.float64)
     g, anag, works, prem = gen.search_arrays(model.tile_values, -2.0 * face)
-    boards, racks = _candidate_positions(task)
+    boards, racks = _candidate_positions(task, kinds)
     cands = task.candidates
     ncand = len(cands)
     used_all = np.array([c.is_exchange for c in cands], np.int64)
@@ -252,11 +251,11 @@ def simulate(gen: MoveGenerator, model: LeaveModel, rules: Rules, task: SimTask,
         table, caps, offset = full.values, full.index.caps, full.index.offsets
         params[sim_nb.Q_LEAVE_MAX] = full.index.max_size
     else:
-        table, caps, offset = np.zeros(1, np.float32), np.zeros(27, np.int64), np.zeros((1, 1, 1), np.int64)
+        table, caps, offset = np.zeros(1, np.float32), np.zeros(kinds, np.int64), np.zeros((1, 1, 1), np.int64)
         params[sim_nb.Q_LEAVE_MAX] = -1
     dealer = Dealer(task)
     result = np.zeros((task.iterations, 2 * ncand))
-    leaves = np.zeros((task.iterations, ncand, 27), np.int32)
+    leaves = np.zeros((task.iterations, ncand, kinds), np.int32)
     fix = np.zeros((task.iterations, ncand), np.bool_)
     done = 0
     per_iter = 0.0
@@ -289,15 +288,15 @@ def simulate_python(gen: MoveGenerator, model: LeaveModel, rules: Rules, task: S
     rack_size = rules.rack_size
     size = gen.size
     double = rules.end_points is EndPoints.DOUBLE
-    values27 = np.zeros(27, np.float64)
-    values27[1:] = rules.tile_set.values
+    kinds = rules.tile_set.size + 1
+    values27 = kind_values(rules.tile_set.values, rules.tile_set.size).astype(np.float64)
     tv = np.asarray(model.tile_values, np.float64)
     end_leave = -2.0 * values27  # with the bag empty a kept tile costs about twice its face value
     cands = task.candidates
     ncand = len(cands)
     result = np.zeros((task.iterations, 2 * ncand))
     nopp = len(task.opponent_sizes)
-    base_boards, base_racks = _candidate_positions(task)
+    base_boards, base_racks = _candidate_positions(task, kinds)
     need = rack_size - base_racks.sum(axis=1)
     exchange = np.array([c.is_exchange for c in cands])
     scores = np.array([c.score for c in cands], np.float64)
@@ -311,7 +310,7 @@ def simulate_python(gen: MoveGenerator, model: LeaveModel, rules: Rules, task: S
         order, cuts = dealer.deal()
         opp_racks = []
         for j in range(nopp):
-            r = np.zeros(27, np.int32)
+            r = np.zeros(kinds, np.int32)
             for t in order[cuts[j]:cuts[j + 1]]:
                 r[t] += 1
             opp_racks.append(r)
@@ -335,7 +334,7 @@ def simulate_python(gen: MoveGenerator, model: LeaveModel, rules: Rules, task: S
         for r in opp_racks:
             if not live:
                 break
-            racks = np.repeat(r.reshape(1, 27), ncand, axis=0)
+            racks = np.repeat(r.reshape(1, kinds), ncand, axis=0)
             replies = _best_each(gen, boards, racks, live, bag_lens, tv, end_leave)
             still = []
             for ci in live:
@@ -438,19 +437,20 @@ class SimPlayer(StaticPlayer):
         self.last_report: dict[str, Any] = {}
 
     # -- the pool ---------------------------------------------------------------------------
-    def _get_pool(self, gen: MoveGenerator) -> Any:
+    def _get_pool(self, gen: MoveGenerator, model: LeaveModel) -> Any:
         if self.workers <= 1 or sys.platform == "win32":
             return None
-        if self._pool is not None and self._pool_key is not gen:
+        key = (id(gen), id(model))
+        if self._pool is not None and self._pool_key != key:
             self.close()
         if self._pool is None:
             from qiza.players import sim_nb
 
             sim_nb.warm_up()  # loaded once here, not in every worker
-            _FORK_STATE[id(self)] = (gen, self.leaves)
+            _FORK_STATE[id(self)] = (gen, model)
             ctx = multiprocessing.get_context("fork")
             self._pool = ctx.Pool(self.workers)
-            self._pool_key = gen
+            self._pool_key = key
         return self._pool
 
     def close(self) -> None:
@@ -484,7 +484,7 @@ class SimPlayer(StaticPlayer):
             return super().choose(view)
         cands = self.sim_candidates(view)
         if not cands:
-            return self._no_play(view, rack_counts(view.rack))
+            return self._no_play(view, rack_counts(view.rack, view.rules.tile_set))
         if len(cands) == 1:
             self.last_report = {"iterations": 0, "seconds": time.perf_counter() - start, "alive": 1}
             return cands[0].move
@@ -512,7 +512,7 @@ class SimPlayer(StaticPlayer):
                 if nplace >= self.candidates:
                     continue
                 nplace += 1
-            cands.append(candidate_from(option.move, option.score, option.equity, size))
+            cands.append(candidate_from(option.move, option.score, option.equity, size, view.rules.tile_set))
         return cands
 
     def simulate(self, view: PlayerView, cands: Sequence[SimCandidate], deadline: float) -> int:
@@ -522,7 +522,8 @@ class SimPlayer(StaticPlayer):
         n = len(view.scores)
         me = view.seat if view.seat is not None else view.to_move
         gen = self.generator(rules)
-        pool = self._get_pool(gen)
+        model = self.model_for(rules)
+        pool = self._get_pool(gen, model)
         workers = max(1, self.workers) if pool is not None else 1
         ncand = len(cands)
         static = np.array([c.static_equity for c in cands])
@@ -536,7 +537,7 @@ class SimPlayer(StaticPlayer):
             max_iter = 1  # both racks known: every deal is the same
         inferred = None
         if self.infer:
-            inferred = infer_leaves(view, gen, np.asarray(self.leaves.tile_values, np.float64), self.rng)
+            inferred = infer_leaves(view, gen, np.asarray(model.tile_values, np.float64), self.rng)
         while True:
             subset = [cands[i] for i in alive]
             batch = max(1, min(self.batch, -(-(max_iter - iterations) // workers)))
@@ -547,7 +548,7 @@ class SimPlayer(StaticPlayer):
             if pool is not None:
                 outs = pool.map(_worker_run, tasks)
             else:
-                outs = [simulate(gen, self.leaves, rules, tasks[0])]
+                outs = [simulate(gen, model, rules, tasks[0])]
             got = np.vstack(outs) if outs else np.zeros((0, 2 * len(alive)))
             if len(got):
                 block = np.full((len(got), ncand), np.nan)

@@ -24,7 +24,17 @@ import numpy as np
 
 from qiza.jitcache import CACHE
 from qiza.movegen import _generate
-from qiza.movegen_search import O_SCORE, O_WIDTH, P_CAP, P_HAVEBEST, P_START, P_STARTT, W_RACK, decode_packed
+from qiza.movegen_search import (
+    O_SCORE,
+    O_WIDTH,
+    P_BLANKS0,
+    P_CAP,
+    P_HAVEBEST,
+    P_START,
+    P_STARTT,
+    W_RACK,
+    decode_packed,
+)
 
 # params: integers of a call
 Q_BAG = 0
@@ -46,6 +56,7 @@ def _best(g, anag, template, w, out, board, rack, prem):  # type: ignore[no-unty
     w[P_CAP] = out.shape[0]
     for t in range(rack.shape[0]):
         w[W_RACK + t] = rack[t]
+    w[P_BLANKS0] = rack[0]
     _generate(g, anag, w, out, board, prem[0], prem[1], prem[2], prem[3], template[P_START], template[P_STARTT])
     return w[P_HAVEBEST] != 0
 
