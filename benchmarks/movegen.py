@@ -5,6 +5,20 @@ after warm-up, each repeated for at least ``--seconds`` seconds, and the ratio
 to the reference 167 us/position (all moves) and 131 us/position (best only).
 
     python benchmarks/movegen.py [--seconds 10] [--lexicon twl06]
+
+Any tile set and board (issue 15, item 1: racks of one count per tile kind, 64-bit masks above
+30 letters, blank flags in the meta column), measured on this 2-core machine, shared with other
+work (CPU time per position, so that waiting for a core does not count):
+
+* before (a54d5cf), load average 0.9-1.6: all moves 156.6 us wall, 138.9 us CPU (fastest run
+  130.2); best only 136.1 us wall, 106.9 us CPU (fastest run 99.9); cold start 32.7 s, warm 0.74 s.
+* after, load average 5.7-6.8 (tests running beside it): all moves 160.1 us CPU (fastest run
+  139.6), best only 128.3 us CPU (fastest run 120.9); cold start 46.9 s, warm 3.9 s (the same
+  load slows the base as much: import + graph + generator 1.9 s for both, paired).
+* paired, alternating base and after in separate processes, fastest of 25 passes, four pairs,
+  load average 2.5-5.0: base all moves 136.0-148.5 us (best of four 136.0), best only
+  106.2-111.8 (106.2); after all moves 135.1-143.9 (135.1), best only 104.1-113.5 (104.1).
+  No loss: the difference is inside the noise of the load, in both directions.
 """
 
 from __future__ import annotations
