@@ -188,9 +188,9 @@ def solve_multi(view: PlayerView, lexicon: Lexicon, *, time_limit: float = 5.0, 
 
     if len(view.scores) < 3 or view.bag_count != 0 or view.seat is None:
         raise RuleError("the multi-player endgame search needs a player's view of 3 or 4 players and an empty bag")
-    unseen = [t for t, k in enumerate(rack_counts(view.unseen)) for _ in range(int(k))]
+    unseen = [t for t, k in enumerate(rack_counts(view.unseen, view.rules.tile_set)) for _ in range(int(k))]
     return solve_multi_position(generator(lexicon, view.rules), view.rules, board_array(view.board),
-                                rack_counts(view.rack), unseen, list(view.rack_counts), list(view.scores), view.seat,
+                                rack_counts(view.rack, view.rules.tile_set), unseen, list(view.rack_counts), list(view.scores), view.seat,
                                 time_limit=time_limit, deals=deals, width=width, reply_width=reply_width,
                                 plies=plies, seed=seed)
 
@@ -245,7 +245,7 @@ def solve_multi_position(gen: MoveGenerator, rules: Rules, board: np.ndarray, mi
             break
     result = MultiSolution(deals=done, nodes=tree.nodes)
     for i, cand in enumerate(candidates):
-        move: Move = to_place(cand) if cand is not None else Pass()
+        move: Move = to_place(cand, rules.tile_set) if cand is not None else Pass()
         result.options.append(MultiOption(move, cand.score if cand is not None else 0, margins[i] / done,
                                           wins[i] / done))
     result.options.sort(key=lambda o: (-o.win, -o.margin))
