@@ -5,6 +5,8 @@ inferred opponent leaves."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from conftest import fixed
@@ -15,7 +17,7 @@ from qiza.players import sim_nb
 from qiza.players.engine import StaticPlayer
 from qiza.players.fast import counts_to_tiles
 from qiza.players.leaves import LeaveModel
-from qiza.players.sim import Dealer, SimPlayer, SimTask, simulate, simulate_python
+from qiza.players.sim import Dealer, SimPlayer, SimTask, leave_share, simulate, simulate_python
 from qiza.rules import CLASSIC, Rules
 
 
@@ -66,6 +68,23 @@ def test_compiled_rollout_gives_the_python_values(enable: Lexicon, players: int,
         if k == 0:
             assert (unseen > 0).all()
     assert ends > 0
+
+
+def test_faded_leaves_in_both_rollouts(enable: Lexicon) -> None:
+    """``leave_fade``: with fewer tiles in the bag than a rack, the final leave counts less, the
+    same in both rollouts; with a full rack's worth or more in the bag nothing changes."""
+    player = SimPlayer(enable, seed=8, workers=1, margin=1000.0, candidates=6)
+    early, late = _views(enable, fixed(CLASSIC), 2, 8, (60, 10))
+    task = _task(player, early, 6, 3)
+    faded = replace(task, leave_fade=True)
+    gen = player.generator(early.rules)
+    np.testing.assert_array_equal(simulate(gen, player.leaves, early.rules, faded),
+                                  simulate(gen, player.leaves, early.rules, task))
+    task = _task(player, late, 12, 4)
+    faded = replace(task, leave_fade=True)
+    values = _same(player, faded)
+    assert not np.array_equal(values, _same(player, task))
+    assert leave_share(3, 7, True) == pytest.approx(0.6) and leave_share(7, 7, True) == leave_share(3, 7, False) == 1.0
 
 
 def test_compiled_rollout_without_a_full_leave_table(enable: Lexicon) -> None:

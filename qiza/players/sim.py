@@ -121,18 +121,30 @@ class SimTask:
     opponent_leaves: np.ndarray | None = None
     """Leaves the (single) opponent may have kept with their last play (rows of tile counts,
     :mod:`qiza.players.inference`): each deal gives them one of these plus random tiles."""
+    leave_fade: bool = False
+    """Value the final leave less when the bag holds fewer tiles than a rack (see :func:`leave_share`)."""
 
     @classmethod
     def of_view(cls, view: PlayerView, candidates: Sequence[SimCandidate], iterations: int, seed: int, *,
                 deadline: float = float("inf"), at_least_one: bool = True, owner: int = 0,
-                opponent_leaves: np.ndarray | None = None) -> SimTask:
+                opponent_leaves: np.ndarray | None = None, leave_fade: bool = False) -> SimTask:
         """The task of simulating ``candidates`` in the position a player sees."""
         n = len(view.scores)
         me = view.seat if view.seat is not None else view.to_move
         ts = view.rules.tile_set
         return cls(board_array(view.board), rack_counts(view.rack, ts), counts_to_tiles(rack_counts(view.unseen, ts)),
                    [view.rack_counts[(me + k) % n] for k in range(1, n)], view.bag_count, list(candidates),
-                   iterations, seed, view.rules, deadline, at_least_one, owner, opponent_leaves)
+                   iterations, seed, view.rules, deadline, at_least_one, owner, opponent_leaves, leave_fade)
+
+
+def leave_share(bag: int, rack_size: int, fade: bool) -> float:
+    """The share of its value a rollout's final leave counts with ``bag`` tiles left in the bag:
+    all of it, or with ``fade`` and fewer tiles in the bag than a rack, ``0.3 + 0.7 * bag /
+    rack_size``, as the static player fades its leaves (:func:`qiza.players.engine.leave_weight`).
+    :func:`qiza.players.sim_nb.rollouts` computes the same."""
+    if not fade or bag >= rack_size:
+        return 1.0
+    return 0.3 + 0.7 * bag / rack_size
 
 
 def _end_bonus(rules: Rules, opp_points: Sequence[float]) -> float:
@@ -246,6 +258,7 @@ def simulate(gen: MoveGenerator, model: LeaveModel, rules: Rules, task: SimTask,
     params[sim_nb.Q_BAG] = task.bag_count
     params[sim_nb.Q_RACK] = rules.rack_size
     params[sim_nb.Q_DOUBLE] = rules.end_points is EndPoints.DOUBLE
+    params[sim_nb.Q_FADE] = task.leave_fade
     full = model.full
     if full is not None:
         table, caps, offset = full.values, full.index.caps, full.index.offsets
@@ -256,7 +269,7 @@ def simulate(gen: MoveGenerator, model: LeaveModel, rules: Rules, task: SimTask,
     dealer = Dealer(task)
     result = np.zeros((task.iterations, 2 * ncand))
     leaves = np.zeros((task.iterations, ncand, kinds), np.int32)
-    fix = np.zeros((task.iterations, ncand), np.bool_)
+    fix = np.zeros((task.iterations, ncand))
     done = 0
     per_iter = 0.0
     while done < task.iterations:
@@ -273,8 +286,8 @@ def simulate(gen: MoveGenerator, model: LeaveModel, rules: Rules, task: SimTask,
         part = slice(done, done + count)
         sim_nb.rollouts(g, anag, works, prem, boards, racks, used_all, scores, params, deals, cuts, face,
                         table, caps, offset, result[part], leaves[part], fix[part])
-        for i, ci in np.argwhere(fix[part]):
-            result[done + i, ci] += model.value(leaves[done + i, ci])
+        for i, ci in np.argwhere(fix[part] > 0):
+            result[done + i, ci] += fix[done + i, ci] * model.value(leaves[done + i, ci])
         done += count
         spent = (time.perf_counter() - now) / count
         per_iter = spent if per_iter <= 0.0 else 0.5 * per_iter + 0.5 * spent
@@ -363,7 +376,7 @@ def simulate_python(gen: MoveGenerator, model: LeaveModel, rules: Rules, task: S
                     values[ci] += reply.score
                     _play(boards[ci], left, reply, size)
                 if bag_lens[ci]:
-                    values[ci] += model.value(left)
+                    values[ci] += leave_share(int(bag_lens[ci]), rack_size, task.leave_fade) * model.value(left)
                 elif left.any():
                     values[ci] -= 2 * float(np.dot(left, values27))
                 else:
@@ -410,7 +423,7 @@ class SimPlayer(StaticPlayer):
                  margin: float = 25.0, exchanges: int = 2, prior: float = 8.0,
                  endgame: bool = False, endgame_time: float | None = None,
                  leaves: LeaveModel | None = None, infer: bool = False, win: bool = True,
-                 win_from: int = 30) -> None:
+                 win_from: int = 30, fade: bool = False) -> None:
         super().__init__(lexicon, name=name, seed=seed, leaves=leaves)
         self.time_limit = time_limit
         self.candidates = candidates
@@ -431,6 +444,8 @@ class SimPlayer(StaticPlayer):
         #: the best mean chance to win (:mod:`qiza.players.winprob`), not the best mean spread
         self.win = win
         self.win_from = win_from
+        #: value the rollouts' final leaves less as the bag runs out (:func:`leave_share`)
+        self.fade = fade
         self.endgame_time = endgame_time if endgame_time is not None else max(time_limit, 1.0)
         self._pool: Any = None
         self._pool_key: object = None
@@ -542,7 +557,8 @@ class SimPlayer(StaticPlayer):
             subset = [cands[i] for i in alive]
             batch = max(1, min(self.batch, -(-(max_iter - iterations) // workers)))
             tasks = [SimTask.of_view(view, subset, batch, seed_base + 7919 * rounds + w, deadline=deadline,
-                                     at_least_one=rounds == 0 and w == 0, owner=id(self), opponent_leaves=inferred)
+                                     at_least_one=rounds == 0 and w == 0, owner=id(self), opponent_leaves=inferred,
+                                     leave_fade=self.fade)
                      for w in range(workers)]
             rounds += 1
             if pool is not None:

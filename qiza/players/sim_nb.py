@@ -45,7 +45,9 @@ Q_DOUBLE = 2
 """1: going out scores twice the opponents' tiles (two players' rule), 0: once, and they lose them."""
 Q_LEAVE_MAX = 3
 """The longest leave of the full leave table (-1: no table)."""
-Q_COUNT = 4
+Q_FADE = 4
+"""1: the final leave's value fades as the bag runs out (:func:`qiza.players.sim.leave_share`)."""
+Q_COUNT = 5
 
 
 @nb.njit(cache=CACHE, nogil=True)
@@ -119,8 +121,8 @@ def rollouts(g, anag, works, prem, boards0, racks0, used_all, scores, params, de
     ``table``/``caps``/``offset``: the full leave table and its index.
 
     Writes ``result[i, c]`` (candidate ``c``'s value) and ``result[i, n + c]`` (the tiles its
-    player cannot see at the end); ``fix[i, c]`` when the final leave ``leaves[i, c]`` is not in
-    the table (the caller adds its value).
+    player cannot see at the end); when the final leave ``leaves[i, c]`` is not in the table,
+    ``fix[i, c]`` is the share of its value the caller adds (else 0).
     """
     ncand = boards0.shape[0]
     nsq = boards0.shape[1]
@@ -131,6 +133,7 @@ def rollouts(g, anag, works, prem, boards0, racks0, used_all, scores, params, de
     rack_size = params[Q_RACK]
     double = params[Q_DOUBLE] != 0
     leave_max = params[Q_LEAVE_MAX]
+    fade = params[Q_FADE] != 0
     w = np.empty_like(works[0])
     out = np.zeros((1, O_WIDTH), np.int32)
     boards = np.empty_like(boards0)
@@ -198,7 +201,7 @@ def rollouts(g, anag, works, prem, boards0, racks0, used_all, scores, params, de
                     live[c] = False
         for c in range(ncand):
             values[c] -= opp_total[c] / max(nopp, 1)
-            fix[it, c] = False
+            fix[it, c] = 0.0
             if live[c]:
                 left = mine[c]
                 if _best(g, anag, works[1 if bag_lens[c] == 0 else 0], w, out, boards[c], left, prem):
@@ -207,11 +210,14 @@ def rollouts(g, anag, works, prem, boards0, racks0, used_all, scores, params, de
                 for t in range(kinds):
                     held += left[t]
                 if bag_lens[c]:
+                    share = 1.0
+                    if fade and bag_lens[c] < rack_size:
+                        share = 0.3 + 0.7 * bag_lens[c] / rack_size
                     rank = _leave_rank(left, caps, offset, leave_max)
                     if rank >= 0:
-                        values[c] += np.float64(table[rank])
+                        values[c] += share * np.float64(table[rank])
                     else:
-                        fix[it, c] = True
+                        fix[it, c] = share
                         leaves[it, c] = left
                 elif held:
                     values[c] -= 2 * _points(left, face)
@@ -239,5 +245,4 @@ def warm_up() -> None:
     deals = np.array([[20, 1]], np.int32)
     rollouts(g, anag, works, prem, boards, racks, np.zeros(1, np.int64), np.zeros(1), params, deals,
              np.array([[0, 1]], np.int64), np.ones(27), np.zeros(1, np.float32), np.zeros(27, np.int64),
-             np.zeros((1, 1, 1), np.int64), np.zeros((1, 2)), np.zeros((1, 1, 27), np.int32),
-             np.zeros((1, 1), np.bool_))
+             np.zeros((1, 1, 1), np.int64), np.zeros((1, 2)), np.zeros((1, 1, 27), np.int32), np.zeros((1, 1)))
