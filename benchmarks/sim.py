@@ -10,8 +10,25 @@ best) are simulated for ``--iterations`` iterations with :func:`qiza.players.sim
 iterations over the total time, best of ``--repeat`` runs. The load average is printed
 beside it: the machine is shared, compare figures run back to back.
 
-Before the compiled rollout (Python per ply, one batched compiled call per ply), 2-core
-machine, twl06, 12 positions, 10.7 candidates a position on average:
+``--path python`` times :func:`qiza.players.sim.simulate_python`, today's rollout before the
+compiled one (Python per ply, one batched compiled call per ply); ``--path compiled`` the
+compiled rollout (:mod:`qiza.players.sim_nb`); the default times both, back to back, each run.
+Both give the same values (``tests/test_sim_rollout.py``).
+
+Measured on the 2-core machine shared with other work, twl06, 11 positions, 6.9 candidates a
+position on average, 24 iterations each, best of the runs:
+
+=====================  ============  ==============  ==========================
+load average (1 min)   Python path   compiled        compiled / Python
+=====================  ============  ==============  ==========================
+3.1-3.2 (3 runs)       180.3 it/s    221.1 it/s      1.23 (per CPU s: 371, 449)
+5.5-5.7 (4 runs)       170.5 it/s    235.1 it/s      1.38 (per CPU s: 340, 478)
+=====================  ============  ==============  ==========================
+
+The search is most of an iteration: in the Python path the batched best-only calls take about
+80% of the time (two searches per candidate and iteration, 150-200 us each with seven-tile
+racks), so compiling the loop removes the other 20% and the gain stops near 1.25-1.4x; twice
+the iterations would need a search about twice as fast (or shared between the candidates).
 """
 
 from __future__ import annotations
