@@ -75,12 +75,12 @@ def test_faded_leaves_in_both_rollouts(enable: Lexicon) -> None:
     same in both rollouts; with a full rack's worth or more in the bag nothing changes."""
     player = SimPlayer(enable, seed=8, workers=1, margin=1000.0, candidates=6)
     early, late = _views(enable, fixed(CLASSIC), 2, 8, (60, 10))
-    task = _task(player, early, 6, 3)
+    task = _task(player, early, 6, 3, leave_fade=False)
     faded = replace(task, leave_fade=True)
     gen = player.generator(early.rules)
     np.testing.assert_array_equal(simulate(gen, player.leaves, early.rules, faded),
                                   simulate(gen, player.leaves, early.rules, task))
-    task = _task(player, late, 12, 4)
+    task = _task(player, late, 12, 4, leave_fade=False)
     faded = replace(task, leave_fade=True)
     values = _same(player, faded)
     assert not np.array_equal(values, _same(player, task))
@@ -138,3 +138,13 @@ def test_warm_up_compiles_the_signature_the_simulation_uses(enable: Lexicon) -> 
     task = _task(player, view, 2, 1)
     simulate(player.generator(view.rules), player.leaves, view.rules, task)
     assert sim_nb.rollouts.signatures == warmed and warmed
+
+
+def test_the_fade_is_on_by_default_and_selfplay_turns_it_off(enable: Lexicon) -> None:
+    from qiza.players.selfplay import _make_players
+
+    players = _make_players(["sim", "sim:nofade"], enable, {"workers": 1}, seed=1)
+    sims = [p for p in players if isinstance(p, SimPlayer)]
+    assert [p.fade for p in sims] == [True, False]
+    view = _views(enable, fixed(CLASSIC), 2, 9, (40,))[0]
+    assert SimTask.of_view(view, sims[1].sim_candidates(view), 1, 0).leave_fade

@@ -121,13 +121,13 @@ class SimTask:
     opponent_leaves: np.ndarray | None = None
     """Leaves the (single) opponent may have kept with their last play (rows of tile counts,
     :mod:`qiza.players.inference`): each deal gives them one of these plus random tiles."""
-    leave_fade: bool = False
+    leave_fade: bool = True
     """Value the final leave less when the bag holds fewer tiles than a rack (see :func:`leave_share`)."""
 
     @classmethod
     def of_view(cls, view: PlayerView, candidates: Sequence[SimCandidate], iterations: int, seed: int, *,
                 deadline: float = float("inf"), at_least_one: bool = True, owner: int = 0,
-                opponent_leaves: np.ndarray | None = None, leave_fade: bool = False) -> SimTask:
+                opponent_leaves: np.ndarray | None = None, leave_fade: bool = True) -> SimTask:
         """The task of simulating ``candidates`` in the position a player sees."""
         n = len(view.scores)
         me = view.seat if view.seat is not None else view.to_move
@@ -423,7 +423,7 @@ class SimPlayer(StaticPlayer):
                  margin: float = 25.0, exchanges: int = 2, prior: float = 8.0,
                  endgame: bool = False, endgame_time: float | None = None,
                  leaves: LeaveModel | None = None, infer: bool = False, win: bool = True,
-                 win_from: int = 30, fade: bool = False) -> None:
+                 win_from: int = 30, fade: bool = True) -> None:
         super().__init__(lexicon, name=name, seed=seed, leaves=leaves)
         self.time_limit = time_limit
         self.candidates = candidates
@@ -444,7 +444,9 @@ class SimPlayer(StaticPlayer):
         #: the best mean chance to win (:mod:`qiza.players.winprob`), not the best mean spread
         self.win = win
         self.win_from = win_from
-        #: value the rollouts' final leaves less as the bag runs out (:func:`leave_share`)
+        #: value the rollouts' final leaves less as the bag runs out (:func:`leave_share`): against
+        #: the same simulation without it, 52.2% (95%: 47.4-57.1) over 400 games with 60
+        #: iterations a move, spread +3.7 a game
         self.fade = fade
         self.endgame_time = endgame_time if endgame_time is not None else max(time_limit, 1.0)
         self._pool: Any = None
