@@ -23,7 +23,15 @@ load average (1 min)   Python path   compiled        compiled / Python
 =====================  ============  ==============  ==========================
 3.1-3.2 (3 runs)       180.3 it/s    221.1 it/s      1.23 (per CPU s: 371, 449)
 5.5-5.7 (4 runs)       170.5 it/s    235.1 it/s      1.38 (per CPU s: 340, 478)
+6.4-6.7 (4 runs) [*]_  376.5 it/s    487.1 it/s      1.29 (per CPU s: 425, 516)
 =====================  ============  ==============  ==========================
+
+.. [*] After the move generator for any tile set landed; this time the process had a core to
+   itself most of the run (wall close to CPU time), hence the higher wall figures of both.
+
+Through the player (``SimPlayer.choose``, ``workers=1``, at most 120 iterations a move, so with
+pruning and rounds of 4 iterations), on the same positions at load 5.5: 471-565 iterations/s
+before, 662-663 after (1.2-1.4x).
 
 The search is most of an iteration: in the Python path the batched best-only calls take about
 80% of the time (two searches per candidate and iteration, 150-200 us each with seven-tile
