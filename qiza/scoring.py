@@ -81,7 +81,10 @@ def place_from_cells(board: Board, cells: Mapping[int, str]) -> Place:
     while (r, c) <= (r1, c1):
         sq = r * size + c
         if sq in cells:
-            word.append(cells[sq])
+            label = cells[sq]
+            # a tile set with labels of several letters (Spanish CH): each tile in brackets, so
+            # that C and H put down side by side are not read back as the CH tile
+            word.append(f"[{label}]" if board.tile_set.multi_letter else label)
         elif board[sq] != EMPTY:
             word.append(THROUGH)
         else:

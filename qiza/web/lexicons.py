@@ -1,7 +1,8 @@
 """The lexicons a web server offers, by name only.
 
 A client names a lexicon from the server's list: the built-in ones that are installed
-(``enable`` always; ``twl06`` and ``sowpods`` with the ``lexicons`` extra) and those its
+(``enable`` always; ``twl06`` and ``sowpods`` with the ``lexicons`` extra; the other languages'
+lexicons, ``french-debian``..., where their Debian word list is installed) and those its
 operator adds with ``qiza serve --lexicon NAME=PATH``. No client-given text is ever opened
 as a file. Each offered lexicon has a *source*: the built-in name, or ``NAME=PATH`` for an
 operator's word list; the source is what the server hands its computer workers (which load
@@ -16,6 +17,7 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 
+from qiza.languages import LANGUAGES
 from qiza.lexicon import Lexicon, load_lexicon
 
 #: built-in lexicons, and the package each needs (``None``: always there)
@@ -29,7 +31,7 @@ def check_name(name: str) -> str:
     key = name.strip().lower()
     if not _NAME.fullmatch(key):
         raise ValueError(f"lexicon name {name!r}: use 1 to 40 letters, digits, '-' or '_', starting with a letter")
-    if key in BUILTIN:
+    if key in BUILTIN or key in LANGUAGES:
         raise ValueError(f"lexicon name {name!r} is a built-in lexicon's")
     return key
 
@@ -52,6 +54,9 @@ class Catalogue:
         self.sources: dict[str, str] = {}
         for name, package in BUILTIN.items():
             if package is None or importlib.util.find_spec(package) is not None:
+                self.sources[name] = name
+        for name, language in LANGUAGES.items():  # a game in another language plays with its tiles
+            if language.path.is_file():
                 self.sources[name] = name
         for name, path in (extra or {}).items():
             key = check_name(name)

@@ -35,6 +35,7 @@ from qiza.errors import (
     RuleError,
 )
 from qiza.game import Game, Kind, Record, visible_record
+from qiza.languages import rules_for_lexicon
 from qiza.move import Exchange, Pass, Place
 from qiza.rules import Notation, default_challenge, find_preset, finish_line
 from qiza.scoring import place_from_cells
@@ -148,6 +149,7 @@ class GameService(SeatsMixin, ClocksMixin, ComputerSeatsMixin):
             stored.append(entry)
         lex = self.lexicon(lexicon)
         try:
+            rules = rules_for_lexicon(rules, lex)  # a French lexicon plays with the French tiles
             game = Game(rules, players=names, lexicon=lex, seed=self.seeds() if seed is None else seed)
         except (QizaError, ValueError) as exc:
             raise ApiError(422, "bad_rules", str(exc)) from None
@@ -271,6 +273,7 @@ class GameService(SeatsMixin, ClocksMixin, ComputerSeatsMixin):
         if action.cells is not None:
             cells: dict[int, str] = {}
             size = game.board.size
+            labels = game.rules.tile_set.letters
             for key, value in action.cells.items():
                 try:
                     square = game.rules.layout.parse_square(key) if not str(key).isdigit() else int(key)
@@ -278,9 +281,9 @@ class GameService(SeatsMixin, ClocksMixin, ComputerSeatsMixin):
                     raise ApiError(422, "malformed_move", f"{key!r} is not a square") from None
                 if not 0 <= square < size * size:
                     raise ApiError(422, "malformed_move", f"square {key} is off the board")
-                if not (isinstance(value, str) and len(value) == 1 and value.isalpha()):
-                    raise ApiError(422, "malformed_move",
-                                   f"square {key}: {value!r} is not one letter (lower case for a blank)")
+                if not (isinstance(value, str) and value.upper() in labels and value in (value.upper(), value.lower())):
+                    raise ApiError(422, "malformed_move", f"square {key}: {value!r} is not one tile of this game "
+                                   f"({' '.join(labels)}; lower case for a blank)")
                 cells[square] = value
             try:
                 return place_from_cells(game.board, cells)

@@ -142,7 +142,14 @@ function askBlank() {
   input.value = "";
   return new Promise(resolve => {
     const done = letter => { dialog.close(); cleanup(); resolve(letter); };
-    const ok = e => { e.preventDefault(); const v = input.value.trim(); if (/^[A-Za-z]$/.test(v)) done(v.toLowerCase()); };
+    const labels = Object.keys(store.game.rules.tile_values);  // the tile set's letters (Ñ, CH, Ą...)
+    const ok = e => {
+      e.preventDefault();
+      const v = input.value.trim().toUpperCase();
+      if (labels.includes(v)) done(v.toLowerCase());
+      else input.setCustomValidity(`Not a letter of this game: choose one of ${labels.join(" ")}`);
+    };
+    input.oninput = () => input.setCustomValidity("");
     const cancel = () => done(null);
     const cleanup = () => { $("blank-form").removeEventListener("submit", ok); $("blank-cancel").removeEventListener("click", cancel); };
     $("blank-form").addEventListener("submit", ok);

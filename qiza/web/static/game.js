@@ -1,7 +1,7 @@
 /* The game page: the seat and its token, requests to the server, live updates over the
    WebSocket, and the page's buttons. Drawing is in board.js and panel.js, the page's state in
    state.js; every state from the server goes through receive() there. */
-import {receive, render, setRenderer, store, update} from "./state.js";
+import {receive, render, setRenderer, store, tilesText, update} from "./state.js";
 import {renderBoard, setBoardHooks, squareName, usedIndexes} from "./board.js";
 import {myTurn, renderChallengeWindow, renderControls, renderEvents, renderRack, renderScoreboard, renderSheet,
         renderSummary, renderTracker, setRackHooks} from "./panel.js";
@@ -132,7 +132,7 @@ async function act(kind, extra) {
 async function saveRackOrder() {
   if (!store.me || !store.game || store.game.over) return;
   try {
-    receive(await seatApi("POST", `/api/games/${encodeURIComponent(gameId)}/rack`, {order: store.rack.join("")}));
+    receive(await seatApi("POST", `/api/games/${encodeURIComponent(gameId)}/rack`, {order: tilesText(store.rack)}));
   } catch (error) {
     say(error.message);
   }
@@ -243,7 +243,7 @@ async function setup() {
   });
   $("confirm-exchange").addEventListener("click", () => {
     if (!store.exchangeSet.size) { say("Choose at least one tile to exchange."); return; }
-    act("exchange", {tiles: [...store.exchangeSet].map(i => store.rack[i]).join("")});
+    act("exchange", {tiles: tilesText([...store.exchangeSet].map(i => store.rack[i]))});
   });
   $("pass").addEventListener("click", () => act("pass"));
   $("challenge").addEventListener("click", () => act("challenge"));

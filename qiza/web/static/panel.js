@@ -1,6 +1,6 @@
 /* Everything on the game page but the board, drawn from the store: whose turn, the scores, the
    rack and the controls, the recent events, the tile tracker, the score sheet and the game over box. */
-import {store} from "./state.js";
+import {store, tileLabels} from "./state.js";
 import {tileElement, tileValue, usedIndexes} from "./board.js";
 import {endText, eventText, playerLabel, plural, sheetMove, winnerText} from "./words.js";
 
@@ -146,7 +146,7 @@ export function renderTracker() {
   const game = store.game;
   $("bag-count").textContent = `${plural(game.bag_count, "tile")} in the bag.`;
   const counts = new Map();
-  for (const ch of (game.unseen || "").replace(/\s/g, "")) counts.set(ch, (counts.get(ch) || 0) + 1);
+  for (const ch of tileLabels((game.unseen || "").replace(/\s/g, ""))) counts.set(ch, (counts.get(ch) || 0) + 1);
   const letters = [...counts.keys()].sort((a, b) => (a === "?") - (b === "?") || a.localeCompare(b));
   const list = $("tracker");
   list.replaceChildren(...letters.map(ch => {
@@ -168,7 +168,8 @@ export function renderTracker() {
     li.textContent = "none";
     list.appendChild(li);
   }
-  const vowels = [...(game.unseen || "")].filter(ch => "AEIOU".includes(ch)).length;
+  // vowels: A E I O U with or without an accent (Ą, É, Ö...)
+  const vowels = tileLabels(game.unseen || "").filter(ch => "AEIOU".includes(ch.normalize("NFD")[0])).length;
   const total = [...counts.values()].reduce((a, b) => a + b, 0);
   $("unseen-title").textContent = `Unseen tiles (in the bag or on other racks): ${total}, ` +
     `${plural(vowels, "vowel")}, ${plural(total - vowels - (counts.get("?") || 0), "consonant")}` +

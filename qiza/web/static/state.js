@@ -36,9 +36,21 @@ export function update(change) {
   render();
 }
 
+/** The tiles of a tile text, one label each: ``[CH]`` (a tile of several letters) is one tile. */
+export function tileLabels(text) {
+  return (text.match(/\[[^\]]*\]|./gu) || []).map(t => t.length > 1 && t.startsWith("[") ? t.slice(1, -1) : t);
+}
+
+/** A tile text the server reads back: with tiles of several letters in the set, each tile in
+    brackets (so that C and H are not read as the CH tile). */
+export function tilesText(labels) {
+  const multi = Object.keys(store.game.rules.tile_values).some(label => label.length > 1);
+  return labels.map(t => multi && t !== "?" ? `[${t}]` : t).join("");
+}
+
 /** Clears this player's unplayed tiles and choices (the rack is as the server has it). */
 function resetTurn(game) {
-  store.rack = game.rack.split("");
+  store.rack = tileLabels(game.rack);
   store.tentative.clear();
   store.selected = null;
   store.exchangeMode = false;
@@ -53,6 +65,7 @@ export function receive(next) {
   const old = store.game;
   const kept = !old || next.version >= old.version;
   if (kept) {
+    next.board = next.board.map(row => typeof row === "string" ? tileLabels(row) : row);  // a label per square
     store.game = next;
     const moved = !old || old.history.length !== next.history.length || old.to_move !== next.to_move
       || old.over !== next.over;
@@ -64,7 +77,7 @@ export function receive(next) {
       store.preview = "";
     }
     const mine = store.me && old && next.history.slice(old.history.length).some(r => r.seat === store.me.seat);
-    if (!old || mine || old.rack !== next.rack || store.rack.join("") !== next.rack || next.over) {
+    if (!old || mine || old.rack !== next.rack || store.rack.join("\u0000") !== tileLabels(next.rack).join("\u0000") || next.over) {
       resetTurn(next);
     } else {
       const size = next.rules.size;

@@ -1,0 +1,98 @@
+"""Games in every language and on the Super board in the browser's API: a person against the
+computer, the tiles of the language's set, moves typed or put down square by square (multi-letter
+tiles as one tile), the computer answering."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from fastapi.testclient import TestClient  # noqa: E402
+
+from qiza.analysis import legal_placements  # noqa: E402
+from qiza.languages import LANGUAGES  # noqa: E402
+from qiza.web.app import create_app  # noqa: E402
+
+GAMES = [(name, "classic") for name in LANGUAGES] + [("enable", "super")]
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    db = tmp_path_factory.mktemp("web") / "games.sqlite3"
+    with TestClient(create_app(f"sqlite:///{db}", computer_processes=0, seeds=lambda: 11)) as test_client:
+        yield test_client
+
+
+def _state(client: TestClient, game_id: str, token: str) -> dict[str, Any]:
+    answer = client.get(f"/api/games/{game_id}", params={"seat": 0}, headers={"X-Seat-Token": token})
+    assert answer.status_code == 200, answer.text
+    data: dict[str, Any] = answer.json()
+    return data
+
+
+def _wait_for_turn(client: TestClient, game_id: str, token: str) -> dict[str, Any]:
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        data = _state(client, game_id, token)
+        if data["to_move"] == 0 or data["over"]:
+            return data
+        time.sleep(0.2)
+    raise AssertionError("the computer did not move within two minutes")
+
+
+@pytest.mark.parametrize(("lexicon", "preset"), GAMES, ids=[f"{lex}-{preset}" for lex, preset in GAMES])
+def test_a_game_against_the_computer(client: TestClient, lexicon: str, preset: str) -> None:
+    if lexicon in LANGUAGES and not LANGUAGES[lexicon].path.is_file():
+        pytest.skip(f"{LANGUAGES[lexicon].path} is not installed (Debian package {LANGUAGES[lexicon].package})")
+    assert lexicon in client.get("/api/meta").json()["lexicons"]
+    created = client.post("/api/games", json={"preset": preset, "lexicon": lexicon,
+                                              "seats": [{"name": "Ann"}, {"kind": "computer", "level": "medium"}]})
+    assert created.status_code == 201, created.text
+    game_id, token = created.json()["id"], created.json()["tokens"]["0"]
+    state = _wait_for_turn(client, game_id, token)
+    service = client.app.state.service  # type: ignore[attr-defined]
+    _, game = service.peek(game_id)
+    tile_set = game.rules.tile_set
+    assert set(state["rules"]["tile_values"]) == set(tile_set.letters)
+    if lexicon in LANGUAGES:
+        assert tile_set.name == LANGUAGES[lexicon].tile_set_name  # the language's own tiles
+    assert len(state["board"]) == game.rules.layout.size == (21 if preset == "super" else 15)
+    # the person plays a legal placement, typed in the game's notation
+    choices = legal_placements(game, 0)
+    assert choices, "no placement on the rack"
+    move = choices[0]
+    answer = client.post(f"/api/games/{game_id}/actions",
+                         json={"seat": 0, "token": token, "version": state["version"], "kind": "place",
+                               "move": game.format(move.move)})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["record"]["score"] == move.score
+    state = _wait_for_turn(client, game_id, token)
+    assert len([r for r in state["history"] if r["kind"] in ("place", "exchange", "pass")]) >= 2
+
+
+def test_multi_letter_tiles_put_down_square_by_square(client: TestClient) -> None:
+    """Spanish: the page sends each square's tile label; CH is one tile, C and H two."""
+    if not LANGUAGES["spanish-debian"].path.is_file():
+        pytest.skip("the Spanish word list (wspanish) is not installed")
+    created = client.post("/api/games", json={"preset": "computer", "lexicon": "spanish-debian",
+                                              "seats": [{"name": "Ann"}, {"name": "Bob"}], "claim_all": True})
+    assert created.status_code == 201, created.text
+    game_id, token = created.json()["id"], created.json()["tokens"]["0"]
+    service = client.app.state.service  # type: ignore[attr-defined]
+    _, game = service.peek(game_id)
+    size = game.rules.layout.size
+    for choice in legal_placements(game, 0):
+        placed = choice.move.placed(size)
+        cells = {str(square): label for square, label in placed}
+        state = _state(client, game_id, token)
+        answer = client.post(f"/api/games/{game_id}/actions",
+                             json={"seat": 0, "token": token, "version": state["version"], "kind": "place",
+                                   "cells": cells})
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["record"]["score"] == choice.score
+        break
