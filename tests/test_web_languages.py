@@ -5,7 +5,6 @@ tiles as one tile), the computer answering."""
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
