@@ -181,10 +181,11 @@ def _compile_here() -> None:
 def _load() -> None:
     """Load (or compile) every compiled function in this process."""
     from qiza import movegen
-    from qiza.players import bingo_nb, endgame_nb, sim_nb
+    from qiza.players import bingo_nb, endgame_nb, endgame_search, sim_nb
 
     movegen.warm_up()
     endgame_nb.warm_up()
+    endgame_search.warm_up()
     bingo_nb.warm_up()
     sim_nb.warm_up()
 

@@ -107,7 +107,6 @@ __all__ = [
 
 @nb.njit(cache=CACHE, nogil=True)
 def _generate(g, anag, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT):  # type: ignore[no-untyped-def]  # pragma: no cover
-    size = w[P_SIZE]
     nk = w[P_KINDS]
     rbits = 0
     for t in range(1, nk):
@@ -122,6 +121,15 @@ def _generate(g, anag, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT):  #
     if w[P_MODE] == 1:
         _generate_best(g, anag, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT, rbits)
         return
+    gen_all(g, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT, rbits)
+
+
+@nb.njit(cache=CACHE, nogil=True)
+def gen_all(g, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT, rbits):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Every placement of the rack of ``w`` (rack letters ``rbits``) on ``board`` into ``out``
+    (all-moves mode): the plays along the rows of the board, then of its transpose (an empty
+    board: across only). The endgame search calls it too."""
+    size = w[P_SIZE]
     b = board.reshape((size, size))
     empty = True
     for i in range(size * size):

@@ -117,3 +117,53 @@ def test_move_lists_match_the_generator(lexicon: Lexicon, position: np.ndarray) 
         assert kept and kept <= new_set
         opened += len(kept) < len(new_set)
     assert opened
+
+
+def _empty_bag_positions(lexicon: Lexicon, count: int) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]:
+    """(board, racks of the player to move and of the other, scoreless streak) of static
+    self-play games at the first turn with the bag empty."""
+    from qiza.players.endgame import scoreless_streak
+
+    rules = CLASSIC.with_options(challenge="auto")
+    out: list[tuple[np.ndarray, np.ndarray, np.ndarray, int]] = []
+    seed = 100
+    while len(out) < count:
+        players = [make_player("static", lexicon, seed=seed), make_player("static", lexicon, seed=seed + 1)]
+        game = Game(rules, lexicon=lexicon, seed=seed)
+        while game.bag and not game.over:
+            game.play(players[game.to_move].choose(game.view(game.to_move)))
+        if not game.over:
+            seat = game.to_move
+            out.append((board_array(game.board).copy(), rack_counts(game.racks[seat]),
+                        rack_counts(game.racks[1 - seat]), scoreless_streak(game.history, rules)))
+        seed += 1
+    return out
+
+
+def test_the_compiled_search_agrees_with_the_python_search(lexicon: Lexicon) -> None:
+    """Real empty-bag positions, with the opponent's rack cut to at most three tiles (so that
+    both solvers finish): the same exact value, a legal first move of the principal variation,
+    and the same answer again from a second search (the buffers are reused)."""
+    from qiza.players.endgame import solve_position_py
+
+    gen = generator(lexicon, CLASSIC)
+    for board, me, opp, streak in _empty_bag_positions(lexicon, 4):
+        while opp.sum() > 3:
+            opp[int(np.flatnonzero(opp)[-1])] -= 1
+        new = solve_position(gen, CLASSIC, board, me, opp, time_limit=60, streak=streak)
+        old = solve_position_py(gen, CLASSIC, board, me, opp, time_limit=60, streak=streak)
+        assert new.exact and old.exact and new.value == old.value
+        assert new.line and new.line[0] == new.move
+        again = solve_position(gen, CLASSIC, board, me, opp, time_limit=60, streak=streak)
+        assert (again.value, again.move) == (new.value, new.move)
+
+
+def test_the_scoreless_rule_ends_the_compiled_search(lexicon: Lexicon, position: np.ndarray) -> None:
+    """With the streak one short of the limit, a pass ends the game: a player with no move
+    loses their own tiles, and the value equals the plain minimax with that streak."""
+    gen = generator(lexicon, CLASSIC)
+    me, opp = rack_counts("QRT"), rack_counts("IIU")
+    for streak in (0, 4, 5):
+        expected = Minimax(gen).value(position, me, opp, streak=streak)
+        solution = solve_position(gen, CLASSIC, position, me, opp, time_limit=60, streak=streak)
+        assert solution.exact and solution.value == expected

@@ -7,10 +7,14 @@ Zobrist keys (exact values and bounds, with the best move of each position tried
 ordered going out first (only the highest-scoring way out is searched), then by score plus the
 face value of the tiles played, and iterative deepening under a time limit.
 
+The whole search is one compiled call (:mod:`qiza.players.endgame_search`, the move generator
+called from inside it); :func:`solve_position_py` is the same search driven from Python over
+compiled helpers (:mod:`qiza.players.endgame_nb`), kept as the second opinion of the tests and
+for a generator without compiled code. Both find the same exact values.
+
 Speed comes from generating moves rarely (the generator is the main cost): each generated list
-(:mod:`qiza.players.endgame_nb`) records per move the squares that must stay empty for it to
-stay legal with the same score, so a list made earlier in a line still gives legal moves
-later. At the depth limit a position is valued from such an earlier list of the player to move
+records per move the squares that must stay empty for it to stay legal with the same score, so
+a list made earlier in a line still gives legal moves later. At the depth limit a position is valued from such an earlier list of the player to move
 (no generation: the static guess is the best still-legal move, both players keeping their other
 tiles to the end); a position two plies above the limit is searched in one compiled call; and
 before generating a position's moves, the table's best move (two plies above the limit: every
@@ -39,6 +43,7 @@ principal variation of that search), which is what a time limit returns.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -49,7 +54,7 @@ import numpy as np
 from qiza.analysis import board_array, rack_counts
 from qiza.game import Kind, PlayerView, Record
 from qiza.move import Direction, Move, Pass, Place
-from qiza.movegen import MoveGenerator, decode_packed, kind_values
+from qiza.movegen import O_WIDTH, MoveGenerator, decode_packed, kind_values
 from qiza.players import endgame_nb as nb
 from qiza.players.engine import StaticPlayer
 from qiza.rules import EndPoints, EndRule, Rules
@@ -428,7 +433,29 @@ def solve_position(gen: MoveGenerator, rules: Rules, board: np.ndarray, me: np.n
 
     ``streak`` is the count of turns already in a row towards the scoreless end rule and
     ``streak_limit`` the count that ends the game (default from ``rules``, two players).
+    The search is one compiled call (:mod:`qiza.players.endgame_search`); with a generator
+    without compiled code it is :func:`solve_position_py`.
     """
+    from qiza.movegen_py import PyMoveGenerator
+
+    if isinstance(gen, PyMoveGenerator):
+        return solve_position_py(gen, rules, board, me, opp, time_limit=time_limit, max_depth=max_depth,
+                                 streak=streak, streak_limit=streak_limit)
+    if streak_limit is None:
+        streak_limit = (rules.passes if rules.end_rule is EndRule.PASSES else rules.scoreless_turns) * 2
+    board = np.ascontiguousarray(board, np.int32).ravel().copy()
+    racks = np.ascontiguousarray(np.stack([np.asarray(me), np.asarray(opp)]), np.int32).copy()
+    if not racks[0].any():
+        return Solution(None, 0.0, True, 0, 0, 0.0)
+    return _compiled_search(gen, rules, board, racks, time_limit, max_depth, streak, streak_limit)
+
+
+def solve_position_py(gen: MoveGenerator, rules: Rules, board: np.ndarray, me: np.ndarray, opp: np.ndarray, *,
+                   time_limit: float = 5.0, max_depth: int = 40, streak: int = 0,
+                   streak_limit: int | None = None) -> Solution:
+    """:func:`solve_position` by the Python-driven search (a Python negamax over compiled
+    helpers): the compiled search's second opinion in the tests, and the solver while the
+    compiled code is not ready (a :class:`~qiza.movegen_py.PyMoveGenerator`)."""
     nb.warm_up()  # the first time in a process: compiled helpers loaded (or compiled), off the clock
     start = time.perf_counter()
     if streak_limit is None:
@@ -466,11 +493,120 @@ def solve_position(gen: MoveGenerator, rules: Rules, board: np.ndarray, me: np.n
         best_info = (int(moves.sc[0]), moves.squares(0)) if len(moves) else PASS_INFO
         best_value = float(best_info[0])
     size, ts = rules.layout.size, rules.tile_set
-    return Solution(_as_move(best_info, size, ts), best_value, exact, depth_done, search.nodes,
-                    time.perf_counter() - start, [_as_move(m, size, ts) for m in line])
+    return Solution(as_move(best_info, size, ts), best_value, exact, depth_done, search.nodes,
+                    time.perf_counter() - start, [as_move(m, size, ts) for m in line])
 
 
-def _as_move(mv: MoveInfo, size: int, tile_set: TileSet) -> Move:
+POOL_ROWS = 1 << 20
+"""Move rows of the compiled search's pool at first (it doubles when a search fills it)."""
+TABLE_BITS = 21
+"""The compiled search's transposition table holds ``2 ** TABLE_BITS`` entries."""
+LIST_BITS = 18
+"""The compiled search's list cache holds ``2 ** LIST_BITS`` entries (half of them used at most)."""
+GEN_ROWS = 1 << 16
+"""Rows of the generator's output buffer in the compiled search at first (doubled on overflow)."""
+
+
+class _Buffers(threading.local):
+    """The compiled search's arrays, kept per thread between searches (the pool is large)."""
+
+    def __init__(self) -> None:
+        self.arrays: dict[str, np.ndarray] = {}
+
+    def get(self, name: str, shape: tuple[int, ...], dtype: type, zero: bool = False) -> np.ndarray:
+        a = self.arrays.get(name)
+        if a is None or a.shape != shape or a.dtype != dtype:
+            a = self.arrays[name] = np.zeros(shape, dtype)
+        elif zero:
+            a.fill(0)
+        return a
+
+
+_BUFFERS = _Buffers()
+
+
+def _search_arrays(gen: MoveGenerator, rules: Rules, width: int, pool_rows: int, gen_rows: int, streak_limit: int,
+                   max_depth: int) -> tuple[np.ndarray, ...]:
+    """The arguments ``E`` of the compiled search (see :mod:`qiza.players.endgame_search`),
+    with this thread's buffers, the table emptied; ``E[E_STOP][0]`` is the stop flag."""
+    from qiza.players import endgame_search as es
+
+    size = rules.layout.size
+    rng = np.random.default_rng(12345)
+    ztab = rng.integers(1, 2 ** 63 - 1, size=(size * size, 128), dtype=np.int64)
+    zr = rng.integers(1, 2 ** 63 - 1, size=(3, gen.kinds, 16), dtype=np.int64)
+    zs = rng.integers(1, 2 ** 63 - 1, size=(streak_limit + 1, 3), dtype=np.int64)
+    vals = kind_values(rules.tile_set.values, rules.tile_set.size).astype(np.int64)
+    st = np.zeros(es.S_SIZE, np.int64)
+    st[es.S_CACHE_ROWS] = pool_rows * 3 // 4
+    st[es.S_STREAK_LIMIT] = streak_limit
+    st[es.S_PASSES_RULE] = rules.end_rule is EndRule.PASSES
+    st[es.S_MAX_DEPTH] = max_depth
+    b = _BUFFERS
+    tt = b.get("tt", (1 << TABLE_BITS, 3), np.int64)
+    tt[:, 0] = 0
+    lc = b.get("lc", (1 << LIST_BITS, 2), np.int64)
+    lc[:, 0] = 0
+    work = gen._templates[0]
+    return (gen.graph, work, b.get("w", work.shape, work.dtype.type), b.get("out", (gen_rows, O_WIDTH), np.int32),
+            gen.prem, b.get("pool", (pool_rows, 5 + 6 * width), np.int16), b.get("pmh", (pool_rows,), np.int64),
+            lc, b.get("lt", (1 << LIST_BITS, 4), np.int64), tt, ztab, zr, vals, zs, st,
+            np.array([size, gen.start], np.int64), np.zeros(1, np.int64))
+
+def _compiled_search(gen: MoveGenerator, rules: Rules, board: np.ndarray, racks: np.ndarray, time_limit: float,
+                     max_depth: int, streak: int, streak_limit: int) -> Solution:
+    """:func:`solve_position` by one call of :func:`qiza.players.endgame_search.solve`."""
+    from qiza.players import endgame_search as es
+
+    es.warm_up()  # the first time in a process: compiled (or loaded), off the clock
+    es.prepare(gen.wide)
+    start = time.perf_counter()
+    size = rules.layout.size
+    width = max(int(racks[0].sum()), int(racks[1].sum()), 1)
+    b = _BUFFERS
+    pool_rows = max(POOL_ROWS, b.arrays["pool"].shape[0] if "pool" in b.arrays else 0)
+    gen_rows = max(GEN_ROWS, b.arrays["out"].shape[0] if "out" in b.arrays else 0)
+    while True:
+        E = _search_arrays(gen, rules, width, pool_rows, gen_rows, streak_limit, max_depth)
+        st = E[es.E_ST]
+        line = np.zeros((es.LINE_MAX, 2 + 2 * width), np.int64)
+        stop = E[es.E_STOP]
+        timer = threading.Timer(max(0.0, start + time_limit - time.perf_counter()), stop.fill, args=(1,))
+        timer.daemon = True
+        timer.start()
+        try:
+            es.solve(E, board, racks, streak, line)
+        finally:
+            timer.cancel()
+        if st[es.S_STOP] == es.STOP_POOL:
+            pool_rows *= 2
+        elif st[es.S_STOP] == es.STOP_BUFFER:
+            gen_rows *= 2
+        else:
+            break
+    moves: list[MoveInfo] = []
+    for row in line[:int(st[es.S_LINE])].tolist():
+        n = row[1]
+        moves.append((row[0], list(zip(row[2:2 + n], row[2 + width:2 + width + n]))))
+    if st[es.S_DEPTH] and moves:
+        best_info, value = moves[0], float(st[es.S_VALUE])
+    else:  # not even depth 1 finished: the highest-scoring play (going out first)
+        first = int(st[es.S_FIRST])
+        pool = E[es.E_POOL]
+        if first >= 0:
+            n = int(pool[first, 0])
+            best_info = (int(pool[first, 1]), list(zip(pool[first, 3:3 + n].tolist(),
+                                                        pool[first, 3 + width:3 + width + n].tolist())))
+        else:
+            best_info = PASS_INFO
+        value = float(best_info[0])
+        moves = []
+    ts = rules.tile_set
+    return Solution(as_move(best_info, size, ts), value, bool(st[es.S_EXACT]), int(st[es.S_DEPTH]),
+                    int(st[es.S_NODES]), time.perf_counter() - start, [as_move(m, size, ts) for m in moves])
+
+
+def as_move(mv: MoveInfo, size: int, tile_set: TileSet) -> Move:
     """A searched move as a :class:`~qiza.move.Place` (or :class:`~qiza.move.Pass`)."""
     squares = mv[1]
     if not squares:
@@ -516,4 +652,4 @@ class EndgamePlayer(StaticPlayer):
         return super().choose(view)
 
 
-__all__ = ["solve", "solve_position", "scoreless_streak", "Solution", "EndgamePlayer"]
+__all__ = ["solve", "solve_position", "solve_position_py", "as_move", "scoreless_streak", "Solution", "EndgamePlayer"]

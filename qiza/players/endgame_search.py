@@ -1,0 +1,844 @@
+"""The two-player endgame search compiled from the root (Numba): one call runs the whole
+iterative deepening search of :func:`qiza.players.endgame.solve_position`.
+
+The game values are those of :mod:`qiza.players.endgame` (see its module doc): going out wins
+twice the opponent's tiles, the scoreless-turn rule and two passes in a row end the game with
+each player losing their own tiles. This module only holds the compiled code; the Python side
+(arguments, buffers, results) is :func:`qiza.players.endgame.solve_position`.
+
+**Move lists.** A player's placements on a board are generated inside the search by the move
+generator's compiled core (:func:`qiza.movegen.gen_all`) and stored as rows of one
+``int16`` pool (``ncols = 5 + 6 * width`` columns, ``width`` the most tiles a rack holds):
+tiles placed, score, face value placed, then the squares, tile codes and rack indexes
+(0 for a blank) of the tiles placed, then the squares that must stay empty for the move to
+stay legal with the same score (see :mod:`qiza.players.endgame_nb`); ``pmh`` holds each
+move's Zobrist key (the XOR of ``ztab[square, tile]`` over its tiles, which also names the
+move in the transposition table). A list is searched in its stored order: going out first
+(highest score first), then by score plus the face value of the tiles played.
+
+Lists are cached by (board, rack) in an open-addressing table (``E[E_LC]``) while the pool
+is less than three quarters full; after that a list is made at the top of the pool and freed
+when its node returns (a stack), so the search never runs out of room mid-line. Between two
+iterations a pool more than half full is emptied.
+
+**The search.** Negamax with alpha-beta and principal variation search, iterative deepening
+from depth 1, a transposition table (``E[E_TT]``: key, best move, value, depth and bound flag;
+always replaced) keyed by the board's Zobrist key, both racks (the player to move's and the
+other's, with different tables), the scoreless streak and the passes.
+At the depth limit a position is valued from an earlier list of the player to move (its
+still-legal moves: no generation) as the best move's score with both players keeping their
+other tiles (going out: plus twice the opponent's tiles). Before generating a position's
+moves, the earlier list's best way out and the table's best move are tried, and two plies above
+the limit every still-legal move of the earlier list (a cutoff spares the generation). A search
+is exact when no line met the depth limit (``st[S_HORIZON]`` 0).
+
+Compiled-code notes: :func:`_node` is the one recursive function, called from Python (the
+iterative deepening is its ``depth == 0`` case) and compiled for one signature by
+:func:`prepare` before its first call, because Numba's disk cache cannot load a recursive
+function called from another compiled function, nor two mutually recursive ones; every
+recursive call passes variables, never literals (a literal would type another overload). The
+search and its scans run without reference counting (``_nrt=False``: they allocate nothing;
+the reference counts of the many arrays passed around took a third of the time), and without
+the GIL, so that the caller's timer thread can set the stop flag ``E[E_STOP]``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numba as nb
+import numpy as np
+from numba import types
+
+from qiza.jitcache import CACHE
+from qiza.movegen import MoveGenerator, gen_all
+from qiza.movegen_search import (
+    O_META,
+    O_SCORE,
+    O_TILES,
+    P_CAP,
+    P_MODE,
+    P_NOUT,
+    P_OVERFLOW,
+    META_BLANKS,
+    P_BLANKS0,
+    W_RACK,
+)
+
+NO_REFCOUNT: dict[str, Any] = {"_nrt": False}
+"""Numba options of a compiled function that allocates nothing: no reference counting either
+(the counts of the many arrays passed around took a third of the search's time). Callees
+compiled from it inherit the option unless they say otherwise (:data:`REFCOUNT`)."""
+REFCOUNT: dict[str, Any] = {"_nrt": True}
+
+INF = 1_000_000
+EXACT_DEPTH = 10_000
+EXACT, LOWER, UPPER = 0, 1, 2
+OUT_BONUS = 1_000_000
+PASS_KEY = 0
+NO_MOVE = -1
+
+# st: the search's counters and flags
+S_NODES = 0
+S_HORIZON = 1
+S_TOP = 2  # first free pool row
+S_NLISTS = 3  # lists in the registry
+S_STOP = 4  # 1: out of time, 2: the pool is full, 3: the generator's buffer overflowed
+S_CACHE_ROWS = 5  # pool rows below which lists are cached
+S_GENERATED = 6  # lists generated
+S_DEPTH = 7  # deepest finished iteration
+S_EXACT = 8
+S_VALUE = 9
+S_LINE = 10  # moves in the principal variation
+S_STREAK_LIMIT = 11
+S_PASSES_RULE = 12
+S_MAX_DEPTH = 13
+S_FIRST = 14  # the root list's first move (pool row), the answer when no iteration finished
+S_SIZE = 16
+
+# E: the search's arrays (a tuple; see endgame._search_arrays)
+E_GRAPH, E_WORK0, E_WORK, E_OUT, E_PREM = 0, 1, 2, 3, 4  # the move generator's
+E_POOL, E_PMH = 5, 6  # move rows, move keys
+E_LC, E_LT = 7, 8  # list cache (key, list id), list registry (first row, moves, ways out, rack size)
+E_TT = 9  # transposition table: key, best move, value + 2**31 | depth << 32 | flag << 48
+E_ZTAB, E_ZR, E_VALS, E_ZS = 10, 11, 12, 13  # Zobrist tables, tile values
+E_ST, E_GEO, E_STOP, E_LINE = 14, 15, 16, 17  # counters, (size, start), stop flag, principal variation
+
+STOP_TIME, STOP_POOL, STOP_BUFFER = 1, 2, 3
+LINE_MAX = 40
+
+
+@nb.njit(cache=CACHE, inline="always")
+def _cols(pool):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """(width, first square column, first tile column, first code column, first chk column, chk width)."""
+    wd = (pool.shape[1] - 5) // 6
+    return wd, 3, 3 + wd, 3 + 2 * wd, 3 + 3 * wd, 3 * wd + 2
+
+
+@nb.njit(cache=CACHE, inline="always")
+def rack_key(z, rack):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """The Zobrist key of a rack (``z``: tile kinds x counts table)."""
+    h = np.int64(0)
+    for t in range(rack.shape[0]):
+        c = rack[t]
+        if c:
+            h ^= z[t, c]
+    return h
+
+
+@nb.njit(cache=CACHE)
+def board_key(ztab, board):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """The Zobrist key of a board."""
+    h = np.int64(0)
+    for s in range(board.shape[0]):
+        if board[s]:
+            h ^= ztab[s, board[s]]
+    return h
+
+
+@nb.njit(cache=CACHE)
+def _store_list(E, board, rack, total, n):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Move the generator's ``n`` packed rows into the pool as a list in search order;
+    returns the list's id (-1: the pool is full)."""
+    out = E[E_OUT]
+    pool = E[E_POOL]
+    pmh = E[E_PMH]
+    lt = E[E_LT]
+    ztab = E[E_ZTAB]
+    vals = E[E_VALS]
+    st = E[E_ST]
+    size = E[E_GEO][0]
+    wd, c_sq, c_tl, c_code, c_chk, nchk = _cols(pool)
+    top = st[S_TOP]
+    if top + n > pool.shape[0] or st[S_NLISTS] >= lt.shape[0]:
+        st[S_STOP] = STOP_POOL
+        return -1
+    est = np.empty(n, np.int64)
+    tmp = np.full((n, pool.shape[1]), -1, np.int16)
+    hs = np.zeros(n, np.int64)
+    for i in range(n):
+        meta = out[i, O_META]
+        r0 = meta & 31
+        c0 = (meta >> 5) & 31
+        down = (meta >> 10) & 1
+        ln = (meta >> 11) & 31
+        k = 0
+        m = 0
+        h = np.int64(0)
+        p = 0
+        bb = META_BLANKS
+        for j in range(ln):
+            t = (out[i, O_TILES + j // 5] >> (6 * (j % 5))) & 63
+            if t == 0:
+                continue
+            t |= ((meta >> bb) & 1) << 6  # a blank: letter | 64
+            bb += 1
+            r = r0 + j if down else r0
+            c = c0 if down else c0 + j
+            s = r * size + c
+            tmp[i, c_sq + k] = s
+            tmp[i, c_tl + k] = t
+            cd = 0 if t & 64 else t
+            tmp[i, c_code + k] = cd
+            p += vals[cd]
+            h ^= ztab[s, t]
+            k += 1
+            tmp[i, c_chk + m] = s
+            m += 1
+            # the first empty squares beyond the cross-word through (r, c)
+            if down:
+                a = c
+                base = r * size
+                stp = 1
+            else:
+                a = r
+                base = c
+                stp = size
+            aa = a - 1
+            while aa >= 0 and board[base + aa * stp] != 0:
+                aa -= 1
+            if aa >= 0:
+                tmp[i, c_chk + m] = base + aa * stp
+                m += 1
+            aa = a + 1
+            while aa < size and board[base + aa * stp] != 0:
+                aa += 1
+            if aa < size:
+                tmp[i, c_chk + m] = base + aa * stp
+                m += 1
+        # the squares just before and after the main word
+        if down:
+            if r0 > 0:
+                tmp[i, c_chk + m] = (r0 - 1) * size + c0
+                m += 1
+            if r0 + ln < size:
+                tmp[i, c_chk + m] = (r0 + ln) * size + c0
+                m += 1
+        else:
+            if c0 > 0:
+                tmp[i, c_chk + m] = r0 * size + c0 - 1
+                m += 1
+            if c0 + ln < size:
+                tmp[i, c_chk + m] = r0 * size + c0 + ln
+                m += 1
+        sc = out[i, O_SCORE]
+        tmp[i, 0] = k
+        tmp[i, 1] = sc
+        tmp[i, 2] = p
+        hs[i] = h
+        est[i] = -(OUT_BONUS + sc) if k == total else -(sc + p)
+    order = np.argsort(est, kind="mergesort")
+    nout = 0
+    for i in range(n):
+        o = order[i]
+        pool[top + i, :] = tmp[o, :]
+        pmh[top + i] = hs[o]
+        if tmp[o, 0] == total:
+            nout += 1
+    lid = st[S_NLISTS]
+    lt[lid, 0] = top
+    lt[lid, 1] = n
+    lt[lid, 2] = nout
+    lt[lid, 3] = total
+    st[S_NLISTS] = lid + 1
+    st[S_TOP] = top + n
+    return lid
+
+
+@nb.njit(cache=CACHE)
+def _generate(E, board, rack, total):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Every placement of ``rack`` on ``board`` into the pool (see :func:`_store_list`)."""
+    g = E[E_GRAPH]
+    w0 = E[E_WORK0]
+    w = E[E_WORK]
+    out = E[E_OUT]
+    prem = E[E_PREM]
+    st = E[E_ST]
+    size = E[E_GEO][0]
+    for i in range(w0.shape[0]):
+        w[i] = w0[i]
+    rbits = 0
+    for t in range(rack.shape[0]):
+        w[W_RACK + t] = rack[t]
+        if t and rack[t] > 0:
+            rbits |= np.int64(1) << t
+    w[P_BLANKS0] = rack[0]
+    w[P_MODE] = 0
+    w[P_NOUT] = 0
+    w[P_OVERFLOW] = 0
+    w[P_CAP] = out.shape[0]
+    start = E[E_GEO][1]
+    start_t = (start % size) * size + start // size
+    gen_all(g, w, out, board, prem[0], prem[1], prem[2], prem[3], start, start_t, rbits)
+    st[S_GENERATED] += 1
+    if w[P_OVERFLOW]:
+        st[S_STOP] = STOP_BUFFER
+        return -1
+    return _store_list(E, board, rack, total, w[P_NOUT])
+
+
+@nb.njit(cache=CACHE, inline="always")
+def _list_key(zr, hb, rack):  # type: ignore[no-untyped-def]  # pragma: no cover
+    key = hb ^ rack_key(zr[2], rack)
+    return key if key != 0 else np.int64(1)
+
+
+@nb.njit(cache=CACHE, inline="always")
+def _find_list(lc, zr, hb, rack):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """The cached list of ``rack`` on the board with key ``hb`` (-1: none)."""
+    key = _list_key(zr, hb, rack)
+    mask = lc.shape[0] - 1
+    i = key & mask
+    while lc[i, 0] != 0:
+        if lc[i, 0] == key:
+            return lc[i, 1]
+        i = (i + 1) & mask
+    return np.int64(-1)
+
+
+@nb.njit(cache=CACHE, **REFCOUNT)  # it allocates
+def _moves(E, board, hb, rack, total):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """(list id, temporary) of the placements of ``rack`` on ``board``: the cached list, or a
+    new one (cached while the pool has room, else temporary: the caller frees it)."""
+    lc = E[E_LC]
+    zr = E[E_ZR]
+    lid = _find_list(lc, zr, hb, rack)
+    if lid >= 0:
+        return lid, False
+    st = E[E_ST]
+    cacheable = st[S_TOP] < st[S_CACHE_ROWS] and st[S_NLISTS] * 2 < lc.shape[0]
+    lid = _generate(E, board, rack, total)
+    if lid < 0 or not cacheable:
+        return lid, True
+    key = _list_key(zr, hb, rack)
+    mask = lc.shape[0] - 1
+    i = key & mask
+    while lc[i, 0] != 0:
+        i = (i + 1) & mask
+    lc[i, 0] = key
+    lc[i, 1] = lid
+    return lid, False
+
+
+@nb.njit(cache=CACHE, inline="always")
+def _free(st, lt, lid, temporary):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Free a temporary list (the newest one)."""
+    if temporary and lid >= 0:
+        st[S_TOP] = lt[lid, 0]
+        st[S_NLISTS] = lid
+
+
+@nb.njit(cache=CACHE, inline="always")
+def _valid(pool, row, board, rack):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Pool move ``row`` is still legal: its squares to keep empty are empty and ``rack``
+    holds its tiles."""
+    wd, c_sq, c_tl, c_code, c_chk, nchk = _cols(pool)
+    for j in range(nchk):
+        s = pool[row, c_chk + j]
+        if s < 0:
+            break
+        if board[s] != 0:
+            return False
+    nt = pool[row, 0]
+    for j in range(nt):
+        cd = pool[row, c_code + j]
+        cnt = 0
+        for k in range(nt):
+            if pool[row, c_code + k] == cd:
+                cnt += 1
+        if cnt > rack[cd]:
+            return False
+    return True
+
+
+@nb.njit(cache=CACHE, **NO_REFCOUNT)
+def _frontier(pool, lt, lid, board, rack, total, mine_pts, opp_pts, threshold):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """The best still-legal move of list ``lid`` valued as the static guess at the depth limit
+    (going out: score + twice the opponent's tiles; otherwise score + the face value played +
+    the opponent's tiles - this player's, both keeping their other tiles), or passing (both
+    keep their tiles), and the move's pool row (-1: passing). Stops once a value reaches
+    ``threshold``.
+
+    After a list's first ``nout0`` moves (those that went out where it was made: they hold
+    more tiles than the rack now, or are ways out sorted by score) score + face value never
+    grows: so the first still-legal way out and the first still-legal other move are the best
+    of each kind, and the scan stops once both are found or no later move can do better."""
+    start = lt[lid, 0]
+    n = lt[lid, 1]
+    nout0 = lt[lid, 2]
+    best = opp_pts - mine_pts  # passing: a floor that cuts the scan short
+    best_row = -1
+    found_out = False
+    found_other = False
+    if nout0 and pool[start, 0] == total:  # the ways out where the list was made, by score
+        for row in range(start, start + nout0):
+            v = pool[row, 1] + 2 * opp_pts
+            if v <= best:
+                break
+            if _valid(pool, row, board, rack):
+                found_out = True
+                best = v
+                best_row = row
+                break
+        if best >= threshold:
+            return best, best_row
+    # with the rack the list was made for, every later move keeps tiles
+    others_only = lt[lid, 3] == total
+    for i in range(nout0, n):
+        row = start + i
+        nt = pool[row, 0]
+        if nt > total:
+            continue
+        sc = np.int64(pool[row, 1])
+        p = np.int64(pool[row, 2])
+        if sc + p - mine_pts + 2 * opp_pts <= best:
+            break  # (a way out plays every tile: its face value is mine_pts)
+        out = nt == total
+        v = sc + 2 * opp_pts if out else sc + opp_pts - mine_pts + p
+        if v <= best or (found_out if out else found_other) or not _valid(pool, row, board, rack):
+            continue
+        if out:
+            found_out = True
+        else:
+            found_other = True
+        best = v
+        best_row = row
+        if best >= threshold or (found_other and (found_out or others_only)):
+            break
+    return best, best_row
+
+
+@nb.njit(cache=CACHE, **NO_REFCOUNT)
+def _best_out(pool, lt, lid, board, rack, total):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """The pool row of the highest-scoring still-legal move of list ``lid`` that plays every
+    tile of ``rack`` (-1: none): the first in the order (see :func:`_frontier`)."""
+    start = lt[lid, 0]
+    for row in range(start, start + lt[lid, 1]):
+        if pool[row, 0] == total and _valid(pool, row, board, rack):
+            return row
+    return -1
+
+
+@nb.njit(cache=CACHE, **NO_REFCOUNT)
+def _partial(pool, lt, lid, board, rack, total):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Whether list ``lid`` has a still-legal move that does not play every tile of ``rack``."""
+    start = lt[lid, 0]
+    for row in range(start, start + lt[lid, 1]):
+        if pool[row, 0] < total and _valid(pool, row, board, rack):
+            return True
+    return False
+
+
+@nb.njit(cache=CACHE, **NO_REFCOUNT)
+def _find_move(pmh, lt, lid, key):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """The pool row of the move named ``key`` in list ``lid`` (-1: none)."""
+    start = lt[lid, 0]
+    for row in range(start, start + lt[lid, 1]):
+        if pmh[row] == key:
+            return row
+    return -1
+
+
+@nb.njit(cache=CACHE, inline="always")
+def _after(score, placed, streak, passes, passes_rule, limit):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """(streak, passes, game over) after a turn scoring ``score`` with ``placed`` tiles."""
+    if placed:
+        passes = 0
+        if passes_rule or score:
+            streak = 0
+        else:
+            streak += 1
+    else:
+        passes += 1
+        streak += 1
+    return streak, passes, passes >= 2 or streak >= limit
+
+
+@nb.njit(cache=CACHE, inline="always")
+def _play(pool, board, rack, row, undo):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Put pool move ``row`` on ``board`` and take its tiles from ``rack`` (``undo``: the reverse)."""
+    wd, c_sq, c_tl, c_code, c_chk, nchk = _cols(pool)
+    for j in range(pool[row, 0]):
+        board[pool[row, c_sq + j]] = 0 if undo else pool[row, c_tl + j]
+        cd = pool[row, c_code + j]
+        if undo:
+            rack[cd] += 1
+        else:
+            rack[cd] -= 1
+
+
+@nb.njit(cache=CACHE, inline="always")
+def _position_key(zr, zs, st, hb, racks, me, streak, passes):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """The table key of a position: board, both racks (the mover's and the other's), streak, passes."""
+    s = streak if streak < st[S_STREAK_LIMIT] else st[S_STREAK_LIMIT]
+    key = hb ^ rack_key(zr[0], racks[me]) ^ rack_key(zr[1], racks[1 - me]) ^ zs[s, passes]
+    return key if key != 0 else np.int64(1)
+
+
+@nb.njit(cache=CACHE, inline="always")
+def _store(tt, key, depth, exact, best, alpha_orig, beta, best_key):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Write a table entry (always replacing)."""
+    i = key & (tt.shape[0] - 1)
+    flag = UPPER if best <= alpha_orig else LOWER if best >= beta else EXACT
+    tt[i, 0] = key
+    tt[i, 1] = best_key
+    tt[i, 2] = (best + (1 << 31)) | ((EXACT_DEPTH if exact else depth) << 32) | (flag << 48)
+
+
+@nb.njit(cache=CACHE, nogil=True, **NO_REFCOUNT)
+def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, passes, depth, alpha, beta,  # type: ignore[no-untyped-def]  # pragma: no cover
+          anc_me, anc_opp):
+    """Negamax value for player ``me`` (to move) of a position not yet over.
+
+    ``anc_me`` / ``anc_opp``: the latest lists of the player to move and of the opponent made
+    on an earlier board of this line (-1: none), with racks that held at least today's
+    tiles: their still-legal moves value the depth limit. (One function calling only itself:
+    Numba's disk cache cannot load mutually recursive functions.)"""
+    st = E[E_ST]
+    if depth == 0:  # the root: iterative deepening (here: a cached caller of _node would not load)
+        st[S_DEPTH] = 0
+        st[S_EXACT] = 0
+        st[S_LINE] = 0
+        root, temporary = _moves(E, board, hb, racks[me], total)
+        if root < 0:
+            return np.int64(0)
+        st[S_FIRST] = E[E_LT][root, 0] if E[E_LT][root, 1] else -1
+        for d in range(1, st[S_MAX_DEPTH] + 1):
+            if st[S_TOP] * 2 > E[E_POOL].shape[0]:
+                E[E_LC][:, 0] = 0
+                st[S_TOP] = 0
+                st[S_NLISTS] = 0
+            opp_list, temporary = _moves(E, board, hb, racks[1 - me], opp_total)
+            if opp_list < 0:
+                break
+            st[S_HORIZON] = 0
+            value = _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, passes, d, alpha,
+                          beta, anc_me, opp_list)  # (anc_me: -1 at the root; a literal would call another overload)
+            if st[S_STOP]:
+                break
+            st[S_DEPTH] = d
+            st[S_VALUE] = value
+            st[S_LINE] = _line(E, board, hb, racks, me, streak, E[E_LINE])
+            if st[S_STOP]:
+                break
+            if st[S_HORIZON] == 0:
+                st[S_EXACT] = 1
+                break
+        return st[S_VALUE]
+    st[S_NODES] += 1
+    if E[E_STOP][0]:  # set by the caller's timer thread (the search runs without the GIL)
+        st[S_STOP] = STOP_TIME
+    if st[S_STOP]:
+        return np.int64(0)
+    pool = E[E_POOL]
+    pmh = E[E_PMH]
+    lt = E[E_LT]
+    tt = E[E_TT]
+    zr = E[E_ZR]
+    rack = racks[me]
+    limit = st[S_STREAK_LIMIT]
+    passes_rule = st[S_PASSES_RULE]
+    key = _position_key(zr, E[E_ZS], st, hb, racks, me, streak, passes)
+    ti = key & (tt.shape[0] - 1)
+    first_key = np.int64(NO_MOVE)
+    if tt[ti, 0] == key:
+        packed = tt[ti, 2]
+        hvalue = (packed & 0xFFFFFFFF) - (1 << 31)
+        hdepth = (packed >> 32) & 0xFFFF
+        hflag = (packed >> 48) & 0xFF
+        first_key = tt[ti, 1]
+        if hdepth >= depth and (hflag == EXACT or (hflag == LOWER and hvalue >= beta)
+                                or (hflag == UPPER and hvalue <= alpha)):
+            if hdepth < EXACT_DEPTH:
+                st[S_HORIZON] += 1
+            return hvalue
+    s_pass, p_pass, pass_ends = _after(0, 0, streak, passes, passes_rule, limit)
+    pass_guess = opp_pts - mine_pts  # the game ends (or the static guess): both keep their tiles
+    if depth <= 1:
+        if anc_me >= 0:
+            # a static guess from the still-legal moves of an earlier list: no generation
+            v, r = _frontier(pool, lt, anc_me, board, rack, total, mine_pts, opp_pts, beta)
+            if r >= 0 and v >= beta and pool[r, 0] == total:
+                return v  # going out: an exact lower bound
+            # (when passing ends the game, a move that does not go out makes the value inexact
+            # anyway; otherwise the moves are generated, for an exact value)
+            if not pass_ends or (r >= 0 and pool[r, 0] < total) or _partial(pool, lt, anc_me, board, rack, total):
+                st[S_HORIZON] += 1
+                return v
+        lid, temporary = _moves(E, board, hb, rack, total)
+        if lid < 0:
+            return np.int64(0)
+        v, r = _frontier(pool, lt, lid, board, rack, total, mine_pts, opp_pts, INF)
+        n = lt[lid, 1]
+        if n and total == 1:
+            cut = False  # going out beats passing (the opponent could pass back): exact
+        else:
+            cut = not pass_ends or lt[lid, 2] < n
+        if cut:
+            st[S_HORIZON] += 1
+        best = v
+        best_key = pmh[r] if r >= 0 else np.int64(PASS_KEY)
+        _store(tt, key, depth, not cut, best, -INF, INF, best_key)
+        _free(st, lt, lid, temporary)
+        return best
+    alpha_orig = alpha
+    horizon_before = st[S_HORIZON]
+    best = np.int64(-INF)
+    best_key = np.int64(NO_MOVE)
+    done_key = np.int64(NO_MOVE)
+    lid = _find_list(E[E_LC], zr, hb, rack)
+    temporary = False
+    # before generating this position's moves, moves of the earlier list that are still legal:
+    # the table's move, and two plies above the limit all of them (a cutoff spares generating)
+    pre = -1
+    pre_all = False
+    if lid < 0 and anc_me >= 0:
+        r = _best_out(pool, lt, anc_me, board, rack, total)
+        if r >= 0 and pool[r, 1] + 2 * opp_pts >= beta:  # going out refutes: exact
+            best = np.int64(pool[r, 1]) + 2 * opp_pts
+            _store(tt, key, depth, st[S_HORIZON] == horizon_before, best, alpha_orig, beta, pmh[r])
+            return best
+        pre_all = depth == 2
+        if first_key > 0:
+            r = _find_move(pmh, lt, anc_me, first_key)
+            if r >= 0 and _valid(pool, r, board, rack):
+                pre = r
+    anc_start = lt[anc_me, 0] if pre_all else 0
+    anc_n = lt[anc_me, 1] if pre_all else 0
+    pi = -1  # the earlier list's moves: -1 the table's move, then in order
+    out_done = False
+    phase = 0 if pre >= 0 or pre_all else 1
+    start = 0
+    n = -1  # the list's moves (-1: not looked at yet)
+    first = -1  # the table's move: its index in the list (n: the pass)
+    step = -1  # -1: the table's move, then the list in order
+    while True:
+        if phase == 0:
+            if pi < 0:
+                pi = 0
+                if pre < 0:
+                    continue
+                row = pre
+            else:
+                if pi >= anc_n:
+                    phase = 1
+                    continue
+                row = anc_start + pi
+                pi += 1
+                if row == pre or (pool[row, 0] == total and out_done) or not _valid(pool, row, board, rack):
+                    continue
+            if pool[row, 0] == total:
+                out_done = True  # going out: the first still-legal one in the order scores the most
+            mine_list = anc_me
+        else:
+            if n < 0:
+                if lid < 0:
+                    lid, temporary = _moves(E, board, hb, rack, total)
+                    if lid < 0:
+                        return np.int64(0)
+                start = lt[lid, 0]
+                n = lt[lid, 1]
+                if first_key == PASS_KEY:
+                    first = n
+                elif first_key > 0 and first_key != done_key:
+                    r = _find_move(pmh, lt, lid, first_key)
+                    if r >= 0:
+                        first = r - start
+            if step == -1:
+                step = 0
+                if first < 0:
+                    continue
+                k = first
+            else:
+                k = step
+                step += 1
+                if k > n:
+                    break
+                if k == first:
+                    continue
+            mine_list = lid
+            row = -1
+            if k < n:
+                row = start + k
+                if pmh[row] == done_key or (k and pool[row, 0] == total):
+                    continue  # searched already; going out: the first in the order scores the most
+        # the value of the move (row -1: the pass)
+        if row < 0:
+            mkey = np.int64(PASS_KEY)
+            if pass_ends:
+                value = pass_guess
+            else:
+                value = -_node(E, board, hb, racks, 1 - me, opp_pts, mine_pts, opp_total, total, s_pass, p_pass,
+                               depth - 1, -beta, -alpha, anc_opp, lid)
+        else:
+            mkey = pmh[row]
+            placed = np.int64(pool[row, 0])
+            score = np.int64(pool[row, 1])
+            p = np.int64(pool[row, 2])
+            s2, p2, over = _after(score, placed, streak, passes, passes_rule, limit)
+            if placed == total:
+                value = score + 2 * opp_pts
+            elif over:
+                value = score + opp_pts - (mine_pts - p)
+            else:
+                _play(pool, board, rack, row, False)
+                hb2 = hb ^ mkey
+                done = False
+                value = np.int64(0)
+                if best > -INF and beta - alpha > 1:  # principal variation search: a null window first
+                    value = score - _node(E, board, hb2, racks, 1 - me, opp_pts, mine_pts - p, opp_total,
+                                          total - placed, s2, p2, depth - 1, score - alpha - 1, score - alpha,
+                                          anc_opp, mine_list)
+                    done = value <= alpha or value >= beta
+                if not done:
+                    value = score - _node(E, board, hb2, racks, 1 - me, opp_pts, mine_pts - p, opp_total,
+                                          total - placed, s2, p2, depth - 1, score - beta, score - alpha,
+                                          anc_opp, mine_list)
+                _play(pool, board, rack, row, True)
+            if pre >= 0 and row == pre:
+                done_key = mkey
+        if st[S_STOP]:
+            _free(st, lt, lid, temporary)
+            return np.int64(0)
+        if value > best:
+            best = value
+            best_key = mkey
+            if best > alpha:
+                alpha = best
+                if alpha >= beta:
+                    break
+    _store(tt, key, depth, st[S_HORIZON] == horizon_before, best, alpha_orig, beta, best_key)
+    _free(st, lt, lid, temporary)
+    return best
+
+
+@nb.njit(cache=CACHE, **REFCOUNT)  # it allocates
+def _line(E, board, hb, racks, me, streak, line):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """The principal variation from the table into ``line`` (rows: score, tiles placed, then
+    ``width`` squares and ``width`` tiles; a pass places none); returns its length. The board
+    and the racks are left as they were."""
+    pool = E[E_POOL]
+    pmh = E[E_PMH]
+    lt = E[E_LT]
+    tt = E[E_TT]
+    st = E[E_ST]
+    wd, c_sq, c_tl, c_code, c_chk, nchk = _cols(pool)
+    passes = 0
+    movers = np.zeros(LINE_MAX, np.int64)
+    count = 0
+    while count < LINE_MAX:
+        key = _position_key(E[E_ZR], E[E_ZS], st, hb, racks, me, streak, passes)
+        ti = key & (tt.shape[0] - 1)
+        if tt[ti, 0] != key or tt[ti, 1] == NO_MOVE:
+            break
+        mkey = tt[ti, 1]
+        line[count, :] = 0
+        movers[count] = me
+        total = 0
+        for t in range(racks.shape[1]):
+            total += racks[me, t]
+        score = 0
+        placed = 0
+        if mkey != PASS_KEY:
+            lid, temporary = _moves(E, board, hb, racks[me], total)
+            if lid < 0:
+                break
+            row = _find_move(pmh, lt, lid, mkey)
+            if row < 0:
+                _free(st, lt, lid, temporary)
+                break
+            score = pool[row, 1]
+            placed = pool[row, 0]
+            line[count, 0] = score
+            line[count, 1] = placed
+            for j in range(placed):
+                line[count, 2 + j] = pool[row, c_sq + j]
+                line[count, 2 + wd + j] = pool[row, c_tl + j]
+            _free(st, lt, lid, temporary)
+            for j in range(placed):
+                t = line[count, 2 + wd + j]
+                board[line[count, 2 + j]] = t
+                racks[me, 0 if t & 64 else t] -= 1
+            hb ^= mkey
+        count += 1
+        if placed and placed == total:
+            break
+        streak, passes, over = _after(score, placed, streak, passes, st[S_PASSES_RULE], st[S_STREAK_LIMIT])
+        if over:
+            break
+        me = 1 - me
+    for i in range(count):
+        for j in range(line[i, 1]):
+            board[line[i, 2 + j]] = 0
+            t = line[i, 2 + wd + j]
+            racks[movers[i], 0 if t & 64 else t] += 1
+    return count
+
+
+def solve(E, board, racks, streak, line):  # type: ignore[no-untyped-def]
+    """Iterative deepening from the root (player 0 of ``racks`` to move, ``streak`` turns
+    already towards the scoreless rule) until a search is exact, the depth limit
+    ``st[S_MAX_DEPTH]`` or until ``E[E_STOP][0]`` is set (the time limit). The results are in ``st`` (depth,
+    exact, value, nodes, line length, stop reason) and ``line`` (see :func:`_line`)."""
+    vals = E[E_VALS]
+    mine_pts = int(racks[0] @ vals)
+    opp_pts = int(racks[1] @ vals)
+    _node(E + (line,), board, board_key(E[E_ZTAB], board), racks, 0, mine_pts, opp_pts, int(racks[0].sum()),
+          int(racks[1].sum()), streak, 0, 0, -INF, INF, -1, -1)
+
+
+_WARM = False
+
+
+def warm_up() -> None:
+    """Compile (or load from the disk cache) the search for its argument types: a search on
+    a small board and word graph, so that a first real search does not spend its time limit
+    compiling."""
+    global _WARM
+    if _WARM:
+        return
+    from qiza.layout import STANDARD
+    from qiza.movegen import parse_rack
+    from qiza.players.endgame import solve_position
+    from qiza.rules import CLASSIC
+
+    _WARM = True
+    gen = _small_generator()
+    prepare(False)
+    board = np.zeros(STANDARD.size * STANDARD.size, np.int32)
+    board[112] = 1
+    board[113] = 20
+    solve_position(gen, CLASSIC, board, parse_rack("AT"), parse_rack("AX"), time_limit=60.0)
+
+
+def prepare(wide: bool = False) -> None:
+    """Compile (or load from the cache) :func:`_node` for its signature with the narrow word
+    graph (``int32``: alphabets of up to 30 letters) or the wide one (``int64``), before any
+    call: a recursive function compiled from its first call refers to itself through a pointer
+    that Numba fills only when it compiles, not when it loads the code from the disk cache (the
+    move generator's ``_rec`` does the same)."""
+    from qiza.movegen_search import prepare as prepare_generator
+    from qiza.players.endgame import _search_arrays
+    from qiza.rules import CLASSIC
+
+    prepare_generator(wide)
+    dtype = np.int64 if wide else np.int32
+    gen = _small_generator()
+    E = list(_search_arrays(gen, CLASSIC, 1, 1, 1, 1, 1)) + [np.zeros((1, 1), np.int64)]
+    for k in (E_GRAPH, E_WORK0, E_WORK):
+        E[k] = E[k].astype(dtype)
+    i64 = types.int64
+    sig = i64(nb.typeof(tuple(E)), nb.typeof(np.zeros(1, np.int32)), i64, nb.typeof(np.zeros((2, 27), np.int32)),
+              *([i64] * 12))
+    if sig.args not in _node.signatures:
+        _node.disable_compile(False)
+        _node.compile(sig)
+        _node.disable_compile()
+
+
+def _small_generator() -> MoveGenerator:
+    """A move generator of three words (for compiling)."""
+    from qiza import gaddag
+    from qiza.layout import STANDARD
+
+    return MoveGenerator(gaddag.build(["AT", "TA", "AX"]), STANDARD)
