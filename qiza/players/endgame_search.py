@@ -53,15 +53,15 @@ from numba import types
 from qiza.jitcache import CACHE
 from qiza.movegen import MoveGenerator, gen_all
 from qiza.movegen_search import (
+    META_BLANKS,
     O_META,
     O_SCORE,
     O_TILES,
+    P_BLANKS0,
     P_CAP,
     P_MODE,
     P_NOUT,
     P_OVERFLOW,
-    META_BLANKS,
-    P_BLANKS0,
     W_RACK,
 )
 
