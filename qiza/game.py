@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from qiza.alphabet import BLANK, Tile, is_blank
+from qiza.alphabet import BLANK, BLANK_FLAG, Tile, is_blank
 from qiza.board import Board
 from qiza.errors import GameOverError, IllegalMoveError, MoveSyntaxError, PhonyWordError, RuleError
 from qiza.lexicon import Lexicon, load_lexicon
@@ -327,8 +327,29 @@ class Game:
         return moves
 
     def invalid_words(self, evaluation: Evaluation) -> list[str]:
-        """The words of a placement that are not in the game's lexicon."""
-        return self.lexicon.invalid_words(w.letters for w in evaluation.words)
+        """The words of a placement that are not in the game's lexicon. With multi-letter tiles a
+        word is also invalid when its tiles are not those its reading gives (the lexicon's
+        ``CHICO`` is CH-I-C-O: C then H does not spell it); such a word is named by its tiles
+        (``[C]HICO``)."""
+        invalid = self.lexicon.invalid_words(w.letters for w in evaluation.words)
+        tile_set = self.rules.tile_set
+        if not tile_set.multi_letter:
+            return invalid
+        size = self.board.size
+        placed = {sq: tile_set.code(ch) for sq, ch in evaluation.move.placed(size)}
+        for word in evaluation.words:
+            if word.letters in invalid:
+                continue
+            dr, dc = word.direction.step
+            r, c, tiles = word.row, word.col, []
+            while 0 <= r < size and 0 <= c < size and (tile := placed.get(r * size + c) or self.board[r * size + c]):
+                tiles.append(tile & ~BLANK_FLAG)
+                r, c = r + dr, c + dc
+            if tile_set.codes(word.letters) != tiles:
+                written = tile_set.text(tiles)
+                if written not in invalid:
+                    invalid.append(written)
+        return invalid
 
     def _tiles_from_rack(self, seat: int, place: Place) -> list[Tile]:
         """The rack after the placement; raises if the rack lacks a tile."""

@@ -99,3 +99,19 @@ def test_text_and_svg_boards_show_whole_labels() -> None:
     header, row8 = lines[0], lines[8]
     assert row8.index("CH") == header.index("H") and row8.index("O") == header.index("K")  # columns line up
     assert board_svg(game.board).count(">CH<") == 1
+
+
+def test_a_word_spelt_with_other_tiles_than_its_reading_is_not_a_word() -> None:
+    # the lexicon's CHICO is CH-I-C-O: C then H, on the board, spells no word of it
+    game = _spanish_game()
+    game.set_rack(0, "[C]HICOSA")  # C, H, I, C, O, S, A
+    evaluation = game.evaluate("H8 [C]HICO")
+    assert [w.letters for w in evaluation.words] == ["CHICO"] and evaluation.tiles_placed == 5
+    assert game.invalid_words(evaluation) == ["[C]HICO"]
+    double = Game(CLASSIC.with_options(tile_set="spanish", first_player="fixed", challenge="double"), players=2,
+                  seed=1, lexicon=game.lexicon)
+    double.set_rack(0, "[C]HICOSA")
+    double.play("H8 [C]HICO")
+    assert double.challenge().note.endswith("[C]HICO is not in ES-TEST")
+    game.set_rack(0, "[CH]ICOSAE")
+    assert game.invalid_words(game.evaluate("H8 CHICO")) == []
