@@ -37,6 +37,10 @@ from qiza.jitcache import CACHE_DIR
 
 MARKER = "complete"
 """The file (in :data:`qiza.jitcache.CACHE_DIR`) written once everything is compiled and cached."""
+MARKER_WIDE = "complete-wide"
+"""Written beside :data:`MARKER` once the wide search (alphabets of more than 30 letters, such as
+Polish: see :mod:`qiza.movegen_search`) is compiled too; only a lexicon of such a language asks
+for it."""
 LOCK = "compile.lock"
 LOG = "compile.log"
 POLL = 0.5
@@ -48,9 +52,20 @@ _watcher: threading.Thread | None = None
 _process: subprocess.Popen[bytes] | None = None
 
 
-def ready() -> bool:
-    """Whether the disk cache holds all of this source's compiled code."""
-    return CACHE_DIR is not None and (CACHE_DIR / MARKER).exists()
+def ready(wide: bool = False) -> bool:
+    """Whether the disk cache holds all of this source's compiled code (``wide``: the wide
+    search's too)."""
+    return (CACHE_DIR is not None and (CACHE_DIR / MARKER).exists()
+            and (not wide or (CACHE_DIR / MARKER_WIDE).exists()))
+
+
+def needs_wide(lexicons: Sequence[str]) -> bool:
+    """Whether one of these lexicons (names) is a language whose tile set needs the wide search."""
+    from qiza.gaddag import NARROW_LETTERS
+    from qiza.languages import LANGUAGES
+
+    return any((language := LANGUAGES.get(str(name).lower())) is not None
+               and language.tile_set.size > NARROW_LETTERS for name in lexicons)
 
 
 def code_cached() -> bool:
@@ -103,7 +118,7 @@ def start(lexicons: Sequence[str] = ()) -> bool:
         if os.environ.get(ENV) == "0":
             return False
         os.environ[ENV] = "1"
-        if ready():
+        if ready(needs_wide(lexicons)):
             return False
         _fallback = True
         if CACHE_DIR is None:  # nowhere to cache: compile here, in a thread, and switch when done
@@ -158,15 +173,16 @@ def _wait_and_load(lexicons: Sequence[str]) -> None:
     global _fallback, _process
     assert CACHE_DIR is not None
     spawned = _process is not None
-    while not ready():
+    wide = needs_wide(lexicons)
+    while not ready(wide):
         process = _process
-        if (process is None or process.poll() is not None) and not _locked(CACHE_DIR / LOCK) and not ready():
+        if (process is None or process.poll() is not None) and not _locked(CACHE_DIR / LOCK) and not ready(wide):
             if spawned:
                 break  # our compile ended without the marker (see compile.log): compile here instead
             _process = _spawn(lexicons)  # the other process that was compiling is gone
             spawned = True
         time.sleep(POLL)
-    _load()
+    _load(wide)
     _fallback = False
     _forget_tries()
 
@@ -178,12 +194,12 @@ def _compile_here() -> None:
     _forget_tries()
 
 
-def _load() -> None:
-    """Load (or compile) every compiled function in this process."""
+def _load(wide: bool = False) -> None:
+    """Load (or compile) every compiled function in this process (``wide``: the wide search too)."""
     from qiza import movegen
     from qiza.players import bingo_nb, endgame_nb, endgame_search, sim_nb
 
-    movegen.warm_up()
+    movegen.warm_up(wide=wide)
     endgame_nb.warm_up()
     endgame_search.warm_up()
     bingo_nb.warm_up()
@@ -213,8 +229,10 @@ def _lock(path: Path) -> Iterator[None]:
 
 def compile_all(lexicons: Sequence[str] = ()) -> None:
     """Compile everything into the disk cache, build the lexicons' word graphs (and the
-    vocabularies of the weaker levels), then write :data:`MARKER`."""
-    _load()
+    vocabularies of the weaker levels), then write :data:`MARKER` (and :data:`MARKER_WIDE` first
+    when a lexicon needs the wide search)."""
+    wide = needs_wide(lexicons)
+    _load(wide)
     for name in lexicons:
         try:
             from qiza.lexicon import load_lexicon
@@ -229,9 +247,10 @@ def compile_all(lexicons: Sequence[str] = ()) -> None:
         except Exception as exc:  # noqa: BLE001 - a graph the game builds itself later
             print(f"qiza.coldstart: word graph of {name!r} not built: {exc}", file=sys.stderr)
     if CACHE_DIR is not None:
-        tmp = CACHE_DIR / f"{MARKER}.{os.getpid()}.tmp"
-        tmp.write_text(f"compiled in {time.process_time():.1f} s of CPU\n")
-        os.replace(tmp, CACHE_DIR / MARKER)
+        for marker in (MARKER_WIDE, MARKER) if wide else (MARKER,):
+            tmp = CACHE_DIR / f"{marker}.{os.getpid()}.tmp"
+            tmp.write_text(f"compiled in {time.process_time():.1f} s of CPU\n")
+            os.replace(tmp, CACHE_DIR / marker)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -243,7 +262,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     with contextlib.suppress(OSError, AttributeError):
         os.nice(15)  # the game comes first (the web workers think at 10): nobody waits for this
     with _lock(CACHE_DIR / LOCK):
-        if not ready():
+        if not ready(needs_wide(args)):
             t0 = time.perf_counter()
             compile_all(args)
             print(f"qiza.coldstart: compiled in {time.perf_counter() - t0:.1f} s", file=sys.stderr)

@@ -601,11 +601,11 @@ FIRST_RUN_NOTE = ("Compiling the move generator: the first run of qiza on a mach
                   "to a few minutes, with the machine's load (later runs load it in about a second)...")
 
 
-def warm_up(note: Callable[[str], object] | None = None, after: float = 2.0) -> None:
+def warm_up(note: Callable[[str], object] | None = None, after: float = 2.0, *, wide: bool = False) -> None:
     """Load the generator's compiled code from the disk cache, or compile it (the first run on a
     machine: half a minute on a quiet 2-core machine, minutes on a busy one). If that takes more
     than ``after`` seconds, ``note`` is called once with :data:`FIRST_RUN_NOTE` so that the caller
-    can say why nothing happens."""
+    can say why nothing happens. ``wide``: the search of alphabets of more than 30 letters too."""
     timer = threading.Timer(after, note, args=(FIRST_RUN_NOTE,)) if note is not None else None
     if timer is not None:
         timer.daemon = True
@@ -616,6 +616,14 @@ def warm_up(note: Callable[[str], object] | None = None, after: float = 2.0) -> 
         gen.count(board, parse_rack("AT"))
         gen.best(board, parse_rack("AT"))
         gen.generate(board, parse_rack("AT"))
+        if wide:
+            wide_gen = MoveGenerator(gaddag.build(["AT", "TA"], gaddag.NARROW_LETTERS + 1),
+                                     values=[1] * (gaddag.NARROW_LETTERS + 1))
+            rack = np.zeros(wide_gen.kinds, np.int32)
+            rack[:27] = parse_rack("AT")
+            wide_gen.count(board, rack)
+            wide_gen.best(board, rack)
+            wide_gen.generate(board, rack)
     finally:
         if timer is not None:
             timer.cancel()

@@ -181,7 +181,7 @@ def test_start_does_nothing_when_turned_off_or_ready(monkeypatch: pytest.MonkeyP
     monkeypatch.setenv(coldstart.ENV, "0")
     assert coldstart.start() is False and coldstart.use_compiled()
     monkeypatch.setenv(coldstart.ENV, "1")
-    monkeypatch.setattr(coldstart, "ready", lambda: True)
+    monkeypatch.setattr(coldstart, "ready", lambda wide=False: True)
     assert coldstart.start() is False and coldstart.use_compiled()
 
 
@@ -192,7 +192,7 @@ def test_start_plays_without_compiled_code_until_the_background_compile_is_done(
         monkeypatch.setattr(coldstart, name, value)
     monkeypatch.setenv(coldstart.ENV, "1")
     loaded: list[bool] = []
-    monkeypatch.setattr(coldstart, "_load", lambda: loaded.append(coldstart.use_compiled()))
+    monkeypatch.setattr(coldstart, "_load", lambda wide=False: loaded.append(coldstart.use_compiled()))
     spawned: list[tuple[str, ...]] = []
 
     def spawn(lexicons: tuple[str, ...]) -> subprocess.Popen[bytes]:
@@ -224,3 +224,18 @@ def test_a_slow_load_is_not_called_a_compile(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setattr(coldstart, "code_cached", lambda: False)
     cli.prepare_move_generator()
     assert capsys.readouterr().err.strip() == movegen.FIRST_RUN_NOTE
+
+
+def test_a_language_of_more_than_30_letters_waits_for_the_wide_search(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    from qiza import movegen, movegen_search
+
+    monkeypatch.setattr(coldstart, "CACHE_DIR", tmp_path)
+    assert coldstart.needs_wide(["POLISH-DEBIAN"])
+    assert not coldstart.needs_wide(["enable", "french-debian", "spanish-debian", str(tmp_path / "words.txt")])
+    (tmp_path / coldstart.MARKER).write_text("")
+    assert coldstart.ready() and not coldstart.ready(wide=True)
+    (tmp_path / coldstart.MARKER_WIDE).write_text("")
+    assert coldstart.ready(wide=True)
+    movegen.warm_up(wide=True)  # what the background compile runs for a Polish lexicon
+    assert movegen_search._REC_SIG_WIDE.args in movegen_search._rec.signatures
