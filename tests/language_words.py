@@ -6,6 +6,11 @@ French (A-Z), Polish (with Ź and Ż, codes 31 and 32), Spanish (with CH, LL, RR
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import pytest
+
 FRENCH_WORDS = """AS ES ET EU IL JE LA LE LU MA ME MI MU NE NI NU OR OU SA SE SI SU TA TE TU UN VA VU
 ZEN RUE MER MOT MUR NEZ OUI ROI SEL SUR TES VIE ZOO AIME AMIE AUTO DENT FEUX GARE JOUR KIWI LUNE
 MAIS NUIT OUEST PAIX QUOI RIRE TEMPS VENT XENON YEUX ZERO ECOLE MAISON ETOILE MAITRE RUES MOTS
@@ -24,3 +29,16 @@ ENGLISH_WORDS = """AA AB AD AE AG AH AI AL AM AN AR AS AT AW AX AY BA BE BI BO B
 ER ES ET EX FA GO HA HE HI HM HO ID IF IN IS IT JO KA LA LI LO MA ME MI MO MU MY NA NE NO NU OD OE OF
 OH OI OM ON OP OR OS OW OX OY PA PE PI RE SH SI SO TA TI TO UH UM UN UP US UT WE WO XI XU YA YE YO ZA
 CAT CATS DOG DOGS QUIZ QUIZZES ZAX JINX OXEN RATE RATES STARE TEARS ASTER RETAINS STAINER""".split()
+
+
+def use_word_lists(folder: Path, lists: Mapping[str, Sequence[str]], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make ``folder`` the Debian word-list folder, holding these lists (tile set name -> words),
+    with no language lexicon loaded before: ``load_lexicon("french-debian")`` reads the small list."""
+    from qiza import languages
+    from qiza import lexicon as lexicon_module
+
+    for name, words in lists.items():
+        file = languages.LANGUAGES[f"{name}-debian"].dict_file
+        (folder / file).write_text("\n".join(w.lower() for w in words) + "\n", encoding="utf-8")
+    monkeypatch.setattr(languages, "DICT_DIR", folder)
+    monkeypatch.setattr(lexicon_module, "_loaded", {})

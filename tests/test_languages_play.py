@@ -14,10 +14,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from language_words import ENGLISH_WORDS, FRENCH_WORDS, POLISH_WORDS, SPANISH_WORDS
+from language_words import ENGLISH_WORDS, FRENCH_WORDS, POLISH_WORDS, SPANISH_WORDS, use_word_lists
 
-from qiza import languages
-from qiza import lexicon as lexicon_module
 from qiza.alphabet import ENGLISH, FRENCH, POLISH, SPANISH, SUPER, TILE_SETS, TileSet
 from qiza.cli import main
 from qiza.errors import RuleError
@@ -188,11 +186,7 @@ def test_computer_players_finish_a_game_on_the_super_board() -> None:
 @pytest.fixture
 def language_lists(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """The Debian word-list folder holding the small lists (and no lexicon loaded before)."""
-    for name, words in LISTS.items():
-        file = languages.LANGUAGES[f"{name}-debian"].dict_file
-        (tmp_path / file).write_text("\n".join(w.lower() for w in words) + "\n", encoding="utf-8")
-    monkeypatch.setattr(languages, "DICT_DIR", tmp_path)
-    monkeypatch.setattr(lexicon_module, "_loaded", {})
+    use_word_lists(tmp_path, LISTS, monkeypatch)
     monkeypatch.setenv("QIZA_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setenv("COLUMNS", "80")
     monkeypatch.setenv("LINES", "24")
