@@ -73,6 +73,7 @@ class TileSet:
     _index: Mapping[str, int] = field(default_factory=dict, repr=False, compare=False)
     _longest: int = field(default=1, repr=False, compare=False)
     _plain: bool = field(default=False, repr=False, compare=False)
+    _to_codes: Mapping[int, str] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         where = f"tile set {self.name!r}"
@@ -98,6 +99,8 @@ class TileSet:
         object.__setattr__(self, "_index", index)
         object.__setattr__(self, "_longest", max(len(label) for label in self.letters))
         object.__setattr__(self, "_plain", all(label == chr(64 + i) for i, label in enumerate(self.letters, 1)))
+        if self._longest == 1:  # one character a label: code strings by str.translate
+            object.__setattr__(self, "_to_codes", {ord(label): chr(64 + i) for i, label in enumerate(self.letters, 1)})
 
     # -- sizes ---------------------------------------------------------------
     @property
@@ -196,6 +199,10 @@ class TileSet:
         word of natural tiles of this set."""
         if self.code_strings_are_labels:
             return word
+        if self._to_codes:
+            if all(ord(ch) in self._to_codes for ch in set(word)):
+                return word.translate(self._to_codes)
+            raise TileSetError(f"{word!r} is not a word of natural tiles of the {self.name} tile set")
         codes = self.codes(word)
         if any(c == BLANK or c & BLANK_FLAG for c in codes):
             raise TileSetError(f"{word!r} is not a word of natural tiles of the {self.name} tile set")

@@ -42,6 +42,10 @@ def test_tile_text_reads_back_to_the_same_tiles(name: str) -> None:
     for _ in range(500):
         tiles = [rng.choice(kinds) for _ in range(rng.randrange(9))]
         assert tile_set.codes(tile_set.text(tiles)) == tiles, tile_set.text(tiles)
+        natural = [t & 63 for t in tiles if t]
+        word = tile_set.plain_text(natural)
+        if tile_set.codes(word) == natural:  # (a word's tiles are those of its reading)
+            assert tile_set.code_string(word) == "".join(chr(64 + t) for t in natural)
     if name == "spanish":
         r, rr = SPANISH.code("R"), SPANISH.code("RR")
         assert SPANISH.text([r, r]) == "[R]R" and SPANISH.text([rr]) == "[RR]" and SPANISH.text([r, rr]) == "R[RR]"
