@@ -160,6 +160,9 @@ class _Search:
         self.values27 = values27
         self.deadline = deadline
         self.passes_rule = rules.end_rule is EndRule.PASSES
+        from qiza.players.endgame_search import _after
+
+        self._after = _after.py_func  # the one end-of-turn rule, shared with the compiled search
         self.double = rules.end_points is EndPoints.DOUBLE
         self.streak_limit = streak_limit
         self.nodes = 0
@@ -199,17 +202,11 @@ class _Search:
         return 2.0 * opp_pts
 
     def after(self, score: float, placed: int, streak: int, passes: int) -> tuple[int, int, bool]:
-        """(streak, passes, game over) after a turn scoring ``score`` with ``placed`` tiles."""
-        if placed:
-            passes = 0
-            if self.passes_rule or score:
-                streak = 0
-            else:
-                streak += 1
-        else:
-            passes += 1
-            streak += 1
-        return streak, passes, passes >= 2 or streak >= self.streak_limit
+        """(streak, passes, game over) after a turn scoring ``score`` with ``placed`` tiles: the
+        compiled search's rule, run as plain Python (no compiled code needed)."""
+        result: tuple[int, int, bool] = self._after(score, placed, streak, passes, self.passes_rule,
+                                                    self.streak_limit)
+        return result
 
     def store(self, key: tuple[int, bytes, bytes, int, int], depth: int, exact: bool, best: float,
               alpha_orig: float, beta: float, best_key: int) -> None:
