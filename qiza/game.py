@@ -26,9 +26,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from qiza.alphabet import BLANK, BLANK_FLAG, Tile, is_blank
+from qiza.alphabet import BLANK, BLANK_FLAG, ENGLISH, Tile, is_blank
 from qiza.board import Board
 from qiza.errors import GameOverError, IllegalMoveError, MoveSyntaxError, PhonyWordError, RuleError
+from qiza.languages import rules_for_lexicon
 from qiza.lexicon import Lexicon, load_lexicon
 from qiza.move import THROUGH, Challenge, Exchange, Move, Pass, Place, format_move, parse_move
 from qiza.rules import CLASSIC, COMPUTER, EndPoints, EndRule, FirstPlayer, Rules
@@ -163,7 +164,13 @@ class _State:
 
 
 class Game:
-    """A game of 2 to 4 players under a set of :class:`~qiza.rules.Rules`."""
+    """A game of 2 to 4 players under a set of :class:`~qiza.rules.Rules`.
+
+    The lexicon (ENABLE when none is given) decides the tile set when the rules have the
+    English one: ``Game(CLASSIC, lexicon=load_lexicon("french-debian"))`` plays with the French
+    tiles, and ``game.rules`` says so (:func:`qiza.languages.rules_for_lexicon`, as the
+    terminal and the web do). Rules with a tile set of their own keep it.
+    """
 
     def __init__(self, rules: Rules = CLASSIC, *, players: int | Sequence[str] = 2,
                  lexicon: Lexicon | str | None = None, seed: int | None = None) -> None:
@@ -173,10 +180,12 @@ class Game:
         if rules.finish_line is not None and len(rules.finish_line) != len(names):
             raise RuleError(f"Finish Line needs one target per player: {len(rules.finish_line)} "
                             f"targets for {len(names)} players")
-        self.rules = rules
-        self.players: list[str] = names
         if lexicon is None or isinstance(lexicon, str):
             lexicon = load_lexicon(lexicon or "enable")
+        if rules.tile_set == ENGLISH and lexicon.tile_set != ENGLISH:
+            rules = rules_for_lexicon(rules, lexicon)
+        self.rules = rules
+        self.players: list[str] = names
         self.lexicon: Lexicon = lexicon
         self.seed: int = seed if seed is not None else random.SystemRandom().randrange(2 ** 63)
         self._rng = random.Random(self.seed)

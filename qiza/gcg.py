@@ -882,8 +882,8 @@ def rules_for(record: GameRecord) -> Rules:
 class _Judge(Lexicon):
     """A lexicon whose verdict the replay sets: every word valid, or every word invalid."""
 
-    def __init__(self, real: Lexicon | None) -> None:
-        super().__init__(real.name if real else "any", ["AA"], LoadReport())
+    def __init__(self, real: Lexicon | None, tile_set: TileSet) -> None:
+        super().__init__(real.name if real else "any", ["AA"], LoadReport(), tile_set=tile_set)
         self.real = real
         self.reject = False
 
@@ -956,7 +956,7 @@ class _Replayer:
         self.record = record
         self.rules = rules
         self.real = real
-        self.judge = _Judge(real)
+        self.judge = _Judge(real, rules.tile_set)
         events = record.events
         n = len(record.players)
         first = next((e for e in events if e.is_turn), None)

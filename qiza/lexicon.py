@@ -28,7 +28,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from qiza.alphabet import ENGLISH, TileSet, TileSetError
+from qiza.alphabet import BLANK, BLANK_FLAG, ENGLISH, TileSet, TileSetError
 from qiza.errors import QizaError
 from qiza.paths import user_cache_dir
 
@@ -214,26 +214,72 @@ class Lexicon:
         return graph
 
     # -- word tools ---------------------------------------------------------------------
+    # Each tool works on the words' code strings (one character a tile, see :meth:`code_words`),
+    # so that a multi-letter tile (Spanish CH) counts as one tile, and gives back the words.
+    @cached_property
+    def _words_by_code(self) -> dict[str, str]:
+        """Each word's code string to the word (the identity for the English set)."""
+        tile_set = self.tile_set
+        if tile_set.code_strings_are_labels:
+            return {word: word for word in self.words}
+        out: dict[str, str] = {}
+        for word in self.words:
+            try:
+                out[tile_set.code_string(word)] = word
+            except TileSetError:
+                continue
+        return out
+
     @cached_property
     def _by_letters(self) -> dict[str, list[str]]:
+        """Words by their tiles in order (the sorted code string)."""
         index: dict[str, list[str]] = defaultdict(list)
-        for word in self.words:
-            index["".join(sorted(word))].append(word)
+        for code, word in self._words_by_code.items():
+            index["".join(sorted(code))].append(word)
         for group in index.values():
             group.sort()
         return dict(index)
 
+    def _tile_codes(self, text: str, what: str) -> list[int]:
+        """The tiles of some typed text (upper-cased; ``[CH]`` or ``CH`` one tile, ``?`` a blank)."""
+        try:
+            return self.tile_set.codes(text.upper())
+        except TileSetError as exc:
+            raise QizaError(f"{text!r}: {what} ({exc})") from None
+
+    def _tile_kinds(self) -> str:
+        letters = self.tile_set.letters
+        if self.tile_set.code_strings_are_labels:
+            return f"{letters[0]}-{letters[-1]}"
+        return " ".join(letters)
+
+    def _sort_words(self, words: Iterable[str]) -> list[str]:
+        """Longest first (in tiles), then alphabetically."""
+        length = self.tiles_in
+        return sorted(words, key=lambda w: (-length(w), w))
+
+    def tiles_in(self, word: str) -> int:
+        """The number of tiles a word of this lexicon takes (``CHICO`` is four Spanish tiles)."""
+        if self.tile_set.code_strings_are_labels:
+            return len(word)
+        try:
+            return len(self.tile_set.code_string(word))
+        except TileSetError:
+            return len(word)
+
     def anagrams(self, rack: str, *, partial: bool = False, min_length: int = MIN_LENGTH) -> list[str]:
         """Words made of exactly the rack's tiles (``?`` is a blank).
 
-        With ``partial`` also words using only some of them. Sorted longest first, then
-        alphabetically.
+        The rack is read into the lexicon's tiles (Spanish ``CHAO`` or ``[CH]AO`` is CH-A-O).
+        With ``partial`` also words using only some of them. Sorted longest first (in tiles),
+        then alphabetically.
         """
-        letters = rack.upper().replace(" ", "")
-        blanks = letters.count("?")
-        fixed = letters.replace("?", "")
-        if not _WORD.match(fixed or "A"):
-            raise QizaError(f"{rack!r}: a rack holds letters A-Z and ? for a blank")
+        codes = self._tile_codes(rack.replace(" ", ""),
+                                 f"a rack holds letters of the {self.tile_set.name} tile set "
+                                 f"({self._tile_kinds()}) and ? for a blank")
+        blanks = sum(1 for c in codes if c == BLANK)
+        fixed = [chr(64 + c) for c in codes if c != BLANK]
+        alphabet = [chr(64 + n) for n in range(1, self.tile_set.size + 1)]
         found: set[str] = set()
         subsets: Iterable[tuple[str, ...]]
         if partial:
@@ -246,29 +292,50 @@ class Lexicon:
             for nb in blank_counts:
                 if len(subset) + nb < min_length:
                     continue
-                for fill in itertools.combinations_with_replacement(ALPHABET, nb):
+                for fill in itertools.combinations_with_replacement(alphabet, nb):
                     key = "".join(sorted(subset + fill))
                     found.update(self._by_letters.get(key, ()))
-        return sorted(found, key=lambda w: (-len(w), w))
+        return self._sort_words(found)
 
     def hooks(self, word: str) -> tuple[str, str]:
-        """Letters that can go before and after a word to make another word."""
-        upper = word.upper()
-        front = "".join(c for c in ALPHABET if c + upper in self.words)
-        back = "".join(c for c in ALPHABET if upper + c in self.words)
-        return front, back
+        """The tiles that can go before and after a word to make another word, as tile text
+        (``S`` and ``DRSTX`` for English ``CARE``; a multi-letter tile in brackets, ``[CH]``)."""
+        codes = self._tile_codes(word.strip(), f"not a word of {self.tile_set.name} tiles")
+        if any(c == BLANK or c & BLANK_FLAG for c in codes):
+            raise QizaError(f"{word!r}: a word to hook is written in letters, not blanks")
+        stem = "".join(chr(64 + c) for c in codes)
+        by_code = self._words_by_code
+        kinds = range(1, self.tile_set.size + 1)
+        front = [n for n in kinds if chr(64 + n) + stem in by_code]
+        back = [n for n in kinds if stem + chr(64 + n) in by_code]
+        return self.tile_set.text(front), self.tile_set.text(back)
 
     def words_of_length(self, length: int) -> list[str]:
-        """All words of a length, sorted (e.g. the two-letter words)."""
-        return sorted(w for w in self.words if len(w) == length)
+        """All words of a number of tiles, sorted (e.g. the two-letter words)."""
+        if self.tile_set.code_strings_are_labels:
+            return sorted(w for w in self.words if len(w) == length)
+        return sorted(w for code, w in self._words_by_code.items() if len(code) == length)
 
     def matching(self, pattern: str) -> list[str]:
-        """Words matching a pattern: ``?`` or ``.`` one letter, ``*`` any letters (``Q?I*``)."""
+        """Words matching a pattern: ``?`` or ``.`` one tile, ``*`` any tiles (``Q?I*``); the
+        letters are the lexicon's tiles (Spanish ``[CH]?CO`` or ``CH?CO``)."""
         text = pattern.strip().upper()
-        if not text or not re.fullmatch(r"[A-Z?.*]+", text):
-            raise QizaError(f"{pattern!r} is not a pattern of letters, ? (one letter) and * (any letters)")
-        regex = re.compile("".join("[A-Z]" if c in "?." else "[A-Z]*" if c == "*" else c for c in text))
-        return sorted(w for w in self.words if regex.fullmatch(w))
+        parts: list[str] = []
+        try:
+            if not text:
+                raise TileSetError("empty")
+            for piece in re.split(r"([?.*])", text):
+                if piece in ("?", "."):
+                    parts.append(".")
+                elif piece == "*":
+                    parts.append(".*")
+                elif piece:
+                    parts.extend(re.escape(chr(64 + c)) for c in self.tile_set.codes(piece))
+        except TileSetError:
+            raise QizaError(f"{pattern!r} is not a pattern of {self.tile_set.name} letters "
+                            f"({self._tile_kinds()}), ? (one tile) and * (any tiles)") from None
+        regex = re.compile("".join(parts), re.DOTALL)
+        return sorted(w for code, w in self._words_by_code.items() if regex.fullmatch(code))
 
 
 # -- built-in lexicons ---------------------------------------------------------------------

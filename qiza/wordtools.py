@@ -10,6 +10,7 @@
     qiza words pattern 'Q?I*'         # ? or . one letter, * any letters
     qiza words info                   # size, load report, build / cached load time of the graph
     qiza words --lexicon twl06 ...    # enable (default), twl06, sowpods, or a word list file
+    qiza words -l spanish-debian hooks ICO   # [CH]: the tools count tiles (CH, LL, RR are one each)
 """
 
 from __future__ import annotations
@@ -27,11 +28,12 @@ COLUMNS = 80
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the ``qiza words`` arguments."""
     parser.add_argument("--lexicon", "-l", default="enable", metavar="NAME|PATH",
-                        help="enable (default), twl06, sowpods, or the path of a word list (one word a line)")
+                        help="enable (default), twl06, sowpods, a language lexicon (french-debian, "
+                             "spanish-debian...), or the path of a word list (one word a line)")
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     check = actions.add_parser("check", help="say whether each word is valid (exit status 1 if any is not)")
     check.add_argument("words", nargs="+", metavar="WORD")
-    anagram = actions.add_parser("anagram", help="words made of a rack's tiles (? is a blank)")
+    anagram = actions.add_parser("anagram", help="words made of a rack's tiles (? is a blank, [CH] one tile)")
     anagram.add_argument("rack")
     anagram.add_argument("--partial", "-p", action="store_true", help="also words using only some of the tiles")
     anagram.add_argument("--min", type=int, default=2, metavar="N", help="shortest word to show (default 2)")
@@ -39,7 +41,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     hooks.add_argument("word")
     actions.add_parser("twos", help="all two-letter words")
     actions.add_parser("threes", help="all three-letter words")
-    pattern = actions.add_parser("pattern", help="words matching a pattern: ? or . one letter, * any letters")
+    pattern = actions.add_parser("pattern", help="words matching a pattern: ? or . one tile, * any tiles")
     pattern.add_argument("pattern")
     actions.add_parser("info", help="lexicon size, load report and the word graph's build or load time")
 

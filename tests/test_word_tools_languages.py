@@ -1,0 +1,85 @@
+"""Word tools (anagrams, hooks, n-letter words, patterns) count tiles, not characters: Spanish
+CH, LL and RR are one tile each, Polish letters are letters; and a game takes its lexicon's tiles."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from language_words import FRENCH_WORDS, POLISH_WORDS, SPANISH_WORDS, use_word_lists
+
+from qiza.alphabet import ENGLISH, FRENCH, POLISH, SPANISH
+from qiza.errors import QizaError
+from qiza.game import Game
+from qiza.lexicon import Lexicon, LoadReport, load_lexicon
+from qiza.rules import CLASSIC
+
+SPANISH_LEX = Lexicon("ES-TEST", frozenset(SPANISH_WORDS), LoadReport(), tile_set=SPANISH)
+POLISH_LEX = Lexicon("PL-TEST", frozenset(POLISH_WORDS), LoadReport(), tile_set=POLISH)
+
+
+def test_spanish_anagrams_read_the_rack_into_tiles() -> None:
+    # CH-I-C-O: the rack C H I C O has no CH tile, so CHICO is no anagram of it
+    assert SPANISH_LEX.anagrams("CHICO") == ["CHICO"]
+    assert SPANISH_LEX.anagrams("[CH]ICO") == ["CHICO"]
+    assert SPANISH_LEX.anagrams("C[H]ICO") == []
+    # a blank stands for any tile, a multi-letter one too
+    assert SPANISH_LEX.anagrams("?ICO") == ["CHICO"]
+    assert "OLLA" in SPANISH_LEX.anagrams("O?A", partial=True)
+    # longest first counts tiles: OLLA (3 tiles) before OSO (3 tiles) alphabetically, CHICOS (5) first
+    found = SPANISH_LEX.anagrams("[CH]ICOS[LL]A", partial=True)
+    lengths = [SPANISH_LEX.tiles_in(w) for w in found]
+    assert found[0] == "CHICOS" and lengths == sorted(lengths, reverse=True)
+    with pytest.raises(QizaError, match=r"a rack holds letters of the spanish tile set .*'K' is not a letter"):
+        SPANISH_LEX.anagrams("KIWI")
+
+
+def test_spanish_hooks_and_lengths_in_tiles() -> None:
+    assert SPANISH_LEX.hooks("ICO") == ("[CH]", "")  # CHICO: the front hook is the CH tile
+    assert SPANISH_LEX.hooks("[CH]ICO") == ("", "S")
+    assert SPANISH_LEX.hooks("O") == ("LN", "")  # LO, NO
+    twos = SPANISH_LEX.words_of_length(2)
+    assert "CHE" in twos and "OLA" not in twos  # CH-E is two tiles
+    assert "LLANO" in SPANISH_LEX.words_of_length(4) and "CHICOS" in SPANISH_LEX.words_of_length(5)
+    with pytest.raises(QizaError, match="written in letters, not blanks"):
+        SPANISH_LEX.hooks("?ICO")
+
+
+def test_spanish_patterns_match_tiles() -> None:
+    assert SPANISH_LEX.matching("?ICO") == ["CHICO"]  # ? is one tile: CH
+    assert SPANISH_LEX.matching("[CH]*") == SPANISH_LEX.matching("CH*") == [
+        "CHAL", "CHE", "CHICO", "CHICOS", "CHINA", "CHINO"]
+    assert "CHICO" not in SPANISH_LEX.matching("C*")  # a C tile is not a CH tile
+    assert SPANISH_LEX.matching("CA[RR]O") == ["CARRO"] and SPANISH_LEX.matching("CA[R]RO") == []
+    with pytest.raises(QizaError, match="not a pattern of spanish letters"):
+        SPANISH_LEX.matching("K*")
+
+
+def test_polish_word_tools() -> None:
+    assert POLISH_LEX.anagrams("ABAŻ") == ["ŻABA"]
+    assert POLISH_LEX.hooks("ŻAB") == ("", "AY")
+    assert all(w.startswith("Ż") for w in POLISH_LEX.matching("Ż*")) and "ŻÓŁW" in POLISH_LEX.matching("Ż??W")
+    assert "ŹLE" in POLISH_LEX.words_of_length(3)
+    assert POLISH_LEX.anagrams("??") == POLISH_LEX.words_of_length(2)
+
+
+def test_words_command_in_spanish(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                  capsys: pytest.CaptureFixture[str]) -> None:
+    from qiza.cli import main
+
+    use_word_lists(tmp_path, {"spanish": SPANISH_WORDS}, monkeypatch)
+    assert main(["words", "--lexicon", "spanish-debian", "hooks", "ICO"]) == 0
+    assert "front: [CH]" in capsys.readouterr().out
+    assert main(["words", "--lexicon", "spanish-debian", "anagram", "[CH]ICO"]) == 0
+    assert "CHICO" in capsys.readouterr().out
+
+
+def test_a_game_takes_its_lexicons_tiles(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    use_word_lists(tmp_path, {"french": FRENCH_WORDS}, monkeypatch)
+    french = load_lexicon("french-debian")
+    game = Game(CLASSIC, players=2, lexicon=french, seed=1)
+    assert game.rules.tile_set == FRENCH and game.tile_total() == FRENCH.total == 102
+    # rules with a tile set of their own keep it, the default lexicon keeps the English set
+    assert Game(CLASSIC, players=2, seed=1).rules.tile_set == ENGLISH
+    spanish_rules = CLASSIC.with_options(tile_set="spanish")
+    assert Game(spanish_rules, players=2, lexicon=SPANISH_LEX, seed=1).rules.tile_set == SPANISH
