@@ -237,23 +237,44 @@ class LeaveModel:
 
     # -- storage -------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        return {"format": "qiza-leaves", "version": 1, "meta": self.meta,
-                "tile_values": {LETTERS[i]: round(float(v), 3) for i, v in enumerate(self.tile_values)},
-                "weights": {k: round(v, 3) for k, v in sorted(self.weights.items())},
-                "table": {k: round(v, 2) for k, v in sorted(self.table.items(), key=lambda kv: (len(kv[0]), kv[0]))}}
+        """The model as JSON-able data (what :meth:`save` writes); a model of another tile set
+        than English also records its tile names and vowel codes."""
+        data: dict[str, Any] = {
+            "format": "qiza-leaves", "version": 1, "meta": self.meta,
+            "tile_values": {self.names[i]: round(float(v), 3) for i, v in enumerate(self.tile_values)},
+            "weights": {k: round(v, 3) for k, v in sorted(self.weights.items())},
+            "table": {k: round(v, 2) for k, v in sorted(self.table.items(), key=lambda kv: (len(kv[0]), kv[0]))}}
+        if self.names != LETTERS or self.vowels != VOWELS:
+            data["names"] = self.names
+            data["vowels"] = list(self.vowels)
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> LeaveModel:
+        """A model from :meth:`to_dict`'s data (raises ``ValueError`` for other data)."""
         if data.get("format") != "qiza-leaves":
             raise ValueError("not a qiza leave-value file")
+        names = str(data.get("names", LETTERS))
+        vowels = tuple(int(v) for v in data.get("vowels", VOWELS))
         tiles = data["tile_values"]
-        return cls(data["weights"], data.get("table", {}), [float(tiles[ch]) for ch in LETTERS], data.get("meta"))
+        try:
+            values = [float(tiles[ch]) for ch in names]
+        except KeyError as exc:
+            raise ValueError(f"leave-value file: no tile value for {exc}") from None
+        return cls(data["weights"], data.get("table", {}), values, data.get("meta"), names=names, vowels=vowels)
+
+    def with_full(self, full: FullTable | None) -> LeaveModel:
+        """This model with another full table (or none)."""
+        return LeaveModel(self.weights, self.table, self.tile_values.tolist(), self.meta, full,
+                          names=self.names, vowels=self.vowels)
 
     def with_full_table(self, observed: Mapping[str, float] | None = None) -> LeaveModel:
         """This model with its :class:`~qiza.players.leave_table.FullTable` built: the superleave
         table and ``observed`` values (by leave key) over the feature model."""
+        if self.names != LETTERS:
+            raise ValueError("the full leave table is for the English tile set")
         table = build(self.values_of, {**self.table, **(observed or {})})
-        return LeaveModel(self.weights, self.table, self.tile_values.tolist(), self.meta, table)
+        return self.with_full(table)
 
     def with_table_file(self, read: Callable[[str], bytes]) -> LeaveModel:
         """This model with the full table its metadata names (``read(file name)`` gives the
@@ -261,8 +282,7 @@ class LeaveModel:
         entry = self.meta.get("full_table")
         if not isinstance(entry, dict):
             return self
-        table = FullTable.from_bytes(read(str(entry["file"])))
-        return LeaveModel(self.weights, self.table, self.tile_values.tolist(), self.meta, table)
+        return self.with_full(FullTable.from_bytes(read(str(entry["file"]))))
 
     def save(self, path: str | Path) -> None:
         """Write the model as JSON, and its full table beside it (``<name>-table.npy``)."""
@@ -352,7 +372,7 @@ def default_model(rack_size: int = 7) -> LeaveModel:
 
 @lru_cache(maxsize=4)
 def _default_model(rack_size: int) -> LeaveModel:
-    name = DATA_FILE if rack_size == 7 else f"leaves-{rack_size}.json"
+    name = model_file("english", rack_size)
     try:
         folder = resources.files("qiza").joinpath("data")
         if not folder.joinpath(name).is_file():
@@ -366,11 +386,37 @@ def _default_model(rack_size: int) -> LeaveModel:
     return model
 
 
+def model_file(tile_set_name: str, rack_size: int = 7) -> str:
+    """The file name of the shipped model of a tile set (``leaves.json`` for English,
+    ``leaves-french.json``...; ``leaves-8.json`` for eight-tile English racks)."""
+    if tile_set_name == "english":
+        return DATA_FILE if rack_size == 7 else f"leaves-{rack_size}.json"
+    return f"leaves-{tile_set_name}.json" if rack_size == 7 else f"leaves-{tile_set_name}-{rack_size}.json"
+
+
+def english_values(tile_set: TileSet) -> bool:
+    """Whether a tile set has the English letters with the English values (``english``,
+    ``super``): the sets the shipped English models are for."""
+    return tuple(tile_set.letters) == tuple(LETTERS[1:]) and tuple(tile_set.values) == _ENGLISH_VALUES
+
+
 @lru_cache(maxsize=16)
 def model_for_tile_set(tile_set: TileSet, rack_size: int = 7) -> LeaveModel:
     """The leave model of a tile set: the shipped English model (:func:`default_model`) for
-    sets of the English letters with the English values (``english``, ``super``), else the
-    feature model of the set's tile values (:meth:`LeaveModel.from_tile_values`)."""
-    if tuple(tile_set.letters) == tuple(LETTERS[1:]) and tuple(tile_set.values) == _ENGLISH_VALUES:
+    sets of the English letters with the English values (``english``, ``super``); for another
+    set its shipped trained model (``qiza/data/leaves-<set>.json``, trained by ``qiza train
+    --lexicon <language>-debian``) when there is one for its letters, else the feature model of
+    the set's tile values (:meth:`LeaveModel.from_tile_values`)."""
+    if english_values(tile_set):
         return default_model(rack_size)
+    names = "?" + "".join(chr(64 + i) for i in range(1, tile_set.size + 1))
+    for size in dict.fromkeys((rack_size, 7)):
+        try:
+            file = resources.files("qiza").joinpath("data").joinpath(model_file(tile_set.name, size))
+            if file.is_file():
+                model = LeaveModel.from_dict(json.loads(file.read_text()))
+                if model.names == names and model.meta.get("letters") == list(tile_set.letters):
+                    return model
+        except (OSError, ValueError, ModuleNotFoundError):
+            continue
     return LeaveModel.from_tile_values(tile_set.values, vowel_codes(tile_set.letters), tile_set.name)

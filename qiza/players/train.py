@@ -35,7 +35,18 @@ import numpy as np
 from qiza.errors import QizaError
 from qiza.lexicon import load_lexicon
 from qiza.players.fast import apply_move, draw
-from qiza.players.leaves import LETTERS, LeaveModel, default_model, features, key_counts, leave_key
+from qiza.players.leaves import (
+    LETTERS,
+    VOWELS,
+    LeaveModel,
+    english_values,
+    features,
+    key_counts,
+    leave_key,
+    model_file,
+    model_for_tile_set,
+    vowel_codes,
+)
 from qiza.rules import CLASSIC, Rules
 
 Observation = tuple[str, float, int, int]
@@ -54,8 +65,7 @@ def _init(lexicon_name: str, model: dict[str, object], rules: Rules, table: byte
     _STATE["gen"] = generator(lexicon, rules)
     loaded = LeaveModel.from_dict(model)
     if table is not None:
-        loaded = LeaveModel(loaded.weights, loaded.table, loaded.tile_values.tolist(), loaded.meta,
-                            FullTable.from_bytes(table))
+        loaded = loaded.with_full(FullTable.from_bytes(table))
     _STATE["model"] = loaded
     _STATE["explore"] = explore
     _STATE["rules"] = rules
@@ -85,11 +95,12 @@ def play_training_game(seed: int) -> list[Observation]:
     rack_size = rules.rack_size
     board = np.zeros(size * size, np.int32)
     bag = list(rules.tile_set.full_bag())
-    racks = [np.zeros(27, np.int32), np.zeros(27, np.int32)]
+    kinds = rules.tile_set.size + 1
+    racks = [np.zeros(kinds, np.int32), np.zeros(kinds, np.int32)]
     for r in racks:
         draw(bag, r, rack_size, rng)
-    values27 = np.zeros(27, np.int64)
-    values27[1:] = rules.tile_set.values
+    values = np.zeros(kinds, np.int64)
+    values[1:] = rules.tile_set.values
     hot = hot_squares(rules.layout)
     pending: list[tuple[str, int, int] | None] = [None, None]
     on_board = 0
@@ -100,7 +111,7 @@ def play_training_game(seed: int) -> list[Observation]:
         p = turn % 2
         rack = racks[p]
         bag_before = len(bag)
-        unseen = float(racks[1 - p].dot(values27)) if not bag else 0.0
+        unseen = float(racks[1 - p].dot(values)) if not bag else 0.0
         ev = evaluate_position(gen, model, settings, rules, board, rack, bag_before, unseen,
                                hot if on_board == 0 else None)
         best_eq, best_i, keep_code = -1e9, -1, -1
@@ -124,12 +135,12 @@ def play_training_game(seed: int) -> list[Observation]:
             score, next_key, next_value = 0, ev.leaves.keys[keep_code], float(ev.leaves.values[keep_code])
             racks[p] = keep.copy()
             draw(bag, racks[p], int(ex_tiles.sum()), rng)
-            for t in range(27):
+            for t in range(kinds):
                 bag.extend([t] * int(ex_tiles[t]))
             full_draw = True
             scoreless += 1
         elif best_i < 0:
-            score, next_key, next_value, full_draw = 0, leave_key(rack), 0.0, False
+            score, next_key, next_value, full_draw = 0, leave_key(rack, model.names), 0.0, False
             scoreless += 1
         else:
             move = ev.moves[best_i]
@@ -170,8 +181,12 @@ def _covariates(then: int, tiles: int) -> list[float]:
 
 
 def fit(observations: Sequence[Observation], *, ridge: float = 20.0, min_count: int = 40,
-        shrink: float = 100.0) -> LeaveModel:
+        shrink: float = 100.0, names: str = LETTERS, vowels: Sequence[int] = VOWELS,
+        full_table: bool = True) -> LeaveModel:
     """Fit a :class:`LeaveModel` to observations (see the module doc).
+
+    ``names`` and ``vowels`` are the tiles of the model (:attr:`LeaveModel.names`; English by
+    default); ``full_table``: build the full leave table (English tile sets only).
 
     The regression has the leave features, the position covariates (:data:`COVARIATES`) and no
     separate intercept (the stage one-hot plays that part): a leave's value is its features'
@@ -200,16 +215,16 @@ def fit(observations: Sequence[Observation], *, ridge: float = 20.0, min_count: 
     n = np.bincount(key_of, minlength=nk).astype(np.float64)
     sy = np.bincount(key_of, target, minlength=nk)
     sc = np.stack([np.bincount(key_of, cov[:, j], minlength=nk) for j in range(COVARIATES)], axis=1)
-    names: dict[str, int] = {}
+    feature_index: dict[str, int] = {}
     feats: list[list[int]] = []
     for key in keys:
         idx = []
-        for f in features(key_counts(key)) if key else []:
-            if f not in names:
-                names[f] = len(names)
-            idx.append(names[f])
+        for f in features(key_counts(key, names), names, vowels) if key else []:
+            if f not in feature_index:
+                feature_index[f] = len(feature_index)
+            idx.append(feature_index[f])
         feats.append(idx)
-    nl = len(names)
+    nl = len(feature_index)
     nf = nl + COVARIATES
     xtx = np.zeros((nf, nf))
     xty = np.zeros(nf)
@@ -228,7 +243,7 @@ def fit(observations: Sequence[Observation], *, ridge: float = 20.0, min_count: 
     reg = ridge * np.eye(nf)
     reg[nl:, nl:] = 0.0
     beta = np.linalg.solve(xtx + reg + 1e-9 * np.eye(nf), xty)
-    weights = {name: float(beta[i]) for name, i in names.items()}
+    weights = {name: float(beta[i]) for name, i in feature_index.items()}
     # superleave table: the leave's prediction plus its shrunk mean residual
     predicted = np.array([float(beta[idx].sum()) for idx in feats])
     resid = sy - n * predicted - sc @ beta[nl:]
@@ -241,13 +256,15 @@ def fit(observations: Sequence[Observation], *, ridge: float = 20.0, min_count: 
                 table[key] = observed[key]
     # per-tile linear values for the fast paths: least squares on the model's own leave values
     used = [k for k, key in enumerate(keys) if key]
-    xt = np.array([key_counts(keys[k]) for k in used], np.float64).reshape(-1, 27)
+    kinds = len(names)
+    xt = np.array([key_counts(keys[k], names) for k in used], np.float64).reshape(-1, kinds)
     values = np.array([table.get(keys[k], predicted[k]) for k in used])
     xtw = xt.T * n[used]
-    tile_values = np.linalg.solve(xtw @ xt + ridge * np.eye(27), xtw @ values)
+    tile_values = np.linalg.solve(xtw @ xt + ridge * np.eye(kinds), xtw @ values)
     meta = {"observations": len(observations), "distinct_leaves": nk, "table_entries": len(table),
             "features": nl, "leaves_by_observations": observation_histogram(n)}
-    return LeaveModel(weights, table, tile_values.tolist(), meta).with_full_table(observed)
+    model = LeaveModel(weights, table, tile_values.tolist(), meta, names=names, vowels=vowels)
+    return model.with_full_table(observed) if full_table else model
 
 
 Setup = tuple[str, dict[str, Any], Rules, "bytes | None", float]
@@ -335,7 +352,7 @@ def train(*, games: Sequence[int], lexicon: str = "twl06", rules: Rules = CLASSI
     ``ray_address``: play the games on a Ray cluster (``auto``, ``ray://HOST:10001``, or ``local``
     for a Ray instance on this machine) instead of a local process pool; the rest is the same.
     """
-    model = start or LeaveModel.hand_made()
+    model = start or initial_model(rules)
     jobs = jobs or os.cpu_count() or 1
     began = time.time()
     next_seed = seed
@@ -359,7 +376,7 @@ def train(*, games: Sequence[int], lexicon: str = "twl06", rules: Rules = CLASSI
             obs = _pool_play(setup, seeds, jobs, note)
             workers, machines = jobs, 1
         next_seed += count
-        model = fit(obs)
+        model = fit(obs, names=model.names, vowels=model.vowels, full_table=english_values(rules.tile_set))
         done.append({"games": count, "observations": len(obs), "seconds": round(time.time() - t0, 1),
                      "workers": workers, "machines": machines, "backend": "ray" if cluster else "processes"})
         _describe(model, start, done, lexicon, rules, jobs, began)
@@ -380,7 +397,7 @@ def _describe(model: LeaveModel, start: LeaveModel | None, rounds: list[dict[str
     model.meta.update({
         "source": "qiza train (self-play)", "lexicon": lexicon, "rules": rules.name,
         "rounds": [int(r["games"]) for r in rounds],  # type: ignore[call-overload]
-        "round_log": list(rounds),
+        "round_log": list(rounds), "tile_set": rules.tile_set.name, "letters": list(rules.tile_set.letters),
         "games": int(sum(int(r["games"]) for r in rounds)),  # type: ignore[call-overload]
         "seconds": round(time.time() - began, 1), "jobs": jobs, "trained": time.strftime("%Y-%m-%d"),
         "target": "temporal difference: next turn's points + value of the leave it keeps",
@@ -410,21 +427,33 @@ def report(model: LeaveModel) -> str:
     return "\n".join(lines)
 
 
-def default_output() -> Path:
-    return Path(__file__).resolve().parents[1] / "data" / "leaves.json"
+def initial_model(rules: Rules) -> LeaveModel:
+    """The model a training run starts from without ``--resume``: the hand-made one for the
+    English letters, the feature model of the tile values for another set."""
+    if english_values(rules.tile_set):
+        return LeaveModel.hand_made()
+    return LeaveModel.from_tile_values(rules.tile_set.values, vowel_codes(rules.tile_set.letters),
+                                       rules.tile_set.name)
+
+
+def default_output(rules: Rules = CLASSIC) -> Path:
+    """Where a run writes its model by default: the package's file for the rules' tile set and
+    rack size (``qiza/data/leaves.json``, ``leaves-8.json``, ``leaves-french.json``...)."""
+    return Path(__file__).resolve().parents[1] / "data" / model_file(rules.tile_set.name, rules.rack_size)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the subcommand's arguments."""
     parser.add_argument("-n", "--games", type=int, nargs="+", default=[6000, 12000],
                         help="games per round (default: 6000 12000)")
-    parser.add_argument("--lexicon", default="twl06", help="lexicon (default twl06)")
+    parser.add_argument("--lexicon", default="twl06",
+                        help="lexicon (default twl06); a language lexicon (french-debian...) trains its tile set's leaves")
     parser.add_argument("--rules", default="classic",
                         help="rule preset of the games (classic, 8-tile, 9-tile: the rack size the leaves are for)")
     parser.add_argument("-j", "--jobs", type=int, default=None, help="worker processes (default: all cores)")
     parser.add_argument("--seed", type=int, default=1_000_000, help="seed of the first game")
     parser.add_argument("--from-shipped", action="store_true",
-                        help="start from the shipped model (for the rules' rack size), not the hand-made one")
+                        help="start from the shipped model (for the tile set and rack size), not the hand-made one")
     parser.add_argument("--explore", type=float, default=0.1,
                         help="share of turns that play one of the ten best placements at random (default 0.1)")
     parser.add_argument("--resume", metavar="MODEL", default=None,
@@ -433,28 +462,33 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="play on a Ray cluster: auto, ray://HOST:10001, or local (needs qiza[train])")
     parser.add_argument("--report", action="store_true",
                         help="print how many leaves the shipped (or --output) model observed how often, and stop")
-    parser.add_argument("-o", "--output", default=None, help="where to write the model (default: qiza/data/leaves.json)")
+    parser.add_argument("-o", "--output", default=None, help="where to write the model (default: the package's file for the tile set "
+                             "and rack size: qiza/data/leaves.json, leaves-8.json, leaves-french.json...)")
 
 
 def run(args: argparse.Namespace) -> int:
     """Train and write the model."""
     from qiza.cli import prepare_move_generator
-
-    out = Path(args.output) if args.output else default_output()
-    if args.report:
-        model = LeaveModel.load(out) if args.output else default_model()
-        print(report(model))
-        return 0
+    from qiza.languages import rules_for_lexicon
     from qiza.rules import find_preset
 
     try:
-        rules = find_preset(args.rules)
+        rules = rules_for_lexicon(find_preset(args.rules), load_lexicon(args.lexicon))
     except ValueError as exc:
         raise QizaError(str(exc)) from None
+    out = Path(args.output) if args.output else default_output(rules)
+    if args.report:
+        model = LeaveModel.load(out) if args.output else model_for_tile_set(rules.tile_set, rules.rack_size)
+        print(report(model))
+        return 0
     prepare_move_generator()
-    start = default_model(rules.rack_size) if args.from_shipped else None
+    start = model_for_tile_set(rules.tile_set, rules.rack_size) if args.from_shipped else None
     if args.resume:
         start = LeaveModel.load(args.resume)
+    names = initial_model(rules).names
+    if start is not None and start.names != names:
+        raise QizaError(f"the starting model has {start.kinds - 1} tile kinds; the {rules.tile_set.name} "
+                        f"tile set has {len(names) - 1}")
     out.parent.mkdir(parents=True, exist_ok=True)
 
     def save(model: LeaveModel) -> None:
@@ -464,6 +498,7 @@ def run(args: argparse.Namespace) -> int:
     model = train(games=args.games, lexicon=args.lexicon, rules=rules, jobs=args.jobs, seed=args.seed, start=start,
                   on_round=save, explore=args.explore, ray_address=args.ray)
     print(f"wrote {out}: {model.meta}")
-    values = ", ".join(f"{LETTERS[i]} {v:+.1f}" for i, v in enumerate(model.tile_values))
+    labels = ("?", *rules.tile_set.letters)
+    values = ", ".join(f"{labels[i]} {v:+.1f}" for i, v in enumerate(model.tile_values))
     print(f"per-tile values: {values}")
     return 0
