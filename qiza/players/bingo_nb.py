@@ -10,8 +10,9 @@ to a code is one addition. Two different multisets share a code with probability
 * ``one``: the codes of every six letters that one blank completes to a word;
 * ``two``: the codes of every five letters that two blanks complete to a word.
 
-A leave (27 counts, index 0 the blank, no blank in it: the learned blank value already holds
-its bingo power) of 5 or 6 tiles is valued by the probability that the draws from the rest of
+Any tile set of up to 63 letters: words are code strings (one character a tile,
+``chr(64 + code)``, see :meth:`qiza.lexicon.Lexicon.code_words`), a leave is a count per tile kind
+(index 0 the blank, no blank in it: the learned blank value already holds its bingo power) of 5 or 6 tiles is valued by the probability that the draws from the rest of
 a full bag make such a rack.
 """
 
@@ -22,13 +23,13 @@ import numpy as np
 
 from qiza.jitcache import CACHE
 
-LETTER_KEYS = np.random.default_rng(0x51A7).integers(-(2**63), 2**63 - 1, 27, dtype=np.int64, endpoint=True)
-"""The random 64-bit key of each letter (index 0, the blank, is never used)."""
+LETTER_KEYS = np.random.default_rng(0x51A7).integers(-(2**63), 2**63 - 1, 64, dtype=np.int64, endpoint=True)
+"""The random 64-bit key of each letter code 1..63 (index 0, the blank, is never used)."""
 _KEYS = [int(k) % 2**64 for k in LETTER_KEYS]
 
 
 def anagram_code(letters: list[int]) -> int:
-    """The code of some letters (1..26, any order), blanks left out, as a signed 64-bit int."""
+    """The code of some letters (codes 1..63, any order), blanks left out, as a signed 64-bit int."""
     code = sum(_KEYS[t] for t in letters if t) % 2**64
     return code - 2**64 if code >= 2**63 else code
 
@@ -49,7 +50,7 @@ def _find(codes, code):  # type: ignore[no-untyped-def]  # pragma: no cover
 @nb.njit(cache=CACHE)
 def _code(counts, keys):  # type: ignore[no-untyped-def]  # pragma: no cover
     code = np.int64(0)
-    for t in range(1, 27):
+    for t in range(1, counts.shape[0]):
         if counts[t]:
             code += counts[t] * keys[t]
     return code
@@ -58,14 +59,15 @@ def _code(counts, keys):  # type: ignore[no-untyped-def]  # pragma: no cover
 @nb.njit(cache=CACHE)
 def leave_prob(leave, bag, full, one, masks, two, keys):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Probability that a blank-free leave of 5 or 6 tiles draws to a seven-tile word rack."""
+    kinds = leave.shape[0]
     size = 0
-    for t in range(27):
+    for t in range(kinds):
         size += leave[t]
     if leave[0] or (size != 5 and size != 6):
         return 0.0
-    rest = np.empty(27, np.int64)
+    rest = np.empty(kinds, np.int64)
     total = 0
-    for t in range(27):
+    for t in range(kinds):
         rest[t] = max(bag[t] - leave[t], 0)
         total += rest[t]
     base = _code(leave, keys)
@@ -74,7 +76,7 @@ def leave_prob(leave, bag, full, one, masks, two, keys):  # type: ignore[no-unty
         if total < 1 or idx < 0:  # no letter, so no blank either, makes it a word
             return 0.0
         p = rest[0] / total
-        for t in range(1, 27):
+        for t in range(1, kinds):
             if rest[t] and (masks[idx] >> t) & 1:
                 p += rest[t] / total
         return p
@@ -85,17 +87,17 @@ def leave_prob(leave, bag, full, one, masks, two, keys):  # type: ignore[no-unty
     if rest[0]:  # a blank first: with another blank, or with a letter u that makes six of a word
         if rest[0] > 1 and _find(two, base) >= 0:
             p += rest[0] * (rest[0] - 1) / 2.0 / pairs
-        for u in range(1, 27):
+        for u in range(1, kinds):
             if rest[u] and _find(one, base + keys[u]) >= 0:
                 p += rest[0] * rest[u] / pairs
-    for t in range(1, 27):
+    for t in range(1, kinds):
         if rest[t] == 0:
             continue
         idx = _find(one, base + keys[t])
         if idx < 0:
             continue  # the leave plus t is not six letters of a word: no second letter helps
         mask = masks[idx]
-        for u in range(t, 27):
+        for u in range(t, kinds):
             if (mask >> u) & 1:
                 ways = rest[t] * (rest[t] - 1) / 2.0 if t == u else float(rest[t] * rest[u])
                 p += ways / pairs
@@ -112,7 +114,7 @@ def leave_probs(counts, rows, bag, full, one, masks, two):  # type: ignore[no-un
 
 
 def tables(words: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The code arrays of a word list (upper-case A-Z words): ``full`` (the seven-letter
+    """The code arrays of a word list (code strings, ``A``-``Z`` for English): ``full`` (the seven-letter
     anagrams), ``one`` (six letters of one) with ``masks`` (bit ``t``: letter ``t`` completes
     it), and ``two`` (five letters of one)."""
     full: set[int] = set()
@@ -129,8 +131,9 @@ def tables(words: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nda
             for j in range(i + 1, 7):
                 two.add(anagram_code(letters[:i] + letters[i + 1:j] + letters[j + 1:]))
     ones = sorted(one)
+    masks = [one[c] - 2**64 if one[c] >= 2**63 else one[c] for c in ones]  # bit 63 is the sign bit
     return (np.array(sorted(full), np.int64), np.array(ones, np.int64),
-            np.array([one[c] for c in ones], np.int64), np.array(sorted(two), np.int64))
+            np.array(masks, np.int64), np.array(sorted(two), np.int64))
 
 
 def warm_up() -> None:

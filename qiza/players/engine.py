@@ -40,12 +40,6 @@ def vowel_mask(tile_set: TileSet) -> np.ndarray:
     return mask
 
 
-def english_letters(tile_set: TileSet) -> bool:
-    """Whether a tile set has the English letters ``A``..``Z`` (the bingo odds and the trained
-    leave tables know only those)."""
-    return tuple(tile_set.letters) == tuple(LETTERS[1:])
-
-
 def tile_values_of(rules: Rules) -> np.ndarray:
     """The face value of each tile kind of the rules' tile set (index 0 the blank, 0)."""
     return kind_values(rules.tile_set.values, rules.tile_set.size).astype(np.int64)
@@ -165,9 +159,10 @@ class BingoOdds:
     """Probability that a leave of 5 or 6 tiles plus random draws from the rest of a full bag
     makes a rack that anagrams to a seven-letter word (blanks as any letter)."""
 
-    def __init__(self, words: Iterable[str], bag: Sequence[int]) -> None:
+    def __init__(self, words: Iterable[str], bag: Sequence[int], kinds: int = 27) -> None:
         self.words = [w for w in words if len(w) == 7]
-        self.bag = np.bincount(np.asarray(list(bag), np.int64), minlength=27)
+        """The seven-tile words as code strings (``A``-``Z`` for English)."""
+        self.bag = np.bincount(np.asarray(list(bag), np.int64), minlength=kinds)
         self._cache: dict[str, float] = {}
         self._sets: tuple[set[str], set[str], set[str], dict[str, set[int]]] | None = None
         self._codes: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
@@ -258,18 +253,18 @@ _ODDS: dict[tuple[str, TileSet], BingoOdds] = {}
 def bingo_odds(lexicon: Lexicon, rules: Rules) -> BingoOdds:
     """The cached :class:`BingoOdds` of a lexicon and tile set (keyed by their content, so that
     copies -- e.g. rules unpickled in a worker process for every move -- share one table).
-    Only for tile sets of the English letters (see :func:`odds_for`)."""
+    Any tile set: the words are read as its tiles (:meth:`~qiza.lexicon.Lexicon.code_words`)."""
     key = (lexicon.content_hash, rules.tile_set)
     odds = _ODDS.get(key)
     if odds is None:
-        odds = _ODDS[key] = BingoOdds(lexicon.words, rules.tile_set.full_bag())
+        tile_set = rules.tile_set
+        odds = _ODDS[key] = BingoOdds(lexicon.code_words(tile_set), tile_set.full_bag(), tile_set.size + 1)
     return odds
 
 
 def odds_for(lexicon: Lexicon, rules: Rules, settings: StaticSettings) -> BingoOdds | None:
-    """The bingo odds a static player adds to leaves: none when the settings give them no
-    weight or the tile set is not the English letters (not done for other alphabets yet)."""
-    if not settings.bingo_draw_bonus or not english_letters(rules.tile_set):
+    """The bingo odds a static player adds to leaves: none when the settings give them no weight."""
+    if not settings.bingo_draw_bonus:
         return None
     return bingo_odds(lexicon, rules)
 
