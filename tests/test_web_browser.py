@@ -188,7 +188,7 @@ def test_two_players_play_a_game_to_the_end(server: ServerThread, browser: Any) 
     for page in (ann, bob):
         sync_api.expect(page.locator("#summary")).to_be_visible()
         sync_api.expect(page.locator("#summary-text")).to_contain_text("Ann wins")
-    if (Path(__file__).parents[1] / "qiza" / "gcg.py").exists():
+    if (Path(__file__).parents[1] / "qiza" / "gcg" / "__init__.py").exists():
         with ann.expect_download() as download:
             ann.click("#gcg")
         assert "#player1" in Path(download.value.path()).read_text()

@@ -1,0 +1,372 @@
+"""Reading GCG files leniently: every problem becomes an error or warning with its line number."""
+
+from __future__ import annotations
+
+import codecs
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from qiza.errors import FileFormatError
+from qiza.gcg.record import (
+    _COORD,
+    _RACK_OK,
+    UNSUCCESSFUL_CHALLENGE_NOTE,
+    Event,
+    EventType,
+    GameRecord,
+    Player,
+    _board_size,
+    _is_word,
+    _on_board,
+)
+
+_KNOWN_SIMPLE = {"title": "title", "description": "description", "lexicon": "lexicon",
+                 "game-type": "game_type", "board-layout": "board_layout",
+                 "tile-distribution": "tile_distribution", "letter-distribution": "tile_distribution",
+                 "tile_distribution": "tile_distribution", "letterdist": "tile_distribution",
+                 "character-encoding": "character_encoding"}
+_SCORE = re.compile(r"^[+-][0-9]{1,6}$")
+_TOTAL = re.compile(r"-?[0-9]{1,6}")
+_NUMBERED = re.compile(r"(?:player|rack)[0-9]+")
+MAX_PLAYERS = 4
+"""A record has at most 4 players (``#player1`` to ``#player4``)."""
+MAX_EVENTS = 3000
+"""A record of one game has at most this many events (a game has a few hundred at most)."""
+MAX_PROBLEMS = 200
+"""Reading stops after this many errors; later warnings are counted in one."""
+
+
+def _player_number(digits: str) -> int:
+    """The number of ``#playerN`` / ``#rackN`` (1 to :data:`MAX_PLAYERS`), or 0 when out of range."""
+    number = int(digits) if len(digits) <= 2 else 0
+    return number if 1 <= number <= MAX_PLAYERS else 0
+
+
+_NOT_CHARACTER_SETS = {"idna", "punycode", "undefined", "unicode_escape", "raw_unicode_escape"}
+"""Text codecs that are not character sets of files (punycode takes minutes on a few MB)."""
+
+
+def _text_codec(name: str) -> str:
+    """The Python codec of a character set named by ``#character-encoding``, or "" when the
+    name is not that of a character set (``rot13``, ``zlib`` and ``base64`` are codecs but
+    not character sets)."""
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.:-]{0,39}", name):
+        return ""
+    try:
+        codec = codecs.lookup(name).name
+        try:
+            b"a".decode(codec)  # LookupError for a codec that does not turn bytes into text
+        except UnicodeError:
+            pass
+    except LookupError:
+        return ""
+    return "" if codec.replace("-", "_") in _NOT_CHARACTER_SETS else codec
+
+
+def _decode(data: bytes, warnings: list[FileFormatError], path: str | None) -> str:
+    """Decode a GCG file: ISO-8859-1 unless a ``#character-encoding`` pragma says otherwise."""
+    if data.startswith(codecs.BOM_UTF8):
+        return data[len(codecs.BOM_UTF8):].decode("utf-8", errors="replace")
+    declared = None
+    for number, raw in enumerate(data.splitlines(), start=1):
+        if raw.lower().startswith(b"#character-encoding"):
+            declared = (raw[len(b"#character-encoding"):].strip().decode("ascii", errors="replace"), number)
+            break
+    if declared is None:
+        return data.decode("latin-1")
+    name, number = declared
+    codec = _text_codec(name)
+    if not codec:
+        warnings.append(FileFormatError(f"unknown character encoding {name[:40]!r}: read as UTF-8 or ISO-8859-1",
+                                        number, path))
+    else:
+        try:
+            return data.decode(codec)
+        except UnicodeDecodeError as exc:
+            line = data[:exc.start].count(b"\n") + 1
+            warnings.append(FileFormatError(f"text is not valid {name} (byte {data[exc.start]:#04x}): "
+                                            "read as UTF-8 or ISO-8859-1", line, path))
+        except UnicodeError:  # a codec that refuses the text without saying where
+            warnings.append(FileFormatError(f"text is not valid {name}: read as UTF-8 or ISO-8859-1",
+                                            number, path))
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def parse_bytes(data: bytes, *, path: str | None = None) -> GameRecord:
+    """Read a GCG file's bytes (ISO-8859-1 unless the ``#character-encoding`` pragma says otherwise)."""
+    warnings: list[FileFormatError] = []
+    text = _decode(data, warnings, path)
+    record = loads(text, path=path)
+    record.warnings[:0] = warnings
+    return record
+
+
+def load(path: str | os.PathLike[str]) -> GameRecord:
+    """Read a GCG file leniently. An unreadable file gives a record with one error."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        record = GameRecord()
+        record.errors.append(FileFormatError(f"cannot read: {exc.strerror}", None, str(path)))
+        return record
+    return parse_bytes(data, path=str(path))
+
+
+def loads(text: str, *, path: str | None = None) -> GameRecord:
+    """Read a GCG file's text leniently: problems are collected in ``errors`` / ``warnings``."""
+    return _Reader(path).read(text)
+
+
+class _TooManyProblems(Exception):
+    """Raised inside the reader to stop reading a file that is not a game record."""
+
+
+class _Reader:
+    def __init__(self, path: str | None) -> None:
+        self.path = path
+        self.record = GameRecord()
+        self.totals: dict[int, int] = {}
+        self.last_turn: int | None = None
+        self.in_note = False
+        self.note_lines: list[str] = []
+        """More lines of the note being read (joined once at its end: a long note reads in linear time)."""
+        self.declared_players = False
+
+    def error(self, message: str, line: int) -> None:
+        errors = self.record.errors
+        errors.append(FileFormatError(message, line, self.path))
+        if len(errors) >= MAX_PROBLEMS:
+            errors.append(FileFormatError(f"{len(errors)} errors: stopped reading", line, self.path))
+            raise _TooManyProblems
+
+    def warn(self, message: str, line: int) -> None:
+        warnings = self.record.warnings
+        if len(warnings) < MAX_PROBLEMS:
+            warnings.append(FileFormatError(message, line, self.path))
+        elif len(warnings) == MAX_PROBLEMS:
+            warnings.append(FileFormatError("more warnings not listed", line, self.path))
+
+    def read(self, text: str) -> GameRecord:
+        if text.startswith("\ufeff"):
+            text = text[1:]
+        try:
+            self.read_lines(text)
+        except _TooManyProblems:
+            self.note_lines = []
+        return self.record
+
+    def read_lines(self, text: str) -> None:
+        for number, raw in enumerate(text.splitlines(), start=1):
+            line = raw.strip()
+            if not line:
+                continue
+            if line.startswith("#"):
+                self.pragma(line, number)
+            elif line.startswith(">"):
+                self.end_note()
+                self.event(line, number)
+            elif self.in_note:
+                self.note_lines.append(line)
+            else:
+                self.error(f"not a pragma (#...) or an event (>...): {line[:40]!r}", number)
+        self.end_note()
+
+    # -- notes and pragmas -----------------------------------------------------------
+    def notes_list(self) -> list[str]:
+        return self.record.events[-1].notes if self.record.events else self.record.notes
+
+    def end_note(self) -> None:
+        """Add the lines read after a ``#note`` line to its note."""
+        if self.note_lines:
+            notes = self.notes_list()
+            notes[-1] = "\n".join([notes[-1], *self.note_lines])
+            self.note_lines = []
+        self.in_note = False
+
+    def pragma(self, line: str, number: int) -> None:
+        name, _, value = line[1:].partition(" ")
+        name = name.strip()
+        value = value.strip()
+        key = name.lower()
+        self.end_note()
+        record = self.record
+        if key == "note":
+            events = record.events
+            if value == UNSUCCESSFUL_CHALLENGE_NOTE and events and events[-1].type is EventType.PASS:
+                events[-1].type = EventType.TURN_LOST  # Macondo's mark of a turn lost to a challenge
+                return
+            self.notes_list().append(value)
+            self.in_note = True
+        elif _NUMBERED.fullmatch(key) and key.startswith("player"):
+            index = _player_number(key[6:]) - 1
+            nick, _, full = value.partition(" ")
+            if index < 0:
+                self.error(f"#{name[:40]}: players are numbered 1 to {MAX_PLAYERS}", number)
+                return
+            if not nick:
+                self.error(f"#{name} needs a nickname and a name", number)
+                return
+            if any(p.nick == nick for i, p in enumerate(record.players) if i != index):
+                self.warn(f"#{name}: nickname {nick!r} is already used by another player: "
+                          "their events are told apart by turn order and totals", number)
+            while len(record.players) <= index:
+                record.players.append(Player(""))
+            record.players[index] = Player(nick, full.strip())
+            self.declared_players = True
+        elif _NUMBERED.fullmatch(key) and key.startswith("rack"):
+            index = _player_number(key[4:])
+            if index < 1:
+                self.error(f"#{name[:40]}: players are numbered 1 to {MAX_PLAYERS}", number)
+            elif not _RACK_OK.match(value):
+                self.error(f"#{name}: {value!r} is not a rack", number)
+            else:
+                record.final_racks[index] = value
+        elif key == "incomplete":
+            record.incomplete = True
+        elif key == "id":
+            record.id = value
+        elif key in _KNOWN_SIMPLE:
+            setattr(record, _KNOWN_SIMPLE[key], value)
+        else:
+            if len(record.pragmas) >= MAX_PROBLEMS:
+                self.error(f"more than {MAX_PROBLEMS} unknown pragmas: not a game record", number)
+                raise _TooManyProblems
+            record.pragmas.append((name, value))
+            self.warn(f"unknown pragma #{name} (kept)", number)
+
+    # -- events ---------------------------------------------------------------------------
+    def event(self, line: str, number: int) -> None:
+        if len(self.record.events) >= MAX_EVENTS:
+            self.error(f"more than {MAX_EVENTS} events: not the record of one game", number)
+            raise _TooManyProblems
+        if len(line) > 2000:
+            self.error(f"an event line of {len(line)} characters: not an event", number)
+            return
+        head, colon, rest = line[1:].partition(":")
+        nick = head.strip()
+        if not colon or not nick or " " in nick:
+            self.error(f"an event starts with '>nickname:': {line[:40]!r}", number)
+            return
+        players = self.record.players
+        if not any(p.nick == nick for p in players):
+            if self.declared_players:
+                self.error(f"player {nick!r} is not declared by a #player pragma", number)
+            if len(players) >= MAX_PLAYERS:
+                self.error(f"player {nick!r} would be a {len(players) + 1}th player: a game has at most "
+                           f"{MAX_PLAYERS}", number)
+                return
+            players.append(Player(nick, nick))
+        tokens = rest.split()
+        score_at = next((i for i in range(len(tokens) - 1)
+                         if _SCORE.match(tokens[i]) and _TOTAL.fullmatch(tokens[i + 1])), None)
+        if score_at is None or score_at + 1 >= len(tokens):
+            self.error("truncated event: expected a move, a score (+N or -N) and a cumulative total", number)
+            return
+        score_text, total_text = tokens[score_at], tokens[score_at + 1]
+        try:
+            total = int(total_text)
+        except ValueError:
+            self.error(f"cumulative total {total_text!r} is not a number", number)
+            return
+        score = int(score_text)
+        extra = " ".join(tokens[score_at + 2:])
+        fields = tokens[:score_at]
+        event = self.classify(nick, fields, score, score_text, total, extra, number)
+        if event is None:
+            return
+        seats = [i for i, p in enumerate(players) if p.nick == nick]
+        seat = seats[0]
+        if len(seats) > 1:
+            seat = self.guess_seat(seats, event)
+            event.seat = seat
+        if event.is_turn:
+            self.last_turn = seat
+        previous = self.totals.get(seat, 0)
+        if event.type is EventType.PHONY_RETURNED and score == 0 and total != previous:
+            self.warn(f"phony returned written as +0 (old Quackle style): the total says {total - previous:+d}",
+                      number)
+        elif previous + score != total:
+            self.error(f"wrong total for {nick}: {previous} {score_text} is {previous + score}, not {total}",
+                       number)
+        self.totals[seat] = total
+        self.record.events.append(event)
+
+    def guess_seat(self, seats: list[int], event: Event) -> int:
+        """Which of several players sharing a nickname an event belongs to: the one whose
+        total it continues, else the next in turn order (a turn) or the last to play."""
+        fits = [s for s in seats if self.totals.get(s, 0) + event.score == event.total]
+        if len(fits) == 1:
+            return fits[0]
+        candidates = fits or seats
+        n = len(self.record.players)
+        last = self.last_turn
+        if last is None:
+            return candidates[0]
+        if not event.is_turn and last in candidates:
+            return last
+        for step in range(1, n + 1):
+            if (last + step) % n in candidates:
+                return (last + step) % n
+        return candidates[0]
+
+    def classify(self, nick: str, fields: list[str], score: int, score_text: str, total: int,
+                 extra: str, number: int) -> Event | None:
+        rack = ""
+        if len(fields) >= 2 and not (len(fields) == 2 and _COORD.match(fields[0])):
+            rack = fields[0]
+            fields = fields[1:]
+        if rack and not _RACK_OK.match(rack):
+            self.error(f"{rack!r} is not a rack", number)
+            return None
+
+        def make(kind: EventType, **more: Any) -> Event:
+            return Event(nick, kind, rack, score, total, extra=extra, line=number, **more)
+
+        if len(fields) == 2 and _COORD.match(fields[0]):
+            position, word = fields
+            size = _board_size(self.record)
+            if not _on_board(position, size):
+                self.error(f"{position} is off the {size}x{size} board", number)
+                return None
+            if not _is_word(word):
+                self.error(f"{word!r} is not a placement word (letters, '.' or parentheses)", number)
+                return None
+            if score_text.startswith("-"):
+                self.error(f"a placement cannot score {score_text}", number)
+                return None
+            return make(EventType.PLACE, position=position, word=word)
+        if len(fields) != 1:
+            if not fields:
+                self.error("truncated event: no move before the score", number)
+            else:
+                self.error(f"cannot read the move {' '.join(fields)!r}", number)
+            return None
+        move = fields[0]
+        lowered = move.lower()
+        if move == "-":
+            return make(EventType.PASS)
+        if move == "--":
+            return make(EventType.PHONY_RETURNED)
+        if lowered == "(challenge)":
+            return make(EventType.CHALLENGE_BONUS)
+        if lowered == "(time)":
+            return make(EventType.TIME_PENALTY)
+        if re.fullmatch(r"-[0-9]{1,2}", move):
+            return make(EventType.EXCHANGE, count=int(move[1:]))
+        if move.startswith("-") and _RACK_OK.match(move[1:]):
+            return make(EventType.EXCHANGE, tiles=move[1:])
+        if move.startswith("(") and move.endswith(")") and _RACK_OK.match(move[1:-1]):
+            kind = EventType.END_RACK_PENALTY if score_text.startswith("-") else EventType.END_RACK_POINTS
+            return make(kind, tiles=move[1:-1])
+        if _COORD.match(move):
+            self.error(f"truncated placement: {move} has no word", number)
+        else:
+            self.error(f"cannot read the move {move!r}", number)
+        return None
+
+

@@ -1,0 +1,206 @@
+"""GCG records as data: events, players and the record of one game."""
+
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass, field
+
+from qiza.errors import FileFormatError, MoveSyntaxError
+from qiza.layout import STANDARD, Layout, find_layout
+from qiza.move import parse_coordinate
+from qiza.rules import Notation
+
+
+class EventType(enum.Enum):
+    """What one event line of a GCG file records."""
+
+    PLACE = "place"
+    """Tiles placed: ``>nick: RACK 8D WORD +score total``."""
+    PASS = "pass"
+    """``>nick: RACK - +0 total``."""
+    EXCHANGE = "exchange"
+    """``>nick: RACK -ABC +0 total`` (tiles known) or ``-3`` (only the count known)."""
+    PHONY_RETURNED = "phony-returned"
+    """The previous play was challenged off: ``>nick: RACK -- -score total``."""
+    CHALLENGE_BONUS = "challenge-bonus"
+    """Points for an unsuccessful challenge: ``>nick: RACK (challenge) +5 total``."""
+    END_RACK_POINTS = "end-rack-points"
+    """Points for the opponents' tiles after going out: ``>nick: (TILES) +score total``."""
+    END_RACK_PENALTY = "end-rack-penalty"
+    """A player's own tiles at the end: ``>nick: RACK (RACK) -score total``."""
+    TIME_PENALTY = "time-penalty"
+    """``>nick: RACK (time) -score total``."""
+    TURN_LOST = "turn-lost"
+    """A turn lost to an unsuccessful challenge (double rule): a pass followed by
+    ``#note #unsuccessful-challenge`` (Macondo's and Woogles' form)."""
+
+
+TURN_EVENTS = (EventType.PLACE, EventType.PASS, EventType.EXCHANGE, EventType.TURN_LOST)
+
+UNSUCCESSFUL_CHALLENGE_NOTE = "#unsuccessful-challenge"
+"""The note Macondo and Woogles write after a pass that is a turn lost to a failed challenge."""
+CHALLENGER_NOTE = "#challenger"
+"""qiza's note naming who made the challenge of a ``(challenge)`` event (``#challenger NICK``)."""
+
+
+@dataclass
+class Event:
+    """One event line, with the notes that follow it."""
+
+    player: str
+    """The player's nickname."""
+    type: EventType
+    rack: str
+    """The rack before the event as written (``?`` for a blank); may be empty when unknown."""
+    score: int
+    total: int
+    position: str = ""
+    """Placement coordinate as written (``8D`` across, ``D8`` down)."""
+    word: str = ""
+    """Placement word as written: played-through letters as ``.``, the letter, or in parentheses."""
+    tiles: str = ""
+    """Exchanged tiles, or the tiles of end-rack points / penalties."""
+    count: int = 0
+    """Number of tiles exchanged when only the count is recorded (``-3``)."""
+    extra: str = ""
+    """Text after the total (Quackle lists the words formed there)."""
+    notes: list[str] = field(default_factory=list)
+    line: int = field(default=0, compare=False)
+    """The line number in the file read (0 for an event not read from a file)."""
+    seat: int | None = field(default=None, compare=False)
+    """The 0-based seat, set by the reader only when two players share a nickname."""
+
+    @property
+    def is_turn(self) -> bool:
+        """Whether the event is a player's turn (a placement, pass, exchange or lost turn)."""
+        return self.type in TURN_EVENTS
+
+    @property
+    def challenger(self) -> str:
+        """The nickname a ``#challenger NICK`` note names (empty when there is none)."""
+        for note in self.notes:
+            tag, _, nick = note.partition(" ")
+            if tag == CHALLENGER_NOTE and nick.strip() and "\n" not in nick:
+                return nick.strip()
+        return ""
+
+    def move_text(self) -> str:
+        """The move field of the event line (``8D WORD``, ``-``, ``-ABC``, ``--``, ``(time)`` ...)."""
+        if self.type is EventType.PLACE:
+            return f"{self.position} {self.word}"
+        if self.type in (EventType.PASS, EventType.TURN_LOST):
+            return "-"
+        if self.type is EventType.EXCHANGE:
+            return f"-{self.tiles}" if self.tiles else f"-{self.count}"
+        if self.type is EventType.PHONY_RETURNED:
+            return "--"
+        if self.type is EventType.CHALLENGE_BONUS:
+            return "(challenge)"
+        if self.type is EventType.TIME_PENALTY:
+            return "(time)"
+        return f"({self.tiles})"
+
+
+@dataclass
+class Player:
+    """A player of a record: a nickname (no spaces) and a full name."""
+
+    nick: str
+    name: str = ""
+
+
+@dataclass
+class GameRecord:
+    """A game record as a GCG file holds it.
+
+    ``errors`` and ``warnings`` (not compared) list the problems found when reading,
+    each a :class:`~qiza.errors.FileFormatError` with its line number.
+    """
+
+    players: list[Player] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    title: str | None = None
+    description: str | None = None
+    id: str | None = None
+    """The ``#id`` pragma: authority and identifier (``io.woogles kYmDwcfkbY``)."""
+    lexicon: str | None = None
+    character_encoding: str | None = None
+    tile_distribution: str | None = None
+    board_layout: str | None = None
+    game_type: str | None = None
+    incomplete: bool = False
+    final_racks: dict[int, str] = field(default_factory=dict)
+    """``#rack1`` / ``#rack2`` ...: the racks at the end of an incomplete game, by 1-based player number."""
+    notes: list[str] = field(default_factory=list)
+    """Notes before the first event."""
+    pragmas: list[tuple[str, str]] = field(default_factory=list)
+    """Other pragmas, kept in order as (name, value)."""
+    errors: list[FileFormatError] = field(default_factory=list, compare=False, repr=False)
+    warnings: list[FileFormatError] = field(default_factory=list, compare=False, repr=False)
+
+    def seat(self, nick: str) -> int:
+        """The 0-based seat of a player by nickname."""
+        for index, player in enumerate(self.players):
+            if player.nick == nick:
+                return index
+        raise KeyError(nick)
+
+    def seat_of(self, event: Event) -> int:
+        """The 0-based seat of the player of an event."""
+        return event.seat if event.seat is not None else self.seat(event.player)
+
+
+# -- shared by the reader, the writer and the replay ---------------------------------------
+
+def _board_size(record: GameRecord) -> int:
+    try:
+        return _layout_for(record).size
+    except FileFormatError:
+        return STANDARD.size
+
+
+def _on_board(position: str, size: int) -> bool:
+    """Whether a coordinate is well formed and names a square of a board of this size."""
+    if not _COORD.match(position):
+        return False
+    try:
+        row, col, _ = parse_coordinate(position, Notation.TOURNAMENT)
+    except MoveSyntaxError:  # row 0
+        return False
+    return 0 <= row < size and 0 <= col < size
+
+
+_COORD = re.compile(r"^(?:[A-Za-z][0-9]{1,2}|[0-9]{1,2}[A-Za-z])$")
+
+
+_RACK_OK = re.compile(r"^(?:[^\W\d_]|[?·]|\[[^\W\d_·]{1,4}\]){0,40}$")
+"""A rack, exchange or end-rack tiles: letters, ``?`` and bracketed multi-letter tiles (``[CH]``),
+at most 40 (the racks of three players)."""
+
+
+def _is_word(word: str) -> bool:
+    """Whether a placement word is letters, ``.`` and balanced, unnested parentheses (at most
+    64 characters: a word on the largest board with every letter in parentheses)."""
+    if len(word) > 64:
+        return False
+    depth = 0
+    for char in word:
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+        elif not (char in ".[]·" or char.isalpha()):
+            return False
+        if depth not in (0, 1):
+            return False
+    return depth == 0 and any(c == "." or c.isalpha() for c in word)
+
+
+def _layout_for(record: GameRecord) -> Layout:
+    name = (record.board_layout or "").strip().lower()
+    if name in ("", "crosswordgame", "standard", "standard15"):
+        return STANDARD
+    if name in ("superCrosswordGame".lower(), "super"):
+        return find_layout("super")
+    raise FileFormatError(f"board layout {record.board_layout!r} is not supported")

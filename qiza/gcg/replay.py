@@ -1,0 +1,487 @@
+"""Replaying a GCG record through the rules engine, event by event, against its scores."""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from qiza.alphabet import ENGLISH, TILE_SETS, TileSet, find_tile_set
+from qiza.errors import FileFormatError, QizaError, RuleError
+from qiza.game import Game, Kind
+from qiza.gcg.reader import load
+from qiza.gcg.record import CHALLENGER_NOTE, TURN_EVENTS, Event, EventType, GameRecord, _layout_for
+from qiza.lexicon import Lexicon, LoadReport, load_lexicon
+from qiza.move import Exchange, Pass, Place, parse_move
+from qiza.rules import ChallengeRule, EndPoints, FirstPlayer, Notation, Rules
+from qiza.scoring import explain as explain_score
+
+_LEXICON_TILE_SETS = {"osps": "polish", "osx": "polish", "fra": "french", "ods": "french",
+                      "fise": "spanish", "rd": "german", "deutsch": "german", "nsf": "norwegian",
+                      "disc": "catalan", "french-debian": "french", "german-debian": "german",
+                      "spanish-debian": "spanish", "catalan-debian": "catalan", "italian-debian": "italian",
+                      "dutch-debian": "dutch", "polish-debian": "polish"}
+
+
+def tile_set_for(record: GameRecord) -> TileSet:
+    """The tile set of a record: from ``#tile-distribution``, the lexicon name, or the letters used.
+
+    Raises :class:`~qiza.errors.FileFormatError` when no registered tile set fits.
+    """
+    name = (record.tile_distribution or "").strip().lower()
+    if name and name not in ("english", "standard", "default"):
+        try:
+            return find_tile_set("super" if name == "english_super" else name.removesuffix("_super"))
+        except ValueError:
+            raise FileFormatError(f"tile distribution {record.tile_distribution!r} is not supported "
+                                  f"(known: {', '.join(sorted(TILE_SETS))})") from None
+    lexicon = (record.lexicon or "").strip().lower()
+    for prefix, set_name in _LEXICON_TILE_SETS.items():
+        if lexicon.startswith(prefix):
+            if set_name in TILE_SETS:
+                return TILE_SETS[set_name]
+            raise FileFormatError(f"lexicon {record.lexicon} needs the {set_name} tile set, "
+                                  "which qiza does not have")
+    letters: set[str] = set()
+    for event in record.events:
+        for text in (event.rack, event.word, event.tiles):
+            letters.update(c.upper() for c in text if c.isalpha())
+    for tile_set in (ENGLISH, *TILE_SETS.values()):
+        if letters <= set(tile_set.letters):
+            return tile_set
+    raise FileFormatError(f"no tile set has the letters {''.join(sorted(letters - set(ENGLISH.letters)))}")
+
+
+def rules_for(record: GameRecord) -> Rules:
+    """The rules a record was played under, as far as it shows: tile set, layout, the
+    challenge rule (double when it records a turn lost to a challenge, five- or ten-point
+    when it records challenge bonuses, else single) and how end-rack
+    points were settled (doubled, the tournament rule, or the rule book's)."""
+    tile_set = tile_set_for(record)
+    challenge = ChallengeRule.SINGLE
+    for event in record.events:
+        if event.type is EventType.TURN_LOST:
+            challenge = ChallengeRule.DOUBLE
+            break
+        if event.type is EventType.CHALLENGE_BONUS and event.score > 0:
+            challenge = ChallengeRule.TEN_POINT if event.score == 10 else ChallengeRule.FIVE_POINT
+            break
+    end_points = EndPoints.DOUBLE
+    for event in record.events:
+        if event.type is EventType.END_RACK_PENALTY:
+            end_points = EndPoints.RULEBOOK
+        if event.type is EventType.END_RACK_POINTS:
+            try:
+                value = tile_set.rack_value(tile_set.codes(event.tiles.upper()))
+            except ValueError:
+                continue
+            if value and event.score == value:
+                end_points = EndPoints.RULEBOOK
+    players = max(2, len(record.players))
+    return Rules(name="gcg", tile_set=tile_set, layout=_layout_for(record), challenge=challenge,
+                 end_points=end_points, first_player=FirstPlayer.FIXED, notation=Notation.TOURNAMENT,
+                 exchange_limit=0, min_players=1, max_players=max(4, players))
+
+
+class _Judge(Lexicon):
+    """A lexicon whose verdict the replay sets: every word valid, or every word invalid."""
+
+    def __init__(self, real: Lexicon | None, tile_set: TileSet) -> None:
+        super().__init__(real.name if real else "any", ["AA"], LoadReport(), tile_set=tile_set)
+        self.real = real
+        self.reject = False
+
+    def invalid_words(self, words: Iterable[str]) -> list[str]:
+        listed = list(words)
+        if self.reject:
+            return [w.upper() for w in listed] or ["?"]
+        return []
+
+
+@dataclass
+class Difference:
+    """An event whose replay differs from the record (or could not be replayed)."""
+
+    line: int
+    event: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.event}: {self.message}"
+
+
+@dataclass
+class Replay:
+    """The result of :func:`replay`: the engine's game, the events checked and what differed."""
+
+    game: Game | None
+    checked: int = 0
+    differences: list[Difference] = field(default_factory=list)
+    warnings: list[Difference] = field(default_factory=list)
+
+    @property
+    def clean(self) -> bool:
+        return not self.differences
+
+
+def _describe(event: Event) -> str:
+    return f">{event.player}: {event.rack} {event.move_text()} {event.score:+d} {event.total}".replace("  ", " ")
+
+
+def replay(record: GameRecord, *, lexicon: Lexicon | str | None = None) -> Replay:
+    """Play a record through the rules engine and compare every score and total.
+
+    Each player is given the rack the record shows before each of their turns (and the
+    others the racks they show next), so the engine's bag stays what it was. Word validity
+    is judged only when ``lexicon`` is given; phonies the record shows challenged off are
+    taken back whatever the lexicon says, as the record shows.
+    """
+    try:
+        if not record.players:
+            raise FileFormatError(f"no players: {record.errors[0] if record.errors else 'no events'}")
+        rules = rules_for(record)
+    except FileFormatError as exc:
+        result = Replay(None)
+        result.differences.append(Difference(0, "game", str(exc.reason)))
+        return result
+    nicks = {player.nick for player in record.players}
+    for event in record.events:
+        if not (event.player in nicks if event.seat is None else 0 <= event.seat < len(record.players)):
+            result = Replay(None)
+            result.differences.append(Difference(event.line, _describe(event),
+                                                 f"player {event.player!r} is not a player of the record"))
+            return result
+    real = load_lexicon(lexicon) if isinstance(lexicon, str) else lexicon
+    return _Replayer(record, rules, real).run()
+
+
+class _Replayer:
+    def __init__(self, record: GameRecord, rules: Rules, real: Lexicon | None) -> None:
+        self.record = record
+        self.rules = rules
+        self.real = real
+        self.judge = _Judge(real, rules.tile_set)
+        events = record.events
+        n = len(record.players)
+        first = next((e for e in events if e.is_turn), None)
+        self.first = record.seat_of(first) if first is not None else 0
+        self.n = n
+        names = [record.players[(self.first + i) % n].name or record.players[(self.first + i) % n].nick
+                 for i in range(n)]
+        self.game = Game(rules, players=names, lexicon=self.judge, seed=0)
+        self.result = Replay(self.game)
+        self.used_end_records: set[int] = set()
+        self.used_lost_turns: set[int] = set()
+        self.bonus_seen: int | None = None
+        self.mixed_warned = False
+        self.offset = [0] * n
+        """Per seat: the record's total minus the engine's after the last difference, so that
+        one difference is reported once and later totals are compared with the record's own."""
+
+    def seat(self, event: Event) -> int:
+        return (self.record.seat_of(event) - self.first) % self.n
+
+    def differ(self, event: Event, message: str) -> None:
+        self.result.differences.append(Difference(event.line, _describe(event), message))
+
+    def warn(self, event: Event, message: str) -> None:
+        self.result.warnings.append(Difference(event.line, _describe(event), message))
+
+    def run(self) -> Replay:
+        for index, event in enumerate(self.record.events):
+            self.result.checked += 1
+            try:
+                if not self.step(index, event):
+                    break
+            except QizaError as exc:
+                self.differ(event, f"the engine refuses it: {exc}")
+                break
+        return self.result
+
+    # -- racks ----------------------------------------------------------------------------
+    def known_rack(self, seat: int, after: int) -> str | None:
+        """The rack a player holds between events: the rack shown at their next event (past
+        their passes, which keep the rack), or the tiles the end of the game reveals."""
+        events = self.record.events
+        for later in events[after:]:
+            if self.seat(later) == seat:
+                if later.type in (EventType.PLACE, EventType.PASS, EventType.EXCHANGE, EventType.TURN_LOST,
+                                  EventType.END_RACK_PENALTY, EventType.TIME_PENALTY) and later.rack:
+                    return later.rack
+                if later.type is EventType.END_RACK_PENALTY:
+                    return later.tiles
+                if later.type in (EventType.PASS, EventType.TURN_LOST):
+                    continue  # a pass keeps the rack: a later event may still show it
+                if later.type in TURN_EVENTS:
+                    return None
+        if self.n == 2:
+            for later in events[after:]:
+                if later.type is EventType.END_RACK_POINTS and self.seat(later) != seat:
+                    return later.tiles
+        return None
+
+    def deal(self, wanted: dict[int, str], event: Event) -> None:
+        """Give players these racks, taking tiles back from players whose racks are unknown."""
+        game = self.game
+        tile_set = self.rules.tile_set
+        for seat in wanted:
+            game.set_rack(seat, "")
+        need: Counter[int] = Counter()
+        for text in wanted.values():
+            need.update(tile_set.codes(text.upper()))
+        short = need - Counter(game.bag)
+        if short:
+            for other in range(self.n):
+                if other in wanted or not short:
+                    continue
+                tiles = list(game.racks[other])
+                spare = Counter(game.bag) - need
+                changed = False
+                for tile in list(tiles):
+                    if short[tile] > 0:
+                        substitute = next((t for t in spare.elements()), None)
+                        tiles.remove(tile)
+                        short[tile] -= 1
+                        if substitute is not None:
+                            tiles.append(substitute)
+                            spare[substitute] -= 1
+                        changed = True
+                if changed:
+                    game.set_rack(other, tile_set.text(tiles))
+                short = +short
+        for seat, rack in wanted.items():
+            codes = tile_set.codes(rack.upper())
+            available = Counter(game.bag)
+            if Counter(codes) - available:
+                missing = Counter(codes) - available
+                self.warn(event, f"{self.game.players[seat]}'s rack {rack.upper()}: "
+                          f"{tile_set.text(sorted(missing.elements()))} not available (already played "
+                          "or on another rack)")
+                codes = list((Counter(codes) & available).elements())
+            game.set_rack(seat, tile_set.text(codes))
+
+    def ensure_tiles(self, seat: int, tiles: str, event: Event) -> None:
+        """Make sure a player holds the tiles of their move (warn when the record's rack lacks them)."""
+        tile_set = self.rules.tile_set
+        rack = Counter(self.game.racks[seat])
+        missing = Counter(tile_set.codes(tiles.upper())) - rack
+        if not missing:
+            return
+        if event.rack:
+            self.warn(event, f"the rack {event.rack} does not hold {tile_set.text(sorted(missing.elements()))}")
+        new = tile_set.codes(tiles.upper())
+        for tile in (rack - Counter(new)).elements():
+            if len(new) >= self.rules.rack_size:
+                break
+            new.append(tile)
+        self.deal({seat: tile_set.text(new)}, event)
+
+    # -- one event ----------------------------------------------------------------------------
+    def step(self, index: int, event: Event) -> bool:
+        game = self.game
+        seat = self.seat(event)
+        kind = event.type
+        if kind is EventType.TURN_LOST and self.skipped_turn(event, seat):
+            return True
+        if kind in TURN_EVENTS:
+            if game.over:
+                self.differ(event, f"the game is already over in the engine ({game.end_reason.value if game.end_reason else ''})")
+                return False
+            if seat != game.to_move:
+                self.differ(event, f"it is {game.players[game.to_move]}'s turn in the engine")
+                return False
+            wanted = {}
+            if event.rack:
+                wanted[seat] = event.rack
+            elif kind in (EventType.PASS, EventType.TURN_LOST):
+                shown = self.known_rack(seat, index + 1)
+                if shown is not None:
+                    wanted[seat] = shown
+            for other in range(self.n):
+                if other != seat:
+                    rack = self.known_rack(other, index + 1)
+                    if rack is not None:
+                        wanted[other] = rack
+            self.deal(wanted, event)
+            if kind is EventType.TURN_LOST:
+                return self.lost_turn(event, seat)
+            return self.turn(event, seat)
+        if kind is EventType.PHONY_RETURNED or kind is EventType.CHALLENGE_BONUS:
+            return self.challenge(event, seat)
+        if kind is EventType.TIME_PENALTY:
+            entry = game.penalize(seat, -event.score, "time penalty")
+            self.compare(event, entry.score, game.scores[seat])
+            return True
+        return self.end_points(event, seat)
+
+    def turn(self, event: Event, seat: int) -> bool:
+        game = self.game
+        before = game.scores[seat]
+        if event.type is EventType.PLACE:
+            move = parse_move(f"{event.position} {event.word}", Notation.TOURNAMENT, game.board)
+            assert isinstance(move, Place)
+            self.ensure_tiles(seat, move.tiles(), event)
+            evaluation = game.evaluate(move, seat)
+            if self.real is not None:
+                invalid = self.real.invalid_words(w.letters for w in evaluation.words)
+                removed = any(e.type is EventType.PHONY_RETURNED for e in self._following(event))
+                if invalid and not removed:
+                    self.differ(event, f"{', '.join(invalid)} not in {self.real.name}")
+            board_before = game.board.copy()
+            entry = game.play(move)
+            self.compare(event, entry.score, before + entry.score,
+                         explain=explain_score(board_before, evaluation, self.rules))
+            return True
+        if event.type is EventType.EXCHANGE:
+            tiles = event.tiles.upper()
+            if not tiles:
+                tiles = game.rack_text(seat)[:event.count]
+                if len(tiles) < event.count:
+                    self.differ(event, f"cannot exchange {event.count} tiles from a rack of {len(tiles)}")
+                    return False
+            self.ensure_tiles(seat, tiles, event)
+            game.play(Exchange(tiles))
+        else:
+            game.play(Pass())
+        before_end = game.scores_before_end()
+        self.compare(event, 0, before_end[seat] if before_end is not None else game.scores[seat])
+        return True
+
+    def skipped_turn(self, event: Event, seat: int) -> bool:
+        """Match a lost turn the engine already skipped (the player challenged without
+        success when they were not next): True when one was found and compared."""
+        for number, entry in enumerate(self.game.history):
+            if entry.kind is Kind.LOST_TURN and entry.seat == seat and number not in self.used_lost_turns:
+                self.used_lost_turns.add(number)
+                self.compare(event, 0, entry.total)
+                return True
+        return False
+
+    def lost_turn(self, event: Event, seat: int) -> bool:
+        """A turn lost to a failed challenge of the play just made: the player to move
+        challenges it without success (the double rule takes their turn)."""
+        game = self.game
+        if not game.can_challenge:
+            self.warn(event, "a turn lost to a challenge, but no play is open to challenge: replayed as a pass")
+            game.play(Pass())
+        else:
+            self.judge.reject = False
+            entry = game.challenge(seat)
+            if entry.kind is not Kind.FAILED_CHALLENGE or not entry.takes_turn:
+                self.differ(event, "the engine's challenge rule does not take the challenger's turn")
+                return True
+        before_end = game.scores_before_end()
+        self.compare(event, 0, before_end[seat] if before_end is not None else game.scores[seat])
+        return True
+
+    def _following(self, event: Event) -> list[Event]:
+        events = self.record.events
+        index = next(i for i, e in enumerate(events) if e is event)
+        out = []
+        for later in events[index + 1:]:
+            if later.is_turn:
+                break
+            out.append(later)
+        return out
+
+    def challenge(self, event: Event, seat: int) -> bool:
+        game = self.game
+        if not game.can_challenge:
+            self.differ(event, "there is no play open to challenge in the engine")
+            return False
+        challenger = self.challenger(event, seat)
+        if challenger == seat:
+            self.differ(event, "nobody can challenge in a one-player game")
+            return False
+        self.judge.reject = event.type is EventType.PHONY_RETURNED
+        try:
+            if self.real is not None and event.type is EventType.PHONY_RETURNED:
+                pending = game.history[-1]
+                words = [w.upper() for w in pending.words]
+                if words and not self.real.invalid_words(words):
+                    self.warn(event, f"challenged off although {', '.join(words)} "
+                              f"{'is' if len(words) == 1 else 'are'} in {self.real.name}")
+            bonus = None
+            if (event.type is EventType.CHALLENGE_BONUS and event.score > 0
+                    and self.rules.challenge.failed_challenge_bonus and event.score != self.bonus_seen):
+                bonus = event.score
+                if self.bonus_seen is None:
+                    self.bonus_seen = event.score
+                elif not self.mixed_warned:
+                    self.mixed_warned = True
+                    self.warn(event, f"the record gives challenge bonuses of {self.bonus_seen} and {event.score}: "
+                              "each challenge is replayed with the bonus the record gives it")
+            try:
+                entry = game.challenge(challenger, bonus=bonus)
+            except RuleError as exc:  # not a bonus a rule gives: say so, replay the rule's own
+                self.differ(event, str(exc))
+                entry = game.challenge(challenger)
+        finally:
+            self.judge.reject = False
+        if event.type is EventType.CHALLENGE_BONUS and entry.kind is not Kind.CHALLENGE_BONUS:
+            if event.score == 0 and entry.kind is Kind.FAILED_CHALLENGE and not entry.takes_turn:
+                self.compare(event, 0, game.scores[seat])  # a failed challenge that gives no points
+            else:
+                self.differ(event, "the engine gives no challenge bonus")
+            return True
+        self.compare(event, entry.score, entry.total)
+        return True
+
+    def challenger(self, event: Event, seat: int) -> int:
+        """Who challenged: the player a ``#challenger`` note names, else the player to move."""
+        nick = event.challenger
+        if nick:
+            seats = [i for i, p in enumerate(self.record.players) if p.nick == nick]
+            if len(seats) == 1:
+                return (seats[0] - self.first) % self.n
+            self.warn(event, f"{CHALLENGER_NOTE} {nick}: no single player has that nickname")
+        game = self.game
+        return game.to_move if game.to_move != seat else (seat + 1) % self.n
+
+    def end_points(self, event: Event, seat: int) -> bool:
+        game = self.game
+        if not game.over and game.pending_ends_game:
+            game.accept()
+        if not game.over:
+            self.differ(event, "the game is not over in the engine")
+            return False
+        kind = Kind.END_RACK_BONUS if event.type is EventType.END_RACK_POINTS else Kind.END_RACK_PENALTY
+        for number, entry in enumerate(game.history):
+            if entry.kind is kind and entry.seat == seat and number not in self.used_end_records:
+                self.used_end_records.add(number)
+                self.compare(event, entry.score, entry.total)
+                return True
+        what = "points for the other racks" if kind is Kind.END_RACK_BONUS else "a penalty for the rack"
+        self.differ(event, f"the engine gives {game.players[seat]} no {what}")
+        return True
+
+    def compare(self, event: Event, score: int, total: int, explain: str = "") -> None:
+        """Compare an event's score and total with the engine's. After a difference, the
+        player's later totals are compared with the record's own (the engine's plus the
+        difference so far), so one wrong score is reported once, not at every later line."""
+        problems = []
+        quackle_phony = event.type is EventType.PHONY_RETURNED and event.score == 0
+        seat = self.seat(event)
+        if score != event.score and not quackle_phony:
+            problems.append(f"score {event.score:+d} recorded, {score:+d} by the engine")
+        expected = total + self.offset[seat]
+        if expected != event.total:
+            carried = f" (with the {self.offset[seat]:+d} of earlier differences)" if self.offset[seat] else ""
+            problems.append(f"total {event.total} recorded, {expected} by the engine{carried}")
+        if problems:
+            self.offset[seat] = event.total - total
+            if explain and score != event.score:
+                problems.append(f"the engine's score: {explain}")
+            self.differ(event, "; ".join(problems))
+
+
+def check_files(paths: Sequence[str | os.PathLike[str]], *,
+                lexicon: Lexicon | None = None) -> list[tuple[str, GameRecord, Replay | None]]:
+    """Read and replay several files (see :func:`replay`)."""
+    out: list[tuple[str, GameRecord, Replay | None]] = []
+    for path in paths:
+        record = load(path)
+        result = replay(record, lexicon=lexicon) if record.events else None
+        out.append((str(path), record, result))
+    return out

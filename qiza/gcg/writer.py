@@ -1,0 +1,226 @@
+"""Writing GCG files strictly, and the record of a :class:`~qiza.game.Game`."""
+
+from __future__ import annotations
+
+import codecs
+import os
+import re
+from collections.abc import Iterable
+from pathlib import Path
+
+from qiza.alphabet import ENGLISH
+from qiza.errors import FileFormatError
+from qiza.game import FORFEITS, EndReason, Game, Kind, Record
+from qiza.gcg.record import (
+    _RACK_OK,
+    CHALLENGER_NOTE,
+    UNSUCCESSFUL_CHALLENGE_NOTE,
+    Event,
+    EventType,
+    GameRecord,
+    Player,
+    _board_size,
+    _is_word,
+    _on_board,
+)
+from qiza.layout import STANDARD
+from qiza.move import Exchange, Place, format_coordinate
+from qiza.rules import Notation
+
+
+def _check_text(value: str, what: str) -> None:
+    if "\n" in value or "\r" in value:
+        raise FileFormatError(f"{what} cannot contain a line break: {value!r}")
+
+
+def dumps(record: GameRecord) -> str:
+    """The record as GCG text (``\\n`` line endings). Strict: raises FileFormatError on a bad record."""
+    out: list[str] = []
+    if record.character_encoding:
+        out.append(f"#character-encoding {record.character_encoding}")
+    nicks: set[str] = set()
+    for index, player in enumerate(record.players, start=1):
+        if not player.nick or re.search(r"[\s:]", player.nick):
+            raise FileFormatError(f"player {index}: nickname {player.nick!r} must be non-empty, "
+                                  "without spaces or ':'")
+        if player.nick in nicks:
+            raise FileFormatError(f"player {index}: nickname {player.nick!r} is used twice")
+        nicks.add(player.nick)
+        _check_text(player.name, "a player name")
+        out.append(f"#player{index} {player.nick} {player.name or player.nick}")
+    for attr, name in (("title", "title"), ("description", "description"), ("id", "id"),
+                       ("lexicon", "lexicon"), ("tile_distribution", "tile-distribution"),
+                       ("board_layout", "board-layout"), ("game_type", "game-type")):
+        value = getattr(record, attr)
+        if value is not None:
+            _check_text(value, f"#{name}")
+            out.append(f"#{name} {value}".rstrip())
+    for name, value in record.pragmas:
+        _check_text(value, f"#{name}")
+        out.append(f"#{name} {value}".rstrip())
+    if record.incomplete:
+        out.append("#incomplete")
+    out.extend(_note_lines(record.notes))
+    for index, event in enumerate(record.events, start=1):
+        out.append(_event_line(event, index, nicks, _board_size(record)))
+        if event.type is EventType.TURN_LOST:
+            out.append(f"#note {UNSUCCESSFUL_CHALLENGE_NOTE}")
+        out.extend(_note_lines(event.notes))
+    for number, rack in sorted(record.final_racks.items()):
+        if not _RACK_OK.match(rack):
+            raise FileFormatError(f"#rack{number}: {rack!r} is not a rack")
+        out.append(f"#rack{number} {rack}".rstrip())
+    return "\n".join(out) + "\n"
+
+
+def _note_lines(notes: Iterable[str]) -> list[str]:
+    lines = []
+    for note in notes:
+        first, *rest = note.split("\n")
+        lines.append(f"#note {first}".rstrip())
+        for more in rest:
+            if not more.strip() or more.lstrip().startswith(("#", ">")):
+                raise FileFormatError(f"note line {more!r} would not read back as part of the note")
+            lines.append(more.strip())
+    return lines
+
+
+def _event_line(event: Event, index: int, nicks: set[str], size: int) -> str:
+    where = f"event {index} ({event.player})"
+    if event.player not in nicks:
+        raise FileFormatError(f"{where}: player {event.player!r} has no #player pragma")
+    if not _RACK_OK.match(event.rack):
+        raise FileFormatError(f"{where}: {event.rack!r} is not a rack")
+    negative = event.type in (EventType.PHONY_RETURNED, EventType.END_RACK_PENALTY, EventType.TIME_PENALTY)
+    if (event.score > 0 and negative) or (event.score < 0 and not negative):
+        raise FileFormatError(f"{where}: a {event.type.value} event cannot score {event.score:+d}")
+    if event.type is EventType.PLACE:
+        if not _on_board(event.position, size):
+            raise FileFormatError(f"{where}: {event.position!r} is not a coordinate like 8D or D8 "
+                                  f"on a {size}x{size} board")
+        if not _is_word(event.word):
+            raise FileFormatError(f"{where}: {event.word!r} is not a placement word")
+    if event.type is EventType.EXCHANGE and not event.tiles and event.count <= 0:
+        raise FileFormatError(f"{where}: an exchange needs its tiles or their count")
+    if event.type in (EventType.EXCHANGE, EventType.END_RACK_POINTS, EventType.END_RACK_PENALTY) \
+            and not _RACK_OK.match(event.tiles):
+        raise FileFormatError(f"{where}: {event.tiles!r} is not a set of tiles")
+    if event.type is EventType.END_RACK_PENALTY and event.score == 0:
+        score = "-0"
+    else:
+        score = f"{event.score:+d}"
+    _check_text(event.extra, "text after the total")
+    parts = [f">{event.player}:", event.rack, event.move_text(), score, str(event.total)]
+    if event.type is EventType.END_RACK_POINTS and not event.rack:
+        del parts[1]  # ``>nick: (TILES) +score total``
+    # an unknown rack stays an empty field (``>nick:  (challenge) +5 534``), as Macondo
+    # writes it and its reader needs it
+    if event.extra:
+        parts.append(event.extra)
+    return " ".join(parts)
+
+
+def dump(record: GameRecord, path: str | os.PathLike[str]) -> None:
+    """Write a record to a file: UTF-8 with the pragma, else ISO-8859-1 (strict)."""
+    text = dumps(record)
+    encoding = record.character_encoding or "latin-1"
+    try:
+        data = text.encode(codecs.lookup(encoding).name)
+    except (LookupError, UnicodeEncodeError) as exc:
+        raise FileFormatError(f"cannot write the record in {encoding}: {exc}; "
+                              "set character_encoding='UTF-8'") from None
+    Path(path).write_bytes(data)
+
+
+# -- from a Game ------------------------------------------------------------------------------
+
+def _nick(name: str, taken: set[str], seat: int) -> str:
+    nick = re.sub(r"[\s:]+", "_", name.strip()) or f"player{seat + 1}"
+    if nick in taken:
+        nick = f"{nick}_{seat + 1}"
+    taken.add(nick)
+    return nick
+
+
+def from_game(game: Game, *, title: str | None = None) -> GameRecord:
+    """A GCG record of a game's score sheet (placements written with ``.`` for played-through letters).
+
+    Failed challenges are written as the module's introduction describes.
+    """
+    taken: set[str] = set()
+    players = [Player(_nick(name, taken, seat), name) for seat, name in enumerate(game.players)]
+    tile_set = game.rules.tile_set
+    record = GameRecord(players=players, title=title, lexicon=game.lexicon.name,
+                        character_encoding="UTF-8")
+    if tile_set is not ENGLISH:
+        record.tile_distribution = tile_set.name
+    if game.rules.layout is not STANDARD:
+        record.board_layout = game.rules.layout.name
+    history = game.history
+    for index, entry in enumerate(history):
+        if entry.kind is Kind.FAILED_CHALLENGE:
+            event = _failed_challenge_event(game, index, [p.nick for p in players])
+        else:
+            event = _event_of(entry, players[entry.seat].nick)
+        if event is not None:
+            record.events.append(event)
+    if not game.over:
+        record.incomplete = True
+        record.final_racks = {seat + 1: game.rack_text(seat) for seat in range(game.player_count)}
+    elif game.end_reason in FORFEITS and game.ended_by() is not None:
+        # GCG has no event for a game lost by resigning, on time or by leaving: say so in a note
+        loser = game.players[game.ended_by() or 0]
+        how = {EndReason.RESIGNED: "resigned", EndReason.TIME: "lost on time",
+               EndReason.ABANDONED: "left the game"}[game.end_reason]  # type: ignore[index]
+        (record.events[-1].notes if record.events else record.notes).append(f"{loser} {how}")
+    return record
+
+
+def _failed_challenge_event(game: Game, index: int, nicks: list[str]) -> Event | None:
+    """The event of a failed challenge without a bonus: the challenger's lost turn when it
+    cost the turn at once (double rule), else ``(challenge) +0`` for the challenged player."""
+    history = game.history
+    entry = history[index]
+    if entry.takes_turn:
+        went_out = game.end_reason is EndReason.WENT_OUT and not any(r.is_turn for r in history[index + 1:])
+        if went_out:
+            return None  # the play went out and stands: Macondo writes nothing here either
+        return Event(nicks[entry.seat], EventType.TURN_LOST, entry.rack, 0, entry.total)
+    played = next((r for r in reversed(history[:index]) if r.kind is Kind.PLACE), None)
+    if played is None:
+        return None
+    seat = played.seat
+    total = next(r.total for r in reversed(history[:index]) if r.seat == seat)
+    # the rack after the play's draw, as Macondo and Quackle write it: the rack the
+    # challenged player shows next
+    later = next((r for r in history[index + 1:] if r.seat == seat), None)
+    rack = later.rack if later is not None else game.rack_text(seat)
+    notes = [f"{CHALLENGER_NOTE} {nicks[entry.seat]}"] if len(nicks) > 2 else []
+    return Event(nicks[seat], EventType.CHALLENGE_BONUS, rack, 0, total, notes=notes)
+
+
+def _event_of(entry: Record, nick: str) -> Event | None:
+    rack = entry.rack
+    if entry.kind is Kind.PLACE and isinstance(entry.move, Place):
+        place = entry.move
+        return Event(nick, EventType.PLACE, rack, entry.score, entry.total,
+                     position=format_coordinate(place.row, place.col, place.direction, Notation.TOURNAMENT),
+                     word=place.word)
+    if entry.kind is Kind.EXCHANGE and isinstance(entry.move, Exchange):
+        return Event(nick, EventType.EXCHANGE, rack, 0, entry.total, tiles=entry.move.tiles.upper())
+    if entry.kind is Kind.PASS:
+        return Event(nick, EventType.PASS, rack, 0, entry.total)
+    if entry.kind is Kind.LOST_TURN:
+        return Event(nick, EventType.TURN_LOST, rack, 0, entry.total)
+    if entry.kind is Kind.PHONY_REMOVED:
+        return Event(nick, EventType.PHONY_RETURNED, rack, entry.score, entry.total)
+    if entry.kind is Kind.CHALLENGE_BONUS:
+        return Event(nick, EventType.CHALLENGE_BONUS, rack, entry.score, entry.total)
+    if entry.kind is Kind.END_RACK_BONUS:
+        return Event(nick, EventType.END_RACK_POINTS, "", entry.score, entry.total,
+                     tiles=entry.notation.strip("()"))
+    if entry.kind is Kind.END_RACK_PENALTY:
+        return Event(nick, EventType.END_RACK_PENALTY, rack, entry.score, entry.total, tiles=rack)
+    if entry.kind is Kind.TIME_PENALTY:
+        return Event(nick, EventType.TIME_PENALTY, rack, entry.score, entry.total)
+    return None
