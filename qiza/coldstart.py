@@ -203,7 +203,7 @@ def _load(wide: bool = False) -> None:
     endgame_nb.warm_up()
     endgame_search.warm_up()
     bingo_nb.warm_up()
-    sim_nb.warm_up()
+    sim_nb.warm_up(wide=wide)
 
 
 def _forget_tries() -> None:

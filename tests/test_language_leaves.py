@@ -11,7 +11,7 @@ import pytest
 from language_words import SPANISH_WORDS, use_word_lists
 
 from qiza.alphabet import ENGLISH, SPANISH, TILE_SETS
-from qiza.languages import rules_for_lexicon
+from qiza.languages import LANGUAGES, rules_for_lexicon
 from qiza.lexicon import load_lexicon
 from qiza.players import train
 from qiza.players.leaves import LeaveModel, default_model, model_file, model_for_tile_set
@@ -51,6 +51,21 @@ def test_a_model_of_other_tiles_cannot_resume_a_run(tmp_path: Path, monkeypatch:
                  "-o", str(tmp_path / "out.json")]) != 0
     assert "the spanish tile set has 28" in capsys.readouterr().err
     assert not (tmp_path / "out.json").exists()
+
+
+@pytest.mark.parametrize("language", sorted(LANGUAGES))
+def test_each_language_has_its_trained_leaves(language: str) -> None:
+    tile_set = LANGUAGES[language].tile_set
+    file = Path(__file__).resolve().parents[1] / "qiza" / "data" / model_file(tile_set.name)
+    assert file.is_file(), f"no trained leaves for {tile_set.name}: {file}"
+    model = model_for_tile_set(tile_set)
+    assert model.meta.get("source") == "qiza train (self-play)" and model.meta["tile_set"] == tile_set.name
+    assert model.meta["lexicon"] == language and model.meta["games"] >= 1000
+    assert model.kinds == tile_set.size + 1
+    # a blank is worth keeping in every language
+    blank = np.zeros(model.kinds, np.int32)
+    blank[0] = 1
+    assert model.value(blank) > 5
 
 
 def test_english_sets_keep_the_english_models() -> None:

@@ -14,11 +14,13 @@ blank) in three layers:
 The trained model ships as ``qiza/data/leaves.json`` (see :mod:`qiza.players.train`, which
 records the training run's size and time in the file). Without it a hand-made model is used.
 
-Other tile sets (:func:`model_for_tile_set`): until a model is trained for them, a feature
-model made from the set's own tile values (:meth:`LeaveModel.from_tile_values`): each tile's
-value is the English hand-made value of tiles of its face value, with the same duplicate and
-vowel/consonant penalties. A model's tiles are named by ``names`` (``?`` and one character per
-letter code, ``chr(64 + code)``: ``?ABC...Z`` for English).
+Other tile sets (:func:`model_for_tile_set`): the model ``qiza train --lexicon
+<language>-debian`` trained for the set (``qiza/data/leaves-french.json``...; a feature model
+and a superleave table, no full table) when one is shipped, else a feature model made from the
+set's own tile values (:meth:`LeaveModel.from_tile_values`): each tile's value is the English
+hand-made value of tiles of its face value, with the same duplicate and vowel/consonant
+penalties. A model's tiles are named by ``names`` (``?`` and one character per letter code,
+``chr(64 + code)``: ``?ABC...Z`` for English), which its file records.
 
 :meth:`LeaveModel.rack_leaves` values every sub-leave of a rack at once (numpy, at most 128
 for seven different tiles): the static player uses it for all placements and exchanges.

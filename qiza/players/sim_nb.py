@@ -227,22 +227,29 @@ def rollouts(g, anag, works, prem, boards0, racks0, used_all, scores, params, de
             result[it, ncand + c] = bag_lens[c] + (rack_size * nopp if bag_lens[c] > 0 else 0)
 
 
-def warm_up() -> None:
+def warm_up(wide: bool = False) -> None:
     """Compile (or load from the disk cache) :func:`rollouts` with the argument types of
-    :func:`qiza.players.sim.simulate` (a two-word graph, one candidate, one iteration)."""
+    :func:`qiza.players.sim.simulate` (a two-word graph, one candidate, one iteration);
+    ``wide``: also for alphabets of more than 30 letters (64-bit cross-set masks, Polish)."""
     from qiza import gaddag
     from qiza.movegen import MoveGenerator
 
-    gen = MoveGenerator(gaddag.build(["AT", "TA"]))
-    g, anag, works, prem = gen.search_arrays(np.zeros(27), np.zeros(27))
-    boards = np.zeros((1, gen.size * gen.size), np.int32)
-    racks = np.zeros((1, 27), np.int32)
-    racks[0, 1] = 1
-    params = np.zeros(Q_COUNT, np.int64)
-    params[Q_BAG] = 1
-    params[Q_RACK] = 2
-    params[Q_LEAVE_MAX] = -1
-    deals = np.array([[20, 1]], np.int32)
-    rollouts(g, anag, works, prem, boards, racks, np.zeros(1, np.int64), np.zeros(1), params, deals,
-             np.array([[0, 1]], np.int64), np.ones(27), np.zeros(1, np.float32), np.zeros(27, np.int64),
-             np.zeros((1, 1, 1), np.int64), np.zeros((1, 2)), np.zeros((1, 1, 27), np.int32), np.zeros((1, 1)))
+    gens = [MoveGenerator(gaddag.build(["AT", "TA"]))]
+    if wide:
+        gens.append(MoveGenerator(gaddag.build(["AT", "TA"], gaddag.NARROW_LETTERS + 1),
+                                  values=[1] * (gaddag.NARROW_LETTERS + 1)))
+    for gen in gens:
+        kinds = gen.kinds
+        g, anag, works, prem = gen.search_arrays(np.zeros(kinds), np.zeros(kinds))
+        boards = np.zeros((1, gen.size * gen.size), np.int32)
+        racks = np.zeros((1, kinds), np.int32)
+        racks[0, 1] = 1
+        params = np.zeros(Q_COUNT, np.int64)
+        params[Q_BAG] = 1
+        params[Q_RACK] = 2
+        params[Q_LEAVE_MAX] = -1
+        deals = np.array([[20, 1]], np.int32)
+        rollouts(g, anag, works, prem, boards, racks, np.zeros(1, np.int64), np.zeros(1), params, deals,
+                 np.array([[0, 1]], np.int64), np.ones(kinds), np.zeros(1, np.float32), np.zeros(kinds, np.int64),
+                 np.zeros((1, 1, 1), np.int64), np.zeros((1, 2)), np.zeros((1, 1, kinds), np.int32),
+                 np.zeros((1, 1)))
