@@ -296,7 +296,7 @@ def test_the_creator_manages_the_invite_and_gives_a_free_seat_to_the_computer(se
     ann.click("text=Let the computer play seat 2")
     sync_api.expect(cy.locator("#players")).to_contain_text("Computer (hard): ")  # the level is said once
     assert "(computer, hard)" not in cy.locator("#players").inner_text()
-    sync_api.expect(cy.locator("#sheet tbody tr")).to_have_count(2, timeout=30000)
+    sync_api.expect(cy.locator("#sheet tbody tr")).to_have_count(2, timeout=60000)
     sync_api.expect(cy.locator("#players li.you")).to_contain_text("to move")
     for page in (ann, cy):
         sync_api.expect(page.locator("#waiting")).to_be_hidden()
