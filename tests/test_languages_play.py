@@ -229,3 +229,28 @@ def test_a_game_against_the_computer_on_the_super_board_in_the_terminal(
     out = capsys.readouterr().out
     assert status == 0 and "Game over" in out
     assert "#tile-distribution super" in gcg_file.read_text()
+
+
+@pytest.mark.parametrize("name", ["catalan", "dutch", "german", "italian"])
+def test_a_game_in_the_terminal_with_the_installed_list(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """The languages without a small list here play from the Debian list itself (CI installs them)."""
+    from qiza.languages import LANGUAGES
+
+    language = LANGUAGES[f"{name}-debian"]
+    if not language.path.is_file():
+        pytest.skip(f"{language.path} is absent: apt-get install {language.package} (CI installs it)")
+    monkeypatch.setenv("QIZA_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setenv("LINES", "24")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("pass\n" * 60))
+    gcg_file = tmp_path / "game.gcg"
+    status = main(["play", "--lexicon", f"{name}-debian", "--seed", "3", "--gcg", str(gcg_file)])
+    assert status == 0 and "Game over" in capsys.readouterr().out
+    record = gcg_file.read_text(encoding="utf-8")
+    assert f"#tile-distribution {name}" in record and f"#lexicon {name.upper()}-DEBIAN" in record
+    assert ">Computer:" in record
+    from qiza import gcg
+
+    replay = gcg.replay(gcg.loads(record), lexicon=f"{name}-debian")
+    assert replay.clean and replay.checked > 0, replay.differences  # every computer play checks out

@@ -88,6 +88,23 @@ def test_gcg_writes_multi_letter_tiles_in_brackets_and_replays_them() -> None:
     assert replay.game is not None and replay.game.board.cells == game.board.cells
 
 
+def test_gcg_writes_and_reads_a_catalan_rack_with_the_l_l_tile() -> None:
+    from qiza import gcg
+
+    catalan = find_tile_set("catalan")
+    lexicon = Lexicon("CA-TEST", frozenset({"COL·LEGI", "COL·LEGIS"}), LoadReport(), tile_set=catalan)
+    game = Game(CLASSIC.with_options(first_player="fixed"), players=2, seed=2, lexicon=lexicon)
+    assert game.rules.tile_set == catalan
+    game.set_rack(0, "CO[L·L]EGIS")
+    game.play("H8 COL·LEGI")
+    text = gcg.dumps(gcg.from_game(game))
+    assert ">Player_1: CO[L·L]EGIS 8H CO[L·L]EGI +" in text
+    record = gcg.loads(text)
+    assert not record.errors and record.events[0].rack == "CO[L·L]EGIS"
+    replay = gcg.replay(record, lexicon=lexicon)
+    assert replay.clean and replay.game is not None and replay.game.board.cells == game.board.cells
+
+
 def test_text_and_svg_boards_show_whole_labels() -> None:
     from qiza.svg import board_svg
     from qiza.text import board_text

@@ -174,7 +174,7 @@ def _on_board(position: str, size: int) -> bool:
 _COORD = re.compile(r"^(?:[A-Za-z][0-9]{1,2}|[0-9]{1,2}[A-Za-z])$")
 
 
-_RACK_OK = re.compile(r"^(?:[^\W\d_]|[?·]|\[[^\W\d_·]{1,4}\]){0,40}$")
+_RACK_OK = re.compile(r"^(?:[^\W\d_]|[?·]|\[(?:[^\W\d_]|·){1,4}\]){0,40}$")
 """A rack, exchange or end-rack tiles: letters, ``?`` and bracketed multi-letter tiles (``[CH]``),
 at most 40 (the racks of three players)."""
 
