@@ -254,3 +254,19 @@ def test_a_game_in_the_terminal_with_the_installed_list(name: str, tmp_path: Pat
 
     replay = gcg.replay(gcg.loads(record), lexicon=f"{name}-debian")
     assert replay.clean and replay.checked > 0, replay.differences  # every computer play checks out
+
+
+def test_the_terminal_shows_unseen_multi_letter_tiles_by_kind() -> None:
+    from qiza.tui import render
+
+    spanish = TILE_SETS["spanish"]
+    unseen = spanish.text(sorted(spanish.codes("[C][H][L][L][L][L][LL][R][R][RR]Ñ?")))
+    assert unseen == "?[C]H[L]L[L]L[LL]Ñ[R]R[RR]"  # C, H, four L, LL, Ñ, two R, RR
+    assert render.unseen_runs(unseen, spanish) == "? C H L×4 LL Ñ R×2 RR"
+    assert render.unseen_runs("??AAB", ENGLISH) == "?? AA B"
+    assert render.vowel_count("ĄAŻÓY", POLISH) == 4 and render.vowel_count("AEIOUY", ENGLISH) == 5
+    game = Game(rules_for_lexicon(CLASSIC, _lexicon(SPANISH_WORDS, SPANISH)), players=2, seed=1,
+                lexicon=_lexicon(SPANISH_WORDS, SPANISH))
+    panel = render.side_panel(game, [render.SeatInfo("You", "person"), render.SeatInfo("Computer", "computer")], 0,
+                              width=44, lines=40).plain
+    assert f"Unseen ({SPANISH.total - 7})" in panel and "[" not in panel.split("Unseen")[1]

@@ -162,8 +162,22 @@ def rack_text(rack: str, tile_set: TileSet) -> Text:
     return Text("\n").join([top, bottom])
 
 
-def _runs(tiles: str) -> str:
-    return " ".join("".join(group) for _, group in itertools.groupby(tiles))
+def unseen_runs(unseen: str, tile_set: TileSet) -> str:
+    """Unseen tiles (:meth:`~qiza.game.Game.unseen`'s text) as one group per kind:
+    ``?? AAAA BB`` for sets of one-letter tiles; ``A×4 CH L×2 LL`` where a label has several
+    letters (``LL`` could not tell two L tiles from the LL tile)."""
+    groups = [(tile, len(list(run))) for tile, run in itertools.groupby(tile_set.codes(unseen))]
+    if not tile_set.multi_letter:
+        return " ".join(tile_set.char(tile) * count for tile, count in groups)
+    return " ".join(tile_set.char(tile) + (f"×{count}" if count > 1 else "") for tile, count in groups)
+
+
+def vowel_count(unseen: str, tile_set: TileSet) -> int:
+    """The vowels among some tiles' text (the tile set's vowels: Ą, Ó... in Polish)."""
+    from qiza.players.leaves import vowel_codes
+
+    vowels = set(vowel_codes(tile_set.letters))
+    return sum(1 for tile in tile_set.codes(unseen) if tile in vowels)
 
 
 @dataclass
@@ -223,11 +237,11 @@ def side_panel(game: Game, seats: Sequence[SeatInfo], viewer: int | None, *, wid
         label.append(Text("Your rack:" if owner_name == YOU else f"{owner_name}'s rack:", "bold"))
         body.extend(rack_text(game.rack_text(viewer), rules.tile_set).split())
         unseen = game.unseen(viewer)
-        header = Text(f"Unseen ({len(unseen)}):", "bold")
-        vowels = sum(1 for c in unseen if c in "AEIOU")
+        header = Text(f"Unseen ({len(rules.tile_set.codes(unseen))}):", "bold")
+        vowels = vowel_count(unseen, rules.tile_set)
         header.append(f" {plural(vowels, 'vowel')}, {plural(unseen.count('?'), 'blank')}", "grey62")
         body.append(header)
-        body.extend(Text(line) for line in textwrap.wrap(_runs(unseen), width))
+        body.extend(Text(line) for line in textwrap.wrap(unseen_runs(unseen, rules.tile_set), width))
     key = legend(style)
     across = f"  {'H8' if rules.notation is Notation.RULEBOOK else '8H'}=across"  # the moves' notation
     if len(key) + len(across) <= width:

@@ -739,8 +739,9 @@ class Session:
 
     def do_unseen(self, seat: int, rest: str) -> str:
         unseen = self.game.unseen(seat)
-        self.say(f"Unseen ({render.plural(len(unseen), 'tile')}, {len(self.game.bag)} of them in the bag): "
-                 f"{unseen}")
+        count = len(self.game.rules.tile_set.codes(unseen))
+        self.say(f"Unseen ({render.plural(count, 'tile')}, {len(self.game.bag)} of them in the bag): "
+                 f"{render.unseen_runs(unseen, self.game.rules.tile_set)}")
         return STAY
 
     def do_rules(self, seat: int, rest: str) -> str:
