@@ -37,6 +37,8 @@ if TYPE_CHECKING:
 
 MIN_LENGTH = 2
 MAX_LENGTH = 15
+MAX_RACK_QUERY = 21
+"""The most tiles :meth:`Lexicon.anagrams` takes (the longest word on the Super board)."""
 MAX_WORD_LIST_BYTES = 64 * 2**20
 """The largest word-list file :meth:`Lexicon.from_file` reads (the biggest lists are a few MB)."""
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -279,6 +281,10 @@ class Lexicon:
                                  f"({self._tile_kinds()}) and ? for a blank")
         blanks = sum(1 for c in codes if c == BLANK)
         fixed = [chr(64 + c) for c in codes if c != BLANK]
+        if len(codes) > MAX_RACK_QUERY:
+            raise QizaError(f"{rack!r}: at most {MAX_RACK_QUERY} tiles, not {len(codes)}")
+        if blanks > 2 or (partial and len(fixed) > 12):
+            return self._sort_words(self._scan_anagrams(fixed, blanks, partial, min_length))
         alphabet = [chr(64 + n) for n in range(1, self.tile_set.size + 1)]
         found: set[str] = set()
         subsets: Iterable[tuple[str, ...]]
@@ -297,10 +303,25 @@ class Lexicon:
                     found.update(self._by_letters.get(key, ()))
         return self._sort_words(found)
 
+    def _scan_anagrams(self, fixed: list[str], blanks: int, partial: bool, min_length: int) -> set[str]:
+        """:meth:`anagrams` by one pass over the words (for many blanks or tiles, where listing
+        the blanks' letters or the rack's subsets would take longer)."""
+        have = Counter(fixed)
+        total = len(fixed) + blanks
+        found: set[str] = set()
+        for key, words in self._by_letters.items():
+            if len(key) < min_length or len(key) > total or (not partial and len(key) != total):
+                continue
+            if sum((Counter(key) - have).values()) <= blanks:
+                found.update(words)
+        return found
+
     def hooks(self, word: str) -> tuple[str, str]:
         """The tiles that can go before and after a word to make another word, as tile text
         (``S`` and ``DRSTX`` for English ``CARE``; a multi-letter tile in brackets, ``[CH]``)."""
         codes = self._tile_codes(word.strip(), f"not a word of {self.tile_set.name} tiles")
+        if not codes:
+            raise QizaError("say which word to hook, e.g. CARE")
         if any(c == BLANK or c & BLANK_FLAG for c in codes):
             raise QizaError(f"{word!r}: a word to hook is written in letters, not blanks")
         stem = "".join(chr(64 + c) for c in codes)

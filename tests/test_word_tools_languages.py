@@ -83,3 +83,24 @@ def test_a_game_takes_its_lexicons_tiles(tmp_path: Path, monkeypatch: pytest.Mon
     assert Game(CLASSIC, players=2, seed=1).rules.tile_set == ENGLISH
     spanish_rules = CLASSIC.with_options(tile_set="spanish")
     assert Game(spanish_rules, players=2, lexicon=SPANISH_LEX, seed=1).rules.tile_set == SPANISH
+
+
+def test_many_blanks_or_tiles_are_answered_quickly_and_the_same() -> None:
+    import time
+
+    from qiza.lexicon import load_lexicon
+
+    enable = load_lexicon("enable")
+    started = time.perf_counter()
+    eights = enable.anagrams("????????")  # every eight-letter word, by one pass over the words
+    assert eights == enable._sort_words(enable.words_of_length(8))
+    assert enable.anagrams("QAT??", partial=True, min_length=5) == enable._sort_words(
+        w for w in enable.words_of_length(5) if all(c in w for c in "QAT"))
+    # the pass over the words agrees with listing the blanks' letters
+    assert enable._sort_words(enable._scan_anagrams(list("AEINRST"), 1, False, 2)) == enable.anagrams("AEINRST?")
+    assert enable._sort_words(enable._scan_anagrams(list("QAT"), 2, True, 2)) == enable.anagrams("QAT??", partial=True)
+    assert time.perf_counter() - started < 60
+    with pytest.raises(QizaError, match="at most 21 tiles"):
+        enable.anagrams("A" * 22)
+    with pytest.raises(QizaError, match="say which word"):
+        SPANISH_LEX.hooks(" ")
