@@ -412,76 +412,83 @@ def _cross(g, b, size, cross, xsum, val):  # type: ignore[no-untyped-def]  # pra
     ``cross[r, c]``: letters allowed by the vertical word through (r, c);
     ``xsum[r, c]``: sum of the tiles of that word, or -1 when there is none.
     """
+    for r in range(size):
+        cross_row(g, b, size, r, cross, xsum, val)
+
+
+@nb.njit(cache=CACHE, inline="always")
+def cross_row(g, b, size, r, cross, xsum, val):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """The cross-check masks and sums of row ``r`` (see :func:`_cross`): the endgame search
+    computes only the rows it generates in."""
     root = g[1]
     rootmask = g[3]
-    for r in range(size):
-        for c in range(size):
-            if b[r, c] != 0:
-                cross[r, c] = 0
-                xsum[r, c] = -1
-                continue
-            up = r > 0 and b[r - 1, c] != 0
-            down = r + 1 < size and b[r + 1, c] != 0
-            if not up and not down:
-                cross[r, c] = ALL_LETTERS
-                xsum[r, c] = -1
-                continue
-            s = 0
-            top = r
-            while top > 0 and b[top - 1, c] != 0:
-                top -= 1
-                t = b[top, c]
-                if not t & 64:
-                    s += val[t]
-            bot = r
-            while bot + 1 < size and b[bot + 1, c] != 0:
-                bot += 1
-                t = b[bot, c]
-                if not t & 64:
-                    s += val[t]
-            xsum[r, c] = s
-            mask = 0
-            if up:
-                node = root
-                m = rootmask
-                ok = True
-                for i in range(r - 1, top - 1, -1):
-                    letter = b[i, c] & 63
-                    if not (m >> letter) & 1:
-                        ok = False
-                        break
-                    arc = node + 1 + 2 * _popc(m & ((1 << letter) - 1))
-                    node = g[arc]
-                    m = g[arc + 1]
-                if ok and (m & 1):
-                    m0 = g[node + 2]  # the separator: always the first arc
-                    node = g[node + 1]
-                    if not down:
-                        mask = g[node] & ALL_LETTERS
-                    else:
-                        cand = m0 & ALL_LETTERS
-                        while cand:
-                            letter = _ctz(cand)
-                            cand &= cand - 1
-                            arc = node + 1 + 2 * _popc(m0 & ((1 << letter) - 1))
-                            if _follow(g, b, g[arc], g[arc + 1], r + 1, bot, c):
-                                mask |= 1 << letter
-            else:
-                # tiles only below: the word x + below, reversed, is the path of the tiles from
-                # the bottom one up, then x: the ends mask of that path's node
-                node = root
-                m = rootmask
-                for i in range(bot, r, -1):
-                    letter = b[i, c] & 63
-                    if not (m >> letter) & 1:
-                        node = -1
-                        break
-                    arc = node + 1 + 2 * _popc(m & ((1 << letter) - 1))
-                    node = g[arc]
-                    m = g[arc + 1]
-                if node >= 0:
+    for c in range(size):
+        if b[r, c] != 0:
+            cross[r, c] = 0
+            xsum[r, c] = -1
+            continue
+        up = r > 0 and b[r - 1, c] != 0
+        down = r + 1 < size and b[r + 1, c] != 0
+        if not up and not down:
+            cross[r, c] = ALL_LETTERS
+            xsum[r, c] = -1
+            continue
+        s = 0
+        top = r
+        while top > 0 and b[top - 1, c] != 0:
+            top -= 1
+            t = b[top, c]
+            if not t & 64:
+                s += val[t]
+        bot = r
+        while bot + 1 < size and b[bot + 1, c] != 0:
+            bot += 1
+            t = b[bot, c]
+            if not t & 64:
+                s += val[t]
+        xsum[r, c] = s
+        mask = 0
+        if up:
+            node = root
+            m = rootmask
+            ok = True
+            for i in range(r - 1, top - 1, -1):
+                letter = b[i, c] & 63
+                if not (m >> letter) & 1:
+                    ok = False
+                    break
+                arc = node + 1 + 2 * _popc(m & ((1 << letter) - 1))
+                node = g[arc]
+                m = g[arc + 1]
+            if ok and (m & 1):
+                m0 = g[node + 2]  # the separator: always the first arc
+                node = g[node + 1]
+                if not down:
                     mask = g[node] & ALL_LETTERS
-            cross[r, c] = mask
+                else:
+                    cand = m0 & ALL_LETTERS
+                    while cand:
+                        letter = _ctz(cand)
+                        cand &= cand - 1
+                        arc = node + 1 + 2 * _popc(m0 & ((1 << letter) - 1))
+                        if _follow(g, b, g[arc], g[arc + 1], r + 1, bot, c):
+                            mask |= 1 << letter
+        else:
+            # tiles only below: the word x + below, reversed, is the path of the tiles from
+            # the bottom one up, then x: the ends mask of that path's node
+            node = root
+            m = rootmask
+            for i in range(bot, r, -1):
+                letter = b[i, c] & 63
+                if not (m >> letter) & 1:
+                    node = -1
+                    break
+                arc = node + 1 + 2 * _popc(m & ((1 << letter) - 1))
+                node = g[arc]
+                m = g[arc + 1]
+            if node >= 0:
+                mask = g[node] & ALL_LETTERS
+        cross[r, c] = mask
 
 
 @nb.njit(cache=CACHE)

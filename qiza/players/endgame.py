@@ -548,7 +548,8 @@ def _search_arrays(gen: MoveGenerator, rules: Rules, width: int, pool_rows: int,
     return (gen.graph, work, b.get("w", work.shape, work.dtype.type), b.get("out", (gen_rows, O_WIDTH), np.int32),
             gen.prem, b.get("pool", (pool_rows, 5 + 6 * width), np.int16), b.get("pmh", (pool_rows,), np.int64),
             lc, b.get("lt", (1 << LIST_BITS, 4), np.int64), tt, ztab, zr, vals, zs, st,
-            np.array([size, gen.start], np.int64), np.zeros(1, np.int64))
+            np.array([size, gen.start], np.int64), np.zeros(1, np.int64), np.zeros(64, np.int64),
+            np.zeros(size * size, np.int8))
 
 def _compiled_search(gen: MoveGenerator, rules: Rules, board: np.ndarray, racks: np.ndarray, time_limit: float,
                      max_depth: int, streak: int, streak_limit: int) -> Solution:

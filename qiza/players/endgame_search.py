@@ -64,6 +64,7 @@ from qiza.movegen_search import (
     P_OVERFLOW,
     W_RACK,
 )
+from qiza.players.endgame_gen import gen_near, mark_near
 
 NO_REFCOUNT: dict[str, Any] = {"_nrt": False}
 """Numba options of a compiled function that allocates nothing: no reference counting either
@@ -94,6 +95,7 @@ S_STREAK_LIMIT = 11
 S_PASSES_RULE = 12
 S_MAX_DEPTH = 13
 S_FIRST = 14  # the root list's first move (pool row), the answer when no iteration finished
+S_STACK = 15  # squares on E[E_STACK]: the tiles placed along the current line
 S_SIZE = 16
 
 # E: the search's arrays (a tuple; see endgame._search_arrays)
@@ -102,7 +104,9 @@ E_POOL, E_PMH = 5, 6  # move rows, move keys
 E_LC, E_LT = 7, 8  # list cache (key, list id), list registry (first row, moves, ways out, rack size)
 E_TT = 9  # transposition table: key, best move, value + 2**31 | depth << 32 | flag << 48
 E_ZTAB, E_ZR, E_VALS, E_ZS = 10, 11, 12, 13  # Zobrist tables, tile values
-E_ST, E_GEO, E_STOP, E_LINE = 14, 15, 16, 17  # counters, (size, start), stop flag, principal variation
+E_ST, E_GEO, E_STOP = 14, 15, 16  # counters, (size, start), stop flag
+E_STACK, E_MARK = 17, 18  # the squares of the tiles placed along the line; near squares (endgame_gen)
+E_LINE = 19  # the principal variation (added by solve)
 
 STOP_TIME, STOP_POOL, STOP_BUFFER = 1, 2, 3
 LINE_MAX = 40
@@ -137,9 +141,10 @@ def board_key(ztab, board):  # type: ignore[no-untyped-def]  # pragma: no cover
 
 
 @nb.njit(cache=CACHE)
-def _store_list(E, board, rack, total, n):  # type: ignore[no-untyped-def]  # pragma: no cover
-    """Move the generator's ``n`` packed rows into the pool as a list in search order;
-    returns the list's id (-1: the pool is full)."""
+def _store_list(E, board, rack, total, n, parent):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Move the generator's ``n`` packed rows into the pool as a list in search order, with
+    the still-legal moves of list ``parent`` (-1: none); returns the list's id (-1: the pool
+    is full)."""
     out = E[E_OUT]
     pool = E[E_POOL]
     pmh = E[E_PMH]
@@ -150,12 +155,27 @@ def _store_list(E, board, rack, total, n):  # type: ignore[no-untyped-def]  # pr
     size = E[E_GEO][0]
     wd, c_sq, c_tl, c_code, c_chk, nchk = _cols(pool)
     top = st[S_TOP]
-    if top + n > pool.shape[0] or st[S_NLISTS] >= lt.shape[0]:
+    kept = 0
+    if parent >= 0:
+        p0 = lt[parent, 0]
+        for row in range(p0, p0 + lt[parent, 1]):
+            if _valid(pool, row, board, rack):
+                kept += 1
+    if top + n + kept > pool.shape[0] or st[S_NLISTS] >= lt.shape[0]:
         st[S_STOP] = STOP_POOL
         return -1
-    est = np.empty(n, np.int64)
-    tmp = np.full((n, pool.shape[1]), -1, np.int16)
-    hs = np.zeros(n, np.int64)
+    est = np.empty(n + kept, np.int64)
+    tmp = np.full((n + kept, pool.shape[1]), -1, np.int16)
+    hs = np.zeros(n + kept, np.int64)
+    if parent >= 0:
+        i = n
+        for row in range(p0, p0 + lt[parent, 1]):
+            if _valid(pool, row, board, rack):
+                tmp[i, :] = pool[row, :]
+                hs[i] = pmh[row]
+                sc = pool[row, 1]
+                est[i] = -(OUT_BONUS + sc) if pool[row, 0] == total else -(sc + pool[row, 2])
+                i += 1
     for i in range(n):
         meta = out[i, O_META]
         r0 = meta & 31
@@ -227,6 +247,7 @@ def _store_list(E, board, rack, total, n):  # type: ignore[no-untyped-def]  # pr
         tmp[i, 2] = p
         hs[i] = h
         est[i] = -(OUT_BONUS + sc) if k == total else -(sc + p)
+    n += kept
     order = np.argsort(est, kind="mergesort")
     nout = 0
     for i in range(n):
@@ -246,8 +267,11 @@ def _store_list(E, board, rack, total, n):  # type: ignore[no-untyped-def]  # pr
 
 
 @nb.njit(cache=CACHE)
-def _generate(E, board, rack, total):  # type: ignore[no-untyped-def]  # pragma: no cover
-    """Every placement of ``rack`` on ``board`` into the pool (see :func:`_store_list`)."""
+def _generate(E, board, rack, total, parent, parent_h):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Every placement of ``rack`` on ``board`` into the pool (see :func:`_store_list`). With
+    a ``parent`` list (not -1) of a rack holding at least these tiles, made when the line had
+    ``parent_h`` tiles on ``E[E_STACK]``: its still-legal moves and the placements near the
+    tiles placed since (see :mod:`qiza.players.endgame_gen`), the same moves."""
     g = E[E_GRAPH]
     w0 = E[E_WORK0]
     w = E[E_WORK]
@@ -267,14 +291,20 @@ def _generate(E, board, rack, total):  # type: ignore[no-untyped-def]  # pragma:
     w[P_NOUT] = 0
     w[P_OVERFLOW] = 0
     w[P_CAP] = out.shape[0]
-    start = E[E_GEO][1]
-    start_t = (start % size) * size + start // size
-    gen_all(g, w, out, board, prem[0], prem[1], prem[2], prem[3], start, start_t, rbits)
+    if parent >= 0:
+        mark = E[E_MARK]
+        mark[:] = 0
+        mark_near(board, size, E[E_STACK], parent_h, st[S_STACK], mark)
+        gen_near(g, w, out, board, prem[0], prem[1], prem[2], prem[3], mark, rbits)
+    else:
+        start = E[E_GEO][1]
+        start_t = (start % size) * size + start // size
+        gen_all(g, w, out, board, prem[0], prem[1], prem[2], prem[3], start, start_t, rbits)
     st[S_GENERATED] += 1
     if w[P_OVERFLOW]:
         st[S_STOP] = STOP_BUFFER
         return -1
-    return _store_list(E, board, rack, total, w[P_NOUT])
+    return _store_list(E, board, rack, total, w[P_NOUT], parent)
 
 
 @nb.njit(cache=CACHE, inline="always")
@@ -297,9 +327,10 @@ def _find_list(lc, zr, hb, rack):  # type: ignore[no-untyped-def]  # pragma: no 
 
 
 @nb.njit(cache=CACHE, **REFCOUNT)  # it allocates
-def _moves(E, board, hb, rack, total):  # type: ignore[no-untyped-def]  # pragma: no cover
+def _moves(E, board, hb, rack, total, parent, parent_h):  # type: ignore[no-untyped-def]  # pragma: no cover
     """(list id, temporary) of the placements of ``rack`` on ``board``: the cached list, or a
-    new one (cached while the pool has room, else temporary: the caller frees it)."""
+    new one (cached while the pool has room, else temporary: the caller frees it), made from
+    ``parent`` if not -1 (see :func:`_generate`)."""
     lc = E[E_LC]
     zr = E[E_ZR]
     lid = _find_list(lc, zr, hb, rack)
@@ -307,7 +338,7 @@ def _moves(E, board, hb, rack, total):  # type: ignore[no-untyped-def]  # pragma
         return lid, False
     st = E[E_ST]
     cacheable = st[S_TOP] < st[S_CACHE_ROWS] and st[S_NLISTS] * 2 < lc.shape[0]
-    lid = _generate(E, board, rack, total)
+    lid = _generate(E, board, rack, total, parent, parent_h)
     if lid < 0 or not cacheable:
         return lid, True
     key = _list_key(zr, hb, rack)
@@ -455,16 +486,21 @@ def _after(score, placed, streak, passes, passes_rule, limit):  # type: ignore[n
 
 
 @nb.njit(cache=CACHE, inline="always")
-def _play(pool, board, rack, row, undo):  # type: ignore[no-untyped-def]  # pragma: no cover
-    """Put pool move ``row`` on ``board`` and take its tiles from ``rack`` (``undo``: the reverse)."""
+def _play(pool, board, rack, row, undo, stack, st):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Put pool move ``row`` on ``board``, take its tiles from ``rack`` and push its squares
+    on ``stack`` (``undo``: the reverse)."""
     wd, c_sq, c_tl, c_code, c_chk, nchk = _cols(pool)
-    for j in range(pool[row, 0]):
+    nt = pool[row, 0]
+    h = st[S_STACK]
+    for j in range(nt):
         board[pool[row, c_sq + j]] = 0 if undo else pool[row, c_tl + j]
         cd = pool[row, c_code + j]
         if undo:
             rack[cd] += 1
         else:
             rack[cd] -= 1
+            stack[h + j] = pool[row, c_sq + j]
+    st[S_STACK] = h - nt if undo else h + nt
 
 
 @nb.njit(cache=CACHE, inline="always")
@@ -487,19 +523,22 @@ def _store(tt, key, depth, exact, best, alpha_orig, beta, best_key):  # type: ig
 
 @nb.njit(cache=CACHE, nogil=True, **NO_REFCOUNT)
 def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, passes, depth, alpha, beta,  # type: ignore[no-untyped-def]  # pragma: no cover
-          anc_me, anc_opp):
+          anc_me, anc_opp, anc_me_h, anc_opp_h):
     """Negamax value for player ``me`` (to move) of a position not yet over.
 
     ``anc_me`` / ``anc_opp``: the latest lists of the player to move and of the opponent made
     on an earlier board of this line (-1: none), with racks that held at least today's
-    tiles: their still-legal moves value the depth limit. (One function calling only itself:
+    tiles: their still-legal moves value the depth limit, and a new list of the player is made
+    from theirs (:func:`_generate`); ``anc_me_h`` / ``anc_opp_h``: the tiles the line had
+    placed (``st[S_STACK]``) on their boards. (One function calling only itself:
     Numba's disk cache cannot load mutually recursive functions.)"""
     st = E[E_ST]
     if depth == 0:  # the root: iterative deepening (here: a cached caller of _node would not load)
         st[S_DEPTH] = 0
         st[S_EXACT] = 0
         st[S_LINE] = 0
-        root, temporary = _moves(E, board, hb, racks[me], total)
+        none = np.int64(-1)
+        root, temporary = _moves(E, board, hb, racks[me], total, none, anc_me_h)
         if root < 0:
             return np.int64(0)
         st[S_FIRST] = E[E_LT][root, 0] if E[E_LT][root, 1] else -1
@@ -508,12 +547,13 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
                 E[E_LC][:, 0] = 0
                 st[S_TOP] = 0
                 st[S_NLISTS] = 0
-            opp_list, temporary = _moves(E, board, hb, racks[1 - me], opp_total)
+            opp_list, temporary = _moves(E, board, hb, racks[1 - me], opp_total, none, anc_me_h)
             if opp_list < 0:
                 break
             st[S_HORIZON] = 0
+            h = st[S_STACK]
             value = _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, passes, d, alpha,
-                          beta, anc_me, opp_list)  # (anc_me: -1 at the root; a literal would call another overload)
+                          beta, anc_me, opp_list, anc_me_h, h)  # (anc_me: -1 at the root; a literal would call another overload)
             if st[S_STOP]:
                 break
             st[S_DEPTH] = d
@@ -565,7 +605,7 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
             if not pass_ends or (r >= 0 and pool[r, 0] < total) or _partial(pool, lt, anc_me, board, rack, total):
                 st[S_HORIZON] += 1
                 return v
-        lid, temporary = _moves(E, board, hb, rack, total)
+        lid, temporary = _moves(E, board, hb, rack, total, anc_me, anc_me_h)
         if lid < 0:
             return np.int64(0)
         v, r = _frontier(pool, lt, lid, board, rack, total, mine_pts, opp_pts, INF)
@@ -583,6 +623,9 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
         return best
     alpha_orig = alpha
     horizon_before = st[S_HORIZON]
+    stack = E[E_STACK]
+    here = st[S_STACK]
+    mine_h = here
     best = np.int64(-INF)
     best_key = np.int64(NO_MOVE)
     done_key = np.int64(NO_MOVE)
@@ -630,10 +673,11 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
             if pool[row, 0] == total:
                 out_done = True  # going out: the first still-legal one in the order scores the most
             mine_list = anc_me
+            mine_h = anc_me_h
         else:
             if n < 0:
                 if lid < 0:
-                    lid, temporary = _moves(E, board, hb, rack, total)
+                    lid, temporary = _moves(E, board, hb, rack, total, anc_me, anc_me_h)
                     if lid < 0:
                         return np.int64(0)
                 start = lt[lid, 0]
@@ -657,6 +701,7 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
                 if k == first:
                     continue
             mine_list = lid
+            mine_h = here
             row = -1
             if k < n:
                 row = start + k
@@ -669,7 +714,7 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
                 value = pass_guess
             else:
                 value = -_node(E, board, hb, racks, 1 - me, opp_pts, mine_pts, opp_total, total, s_pass, p_pass,
-                               depth - 1, -beta, -alpha, anc_opp, lid)
+                               depth - 1, -beta, -alpha, anc_opp, lid, anc_opp_h, here)
         else:
             mkey = pmh[row]
             placed = np.int64(pool[row, 0])
@@ -681,20 +726,20 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
             elif over:
                 value = score + opp_pts - (mine_pts - p)
             else:
-                _play(pool, board, rack, row, False)
+                _play(pool, board, rack, row, False, stack, st)
                 hb2 = hb ^ mkey
                 done = False
                 value = np.int64(0)
                 if best > -INF and beta - alpha > 1:  # principal variation search: a null window first
                     value = score - _node(E, board, hb2, racks, 1 - me, opp_pts, mine_pts - p, opp_total,
                                           total - placed, s2, p2, depth - 1, score - alpha - 1, score - alpha,
-                                          anc_opp, mine_list)
+                                          anc_opp, mine_list, anc_opp_h, mine_h)
                     done = value <= alpha or value >= beta
                 if not done:
                     value = score - _node(E, board, hb2, racks, 1 - me, opp_pts, mine_pts - p, opp_total,
                                           total - placed, s2, p2, depth - 1, score - beta, score - alpha,
-                                          anc_opp, mine_list)
-                _play(pool, board, rack, row, True)
+                                          anc_opp, mine_list, anc_opp_h, mine_h)
+                _play(pool, board, rack, row, True, stack, st)
             if pre >= 0 and row == pre:
                 done_key = mkey
         if st[S_STOP]:
@@ -740,7 +785,7 @@ def _line(E, board, hb, racks, me, streak, line):  # type: ignore[no-untyped-def
         score = 0
         placed = 0
         if mkey != PASS_KEY:
-            lid, temporary = _moves(E, board, hb, racks[me], total)
+            lid, temporary = _moves(E, board, hb, racks[me], total, np.int64(-1), np.int64(0))
             if lid < 0:
                 break
             row = _find_move(pmh, lt, lid, mkey)
@@ -784,7 +829,7 @@ def solve(E, board, racks, streak, line):  # type: ignore[no-untyped-def]
     mine_pts = int(racks[0] @ vals)
     opp_pts = int(racks[1] @ vals)
     _node(E + (line,), board, board_key(E[E_ZTAB], board), racks, 0, mine_pts, opp_pts, int(racks[0].sum()),
-          int(racks[1].sum()), streak, 0, 0, -INF, INF, -1, -1)
+          int(racks[1].sum()), streak, 0, 0, -INF, INF, -1, -1, 0, 0)
 
 
 _WARM = False
@@ -829,7 +874,7 @@ def prepare(wide: bool = False) -> None:
         E[k] = E[k].astype(dtype)
     i64 = types.int64
     sig = i64(nb.typeof(tuple(E)), nb.typeof(np.zeros(1, np.int32)), i64, nb.typeof(np.zeros((2, 27), np.int32)),
-              *([i64] * 12))
+              *([i64] * 14))
     if sig.args not in _node.signatures:
         _node.disable_compile(False)
         _node.compile(sig)

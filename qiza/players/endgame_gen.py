@@ -1,0 +1,123 @@
+"""Move generation near new tiles, for the endgame search's incremental move lists
+(:mod:`qiza.players.endgame_search`).
+
+After tiles are added to a board, a placement of a rack that is legal on the new board either
+forms the same words as on the older board (its main word and every cross-word hold none of
+the new tiles: it was legal there with the same score, and an older list of a rack holding at
+least these tiles has it, its squares to keep empty still empty), or one of its words holds a
+new tile. Such a word holds the whole run of board tiles through that new tile along its line
+(a maximal run of tiles: the word extends past it, by a placed tile on the first empty square
+beyond one of its ends), or is the cross-word of a tile placed on the first empty square beyond
+the run across the line. Either way the placement covers a *near square*: one of the first
+empty squares beyond the runs of tiles, along the row and along the column, through a new tile
+(:func:`mark_near`).
+
+:func:`gen_near` generates exactly the placements that cover a near square: Gordon's search
+(:func:`qiza.movegen_search._rec`) from every near square of every line, each placement from
+the first near square it covers in its line (its left part never reaches the line's previous
+near square), so none twice; across a line the cross-checks of that line only are computed.
+The new list of the older rack's tiles on the new board is the older list's still-legal moves
+(those cover no near square: a near square is next to a new tile, in line with it) and these:
+the same placements as generating the whole board, in another order.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from qiza.jitcache import CACHE
+from qiza.movegen_search import (
+    P_ANCHOR,
+    P_DIR,
+    P_KINDS,
+    P_PREV,
+    P_ROWIDX,
+    P_SIZE,
+    W_CROSS,
+    W_LM,
+    W_PLACED,
+    W_ROW,
+    W_VAL,
+    W_WM,
+    W_XSUM,
+    _ptr,
+    _rec,
+    cross_row,
+)
+
+
+@nb.njit(cache=CACHE, inline="always")
+def _mark_beyond(board, size, s, step_r, step_c, mark):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Mark the first empty square from square ``s`` in direction (``step_r``, ``step_c``)
+    past the tiles (none at the board's edge)."""
+    r = s // size + step_r
+    c = s % size + step_c
+    while 0 <= r < size and 0 <= c < size and board[r * size + c] != 0:
+        r += step_r
+        c += step_c
+    if 0 <= r < size and 0 <= c < size:
+        mark[r * size + c] = 1
+
+
+@nb.njit(cache=CACHE)
+def mark_near(board, size, squares, lo, hi, mark):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Set ``mark`` (flat, board-sized, zeroed by the caller) to 1 on the near squares of the
+    new tiles on ``squares[lo:hi]`` of ``board``: the first empty squares beyond the runs of
+    tiles through them, both ways along the row and along the column."""
+    for i in range(lo, hi):
+        s = squares[i]
+        _mark_beyond(board, size, s, 0, -1, mark)
+        _mark_beyond(board, size, s, 0, 1, mark)
+        _mark_beyond(board, size, s, -1, 0, mark)
+        _mark_beyond(board, size, s, 1, 0, mark)
+
+
+@nb.njit(cache=CACHE, nogil=True)
+def _gen_dir_near(g, w, out, b, lm, wm, direction, mark, rbits):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """The plays along the rows of ``b`` (the board or its transpose, ``mark`` likewise) that
+    cover a marked square, each from the first marked square it covers."""
+    size = b.shape[0]
+    cross = np.empty((size, size), np.int64)
+    xsum = np.empty((size, size), np.int32)
+    val = w[W_VAL:W_VAL + w[P_KINDS]]
+    w[P_DIR] = direction
+    root = g[1]
+    for r in range(size):
+        first = True
+        prev = -1
+        for c in range(size):
+            if not mark[r, c]:
+                continue
+            if first:
+                first = False
+                cross_row(g, b, size, r, cross, xsum, val)
+                for i in range(size):
+                    w[W_ROW + i] = b[r, i]
+                    w[W_CROSS + i] = cross[r, i]
+                    w[W_XSUM + i] = xsum[r, i]
+                    w[W_LM + i] = lm[r * size + i]
+                    w[W_WM + i] = wm[r * size + i]
+                    w[W_PLACED + i] = 0
+                w[P_ROWIDX] = r
+            if w[W_CROSS + c] != 0:
+                w[P_ANCHOR] = c
+                w[P_PREV] = prev
+                _rec(_ptr(g), _ptr(w), _ptr(out), c, root, g[3], 0, 1, 0, 0, c, rbits)
+            prev = c
+
+
+@nb.njit(cache=CACHE, nogil=True)
+def gen_near(g, w, out, board, lm, wm, lmT, wmT, mark, rbits):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Every placement of the rack of ``w`` (see :func:`qiza.movegen.gen_all`: rack letters
+    ``rbits``) on the non-empty ``board`` that covers a square marked in ``mark`` (see
+    :func:`mark_near`; flat, board-sized) into ``out``: the plays along the rows, then along
+    the columns."""
+    size = w[P_SIZE]
+    b = board.reshape((size, size))
+    mk = mark.reshape((size, size))
+    bt = np.ascontiguousarray(b.T)
+    mkt = np.ascontiguousarray(mk.T)
+    for d in range(2):  # one call site keeps compilation short
+        _gen_dir_near(g, w, out, b if d == 0 else bt, lm if d == 0 else lmT, wm if d == 0 else wmT, d,
+                      mk if d == 0 else mkt, rbits)

@@ -1,0 +1,143 @@
+"""The compiled endgame search's incremental move lists (:mod:`qiza.players.endgame_gen`): a
+list made from an earlier list of the same player (its still-legal moves and the moves near
+the tiles placed since) holds exactly the moves of a list generated on the whole board."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from qiza.analysis import board_array, generator, rack_counts
+from qiza.game import Game
+from qiza.lexicon import Lexicon
+from qiza.players import make_player
+from qiza.rules import CLASSIC
+
+Row = tuple[int, int, int, int, frozenset[int]]
+
+
+def _positions(lexicon: Lexicon, count: int) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """(board, rack to move, other rack) of static self-play games at the first turn with the bag empty."""
+    rules = CLASSIC.with_options(challenge="auto")
+    out: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    seed = 300
+    while len(out) < count:
+        players = [make_player("static", lexicon, seed=seed), make_player("static", lexicon, seed=seed + 1)]
+        game = Game(rules, lexicon=lexicon, seed=seed)
+        while game.bag and not game.over:
+            game.play(players[game.to_move].choose(game.view(game.to_move)))
+        if not game.over:
+            seat = game.to_move
+            out.append((board_array(game.board).ravel().astype(np.int32), rack_counts(game.racks[seat]),
+                        rack_counts(game.racks[1 - seat])))
+        seed += 1
+    return out
+
+
+class Lists:
+    """The compiled search's arrays, and its list maker called from Python."""
+
+    def __init__(self, lexicon: Lexicon) -> None:
+        from qiza.players import endgame_search as es
+        from qiza.players.endgame import _search_arrays
+
+        self.es = es
+        gen = generator(lexicon, CLASSIC)
+        es.prepare(gen.wide)
+        self.width = 7
+        self.E = _search_arrays(gen, CLASSIC, self.width, 1 << 18, 1 << 16, 6, 40) + (np.zeros((1, 1), np.int64),)
+        self.st = self.E[es.E_ST]
+
+    def make(self, board: np.ndarray, rack: np.ndarray, parent: int = -1, parent_h: int = 0) -> int:
+        lid = self.es._generate(self.E, board, rack, int(rack.sum()), parent, parent_h)
+        assert lid >= 0
+        return int(lid)
+
+    def rows(self, lid: int) -> dict[int, Row]:
+        """The moves of list ``lid`` by key: (key, score, tiles, face value, squares to keep empty)."""
+        es = self.es
+        pool, pmh, lt = self.E[es.E_POOL], self.E[es.E_PMH], self.E[es.E_LT]
+        start, n = int(lt[lid, 0]), int(lt[lid, 1])
+        c_chk = 3 + 3 * self.width
+        out: dict[int, Row] = {}
+        for row in range(start, start + n):
+            chk = frozenset(int(s) for s in pool[row, c_chk:] if s >= 0)
+            key = int(pmh[row])
+            assert key not in out  # no move twice
+            out[key] = (key, int(pool[row, 1]), int(pool[row, 0]), int(pool[row, 2]), chk)
+        return out
+
+    def order_ok(self, lid: int) -> bool:
+        """Going out first by score, then score + face value never growing."""
+        es = self.es
+        pool, lt = self.E[es.E_POOL], self.E[es.E_LT]
+        start, n, nout, total = (int(x) for x in lt[lid])
+        rows = pool[start:start + n]
+        if not (rows[:nout, 0] == total).all() or (rows[nout:, 0] == total).any():
+            return False
+        outs = rows[:nout, 1].astype(int)
+        rest = rows[nout:, 1].astype(int) + rows[nout:, 2].astype(int)
+        return bool((np.diff(outs) <= 0).all() and (np.diff(rest) <= 0).all())
+
+    def play(self, board: np.ndarray, lid: int, k: int) -> np.ndarray:
+        """Put move ``k`` of list ``lid`` on ``board``, push its squares on the line's stack;
+        returns the tiles it used (counts)."""
+        es = self.es
+        pool, lt, stack = self.E[es.E_POOL], self.E[es.E_LT], self.E[es.E_STACK]
+        row = int(lt[lid, 0]) + k
+        nt = int(pool[row, 0])
+        used = np.zeros(27, np.int32)
+        h = int(self.st[es.S_STACK])
+        for j in range(nt):
+            s, t = int(pool[row, 3 + j]), int(pool[row, 3 + self.width + j])
+            board[s] = t
+            used[0 if t & 64 else t] += 1
+            stack[h + j] = s
+        self.st[es.S_STACK] = h + nt
+        return used
+
+
+@pytest.mark.parametrize("blank", [False, True])
+def test_incremental_lists_equal_full_generation(lexicon: Lexicon, blank: bool) -> None:
+    """Random lines of one to four moves from real empty-bag positions: the list made from the
+    first board's list of the same player (and from the list before the last move) is the list
+    generated on the whole board, move for move (key, score, tiles, squares to keep empty)."""
+    lists = Lists(lexicon)
+    es = lists.es
+    rng = np.random.default_rng(7 if blank else 8)
+    checked = opened = 0
+    for board0, me0, opp0 in _positions(lexicon, 6):
+        for _trial in range(4):
+            lists.st[es.S_TOP] = 0
+            lists.st[es.S_NLISTS] = 0
+            lists.st[es.S_STACK] = 0
+            board = board0.copy()
+            racks = [me0.copy(), opp0.copy()]
+            if blank:  # a blank in place of a tile of the player to move
+                racks[0][int(rng.choice(np.flatnonzero(racks[0][1:]))) + 1] -= 1
+                racks[0][0] += 1
+            first = [lists.make(board, racks[0]), lists.make(board, racks[1])]
+            last, last_h = list(first), [0, 0]
+            mover = 0
+            for _ply in range(int(rng.integers(1, 5))):
+                lid = lists.make(board, racks[mover])
+                n = int(lists.E[es.E_LT][lid, 1])
+                if n == 0 or racks[mover].sum() <= 1:
+                    break
+                k = int(rng.integers(n))
+                if int(lists.E[es.E_POOL][int(lists.E[es.E_LT][lid, 0]) + k, 0]) == racks[mover].sum():
+                    break  # going out ends the game
+                last[mover], last_h[mover] = lid, int(lists.st[es.S_STACK])
+                racks[mover] = racks[mover] - lists.play(board, lid, k)
+                mover = 1 - mover
+                for p in range(2):
+                    full = lists.rows(lists.make(board, racks[p]))
+                    from_first = lists.make(board, racks[p], first[p], 0)
+                    from_last = lists.make(board, racks[p], last[p], last_h[p])
+                    assert lists.rows(from_first) == full
+                    assert lists.rows(from_last) == full
+                    assert lists.order_ok(from_first) and lists.order_ok(from_last)
+                    checked += 1
+                    kept = int(lists.E[es.E_LT][first[p], 1])
+                    opened += len(full) != kept
+    assert checked >= 20 and opened
