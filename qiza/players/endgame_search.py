@@ -155,27 +155,26 @@ def _store_list(E, board, rack, total, n, parent):  # type: ignore[no-untyped-de
     size = E[E_GEO][0]
     wd, c_sq, c_tl, c_code, c_chk, nchk = _cols(pool)
     top = st[S_TOP]
+    # the parent's still-legal moves, in its order (going out, then score + face value: a
+    # subsequence of it keeps that order, the ways out of the smaller rack aside)
+    n_parent = lt[parent, 1] if parent >= 0 else 0
+    keep = np.empty(n_parent, np.int64)
     kept = 0
+    kept_out = 0
     if parent >= 0:
         p0 = lt[parent, 0]
-        for row in range(p0, p0 + lt[parent, 1]):
+        for row in range(p0, p0 + n_parent):
             if _valid(pool, row, board, rack):
+                keep[kept] = row
                 kept += 1
+                if pool[row, 0] == total:
+                    kept_out += 1
     if top + n + kept > pool.shape[0] or st[S_NLISTS] >= lt.shape[0]:
         st[S_STOP] = STOP_POOL
         return -1
-    est = np.empty(n + kept, np.int64)
-    tmp = np.full((n + kept, pool.shape[1]), -1, np.int16)
-    hs = np.zeros(n + kept, np.int64)
-    if parent >= 0:
-        i = n
-        for row in range(p0, p0 + lt[parent, 1]):
-            if _valid(pool, row, board, rack):
-                tmp[i, :] = pool[row, :]
-                hs[i] = pmh[row]
-                sc = pool[row, 1]
-                est[i] = -(OUT_BONUS + sc) if pool[row, 0] == total else -(sc + pool[row, 2])
-                i += 1
+    est = np.empty(n, np.int64)
+    tmp = np.full((n, pool.shape[1]), -1, np.int16)
+    hs = np.zeros(n, np.int64)
     for i in range(n):
         meta = out[i, O_META]
         r0 = meta & 31
@@ -247,15 +246,65 @@ def _store_list(E, board, rack, total, n, parent):  # type: ignore[no-untyped-de
         tmp[i, 2] = p
         hs[i] = h
         est[i] = -(OUT_BONUS + sc) if k == total else -(sc + p)
-    n += kept
     order = np.argsort(est, kind="mergesort")
-    nout = 0
-    for i in range(n):
-        o = order[i]
-        pool[top + i, :] = tmp[o, :]
-        pmh[top + i] = hs[o]
-        if tmp[o, 0] == total:
-            nout += 1
+    new_out = 0
+    while new_out < n and tmp[order[new_out], 0] == total:
+        new_out += 1
+    nout = new_out + kept_out
+    # the ways out by score: the new ones (sorted) and the parent's (by score here)
+    if kept_out:
+        oe = np.empty(nout, np.int64)
+        src = np.empty(nout, np.int64)  # >= 0: a pool row; < 0: -1 - the new move's index
+        j = 0
+        for i in range(new_out):
+            oe[j] = est[order[i]]
+            src[j] = -1 - order[i]
+            j += 1
+        for i in range(kept):
+            row = keep[i]
+            if pool[row, 0] == total:
+                oe[j] = -(OUT_BONUS + pool[row, 1])
+                src[j] = row
+                j += 1
+        oo = np.argsort(oe, kind="mergesort")
+        for i in range(nout):
+            o = src[oo[i]]
+            if o >= 0:
+                pool[top + i, :] = pool[o, :]
+                pmh[top + i] = pmh[o]
+            else:
+                pool[top + i, :] = tmp[-1 - o, :]
+                pmh[top + i] = hs[-1 - o]
+    else:
+        for i in range(new_out):
+            pool[top + i, :] = tmp[order[i], :]
+            pmh[top + i] = hs[order[i]]
+    # the other moves: the new ones and the parent's, merged by score + face value
+    i = top + nout
+    a = new_out
+    b = 0
+    while True:
+        while b < kept and pool[keep[b], 0] == total:
+            b += 1
+        if b < kept:
+            row = keep[b]
+            eb = -(pool[row, 1] + pool[row, 2])
+            if a < n and est[order[a]] <= eb:
+                pool[i, :] = tmp[order[a], :]
+                pmh[i] = hs[order[a]]
+                a += 1
+            else:
+                pool[i, :] = pool[row, :]
+                pmh[i] = pmh[row]
+                b += 1
+        elif a < n:
+            pool[i, :] = tmp[order[a], :]
+            pmh[i] = hs[order[a]]
+            a += 1
+        else:
+            break
+        i += 1
+    n += kept
     lid = st[S_NLISTS]
     lt[lid, 0] = top
     lt[lid, 1] = n
@@ -512,13 +561,28 @@ def _position_key(zr, zs, st, hb, racks, me, streak, passes):  # type: ignore[no
 
 
 @nb.njit(cache=CACHE, inline="always")
+def _probe(tt, key):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """The table row of ``key`` (-1: none): a key lives in one of a pair of rows."""
+    i = key & (tt.shape[0] - 2)
+    if tt[i, 0] == key:
+        return i
+    if tt[i + 1, 0] == key:
+        return i + 1
+    return -1
+
+
+@nb.njit(cache=CACHE, inline="always")
 def _store(tt, key, depth, exact, best, alpha_orig, beta, best_key):  # type: ignore[no-untyped-def]  # pragma: no cover
-    """Write a table entry (always replacing)."""
-    i = key & (tt.shape[0] - 1)
+    """Write a table entry: in the pair's first row if it holds this key or a search no deeper
+    (an exact value counts as the deepest), else in the second row (always replaced)."""
+    i = key & (tt.shape[0] - 2)
+    d = EXACT_DEPTH if exact else depth
+    if tt[i, 0] != key and tt[i, 0] != 0 and ((tt[i, 2] >> 32) & 0xFFFF) > d:
+        i += 1
     flag = UPPER if best <= alpha_orig else LOWER if best >= beta else EXACT
     tt[i, 0] = key
     tt[i, 1] = best_key
-    tt[i, 2] = (best + (1 << 31)) | ((EXACT_DEPTH if exact else depth) << 32) | (flag << 48)
+    tt[i, 2] = (best + (1 << 31)) | (d << 32) | (flag << 48)
 
 
 @nb.njit(cache=CACHE, nogil=True, **NO_REFCOUNT)
@@ -579,9 +643,9 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
     limit = st[S_STREAK_LIMIT]
     passes_rule = st[S_PASSES_RULE]
     key = _position_key(zr, E[E_ZS], st, hb, racks, me, streak, passes)
-    ti = key & (tt.shape[0] - 1)
+    ti = _probe(tt, key)
     first_key = np.int64(NO_MOVE)
-    if tt[ti, 0] == key:
+    if ti >= 0:
         packed = tt[ti, 2]
         hvalue = (packed & 0xFFFFFFFF) - (1 << 31)
         hdepth = (packed >> 32) & 0xFFFF
@@ -601,15 +665,28 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
             if r >= 0 and v >= beta and pool[r, 0] == total:
                 return v  # going out: an exact lower bound
             # (when passing ends the game, a move that does not go out makes the value inexact
-            # anyway; otherwise the moves are generated, for an exact value)
-            if not pass_ends or (r >= 0 and pool[r, 0] < total) or _partial(pool, lt, anc_me, board, rack, total):
+            # anyway; otherwise the moves are generated, for an exact value; and when no move
+            # of the earlier list is left, to see whether the pass is forced)
+            if r < 0 and not _partial(pool, lt, anc_me, board, rack, total):
+                pass  # no move of the earlier list left: generate
+            elif not pass_ends or (r >= 0 and pool[r, 0] < total) or _partial(pool, lt, anc_me, board, rack, total):
                 st[S_HORIZON] += 1
                 return v
         lid, temporary = _moves(E, board, hb, rack, total, anc_me, anc_me_h)
         if lid < 0:
             return np.int64(0)
-        v, r = _frontier(pool, lt, lid, board, rack, total, mine_pts, opp_pts, INF)
         n = lt[lid, 1]
+        if n == 0 and not pass_ends:
+            # no placement: the pass is forced, and searched without using up a ply
+            horizon_before = st[S_HORIZON]
+            here = st[S_STACK]
+            best = -_node(E, board, hb, racks, 1 - me, opp_pts, mine_pts, opp_total, total, s_pass, p_pass,
+                          depth, -beta, -alpha, anc_opp, lid, anc_opp_h, here)
+            if not st[S_STOP]:
+                _store(tt, key, depth, st[S_HORIZON] == horizon_before, best, alpha, beta, np.int64(PASS_KEY))
+            _free(st, lt, lid, temporary)
+            return best
+        v, r = _frontier(pool, lt, lid, board, rack, total, mine_pts, opp_pts, INF)
         if n and total == 1:
             cut = False  # going out beats passing (the opponent could pass back): exact
         else:
@@ -714,7 +791,7 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
                 value = pass_guess
             else:
                 value = -_node(E, board, hb, racks, 1 - me, opp_pts, mine_pts, opp_total, total, s_pass, p_pass,
-                               depth - 1, -beta, -alpha, anc_opp, lid, anc_opp_h, here)
+                               depth if n == 0 else depth - 1, -beta, -alpha, anc_opp, lid, anc_opp_h, here)
         else:
             mkey = pmh[row]
             placed = np.int64(pool[row, 0])
@@ -773,8 +850,8 @@ def _line(E, board, hb, racks, me, streak, line):  # type: ignore[no-untyped-def
     count = 0
     while count < LINE_MAX:
         key = _position_key(E[E_ZR], E[E_ZS], st, hb, racks, me, streak, passes)
-        ti = key & (tt.shape[0] - 1)
-        if tt[ti, 0] != key or tt[ti, 1] == NO_MOVE:
+        ti = _probe(tt, key)
+        if ti < 0 or tt[ti, 1] == NO_MOVE:
             break
         mkey = tt[ti, 1]
         line[count, :] = 0
