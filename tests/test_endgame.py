@@ -72,9 +72,12 @@ class Minimax:
         return best
 
 
-@pytest.mark.parametrize("mine,theirs", [("PRT", "IIU"), ("CBK", "EXT"), ("QRT", "IIUW"), ("CWBK", "UXT")])
+@pytest.mark.parametrize("mine,theirs", [("PRT", "IIU"), ("CBK", "EXT"), ("QRT", "IIUW"), ("CWBK", "UXT"),
+                                         ("VV", "EIRT"), ("EIRT", "VV"), ("QQ", "AEIT")])
 def test_solver_matches_plain_minimax(lexicon: Lexicon, position: np.ndarray, mine: str, theirs: str) -> None:
-    """3-4 tiles each (12,000 to 29,000 positions for the plain minimax): the same exact value."""
+    """3-4 tiles each (12,000 to 29,000 positions for the plain minimax): the same exact value.
+    With VV or QQ (one or two places to play: blocked, the player must pass, a pass the
+    compiled search does not count against its depth) too."""
     gen = generator(lexicon, CLASSIC)
     me, opp = rack_counts(mine), rack_counts(theirs)
     expected = Minimax(gen).value(position, me, opp)

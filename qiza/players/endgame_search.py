@@ -16,6 +16,15 @@ move's Zobrist key (the XOR of ``ztab[square, tile]`` over its tiles, which also
 move in the transposition table). A list is searched in its stored order: going out first
 (highest score first), then by score plus the face value of the tiles played.
 
+**Incremental lists.** Only the root's lists are generated on the whole board. A later list of
+a player is made from their latest list on an earlier board of the line (a rack holding at
+least today's tiles; ``E[E_STACK]`` holds the squares placed along the line, and each list
+handed down the recursion comes with the stack height of its board): that list's still-legal
+moves, merged in order with the placements that cover a square next to the runs of tiles
+through a tile placed since (generated from those squares only, with the cross-checks of their
+lines only: :mod:`qiza.players.endgame_gen`). They are the same moves as a generation on the
+whole board (``tests/test_endgame_lists.py``).
+
 Lists are cached by (board, rack) in an open-addressing table (``E[E_LC]``) while the pool
 is less than three quarters full; after that a list is made at the top of the pool and freed
 when its node returns (a stack), so the search never runs out of room mid-line. Between two
@@ -23,8 +32,12 @@ iterations a pool more than half full is emptied.
 
 **The search.** Negamax with alpha-beta and principal variation search, iterative deepening
 from depth 1, a transposition table (``E[E_TT]``: key, best move, value, depth and bound flag;
-always replaced) keyed by the board's Zobrist key, both racks (the player to move's and the
-other's, with different tables), the scoreless streak and the passes.
+a key lives in one of a pair of rows, the first kept for the deeper search, an exact value
+deepest, the second always replaced) keyed by the board's Zobrist key, both racks (the player
+to move's and the other's, with different tables), the scoreless streak and the passes. A
+player without any placement must pass: that pass does not use up a ply (at the depth limit
+too, where the list is made when no move of the earlier list is left), so endgames against
+stuck tiles are exact at about half the depth.
 At the depth limit a position is valued from an earlier list of the player to move (its
 still-legal moves: no generation) as the best move's score with both players keeping their
 other tiles (going out: plus twice the opponent's tiles). Before generating a position's
