@@ -39,6 +39,10 @@ VARIANTS: dict[str, dict[str, float]] = {
     "pre-endgame leave points 0.5": {"preendgame_points": 0.5},
     "pre-endgame leave points 1.0": {"preendgame_points": 1.0},
     "exchange penalty 2": {"exchange_penalty": 2.0},
+    "stuck x2, constant 10": {"stuck_penalty": 2.0, "stuck_constant": 10.0},
+    "stuck constant 10": {"stuck_constant": 10.0},
+    "no leave fade": {"fade_floor": 1.0},
+    "leave fade to 0": {"fade_floor": 0.0},
 }
 
 _STATE: dict[str, object] = {}

@@ -582,3 +582,36 @@ def test_analyze_with_simulation(tmp_path: Path) -> None:
         assert t.played_equity is not None and t.best_equity is not None and t.lost is not None
         assert t.best_equity >= t.played_equity and np.isfinite(t.best_equity) and np.isfinite(t.played_equity)
     assert phony.played_equity is None and "phony" in phony.note and phony.best_equity is not None
+
+
+def test_play_round_plays_the_training_games(lexicon: Lexicon) -> None:
+    """``train.play_round`` (the loop ``qiza train`` and benchmarks/throughput.py use) gives the
+    observations of :func:`train.play_training_game` for the same seeds and model."""
+    from qiza.players import train
+
+    model = LeaveModel.hand_made()
+    got = train.play_round(model, range(3), lexicon=lexicon.name.lower(), rules=CLASSIC, jobs=1)
+    train._init(lexicon.name.lower(), model.to_dict(), CLASSIC)
+    expected = [obs for seed in range(3) for obs in train.play_training_game(seed)]
+    assert sorted(got) == sorted(expected) and len(got) > 20
+
+
+def test_static_end_of_bag_settings(lexicon: Lexicon) -> None:
+    """The stuck-tile constant and the fade floor of the leave weight change the sub-leave
+    equities as documented."""
+    from qiza.analysis import rack_counts
+    from qiza.players.engine import StaticSettings, leave_equities, leave_weight, tile_values_of
+
+    model = LeaveModel.hand_made()
+    leaves = model.rack_leaves(rack_counts("AEQRST?", CLASSIC.tile_set))
+    points = leaves.counts @ tile_values_of(CLASSIC)
+    base = StaticSettings()
+    custom = StaticSettings(stuck_penalty=2.0, stuck_constant=10.0, fade_floor=1.0)
+    out = np.arange(len(points)) == 0
+    for s in (base, custom):
+        empty = leave_equities(leaves, s, CLASSIC, 0, 30.0)
+        assert empty[0] == pytest.approx(s.out_bonus_factor * 30.0)
+        assert np.allclose(empty[~out], -s.stuck_penalty * points[~out] - s.stuck_constant)
+    assert leave_weight(custom, CLASSIC, 2) == pytest.approx(custom.leave_weight)
+    assert leave_weight(base, CLASSIC, 0) == pytest.approx(base.leave_weight * base.fade_floor)
+    assert leave_weight(base, CLASSIC, 7) == pytest.approx(base.leave_weight)

@@ -135,6 +135,11 @@ class StaticSettings:
     """Going out with the bag empty earns twice the opponents' tiles (rule book)."""
     stuck_penalty: float = 1.0
     """Per point of tiles kept when the bag is empty and the play does not go out."""
+    stuck_constant: float = 2.0
+    """Points taken from every play that does not go out when the bag is empty."""
+    fade_floor: float = 0.3
+    """Share of the leave weight left with an empty bag: below a rack's worth of tiles in the
+    bag, leaves count ``fade_floor + (1 - fade_floor) * bag / rack size`` of the full weight."""
     exchange_penalty: float = 0.0
     bingo_draw_bonus: float = 10.0
     """Points per unit of probability that a leave of 5 or 6 letters (no blank) draws to a rack
@@ -298,7 +303,8 @@ class Evaluation:
 def leave_weight(settings: StaticSettings, rules: Rules, bag_count: int) -> float:
     """How much leave values count: less as the bag runs out."""
     rack_size = rules.rack_size
-    return settings.leave_weight * (1.0 if bag_count >= rack_size else 0.3 + 0.7 * bag_count / rack_size)
+    floor = settings.fade_floor
+    return settings.leave_weight * (1.0 if bag_count >= rack_size else floor + (1.0 - floor) * bag_count / rack_size)
 
 
 def leave_equities(leaves: RackLeaves, settings: StaticSettings, rules: Rules, bag_count: int,
@@ -313,7 +319,7 @@ def leave_equities(leaves: RackLeaves, settings: StaticSettings, rules: Rules, b
         leave_points = leaves.counts @ tile_values_of(rules)
         if bag_count == 0:
             out = np.arange(len(leave_points)) == 0
-            return np.where(out, s.out_bonus_factor * unseen_points, -s.stuck_penalty * leave_points - 2.0)
+            return np.where(out, s.out_bonus_factor * unseen_points, -s.stuck_penalty * leave_points - s.stuck_constant)
         return (leave_weight(s, rules, bag_count) * leaves.values
                 - s.preendgame_points * (1.0 - bag_count / rack_size) * leave_points)
     return leave_weight(s, rules, bag_count) * leaves.values

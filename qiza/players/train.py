@@ -282,6 +282,22 @@ def _pool_play(setup: Setup, seeds: range, jobs: int, note: Callable[[int, int],
     return obs
 
 
+def round_setup(model: LeaveModel, *, lexicon: str = "twl06", rules: Rules = CLASSIC, explore: float = 0.0) -> Setup:
+    """What the workers of a round need: the lexicon's name, the model (and its full table as
+    bytes), the rules and the exploration share."""
+    table = model.full.to_bytes() if model.full is not None else None
+    return (lexicon, model.to_dict(), rules, table, explore)
+
+
+def play_round(model: LeaveModel, seeds: range, *, lexicon: str = "twl06", rules: Rules = CLASSIC,
+               jobs: int = 1, explore: float = 0.0,
+               note: Callable[[int, int], None] | None = None) -> list[Observation]:
+    """The observations of one round's games (``seeds``) played with ``model`` on a local pool of
+    ``jobs`` processes, as :func:`train` plays them (``note(games, observations)`` after each game)."""
+    return _pool_play(round_setup(model, lexicon=lexicon, rules=rules, explore=explore), seeds, jobs,
+                      note or (lambda i, n: None))
+
+
 def play_batch(setup: Setup, token: str, seeds: list[int]) -> list[Observation]:
     """Some games of a round in one (Ray) worker: sets the worker up once per round (``token``)."""
     if _STATE.get("token") != token:
@@ -360,8 +376,7 @@ def train(*, games: Sequence[int], lexicon: str = "twl06", rules: Rules = CLASSI
     cluster = _RayCluster(ray_address) if ray_address else None
     for rnd, count in enumerate(games):
         t0 = time.time()
-        table = model.full.to_bytes() if model.full is not None else None
-        setup = (lexicon, model.to_dict(), rules, table, explore)
+        setup = round_setup(model, lexicon=lexicon, rules=rules, explore=explore)
         seeds = range(next_seed, next_seed + count)
 
         def note(i: int, n_obs: int, rnd: int = rnd, count: int = count, t0: float = t0) -> None:
