@@ -197,12 +197,13 @@ def _compile_here() -> None:
 def _load(wide: bool = False) -> None:
     """Load (or compile) every compiled function in this process (``wide``: the wide search too)."""
     from qiza import movegen
-    from qiza.players import bingo_nb, endgame_nb, endgame_search, sim_nb
+    from qiza.players import bingo_nb, endgame_nb, endgame_search, leaves_nb, sim_nb
 
     movegen.warm_up(wide=wide)
     endgame_nb.warm_up()
     endgame_search.warm_up()
     bingo_nb.warm_up()
+    leaves_nb.warm_up()
     sim_nb.warm_up(wide=wide)
 
 

@@ -150,3 +150,50 @@ def test_each_rack_size_has_its_leave_values(lexicon: object) -> None:
         own = LeaveModel.hand_made()
         assert StaticPlayer(lexicon, seed=0, leaves=own).model_for(find_preset(rules_name)) is own  # type: ignore[arg-type]
     assert default_model(5) is default_model(7)
+
+
+def test_rack_leaves_read_the_full_table_by_compiled_ranks() -> None:
+    """Every sub-leave of a rack has the value :meth:`LeaveModel.value` gives it (the full
+    table's, else the model's), its key and its rank in the table; racks of 7, 8 and 9 tiles."""
+    from qiza.players.leaves import LETTERS, default_model, leave_key
+
+    rng = np.random.default_rng(5)
+    bag = [t for t, n in enumerate([2, 9, 2, 2, 4, 12, 2, 3, 2, 9, 1, 1, 4, 2, 6, 8, 2, 1, 6, 4, 6, 4, 2, 2, 1, 2, 1])
+           for _ in range(n)]
+    for rack_size in (7, 8, 9):
+        model = default_model(rack_size)
+        assert model.full is not None
+        for _ in range(8):
+            rack = np.bincount(rng.choice(bag, rack_size, replace=False), minlength=27).astype(np.int32)
+            model._rack_cache.clear()
+            leaves = model.rack_leaves(rack)
+            assert leaves.keys[leaves.full] == leave_key(rack, LETTERS)
+            for code in range(len(leaves.counts)):
+                counts = leaves.counts[code]
+                assert leaves.keys[code] == leave_key(counts)
+                assert leaves.values[code] == pytest.approx(model.value(counts), abs=1e-6)
+                if int(counts.sum()) <= model.full.index.max_size:
+                    assert leaves.ranks[code] == model.full.index.rank(counts)
+                else:
+                    assert leaves.ranks[code] == -1
+
+
+def test_bingo_odds_remembered_by_rank_are_the_odds() -> None:
+    from qiza.analysis import rack_counts
+    from qiza.lexicon import load_lexicon
+    from qiza.players.engine import BingoOdds, StaticSettings, with_bingo_odds
+    from qiza.players.leaves import default_model
+    from qiza.rules import CLASSIC
+
+    odds = BingoOdds(load_lexicon("twl06").words, CLASSIC.tile_set.full_bag())
+    model = default_model(7)
+    for text in ("AEINRST", "EEIRSTT", "ADEINRS"):
+        leaves = model.rack_leaves(rack_counts(text))
+        rows = np.flatnonzero((leaves.sizes == 5) | (leaves.sizes == 6))
+        first = with_bingo_odds(leaves, StaticSettings(), odds).values
+        again = with_bingo_odds(leaves, StaticSettings(), odds).values  # from the remembered odds
+        assert np.array_equal(first, again)
+        direct = leaves.values.copy()
+        direct[rows] += StaticSettings().bingo_draw_bonus * odds.probs(leaves.counts, rows)
+        assert np.array_equal(first, direct)
+        assert any(odds.prob(leaves.keys[r]) > 0 for r in rows)

@@ -171,6 +171,8 @@ class BingoOdds:
         self._cache: dict[str, float] = {}
         self._sets: tuple[set[str], set[str], set[str], dict[str, set[int]]] | None = None
         self._codes: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._by_rank: dict[int, np.ndarray] = {}
+        """Odds already computed, by the size of a full leave table and the leave's rank in it."""
 
     def probs(self, counts: np.ndarray, rows: np.ndarray) -> np.ndarray:
         """:meth:`prob` of the blank-free leaves ``counts[rows]`` (27 counts each), compiled."""
@@ -181,6 +183,24 @@ class BingoOdds:
         full, one, masks, two = self._codes
         return bingo_nb.leave_probs(np.asarray(counts, np.int64), np.asarray(rows, np.int64), self.bag,
                                     full, one, masks, two)
+
+    def leave_probs(self, leaves: RackLeaves, rows: np.ndarray) -> np.ndarray:
+        """:meth:`probs` of the sub-leaves ``rows`` of a rack, remembered by their rank in the
+        full leave table (a leave's odds depend on the leave alone: the draws are from a full
+        bag), so a leave seen before costs one look-up."""
+        ranks = leaves.ranks[rows]
+        if not leaves.table_size or (ranks < 0).any():
+            return self.probs(leaves.counts, rows)
+        known = self._by_rank.get(leaves.table_size)
+        if known is None:
+            known = self._by_rank[leaves.table_size] = np.full(leaves.table_size, np.nan)
+        got = known[ranks]
+        missing = np.isnan(got)
+        if missing.any():
+            fresh = self.probs(leaves.counts, rows[missing])
+            got[missing] = fresh
+            known[ranks[missing]] = fresh
+        return got
 
     def _word_sets(self) -> tuple[set[str], set[str], set[str], dict[str, set[int]]]:
         if self._sets is None:
@@ -282,8 +302,8 @@ def with_bingo_odds(leaves: RackLeaves, settings: StaticSettings, odds: BingoOdd
     blanks = leaves.counts[:, 0] > 0  # the learned blank value already holds its bingo power
     rows = np.flatnonzero(((leaves.sizes == 5) | (leaves.sizes == 6)) & ~blanks)
     if len(rows):
-        values[rows] += settings.bingo_draw_bonus * odds.probs(leaves.counts, rows)
-    return RackLeaves(leaves.radix, leaves.full, leaves.counts, values, leaves.keys)
+        values[rows] += settings.bingo_draw_bonus * odds.leave_probs(leaves, rows)
+    return leaves.with_values(values)
 
 
 @dataclass

@@ -91,19 +91,37 @@ class RackLeaves:
 
     ``code`` of a leave = sum over the rack's tiles of (copies kept) x ``radix[tile]``; the
     whole rack is ``full``. ``counts[code]`` are the leave's 27 counts, ``values[code]`` its
-    value, ``keys[code]`` its table key (``?AER``).
+    value, ``keys[code]`` its table key (``?AER``; made from the counts when first read, with
+    the tile names ``names``), ``ranks[code]`` its rank in the model's full table (-1: not
+    there, or no table), ``table_size`` the number of leaves of that table (0: none).
     """
 
-    __slots__ = ("radix", "full", "counts", "values", "keys", "sizes")
+    __slots__ = ("radix", "full", "counts", "values", "_keys", "sizes", "names", "ranks", "table_size")
 
     def __init__(self, radix: np.ndarray, full: int, counts: np.ndarray, values: np.ndarray,
-                 keys: list[str]) -> None:
+                 keys: list[str] | None = None, *, names: str = LETTERS, ranks: np.ndarray | None = None,
+                 table_size: int = 0) -> None:
         self.radix = radix
         self.full = full
         self.counts = counts
         self.values = values
-        self.keys = keys
+        self._keys = keys
+        self.names = names
         self.sizes = counts.sum(axis=1)
+        self.ranks = ranks if ranks is not None else np.full(len(counts), -1, np.int64)
+        self.table_size = table_size if ranks is not None else 0
+
+    @property
+    def keys(self) -> list[str]:
+        """The table key of every sub-leave, by code."""
+        if self._keys is None:
+            self._keys = [leave_key(c, self.names) for c in self.counts]
+        return self._keys
+
+    def with_values(self, values: np.ndarray) -> RackLeaves:
+        """The same sub-leaves with other values."""
+        return RackLeaves(self.radix, self.full, self.counts, values, self._keys, names=self.names, ranks=self.ranks,
+                          table_size=self.table_size)
 
 
 class LeaveModel:
@@ -168,38 +186,43 @@ class LeaveModel:
         got = self._rack_cache.get(full_key)
         if got is not None:
             return got
-        radix = np.zeros(self.kinds, np.int64)
-        keys = [""]
-        n = 1
-        tiles = [t for t in range(self.kinds) if rack[t]]
-        for t in tiles:
-            radix[t] = n
-            c = int(rack[t])
-            ch = self.names[t]
-            keys = [k + ch * j for j in range(c + 1) for k in keys]
-            n *= c + 1
-        codes = np.arange(n)
-        counts = np.zeros((n, self.kinds), np.int32)
-        for t in tiles:
-            counts[:, t] = (codes // radix[t]) % (int(rack[t]) + 1)
         full = self.full
-        if full is not None:  # the full table for the leaves it holds, the model for the others
-            inside = full.index.valid(counts)
+        if full is not None and full.index.caps.shape[0] == self.kinds:
+            # the full table for the leaves it holds (compiled enumeration), the model for the others
+            from qiza.players.leaves_nb import sub_leaves
+
+            index = full.index
+            radix, counts, ranks = sub_leaves(rack.astype(np.int64), index.offsets, index.caps, index.max_size)
+            n = len(counts)
+            inside = ranks >= 0
             values = np.empty(n, np.float64)
-            values[inside] = full.values[full.index.ranks(counts[inside])]
-            outside = np.flatnonzero(~inside)
-            if len(outside):
-                values[outside] = self.values_of(counts[outside])
+            values[inside] = full.values[ranks[inside]]
+            # the others (for a seven-tile rack, the whole rack alone): one at a time, remembered
+            for i in np.flatnonzero(~inside).tolist():
+                values[i] = self.value_key(leave_key(counts[i], self.names), counts[i])
+            outside = np.zeros(0, np.int64)  # the table dict is read by value_key already
         else:
+            radix = np.zeros(self.kinds, np.int64)
+            n = 1
+            tiles = [t for t in range(self.kinds) if rack[t]]
+            for t in tiles:
+                radix[t] = n
+                n *= int(rack[t]) + 1
+            codes = np.arange(n)
+            counts = np.zeros((n, self.kinds), np.int32)
+            for t in tiles:
+                counts[:, t] = (codes // radix[t]) % (int(rack[t]) + 1)
+            ranks = np.full(n, -1, np.int64)
             outside = np.arange(n)
             values = self.values_of(counts)
         table = self.table
         if table:
             for i in outside.tolist():
-                v = table.get(keys[i])
+                v = table.get(leave_key(counts[i], self.names))
                 if v is not None:
                     values[i] = v
-        result = RackLeaves(radix, n - 1, counts, values, keys)
+        result = RackLeaves(radix, n - 1, counts, values, names=self.names, ranks=ranks,
+                            table_size=full.index.size if full is not None else 0)
         if len(self._rack_cache) > 20_000:
             self._rack_cache.clear()
         self._rack_cache[full_key] = result
