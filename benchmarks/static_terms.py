@@ -41,6 +41,10 @@ VARIANTS: dict[str, dict[str, float]] = {
     "exchange penalty 2": {"exchange_penalty": 2.0},
     "stuck x2, constant 10": {"stuck_penalty": 2.0, "stuck_constant": 10.0},
     "stuck constant 10": {"stuck_constant": 10.0},
+    "leave weight 1.1": {"leave_weight": 1.1},
+    "leave weight 1.3": {"leave_weight": 1.3},
+    "bingo odds x1.5": {"bingo_draw_bonus": 15.0},
+    "exchange bonus 2": {"exchange_penalty": -2.0},
     "no leave fade": {"fade_floor": 1.0},
     "leave fade to 0": {"fade_floor": 0.0},
 }

@@ -424,6 +424,7 @@ class StaticPlayer(BasePlayer):
         self.leaves = leaves or model_for_tile_set(lexicon.tile_set)
         self._own_leaves = leaves is not None
         self.settings = settings or StaticSettings()
+        self._last_odds: tuple[TileSet, BingoOdds | None] | None = None
 
     def model_for(self, rules: Rules) -> LeaveModel:
         """The leave values for a game's rules: the model given to the player, else the shipped
@@ -431,6 +432,16 @@ class StaticPlayer(BasePlayer):
         shipped; other languages the feature model of their tile values, see
         :func:`~qiza.players.leaves.model_for_tile_set`)."""
         return self.leaves if self._own_leaves else model_for_tile_set(rules.tile_set, rules.rack_size)
+
+    def _odds(self, rules: Rules) -> BingoOdds | None:
+        """:func:`odds_for` this player's lexicon and settings, remembered for the last tile set
+        seen (the same object move after move in a game)."""
+        last = self._last_odds
+        if last is not None and last[0] is rules.tile_set:
+            return last[1]
+        odds = odds_for(self.lexicon, rules, self.settings)
+        self._last_odds = (rules.tile_set, odds)
+        return odds
 
     # -- evaluation of all placements ------------------------------------------------------
     def _hot_squares(self, rules: Rules) -> np.ndarray:
@@ -444,7 +455,7 @@ class StaticPlayer(BasePlayer):
         ts = rules.tile_set
         unseen = float(rack_counts(view.unseen, ts).dot(tile_values_of(rules))) if view.bag_count == 0 else 0.0
         hot = self._hot_squares(rules) if view.board.is_empty() else None
-        odds = odds_for(self.lexicon, rules, self.settings)
+        odds = self._odds(rules)
         return evaluate_position(gen, self.model_for(rules), self.settings, rules,
                                  board_array(view.board), rack_counts(view.rack, ts), view.bag_count, unseen, hot,
                                  odds)
@@ -458,7 +469,7 @@ class StaticPlayer(BasePlayer):
     def exchange_options(self, view: PlayerView, rack: np.ndarray) -> list[Option]:
         """Every exchange with its equity (the value of the tiles kept), when exchanging is allowed."""
         ts = view.rules.tile_set
-        odds = odds_for(self.lexicon, view.rules, self.settings)
+        odds = self._odds(view.rules)
         leaves = with_bingo_odds(self.model_for(view.rules).rack_leaves(rack), self.settings, odds)
         ev = Evaluation(MoveList(np.zeros((0, 8), np.int32), board_array(view.board), view.rules.layout.size),
                         np.zeros(0), np.zeros(0, np.int64), leaves, rack, self.settings.leave_weight)
@@ -496,7 +507,7 @@ class StaticPlayer(BasePlayer):
         gen = self.generator(rules)
         ts = rules.tile_set
         unseen = float(rack_counts(view.unseen, ts).dot(tile_values_of(rules))) if view.bag_count == 0 else 0.0
-        odds = odds_for(self.lexicon, rules, self.settings)
+        odds = self._odds(rules)
         rack = rack_counts(view.rack, ts)
         leaves = with_bingo_odds(self.model_for(rules).rack_leaves(rack), self.settings, odds)
         per_code = leave_equities(leaves, self.settings, rules, view.bag_count, unseen)
