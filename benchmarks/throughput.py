@@ -14,10 +14,21 @@ Each is run on one worker and on ``--jobs`` workers (default: all cores); the fi
 starting the worker processes (each loads the lexicon), so small runs understate the rate.
 Prints the machine's load average beside the figures: on a shared machine they are noisy.
 
-Measured (2 cores, shared with another agent's jobs):
+Measured 2026-11-25 on the 2-core development machine, shared (load 8.7-10.2: the machine was
+oversubscribed, so two workers did not go faster than one), 400 games each:
 
-* 2026-11-25, load 2.2-3.3 at the start of the runs, 400 games each:
-  see the commit that added this file for the table.
+    loop                          workers  games/s  games/s/core  other
+    selfplay static v static            1    35.2      35.2       0.96 ms/move
+    selfplay static v static            2    41.8      20.9       1.34 ms/move
+    selfplay maxscore v maxscore        1    96.2      96.2       0.26 ms/move
+    selfplay maxscore v maxscore        2    75.6      37.8       0.47 ms/move
+    train (one round)                   1    23.3      23.3       444 observations/s
+    train (one round)                   2    22.8      11.4       433 observations/s
+
+A whole training round of 60,000 games (shipped model, 10% exploration) took 2,273 s on 2
+workers at load 6.5-8.5 (26 games/s, 1,143,322 observations). For comparison, MAGPIE's own
+autoplay of its static players (built outside the repository, reading qiza's leaves; one thread)
+played 4,000 games in 16.4 s of CPU time (244 games per CPU-second; 76 s wall at load 8).
 """
 
 from __future__ import annotations
