@@ -22,7 +22,14 @@ full table, times 1.2, converted by its ``convert csv2klv``): its best-only stat
 (``-r1 best -s1 equity``) on the same 514 positions, timed around the command through its C
 API, fastest of 3 runs: **0.220 ms median, 0.271 mean, 0.579 p95** (load 6.5; 0.225 / 0.285 with
 ``-wmp false``). qiza ``choose`` just after, same load: 0.328 ms median before the compiled
-sub-leaves (commit 25d4973), 0.210 ms after (load 8.0).
+sub-leaves, 0.210 ms after (load 8.0). Alternated four times at load 8.3-8.5: qiza ``choose``
+0.196-0.209 ms median (mean 0.256-0.275), MAGPIE 0.216-0.220 (mean 0.260-0.264); first runs
+(qiza's caches emptied: ``cold``) qiza 0.41 ms median, MAGPIE 0.24.
+
+The same build played qiza's ``static`` through a pipe (a harness outside the repository,
+every move checked by qiza's rules engine, 0 refused): 2,000 games, 1,000 shuffles from both
+seats, qiza 51.2% (95% 49.0-53.3), average 422.7 against 420.5. MAGPIE read qiza's leaves
+there, so this compares the equity terms and search, not MAGPIE's own trained leaves.
 """
 
 from __future__ import annotations
