@@ -695,7 +695,8 @@ class Game:
     def set_rack(self, seat: int, rack: str) -> None:
         """Give a player exactly these tiles, swapping with the bag (for game records and analysis).
 
-        Raises if the bag and the player's rack together do not hold the tiles.
+        Raises if the bag and the player's rack together do not hold the tiles, or if they are
+        more than a rack holds.
         """
         self._check_seat(seat)
         tile_set = self.rules.tile_set
@@ -703,6 +704,8 @@ class Game:
             wanted = tile_set.codes(rack.upper())
         except ValueError as exc:
             raise MoveSyntaxError(str(exc)) from None
+        if len(wanted) > self.rules.rack_size:
+            raise RuleError(f"rack {rack.upper()}: {len(wanted)} tiles; a rack holds at most {self.rules.rack_size}")
         pool = Counter(self.bag) + Counter(self.racks[seat])
         need = Counter(wanted)
         missing = need - pool

@@ -743,3 +743,11 @@ def test_gcg_records_replay_through_the_game(name: str, shared_dir: object, ever
         now = game.scores_before_end() if game.over and middle == "(challenge)" else game.scores
         assert now is not None and now[seat] == total, (index, who, middle)
     assert game.tile_total() == 100
+
+
+def test_set_rack_refuses_more_tiles_than_a_rack_holds() -> None:
+    game = Game(seed=1)
+    before = (game.rack_text(0), list(game.bag))
+    with pytest.raises(RuleError, match="8 tiles; a rack holds at most 7"):
+        game.set_rack(0, "??AAAAAA")  # found by the random bad-input test
+    assert (game.rack_text(0), list(game.bag)) == before
