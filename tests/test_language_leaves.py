@@ -27,6 +27,8 @@ def test_training_on_spanish_tiles(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert model.kinds == kinds and len(model.tile_values) == kinds and model.full is None
     assert model.meta["tile_set"] == "spanish" and model.meta["letters"] == list(SPANISH.letters)
     assert model.meta["observations"] > 0 and model.meta["games"] == 8
+    distinct = model.meta["distinct_leaves"]
+    assert f"leaves observed: {distinct} distinct (a model of this tile set has no full table)" in train.report(model)
     # the file keeps the tile names and vowels, and reads back to the same values
     model.save(tmp_path / "es.json")
     data = json.loads((tmp_path / "es.json").read_text())

@@ -434,8 +434,10 @@ def report(model: LeaveModel) -> str:
     hist = meta.get("leaves_by_observations")
     if isinstance(hist, dict):
         seen = sum(int(v) for v in hist.values())
-        total = full.index.size if full is not None else seen
-        lines.append(f"leaves observed: {seen} of {total}; never: {total - seen}")
+        if full is not None:
+            lines.append(f"leaves observed: {seen} of {full.index.size}; never: {full.index.size - seen}")
+        else:
+            lines.append(f"leaves observed: {seen} distinct (a model of this tile set has no full table)")
         lines.extend(f"  observed {name} times: {count}" for name, count in hist.items())
     else:
         lines.append("leaves observed: not recorded by this model's training run")
