@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from endgame_positions import empty_bag_positions
 
 from qiza.analysis import board_array, generator, rack_counts
 from qiza.game import Game
@@ -122,27 +123,6 @@ def test_move_lists_match_the_generator(lexicon: Lexicon, position: np.ndarray) 
     assert opened
 
 
-def _empty_bag_positions(lexicon: Lexicon, count: int) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]:
-    """(board, racks of the player to move and of the other, scoreless streak) of static
-    self-play games at the first turn with the bag empty."""
-    from qiza.players.endgame import scoreless_streak
-
-    rules = CLASSIC.with_options(challenge="auto")
-    out: list[tuple[np.ndarray, np.ndarray, np.ndarray, int]] = []
-    seed = 100
-    while len(out) < count:
-        players = [make_player("static", lexicon, seed=seed), make_player("static", lexicon, seed=seed + 1)]
-        game = Game(rules, lexicon=lexicon, seed=seed)
-        while game.bag and not game.over:
-            game.play(players[game.to_move].choose(game.view(game.to_move)))
-        if not game.over:
-            seat = game.to_move
-            out.append((board_array(game.board).copy(), rack_counts(game.racks[seat]),
-                        rack_counts(game.racks[1 - seat]), scoreless_streak(game.history, rules)))
-        seed += 1
-    return out
-
-
 def test_the_compiled_search_agrees_with_the_python_search(lexicon: Lexicon) -> None:
     """Real empty-bag positions, with the opponent's rack cut to at most three tiles (so that
     both solvers finish): the same exact value, a legal first move of the principal variation,
@@ -150,7 +130,7 @@ def test_the_compiled_search_agrees_with_the_python_search(lexicon: Lexicon) -> 
     from qiza.players.endgame import solve_position_py
 
     gen = generator(lexicon, CLASSIC)
-    for board, me, opp, streak in _empty_bag_positions(lexicon, 4):
+    for board, me, opp, streak in empty_bag_positions(lexicon, 4):
         while opp.sum() > 3:
             opp[int(np.flatnonzero(opp)[-1])] -= 1
         new = solve_position(gen, CLASSIC, board, me, opp, time_limit=60, streak=streak)

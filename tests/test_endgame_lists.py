@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from endgame_positions import empty_bag_positions
 
-from qiza.analysis import board_array, generator, rack_counts
-from qiza.game import Game
+from qiza.analysis import generator
 from qiza.lexicon import Lexicon
-from qiza.players import make_player
 from qiza.rules import CLASSIC
 
 Row = tuple[int, int, int, int, frozenset[int]]
@@ -18,20 +17,8 @@ Row = tuple[int, int, int, int, frozenset[int]]
 
 def _positions(lexicon: Lexicon, count: int) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """(board, rack to move, other rack) of static self-play games at the first turn with the bag empty."""
-    rules = CLASSIC.with_options(challenge="auto")
-    out: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
-    seed = 300
-    while len(out) < count:
-        players = [make_player("static", lexicon, seed=seed), make_player("static", lexicon, seed=seed + 1)]
-        game = Game(rules, lexicon=lexicon, seed=seed)
-        while game.bag and not game.over:
-            game.play(players[game.to_move].choose(game.view(game.to_move)))
-        if not game.over:
-            seat = game.to_move
-            out.append((board_array(game.board).ravel().astype(np.int32), rack_counts(game.racks[seat]),
-                        rack_counts(game.racks[1 - seat])))
-        seed += 1
-    return out
+    return [(board.ravel().astype(np.int32), me, opp)
+            for board, me, opp, _ in empty_bag_positions(lexicon, count, first_seed=300)]
 
 
 class Lists:
