@@ -17,10 +17,8 @@ moves for analysis. :meth:`Game.view` is what one player may see.
 from __future__ import annotations
 
 import copy
-import enum
 import json
 import random
-import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -34,82 +32,10 @@ from qiza.lexicon import Lexicon, load_lexicon
 from qiza.move import THROUGH, Challenge, Exchange, Move, Pass, Place, format_move, parse_move
 from qiza.rules import CLASSIC, COMPUTER, EndPoints, EndRule, FirstPlayer, Rules
 from qiza.scoring import Evaluation, evaluate
+from qiza.sheet import FORFEITS, TURN_KINDS, EndReason, Kind, PlayerView, Record, visible_record
 
-__all__ = ["Game", "Kind", "Record", "EndReason", "PlayerView", "replay", "visible_record", "COMPUTER"]
-
-
-class Kind(enum.Enum):
-    """What a score sheet line records."""
-
-    PLACE = "place"
-    EXCHANGE = "exchange"
-    PASS = "pass"
-    PHONY_REMOVED = "phony-removed"
-    """A play taken back after a successful challenge (its score subtracted)."""
-    CHALLENGE_BONUS = "challenge-bonus"
-    """Points to a player whose play was challenged without success (five/ten-point rules)."""
-    FAILED_CHALLENGE = "failed-challenge"
-    """A challenge that failed; under the double rule it costs the challenger a turn."""
-    LOST_TURN = "lost-turn"
-    """A turn lost to an earlier failed challenge."""
-    END_RACK_BONUS = "end-rack-bonus"
-    """Points for the other players' unplayed tiles, to the player who went out."""
-    END_RACK_PENALTY = "end-rack-penalty"
-    """A player's own unplayed tiles at the end."""
-    TIME_PENALTY = "time-penalty"
-
-
-TURN_KINDS = (Kind.PLACE, Kind.EXCHANGE, Kind.PASS, Kind.LOST_TURN, Kind.FAILED_CHALLENGE)
-
-
-class EndReason(enum.Enum):
-    """Why a game ended."""
-
-    WENT_OUT = "a player went out"
-    SCORELESS = "every player had three scoreless turns in a row"
-    PASSES = "every player passed twice in a row"
-    BLOCKED = "no player can make a play"
-    FINISH_LINE = "a player reached the Finish Line target"
-    RESIGNED = "a player resigned"
-    TIME = "a player lost on time"
-    """The player's clock ran past the longest overtime allowed (see :mod:`qiza.web.clocks`)."""
-    ABANDONED = "a player left the game"
-    """The player stopped playing and another claimed the game (after a reminder)."""
-
-
-FORFEITS = (EndReason.RESIGNED, EndReason.TIME, EndReason.ABANDONED)
-"""End reasons where one player loses whatever the scores: :meth:`Game.resign` with a reason."""
-
-
-@dataclass
-class Record:
-    """One line of the score sheet."""
-
-    seat: int
-    kind: Kind
-    rack: str
-    """The player's rack before the event (``?`` for a blank)."""
-    score: int
-    total: int
-    move: Move | None = None
-    notation: str = ""
-    """The move as written in the game's notation (with played-through letters in parentheses)."""
-    words: tuple[str, ...] = ()
-    squares: tuple[int, ...] = ()
-    """Squares of the tiles placed (for highlighting the last move)."""
-    bingo: bool = False
-    challenged_off: bool = False
-    """Set on a placement later removed after a successful challenge."""
-    note: str = ""
-    takes_turn: bool = True
-    """False on a failed challenge that did not use the challenger's turn (no penalty, or a
-    later turn lost, which gets its own ``LOST_TURN`` line)."""
-
-    @property
-    def is_turn(self) -> bool:
-        """Whether this line is a player's turn (not an adjustment, not a challenge made
-        outside the challenger's turn)."""
-        return self.kind in TURN_KINDS and self.takes_turn
+__all__ = ["Game", "Kind", "Record", "EndReason", "PlayerView", "replay", "apply_action", "visible_record", "COMPUTER",
+           "FORFEITS", "TURN_KINDS"]
 
 
 @dataclass
@@ -122,28 +48,6 @@ class _Pending:
     drawn: list[Tile]
     evaluation: Evaluation
     ends_game: EndReason | None
-
-
-@dataclass(frozen=True)
-class PlayerView:
-    """What one player (or a spectator) may see: their own rack, the board, scores and the
-    unseen tiles, and the score sheet as :func:`visible_record` shows it to them."""
-
-    seat: int | None
-    """The player's seat; ``None`` for a spectator, who sees no rack."""
-    rack: str
-    board: Board
-    scores: tuple[int, ...]
-    to_move: int
-    bag_count: int
-    rack_counts: tuple[int, ...]
-    unseen: str
-    """Tiles this player cannot see: the bag plus the other players' racks, sorted (for a
-    spectator: the bag and every rack)."""
-    history: tuple[Record, ...]
-    rules: Rules
-    over: bool
-    can_challenge: bool
 
 
 @dataclass
@@ -922,110 +826,10 @@ class Game:
         state = f"over: {self.end_reason.value}" if self.end_reason else f"{self.players[self.to_move]} to move"
         return f"<Game {self.rules.name} {self.players} scores {self.scores}, {state}>"
 
-
-def visible_record(record: Record, viewer: int | None, *, over: bool) -> Record:
-    """A score sheet line as the player in seat ``viewer`` (``None``: a spectator) may see it.
-
-    This is the one place that decides it; every front end and the web server show records
-    through it. Once the game is over everything is shown. Before that a line's rack is
-    shown only to its own player, and an exchange shows others only how many tiles went
-    back (the exchanger sees which). Every other field is public: the board shows it.
-
-    >>> record = Record(0, Kind.EXCHANGE, "AEIQUVV", 0, 0, Exchange("QVV"), "exchange QVV")
-    >>> visible_record(record, 1, over=False).notation
-    'exchange 3 tiles'
-    >>> visible_record(record, 0, over=False).notation, visible_record(record, 1, over=True).rack
-    ('exchange QVV', 'AEIQUVV')
-    """
-    if over or (viewer is not None and viewer == record.seat):
-        return record
-    hidden = copy.copy(record)
-    hidden.rack = ""
-    if record.kind is Kind.EXCHANGE and isinstance(record.move, Exchange):
-        count = len(record.move.tiles)
-        hidden.move = None
-        hidden.notation = f"exchange {count} tile{'s' if count != 1 else ''}"
-    return hidden
-
-
 def _phony_message(words: list[str], lexicon: str) -> str:
     if len(words) == 1:
         return f"{words[0]} is not in {lexicon}"
     return f"{', '.join(words[:-1])} and {words[-1]} are not in {lexicon}"
 
 
-def apply_action(game: Game, seat: int, text: str) -> None:
-    """Apply one entry of :attr:`Game.actions` (a move in the game's notation, ``challenge``
-    (``challenge N``: with a bonus of N points),
-    ``accept``, ``rack TILES``, ``arrange TILES``, ``redeal TOKEN``, ``penalty N NOTE``, ``setup JSON``
-    or ``resign`` (``resign time``: lost on time, ``resign abandoned``: left the game))."""
-    word, _, rest = text.partition(" ")
-    if text == "accept":
-        game.accept()
-    elif text == "challenge":
-        game.challenge(seat)
-    elif word == "challenge":
-        if not re.fullmatch(r"[0-9]{1,4}", rest):
-            raise MoveSyntaxError(f"malformed challenge: {rest[:20]!r} is not a number of bonus points")
-        game.challenge(seat, bonus=int(rest))
-    elif text == "resign":
-        game.resign(seat)
-    elif text == "resign time":
-        game.resign(seat, EndReason.TIME)
-    elif text == "resign abandoned":
-        game.resign(seat, EndReason.ABANDONED)
-    elif word == "rack":
-        game.set_rack(seat, rest)
-    elif word == "setup":
-        game.setup_position(*_setup_fields(rest))
-    elif word == "arrange":
-        game.arrange_rack(seat, rest)
-    elif word == "redeal":
-        if not (rest.isascii() and rest.isdigit() and len(rest) <= 20):
-            raise MoveSyntaxError(f"malformed redeal: {rest!r} is not a number")
-        game.redeal_unseen(seat, int(rest))
-    elif word == "penalty":
-        points, _, note = rest.partition(" ")
-        if not re.fullmatch(r"-?[0-9]{1,6}", points):
-            raise MoveSyntaxError(f"malformed penalty: {points[:20]!r} is not a whole number of points")
-        game.penalize(seat, int(points), note)
-    else:
-        game.play(text, seat=seat)
-
-
-def _setup_fields(text: str) -> tuple[list[str], list[str], list[int], int, int]:
-    """The board rows, racks, scores, player to move and scoreless turns of a ``setup JSON``
-    action; :class:`MoveSyntaxError` naming the field that is missing or of the wrong type."""
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError) as exc:  # not JSON, a number of thousands of digits, deep nesting
-        raise MoveSyntaxError(f"malformed set-up: not JSON ({str(exc)[:60]})") from None
-    if not isinstance(data, dict):
-        raise MoveSyntaxError("malformed set-up: not a JSON object")
-
-    def texts(key: str) -> list[str]:
-        value = data.get(key)
-        if not (isinstance(value, list) and len(value) <= 21 and all(isinstance(v, str) for v in value)):
-            raise MoveSyntaxError(f"malformed set-up: {key} must be a list of at most 21 strings")
-        return value
-
-    def number(key: str, default: int | None = None) -> int:
-        value = data.get(key, default)
-        if type(value) is not int or not 0 <= value <= 1_000_000:
-            raise MoveSyntaxError(f"malformed set-up: {key} must be a whole number")
-        return value
-
-    rows, racks, scores = texts("rows"), texts("racks"), data.get("scores")
-    if not (isinstance(scores, list) and len(scores) <= 4
-            and all(type(v) is int and abs(v) <= 1_000_000 for v in scores)):
-        raise MoveSyntaxError("malformed set-up: scores must be a list of at most 4 whole numbers")
-    return rows, racks, scores, number("to_move"), number("scoreless_turns", 0)
-
-
-def replay(rules: Rules, players: Sequence[str], seed: int, actions: Sequence[tuple[int, str]],
-           lexicon: Lexicon | str | None = None) -> Game:
-    """Rebuild a game from its rules, players, seed and :attr:`Game.actions`."""
-    game = Game(rules, players=players, lexicon=lexicon, seed=seed)
-    for seat, text in actions:
-        apply_action(game, seat, text)
-    return game
+from qiza.actions import apply_action, replay  # noqa: E402  (they build on Game: imported once it exists)

@@ -17,8 +17,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from qiza.actions import apply_action
 from qiza.errors import FileFormatError, QizaError
-from qiza.game import Game, apply_action
+from qiza.game import Game
 from qiza.lexicon import Lexicon, load_lexicon
 from qiza.rules import Rules, rules_from_dict
 

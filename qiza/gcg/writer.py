@@ -10,7 +10,7 @@ from pathlib import Path
 
 from qiza.alphabet import ENGLISH
 from qiza.errors import FileFormatError
-from qiza.game import FORFEITS, EndReason, Game, Kind, Record
+from qiza.game import Game
 from qiza.gcg.record import (
     _RACK_OK,
     CHALLENGER_NOTE,
@@ -26,6 +26,7 @@ from qiza.gcg.record import (
 from qiza.layout import STANDARD
 from qiza.move import Exchange, Place, format_coordinate
 from qiza.rules import Notation
+from qiza.sheet import FORFEITS, EndReason, Kind, Record
 
 
 def _check_text(value: str, what: str) -> None:

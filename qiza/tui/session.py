@@ -19,8 +19,9 @@ from rich.table import Table
 from rich.text import Text
 
 from qiza import savefile
+from qiza.actions import replay
 from qiza.errors import FileFormatError, QizaError
-from qiza.game import Game, Kind, Record, replay
+from qiza.game import Game, Kind, Record
 from qiza.move import Place
 from qiza.paths import user_data_dir
 from qiza.rules import Notation

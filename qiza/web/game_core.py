@@ -221,7 +221,7 @@ class GameCore:
             return cached
         actions = [(int(s), str(t)) for s, t in row.save["actions"]]
         if cached is not None and cached.version < row.version and actions[:len(cached.game.actions)] == cached.game.actions:
-            from qiza.game import apply_action
+            from qiza.actions import apply_action
 
             try:
                 for seat, text in actions[len(cached.game.actions):]:

@@ -1,0 +1,94 @@
+"""The actions of a saved game: each entry of :attr:`Game.actions <qiza.game.Game.actions>` as
+text, applied to a game (:func:`apply_action`), and a whole game rebuilt from its seed and
+actions (:func:`replay`)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+
+from qiza.errors import MoveSyntaxError
+from qiza.game import Game
+from qiza.lexicon import Lexicon
+from qiza.rules import Rules
+from qiza.sheet import EndReason
+
+__all__ = ["apply_action", "replay"]
+
+
+def apply_action(game: Game, seat: int, text: str) -> None:
+    """Apply one entry of :attr:`Game.actions` (a move in the game's notation, ``challenge``
+    (``challenge N``: with a bonus of N points),
+    ``accept``, ``rack TILES``, ``arrange TILES``, ``redeal TOKEN``, ``penalty N NOTE``, ``setup JSON``
+    or ``resign`` (``resign time``: lost on time, ``resign abandoned``: left the game))."""
+    word, _, rest = text.partition(" ")
+    if text == "accept":
+        game.accept()
+    elif text == "challenge":
+        game.challenge(seat)
+    elif word == "challenge":
+        if not re.fullmatch(r"[0-9]{1,4}", rest):
+            raise MoveSyntaxError(f"malformed challenge: {rest[:20]!r} is not a number of bonus points")
+        game.challenge(seat, bonus=int(rest))
+    elif text == "resign":
+        game.resign(seat)
+    elif text == "resign time":
+        game.resign(seat, EndReason.TIME)
+    elif text == "resign abandoned":
+        game.resign(seat, EndReason.ABANDONED)
+    elif word == "rack":
+        game.set_rack(seat, rest)
+    elif word == "setup":
+        game.setup_position(*_setup_fields(rest))
+    elif word == "arrange":
+        game.arrange_rack(seat, rest)
+    elif word == "redeal":
+        if not (rest.isascii() and rest.isdigit() and len(rest) <= 20):
+            raise MoveSyntaxError(f"malformed redeal: {rest!r} is not a number")
+        game.redeal_unseen(seat, int(rest))
+    elif word == "penalty":
+        points, _, note = rest.partition(" ")
+        if not re.fullmatch(r"-?[0-9]{1,6}", points):
+            raise MoveSyntaxError(f"malformed penalty: {points[:20]!r} is not a whole number of points")
+        game.penalize(seat, int(points), note)
+    else:
+        game.play(text, seat=seat)
+
+
+def _setup_fields(text: str) -> tuple[list[str], list[str], list[int], int, int]:
+    """The board rows, racks, scores, player to move and scoreless turns of a ``setup JSON``
+    action; :class:`MoveSyntaxError` naming the field that is missing or of the wrong type."""
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as exc:  # not JSON, a number of thousands of digits, deep nesting
+        raise MoveSyntaxError(f"malformed set-up: not JSON ({str(exc)[:60]})") from None
+    if not isinstance(data, dict):
+        raise MoveSyntaxError("malformed set-up: not a JSON object")
+
+    def texts(key: str) -> list[str]:
+        value = data.get(key)
+        if not (isinstance(value, list) and len(value) <= 21 and all(isinstance(v, str) for v in value)):
+            raise MoveSyntaxError(f"malformed set-up: {key} must be a list of at most 21 strings")
+        return value
+
+    def number(key: str, default: int | None = None) -> int:
+        value = data.get(key, default)
+        if type(value) is not int or not 0 <= value <= 1_000_000:
+            raise MoveSyntaxError(f"malformed set-up: {key} must be a whole number")
+        return value
+
+    rows, racks, scores = texts("rows"), texts("racks"), data.get("scores")
+    if not (isinstance(scores, list) and len(scores) <= 4
+            and all(type(v) is int and abs(v) <= 1_000_000 for v in scores)):
+        raise MoveSyntaxError("malformed set-up: scores must be a list of at most 4 whole numbers")
+    return rows, racks, scores, number("to_move"), number("scoreless_turns", 0)
+
+
+def replay(rules: Rules, players: Sequence[str], seed: int, actions: Sequence[tuple[int, str]],
+           lexicon: Lexicon | str | None = None) -> Game:
+    """Rebuild a game from its rules, players, seed and :attr:`Game.actions`."""
+    game = Game(rules, players=players, lexicon=lexicon, seed=seed)
+    for seat, text in actions:
+        apply_action(game, seat, text)
+    return game
