@@ -13,11 +13,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
 from qiza import gcg
 from qiza.errors import QizaError
 from qiza.lexicon import Lexicon, load_lexicon
+from qiza.paths import is_file
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
 def _load_lexicon(spec: str | None) -> Lexicon | None:
     if spec is None:
         return None
-    if Path(spec).exists():
+    if is_file(spec):
         return Lexicon.from_file(spec)
     return load_lexicon(spec)
 

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from qiza.alphabet import BLANK, BLANK_FLAG, ENGLISH, TileSet, TileSetError
 from qiza.errors import QizaError
-from qiza.paths import user_cache_dir
+from qiza.paths import is_file, user_cache_dir
 
 if TYPE_CHECKING:
     import numpy as np
@@ -403,7 +403,7 @@ def load_lexicon(name_or_path: str | os.PathLike[str] = "enable") -> Lexicon:
     key = str(name_or_path)
     builtin = BUILTIN.get(key.lower())
     if builtin is None:
-        if not Path(key).exists():
+        if not is_file(key):
             raise LexiconError(f"unknown lexicon {key!r}: use enable, twl06, sowpods, "
                                f"{', '.join(LANGUAGE_LEXICONS)} or the path of a word list file")
         return Lexicon.from_file(key)

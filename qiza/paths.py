@@ -37,3 +37,12 @@ def user_data_dir() -> Path:
     home = Path.home()
     return _user_dir("QIZA_DATA_DIR", ("APPDATA", home / "AppData" / "Roaming"),
                      home / "Library" / "Application Support", ("XDG_DATA_HOME", home / ".local" / "share"))
+
+
+def is_file(name: str | os.PathLike[str]) -> bool:
+    """Whether ``name`` is the path of a regular file; False (not an error) for a name that
+    cannot be a path here: too long, or holding a NUL character."""
+    try:
+        return Path(name).is_file()
+    except (OSError, ValueError):
+        return False

@@ -21,6 +21,7 @@ from qiza.actions import apply_action
 from qiza.errors import FileFormatError, QizaError
 from qiza.game import Game
 from qiza.lexicon import Lexicon, load_lexicon
+from qiza.paths import is_file
 from qiza.rules import Rules, rules_from_dict
 
 FORMAT = "qiza-game"
@@ -160,11 +161,7 @@ def _lexicon_source(name: str) -> str:
     """A built-in lexicon's name, or the path of a word list file (never a device or a folder)."""
     if name.lower() in ("enable", "twl06", "sowpods"):
         return name.lower()
-    try:
-        regular = Path(name).is_file()
-    except (OSError, ValueError):  # a name too long for a path, or with a NUL
-        regular = False
-    if not regular:
+    if not is_file(name):  # a folder, a device, a name too long for a path or with a NUL
         raise FileFormatError(f"saved game is malformed: field lexicon: {_show(name)} is neither a built-in lexicon "
                               "(enable, twl06, sowpods) nor a word list file")
     return name

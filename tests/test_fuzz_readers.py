@@ -561,3 +561,26 @@ def test_gcg_event_of_a_player_renamed_later_is_a_difference() -> None:
     result = gcg.replay(record)
     assert result.game is None and result.differences[0].line == 3
     assert "'a' is not a player" in result.differences[0].message
+
+
+LONG_NAME = "A" * 5000
+"""Longer than any path may be: asking the file system about it raises ENAMETOOLONG."""
+
+
+@pytest.mark.parametrize("name", [LONG_NAME, "word\x00list.txt"], ids=["too-long", "nul"])
+@pytest.mark.parametrize("args, message", [
+    (["words", "--lexicon", "{name}", "check", "CAT"], "unknown lexicon"),
+    (["gcg", "check", "--lexicon", "{name}", "x.gcg"], "unknown lexicon"),
+    (["selfplay", "static:{name}", "maxscore", "-n", "1"], "a player with its own leaves is static:PATH"),
+    (["play", "--plain", "--no-save", "--lexicon", "{name}"], "unknown lexicon"),
+    (["best", "{name}.gcg"], "a CGP needs"),
+])
+def test_names_that_cannot_be_paths_get_one_line(capsys: pytest.CaptureFixture[str], name: str,
+                                                 args: list[str], message: str) -> None:
+    """A lexicon, leave file or position argument too long for a path (or holding a NUL) is an
+    unknown name, not a traceback from the file system."""
+    assert cli_main([arg.replace("{name}", name) for arg in args]) != 0
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.err + captured.out
+    errors = [line for line in captured.err.splitlines() if line.startswith("qiza ")]
+    assert len(errors) == 1 and message in errors[0]

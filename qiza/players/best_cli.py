@@ -21,6 +21,7 @@ from qiza.errors import QizaError
 from qiza.game import Game
 from qiza.lexicon import Lexicon, load_lexicon
 from qiza.move import Exchange, Move, Place
+from qiza.paths import is_file
 from qiza.players.winprob import win_probability
 
 if TYPE_CHECKING:
@@ -136,10 +137,10 @@ def run(args: argparse.Namespace) -> int:
     source = args.position
     path = Path(source)
     lexicon = args.lexicon
-    if path.suffix.lower() == ".gcg" and path.exists():
+    if path.suffix.lower() == ".gcg" and is_file(source):
         game = game_from_gcg(source, args.turn, lexicon)
     else:
-        text = path.read_text() if path.exists() else source
+        text = path.read_text() if is_file(source) else source
         game = game_from_cgp(text, lexicon)
     if args.iterations < 1:
         raise QizaError("--iterations must be at least 1")

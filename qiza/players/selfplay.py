@@ -25,12 +25,12 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from qiza.errors import QizaError
 from qiza.game import Game, Kind
 from qiza.lexicon import Lexicon, load_lexicon
 from qiza.move import Pass
+from qiza.paths import is_file
 from qiza.players import ComputerPlayer, level_names, make_player
 from qiza.rules import Rules, find_preset
 
@@ -317,7 +317,7 @@ def run(args: argparse.Namespace) -> int:
             specs.append(spec.lower())  # the simulation with inference, or without win probability
             continue
         if colon:
-            if level.lower() != "static" or not Path(leaves_file).is_file():
+            if level.lower() != "static" or not is_file(leaves_file):
                 raise QizaError(f"{spec!r}: a player with its own leaves is static:PATH, PATH a file written by "
                                 "qiza train")
             specs.append(f"static:{leaves_file}")
