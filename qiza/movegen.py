@@ -96,6 +96,8 @@ from qiza.movegen_search import (
     decode_packed,
     prepare,
 )
+from qiza.paths import read_regular
+from qiza.positions import MAX_POSITIONS_BYTES
 
 __all__ = [
     "FIRST_RUN_NOTE", "MAX_RACK", "MAX_SIZE", "O_EQUITY", "O_META", "O_SCORE", "O_TILES", "O_WIDTH", "PASS",
@@ -706,33 +708,33 @@ def read_positions(path: str | Path, size: int = STANDARD.size) -> list[tuple[np
     (a board of the wrong size, a bad tile, a rack of more than :data:`MAX_RACK` tiles), or
     when the file cannot be read or is not UTF-8.
     """
-    positions = []
-    lines: list[str] = []
     try:
-        with open(path, encoding="utf-8") as f:
-            for number, raw in enumerate(f, start=1):
-                line = raw.strip()
-                if not line:
-                    continue
-                try:
-                    if line.startswith("RACK:"):
-                        if len(lines) != size:
-                            raise ValueError(f"a board needs {size} lines, got {len(lines)}")
-                        rack = line[5:].strip()
-                        if len(rack) > MAX_RACK:
-                            raise ValueError(f"a rack holds 0..{MAX_RACK} tiles, not {len(rack)}")
-                        positions.append((parse_board(lines), parse_rack(rack)))
-                        lines = []
-                    elif len(lines) >= size:
-                        raise ValueError(f"a board has {size} lines: expected 'RACK: ...'")
-                    else:
-                        lines.append(line)
-                except ValueError as exc:
-                    raise FileFormatError(str(exc), number, str(path)) from None
+        text = read_regular(path, MAX_POSITIONS_BYTES).decode("utf-8")
     except OSError as exc:
         raise FileFormatError(f"cannot read: {exc.strerror}", None, str(path)) from None
     except UnicodeDecodeError as exc:
         raise FileFormatError(f"not a positions file (not UTF-8 text: {exc.reason})", None, str(path)) from None
+    positions = []
+    lines: list[str] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line:
+            continue
+        try:
+            if line.startswith("RACK:"):
+                if len(lines) != size:
+                    raise ValueError(f"a board needs {size} lines, got {len(lines)}")
+                rack = line[5:].strip()
+                if len(rack) > MAX_RACK:
+                    raise ValueError(f"a rack holds 0..{MAX_RACK} tiles, not {len(rack)}")
+                positions.append((parse_board(lines), parse_rack(rack)))
+                lines = []
+            elif len(lines) >= size:
+                raise ValueError(f"a board has {size} lines: expected 'RACK: ...'")
+            else:
+                lines.append(line)
+        except ValueError as exc:
+            raise FileFormatError(str(exc), number, str(path)) from None
     if lines:
         raise FileFormatError("the file ends inside a board (no RACK: line)", None, str(path))
     return positions

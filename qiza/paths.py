@@ -5,7 +5,9 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import sys
 from pathlib import Path
 
@@ -46,3 +48,19 @@ def is_file(name: str | os.PathLike[str]) -> bool:
         return Path(name).is_file()
     except (OSError, ValueError):
         return False
+
+
+def read_regular(path: str | os.PathLike[str], limit: int) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes.
+
+    A device (``/dev/zero``), a pipe or a folder, or a larger file, raises :class:`OSError`
+    at once, its ``strerror`` saying which ("not a regular file", "larger than 16 MB"), so a
+    reader that names ``strerror`` in its error needs nothing more and never hangs or fills
+    the memory."""
+    with open(path, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise OSError(errno.EFBIG, f"larger than {limit / 2**20:g} MB, the most qiza reads")
+    return data

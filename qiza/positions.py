@@ -9,13 +9,13 @@ lower-case blanks), a ``RACK: ...`` line, then an empty line, for each position.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 from qiza.alphabet import ENGLISH, TileSet
 from qiza.board import Board
 from qiza.cgp import Position
 from qiza.errors import FileFormatError, QizaError
 from qiza.layout import STANDARD, Layout
+from qiza.paths import read_regular
 
 __all__ = ["loads", "load", "dumps"]
 
@@ -55,11 +55,17 @@ def loads(text: str, *, layout: Layout = STANDARD, tile_set: TileSet = ENGLISH,
     return positions
 
 
+MAX_POSITIONS_BYTES = 256 * 2**20
+"""The largest positions file read."""
+
+
 def load(path: str | os.PathLike[str]) -> list[Position]:
     """Read a positions file."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        text = read_regular(path, MAX_POSITIONS_BYTES).decode("utf-8")
+    except OSError as exc:
+        raise FileFormatError(f"cannot read: {exc.strerror}", None, str(path)) from None
+    except UnicodeDecodeError as exc:
         raise FileFormatError(f"cannot read: {exc}", None, str(path)) from None
     return loads(text, path=str(path))
 

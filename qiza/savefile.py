@@ -21,7 +21,7 @@ from qiza.actions import apply_action
 from qiza.errors import FileFormatError, QizaError
 from qiza.game import Game
 from qiza.lexicon import Lexicon, load_lexicon
-from qiza.paths import is_file
+from qiza.paths import is_file, read_regular
 from qiza.rules import Rules, rules_from_dict
 
 FORMAT = "qiza-game"
@@ -189,10 +189,14 @@ def parse_json(text: str) -> Any:
         raise FileFormatError(f"not a saved game: {exc}") from None
 
 
+MAX_SAVE_BYTES = 64 * 2**20
+"""The largest saved game read."""
+
+
 def read_text(path: str | os.PathLike[str]) -> str:
     """The text of a saved game's file; :class:`FileFormatError` when it cannot be read or is not UTF-8."""
     try:
-        return Path(path).read_text(encoding="utf-8")
+        return read_regular(path, MAX_SAVE_BYTES).decode("utf-8")
     except OSError as exc:
         raise FileFormatError(f"cannot read: {exc.strerror}", path=str(path)) from None
     except UnicodeDecodeError as exc:

@@ -584,3 +584,42 @@ def test_names_that_cannot_be_paths_get_one_line(capsys: pytest.CaptureFixture[s
     assert "Traceback" not in captured.err + captured.out
     errors = [line for line in captured.err.splitlines() if line.startswith("qiza ")]
     assert len(errors) == 1 and message in errors[0]
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero (an endless device)")
+@pytest.mark.parametrize("args, message", [
+    (["analyze", "/dev/zero"], "/dev/zero: cannot read: not a regular file"),
+    (["movegen", "--count", "/dev/zero"], "/dev/zero: cannot read: not a regular file"),
+    (["play", "--plain", "--no-save", "--resume", "/dev/zero"], "not a regular file"),
+])
+def test_commands_refuse_an_endless_device_at_once(capsys: pytest.CaptureFixture[str], args: list[str],
+                                                   message: str) -> None:
+    """A device such as /dev/zero given as a file is refused at once (it used to be read until the
+    memory ran out)."""
+    assert cli_main(args) != 0
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.err + captured.out
+    errors = [line for line in captured.err.splitlines() if line.startswith("qiza ")]
+    assert len(errors) == 1 and message in errors[0], captured.err
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero (an endless device)")
+def test_readers_refuse_devices_and_huge_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from qiza import positions
+    from qiza.movegen import read_positions
+    from qiza.paths import read_regular
+
+    record = gcg.load("/dev/zero")
+    assert [str(e) for e in record.errors] and "not a regular file" in str(record.errors[0])
+    assert cli_main(["gcg", "check", "/dev/zero"]) != 0
+    assert "/dev/zero: cannot read: not a regular file" in capsys.readouterr().out
+    for read in (savefile.load, positions.load, read_positions):
+        with pytest.raises(FileFormatError, match="not a regular file"):
+            read("/dev/zero")
+        with pytest.raises(FileFormatError, match="cannot read"):
+            read(tmp_path)  # a folder
+    big = tmp_path / "big"
+    big.write_bytes(b"x" * 2049)
+    with pytest.raises(OSError, match="larger than"):
+        read_regular(big, 2048)
+    assert read_regular(big, 2049) == b"x" * 2049

@@ -5,7 +5,6 @@ from __future__ import annotations
 import codecs
 import os
 import re
-from pathlib import Path
 from typing import Any
 
 from qiza.errors import FileFormatError
@@ -21,6 +20,7 @@ from qiza.gcg.record import (
     _is_word,
     _on_board,
 )
+from qiza.paths import read_regular
 
 _KNOWN_SIMPLE = {"title": "title", "description": "description", "lexicon": "lexicon",
                  "game-type": "game_type", "board-layout": "board_layout",
@@ -106,10 +106,14 @@ def parse_bytes(data: bytes, *, path: str | None = None) -> GameRecord:
     return record
 
 
+MAX_GCG_BYTES = 16 * 2**20
+"""The largest GCG file read (a tournament game is a few kB)."""
+
+
 def load(path: str | os.PathLike[str]) -> GameRecord:
     """Read a GCG file leniently. An unreadable file gives a record with one error."""
     try:
-        data = Path(path).read_bytes()
+        data = read_regular(path, MAX_GCG_BYTES)
     except OSError as exc:
         record = GameRecord()
         record.errors.append(FileFormatError(f"cannot read: {exc.strerror}", None, str(path)))

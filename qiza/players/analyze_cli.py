@@ -78,7 +78,10 @@ def load_record(path: str) -> GameRecord:
 
     if path.lower().endswith(".json"):
         return gcg.from_game(savefile.load(path))
-    return gcg.load(path)
+    record = gcg.load(path)
+    if record.errors and not record.events:  # unreadable, or nothing of a game in it: say why
+        raise record.errors[0]
+    return record
 
 
 def analyze(path: str, lexicon: str | None = None, player: str | None = None, engine_name: str = "static",
