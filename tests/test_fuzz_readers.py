@@ -623,3 +623,29 @@ def test_readers_refuse_devices_and_huge_files(tmp_path: Path, capsys: pytest.Ca
     with pytest.raises(OSError, match="larger than"):
         read_regular(big, 2048)
     assert read_regular(big, 2049) == b"x" * 2049
+
+
+@pytest.mark.parametrize("content, message", [
+    (None, "cannot read: No such file or directory"),
+    (b"{bad", "not a qiza leave-value file (Expecting property name"),
+    (b'{"format": "other"}', "not a qiza leave-value file"),
+    (b'[1, 2]', "not a qiza leave-value file"),
+    (b'{"format": "qiza-leaves", "tile_values": {}}', "no tile value for"),
+])
+@pytest.mark.parametrize("command", [["train", "--games", "1", "--resume"], ["selfplay", "maxscore", "-n", "1"]],
+                         ids=["train", "selfplay"])
+def test_bad_leave_files_get_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], content: bytes | None,
+                                      message: str, command: list[str]) -> None:
+    """A leave-value file that is missing, not JSON or not qiza's is one error naming it (train
+    --resume used to print a traceback; selfplay's workers crashed over and over and it hung)."""
+    path = tmp_path / "leaves.json"
+    if content is not None:
+        path.write_bytes(content)
+    args = [*command, str(path)] if command[0] == "train" else [command[0], f"static:{path}", *command[1:]]
+    if content is None and command[0] == "selfplay":
+        message = "a player with its own leaves is static:PATH"
+    assert cli_main(args) != 0
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.err + captured.out
+    errors = [line for line in captured.err.splitlines() if line.startswith("qiza ")]
+    assert len(errors) == 1 and message in errors[0], captured.err

@@ -38,7 +38,12 @@ from typing import Any
 import numpy as np
 
 from qiza.alphabet import TileSet
+from qiza.errors import FileFormatError
+from qiza.paths import read_regular
 from qiza.players.leave_table import FullTable, build
+
+MAX_LEAVE_FILE_BYTES = 64 * 2**20
+"""The largest leave-value file (or its full table) read."""
 
 VOWELS = (1, 5, 9, 15, 21)  # A E I O U
 LETTERS = "?ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -322,10 +327,20 @@ class LeaveModel:
 
     @classmethod
     def load(cls, path: str | Path) -> LeaveModel:
-        """Read a model written by :meth:`save` (with its full table when it has one)."""
+        """Read a model written by :meth:`save` (with its full table when it has one).
+
+        Raises :class:`~qiza.errors.FileFormatError` naming the file when it cannot be read
+        (missing, a device, over :data:`MAX_LEAVE_FILE_BYTES`) or is not a leave-value file."""
         path = Path(path)
-        model = cls.from_dict(json.loads(path.read_text()))
-        return model.with_table_file(lambda name: path.with_name(name).read_bytes())
+        try:
+            model = cls.from_dict(json.loads(read_regular(path, MAX_LEAVE_FILE_BYTES)))
+            return model.with_table_file(lambda name: read_regular(path.with_name(name), MAX_LEAVE_FILE_BYTES))
+        except OSError as exc:
+            raise FileFormatError(f"cannot read: {exc.strerror}", None, str(path)) from None
+        except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
+            why = str(exc)[:80]
+            message = why if "leave-value file" in why else f"not a qiza leave-value file ({why})"
+            raise FileFormatError(message, None, str(path)) from None
 
     @classmethod
     def hand_made(cls) -> LeaveModel:

@@ -320,6 +320,9 @@ def run(args: argparse.Namespace) -> int:
             if level.lower() != "static" or not is_file(leaves_file):
                 raise QizaError(f"{spec!r}: a player with its own leaves is static:PATH, PATH a file written by "
                                 "qiza train")
+            from qiza.players.leaves import LeaveModel
+
+            LeaveModel.load(leaves_file)  # a bad file is one error here, not a crash in every worker
             specs.append(f"static:{leaves_file}")
             continue
         if spec.lower() not in level_names():
