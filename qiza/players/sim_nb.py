@@ -24,15 +24,29 @@ import numpy as np
 
 from qiza.jitcache import CACHE
 from qiza.movegen import _generate
+from qiza.movegen_lines import (
+    base_lines,
+    best_changed,
+    bingo_mask,
+    board_letters,
+    changed_lines,
+    cross_sets,
+    new_cache,
+    rack_terms,
+    set_max_leave,
+)
 from qiza.movegen_search import (
+    MAX_RACK,
     O_SCORE,
     O_WIDTH,
     P_BLANKS0,
     P_CAP,
     P_HAVEBEST,
+    P_KINDS,
     P_START,
     P_STARTT,
     W_RACK,
+    W_VAL,
     decode_packed,
 )
 
@@ -107,9 +121,14 @@ def _leave_rank(rack, caps, offset, max_size):  # type: ignore[no-untyped-def]  
 
 
 @nb.njit(cache=CACHE, nogil=True)
-def rollouts(g, anag, works, prem, boards0, racks0, used_all, scores, params, deals, cuts, face,  # type: ignore[no-untyped-def]  # pragma: no cover
+def rollouts(g, anag, works, prem, board, boards0, racks0, used_all, scores, params, deals, cuts, face,  # type: ignore[no-untyped-def]  # pragma: no cover
              table, caps, offset, result, leaves, fix):
     """Run ``deals.shape[0]`` iterations of the simulation of ``boards0.shape[0]`` candidates.
+
+    The first opponent's reply (the same rack on every candidate's board) is searched with the
+    line cache of :mod:`qiza.movegen_lines`: the lines of the board before the candidates
+    (``board``) once an iteration, on each candidate's board only the lines it changes; the
+    play is the one the full search finds.
 
     ``works``: the best-only search's work arrays (rows: per-tile leave values while the bag
     has tiles, end-of-game ones when it is empty); ``prem``: the generator's premium rows;
@@ -144,6 +163,31 @@ def rollouts(g, anag, works, prem, boards0, racks0, used_all, scores, params, de
     values = np.zeros(ncand)
     opp_total = np.zeros(ncand)
     live = np.zeros(ncand, np.bool_)
+    # the line cache of the first opponent's replies: what does not change between iterations
+    cached = False
+    for i in range(nsq):
+        cached = cached or board[i] != 0  # (an empty board's anchors are another matter)
+    nk = works[0][P_KINDS]
+    val = works[0][W_VAL:W_VAL + nk]
+    cross = np.empty((2, size, size), np.int64)
+    xsum = np.empty((2, size, size), np.int32)
+    b = board.reshape((size, size))
+    bt = cross_sets(g, board, size, val, cross, xsum)
+    letters = board_letters(board)
+    crossc = np.empty((ncand, 2, size, size), np.int64)
+    xsumc = np.empty((ncand, 2, size, size), np.int32)
+    boardsT = np.empty((ncand, size, size), boards0.dtype)
+    aff = np.zeros((ncand, 2 * size), np.bool_)
+    letters_c = np.zeros(ncand, np.int64)
+    if cached:
+        for c in range(ncand):
+            boardsT[c] = cross_sets(g, boards0[c], size, val, crossc[c], xsumc[c])
+            changed_lines(board, boards0[c], size, aff[c])
+            letters_c[c] = board_letters(boards0[c])
+    (anchors, bounds, tabs, lines, lbest, lrow, canchors, cbounds, ctabs, corder, scratch) = new_cache(size)
+    wl = np.empty_like(works[0])
+    rvals = np.zeros(MAX_RACK, np.int64)
+    lvb = np.zeros(MAX_RACK + 1, np.int64)
     for it in range(deals.shape[0]):
         deal = deals[it]
         opp[:] = 0
@@ -181,12 +225,39 @@ def rollouts(g, anag, works, prem, boards0, racks0, used_all, scores, params, de
                 live[c] = False
             else:
                 live[c] = True
+        based = False  # the base board's lines searched for this iteration's first rack
+        nr = rbits = eff = bingo = 0
         for j in range(nopp):
             for c in range(ncand):
                 if not live[c]:
                     continue
                 theirs[:] = opp[j]
-                if not _best(g, anag, works[1 if bag_lens[c] == 0 else 0], w, out, boards[c], theirs, prem):
+                if j == 0 and cached and bag_lens[c] > 0:
+                    if not based:
+                        wl[:] = works[0]
+                        for t in range(kinds):
+                            wl[W_RACK + t] = theirs[t]
+                        wl[P_BLANKS0] = theirs[0]
+                        set_max_leave(wl)
+                        nr, rbits, eff = rack_terms(wl, rvals, lvb)
+                        bingo = bingo_mask(anag, wl, nr, letters)
+                        if nr:
+                            base_lines(b, bt, cross, xsum, prem, wl, rvals, nr, rbits, eff, bingo, lvb, scratch,
+                                       anchors[0], anchors[1], anchors[2], anchors[3], bounds, tabs, lines[0],
+                                       lines[1], lines[2], lines[3], lines[4])
+                        based = True
+                    bingo_c = bingo_mask(anag, wl, nr, letters_c[c])
+                    if (bingo_c < 0) == (bingo < 0):  # (else, a 63-letter alphabet: the full search)
+                        if not nr or not best_changed(g, wl, out, b, bt, cross, xsum, boards[c].reshape((size, size)),
+                                                      boardsT[c], crossc[c], xsumc[c], aff[c], prem, rvals, nr, rbits,
+                                                      eff, bingo_c, lvb, scratch, anchors[0], anchors[1], anchors[2],
+                                                      anchors[3], bounds, tabs, lines[0], lines[1], lines[2],
+                                                      lines[3], lines[4], lbest, lrow, canchors[0], canchors[1],
+                                                      canchors[2], canchors[3], cbounds, ctabs, corder):
+                            continue  # no placement: a pass
+                    elif not _best(g, anag, works[0], w, out, boards[c], theirs, prem):
+                        continue
+                elif not _best(g, anag, works[1 if bag_lens[c] == 0 else 0], w, out, boards[c], theirs, prem):
                     continue  # no placement: a pass
                 opp_total[c] += _play(out, boards[c], theirs, size)
                 held = 0
@@ -249,7 +320,7 @@ def warm_up(wide: bool = False) -> None:
         params[Q_RACK] = 2
         params[Q_LEAVE_MAX] = -1
         deals = np.array([[20, 1]], np.int32)
-        rollouts(g, anag, works, prem, boards, racks, np.zeros(1, np.int64), np.zeros(1), params, deals,
+        rollouts(g, anag, works, prem, np.zeros(gen.size * gen.size, np.int32), boards, racks, np.zeros(1, np.int64), np.zeros(1), params, deals,
                  np.array([[0, 1]], np.int64), np.ones(kinds), np.zeros(1, np.float32), np.zeros(kinds, np.int64),
                  np.zeros((1, 1, 1), np.int64), np.zeros((1, 2)), np.zeros((1, 1, kinds), np.int32),
                  np.zeros((1, 1)))
