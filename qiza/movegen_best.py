@@ -392,6 +392,105 @@ def _anchors(bb, empty, start_sq, cross, eff, out_r, out_c, out_p, n):  # type: 
     return n
 
 
+@nb.njit(cache=CACHE, nogil=True)
+def rack_terms(w, rvals, lvb):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """The rack's terms of the anchors' bounds (:func:`_shadow`): ``rvals`` (tile values, descending) and ``lvb`` (best leave by tiles played) filled;
+    returns (tiles on the rack, rack letters mask, letters it can place)."""
+    nk = w[P_KINDS]
+    rbits = 0
+    for t in range(1, nk):
+        if w[W_RACK + t] > 0:
+            rbits |= 1 << t
+    eff = rbits
+    if w[W_RACK] > 0:
+        eff = ALL_LETTERS
+    nr = 0
+    rvals[:] = 0
+    for t in range(nk):
+        for _ in range(w[W_RACK + t]):
+            v = 0 if t == 0 else w[W_VAL + t]
+            j = nr
+            while j > 0 and rvals[j - 1] < v:
+                rvals[j] = rvals[j - 1]
+                j -= 1
+            rvals[j] = v
+            nr += 1
+    lvb[:] = 0
+    if w[P_HASLEAVE] == 2:
+        for n_played in range(1, nr + 1):
+            lvb[n_played] = w[W_LVB + n_played]
+    elif w[P_HASLEAVE]:
+        lv = np.zeros(MAX_RACK, np.int64)
+        m = 0
+        for t in range(nk):
+            for _ in range(w[W_RACK + t]):
+                m = _insert_desc(lv, m, w[W_LEAVE + t])
+        for n_played in range(1, nr + 1):
+            for j in range(nr - n_played):
+                lvb[n_played] += lv[j]
+    return nr, rbits, eff
+
+
+@nb.njit(cache=CACHE, nogil=True)
+def sort_anchors(bounds, idx, n):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Sort ``idx[:n]`` by decreasing bound, ties kept in order (the full search's order)."""
+    for i in range(1, n):
+        v = idx[i]
+        j = i
+        while j > 0 and bounds[idx[j - 1]] < bounds[v]:
+            idx[j] = idx[j - 1]
+            j -= 1
+        idx[j] = v
+
+
+@nb.njit(cache=CACHE, nogil=True)
+def search_anchors(g, w, out, b, bt, cross, xsum, lm, wm, lmT, wmT, nr, rbits, ad, ar, ac, ap, bounds, tabs, order, n):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Search the anchors ``order[:n]`` (by decreasing bound; ``ad``/``ar``/``ac``/``ap``: their
+    direction, row, column and previous anchor) of board ``b`` (transpose ``bt``) from the best of
+    ``w`` on entry, stopping when no bound beats it; returns the anchor where the best play was found (-1: none
+    beat the best on entry)."""
+    size = b.shape[0]
+    root = g[1]
+    lastrow = -1
+    lastdir = -1
+    found = -1
+    for oi in range(n):
+        i = order[oi]
+        if w[P_HAVEBEST] and bounds[i] <= w[P_BEST]:
+            break
+        d = ad[i]
+        r = ar[i]
+        c = ac[i]
+        if r != lastrow or d != lastdir:
+            bb = b if d == 0 else bt
+            lmx = lm if d == 0 else lmT
+            wmx = wm if d == 0 else wmT
+            for x in range(size):
+                w[W_ROW + x] = bb[r, x]
+                w[W_CROSS + x] = cross[d, r, x]
+                w[W_XSUM + x] = xsum[d, r, x]
+                w[W_LM + x] = lmx[r * size + x]
+                w[W_WM + x] = wmx[r * size + x]
+                w[W_PLACED + x] = 0
+            w[P_ROWIDX] = r
+            w[P_DIR] = d
+            lastrow = r
+            lastdir = d
+        w[P_ANCHOR] = c
+        w[P_PREV] = ap[i]
+        tab = tabs[i]
+        for x in range(nr + 1):  # the part _rec reads (see _shadow)
+            for y in range(nr + 1):
+                w[W_TAB + x * TAB_W + y] = tab[x, y]
+            w[W_TAB + x * TAB_W + MAX_RACK + 1] = tab[x, MAX_RACK + 1]
+        had = w[P_HAVEBEST]
+        before = w[P_BEST]
+        _rec(_ptr(g), _ptr(w), _ptr(out), c, root, g[3], 0, 1, 0, 0, c, rbits)
+        if w[P_HAVEBEST] and (not had or w[P_BEST] > before):
+            found = i
+    return found
+
+
 @nb.njit(cache=CACHE)
 def _generate_best(g, anag, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT, rbits):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Best-only generation: anchors in decreasing order of their score bound, stopping early."""
@@ -410,37 +509,11 @@ def _generate_best(g, anag, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT
     ndir = 1 if empty else 2
     for d in range(ndir):
         _cross(g, b if d == 0 else bt, size, cross[d], xsum[d], val)
-    eff = rbits
-    if w[W_RACK] > 0:
-        eff = ALL_LETTERS
-    # rack tile values, descending
-    nr = 0
-    rvals = np.zeros(MAX_RACK, np.int64)
-    for t in range(nk):
-        for _ in range(w[W_RACK + t]):
-            v = 0 if t == 0 else val[t]
-            j = nr
-            while j > 0 and rvals[j - 1] < v:
-                rvals[j] = rvals[j - 1]
-                j -= 1
-            rvals[j] = v
-            nr += 1
+    rvals = np.zeros(MAX_RACK, np.int64)  # the rack's tile values, descending
+    lvb = np.zeros(MAX_RACK + 1, np.int64)  # the best leave value by tiles played (milli-points)
+    nr, rbits, eff = rack_terms(w, rvals, lvb)
     if nr == 0:
         return
-    # lvb[n]: the largest leave value when n tiles are played (the n - nr best kept tiles), milli-points
-    lvb = np.zeros(MAX_RACK + 1, np.int64)
-    if w[P_HASLEAVE] == 2:
-        for n_played in range(1, nr + 1):
-            lvb[n_played] = w[W_LVB + n_played]
-    elif w[P_HASLEAVE]:
-        lv = np.zeros(MAX_RACK, np.int64)
-        m = 0
-        for t in range(nk):
-            for _ in range(w[W_RACK + t]):
-                m = _insert_desc(lv, m, w[W_LEAVE + t])
-        for n_played in range(1, nr + 1):
-            for j in range(nr - n_played):
-                lvb[n_played] += lv[j]
     cap = 2 * size * size
     ar = np.empty(cap, np.int64)
     ac = np.empty(cap, np.int64)
@@ -471,43 +544,10 @@ def _generate_best(g, anag, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT
             _row_sums(b if d == 0 else bt, ar[i], val, scratch)
         bounds[i] = _shadow(b if d == 0 else bt, ar[i], ac[i], ap[i], cross[d], xsum[d], lm if d == 0 else lmT,
                             wm if d == 0 else wmT, val, rvals, nr, eff, rbits, bmin, bbonus, bingo, lvb, scratch, tabs[i])
-    order = np.empty(n, np.int64)  # anchors by decreasing bound (insertion sort: n is small)
+    order = np.empty(n, np.int64)  # the anchors by decreasing bound, ties in board order
+    ad = np.empty(n, np.int64)
     for i in range(n):
-        j = i
-        while j > 0 and bounds[order[j - 1]] < bounds[i]:
-            order[j] = order[j - 1]
-            j -= 1
-        order[j] = i
-    root = g[1]
-    lastrow = -1
-    lastdir = -1
-    for oi in range(n):
-        i = order[oi]
-        if w[P_HAVEBEST] and bounds[i] <= w[P_BEST]:
-            break
-        d = 0 if i < n0 else 1
-        r = ar[i]
-        c = ac[i]
-        if r != lastrow or d != lastdir:
-            bb = b if d == 0 else bt
-            lmx = lm if d == 0 else lmT
-            wmx = wm if d == 0 else wmT
-            for x in range(size):
-                w[W_ROW + x] = bb[r, x]
-                w[W_CROSS + x] = cross[d, r, x]
-                w[W_XSUM + x] = xsum[d, r, x]
-                w[W_LM + x] = lmx[r * size + x]
-                w[W_WM + x] = wmx[r * size + x]
-                w[W_PLACED + x] = 0
-            w[P_ROWIDX] = r
-            w[P_DIR] = d
-            lastrow = r
-            lastdir = d
-        w[P_ANCHOR] = c
-        w[P_PREV] = ap[i]
-        tab = tabs[i]
-        for x in range(nr + 1):  # the part _rec reads (see _shadow)
-            for y in range(nr + 1):
-                w[W_TAB + x * TAB_W + y] = tab[x, y]
-            w[W_TAB + x * TAB_W + MAX_RACK + 1] = tab[x, MAX_RACK + 1]
-        _rec(_ptr(g), _ptr(w), _ptr(out), c, root, g[3], 0, 1, 0, 0, c, rbits)
+        order[i] = i
+        ad[i] = 0 if i < n0 else 1
+    sort_anchors(bounds, order, n)
+    search_anchors(g, w, out, b, bt, cross, xsum, lm, wm, lmT, wmT, nr, rbits, ad, ar, ac, ap, bounds, tabs, order, n)

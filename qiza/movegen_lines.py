@@ -23,41 +23,24 @@ import numba as nb
 import numpy as np
 
 from qiza.jitcache import CACHE
-from qiza.movegen_best import _bingo_mask, _insert_desc, _row_sums, _shadow
+from qiza.movegen_best import _bingo_mask, _row_sums, _shadow, rack_terms, search_anchors, sort_anchors
 from qiza.movegen_search import (
-    ALL_LETTERS,
     MAX_RACK,
     MAX_SIZE,
-    NO_BOUND,
     O_WIDTH,
-    P_ANCHOR,
     P_BBONUS,
     P_BEST,
     P_BLANKS0,
     P_BMIN,
-    P_DIR,
     P_HASLEAVE,
     P_HAVEBEST,
     P_KINDS,
     P_MAXLEAVE,
-    P_PREV,
-    P_ROWIDX,
-    TAB_W,
-    W_CROSS,
     W_LEAVE,
-    W_LM,
-    W_LVB,
-    W_PLACED,
     W_RACK,
-    W_ROW,
-    W_TAB,
     W_VAL,
-    W_WM,
-    W_XSUM,
     _cross,
     _is_anchor,
-    _ptr,
-    _rec,
 )
 
 
@@ -119,46 +102,6 @@ def cross_sets(g, board, size, val, cross, xsum):  # type: ignore[no-untyped-def
 
 
 @nb.njit(cache=CACHE, nogil=True)
-def rack_terms(w, rvals, lvb):  # type: ignore[no-untyped-def]  # pragma: no cover
-    """The rack's terms of the anchors' bounds, as :func:`qiza.movegen_best._generate_best` sets
-    them: ``rvals`` (tile values, descending) and ``lvb`` (best leave by tiles played) filled;
-    returns (tiles on the rack, rack letters mask, letters it can place)."""
-    nk = w[P_KINDS]
-    rbits = 0
-    for t in range(1, nk):
-        if w[W_RACK + t] > 0:
-            rbits |= 1 << t
-    eff = rbits
-    if w[W_RACK] > 0:
-        eff = ALL_LETTERS
-    nr = 0
-    rvals[:] = 0
-    for t in range(nk):
-        for _ in range(w[W_RACK + t]):
-            v = 0 if t == 0 else w[W_VAL + t]
-            j = nr
-            while j > 0 and rvals[j - 1] < v:
-                rvals[j] = rvals[j - 1]
-                j -= 1
-            rvals[j] = v
-            nr += 1
-    lvb[:] = 0
-    if w[P_HASLEAVE] == 2:
-        for n_played in range(1, nr + 1):
-            lvb[n_played] = w[W_LVB + n_played]
-    elif w[P_HASLEAVE]:
-        lv = np.zeros(MAX_RACK, np.int64)
-        m = 0
-        for t in range(nk):
-            for _ in range(w[W_RACK + t]):
-                m = _insert_desc(lv, m, w[W_LEAVE + t])
-        for n_played in range(1, nr + 1):
-            for j in range(nr - n_played):
-                lvb[n_played] += lv[j]
-    return nr, rbits, eff
-
-
-@nb.njit(cache=CACHE, nogil=True)
 def bingo_mask(anag, w, nr, letters):  # type: ignore[no-untyped-def]  # pragma: no cover
     """The bingo mask of the rack of ``w`` on a board with ``letters`` (-1 unless the whole rack is a bingo)."""
     if nr != w[P_BMIN]:
@@ -198,236 +141,30 @@ def line_anchors(bb, r, d, crossd, xsumd, lmx, wmx, w, rvals, nr, rbits, eff, bi
     return n
 
 
-@nb.njit(cache=CACHE, nogil=True)
-def sort_anchors(bounds, idx, n):  # type: ignore[no-untyped-def]  # pragma: no cover
-    """Sort ``idx[:n]`` by decreasing bound, ties kept in order (the full search's order)."""
-    for i in range(1, n):
-        v = idx[i]
-        j = i
-        while j > 0 and bounds[idx[j - 1]] < bounds[v]:
-            idx[j] = idx[j - 1]
-            j -= 1
-        idx[j] = v
-
-
-@nb.njit(cache=CACHE, nogil=True)
-def search_anchors(g, w, out, b, bt, cross, xsum, prem, nr, rbits, ad, ar, ac, ap, bounds, tabs, order, n):  # type: ignore[no-untyped-def]  # pragma: no cover
-    """Search the anchors ``order[:n]`` (by decreasing bound) as the best-only search does,
-    from the best of ``w`` on entry; returns the anchor where the best play was found (-1: none
-    beat the best on entry)."""
-    size = b.shape[0]
-    root = g[1]
-    lastrow = -1
-    lastdir = -1
-    found = -1
-    for oi in range(n):
-        i = order[oi]
-        if w[P_HAVEBEST] and bounds[i] <= w[P_BEST]:
-            break
-        d = ad[i]
-        r = ar[i]
-        c = ac[i]
-        if r != lastrow or d != lastdir:
-            bb = b if d == 0 else bt
-            lmx = prem[0] if d == 0 else prem[2]
-            wmx = prem[1] if d == 0 else prem[3]
-            for x in range(size):
-                w[W_ROW + x] = bb[r, x]
-                w[W_CROSS + x] = cross[d, r, x]
-                w[W_XSUM + x] = xsum[d, r, x]
-                w[W_LM + x] = lmx[r * size + x]
-                w[W_WM + x] = wmx[r * size + x]
-                w[W_PLACED + x] = 0
-            w[P_ROWIDX] = r
-            w[P_DIR] = d
-            lastrow = r
-            lastdir = d
-        w[P_ANCHOR] = c
-        w[P_PREV] = ap[i]
-        tab = tabs[i]
-        for x in range(nr + 1):  # the part _rec reads (see _shadow)
-            for y in range(nr + 1):
-                w[W_TAB + x * TAB_W + y] = tab[x, y]
-            w[W_TAB + x * TAB_W + MAX_RACK + 1] = tab[x, MAX_RACK + 1]
-        had = w[P_HAVEBEST]
-        before = w[P_BEST]
-        _rec(_ptr(g), _ptr(w), _ptr(out), c, root, g[3], 0, 1, 0, 0, c, rbits)
-        if w[P_HAVEBEST] and (not had or w[P_BEST] > before):
-            found = i
-    return found
-
-
-@nb.njit(cache=CACHE, nogil=True)
-def base_lines(b, bt, cross, xsum, prem, w, rvals, nr, rbits, eff, bingo, lvb, scratch,  # type: ignore[no-untyped-def]  # pragma: no cover
-               ad, ar, ac, ap, bounds, tabs, lo, hi, ub, lorder, known):
-    """Fill the line cache of base board ``b`` for the rack of ``w``: every line's anchors and
-    bounds, the lines by decreasing best bound, no line's best play known yet."""
-    size = b.shape[0]
-    n = 0
-    for d in range(2):
-        bb = b if d == 0 else bt
-        lmx = prem[0] if d == 0 else prem[2]
-        wmx = prem[1] if d == 0 else prem[3]
-        for r in range(size):
-            line = d * size + r
-            lo[line] = n
-            n = line_anchors(bb, r, d, cross[d], xsum[d], lmx, wmx, w, rvals, nr, rbits, eff, bingo, lvb, scratch,
-                             n, ad, ar, ac, ap, bounds, tabs)
-            hi[line] = n
-            top = NO_BOUND
-            for i in range(lo[line], n):
-                if bounds[i] > top:
-                    top = bounds[i]
-            ub[line] = top
-            lorder[line] = line
-            known[line] = 0
-    sort_anchors(ub, lorder, 2 * size)
-
-
-@nb.njit(cache=CACHE, nogil=True)
-def best_changed(g, w, out, b, bt, cross, xsum, bc, bct, crossc, xsumc, aff, prem, rvals, nr, rbits, eff,  # type: ignore[no-untyped-def]  # pragma: no cover
-                 bingo_c, lvb, scratch, ad, ar, ac, ap, bounds, tabs, lo, hi, ub, lorder, known, lbest, lrow,
-                 cd, cr, cc, cp, cbounds, ctabs, corder):
-    """The best play of the rack of ``w`` on board ``bc`` (transpose ``bct``, cross-checks
-    ``crossc``/``xsumc``): base board ``b`` (its line cache filled by :func:`base_lines`, the
-    best plays of its lines found here as needed) with the lines ``aff`` changed. Returns whether
-    there is a play; it is then ``out[0]``. ``w`` holds the rack; its best is reset here."""
-    size = b.shape[0]
-    # the best play of the unchanged lines, from the base board's lines by decreasing bound
-    ue = 0
-    ubd = 0
-    uline = -1
-    for k in range(2 * size):
-        line = lorder[k]
-        top = ub[line]
-        if hi[line] == lo[line] or (uline >= 0 and top < ue):
-            break
-        if aff[line]:
-            continue
-        if not known[line]:
-            w[P_HAVEBEST] = 0
-            w[P_BEST] = 0
-            m = hi[line] - lo[line]
-            for i in range(m):
-                corder[i] = lo[line] + i
-            sort_anchors(bounds, corder, m)
-            found = search_anchors(g, w, out, b, bt, cross, xsum, prem, nr, rbits, ad, ar, ac, ap, bounds, tabs,
-                                   corder, m)
-            known[line] = 1
-            lbest[line, 0] = -1
-            if found >= 0:
-                lbest[line, 0] = 1
-                lbest[line, 1] = w[P_BEST]
-                lbest[line, 2] = bounds[found]
-                for x in range(O_WIDTH):
-                    lrow[line, x] = out[0, x]
-        if lbest[line, 0] > 0:
-            e = lbest[line, 1]
-            bd = lbest[line, 2]
-            if uline < 0 or e > ue or (e == ue and (bd > ubd or (bd == ubd and line < uline))):
-                ue = e
-                ubd = bd
-                uline = line
-    # the changed lines of the candidate's board, their anchors that can beat (or tie) that play
-    n = 0
-    for line in range(2 * size):
-        if not aff[line]:
-            continue
-        d = 0 if line < size else 1
-        r = line - d * size
-        bb = bc if d == 0 else bct
-        lmx = prem[0] if d == 0 else prem[2]
-        wmx = prem[1] if d == 0 else prem[3]
-        n = line_anchors(bb, r, d, crossc[d], xsumc[d], lmx, wmx, w, rvals, nr, rbits, eff, bingo_c, lvb, scratch,
-                         n, cd, cr, cc, cp, cbounds, ctabs)
-    m = 0
-    for i in range(n):
-        if uline < 0 or cbounds[i] >= ue:
-            corder[m] = i
-            m += 1
-    sort_anchors(cbounds, corder, m)
-    w[P_HAVEBEST] = 0
-    w[P_BEST] = 0
-    if uline >= 0:  # a play of equity ue is there: the changed lines must reach it
-        w[P_HAVEBEST] = 1
-        w[P_BEST] = ue - 1
-    found = search_anchors(g, w, out, bc, bct, crossc, xsumc, prem, nr, rbits, cd, cr, cc, cp, cbounds, ctabs,
-                           corder, m)
-    if found >= 0:
-        e = w[P_BEST]
-        if uline < 0 or e > ue:
-            return True
-        line = cd[found] * size + cr[found]
-        bd = cbounds[found]
-        if bd > ubd or (bd == ubd and line < uline):
-            return True
-    if uline < 0:
-        return False
-    for x in range(O_WIDTH):
-        out[0, x] = lrow[uline, x]
-    return True
+# a cache's ``terms``: the rack's (set by set_rack), the base board's anchors (by base_lines)
+T_NR = 0
+T_RBITS = 1
+T_EFF = 2
+T_BINGO = 3
+T_ANCHORS = 4
 
 
 @nb.njit(cache=CACHE, nogil=True)
 def new_cache(size):  # type: ignore[no-untyped-def]  # pragma: no cover
-    """The arrays of a line cache of ``size`` x ``size`` boards: the base board's anchors
-    (direction, row, column, previous anchor), bounds and span bounds; per line ``d * size + r``
-    its anchors (``lines[0]:lines[1]``), best bound, the lines by that bound, whether its best
-    play is known (``lines[2:5]``), that play's (found, equity, anchor bound) and packed row; the
-    same anchor arrays for a candidate's changed lines, an order, and the bounds' scratch rows."""
+    """The arrays of a line cache of ``size`` x ``size`` boards (for :func:`set_rack`,
+    :func:`base_lines` and :func:`best_changed`): the base board's anchors (rows: direction,
+    row, column, previous anchor), their bounds and span bounds, each anchor's best play (rows:
+    known, found, equity), the anchors by decreasing bound, each anchor's best play's packed row;
+    the same anchor arrays for a changed board and an order of them; the bounds' scratch rows;
+    the rack's tile values, leave bounds and ``T_*`` terms."""
     cap = 2 * size * size
     return (np.zeros((4, cap), np.int64), np.zeros(cap, np.int64),
-            np.zeros((cap, MAX_RACK + 1, MAX_RACK + 2), np.int32), np.zeros((5, 2 * size), np.int64),
-            np.zeros((2 * size, 3), np.int64), np.zeros((2 * size, O_WIDTH), np.int32),
+            np.zeros((cap, MAX_RACK + 1, MAX_RACK + 2), np.int32), np.zeros((3, cap), np.int64),
+            np.zeros(cap, np.int64), np.zeros((cap, O_WIDTH), np.int32),
             np.zeros((4, cap), np.int64), np.zeros(cap, np.int64),
             np.zeros((cap, MAX_RACK + 1, MAX_RACK + 2), np.int32), np.zeros(cap, np.int64),
-            np.empty((7, MAX_SIZE + 1), np.int64))
-
-
-@nb.njit(cache=CACHE, nogil=True)
-def best_replies(g, anag, template, prem, base, boards, rack, result):  # type: ignore[no-untyped-def]  # pragma: no cover
-    """The best play of ``rack`` on each of ``boards`` (``base``, not empty, with tiles added),
-    with the line cache: ``result[i]`` the packed row (:mod:`qiza.movegen`) and in its last
-    column 1 when there is a play, as :meth:`qiza.movegen.MoveGenerator.best_many` gives them
-    (``template``: the work array of a best-only search with leave values)."""
-    size = int(np.sqrt(base.shape[0]) + 0.5)
-    nk = template[P_KINDS]
-    val = template[W_VAL:W_VAL + nk]
-    (anchors, bounds, tabs, lines, lbest, lrow, canchors, cbounds, ctabs, corder, scratch) = new_cache(size)
-    w = template.copy()
-    for t in range(nk):
-        w[W_RACK + t] = rack[t]
-    w[P_BLANKS0] = rack[0]
-    set_max_leave(w)
-    out = np.zeros((1, O_WIDTH), np.int32)
-    rvals = np.zeros(MAX_RACK, np.int64)
-    lvb = np.zeros(MAX_RACK + 1, np.int64)
-    nr, rbits, eff = rack_terms(w, rvals, lvb)
-    cross = np.empty((2, size, size), np.int64)
-    xsum = np.empty((2, size, size), np.int32)
-    b = base.reshape((size, size))
-    bt = cross_sets(g, base, size, val, cross, xsum)
-    bingo = bingo_mask(anag, w, nr, board_letters(base))
-    base_lines(b, bt, cross, xsum, prem, w, rvals, nr, rbits, eff, bingo, lvb, scratch, anchors[0], anchors[1],
-               anchors[2], anchors[3], bounds, tabs, lines[0], lines[1], lines[2], lines[3], lines[4])
-    crossc = np.empty((2, size, size), np.int64)
-    xsumc = np.empty((2, size, size), np.int32)
-    aff = np.zeros(2 * size, np.bool_)
-    for i in range(boards.shape[0]):
-        bc = boards[i].reshape((size, size))
-        bct = cross_sets(g, boards[i], size, val, crossc, xsumc)
-        changed_lines(base, boards[i], size, aff)
-        bingo_c = bingo_mask(anag, w, nr, board_letters(boards[i]))
-        if (bingo_c < 0) != (bingo < 0):  # (a 63-letter alphabet) the bounds of every line may differ
-            aff[:] = True
-        result[i, O_WIDTH] = 0
-        if nr and best_changed(g, w, out, b, bt, cross, xsum, bc, bct, crossc, xsumc, aff, prem, rvals, nr, rbits,
-                               eff, bingo_c, lvb, scratch, anchors[0], anchors[1], anchors[2], anchors[3], bounds,
-                               tabs, lines[0], lines[1], lines[2], lines[3], lines[4], lbest, lrow, canchors[0],
-                               canchors[1], canchors[2], canchors[3], cbounds, ctabs, corder):
-            for x in range(O_WIDTH):
-                result[i, x] = out[0, x]
-            result[i, O_WIDTH] = 1
+            np.empty((7, MAX_SIZE + 1), np.int64), np.zeros(MAX_RACK, np.int64), np.zeros(MAX_RACK + 1, np.int64),
+            np.zeros(5, np.int64))
 
 
 @nb.njit(cache=CACHE, nogil=True)
@@ -440,3 +177,163 @@ def set_max_leave(w):  # type: ignore[no-untyped-def]  # pragma: no cover
             if w[W_LEAVE + t] > 0:
                 ml += w[W_RACK + t] * w[W_LEAVE + t]
         w[P_MAXLEAVE] = ml
+
+
+@nb.njit(cache=CACHE, nogil=True)
+def set_rack(anag, w, template, rack, letters, cache):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Make ``w`` the work array of a best-only search of ``rack`` (from ``template``) and set the
+    cache's rack terms, the bingo mask that of a board with ``letters`` (the base board)."""
+    rvals = cache[11]
+    lvb = cache[12]
+    terms = cache[13]
+    w[:] = template
+    for t in range(rack.shape[0]):
+        w[W_RACK + t] = rack[t]
+    w[P_BLANKS0] = rack[0]
+    set_max_leave(w)
+    nr, rbits, eff = rack_terms(w, rvals, lvb)
+    terms[T_NR] = nr
+    terms[T_RBITS] = rbits
+    terms[T_EFF] = eff
+    terms[T_BINGO] = bingo_mask(anag, w, nr, letters)
+
+
+@nb.njit(cache=CACHE, nogil=True)
+def base_lines(b, bt, cross, xsum, prem, w, cache):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Fill the cache of base board ``b`` (not empty; transpose ``bt``, cross-checks
+    ``cross``/``xsum``) for the rack of ``w`` (:func:`set_rack`): the anchors of every line with
+    their bounds, in the order of the full search, no anchor's best play known yet."""
+    anchors, bounds, tabs, state, order = cache[0], cache[1], cache[2], cache[3], cache[4]
+    scratch, rvals, lvb, terms = cache[10], cache[11], cache[12], cache[13]
+    nr, rbits, eff, bingo = terms[T_NR], terms[T_RBITS], terms[T_EFF], terms[T_BINGO]
+    size = b.shape[0]
+    n = 0
+    for d in range(2):
+        bb = b if d == 0 else bt
+        lmx = prem[0] if d == 0 else prem[2]
+        wmx = prem[1] if d == 0 else prem[3]
+        for r in range(size):
+            n = line_anchors(bb, r, d, cross[d], xsum[d], lmx, wmx, w, rvals, nr, rbits, eff, bingo, lvb, scratch,
+                             n, anchors[0], anchors[1], anchors[2], anchors[3], bounds, tabs)
+    for i in range(n):
+        order[i] = i
+        state[0, i] = 0
+    sort_anchors(bounds, order, n)
+    terms[T_ANCHORS] = n
+
+
+@nb.njit(cache=CACHE, nogil=True)
+def best_changed(g, anag, w, out, b, bt, cross, xsum, bc, bct, crossc, xsumc, aff, letters, prem, cache):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """The best play of the rack of ``w`` on board ``bc`` (transpose ``bct``, cross-checks
+    ``crossc``/``xsumc``, ``letters`` on it): the base board ``b`` of the cache (filled by
+    :func:`base_lines`; the best plays of its anchors are found here as needed) with the lines
+    ``aff`` changed (:func:`changed_lines`). Returns whether there is a play; it is then
+    ``out[0]``."""
+    anchors, bounds, tabs, state, order, arow = cache[0], cache[1], cache[2], cache[3], cache[4], cache[5]
+    canchors, cbounds, ctabs, corder = cache[6], cache[7], cache[8], cache[9]
+    scratch, rvals, lvb, terms = cache[10], cache[11], cache[12], cache[13]
+    nr, rbits, eff = terms[T_NR], terms[T_RBITS], terms[T_EFF]
+    if nr == 0:
+        return False
+    size = b.shape[0]
+    bingo = bingo_mask(anag, w, nr, letters)
+    every = (bingo < 0) != (terms[T_BINGO] < 0)  # (a 63-letter alphabet) the bounds of every line may differ
+    # the best play of the unchanged lines: their anchors in the full search's order, each one's
+    # best play found once (the first to beat the best so far wins a tie, as there)
+    ue = 0
+    ubd = 0
+    uline = -1
+    ubest = -1
+    for k in range(0 if every else terms[T_ANCHORS]):
+        i = order[k]
+        if uline >= 0 and bounds[i] <= ue:
+            break
+        line = anchors[0, i] * size + anchors[1, i]
+        if aff[line]:
+            continue
+        if not state[0, i]:
+            w[P_HAVEBEST] = 0
+            w[P_BEST] = 0
+            found = search_anchors(g, w, out, b, bt, cross, xsum, prem[0], prem[1], prem[2], prem[3], nr, rbits, anchors[0], anchors[1],
+                                   anchors[2], anchors[3], bounds, tabs, order[k:], 1)
+            state[0, i] = 1
+            state[1, i] = found >= 0
+            if found >= 0:
+                state[2, i] = w[P_BEST]
+                for x in range(O_WIDTH):
+                    arow[i, x] = out[0, x]
+        if state[1, i] and (uline < 0 or state[2, i] > ue):
+            ue = state[2, i]
+            ubd = bounds[i]
+            uline = line
+            ubest = i
+    # the changed lines of the candidate's board, their anchors that can beat (or tie) that play
+    n = 0
+    for line in range(2 * size):
+        if not (aff[line] or every):
+            continue
+        d = 0 if line < size else 1
+        r = line - d * size
+        bb = bc if d == 0 else bct
+        lmx = prem[0] if d == 0 else prem[2]
+        wmx = prem[1] if d == 0 else prem[3]
+        n = line_anchors(bb, r, d, crossc[d], xsumc[d], lmx, wmx, w, rvals, nr, rbits, eff, bingo, lvb, scratch,
+                         n, canchors[0], canchors[1], canchors[2], canchors[3], cbounds, ctabs)
+    m = 0
+    for i in range(n):
+        if uline < 0 or cbounds[i] >= ue:
+            corder[m] = i
+            m += 1
+    sort_anchors(cbounds, corder, m)
+    w[P_HAVEBEST] = 0
+    w[P_BEST] = 0
+    if uline >= 0:  # a play of equity ue is there: the changed lines must reach it
+        w[P_HAVEBEST] = 1
+        w[P_BEST] = ue - 1
+    found = search_anchors(g, w, out, bc, bct, crossc, xsumc, prem[0], prem[1], prem[2], prem[3], nr, rbits, canchors[0], canchors[1],
+                           canchors[2], canchors[3], cbounds, ctabs, corder, m)
+    if found >= 0:
+        e = w[P_BEST]
+        if uline < 0 or e > ue:
+            return True
+        line = canchors[0, found] * size + canchors[1, found]
+        bd = cbounds[found]
+        if bd > ubd or (bd == ubd and line < uline):
+            return True
+    if uline < 0:
+        return False
+    for x in range(O_WIDTH):
+        out[0, x] = arow[ubest, x]
+    return True
+
+
+@nb.njit(cache=CACHE, nogil=True)
+def best_replies(g, anag, template, prem, base, boards, rack, result):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """The best play of ``rack`` on each of ``boards`` (``base``, not empty, with tiles added),
+    with the line cache: ``result[i]`` the packed row (:mod:`qiza.movegen`) and in its last
+    column 1 when there is a play, as :meth:`qiza.movegen.MoveGenerator.best_many` gives them
+    (``template``: the work array of a best-only search with leave values)."""
+    size = int(np.sqrt(base.shape[0]) + 0.5)
+    nk = template[P_KINDS]
+    val = template[W_VAL:W_VAL + nk]
+    cache = new_cache(size)
+    w = np.empty_like(template)
+    set_rack(anag, w, template, rack, board_letters(base), cache)
+    out = np.zeros((1, O_WIDTH), np.int32)
+    cross = np.empty((2, size, size), np.int64)
+    xsum = np.empty((2, size, size), np.int32)
+    b = base.reshape((size, size))
+    bt = cross_sets(g, base, size, val, cross, xsum)
+    base_lines(b, bt, cross, xsum, prem, w, cache)
+    crossc = np.empty((2, size, size), np.int64)
+    xsumc = np.empty((2, size, size), np.int32)
+    aff = np.zeros(2 * size, np.bool_)
+    for i in range(boards.shape[0]):
+        bct = cross_sets(g, boards[i], size, val, crossc, xsumc)
+        changed_lines(base, boards[i], size, aff)
+        result[i, O_WIDTH] = 0
+        if best_changed(g, anag, w, out, b, bt, cross, xsum, boards[i].reshape((size, size)), bct, crossc, xsumc, aff,
+                        board_letters(boards[i]), prem, cache):
+            for x in range(O_WIDTH):
+                result[i, x] = out[0, x]
+            result[i, O_WIDTH] = 1

@@ -24,19 +24,8 @@ import numpy as np
 
 from qiza.jitcache import CACHE
 from qiza.movegen import _generate
-from qiza.movegen_lines import (
-    base_lines,
-    best_changed,
-    bingo_mask,
-    board_letters,
-    changed_lines,
-    cross_sets,
-    new_cache,
-    rack_terms,
-    set_max_leave,
-)
+from qiza.movegen_lines import base_lines, best_changed, board_letters, changed_lines, cross_sets, new_cache, set_rack
 from qiza.movegen_search import (
-    MAX_RACK,
     O_SCORE,
     O_WIDTH,
     P_BLANKS0,
@@ -184,10 +173,8 @@ def rollouts(g, anag, works, prem, board, boards0, racks0, used_all, scores, par
             boardsT[c] = cross_sets(g, boards0[c], size, val, crossc[c], xsumc[c])
             changed_lines(board, boards0[c], size, aff[c])
             letters_c[c] = board_letters(boards0[c])
-    (anchors, bounds, tabs, lines, lbest, lrow, canchors, cbounds, ctabs, corder, scratch) = new_cache(size)
+    cache = new_cache(size)
     wl = np.empty_like(works[0])
-    rvals = np.zeros(MAX_RACK, np.int64)
-    lvb = np.zeros(MAX_RACK + 1, np.int64)
     for it in range(deals.shape[0]):
         deal = deals[it]
         opp[:] = 0
@@ -226,7 +213,6 @@ def rollouts(g, anag, works, prem, board, boards0, racks0, used_all, scores, par
             else:
                 live[c] = True
         based = False  # the base board's lines searched for this iteration's first rack
-        nr = rbits = eff = bingo = 0
         for j in range(nopp):
             for c in range(ncand):
                 if not live[c]:
@@ -234,29 +220,12 @@ def rollouts(g, anag, works, prem, board, boards0, racks0, used_all, scores, par
                 theirs[:] = opp[j]
                 if j == 0 and cached and bag_lens[c] > 0:
                     if not based:
-                        wl[:] = works[0]
-                        for t in range(kinds):
-                            wl[W_RACK + t] = theirs[t]
-                        wl[P_BLANKS0] = theirs[0]
-                        set_max_leave(wl)
-                        nr, rbits, eff = rack_terms(wl, rvals, lvb)
-                        bingo = bingo_mask(anag, wl, nr, letters)
-                        if nr:
-                            base_lines(b, bt, cross, xsum, prem, wl, rvals, nr, rbits, eff, bingo, lvb, scratch,
-                                       anchors[0], anchors[1], anchors[2], anchors[3], bounds, tabs, lines[0],
-                                       lines[1], lines[2], lines[3], lines[4])
+                        set_rack(anag, wl, works[0], theirs, letters, cache)
+                        base_lines(b, bt, cross, xsum, prem, wl, cache)
                         based = True
-                    bingo_c = bingo_mask(anag, wl, nr, letters_c[c])
-                    if (bingo_c < 0) == (bingo < 0):  # (else, a 63-letter alphabet: the full search)
-                        if not nr or not best_changed(g, wl, out, b, bt, cross, xsum, boards[c].reshape((size, size)),
-                                                      boardsT[c], crossc[c], xsumc[c], aff[c], prem, rvals, nr, rbits,
-                                                      eff, bingo_c, lvb, scratch, anchors[0], anchors[1], anchors[2],
-                                                      anchors[3], bounds, tabs, lines[0], lines[1], lines[2],
-                                                      lines[3], lines[4], lbest, lrow, canchors[0], canchors[1],
-                                                      canchors[2], canchors[3], cbounds, ctabs, corder):
-                            continue  # no placement: a pass
-                    elif not _best(g, anag, works[0], w, out, boards[c], theirs, prem):
-                        continue
+                    if not best_changed(g, anag, wl, out, b, bt, cross, xsum, boards[c].reshape((size, size)),
+                                        boardsT[c], crossc[c], xsumc[c], aff[c], letters_c[c], prem, cache):
+                        continue  # no placement: a pass
                 elif not _best(g, anag, works[1 if bag_lens[c] == 0 else 0], w, out, boards[c], theirs, prem):
                     continue  # no placement: a pass
                 opp_total[c] += _play(out, boards[c], theirs, size)
