@@ -156,15 +156,15 @@ def new_cache(size):  # type: ignore[no-untyped-def]  # pragma: no cover
     row, column, previous anchor), their bounds and span bounds, each anchor's best play (rows:
     known, found, equity), the anchors by decreasing bound, each anchor's best play's packed row;
     the same anchor arrays for a changed board and an order of them; the bounds' scratch rows;
-    the rack's tile values, leave bounds and ``T_*`` terms."""
+    the rack's tile values, leave bounds and ``T_*`` terms. (Uninitialised: each is written
+    before it is read.)"""
     cap = 2 * size * size
-    return (np.zeros((4, cap), np.int64), np.zeros(cap, np.int64),
-            np.zeros((cap, MAX_RACK + 1, MAX_RACK + 2), np.int32), np.zeros((3, cap), np.int64),
-            np.zeros(cap, np.int64), np.zeros((cap, O_WIDTH), np.int32),
-            np.zeros((4, cap), np.int64), np.zeros(cap, np.int64),
-            np.zeros((cap, MAX_RACK + 1, MAX_RACK + 2), np.int32), np.zeros(cap, np.int64),
-            np.empty((7, MAX_SIZE + 1), np.int64), np.zeros(MAX_RACK, np.int64), np.zeros(MAX_RACK + 1, np.int64),
-            np.zeros(5, np.int64))
+    tab = (MAX_RACK + 1, MAX_RACK + 2)
+    return (np.empty((4, cap), np.int64), np.empty(cap, np.int64), np.empty((cap, *tab), np.int32),
+            np.empty((3, cap), np.int64), np.empty(cap, np.int64), np.empty((cap, O_WIDTH), np.int32),
+            np.empty((4, cap), np.int64), np.empty(cap, np.int64), np.empty((cap, *tab), np.int32),
+            np.empty(cap, np.int64), np.empty((7, MAX_SIZE + 1), np.int64), np.empty(MAX_RACK, np.int64),
+            np.empty(MAX_RACK + 1, np.int64), np.empty(5, np.int64))
 
 
 @nb.njit(cache=CACHE, nogil=True)
