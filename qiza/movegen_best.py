@@ -394,8 +394,9 @@ def _anchors(bb, empty, start_sq, cross, eff, out_r, out_c, out_p, n):  # type: 
 
 @nb.njit(cache=CACHE, nogil=True)
 def rack_terms(w, rvals, lvb):  # type: ignore[no-untyped-def]  # pragma: no cover
-    """The rack's terms of the anchors' bounds (:func:`_shadow`): ``rvals`` (tile values, descending) and ``lvb`` (best leave by tiles played) filled;
-    returns (tiles on the rack, rack letters mask, letters it can place)."""
+    """The rack's terms of the anchors' bounds (:func:`_shadow`): ``rvals`` (tile values,
+    descending) and ``lvb`` (the best leave by tiles played) filled; returns (tiles on the rack,
+    rack letters mask, letters it can place)."""
     nk = w[P_KINDS]
     rbits = 0
     for t in range(1, nk):

@@ -27,9 +27,12 @@ simulation of noisy candidates does not undo the static ranking on noise alone.
 The iterations run compiled: :func:`simulate` deals from the unseen tiles in Python (one
 shuffle an iteration, :class:`Dealer`) and hands many deals at once to
 :func:`qiza.players.sim_nb.rollouts`, which plays every ply of every candidate with the move
-generator's best-only search, without Python between the plies. :func:`simulate_python`, one
-batched generator call a ply, is the reference it is tested against (the same deals give the
-same values to the last bit) and the path of a generator without compiled code.
+generator's best-only search, without Python between the plies. Within an iteration every
+candidate meets the same first opponent's rack, so that reply is searched with the line cache of
+:mod:`qiza.movegen_lines` (the board before the candidates once, then only the lines each
+candidate changes; the same play as the full search). :func:`simulate_python`, one batched
+generator call a ply, is the reference it is tested against (the same deals give the same values
+to the last bit) and the path of a generator without compiled code.
 
 Iterations run on ``workers`` processes (every core by default): a pool forked once per
 player with the move generator and the leave model already loaded, each round a batch of

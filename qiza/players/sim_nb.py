@@ -24,7 +24,7 @@ import numpy as np
 
 from qiza.jitcache import CACHE
 from qiza.movegen import _generate
-from qiza.movegen_lines import base_lines, best_changed, board_letters, changed_lines, cross_sets, new_cache, set_rack
+from qiza.movegen_lines import base_anchors, best_changed, board_letters, changed_lines, cross_sets, new_cache, set_rack
 from qiza.movegen_search import (
     O_SCORE,
     O_WIDTH,
@@ -221,7 +221,7 @@ def rollouts(g, anag, works, prem, board, boards0, racks0, used_all, scores, par
                 if j == 0 and cached and bag_lens[c] > 0:
                     if not based:
                         set_rack(anag, wl, works[0], theirs, letters, cache)
-                        base_lines(b, bt, cross, xsum, prem, wl, cache)
+                        base_anchors(b, bt, cross, xsum, prem, wl, cache)
                         based = True
                     if not best_changed(g, anag, wl, out, b, bt, cross, xsum, boards[c].reshape((size, size)),
                                         boardsT[c], crossc[c], xsumc[c], aff[c], letters_c[c], prem, cache):
@@ -289,7 +289,7 @@ def warm_up(wide: bool = False) -> None:
         params[Q_RACK] = 2
         params[Q_LEAVE_MAX] = -1
         deals = np.array([[20, 1]], np.int32)
-        rollouts(g, anag, works, prem, np.zeros(gen.size * gen.size, np.int32), boards, racks, np.zeros(1, np.int64), np.zeros(1), params, deals,
-                 np.array([[0, 1]], np.int64), np.ones(kinds), np.zeros(1, np.float32), np.zeros(kinds, np.int64),
+        rollouts(g, anag, works, prem, np.zeros(gen.size * gen.size, np.int32), boards, racks, np.zeros(1, np.int64),
+                 np.zeros(1), params, deals, np.array([[0, 1]], np.int64), np.ones(kinds), np.zeros(1, np.float32), np.zeros(kinds, np.int64),
                  np.zeros((1, 1, 1), np.int64), np.zeros((1, 2)), np.zeros((1, 1, kinds), np.int32),
                  np.zeros((1, 1)))
