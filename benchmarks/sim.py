@@ -24,10 +24,16 @@ load average (1 min)   Python path   compiled        compiled / Python
 3.1-3.2 (3 runs)       180.3 it/s    221.1 it/s      1.23 (per CPU s: 371, 449)
 5.5-5.7 (4 runs)       170.5 it/s    235.1 it/s      1.38 (per CPU s: 340, 478)
 6.4-6.7 (4 runs) [*]_  376.5 it/s    487.1 it/s      1.29 (per CPU s: 425, 516)
+5.1-5.2 (3 runs) [+]_  277.8 it/s    467.0 it/s      1.68 (per CPU s: 410, 679)
+2.1-2.2 (3 runs) [+]_  451.8 it/s    729.5 it/s      1.61 (per CPU s: 452, 731)
 =====================  ============  ==============  ==========================
 
 .. [*] After the move generator for any tile set landed; this time the process had a core to
    itself most of the run (wall close to CPU time), hence the higher wall figures of both.
+.. [+] With the first opponent's reply searched through the line cache of
+   :mod:`qiza.movegen_lines` (branch ``simspeed``), alternated with main at 3ce29bc (the same
+   Python path): main's compiled rollout in the same rounds 343.1 / 553.2 it/s (per CPU s 515,
+   556), so 1.31x over it.
 
 Through the player (``SimPlayer.choose``, ``workers=1``, at most 120 iterations a move, so with
 pruning and rounds of 4 iterations), on the same positions at load 5.5: 471-565 iterations/s
@@ -37,6 +43,19 @@ The search is most of an iteration: in the Python path the batched best-only cal
 80% of the time (two searches per candidate and iteration, 150-200 us each with seven-tile
 racks), so compiling the loop removes the other 20% and the gain stops near 1.25-1.4x; twice
 the iterations would need a search about twice as fast (or shared between the candidates).
+
+Shared between the candidates: in an iteration every candidate meets the same opponent's rack,
+and a candidate changes only a few lines of the board, so the compiled rollout searches the
+first opponent's reply with a cache of the board before the candidates (its anchors' bounds once,
+each anchor's best play at most once) and, on each candidate's board, only the lines it changes:
+about 60 us a reply against 120 for the full search, the same play to the tie. This player's own
+next move cannot be shared (its rack, the leave plus the draw, differs from candidate to
+candidate) and is now two thirds of the time (0.27 of 0.40 s CPU over the 11 positions, load
+5.1); racks with a blank are 12% of those searches but half their time (527 against 75 us).
+Through the player the gain is small: with the pruning only two or three candidates are left
+for most of a move, and the cache costs about what their searches do (640 iterations in all,
+alternated three times at load 2.0-2.4: 782-838 iterations per CPU second on main, 852-913
+here, 1.09-1.13x).
 """
 
 from __future__ import annotations
