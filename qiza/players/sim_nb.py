@@ -115,9 +115,9 @@ def rollouts(g, anag, works, prem, board, boards0, racks0, used_all, scores, par
     """Run ``deals.shape[0]`` iterations of the simulation of ``boards0.shape[0]`` candidates.
 
     The first opponent's reply (the same rack on every candidate's board) is searched with the
-    line cache of :mod:`qiza.movegen_lines`: the lines of the board before the candidates
-    (``board``) once an iteration, on each candidate's board only the lines it changes; the
-    play is the one the full search finds.
+    line cache of :mod:`qiza.movegen_lines` when two boards or more share it: the board before
+    the candidates (``board``) once an iteration, on each candidate's board only the lines it
+    changes; the play is the one the full search finds.
 
     ``works``: the best-only search's work arrays (rows: per-tile leave values while the bag
     has tiles, end-of-game ones when it is empty); ``prem``: the generator's premium rows;
@@ -212,13 +212,17 @@ def rollouts(g, anag, works, prem, board, boards0, racks0, used_all, scores, par
                 live[c] = False
             else:
                 live[c] = True
-        based = False  # the base board's lines searched for this iteration's first rack
+        based = False  # the base board's anchors bounded for this iteration's first rack
+        nshared = 0  # the boards that can share them (for one, the full search is faster)
+        for c in range(ncand):
+            if live[c] and bag_lens[c] > 0:
+                nshared += 1
         for j in range(nopp):
             for c in range(ncand):
                 if not live[c]:
                     continue
                 theirs[:] = opp[j]
-                if j == 0 and cached and bag_lens[c] > 0:
+                if j == 0 and cached and nshared > 1 and bag_lens[c] > 0:
                     if not based:
                         set_rack(anag, wl, works[0], theirs, letters, cache)
                         base_anchors(b, bt, cross, xsum, prem, wl, cache)
