@@ -44,6 +44,11 @@ other tiles (going out: plus twice the opponent's tiles). Before generating a po
 moves, the earlier list's best way out and the table's best move are tried, and two plies above
 the limit every still-legal move of the earlier list (a cutoff spares the generation). A search
 is exact when no line met the depth limit (``st[S_HORIZON]`` 0).
+A move that does not end the game is failed low without searching it when the opponent's best
+way out in their latest list (still legal here, looked up once a node) stays legal after it
+(the move covers none of the squares that way out needs empty) and already refutes it: going
+out is a lower bound of the opponent's value, so the bound is exact (``st[S_REFUTED]`` counts
+them; near the depth limit they are most of the moves, each spared a node).
 
 Compiled-code notes: :func:`_node` is the one recursive function, called from Python (the
 iterative deepening is its ``depth == 0`` case) and compiled for one signature by
@@ -109,7 +114,8 @@ S_PASSES_RULE = 12
 S_MAX_DEPTH = 13
 S_FIRST = 14  # the root list's first move (pool row), the answer when no iteration finished
 S_STACK = 15  # squares on E[E_STACK]: the tiles placed along the current line
-S_SIZE = 16
+S_REFUTED = 16  # moves failed low by the opponent's way out, without searching them
+S_SIZE = 17
 
 # E: the search's arrays (a tuple; see endgame._search_arrays)
 E_GRAPH, E_WORK0, E_WORK, E_OUT, E_PREM = 0, 1, 2, 3, 4  # the move generator's
@@ -501,12 +507,28 @@ def _frontier(pool, lt, lid, board, rack, total, mine_pts, opp_pts, threshold): 
     return best, best_row
 
 
+@nb.njit(cache=CACHE, inline="always")
+def _clear(pool, keep, row):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Pool move ``row`` places no tile on a square that pool move ``keep`` needs empty."""
+    wd, c_sq, c_tl, c_code, c_chk, nchk = _cols(pool)
+    for j in range(pool[row, 0]):
+        s = pool[row, c_sq + j]
+        for i in range(nchk):
+            c = pool[keep, c_chk + i]
+            if c < 0:
+                break
+            if c == s:
+                return False
+    return True
+
+
 @nb.njit(cache=CACHE, **NO_REFCOUNT)
 def _best_out(pool, lt, lid, board, rack, total):  # type: ignore[no-untyped-def]  # pragma: no cover
     """The pool row of the highest-scoring still-legal move of list ``lid`` that plays every
-    tile of ``rack`` (-1: none): the first in the order (see :func:`_frontier`)."""
+    tile of ``rack`` (-1: none): the first in the order (see :func:`_frontier`; with the rack
+    the list was made for, its first ``nout0`` moves are its ways out)."""
     start = lt[lid, 0]
-    for row in range(start, start + lt[lid, 1]):
+    for row in range(start, start + (lt[lid, 2] if lt[lid, 3] == total else lt[lid, 1])):
         if pool[row, 0] == total and _valid(pool, row, board, rack):
             return row
     return -1
@@ -620,7 +642,7 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
             return np.int64(0)
         st[S_FIRST] = E[E_LT][root, 0] if E[E_LT][root, 1] else -1
         for d in range(1, st[S_MAX_DEPTH] + 1):
-            if st[S_TOP] * 2 > E[E_POOL].shape[0]:
+            if st[S_TOP] * 2 > E[E_POOL].shape[0] or st[S_NLISTS] * 4 > E[E_LC].shape[0]:
                 E[E_LC][:, 0] = 0
                 st[S_TOP] = 0
                 st[S_NLISTS] = 0
@@ -745,6 +767,7 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
     n = -1  # the list's moves (-1: not looked at yet)
     first = -1  # the table's move: its index in the list (n: the pass)
     step = -1  # -1: the table's move, then the list in order
+    ro = -2  # the opponent's best way out (-1: none, -2: not looked at yet)
     while True:
         if phase == 0:
             if pi < 0:
@@ -816,6 +839,19 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
             elif over:
                 value = score + opp_pts - (mine_pts - p)
             else:
+                if ro == -2:  # the opponent's best way out here, from their latest list (once a node)
+                    ro = _best_out(pool, lt, anc_opp, board, racks[1 - me], opp_total) if anc_opp >= 0 else -1
+                if ro >= 0 and score - (pool[ro, 1] + 2 * (mine_pts - p)) <= alpha and _clear(pool, ro, row):
+                    # the opponent can still go out after this move (it covers none of the squares
+                    # their way out needs empty): a lower bound of their value that fails this move low
+                    st[S_REFUTED] += 1
+                    value = score - (pool[ro, 1] + 2 * (mine_pts - p))
+                    if value > best:
+                        best = value
+                        best_key = mkey
+                    if pre >= 0 and row == pre:
+                        done_key = mkey
+                    continue
                 _play(pool, board, rack, row, False, stack, st)
                 hb2 = hb ^ mkey
                 done = False
