@@ -1,7 +1,7 @@
 """The endgame solver on real empty-bag positions: how often it is exact within a time limit.
 
     python benchmarks/endgame.py [--positions 60] [--limits 1 5] [--lexicon twl06] [--save FILE]
-                                 [--solver compiled|python]
+                                 [--solver compiled|python] [--clock wall|cpu]
 
 Positions: games of ``static`` against ``static`` (seeds 0, 1, 2, ...; classic rules, the
 lexicon's words auto-challenged) played until the bag is empty; each game gives the position
@@ -15,9 +15,14 @@ empty at their last draw):
 * nodes/s: all nodes searched divided by all time spent;
 * t exact: the mean time of the positions solved exactly.
 
+``--clock cpu`` makes the limits (and the times shown) the CPU time of the searching thread
+instead of wall-clock time, so that other jobs on a shared machine change the figures less (a
+loaded machine still slows a core down: caches and memory are shared); players always use
+wall-clock time.
+
 ``--save FILE`` writes one line per position and limit (seed, racks, exact, value, depth,
-nodes, seconds) so that two versions of the solver can be compared position by position
-(their exact values must agree).
+nodes, seconds, CPU seconds) so that two versions of the solver can be compared position by
+position (their exact values must agree).
 
 Measured on the 2-core development machine while other jobs ran (load 3-5, so times are
 noisy); "nodes" count every position searched, those at the depth limit included:
@@ -80,6 +85,7 @@ in generating them (seed 8: 7,000 lists for 1.8 million nodes).
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import time
 from dataclasses import dataclass
@@ -131,6 +137,8 @@ def main() -> None:
     parser.add_argument("--solver", choices=["compiled", "python"], default="compiled",
                         help="the search compiled from the root (solve_position) or the Python-driven one "
                              "(solve_position_py), to compare the two under the same load")
+    parser.add_argument("--clock", choices=["wall", "cpu"], default="wall",
+                        help="time limits in wall-clock time or in the searching thread's CPU time")
     args = parser.parse_args()
     lexicon = load_lexicon(args.lexicon)
     start = time.perf_counter()
@@ -141,33 +149,42 @@ def main() -> None:
           f"mean {statistics.mean(sizes):.1f} ({sizes.count(7)} with 7), opponent: mean "
           f"{statistics.mean(opp_sizes):.1f} ({opp_sizes.count(7)} with 7)")
     gen = generator(lexicon, CLASSIC)
+    if args.solver == "python" and args.clock == "cpu":
+        parser.error("--clock cpu needs the compiled solver")
+    options = {"cpu_time": True} if args.clock == "cpu" else {}
     solve = solve_position if args.solver == "compiled" else solve_position_py
     solve(gen, CLASSIC, posns[0].board, posns[0].me, posns[0].opp, time_limit=0.5)  # warm-up
+
+    def seconds(sol: Solution) -> float:
+        return sol.cpu_seconds if args.clock == "cpu" else sol.seconds
     lines: list[str] = []
     groups = {"all": lambda p: True, "opp 1-3": lambda p: p.opp.sum() <= 3,
               "opp 4-6": lambda p: 4 <= p.opp.sum() <= 6, "opp 7": lambda p: p.opp.sum() == 7}
     print(f"{'limit':>5} {'group':<11} {'n':>3} {'exact':>6} {'depth':>6} {'nodes/s':>8} {'t exact':>8}")
     for limit in args.limits:
         results: list[tuple[Position, Solution]] = []
+        load_before = os.getloadavg()[0]
         for p in posns:
-            sol = solve(gen, CLASSIC, p.board, p.me, p.opp, time_limit=limit, streak=p.streak)
+            sol = solve(gen, CLASSIC, p.board, p.me, p.opp, time_limit=limit, streak=p.streak, **options)
             results.append((p, sol))
             lines.append(f"{limit} {p.seed} {counts_text(p.me) or '-'} {counts_text(p.opp) or '-'} {int(sol.exact)} "
-                         f"{sol.value:g} {sol.depth} {sol.nodes} {sol.seconds:.3f}")
+                         f"{sol.value:g} {sol.depth} {sol.nodes} {sol.seconds:.3f} {sol.cpu_seconds:.3f}")
         for name, keep in groups.items():
             rs = [(p, s) for p, s in results if keep(p)]
             if not rs:
                 continue
             exact = [s for _, s in rs if s.exact]
             nodes = sum(s.nodes for _, s in rs)
-            secs = sum(s.seconds for _, s in rs)
-            t_exact = f"{statistics.mean(s.seconds for s in exact):8.3f}" if exact else f"{'-':>8}"
+            secs = sum(seconds(s) for _, s in rs)
+            t_exact = f"{statistics.mean(seconds(s) for s in exact):8.3f}" if exact else f"{'-':>8}"
             print(f"{limit:>5g} {name:<11} {len(rs):>3} {len(exact) / len(rs):>6.2f} "
                   f"{statistics.mean(s.depth for _, s in rs):>6.2f} {nodes / max(secs, 1e-9):>8.0f} {t_exact}",
                   flush=True)
+        print(f"{limit:>5g} ({args.clock} clock; 1-minute load average {load_before:.1f} before, "
+              f"{os.getloadavg()[0]:.1f} after)", flush=True)
     if args.save:
         with open(args.save, "w") as f:
-            f.write("limit seed rack opp exact value depth nodes seconds\n")
+            f.write("limit seed rack opp exact value depth nodes seconds cpu\n")
             f.write("\n".join(lines) + "\n")
 
 

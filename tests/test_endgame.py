@@ -150,3 +150,14 @@ def test_the_scoreless_rule_ends_the_compiled_search(lexicon: Lexicon, position:
         expected = Minimax(gen).value(position, me, opp, streak=streak)
         solution = solve_position(gen, CLASSIC, position, me, opp, time_limit=60, streak=streak)
         assert solution.exact and solution.value == expected
+
+
+def test_a_cpu_time_limit_counts_the_search_threads_cpu_time(lexicon: Lexicon, position: np.ndarray) -> None:
+    """With ``cpu_time`` the search stops once its own thread has used the limit in CPU time
+    (a long endgame, not exact by then), and reports that time."""
+    gen = generator(lexicon, CLASSIC)
+    me, opp = rack_counts("AEIRST?"), rack_counts("DEILNOU")
+    solution = solve_position(gen, CLASSIC, position, me, opp, time_limit=0.3, cpu_time=True)
+    assert not solution.exact and solution.move is not None
+    assert 0.3 <= solution.cpu_seconds < 0.6
+    assert solution.cpu_seconds <= solution.seconds + 0.01

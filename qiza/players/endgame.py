@@ -86,6 +86,8 @@ class Solution:
     seconds: float
     line: list[Move] = field(default_factory=list)
     """The principal variation (this player's move first, then alternating)."""
+    cpu_seconds: float = 0.0
+    """CPU time of the searching thread (0.0 where the clock is not available)."""
 
 
 class _Timeout(Exception):
@@ -424,14 +426,16 @@ def solve(view: PlayerView, lexicon: Lexicon, *, time_limit: float = 5.0, max_de
 
 def solve_position(gen: MoveGenerator, rules: Rules, board: np.ndarray, me: np.ndarray, opp: np.ndarray, *,
                    time_limit: float = 5.0, max_depth: int = 40, streak: int = 0,
-                   streak_limit: int | None = None) -> Solution:
+                   streak_limit: int | None = None, cpu_time: bool = False) -> Solution:
     """:func:`solve` on arrays: ``board`` (flat tile codes), both racks as counts per tile kind
     (27 for English).
 
     ``streak`` is the count of turns already in a row towards the scoreless end rule and
     ``streak_limit`` the count that ends the game (default from ``rules``, two players).
     The search is one compiled call (:mod:`qiza.players.endgame_search`); with a generator
-    without compiled code it is :func:`solve_position_py`.
+    without compiled code it is :func:`solve_position_py`. With ``cpu_time`` the time limit
+    is the CPU time of the searching thread (a benchmark's figure that other jobs on the
+    machine do not change; where that clock is missing, and for players, it is wall-clock time).
     """
     from qiza.movegen_py import PyMoveGenerator
 
@@ -444,7 +448,7 @@ def solve_position(gen: MoveGenerator, rules: Rules, board: np.ndarray, me: np.n
     racks = np.ascontiguousarray(np.stack([np.asarray(me), np.asarray(opp)]), np.int32).copy()
     if not racks[0].any():
         return Solution(None, 0.0, True, 0, 0, 0.0)
-    return _compiled_search(gen, rules, board, racks, time_limit, max_depth, streak, streak_limit)
+    return _compiled_search(gen, rules, board, racks, time_limit, max_depth, streak, streak_limit, cpu_time)
 
 
 def solve_position_py(gen: MoveGenerator, rules: Rules, board: np.ndarray, me: np.ndarray, opp: np.ndarray, *,
@@ -551,13 +555,42 @@ def _search_arrays(gen: MoveGenerator, rules: Rules, width: int, pool_rows: int,
             np.array([size, gen.start], np.int64), np.zeros(1, np.int64), np.zeros(64, np.int64),
             np.zeros(size * size, np.int8))
 
+def _thread_cpu_clock() -> int | None:
+    """The id of the calling thread's CPU-time clock (None: not available here)."""
+    try:
+        return time.pthread_getcpuclockid(threading.get_ident())
+    except (AttributeError, OSError):
+        return None
+
+
+class _CpuTimer(threading.Thread):
+    """Sets ``flag[0]`` once the thread whose CPU clock is ``clock`` has run ``limit`` seconds
+    since ``start`` (that clock's reading), checking every millisecond; :meth:`cancel` stops it."""
+
+    def __init__(self, clock: int, start: float, limit: float, flag: np.ndarray) -> None:
+        super().__init__(daemon=True)
+        self.clock, self.end, self.flag = clock, start + limit, flag
+        self.done = threading.Event()
+
+    def run(self) -> None:
+        while not self.done.wait(0.001):
+            if time.clock_gettime(self.clock) >= self.end:
+                self.flag.fill(1)
+                return
+
+    def cancel(self) -> None:
+        self.done.set()
+
+
 def _compiled_search(gen: MoveGenerator, rules: Rules, board: np.ndarray, racks: np.ndarray, time_limit: float,
-                     max_depth: int, streak: int, streak_limit: int) -> Solution:
+                     max_depth: int, streak: int, streak_limit: int, cpu_time: bool = False) -> Solution:
     """:func:`solve_position` by one call of :func:`qiza.players.endgame_search.solve`."""
     from qiza.players import endgame_search as es
 
     es.warm_up()  # the first time in a process: compiled (or loaded), off the clock
     es.prepare(gen.wide)
+    clock = _thread_cpu_clock()
+    cpu_start = time.clock_gettime(clock) if clock is not None else 0.0
     start = time.perf_counter()
     size = rules.layout.size
     width = max(int(racks[0].sum()), int(racks[1].sum()), 1)
@@ -569,7 +602,11 @@ def _compiled_search(gen: MoveGenerator, rules: Rules, board: np.ndarray, racks:
         st = E[es.E_ST]
         line = np.zeros((es.LINE_MAX, 2 + 2 * width), np.int64)
         stop = E[es.E_STOP]
-        timer = threading.Timer(max(0.0, start + time_limit - time.perf_counter()), stop.fill, args=(1,))
+        timer: threading.Timer | _CpuTimer
+        if cpu_time and clock is not None:
+            timer = _CpuTimer(clock, cpu_start, time_limit, stop)
+        else:
+            timer = threading.Timer(max(0.0, start + time_limit - time.perf_counter()), stop.fill, args=(1,))
         timer.daemon = True
         timer.start()
         try:
@@ -600,8 +637,10 @@ def _compiled_search(gen: MoveGenerator, rules: Rules, board: np.ndarray, racks:
         value = float(best_info[0])
         moves = []
     ts = rules.tile_set
+    seconds = time.perf_counter() - start
+    cpu_seconds = time.clock_gettime(clock) - cpu_start if clock is not None else 0.0
     return Solution(as_move(best_info, size, ts), value, bool(st[es.S_EXACT]), int(st[es.S_DEPTH]),
-                    int(st[es.S_NODES]), time.perf_counter() - start, [as_move(m, size, ts) for m in moves])
+                    int(st[es.S_NODES]), seconds, [as_move(m, size, ts) for m in moves], cpu_seconds)
 
 
 def as_move(mv: MoveInfo, size: int, tile_set: TileSet) -> Move:
