@@ -58,7 +58,7 @@ class Lists:
         """Going out first by score, then score + face value never growing."""
         es = self.es
         pool, lt = self.E[es.E_POOL], self.E[es.E_LT]
-        start, n, nout, total = (int(x) for x in lt[lid])
+        start, n, nout, total = (int(x) for x in lt[lid, :4])
         rows = pool[start:start + n]
         if not (rows[:nout, 0] == total).all() or (rows[nout:, 0] == total).any():
             return False

@@ -551,9 +551,11 @@ def _search_arrays(gen: MoveGenerator, rules: Rules, width: int, pool_rows: int,
     work = gen._templates[0]
     return (gen.graph, work, b.get("w", work.shape, work.dtype.type), b.get("out", (gen_rows, O_WIDTH), np.int32),
             gen.prem, b.get("pool", (pool_rows, 5 + 6 * width), np.int16), b.get("pmh", (pool_rows,), np.int64),
-            lc, b.get("lt", (1 << LIST_BITS, 4), np.int64), tt, ztab, zr, vals, zs, st,
+            lc, b.get("lt", (1 << LIST_BITS, 8), np.int64), tt, ztab, zr, vals, zs, st,
             np.array([size, gen.start], np.int64), np.zeros(1, np.int64), np.zeros(64, np.int64),
-            np.zeros(size * size, np.int8))
+            np.zeros(size * size, np.int8), b.get("pnt", (pool_rows,), np.int8),
+            b.get("pmk", (pool_rows,), np.int64), b.get("pkm", (pool_rows,), np.int64),
+            np.zeros(size * size + 1, np.int64))
 
 def _thread_cpu_clock() -> int | None:
     """The id of the calling thread's CPU-time clock (None: not available here)."""

@@ -13,7 +13,12 @@ tiles placed, score, face value placed, then the squares, tile codes and rack in
 (0 for a blank) of the tiles placed, then the squares that must stay empty for the move to
 stay legal with the same score (see :mod:`qiza.players.endgame_nb`); ``pmh`` holds each
 move's Zobrist key (the XOR of ``ztab[square, tile]`` over its tiles, which also names the
-move in the transposition table). A list is searched in its stored order: going out first
+move in the transposition table), and three more arrays per row let scans skip most rows
+without reading them: the tiles placed (``E[E_PNT]``), a key of the tiles' multiset (a sum
+of per-kind keys: a way out of a rack has the rack's key, ``E[E_PMK]``) and the tile kinds
+placed as bits (a rack without one of them cannot play the move, ``E[E_PKM]``). A lookup of
+a list's best way out is remembered in its registry row and reused further down the same
+line (see :func:`_best_out`). A list is searched in its stored order: going out first
 (highest score first), then by score plus the face value of the tiles played.
 
 **Incremental lists.** Only the root's lists are generated on the whole board. A later list of
@@ -125,7 +130,11 @@ E_TT = 9  # transposition table: key, best move, value + 2**31 | depth << 32 | f
 E_ZTAB, E_ZR, E_VALS, E_ZS = 10, 11, 12, 13  # Zobrist tables, tile values
 E_ST, E_GEO, E_STOP = 14, 15, 16  # counters, (size, start), stop flag
 E_STACK, E_MARK = 17, 18  # the squares of the tiles placed along the line; near squares (endgame_gen)
-E_LINE = 19  # the principal variation (added by solve)
+E_PNT = 19  # the tiles each pool row places (its column 0, kept apart for fast scans)
+E_PMK = 20  # the tiles each pool row places as a sum of per-tile-kind keys (ways out of a rack: its key)
+E_PKM = 21  # the tile kinds each pool row places, a bit each (a rack without one: not legal)
+E_HK = 22  # the board key after each height of E[E_STACK] along the line (the root's at 0)
+E_LINE = 23  # the principal variation (added by solve)
 
 STOP_TIME, STOP_POOL, STOP_BUFFER = 1, 2, 3
 LINE_MAX = 40
@@ -167,6 +176,10 @@ def _store_list(E, board, rack, total, n, parent):  # type: ignore[no-untyped-de
     out = E[E_OUT]
     pool = E[E_POOL]
     pmh = E[E_PMH]
+    pnt = E[E_PNT]
+    pmk = E[E_PMK]
+    pkm = E[E_PKM]
+    zk = E[E_ZR][2]
     lt = E[E_LT]
     ztab = E[E_ZTAB]
     vals = E[E_VALS]
@@ -182,8 +195,9 @@ def _store_list(E, board, rack, total, n, parent):  # type: ignore[no-untyped-de
     kept_out = 0
     if parent >= 0:
         p0 = lt[parent, 0]
+        rbits = _rack_bits(rack)
         for row in range(p0, p0 + n_parent):
-            if _valid(pool, row, board, rack):
+            if (pkm[row] & ~rbits) == 0 and _valid(pool, row, board, rack):
                 keep[kept] = row
                 kept += 1
                 if pool[row, 0] == total:
@@ -194,6 +208,8 @@ def _store_list(E, board, rack, total, n, parent):  # type: ignore[no-untyped-de
     est = np.empty(n, np.int64)
     tmp = np.full((n, pool.shape[1]), -1, np.int16)
     hs = np.zeros(n, np.int64)
+    ks = np.zeros(n, np.int64)
+    kms = np.zeros(n, np.int64)
     for i in range(n):
         meta = out[i, O_META]
         r0 = meta & 31
@@ -218,6 +234,8 @@ def _store_list(E, board, rack, total, n, parent):  # type: ignore[no-untyped-de
             tmp[i, c_tl + k] = t
             cd = 0 if t & 64 else t
             tmp[i, c_code + k] = cd
+            ks[i] += zk[cd, 1]
+            kms[i] |= np.int64(1) << cd
             p += vals[cd]
             h ^= ztab[s, t]
             k += 1
@@ -291,13 +309,22 @@ def _store_list(E, board, rack, total, n, parent):  # type: ignore[no-untyped-de
             if o >= 0:
                 pool[top + i, :] = pool[o, :]
                 pmh[top + i] = pmh[o]
+                pnt[top + i] = pnt[o]
+                pmk[top + i] = pmk[o]
+                pkm[top + i] = pkm[o]
             else:
                 pool[top + i, :] = tmp[-1 - o, :]
                 pmh[top + i] = hs[-1 - o]
+                pnt[top + i] = tmp[-1 - o, 0]
+                pmk[top + i] = ks[-1 - o]
+                pkm[top + i] = kms[-1 - o]
     else:
         for i in range(new_out):
             pool[top + i, :] = tmp[order[i], :]
             pmh[top + i] = hs[order[i]]
+            pnt[top + i] = tmp[order[i], 0]
+            pmk[top + i] = ks[order[i]]
+            pkm[top + i] = kms[order[i]]
     # the other moves: the new ones and the parent's, merged by score + face value
     i = top + nout
     a = new_out
@@ -311,14 +338,23 @@ def _store_list(E, board, rack, total, n, parent):  # type: ignore[no-untyped-de
             if a < n and est[order[a]] <= eb:
                 pool[i, :] = tmp[order[a], :]
                 pmh[i] = hs[order[a]]
+                pnt[i] = tmp[order[a], 0]
+                pmk[i] = ks[order[a]]
+                pkm[i] = kms[order[a]]
                 a += 1
             else:
                 pool[i, :] = pool[row, :]
                 pmh[i] = pmh[row]
+                pnt[i] = pnt[row]
+                pmk[i] = pmk[row]
+                pkm[i] = pkm[row]
                 b += 1
         elif a < n:
             pool[i, :] = tmp[order[a], :]
             pmh[i] = hs[order[a]]
+            pnt[i] = tmp[order[a], 0]
+            pmk[i] = ks[order[a]]
+            pkm[i] = kms[order[a]]
             a += 1
         else:
             break
@@ -329,6 +365,7 @@ def _store_list(E, board, rack, total, n, parent):  # type: ignore[no-untyped-de
     lt[lid, 1] = n
     lt[lid, 2] = nout
     lt[lid, 3] = total
+    lt[lid, 6] = -1  # no way out looked up yet (see _best_out)
     st[S_NLISTS] = lid + 1
     st[S_TOP] = top + n
     return lid
@@ -428,6 +465,16 @@ def _free(st, lt, lid, temporary):  # type: ignore[no-untyped-def]  # pragma: no
 
 
 @nb.njit(cache=CACHE, inline="always")
+def _rack_bits(rack):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """The tile kinds of ``rack``, a bit each (see ``E[E_PKM]``)."""
+    bits = np.int64(0)
+    for t in range(rack.shape[0]):
+        if rack[t]:
+            bits |= np.int64(1) << t
+    return bits
+
+
+@nb.njit(cache=CACHE, inline="always")
 def _valid(pool, row, board, rack):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Pool move ``row`` is still legal: its squares to keep empty are empty and ``rack``
     holds its tiles."""
@@ -523,23 +570,44 @@ def _clear(pool, keep, row):  # type: ignore[no-untyped-def]  # pragma: no cover
 
 
 @nb.njit(cache=CACHE, **NO_REFCOUNT)
-def _best_out(pool, lt, lid, board, rack, total):  # type: ignore[no-untyped-def]  # pragma: no cover
+def _best_out(pool, pmk, zk, lt, lid, board, rack, total, hk, h, hb):  # type: ignore[no-untyped-def]  # pragma: no cover
     """The pool row of the highest-scoring still-legal move of list ``lid`` that plays every
     tile of ``rack`` (-1: none): the first in the order (see :func:`_frontier`; with the rack
-    the list was made for, its first ``nout0`` moves are its ways out)."""
+    the list was made for, its first ``nout0`` moves are its ways out). Only the rows whose
+    tile key (``pmk``, a sum of the keys ``zk``) is the rack's are looked at.
+
+    The answer is kept in the list's row of ``lt`` (rack key, row, line height ``h`` and board
+    key ``hb``): asked again for the same rack on a board of the same line with more tiles
+    (``hk``: the board keys along the line), a way out still legal is still the best one, and
+    none stays none."""
+    rk = np.int64(0)
+    for t in range(rack.shape[0]):
+        rk += rack[t] * zk[t, 1]
+    qh = lt[lid, 6]
+    if qh >= 0 and qh <= h and lt[lid, 4] == rk and hk[qh] == lt[lid, 7]:
+        r = lt[lid, 5]
+        if r < 0 or _valid(pool, r, board, rack):
+            return r
     start = lt[lid, 0]
+    best = -1
     for row in range(start, start + (lt[lid, 2] if lt[lid, 3] == total else lt[lid, 1])):
-        if pool[row, 0] == total and _valid(pool, row, board, rack):
-            return row
-    return -1
+        if pmk[row] == rk and _valid(pool, row, board, rack):
+            best = row
+            break
+    lt[lid, 4] = rk
+    lt[lid, 5] = best
+    lt[lid, 6] = h
+    lt[lid, 7] = hb
+    return best
 
 
 @nb.njit(cache=CACHE, **NO_REFCOUNT)
-def _partial(pool, lt, lid, board, rack, total):  # type: ignore[no-untyped-def]  # pragma: no cover
+def _partial(pool, pnt, pkm, lt, lid, board, rack, total):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Whether list ``lid`` has a still-legal move that does not play every tile of ``rack``."""
+    rbits = _rack_bits(rack)
     start = lt[lid, 0]
     for row in range(start, start + lt[lid, 1]):
-        if pool[row, 0] < total and _valid(pool, row, board, rack):
+        if pnt[row] < total and (pkm[row] & ~rbits) == 0 and _valid(pool, row, board, rack):
             return True
     return False
 
@@ -633,6 +701,7 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
     Numba's disk cache cannot load mutually recursive functions.)"""
     st = E[E_ST]
     if depth == 0:  # the root: iterative deepening (here: a cached caller of _node would not load)
+        E[E_HK][st[S_STACK]] = hb
         st[S_DEPTH] = 0
         st[S_EXACT] = 0
         st[S_LINE] = 0
@@ -671,6 +740,9 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
         return np.int64(0)
     pool = E[E_POOL]
     pmh = E[E_PMH]
+    pnt = E[E_PNT]
+    pmk = E[E_PMK]
+    pkm = E[E_PKM]
     lt = E[E_LT]
     tt = E[E_TT]
     zr = E[E_ZR]
@@ -702,9 +774,9 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
             # (when passing ends the game, a move that does not go out makes the value inexact
             # anyway; otherwise the moves are generated, for an exact value; and when no move
             # of the earlier list is left, to see whether the pass is forced)
-            if r < 0 and not _partial(pool, lt, anc_me, board, rack, total):
+            if r < 0 and not _partial(pool, pnt, pkm, lt, anc_me, board, rack, total):
                 pass  # no move of the earlier list left: generate
-            elif not pass_ends or (r >= 0 and pool[r, 0] < total) or _partial(pool, lt, anc_me, board, rack, total):
+            elif not pass_ends or (r >= 0 and pool[r, 0] < total) or _partial(pool, pnt, pkm, lt, anc_me, board, rack, total):
                 st[S_HORIZON] += 1
                 return v
         lid, temporary = _moves(E, board, hb, rack, total, anc_me, anc_me_h)
@@ -748,7 +820,7 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
     pre = -1
     pre_all = False
     if lid < 0 and anc_me >= 0:
-        r = _best_out(pool, lt, anc_me, board, rack, total)
+        r = _best_out(pool, pmk, zr[2], lt, anc_me, board, rack, total, E[E_HK], st[S_STACK], hb)
         if r >= 0 and pool[r, 1] + 2 * opp_pts >= beta:  # going out refutes: exact
             best = np.int64(pool[r, 1]) + 2 * opp_pts
             _store(tt, key, depth, st[S_HORIZON] == horizon_before, best, alpha_orig, beta, pmh[r])
@@ -758,6 +830,7 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
             r = _find_move(pmh, lt, anc_me, first_key)
             if r >= 0 and _valid(pool, r, board, rack):
                 pre = r
+    rbits = _rack_bits(rack)
     anc_start = lt[anc_me, 0] if pre_all else 0
     anc_n = lt[anc_me, 1] if pre_all else 0
     pi = -1  # the earlier list's moves: -1 the table's move, then in order
@@ -781,7 +854,8 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
                     continue
                 row = anc_start + pi
                 pi += 1
-                if row == pre or (pool[row, 0] == total and out_done) or not _valid(pool, row, board, rack):
+                if (row == pre or (pkm[row] & ~rbits) != 0 or (pnt[row] == total and out_done)
+                        or not _valid(pool, row, board, rack)):
                     continue
             if pool[row, 0] == total:
                 out_done = True  # going out: the first still-legal one in the order scores the most
@@ -840,7 +914,8 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
                 value = score + opp_pts - (mine_pts - p)
             else:
                 if ro == -2:  # the opponent's best way out here, from their latest list (once a node)
-                    ro = _best_out(pool, lt, anc_opp, board, racks[1 - me], opp_total) if anc_opp >= 0 else -1
+                    ro = _best_out(pool, pmk, zr[2], lt, anc_opp, board, racks[1 - me], opp_total, E[E_HK],
+                                   st[S_STACK], hb) if anc_opp >= 0 else -1
                 if ro >= 0 and score - (pool[ro, 1] + 2 * (mine_pts - p)) <= alpha and _clear(pool, ro, row):
                     # the opponent can still go out after this move (it covers none of the squares
                     # their way out needs empty): a lower bound of their value that fails this move low
@@ -854,6 +929,7 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
                     continue
                 _play(pool, board, rack, row, False, stack, st)
                 hb2 = hb ^ mkey
+                E[E_HK][st[S_STACK]] = hb2
                 done = False
                 value = np.int64(0)
                 if best > -INF and beta - alpha > 1:  # principal variation search: a null window first
