@@ -392,6 +392,21 @@ def prepare(wide: bool = False) -> None:
 
 
 @nb.njit(cache=CACHE, inline="always")
+def load_row(w, b, r, size, cross, xsum, lm, wm):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Put row ``r`` of ``b`` into the work array ``w`` for :func:`_rec`: its tiles, cross-check
+    masks and sums, letter and word multipliers (``lm``, ``wm``: flat, of ``b``'s orientation),
+    no tile placed yet."""
+    for i in range(size):
+        w[W_ROW + i] = b[r, i]
+        w[W_CROSS + i] = cross[r, i]
+        w[W_XSUM + i] = xsum[r, i]
+        w[W_LM + i] = lm[r * size + i]
+        w[W_WM + i] = wm[r * size + i]
+        w[W_PLACED + i] = 0
+    w[P_ROWIDX] = r
+
+
+@nb.njit(cache=CACHE, inline="always")
 def _follow(g, b, node, m, lo, bot, c):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Whether the tiles of column ``c`` from row ``lo`` to ``bot`` continue a word from
     ``node`` (children mask ``m``), the last one ending it."""
@@ -565,14 +580,7 @@ def _gen_dir(g, w, out, b, lm, wm, direction, start_sq, rbits):  # type: ignore[
                 continue
             if first:
                 first = False
-                for i in range(size):
-                    w[W_ROW + i] = b[r, i]
-                    w[W_CROSS + i] = cross[r, i]
-                    w[W_XSUM + i] = xsum[r, i]
-                    w[W_LM + i] = lm[r * size + i]
-                    w[W_WM + i] = wm[r * size + i]
-                    w[W_PLACED + i] = 0
-                w[P_ROWIDX] = r
+                load_row(w, b, r, size, cross, xsum, lm, wm)
             if w[W_CROSS + c] != 0:
                 w[P_ANCHOR] = c
                 w[P_PREV] = prev

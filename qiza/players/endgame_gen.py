@@ -32,18 +32,13 @@ from qiza.movegen_search import (
     P_DIR,
     P_KINDS,
     P_PREV,
-    P_ROWIDX,
     P_SIZE,
     W_CROSS,
-    W_LM,
-    W_PLACED,
-    W_ROW,
     W_VAL,
-    W_WM,
-    W_XSUM,
     _ptr,
     _rec,
     cross_row,
+    load_row,
 )
 
 
@@ -92,14 +87,7 @@ def _gen_dir_near(g, w, out, b, lm, wm, direction, mark, rbits):  # type: ignore
             if first:
                 first = False
                 cross_row(g, b, size, r, cross, xsum, val)
-                for i in range(size):
-                    w[W_ROW + i] = b[r, i]
-                    w[W_CROSS + i] = cross[r, i]
-                    w[W_XSUM + i] = xsum[r, i]
-                    w[W_LM + i] = lm[r * size + i]
-                    w[W_WM + i] = wm[r * size + i]
-                    w[W_PLACED + i] = 0
-                w[P_ROWIDX] = r
+                load_row(w, b, r, size, cross, xsum, lm, wm)
             if w[W_CROSS + c] != 0:
                 w[P_ANCHOR] = c
                 w[P_PREV] = prev
