@@ -81,39 +81,39 @@ where both were exact (51 positions over all runs). Still not exact within 5 s: 
 36). With a blank the time is in the nodes and in copying lists of thousands of moves, not
 in generating them (seed 8: 7,000 lists for 1.8 million nodes).
 
-A move failed low unsearched when the opponent's best way out survives it and refutes it;
-scans of lists that skip most rows unread (per-row tiles placed, tile-multiset key and tile
-kinds) and a list's best way out reused down the line (2026-11-25, branch ``endgame``) against
-main, back to back, on the wall clock and on the searching thread's CPU clock (``--clock
-cpu``); the machine was shared with other helpers' jobs and this branch's test suite (1-minute
-load averages in brackets):
+A move failed low unsearched when the opponent's best (or, if the move blocks it, next best)
+way out survives it and refutes it; scans of lists that skip most rows unread (per-row tiles
+placed, tile-multiset key and tile kinds) and a list's best way out reused down the line
+(2026-11-25, branch ``endgame``) against main, back to back, on the searching thread's CPU
+clock (``--clock cpu``) and then on the wall clock; the machine was shared with other helpers'
+jobs (1-minute load averages in brackets):
 
 ==========================  ============  ============  ============  ============
 exact (1 s / 5 s)           all           opp 1-3       opp 4-6       opp 7
 ==========================  ============  ============  ============  ============
-before, wall (8.7-12.6)     0.52 / 0.63   0.81 / 0.81   0.53 / 0.66   0.08 / 0.33
-before, CPU (7.0-11.4)      0.70 / 0.85   0.81 / 0.94   0.72 / 0.88   0.50 / 0.67
-after, wall (6.0-6.7)       0.70 / 0.85   0.81 / 0.88   0.75 / 0.91   0.42 / 0.67
-after, CPU (6.7-7.9)        0.82 / 0.88   0.88 / 0.94   0.84 / 0.91   0.67 / 0.75
+before, CPU (3.2-3.6)       0.70 / 0.85   0.81 / 0.94   0.72 / 0.88   0.50 / 0.67
+after, CPU (3.3-3.4)        0.82 / 0.90   0.88 / 0.94   0.84 / 0.94   0.67 / 0.75
+before, wall (3.3-5.4)      0.63 / 0.85   0.81 / 0.94   0.69 / 0.88   0.25 / 0.67
+after, wall (4.5-5.5)       0.80 / 0.88   0.88 / 0.94   0.81 / 0.91   0.67 / 0.75
 ==========================  ============  ============  ============  ============
 
-The wall figures follow the load (the two wall runs met different loads: compare the CPU
-rows); the CPU figures of main match its wall figures on a quiet machine (0.70 / 0.85 at load
-1.6-2.7 the same day, when the refutation alone gave 0.78 / 0.87 on the wall clock). The
-positions exact in both CPU runs took 7.8 s -> 2.7 s of CPU (42 positions, 1 s limit) and
-22.8 s -> 10.3 s (51 positions, 5 s limit). Nodes per second fell (927,000 -> 667,000 at 1 s,
-918,000 -> 561,000 at 5 s): the refuted moves are not nodes (seed 1 is exact at depth 6 with
-1.1 million nodes and 12.2 million refuted moves in 2.3 s of CPU, instead of 13.3 million
-nodes in 10.6 s on the wall clock at load 1.7). Every value equal where both were exact (53
-positions over all runs). Still not exact within 5 s of CPU: seeds 7, 25, 29, 34, 36 (a
-blank), 24 (EEORSTU against NV) and 59 (AEHILMN against EEFLLSV); within 1 s also 1, 9, 12
-and 55. Where the time goes (perf, with a map of the compiled symbols): with a
-blank (seed 29) a third in making lists (``_store_list``: checking and copying the earlier
-list's thousands of rows) and a third in the node loop; against stuck tiles (seed 24) half in
-generating the stuck side's lists at the depth limit (cross-checks of whole rows in
-``_gen_dir_near``). Searching positions with a long earlier list without a list of their own
-(the earlier list's still-legal moves, then only the new ones) cost more than the copies it
-saved (0.70 / 0.80 on the CPU clock) and was dropped.
+The CPU figures hold under load: main gave the same 0.70 / 0.85 on the CPU clock at load
+7-11 (when its wall figures fell to 0.52 / 0.63), and on the wall clock at load 1.6-2.7, when
+the refutation alone gave 0.78 / 0.87. The positions exact in both CPU runs took 7.2 s -> 2.1 s
+of CPU (42 positions, 1 s limit) and 21.5 s -> 8.3 s (51 positions, 5 s limit). Nodes per
+second fell (1,002,000 -> 640,000 at 1 s, 957,000 -> 520,000 at 5 s): the refuted moves are
+not nodes (seed 1 is exact at depth 6 with 0.83 million nodes in 2.0 s of CPU, instead of 13.3
+million nodes in 10.6 s on the wall clock at load 1.7). Every value equal where both were
+exact (54 positions over all runs). Still not exact within 5 s of CPU: seeds 25, 29, 34, 36 (a
+blank), 24 (EEORSTU against NV) and 59 (AEHILMN against EEFLLSV); within 1 s also 1, 7, 9, 12
+and 55. Where the time goes (perf, with a map of the compiled symbols): with a blank (seed 29)
+a third in making lists (``_store_list``: checking and copying the earlier list's thousands of
+rows) and a third in the node loop; against stuck tiles (seed 24) half in generating the stuck
+side's lists at the depth limit (cross-checks of whole rows in ``_gen_dir_near``). Searching
+positions with a long earlier list without a list of their own (the earlier list's
+still-legal moves, then only the new ones) cost more than the copies it saved (0.70 / 0.80 on
+the CPU clock) and was dropped; so was copying pool rows element by element instead of by
+slices (no change).
 """
 
 from __future__ import annotations

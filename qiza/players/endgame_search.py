@@ -50,10 +50,11 @@ moves, the earlier list's best way out and the table's best move are tried, and 
 the limit every still-legal move of the earlier list (a cutoff spares the generation). A search
 is exact when no line met the depth limit (``st[S_HORIZON]`` 0).
 A move that does not end the game is failed low without searching it when the opponent's best
-way out in their latest list (still legal here, looked up once a node) stays legal after it
-(the move covers none of the squares that way out needs empty) and already refutes it: going
-out is a lower bound of the opponent's value, so the bound is exact (``st[S_REFUTED]`` counts
-them; near the depth limit they are most of the moves, each spared a node).
+way out in their latest list (still legal here, looked up once a node; if the move blocks it,
+their next best) stays legal after it (the move covers none of the squares that way out needs
+empty) and already refutes it: going out is a lower bound of the opponent's value, so the
+bound is exact (``st[S_REFUTED]`` counts them; near the depth limit they are most of the
+moves, each spared a node).
 
 Compiled-code notes: :func:`_node` is the one recursive function, called from Python (the
 iterative deepening is its ``depth == 0`` case) and compiled for one signature by
@@ -602,6 +603,20 @@ def _best_out(pool, pmk, zk, lt, lid, board, rack, total, hk, h, hb):  # type: i
 
 
 @nb.njit(cache=CACHE, **NO_REFCOUNT)
+def _next_out(pool, pmk, zk, lt, lid, board, rack, total, after):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """The pool row of the highest-scoring still-legal way out of ``rack`` in list ``lid``
+    after row ``after`` (the best one: see :func:`_best_out`), -1: none."""
+    rk = np.int64(0)
+    for t in range(rack.shape[0]):
+        rk += rack[t] * zk[t, 1]
+    start = lt[lid, 0]
+    for row in range(after + 1, start + (lt[lid, 2] if lt[lid, 3] == total else lt[lid, 1])):
+        if pmk[row] == rk and _valid(pool, row, board, rack):
+            return row
+    return -1
+
+
+@nb.njit(cache=CACHE, **NO_REFCOUNT)
 def _partial(pool, pnt, pkm, lt, lid, board, rack, total):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Whether list ``lid`` has a still-legal move that does not play every tile of ``rack``."""
     rbits = _rack_bits(rack)
@@ -841,6 +856,7 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
     first = -1  # the table's move: its index in the list (n: the pass)
     step = -1  # -1: the table's move, then the list in order
     ro = -2  # the opponent's best way out (-1: none, -2: not looked at yet)
+    ro2 = -2  # their next best (when a move blocks the best one)
     while True:
         if phase == 0:
             if pi < 0:
@@ -916,11 +932,21 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
                 if ro == -2:  # the opponent's best way out here, from their latest list (once a node)
                     ro = _best_out(pool, pmk, zr[2], lt, anc_opp, board, racks[1 - me], opp_total, E[E_HK],
                                    st[S_STACK], hb) if anc_opp >= 0 else -1
-                if ro >= 0 and score - (pool[ro, 1] + 2 * (mine_pts - p)) <= alpha and _clear(pool, ro, row):
+                ru = -1  # the opponent's way out that refutes this move
+                if ro >= 0 and score - (pool[ro, 1] + 2 * (mine_pts - p)) <= alpha:
+                    if _clear(pool, ro, row):
+                        ru = ro
+                    else:  # it blocks the best one: the next best
+                        if ro2 == -2:
+                            ro2 = _next_out(pool, pmk, zr[2], lt, anc_opp, board, racks[1 - me], opp_total, ro)
+                        if ro2 >= 0 and score - (pool[ro2, 1] + 2 * (mine_pts - p)) <= alpha and _clear(pool, ro2,
+                                                                                                          row):
+                            ru = ro2
+                if ru >= 0:
                     # the opponent can still go out after this move (it covers none of the squares
                     # their way out needs empty): a lower bound of their value that fails this move low
                     st[S_REFUTED] += 1
-                    value = score - (pool[ro, 1] + 2 * (mine_pts - p))
+                    value = score - (pool[ru, 1] + 2 * (mine_pts - p))
                     if value > best:
                         best = value
                         best_key = mkey
