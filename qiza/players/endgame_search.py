@@ -333,30 +333,22 @@ def _store_list(E, board, rack, total, n, parent):  # type: ignore[no-untyped-de
     while True:
         while b < kept and pool[keep[b], 0] == total:
             b += 1
-        if b < kept:
-            row = keep[b]
-            eb = -(pool[row, 1] + pool[row, 2])
-            if a < n and est[order[a]] <= eb:
-                pool[i, :] = tmp[order[a], :]
-                pmh[i] = hs[order[a]]
-                pnt[i] = tmp[order[a], 0]
-                pmk[i] = ks[order[a]]
-                pkm[i] = kms[order[a]]
-                a += 1
-            else:
-                pool[i, :] = pool[row, :]
-                pmh[i] = pmh[row]
-                pnt[i] = pnt[row]
-                pmk[i] = pmk[row]
-                pkm[i] = pkm[row]
-                b += 1
-        elif a < n:
+        # the next new move while it is estimated at least as good as the next kept one
+        if a < n and (b >= kept or est[order[a]] <= -(pool[keep[b], 1] + pool[keep[b], 2])):
             pool[i, :] = tmp[order[a], :]
             pmh[i] = hs[order[a]]
             pnt[i] = tmp[order[a], 0]
             pmk[i] = ks[order[a]]
             pkm[i] = kms[order[a]]
             a += 1
+        elif b < kept:
+            row = keep[b]
+            pool[i, :] = pool[row, :]
+            pmh[i] = pmh[row]
+            pnt[i] = pnt[row]
+            pmk[i] = pmk[row]
+            pkm[i] = pkm[row]
+            b += 1
         else:
             break
         i += 1
