@@ -80,6 +80,13 @@ TURNS = (6, 12)
 
 def positions(lexicon_name: str, games: int) -> list[PlayerView]:
     """The views of the player to move before each of :data:`TURNS` of static self-play games."""
+    return [view for _, _, view in positions_at(lexicon_name, games, TURNS, 0)]
+
+
+def positions_at(lexicon_name: str, games: int, turns: tuple[int, ...],
+                 min_bag: int) -> list[tuple[int, int, PlayerView]]:
+    """(game seed, turn, view) of the player to move before each of ``turns`` of static
+    self-play games (seeds ``0..games-1``), where the bag holds more than ``min_bag`` tiles."""
     lexicon = load_lexicon(lexicon_name)
     rules = find_preset("classic").with_options(first_player="fixed")
     players = [StaticPlayer(lexicon, seed=1), StaticPlayer(lexicon, seed=2)]
@@ -87,10 +94,10 @@ def positions(lexicon_name: str, games: int) -> list[PlayerView]:
     for seed in range(games):
         game = Game(rules, players=["A", "B"], lexicon=lexicon, seed=seed)
         turn = 0
-        while not game.over and turn <= max(TURNS):
+        while not game.over and turn <= max(turns):
             view = game.view(game.to_move)
-            if turn in TURNS and view.bag_count > 0:
-                views.append(view)
+            if turn in turns and view.bag_count > min_bag:
+                views.append((seed, turn, view))
             game.play(players[game.to_move].choose(view))
             turn += 1
     return views

@@ -87,6 +87,22 @@ def test_faded_leaves_in_both_rollouts(enable: Lexicon) -> None:
     assert leave_share(3, 7, True) == pytest.approx(0.6) and leave_share(7, 7, True) == leave_share(3, 7, False) == 1.0
 
 
+@pytest.mark.parametrize("players, seed", [(2, 11), (3, 12)])
+def test_table_leaves_in_both_rollouts(enable: Lexicon, players: int, seed: int) -> None:
+    """``table_leaves``: the replies and next moves value leaves by the full table, the same
+    plays in both rollouts (the first reply through the line cache too), other plays than with
+    per-tile values; at the end of the game the end-of-game values are used either way."""
+    player = SimPlayer(enable, seed=seed, workers=1, margin=1000.0, candidates=6)
+    assert player.leaves.full is not None
+    views = _views(enable, fixed(CLASSIC), players, seed, (70, 40, 3))
+    changed = 0
+    for k, view in enumerate(views):
+        task = _task(player, view, 10, 50 * seed + k, table_leaves=True)
+        values = _same(player, task)
+        changed += int(not np.array_equal(values, _same(player, replace(task, table_leaves=False))))
+    assert changed >= 1
+
+
 def test_compiled_rollout_without_a_full_leave_table(enable: Lexicon) -> None:
     """Every final leave valued by the caller (the hand-made model has no full table)."""
     player = SimPlayer(enable, seed=6, workers=1, margin=1000.0, candidates=6, leaves=LeaveModel.hand_made())

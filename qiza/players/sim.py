@@ -126,18 +126,23 @@ class SimTask:
     :mod:`qiza.players.inference`): each deal gives them one of these plus random tiles."""
     leave_fade: bool = True
     """Value the final leave less when the bag holds fewer tiles than a rack (see :func:`leave_share`)."""
+    table_leaves: bool = False
+    """The rollouts' replies and next moves (while the bag has tiles) value what they keep by the
+    leave model's full table, as the static player does, instead of per-tile values."""
 
     @classmethod
     def of_view(cls, view: PlayerView, candidates: Sequence[SimCandidate], iterations: int, seed: int, *,
                 deadline: float = float("inf"), at_least_one: bool = True, owner: int = 0,
-                opponent_leaves: np.ndarray | None = None, leave_fade: bool = True) -> SimTask:
+                opponent_leaves: np.ndarray | None = None, leave_fade: bool = True,
+                table_leaves: bool = False) -> SimTask:
         """The task of simulating ``candidates`` in the position a player sees."""
         n = len(view.scores)
         me = view.seat if view.seat is not None else view.to_move
         ts = view.rules.tile_set
         return cls(board_array(view.board), rack_counts(view.rack, ts), counts_to_tiles(rack_counts(view.unseen, ts)),
                    [view.rack_counts[(me + k) % n] for k in range(1, n)], view.bag_count, list(candidates),
-                   iterations, seed, view.rules, deadline, at_least_one, owner, opponent_leaves, leave_fade)
+                   iterations, seed, view.rules, deadline, at_least_one, owner, opponent_leaves, leave_fade,
+                   table_leaves)
 
 
 def leave_share(bag: int, rack_size: int, fade: bool) -> float:
@@ -161,13 +166,22 @@ def _end_bonus(rules: Rules, opp_points: Sequence[float]) -> float:
 
 
 def _best_each(gen: MoveGenerator, boards: np.ndarray, racks: np.ndarray, rows: list[int],
-               bag_lens: np.ndarray, tv: np.ndarray, end_leave: np.ndarray) -> dict[int, GenMove | None]:
+               bag_lens: np.ndarray, tv: np.ndarray, end_leave: np.ndarray,
+               model: LeaveModel | None = None) -> dict[int, GenMove | None]:
     """The best reply of each position in ``rows`` (one compiled call per kind of leave value:
-    the per-tile leave values while the bag has tiles, the end-of-game ones when it is empty)."""
+    the per-tile leave values while the bag has tiles, the end-of-game ones when it is empty).
+    With ``model``, positions with tiles in the bag value leaves by its full table instead (one
+    call each, as :func:`qiza.players.sim_nb.table_work` values them: 0 for a leave it lacks)."""
     out: dict[int, GenMove | None] = {}
     for empty in (False, True):
         group = [i for i in rows if (bag_lens[i] == 0) == empty]
         if not group:
+            continue
+        if model is not None and not empty:
+            for i in group:
+                sub = model.rack_leaves(racks[i])
+                values = np.where(sub.ranks >= 0, sub.values, 0.0)
+                out[i] = gen.best(boards[i], racks[i], sub_leaves=(sub.radix, values, sub.sizes))
             continue
         idx = np.asarray(group)
         moves = gen.best_many(boards[idx], racks[idx], end_leave if empty else tv)
@@ -263,6 +277,7 @@ def simulate(gen: MoveGenerator, model: LeaveModel, rules: Rules, task: SimTask,
     params[sim_nb.Q_RACK] = rules.rack_size
     params[sim_nb.Q_DOUBLE] = rules.end_points is EndPoints.DOUBLE
     params[sim_nb.Q_FADE] = task.leave_fade
+    params[sim_nb.Q_TABLE] = task.table_leaves
     full = model.full
     if full is not None:
         table, caps, offset = full.values, full.index.caps, full.index.offsets
@@ -309,6 +324,7 @@ def simulate_python(gen: MoveGenerator, model: LeaveModel, rules: Rules, task: S
     values27 = kind_values(rules.tile_set.values, rules.tile_set.size).astype(np.float64)
     tv = np.asarray(model.tile_values, np.float64)
     end_leave = -2.0 * values27  # with the bag empty a kept tile costs about twice its face value
+    by_table = model if task.table_leaves and model.full is not None else None
     cands = task.candidates
     ncand = len(cands)
     result = np.zeros((task.iterations, 2 * ncand))
@@ -352,7 +368,7 @@ def simulate_python(gen: MoveGenerator, model: LeaveModel, rules: Rules, task: S
             if not live:
                 break
             racks = np.repeat(r.reshape(1, kinds), ncand, axis=0)
-            replies = _best_each(gen, boards, racks, live, bag_lens, tv, end_leave)
+            replies = _best_each(gen, boards, racks, live, bag_lens, tv, end_leave, by_table)
             still = []
             for ci in live:
                 reply = replies[ci]
@@ -372,7 +388,7 @@ def simulate_python(gen: MoveGenerator, model: LeaveModel, rules: Rules, task: S
             live = still
         values -= opp_total / max(nopp, 1)
         if live:
-            nexts = _best_each(gen, boards, mine, live, bag_lens, tv, end_leave)
+            nexts = _best_each(gen, boards, mine, live, bag_lens, tv, end_leave, by_table)
             for ci in live:
                 left = mine[ci]
                 reply = nexts[ci]
@@ -427,7 +443,7 @@ class SimPlayer(StaticPlayer):
                  margin: float = 25.0, exchanges: int = 2, prior: float = 8.0,
                  endgame: bool = False, endgame_time: float | None = None,
                  leaves: LeaveModel | None = None, infer: bool = False, win: bool = True,
-                 win_from: int = 30, fade: bool = True) -> None:
+                 win_from: int = 30, fade: bool = True, table_leaves: bool = False) -> None:
         super().__init__(lexicon, name=name, seed=seed, leaves=leaves)
         self.time_limit = time_limit
         self.candidates = candidates
@@ -452,6 +468,9 @@ class SimPlayer(StaticPlayer):
         #: the same simulation without it, 52.2% (95%: 47.4-57.1) over 400 games with 60
         #: iterations a move, spread +3.7 a game
         self.fade = fade
+        #: the rollouts' plies value leaves by the full leave table, as the static player, instead
+        #: of per-tile values (:attr:`SimTask.table_leaves`)
+        self.table_leaves = table_leaves
         self.endgame_time = endgame_time if endgame_time is not None else max(time_limit, 1.0)
         self._pool: Any = None
         self._pool_key: object = None
@@ -564,7 +583,7 @@ class SimPlayer(StaticPlayer):
             batch = max(1, min(self.batch, -(-(max_iter - iterations) // workers)))
             tasks = [SimTask.of_view(view, subset, batch, seed_base + 7919 * rounds + w, deadline=deadline,
                                      at_least_one=rounds == 0 and w == 0, owner=id(self), opponent_leaves=inferred,
-                                     leave_fade=self.fade)
+                                     leave_fade=self.fade, table_leaves=self.table_leaves)
                      for w in range(workers)]
             rounds += 1
             if pool is not None:

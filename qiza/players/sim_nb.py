@@ -9,6 +9,12 @@ value of the final leave. The best-only search is the move generator's own
 (:func:`qiza.movegen._generate` with the work-array layout of :mod:`qiza.movegen_search`),
 called position by position from compiled code: no Python runs between the plies.
 
+With ``params[Q_TABLE]`` set, the replies and this player's next move while the bag has tiles
+value what they keep by the full leave table instead of per-tile values (:func:`table_work`:
+every sub-leave of the rack looked up, as the static player's compiled search reads them), so
+that the rollouts play like the static player; :func:`qiza.players.sim.simulate_python` does the
+same through :meth:`~qiza.movegen.MoveGenerator.best` with ``sub_leaves``.
+
 The final leave's value comes from the full leave table (:class:`qiza.players.leave_table.
 FullTable`, by the combinatorial rank of :class:`qiza.players.leave_index.LeaveIndex`) when the
 leave is in it; the few that are not (seven tiles kept, other rack sizes, a model without the
@@ -30,11 +36,16 @@ from qiza.movegen_search import (
     O_WIDTH,
     P_BLANKS0,
     P_CAP,
+    P_HASLEAVE,
     P_HAVEBEST,
     P_KINDS,
+    P_MAXLEAVE,
     P_START,
     P_STARTT,
+    W_LVB,
     W_RACK,
+    W_RADIX,
+    W_SUB,
     W_VAL,
     decode_packed,
 )
@@ -50,7 +61,10 @@ Q_LEAVE_MAX = 3
 """The longest leave of the full leave table (-1: no table)."""
 Q_FADE = 4
 """1: the final leave's value fades as the bag runs out (:func:`qiza.players.sim.leave_share`)."""
-Q_COUNT = 5
+Q_TABLE = 5
+"""1: the replies and the next move while the bag has tiles value leaves by the full leave table
+(:func:`table_work`), 0: by per-tile values (the first row of ``works``)."""
+Q_COUNT = 6
 
 
 @nb.njit(cache=CACHE, nogil=True)
@@ -110,6 +124,46 @@ def _leave_rank(rack, caps, offset, max_size):  # type: ignore[no-untyped-def]  
 
 
 @nb.njit(cache=CACHE, nogil=True)
+def table_work(template, rack, table, caps, offset, max_size, counts, wr):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Make ``wr`` the work array ``template`` with every sub-leave of ``rack`` valued by the full
+    leave table (the layout :meth:`qiza.movegen.MoveGenerator.best` gives ``sub_leaves``: mixed
+    radix codes, values in milli-points, the best value by tiles played); a sub-leave the table
+    does not hold (the whole rack kept) is worth 0. ``counts``: scratch of one count per kind."""
+    wr[:] = template
+    kinds = rack.shape[0]
+    n = 1
+    nr = 0
+    for t in range(kinds):
+        wr[W_RADIX + t] = 0
+        if rack[t] > 0:
+            wr[W_RADIX + t] = n
+            n *= rack[t] + 1
+            nr += rack[t]
+    low = -(1 << 30)
+    best = low
+    for played in range(1, nr + 1):
+        wr[W_LVB + played] = low
+    for code in range(n):
+        size = 0
+        for t in range(kinds):
+            c = 0
+            if rack[t] > 0:
+                c = (code // wr[W_RADIX + t]) % (rack[t] + 1)
+            counts[t] = c
+            size += c
+        milli = 0
+        rank = _leave_rank(counts, caps, offset, max_size)
+        if rank >= 0:
+            milli = round(np.float64(table[rank]) * 1000.0)
+        wr[W_SUB + code] = milli
+        best = max(best, milli)
+        if size < nr and milli > wr[W_LVB + nr - size]:
+            wr[W_LVB + nr - size] = milli
+    wr[P_MAXLEAVE] = best
+    wr[P_HASLEAVE] = 2
+
+
+@nb.njit(cache=CACHE, nogil=True)
 def rollouts(g, anag, works, prem, board, boards0, racks0, used_all, scores, params, deals, cuts, face,  # type: ignore[no-untyped-def]  # pragma: no cover
              table, caps, offset, result, leaves, fix):
     """Run ``deals.shape[0]`` iterations of the simulation of ``boards0.shape[0]`` candidates.
@@ -126,7 +180,8 @@ def rollouts(g, anag, works, prem, board, boards0, racks0, used_all, scores, par
     ``scores``: the candidates' scores; ``params``: see the ``Q_*`` offsets; ``deals[i]``: the
     unseen tiles of iteration ``i``, opponent ``j``'s rack ``deals[i, cuts[i, j]:cuts[i, j + 1]]``,
     then the bag from ``cuts[i, -1]`` on in drawing order; ``face``: face values by tile kind;
-    ``table``/``caps``/``offset``: the full leave table and its index.
+    ``table``/``caps``/``offset``: the full leave table and its index (with ``params[Q_TABLE]``
+    the leave values of the searches while the bag has tiles too).
 
     Writes ``result[i, c]`` (candidate ``c``'s value) and ``result[i, n + c]`` (the tiles its
     player cannot see at the end); when the final leave ``leaves[i, c]`` is not in the table,
@@ -142,6 +197,10 @@ def rollouts(g, anag, works, prem, board, boards0, racks0, used_all, scores, par
     double = params[Q_DOUBLE] != 0
     leave_max = params[Q_LEAVE_MAX]
     fade = params[Q_FADE] != 0
+    by_table = params[Q_TABLE] != 0 and leave_max >= 0
+    scratch = np.zeros(kinds, racks0.dtype)
+    wopp = np.empty((max(nopp, 1), works.shape[1]), works.dtype)  # each opponent's search (table leaves)
+    wnext = np.empty_like(works[0])
     w = np.empty_like(works[0])
     out = np.zeros((1, O_WIDTH), np.int32)
     boards = np.empty_like(boards0)
@@ -182,6 +241,11 @@ def rollouts(g, anag, works, prem, board, boards0, racks0, used_all, scores, par
             for k in range(cuts[it, j], cuts[it, j + 1]):
                 opp[j, deal[k]] += 1
         bag0 = cuts[it, nopp]
+        for j in range(nopp):
+            if by_table:
+                table_work(works[0], opp[j], table, caps, offset, leave_max, scratch, wopp[j])
+            else:
+                wopp[j] = works[0]
         opp_sum = 0.0
         for j in range(nopp):
             opp_sum += _points(opp[j], face)
@@ -224,13 +288,13 @@ def rollouts(g, anag, works, prem, board, boards0, racks0, used_all, scores, par
                 theirs[:] = opp[j]
                 if j == 0 and cached and nshared > 1 and bag_lens[c] > 0:
                     if not based:
-                        set_rack(anag, wl, works[0], theirs, letters, cache)
+                        set_rack(anag, wl, wopp[0], theirs, letters, cache)
                         base_anchors(b, bt, cross, xsum, prem, wl, cache)
                         based = True
                     if not best_changed(g, anag, wl, out, b, bt, cross, xsum, boards[c].reshape((size, size)),
                                         boardsT[c], crossc[c], xsumc[c], aff[c], letters_c[c], prem, cache):
                         continue  # no placement: a pass
-                elif not _best(g, anag, works[1 if bag_lens[c] == 0 else 0], w, out, boards[c], theirs, prem):
+                elif not _best(g, anag, works[1] if bag_lens[c] == 0 else wopp[j], w, out, boards[c], theirs, prem):
                     continue  # no placement: a pass
                 opp_total[c] += _play(out, boards[c], theirs, size)
                 held = 0
@@ -248,7 +312,11 @@ def rollouts(g, anag, works, prem, board, boards0, racks0, used_all, scores, par
             fix[it, c] = 0.0
             if live[c]:
                 left = mine[c]
-                if _best(g, anag, works[1 if bag_lens[c] == 0 else 0], w, out, boards[c], left, prem):
+                template = works[1] if bag_lens[c] == 0 else works[0]
+                if by_table and bag_lens[c] > 0:
+                    table_work(works[0], left, table, caps, offset, leave_max, scratch, wnext)
+                    template = wnext
+                if _best(g, anag, template, w, out, boards[c], left, prem):
                     values[c] += _play(out, boards[c], left, size)
                 held = 0
                 for t in range(kinds):
