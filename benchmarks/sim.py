@@ -1,6 +1,6 @@
 """Simulation speed: iterations per second on one core (``workers=1``).
 
-    python benchmarks/sim.py [--games 6] [--iterations 24] [--repeat 3] [--lexicon twl06]
+    python benchmarks/sim.py [--games 6] [--iterations 24] [--repeat 3] [--lexicon twl06] [--table-leaves]
 
 The positions are fixed: static-vs-static games with seeds ``0..games-1``, the position
 before turns 6 and 12 of each (mid-game, the bag not empty). In each, the sim player's
@@ -111,6 +111,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lexicon", default="twl06")
     parser.add_argument("--path", choices=("both", "python", "compiled"), default="both",
                         help="the rollout to time: the Python one (one compiled call per ply), the compiled one, or both")
+    parser.add_argument("--table-leaves", action="store_true",
+                        help="the rollouts' plies value leaves by the full leave table (SimTask.table_leaves)")
     args = parser.parse_args(argv)
     views = positions(args.lexicon, args.games)
     player = SimPlayer(load_lexicon(args.lexicon), seed=1, workers=1)
@@ -122,7 +124,8 @@ def main(argv: list[str] | None = None) -> int:
     gen = player.generator(work[0][0].rules)
     for view, cands in work[:1]:  # warm up: the compiled code loaded, the leave model's caches
         for compiled in (False, True):
-            simulate(gen, player.leaves, view.rules, SimTask.of_view(view, cands, 2, 0), compiled=compiled)
+            simulate(gen, player.leaves, view.rules, SimTask.of_view(view, cands, 2, 0, table_leaves=args.table_leaves),
+                     compiled=compiled)
     ncand = sum(len(c) for _, c in work) / len(work)
     print(f"{len(work)} positions, {ncand:.1f} candidates a position on average, "
           f"{args.iterations} iterations each")
@@ -136,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
             t0 = time.perf_counter()
             c0 = time.process_time()
             for i, (view, cands) in enumerate(work):
-                task = SimTask.of_view(view, cands, args.iterations, 1000 * rep + i)
+                task = SimTask.of_view(view, cands, args.iterations, 1000 * rep + i, table_leaves=args.table_leaves)
                 simulate(gen, player.leaves, view.rules, task, compiled=compiled)
             wall = time.perf_counter() - t0
             cpu = time.process_time() - c0

@@ -469,7 +469,9 @@ class SimPlayer(StaticPlayer):
         #: iterations a move, spread +3.7 a game
         self.fade = fade
         #: the rollouts' plies value leaves by the full leave table, as the static player, instead
-        #: of per-tile values (:attr:`SimTask.table_leaves`)
+        #: of per-tile values (:attr:`SimTask.table_leaves`); off by default: the champion with it
+        #: against the champion without, 0.5 s a move, 279 games: 48.4% (95%: 42.5-54.3), spread
+        #: +0.8 a game, at 5-10% fewer iterations a second
         self.table_leaves = table_leaves
         self.endgame_time = endgame_time if endgame_time is not None else max(time_limit, 1.0)
         self._pool: Any = None
