@@ -12,8 +12,9 @@ to win is the share of bags after which the final spread is positive (half for a
 
 Not searched: passing and exchanging, and with two tiles in the bag plays of one tile, which
 leave the opponent a pre-endgame of their own (the opponent then does not know the last tile,
-which this search of known racks cannot value). Each endgame gets an equal part of the time
-limit; a result says how many of its endgames were solved exactly.
+which this search of known racks cannot value). Each endgame gets the time still left divided by
+the endgames still to search, so that the time an endgame solved early leaves over goes to the
+next ones; a result says how many of its endgames were solved exactly.
 """
 
 from __future__ import annotations
@@ -72,11 +73,11 @@ def solve_pre_endgame(view: PlayerView, lexicon: Lexicon, *, candidates: int = 1
         key = set(also.placed(size))
         if all(set(m.placed(size)) != key for m, _ in moves if isinstance(m, Place)):
             moves.append((also, evaluate(view.board, also, view.rules).score))
-    per_case = time_limit / max(1, len(moves) * len(search.bags))
+    deadline = start + time_limit
     result = PreEndgame()
-    for move, score in moves:
+    for k, (move, score) in enumerate(moves):
         assert isinstance(move, Place)
-        result.options.append(search.option(move, score, per_case))
+        result.options.append(search.option(move, score, deadline, (len(moves) - k) * len(search.bags)))
     result.options.sort(key=lambda o: (-o.win, -o.value))
     result.seconds = time.perf_counter() - start
     return result
@@ -131,8 +132,10 @@ class _Draws:
         self.board = board_array(view.board)
         self.streak = scoreless_streak(view.history, view.rules)
 
-    def option(self, move: Place, score: int, per_case: float) -> PreEndgameOption:
-        """The placement's average spread to the end and share of winning bags."""
+    def option(self, move: Place, score: int, deadline: float, left: int) -> PreEndgameOption:
+        """The placement's average spread to the end and share of winning bags, its endgames
+        searched by ``deadline`` (``time.perf_counter()``), each given an equal share of the time
+        still left to the ``left`` endgames still to search (its own and those after it)."""
         rules = self.rules
         after = self.board.copy()
         used: Counter[int] = Counter()
@@ -145,7 +148,8 @@ class _Draws:
             mine[t] -= n
         value = 0.0
         halves = exact = 0  # winning ways counted in halves (a tie is half a win)
-        for bag, ways in self.bags:
+        for k, (bag, ways) in enumerate(self.bags):
+            per_case = max(0.001, (deadline - time.perf_counter()) / (left - k))
             drawn = mine.copy()
             theirs = self.unseen.copy()
             for t in bag:
