@@ -1,7 +1,7 @@
 """The endgame solver on real empty-bag positions: how often it is exact within a time limit.
 
     python benchmarks/endgame.py [--positions 60] [--limits 1 5] [--lexicon twl06] [--save FILE]
-                                 [--solver compiled|python] [--clock wall|cpu]
+                                 [--solver compiled|python] [--clock wall|cpu] [--seeds 24 29 ...]
 
 Positions: games of ``static`` against ``static`` (seeds 0, 1, 2, ...; classic rules, the
 lexicon's words auto-challenged) played until the bag is empty; each game gives the position
@@ -22,7 +22,8 @@ wall-clock time.
 
 ``--save FILE`` writes one line per position and limit (seed, racks, exact, value, depth,
 nodes, seconds, CPU seconds) so that two versions of the solver can be compared position by
-position (their exact values must agree).
+position (their exact values must agree). ``--seeds`` keeps only the positions of those
+games (for quick checks; the groups' figures are then of those positions only).
 
 Measured on the 2-core development machine while other jobs ran (load 3-5, so times are
 noisy); "nodes" count every position searched, those at the depth limit included:
@@ -143,12 +144,14 @@ class Position:
     streak: int
 
 
-def positions(lexicon: Lexicon, count: int) -> list[Position]:
-    """``count`` empty-bag positions from static self-play (seeds 0, 1, 2, ...)."""
+def positions(lexicon: Lexicon, count: int | None, seeds: list[int] | None = None) -> list[Position]:
+    """``count`` empty-bag positions from static self-play (seeds 0, 1, 2, ...), or those of
+    the games ``seeds`` (a game that ends before the bag is empty gives none)."""
     rules = CLASSIC.with_options(challenge="auto")
     out: list[Position] = []
-    seed = 0
-    while len(out) < count:
+    todo = sorted(seeds) if seeds else []
+    seed = todo.pop(0) if todo else 0
+    while (len(out) < count) if count is not None else seed >= 0:
         players = [make_player("static", lexicon, seed=seed), make_player("static", lexicon, seed=seed + 10_000)]
         game = Game(rules, lexicon=lexicon, seed=seed)
         while game.bag and not game.over:
@@ -158,7 +161,7 @@ def positions(lexicon: Lexicon, count: int) -> list[Position]:
             seat = game.to_move
             out.append(Position(seed, board_array(game.board).copy(), rack_counts(game.racks[seat]),
                                 rack_counts(game.racks[1 - seat]), scoreless_streak(game.history, rules)))
-        seed += 1
+        seed = seed + 1 if count is not None else todo.pop(0) if todo else -1
     return out
 
 
@@ -173,10 +176,11 @@ def main() -> None:
                              "(solve_position_py), to compare the two under the same load")
     parser.add_argument("--clock", choices=["wall", "cpu"], default="wall",
                         help="time limits in wall-clock time or in the searching thread's CPU time")
+    parser.add_argument("--seeds", type=int, nargs="*", help="only the positions of these games' seeds")
     args = parser.parse_args()
     lexicon = load_lexicon(args.lexicon)
     start = time.perf_counter()
-    posns = positions(lexicon, args.positions)
+    posns = positions(lexicon, args.positions if not args.seeds else None, args.seeds)
     sizes = [int(p.me.sum()) for p in posns]
     opp_sizes = [int(p.opp.sum()) for p in posns]
     print(f"{len(posns)} positions in {time.perf_counter() - start:.0f}s; tiles of the player to move: "

@@ -121,7 +121,8 @@ S_MAX_DEPTH = 13
 S_FIRST = 14  # the root list's first move (pool row), the answer when no iteration finished
 S_STACK = 15  # squares on E[E_STACK]: the tiles placed along the current line
 S_REFUTED = 16  # moves failed low by the opponent's way out, without searching them
-S_SIZE = 17
+S_NEAR = 17  # lists of only the moves near the tiles placed since an earlier list (see _node)
+S_SIZE = 18
 
 # E: the search's arrays (a tuple; see endgame._search_arrays)
 E_GRAPH, E_WORK0, E_WORK, E_OUT, E_PREM = 0, 1, 2, 3, 4  # the move generator's
@@ -365,11 +366,12 @@ def _store_list(E, board, rack, total, n, parent):  # type: ignore[no-untyped-de
 
 
 @nb.njit(cache=CACHE)
-def _generate(E, board, rack, total, parent, parent_h):  # type: ignore[no-untyped-def]  # pragma: no cover
+def _generate(E, board, rack, total, parent, parent_h, merge):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Every placement of ``rack`` on ``board`` into the pool (see :func:`_store_list`). With
     a ``parent`` list (not -1) of a rack holding at least these tiles, made when the line had
-    ``parent_h`` tiles on ``E[E_STACK]``: its still-legal moves and the placements near the
-    tiles placed since (see :mod:`qiza.players.endgame_gen`), the same moves."""
+    ``parent_h`` tiles on ``E[E_STACK]``: its still-legal moves (unless not ``merge``: then
+    the list holds only the new moves) and the placements near the tiles placed since (see
+    :mod:`qiza.players.endgame_gen`), the same moves."""
     g = E[E_GRAPH]
     w0 = E[E_WORK0]
     w = E[E_WORK]
@@ -402,7 +404,7 @@ def _generate(E, board, rack, total, parent, parent_h):  # type: ignore[no-untyp
     if w[P_OVERFLOW]:
         st[S_STOP] = STOP_BUFFER
         return -1
-    return _store_list(E, board, rack, total, w[P_NOUT], parent)
+    return _store_list(E, board, rack, total, w[P_NOUT], parent if merge else -1)
 
 
 @nb.njit(cache=CACHE, inline="always")
@@ -436,7 +438,7 @@ def _moves(E, board, hb, rack, total, parent, parent_h):  # type: ignore[no-unty
         return lid, False
     st = E[E_ST]
     cacheable = st[S_TOP] < st[S_CACHE_ROWS] and st[S_NLISTS] * 2 < lc.shape[0]
-    lid = _generate(E, board, rack, total, parent, parent_h)
+    lid = _generate(E, board, rack, total, parent, parent_h, True)
     if lid < 0 or not cacheable:
         return lid, True
     key = _list_key(zr, hb, rack)
@@ -451,8 +453,9 @@ def _moves(E, board, hb, rack, total, parent, parent_h):  # type: ignore[no-unty
 
 @nb.njit(cache=CACHE, inline="always")
 def _free(st, lt, lid, temporary):  # type: ignore[no-untyped-def]  # pragma: no cover
-    """Free a temporary list (the newest one)."""
-    if temporary and lid >= 0:
+    """Free a temporary list if it is the newest one (a list of new moves only, made while
+    lists were still cached, stays until the pool is emptied when lists were cached above it)."""
+    if temporary and lid >= 0 and st[S_NLISTS] == lid + 1:
         st[S_TOP] = lt[lid, 0]
         st[S_NLISTS] = lid
 
@@ -847,6 +850,8 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
     n = -1  # the list's moves (-1: not looked at yet)
     first = -1  # the table's move: its index in the list (n: the pass)
     step = -1  # -1: the table's move, then the list in order
+    near_only = False  # the list holds only the moves that the earlier list does not (phase 0 searched those)
+    any_kept = False  # phase 0 found a still-legal move
     ro = -2  # the opponent's best way out (-1: none, -2: not looked at yet)
     ro2 = -2  # their next best (when a move blocks the best one)
     while True:
@@ -865,16 +870,24 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
                 if (row == pre or (pkm[row] & ~rbits) != 0 or (pnt[row] == total and out_done)
                         or not _valid(pool, row, board, rack)):
                     continue
+            any_kept = True
             if pool[row, 0] == total:
                 out_done = True  # going out: the first still-legal one in the order scores the most
             mine_list = anc_me
             mine_h = anc_me_h
         else:
             if n < 0:
-                if lid < 0:
+                if lid < 0 and pre_all:
+                    # phase 0 searched every still-legal move of the earlier list: a temporary
+                    # list of the new moves only (no copies of the earlier list's rows)
+                    lid = _generate(E, board, rack, total, anc_me, anc_me_h, False)
+                    temporary = True
+                    near_only = True
+                    st[S_NEAR] += 1
+                elif lid < 0:
                     lid, temporary = _moves(E, board, hb, rack, total, anc_me, anc_me_h)
-                    if lid < 0:
-                        return np.int64(0)
+                if lid < 0:
+                    return np.int64(0)
                 start = lt[lid, 0]
                 n = lt[lid, 1]
                 if first_key == PASS_KEY:
@@ -897,6 +910,9 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
                     continue
             mine_list = lid
             mine_h = here
+            if near_only:  # the children make their lists from the earlier list (a whole one)
+                mine_list = anc_me
+                mine_h = anc_me_h
             row = -1
             if k < n:
                 row = start + k
@@ -909,7 +925,8 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
                 value = pass_guess
             else:
                 value = -_node(E, board, hb, racks, 1 - me, opp_pts, mine_pts, opp_total, total, s_pass, p_pass,
-                               depth if n == 0 else depth - 1, -beta, -alpha, anc_opp, lid, anc_opp_h, here)
+                               depth if n == 0 and not any_kept else depth - 1, -beta, -alpha, anc_opp, mine_list,
+                               anc_opp_h, mine_h)
         else:
             mkey = pmh[row]
             placed = np.int64(pool[row, 0])
