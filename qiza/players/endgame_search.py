@@ -18,8 +18,9 @@ without reading them: the tiles placed (``E[E_PNT]``), a key of the tiles' multi
 of per-kind keys: a way out of a rack has the rack's key, ``E[E_PMK]``) and the tile kinds
 placed as bits (a rack without one of them cannot play the move, ``E[E_PKM]``). A lookup of
 a list's best way out is remembered in its registry row and reused further down the same
-line (see :func:`_best_out`). A list is searched in its stored order: going out first
-(highest score first), then by score plus the face value of the tiles played.
+line (see :func:`qiza.players.endgame_scan._best_out`, with the other scans of lists). A
+list is searched in its stored order: going out first (highest score first), then by score
+plus the face value of the tiles played.
 
 **Incremental lists.** Only the root's lists are generated on the whole board. A later list of
 a player is made from their latest list on an earlier board of the line (a rack holding at
@@ -47,7 +48,10 @@ At the depth limit a position is valued from an earlier list of the player to mo
 still-legal moves: no generation) as the best move's score with both players keeping their
 other tiles (going out: plus twice the opponent's tiles). Before generating a position's
 moves, the earlier list's best way out and the table's best move are tried, and two plies above
-the limit every still-legal move of the earlier list (a cutoff spares the generation). A search
+the limit every still-legal move of the earlier list (a cutoff spares the generation); if none
+cuts off, only the moves near the tiles placed since are generated there, into a temporary list
+(``st[S_NEAR]`` counts them; the children make their lists from the earlier list, and no list
+made while one is in use is cached). A search
 is exact when no line met the depth limit (``st[S_HORIZON]`` 0).
 A move that does not end the game is failed low without searching it when the opponent's best
 way out in their latest list (still legal here, looked up once a node; if the move blocks it,
@@ -68,8 +72,6 @@ the GIL, so that the caller's timer thread can set the stop flag ``E[E_STOP]``.
 
 from __future__ import annotations
 
-from typing import Any
-
 import numba as nb
 import numpy as np
 from numba import types
@@ -89,12 +91,19 @@ from qiza.movegen_search import (
     W_RACK,
 )
 from qiza.players.endgame_gen import gen_near, mark_near
-
-NO_REFCOUNT: dict[str, Any] = {"_nrt": False}
-"""Numba options of a compiled function that allocates nothing: no reference counting either
-(the counts of the many arrays passed around took a third of the search's time). Callees
-compiled from it inherit the option unless they say otherwise (:data:`REFCOUNT`)."""
-REFCOUNT: dict[str, Any] = {"_nrt": True}
+from qiza.players.endgame_scan import (
+    NO_REFCOUNT,
+    REFCOUNT,
+    _best_out,
+    _clear,
+    _cols,
+    _find_move,
+    _frontier,
+    _next_out,
+    _partial,
+    _rack_bits,
+    _valid,
+)
 
 INF = 1_000_000
 EXACT_DEPTH = 10_000
@@ -122,7 +131,8 @@ S_FIRST = 14  # the root list's first move (pool row), the answer when no iterat
 S_STACK = 15  # squares on E[E_STACK]: the tiles placed along the current line
 S_REFUTED = 16  # moves failed low by the opponent's way out, without searching them
 S_NEAR = 17  # lists of only the moves near the tiles placed since an earlier list (see _node)
-S_SIZE = 18
+S_OPEN = 18  # such lists in use along the line (lists made above one are not cached: it is freed)
+S_SIZE = 19
 
 # E: the search's arrays (a tuple; see endgame._search_arrays)
 E_GRAPH, E_WORK0, E_WORK, E_OUT, E_PREM = 0, 1, 2, 3, 4  # the move generator's
@@ -140,13 +150,6 @@ E_LINE = 23  # the principal variation (added by solve)
 
 STOP_TIME, STOP_POOL, STOP_BUFFER = 1, 2, 3
 LINE_MAX = 40
-
-
-@nb.njit(cache=CACHE, inline="always")
-def _cols(pool):  # type: ignore[no-untyped-def]  # pragma: no cover
-    """(width, first square column, first tile column, first code column, first chk column, chk width)."""
-    wd = (pool.shape[1] - 5) // 6
-    return wd, 3, 3 + wd, 3 + 2 * wd, 3 + 3 * wd, 3 * wd + 2
 
 
 @nb.njit(cache=CACHE, inline="always")
@@ -437,7 +440,7 @@ def _moves(E, board, hb, rack, total, parent, parent_h):  # type: ignore[no-unty
     if lid >= 0:
         return lid, False
     st = E[E_ST]
-    cacheable = st[S_TOP] < st[S_CACHE_ROWS] and st[S_NLISTS] * 2 < lc.shape[0]
+    cacheable = st[S_TOP] < st[S_CACHE_ROWS] and st[S_NLISTS] * 2 < lc.shape[0] and st[S_OPEN] == 0
     lid = _generate(E, board, rack, total, parent, parent_h, True)
     if lid < 0 or not cacheable:
         return lid, True
@@ -453,183 +456,10 @@ def _moves(E, board, hb, rack, total, parent, parent_h):  # type: ignore[no-unty
 
 @nb.njit(cache=CACHE, inline="always")
 def _free(st, lt, lid, temporary):  # type: ignore[no-untyped-def]  # pragma: no cover
-    """Free a temporary list if it is the newest one (a list of new moves only, made while
-    lists were still cached, stays until the pool is emptied when lists were cached above it)."""
-    if temporary and lid >= 0 and st[S_NLISTS] == lid + 1:
+    """Free a temporary list (the newest one)."""
+    if temporary and lid >= 0:
         st[S_TOP] = lt[lid, 0]
         st[S_NLISTS] = lid
-
-
-@nb.njit(cache=CACHE, inline="always")
-def _rack_bits(rack):  # type: ignore[no-untyped-def]  # pragma: no cover
-    """The tile kinds of ``rack``, a bit each (see ``E[E_PKM]``)."""
-    bits = np.int64(0)
-    for t in range(rack.shape[0]):
-        if rack[t]:
-            bits |= np.int64(1) << t
-    return bits
-
-
-@nb.njit(cache=CACHE, inline="always")
-def _valid(pool, row, board, rack):  # type: ignore[no-untyped-def]  # pragma: no cover
-    """Pool move ``row`` is still legal: its squares to keep empty are empty and ``rack``
-    holds its tiles."""
-    wd, c_sq, c_tl, c_code, c_chk, nchk = _cols(pool)
-    for j in range(nchk):
-        s = pool[row, c_chk + j]
-        if s < 0:
-            break
-        if board[s] != 0:
-            return False
-    nt = pool[row, 0]
-    for j in range(nt):
-        cd = pool[row, c_code + j]
-        cnt = 0
-        for k in range(nt):
-            if pool[row, c_code + k] == cd:
-                cnt += 1
-        if cnt > rack[cd]:
-            return False
-    return True
-
-
-@nb.njit(cache=CACHE, **NO_REFCOUNT)
-def _frontier(pool, lt, lid, board, rack, total, mine_pts, opp_pts, threshold):  # type: ignore[no-untyped-def]  # pragma: no cover
-    """The best still-legal move of list ``lid`` valued as the static guess at the depth limit
-    (going out: score + twice the opponent's tiles; otherwise score + the face value played +
-    the opponent's tiles - this player's, both keeping their other tiles), or passing (both
-    keep their tiles), and the move's pool row (-1: passing). Stops once a value reaches
-    ``threshold``.
-
-    After a list's first ``nout0`` moves (those that went out where it was made: they hold
-    more tiles than the rack now, or are ways out sorted by score) score + face value never
-    grows: so the first still-legal way out and the first still-legal other move are the best
-    of each kind, and the scan stops once both are found or no later move can do better."""
-    start = lt[lid, 0]
-    n = lt[lid, 1]
-    nout0 = lt[lid, 2]
-    best = opp_pts - mine_pts  # passing: a floor that cuts the scan short
-    best_row = -1
-    found_out = False
-    found_other = False
-    if nout0 and pool[start, 0] == total:  # the ways out where the list was made, by score
-        for row in range(start, start + nout0):
-            v = pool[row, 1] + 2 * opp_pts
-            if v <= best:
-                break
-            if _valid(pool, row, board, rack):
-                found_out = True
-                best = v
-                best_row = row
-                break
-        if best >= threshold:
-            return best, best_row
-    # with the rack the list was made for, every later move keeps tiles
-    others_only = lt[lid, 3] == total
-    for i in range(nout0, n):
-        row = start + i
-        nt = pool[row, 0]
-        if nt > total:
-            continue
-        sc = np.int64(pool[row, 1])
-        p = np.int64(pool[row, 2])
-        if sc + p - mine_pts + 2 * opp_pts <= best:
-            break  # (a way out plays every tile: its face value is mine_pts)
-        out = nt == total
-        v = sc + 2 * opp_pts if out else sc + opp_pts - mine_pts + p
-        if v <= best or (found_out if out else found_other) or not _valid(pool, row, board, rack):
-            continue
-        if out:
-            found_out = True
-        else:
-            found_other = True
-        best = v
-        best_row = row
-        if best >= threshold or (found_other and (found_out or others_only)):
-            break
-    return best, best_row
-
-
-@nb.njit(cache=CACHE, inline="always")
-def _clear(pool, keep, row):  # type: ignore[no-untyped-def]  # pragma: no cover
-    """Pool move ``row`` places no tile on a square that pool move ``keep`` needs empty."""
-    wd, c_sq, c_tl, c_code, c_chk, nchk = _cols(pool)
-    for j in range(pool[row, 0]):
-        s = pool[row, c_sq + j]
-        for i in range(nchk):
-            c = pool[keep, c_chk + i]
-            if c < 0:
-                break
-            if c == s:
-                return False
-    return True
-
-
-@nb.njit(cache=CACHE, **NO_REFCOUNT)
-def _best_out(pool, pmk, zk, lt, lid, board, rack, total, hk, h, hb):  # type: ignore[no-untyped-def]  # pragma: no cover
-    """The pool row of the highest-scoring still-legal move of list ``lid`` that plays every
-    tile of ``rack`` (-1: none): the first in the order (see :func:`_frontier`; with the rack
-    the list was made for, its first ``nout0`` moves are its ways out). Only the rows whose
-    tile key (``pmk``, a sum of the keys ``zk``) is the rack's are looked at.
-
-    The answer is kept in the list's row of ``lt`` (rack key, row, line height ``h`` and board
-    key ``hb``): asked again for the same rack on a board of the same line with more tiles
-    (``hk``: the board keys along the line), a way out still legal is still the best one, and
-    none stays none."""
-    rk = np.int64(0)
-    for t in range(rack.shape[0]):
-        rk += rack[t] * zk[t, 1]
-    qh = lt[lid, 6]
-    if qh >= 0 and qh <= h and lt[lid, 4] == rk and hk[qh] == lt[lid, 7]:
-        r = lt[lid, 5]
-        if r < 0 or _valid(pool, r, board, rack):
-            return r
-    start = lt[lid, 0]
-    best = -1
-    for row in range(start, start + (lt[lid, 2] if lt[lid, 3] == total else lt[lid, 1])):
-        if pmk[row] == rk and _valid(pool, row, board, rack):
-            best = row
-            break
-    lt[lid, 4] = rk
-    lt[lid, 5] = best
-    lt[lid, 6] = h
-    lt[lid, 7] = hb
-    return best
-
-
-@nb.njit(cache=CACHE, **NO_REFCOUNT)
-def _next_out(pool, pmk, zk, lt, lid, board, rack, total, after):  # type: ignore[no-untyped-def]  # pragma: no cover
-    """The pool row of the highest-scoring still-legal way out of ``rack`` in list ``lid``
-    after row ``after`` (the best one: see :func:`_best_out`), -1: none."""
-    rk = np.int64(0)
-    for t in range(rack.shape[0]):
-        rk += rack[t] * zk[t, 1]
-    start = lt[lid, 0]
-    for row in range(after + 1, start + (lt[lid, 2] if lt[lid, 3] == total else lt[lid, 1])):
-        if pmk[row] == rk and _valid(pool, row, board, rack):
-            return row
-    return -1
-
-
-@nb.njit(cache=CACHE, **NO_REFCOUNT)
-def _partial(pool, pnt, pkm, lt, lid, board, rack, total):  # type: ignore[no-untyped-def]  # pragma: no cover
-    """Whether list ``lid`` has a still-legal move that does not play every tile of ``rack``."""
-    rbits = _rack_bits(rack)
-    start = lt[lid, 0]
-    for row in range(start, start + lt[lid, 1]):
-        if pnt[row] < total and (pkm[row] & ~rbits) == 0 and _valid(pool, row, board, rack):
-            return True
-    return False
-
-
-@nb.njit(cache=CACHE, **NO_REFCOUNT)
-def _find_move(pmh, lt, lid, key):  # type: ignore[no-untyped-def]  # pragma: no cover
-    """The pool row of the move named ``key`` in list ``lid`` (-1: none)."""
-    start = lt[lid, 0]
-    for row in range(start, start + lt[lid, 1]):
-        if pmh[row] == key:
-            return row
-    return -1
 
 
 @nb.njit(cache=CACHE, inline="always")
@@ -882,8 +712,9 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
                     # list of the new moves only (no copies of the earlier list's rows)
                     lid = _generate(E, board, rack, total, anc_me, anc_me_h, False)
                     temporary = True
-                    near_only = True
+                    near_only = lid >= 0
                     st[S_NEAR] += 1
+                    st[S_OPEN] += near_only
                 elif lid < 0:
                     lid, temporary = _moves(E, board, hb, rack, total, anc_me, anc_me_h)
                 if lid < 0:
@@ -981,6 +812,7 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
                 done_key = mkey
         if st[S_STOP]:
             _free(st, lt, lid, temporary)
+            st[S_OPEN] -= near_only
             return np.int64(0)
         if value > best:
             best = value
@@ -991,6 +823,7 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
                     break
     _store(tt, key, depth, st[S_HORIZON] == horizon_before, best, alpha_orig, beta, best_key)
     _free(st, lt, lid, temporary)
+    st[S_OPEN] -= near_only
     return best
 
 
