@@ -37,10 +37,11 @@ when its node returns (a stack), so the search never runs out of room mid-line. 
 iterations a pool more than half full is emptied.
 
 **The search.** Negamax with alpha-beta and principal variation search, iterative deepening
-from depth 1, a transposition table (``E[E_TT]``: key, best move, value, depth and bound flag;
-a key lives in one of a pair of rows, the first kept for the deeper search, an exact value
-deepest, the second always replaced) keyed by the board's Zobrist key, both racks (the player
-to move's and the other's, with different tables), the scoreless streak and the passes. A
+from depth 1 (two plies at a time from ``st[S_STEP2]`` on), a transposition table
+(``E[E_TT]``: key, best move, value, depth and bound flag; a key lives in one of a pair of
+rows, the first kept for the deeper search, an exact value deepest, the second always
+replaced) keyed by the board's Zobrist key, both racks (the player to move's and the other's,
+with different tables), the scoreless streak and the passes. A
 player without any placement must pass: that pass does not use up a ply (at the depth limit
 too, where the list is made when no move of the earlier list is left), so endgames against
 stuck tiles are exact at about half the depth.
@@ -132,7 +133,8 @@ S_STACK = 15  # squares on E[E_STACK]: the tiles placed along the current line
 S_REFUTED = 16  # moves failed low by the opponent's way out, without searching them
 S_NEAR = 17  # lists of only the moves near the tiles placed since an earlier list (see _node)
 S_OPEN = 18  # such lists in use along the line (lists made above one are not cached: it is freed)
-S_SIZE = 19
+S_STEP2 = 19  # from this depth on (0: never), iterations deepen two plies at a time
+S_SIZE = 20
 
 # E: the search's arrays (a tuple; see endgame._search_arrays)
 E_GRAPH, E_WORK0, E_WORK, E_OUT, E_PREM = 0, 1, 2, 3, 4  # the move generator's
@@ -550,7 +552,9 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
         if root < 0:
             return np.int64(0)
         st[S_FIRST] = E[E_LT][root, 0] if E[E_LT][root, 1] else -1
-        for d in range(1, st[S_MAX_DEPTH] + 1):
+        d = 0
+        while d < st[S_MAX_DEPTH]:
+            d += 2 if 0 < st[S_STEP2] <= d and d + 2 <= st[S_MAX_DEPTH] else 1
             if st[S_TOP] * 2 > E[E_POOL].shape[0] or st[S_NLISTS] * 4 > E[E_LC].shape[0]:
                 E[E_LC][:, 0] = 0
                 st[S_TOP] = 0
