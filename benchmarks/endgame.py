@@ -115,6 +115,47 @@ positions with a long earlier list without a list of their own (the earlier list
 still-legal moves, then only the new ones) cost more than the copies it saved (0.70 / 0.80 on
 the CPU clock) and was dropped; so was copying pool rows element by element instead of by
 slices (no change).
+
+Two plies above the depth limit, lists of only the new moves, and iterative deepening two plies
+at a time from depth 6 (2026-11-25, branch ``eg9``) against main, back to back on the CPU
+clock, twice; the machine was shared with another helper's jobs (1-minute load averages in
+brackets):
+
+==========================  ============  ============  ============  ============
+exact (1 s / 5 s)           all           opp 1-3       opp 4-6       opp 7
+==========================  ============  ============  ============  ============
+before, run 1 (3.7-4.7)     0.82 / 0.88   0.88 / 0.94   0.84 / 0.91   0.67 / 0.75
+after, run 1 (2.2-2.6)      0.83 / 0.92   0.88 / 0.94   0.88 / 0.94   0.67 / 0.83
+before, run 2 (2.1-2.3)     0.83 / 0.88   0.88 / 0.94   0.88 / 0.91   0.67 / 0.75
+after, run 2 (2.1-2.6)      0.83 / 0.92   0.88 / 0.94   0.88 / 0.94   0.67 / 0.83
+==========================  ============  ============  ============  ============
+
+The positions exact in both took 6.2 s -> 4.4 s and 6.8 s -> 5.3 s of CPU in all (49 and 50
+positions, 1 s limit), 15.0 s -> 10.4 s and 14.4 s -> 10.8 s (53 positions, 5 s limit).
+Two plies above the depth limit every still-legal move of the earlier list is searched first;
+when none cut off, the position's whole list used to be made (a merge copying the earlier
+list's rows, thousands with a blank) and searched from its start, the earlier moves a second
+time: now only the moves near the tiles placed since are generated there, into a temporary
+list (seed 29 at depth 6: 207,000 such lists of 269,000 generated). From depth 6 on the
+iterations go two plies at a time (seed 55: exact at depth 12 in 2.6 s instead of 3.9 s; from
+depth 4 on, short endgames lost more, seed 0 0.4 s -> 0.9 s; from depth 2 on 0.82 / 0.90).
+Seeds 7 and 25 are now exact within 5 s (3.8 s, 4.0 s; 25 at depth 10 with value -5, as main
+gives after 5.1 s). Every value equal where both were exact (every run of the session
+against main's: 49-53 positions a limit). Still not exact within 5 s: seeds 24
+(EEORSTU against NV: 1.6 million lists generated in 10 s at depth 4, the list table full at
+131,072 lists so that later lists are made again at each visit; main is at depth 5 after 30 s),
+29 (ADFSWX? against AACDIU: main exact at depth 8 after 6.9 s; here 5 s reach depth 6-7), 34
+and 36 (a blank: not exact after 30 s on main), 59 (AEHILMN against EEFLLSV: not exact after 30
+s); within 1 s also 1, 7, 9, 25 and 55 (1.3, 3.8, 1.3, 4.0, 2.6 s). Where the time goes with a
+blank (perf, seed 29): the node loop a third, generating the near moves and storing them
+(``_gen_dir_near``, ``_rec``, ``_store_list``) a third. Tried and dropped: not searching the
+new moves of a position whose earlier moves had already met the depth limit (hardly any: those
+moves are mostly refuted by the opponent's way out, exact); passing over unread the rows of a
+list past the point where every move that does not block the opponent's way out is refuted
+(same nodes, no faster); an aspiration window at the root (the same nodes: the root's first
+move goes out, or null windows decide); cross-checks of the near generation only within reach
+of the rack (seed 24 5% faster, seed 1 5% slower); a pool of 2**21 rows and a list table of
+2**20 (no gain; seed 24 16% more nodes a second, seed 1 slower).
 """
 
 from __future__ import annotations
