@@ -59,7 +59,8 @@ from qiza.alphabet import BLANK_FLAG, ENGLISH
 from qiza.errors import FileFormatError
 from qiza.jitcache import CACHE
 from qiza.layout import STANDARD, Layout
-from qiza.movegen_best import _anagram_table, _generate_best
+from qiza.movegen_best import _generate_best
+from qiza.movegen_bingo import SLOT_LETTERS, _anagram_table
 from qiza.movegen_search import (
     MAX_RACK,
     MAX_SIZE,
@@ -87,6 +88,7 @@ from qiza.movegen_search import (
     P_STARTT,
     W_LEAVE,
     W_LVB,
+    W_LVBB,
     W_RACK,
     W_RADIX,
     W_SIZE,
@@ -150,7 +152,7 @@ def _many(g, anag, w0, out, boards, racks, prem, result):  # type: ignore[no-unt
 
     ``prem`` rows: letter and word multipliers of the board, then of its transpose
     (few arguments: the dispatcher's per-call cost grows with their number).
-    ``anag``: the anagram set of :func:`_anagram_table` (best mode's bingo test).
+    ``anag``: the anagram table of :func:`qiza.movegen_bingo._anagram_table` (best mode's bingo test and bounds).
     """
     lm = prem[0]
     wm = prem[1]
@@ -416,11 +418,13 @@ class MoveGenerator:
                            self._work(np.zeros(self.kinds, np.int32), 1, 1))
 
     def _anagrams(self) -> np.ndarray:
-        """Letter-multiset keys of the words of ``bingo_tiles`` and one more letters (built on first use)."""
+        """The words of ``bingo_tiles`` letters and more (up to the board's size) by their letter-multiset
+        keys (built on first use): the bingo test and bounds of the best-only search."""
         table: np.ndarray | None = self._anag
         if table is None:
             if 2 <= self.bingo_tiles <= MAX_RACK:
-                table = _anagram_table(self.graph, self.bingo_tiles, self.bingo_tiles + 1)
+                longest = max(min(self.size, 2 * SLOT_LETTERS), self.bingo_tiles + 1)
+                table = _anagram_table(self.graph, self.bingo_tiles, longest)
             else:
                 table = self._no_anagrams
             self._anag = table
@@ -563,9 +567,13 @@ class MoveGenerator:
         w0 = self._templates[1].copy()
         w0[W_RADIX:W_RADIX + kinds] = radix
         w0[W_SUB:W_SUB + full + 1] = milli
+        # the sub-leaves that keep fewer blanks than the rack has: those of the plays with a blank
+        fewer = (np.arange(full + 1) // max(int(radix[0]), 1)) % (int(r[0]) + 1) < r[0]
         for played in range(1, nr + 1):
             kept = milli[sizes == nr - played]
             w0[W_LVB + played] = int(kept.max()) if len(kept) else 0
+            kept = milli[(sizes == nr - played) & fewer]
+            w0[W_LVBB + played] = int(kept.max()) if len(kept) else 0
         w0[P_MAXLEAVE] = int(milli.max())
         w0[P_HASLEAVE] = 2
         result = np.zeros((1, O_WIDTH + 1), np.int32)

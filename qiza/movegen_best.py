@@ -16,21 +16,21 @@ import numba as nb
 import numpy as np
 
 from qiza.jitcache import CACHE
+from qiza.movegen_bingo import BW_ON, BW_REAL, BW_SIZE, UNKNOWN, _has_key, _letter_keys, bingo_init, span_bingo
 from qiza.movegen_search import (
     ALL_LETTERS,
     MAX_KINDS,
     MAX_RACK,
     MAX_SIZE,
     NO_BOUND,
-    P_ANCHOR,
     P_BBONUS,
     P_BEST,
+    P_BLANKS0,
     P_BMIN,
     P_DIR,
     P_HASLEAVE,
     P_HAVEBEST,
     P_KINDS,
-    P_PREV,
     P_ROWIDX,
     P_SIZE,
     TAB_W,
@@ -38,119 +38,21 @@ from qiza.movegen_search import (
     W_LEAVE,
     W_LM,
     W_LVB,
+    W_LVBB,
     W_PLACED,
     W_RACK,
+    W_RADIX,
     W_ROW,
     W_TAB,
+    W_TABB,
     W_VAL,
     W_WM,
     W_XSUM,
     _cross,
     _ctz,
     _is_anchor,
-    _popc,
-    _ptr,
-    _rec,
+    search_anchor,
 )
-
-_KEY_SEED = 0x9E3779B97F4A7C15
-
-
-@nb.njit(cache=CACHE)
-def _letter_keys():  # type: ignore[no-untyped-def]  # pragma: no cover
-    """A random odd 64-bit key per letter: a multiset's key is the sum of its letters' keys."""
-    keys = np.zeros(MAX_KINDS, np.int64)
-    x = np.uint64(_KEY_SEED)
-    for t in range(1, MAX_KINDS):
-        x ^= x << np.uint64(13)
-        x ^= x >> np.uint64(7)
-        x ^= x << np.uint64(17)
-        keys[t] = np.int64(x | np.uint64(1))
-    return keys
-
-
-@nb.njit(cache=CACHE)
-def _anagram_table(g, lo, hi):  # type: ignore[no-untyped-def]  # pragma: no cover
-    """Open-addressing set of the letter-multiset keys of the words of ``lo``..``hi`` letters.
-
-    Words are read along their fully reversed paths in the GADDAG. Slot 0 of the
-    result holds the mask; empty slots are 0. A key collision only makes a bound looser.
-    """
-    keys = _letter_keys()
-    cap = 1 << 10
-    table = np.zeros(cap + 1, np.int64)
-    count = 0
-    nodes = np.zeros(hi + 1, np.int64)
-    masks = np.zeros(hi + 1, np.int64)
-    cands = np.zeros(hi + 1, np.int64)
-    acc = np.zeros(hi + 1, np.int64)
-    nodes[0] = g[1]
-    masks[0] = g[3]
-    cands[0] = g[3] & ALL_LETTERS
-    d = 0
-    while d >= 0:
-        if cands[d] == 0:
-            d -= 1
-            continue
-        node = nodes[d]
-        letter = _ctz(cands[d])
-        cands[d] &= cands[d] - 1
-        bit = np.int64(1) << letter
-        key = acc[d] + keys[letter]
-        if d + 2 <= hi:
-            arc = node + 1 + 2 * _popc(masks[d] & (bit - 1))
-            child = g[arc]
-            # words of d + 2 letters: this letter, then a last letter from the child's ends mask
-            ends = g[child] & ALL_LETTERS
-            if d + 2 >= lo:
-                while ends:
-                    last = _ctz(ends)
-                    ends &= ends - 1
-                    k = key + keys[last]
-                    if k == 0:
-                        k = 1
-                    if 2 * (count + 1) > cap:
-                        ncap = cap * 2
-                        nt = np.zeros(ncap + 1, np.int64)
-                        for i in range(1, cap + 1):
-                            v = table[i]
-                            if v != 0:
-                                h = (np.uint64(v) >> np.uint64(20)) & np.uint64(ncap - 1)
-                                j = np.int64(h)
-                                while nt[j + 1] != 0:
-                                    j = (j + 1) & (ncap - 1)
-                                nt[j + 1] = v
-                        table = nt
-                        cap = ncap
-                    j = np.int64((np.uint64(k) >> np.uint64(20)) & np.uint64(cap - 1))
-                    while table[j + 1] != 0 and table[j + 1] != k:
-                        j = (j + 1) & (cap - 1)
-                    if table[j + 1] == 0:
-                        table[j + 1] = k
-                        count += 1
-            if d + 3 <= hi:
-                d += 1
-                nodes[d] = child
-                masks[d] = g[arc + 1]
-                cands[d] = g[arc + 1] & ALL_LETTERS
-                acc[d] = key
-    table[0] = cap - 1
-    return table
-
-
-@nb.njit(cache=CACHE, inline="always")
-def _has_key(table, k):  # type: ignore[no-untyped-def]  # pragma: no cover
-    if k == 0:
-        k = 1
-    mask = table[0]
-    j = np.int64((np.uint64(k) >> np.uint64(20)) & np.uint64(mask))
-    while True:
-        v = table[j + 1]
-        if v == k:
-            return True
-        if v == 0:
-            return False
-        j = (j + 1) & mask
 
 
 @nb.njit(cache=CACHE)
@@ -207,8 +109,37 @@ def _insert_desc(arr, n, v):  # type: ignore[no-untyped-def]  # pragma: no cover
     return n + 1
 
 
+@nb.njit(cache=CACHE, inline="always")
+def _empty_squares(row, cross, c, prev, most, eff, lpos, rpos):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """The empty squares a play from anchor ``c`` of a line (its tiles ``row``, cross-checks
+    ``cross``) can cover left of it (``lpos``, nearest first, after the previous anchor ``prev``)
+    and right of it (``rpos``), ``most`` each at most, up to one no letter of ``eff`` fits;
+    returns how many."""
+    size = row.shape[0]
+    nl = 0
+    x = c - 1
+    while x > prev and nl < most:
+        if row[x] == 0:
+            if cross[x] & eff == 0:
+                break
+            lpos[nl] = x
+            nl += 1
+        x -= 1
+    nrt = 0
+    x = c + 1
+    while x < size and nrt < most:
+        if row[x] == 0:
+            if cross[x] & eff == 0:
+                break
+            rpos[nrt] = x
+            nrt += 1
+        x += 1
+    return nl, nrt
+
+
 @nb.njit(cache=CACHE, inline="always")  # one call per anchor: the call's cost was a sixth of it
-def _shadow(bb, r, c, prev, cross, xsum, lm, wm, val, rvals, nr, eff, nat, bmin, bbonus, bingo, lvb, scratch, tab):  # type: ignore[no-untyped-def]  # pragma: no cover
+def _shadow(bb, r, c, prev, cross, xsum, lm, wm, val, rvals, nr, eff, nat, bmin, bbonus, bingo, lvb, scratch, tabs,  # type: ignore[no-untyped-def]  # pragma: no cover
+            lvbb, split):
     """Upper bounds of the equities (milli-points) of the plays made from anchor (r, c) of board ``bb``.
 
     For every span the rack could cover from the anchor (``l`` tiles left of it,
@@ -219,10 +150,20 @@ def _shadow(bb, r, c, prev, cross, xsum, lm, wm, val, rvals, nr, eff, nat, bmin,
     and pairing the other squares with the rack's values; the bingo bonus counts only where
     ``bingo`` (see :func:`_bingo_mask`, -1 = unknown) allows a word of the whole rack plus
     the tiles played through. The leave is bounded by ``lvb[n]``, the best value of the tiles
-    kept when ``n`` are played. ``tab[l, k]`` receives the bound of that span (:data:`NO_BOUND`
+    kept when ``n`` are played. ``tabs[0, l, k]`` receives the bound of that span (:data:`NO_BOUND`
     where impossible); the largest bound is returned.
+
+    When the rack has a blank, ``tabs[1]`` receives the bounds of the plays that put it down: their
+    leave bounded by ``lvbb`` (a blank less to keep). With ``split``, the spans of the whole rack
+    are left out of both (:data:`NO_BOUND`) and their bounds go to ``tabs[2, 0, l]`` (``l`` tiles
+    left of the anchor), for :func:`search_anchors` to bound them word by word
+    (:func:`qiza.movegen_bingo.span_bingo`) before it puts them back (:func:`_load_bounds`).
     """
     size = bb.shape[0]
+    tab = tabs[0]
+    tabb = tabs[1]
+    whole = tabs[2, 0]
+    blank = nat != eff  # (eff: every letter, the rack's letters nat and a blank)
     base = r * size
     lpos = scratch[0]
     rpos = scratch[1]
@@ -231,24 +172,7 @@ def _shadow(bb, r, c, prev, cross, xsum, lm, wm, val, rvals, nr, eff, nat, bmin,
     occ = scratch[4]
     lsum = scratch[5]
     coefb = scratch[6]
-    nl = 0
-    x = c - 1
-    while x > prev and nl < nr - 1:
-        if bb[r, x] == 0:
-            if cross[r, x] & eff == 0:
-                break
-            lpos[nl] = x
-            nl += 1
-        x -= 1
-    nrt = 0
-    x = c + 1
-    while x < size and nrt < nr - 1:
-        if bb[r, x] == 0:
-            if cross[r, x] & eff == 0:
-                break
-            rpos[nrt] = x
-            nrt += 1
-        x += 1
+    nl, nrt = _empty_squares(bb[r], cross[r], c, prev, nr - 1, eff, lpos, rpos)
     # only rows 0..nr and columns 0..nr (and the last) are read: runtime loop bounds (constant
     # ones get unrolled and slow compilation)
     last = tab.shape[1] - 1  # column of the ">= l left tiles" bounds
@@ -256,6 +180,14 @@ def _shadow(bb, r, c, prev, cross, xsum, lm, wm, val, rvals, nr, eff, nat, bmin,
         for j in range(nr + 1):
             tab[i, j] = NO_BOUND
         tab[i, last] = NO_BOUND
+    if blank:
+        for i in range(nr + 1):
+            for j in range(nr + 1):
+                tabb[i, j] = NO_BOUND
+            tabb[i, last] = NO_BOUND
+    if split:
+        for i in range(nr):
+            whole[i] = NO_BOUND
     best = NO_BOUND
     lwm = wm[base + c]
     lx = xsum[r, c] * wm[base + c] if xsum[r, c] >= 0 else 0
@@ -331,19 +263,29 @@ def _shadow(bb, r, c, prev, cross, xsum, lm, wm, val, rvals, nr, eff, nat, bmin,
                 through = occ[e + 1] - occ[s]
                 if bingo < 0 or through >= 2 or (bingo >> (0 if through == 0 else lsum[e + 1] - lsum[s])) & 1:
                     total += bbonus
-            total = total * 1000 + lvb[nlft + nrgt + 1]
-            tab[nlft, nrgt] = total
+            points = total
+            n = nlft + nrgt + 1
+            total = total * 1000 + lvb[n]
+            if split and n == nr:
+                whole[nlft] = total
+                tab[nlft, nrgt] = NO_BOUND
+            else:
+                tab[nlft, nrgt] = total
+                if blank:
+                    tabb[nlft, nrgt] = points * 1000 + lvbb[n]
             if total > best:
                 best = total
     # suffix maxima: tab[l, k] = best over spans with l left and >= k right tiles;
     # tab[l, MAX_RACK + 1] = best over spans with >= l left tiles
-    for i in range(nl + 1):
-        for j in range(nr - 1, -1, -1):
-            if tab[i, j + 1] > tab[i, j]:
-                tab[i, j] = tab[i, j + 1]
-    tab[nl, last] = tab[nl, 0]
-    for i in range(nl - 1, -1, -1):
-        tab[i, last] = max(tab[i, 0], tab[i + 1, last])
+    for h in range(2 if blank else 1):
+        t = tabs[h]
+        for i in range(nl + 1):
+            for j in range(nr - 1, -1, -1):
+                if t[i, j + 1] > t[i, j]:
+                    t[i, j] = t[i, j + 1]
+        t[nl, last] = t[nl, 0]
+        for i in range(nl - 1, -1, -1):
+            t[i, last] = max(t[i, 0], t[i + 1, last])
     return best
 
 
@@ -393,10 +335,11 @@ def _anchors(bb, empty, start_sq, cross, eff, out_r, out_c, out_p, n):  # type: 
 
 
 @nb.njit(cache=CACHE, nogil=True)
-def rack_terms(w, rvals, lvb):  # type: ignore[no-untyped-def]  # pragma: no cover
+def rack_terms(w, rvals, lvb, lvbb):  # type: ignore[no-untyped-def]  # pragma: no cover
     """The rack's terms of the anchors' bounds (:func:`_shadow`): ``rvals`` (tile values,
-    descending) and ``lvb`` (the best leave by tiles played) filled; returns (tiles on the rack,
-    rack letters mask, letters it can place)."""
+    descending), ``lvb`` (the best leave by tiles played) and ``lvbb`` (the same of the plays
+    that put down a blank, when the rack has one) filled; returns (tiles on the rack, rack
+    letters mask, letters it can place)."""
     nk = w[P_KINDS]
     rbits = 0
     for t in range(1, nk):
@@ -417,18 +360,25 @@ def rack_terms(w, rvals, lvb):  # type: ignore[no-untyped-def]  # pragma: no cov
             rvals[j] = v
             nr += 1
     lvb[:] = 0
+    lvbb[:] = 0
     if w[P_HASLEAVE] == 2:
         for n_played in range(1, nr + 1):
             lvb[n_played] = w[W_LVB + n_played]
+            lvbb[n_played] = w[W_LVBB + n_played]
     elif w[P_HASLEAVE]:
-        lv = np.zeros(MAX_RACK, np.int64)
+        lv = np.zeros(MAX_RACK, np.int64)  # the tiles' leave values, descending
+        lvn = np.zeros(MAX_RACK, np.int64)  # ... without a blank
         m = 0
+        mn = 0
         for t in range(nk):
-            for _ in range(w[W_RACK + t]):
+            for i in range(w[W_RACK + t]):
                 m = _insert_desc(lv, m, w[W_LEAVE + t])
+                if t != 0 or i > 0:
+                    mn = _insert_desc(lvn, mn, w[W_LEAVE + t])
         for n_played in range(1, nr + 1):
             for j in range(nr - n_played):
                 lvb[n_played] += lv[j]
+                lvbb[n_played] += lvn[j]
     return nr, rbits, eff
 
 
@@ -444,17 +394,75 @@ def sort_anchors(bounds, idx, n):  # type: ignore[no-untyped-def]  # pragma: no 
         idx[j] = v
 
 
+@nb.njit(cache=CACHE, inline="always")
+def _load_bounds(w, tab, nr, anag, bw, c, prev, eff, scratch):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Put the span bounds ``tab`` of anchor ``c`` (:func:`_shadow`'s, the previous anchor ``prev``)
+    into ``w`` for :func:`qiza.movegen_search._rec`; returns the largest.
+
+    With the spans of the whole rack apart (``bw[BW_ON]``), those that could beat the best play so
+    far are bounded word by word first (:func:`qiza.movegen_bingo.span_bingo`: the line is in ``w``).
+    Their best words are plays of this anchor: the best of them is a score that the search must
+    reach (the best play so far as if that was found; the search will find it, or an earlier play
+    of the same equity, or a better one).
+    """
+    last = MAX_RACK + 1
+    planes = 2 if w[P_BLANKS0] > 0 else 1
+    if bw[BW_ON] <= 0:  # (-1: on, the blanks hidden: a play of the whole rack cannot be made)
+        for h in range(planes):
+            wt = W_TAB if h == 0 else W_TABB
+            for x in range(nr + 1):  # the part _rec reads (see _shadow)
+                for y in range(nr + 1):
+                    w[wt + x * TAB_W + y] = tab[h, x, y]
+                w[wt + x * TAB_W + last] = tab[h, x, last]
+        return tab[0, 0, last]
+    size = w[P_SIZE]
+    lpos = scratch[0]
+    rpos = scratch[1]
+    whole = scratch[2]  # the bound of the span with l tiles left of the anchor
+    atleast = scratch[3]  # ... the largest of those with l or more
+    # the empty squares left and right of the anchor, as _shadow finds them
+    nl, nrt = _empty_squares(w[W_ROW:W_ROW + size], w[W_CROSS:W_CROSS + size], c, prev, nr - 1, eff, lpos, rpos)
+    kept = w[W_LVB + nr] if w[P_HASLEAVE] == 2 else 0  # the value of keeping nothing
+    atleast[nr] = NO_BOUND
+    for lt in range(nr - 1, -1, -1):
+        v = tab[2, 0, lt]
+        if (not w[P_HAVEBEST] or v > w[P_BEST]) and lt <= nl and nr - 1 - lt <= nrt:
+            score = span_bingo(anag, w, bw, c, lpos, rpos, lt, nr - 1 - lt)
+            if score < UNKNOWN:
+                eq = score * 1000 + kept if score > NO_BOUND else NO_BOUND
+                v = min(v, eq)
+                if bw[BW_REAL] and (not w[P_HAVEBEST] or eq - 1 > w[P_BEST]):
+                    w[P_HAVEBEST] = 1
+                    w[P_BEST] = eq - 1
+        whole[lt] = v
+        atleast[lt] = max(v, atleast[lt + 1])
+    for h in range(planes):
+        wt = W_TAB if h == 0 else W_TABB
+        for x in range(nr + 1):
+            for y in range(nr + 1):
+                v = tab[h, x, y]
+                if x < nr and y <= nr - 1 - x and whole[x] > v:
+                    v = whole[x]
+                w[wt + x * TAB_W + y] = v
+            w[wt + x * TAB_W + last] = max(tab[h, x, last], atleast[x])
+    return max(tab[0, 0, last], atleast[0])
+
+
 @nb.njit(cache=CACHE, nogil=True)
-def search_anchors(g, w, out, b, bt, cross, xsum, lm, wm, lmT, wmT, nr, rbits, ad, ar, ac, ap, bounds, tabs, order, n):  # type: ignore[no-untyped-def]  # pragma: no cover
+def search_anchors(g, w, out, b, bt, cross, xsum, lm, wm, lmT, wmT, nr, rbits, ad, ar, ac, ap, bounds, tabs, order, n,  # type: ignore[no-untyped-def]  # pragma: no cover
+                   anag, bw):
     """Search the anchors ``order[:n]`` (by decreasing bound; ``ad``/``ar``/``ac``/``ap``: their
     direction, row, column and previous anchor) of board ``b`` (transpose ``bt``) from the best of
     ``w`` on entry, stopping when no bound beats it; returns the anchor where the best play was found (-1: none
-    beat the best on entry)."""
+    beat the best on entry). ``anag``/``bw``: the anagram table and the rack's words
+    (:func:`qiza.movegen_bingo.bingo_init`), to bound the plays of the whole rack word by word:
+    an anchor where no bound beats the best is passed over."""
     size = b.shape[0]
-    root = g[1]
     lastrow = -1
     lastdir = -1
     found = -1
+    eff = ALL_LETTERS if w[W_RACK] > 0 else rbits
+    scratch = np.empty((4, MAX_RACK + 1), np.int64)
     for oi in range(n):
         i = order[oi]
         if w[P_HAVEBEST] and bounds[i] <= w[P_BEST]:
@@ -477,19 +485,44 @@ def search_anchors(g, w, out, b, bt, cross, xsum, lm, wm, lmT, wmT, nr, rbits, a
             w[P_DIR] = d
             lastrow = r
             lastdir = d
-        w[P_ANCHOR] = c
-        w[P_PREV] = ap[i]
-        tab = tabs[i]
-        for x in range(nr + 1):  # the part _rec reads (see _shadow)
-            for y in range(nr + 1):
-                w[W_TAB + x * TAB_W + y] = tab[x, y]
-            w[W_TAB + x * TAB_W + MAX_RACK + 1] = tab[x, MAX_RACK + 1]
+        top = _load_bounds(w, tabs[i], nr, anag, bw, c, ap[i], eff, scratch)
+        if w[P_HAVEBEST] and top <= w[P_BEST]:
+            continue
         had = w[P_HAVEBEST]
         before = w[P_BEST]
-        _rec(_ptr(g), _ptr(w), _ptr(out), c, root, g[3], 0, 1, 0, 0, c, rbits)
+        search_anchor(g, w, out, c, ap[i], rbits)
         if w[P_HAVEBEST] and (not had or w[P_BEST] > before):
             found = i
     return found
+
+
+@nb.njit(cache=CACHE, nogil=True)
+def hide_blanks(w, bw, nk, blanks):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Take the ``blanks`` of the rack of ``w`` out of play for a search of the other tiles: they
+    become a tile kind of their own past the alphabet's (``nk`` kinds) with the blank's leave
+    value, that no square takes: the plays' equities are those of the full rack. The span bounds
+    stay the full rack's (the plays of the whole rack apart, :func:`_load_bounds`, are out of
+    reach: ``bw`` is switched off)."""
+    w[W_RACK + nk] = blanks
+    w[W_LEAVE + nk] = w[W_LEAVE]
+    w[W_RADIX + nk] = w[W_RADIX]
+    w[W_RACK] = 0
+    w[P_BLANKS0] = 0
+    w[P_KINDS] = nk + 1
+    bw[BW_ON] = -bw[BW_ON]
+
+
+@nb.njit(cache=CACHE, nogil=True)
+def show_blanks(w, bw, nk, blanks):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Undo :func:`hide_blanks`; the best play found is the score to reach (the search records only
+    plays of a higher equity: the best one's, or an earlier one of the same)."""
+    w[W_RACK] = blanks
+    w[P_BLANKS0] = blanks
+    w[W_RACK + nk] = 0
+    w[P_KINDS] = nk
+    bw[BW_ON] = -bw[BW_ON]
+    if w[P_HAVEBEST]:
+        w[P_BEST] -= 1
 
 
 @nb.njit(cache=CACHE)
@@ -512,7 +545,8 @@ def _generate_best(g, anag, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT
         _cross(g, b if d == 0 else bt, size, cross[d], xsum[d], val)
     rvals = np.zeros(MAX_RACK, np.int64)  # the rack's tile values, descending
     lvb = np.zeros(MAX_RACK + 1, np.int64)  # the best leave value by tiles played (milli-points)
-    nr, rbits, eff = rack_terms(w, rvals, lvb)
+    lvbb = np.zeros(MAX_RACK + 1, np.int64)  # ... of the plays that put down a blank
+    nr, rbits, eff = rack_terms(w, rvals, lvb, lvbb)
     if nr == 0:
         return
     cap = 2 * size * size
@@ -536,7 +570,10 @@ def _generate_best(g, anag, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT
             if board[i] != 0:
                 boardmask |= 1 << (board[i] & 63)
         bingo = _bingo_mask(anag, w, boardmask)
-    tabs = np.empty((n, MAX_RACK + 1, MAX_RACK + 2), np.int32)
+    bw = np.empty(BW_SIZE, np.int64)  # the rack's words, to bound its plays of the whole rack
+    bingo_init(anag, w, nr, bw)
+    split = bw[BW_ON] != 0
+    tabs = np.empty((n, 3, MAX_RACK + 1, MAX_RACK + 2), np.int32)
     srow = -1
     for i in range(n):
         d = 0 if i < n0 else 1
@@ -544,11 +581,21 @@ def _generate_best(g, anag, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT
             srow = ar[i] + MAX_SIZE * d
             _row_sums(b if d == 0 else bt, ar[i], val, scratch)
         bounds[i] = _shadow(b if d == 0 else bt, ar[i], ac[i], ap[i], cross[d], xsum[d], lm if d == 0 else lmT,
-                            wm if d == 0 else wmT, val, rvals, nr, eff, rbits, bmin, bbonus, bingo, lvb, scratch, tabs[i])
+                            wm if d == 0 else wmT, val, rvals, nr, eff, rbits, bmin, bbonus, bingo, lvb, scratch, tabs[i],
+                            lvbb, split)
     order = np.empty(n, np.int64)  # the anchors by decreasing bound, ties in board order
     ad = np.empty(n, np.int64)
     for i in range(n):
         order[i] = i
         ad[i] = 0 if i < n0 else 1
     sort_anchors(bounds, order, n)
-    search_anchors(g, w, out, b, bt, cross, xsum, lm, wm, lmT, wmT, nr, rbits, ad, ar, ac, ap, bounds, tabs, order, n)
+    if w[W_RACK] > 0 and nk < MAX_KINDS:
+        # a blank multiplies the plays: first the best play of the other tiles (the blanks kept), the
+        # equity the search must then reach (the first play of the best equity is the same)
+        blanks = w[W_RACK]
+        hide_blanks(w, bw, nk, blanks)
+        search_anchors(g, w, out, b, bt, cross, xsum, lm, wm, lmT, wmT, nr, rbits, ad, ar, ac, ap, bounds, tabs, order,
+                       n, anag, bw)
+        show_blanks(w, bw, nk, blanks)
+    search_anchors(g, w, out, b, bt, cross, xsum, lm, wm, lmT, wmT, nr, rbits, ad, ar, ac, ap, bounds, tabs, order, n,
+                   anag, bw)

@@ -28,6 +28,7 @@ import numpy as np
 
 from qiza.jitcache import CACHE
 from qiza.movegen_best import _bingo_mask, _row_sums, _shadow, rack_terms, search_anchors, sort_anchors
+from qiza.movegen_bingo import BW_ON, BW_SIZE, bingo_init
 from qiza.movegen_search import (
     MAX_RACK,
     MAX_SIZE,
@@ -116,7 +117,7 @@ def bingo_mask(anag, w, nr, letters):  # type: ignore[no-untyped-def]  # pragma:
 
 @nb.njit(cache=CACHE, nogil=True)
 def line_anchors(bb, r, d, crossd, xsumd, lmx, wmx, w, rvals, nr, rbits, eff, bingo, lvb, scratch,  # type: ignore[no-untyped-def]  # pragma: no cover
-                 n, ad, ar, ac, ap, bounds, tabs):
+                 n, ad, ar, ac, ap, bounds, tabs, lvbb, split):
     """Append the anchors of row ``r`` of ``bb`` (a board that is not empty, or its transpose:
     direction ``d``) with their bounds (:func:`qiza.movegen_best._shadow`); returns the new count."""
     size = bb.shape[0]
@@ -140,7 +141,7 @@ def line_anchors(bb, r, d, crossd, xsumd, lmx, wmx, w, rvals, nr, rbits, eff, bi
             ac[n] = c
             ap[n] = prev
             bounds[n] = _shadow(bb, r, c, prev, crossd, xsumd, lmx, wmx, val, rvals, nr, eff, rbits, bmin, bbonus,
-                                bingo, lvb, scratch, tabs[n])
+                                bingo, lvb, scratch, tabs[n], lvbb, split)
             n += 1
         prev = c
     return n
@@ -161,15 +162,17 @@ def new_cache(size):  # type: ignore[no-untyped-def]  # pragma: no cover
     row, column, previous anchor), their bounds and span bounds, each anchor's best play (rows:
     known, found, equity), the anchors by decreasing bound, each anchor's best play's packed row;
     the same anchor arrays for a changed board and an order of them; the bounds' scratch rows;
-    the rack's tile values, leave bounds and ``T_*`` terms. (Uninitialised: each is written
-    before it is read.)"""
+    the rack's tile values, leave bounds, ``T_*`` terms, leave bounds of the plays with a blank
+    and words (:func:`qiza.movegen_bingo.bingo_init`). (Uninitialised: each is written before it
+    is read.)"""
     cap = 2 * size * size
-    tab = (MAX_RACK + 1, MAX_RACK + 2)
+    tab = (3, MAX_RACK + 1, MAX_RACK + 2)
     return (np.empty((4, cap), np.int64), np.empty(cap, np.int64), np.empty((cap, *tab), np.int32),
             np.empty((3, cap), np.int64), np.empty(cap, np.int64), np.empty((cap, O_WIDTH), np.int32),
             np.empty((4, cap), np.int64), np.empty(cap, np.int64), np.empty((cap, *tab), np.int32),
             np.empty(cap, np.int64), np.empty((7, MAX_SIZE + 1), np.int64), np.empty(MAX_RACK, np.int64),
-            np.empty(MAX_RACK + 1, np.int64), np.empty(5, np.int64))
+            np.empty(MAX_RACK + 1, np.int64), np.empty(5, np.int64), np.empty(MAX_RACK + 1, np.int64),
+            np.empty(BW_SIZE, np.int64))
 
 
 @nb.njit(cache=CACHE, nogil=True)
@@ -191,16 +194,18 @@ def set_rack(anag, w, template, rack, letters, cache):  # type: ignore[no-untype
     rvals = cache[11]
     lvb = cache[12]
     terms = cache[13]
+    lvbb = cache[14]
     w[:] = template
     for t in range(rack.shape[0]):
         w[W_RACK + t] = rack[t]
     w[P_BLANKS0] = rack[0]
     set_max_leave(w)
-    nr, rbits, eff = rack_terms(w, rvals, lvb)
+    nr, rbits, eff = rack_terms(w, rvals, lvb, lvbb)
     terms[T_NR] = nr
     terms[T_RBITS] = rbits
     terms[T_EFF] = eff
     terms[T_BINGO] = bingo_mask(anag, w, nr, letters)
+    bingo_init(anag, w, nr, cache[15])
 
 
 @nb.njit(cache=CACHE, nogil=True)
@@ -209,8 +214,9 @@ def base_anchors(b, bt, cross, xsum, prem, w, cache):  # type: ignore[no-untyped
     ``cross``/``xsum``) for the rack of ``w`` (:func:`set_rack`): the anchors of every line with
     their bounds, in the order of the full search, no anchor's best play known yet."""
     anchors, bounds, tabs, state, order = cache[0], cache[1], cache[2], cache[3], cache[4]
-    scratch, rvals, lvb, terms = cache[10], cache[11], cache[12], cache[13]
+    scratch, rvals, lvb, terms, lvbb = cache[10], cache[11], cache[12], cache[13], cache[14]
     nr, rbits, eff, bingo = terms[T_NR], terms[T_RBITS], terms[T_EFF], terms[T_BINGO]
+    split = cache[15][BW_ON] != 0
     size = b.shape[0]
     n = 0
     for d in range(2):
@@ -219,7 +225,7 @@ def base_anchors(b, bt, cross, xsum, prem, w, cache):  # type: ignore[no-untyped
         wmx = prem[1] if d == 0 else prem[3]
         for r in range(size):
             n = line_anchors(bb, r, d, cross[d], xsum[d], lmx, wmx, w, rvals, nr, rbits, eff, bingo, lvb, scratch,
-                             n, anchors[0], anchors[1], anchors[2], anchors[3], bounds, tabs)
+                             n, anchors[0], anchors[1], anchors[2], anchors[3], bounds, tabs, lvbb, split)
     for i in range(n):
         order[i] = i
         state[0, i] = 0
@@ -236,12 +242,13 @@ def best_changed(g, anag, w, out, b, bt, cross, xsum, bc, bct, crossc, xsumc, af
     ``out[0]``."""
     anchors, bounds, tabs, state, order, arow = cache[0], cache[1], cache[2], cache[3], cache[4], cache[5]
     canchors, cbounds, ctabs, corder = cache[6], cache[7], cache[8], cache[9]
-    scratch, rvals, lvb, terms = cache[10], cache[11], cache[12], cache[13]
+    scratch, rvals, lvb, terms, lvbb, bw = cache[10], cache[11], cache[12], cache[13], cache[14], cache[15]
     nr, rbits, eff = terms[T_NR], terms[T_RBITS], terms[T_EFF]
     if nr == 0:
         return False
     size = b.shape[0]
     bingo = bingo_mask(anag, w, nr, letters)
+    split = bw[BW_ON] != 0
     every = (bingo < 0) != (terms[T_BINGO] < 0)  # (a 63-letter alphabet) the bounds of every line may differ
     # the best play of the unchanged lines: their anchors in the full search's order, each one's
     # best play found once (the first to beat the best so far wins a tie, as there)
@@ -260,7 +267,7 @@ def best_changed(g, anag, w, out, b, bt, cross, xsum, bc, bct, crossc, xsumc, af
             w[P_HAVEBEST] = 0
             w[P_BEST] = 0
             found = search_anchors(g, w, out, b, bt, cross, xsum, prem[0], prem[1], prem[2], prem[3], nr, rbits,
-                                   anchors[0], anchors[1], anchors[2], anchors[3], bounds, tabs, order[k:], 1)
+                                   anchors[0], anchors[1], anchors[2], anchors[3], bounds, tabs, order[k:], 1, anag, bw)
             state[0, i] = 1
             state[1, i] = found >= 0
             if found >= 0:
@@ -283,7 +290,7 @@ def best_changed(g, anag, w, out, b, bt, cross, xsum, bc, bct, crossc, xsumc, af
         lmx = prem[0] if d == 0 else prem[2]
         wmx = prem[1] if d == 0 else prem[3]
         n = line_anchors(bb, r, d, crossc[d], xsumc[d], lmx, wmx, w, rvals, nr, rbits, eff, bingo, lvb, scratch,
-                         n, canchors[0], canchors[1], canchors[2], canchors[3], cbounds, ctabs)
+                         n, canchors[0], canchors[1], canchors[2], canchors[3], cbounds, ctabs, lvbb, split)
     m = 0
     for i in range(n):
         if uline < 0 or cbounds[i] >= ue:
@@ -296,7 +303,7 @@ def best_changed(g, anag, w, out, b, bt, cross, xsum, bc, bct, crossc, xsumc, af
         w[P_HAVEBEST] = 1
         w[P_BEST] = ue - 1
     found = search_anchors(g, w, out, bc, bct, crossc, xsumc, prem[0], prem[1], prem[2], prem[3], nr, rbits,
-                           canchors[0], canchors[1], canchors[2], canchors[3], cbounds, ctabs, corder, m)
+                           canchors[0], canchors[1], canchors[2], canchors[3], cbounds, ctabs, corder, m, anag, bw)
     if found >= 0:
         e = w[P_BEST]
         if uline < 0 or e > ue:

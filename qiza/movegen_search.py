@@ -70,13 +70,18 @@ P_STARTT = P + 18
 P_LCOUNT = P + 16  # best mode: tiles placed left of the anchor (right part of the search)
 P_KINDS = P + 19  # tile kinds of the alphabet: letters + 1 (27 for English)
 P_BLANKS0 = P + 20  # blanks on the rack before the move (a move used one when W_RACK holds fewer)
+P_SHADOW = P + 21  # 1: board tiles right of the anchor, the left part read on from them too (W_SNODE)
 W_TAB = P + 32  # best mode: span bounds of the current anchor (see _shadow), rows of TAB_W
 TAB_W = MAX_RACK + 2
+W_TABB = W_TAB + (MAX_RACK + 1) * TAB_W  # ... the same of the plays that put down a blank (their leave keeps none)
 MAX_SUB = 1 << MAX_RACK  # sub-leaves of a rack: at most 2^9 (nine different tiles)
-W_RADIX = W_TAB + (MAX_RACK + 1) * TAB_W + 8  # best mode, leave table: the rack's mixed radix (P_KINDS)
+W_RADIX = W_TABB + (MAX_RACK + 1) * TAB_W + 8  # best mode, leave table: the rack's mixed radix (P_KINDS)
 W_SUB = W_RADIX + MAX_KINDS  # ... the value of each sub-leave by its code (milli-points)
 W_LVB = W_SUB + MAX_SUB  # ... the best sub-leave value by tiles played (MAX_RACK + 1)
-W_SIZE = W_LVB + MAX_RACK + 1 + 8
+W_LVBB = W_LVB + MAX_RACK + 1  # ... the same of the plays that put down a blank (MAX_RACK + 1)
+W_SNODE = W_LVBB + MAX_RACK + 1  # P_SHADOW: the graph node after the tiles right of the anchor, backwards,
+W_SMASK = W_SNODE + MAX_RACK + 2  # and the left part's tiles (by tiles placed), and its children mask
+W_SIZE = W_SMASK + MAX_RACK + 2 + 8
 
 # -- output rows ------------------------------------------------------------------------
 # score, meta = row | col << 5 | direction << 10 | length << 11 | tiles placed << 16
@@ -252,11 +257,17 @@ def _rec(g, w, out, pos, node, children, mainsc, wmul, xsc, nt, start, rbits):  
             nxt = pos + step
         letter = cell & 63
         cand = children & (1 << letter)
+        shadow = False
     else:
         eff = rbits
         if w[W_RACK] > 0:
             eff = ALL_LETTERS
         cand = children & w[W_CROSS + pos] & eff
+        # the left part of a play that goes on through the tiles right of the anchor: the letters
+        # that some word has before them (see set_shadow), while no board tile is passed
+        shadow = w[P_SHADOW] != 0 and anchor - pos == nt
+        if shadow:
+            cand &= w[W_SMASK + nt]
     ends = g[node]
     eff0 = rbits
     if w[W_RACK] > 0:
@@ -294,6 +305,11 @@ def _rec(g, w, out, pos, node, children, mainsc, wmul, xsc, nt, start, rbits):  
         end = ends & bit
         if not ((end and can_end) or (cm & nmask) or ((cm & 1) and (g[child + 2] & smask))):
             continue  # a dead end: nothing to record and nowhere to go
+        if shadow:
+            sm = w[W_SMASK + nt]
+            sarc = w[W_SNODE + nt] + 1 + 2 * _popc(sm & (bit - 1))
+            w[W_SNODE + nt + 1] = g[sarc]
+            w[W_SMASK + nt + 1] = g[sarc + 1]
         for variant in range(2):
             if cell != 0:
                 if variant == 1:
@@ -354,18 +370,22 @@ def _rec(g, w, out, pos, node, children, mainsc, wmul, xsc, nt, start, rbits):  
                         go = (nmk >> (ncell & 63)) & 1
                     else:
                         go = nmk & w[W_CROSS + npos] & neff
+                        if shadow and k == 0:
+                            go &= w[W_SMASK + nt + 1]
                     if go and w[P_MODE] == 1 and w[P_HAVEBEST]:
                         # best mode: the score bound of the spans this continuation can reach
+                        # (the plays that put down a blank have bounds of their own: a blank less to keep)
+                        tb = W_TABB if w[W_RACK] < w[P_BLANKS0] else W_TAB
                         more = 1 if ncell == 0 else 0
                         if left_phase:
                             left = nnt - 1
                             if k == 0:
-                                bound = w[W_TAB + (left + more) * TAB_W + MAX_RACK + 1]
+                                bound = w[tb + (left + more) * TAB_W + MAX_RACK + 1]
                             else:
-                                bound = w[W_TAB + left * TAB_W + more]
+                                bound = w[tb + left * TAB_W + more]
                         else:
                             left = w[P_LCOUNT]
-                            bound = w[W_TAB + left * TAB_W + nnt - 1 - left + more]
+                            bound = w[tb + left * TAB_W + nnt - 1 - left + more]
                         if bound <= w[P_BEST]:
                             go = 0
                     if go:
@@ -378,6 +398,35 @@ def _rec(g, w, out, pos, node, children, mainsc, wmul, xsc, nt, start, rbits):  
                 else:
                     w[W_RACK] += 1
     w[W_PLACED + pos] = 0
+
+
+@nb.njit(cache=CACHE, nogil=True)
+def search_anchor(g, w, out, c, prev, rbits):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Search the plays from anchor ``c`` (the previous one ``prev``) of the line in ``w``
+    (:func:`load_row`). With board tiles right of the anchor, every play goes on through them:
+    the left part is read on in the graph from those tiles, backwards, as well (``P_SHADOW``),
+    and only the letters some word has before them are tried (the same plays, in the same order)."""
+    size = w[P_SIZE]
+    w[P_ANCHOR] = c
+    w[P_PREV] = prev
+    w[P_SHADOW] = 0
+    if c + 1 < size and w[W_ROW + c + 1] != 0:
+        e = c + 1
+        while e + 1 < size and w[W_ROW + e + 1] != 0:
+            e += 1
+        node = g[1]
+        m = g[3]
+        for p in range(e, c, -1):
+            letter = w[W_ROW + p] & 63
+            if not (m >> letter) & 1:
+                return  # (no word has these tiles)
+            arc = node + 1 + 2 * _popc(m & ((1 << letter) - 1))
+            node = g[arc]
+            m = g[arc + 1]
+        w[W_SNODE] = node
+        w[W_SMASK] = m
+        w[P_SHADOW] = 1
+    _rec(_ptr(g), _ptr(w), _ptr(out), c, g[1], g[3], 0, 1, 0, 0, c, rbits)
 
 
 def prepare(wide: bool = False) -> None:
@@ -568,7 +617,6 @@ def _gen_dir(g, w, out, b, lm, wm, direction, start_sq, rbits):  # type: ignore[
         if not empty:
             break
     w[P_DIR] = direction
-    root = g[1]
     for r in range(size):
         # anchors of this row
         first = True
@@ -582,7 +630,5 @@ def _gen_dir(g, w, out, b, lm, wm, direction, start_sq, rbits):  # type: ignore[
                 first = False
                 load_row(w, b, r, size, cross, xsum, lm, wm)
             if w[W_CROSS + c] != 0:
-                w[P_ANCHOR] = c
-                w[P_PREV] = prev
-                _rec(_ptr(g), _ptr(w), _ptr(out), c, root, g[3], 0, 1, 0, 0, c, rbits)
+                search_anchor(g, w, out, c, prev, rbits)
             prev = c

@@ -28,17 +28,14 @@ import numpy as np
 
 from qiza.jitcache import CACHE
 from qiza.movegen_search import (
-    P_ANCHOR,
     P_DIR,
     P_KINDS,
-    P_PREV,
     P_SIZE,
     W_CROSS,
     W_VAL,
-    _ptr,
-    _rec,
     cross_row,
     load_row,
+    search_anchor,
 )
 
 
@@ -77,7 +74,6 @@ def _gen_dir_near(g, w, out, b, lm, wm, direction, mark, rbits):  # type: ignore
     xsum = np.empty((size, size), np.int32)
     val = w[W_VAL:W_VAL + w[P_KINDS]]
     w[P_DIR] = direction
-    root = g[1]
     for r in range(size):
         first = True
         prev = -1
@@ -89,9 +85,7 @@ def _gen_dir_near(g, w, out, b, lm, wm, direction, mark, rbits):  # type: ignore
                 cross_row(g, b, size, r, cross, xsum, val)
                 load_row(w, b, r, size, cross, xsum, lm, wm)
             if w[W_CROSS + c] != 0:
-                w[P_ANCHOR] = c
-                w[P_PREV] = prev
-                _rec(_ptr(g), _ptr(w), _ptr(out), c, root, g[3], 0, 1, 0, 0, c, rbits)
+                search_anchor(g, w, out, c, prev, rbits)
             prev = c
 
 
