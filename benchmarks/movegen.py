@@ -26,6 +26,13 @@ work (CPU time per position, so that waiting for a core does not count):
   best only 98.2 / 102.8 / 102.6 against 101.6 / 98.4 / 101.7: within 1%, both ways (the single
   back-to-back run's 4% on all moves is not in the pairs). The after-run's cold start was 46.9 s
   at load 5.7 (32.7 s before, at load 1); warm start 0.78 s (0.74 before).
+* the tiles right of an anchor read on in the graph (branch ``sim9``, see
+  :func:`qiza.movegen_search.search_anchor`; the best-only search's word-by-word bounds of the
+  whole rack, :mod:`qiza.movegen_bingo`), alternated twice with main at 695e2de, load 3.8-4.1, CPU
+  us/position main -> sim9: all moves (batch) 135.4-150.0 -> 82.3-87.8, (per call) 143.5-155.3 ->
+  89.0-93.2; best only (batch) 103.5-115.8 -> 69.2-70.9, (per call) 114.8-122.7 -> 74.0-74.2. The
+  anagram table of the best-only search now keeps the words of 7 to 15 letters: 49 ms and 12.6 MB
+  to build, once per generator (12 ms and 1 MB before).
 """
 
 from __future__ import annotations

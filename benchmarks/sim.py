@@ -26,6 +26,8 @@ load average (1 min)   Python path   compiled        compiled / Python
 6.4-6.7 (4 runs) [*]_  376.5 it/s    487.1 it/s      1.29 (per CPU s: 425, 516)
 5.1-5.2 (3 runs) [+]_  277.8 it/s    467.0 it/s      1.68 (per CPU s: 410, 679)
 2.1-2.2 (3 runs) [+]_  451.8 it/s    729.5 it/s      1.61 (per CPU s: 452, 731)
+3.5-3.7 (3 runs) [#]_  447.1 it/s    1189.6 it/s     2.66 (per CPU s: 445-452, 1128-1190)
+4.0-4.2 (3 runs) [#]_  448.6 it/s    846.8 it/s      2.51 (per CPU s: 421-458, 1056-1140)
 =====================  ============  ==============  ==========================
 
 .. [*] After the move generator for any tile set landed; this time the process had a core to
@@ -34,6 +36,12 @@ load average (1 min)   Python path   compiled        compiled / Python
    :mod:`qiza.movegen_lines` (branch ``simspeed``), alternated with main at 3ce29bc (the same
    Python path): main's compiled rollout in the same rounds 343.1 / 553.2 it/s (per CPU s 515,
    556), so 1.31x over it.
+.. [#] With the faster best-only search (branch ``sim9``: the tiles right of an anchor read on
+   in the graph, the plays of the whole rack bounded word by word, a blank rack's other tiles
+   searched first), each run of this branch alternated with main at 695e2de in separate
+   processes; the Python path is main's (today's; this branch's own Python path gains too, as
+   it calls the same search: 668-722 per CPU second). Main's compiled rollout in the same rounds:
+   676-721 per CPU second, so 1.5-1.7x over it. Ratio: best wall figures; per CPU second 2.3-2.7.
 
 Through the player (``SimPlayer.choose``, ``workers=1``, at most 120 iterations a move, so with
 pruning and rounds of 4 iterations), on the same positions at load 5.5: 471-565 iterations/s
@@ -56,6 +64,23 @@ Through the player the gain is small: with the pruning only two or three candida
 for most of a move, and the cache costs about what their searches do (640 iterations in all,
 alternated three times at load 2.0-2.4: 782-838 iterations per CPU second on main, 852-913
 here, 1.09-1.13x).
+
+Then the search itself (branch ``sim9``), measured on the 3648 best-only searches of these
+rollouts (the Python path's, one position at a time, CPU us a search, load 2-3), before ->
+after: this player's next move with a blank on the rack 491 -> 144, without 84 -> 63; the
+reply with a blank 467 -> 110, without 61 -> 52; the same plays to the tie. Where the blank's
+searches went: a play from an anchor left of board tiles goes on through them, but the search
+learnt it only after the whole left part (hundreds of left parts of a blank rack per anchor,
+few of them before those tiles in any word): now the left part is read on in the graph from
+those tiles too, and takes only the letters some word has there; the spans of the whole rack
+(bingo bonus, the highest bounds) are bounded by the rack's words that fit them, and a word that
+fits is a play, so its equity is a score to reach at once; a blank rack's search starts from
+the best play of its other tiles (the blank kept: usually within a few points of the best),
+and the plays that put the blank down are bounded with the blank's leave value lost. Through
+the player (``SimPlayer.choose``, ``workers=1``, at most 120 iterations a move, 688 iterations
+in all, the same on both), alternated three times with main at load 4.3-4.7: 839-918 iterations
+per CPU second on main, 1179-1286 here (1.3-1.5x): the static player's candidates of each move
+and the pruning's rounds are a larger share there.
 """
 
 from __future__ import annotations

@@ -30,6 +30,12 @@ The same build played qiza's ``static`` through a pipe (a harness outside the re
 every move checked by qiza's rules engine, 0 refused): 2,000 games, 1,000 shuffles from both
 seats, qiza 51.2% (95% 49.0-53.3), average 422.7 against 420.5. MAGPIE read qiza's leaves
 there, so this compares the equity terms and search, not MAGPIE's own trained leaves.
+
+With the faster best-only search (branch ``sim9``: the tiles right of an anchor read on in the
+graph, the whole rack's plays bounded word by word), alternated twice with main at 695e2de, load
+3.8-4.1, main -> sim9: ``choose`` median 0.178-0.195 -> 0.186 ms, mean 0.227-0.264 -> 0.199-0.201,
+p95 0.590-0.660 -> 0.298-0.299; ``arrays`` median 0.137-0.145 -> 0.118-0.119, p95 0.98-1.02 ->
+0.59-0.60 (the median's moves were already cheap; the slow ones lost most).
 """
 
 from __future__ import annotations
