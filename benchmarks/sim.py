@@ -37,8 +37,8 @@ load average (1 min)   Python path   compiled        compiled / Python
    Python path): main's compiled rollout in the same rounds 343.1 / 553.2 it/s (per CPU s 515,
    556), so 1.31x over it.
 .. [#] With the faster best-only search (branch ``sim9``: the tiles right of an anchor read on
-   in the graph, the plays of the whole rack bounded word by word, a blank rack's other tiles
-   searched first), each run of this branch alternated with main at 695e2de in separate
+   in the graph, the plays of the whole rack bounded word by word, the plays that put a blank
+   down bounded apart), each run of this branch alternated with main at 695e2de in separate
    processes; the Python path is main's (today's; this branch's own Python path gains too, as
    it calls the same search: 668-722 per CPU second). Main's compiled rollout in the same rounds:
    676-721 per CPU second, so 1.5-1.7x over it. Ratio: best wall figures; per CPU second 2.3-2.7.
@@ -73,10 +73,12 @@ searches went: a play from an anchor left of board tiles goes on through them, b
 learnt it only after the whole left part (hundreds of left parts of a blank rack per anchor,
 few of them before those tiles in any word): now the left part is read on in the graph from
 those tiles too, and takes only the letters some word has there; the spans of the whole rack
-(bingo bonus, the highest bounds) are bounded by the rack's words that fit them, and a word that
-fits is a play, so its equity is a score to reach at once; a blank rack's search starts from
-the best play of its other tiles (the blank kept: usually within a few points of the best),
-and the plays that put the blank down are bounded with the blank's leave value lost. Through
+(bingo bonus, the highest bounds) are bounded by the rack's words that fit them; the plays that
+put the blank down are bounded with the blank's leave value lost (without that: 196 us instead
+of 161 a blank search, at the same load). Tried and dropped, no gain once the rest was in: a
+blank rack's search started from the best play of its other tiles (the blank kept, its equity
+the score to reach: 161 us against 134-148 without it), and the best fitting word of a whole-rack
+span taken at once as a score to reach (it is a play; the same time, within the noise). Through
 the player (``SimPlayer.choose``, ``workers=1``, at most 120 iterations a move, 688 iterations
 in all, the same on both), alternated three times with main at load 4.3-4.7: 839-918 iterations
 per CPU second on main, 1179-1286 here (1.3-1.5x): the static player's candidates of each move

@@ -16,10 +16,9 @@ import numba as nb
 import numpy as np
 
 from qiza.jitcache import CACHE
-from qiza.movegen_bingo import BW_ON, BW_REAL, BW_SIZE, UNKNOWN, _has_key, _letter_keys, bingo_init, span_bingo
+from qiza.movegen_bingo import BW_ON, BW_SIZE, UNKNOWN, _has_key, _letter_keys, bingo_init, span_bingo
 from qiza.movegen_search import (
     ALL_LETTERS,
-    MAX_KINDS,
     MAX_RACK,
     MAX_SIZE,
     NO_BOUND,
@@ -41,7 +40,6 @@ from qiza.movegen_search import (
     W_LVBB,
     W_PLACED,
     W_RACK,
-    W_RADIX,
     W_ROW,
     W_TAB,
     W_TABB,
@@ -401,13 +399,10 @@ def _load_bounds(w, tab, nr, anag, bw, c, prev, eff, scratch):  # type: ignore[n
 
     With the spans of the whole rack apart (``bw[BW_ON]``), those that could beat the best play so
     far are bounded word by word first (:func:`qiza.movegen_bingo.span_bingo`: the line is in ``w``).
-    Their best words are plays of this anchor: the best of them is a score that the search must
-    reach (the best play so far as if that was found; the search will find it, or an earlier play
-    of the same equity, or a better one).
     """
     last = MAX_RACK + 1
     planes = 2 if w[P_BLANKS0] > 0 else 1
-    if bw[BW_ON] <= 0:  # (-1: on, the blanks hidden: a play of the whole rack cannot be made)
+    if not bw[BW_ON]:
         for h in range(planes):
             wt = W_TAB if h == 0 else W_TABB
             for x in range(nr + 1):  # the part _rec reads (see _shadow)
@@ -426,14 +421,10 @@ def _load_bounds(w, tab, nr, anag, bw, c, prev, eff, scratch):  # type: ignore[n
     atleast[nr] = NO_BOUND
     for lt in range(nr - 1, -1, -1):
         v = tab[2, 0, lt]
-        if (not w[P_HAVEBEST] or v > w[P_BEST]) and lt <= nl and nr - 1 - lt <= nrt:
+        if w[P_HAVEBEST] and v > w[P_BEST] and lt <= nl and nr - 1 - lt <= nrt:
             score = span_bingo(anag, w, bw, c, lpos, rpos, lt, nr - 1 - lt)
             if score < UNKNOWN:
-                eq = score * 1000 + kept if score > NO_BOUND else NO_BOUND
-                v = min(v, eq)
-                if bw[BW_REAL] and (not w[P_HAVEBEST] or eq - 1 > w[P_BEST]):
-                    w[P_HAVEBEST] = 1
-                    w[P_BEST] = eq - 1
+                v = min(v, score * 1000 + kept if score > NO_BOUND else NO_BOUND)
         whole[lt] = v
         atleast[lt] = max(v, atleast[lt + 1])
     for h in range(planes):
@@ -494,35 +485,6 @@ def search_anchors(g, w, out, b, bt, cross, xsum, lm, wm, lmT, wmT, nr, rbits, a
         if w[P_HAVEBEST] and (not had or w[P_BEST] > before):
             found = i
     return found
-
-
-@nb.njit(cache=CACHE, nogil=True)
-def hide_blanks(w, bw, nk, blanks):  # type: ignore[no-untyped-def]  # pragma: no cover
-    """Take the ``blanks`` of the rack of ``w`` out of play for a search of the other tiles: they
-    become a tile kind of their own past the alphabet's (``nk`` kinds) with the blank's leave
-    value, that no square takes: the plays' equities are those of the full rack. The span bounds
-    stay the full rack's (the plays of the whole rack apart, :func:`_load_bounds`, are out of
-    reach: ``bw`` is switched off)."""
-    w[W_RACK + nk] = blanks
-    w[W_LEAVE + nk] = w[W_LEAVE]
-    w[W_RADIX + nk] = w[W_RADIX]
-    w[W_RACK] = 0
-    w[P_BLANKS0] = 0
-    w[P_KINDS] = nk + 1
-    bw[BW_ON] = -bw[BW_ON]
-
-
-@nb.njit(cache=CACHE, nogil=True)
-def show_blanks(w, bw, nk, blanks):  # type: ignore[no-untyped-def]  # pragma: no cover
-    """Undo :func:`hide_blanks`; the best play found is the score to reach (the search records only
-    plays of a higher equity: the best one's, or an earlier one of the same)."""
-    w[W_RACK] = blanks
-    w[P_BLANKS0] = blanks
-    w[W_RACK + nk] = 0
-    w[P_KINDS] = nk
-    bw[BW_ON] = -bw[BW_ON]
-    if w[P_HAVEBEST]:
-        w[P_BEST] -= 1
 
 
 @nb.njit(cache=CACHE)
@@ -589,13 +551,5 @@ def _generate_best(g, anag, w, out, board, lm, wm, lmT, wmT, start_sq, start_sqT
         order[i] = i
         ad[i] = 0 if i < n0 else 1
     sort_anchors(bounds, order, n)
-    if w[W_RACK] > 0 and nk < MAX_KINDS:
-        # a blank multiplies the plays: first the best play of the other tiles (the blanks kept), the
-        # equity the search must then reach (the first play of the best equity is the same)
-        blanks = w[W_RACK]
-        hide_blanks(w, bw, nk, blanks)
-        search_anchors(g, w, out, b, bt, cross, xsum, lm, wm, lmT, wmT, nr, rbits, ad, ar, ac, ap, bounds, tabs, order,
-                       n, anag, bw)
-        show_blanks(w, bw, nk, blanks)
     search_anchors(g, w, out, b, bt, cross, xsum, lm, wm, lmT, wmT, nr, rbits, ad, ar, ac, ap, bounds, tabs, order, n,
                    anag, bw)

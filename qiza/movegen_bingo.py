@@ -45,9 +45,8 @@ from qiza.movegen_search import (
 _KEY_SEED = 0x9E3779B97F4A7C15
 
 # bw: 1 when the rack's bingo spans are bounded by their words, the key of the rack's letters (its
-# blanks left out), its blanks, the words gathered so far, the tile kinds, 1 when the best word of
-# the last span bounded is a play of the rack (its letters checked one by one)
-BW_ON, BW_KEY, BW_BLANKS, BW_FILL, BW_KINDS, BW_REAL = range(6)
+# blanks left out), its blanks, the words gathered so far, the tile kinds
+BW_ON, BW_KEY, BW_BLANKS, BW_FILL, BW_KINDS = range(5)
 BW_START = 8
 """Per letter played through (0: none), where its words start: -1 not gathered yet, -2 too many."""
 BW_END = BW_START + MAX_KINDS
@@ -324,34 +323,7 @@ def span_bingo(table, w, bw, c, lpos, rpos, nlft, nrgt):  # type: ignore[no-unty
     if start < 0 or end < 0:
         return UNKNOWN
     best = NO_BOUND
-    top = BW_WORDS
     for i in range(start, end):
         o = BW_WORDS + 3 * i
-        score = _fit(w, s, e, bw[o], bw[o + 1], bw[o + 2])
-        if score > best:
-            best = score
-            top = o
-    bw[BW_REAL] = best > NO_BOUND and _rack_word(w, s, e, bw[top], bw[top + 1], bw[top + 2])
+        best = max(best, _fit(w, s, e, bw[o], bw[o + 1], bw[o + 2]))
     return best
-
-
-@nb.njit(cache=CACHE)
-def _rack_word(w, s, e, first, second, x):  # type: ignore[no-untyped-def]  # pragma: no cover
-    """Whether the letters the word (as in :func:`_fit`) puts on the empty squares are the rack's
-    tiles, its blank as ``x`` (not only a word of the same key)."""
-    need = np.zeros(MAX_KINDS, np.int64)
-    for t in range(1, w[P_KINDS]):
-        need[t] = w[W_RACK + t]
-    if x != 0:
-        need[x] += 1
-    q = first
-    for p in range(s, e + 1):
-        if p - s == SLOT_LETTERS:
-            q = second
-        if w[W_ROW + p] == 0:
-            need[q & 63] -= 1
-        q >>= 6
-    for t in range(MAX_KINDS):
-        if need[t] != 0:
-            return False
-    return w[W_RACK] == (1 if x != 0 else 0)

@@ -1,7 +1,7 @@
 """The best-only search's word-by-word bounds of the whole rack's plays (:mod:`qiza.movegen_bingo`),
-its search of the other tiles first with a blank on the rack, and its read-on of the tiles right of
-an anchor (:func:`qiza.movegen_search.search_anchor`): the best play is the one the search found
-before them, to the tie.
+its bounds of the plays that put a blank down, and its read-on of the tiles right of an anchor
+(:func:`qiza.movegen_search.search_anchor`): the best play is the one the search found before
+them, to the tie.
 
 ``golden/best_moves.txt`` holds the best plays of the shared positions as the search found them
 before those changes (main at 695e2de): the racks as given, with a blank for one of their tiles,
