@@ -264,7 +264,7 @@ def _rec(g, w, out, pos, node, children, mainsc, wmul, xsc, nt, start, rbits):  
             eff = ALL_LETTERS
         cand = children & w[W_CROSS + pos] & eff
         # the left part of a play that goes on through the tiles right of the anchor: the letters
-        # that some word has before them (see set_shadow), while no board tile is passed
+        # that some word has before them (see search_anchor), while no board tile is passed
         shadow = w[P_SHADOW] != 0 and anchor - pos == nt
         if shadow:
             cand &= w[W_SMASK + nt]

@@ -62,8 +62,8 @@ def _run_installed_copy(tmp_path: Path, env: dict[str, str], code: str) -> subpr
                           timeout=600)
 
 
-COMPILE_ONE = ("from qiza import jitcache, movegen_best\n"
-               "keys = movegen_best._letter_keys()\n"
+COMPILE_ONE = ("from qiza import jitcache, movegen_bingo\n"
+               "keys = movegen_bingo._letter_keys()\n"
                "print(jitcache.CACHE_DIR, len(keys))\n")
 
 
@@ -78,7 +78,7 @@ def test_the_installed_package_gets_no_numba_cache(tmp_path: Path) -> None:
     assert _numba_files(tmp_path / "site") == []
     assert not (tmp_path / "site" / "qiza" / "__pycache__").exists()
     written = _numba_files(cache / "numba")
-    assert written and all(p.name.startswith("movegen_best._letter_keys") for p in written)
+    assert written and all(p.name.startswith("movegen_bingo._letter_keys") for p in written)
     assert done.stdout.split()[0].startswith(str(cache / "numba"))
 
 
