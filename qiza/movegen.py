@@ -88,7 +88,6 @@ from qiza.movegen_search import (
     P_STARTT,
     W_LEAVE,
     W_LVB,
-    W_LVBB,
     W_RACK,
     W_RADIX,
     W_SIZE,
@@ -567,13 +566,9 @@ class MoveGenerator:
         w0 = self._templates[1].copy()
         w0[W_RADIX:W_RADIX + kinds] = radix
         w0[W_SUB:W_SUB + full + 1] = milli
-        # the sub-leaves that keep fewer blanks than the rack has: those of the plays with a blank
-        fewer = (np.arange(full + 1) // max(int(radix[0]), 1)) % (int(r[0]) + 1) < r[0]
         for played in range(1, nr + 1):
             kept = milli[sizes == nr - played]
             w0[W_LVB + played] = int(kept.max()) if len(kept) else 0
-            kept = milli[(sizes == nr - played) & fewer]
-            w0[W_LVBB + played] = int(kept.max()) if len(kept) else 0
         w0[P_MAXLEAVE] = int(milli.max())
         w0[P_HASLEAVE] = 2
         result = np.zeros((1, O_WIDTH + 1), np.int32)

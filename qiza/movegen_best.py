@@ -37,10 +37,11 @@ from qiza.movegen_search import (
     W_LEAVE,
     W_LM,
     W_LVB,
-    W_LVBB,
     W_PLACED,
     W_RACK,
+    W_RADIX,
     W_ROW,
+    W_SUB,
     W_TAB,
     W_TABB,
     W_VAL,
@@ -332,6 +333,26 @@ def _anchors(bb, empty, start_sq, cross, eff, out_r, out_c, out_p, n):  # type: 
     return n
 
 
+@nb.njit(cache=CACHE)
+def _blank_sub_leaves(w, nr, lvbb):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """``lvbb`` of a rack with a blank and a value per sub-leave (``P_HASLEAVE`` 2: the codes of
+    ``W_RADIX``, the values at ``W_SUB``): the best value of the sub-leaves that keep fewer blanks
+    than the rack has, by tiles played."""
+    nk = w[P_KINDS]
+    full = 1
+    for t in range(nk):
+        full *= w[W_RACK + t] + 1
+    for n_played in range(1, nr + 1):
+        lvbb[n_played] = NO_BOUND
+    for code in range(full):
+        size = 0
+        for t in range(nk):
+            if w[W_RACK + t] > 0:
+                size += (code // w[W_RADIX + t]) % (w[W_RACK + t] + 1)
+        if (code // w[W_RADIX]) % (w[W_RACK] + 1) < w[W_RACK] and size < nr:
+            lvbb[nr - size] = max(lvbb[nr - size], w[W_SUB + code])
+
+
 @nb.njit(cache=CACHE, nogil=True)
 def rack_terms(w, rvals, lvb, lvbb):  # type: ignore[no-untyped-def]  # pragma: no cover
     """The rack's terms of the anchors' bounds (:func:`_shadow`): ``rvals`` (tile values,
@@ -362,7 +383,8 @@ def rack_terms(w, rvals, lvb, lvbb):  # type: ignore[no-untyped-def]  # pragma: 
     if w[P_HASLEAVE] == 2:
         for n_played in range(1, nr + 1):
             lvb[n_played] = w[W_LVB + n_played]
-            lvbb[n_played] = w[W_LVBB + n_played]
+        if w[W_RACK] > 0:
+            _blank_sub_leaves(w, nr, lvbb)
     elif w[P_HASLEAVE]:
         lv = np.zeros(MAX_RACK, np.int64)  # the tiles' leave values, descending
         lvn = np.zeros(MAX_RACK, np.int64)  # ... without a blank

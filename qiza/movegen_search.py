@@ -78,8 +78,7 @@ MAX_SUB = 1 << MAX_RACK  # sub-leaves of a rack: at most 2^9 (nine different til
 W_RADIX = W_TABB + (MAX_RACK + 1) * TAB_W + 8  # best mode, leave table: the rack's mixed radix (P_KINDS)
 W_SUB = W_RADIX + MAX_KINDS  # ... the value of each sub-leave by its code (milli-points)
 W_LVB = W_SUB + MAX_SUB  # ... the best sub-leave value by tiles played (MAX_RACK + 1)
-W_LVBB = W_LVB + MAX_RACK + 1  # ... the same of the plays that put down a blank (MAX_RACK + 1)
-W_SNODE = W_LVBB + MAX_RACK + 1  # P_SHADOW: the graph node after the tiles right of the anchor, backwards,
+W_SNODE = W_LVB + MAX_RACK + 1  # P_SHADOW: the graph node after the tiles right of the anchor, backwards,
 W_SMASK = W_SNODE + MAX_RACK + 2  # and the left part's tiles (by tiles placed), and its children mask
 W_SIZE = W_SMASK + MAX_RACK + 2 + 8
 
