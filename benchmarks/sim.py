@@ -28,6 +28,7 @@ load average (1 min)   Python path   compiled        compiled / Python
 2.1-2.2 (3 runs) [+]_  451.8 it/s    729.5 it/s      1.61 (per CPU s: 452, 731)
 3.5-3.7 (3 runs) [#]_  447.1 it/s    1189.6 it/s     2.66 (per CPU s: 445-452, 1128-1190)
 4.0-4.2 (3 runs) [#]_  448.6 it/s    846.8 it/s      2.51 (per CPU s: 421-458, 1056-1140)
+2.9 (2 runs) [#]_      437.2 it/s    1097.7 it/s     2.51 (per CPU s: 438-441, 1082-1098)
 =====================  ============  ==============  ==========================
 
 .. [*] After the move generator for any tile set landed; this time the process had a core to
@@ -42,6 +43,8 @@ load average (1 min)   Python path   compiled        compiled / Python
    processes; the Python path is main's (today's; this branch's own Python path gains too, as
    it calls the same search: 668-722 per CPU second). Main's compiled rollout in the same rounds:
    676-721 per CPU second, so 1.5-1.7x over it. Ratio: best wall figures; per CPU second 2.3-2.7.
+   The last row after rebasing on main at 7b471fd (against it): main's compiled 684 per CPU
+   second; with ``--table-leaves`` 637-663 on main, 977-996 here.
 
 Through the player (``SimPlayer.choose``, ``workers=1``, at most 120 iterations a move, so with
 pruning and rounds of 4 iterations), on the same positions at load 5.5: 471-565 iterations/s
