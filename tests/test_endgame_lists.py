@@ -130,6 +130,6 @@ def test_incremental_lists_equal_full_generation(lexicon: Lexicon, blank: bool) 
                     kept = {k for k, r in lists.rows(first[p]).items() if k in full and not board[list(r[4])].any()}
                     assert near == {k: r for k, r in full.items() if k not in kept}
                     checked += 1
-                    kept = int(lists.E[es.E_LT][first[p], 1])
-                    opened += len(full) != kept
+                    first_kept = int(lists.E[es.E_LT][first[p], 1])
+                    opened += len(full) != first_kept
     assert checked >= 20 and opened

@@ -64,6 +64,7 @@ def best_lines(gen: MoveGenerator, positions: list[tuple[np.ndarray, np.ndarray]
         leave = rng.normal(0, 3, gen.kinds)
         leave[0] = 25.0
         blank = _with_blank(rack)
+        searches: dict[str, tuple[np.ndarray, np.ndarray | None, tuple[np.ndarray, np.ndarray, np.ndarray] | None]]
         searches = {"given": (rack, leave, None), "blank": (blank, leave, None)}
         if i % 3 == 0:
             searches["score"] = (blank, None, None)
