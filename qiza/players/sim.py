@@ -453,7 +453,9 @@ class SimPlayer(StaticPlayer):
         self.batch = batch
         #: prune a candidate the leader beats by more than ``z`` standard errors: 3 rather than 2,
         #: from ``benchmarks/sim_quality.py`` (220 positions, 1 s a move): 0.09 points a move given
-        #: up against a 2,000-iteration simulation instead of 0.22-0.24, 0.58 s a move instead of 0.39
+        #: up against a 2,000-iteration simulation instead of 0.22-0.24, 0.58 s a move instead of 0.39;
+        #: in games (champion, 1 s a move, against static, the same 452 shuffles and seats) 58.8% and
+        #: +19.7 a game against 56.2% and +13.2 with z=2: the same within the noise
         self.z = z
         self.margin = margin
         self.exchanges = exchanges
