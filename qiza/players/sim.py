@@ -324,7 +324,8 @@ def simulate_python(gen: MoveGenerator, model: LeaveModel, rules: Rules, task: S
     values27 = kind_values(rules.tile_set.values, rules.tile_set.size).astype(np.float64)
     tv = np.asarray(model.tile_values, np.float64)
     end_leave = -2.0 * values27  # with the bag empty a kept tile costs about twice its face value
-    by_table = model if task.table_leaves and model.full is not None else None
+    full = model.full
+    by_table = model if task.table_leaves and full is not None and full.index.caps.shape[0] == kinds else None
     cands = task.candidates
     ncand = len(cands)
     result = np.zeros((task.iterations, 2 * ncand))

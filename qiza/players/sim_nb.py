@@ -49,6 +49,7 @@ from qiza.movegen_search import (
     W_VAL,
     decode_packed,
 )
+from qiza.players.leaves_nb import sub_leaves
 
 # params: integers of a call
 Q_BAG = 0
@@ -124,39 +125,29 @@ def _leave_rank(rack, caps, offset, max_size):  # type: ignore[no-untyped-def]  
 
 
 @nb.njit(cache=CACHE, nogil=True)
-def table_work(template, rack, table, caps, offset, max_size, counts, wr):  # type: ignore[no-untyped-def]  # pragma: no cover
+def table_work(template, rack, table, caps, offset, max_size, wr):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Make ``wr`` the work array ``template`` with every sub-leave of ``rack`` valued by the full
     leave table (the layout :meth:`qiza.movegen.MoveGenerator.best` gives ``sub_leaves``: mixed
-    radix codes, values in milli-points, the best value by tiles played); a sub-leave the table
-    does not hold (the whole rack kept) is worth 0. ``counts``: scratch of one count per kind."""
+    radix codes and ranks from :func:`qiza.players.leaves_nb.sub_leaves`, values in milli-points,
+    the best value by tiles played); a sub-leave the table does not hold (the whole rack kept) is
+    worth 0."""
     wr[:] = template
-    kinds = rack.shape[0]
-    n = 1
+    radix, counts, ranks = sub_leaves(rack, offset, caps, max_size)
     nr = 0
-    for t in range(kinds):
-        wr[W_RADIX + t] = 0
-        if rack[t] > 0:
-            wr[W_RADIX + t] = n
-            n *= rack[t] + 1
-            nr += rack[t]
+    for t in range(rack.shape[0]):
+        wr[W_RADIX + t] = radix[t]
+        nr += rack[t]
     low = -(1 << 30)
     best = low
     for played in range(1, nr + 1):
         wr[W_LVB + played] = low
-    for code in range(n):
-        size = 0
-        for t in range(kinds):
-            c = 0
-            if rack[t] > 0:
-                c = (code // wr[W_RADIX + t]) % (rack[t] + 1)
-            counts[t] = c
-            size += c
+    for code in range(ranks.shape[0]):
         milli = 0
-        rank = _leave_rank(counts, caps, offset, max_size)
-        if rank >= 0:
-            milli = round(np.float64(table[rank]) * 1000.0)
+        if ranks[code] >= 0:
+            milli = round(np.float64(table[ranks[code]]) * 1000.0)
         wr[W_SUB + code] = milli
         best = max(best, milli)
+        size = counts[code].sum()
         if size < nr and milli > wr[W_LVB + nr - size]:
             wr[W_LVB + nr - size] = milli
     wr[P_MAXLEAVE] = best
@@ -197,8 +188,7 @@ def rollouts(g, anag, works, prem, board, boards0, racks0, used_all, scores, par
     double = params[Q_DOUBLE] != 0
     leave_max = params[Q_LEAVE_MAX]
     fade = params[Q_FADE] != 0
-    by_table = params[Q_TABLE] != 0 and leave_max >= 0
-    scratch = np.zeros(kinds, racks0.dtype)
+    by_table = params[Q_TABLE] != 0 and leave_max >= 0 and caps.shape[0] == kinds
     wopp = np.empty((max(nopp, 1), works.shape[1]), works.dtype)  # each opponent's search (table leaves)
     wnext = np.empty_like(works[0])
     w = np.empty_like(works[0])
@@ -243,7 +233,7 @@ def rollouts(g, anag, works, prem, board, boards0, racks0, used_all, scores, par
         bag0 = cuts[it, nopp]
         for j in range(nopp):
             if by_table:
-                table_work(works[0], opp[j], table, caps, offset, leave_max, scratch, wopp[j])
+                table_work(works[0], opp[j], table, caps, offset, leave_max, wopp[j])
             else:
                 wopp[j] = works[0]
         opp_sum = 0.0
@@ -314,7 +304,7 @@ def rollouts(g, anag, works, prem, board, boards0, racks0, used_all, scores, par
                 left = mine[c]
                 template = works[1] if bag_lens[c] == 0 else works[0]
                 if by_table and bag_lens[c] > 0:
-                    table_work(works[0], left, table, caps, offset, leave_max, scratch, wnext)
+                    table_work(works[0], left, table, caps, offset, leave_max, wnext)
                     template = wnext
                 if _best(g, anag, template, w, out, boards[c], left, prem):
                     values[c] += _play(out, boards[c], left, size)
