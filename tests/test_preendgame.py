@@ -46,6 +46,40 @@ def test_every_candidate_is_searched_over_every_draw(lexicon: Lexicon) -> None:
     keys = [(-o.win, -o.value) for o in found.options]
     assert keys == sorted(keys)
     assert found.seconds < 4.0 + 2.0
+    top = found.options[0]
+    assert not top.pruned
+    for option in found.options[1:]:
+        if option.pruned:  # dropped: it wins after fewer draws than the best can
+            assert option.win < top.win
+    if found.decided:
+        assert top.exact == top.cases
+        assert all(o.pruned or o.exact == o.cases for o in found.options[1:])
+
+
+def test_a_candidate_is_dropped_only_when_it_cannot_win_more_draws(lexicon: Lexicon) -> None:
+    from qiza.players.engine import StaticPlayer
+    from qiza.players.preendgame import _Draws
+
+    game = _one_in_the_bag(lexicon)
+    view = game.view(game.to_move)
+    search = _Draws(view, lexicon)
+    moves = [o.move for o in StaticPlayer(lexicon).ranked(view, 3, with_exchanges=False)
+             if isinstance(o.move, Place)][:2]
+    assert len(moves) == 2 and len(search.bags) >= 2
+    sure, other = (search.candidate(m, 10) for m in moves)
+    n = len(search.bags)
+    sure.halves, sure.exact = [2] * n, [True] * n  # wins after every bag, for certain
+    other.halves, other.exact = [0] + [2] * (n - 1), [True] + [False] * (n - 1)  # loses after the likeliest
+    assert search.wins(sure) == (2 * search.total, 2 * search.total)
+    assert search.wins(other) == (0, 2 * search.total - 2 * search.bags[0][1])
+    search.prune([sure, other], keep=1)  # the move to judge is never dropped
+    assert not other.pruned
+    search.prune([sure, other], keep=-1)
+    assert other.pruned and not sure.pruned
+    third = search.candidate(moves[1], 10)
+    third.halves, third.exact = [0] * n, [False] * n  # nothing exact yet: it may win after every draw
+    search.prune([sure, third], keep=-1)
+    assert not third.pruned
 
 
 def test_qiza_best_auto_uses_it_and_refuses_it_elsewhere(lexicon: Lexicon) -> None:

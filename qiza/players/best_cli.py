@@ -253,12 +253,13 @@ def lines_preendgame(game: Game, top: int) -> list[str]:
         raise QizaError("the pre-endgame engine needs two players and one or two tiles in the bag")
     found = solve_pre_endgame(view, game.lexicon, candidates=max(top, 8))
     lines = [f"{game.players[game.to_move]} to move, rack {view.rack}, bag {view.bag_count}, "
-             f"lexicon {game.lexicon.name}, engine preendgame ({found.seconds:.1f} s)",
+             f"lexicon {game.lexicon.name}, engine preendgame ({found.seconds:.1f} s, best move "
+             f"{'proven' if found.decided else 'not proven'})",
              notation_note(game.rules.notation),
              f"{'#':>3} {'move':<24} {'score':>5} {'value':>9} {'win%':>6}  exact"]
     for i, o in enumerate(found.options[:top], start=1):
         lines.append(f"{i:>3} {game.format(o.move):<24} {o.score:>5} {o.value:>+9.1f} {100 * o.win:>5.1f}%  "
-                     f"{o.exact}/{o.cases} bags")
+                     f"{o.exact}/{o.cases} bags" + (", dropped: fewer wins" if o.pruned else ""))
     if view.bag_count == 2:
         lines.append("  (plays of one tile, exchanges and passes are not searched with two tiles in the bag)")
     if not found.options:
