@@ -149,3 +149,28 @@ def test_analysis_with_auto_searches_the_pre_endgame_turn(lexicon: Lexicon) -> N
     for share in (row.best_win, row.played_win):
         assert abs(share * 2 * unseen - round(share * 2 * unseen)) < 1e-9
     assert row.lost is not None and row.lost >= 0
+
+
+def test_the_champion_can_choose_by_the_pre_endgame_search(lexicon: Lexicon) -> None:
+    from qiza.players.preendgame import PreEndgame
+    from qiza.players.sim import SimPlayer
+
+    game = _one_in_the_bag(lexicon)
+    view = game.view(game.to_move)
+    player = SimPlayer(lexicon, seed=1, time_limit=1.0, workers=1, endgame=True, preendgame=True)
+    try:
+        move = player.choose(view)
+    finally:
+        player.close()
+    found = player.last_report["preendgame"]
+    assert isinstance(found, PreEndgame) and found.seconds < 1.5
+    assert move == found.options[0].move and isinstance(move, Place)
+    game.play(move)  # legal
+
+
+def test_selfplay_names_the_champion_with_the_pre_endgame_search(lexicon: Lexicon) -> None:
+    from qiza.players.selfplay import _make_players
+    from qiza.players.sim import SimPlayer
+
+    players = _make_players(["champion", "champion:peg"], lexicon, {"workers": 1}, seed=1)
+    assert [p.preendgame for p in players if isinstance(p, SimPlayer)] == [False, True]

@@ -444,7 +444,8 @@ class SimPlayer(StaticPlayer):
                  margin: float = 25.0, exchanges: int = 2, prior: float = 8.0,
                  endgame: bool = False, endgame_time: float | None = None,
                  leaves: LeaveModel | None = None, infer: bool = False, win: bool = True,
-                 win_from: int = 30, fade: bool = True, table_leaves: bool = False) -> None:
+                 win_from: int = 30, fade: bool = True, table_leaves: bool = False,
+                 preendgame: bool = False) -> None:
         super().__init__(lexicon, name=name, seed=seed, leaves=leaves)
         self.time_limit = time_limit
         self.candidates = candidates
@@ -479,6 +480,10 @@ class SimPlayer(StaticPlayer):
         #: against the champion without, 0.5 s a move, 279 games: 48.4% (95%: 42.5-54.3), spread
         #: +0.8 a game, at 5-10% fewer iterations a second
         self.table_leaves = table_leaves
+        #: with one tile in the bag (two players), choose by the pre-endgame search
+        #: (:mod:`qiza.players.preendgame`: every candidate over every possible last tile, each
+        #: valued by the endgame search) within the move's time instead of simulating
+        self.preendgame = preendgame
         self.endgame_time = endgame_time if endgame_time is not None else max(time_limit, 1.0)
         self._pool: Any = None
         self._pool_key: object = None
@@ -530,6 +535,14 @@ class SimPlayer(StaticPlayer):
                 if solution.move is not None:
                     return solution.move
             return super().choose(view)
+        if self.preendgame and view.bag_count == 1 and nplayers == 2 and view.rules.finish_line is None:
+            from qiza.players.preendgame import solve_pre_endgame
+
+            budget = 0.95 * self.time_limit - (time.perf_counter() - start) - 0.01
+            found = solve_pre_endgame(view, self.lexicon, candidates=self.candidates, time_limit=max(0.01, budget))
+            self.last_report = {"preendgame": found}
+            if found.options:
+                return found.options[0].move
         cands = self.sim_candidates(view)
         if not cands:
             return self._no_play(view, rack_counts(view.rack, view.rules.tile_set))
