@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import string
+import unicodedata
 from collections.abc import Iterable
 
 from qiza.board import Board
@@ -22,7 +23,7 @@ from qiza.game import Game, Kind, Record
 from qiza.layout import Premium
 from qiza.rules import Notation
 
-__all__ = ["board_text", "score_sheet", "PREMIUM_MARKS", "LEGEND", "notation_note", "short_names"]
+__all__ = ["board_text", "score_sheet", "PREMIUM_MARKS", "LEGEND", "notation_note", "short_names", "clean_name"]
 
 PREMIUM_MARKS: dict[Premium, str] = {Premium.NONE: " ", Premium.DL: "'", Premium.TL: '"', Premium.DW: "-",
                                      Premium.TW: "=", Premium.QL: "^", Premium.QW: "~"}
@@ -92,6 +93,21 @@ def notation_note(notation: Notation) -> str:
     if notation is Notation.TOURNAMENT:
         return "Moves in tournament notation (as in GCG files): 8H reads across, H8 reads down."
     return "Moves in rule book notation: H8 reads across, 8H reads down."
+
+
+def clean_name(name: str, limit: int = 40) -> str:
+    r"""A player's name as it may be shown and written to a game record: white space of any
+    kind (line breaks, tabs) made one space, other control and format characters (Unicode
+    categories C*: NUL, escape sequences, right-to-left overrides...) dropped, trimmed and cut
+    to ``limit`` characters. Empty when nothing printable is left.
+
+    >>> clean_name("  Ann\n>Bob: ABC 8H ABC +10 10\x00 ")
+    'Ann >Bob: ABC 8H ABC +10 10'
+    >>> clean_name("\u202eevil\x1b[2J")
+    'evil[2J'
+    """
+    kept = "".join(" " if ch.isspace() else ch for ch in name if ch.isspace() or unicodedata.category(ch)[0] != "C")
+    return " ".join(kept.split())[:limit].strip()
 
 
 def short_names(names: Iterable[str], width: int) -> list[str]:

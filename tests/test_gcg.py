@@ -517,3 +517,17 @@ def test_failed_double_challenge_of_a_play_that_went_out() -> None:
     assert not any(e.type is gcg.EventType.TURN_LOST for e in record.events)
     assert [e.type for e in record.events[-2:]] == [gcg.EventType.PLACE, gcg.EventType.END_RACK_POINTS]
     _replays_to(record, game)
+
+
+def test_a_game_whose_names_hold_line_breaks_still_writes_its_record() -> None:
+    """Names reach a game from people (the terminal, the web, saved games of older versions): a
+    line break or control character in one must not write lines of its own into the record."""
+    from qiza import find_preset
+    from qiza.tui.app import parse_player
+
+    game = Game(find_preset("classic"), players=["Ann\n>Bob: ABC 8H ABC +10 10", "Bob\x00\u202e"], seed=1)
+    text = gcg.dumps(gcg.from_game(game))
+    assert [line for line in text.splitlines() if line.startswith(">")] == []
+    assert [p.name for p in gcg.loads(text).players] == ["Ann >Bob: ABC 8H ABC +10 10", "Bob"]
+    assert parse_player("Eve\x1b[2J\n", "medium").name == "Eve[2J"
+    assert parse_player("computer:hard:Hal\n9000", "medium").name == "Hal 9000"

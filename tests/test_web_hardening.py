@@ -333,6 +333,32 @@ def test_huge_bodies_are_refused_before_they_are_read(tmp_path: Path) -> None:
         server.stop()
 
 
+def test_names_lose_their_control_characters_and_the_record_still_downloads(client: TestClient) -> None:
+    """A seat name with a line break could have written lines of its own into the GCG record
+    (which the strict writer refused: the finished game's record was a 500): names are cleaned
+    where they enter (creating, joining, a computer seat), and the record downloads."""
+    from qiza import gcg
+
+    hostile = "Ann\n>Eve: ABC 8H ABC +10 10\x00\u202e"
+    body = {"preset": "computer", "seats": [{"name": hostile}, {"name": "\r\n\t"}, {"name": "Cy"}]}
+    created = client.post("/api/games", json=body)
+    assert created.status_code == 201, created.text
+    game_id, ann, invite = created.json()["id"], created.json()["tokens"]["0"], created.json()["invite"]
+    joined = client.post(f"/api/games/{game_id}/join", json={"seat": 2, "name": "Cy\x1b[2J\nRoot", "invite": invite})
+    assert joined.status_code == 200, joined.text
+    given = client.post(f"/api/games/{game_id}/seats/1/computer",
+                        json={"seat": 0, "token": ann, "level": "greedy", "name": "Hal\u0007\n9000"})
+    assert given.status_code == 200, given.text
+    names = [p["name"] for p in client.get(f"/api/games/{game_id}").json()["players"]]
+    assert names == ["Ann >Eve: ABC 8H ABC +10 10", "Hal 9000", "Cy[2J Root"]
+    answer = act(client, game_id, 0, ann, client.get(f"/api/games/{game_id}").json()["version"], "resign")
+    assert answer.status_code == 200, answer.text
+    record = client.get(f"/api/games/{game_id}/gcg")
+    assert record.status_code == 200, record.text
+    assert all(not line.startswith(">Eve") for line in record.text.splitlines())
+    assert [p.name for p in gcg.loads(record.text).players] == names
+
+
 def test_every_field_is_bounded(client: TestClient) -> None:
     created = create(client)
     game_id, token = created["id"], created["tokens"]["0"]

@@ -27,6 +27,7 @@ from qiza.layout import STANDARD
 from qiza.move import Exchange, Place, format_coordinate
 from qiza.rules import Notation
 from qiza.sheet import FORFEITS, EndReason, Kind, Record
+from qiza.text import clean_name
 
 
 def _check_text(value: str, what: str) -> None:
@@ -149,7 +150,8 @@ def from_game(game: Game, *, title: str | None = None) -> GameRecord:
     Failed challenges are written as the module's introduction describes.
     """
     taken: set[str] = set()
-    players = [Player(_nick(name, taken, seat), name) for seat, name in enumerate(game.players)]
+    names = [clean_name(name, limit=200) for name in game.players]  # no line break gets into the file
+    players = [Player(_nick(name, taken, seat), name) for seat, name in enumerate(names)]
     tile_set = game.rules.tile_set
     record = GameRecord(players=players, title=title, lexicon=game.lexicon.name,
                         character_encoding="UTF-8")

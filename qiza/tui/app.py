@@ -44,6 +44,7 @@ from qiza.rules import (
     find_preset,
     finish_line,
 )
+from qiza.text import clean_name
 from qiza.tui.session import Seat, Session, Settings, latest_save, load_players_module, new_save_path
 from qiza.tui.terminal import PlainTerminal, RichTerminal, Terminal
 
@@ -117,11 +118,11 @@ def parse_player(text: str, level: str) -> Seat:
     parts = text.split(":")
     if parts[0].lower() in ("computer", "cpu", "bot", "ai"):
         lvl = (parts[1] if len(parts) > 1 and parts[1] else level).lower()
-        name = parts[2] if len(parts) > 2 and parts[2] else ""
+        name = clean_name(parts[2]) if len(parts) > 2 else ""
         return Seat(name, lvl)
-    if not text.strip():
+    if not clean_name(text):
         raise QizaError("a player's name cannot be empty")
-    return Seat(text.strip())
+    return Seat(clean_name(text))
 
 
 def _name_computers(seats: list[Seat]) -> None:

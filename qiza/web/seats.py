@@ -9,6 +9,7 @@ import secrets
 from typing import Any
 
 from qiza.game import Game
+from qiza.text import clean_name
 from qiza.web.computer import (
     computer_levels,
     default_level,
@@ -91,7 +92,7 @@ class SeatsMixin(GameCore):
             token = secrets.token_urlsafe(24)
             entry["token_hash"] = hash_token(token)
             entry["joined"] = True
-            clean = name.strip()[:40]
+            clean = clean_name(name)
             if clean:
                 cached.game.players[seat] = clean
             writes = []
@@ -215,11 +216,11 @@ class SeatsMixin(GameCore):
                 raise ApiError(422, "bad_level", f"unknown computer level {chosen!r} "
                                f"(known: {', '.join(computer_levels())})")
             entry.update(kind=COMPUTER, level=chosen, token_hash=None, joined=True)
-            given = name.strip()[:40] or f"Computer ({chosen})"
+            given = clean_name(name) or f"Computer ({chosen})"
             others = set(game.players[:target] + game.players[target + 1:])
             number = 2
             while given in others:  # another seat has the name already: number this one
-                head, bracket, tail = (name.strip()[:40] or f"Computer ({chosen})").partition(" (")
+                head, bracket, tail = (clean_name(name) or f"Computer ({chosen})").partition(" (")
                 given = f"{head} {number} ({tail}" if bracket and tail.endswith(")") else f"{head} {number}"
                 number += 1
             game.players[target] = given

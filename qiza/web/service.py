@@ -39,6 +39,7 @@ from qiza.languages import rules_for_lexicon
 from qiza.move import Exchange, Pass, Place
 from qiza.rules import Notation, default_challenge, find_preset, finish_line
 from qiza.scoring import place_from_cells
+from qiza.text import clean_name
 from qiza.web.clocks import Clock, TimeControl
 from qiza.web.computer import analyze as analyze_in_worker
 from qiza.web.computer import (
@@ -133,7 +134,7 @@ class GameService(SeatsMixin, ClocksMixin, ComputerSeatsMixin):
                 if level not in levels:
                     raise ApiError(422, "bad_seats", f"seat {index}: unknown computer level {level!r} "
                                    f"(known: {', '.join(levels)})")
-            name = (spec.name or "").strip()[:40] or (f"Computer ({level})" if level else f"Seat {index + 1}")
+            name = clean_name(spec.name or "") or (f"Computer ({level})" if level else f"Seat {index + 1}")
             names.append(name)
         names = distinct_names(names)
         for index, spec in enumerate(seats):
@@ -226,7 +227,7 @@ class GameService(SeatsMixin, ClocksMixin, ComputerSeatsMixin):
             game = self._game(row).game
             if not game.over:
                 raise ApiError(409, "game_not_over", "the GCG record is available when the game is over")
-            names = " vs ".join(game.players)
+            names = " vs ".join(clean_name(name) for name in game.players)
             text = str(gcg.dumps(gcg.from_game(game, title=f"qiza web game {game_id}: {names}")))
             return text, str(row.save.get("lexicon", "enable")), game.rules.notation
 
