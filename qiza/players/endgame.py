@@ -56,6 +56,7 @@ from qiza.game import Kind, PlayerView, Record
 from qiza.move import Direction, Move, Pass, Place
 from qiza.movegen import O_WIDTH, MoveGenerator, decode_packed, kind_values
 from qiza.players import endgame_nb as nb
+from qiza.players.endgame_gen import XC_WAYS
 from qiza.players.engine import StaticPlayer
 from qiza.rules import EndPoints, EndRule, Rules
 
@@ -561,7 +562,12 @@ def _search_arrays(gen: MoveGenerator, rules: Rules, width: int, pool_rows: int,
             np.array([size, gen.start], np.int64), np.zeros(1, np.int64), np.zeros(64, np.int64),
             np.zeros(size * size, np.int8), b.get("pnt", (pool_rows,), np.int8),
             b.get("pmk", (pool_rows,), np.int64), b.get("pkm", (pool_rows,), np.int64),
-            np.zeros(size * size + 1, np.int64))
+            np.zeros(size * size + 1, np.int64), b.get("pcb", (pool_rows, (size * size + 63) // 64), np.int64),
+            np.zeros((size * size + 63) // 64, np.int64), np.zeros((2 * size * size * XC_WAYS, 2), np.int64),
+            np.zeros((size, size), np.int32), np.zeros((size, size), np.int8), np.zeros((size, size), np.int64),
+            np.zeros((size, size), np.int32),
+            b.get("si", (es.SI_CB + (size * size + 63) // 64, 2 * gen_rows), np.int64),
+            b.get("stmp", (gen_rows, 5 + 6 * width), np.int16))
 
 def _thread_cpu_clock() -> int | None:
     """The id of the calling thread's CPU-time clock (None: not available here)."""

@@ -28,15 +28,22 @@ import numpy as np
 
 from qiza.jitcache import CACHE
 from qiza.movegen_search import (
+    ALL_LETTERS,
     P_DIR,
     P_KINDS,
     P_SIZE,
     W_CROSS,
     W_VAL,
-    cross_row,
+    _ctz,
+    _follow,
+    _popc,
     load_row,
     search_anchor,
 )
+from qiza.players.endgame_scan import NO_REFCOUNT
+
+XC_WAYS = 8
+"""Cross-check cache entries per square and direction (see :func:`_cross_row_cached`)."""
 
 
 @nb.njit(cache=CACHE, inline="always")
@@ -65,13 +72,107 @@ def mark_near(board, size, squares, lo, hi, mark):  # type: ignore[no-untyped-de
         _mark_beyond(board, size, s, 1, 0, mark)
 
 
-@nb.njit(cache=CACHE, nogil=True)
-def _gen_dir_near(g, w, out, b, lm, wm, direction, mark, rbits):  # type: ignore[no-untyped-def]  # pragma: no cover
+@nb.njit(cache=CACHE, inline="always")
+def _cross_mask(g, b, size, r, c, up, down, top, bot):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """The letters allowed on empty square (r, c) of ``b`` by the word across the row through
+    it (tiles from row ``top`` to ``bot``; ``up`` / ``down``: tiles just above / below), as
+    :func:`qiza.movegen_search.cross_row` computes them."""
+    root = g[1]
+    rootmask = g[3]
+    mask = 0
+    if up:
+        node = root
+        m = rootmask
+        ok = True
+        for i in range(r - 1, top - 1, -1):
+            letter = b[i, c] & 63
+            if not (m >> letter) & 1:
+                ok = False
+                break
+            arc = node + 1 + 2 * _popc(m & ((1 << letter) - 1))
+            node = g[arc]
+            m = g[arc + 1]
+        if ok and (m & 1):
+            m0 = g[node + 2]  # the separator: always the first arc
+            node = g[node + 1]
+            if not down:
+                mask = g[node] & ALL_LETTERS
+            else:
+                cand = m0 & ALL_LETTERS
+                while cand:
+                    letter = _ctz(cand)
+                    cand &= cand - 1
+                    arc = node + 1 + 2 * _popc(m0 & ((1 << letter) - 1))
+                    if _follow(g, b, g[arc], g[arc + 1], r + 1, bot, c):
+                        mask |= 1 << letter
+    else:
+        node = root
+        m = rootmask
+        for i in range(bot, r, -1):
+            letter = b[i, c] & 63
+            if not (m >> letter) & 1:
+                node = -1
+                break
+            arc = node + 1 + 2 * _popc(m & ((1 << letter) - 1))
+            node = g[arc]
+            m = g[arc + 1]
+        if node >= 0:
+            mask = g[node] & ALL_LETTERS
+    return mask
+
+
+@nb.njit(cache=CACHE, inline="always")
+def _cross_row_cached(g, b, size, r, cross, xsum, val, xc, zt, d):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """The cross-check masks and sums of row ``r`` of ``b`` (direction ``d``), as
+    :func:`qiza.movegen_search.cross_row`, with the masks remembered in ``xc``: ``XC_WAYS``
+    rows per square and direction, each (key of the tiles across the row through the square, mask),
+    the key the XOR of ``zt[square, letter]`` over those tiles (the same tiles give the same mask)."""
+    for c in range(size):
+        if b[r, c] != 0:
+            cross[r, c] = 0
+            xsum[r, c] = -1
+            continue
+        up = r > 0 and b[r - 1, c] != 0
+        down = r + 1 < size and b[r + 1, c] != 0
+        if not up and not down:
+            cross[r, c] = ALL_LETTERS
+            xsum[r, c] = -1
+            continue
+        s = 0
+        h = np.int64(0)
+        top = r
+        while top > 0 and b[top - 1, c] != 0:
+            top -= 1
+            t = b[top, c]
+            h ^= zt[top * size + c, t & 63]
+            if not t & 64:
+                s += val[t]
+        bot = r
+        while bot + 1 < size and b[bot + 1, c] != 0:
+            bot += 1
+            t = b[bot, c]
+            h ^= zt[bot * size + c, t & 63]
+            if not t & 64:
+                s += val[t]
+        xsum[r, c] = s
+        if h == 0:
+            h = np.int64(1)
+        slot = ((d * size + r) * size + c) * XC_WAYS + (h & (XC_WAYS - 1))
+        if xc[slot, 0] == h:
+            cross[r, c] = xc[slot, 1]
+        else:
+            mask = _cross_mask(g, b, size, r, c, up, down, top, bot)
+            xc[slot, 0] = h
+            xc[slot, 1] = mask
+            cross[r, c] = mask
+
+
+@nb.njit(cache=CACHE, nogil=True, **NO_REFCOUNT)
+def _gen_dir_near(g, w, out, b, lm, wm, direction, mark, rbits, xc, zt, cross, xsum):  # type: ignore[no-untyped-def]  # pragma: no cover
     """The plays along the rows of ``b`` (the board or its transpose, ``mark`` likewise) that
-    cover a marked square, each from the first marked square it covers."""
+    cover a marked square, each from the first marked square it covers (``cross``, ``xsum``:
+    board-sized buffers for the cross-checks)."""
     size = b.shape[0]
-    cross = np.empty((size, size), np.int64)
-    xsum = np.empty((size, size), np.int32)
     val = w[W_VAL:W_VAL + w[P_KINDS]]
     w[P_DIR] = direction
     for r in range(size):
@@ -82,24 +183,29 @@ def _gen_dir_near(g, w, out, b, lm, wm, direction, mark, rbits):  # type: ignore
                 continue
             if first:
                 first = False
-                cross_row(g, b, size, r, cross, xsum, val)
+                _cross_row_cached(g, b, size, r, cross, xsum, val, xc, zt, direction)
                 load_row(w, b, r, size, cross, xsum, lm, wm)
             if w[W_CROSS + c] != 0:
                 search_anchor(g, w, out, c, prev, rbits)
             prev = c
 
 
-@nb.njit(cache=CACHE, nogil=True)
-def gen_near(g, w, out, board, lm, wm, lmT, wmT, mark, rbits):  # type: ignore[no-untyped-def]  # pragma: no cover
+@nb.njit(cache=CACHE, nogil=True, **NO_REFCOUNT)
+def gen_near(g, w, out, board, lm, wm, lmT, wmT, mark, rbits, xc, zt, bt, mkt, cross, xsum):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Every placement of the rack of ``w`` (see :func:`qiza.movegen.gen_all`: rack letters
     ``rbits``) on the non-empty ``board`` that covers a square marked in ``mark`` (see
     :func:`mark_near`; flat, board-sized) into ``out``: the plays along the rows, then along
-    the columns."""
+    the columns. ``xc``: the cross-check cache (see :func:`_cross_row_cached`, zeroed before
+    a search), ``zt``: its keys (squares x letters); ``bt``, ``mkt``: buffers for the
+    transposed board and marks, ``cross``, ``xsum``: for the cross-checks (all board-sized,
+    square: nothing is allocated, nor reference-counted)."""
     size = w[P_SIZE]
     b = board.reshape((size, size))
     mk = mark.reshape((size, size))
-    bt = np.ascontiguousarray(b.T)
-    mkt = np.ascontiguousarray(mk.T)
+    for r in range(size):
+        for c in range(size):
+            bt[c, r] = b[r, c]
+            mkt[c, r] = mk[r, c]
     for d in range(2):  # one call site keeps compilation short
         _gen_dir_near(g, w, out, b if d == 0 else bt, lm if d == 0 else lmT, wm if d == 0 else wmT, d,
-                      mk if d == 0 else mkt, rbits)
+                      mk if d == 0 else mkt, rbits, xc, zt, cross, xsum)

@@ -38,16 +38,14 @@ def _rack_bits(rack):  # type: ignore[no-untyped-def]  # pragma: no cover
 
 
 @nb.njit(cache=CACHE, inline="always")
-def _valid(pool, row, board, rack):  # type: ignore[no-untyped-def]  # pragma: no cover
-    """Pool move ``row`` is still legal: its squares to keep empty are empty and ``rack``
-    holds its tiles."""
-    wd, c_sq, c_tl, c_code, c_chk, nchk = _cols(pool)
-    for j in range(nchk):
-        s = pool[row, c_chk + j]
-        if s < 0:
-            break
-        if board[s] != 0:
+def _valid(pool, row, pcb, occ, rack):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Pool move ``row`` is still legal: its squares to keep empty are empty (``pcb[row]``,
+    those squares as bits, meets none of the occupied squares ``occ``) and ``rack`` holds its
+    tiles."""
+    for w in range(pcb.shape[1]):
+        if pcb[row, w] & occ[w]:
             return False
+    wd, c_sq, c_tl, c_code, c_chk, nchk = _cols(pool)
     nt = pool[row, 0]
     for j in range(nt):
         cd = pool[row, c_code + j]
@@ -61,7 +59,7 @@ def _valid(pool, row, board, rack):  # type: ignore[no-untyped-def]  # pragma: n
 
 
 @nb.njit(cache=CACHE, **NO_REFCOUNT)
-def _frontier(pool, lt, lid, board, rack, total, mine_pts, opp_pts, threshold):  # type: ignore[no-untyped-def]  # pragma: no cover
+def _frontier(pool, lt, lid, pcb, occ, rack, total, mine_pts, opp_pts, threshold):  # type: ignore[no-untyped-def]  # pragma: no cover
     """The best still-legal move of list ``lid`` valued as the static guess at the depth limit
     (going out: score + twice the opponent's tiles; otherwise score + the face value played +
     the opponent's tiles - this player's, both keeping their other tiles), or passing (both
@@ -84,7 +82,7 @@ def _frontier(pool, lt, lid, board, rack, total, mine_pts, opp_pts, threshold): 
             v = pool[row, 1] + 2 * opp_pts
             if v <= best:
                 break
-            if _valid(pool, row, board, rack):
+            if _valid(pool, row, pcb, occ, rack):
                 found_out = True
                 best = v
                 best_row = row
@@ -104,7 +102,7 @@ def _frontier(pool, lt, lid, board, rack, total, mine_pts, opp_pts, threshold): 
             break  # (a way out plays every tile: its face value is mine_pts)
         out = nt == total
         v = sc + 2 * opp_pts if out else sc + opp_pts - mine_pts + p
-        if v <= best or (found_out if out else found_other) or not _valid(pool, row, board, rack):
+        if v <= best or (found_out if out else found_other) or not _valid(pool, row, pcb, occ, rack):
             continue
         if out:
             found_out = True
@@ -118,22 +116,17 @@ def _frontier(pool, lt, lid, board, rack, total, mine_pts, opp_pts, threshold): 
 
 
 @nb.njit(cache=CACHE, inline="always")
-def _clear(pool, keep, row):  # type: ignore[no-untyped-def]  # pragma: no cover
+def _clear(pool, pcb, keep, row):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Pool move ``row`` places no tile on a square that pool move ``keep`` needs empty."""
-    wd, c_sq, c_tl, c_code, c_chk, nchk = _cols(pool)
     for j in range(pool[row, 0]):
-        s = pool[row, c_sq + j]
-        for i in range(nchk):
-            c = pool[keep, c_chk + i]
-            if c < 0:
-                break
-            if c == s:
-                return False
+        s = pool[row, 3 + j]
+        if (pcb[keep, s >> 6] >> (s & 63)) & 1:
+            return False
     return True
 
 
 @nb.njit(cache=CACHE, **NO_REFCOUNT)
-def _best_out(pool, pmk, zk, lt, lid, board, rack, total, hk, h, hb):  # type: ignore[no-untyped-def]  # pragma: no cover
+def _best_out(pool, pmk, zk, lt, lid, pcb, occ, rack, total, hk, h, hb):  # type: ignore[no-untyped-def]  # pragma: no cover
     """The pool row of the highest-scoring still-legal move of list ``lid`` that plays every
     tile of ``rack`` (-1: none): the first in the order (see :func:`_frontier`; with the rack
     the list was made for, its first ``nout0`` moves are its ways out). Only the rows whose
@@ -149,12 +142,12 @@ def _best_out(pool, pmk, zk, lt, lid, board, rack, total, hk, h, hb):  # type: i
     qh = lt[lid, 6]
     if qh >= 0 and qh <= h and lt[lid, 4] == rk and hk[qh] == lt[lid, 7]:
         r = lt[lid, 5]
-        if r < 0 or _valid(pool, r, board, rack):
+        if r < 0 or _valid(pool, r, pcb, occ, rack):
             return r
     start = lt[lid, 0]
     best = -1
     for row in range(start, start + (lt[lid, 2] if lt[lid, 3] == total else lt[lid, 1])):
-        if pmk[row] == rk and _valid(pool, row, board, rack):
+        if pmk[row] == rk and _valid(pool, row, pcb, occ, rack):
             best = row
             break
     lt[lid, 4] = rk
@@ -165,7 +158,7 @@ def _best_out(pool, pmk, zk, lt, lid, board, rack, total, hk, h, hb):  # type: i
 
 
 @nb.njit(cache=CACHE, **NO_REFCOUNT)
-def _next_out(pool, pmk, zk, lt, lid, board, rack, total, after):  # type: ignore[no-untyped-def]  # pragma: no cover
+def _next_out(pool, pmk, zk, lt, lid, pcb, occ, rack, total, after):  # type: ignore[no-untyped-def]  # pragma: no cover
     """The pool row of the highest-scoring still-legal way out of ``rack`` in list ``lid``
     after row ``after`` (the best one: see :func:`_best_out`), -1: none."""
     rk = np.int64(0)
@@ -173,18 +166,18 @@ def _next_out(pool, pmk, zk, lt, lid, board, rack, total, after):  # type: ignor
         rk += rack[t] * zk[t, 1]
     start = lt[lid, 0]
     for row in range(after + 1, start + (lt[lid, 2] if lt[lid, 3] == total else lt[lid, 1])):
-        if pmk[row] == rk and _valid(pool, row, board, rack):
+        if pmk[row] == rk and _valid(pool, row, pcb, occ, rack):
             return row
     return -1
 
 
 @nb.njit(cache=CACHE, **NO_REFCOUNT)
-def _partial(pool, pnt, pkm, lt, lid, board, rack, total):  # type: ignore[no-untyped-def]  # pragma: no cover
+def _partial(pool, pnt, pkm, lt, lid, pcb, occ, rack, total):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Whether list ``lid`` has a still-legal move that does not play every tile of ``rack``."""
     rbits = _rack_bits(rack)
     start = lt[lid, 0]
     for row in range(start, start + lt[lid, 1]):
-        if pnt[row] < total and (pkm[row] & ~rbits) == 0 and _valid(pool, row, board, rack):
+        if pnt[row] < total and (pkm[row] & ~rbits) == 0 and _valid(pool, row, pcb, occ, rack):
             return True
     return False
 

@@ -134,7 +134,11 @@ S_REFUTED = 16  # moves failed low by the opponent's way out, without searching 
 S_NEAR = 17  # lists of only the moves near the tiles placed since an earlier list (see _node)
 S_OPEN = 18  # such lists in use along the line (lists made above one are not cached: it is freed)
 S_STEP2 = 19  # from this depth on (0: never), iterations deepen two plies at a time
-S_SIZE = 20
+S_CUT_FIRST = 20  # interior nodes cut off by their first move
+S_CUT_LATER = 21  # interior nodes cut off by a later move
+S_CUT_SUM = 22  # moves valued before the cutoff, summed over the nodes cut off
+S_FULL = 23  # interior nodes that valued all their moves
+S_SIZE = 24
 
 # E: the search's arrays (a tuple; see endgame._search_arrays)
 E_GRAPH, E_WORK0, E_WORK, E_OUT, E_PREM = 0, 1, 2, 3, 4  # the move generator's
@@ -148,9 +152,17 @@ E_PNT = 19  # the tiles each pool row places (its column 0, kept apart for fast 
 E_PMK = 20  # the tiles each pool row places as a sum of per-tile-kind keys (ways out of a rack: its key)
 E_PKM = 21  # the tile kinds each pool row places, a bit each (a rack without one: not legal)
 E_HK = 22  # the board key after each height of E[E_STACK] along the line (the root's at 0)
-E_LINE = 23  # the principal variation (added by solve)
+E_PCB = 23  # the squares each pool row needs empty (its chk columns) as bits, 64 squares a word
+E_OCC = 24  # the occupied squares of the search's board as bits (kept by _play)
+E_XC = 25  # the near generation's cache of cross-checks (see endgame_gen._cross_row_cached)
+E_BT, E_MKT, E_CROSS, E_XSUM = 26, 27, 28, 29  # the near generation's buffers (see endgame_gen.gen_near)
+E_SI, E_STMP = 30, 31  # _store_list's scratch: int64 rows (see SI_*) and int16 move rows, of the generator's rows
+E_LINE = 32  # the principal variation (added by solve)
 
 STOP_TIME, STOP_POOL, STOP_BUFFER = 1, 2, 3
+# the rows of E[E_SI] (2 x the generator's rows each)
+SI_EST, SI_HS, SI_KS, SI_KMS, SI_ORDER, SI_SORT, SI_KEEP, SI_OE, SI_SRC, SI_OO, SI_OCC = range(11)
+SI_CB = 11  # from this row on, 64 squares a row: the squares to keep empty of each new move as bits
 LINE_MAX = 40
 
 
@@ -175,17 +187,67 @@ def board_key(ztab, board):  # type: ignore[no-untyped-def]  # pragma: no cover
     return h
 
 
-@nb.njit(cache=CACHE)
+@nb.njit(cache=CACHE, inline="always")
+def _sort_idx(keys, n, idx, tmp):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """``idx[:n]``: the indexes of ``keys[:n]`` in increasing order of key, ties in index
+    order (a stable sort, like ``np.argsort(kind="mergesort")``); ``tmp``: scratch of ``n``."""
+    for i in range(n):
+        idx[i] = i
+    # insertion sort of runs of 16, then merges of runs two by two
+    run = 16
+    for lo in range(0, n, run):
+        hi = min(lo + run, n)
+        for i in range(lo + 1, hi):
+            v = idx[i]
+            kv = keys[v]
+            j = i - 1
+            while j >= lo and keys[idx[j]] > kv:
+                idx[j + 1] = idx[j]
+                j -= 1
+            idx[j + 1] = v
+    width = run
+    while width < n:
+        for lo in range(0, n, 2 * width):
+            mid = min(lo + width, n)
+            hi = min(lo + 2 * width, n)
+            a = lo
+            b = mid
+            k = lo
+            while a < mid and b < hi:
+                if keys[idx[b]] < keys[idx[a]]:
+                    tmp[k] = idx[b]
+                    b += 1
+                else:
+                    tmp[k] = idx[a]
+                    a += 1
+                k += 1
+            while a < mid:
+                tmp[k] = idx[a]
+                a += 1
+                k += 1
+            while b < hi:
+                tmp[k] = idx[b]
+                b += 1
+                k += 1
+        for i in range(n):
+            idx[i] = tmp[i]
+        width *= 2
+
+
+@nb.njit(cache=CACHE, **NO_REFCOUNT)
 def _store_list(E, board, rack, total, n, parent):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Move the generator's ``n`` packed rows into the pool as a list in search order, with
     the still-legal moves of list ``parent`` (-1: none); returns the list's id (-1: the pool
-    is full)."""
+    is full, or -1 with ``st[S_STOP]`` at STOP_BUFFER: the scratch is too small). Nothing is
+    allocated: the scratch is ``E[E_SI]`` and ``E[E_STMP]``."""
     out = E[E_OUT]
+    si = E[E_SI]
     pool = E[E_POOL]
     pmh = E[E_PMH]
     pnt = E[E_PNT]
     pmk = E[E_PMK]
     pkm = E[E_PKM]
+    pcb = E[E_PCB]
     zk = E[E_ZR][2]
     lt = E[E_LT]
     ztab = E[E_ZTAB]
@@ -197,14 +259,24 @@ def _store_list(E, board, rack, total, n, parent):  # type: ignore[no-untyped-de
     # the parent's still-legal moves, in its order (going out, then score + face value: a
     # subsequence of it keeps that order, the ways out of the smaller rack aside)
     n_parent = lt[parent, 1] if parent >= 0 else 0
-    keep = np.empty(n_parent, np.int64)
+    nw = pcb.shape[1]
+    if n_parent > si.shape[1] or n > E[E_STMP].shape[0]:
+        st[S_STOP] = STOP_BUFFER
+        return -1
+    keep = si[SI_KEEP]
     kept = 0
     kept_out = 0
     if parent >= 0:
         p0 = lt[parent, 0]
         rbits = _rack_bits(rack)
+        occ = si[SI_OCC]  # the occupied squares as bits, from the board (a caller may have changed it)
+        for w in range(nw):
+            occ[w] = 0
+        for s in range(board.shape[0]):
+            if board[s]:
+                occ[s >> 6] |= np.int64(1) << (s & 63)
         for row in range(p0, p0 + n_parent):
-            if (pkm[row] & ~rbits) == 0 and _valid(pool, row, board, rack):
+            if (pkm[row] & ~rbits) == 0 and _valid(pool, row, pcb, occ, rack):
                 keep[kept] = row
                 kept += 1
                 if pool[row, 0] == total:
@@ -212,12 +284,19 @@ def _store_list(E, board, rack, total, n, parent):  # type: ignore[no-untyped-de
     if top + n + kept > pool.shape[0] or st[S_NLISTS] >= lt.shape[0]:
         st[S_STOP] = STOP_POOL
         return -1
-    est = np.empty(n, np.int64)
-    tmp = np.full((n, pool.shape[1]), -1, np.int16)
-    hs = np.zeros(n, np.int64)
-    ks = np.zeros(n, np.int64)
-    kms = np.zeros(n, np.int64)
+    est = si[SI_EST]
+    tmp = E[E_STMP]
+    hs = si[SI_HS]
+    ks = si[SI_KS]
+    kms = si[SI_KMS]
     for i in range(n):
+        for cc in range(tmp.shape[1]):
+            tmp[i, cc] = -1
+        hs[i] = 0
+        ks[i] = 0
+        kms[i] = 0
+        for w in range(nw):
+            si[SI_CB + w, i] = 0
         meta = out[i, O_META]
         r0 = meta & 31
         c0 = (meta >> 5) & 31
@@ -284,21 +363,25 @@ def _store_list(E, board, rack, total, n, parent):  # type: ignore[no-untyped-de
             if c0 + ln < size:
                 tmp[i, c_chk + m] = r0 * size + c0 + ln
                 m += 1
+        for j in range(m):
+            c = tmp[i, c_chk + j]
+            si[SI_CB + (c >> 6), i] |= np.int64(1) << (c & 63)
         sc = out[i, O_SCORE]
         tmp[i, 0] = k
         tmp[i, 1] = sc
         tmp[i, 2] = p
         hs[i] = h
         est[i] = -(OUT_BONUS + sc) if k == total else -(sc + p)
-    order = np.argsort(est, kind="mergesort")
+    order = si[SI_ORDER]
+    _sort_idx(est, n, order, si[SI_SORT])
     new_out = 0
     while new_out < n and tmp[order[new_out], 0] == total:
         new_out += 1
     nout = new_out + kept_out
     # the ways out by score: the new ones (sorted) and the parent's (by score here)
     if kept_out:
-        oe = np.empty(nout, np.int64)
-        src = np.empty(nout, np.int64)  # >= 0: a pool row; < 0: -1 - the new move's index
+        oe = si[SI_OE]
+        src = si[SI_SRC]  # >= 0: a pool row; < 0: -1 - the new move's index
         j = 0
         for i in range(new_out):
             oe[j] = est[order[i]]
@@ -310,28 +393,38 @@ def _store_list(E, board, rack, total, n, parent):  # type: ignore[no-untyped-de
                 oe[j] = -(OUT_BONUS + pool[row, 1])
                 src[j] = row
                 j += 1
-        oo = np.argsort(oe, kind="mergesort")
+        oo = si[SI_OO]
+        _sort_idx(oe, nout, oo, si[SI_SORT])
         for i in range(nout):
             o = src[oo[i]]
             if o >= 0:
-                pool[top + i, :] = pool[o, :]
+                for cc in range(pool.shape[1]):
+                    pool[top + i, cc] = pool[o, cc]
                 pmh[top + i] = pmh[o]
                 pnt[top + i] = pnt[o]
                 pmk[top + i] = pmk[o]
                 pkm[top + i] = pkm[o]
+                for cc in range(pcb.shape[1]):
+                    pcb[top + i, cc] = pcb[o, cc]
             else:
-                pool[top + i, :] = tmp[-1 - o, :]
+                for cc in range(pool.shape[1]):
+                    pool[top + i, cc] = tmp[-1 - o, cc]
                 pmh[top + i] = hs[-1 - o]
                 pnt[top + i] = tmp[-1 - o, 0]
                 pmk[top + i] = ks[-1 - o]
                 pkm[top + i] = kms[-1 - o]
+                for w in range(nw):
+                    pcb[top + i, w] = si[SI_CB + w, -1 - o]
     else:
         for i in range(new_out):
-            pool[top + i, :] = tmp[order[i], :]
+            for cc in range(pool.shape[1]):
+                pool[top + i, cc] = tmp[order[i], cc]
             pmh[top + i] = hs[order[i]]
             pnt[top + i] = tmp[order[i], 0]
             pmk[top + i] = ks[order[i]]
             pkm[top + i] = kms[order[i]]
+            for w in range(nw):
+                pcb[top + i, w] = si[SI_CB + w, order[i]]
     # the other moves: the new ones and the parent's, merged by score + face value
     i = top + nout
     a = new_out
@@ -341,19 +434,25 @@ def _store_list(E, board, rack, total, n, parent):  # type: ignore[no-untyped-de
             b += 1
         # the next new move while it is estimated at least as good as the next kept one
         if a < n and (b >= kept or est[order[a]] <= -(pool[keep[b], 1] + pool[keep[b], 2])):
-            pool[i, :] = tmp[order[a], :]
+            for cc in range(pool.shape[1]):
+                pool[i, cc] = tmp[order[a], cc]
             pmh[i] = hs[order[a]]
             pnt[i] = tmp[order[a], 0]
             pmk[i] = ks[order[a]]
             pkm[i] = kms[order[a]]
+            for w in range(nw):
+                pcb[i, w] = si[SI_CB + w, order[a]]
             a += 1
         elif b < kept:
             row = keep[b]
-            pool[i, :] = pool[row, :]
+            for cc in range(pool.shape[1]):
+                pool[i, cc] = pool[row, cc]
             pmh[i] = pmh[row]
             pnt[i] = pnt[row]
             pmk[i] = pmk[row]
             pkm[i] = pkm[row]
+            for cc in range(pcb.shape[1]):
+                pcb[i, cc] = pcb[row, cc]
             b += 1
         else:
             break
@@ -400,7 +499,8 @@ def _generate(E, board, rack, total, parent, parent_h, merge):  # type: ignore[n
         mark = E[E_MARK]
         mark[:] = 0
         mark_near(board, size, E[E_STACK], parent_h, st[S_STACK], mark)
-        gen_near(g, w, out, board, prem[0], prem[1], prem[2], prem[3], mark, rbits)
+        gen_near(g, w, out, board, prem[0], prem[1], prem[2], prem[3], mark, rbits, E[E_XC], E[E_ZTAB],
+                 E[E_BT], E[E_MKT], E[E_CROSS], E[E_XSUM])
     else:
         start = E[E_GEO][1]
         start_t = (start % size) * size + start // size
@@ -480,14 +580,16 @@ def _after(score, placed, streak, passes, passes_rule, limit):  # type: ignore[n
 
 
 @nb.njit(cache=CACHE, inline="always")
-def _play(pool, board, rack, row, undo, stack, st):  # type: ignore[no-untyped-def]  # pragma: no cover
+def _play(pool, board, rack, row, undo, stack, st, occ):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Put pool move ``row`` on ``board``, take its tiles from ``rack`` and push its squares
     on ``stack`` (``undo``: the reverse)."""
     wd, c_sq, c_tl, c_code, c_chk, nchk = _cols(pool)
     nt = pool[row, 0]
     h = st[S_STACK]
     for j in range(nt):
-        board[pool[row, c_sq + j]] = 0 if undo else pool[row, c_tl + j]
+        s = pool[row, c_sq + j]
+        board[s] = 0 if undo else pool[row, c_tl + j]
+        occ[s >> 6] ^= np.int64(1) << (s & 63)
         cd = pool[row, c_code + j]
         if undo:
             rack[cd] += 1
@@ -544,6 +646,11 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
     st = E[E_ST]
     if depth == 0:  # the root: iterative deepening (here: a cached caller of _node would not load)
         E[E_HK][st[S_STACK]] = hb
+        occ = E[E_OCC]
+        occ[:] = 0
+        for s in range(board.shape[0]):
+            if board[s]:
+                occ[s >> 6] |= np.int64(1) << (s & 63)
         st[S_DEPTH] = 0
         st[S_EXACT] = 0
         st[S_LINE] = 0
@@ -587,6 +694,8 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
     pnt = E[E_PNT]
     pmk = E[E_PMK]
     pkm = E[E_PKM]
+    pcb = E[E_PCB]
+    occ = E[E_OCC]
     lt = E[E_LT]
     tt = E[E_TT]
     zr = E[E_ZR]
@@ -612,15 +721,15 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
     if depth <= 1:
         if anc_me >= 0:
             # a static guess from the still-legal moves of an earlier list: no generation
-            v, r = _frontier(pool, lt, anc_me, board, rack, total, mine_pts, opp_pts, beta)
+            v, r = _frontier(pool, lt, anc_me, pcb, occ, rack, total, mine_pts, opp_pts, beta)
             if r >= 0 and v >= beta and pool[r, 0] == total:
                 return v  # going out: an exact lower bound
             # (when passing ends the game, a move that does not go out makes the value inexact
             # anyway; otherwise the moves are generated, for an exact value; and when no move
             # of the earlier list is left, to see whether the pass is forced)
-            if r < 0 and not _partial(pool, pnt, pkm, lt, anc_me, board, rack, total):
+            if r < 0 and not _partial(pool, pnt, pkm, lt, anc_me, pcb, occ, rack, total):
                 pass  # no move of the earlier list left: generate
-            elif not pass_ends or (r >= 0 and pool[r, 0] < total) or _partial(pool, pnt, pkm, lt, anc_me, board, rack, total):
+            elif not pass_ends or (r >= 0 and pool[r, 0] < total) or _partial(pool, pnt, pkm, lt, anc_me, pcb, occ, rack, total):
                 st[S_HORIZON] += 1
                 return v
         lid, temporary = _moves(E, board, hb, rack, total, anc_me, anc_me_h)
@@ -637,7 +746,7 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
                 _store(tt, key, depth, st[S_HORIZON] == horizon_before, best, alpha, beta, np.int64(PASS_KEY))
             _free(st, lt, lid, temporary)
             return best
-        v, r = _frontier(pool, lt, lid, board, rack, total, mine_pts, opp_pts, INF)
+        v, r = _frontier(pool, lt, lid, pcb, occ, rack, total, mine_pts, opp_pts, INF)
         if n and total == 1:
             cut = False  # going out beats passing (the opponent could pass back): exact
         else:
@@ -664,7 +773,7 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
     pre = -1
     pre_all = False
     if lid < 0 and anc_me >= 0:
-        r = _best_out(pool, pmk, zr[2], lt, anc_me, board, rack, total, E[E_HK], st[S_STACK], hb)
+        r = _best_out(pool, pmk, zr[2], lt, anc_me, pcb, occ, rack, total, E[E_HK], st[S_STACK], hb)
         if r >= 0 and pool[r, 1] + 2 * opp_pts >= beta:  # going out refutes: exact
             best = np.int64(pool[r, 1]) + 2 * opp_pts
             _store(tt, key, depth, st[S_HORIZON] == horizon_before, best, alpha_orig, beta, pmh[r])
@@ -672,7 +781,7 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
         pre_all = depth == 2
         if first_key > 0:
             r = _find_move(pmh, lt, anc_me, first_key)
-            if r >= 0 and _valid(pool, r, board, rack):
+            if r >= 0 and _valid(pool, r, pcb, occ, rack):
                 pre = r
     rbits = _rack_bits(rack)
     anc_start = lt[anc_me, 0] if pre_all else 0
@@ -688,6 +797,8 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
     any_kept = False  # phase 0 found a still-legal move
     ro = -2  # the opponent's best way out (-1: none, -2: not looked at yet)
     ro2 = -2  # their next best (when a move blocks the best one)
+    valued = 0
+    cutoff = False
     while True:
         if phase == 0:
             if pi < 0:
@@ -702,7 +813,7 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
                 row = anc_start + pi
                 pi += 1
                 if (row == pre or (pkm[row] & ~rbits) != 0 or (pnt[row] == total and out_done)
-                        or not _valid(pool, row, board, rack)):
+                        or not _valid(pool, row, pcb, occ, rack)):
                     continue
             any_kept = True
             if pool[row, 0] == total:
@@ -774,16 +885,16 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
                 value = score + opp_pts - (mine_pts - p)
             else:
                 if ro == -2:  # the opponent's best way out here, from their latest list (once a node)
-                    ro = _best_out(pool, pmk, zr[2], lt, anc_opp, board, racks[1 - me], opp_total, E[E_HK],
+                    ro = _best_out(pool, pmk, zr[2], lt, anc_opp, pcb, occ, racks[1 - me], opp_total, E[E_HK],
                                    st[S_STACK], hb) if anc_opp >= 0 else -1
                 ru = -1  # the opponent's way out that refutes this move
                 if ro >= 0 and score - (pool[ro, 1] + 2 * (mine_pts - p)) <= alpha:
-                    if _clear(pool, ro, row):
+                    if _clear(pool, pcb, ro, row):
                         ru = ro
                     else:  # it blocks the best one: the next best
                         if ro2 == -2:
-                            ro2 = _next_out(pool, pmk, zr[2], lt, anc_opp, board, racks[1 - me], opp_total, ro)
-                        if ro2 >= 0 and score - (pool[ro2, 1] + 2 * (mine_pts - p)) <= alpha and _clear(pool, ro2,
+                            ro2 = _next_out(pool, pmk, zr[2], lt, anc_opp, pcb, occ, racks[1 - me], opp_total, ro)
+                        if ro2 >= 0 and score - (pool[ro2, 1] + 2 * (mine_pts - p)) <= alpha and _clear(pool, pcb, ro2,
                                                                                                           row):
                             ru = ro2
                 if ru >= 0:
@@ -797,7 +908,7 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
                     if pre >= 0 and row == pre:
                         done_key = mkey
                     continue
-                _play(pool, board, rack, row, False, stack, st)
+                _play(pool, board, rack, row, False, stack, st, occ)
                 hb2 = hb ^ mkey
                 E[E_HK][st[S_STACK]] = hb2
                 done = False
@@ -811,20 +922,30 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
                     value = score - _node(E, board, hb2, racks, 1 - me, opp_pts, mine_pts - p, opp_total,
                                           total - placed, s2, p2, depth - 1, score - beta, score - alpha,
                                           anc_opp, mine_list, anc_opp_h, mine_h)
-                _play(pool, board, rack, row, True, stack, st)
+                _play(pool, board, rack, row, True, stack, st, occ)
             if pre >= 0 and row == pre:
                 done_key = mkey
         if st[S_STOP]:
             _free(st, lt, lid, temporary)
             st[S_OPEN] -= near_only
             return np.int64(0)
+        valued += 1
         if value > best:
             best = value
             best_key = mkey
             if best > alpha:
                 alpha = best
                 if alpha >= beta:
+                    cutoff = True
                     break
+    if cutoff:
+        if valued == 1:
+            st[S_CUT_FIRST] += 1
+        else:
+            st[S_CUT_LATER] += 1
+            st[S_CUT_SUM] += valued
+    else:
+        st[S_FULL] += 1
     _store(tt, key, depth, st[S_HORIZON] == horizon_before, best, alpha_orig, beta, best_key)
     _free(st, lt, lid, temporary)
     st[S_OPEN] -= near_only
