@@ -47,8 +47,11 @@ class Lists:
         start, n = int(lt[lid, 0]), int(lt[lid, 1])
         c_chk = 3 + 3 * self.width
         out: dict[int, Row] = {}
+        pcb = self.E[es.E_PCB]
         for row in range(start, start + n):
             chk = frozenset(int(s) for s in pool[row, c_chk:] if s >= 0)
+            # the same squares as bits (the scans' legality check)
+            assert {64 * w + b for w in range(pcb.shape[1]) for b in range(64) if (int(pcb[row, w]) >> b) & 1} == chk
             key = int(pmh[row])
             assert key not in out  # no move twice
             out[key] = (key, int(pool[row, 1]), int(pool[row, 0]), int(pool[row, 2]), chk)
@@ -133,3 +136,16 @@ def test_incremental_lists_equal_full_generation(lexicon: Lexicon, blank: bool) 
                     first_kept = int(lists.E[es.E_LT][first[p], 1])
                     opened += len(full) != first_kept
     assert checked >= 20 and opened
+
+
+def test_stable_sort_of_the_list_maker() -> None:
+    """The list maker's index sort (no allocation) is numpy's stable argsort, ties in order."""
+    from qiza.players import endgame_search as es
+
+    rng = np.random.default_rng(3)
+    for n in (0, 1, 2, 15, 16, 17, 40, 333, 1000):
+        keys = rng.integers(-30, 30, size=n + 5).astype(np.int64)
+        idx = np.zeros(n + 5, np.int64)
+        tmp = np.zeros(n + 5, np.int64)
+        es._sort_idx.py_func(keys, n, idx, tmp)
+        assert idx[:n].tolist() == np.argsort(keys[:n], kind="mergesort").tolist()

@@ -138,7 +138,9 @@ S_CUT_FIRST = 20  # interior nodes cut off by their first move
 S_CUT_LATER = 21  # interior nodes cut off by a later move
 S_CUT_SUM = 22  # moves valued before the cutoff, summed over the nodes cut off
 S_FULL = 23  # interior nodes that valued all their moves
-S_SIZE = 24
+S_LEAF_HITS = 24  # table hits that decided a node at the depth limit
+S_LEAF_SEEN = 25  # table entries found at the depth limit
+S_SIZE = 26
 
 # E: the search's arrays (a tuple; see endgame._search_arrays)
 E_GRAPH, E_WORK0, E_WORK, E_OUT, E_PREM = 0, 1, 2, 3, 4  # the move generator's
@@ -157,7 +159,8 @@ E_OCC = 24  # the occupied squares of the search's board as bits (kept by _play)
 E_XC = 25  # the near generation's cache of cross-checks (see endgame_gen._cross_row_cached)
 E_BT, E_MKT, E_CROSS, E_XSUM = 26, 27, 28, 29  # the near generation's buffers (see endgame_gen.gen_near)
 E_SI, E_STMP = 30, 31  # _store_list's scratch: int64 rows (see SI_*) and int16 move rows, of the generator's rows
-E_LINE = 32  # the principal variation (added by solve)
+E_TF = 32  # a filter of the keys ever stored in the table, a bit each (see _filter_bit)
+E_LINE = 33  # the principal variation (added by solve)
 
 STOP_TIME, STOP_POOL, STOP_BUFFER = 1, 2, 3
 # the rows of E[E_SI] (2 x the generator's rows each)
@@ -619,7 +622,15 @@ def _probe(tt, key):  # type: ignore[no-untyped-def]  # pragma: no cover
 
 
 @nb.njit(cache=CACHE, inline="always")
-def _store(tt, key, depth, exact, best, alpha_orig, beta, best_key):  # type: ignore[no-untyped-def]  # pragma: no cover
+def _filter_bit(key):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """The bit of ``key`` in the filter ``E[E_TF]`` (other bits of the key than the table's
+    index): a clear bit says that no search stored the key, so that the table (far larger than
+    the caches) is not read."""
+    return (key >> 30) & ((1 << 22) - 1)
+
+
+@nb.njit(cache=CACHE, inline="always")
+def _store(tt, tf, key, depth, exact, best, alpha_orig, beta, best_key):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Write a table entry: in the pair's first row if it holds this key or a search no deeper
     (an exact value counts as the deepest), else in the second row (always replaced)."""
     i = key & (tt.shape[0] - 2)
@@ -627,6 +638,8 @@ def _store(tt, key, depth, exact, best, alpha_orig, beta, best_key):  # type: ig
     if tt[i, 0] != key and tt[i, 0] != 0 and ((tt[i, 2] >> 32) & 0xFFFF) > d:
         i += 1
     flag = UPPER if best <= alpha_orig else LOWER if best >= beta else EXACT
+    fb = _filter_bit(key)
+    tf[fb >> 6] |= np.int64(1) << (fb & 63)
     tt[i, 0] = key
     tt[i, 1] = best_key
     tt[i, 2] = (best + (1 << 31)) | (d << 32) | (flag << 48)
@@ -698,12 +711,14 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
     occ = E[E_OCC]
     lt = E[E_LT]
     tt = E[E_TT]
+    tf = E[E_TF]
     zr = E[E_ZR]
     rack = racks[me]
     limit = st[S_STREAK_LIMIT]
     passes_rule = st[S_PASSES_RULE]
     key = _position_key(zr, E[E_ZS], st, hb, racks, me, streak, passes)
-    ti = _probe(tt, key)
+    fb = _filter_bit(key)
+    ti = _probe(tt, key) if (tf[fb >> 6] >> (fb & 63)) & 1 else -1
     first_key = np.int64(NO_MOVE)
     if ti >= 0:
         packed = tt[ti, 2]
@@ -715,7 +730,11 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
                                 or (hflag == UPPER and hvalue <= alpha)):
             if hdepth < EXACT_DEPTH:
                 st[S_HORIZON] += 1
+            if depth <= 1:
+                st[S_LEAF_HITS] += 1
             return hvalue
+        if depth <= 1:
+            st[S_LEAF_SEEN] += 1
     s_pass, p_pass, pass_ends = _after(0, 0, streak, passes, passes_rule, limit)
     pass_guess = opp_pts - mine_pts  # the game ends (or the static guess): both keep their tiles
     if depth <= 1:
@@ -743,7 +762,7 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
             best = -_node(E, board, hb, racks, 1 - me, opp_pts, mine_pts, opp_total, total, s_pass, p_pass,
                           depth, -beta, -alpha, anc_opp, lid, anc_opp_h, here)
             if not st[S_STOP]:
-                _store(tt, key, depth, st[S_HORIZON] == horizon_before, best, alpha, beta, np.int64(PASS_KEY))
+                _store(tt, tf, key, depth, st[S_HORIZON] == horizon_before, best, alpha, beta, np.int64(PASS_KEY))
             _free(st, lt, lid, temporary)
             return best
         v, r = _frontier(pool, lt, lid, pcb, occ, rack, total, mine_pts, opp_pts, INF)
@@ -755,7 +774,7 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
             st[S_HORIZON] += 1
         best = v
         best_key = pmh[r] if r >= 0 else np.int64(PASS_KEY)
-        _store(tt, key, depth, not cut, best, -INF, INF, best_key)
+        _store(tt, tf, key, depth, not cut, best, -INF, INF, best_key)
         _free(st, lt, lid, temporary)
         return best
     alpha_orig = alpha
@@ -776,7 +795,7 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
         r = _best_out(pool, pmk, zr[2], lt, anc_me, pcb, occ, rack, total, E[E_HK], st[S_STACK], hb)
         if r >= 0 and pool[r, 1] + 2 * opp_pts >= beta:  # going out refutes: exact
             best = np.int64(pool[r, 1]) + 2 * opp_pts
-            _store(tt, key, depth, st[S_HORIZON] == horizon_before, best, alpha_orig, beta, pmh[r])
+            _store(tt, tf, key, depth, st[S_HORIZON] == horizon_before, best, alpha_orig, beta, pmh[r])
             return best
         pre_all = depth == 2
         if first_key > 0:
@@ -807,13 +826,16 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
                     continue
                 row = pre
             else:
-                if pi >= anc_n:
+                row = -1
+                while pi < anc_n:  # the next still-legal move (a tight loop: most are not)
+                    r = anc_start + pi
+                    pi += 1
+                    if not (r == pre or (pkm[r] & ~rbits) != 0 or (pnt[r] == total and out_done)
+                            or not _valid(pool, r, pcb, occ, rack)):
+                        row = r
+                        break
+                if row < 0:
                     phase = 1
-                    continue
-                row = anc_start + pi
-                pi += 1
-                if (row == pre or (pkm[row] & ~rbits) != 0 or (pnt[row] == total and out_done)
-                        or not _valid(pool, row, pcb, occ, rack)):
                     continue
             any_kept = True
             if pool[row, 0] == total:
@@ -848,12 +870,17 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
                     continue
                 k = first
             else:
-                k = step
-                step += 1
-                if k > n:
+                k = -1
+                while step <= n:  # the next move not searched yet (a tight loop)
+                    kk = step
+                    step += 1
+                    if kk == first or (kk < n and (pmh[start + kk] == done_key
+                                                   or (kk and pool[start + kk, 0] == total))):
+                        continue  # searched already; going out: the first in the order scores the most
+                    k = kk
                     break
-                if k == first:
-                    continue
+                if k < 0:
+                    break
             mine_list = lid
             mine_h = here
             if near_only:  # the children make their lists from the earlier list (a whole one)
@@ -862,8 +889,8 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
             row = -1
             if k < n:
                 row = start + k
-                if pmh[row] == done_key or (k and pool[row, 0] == total):
-                    continue  # searched already; going out: the first in the order scores the most
+                if k == first and (pmh[row] == done_key or (k and pool[row, 0] == total)):
+                    continue
         # the value of the move (row -1: the pass)
         if row < 0:
             mkey = np.int64(PASS_KEY)
@@ -946,7 +973,7 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
             st[S_CUT_SUM] += valued
     else:
         st[S_FULL] += 1
-    _store(tt, key, depth, st[S_HORIZON] == horizon_before, best, alpha_orig, beta, best_key)
+    _store(tt, tf, key, depth, st[S_HORIZON] == horizon_before, best, alpha_orig, beta, best_key)
     _free(st, lt, lid, temporary)
     st[S_OPEN] -= near_only
     return best
