@@ -140,12 +140,12 @@ def test_incremental_lists_equal_full_generation(lexicon: Lexicon, blank: bool) 
 
 def test_stable_sort_of_the_list_maker() -> None:
     """The list maker's index sort (no allocation) is numpy's stable argsort, ties in order."""
-    from qiza.players import endgame_search as es
+    from qiza.players import endgame_store
 
     rng = np.random.default_rng(3)
     for n in (0, 1, 2, 15, 16, 17, 40, 333, 1000):
         keys = rng.integers(-30, 30, size=n + 5).astype(np.int64)
         idx = np.zeros(n + 5, np.int64)
         tmp = np.zeros(n + 5, np.int64)
-        es._sort_idx.py_func(keys, n, idx, tmp)
+        endgame_store._sort_idx.py_func(keys, n, idx, tmp)
         assert idx[:n].tolist() == np.argsort(keys[:n], kind="mergesort").tolist()

@@ -537,6 +537,7 @@ def _search_arrays(gen: MoveGenerator, rules: Rules, width: int, pool_rows: int,
     """The arguments ``E`` of the compiled search (see :mod:`qiza.players.endgame_search`),
     with this thread's buffers, the table emptied; ``E[E_STOP][0]`` is the stop flag."""
     from qiza.players import endgame_search as es
+    from qiza.players import endgame_store as store
 
     size = rules.layout.size
     rng = np.random.default_rng(12345)
@@ -544,7 +545,7 @@ def _search_arrays(gen: MoveGenerator, rules: Rules, width: int, pool_rows: int,
     zr = rng.integers(1, 2 ** 63 - 1, size=(3, gen.kinds, 16), dtype=np.int64)
     zs = rng.integers(1, 2 ** 63 - 1, size=(streak_limit + 1, 3), dtype=np.int64)
     vals = kind_values(rules.tile_set.values, rules.tile_set.size).astype(np.int64)
-    st = np.zeros(es.S_SIZE, np.int64)
+    st = np.zeros(store.S_SIZE, np.int64)
     st[es.S_CACHE_ROWS] = pool_rows * 3 // 4
     st[es.S_STREAK_LIMIT] = streak_limit
     st[es.S_PASSES_RULE] = rules.end_rule is EndRule.PASSES
@@ -566,7 +567,7 @@ def _search_arrays(gen: MoveGenerator, rules: Rules, width: int, pool_rows: int,
             np.zeros((size * size + 63) // 64, np.int64), np.zeros((2 * size * size * XC_WAYS, 2), np.int64),
             np.zeros((size, size), np.int32), np.zeros((size, size), np.int8), np.zeros((size, size), np.int64),
             np.zeros((size, size), np.int32),
-            b.get("si", (es.SI_CB + (size * size + 63) // 64, 2 * gen_rows), np.int64),
+            b.get("si", (store.SI_CB + (size * size + 63) // 64, 2 * gen_rows), np.int64),
             b.get("stmp", (gen_rows, 5 + 6 * width), np.int16), b.get("tf", (1 << 16,), np.int64, zero=True))
 
 def _thread_cpu_clock() -> int | None:
@@ -600,6 +601,7 @@ def _compiled_search(gen: MoveGenerator, rules: Rules, board: np.ndarray, racks:
                      max_depth: int, streak: int, streak_limit: int, cpu_time: bool = False) -> Solution:
     """:func:`solve_position` by one call of :func:`qiza.players.endgame_search.solve`."""
     from qiza.players import endgame_search as es
+    from qiza.players import endgame_store as store
 
     es.warm_up()  # the first time in a process: compiled (or loaded), off the clock
     es.prepare(gen.wide)
@@ -627,7 +629,7 @@ def _compiled_search(gen: MoveGenerator, rules: Rules, board: np.ndarray, racks:
             es.solve(E, board, racks, streak, line)
         finally:
             timer.cancel()
-        if st[es.S_STOP] == es.STOP_POOL:
+        if st[es.S_STOP] == store.STOP_POOL:
             pool_rows *= 2
         elif st[es.S_STOP] == es.STOP_BUFFER:
             gen_rows *= 2
