@@ -126,19 +126,16 @@ def _clear(pool, pcb, keep, row):  # type: ignore[no-untyped-def]  # pragma: no 
 
 
 @nb.njit(cache=CACHE, **NO_REFCOUNT)
-def _best_out(pool, pmk, zk, lt, lid, pcb, occ, rack, total, hk, h, hb):  # type: ignore[no-untyped-def]  # pragma: no cover
+def _best_out(pool, pmk, rk, lt, lid, pcb, occ, rack, total, hk, h, hb):  # type: ignore[no-untyped-def]  # pragma: no cover
     """The pool row of the highest-scoring still-legal move of list ``lid`` that plays every
     tile of ``rack`` (-1: none): the first in the order (see :func:`_frontier`; with the rack
     the list was made for, its first ``nout0`` moves are its ways out). Only the rows whose
-    tile key (``pmk``, a sum of the keys ``zk``) is the rack's are looked at.
+    tile key (``pmk``, a sum of per-kind keys) is the rack's, ``rk``, are looked at.
 
     The answer is kept in the list's row of ``lt`` (rack key, row, line height ``h`` and board
     key ``hb``): asked again for the same rack on a board of the same line with more tiles
     (``hk``: the board keys along the line), a way out still legal is still the best one, and
     none stays none."""
-    rk = np.int64(0)
-    for t in range(rack.shape[0]):
-        rk += rack[t] * zk[t, 1]
     qh = lt[lid, 6]
     if qh >= 0 and qh <= h and lt[lid, 4] == rk and hk[qh] == lt[lid, 7]:
         r = lt[lid, 5]
@@ -158,12 +155,9 @@ def _best_out(pool, pmk, zk, lt, lid, pcb, occ, rack, total, hk, h, hb):  # type
 
 
 @nb.njit(cache=CACHE, **NO_REFCOUNT)
-def _next_out(pool, pmk, zk, lt, lid, pcb, occ, rack, total, after):  # type: ignore[no-untyped-def]  # pragma: no cover
+def _next_out(pool, pmk, rk, lt, lid, pcb, occ, rack, total, after):  # type: ignore[no-untyped-def]  # pragma: no cover
     """The pool row of the highest-scoring still-legal way out of ``rack`` in list ``lid``
-    after row ``after`` (the best one: see :func:`_best_out`), -1: none."""
-    rk = np.int64(0)
-    for t in range(rack.shape[0]):
-        rk += rack[t] * zk[t, 1]
+    after row ``after`` (the best one: see :func:`_best_out`; ``rk``: the rack's tile key), -1: none."""
     start = lt[lid, 0]
     for row in range(after + 1, start + (lt[lid, 2] if lt[lid, 3] == total else lt[lid, 1])):
         if pmk[row] == rk and _valid(pool, row, pcb, occ, rack):

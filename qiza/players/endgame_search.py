@@ -131,6 +131,7 @@ from qiza.players.endgame_store import (
     E_PNT,
     E_POOL,
     E_PREM,
+    E_RK,
     E_ST,
     E_STACK,
     E_STOP,
@@ -151,6 +152,11 @@ from qiza.players.endgame_store import (
     LOWER,
     NO_MOVE,
     PASS_KEY,
+    RK_BITS,
+    RK_LIST,
+    RK_MOVER,
+    RK_OTHER,
+    RK_SUM,
     S_CACHE_ROWS,
     S_CUT_FIRST,
     S_CUT_LATER,
@@ -249,15 +255,15 @@ def _generate(E, board, rack, total, parent, parent_h, merge):  # type: ignore[n
 
 
 @nb.njit(cache=CACHE, inline="always")
-def _list_key(zr, hb, rack):  # type: ignore[no-untyped-def]  # pragma: no cover
-    key = hb ^ rack_key(zr[2], rack)
+def _list_key(hb, rkey):  # type: ignore[no-untyped-def]  # pragma: no cover
+    key = hb ^ rkey
     return key if key != 0 else np.int64(1)
 
 
 @nb.njit(cache=CACHE, inline="always")
-def _find_list(lc, zr, hb, rack):  # type: ignore[no-untyped-def]  # pragma: no cover
+def _find_list(lc, hb, rkey):  # type: ignore[no-untyped-def]  # pragma: no cover
     """The cached list of ``rack`` on the board with key ``hb`` (-1: none)."""
-    key = _list_key(zr, hb, rack)
+    key = _list_key(hb, rkey)
     mask = lc.shape[0] - 1
     i = key & mask
     while lc[i, 0] != 0:
@@ -268,13 +274,13 @@ def _find_list(lc, zr, hb, rack):  # type: ignore[no-untyped-def]  # pragma: no 
 
 
 @nb.njit(cache=CACHE, **REFCOUNT)  # it allocates
-def _moves(E, board, hb, rack, total, parent, parent_h):  # type: ignore[no-untyped-def]  # pragma: no cover
+def _moves(E, board, hb, rack, total, parent, parent_h, rkey):  # type: ignore[no-untyped-def]  # pragma: no cover
     """(list id, temporary) of the placements of ``rack`` on ``board``: the cached list, or a
     new one (cached while the pool has room, else temporary: the caller frees it), made from
-    ``parent`` if not -1 (see :func:`_generate`)."""
+    ``parent`` if not -1 (see :func:`_generate`); ``rkey``: the rack's key with the lists'
+    Zobrist table (``E[E_ZR][2]``)."""
     lc = E[E_LC]
-    zr = E[E_ZR]
-    lid = _find_list(lc, zr, hb, rack)
+    lid = _find_list(lc, hb, rkey)
     if lid >= 0:
         return lid, False
     st = E[E_ST]
@@ -282,7 +288,7 @@ def _moves(E, board, hb, rack, total, parent, parent_h):  # type: ignore[no-unty
     lid = _generate(E, board, rack, total, parent, parent_h, True)
     if lid < 0 or not cacheable:
         return lid, True
-    key = _list_key(zr, hb, rack)
+    key = _list_key(hb, rkey)
     mask = lc.shape[0] - 1
     i = key & mask
     while lc[i, 0] != 0:
@@ -316,9 +322,10 @@ def _after(score, placed, streak, passes, passes_rule, limit):  # type: ignore[n
 
 
 @nb.njit(cache=CACHE, inline="always")
-def _play(pool, board, rack, row, undo, stack, st, occ):  # type: ignore[no-untyped-def]  # pragma: no cover
+def _play(pool, board, rack, row, undo, stack, st, occ, zr, rk):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Put pool move ``row`` on ``board``, take its tiles from ``rack`` and push its squares
-    on ``stack`` (``undo``: the reverse)."""
+    on ``stack`` (``undo``: the reverse), keeping the occupied squares ``occ`` and the rack's
+    keys ``rk`` (its row of ``E[E_RK]``)."""
     wd, c_sq, c_tl, c_code, c_chk, nchk = _cols(pool)
     nt = pool[row, 0]
     h = st[S_STACK]
@@ -327,10 +334,22 @@ def _play(pool, board, rack, row, undo, stack, st, occ):  # type: ignore[no-unty
         board[s] = 0 if undo else pool[row, c_tl + j]
         occ[s >> 6] ^= np.int64(1) << (s & 63)
         cd = pool[row, c_code + j]
-        if undo:
-            rack[cd] += 1
+        c = rack[cd]
+        c2 = c + 1 if undo else c - 1
+        for tb in range(3):
+            if c:
+                rk[tb] ^= zr[tb, cd, c]
+            if c2:
+                rk[tb] ^= zr[tb, cd, c2]
+        if c2:
+            rk[RK_BITS] |= np.int64(1) << cd
         else:
-            rack[cd] -= 1
+            rk[RK_BITS] &= ~(np.int64(1) << cd)
+        rack[cd] = c2
+        if undo:
+            rk[RK_SUM] += zr[2, cd, 1]
+        else:
+            rk[RK_SUM] -= zr[2, cd, 1]
             stack[h + j] = pool[row, c_sq + j]
     st[S_STACK] = h - nt if undo else h + nt
 
@@ -397,11 +416,21 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
         for s in range(board.shape[0]):
             if board[s]:
                 occ[s >> 6] |= np.int64(1) << (s & 63)
+        rk = E[E_RK]
+        zr = E[E_ZR]
+        for p in range(2):
+            rk[p, RK_MOVER] = rack_key(zr[0], racks[p])
+            rk[p, RK_OTHER] = rack_key(zr[1], racks[p])
+            rk[p, RK_LIST] = rack_key(zr[2], racks[p])
+            rk[p, RK_SUM] = 0
+            for t in range(racks.shape[1]):
+                rk[p, RK_SUM] += racks[p, t] * zr[2, t, 1]
+            rk[p, RK_BITS] = _rack_bits(racks[p])
         st[S_DEPTH] = 0
         st[S_EXACT] = 0
         st[S_LINE] = 0
         none = np.int64(-1)
-        root, temporary = _moves(E, board, hb, racks[me], total, none, anc_me_h)
+        root, temporary = _moves(E, board, hb, racks[me], total, none, anc_me_h, rk[me, RK_LIST])
         if root < 0:
             return np.int64(0)
         st[S_FIRST] = E[E_LT][root, 0] if E[E_LT][root, 1] else -1
@@ -412,7 +441,8 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
                 E[E_LC][:, 0] = 0
                 st[S_TOP] = 0
                 st[S_NLISTS] = 0
-            opp_list, temporary = _moves(E, board, hb, racks[1 - me], opp_total, none, anc_me_h)
+            opp_list, temporary = _moves(E, board, hb, racks[1 - me], opp_total, none, anc_me_h,
+                                         rk[1 - me, RK_LIST])
             if opp_list < 0:
                 break
             st[S_HORIZON] = 0
@@ -446,10 +476,13 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
     tt = E[E_TT]
     tf = E[E_TF]
     zr = E[E_ZR]
+    rk = E[E_RK]
     rack = racks[me]
     limit = st[S_STREAK_LIMIT]
     passes_rule = st[S_PASSES_RULE]
-    key = _position_key(zr, E[E_ZS], st, hb, racks, me, streak, passes)
+    sl = streak if streak < st[S_STREAK_LIMIT] else st[S_STREAK_LIMIT]
+    key = hb ^ rk[me, RK_MOVER] ^ rk[1 - me, RK_OTHER] ^ E[E_ZS][sl, passes]  # as _position_key
+    key = key if key != 0 else np.int64(1)
     fb = _filter_bit(key)
     ti = _probe(tt, key) if (tf[fb >> 6] >> (fb & 63)) & 1 else -1
     first_key = np.int64(NO_MOVE)
@@ -484,7 +517,7 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
             elif not pass_ends or (r >= 0 and pool[r, 0] < total) or _partial(pool, pnt, pkm, lt, anc_me, pcb, occ, rack, total):
                 st[S_HORIZON] += 1
                 return v
-        lid, temporary = _moves(E, board, hb, rack, total, anc_me, anc_me_h)
+        lid, temporary = _moves(E, board, hb, rack, total, anc_me, anc_me_h, rk[me, RK_LIST])
         if lid < 0:
             return np.int64(0)
         n = lt[lid, 1]
@@ -518,14 +551,14 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
     best = np.int64(-INF)
     best_key = np.int64(NO_MOVE)
     done_key = np.int64(NO_MOVE)
-    lid = _find_list(E[E_LC], zr, hb, rack)
+    lid = _find_list(E[E_LC], hb, rk[me, RK_LIST])
     temporary = False
     # before generating this position's moves, moves of the earlier list that are still legal:
     # the table's move, and two plies above the limit all of them (a cutoff spares generating)
     pre = -1
     pre_all = False
     if lid < 0 and anc_me >= 0:
-        r = _best_out(pool, pmk, zr[2], lt, anc_me, pcb, occ, rack, total, E[E_HK], st[S_STACK], hb)
+        r = _best_out(pool, pmk, rk[me, RK_SUM], lt, anc_me, pcb, occ, rack, total, E[E_HK], st[S_STACK], hb)
         if r >= 0 and pool[r, 1] + 2 * opp_pts >= beta:  # going out refutes: exact
             best = np.int64(pool[r, 1]) + 2 * opp_pts
             _store(tt, tf, key, depth, st[S_HORIZON] == horizon_before, best, alpha_orig, beta, pmh[r])
@@ -535,7 +568,7 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
             r = _find_move(pmh, lt, anc_me, first_key)
             if r >= 0 and _valid(pool, r, pcb, occ, rack):
                 pre = r
-    rbits = _rack_bits(rack)
+    rbits = rk[me, RK_BITS]
     anc_start = lt[anc_me, 0] if pre_all else 0
     anc_n = lt[anc_me, 1] if pre_all else 0
     pi = -1  # the earlier list's moves: -1 the table's move, then in order
@@ -586,7 +619,7 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
                     st[S_NEAR] += 1
                     st[S_OPEN] += near_only
                 elif lid < 0:
-                    lid, temporary = _moves(E, board, hb, rack, total, anc_me, anc_me_h)
+                    lid, temporary = _moves(E, board, hb, rack, total, anc_me, anc_me_h, rk[me, RK_LIST])
                 if lid < 0:
                     return np.int64(0)
                 start = lt[lid, 0]
@@ -645,7 +678,7 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
                 value = score + opp_pts - (mine_pts - p)
             else:
                 if ro == -2:  # the opponent's best way out here, from their latest list (once a node)
-                    ro = _best_out(pool, pmk, zr[2], lt, anc_opp, pcb, occ, racks[1 - me], opp_total, E[E_HK],
+                    ro = _best_out(pool, pmk, rk[1 - me, RK_SUM], lt, anc_opp, pcb, occ, racks[1 - me], opp_total, E[E_HK],
                                    st[S_STACK], hb) if anc_opp >= 0 else -1
                 ru = -1  # the opponent's way out that refutes this move
                 if ro >= 0 and score - (pool[ro, 1] + 2 * (mine_pts - p)) <= alpha:
@@ -653,7 +686,8 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
                         ru = ro
                     else:  # it blocks the best one: the next best
                         if ro2 == -2:
-                            ro2 = _next_out(pool, pmk, zr[2], lt, anc_opp, pcb, occ, racks[1 - me], opp_total, ro)
+                            ro2 = _next_out(pool, pmk, rk[1 - me, RK_SUM], lt, anc_opp, pcb, occ, racks[1 - me],
+                                            opp_total, ro)
                         if ro2 >= 0 and score - (pool[ro2, 1] + 2 * (mine_pts - p)) <= alpha and _clear(pool, pcb, ro2,
                                                                                                           row):
                             ru = ro2
@@ -668,7 +702,7 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
                     if pre >= 0 and row == pre:
                         done_key = mkey
                     continue
-                _play(pool, board, rack, row, False, stack, st, occ)
+                _play(pool, board, rack, row, False, stack, st, occ, zr, rk[me])
                 hb2 = hb ^ mkey
                 E[E_HK][st[S_STACK]] = hb2
                 done = False
@@ -682,7 +716,7 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
                     value = score - _node(E, board, hb2, racks, 1 - me, opp_pts, mine_pts - p, opp_total,
                                           total - placed, s2, p2, depth - 1, score - beta, score - alpha,
                                           anc_opp, mine_list, anc_opp_h, mine_h)
-                _play(pool, board, rack, row, True, stack, st, occ)
+                _play(pool, board, rack, row, True, stack, st, occ, zr, rk[me])
             if pre >= 0 and row == pre:
                 done_key = mkey
         if st[S_STOP]:
@@ -740,7 +774,8 @@ def _line(E, board, hb, racks, me, streak, line):  # type: ignore[no-untyped-def
         score = 0
         placed = 0
         if mkey != PASS_KEY:
-            lid, temporary = _moves(E, board, hb, racks[me], total, np.int64(-1), np.int64(0))
+            lid, temporary = _moves(E, board, hb, racks[me], total, np.int64(-1), np.int64(0),
+                                    rack_key(E[E_ZR][2], racks[me]))
             if lid < 0:
                 break
             row = _find_move(pmh, lt, lid, mkey)

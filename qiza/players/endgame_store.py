@@ -67,12 +67,17 @@ E_XC = 25  # the near generation's cache of cross-checks (see endgame_gen._cross
 E_BT, E_MKT, E_CROSS, E_XSUM = 26, 27, 28, 29  # the near generation's buffers (see endgame_gen.gen_near)
 E_SI, E_STMP = 30, 31  # _store_list's scratch: int64 rows (see SI_*) and int16 move rows, of the generator's rows
 E_TF = 32  # a filter of the keys ever stored in the table, a bit each (see _filter_bit)
-E_LINE = 33  # the principal variation (added by solve)
+E_RK = 33  # each player's rack keys (see RK_*), kept by the search's _play
+E_LINE = 34  # the principal variation (added by solve)
 
 STOP_TIME, STOP_POOL, STOP_BUFFER = 1, 2, 3
 # the rows of E[E_SI] (2 x the generator's rows each)
 SI_EST, SI_HS, SI_KS, SI_KMS, SI_ORDER, SI_SORT, SI_KEEP, SI_OE, SI_SRC, SI_OO, SI_OCC = range(11)
 SI_CB = 11  # from this row on, 64 squares a row: the squares to keep empty of each new move as bits
+# the columns of E[E_RK]: the rack's keys with the mover's, the other player's and the lists'
+# Zobrist tables (E[E_ZR][0..2]), its tile-multiset key (a sum of E[E_ZR][2][kind, 1]) and its
+# tile kinds as bits
+RK_MOVER, RK_OTHER, RK_LIST, RK_SUM, RK_BITS = 0, 1, 2, 3, 4
 LINE_MAX = 40
 
 
