@@ -156,6 +156,51 @@ list past the point where every move that does not block the opponent's way out 
 move goes out, or null windows decide); cross-checks of the near generation only within reach
 of the rack (seed 24 5% faster, seed 1 5% slower); a pool of 2**21 rows and a list table of
 2**20 (no gain; seed 24 16% more nodes a second, seed 1 slower).
+
+Cheaper nodes and lists, the same search (2026-11-26, branch ``eg10``): a move's squares to
+keep empty as bits checked against the occupied squares (kept by ``_play``), and the blocking
+of a way out likewise; the near generation's cross-checks kept by square and the tiles across,
+and the near generation and the list maker without allocations or reference counts (in perf,
+a quarter of ``_gen_dir_near`` was reference counting); tight loops past the moves no longer
+legal; a 512 KB filter of the table's keys that spares most probes of positions never stored
+(a cache miss in the 48 MB table, a fifth of ``_node``'s samples); the rack keys kept by
+``_play`` instead of loops over the 27 tile kinds. Every position searched visits the same
+nodes as on main (the same counts), so values and exactness change only through time. Against
+main, back to back on the CPU clock, on a machine shared with two other jobs (1-minute load
+averages in brackets; the figures of main are lower than the earlier sessions' at load 2-3,
+e.g. seed 1 exact in 1.9-3.1 s of CPU instead of 1.3 s):
+
+==========================  ============  ============  ============  ============
+exact (1 s / 5 s)           all           opp 1-3       opp 4-6       opp 7
+==========================  ============  ============  ============  ============
+main, run 1 (2.9-5.0)       0.80 / 0.87   0.88 / 0.94   0.81 / 0.91   0.67 / 0.67
+branch, run 1 (5.2-7.5)     0.82 / 0.88   0.88 / 0.94   0.84 / 0.91   0.67 / 0.75
+main, run 2 (2.1-2.2)       0.80 / 0.87   0.88 / 0.94   0.81 / 0.91   0.67 / 0.67
+branch, run 2 (2.2-2.8)     0.82 / 0.90   0.88 / 0.94   0.84 / 0.94   0.67 / 0.75
+==========================  ============  ============  ============  ============
+
+The 52 positions exact within 5 s in both took 14.1 s -> 13.3 s of CPU (run 1, the branch's
+at load 7.5) and 16.0 s -> 10.7 s (run 2); two earlier pairs at load 3-5, with the branch's
+first commits, gave 17.4 s -> 13.0 s and 18.2 s -> 14.1 s (53 positions). Per position (run 2): seed 1 3.05 -> 1.82 s, seed 9 2.72 ->
+1.46 s, seed 12 1.33 -> 1.22 s; seeds 7 (4.3 s) and 55 (3.9 s) exact within 5 s only on the
+branch, 25 in two of four runs (4.2-4.8 s); within 1 s the branch adds seed 12 or 57, each
+just under the line (0.95 s, 1.00 s). Every exact value of every run of the session (five of
+main, four of the branch: 55 positions exact in some run) equal to every other's. Still not
+exact within 5 s: seeds 24 (EEORSTU against NV), 29, 34, 36 (a blank), 59 (AEHILMN against
+EEFLLSV), and 25 (a blank) in two runs of four; over 1 s also 1, 7, 9, 12, 55, 57. Where the
+time goes now (perf, seeds 1 and 9): the node loop a third, the near generation a quarter
+(``_gen_dir_near``: scanning the rows for near squares and the cross-checks not yet kept), the
+word search ``_rec`` a tenth, ``_store_list`` a tenth; passing the 34 arrays of ``E`` by value
+at each recursive call shows too (a few per cent). Cutoffs come at the first move searched in
+all but 0.1% of the nodes that cut off (``st[S_CUT_FIRST]``, ``st[S_CUT_LATER]``), so killer
+moves or history ordering would gain little here; the time is in the nodes that search every
+move (seed 1: 82,000 of them, 6.6 million moves refuted by the opponent's way out, 81,000 near
+lists made two plies above the depth limit). Seed 1 is exact at depth 6, its last iteration
+1.4 s of its 1.7 s (depth 5: 0.15 s); seed 9's iteration at depth 8 costs most and is not
+exact, depth 10 is. Not done: skipping the table at the depth limit, where seeds 1 and 7 never
+find an entry (``st[S_LEAF_SEEN]``, ``st[S_LEAF_HITS]``) but seeds 9 and 55 decide 128,000 and
+75,000 nodes from it (exact values among them: skipping would cost exactness); the filter
+spares the reads instead.
 """
 
 from __future__ import annotations
