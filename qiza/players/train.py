@@ -479,6 +479,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="play on a Ray cluster: auto, ray://HOST:10001, or local (needs qiza[train])")
     parser.add_argument("--report", action="store_true",
                         help="print how many leaves the shipped (or --output) model observed how often, and stop")
+    parser.add_argument("--forced-draws", action="store_true",
+                        help="instead of self-play rounds, refine the full leave table of the shipped (or --resume) model "
+                             "by forced draws: each leave given to the static player with random draws on mid-game "
+                             "positions (qiza.players.leavegen); English tile set")
+    parser.add_argument("--budget", type=int, default=1_000_000,
+                        help="--forced-draws: decisions per pass (default 1000000, about 15-20 CPU minutes)")
+    parser.add_argument("--passes", type=int, default=1,
+                        help="--forced-draws: passes, each reading the values of the pass before (default 1)")
+    parser.add_argument("--pool-games", type=int, default=3000,
+                        help="--forced-draws: self-play games that give the positions and the leaves' weights (default 3000)")
+    parser.add_argument("--work", metavar="DIR", default=None,
+                        help="--forced-draws: folder of the run's pool and samples, to resume a run cut off "
+                             "(default: beside the output, <name>-forced)")
     parser.add_argument("-o", "--output", default=None, help="where to write the model (default: the package's file for the tile set "
                              "and rack size: qiza/data/leaves.json, leaves-8.json, leaves-french.json...)")
 
@@ -499,6 +512,8 @@ def run(args: argparse.Namespace) -> int:
         print(report(model))
         return 0
     prepare_move_generator()
+    if args.forced_draws:
+        return _run_forced(args, rules, out)
     start = model_for_tile_set(rules.tile_set, rules.rack_size) if args.from_shipped else None
     if args.resume:
         start = LeaveModel.load(args.resume)
@@ -518,4 +533,25 @@ def run(args: argparse.Namespace) -> int:
     labels = ("?", *rules.tile_set.letters)
     values = ", ".join(f"{labels[i]} {v:+.1f}" for i, v in enumerate(model.tile_values))
     print(f"per-tile values: {values}")
+    return 0
+
+
+def _run_forced(args: argparse.Namespace, rules: Rules, out: Path) -> int:
+    """``qiza train --forced-draws``: the full table refined by forced draws, written to ``out``."""
+    from qiza.analysis import generator
+    from qiza.players import leavegen
+    from qiza.players.engine import bingo_odds
+
+    if not english_values(rules.tile_set) or rules.rack_size != 7:
+        raise QizaError("--forced-draws refines the full leave table: English tiles, seven-tile racks")
+    start = LeaveModel.load(args.resume) if args.resume else model_for_tile_set(rules.tile_set, rules.rack_size)
+    if start.full is None:
+        raise QizaError("--forced-draws needs a model with a full leave table")
+    lexicon = load_lexicon(args.lexicon)
+    work = Path(args.work) if args.work else out.with_name(f"{out.stem}-forced")
+    model = leavegen.run(start, generator(lexicon, rules), rules, work, pool_games=args.pool_games,
+                         passes=args.passes, budget=args.budget, seed=args.seed, odds=bingo_odds(lexicon, rules))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    model.save(out)
+    print(f"wrote {out}: {model.meta.get('forced_draws')}")
     return 0
