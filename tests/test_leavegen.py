@@ -133,3 +133,34 @@ def test_run_records_passes_and_resumes(gen: MoveGenerator, model: LeaveModel, t
     again.save(path)
     back = LeaveModel.load(path)
     assert back.full is not None and np.allclose(back.full.values, again.full.values)  # type: ignore[union-attr]
+
+
+def test_matched_positions_follow_a_leave_of_the_same_class(gen: MoveGenerator, model: LeaveModel,
+                                                            pool: leavegen.Pool) -> None:
+    assert pool.previous is not None and len(pool.previous) == len(pool.boards)
+    assert (pool.previous >= 0).any() and (pool.previous >= -1).all()
+    assert model.full is not None
+    classes = leavegen.leave_classes(model.full.index.size)
+    assert classes[_rank(model, "")] == 0 and classes[_rank(model, "?AE")] == 8 * 3 + 2
+    known = pool.previous[pool.previous >= 0]
+    rank = int(known[0])  # a leave kept in the pool's games: its class has a position
+    plan = np.zeros(model.full.index.size, np.int64)
+    plan[rank] = 6
+    plan[0] = 6
+    got = leavegen.forced_pass(gen, model, CLASSIC, pool, plan, seed=2, match=True, min_match=1)
+    mine = got.positions[got.ranks == rank]
+    assert len(mine) == 6
+    assert (classes[pool.previous[mine]] == classes[rank]).all()
+    refined = leavegen.refine(model.full.values.astype(np.float64), got, len(pool.boards), adjust=False,
+                              prior_weight=0.0, min_weight=0.0)
+    assert np.isfinite(refined.values).all() and refined.values[0] == 0.0
+
+
+def test_unobserved_leaves_are_the_feature_models(model: LeaveModel) -> None:
+    assert model.full is not None
+    never = leavegen.unobserved(model)
+    assert not never[0] and 0 < never.sum() < model.full.index.size
+    assert not never[_rank(model, "S")]  # a leave self-play keeps all the time
+    rank = int(np.flatnonzero(never)[12345])
+    leave = model.full.index.unrank(rank).reshape(1, 27)
+    assert model.full.values[rank] == pytest.approx(float(model.values_of(leave)[0]), abs=0.006)

@@ -64,16 +64,20 @@ class Pool:
     boards: np.ndarray
     unseen: np.ndarray
     counts: np.ndarray
+    previous: np.ndarray | None = None
+    """The full-table rank of the leave the player to move kept on their turn before (-1: none)."""
 
     def save(self, path: str | Path) -> None:
         """Write the pool (``.npz``)."""
-        np.savez_compressed(path, boards=self.boards, unseen=self.unseen, counts=self.counts)
+        previous = self.previous if self.previous is not None else np.full(len(self.boards), -1, np.int32)
+        np.savez_compressed(path, boards=self.boards, unseen=self.unseen, counts=self.counts, previous=previous)
 
     @classmethod
     def load(cls, path: str | Path) -> Pool:
         """Read a pool written by :meth:`save`."""
         with np.load(path) as data:
-            return cls(data["boards"], data["unseen"], data["counts"])
+            previous = data["previous"] if "previous" in data else None
+            return cls(data["boards"], data["unseen"], data["counts"], previous)
 
 
 @dataclass
@@ -150,6 +154,7 @@ def collect_pool(gen: MoveGenerator, model: LeaveModel, rules: Rules, games: int
     kinds = rules.tile_set.size + 1
     boards: list[np.ndarray] = []
     unseen: list[np.ndarray] = []
+    previous: list[int] = []
     rng = random.Random(seed)
     seen = 0
     for _ in range(games):
@@ -159,6 +164,7 @@ def collect_pool(gen: MoveGenerator, model: LeaveModel, rules: Rules, games: int
         for r in racks:
             _draw(bag, r, rack_size, rng)
         scoreless = 0
+        last_kept = [-1, -1]
         for turn in range(200):
             rack = racks[turn % 2]
             bag_count = int(bag.sum())
@@ -168,8 +174,10 @@ def collect_pool(gen: MoveGenerator, model: LeaveModel, rules: Rules, games: int
                 if seen % every == 0:
                     boards.append(board.astype(np.int8))
                     unseen.append((bag + racks[0] + racks[1]).astype(np.int8))
+                    previous.append(last_kept[turn % 2])
                 seen += 1
             choice, _, ranks = decide(gen, model, settings, rules, board, rack, bag_count, odds)
+            last_kept[turn % 2] = int(ranks[choice.kept])
             inside = ranks[ranks >= 0]
             np.add.at(counts, inside, 1)
             leaves = rack_leaves(model, rack)
@@ -183,7 +191,7 @@ def collect_pool(gen: MoveGenerator, model: LeaveModel, rules: Rules, games: int
             racks[turn % 2] = keep.copy()
             _draw(bag, racks[turn % 2], rack_size - int(keep.sum()), rng)
     return Pool(np.array(boards, np.int8).reshape(-1, size * size), np.array(unseen, np.int8).reshape(-1, kinds),
-                counts)
+                counts, np.array(previous, np.int32))
 
 
 def _draw(bag: np.ndarray, rack: np.ndarray, count: int, rng: random.Random) -> None:
@@ -254,14 +262,19 @@ class Samples:
 def forced_pass(gen: MoveGenerator, model: LeaveModel, rules: Rules, pool: Pool, plan: np.ndarray, *,
                 seed: int = 0, settings: StaticSettings | None = None, odds: BingoOdds | None = None,
                 resume: Samples | None = None, save: Callable[[Samples], None] | None = None,
-                save_every: float = 120.0, limit: float | None = None,
+                save_every: float = 120.0, limit: float | None = None, match: bool = False, min_match: int = 30,
                 note: Callable[[str], None] | None = None) -> Samples:
     """One pass of forced draws: ``plan[rank]`` samples of each full-table leave (the leaves
     with samples, in rank order), each on a random pool position holding the leave's tiles.
 
     ``resume``: samples of this pass saved before (its leaves are skipped); ``save`` is called
     with the samples so far every ``save_every`` seconds and at the end; ``limit``: stop after
-    so many seconds (the leaves not reached get no samples)."""
+    so many seconds (the leaves not reached get no samples).
+
+    ``match``: a leave's positions are those whose player kept, on the turn before, a leave of
+    the same class (:func:`leave_classes`: as many tiles and vowels) -- the positions that
+    follow keeping such a leave, as in self-play -- or all positions when fewer than
+    ``min_match`` of those hold the leave's tiles (needs :attr:`Pool.previous`)."""
     settings = settings or StaticSettings()
     full = model.full
     if full is None:
@@ -281,11 +294,21 @@ def forced_pass(gen: MoveGenerator, model: LeaveModel, rules: Rules, pool: Pool,
     began = last = time.time()
     done = have.done
     decisions = 0
+    classes = position_class = None
+    if match:
+        if pool.previous is None:
+            raise ValueError("matching positions needs a pool that records the leaves kept before")
+        classes = leave_classes(index.size)
+        position_class = np.where(pool.previous >= 0, classes[np.maximum(pool.previous, 0)], -1)
     for i in range(have.done, len(order)):
         rank = int(order[i])
         leave = index.unrank(rank).astype(np.int32)
         take = rack_size - int(leave.sum())
         fits = np.flatnonzero((unseen >= leave).all(axis=1))
+        if classes is not None and position_class is not None:
+            same = fits[position_class[fits] == classes[rank]]
+            if len(same) >= min_match:
+                fits = same
         n = int(plan[rank])
         out_pos = np.zeros(n, np.int32)
         out_y = np.zeros(n, np.float32)
@@ -327,26 +350,32 @@ def forced_pass(gen: MoveGenerator, model: LeaveModel, rules: Rules, pool: Pool,
 @dataclass
 class Refined:
     """What :func:`refine` made of a pass: the new values (by rank), each leave's sample count,
-    the empirical-Bayes prior weight (in samples) of each group of leaves and the spread of one
-    sample."""
+    and for each group of leaves the empirical-Bayes prior weight (in samples) and the shift of
+    its prior, and the spread of one sample."""
 
     values: np.ndarray
     samples: np.ndarray
     prior_weights: list[float]
+    shifts: list[float]
     sample_sd: float
 
 
 def refine(current: np.ndarray, samples: Samples, positions: int, *, groups: np.ndarray | None = None,
-           prior_weight: float | None = None, min_weight: float = 4.0) -> Refined:
+           prior_weight: float | None = None, min_weight: float = 4.0, reliable: int = 32,
+           shift: bool = False, adjust: bool = True) -> Refined:
     """New leave values from a pass's samples over the ``current`` values (by rank).
 
     ``y - c(P)``: each target less its position's mean residual against the current values
     (the positions' effect, centred); a leave's estimate is its mean adjusted target less the
-    empty leave's; then shrunk towards its current value with ``prior_weight`` samples
-    (default: estimated for each of the ``groups`` of leaves -- a group number per rank, e.g.
-    the leaves self-play observed often, whose current values are better, and the others --
-    as the within-leave variance over the between-leave variance of the estimates' departures
-    from the current values; at least ``min_weight``)."""
+    empty leave's. Each leave's estimate is then shrunk towards its prior -- its current value,
+    with ``shift`` plus its group's mean departure -- with ``prior_weight`` samples' weight.
+
+    ``groups`` (a group number per rank; default one group) are estimated apart, from their
+    leaves with at least ``reliable`` samples: the shift is their mean departure from the
+    current values, and the prior weight (unless given) the within-leave variance over the
+    variance of the departures less the noise's (at least ``min_weight``). With ``shift``
+    every leave of a group moves by its shift, the leaves without samples too. ``adjust=False``:
+    no position effect (for matched positions, whose effect is part of what is measured)."""
     r = samples.ranks.astype(np.int64)
     p = samples.positions.astype(np.int64)
     y = samples.targets.astype(np.float64)
@@ -357,7 +386,7 @@ def refine(current: np.ndarray, samples: Samples, positions: int, *, groups: np.
     ps = np.bincount(p, resid, minlength=positions)
     effect = np.where(pn > 0, ps / np.maximum(pn, 1.0), 0.0)
     effect -= (effect * pn).sum() / pn.sum()
-    adjusted = y - effect[p]
+    adjusted = y - effect[p] if adjust else y
     size = len(current)
     n = np.bincount(r, minlength=size).astype(np.float64)
     s1 = np.bincount(r, adjusted, minlength=size)
@@ -369,21 +398,38 @@ def refine(current: np.ndarray, samples: Samples, positions: int, *, groups: np.
     within = float(np.average(var[several], weights=n[several] - 1)) if several.any() else 1.0
     group = np.zeros(size, np.int64) if groups is None else np.asarray(groups, np.int64)
     weight = np.full(size, 1e9)
+    prior = current.astype(np.float64).copy()
     weights: list[float] = []
+    shifts: list[float] = []
     for g in range(int(group.max()) + 1):
         member = group == g
+        good = member & (n >= reliable) & (np.arange(size) > 0)
+        departure = estimate[good] - current[good]
+        moved = float(departure.mean()) if shift and good.sum() >= 10 else 0.0
         w = prior_weight
         if w is None:
-            seen = member & (n > 0) & (np.arange(size) > 0)
-            departure = estimate[seen] - current[seen]
-            between = float(np.var(departure) - np.mean(within / n[seen])) if seen.sum() > 1 else 0.0
+            between = float(np.var(departure) - np.mean(within / n[good])) if good.sum() >= 10 else 0.0
             w = within / between if between > 0 else 1e9
         w = max(w, min_weight)
         weight[member] = w
+        prior[member] += moved
         weights.append(float(w))
-    values = np.where(n > 0, (weight * current + n * estimate) / np.maximum(weight + n, 1e-12), current)
+        shifts.append(moved)
+    values = np.where(n > 0, (weight * prior + n * estimate) / np.maximum(weight + n, 1e-12), prior)
     values[0] = 0.0
-    return Refined(values, n.astype(np.int64), weights, float(np.sqrt(within)))
+    return Refined(values, n.astype(np.int64), weights, shifts, float(np.sqrt(within)))
+
+
+def leave_classes(index_size: int) -> np.ndarray:
+    """The class of every leave of the English full table, by rank: ``8 * tiles + vowels``
+    (A E I O U; the blank counts as neither)."""
+    from qiza.players.leave_table import english_index
+
+    index = english_index()
+    if index.size != index_size:
+        raise ValueError("forced draws are for the English full table")
+    leaves = index.all_leaves().astype(np.int64)
+    return 8 * leaves.sum(axis=1) + leaves[:, [1, 5, 9, 15, 21]].sum(axis=1)
 
 
 def leave_sizes(index_size: int) -> np.ndarray:
@@ -398,15 +444,17 @@ def leave_sizes(index_size: int) -> np.ndarray:
 
 def run(model: LeaveModel, gen: MoveGenerator, rules: Rules, work: Path, *, pool_games: int = 3000,
         passes: int = 1, budget: int = 1_000_000, prior: float = 30.0, cap: int = 400, max_size: int = 6,
-        seed: int = 0, odds: BingoOdds | None = None, limit: float | None = None,
-        note: Callable[[str], None] | None = None) -> LeaveModel:
+        seed: int = 0, odds: BingoOdds | None = None, limit: float | None = None, match: bool = False,
+        only_unobserved: bool = False, note: Callable[[str], None] | None = None) -> LeaveModel:
     """``qiza train --forced-draws``: ``passes`` passes of about ``budget`` forced-draw decisions
     each over the full table of ``model``; returns the model with the refined table and the run
     recorded in its metadata's ``round_log``.
 
     Everything is kept in the folder ``work`` (the pool, each pass's samples and values), so a
     run started again with the same folder resumes where it stopped. ``limit``: seconds a pass
-    may take (its leaves not reached keep their values)."""
+    may take (its leaves not reached keep their values); ``match``: each leave on the positions
+    that follow keeping a leave of its class (see :func:`forced_pass`); ``only_unobserved``:
+    sample only the leaves self-play never observed (:func:`unobserved`)."""
     say = note or (lambda text: print(text, file=sys.stderr))
     full = model.full
     if full is None:
@@ -421,8 +469,9 @@ def run(model: LeaveModel, gen: MoveGenerator, rules: Rules, work: Path, *, pool
         pool.save(pool_file)
     say(f"pool: {len(pool.boards)} positions, {int((pool.counts > 0).sum())} leaves seen as sub-leaves")
     sizes = leave_sizes(full.index.size)
-    plan = allocate(pool.counts, budget, prior=prior, cap=cap, sizes=sizes, max_size=max_size)
-    groups = observed_groups(model)
+    weights = pool.counts * unobserved(model) if only_unobserved else pool.counts
+    plan = allocate(weights, budget, prior=prior, cap=cap, sizes=sizes, max_size=max_size)
+    groups = observed_groups(model) * 8 + sizes  # apart: observed often or not, by size
     log: list[dict[str, object]] = []
     for p in range(passes):
         values_file = work / f"pass{p + 1}-values.npy"
@@ -439,9 +488,9 @@ def run(model: LeaveModel, gen: MoveGenerator, rules: Rules, work: Path, *, pool
             samples.save(file)
 
         samples = forced_pass(gen, model, rules, pool, plan, seed=seed + 1000 * (p + 1), odds=odds, resume=resume,
-                              save=save, limit=limit, note=say)
+                              save=save, limit=limit, match=match, note=say)
         current = model.full.values.astype(np.float64) if model.full is not None else full.values
-        refined = refine(current, samples, len(pool.boards), groups=groups)
+        refined = refine(current, samples, len(pool.boards), groups=groups, adjust=not match)
         np.save(values_file, refined.values)
         model = model.with_full(FullTable(full.index, refined.values))
         n = refined.samples
@@ -459,9 +508,23 @@ def run(model: LeaveModel, gen: MoveGenerator, rules: Rules, work: Path, *, pool
     out.meta.setdefault("round_log", [])
     out.meta["round_log"] = [*out.meta["round_log"], *log]
     out.meta["forced_draws"] = {"passes": passes, "budget": budget, "cap": cap, "prior": prior,
-                                "max_size": max_size, "seconds": round(time.time() - began, 1),
+                                "max_size": max_size, "matched_positions": match, "only_unobserved": only_unobserved, "seconds": round(time.time() - began, 1),
                                 "target": "score of the static player's choice on the leave plus draws, plus the "
                                           "current value of the leave it keeps, less the same for the empty leave"}
+    return out
+
+
+def unobserved(model: LeaveModel, chunk: int = 100_000) -> np.ndarray:
+    """Which leaves of the model's full table (by rank) self-play never observed: their value is
+    the feature model's (to the table's hundredth of a point) and they are not superleaves."""
+    full = model.full
+    if full is None:
+        raise ValueError("the model has no full table")
+    leaves = full.index.all_leaves()
+    feature = np.concatenate([model.values_of(leaves[lo:lo + chunk].astype(np.int64))
+                              for lo in range(0, len(leaves), chunk)])
+    out = (np.abs(feature - full.values) < 0.006) & (observed_groups(model) == 0)
+    out[0] = False
     return out
 
 
