@@ -164,3 +164,21 @@ def test_unobserved_leaves_are_the_feature_models(model: LeaveModel) -> None:
     rank = int(np.flatnonzero(never)[12345])
     leave = model.full.index.unrank(rank).reshape(1, 27)
     assert model.full.values[rank] == pytest.approx(float(model.values_of(leave)[0]), abs=0.006)
+
+
+def test_train_forced_draws_command(tmp_path: Path) -> None:
+    import argparse
+
+    from qiza.players import train
+
+    parser = argparse.ArgumentParser()
+    train.configure(parser)
+    out = tmp_path / "leaves.json"
+    args = parser.parse_args(["--forced-draws", "--budget", "40", "--pool-games", "1", "-o", str(out),
+                              "--work", str(tmp_path / "work")])
+    assert train.run(args) == 0
+    model = LeaveModel.load(out)
+    assert model.full is not None and (tmp_path / "leaves-table.npy").exists()
+    entry = model.meta["round_log"][-1]
+    assert entry["method"] == "forced draws" and entry["decisions"] >= 400  # the empty leave's samples at least
+    assert model.meta["forced_draws"]["budget"] == 40
