@@ -175,10 +175,11 @@ def test_train_forced_draws_command(tmp_path: Path) -> None:
     train.configure(parser)
     out = tmp_path / "leaves.json"
     args = parser.parse_args(["--forced-draws", "--budget", "40", "--pool-games", "1", "-o", str(out),
-                              "--work", str(tmp_path / "work")])
+                              "--work", str(tmp_path / "work"), "--matched", "--unobserved-only"])
     assert train.run(args) == 0
     model = LeaveModel.load(out)
     assert model.full is not None and (tmp_path / "leaves-table.npy").exists()
     entry = model.meta["round_log"][-1]
     assert entry["method"] == "forced draws" and entry["decisions"] >= 400  # the empty leave's samples at least
     assert model.meta["forced_draws"]["budget"] == 40
+    assert model.meta["forced_draws"]["matched_positions"] and model.meta["forced_draws"]["only_unobserved"]

@@ -28,7 +28,13 @@ or two, so each pass
 
 Entry points: :func:`collect_pool` (positions and sub-leave counts from self-play),
 :func:`forced_pass` (one pass over some leaves, resumable through a sample file),
-:func:`refine` (values from a pass's samples) and :func:`run` for ``qiza train --forced-draws``.
+:func:`refine` (values from a pass's samples) and :func:`run` for ``qiza train --forced-draws``
+(``--matched``: positions that follow keeping a leave of the same class; ``--unobserved-only``:
+only the leaves self-play never observed).
+
+Measured (``docs/leave-experiments.md``): no variant beat the shipped temporal-difference
+table; on the leaves self-play observed, forced-draw values play worse (48-49%), on the
+never-observed leaves they are neutral (50.1% over 6,000 games). Not shipped.
 """
 
 from __future__ import annotations

@@ -489,6 +489,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="--forced-draws: passes, each reading the values of the pass before (default 1)")
     parser.add_argument("--pool-games", type=int, default=3000,
                         help="--forced-draws: self-play games that give the positions and the leaves' weights (default 3000)")
+    parser.add_argument("--matched", action="store_true",
+                        help="--forced-draws: each leave on positions that follow keeping a leave of as many tiles and vowels")
+    parser.add_argument("--unobserved-only", action="store_true",
+                        help="--forced-draws: sample only the leaves self-play never observed (their value is the feature model's)")
     parser.add_argument("--work", metavar="DIR", default=None,
                         help="--forced-draws: folder of the run's pool and samples, to resume a run cut off "
                              "(default: beside the output, <name>-forced)")
@@ -550,7 +554,8 @@ def _run_forced(args: argparse.Namespace, rules: Rules, out: Path) -> int:
     lexicon = load_lexicon(args.lexicon)
     work = Path(args.work) if args.work else out.with_name(f"{out.stem}-forced")
     model = leavegen.run(start, generator(lexicon, rules), rules, work, pool_games=args.pool_games,
-                         passes=args.passes, budget=args.budget, seed=args.seed, odds=bingo_odds(lexicon, rules))
+                         passes=args.passes, budget=args.budget, seed=args.seed, odds=bingo_odds(lexicon, rules),
+                         match=args.matched, only_unobserved=args.unobserved_only)
     out.parent.mkdir(parents=True, exist_ok=True)
     model.save(out)
     print(f"wrote {out}: {model.meta.get('forced_draws')}")
