@@ -223,6 +223,44 @@ def test_websocket_needs_its_first_message(client: TestClient) -> None:
 
 
 # -- 6. lexicons by name only --------------------------------------------------------------------------
+def test_a_refresh_reads_only_the_asking_connections_view(client: TestClient,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """``refresh`` (sent by a page that met a stale version) answers that connection alone, with
+    one read of the game, at most every ``REFRESH_INTERVAL``: a client that repeats it cannot
+    make the server read every seat's view again and again."""
+    from qiza.web import live
+    from qiza.web.service import GameService
+
+    created = create(client)
+    url = f"/ws/games/{created['id']}"
+    reads: list[int | None] = []
+    original = GameService.pushed_state
+
+    def counted(self: GameService, game_id: str, seat: int | None, version: int) -> dict[str, Any]:
+        reads.append(seat)
+        return original(self, game_id, seat, version)
+
+    monkeypatch.setattr(GameService, "pushed_state", counted)
+    with client.websocket_connect(url) as ann, client.websocket_connect(url) as bob, \
+            client.websocket_connect(url) as watcher:
+        ann.send_json({"seat": 0, "token": created["tokens"]["0"]})
+        bob.send_json({"seat": 1, "token": created["tokens"]["1"]})
+        watcher.send_json({})
+        for socket in (ann, bob, watcher):
+            assert socket.receive_json()["type"] == "state"
+        for _ in range(50):
+            watcher.send_text("refresh")
+        watcher.send_text("ping")
+        answer = watcher.receive_json()
+        assert answer["type"] == "state" and answer["state"]["seat"] is None and answer["state"]["rack"] == ""
+        assert watcher.receive_json() == {"type": "pong"}  # the other 49 refreshes were ignored
+        assert reads == [None]
+        time.sleep(live.REFRESH_INTERVAL)
+        ann.send_text("refresh")
+        assert ann.receive_json()["state"]["seat"] == 0
+        assert reads == [None, 0]
+
+
 def test_a_lexicon_is_named_from_the_server_list_only(client: TestClient, tmp_path: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -33,6 +34,9 @@ log = logging.getLogger("qiza.web")
 
 # -- live updates ----------------------------------------------------------------------------------
 HELLO_TIMEOUT = 10.0
+REFRESH_INTERVAL = 0.25
+"""Seconds a connection waits between two ``refresh`` messages that are answered (one read of
+the game from the database each; those sent sooner are ignored)."""
 
 
 class HelloIn(Body):
@@ -65,6 +69,7 @@ class _Conn:
     seat: int | None
     last: int = 0
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    refreshed: float = -REFRESH_INTERVAL
 
 
 class Hub:
@@ -98,6 +103,23 @@ class Hub:
                     log.warning("game %s: no live update, the database is unavailable", game_id)
                     continue
             await self._send(conn, states[conn.seat])
+
+    async def refresh(self, game_id: str, conn: _Conn) -> None:
+        """Send one connection its view again, read anew from the database (its client met a
+        stale version): only this connection's view is read, whatever other seats watch."""
+        now = time.monotonic()
+        if now - conn.refreshed < REFRESH_INTERVAL:
+            return
+        conn.refreshed = now
+        try:
+            state = await run_in_threadpool(self.service.pushed_state, game_id, conn.seat, 1 << 30)
+        except ApiError:
+            return
+        except DATABASE_ERRORS:
+            log.warning("game %s: no refresh, the database is unavailable", game_id)
+            return
+        conn.last = 0
+        await self._send(conn, state)
 
     async def _send(self, conn: _Conn, state: dict[str, Any]) -> None:
         async with conn.lock:
@@ -179,8 +201,7 @@ def router(service: GameService, hub: Hub, throttle: FailureThrottle) -> APIRout
                 if message == "ping":
                     await socket.send_json({"type": "pong"})
                 elif message == "refresh":
-                    conn.last = 0
-                    await hub.push(game_id, 1 << 30)
+                    await hub.refresh(game_id, conn)
         except WebSocketDisconnect:
             pass
         finally:
