@@ -12,10 +12,11 @@ cannot win after as many draws as another one wins after for certain.
 
 Searching in passes with a growing cap and dropping such candidates (2026-11-26) against the
 equal share of the time left before it, 8 positions (seeds 4-41), 12 candidates, 10 s on the
-wall clock, alternated twice at load 2.6-5.1 (other jobs running): endgames solved exactly 59%
-and 62% against 63% and 68% (the same within this noise; 54% / 52% in a third pair), best move
-proven in 1 of 8 positions against 0, time spent at most 10.0 s against up to 12.5 s (the
-equal share overran by the last endgame's start-up). Searching first each endgame's outcome
+wall clock, alternated in four pairs at load 2.9-5.1 (other jobs running; the first two pairs
+with an earlier version of the change): endgames solved exactly 59%, 63%, 62%, 54% against
+41%, 63%, 68%, 52% (the same within this noise); best move proven in 1 of 8 positions in two
+runs, never before; time spent at most 10.0 s against up to 12.0-12.5 s (the equal share
+overran by the last endgame's start-up). Searching first each endgame's outcome
 against the score that ties (a window of a point each side of it) was tried and dropped: it
 was no faster, because a search is only exact once no line stops at the depth limit, window or
 not (it solved 15% of the endgames exactly instead of about 60%). The limit is the endgame
