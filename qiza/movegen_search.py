@@ -480,11 +480,59 @@ def _cross(g, b, size, cross, xsum, val):  # type: ignore[no-untyped-def]  # pra
 
 
 @nb.njit(cache=CACHE, inline="always")
+def cross_mask(g, b, r, c, up, down, top, bot):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """The letters allowed on empty square (r, c) of ``b`` by the vertical word through it
+    (tiles from row ``top`` to ``bot``; ``up`` / ``down``: tiles just above / below). With
+    tiles only below, the word x + below, reversed, is the path of the tiles from the bottom
+    one up, then x: the ends mask of that path's node."""
+    root = g[1]
+    rootmask = g[3]
+    mask = 0
+    if up:
+        node = root
+        m = rootmask
+        ok = True
+        for i in range(r - 1, top - 1, -1):
+            letter = b[i, c] & 63
+            if not (m >> letter) & 1:
+                ok = False
+                break
+            arc = node + 1 + 2 * _popc(m & ((1 << letter) - 1))
+            node = g[arc]
+            m = g[arc + 1]
+        if ok and (m & 1):
+            m0 = g[node + 2]  # the separator: always the first arc
+            node = g[node + 1]
+            if not down:
+                mask = g[node] & ALL_LETTERS
+            else:
+                cand = m0 & ALL_LETTERS
+                while cand:
+                    letter = _ctz(cand)
+                    cand &= cand - 1
+                    arc = node + 1 + 2 * _popc(m0 & ((1 << letter) - 1))
+                    if _follow(g, b, g[arc], g[arc + 1], r + 1, bot, c):
+                        mask |= 1 << letter
+    else:
+        node = root
+        m = rootmask
+        for i in range(bot, r, -1):
+            letter = b[i, c] & 63
+            if not (m >> letter) & 1:
+                node = -1
+                break
+            arc = node + 1 + 2 * _popc(m & ((1 << letter) - 1))
+            node = g[arc]
+            m = g[arc + 1]
+        if node >= 0:
+            mask = g[node] & ALL_LETTERS
+    return mask
+
+
+@nb.njit(cache=CACHE, inline="always")
 def cross_row(g, b, size, r, cross, xsum, val):  # type: ignore[no-untyped-def]  # pragma: no cover
     """The cross-check masks and sums of row ``r`` (see :func:`_cross`): the endgame search
     computes only the rows it generates in."""
-    root = g[1]
-    rootmask = g[3]
     for c in range(size):
         if b[r, c] != 0:
             cross[r, c] = 0
@@ -510,48 +558,7 @@ def cross_row(g, b, size, r, cross, xsum, val):  # type: ignore[no-untyped-def] 
             if not t & 64:
                 s += val[t]
         xsum[r, c] = s
-        mask = 0
-        if up:
-            node = root
-            m = rootmask
-            ok = True
-            for i in range(r - 1, top - 1, -1):
-                letter = b[i, c] & 63
-                if not (m >> letter) & 1:
-                    ok = False
-                    break
-                arc = node + 1 + 2 * _popc(m & ((1 << letter) - 1))
-                node = g[arc]
-                m = g[arc + 1]
-            if ok and (m & 1):
-                m0 = g[node + 2]  # the separator: always the first arc
-                node = g[node + 1]
-                if not down:
-                    mask = g[node] & ALL_LETTERS
-                else:
-                    cand = m0 & ALL_LETTERS
-                    while cand:
-                        letter = _ctz(cand)
-                        cand &= cand - 1
-                        arc = node + 1 + 2 * _popc(m0 & ((1 << letter) - 1))
-                        if _follow(g, b, g[arc], g[arc + 1], r + 1, bot, c):
-                            mask |= 1 << letter
-        else:
-            # tiles only below: the word x + below, reversed, is the path of the tiles from
-            # the bottom one up, then x: the ends mask of that path's node
-            node = root
-            m = rootmask
-            for i in range(bot, r, -1):
-                letter = b[i, c] & 63
-                if not (m >> letter) & 1:
-                    node = -1
-                    break
-                arc = node + 1 + 2 * _popc(m & ((1 << letter) - 1))
-                node = g[arc]
-                m = g[arc + 1]
-            if node >= 0:
-                mask = g[node] & ALL_LETTERS
-        cross[r, c] = mask
+        cross[r, c] = cross_mask(g, b, r, c, up, down, top, bot)
 
 
 @nb.njit(cache=CACHE)

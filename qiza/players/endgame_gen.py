@@ -34,9 +34,7 @@ from qiza.movegen_search import (
     P_SIZE,
     W_CROSS,
     W_VAL,
-    _ctz,
-    _follow,
-    _popc,
+    cross_mask,
     load_row,
     search_anchor,
 )
@@ -70,55 +68,6 @@ def mark_near(board, size, squares, lo, hi, mark):  # type: ignore[no-untyped-de
         _mark_beyond(board, size, s, 0, 1, mark)
         _mark_beyond(board, size, s, -1, 0, mark)
         _mark_beyond(board, size, s, 1, 0, mark)
-
-
-@nb.njit(cache=CACHE, inline="always")
-def _cross_mask(g, b, size, r, c, up, down, top, bot):  # type: ignore[no-untyped-def]  # pragma: no cover
-    """The letters allowed on empty square (r, c) of ``b`` by the word across the row through
-    it (tiles from row ``top`` to ``bot``; ``up`` / ``down``: tiles just above / below), as
-    :func:`qiza.movegen_search.cross_row` computes them."""
-    root = g[1]
-    rootmask = g[3]
-    mask = 0
-    if up:
-        node = root
-        m = rootmask
-        ok = True
-        for i in range(r - 1, top - 1, -1):
-            letter = b[i, c] & 63
-            if not (m >> letter) & 1:
-                ok = False
-                break
-            arc = node + 1 + 2 * _popc(m & ((1 << letter) - 1))
-            node = g[arc]
-            m = g[arc + 1]
-        if ok and (m & 1):
-            m0 = g[node + 2]  # the separator: always the first arc
-            node = g[node + 1]
-            if not down:
-                mask = g[node] & ALL_LETTERS
-            else:
-                cand = m0 & ALL_LETTERS
-                while cand:
-                    letter = _ctz(cand)
-                    cand &= cand - 1
-                    arc = node + 1 + 2 * _popc(m0 & ((1 << letter) - 1))
-                    if _follow(g, b, g[arc], g[arc + 1], r + 1, bot, c):
-                        mask |= 1 << letter
-    else:
-        node = root
-        m = rootmask
-        for i in range(bot, r, -1):
-            letter = b[i, c] & 63
-            if not (m >> letter) & 1:
-                node = -1
-                break
-            arc = node + 1 + 2 * _popc(m & ((1 << letter) - 1))
-            node = g[arc]
-            m = g[arc + 1]
-        if node >= 0:
-            mask = g[node] & ALL_LETTERS
-    return mask
 
 
 @nb.njit(cache=CACHE, inline="always")
@@ -161,7 +110,7 @@ def _cross_row_cached(g, b, size, r, cross, xsum, val, xc, zt, d):  # type: igno
         if xc[slot, 0] == h:
             cross[r, c] = xc[slot, 1]
         else:
-            mask = _cross_mask(g, b, size, r, c, up, down, top, bot)
+            mask = cross_mask(g, b, r, c, up, down, top, bot)
             xc[slot, 0] = h
             xc[slot, 1] = mask
             cross[r, c] = mask
