@@ -140,14 +140,28 @@ class Rules:
     extra: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
+        for name, kind in _FIELD_TYPES.items():
+            value = getattr(self, name)
+            if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+                raise ValueError(f"rule option {name} must be {_KIND_NAMES[name]}, not {value!r}")
         if not 2 <= self.rack_size <= 9:
             raise ValueError(f"rack size must be 2 to 9, not {self.rack_size}")
         if not 1 <= self.bingo_min_tiles <= self.rack_size:
             raise ValueError(f"bingo needs 1 to {self.rack_size} tiles, not {self.bingo_min_tiles}")
+        if self.bingo_bonus < 0:
+            raise ValueError(f"the bingo bonus cannot be negative, not {self.bingo_bonus}")
         if self.exchange_limit < 0:
             raise ValueError("exchange limit cannot be negative")
         if self.scoreless_turns < 1 or self.passes < 1:
             raise ValueError("end-rule turn counts must be at least 1")
+        if not 1 <= self.min_players <= self.max_players:
+            raise ValueError(f"min_players must be at least 1 and at most max_players, not "
+                             f"{self.min_players} with max_players {self.max_players}")
+        if self.finish_line is not None:
+            if not isinstance(self.finish_line, tuple) or not all(
+                    type(target) is int and target > 0 for target in self.finish_line):
+                raise ValueError(f"rule option finish_line must be null or a list of positive target "
+                                 f"scores, not {self.finish_line!r}")
 
     def is_bingo(self, tiles_placed: int) -> bool:
         """Whether placing this many tiles earns the bingo bonus."""
@@ -164,7 +178,8 @@ class Rules:
         for key, value in options.items():
             key = key.replace("-", "_")
             if key not in fields or key == "extra":
-                raise ValueError(f"unknown rule option {key!r} (known: {', '.join(sorted(fields))})")
+                known = ", ".join(sorted(name for name in fields if name != "extra"))
+                raise ValueError(f"unknown rule option {key!r} (known: {known})")
             converted[key] = _convert_option(key, value)
         return dataclasses.replace(self, **converted)
 
@@ -194,26 +209,52 @@ _ENUM_OPTIONS: dict[str, type[enum.Enum]] = {
 }
 
 
+_WHOLE_NUMBERS = ("rack_size", "bingo_min_tiles", "bingo_bonus", "scoreless_turns", "passes",
+                  "exchange_limit", "min_players", "max_players")
+
+_FIELD_TYPES: dict[str, type] = {
+    "name": str, "tile_set": TileSet, "layout": Layout,
+    **{key: int for key in _WHOLE_NUMBERS}, **_ENUM_OPTIONS,
+}
+"""The type each rule option must have once converted (``finish_line`` is checked apart)."""
+
+_KIND_NAMES: dict[str, str] = {
+    "name": "a text", "tile_set": "a tile set's name", "layout": "a board layout's name",
+    **{key: "a whole number" for key in _WHOLE_NUMBERS},
+    **{key: "one of " + ", ".join(str(e.value) for e in kind) for key, kind in _ENUM_OPTIONS.items()},
+}
+
+
 def _convert_option(key: str, value: Any) -> Any:
-    if key in _ENUM_OPTIONS and isinstance(value, str):
+    """An option's value as :class:`Rules` holds it: names of settings as texts (or the enum
+    members), whole numbers as numbers (or texts of digits, as a command line gives them);
+    anything else is refused with a :class:`ValueError` naming the option."""
+    wrong = ValueError(f"rule option {key} must be {_KIND_NAMES.get(key, 'null or a list of target scores')}, "
+                       f"not {value!r}")
+    if key in _ENUM_OPTIONS:
         enum_type = _ENUM_OPTIONS[key]
+        if isinstance(value, enum_type):
+            return value
+        if not isinstance(value, str):
+            raise wrong
         try:
             return enum_type(value.lower())
         except ValueError:
             known = ", ".join(str(e.value) for e in enum_type)
             raise ValueError(f"unknown {key.replace('_', ' ')} {value!r} (known: {known})") from None
-    if key == "tile_set" and isinstance(value, str):
-        return find_tile_set(value)
-    if key == "layout" and isinstance(value, str):
-        return find_layout(value)
-    if key == "finish_line" and value is not None:
-        return tuple(int(v) for v in value)
-    if key in ("rack_size", "bingo_min_tiles", "bingo_bonus", "scoreless_turns", "passes",
-               "exchange_limit", "min_players", "max_players"):
-        try:
+    if key in ("tile_set", "layout") and isinstance(value, str):
+        return find_tile_set(value) if key == "tile_set" else find_layout(value)
+    if key == "finish_line":
+        if value is None:
+            return None
+        if not isinstance(value, (list, tuple)) or not all(type(v) is int for v in value):
+            raise wrong
+        return tuple(value)
+    if key in _WHOLE_NUMBERS:
+        if isinstance(value, str) and value.strip().lstrip("+-").isdigit():
             return int(value)
-        except (TypeError, ValueError):
-            raise ValueError(f"rule option {key} must be a whole number, not {value!r}") from None
+        if type(value) is not int:
+            raise wrong
     return value
 
 

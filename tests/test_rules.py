@@ -93,10 +93,34 @@ def test_options_by_name_and_value() -> None:
     ({"scoreless_turns": 0}, "at least 1"),
     ({"layout": "hexagonal"}, "unknown layout"),
     ({"tile_set": "klingon"}, "unknown tile set"),
+    # a value of the wrong type is refused, never kept in the rules (a web request once
+    # stored a list as the first-player rule, and a boolean challenge rule crashed the server)
+    ({"challenge": True}, "challenge must be one of double"),
+    ({"first_player": [0, 1]}, "first_player must be one of draw, fixed"),
+    ({"end_points": 5}, "end_points must be one of rulebook, double"),
+    ({"tile_set": 5}, "tile_set must be a tile set's name"),
+    ({"layout": None}, "layout must be a board layout's name"),
+    ({"rack_size": True}, "rack_size must be a whole number"),
+    ({"bingo_bonus": 50.5}, "bingo_bonus must be a whole number"),
+    ({"finish_line": "12"}, "finish_line must be null or a list of target scores"),
+    ({"finish_line": [0, 100]}, "positive target scores"),
+    ({"bingo_bonus": -50}, "bingo bonus cannot be negative"),
+    ({"max_players": 1}, "min_players must be at least 1 and at most max_players"),
+    ({"name": 3}, "name must be a text"),
 ])
 def test_bad_options(options: dict[str, object], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         CLASSIC.with_options(**options)
+
+
+def test_options_given_as_command_line_texts_or_enum_members() -> None:
+    rules = CLASSIC.with_options(rack_size="8", challenge=ChallengeRule.VOID, finish_line=[100, 120])
+    assert (rules.rack_size, rules.challenge, rules.finish_line) == (8, ChallengeRule.VOID, (100, 120))
+
+
+def test_rules_made_directly_are_checked_too() -> None:
+    with pytest.raises(ValueError, match="challenge must be one of"):
+        dataclasses.replace(CLASSIC, challenge="double")  # type: ignore[arg-type]
 
 
 def test_rules_describe_round_trip() -> None:

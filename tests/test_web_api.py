@@ -489,6 +489,10 @@ def test_unknown_game_and_bad_creation(client: TestClient) -> None:
     error(client.post("/api/games", json={"seats": [{}, {}], "preset": "chess"}), 422, "bad_rules")
     error(client.post("/api/games", json={"seats": [{}, {}], "options": {"rack_size": 40}}), 422, "bad_rules")
     error(client.post("/api/games", json={"seats": [{}, {}], "options": {"colour": "red"}}), 422, "bad_rules")
+    # options of the wrong type: a clear refusal, not a 500 nor a game stored with broken rules
+    for options in ({"challenge": True}, {"tile_set": 5}, {"first_player": [0, 1]}, {"end_points": 5},
+                    {"finish_line": "12"}, {"bingo_bonus": -50}):
+        error(client.post("/api/games", json={"seats": [{}, {}], "options": options}), 422, "bad_rules")
     error(client.post("/api/games", json={"seats": [{}, {"kind": "computer", "level": "god"}]}), 422, "bad_seats")
     error(client.post("/api/games", json={"seats": [{}, {}], "lexicon": "klingon"}), 422, "unknown_lexicon")
     error(client.post("/api/games", json={"seats": [{"kind": "computer"}, {}], "creator_seat": 0}), 422, "bad_seats")
