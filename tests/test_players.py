@@ -501,10 +501,11 @@ def test_best_cli_on_a_game_record_without_a_lexicon(capsys: pytest.CaptureFixtu
     best_cli.configure(parser)
     assert best_cli.run(parser.parse_args([str(record), "--turn", "2", "-n", "3"])) == 0
     out = capsys.readouterr().out.splitlines()
-    assert "lexicon TWL06" in out[0]
+    assert out[0] == "Lexicon: TWL06 (the record names none; TWL06 accepts the most of its words; --lexicon to choose)"
+    assert "lexicon TWL06" in out[1]
     # real placements are found (not only exchanges, as with an empty word graph)
-    assert out[1].startswith("Moves in tournament notation")
-    assert not out[3].split()[1].startswith("exchange")
+    assert out[2].startswith("Moves in tournament notation")
+    assert not out[4].split()[1].startswith("exchange")
 
 
 ANALYSIS_RECORD = ("#player1 ann Ann\n#player2 bob Bob\n"
@@ -527,7 +528,7 @@ def test_analyze_rates_each_turn_against_the_best_move(capsys: pytest.CaptureFix
     assert windy.played == "8D WINDY" and windy.played_equity is not None and windy.best_equity is not None
     assert windy.best_equity >= windy.played_equity and windy.lost == windy.best_equity - windy.played_equity
     assert javelin.played == "E3 JAVE(LI)N" and javelin.lost is not None
-    assert phony.played_equity is None and phony.lost is None and "phony" in phony.note
+    assert phony.played_equity is None and phony.lost is None and phony.note == "VOXD, VD not in TWL06: a phony"
     assert passed.note == "pass" and passed.lost is None and passed.best_equity is not None
     progress: list[tuple[int, int]] = []
     assert [t.turn for t in analyze(str(record), player="Bob", on_turn=lambda d, n: progress.append((d, n)))] == [2, 4]
@@ -536,9 +537,27 @@ def test_analyze_rates_each_turn_against_the_best_move(capsys: pytest.CaptureFix
         analyze(str(record), player="cy")
     assert main(["analyze", str(record), "--player", "ann"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == "Moves in tournament notation (as in GCG files): 8H reads across, H8 reads down."
-    assert out[1].split()[:4] == ["turn", "player", "rack", "played"]
+    # no #lexicon line: the built-in list accepting the most words (VOXD is in neither)
+    assert out[0] == "Lexicon: TWL06 (the record names none; TWL06 accepts the most of its words; --lexicon to choose)"
+    assert out[1] == "Moves in tournament notation (as in GCG files): 8H reads across, H8 reads down."
+    assert out[2].split()[:4] == ["turn", "player", "rack", "played"]
     assert out[-1].split()[:3] == ["ann", "3", "2"]  # 3 turns, 2 rated (the pass is not)
+
+
+def test_a_record_without_a_lexicon_is_judged_by_the_list_that_accepts_its_words() -> None:
+    from qiza import gcg
+    from qiza.players.analyze_cli import analyze_record
+    from qiza.players.best_cli import record_lexicon
+
+    collins = gcg.loads("#player1 ann Ann\n#player2 bob Bob\n>ann: AEFGHTY 8H FY +16 16\n")
+    assert record_lexicon(collins) == ("sowpods", "the record names none; SOWPODS accepts the most of its "
+                                                  "words; --lexicon to choose")
+    assert record_lexicon(gcg.loads(ANALYSIS_RECORD))[0] == "twl06"
+    named = gcg.loads("#lexicon CSW21\n" + ANALYSIS_RECORD)
+    assert record_lexicon(named) == ("sowpods", "the closest built-in list to the record's CSW21")
+    fy = analyze_record(collins)[0]
+    assert fy.played_equity is not None and not fy.note  # FY is a Collins word, not a phony
+    assert analyze_record(collins, "twl06")[0].note == "FY not in TWL06: a phony"
 
 
 def test_a_records_rack_may_need_tiles_the_replay_dealt_to_the_opponent() -> None:

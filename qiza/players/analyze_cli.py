@@ -24,7 +24,7 @@ from typing import Any
 from qiza.errors import QizaError
 from qiza.game import Game, PlayerView
 from qiza.gcg import GameRecord
-from qiza.lexicon import Lexicon
+from qiza.lexicon import Lexicon, load_lexicon
 from qiza.move import Exchange, Move, Place, format_move, parse_move
 from qiza.players.engine import Option
 from qiza.players.sim import SimPlayer
@@ -102,8 +102,11 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
     """:func:`analyze` for a record in memory (``lexicon``: a lexicon, or its name); moves are
     written in ``notation`` (GCG's, tournament, unless the game was played in another)."""
     from qiza.gcg import EventType
-    from qiza.players.best_cli import game_from_record
+    from qiza.players.best_cli import game_from_record, record_lexicon
     from qiza.players.engine import StaticPlayer
+
+    if not isinstance(lexicon, Lexicon):  # loaded once, not at every turn
+        lexicon = load_lexicon(lexicon or record_lexicon(record)[0])
 
     nicks = {p.nick: p for p in record.players}
     if player is not None and player not in nicks and all(p.name != player for p in record.players):
@@ -167,7 +170,8 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
                 if found is not None:
                     played_equity = found.equity
                 elif isinstance(move, Place):
-                    note = f"not in {game.lexicon.name}: a phony"
+                    invalid = game.invalid_words(game.evaluate(move, game.to_move))
+                    note = f"{', '.join(invalid) or 'a word'} not in {game.lexicon.name}: a phony"
                 if exact and options:
                     best_text, best_equity, played_equity = _solved(game, found, notation)
                 elif pre and options:
@@ -287,11 +291,13 @@ def _chances(game: Game, view: PlayerView, exact: bool, played: float | None, be
 WIDE = 111
 """Columns of the full analysis table; narrower screens get the compact one."""
 
-_SHORT_NOTES = (("pass", "pass"), ("turn lost", "lost turn"), ("not in ", "phony"), ("rack not", "no rack"),
+_SHORT_NOTES = (("pass", "pass"), ("turn lost", "lost turn"), ("rack not", "no rack"),
                 ("not a legal", "illegal"), ("position not", "unreadable"))
 
 
 def _short_note(note: str) -> str:
+    if note.endswith("a phony"):
+        return "phony"
     return next((short for start, short in _SHORT_NOTES if note.startswith(start)), note[:10])
 
 
@@ -361,7 +367,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     """Add the subcommand's arguments."""
     parser.add_argument("record", help="a GCG game record, or a game saved by qiza (.json)")
     parser.add_argument("--player", default=None, help="only this player's turns (nickname or name)")
-    parser.add_argument("--lexicon", default=None, help="lexicon (default: the record's, else twl06)")
+    parser.add_argument("--lexicon", default=None,
+                        help="lexicon (default: the record's, else the built-in English list that accepts most of its words)")
     parser.add_argument("--threshold", type=float, default=5.0,
                         help="equity lost that counts as a mistake (default 5)")
     parser.add_argument("--engine", choices=["static", "sim", "endgame", "auto"], default="static",
@@ -392,8 +399,17 @@ def run(args: argparse.Namespace) -> int:
         bar.update(done - shown)
         shown = done
 
+    record = load_record(args.record)
+    if args.lexicon:
+        print(f"Lexicon: {args.lexicon.upper()}")
+    else:
+        from qiza.players.best_cli import record_lexicon
+
+        name, why = record_lexicon(record)
+        print(f"Lexicon: {name.upper()} ({why})")
     try:
-        results = analyze(args.record, args.lexicon, args.player, args.engine, args.iterations, on_turn=advance)
+        results = analyze_record(record, args.lexicon or name, args.player, args.engine, args.iterations,
+                                 args.record, on_turn=advance)
     finally:
         if bar is not None:
             bar.close()

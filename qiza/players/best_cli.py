@@ -47,6 +47,26 @@ def _builtin_for(name: str | None) -> str:
     return "sowpods" if key.startswith(("csw", "sow", "collins")) else "twl06"
 
 
+def record_lexicon(record: GameRecord) -> tuple[str, str]:
+    """The built-in lexicon to judge a record's words by, and why: the record's own (or the
+    closest built-in one, see :func:`_builtin_for`); for a record that names none, the built-in
+    English list that accepts the most of the words played (TWL06 unless SOWPODS accepts more:
+    a record without a ``#lexicon`` line is as often a Collins game)."""
+    from qiza import gcg
+
+    if record.lexicon:
+        name = _builtin_for(record.lexicon)
+        return name, f"the record's {record.lexicon}" if name.lower() == record.lexicon.lower() else \
+            f"the closest built-in list to the record's {record.lexicon}"
+    phonies: dict[str, int] = {}
+    for name in ("twl06", "sowpods"):
+        phonies[name] = sum(" not in " in d.message for d in gcg.replay(record, lexicon=name).differences)
+        if not phonies[name]:
+            break
+    best = min(phonies, key=lambda name: phonies[name])
+    return best, f"the record names none; {best.upper()} accepts the most of its words; --lexicon to choose"
+
+
 def game_from_gcg(path: str, turn: int | None, lexicon: str | None) -> Game:
     """A game at the position before turn ``turn`` of a GCG file (see :func:`game_from_record`)."""
     from qiza import gcg
@@ -58,7 +78,7 @@ def game_from_record(record: GameRecord, turn: int | None, lexicon: Lexicon | st
                      source: str = "the record") -> Game:
     """A game at the position before turn ``turn`` (1-based; default: after the last turn) of a
     game record, with that turn's rack for the player to move (``lexicon``: a lexicon or its
-    name; default: the record's, else TWL06)."""
+    name; default: :func:`record_lexicon`)."""
     from qiza import gcg
 
     turns = [i for i, e in enumerate(record.events) if e.is_turn]
@@ -73,7 +93,7 @@ def game_from_record(record: GameRecord, turn: int | None, lexicon: Lexicon | st
     game = replayed.game
     if game is None:
         raise QizaError(f"{source}: {replayed.differences[0] if replayed.differences else 'cannot replay'}")
-    game.lexicon = lexicon if isinstance(lexicon, Lexicon) else load_lexicon(lexicon or _builtin_for(record.lexicon))
+    game.lexicon = lexicon if isinstance(lexicon, Lexicon) else load_lexicon(lexicon or record_lexicon(record)[0])
     if game.can_challenge:
         game.accept()
     if turn <= len(turns):
@@ -117,7 +137,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     """Add the subcommand's arguments."""
     parser.add_argument("position", help="a CGP line, a .cgp file or a .gcg file")
     parser.add_argument("--turn", type=int, default=None, help="GCG: the position before this turn (1-based)")
-    parser.add_argument("--lexicon", default=None, help="lexicon (default: the position's, else twl06)")
+    parser.add_argument("--lexicon", default=None, help="lexicon (default: the position's; for a GCG record without one, the built-in English list "
+                             "that accepts most of its words; else twl06)")
     parser.add_argument("-n", "--top", type=int, default=10, help="how many moves (default 10)")
     parser.add_argument("--engine", default="static",
                         choices=["static", "maxscore", "sim", "endgame", "preendgame", "auto"],
@@ -138,7 +159,13 @@ def run(args: argparse.Namespace) -> int:
     path = Path(source)
     lexicon = args.lexicon
     if path.suffix.lower() == ".gcg" and is_file(source):
-        game = game_from_gcg(source, args.turn, lexicon)
+        from qiza import gcg
+
+        record = gcg.load(source)
+        if not lexicon:
+            lexicon, why = record_lexicon(record)
+            print(f"Lexicon: {lexicon.upper()} ({why})")
+        game = game_from_record(record, args.turn, lexicon, source)
     else:
         text = path.read_text() if is_file(source) else source
         game = game_from_cgp(text, lexicon)
