@@ -161,3 +161,23 @@ def test_a_cpu_time_limit_counts_the_search_threads_cpu_time(lexicon: Lexicon, p
     assert not solution.exact and solution.move is not None
     assert 0.3 <= solution.cpu_seconds < 0.6
     assert solution.cpu_seconds <= solution.seconds + 0.01
+
+
+def test_near_lists_fall_back_to_the_lists_stack_when_their_stack_is_full(lexicon: Lexicon,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """The temporary lists of only the new moves two plies above the depth limit live on a
+    stack of their own (so that lists made below them are cached); with that stack a few rows
+    only, they are made on the lists' stack instead: the same exact values."""
+    from qiza.players import endgame
+
+    gen = generator(lexicon, CLASSIC)
+    values = []
+    for share in (endgame.NEAR_SHARE, 1 << 19):
+        monkeypatch.setattr(endgame, "NEAR_SHARE", share)
+        for board, me, opp, streak in empty_bag_positions(lexicon, 3):
+            while opp.sum() > 4:
+                opp[int(np.flatnonzero(opp)[-1])] -= 1
+            solution = solve_position(gen, CLASSIC, board, me, opp, time_limit=60, streak=streak)
+            assert solution.exact
+            values.append(solution.value)
+    assert values[:3] == values[3:]

@@ -162,6 +162,7 @@ from qiza.players.endgame_store import (
     S_CUT_LATER,
     S_CUT_SUM,
     S_DEPTH,
+    S_END,
     S_EXACT,
     S_FIRST,
     S_FULL,
@@ -169,13 +170,18 @@ from qiza.players.endgame_store import (
     S_HORIZON,
     S_LEAF_HITS,
     S_LEAF_SEEN,
+    S_LEND,
     S_LINE,
+    S_LT_A,
     S_MAX_DEPTH,
     S_NEAR,
     S_NLISTS,
+    S_NNL,
     S_NODES,
+    S_NTOP,
     S_OPEN,
     S_PASSES_RULE,
+    S_POOL_A,
     S_REFUTED,
     S_STACK,
     S_STEP2,
@@ -184,6 +190,7 @@ from qiza.players.endgame_store import (
     S_TOP,
     S_VALUE,
     STOP_BUFFER,
+    STOP_POOL,
     STOP_TIME,
     UPPER,
     _store_list,
@@ -254,6 +261,35 @@ def _generate(E, board, rack, total, parent, parent_h, merge):  # type: ignore[n
     return _store_list(E, board, rack, total, w[P_NOUT], parent if merge else -1)
 
 
+@nb.njit(cache=CACHE)
+def _near_list(E, board, rack, total, parent, parent_h):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """A temporary list of only the moves near the tiles placed since list ``parent`` was made
+    (see :func:`_generate`), on the near lists' stack above the lists' stack (``st[S_NTOP]``,
+    ``st[S_NNL]``), so that the lists made while it is in use can still be cached; when that
+    stack is full, on the lists' stack, and then no list is cached while it is in use
+    (``st[S_OPEN]``: the caller frees it). -1: see :func:`_generate`."""
+    st = E[E_ST]
+    top = st[S_TOP]
+    nl = st[S_NLISTS]
+    st[S_TOP] = st[S_NTOP]
+    st[S_NLISTS] = st[S_NNL]
+    st[S_END] = E[E_POOL].shape[0]
+    st[S_LEND] = E[E_LT].shape[0]
+    lid = _generate(E, board, rack, total, parent, parent_h, False)
+    st[S_NTOP] = st[S_TOP]
+    st[S_NNL] = st[S_NLISTS]
+    st[S_TOP] = top
+    st[S_NLISTS] = nl
+    st[S_END] = st[S_POOL_A]
+    st[S_LEND] = st[S_LT_A]
+    if lid < 0 and st[S_STOP] == STOP_POOL:  # the near lists' stack is full
+        st[S_STOP] = 0
+        lid = _generate(E, board, rack, total, parent, parent_h, False)
+        if lid >= 0:
+            st[S_OPEN] += 1
+    return lid
+
+
 @nb.njit(cache=CACHE, inline="always")
 def _list_key(hb, rkey):  # type: ignore[no-untyped-def]  # pragma: no cover
     key = hb ^ rkey
@@ -300,10 +336,14 @@ def _moves(E, board, hb, rack, total, parent, parent_h, rkey):  # type: ignore[n
 
 @nb.njit(cache=CACHE, inline="always")
 def _free(st, lt, lid, temporary):  # type: ignore[no-untyped-def]  # pragma: no cover
-    """Free a temporary list (the newest one)."""
+    """Free a temporary list (the newest one of its stack)."""
     if temporary and lid >= 0:
-        st[S_TOP] = lt[lid, 0]
-        st[S_NLISTS] = lid
+        if lid >= st[S_LT_A]:  # a near list
+            st[S_NTOP] = lt[lid, 0]
+            st[S_NNL] = lid
+        else:
+            st[S_TOP] = lt[lid, 0]
+            st[S_NLISTS] = lid
 
 
 @nb.njit(cache=CACHE, inline="always")
@@ -437,7 +477,7 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
         d = 0
         while d < st[S_MAX_DEPTH]:
             d += 2 if 0 < st[S_STEP2] <= d and d + 2 <= st[S_MAX_DEPTH] else 1
-            if st[S_TOP] * 2 > E[E_POOL].shape[0] or st[S_NLISTS] * 4 > E[E_LC].shape[0]:
+            if st[S_TOP] * 2 > st[S_POOL_A] or st[S_NLISTS] * 4 > E[E_LC].shape[0]:
                 E[E_LC][:, 0] = 0
                 st[S_TOP] = 0
                 st[S_NLISTS] = 0
@@ -578,6 +618,7 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
     n = -1  # the list's moves (-1: not looked at yet)
     first = -1  # the table's move: its index in the list (n: the pass)
     step = -1  # -1: the table's move, then the list in order
+    opened = False  # near_only on the lists' stack (see _near_list)
     near_only = False  # the list holds only the moves that the earlier list does not (phase 0 searched those)
     any_kept = False  # phase 0 found a still-legal move
     ro = -2  # the opponent's best way out (-1: none, -2: not looked at yet)
@@ -613,11 +654,11 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
                 if lid < 0 and pre_all:
                     # phase 0 searched every still-legal move of the earlier list: a temporary
                     # list of the new moves only (no copies of the earlier list's rows)
-                    lid = _generate(E, board, rack, total, anc_me, anc_me_h, False)
+                    lid = _near_list(E, board, rack, total, anc_me, anc_me_h)
                     temporary = True
                     near_only = lid >= 0
+                    opened = near_only and lid < st[S_LT_A]  # on the lists' stack: st[S_OPEN]
                     st[S_NEAR] += 1
-                    st[S_OPEN] += near_only
                 elif lid < 0:
                     lid, temporary = _moves(E, board, hb, rack, total, anc_me, anc_me_h, rk[me, RK_LIST])
                 if lid < 0:
@@ -721,7 +762,7 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
                 done_key = mkey
         if st[S_STOP]:
             _free(st, lt, lid, temporary)
-            st[S_OPEN] -= near_only
+            st[S_OPEN] -= opened
             return np.int64(0)
         valued += 1
         if value > best:
@@ -742,7 +783,7 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
         st[S_FULL] += 1
     _store(tt, tf, key, depth, st[S_HORIZON] == horizon_before, best, alpha_orig, beta, best_key)
     _free(st, lt, lid, temporary)
-    st[S_OPEN] -= near_only
+    st[S_OPEN] -= opened
     return best
 
 

@@ -47,7 +47,13 @@ S_CUT_SUM = 22  # moves valued before the cutoff, summed over the nodes cut off
 S_FULL = 23  # interior nodes that valued all their moves
 S_LEAF_HITS = 24  # table hits that decided a node at the depth limit
 S_LEAF_SEEN = 25  # table entries found at the depth limit
-S_SIZE = 26
+S_POOL_A = 26  # pool rows of the lists' stack (cached lists, then temporary ones); the near lists' stack above
+S_LT_A = 27  # registry ids of the lists' stack; the near lists' ids above
+S_NTOP = 28  # first free pool row of the near lists' stack
+S_NNL = 29  # next registry id of the near lists' stack
+S_END = 30  # the end (pool rows) of the stack _store_list adds to
+S_LEND = 31  # the end (registry ids) of the stack _store_list adds to
+S_SIZE = 32
 
 # E: the search's arrays (a tuple; see endgame._search_arrays)
 E_GRAPH, E_WORK0, E_WORK, E_OUT, E_PREM = 0, 1, 2, 3, 4  # the move generator's
@@ -131,8 +137,9 @@ def _sort_idx(keys, n, idx, tmp):  # type: ignore[no-untyped-def]  # pragma: no 
 @nb.njit(cache=CACHE, **NO_REFCOUNT)
 def _store_list(E, board, rack, total, n, parent):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Move the generator's ``n`` packed rows into the pool as a list in search order, with
-    the still-legal moves of list ``parent`` (-1: none); returns the list's id (-1: the pool
-    is full, or -1 with ``st[S_STOP]`` at STOP_BUFFER: the scratch is too small). Nothing is
+    the still-legal moves of list ``parent`` (-1: none), on top of the stack ``st[S_TOP]``,
+    ``st[S_NLISTS]`` (ending at ``st[S_END]``, ``st[S_LEND]``); returns the list's id (-1: the
+    stack is full, or -1 with ``st[S_STOP]`` at STOP_BUFFER: the scratch is too small). Nothing is
     allocated: the scratch is ``E[E_SI]`` and ``E[E_STMP]``."""
     out = E[E_OUT]
     si = E[E_SI]
@@ -175,7 +182,7 @@ def _store_list(E, board, rack, total, n, parent):  # type: ignore[no-untyped-de
                 kept += 1
                 if pool[row, 0] == total:
                     kept_out += 1
-    if top + n + kept > pool.shape[0] or st[S_NLISTS] >= lt.shape[0]:
+    if top + n + kept > st[S_END] or st[S_NLISTS] >= st[S_LEND]:
         st[S_STOP] = STOP_POOL
         return -1
     est = si[SI_EST]
