@@ -508,7 +508,7 @@ LIST_BITS = 18
 NEAR_SHARE = 8
 """Above the pool's lists (``POOL_ROWS`` at first), a stack of ``1 / NEAR_SHARE`` as many rows
 for the temporary lists of only the new moves made two plies above the depth limit (see
-:func:`qiza.players.endgame_search._near_list`)."""
+:func:`qiza.players.endgame_lists._near_list`)."""
 NEAR_LISTS = 256
 """Registry rows of that stack."""
 GEN_ROWS = 1 << 16
@@ -553,7 +553,7 @@ def _search_arrays(gen: MoveGenerator, rules: Rules, width: int, pool_rows: int,
     zs = rng.integers(1, 2 ** 63 - 1, size=(streak_limit + 1, 3), dtype=np.int64)
     vals = kind_values(rules.tile_set.values, rules.tile_set.size).astype(np.int64)
     st = np.zeros(store.S_SIZE, np.int64)
-    st[es.S_CACHE_ROWS] = pool_rows * 3 // 4
+    st[store.S_CACHE_ROWS] = pool_rows * 3 // 4
     st[store.S_POOL_A] = st[store.S_NTOP] = st[store.S_END] = pool_rows
     st[store.S_LT_A] = st[store.S_NNL] = st[store.S_LEND] = 1 << LIST_BITS
     rows = pool_rows + pool_rows // NEAR_SHARE  # the near lists' stack above the lists' stack
@@ -643,7 +643,7 @@ def _compiled_search(gen: MoveGenerator, rules: Rules, board: np.ndarray, racks:
         if st[es.S_STOP] == store.STOP_POOL:
             pool_rows *= 2
             b.pool_rows = pool_rows
-        elif st[es.S_STOP] == es.STOP_BUFFER:
+        elif st[es.S_STOP] == store.STOP_BUFFER:
             gen_rows *= 2
         else:
             break

@@ -53,7 +53,11 @@ S_NTOP = 28  # first free pool row of the near lists' stack
 S_NNL = 29  # next registry id of the near lists' stack
 S_END = 30  # the end (pool rows) of the stack _store_list adds to
 S_LEND = 31  # the end (registry ids) of the stack _store_list adds to
-S_SIZE = 32
+# the filter of a list of only new moves (see _store_list): on, the opponent's way out (a pool
+# row), the node's alpha, twice the mover's tiles; out: the moves left out, the best value and
+# key of those
+S_FLT, S_FLT_RO, S_FLT_ALPHA, S_FLT_MINE, S_FLT_N, S_FLT_BEST, S_FLT_KEY = 32, 33, 34, 35, 36, 37, 38
+S_SIZE = 39
 
 # E: the search's arrays (a tuple; see endgame._search_arrays)
 E_GRAPH, E_WORK0, E_WORK, E_OUT, E_PREM = 0, 1, 2, 3, 4  # the move generator's
@@ -137,7 +141,9 @@ def _sort_idx(keys, n, idx, tmp):  # type: ignore[no-untyped-def]  # pragma: no 
 @nb.njit(cache=CACHE, **NO_REFCOUNT)
 def _store_list(E, board, rack, total, n, parent):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Move the generator's ``n`` packed rows into the pool as a list in search order, with
-    the still-legal moves of list ``parent`` (-1: none), on top of the stack ``st[S_TOP]``,
+    the still-legal moves of list ``parent`` (-1: none; then, with ``st[S_FLT]`` set, the moves
+    that the opponent's way out ``st[S_FLT_RO]`` refutes at the node's alpha are left out, as
+    :func:`qiza.players.endgame_search._node` would fail them low unsearched), on top of the stack ``st[S_TOP]``,
     ``st[S_NLISTS]`` (ending at ``st[S_END]``, ``st[S_LEND]``); returns the list's id (-1: the
     stack is full, or -1 with ``st[S_STOP]`` at STOP_BUFFER: the scratch is too small). Nothing is
     allocated: the scratch is ``E[E_SI]`` and ``E[E_STMP]``."""
@@ -190,7 +196,13 @@ def _store_list(E, board, rack, total, n, parent):  # type: ignore[no-untyped-de
     hs = si[SI_HS]
     ks = si[SI_KS]
     kms = si[SI_KMS]
-    for i in range(n):
+    flt = st[S_FLT] != 0 and parent < 0
+    ro = st[S_FLT_RO]
+    bound = st[S_FLT_ALPHA] + st[S_FLT_MINE] + (pool[ro, 1] if flt else 0)
+    n_in = n
+    n = 0
+    for i0 in range(n_in):
+        i = n
         for cc in range(tmp.shape[1]):
             tmp[i, cc] = -1
         hs[i] = 0
@@ -198,7 +210,7 @@ def _store_list(E, board, rack, total, n, parent):  # type: ignore[no-untyped-de
         kms[i] = 0
         for w in range(nw):
             si[SI_CB + w, i] = 0
-        meta = out[i, O_META]
+        meta = out[i0, O_META]
         r0 = meta & 31
         c0 = (meta >> 5) & 31
         down = (meta >> 10) & 1
@@ -209,7 +221,7 @@ def _store_list(E, board, rack, total, n, parent):  # type: ignore[no-untyped-de
         p = 0
         bb = META_BLANKS
         for j in range(ln):
-            t = (out[i, O_TILES + j // 5] >> (6 * (j % 5))) & 63
+            t = (out[i0, O_TILES + j // 5] >> (6 * (j % 5))) & 63
             if t == 0:
                 continue
             t |= ((meta >> bb) & 1) << 6  # a blank: letter | 64
@@ -249,6 +261,22 @@ def _store_list(E, board, rack, total, n, parent):  # type: ignore[no-untyped-de
             if aa < size:
                 tmp[i, c_chk + m] = base + aa * stp
                 m += 1
+        sc = out[i0, O_SCORE]
+        if flt and k < total and sc > 0 and sc + 2 * p <= bound:
+            # refuted by the opponent's way out if it stays legal (see _node): left out
+            clear = True
+            for j in range(k):
+                sq = tmp[i, c_sq + j]
+                if (pcb[ro, sq >> 6] >> (sq & 63)) & 1:
+                    clear = False
+            if clear:
+                st[S_FLT_N] += 1
+                v = sc + 2 * p - bound + st[S_FLT_ALPHA]
+                if v > st[S_FLT_BEST]:
+                    st[S_FLT_BEST] = v
+                    st[S_FLT_KEY] = h
+                continue
+        n += 1
         # the squares just before and after the main word
         if down:
             if r0 > 0:
@@ -267,7 +295,6 @@ def _store_list(E, board, rack, total, n, parent):  # type: ignore[no-untyped-de
         for j in range(m):
             c = tmp[i, c_chk + j]
             si[SI_CB + (c >> 6), i] |= np.int64(1) << (c & 63)
-        sc = out[i, O_SCORE]
         tmp[i, 0] = k
         tmp[i, 1] = sc
         tmp[i, 2] = p
