@@ -511,6 +511,13 @@ for the temporary lists of only the new moves made two plies above the depth lim
 :func:`qiza.players.endgame_lists._near_list`)."""
 NEAR_LISTS = 256
 """Registry rows of that stack."""
+NEAR_STACK = False
+"""Whether those lists go on that stack (False: on the pool's stack, and no list is cached
+while one is in use; see :func:`qiza.players.endgame_lists._near_list`). Off: on (branch
+``eg11``) the lists made below them are cached, and more lists cached cost more than their
+reuse gave (seeds 1, 12, 57 of ``benchmarks/endgame.py``, best of four, CPU clock: 3.49 s and
+3.32 s against 3.09 s and 3.11 s on main; seed 24 then fills the list table, 131,072 lists,
+with no deeper search in 5 s)."""
 GEN_ROWS = 1 << 16
 """Rows of the generator's output buffer in the compiled search at first (doubled on overflow)."""
 STEP2_FROM = 6
@@ -556,6 +563,7 @@ def _search_arrays(gen: MoveGenerator, rules: Rules, width: int, pool_rows: int,
     st[store.S_CACHE_ROWS] = pool_rows * 3 // 4
     st[store.S_POOL_A] = st[store.S_NTOP] = st[store.S_END] = pool_rows
     st[store.S_LT_A] = st[store.S_NNL] = st[store.S_LEND] = 1 << LIST_BITS
+    st[store.S_NEAR_STACK] = NEAR_STACK
     rows = pool_rows + pool_rows // NEAR_SHARE  # the near lists' stack above the lists' stack
     st[es.S_STREAK_LIMIT] = streak_limit
     st[es.S_PASSES_RULE] = rules.end_rule is EndRule.PASSES

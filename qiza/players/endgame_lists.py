@@ -40,6 +40,7 @@ from qiza.players.endgame_store import (
     S_GENERATED,
     S_LEND,
     S_LT_A,
+    S_NEAR_STACK,
     S_NLISTS,
     S_NNL,
     S_NTOP,
@@ -102,9 +103,14 @@ def _near_list(E, board, rack, total, parent, parent_h):  # type: ignore[no-unty
     """A temporary list of only the moves near the tiles placed since list ``parent`` was made
     (see :func:`_generate`), on the near lists' stack above the lists' stack (``st[S_NTOP]``,
     ``st[S_NNL]``), so that the lists made while it is in use can still be cached; when that
-    stack is full, on the lists' stack, and then no list is cached while it is in use
+    stack is full (or with ``st[S_NEAR_STACK]`` 0), on the lists' stack, and then no list is cached while it is in use
     (``st[S_OPEN]``: the caller frees it). -1: see :func:`_generate`."""
     st = E[E_ST]
+    if st[S_NEAR_STACK] == 0:  # on the lists' stack
+        lid = _generate(E, board, rack, total, parent, parent_h, False)
+        if lid >= 0:
+            st[S_OPEN] += 1
+        return lid
     top = st[S_TOP]
     nl = st[S_NLISTS]
     st[S_TOP] = st[S_NTOP]

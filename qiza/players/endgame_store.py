@@ -57,7 +57,8 @@ S_LEND = 31  # the end (registry ids) of the stack _store_list adds to
 # row), the node's alpha, twice the mover's tiles; out: the moves left out, the best value and
 # key of those
 S_FLT, S_FLT_RO, S_FLT_ALPHA, S_FLT_MINE, S_FLT_N, S_FLT_BEST, S_FLT_KEY = 32, 33, 34, 35, 36, 37, 38
-S_SIZE = 39
+S_NEAR_STACK = 39  # 1: the temporary lists of only new moves go on the near lists' stack (see _near_list)
+S_SIZE = 40
 
 # E: the search's arrays (a tuple; see endgame._search_arrays)
 E_GRAPH, E_WORK0, E_WORK, E_OUT, E_PREM = 0, 1, 2, 3, 4  # the move generator's
