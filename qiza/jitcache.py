@@ -37,7 +37,6 @@ from qiza.paths import user_cache_dir
 PACKAGE_DIR = Path(__file__).resolve().parent
 COMPILED_SOURCES = ("gaddag.py", "movegen.py", "movegen_best.py", "movegen_search.py", "players/endgame_nb.py",
                     "players/endgame_gen.py", "players/endgame_scan.py", "players/endgame_store.py",
-                    "players/endgame_lists.py",
                     "players/endgame_search.py",
                     "players/bingo_nb.py", "players/sim_nb.py",
                     "players/leaves_nb.py", "movegen_lines.py", "movegen_bingo.py")

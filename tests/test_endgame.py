@@ -161,24 +161,3 @@ def test_a_cpu_time_limit_counts_the_search_threads_cpu_time(lexicon: Lexicon, p
     assert not solution.exact and solution.move is not None
     assert 0.3 <= solution.cpu_seconds < 0.6
     assert solution.cpu_seconds <= solution.seconds + 0.01
-
-
-def test_near_lists_on_their_own_stack_or_on_the_lists_stack(lexicon: Lexicon, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The temporary lists of only the new moves two plies above the depth limit on the lists'
-    stack (``NEAR_STACK`` off), on a stack of their own (so that lists made below them are
-    cached), and on the lists' stack when that stack is full (a few rows only): the same exact
-    values."""
-    from qiza.players import endgame
-
-    gen = generator(lexicon, CLASSIC)
-    values = []
-    for on, share in ((False, endgame.NEAR_SHARE), (True, endgame.NEAR_SHARE), (True, 1 << 19)):
-        monkeypatch.setattr(endgame, "NEAR_STACK", on)
-        monkeypatch.setattr(endgame, "NEAR_SHARE", share)
-        for board, me, opp, streak in empty_bag_positions(lexicon, 3):
-            while opp.sum() > 4:
-                opp[int(np.flatnonzero(opp)[-1])] -= 1
-            solution = solve_position(gen, CLASSIC, board, me, opp, time_limit=60, streak=streak)
-            assert solution.exact
-            values.append(solution.value)
-    assert values[:3] == values[3:6] == values[6:]

@@ -25,12 +25,10 @@ class Lists:
     """The compiled search's arrays, and its list maker called from Python."""
 
     def __init__(self, lexicon: Lexicon) -> None:
-        from qiza.players import endgame_lists
         from qiza.players import endgame_search as es
         from qiza.players.endgame import _search_arrays
 
         self.es = es
-        self.lists = endgame_lists
         gen = generator(lexicon, CLASSIC)
         es.prepare(gen.wide)
         self.width = 7
@@ -38,7 +36,7 @@ class Lists:
         self.st = self.E[es.E_ST]
 
     def make(self, board: np.ndarray, rack: np.ndarray, parent: int = -1, parent_h: int = 0, merge: bool = True) -> int:
-        lid = self.lists._generate(self.E, board, rack, int(rack.sum()), parent, parent_h, merge)
+        lid = self.es._generate(self.E, board, rack, int(rack.sum()), parent, parent_h, merge)
         assert lid >= 0
         return int(lid)
 
@@ -151,50 +149,3 @@ def test_stable_sort_of_the_list_maker() -> None:
         tmp = np.zeros(n + 5, np.int64)
         endgame_store._sort_idx.py_func(keys, n, idx, tmp)
         assert idx[:n].tolist() == np.argsort(keys[:n], kind="mergesort").tolist()
-
-
-
-def test_a_list_of_new_moves_leaves_out_the_moves_the_opponents_way_out_refutes(lexicon: Lexicon) -> None:
-    """With the filter of ``st[S_FLT]`` on, a list of only the new moves lacks exactly the moves
-    that neither go out nor score 0, that the opponent's way out (here any move of their list)
-    refutes at the given alpha and that leave that way out legal (no tile on a square it needs
-    empty); the count and the best value and key of those are reported."""
-    lists = Lists(lexicon)
-    es = lists.es
-    st, pool, pmh, lt = lists.st, lists.E[es.E_POOL], lists.E[es.E_PMH], lists.E[es.E_LT]
-    rng = np.random.default_rng(9)
-    left_out = kept_blocked = 0
-    for board0, me0, opp0 in _positions(lexicon, 4):
-        st[es.S_TOP] = st[es.S_NLISTS] = st[es.S_STACK] = 0
-        board = board0.copy()
-        first = lists.make(board, me0)
-        theirs = lists.make(board, opp0)
-        n = int(lt[theirs, 1])
-        if n == 0:
-            continue
-        lists.play(board, theirs, int(rng.integers(n)))
-        total = int(me0.sum())
-        near_lid = lists.make(board, me0, first, 0, merge=False)
-        near = lists.rows(near_lid)
-        placed = {int(pmh[r]): {int(q) for q in pool[r, 3:3 + pool[r, 0]]}
-                  for r in range(int(lt[near_lid, 0]), int(lt[near_lid, 0] + lt[near_lid, 1]))}
-        ro = int(lt[theirs, 0]) + int(rng.integers(n))
-        keep_empty = lists.rows(theirs)[int(pmh[ro])][4]
-        mine2 = 2 * int(me0 @ lists.E[es.E_VALS])
-        for alpha in (-30, 0, 30):
-            st[es.S_FLT], st[es.S_FLT_RO], st[es.S_FLT_ALPHA], st[es.S_FLT_MINE] = 1, ro, alpha, mine2
-            st[es.S_FLT_N], st[es.S_FLT_BEST] = 0, -es.INF
-            filtered = lists.rows(lists.make(board, me0, first, 0, merge=False))
-            st[es.S_FLT] = 0
-            bound = alpha + mine2 + int(pool[ro, 1])
-            refuted = {k for k, r in near.items() if r[2] < total and r[1] > 0 and r[1] + 2 * r[3] <= bound}
-            out = {k for k in refuted if not placed[k] & keep_empty}
-            assert filtered == {k: r for k, r in near.items() if k not in out}
-            assert int(st[es.S_FLT_N]) == len(out)
-            if out:
-                values = {k: near[k][1] + 2 * near[k][3] - bound + alpha for k in out}
-                assert int(st[es.S_FLT_BEST]) == max(values.values())
-                assert values[int(st[es.S_FLT_KEY])] == max(values.values())
-            left_out += len(out)
-            kept_blocked += len(refuted) - len(out)
-    assert left_out and kept_blocked

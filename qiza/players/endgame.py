@@ -505,19 +505,6 @@ TABLE_BITS = 21
 """The compiled search's transposition table holds ``2 ** TABLE_BITS`` entries."""
 LIST_BITS = 18
 """The compiled search's list cache holds ``2 ** LIST_BITS`` entries (half of them used at most)."""
-NEAR_SHARE = 8
-"""Above the pool's lists (``POOL_ROWS`` at first), a stack of ``1 / NEAR_SHARE`` as many rows
-for the temporary lists of only the new moves made two plies above the depth limit (see
-:func:`qiza.players.endgame_lists._near_list`)."""
-NEAR_LISTS = 256
-"""Registry rows of that stack."""
-NEAR_STACK = False
-"""Whether those lists go on that stack (False: on the pool's stack, and no list is cached
-while one is in use; see :func:`qiza.players.endgame_lists._near_list`). Off: on (branch
-``eg11``) the lists made below them are cached, and more lists cached cost more than their
-reuse gave (seeds 1, 12, 57 of ``benchmarks/endgame.py``, best of four, CPU clock: 3.49 s and
-3.32 s against 3.09 s and 3.11 s on main; seed 24 then fills the list table, 131,072 lists,
-with no deeper search in 5 s)."""
 GEN_ROWS = 1 << 16
 """Rows of the generator's output buffer in the compiled search at first (doubled on overflow)."""
 STEP2_FROM = 6
@@ -532,7 +519,6 @@ class _Buffers(threading.local):
 
     def __init__(self) -> None:
         self.arrays: dict[str, np.ndarray] = {}
-        self.pool_rows = 0  # the pool's rows for lists (the near lists' stack aside), once a search doubled them
 
     def get(self, name: str, shape: tuple[int, ...], dtype: type, zero: bool = False) -> np.ndarray:
         a = self.arrays.get(name)
@@ -560,11 +546,7 @@ def _search_arrays(gen: MoveGenerator, rules: Rules, width: int, pool_rows: int,
     zs = rng.integers(1, 2 ** 63 - 1, size=(streak_limit + 1, 3), dtype=np.int64)
     vals = kind_values(rules.tile_set.values, rules.tile_set.size).astype(np.int64)
     st = np.zeros(store.S_SIZE, np.int64)
-    st[store.S_CACHE_ROWS] = pool_rows * 3 // 4
-    st[store.S_POOL_A] = st[store.S_NTOP] = st[store.S_END] = pool_rows
-    st[store.S_LT_A] = st[store.S_NNL] = st[store.S_LEND] = 1 << LIST_BITS
-    st[store.S_NEAR_STACK] = NEAR_STACK
-    rows = pool_rows + pool_rows // NEAR_SHARE  # the near lists' stack above the lists' stack
+    st[es.S_CACHE_ROWS] = pool_rows * 3 // 4
     st[es.S_STREAK_LIMIT] = streak_limit
     st[es.S_PASSES_RULE] = rules.end_rule is EndRule.PASSES
     st[es.S_MAX_DEPTH] = max_depth
@@ -576,12 +558,12 @@ def _search_arrays(gen: MoveGenerator, rules: Rules, width: int, pool_rows: int,
     lc[:, 0] = 0
     work = gen._templates[0]
     return (gen.graph, work, b.get("w", work.shape, work.dtype.type), b.get("out", (gen_rows, O_WIDTH), np.int32),
-            gen.prem, b.get("pool", (rows, 5 + 6 * width), np.int16), b.get("pmh", (rows,), np.int64),
-            lc, b.get("lt", ((1 << LIST_BITS) + NEAR_LISTS, 8), np.int64), tt, ztab, zr, vals, zs, st,
+            gen.prem, b.get("pool", (pool_rows, 5 + 6 * width), np.int16), b.get("pmh", (pool_rows,), np.int64),
+            lc, b.get("lt", (1 << LIST_BITS, 8), np.int64), tt, ztab, zr, vals, zs, st,
             np.array([size, gen.start], np.int64), np.zeros(1, np.int64), np.zeros(64, np.int64),
-            np.zeros(size * size, np.int8), b.get("pnt", (rows,), np.int8),
-            b.get("pmk", (rows,), np.int64), b.get("pkm", (rows,), np.int64),
-            np.zeros(size * size + 1, np.int64), b.get("pcb", (rows, (size * size + 63) // 64), np.int64),
+            np.zeros(size * size, np.int8), b.get("pnt", (pool_rows,), np.int8),
+            b.get("pmk", (pool_rows,), np.int64), b.get("pkm", (pool_rows,), np.int64),
+            np.zeros(size * size + 1, np.int64), b.get("pcb", (pool_rows, (size * size + 63) // 64), np.int64),
             np.zeros((size * size + 63) // 64, np.int64), np.zeros((2 * size * size * XC_WAYS, 2), np.int64),
             np.zeros((size, size), np.int32), np.zeros((size, size), np.int8), np.zeros((size, size), np.int64),
             np.zeros((size, size), np.int32),
@@ -630,7 +612,7 @@ def _compiled_search(gen: MoveGenerator, rules: Rules, board: np.ndarray, racks:
     size = rules.layout.size
     width = max(int(racks[0].sum()), int(racks[1].sum()), 1)
     b = _BUFFERS
-    pool_rows = max(POOL_ROWS, b.pool_rows)
+    pool_rows = max(POOL_ROWS, b.arrays["pool"].shape[0] if "pool" in b.arrays else 0)
     gen_rows = max(GEN_ROWS, b.arrays["out"].shape[0] if "out" in b.arrays else 0)
     while True:
         E = _search_arrays(gen, rules, width, pool_rows, gen_rows, streak_limit, max_depth)
@@ -650,8 +632,7 @@ def _compiled_search(gen: MoveGenerator, rules: Rules, board: np.ndarray, racks:
             timer.cancel()
         if st[es.S_STOP] == store.STOP_POOL:
             pool_rows *= 2
-            b.pool_rows = pool_rows
-        elif st[es.S_STOP] == store.STOP_BUFFER:
+        elif st[es.S_STOP] == es.STOP_BUFFER:
             gen_rows *= 2
         else:
             break

@@ -29,17 +29,12 @@ handed down the recursion comes with the stack height of its board): that list's
 moves, merged in order with the placements that cover a square next to the runs of tiles
 through a tile placed since (generated from those squares only, with the cross-checks of their
 lines only: :mod:`qiza.players.endgame_gen`). They are the same moves as a generation on the
-whole board (``tests/test_endgame_lists.py``; the lists are made by :mod:`qiza.players.endgame_lists`).
+whole board (``tests/test_endgame_lists.py``).
 
 Lists are cached by (board, rack) in an open-addressing table (``E[E_LC]``) while the pool
 is less than three quarters full; after that a list is made at the top of the pool and freed
 when its node returns (a stack), so the search never runs out of room mid-line. Between two
-iterations a pool more than half full is emptied. The temporary lists of only the new moves
-made two plies above the depth limit (below) live on a second stack above the pool's lists
-(``st[S_NTOP]``, ``st[S_NNL]``; :func:`qiza.players.endgame_lists._near_list`), so that the lists made while one is in use
-are cached too (branch ``eg11``: they were not, and seed 24 of ``benchmarks/endgame.py``
-cached 531 lists where it now fills the table); when that stack is full such a list goes on the
-pool's stack, and then nothing is cached while it is in use (``st[S_OPEN]``).
+iterations a pool more than half full is emptied.
 
 **The search.** Negamax with alpha-beta and principal variation search, iterative deepening
 from depth 1 (two plies at a time from ``st[S_STEP2]`` on), a transposition table
@@ -56,10 +51,8 @@ other tiles (going out: plus twice the opponent's tiles). Before generating a po
 moves, the earlier list's best way out and the table's best move are tried, and two plies above
 the limit every still-legal move of the earlier list (a cutoff spares the generation); if none
 cuts off, only the moves near the tiles placed since are generated there, into a temporary list
-(``st[S_NEAR]`` counts them; the children make their lists from the earlier list), leaving out
-the moves that the opponent's best way out refutes at the node's alpha without being blocked
-(as below: only this node reads that list; the best value left out counts towards the node's
-value, see :func:`qiza.players.endgame_store._store_list`). A search
+(``st[S_NEAR]`` counts them; the children make their lists from the earlier list, and no list
+made while one is in use is cached). A search
 is exact when no line met the depth limit (``st[S_HORIZON]`` 0).
 A move that does not end the game is failed low without searching it when the opponent's best
 way out in their latest list (still legal here, looked up once a node; if the move blocks it,
@@ -95,8 +88,16 @@ import numpy as np
 from numba import types
 
 from qiza.jitcache import CACHE
-from qiza.movegen import MoveGenerator
-from qiza.players.endgame_lists import _find_list, _free, _moves, _near_list
+from qiza.movegen import MoveGenerator, gen_all
+from qiza.movegen_search import (
+    P_BLANKS0,
+    P_CAP,
+    P_MODE,
+    P_NOUT,
+    P_OVERFLOW,
+    W_RACK,
+)
+from qiza.players.endgame_gen import gen_near, mark_near
 from qiza.players.endgame_scan import (
     NO_REFCOUNT,
     REFCOUNT,
@@ -111,18 +112,25 @@ from qiza.players.endgame_scan import (
     _valid,
 )
 from qiza.players.endgame_store import (
+    E_BT,
+    E_CROSS,
+    E_GEO,
     E_GRAPH,
     E_HK,
     E_LC,
     E_LINE,
     E_LT,
+    E_MARK,
+    E_MKT,
     E_OCC,
+    E_OUT,
     E_PCB,
     E_PKM,
     E_PMH,
     E_PMK,
     E_PNT,
     E_POOL,
+    E_PREM,
     E_RK,
     E_ST,
     E_STACK,
@@ -132,6 +140,8 @@ from qiza.players.endgame_store import (
     E_VALS,
     E_WORK,
     E_WORK0,
+    E_XC,
+    E_XSUM,
     E_ZR,
     E_ZS,
     E_ZTAB,
@@ -147,32 +157,25 @@ from qiza.players.endgame_store import (
     RK_MOVER,
     RK_OTHER,
     RK_SUM,
+    S_CACHE_ROWS,
     S_CUT_FIRST,
     S_CUT_LATER,
     S_CUT_SUM,
     S_DEPTH,
     S_EXACT,
     S_FIRST,
-    S_FLT,
-    S_FLT_ALPHA,
-    S_FLT_BEST,
-    S_FLT_KEY,
-    S_FLT_MINE,
-    S_FLT_N,
-    S_FLT_RO,
     S_FULL,
+    S_GENERATED,
     S_HORIZON,
     S_LEAF_HITS,
     S_LEAF_SEEN,
     S_LINE,
-    S_LT_A,
     S_MAX_DEPTH,
     S_NEAR,
     S_NLISTS,
     S_NODES,
     S_OPEN,
     S_PASSES_RULE,
-    S_POOL_A,
     S_REFUTED,
     S_STACK,
     S_STEP2,
@@ -180,8 +183,10 @@ from qiza.players.endgame_store import (
     S_STREAK_LIMIT,
     S_TOP,
     S_VALUE,
+    STOP_BUFFER,
     STOP_TIME,
     UPPER,
+    _store_list,
 )
 
 
@@ -206,6 +211,99 @@ def board_key(ztab, board):  # type: ignore[no-untyped-def]  # pragma: no cover
     return h
 
 
+@nb.njit(cache=CACHE)
+def _generate(E, board, rack, total, parent, parent_h, merge):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Every placement of ``rack`` on ``board`` into the pool (see :func:`_store_list`). With
+    a ``parent`` list (not -1) of a rack holding at least these tiles, made when the line had
+    ``parent_h`` tiles on ``E[E_STACK]``: its still-legal moves (unless not ``merge``: then
+    the list holds only the new moves) and the placements near the tiles placed since (see
+    :mod:`qiza.players.endgame_gen`), the same moves."""
+    g = E[E_GRAPH]
+    w0 = E[E_WORK0]
+    w = E[E_WORK]
+    out = E[E_OUT]
+    prem = E[E_PREM]
+    st = E[E_ST]
+    size = E[E_GEO][0]
+    for i in range(w0.shape[0]):
+        w[i] = w0[i]
+    rbits = 0
+    for t in range(rack.shape[0]):
+        w[W_RACK + t] = rack[t]
+        if t and rack[t] > 0:
+            rbits |= np.int64(1) << t
+    w[P_BLANKS0] = rack[0]
+    w[P_MODE] = 0
+    w[P_NOUT] = 0
+    w[P_OVERFLOW] = 0
+    w[P_CAP] = out.shape[0]
+    if parent >= 0:
+        mark = E[E_MARK]
+        mark[:] = 0
+        mark_near(board, size, E[E_STACK], parent_h, st[S_STACK], mark)
+        gen_near(g, w, out, board, prem[0], prem[1], prem[2], prem[3], mark, rbits, E[E_XC], E[E_ZTAB],
+                 E[E_BT], E[E_MKT], E[E_CROSS], E[E_XSUM])
+    else:
+        start = E[E_GEO][1]
+        start_t = (start % size) * size + start // size
+        gen_all(g, w, out, board, prem[0], prem[1], prem[2], prem[3], start, start_t, rbits)
+    st[S_GENERATED] += 1
+    if w[P_OVERFLOW]:
+        st[S_STOP] = STOP_BUFFER
+        return -1
+    return _store_list(E, board, rack, total, w[P_NOUT], parent if merge else -1)
+
+
+@nb.njit(cache=CACHE, inline="always")
+def _list_key(hb, rkey):  # type: ignore[no-untyped-def]  # pragma: no cover
+    key = hb ^ rkey
+    return key if key != 0 else np.int64(1)
+
+
+@nb.njit(cache=CACHE, inline="always")
+def _find_list(lc, hb, rkey):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """The cached list of ``rack`` on the board with key ``hb`` (-1: none)."""
+    key = _list_key(hb, rkey)
+    mask = lc.shape[0] - 1
+    i = key & mask
+    while lc[i, 0] != 0:
+        if lc[i, 0] == key:
+            return lc[i, 1]
+        i = (i + 1) & mask
+    return np.int64(-1)
+
+
+@nb.njit(cache=CACHE, **REFCOUNT)  # it allocates
+def _moves(E, board, hb, rack, total, parent, parent_h, rkey):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """(list id, temporary) of the placements of ``rack`` on ``board``: the cached list, or a
+    new one (cached while the pool has room, else temporary: the caller frees it), made from
+    ``parent`` if not -1 (see :func:`_generate`); ``rkey``: the rack's key with the lists'
+    Zobrist table (``E[E_ZR][2]``)."""
+    lc = E[E_LC]
+    lid = _find_list(lc, hb, rkey)
+    if lid >= 0:
+        return lid, False
+    st = E[E_ST]
+    cacheable = st[S_TOP] < st[S_CACHE_ROWS] and st[S_NLISTS] * 2 < lc.shape[0] and st[S_OPEN] == 0
+    lid = _generate(E, board, rack, total, parent, parent_h, True)
+    if lid < 0 or not cacheable:
+        return lid, True
+    key = _list_key(hb, rkey)
+    mask = lc.shape[0] - 1
+    i = key & mask
+    while lc[i, 0] != 0:
+        i = (i + 1) & mask
+    lc[i, 0] = key
+    lc[i, 1] = lid
+    return lid, False
+
+
+@nb.njit(cache=CACHE, inline="always")
+def _free(st, lt, lid, temporary):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Free a temporary list (the newest one)."""
+    if temporary and lid >= 0:
+        st[S_TOP] = lt[lid, 0]
+        st[S_NLISTS] = lid
 
 
 @nb.njit(cache=CACHE, inline="always")
@@ -307,7 +405,7 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
     ``anc_me`` / ``anc_opp``: the latest lists of the player to move and of the opponent made
     on an earlier board of this line (-1: none), with racks that held at least today's
     tiles: their still-legal moves value the depth limit, and a new list of the player is made
-    from theirs (:func:`qiza.players.endgame_lists._generate`); ``anc_me_h`` / ``anc_opp_h``: the tiles the line had
+    from theirs (:func:`_generate`); ``anc_me_h`` / ``anc_opp_h``: the tiles the line had
     placed (``st[S_STACK]``) on their boards. (One function calling only itself:
     Numba's disk cache cannot load mutually recursive functions.)"""
     st = E[E_ST]
@@ -339,7 +437,7 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
         d = 0
         while d < st[S_MAX_DEPTH]:
             d += 2 if 0 < st[S_STEP2] <= d and d + 2 <= st[S_MAX_DEPTH] else 1
-            if st[S_TOP] * 2 > st[S_POOL_A] or st[S_NLISTS] * 4 > E[E_LC].shape[0]:
+            if st[S_TOP] * 2 > E[E_POOL].shape[0] or st[S_NLISTS] * 4 > E[E_LC].shape[0]:
                 E[E_LC][:, 0] = 0
                 st[S_TOP] = 0
                 st[S_NLISTS] = 0
@@ -480,7 +578,6 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
     n = -1  # the list's moves (-1: not looked at yet)
     first = -1  # the table's move: its index in the list (n: the pass)
     step = -1  # -1: the table's move, then the list in order
-    opened = False  # near_only on the lists' stack (see _near_list)
     near_only = False  # the list holds only the moves that the earlier list does not (phase 0 searched those)
     any_kept = False  # phase 0 found a still-legal move
     ro = -2  # the opponent's best way out (-1: none, -2: not looked at yet)
@@ -516,26 +613,11 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
                 if lid < 0 and pre_all:
                     # phase 0 searched every still-legal move of the earlier list: a temporary
                     # list of the new moves only (no copies of the earlier list's rows)
-                    if ro == -2:  # the opponent's best way out (see below): refuted moves are left out
-                        ro = _best_out(pool, pmk, rk[1 - me, RK_SUM], lt, anc_opp, pcb, occ, racks[1 - me], opp_total,
-                                       E[E_HK], st[S_STACK], hb) if anc_opp >= 0 else -1
-                    st[S_FLT] = ro >= 0
-                    st[S_FLT_RO] = ro
-                    st[S_FLT_ALPHA] = alpha
-                    st[S_FLT_MINE] = 2 * mine_pts
-                    st[S_FLT_N] = 0
-                    st[S_FLT_BEST] = -INF
-                    lid = _near_list(E, board, rack, total, anc_me, anc_me_h)
-                    st[S_FLT] = 0
-                    if lid >= 0 and st[S_FLT_N]:
-                        st[S_REFUTED] += st[S_FLT_N]
-                        if st[S_FLT_BEST] > best:
-                            best = st[S_FLT_BEST]
-                            best_key = st[S_FLT_KEY]
+                    lid = _generate(E, board, rack, total, anc_me, anc_me_h, False)
                     temporary = True
                     near_only = lid >= 0
-                    opened = near_only and lid < st[S_LT_A]  # on the lists' stack: st[S_OPEN]
                     st[S_NEAR] += 1
+                    st[S_OPEN] += near_only
                 elif lid < 0:
                     lid, temporary = _moves(E, board, hb, rack, total, anc_me, anc_me_h, rk[me, RK_LIST])
                 if lid < 0:
@@ -639,7 +721,7 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
                 done_key = mkey
         if st[S_STOP]:
             _free(st, lt, lid, temporary)
-            st[S_OPEN] -= opened
+            st[S_OPEN] -= near_only
             return np.int64(0)
         valued += 1
         if value > best:
@@ -660,7 +742,7 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
         st[S_FULL] += 1
     _store(tt, tf, key, depth, st[S_HORIZON] == horizon_before, best, alpha_orig, beta, best_key)
     _free(st, lt, lid, temporary)
-    st[S_OPEN] -= opened
+    st[S_OPEN] -= near_only
     return best
 
 

@@ -47,18 +47,7 @@ S_CUT_SUM = 22  # moves valued before the cutoff, summed over the nodes cut off
 S_FULL = 23  # interior nodes that valued all their moves
 S_LEAF_HITS = 24  # table hits that decided a node at the depth limit
 S_LEAF_SEEN = 25  # table entries found at the depth limit
-S_POOL_A = 26  # pool rows of the lists' stack (cached lists, then temporary ones); the near lists' stack above
-S_LT_A = 27  # registry ids of the lists' stack; the near lists' ids above
-S_NTOP = 28  # first free pool row of the near lists' stack
-S_NNL = 29  # next registry id of the near lists' stack
-S_END = 30  # the end (pool rows) of the stack _store_list adds to
-S_LEND = 31  # the end (registry ids) of the stack _store_list adds to
-# the filter of a list of only new moves (see _store_list): on, the opponent's way out (a pool
-# row), the node's alpha, twice the mover's tiles; out: the moves left out, the best value and
-# key of those
-S_FLT, S_FLT_RO, S_FLT_ALPHA, S_FLT_MINE, S_FLT_N, S_FLT_BEST, S_FLT_KEY = 32, 33, 34, 35, 36, 37, 38
-S_NEAR_STACK = 39  # 1: the temporary lists of only new moves go on the near lists' stack (see _near_list)
-S_SIZE = 40
+S_SIZE = 26
 
 # E: the search's arrays (a tuple; see endgame._search_arrays)
 E_GRAPH, E_WORK0, E_WORK, E_OUT, E_PREM = 0, 1, 2, 3, 4  # the move generator's
@@ -142,11 +131,8 @@ def _sort_idx(keys, n, idx, tmp):  # type: ignore[no-untyped-def]  # pragma: no 
 @nb.njit(cache=CACHE, **NO_REFCOUNT)
 def _store_list(E, board, rack, total, n, parent):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Move the generator's ``n`` packed rows into the pool as a list in search order, with
-    the still-legal moves of list ``parent`` (-1: none; then, with ``st[S_FLT]`` set, the moves
-    that the opponent's way out ``st[S_FLT_RO]`` refutes at the node's alpha are left out, as
-    :func:`qiza.players.endgame_search._node` would fail them low unsearched), on top of the stack ``st[S_TOP]``,
-    ``st[S_NLISTS]`` (ending at ``st[S_END]``, ``st[S_LEND]``); returns the list's id (-1: the
-    stack is full, or -1 with ``st[S_STOP]`` at STOP_BUFFER: the scratch is too small). Nothing is
+    the still-legal moves of list ``parent`` (-1: none); returns the list's id (-1: the pool
+    is full, or -1 with ``st[S_STOP]`` at STOP_BUFFER: the scratch is too small). Nothing is
     allocated: the scratch is ``E[E_SI]`` and ``E[E_STMP]``."""
     out = E[E_OUT]
     si = E[E_SI]
@@ -189,7 +175,7 @@ def _store_list(E, board, rack, total, n, parent):  # type: ignore[no-untyped-de
                 kept += 1
                 if pool[row, 0] == total:
                     kept_out += 1
-    if top + n + kept > st[S_END] or st[S_NLISTS] >= st[S_LEND]:
+    if top + n + kept > pool.shape[0] or st[S_NLISTS] >= lt.shape[0]:
         st[S_STOP] = STOP_POOL
         return -1
     est = si[SI_EST]
@@ -197,13 +183,7 @@ def _store_list(E, board, rack, total, n, parent):  # type: ignore[no-untyped-de
     hs = si[SI_HS]
     ks = si[SI_KS]
     kms = si[SI_KMS]
-    flt = st[S_FLT] != 0 and parent < 0
-    ro = st[S_FLT_RO]
-    bound = st[S_FLT_ALPHA] + st[S_FLT_MINE] + (pool[ro, 1] if flt else 0)
-    n_in = n
-    n = 0
-    for i0 in range(n_in):
-        i = n
+    for i in range(n):
         for cc in range(tmp.shape[1]):
             tmp[i, cc] = -1
         hs[i] = 0
@@ -211,7 +191,7 @@ def _store_list(E, board, rack, total, n, parent):  # type: ignore[no-untyped-de
         kms[i] = 0
         for w in range(nw):
             si[SI_CB + w, i] = 0
-        meta = out[i0, O_META]
+        meta = out[i, O_META]
         r0 = meta & 31
         c0 = (meta >> 5) & 31
         down = (meta >> 10) & 1
@@ -222,7 +202,7 @@ def _store_list(E, board, rack, total, n, parent):  # type: ignore[no-untyped-de
         p = 0
         bb = META_BLANKS
         for j in range(ln):
-            t = (out[i0, O_TILES + j // 5] >> (6 * (j % 5))) & 63
+            t = (out[i, O_TILES + j // 5] >> (6 * (j % 5))) & 63
             if t == 0:
                 continue
             t |= ((meta >> bb) & 1) << 6  # a blank: letter | 64
@@ -262,22 +242,6 @@ def _store_list(E, board, rack, total, n, parent):  # type: ignore[no-untyped-de
             if aa < size:
                 tmp[i, c_chk + m] = base + aa * stp
                 m += 1
-        sc = out[i0, O_SCORE]
-        if flt and k < total and sc > 0 and sc + 2 * p <= bound:
-            # refuted by the opponent's way out if it stays legal (see _node): left out
-            clear = True
-            for j in range(k):
-                sq = tmp[i, c_sq + j]
-                if (pcb[ro, sq >> 6] >> (sq & 63)) & 1:
-                    clear = False
-            if clear:
-                st[S_FLT_N] += 1
-                v = sc + 2 * p - bound + st[S_FLT_ALPHA]
-                if v > st[S_FLT_BEST]:
-                    st[S_FLT_BEST] = v
-                    st[S_FLT_KEY] = h
-                continue
-        n += 1
         # the squares just before and after the main word
         if down:
             if r0 > 0:
@@ -296,6 +260,7 @@ def _store_list(E, board, rack, total, n, parent):  # type: ignore[no-untyped-de
         for j in range(m):
             c = tmp[i, c_chk + j]
             si[SI_CB + (c >> 6), i] |= np.int64(1) << (c & 63)
+        sc = out[i, O_SCORE]
         tmp[i, 0] = k
         tmp[i, 1] = sc
         tmp[i, 2] = p
