@@ -211,6 +211,45 @@ exact, depth 10 is. Not done: skipping the table at the depth limit, where seeds
 find an entry (``st[S_LEAF_SEEN]``, ``st[S_LEAF_HITS]``) but seeds 9 and 55 decide 128,000 and
 75,000 nodes from it (exact values among them: skipping would cost exactness); the filter
 spares the reads instead.
+
+Tried and dropped (2026-11-26, branch ``eg11``; its code reverted, main's search unchanged).
+Seed 24 (EEORSTU against NV) at 5 s of CPU on main: 1.56 million nodes, 802,000 lists
+generated, depth 4, and only 531 lists cached at the end: no list is cached while a temporary
+list of new moves (two plies above the depth limit) is in use, which is most of the time
+there. With those temporary lists on a stack of their own above the pool (so that the lists
+below them are cached) the list table fills instead (131,072 lists; 728,000 generated for 1.40
+million nodes, still depth 4); with a table of 2**20 lists too, the pool's cacheable rows fill
+(786,000 rows, 279,000 lists) and 700,000 lists are still generated: the stuck side's lists
+at the depth limit are of boards met once. Seeds 34 and 59 fill the pool (and 59 the list table)
+within 5 s as well; the transposition table is not full on the hard seeds (150,000-600,000 of
+2 million rows), and 2**23 rows changed seed 1's nodes by 1% and its time within the noise.
+Second, the temporary lists of new moves left out the moves that the opponent's best way out
+refutes at the node's alpha unblocked (only that node reads the list; the best value left out
+counted towards the node's value): the same nodes, fewer rows stored and scanned. Best of four
+on seeds 1, 12, 57 (CPU seconds in all): main 3.09 and 3.11, own stack 3.49 and 3.32, both
+3.13 and 3.19, then main 3.12, the filter alone 2.96, both 3.05. Full runs, back to back on
+the CPU clock (1-minute load averages in brackets; "both" and "filter" the branch):
+
+==========================  ============  ============  ============  ============
+exact (1 s / 5 s)           all           opp 1-3       opp 4-6       opp 7
+==========================  ============  ============  ============  ============
+main, run 1 (2.4-3.4)       0.83 / 0.88   0.88 / 0.94   0.88 / 0.91   0.67 / 0.75
+both, run 1 (3.6-3.7)       0.80 / 0.90   0.88 / 0.94   0.81 / 0.94   0.67 / 0.75
+main, run 2 (3.1-3.8)       0.80 / 0.88   0.88 / 0.94   0.81 / 0.91   0.67 / 0.75
+both, run 2 (2.9-5.4)       0.80 / 0.87   0.88 / 0.94   0.81 / 0.91   0.67 / 0.67
+main, run 3 (2.0-2.1)       0.82 / 0.88   0.88 / 0.94   0.84 / 0.91   0.67 / 0.75
+filter, run 3 (2.1-2.2)     0.82 / 0.88   0.88 / 0.94   0.84 / 0.91   0.67 / 0.75
+main, run 4 (2.1-2.2)       0.82 / 0.88   0.88 / 0.94   0.84 / 0.91   0.67 / 0.75
+filter, run 4 (2.0-2.4)     0.80 / 0.90   0.88 / 0.94   0.81 / 0.91   0.67 / 0.83
+==========================  ============  ============  ============  ============
+
+The positions exact within 5 s in all four runs of a pair took 11.8 s and 12.1 s of CPU on
+main against 12.2 s and 13.5 s with both (52 positions), 14.3 s and 16.2 s against 17.3 s and
+18.1 s with the filter (53 positions; seeds 12, 55 and 57 slower in both runs): no gain, the
+branch's commits were reverted. Every exact value of the eight runs equal (54 positions).
+Earlier work's ideas not retried: an aspiration window at the root (the same nodes). A
+profile with ``NUMBA_ENABLE_PROFILING=1`` recompiles everything with debug information (the
+samples were the compiler's), so there is no new one here.
 """
 
 from __future__ import annotations
