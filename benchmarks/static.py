@@ -1,6 +1,6 @@
 """Time of the static player's whole decision on the shared positions (/work/shared/movegen).
 
-    python benchmarks/static.py [--lexicon twl06] [--repeat 3]
+    python benchmarks/static.py [--lexicon twl06] [--repeat 3] [--set NAME=VALUE ...]
 
 The decision is everything ``static`` does for a move: every placement and every exchange,
 valued with the leave model, and the choice. It is timed twice per position:
@@ -36,11 +36,13 @@ graph, the whole rack's plays bounded word by word), alternated twice with main 
 3.8-4.1, main -> sim9: ``choose`` median 0.178-0.195 -> 0.186 ms, mean 0.227-0.264 -> 0.199-0.201,
 p95 0.590-0.660 -> 0.298-0.299; ``arrays`` median 0.137-0.145 -> 0.118-0.119, p95 0.98-1.02 ->
 0.59-0.60 (the median's moves were already cheap; the slow ones lost most).
+
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import statistics
 import sys
@@ -57,7 +59,13 @@ from qiza.alphabet import ENGLISH  # noqa: E402
 from qiza.analysis import board_array, rack_counts  # noqa: E402
 from qiza.game import PlayerView  # noqa: E402
 from qiza.lexicon import load_lexicon  # noqa: E402
-from qiza.players.engine import StaticPlayer, evaluate_position, exchange_equities, odds_for  # noqa: E402
+from qiza.players.engine import (  # noqa: E402
+    StaticPlayer,
+    StaticSettings,
+    evaluate_position,
+    exchange_equities,
+    odds_for,
+)
 from qiza.positions import load  # noqa: E402
 from qiza.rules import CLASSIC  # noqa: E402
 
@@ -90,8 +98,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--lexicon", default="twl06")
     parser.add_argument("--repeat", type=int, default=3, help="runs over all positions (the fastest counts)")
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                        help="a setting of the static player (StaticSettings), e.g. leave_weight=1.1")
     args = parser.parse_args()
-    player = StaticPlayer(load_lexicon(args.lexicon), seed=0)
+    changes = {name: float(value) for name, value in (item.split("=", 1) for item in args.set)}
+    player = StaticPlayer(load_lexicon(args.lexicon), seed=0,
+                          settings=dataclasses.replace(StaticSettings(), **changes))
     positions = views()
     gen = player.generator(CLASSIC)
     arrays = [(board_array(v.board), rack_counts(v.rack), v.bag_count) for v in positions]
