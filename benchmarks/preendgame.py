@@ -24,7 +24,7 @@ search itself with seven tiles on the opponent's rack.
 
 MAGPIE's pre-endgame solver (``peg``) on the first of these positions (seed 4: PVNI?ET, one tile
 in the bag, 4,462 placements), for reference (2026-11-26; built outside the repository from its
-public sources, one thread, the machine shared with two other jobs): within its default 10 s it
+public sources, one thread, the machine shared with two other jobs): with a 10 s limit it
 valued 2,979-3,534 of the 4,462 placements greedily (its stage 0, 9 s) and solved no endgame;
 its exhaustive setting (``-pegtopk all``, every placement, every draw, full-depth endgames) had
 not finished after 460 s of CPU (stopped at 600 s). Exhaustive within 10 s on one core is
