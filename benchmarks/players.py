@@ -22,6 +22,15 @@ games were played one at a time (``play_game``, seeds 100000+, the champion with
 ``time_limit=1.0, workers=1``), 5.4 s a game on average: its pruning stops most moves before
 the second is up. Exact endgames are worth about 2.4 points of win rate over the static
 player's end-of-bag terms; the champion's simulation about 6.
+
+The champion against MAGPIE's static player (2026-11-26; MAGPIE built outside the repository
+from its public sources, one thread, best-equity move; its leave file holds qiza's shipped table
+times 1.2, because its own trained leaves cannot be made offline; a scratch harness gave it the
+position without the champion's rack and checked every move with qiza's rules engine, 0
+refused; the champion with ``time_limit=1.0, workers=1``, 0.54 s a move on average; TWL06,
+auto challenge, shuffles 0-349 from both seats, load 1-5): 700 games, champion 61.7% (95%
+58.1-65.3), +25.3 a game, 433.9 against 408.7 points. Issue 13's target is 65% against MAGPIE
+with its own leaves.
 """
 
 from __future__ import annotations
