@@ -74,11 +74,12 @@ class Minimax:
 
 
 @pytest.mark.parametrize("mine,theirs", [("PRT", "IIU"), ("CBK", "EXT"), ("QRT", "IIUW"), ("CWBK", "UXT"),
-                                         ("VV", "EIRT"), ("EIRT", "VV"), ("QQ", "AEIT")])
+                                         ("VV", "EIRT"), ("EIRT", "VV"), ("QQ", "AEIT"), ("E?", "IIU"), ("IIU", "E?")])
 def test_solver_matches_plain_minimax(lexicon: Lexicon, position: np.ndarray, mine: str, theirs: str) -> None:
     """3-4 tiles each (12,000 to 29,000 positions for the plain minimax): the same exact value.
     With VV or QQ (one or two places to play: blocked, the player must pass, a pass the
-    compiled search does not count against its depth) too."""
+    compiled search does not count against its depth) too. With a blank: its moves that differ only
+    in the blank's letter are grouped in the lists (and passed over together when refuted)."""
     gen = generator(lexicon, CLASSIC)
     me, opp = rack_counts(mine), rack_counts(theirs)
     expected = Minimax(gen).value(position, me, opp)
