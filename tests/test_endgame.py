@@ -78,8 +78,8 @@ class Minimax:
 def test_solver_matches_plain_minimax(lexicon: Lexicon, position: np.ndarray, mine: str, theirs: str) -> None:
     """3-4 tiles each (12,000 to 29,000 positions for the plain minimax): the same exact value.
     With VV or QQ (one or two places to play: blocked, the player must pass, a pass the
-    compiled search does not count against its depth) too. With a blank: its moves that differ only
-    in the blank's letter are grouped in the lists (and passed over together when refuted)."""
+    compiled search does not count against its depth) too, and with a blank (its lists' thousands of
+    moves, many of them differing only in the blank's letter)."""
     gen = generator(lexicon, CLASSIC)
     me, opp = rack_counts(mine), rack_counts(theirs)
     expected = Minimax(gen).value(position, me, opp)

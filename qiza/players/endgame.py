@@ -569,7 +569,7 @@ def _search_arrays(gen: MoveGenerator, rules: Rules, width: int, pool_rows: int,
             np.zeros((size, size), np.int32),
             b.get("si", (store.SI_CB + (size * size + 63) // 64, 2 * gen_rows), np.int64),
             b.get("stmp", (gen_rows, 5 + 6 * width), np.int16), b.get("tf", (1 << 16,), np.int64, zero=True),
-            np.zeros((2, 5), np.int64), b.get("pgr", (pool_rows,), np.int32))
+            np.zeros((2, 5), np.int64))
 
 def _thread_cpu_clock() -> int | None:
     """The id of the calling thread's CPU-time clock (None: not available here)."""

@@ -59,7 +59,7 @@ def _valid(pool, row, pcb, occ, rack):  # type: ignore[no-untyped-def]  # pragma
 
 
 @nb.njit(cache=CACHE, **NO_REFCOUNT)
-def _frontier(pool, pgr, lt, lid, pcb, occ, rack, total, mine_pts, opp_pts, threshold):  # type: ignore[no-untyped-def]  # pragma: no cover
+def _frontier(pool, lt, lid, pcb, occ, rack, total, mine_pts, opp_pts, threshold):  # type: ignore[no-untyped-def]  # pragma: no cover
     """The best still-legal move of list ``lid`` valued as the static guess at the depth limit
     (going out: score + twice the opponent's tiles; otherwise score + the face value played +
     the opponent's tiles - this player's, both keeping their other tiles), or passing (both
@@ -69,9 +69,7 @@ def _frontier(pool, pgr, lt, lid, pcb, occ, rack, total, mine_pts, opp_pts, thre
     After a list's first ``nout0`` moves (those that went out where it was made: they hold
     more tiles than the rack now, or are ways out sorted by score) score + face value never
     grows: so the first still-legal way out and the first still-legal other move are the best
-    of each kind, and the scan stops once both are found or no later move can do better. (That
-    holds for the first move of each blank-designation group, ``pgr[row] >= 0``: the group's
-    later moves score less; a group whose first move is not legal is passed over whole.)"""
+    of each kind, and the scan stops once both are found or no later move can do better."""
     start = lt[lid, 0]
     n = lt[lid, 1]
     nout0 = lt[lid, 2]
@@ -93,24 +91,18 @@ def _frontier(pool, pgr, lt, lid, pcb, occ, rack, total, mine_pts, opp_pts, thre
             return best, best_row
     # with the rack the list was made for, every later move keeps tiles
     others_only = lt[lid, 3] == total
-    i = nout0
-    while i < n:
+    for i in range(nout0, n):
         row = start + i
-        i += 1
         nt = pool[row, 0]
         if nt > total:
             continue
         sc = np.int64(pool[row, 1])
         p = np.int64(pool[row, 2])
-        g = pgr[row]
-        if g >= 0 and sc + p - mine_pts + 2 * opp_pts <= best:
+        if sc + p - mine_pts + 2 * opp_pts <= best:
             break  # (a way out plays every tile: its face value is mine_pts)
         out = nt == total
         v = sc + 2 * opp_pts if out else sc + opp_pts - mine_pts + p
-        if v <= best or (found_out if out else found_other):
-            continue
-        if not _valid(pool, row, pcb, occ, rack):
-            i += g if g >= 0 else -1 - g  # nor the rest of its group
+        if v <= best or (found_out if out else found_other) or not _valid(pool, row, pcb, occ, rack):
             continue
         if out:
             found_out = True
@@ -134,7 +126,7 @@ def _clear(pool, pcb, keep, row):  # type: ignore[no-untyped-def]  # pragma: no 
 
 
 @nb.njit(cache=CACHE, **NO_REFCOUNT)
-def _best_out(pool, pgr, pmk, rk, lt, lid, pcb, occ, rack, total, hk, h, hb):  # type: ignore[no-untyped-def]  # pragma: no cover
+def _best_out(pool, pmk, rk, lt, lid, pcb, occ, rack, total, hk, h, hb):  # type: ignore[no-untyped-def]  # pragma: no cover
     """The pool row of the highest-scoring still-legal move of list ``lid`` that plays every
     tile of ``rack`` (-1: none): the first in the order (see :func:`_frontier`; with the rack
     the list was made for, its first ``nout0`` moves are its ways out). Only the rows whose
@@ -151,15 +143,10 @@ def _best_out(pool, pgr, pmk, rk, lt, lid, pcb, occ, rack, total, hk, h, hb):  #
             return r
     start = lt[lid, 0]
     best = -1
-    row = start
-    end = start + (lt[lid, 2] if lt[lid, 3] == total else lt[lid, 1])
-    while row < end:
-        if pmk[row] == rk:
-            if _valid(pool, row, pcb, occ, rack):
-                best = row
-                break
-        g = pgr[row]  # a blank-designation group: the same tiles and squares (see _group)
-        row += 1 + (g if g >= 0 else -1 - g)
+    for row in range(start, start + (lt[lid, 2] if lt[lid, 3] == total else lt[lid, 1])):
+        if pmk[row] == rk and _valid(pool, row, pcb, occ, rack):
+            best = row
+            break
     lt[lid, 4] = rk
     lt[lid, 5] = best
     lt[lid, 6] = h
@@ -168,19 +155,13 @@ def _best_out(pool, pgr, pmk, rk, lt, lid, pcb, occ, rack, total, hk, h, hb):  #
 
 
 @nb.njit(cache=CACHE, **NO_REFCOUNT)
-def _next_out(pool, pgr, pmk, rk, lt, lid, pcb, occ, rack, total, after):  # type: ignore[no-untyped-def]  # pragma: no cover
+def _next_out(pool, pmk, rk, lt, lid, pcb, occ, rack, total, after):  # type: ignore[no-untyped-def]  # pragma: no cover
     """The pool row of the highest-scoring still-legal way out of ``rack`` in list ``lid``
-    after row ``after`` (the best one: see :func:`_best_out`; ``rk``: the rack's tile key) and
-    the rest of its blank-designation group (the same squares), -1: none."""
+    after row ``after`` (the best one: see :func:`_best_out`; ``rk``: the rack's tile key), -1: none."""
     start = lt[lid, 0]
-    g = pgr[after]
-    row = after + 1 + (g if g >= 0 else -1 - g)
-    end = start + (lt[lid, 2] if lt[lid, 3] == total else lt[lid, 1])
-    while row < end:
+    for row in range(after + 1, start + (lt[lid, 2] if lt[lid, 3] == total else lt[lid, 1])):
         if pmk[row] == rk and _valid(pool, row, pcb, occ, rack):
             return row
-        g = pgr[row]
-        row += 1 + (g if g >= 0 else -1 - g)
     return -1
 
 

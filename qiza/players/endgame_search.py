@@ -125,7 +125,6 @@ from qiza.players.endgame_store import (
     E_OCC,
     E_OUT,
     E_PCB,
-    E_PGR,
     E_PKM,
     E_PMH,
     E_PMK,
@@ -472,7 +471,6 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
     pmk = E[E_PMK]
     pkm = E[E_PKM]
     pcb = E[E_PCB]
-    pgr = E[E_PGR]
     occ = E[E_OCC]
     lt = E[E_LT]
     tt = E[E_TT]
@@ -508,7 +506,7 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
     if depth <= 1:
         if anc_me >= 0:
             # a static guess from the still-legal moves of an earlier list: no generation
-            v, r = _frontier(pool, pgr, lt, anc_me, pcb, occ, rack, total, mine_pts, opp_pts, beta)
+            v, r = _frontier(pool, lt, anc_me, pcb, occ, rack, total, mine_pts, opp_pts, beta)
             if r >= 0 and v >= beta and pool[r, 0] == total:
                 return v  # going out: an exact lower bound
             # (when passing ends the game, a move that does not go out makes the value inexact
@@ -533,7 +531,7 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
                 _store(tt, tf, key, depth, st[S_HORIZON] == horizon_before, best, alpha, beta, np.int64(PASS_KEY))
             _free(st, lt, lid, temporary)
             return best
-        v, r = _frontier(pool, pgr, lt, lid, pcb, occ, rack, total, mine_pts, opp_pts, INF)
+        v, r = _frontier(pool, lt, lid, pcb, occ, rack, total, mine_pts, opp_pts, INF)
         if n and total == 1:
             cut = False  # going out beats passing (the opponent could pass back): exact
         else:
@@ -560,7 +558,7 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
     pre = -1
     pre_all = False
     if lid < 0 and anc_me >= 0:
-        r = _best_out(pool, pgr, pmk, rk[me, RK_SUM], lt, anc_me, pcb, occ, rack, total, E[E_HK], st[S_STACK], hb)
+        r = _best_out(pool, pmk, rk[me, RK_SUM], lt, anc_me, pcb, occ, rack, total, E[E_HK], st[S_STACK], hb)
         if r >= 0 and pool[r, 1] + 2 * opp_pts >= beta:  # going out refutes: exact
             best = np.int64(pool[r, 1]) + 2 * opp_pts
             _store(tt, tf, key, depth, st[S_HORIZON] == horizon_before, best, alpha_orig, beta, pmh[r])
@@ -598,14 +596,10 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
                 while pi < anc_n:  # the next still-legal move (a tight loop: most are not)
                     r = anc_start + pi
                     pi += 1
-                    if r == pre:
-                        continue
-                    if (pkm[r] & ~rbits) != 0 or (pnt[r] == total and out_done) or not _valid(pool, r, pcb, occ, rack):
-                        g = pgr[r]  # nor the rest of its group (the same squares and tiles)
-                        pi += g if g >= 0 else -1 - g
-                        continue
-                    row = r
-                    break
+                    if not (r == pre or (pkm[r] & ~rbits) != 0 or (pnt[r] == total and out_done)
+                            or not _valid(pool, r, pcb, occ, rack)):
+                        row = r
+                        break
                 if row < 0:
                     phase = 1
                     continue
@@ -684,7 +678,7 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
                 value = score + opp_pts - (mine_pts - p)
             else:
                 if ro == -2:  # the opponent's best way out here, from their latest list (once a node)
-                    ro = _best_out(pool, pgr, pmk, rk[1 - me, RK_SUM], lt, anc_opp, pcb, occ, racks[1 - me], opp_total, E[E_HK],
+                    ro = _best_out(pool, pmk, rk[1 - me, RK_SUM], lt, anc_opp, pcb, occ, racks[1 - me], opp_total, E[E_HK],
                                    st[S_STACK], hb) if anc_opp >= 0 else -1
                 ru = -1  # the opponent's way out that refutes this move
                 if ro >= 0 and score - (pool[ro, 1] + 2 * (mine_pts - p)) <= alpha:
@@ -692,7 +686,7 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
                         ru = ro
                     else:  # it blocks the best one: the next best
                         if ro2 == -2:
-                            ro2 = _next_out(pool, pgr, pmk, rk[1 - me, RK_SUM], lt, anc_opp, pcb, occ, racks[1 - me],
+                            ro2 = _next_out(pool, pmk, rk[1 - me, RK_SUM], lt, anc_opp, pcb, occ, racks[1 - me],
                                             opp_total, ro)
                         if ro2 >= 0 and score - (pool[ro2, 1] + 2 * (mine_pts - p)) <= alpha and _clear(pool, pcb, ro2,
                                                                                                           row):
@@ -707,15 +701,6 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
                         best_key = mkey
                     if pre >= 0 and row == pre:
                         done_key = mkey
-                    # the rest of its blank-designation group (next in the list, the same squares
-                    # and tiles, scoring less) is refuted too, and valued less: passed over
-                    g = pgr[row]
-                    if g:
-                        g = g if g > 0 else -1 - g
-                        if phase == 0 and row == anc_start + pi - 1:
-                            pi += g
-                        elif phase == 1 and row == start + step - 1:
-                            step += g
                     continue
                 _play(pool, board, rack, row, False, stack, st, occ, zr, rk[me])
                 hb2 = hb ^ mkey

@@ -68,15 +68,12 @@ E_BT, E_MKT, E_CROSS, E_XSUM = 26, 27, 28, 29  # the near generation's buffers (
 E_SI, E_STMP = 30, 31  # _store_list's scratch: int64 rows (see SI_*) and int16 move rows, of the generator's rows
 E_TF = 32  # a filter of the keys ever stored in the table, a bit each (see _filter_bit)
 E_RK = 33  # each player's rack keys (see RK_*), kept by the search's _play
-E_PGR = 34  # each pool row's blank-designation group (see _store_list): >= 0 a group's first row and the rows
-# after it in the group, < 0 a later row, -1 - the rows after it in the group
-E_LINE = 35  # the principal variation (added by solve)
+E_LINE = 34  # the principal variation (added by solve)
 
 STOP_TIME, STOP_POOL, STOP_BUFFER = 1, 2, 3
 # the rows of E[E_SI] (2 x the generator's rows each)
 SI_EST, SI_HS, SI_KS, SI_KMS, SI_ORDER, SI_SORT, SI_KEEP, SI_OE, SI_SRC, SI_OO, SI_OCC = range(11)
-SI_GK, SI_NXT, SI_TAIL, SI_SLOT, SI_HT, SI_ORD2, SI_GRP = range(11, 18)  # grouping (see _group)
-SI_CB = 18  # from this row on, 64 squares a row: the squares to keep empty of each new move as bits
+SI_CB = 11  # from this row on, 64 squares a row: the squares to keep empty of each new move as bits
 # the columns of E[E_RK]: the rack's keys with the mover's, the other player's and the lists'
 # Zobrist tables (E[E_ZR][0..2]), its tile-multiset key (a sum of E[E_ZR][2][kind, 1]) and its
 # tile kinds as bits
@@ -132,74 +129,6 @@ def _sort_idx(keys, n, idx, tmp):  # type: ignore[no-untyped-def]  # pragma: no 
 
 
 @nb.njit(cache=CACHE, **NO_REFCOUNT)
-def _group(si, order, lo, n):  # type: ignore[no-untyped-def]  # pragma: no cover
-    """Reorder ``order[lo:n]`` (sorted) so that the moves of a group (the same squares and rack
-    tiles, ``si[SI_GK]`` not 0: moves that differ only in the letters their blanks stand for)
-    follow the group's first move, in their order; ``si[SI_GRP][q]``: the group code of position
-    ``q`` (see ``E[E_PGR]``). Groups are found with an open-addressing table (``si[SI_HT]``,
-    left empty)."""
-    gk = si[SI_GK]
-    nxt = si[SI_NXT]
-    tail = si[SI_TAIL]
-    slot = si[SI_SLOT]
-    ht = si[SI_HT]
-    ord2 = si[SI_ORD2]
-    grp = si[SI_GRP]
-    size = 2
-    while size < 2 * (n - lo) and size * 2 <= ht.shape[0]:
-        size *= 2
-    mask = size - 1
-    grouped = False
-    for q in range(lo, n):
-        grp[q] = 0
-        i = order[q]
-        nxt[i] = -1
-        slot[i] = -1
-        tail[i] = i
-        g = gk[i]
-        if g == 0:
-            continue
-        hp = g & mask
-        while True:
-            v = ht[hp]
-            if v == 0:
-                ht[hp] = i + 1
-                slot[i] = hp
-                break
-            j = v - 1
-            if gk[j] == g:
-                nxt[tail[j]] = i
-                tail[j] = i
-                tail[i] = -2
-                grouped = True
-                break
-            hp = (hp + 1) & mask
-    for q in range(lo, n):
-        i = order[q]
-        if slot[i] >= 0:
-            ht[slot[i]] = 0
-    if not grouped:
-        return
-    m = lo
-    for q in range(lo, n):
-        i = order[q]
-        if tail[i] == -2:
-            continue
-        m0 = m
-        j = i
-        while j >= 0:
-            ord2[m] = j
-            m += 1
-            j = nxt[j]
-        cnt = m - m0
-        grp[m0] = cnt - 1
-        for x in range(1, cnt):
-            grp[m0 + x] = x - cnt
-    for q in range(lo, n):
-        order[q] = ord2[q]
-
-
-@nb.njit(cache=CACHE, **NO_REFCOUNT)
 def _store_list(E, board, rack, total, n, parent):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Move the generator's ``n`` packed rows into the pool as a list in search order, with
     the still-legal moves of list ``parent`` (-1: none); returns the list's id (-1: the pool
@@ -213,7 +142,6 @@ def _store_list(E, board, rack, total, n, parent):  # type: ignore[no-untyped-de
     pmk = E[E_PMK]
     pkm = E[E_PKM]
     pcb = E[E_PCB]
-    pgr = E[E_PGR]
     zk = E[E_ZR][2]
     lt = E[E_LT]
     ztab = E[E_ZTAB]
@@ -241,17 +169,12 @@ def _store_list(E, board, rack, total, n, parent):  # type: ignore[no-untyped-de
         for s in range(board.shape[0]):
             if board[s]:
                 occ[s >> 6] |= np.int64(1) << (s & 63)
-        row = p0
-        while row < p0 + n_parent:
+        for row in range(p0, p0 + n_parent):
             if (pkm[row] & ~rbits) == 0 and _valid(pool, row, pcb, occ, rack):
                 keep[kept] = row
                 kept += 1
                 if pool[row, 0] == total:
                     kept_out += 1
-                row += 1
-            else:  # the whole group is not legal (the same squares and tiles)
-                g = pgr[row]
-                row += 1 + (g if g >= 0 else -1 - g)
     if top + n + kept > pool.shape[0] or st[S_NLISTS] >= lt.shape[0]:
         st[S_STOP] = STOP_POOL
         return -1
@@ -260,7 +183,6 @@ def _store_list(E, board, rack, total, n, parent):  # type: ignore[no-untyped-de
     hs = si[SI_HS]
     ks = si[SI_KS]
     kms = si[SI_KMS]
-    gks = si[SI_GK]
     for i in range(n):
         for cc in range(tmp.shape[1]):
             tmp[i, cc] = -1
@@ -277,8 +199,6 @@ def _store_list(E, board, rack, total, n, parent):  # type: ignore[no-untyped-de
         k = 0
         m = 0
         h = np.int64(0)
-        gh = np.int64(0)
-        blanks = 0
         p = 0
         bb = META_BLANKS
         for j in range(ln):
@@ -298,8 +218,6 @@ def _store_list(E, board, rack, total, n, parent):  # type: ignore[no-untyped-de
             kms[i] |= np.int64(1) << cd
             p += vals[cd]
             h ^= ztab[s, t]
-            gh ^= ztab[s, cd]
-            blanks += cd == 0
             k += 1
             tmp[i, c_chk + m] = s
             m += 1
@@ -347,16 +265,12 @@ def _store_list(E, board, rack, total, n, parent):  # type: ignore[no-untyped-de
         tmp[i, 1] = sc
         tmp[i, 2] = p
         hs[i] = h
-        # a group key for a move with a blank (a move scoring 0 can end the game: alone)
-        gks[i] = gh if blanks and sc > 0 and k < total else 0
         est[i] = -(OUT_BONUS + sc) if k == total else -(sc + p)
     order = si[SI_ORDER]
     _sort_idx(est, n, order, si[SI_SORT])
     new_out = 0
     while new_out < n and tmp[order[new_out], 0] == total:
         new_out += 1
-    _group(si, order, new_out, n)
-    grp = si[SI_GRP]
     nout = new_out + kept_out
     # the ways out by score: the new ones (sorted) and the parent's (by score here)
     if kept_out:
@@ -384,7 +298,6 @@ def _store_list(E, board, rack, total, n, parent):  # type: ignore[no-untyped-de
                 pnt[top + i] = pnt[o]
                 pmk[top + i] = pmk[o]
                 pkm[top + i] = pkm[o]
-                pgr[top + i] = 0
                 for cc in range(pcb.shape[1]):
                     pcb[top + i, cc] = pcb[o, cc]
             else:
@@ -394,7 +307,6 @@ def _store_list(E, board, rack, total, n, parent):  # type: ignore[no-untyped-de
                 pnt[top + i] = tmp[-1 - o, 0]
                 pmk[top + i] = ks[-1 - o]
                 pkm[top + i] = kms[-1 - o]
-                pgr[top + i] = 0
                 for w in range(nw):
                     pcb[top + i, w] = si[SI_CB + w, -1 - o]
     else:
@@ -405,51 +317,40 @@ def _store_list(E, board, rack, total, n, parent):  # type: ignore[no-untyped-de
             pnt[top + i] = tmp[order[i], 0]
             pmk[top + i] = ks[order[i]]
             pkm[top + i] = kms[order[i]]
-            pgr[top + i] = 0
             for w in range(nw):
                 pcb[top + i, w] = si[SI_CB + w, order[i]]
-    # the other moves: the new ones and the parent's, merged by score + face value, a group
-    # (see _group) at a time (the parent's groups are whole: a group's moves are all legal or none)
+    # the other moves: the new ones and the parent's, merged by score + face value
     i = top + nout
     a = new_out
     b = 0
     while True:
         while b < kept and pool[keep[b], 0] == total:
             b += 1
-        # the next new group while its first move is estimated at least as good as the next kept one
+        # the next new move while it is estimated at least as good as the next kept one
         if a < n and (b >= kept or est[order[a]] <= -(pool[keep[b], 1] + pool[keep[b], 2])):
-            cnt = grp[a] + 1
-            for _x in range(cnt):
-                o = order[a]
-                for cc in range(pool.shape[1]):
-                    pool[i, cc] = tmp[o, cc]
-                pmh[i] = hs[o]
-                pnt[i] = tmp[o, 0]
-                pmk[i] = ks[o]
-                pkm[i] = kms[o]
-                pgr[i] = grp[a]
-                for w in range(nw):
-                    pcb[i, w] = si[SI_CB + w, o]
-                a += 1
-                i += 1
+            for cc in range(pool.shape[1]):
+                pool[i, cc] = tmp[order[a], cc]
+            pmh[i] = hs[order[a]]
+            pnt[i] = tmp[order[a], 0]
+            pmk[i] = ks[order[a]]
+            pkm[i] = kms[order[a]]
+            for w in range(nw):
+                pcb[i, w] = si[SI_CB + w, order[a]]
+            a += 1
         elif b < kept:
-            g = pgr[keep[b]]
-            cnt = g + 1 if g >= 0 else 1
-            for _x in range(cnt):
-                row = keep[b]
-                for cc in range(pool.shape[1]):
-                    pool[i, cc] = pool[row, cc]
-                pmh[i] = pmh[row]
-                pnt[i] = pnt[row]
-                pmk[i] = pmk[row]
-                pkm[i] = pkm[row]
-                pgr[i] = pgr[row] if g >= 0 else 0
-                for cc in range(pcb.shape[1]):
-                    pcb[i, cc] = pcb[row, cc]
-                b += 1
-                i += 1
+            row = keep[b]
+            for cc in range(pool.shape[1]):
+                pool[i, cc] = pool[row, cc]
+            pmh[i] = pmh[row]
+            pnt[i] = pnt[row]
+            pmk[i] = pmk[row]
+            pkm[i] = pkm[row]
+            for cc in range(pcb.shape[1]):
+                pcb[i, cc] = pcb[row, cc]
+            b += 1
         else:
             break
+        i += 1
     n += kept
     lid = st[S_NLISTS]
     lt[lid, 0] = top
