@@ -250,6 +250,56 @@ branch's commits were reverted. Every exact value of the eight runs equal (54 po
 Earlier work's ideas not retried: an aspiration window at the root (the same nodes). A
 profile with ``NUMBA_ENABLE_PROFILING=1`` recompiles everything with debug information (the
 samples were the compiler's), so there is no new one here.
+
+Tried and dropped (2026-11-26, branch ``eg12``; its code reverted, main's search unchanged).
+Where the time goes (perf with a map of the compiled symbols, main): with a blank (seed 29, 10 s)
+``_node`` 30% of the search's samples, the near generation ``_gen_dir_near`` 23%,
+``_store_list`` 15%, the word search ``_rec`` 13%, ``_best_out`` 10%; without (seeds 0, 1, 7, 9,
+12, 55) ``_node`` 30%, ``_gen_dir_near`` 26%, ``_rec`` 12%, ``_store_list`` 11%,
+``_frontier`` 7%, ``_best_out`` 4%. Seed 29 to depth 6: 1.41 million nodes, 269,000 lists
+generated (207,000 of them near lists two plies above the limit), 12.8 million moves refuted by
+the opponent's way out; a bigger pool and list table (2**21 rows, 2**19 lists) generate as many
+lists (500,859 -> 500,288 to depth 8): the lists are of boards met once. Blank designations
+grouped: moves that differ only in the letters their blanks stand for (the same squares, rack
+tiles, squares to keep empty and face value) made a group, its later moves (scoring less)
+right after its first in the list (the order held between the groups' first moves); scans
+passed over a whole group when its first move was not legal or lacked the rack's tiles, and the
+search when the opponent's way out refuted its first move (the rest score less, with the same
+refutation). The root lists of seeds 29, 34, 36 hold 5,260, 3,935 and 1,970 moves in 2,232,
+1,651 and 777 groups; to a fixed depth the search visits the same nodes (seed 29 at depth 6:
+1,414,899 on both; 21% of the refuted moves passed over unread), but the row scans that it
+spares are a small part of the time and grouping costs the list maker a hash table per list.
+Full runs, back to back on the CPU clock (1-minute load averages in brackets; the branch's
+first version grouped every move, the second only moves with a blank):
+
+==========================  ============  ============  ============  ============
+exact (1 s / 5 s)           all           opp 1-3       opp 4-6       opp 7
+==========================  ============  ============  ============  ============
+main, run 1 (2.0-2.1)       0.83 / 0.92   0.88 / 0.94   0.88 / 0.94   0.67 / 0.83
+groups v1, run 1 (2.0)      0.82 / 0.92   0.88 / 0.94   0.84 / 0.94   0.67 / 0.83
+main, run 2 (2.0)           0.83 / 0.92   0.88 / 0.94   0.88 / 0.94   0.67 / 0.83
+groups v1, run 2 (2.0-2.1)  0.80 / 0.90   0.88 / 0.94   0.81 / 0.91   0.67 / 0.83
+main, run 3 (1.2-1.8)       0.82 / 0.88   0.88 / 0.94   0.84 / 0.91   0.67 / 0.75
+groups v2, run 3 (1.9-2.1)  0.80 / 0.88   0.88 / 0.94   0.81 / 0.91   0.67 / 0.75
+main, run 4 (2.0-2.1)       0.82 / 0.90   0.88 / 0.94   0.84 / 0.94   0.67 / 0.75
+groups v2, run 4 (2.0)      0.80 / 0.90   0.88 / 0.94   0.81 / 0.94   0.67 / 0.75
+==========================  ============  ============  ============  ============
+
+The positions exact in all four runs 1-2 took 4.5 s and 4.9 s of CPU on main against 5.5 s
+and 7.0 s with v1 (48 positions, 1 s limit), 16.7 s and 18.0 s against 19.0 s and 20.8 s (54,
+5 s limit); in all four runs 3-4, 6.5 s and 5.1 s on main against 7.3 s and 7.6 s with v2
+(48), 17.0 s and 16.0 s against 19.4 s and 15.1 s (53). Nodes per second at 1 s: main 352,000-547,000,
+the branch 309,000-449,000. Main's own runs differ by up to 45% (4.5 s to 6.5 s on the same 48
+positions): load 2 on the 2 cores (another job's match) shares the caches. Per seed at 5 s
+(main, main, v1, v1, main, main, v2, v2; * not exact): seed 25 4.0, 4.4, 4.7, 4.99, 5.0*,
+5.0*, 5.0*, 5.0*; seed 7 4.0, 4.0, 4.6, 5.0*, 5.0*, 4.7, 5.0*, 4.8; seed 55 2.9, 3.1, 3.8, 3.0,
+3.7, 4.2, 4.9, 3.5; seed 1 1.5, 1.5, 1.6, 2.5, 2.6, 1.5, 2.5, 2.1; seeds 24, 29, 34, 36, 59 not
+exact in any run (to fixed depths, seed 29 needs 5.2-7.2 s for depth 6 and 34 13-17 s, on
+both). Every exact value of the eight runs equal (55 positions). Also tried: every still-legal
+move of the earlier list before generating three plies above the depth limit too (not only
+two): fewer lists generated but far more nodes (seed 25 at depth 6 after 5 s instead of exact at
+depth 10, seed 29 at depth 5). Kept from the branch: the plain-minimax tests with a blank
+(``E?`` against ``IIU``, both ways), which main's solver passes.
 """
 
 from __future__ import annotations
