@@ -31,6 +31,21 @@ refused; the champion with ``time_limit=1.0, workers=1``, 0.54 s a move on avera
 auto challenge, shuffles 0-349 from both seats, load 1-5): 700 games, champion 61.7% (95%
 58.1-65.3), +25.3 a game, 433.9 against 408.7 points. Issue 13's target is 65% against MAGPIE
 with its own leaves.
+
+The champion against MAGPIE's simulation player (2026-11-26; the same build, leaves and harness;
+while the bag holds tiles MAGPIE generates its 15 best moves by equity and simulates them 2
+plies deep for 1 s on one thread (``sim -plies 2 -numplays 15 -tlim 1 -scondition 99``, about
+6,800 rollouts a second, no inference: the harness's position has no last play), choosing by a
+win-probability table made here (a logistic curve of the spread, steeper with fewer tiles
+unseen; MAGPIE's own file cannot be fetched offline); with the bag empty, its endgame solver
+``endgame -eplies 25 -etlim 1``; the champion with ``time_limit=1.0, workers=1``; TWL06, auto
+challenge, shuffles 0-164 and 200-273 from both seats, two games at a time on the 2 cores,
+load 2): 478 games, champion 47.4% (95% 42.9-51.9), -0.6 a game, 419.5 against 420.2 points, 0
+moves refused; the champion took 0.53 s a move, MAGPIE 1.08 s. MAGPIE's endgame solver ends
+only after the first depth that finishes past its limit: in 77 games one of its endgame moves
+took more than 2 s (36 more than 5 s, 9 more than 20 s, at most 195 s), and the champion won
+38.3% of those games against 49.1% of the other 401. Issue 13's target is at least 50% given
+the same time.
 """
 
 from __future__ import annotations
