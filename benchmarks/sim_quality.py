@@ -15,7 +15,8 @@ position within ``--time`` seconds on one worker, and the script prints:
 * loss: the mean of (best oracle value - oracle value of the chosen candidate), in points;
 * best: how often the choice is the oracle's best candidate;
 * the same for the static player's choice (the first candidate), the baseline the simulation
-  has to beat;
+  has to beat, and for an ideal choice, the oracle's best of the player's candidates (what the
+  player's candidate list allows, judged against the oracle's list: see ``--oracle-set``);
 * the mean number of iterations and seconds the player spent a move.
 
 The oracle's own error (its standard error of a difference is about half a point with 2,000
@@ -53,6 +54,34 @@ z=4            0.06   0.02          522         0.660
 
 The shrinkage makes no difference; a stricter ``z`` drops fewer good candidates early and uses
 more of the second. ``z=3`` is the default since (2026-11-25).
+
+``--oracle-set`` gives the oracle a wider candidate list than the player's (the player's
+candidates are the first of the static ranking, so they are among the oracle's), to ask whether
+the player should spend the rest of its second on more candidates: it stops early, when pruning
+leaves one candidate (0.53 s of its 1 s a move against MAGPIE's simulation player), while MAGPIE
+simulates 15 candidates. Measured 2026-11-26 (load 1.7-2.0), the same 220 positions, an oracle of
+2,000 iterations over ``candidates=20 exchanges=3 margin=40`` (18.4 candidates a position on
+average), the player's defaults at 1 s a move: loss 0.11 (se 0.03), the oracle's best 0.88 of the
+time, 375 iterations, 0.60 s; static 1.06, 0.67. The ``ideal`` line for each
+setting of the candidates (``--set candidates=5`` etc.; a player that always chose the best of its
+own candidates, judged against the best of the oracle's):
+
+==========================================  ============  ==============  =====
+candidates (placements, exchanges, margin)  ideal loss    best in the set  size
+==========================================  ============  ==============  =====
+5, 2, 25                                    0.19 (0.08)   0.92            4.8
+10, 2, 25 (default)                         0.025 (0.02)  0.99            9.0
+10, 2, 40                                   0.025 (0.02)  0.99            9.5
+15, 2, 25 / 15, 3, 40 / 20, 3, 40           0.00          1.00            12.7-18.4
+==========================================  ============  ==============  =====
+
+With 5 candidates the player itself gives up 0.23 (se 0.08), 0.57 s a move.
+So more candidates than the default can gain at most 0.025 points a move (the oracle's best lies outside the
+default list in 2 positions of 220), and the rest of the player's 0.11 comes from choosing among
+its own candidates, which a longer simulation narrows only to 0.06 (``z=4`` above). A player that
+brought in the static ranking's next candidates when pruning left one (tried, not kept) has
+nothing to gain by this measure: what the simulation's time could still buy is in what its
+rollouts see (plies, the replies' evaluation), which only games measure.
 """
 
 from __future__ import annotations
@@ -95,20 +124,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--time", type=float, default=1.0, help="the player's time a move (seconds)")
     parser.add_argument("--set", nargs="*", default=[], metavar="NAME=VALUE",
                         help="SimPlayer settings, e.g. z=3 min_iterations=40")
+    parser.add_argument("--oracle-set", nargs="*", default=[], metavar="NAME=VALUE",
+                        help="SimPlayer settings that make the oracle's candidates (default: the player's), "
+                             "e.g. candidates=20 exchanges=3 margin=40 to judge wider settings")
     parser.add_argument("--cache", default="sim_oracle.json", help="oracle values (read and extended)")
     parser.add_argument("--lexicon", default="twl06")
     args = parser.parse_args(argv)
     lexicon = load_lexicon(args.lexicon)
     settings = parse_settings(args.set)
     player = SimPlayer(lexicon, seed=1, workers=1, time_limit=args.time, **settings)  # type: ignore[arg-type]
+    wide = SimPlayer(lexicon, seed=1, workers=1, **parse_settings(args.oracle_set))  # type: ignore[arg-type]
     views = positions_at(args.lexicon, args.games, TURNS, player.win_from)
     cache_path = Path(args.cache)
     cache: dict[str, list[float]] = json.loads(cache_path.read_text()) if cache_path.exists() else {}
     gen = None
     losses, static_losses, hits, static_hits, iters, secs = [], [], [], [], [], []
+    outside = 0
+    ideal: list[float] = []
+    sizes: list[int] = []
     for seed, turn, view in views:
-        cands = player.sim_candidates(view)
-        if len(cands) < 2:
+        cands = wide.sim_candidates(view)
+        own = player.sim_candidates(view)
+        if len(cands) < 2 or len(own) < 2:
             continue
         key = f"{seed}:{turn}:{args.oracle}:{len(cands)}"
         if key not in cache:
@@ -121,7 +158,13 @@ def main(argv: list[str] | None = None) -> int:
         move = player.choose(view)
         secs.append(time.perf_counter() - t0)
         iters.append(player.last_report.get("iterations", 0))
-        chosen = next(i for i, c in enumerate(cands) if c.move == move)
+        chosen = next((i for i, c in enumerate(cands) if c.move == move), -1)
+        mine = [i for i, c in enumerate(cands) if any(c.move == d.move for d in own)]
+        if chosen < 0 or len(mine) < len(own):  # a player with wider settings than the oracle's
+            outside += 1
+            continue
+        ideal.append(float(oracle.max() - oracle[mine].max()))
+        sizes.append(len(own))
         best = float(oracle.max())
         losses.append(best - oracle[chosen])
         hits.append(oracle[chosen] == best)
@@ -129,11 +172,16 @@ def main(argv: list[str] | None = None) -> int:
         static_hits.append(oracle[0] == best)
     n = len(losses)
     se = float(np.std(losses, ddof=1) / np.sqrt(n)) if n > 1 else 0.0
-    print(f"{n} positions, oracle {args.oracle} iterations; player {settings or 'defaults'}, {args.time} s a move "
+    over = " ".join(args.oracle_set) or "the player's candidates"
+    print(f"{n} positions ({outside} choices outside the oracle's candidates left out), oracle {args.oracle} "
+          f"iterations over {over}; player {settings or 'defaults'}, {args.time} s a move "
           f"(load average {os.getloadavg()[0]:.2f})")
     print(f"sim:    loss {np.mean(losses):6.2f} (se {se:.2f})  best {np.mean(hits):.2f}  "
           f"iterations {np.mean(iters):6.0f}  seconds {np.mean(secs):.3f}")
     print(f"static: loss {np.mean(static_losses):6.2f}           best {np.mean(static_hits):.2f}")
+    print(f"ideal:  loss {np.mean(ideal):6.3f} (se {float(np.std(ideal, ddof=1) / np.sqrt(n)) if n > 1 else 0.0:.3f})  "
+          f"best {np.mean(np.asarray(ideal) == 0):.2f}  (always the best of the player's "
+          f"{np.mean(sizes):.1f} candidates)")
     player.close()
     return 0
 
