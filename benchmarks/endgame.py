@@ -300,6 +300,52 @@ move of the earlier list before generating three plies above the depth limit too
 two): fewer lists generated but far more nodes (seed 25 at depth 6 after 5 s instead of exact at
 depth 10, seed 29 at depth 5). Kept from the branch: the plain-minimax tests with a blank
 (``E?`` against ``IIU``, both ways), which main's solver passes.
+
+Passes proven forced and one tile valued without a list (2026-11-26, branch ``eg13``). When
+none of a player's earlier moves is still legal, a new placement must cover a square next to
+the tiles placed since; ``endgame_gen.stuck`` reads the two lines through each such square for
+the rack's letters (a letter must make a word with the tiles across and, along, at least a
+substring of some word; one tile must make words both ways) and, when none fits, the pass is
+forced without a generation, at the depth limit and above (``st[S_STUCK]``). A player with one
+tile (not a blank) goes out with its best placement, valued from the earlier list and
+``endgame_gen.single_best`` (those squares scored directly): exact at any depth without a list
+(``st[S_SINGLE]``), where the depth limit used to return the earlier list's best as a guess and
+the nodes above it searched the pass too. Both checked against generation on real boards
+(``tests/test_endgame_lists.py``: the one-tile check is exact, the other never proves a pass
+that is not forced). The stuck proof alone changes no node: seed 24 to depth 4, the same 209,804
+nodes in 0.85 s instead of 1.42 s (67,725 proofs, 22,918 lists generated instead of 89,709),
+and about twice the nodes in 5 s (1.8-3.2 million against 0.8-1.4 million); still not exact
+(depth 5 takes 14.8 s, value 59; depth 6 is not done after 100 s: a rack playing out against a
+stuck V has no refutation to fail its lines low). The one-tile rule takes 1-5% of the nodes
+off most positions. Full runs back to back on the CPU clock (1-minute load averages in
+brackets; pair 1 the stuck proof alone, pairs 2-3 both):
+
+==========================  ============  ============  ============  ============
+exact (1 s / 5 s)           all           opp 1-3       opp 4-6       opp 7
+==========================  ============  ============  ============  ============
+main, run 1 (2.0-2.1)       0.80 / 0.87   0.88 / 0.94   0.81 / 0.91   0.67 / 0.67
+stuck, run 1 (2.1-2.2)      0.80 / 0.87   0.88 / 0.94   0.81 / 0.91   0.67 / 0.67
+main, run 2 (2.1-2.2)       0.82 / 0.87   0.88 / 0.94   0.84 / 0.91   0.67 / 0.67
+both, run 2 (2.0-2.1)       0.82 / 0.90   0.88 / 0.94   0.84 / 0.91   0.67 / 0.83
+main, run 3 (1.1-1.7)       0.83 / 0.88   0.88 / 0.94   0.88 / 0.91   0.67 / 0.75
+both, run 3 (1.7-2.4)       0.82 / 0.88   0.88 / 0.94   0.84 / 0.91   0.67 / 0.75
+==========================  ============  ============  ============  ============
+
+The positions exact in both runs of a pair took 8.72 s -> 8.70 s (48, 1 s limit) and 17.03 s
+-> 16.70 s (52, 5 s) of CPU in pair 1; 4.87 s -> 6.53 s (48) and 12.95 s -> 9.73 s (52) in
+pair 2; 6.18 s -> 8.34 s (49) and 18.02 s -> 17.25 s (53) in pair 3. The 1 s and 5 s figures
+pull opposite ways because the machine's speed drifts within a run: the same searches (the same
+nodes) took 5.76 s in main's 1 s pass of run 2 and 7.95 s in its 5 s pass, 7.15 s and 5.69 s
+on the branch. Alternating shorter runs (ten positions exact in 5 s: seeds 0, 1, 9, 12, 21,
+38, 44, 52, 55, 57; three of each version, one after the other) took 12.63, 10.43 and 13.32 s
+on main (seed 55 not exact in the first) against 12.95, 8.96 and 10.54 s (all exact), 3.74
+against 3.66 million nodes. Per seed at 5 s (pairs 2 and 3, main -> branch): seed 9 1.31 ->
+1.06 and 2.39 -> 1.60 s, 12 0.94 -> 0.75 and 1.56 -> 1.29, 57 1.38 -> 0.57 and 1.25 -> 0.72
+(the stuck tiles' gain), 55 not exact -> 2.52 and 3.61 -> 3.62, 1 2.31 -> 2.23 and 2.28 ->
+2.68, 25 not exact -> 4.83 and not exact in both. Every exact value of the session's thirteen
+runs equal (54 positions). Still not exact within 5 s: seeds 24, 29, 34, 36, 59, 7 and (in
+three runs of four) 25; over 1 s also 1, 9, 55 and, in some runs, 12 (main under 1 s in both
+pairs, the branch in neither) and 57 (the branch under 1 s in both, main in one).
 """
 
 from __future__ import annotations

@@ -149,3 +149,50 @@ def test_stable_sort_of_the_list_maker() -> None:
         tmp = np.zeros(n + 5, np.int64)
         endgame_store._sort_idx.py_func(keys, n, idx, tmp)
         assert idx[:n].tolist() == np.argsort(keys[:n], kind="mergesort").tolist()
+
+
+def test_stuck_and_single_tile_checks_agree_with_generation(lexicon: Lexicon) -> None:
+    """:func:`~qiza.players.endgame_gen.stuck` (no placement covers a square next to the tiles
+    placed since) and :func:`~qiza.players.endgame_gen.single_best` (a one-tile rack's best such
+    placement) against generating on the board with and without those tiles: stuck never when a
+    new placement exists, always when a one-tile rack has none, and the one tile's best score."""
+    from qiza.movegen import decode_packed, kind_values
+    from qiza.players.endgame_gen import single_best, stuck
+    from qiza.players.endgame_scan import _rack_bits
+
+    gen = generator(lexicon, CLASSIC)
+    vals = kind_values(CLASSIC.tile_set.values, CLASSIC.tile_set.size).astype(np.int64)
+    rng = np.random.default_rng(11)
+
+    def placements(board: np.ndarray, rack: np.ndarray) -> set[tuple[int, ...]]:
+        """(score, row, column, direction, length, tiles) of every placement."""
+        score, row, col, dirn, length, _, _, tiles = decode_packed(gen.generate_packed(board, rack))
+        return {(int(score[i]), int(row[i]), int(col[i]), int(dirn[i]), int(length[i]), *np.asarray(tiles[i]).tolist())
+                for i in range(len(score))}
+
+    proved = {1: 0, 2: 0}
+    for board, _me, _opp in _positions(lexicon, 6):
+        occupied = np.flatnonzero(board)
+        for _trial in range(60):
+            s = int(rng.choice(occupied))
+            step = int(rng.choice([1, 15]))
+            new = [q for q in range(s, min(s + 4 * step, 225), step) if board[q] and (step == 15 or q // 15 == s // 15)]
+            old = board.copy()
+            old[new] = 0
+            size = int(rng.choice([1, 1, 2, 3]))
+            rack = np.zeros(27, np.int32)
+            for t in rng.choice(np.arange(1, 27), size):
+                rack[t] += 1
+            before = placements(old, rack)
+            fresh = placements(board, rack) - before  # with another score if a word changed
+            squares = np.array(new, np.int64)
+            proof = stuck(gen.graph, board, 15, squares, 0, len(new), _rack_bits(rack), size)
+            assert not (proof and fresh)
+            if size == 1:
+                assert proof == (not fresh)
+                x = int(np.flatnonzero(rack)[0])
+                best, _square = single_best(gen.graph, board, 15, squares, 0, len(new), x, vals, gen.prem[0], gen.prem[1])
+                assert best == max((p[0] for p in fresh), default=-1)
+            if proof:
+                proved[min(size, 2)] += 1
+    assert proved[1] and proved[2]

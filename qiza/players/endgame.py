@@ -20,8 +20,11 @@ tiles to the end); a position two plies above the limit is searched in one compi
 before generating a position's moves, the table's best move (two plies above the limit: every
 still-legal move) from the earlier list is searched first, and a cutoff spares the generation.
 A player with one tile who can go out does (going out beats passing, which the opponent can
-answer by passing), so such positions are exact at the depth limit when the moves were
-generated there.
+answer by passing), so such positions are exact at the depth limit; with an earlier list and a
+tile that is not a blank, the best placement is found without a list (the earlier list's
+still-legal moves, and the squares next to the tiles placed since, scored directly), and a
+player none of whose earlier moves is still legal is shown to be stuck by the lines through
+those squares, without a list, when no letter of the rack fits them (the pass is forced).
 
 The value of a position is the score difference to
 the end of the game for the player to move, with the game's own end rules:

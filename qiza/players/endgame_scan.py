@@ -177,6 +177,17 @@ def _partial(pool, pnt, pkm, lt, lid, pcb, occ, rack, total):  # type: ignore[no
 
 
 @nb.njit(cache=CACHE, **NO_REFCOUNT)
+def _any_left(pool, pnt, pkm, lt, lid, pcb, occ, rack, total):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Whether list ``lid`` has a still-legal move of ``rack``."""
+    rbits = _rack_bits(rack)
+    start = lt[lid, 0]
+    for row in range(start, start + lt[lid, 1]):
+        if pnt[row] <= total and (pkm[row] & ~rbits) == 0 and _valid(pool, row, pcb, occ, rack):
+            return True
+    return False
+
+
+@nb.njit(cache=CACHE, **NO_REFCOUNT)
 def _find_move(pmh, lt, lid, key):  # type: ignore[no-untyped-def]  # pragma: no cover
     """The pool row of the move named ``key`` in list ``lid`` (-1: none)."""
     start = lt[lid, 0]

@@ -61,6 +61,18 @@ empty) and already refutes it: going out is a lower bound of the opponent's valu
 bound is exact (``st[S_REFUTED]`` counts them; near the depth limit they are most of the
 moves, each spared a node).
 
+**Passes proven forced, one tile valued, without a list** (branch ``eg13``). When none of
+the earlier list's moves is still legal, a placement would have to cover a square next to the
+tiles placed since (see :mod:`qiza.players.endgame_gen`); :func:`qiza.players.endgame_gen.stuck`
+reads the lines through those squares for the rack's letters and, when none fits, the pass is
+forced without generating a list (``st[S_STUCK]``): a player stuck with a V against a rack
+playing out checks a few squares per move instead of making a list at every node. A player
+with one tile (not a blank) goes out with its best placement (going out beats passing), at the
+depth limit too, valued from the earlier list's still-legal moves and
+:func:`qiza.players.endgame_gen.single_best` (the placements near the tiles placed since,
+scored directly): exact without a list (``st[S_SINGLE]``), where the depth limit used to
+return the earlier list's best as a guess.
+
 Compiled-code notes: :func:`_node` is the one recursive function, called from Python (the
 iterative deepening is its ``depth == 0`` case) and compiled for one signature by
 :func:`prepare` before its first call, because Numba's disk cache cannot load a recursive
@@ -97,10 +109,11 @@ from qiza.movegen_search import (
     P_OVERFLOW,
     W_RACK,
 )
-from qiza.players.endgame_gen import gen_near, mark_near
+from qiza.players.endgame_gen import gen_near, mark_near, single_best, stuck
 from qiza.players.endgame_scan import (
     NO_REFCOUNT,
     REFCOUNT,
+    _any_left,
     _best_out,
     _clear,
     _cols,
@@ -177,10 +190,12 @@ from qiza.players.endgame_store import (
     S_OPEN,
     S_PASSES_RULE,
     S_REFUTED,
+    S_SINGLE,
     S_STACK,
     S_STEP2,
     S_STOP,
     S_STREAK_LIMIT,
+    S_STUCK,
     S_TOP,
     S_VALUE,
     STOP_BUFFER,
@@ -503,6 +518,28 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
             st[S_LEAF_SEEN] += 1
     s_pass, p_pass, pass_ends = _after(0, 0, streak, passes, passes_rule, limit)
     pass_guess = opp_pts - mine_pts  # the game ends (or the static guess): both keep their tiles
+    if total == 1 and anc_me >= 0 and not rk[me, RK_BITS] & 1:
+        # one tile, not a blank: going out with its best placement beats passing (the opponent
+        # could pass back), at any depth; its placements are the earlier list's still-legal ones
+        # and those near the tiles placed since, valued without making a list
+        v, r = _frontier(pool, lt, anc_me, pcb, occ, rack, total, mine_pts, opp_pts, np.int64(INF))
+        if r >= 0 or not _any_left(pool, pnt, pkm, lt, anc_me, pcb, occ, rack, total):
+            x = 1
+            while rack[x] == 0:
+                x += 1
+            sn, sq = single_best(E[E_GRAPH], board, E[E_GEO][0], E[E_STACK], anc_me_h, st[S_STACK], x, E[E_VALS],
+                                 E[E_PREM][0], E[E_PREM][1])
+            so = np.int64(pool[r, 1]) if r >= 0 else np.int64(-1)
+            if sn >= 0 or so >= 0:
+                st[S_SINGLE] += 1
+                if sn > so:
+                    best = sn + 2 * opp_pts
+                    best_key = E[E_ZTAB][sq, x]
+                else:
+                    best = so + 2 * opp_pts
+                    best_key = pmh[r]
+                _store(tt, tf, key, depth, True, best, -INF, INF, best_key)
+                return best
     if depth <= 1:
         if anc_me >= 0:
             # a static guess from the still-legal moves of an earlier list: no generation
@@ -513,7 +550,21 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
             # anyway; otherwise the moves are generated, for an exact value; and when no move
             # of the earlier list is left, to see whether the pass is forced)
             if r < 0 and not _partial(pool, pnt, pkm, lt, anc_me, pcb, occ, rack, total):
-                pass  # no move of the earlier list left: generate
+                # no move of the earlier list left: generate, unless the lines through the squares
+                # next to the tiles placed since prove that the pass is forced
+                if not _any_left(pool, pnt, pkm, lt, anc_me, pcb, occ, rack, total) and stuck(
+                        E[E_GRAPH], board, E[E_GEO][0], E[E_STACK], anc_me_h, st[S_STACK], rk[me, RK_BITS], total):
+                    st[S_STUCK] += 1
+                    if pass_ends:
+                        _store(tt, tf, key, depth, True, pass_guess, -INF, INF, np.int64(PASS_KEY))
+                        return pass_guess
+                    horizon_before = st[S_HORIZON]
+                    best = -_node(E, board, hb, racks, 1 - me, opp_pts, mine_pts, opp_total, total, s_pass, p_pass,
+                                  depth, -beta, -alpha, anc_opp, anc_me, anc_opp_h, anc_me_h)
+                    if not st[S_STOP]:
+                        _store(tt, tf, key, depth, st[S_HORIZON] == horizon_before, best, alpha, beta,
+                               np.int64(PASS_KEY))
+                    return best
             elif not pass_ends or (r >= 0 and pool[r, 0] < total) or _partial(pool, pnt, pkm, lt, anc_me, pcb, occ, rack, total):
                 st[S_HORIZON] += 1
                 return v
@@ -553,6 +604,20 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
     done_key = np.int64(NO_MOVE)
     lid = _find_list(E[E_LC], hb, rk[me, RK_LIST])
     temporary = False
+    if lid < 0 and anc_me >= 0 and not _any_left(pool, pnt, pkm, lt, anc_me, pcb, occ, rack, total) and stuck(
+            E[E_GRAPH], board, E[E_GEO][0], stack, anc_me_h, here, rk[me, RK_BITS], total):
+        # no move of the earlier list left, and none near the tiles placed since: the pass is
+        # forced (searched without using up a ply), with no list made
+        st[S_STUCK] += 1
+        if pass_ends:
+            best = pass_guess
+        else:
+            best = -_node(E, board, hb, racks, 1 - me, opp_pts, mine_pts, opp_total, total, s_pass, p_pass,
+                          depth, -beta, -alpha, anc_opp, anc_me, anc_opp_h, anc_me_h)
+            if st[S_STOP]:
+                return np.int64(0)
+        _store(tt, tf, key, depth, st[S_HORIZON] == horizon_before, best, alpha_orig, beta, np.int64(PASS_KEY))
+        return best
     # before generating this position's moves, moves of the earlier list that are still legal:
     # the table's move, and two plies above the limit all of them (a cutoff spares generating)
     pre = -1

@@ -47,7 +47,9 @@ S_CUT_SUM = 22  # moves valued before the cutoff, summed over the nodes cut off
 S_FULL = 23  # interior nodes that valued all their moves
 S_LEAF_HITS = 24  # table hits that decided a node at the depth limit
 S_LEAF_SEEN = 25  # table entries found at the depth limit
-S_SIZE = 26
+S_STUCK = 26  # passes proven forced without generating a list (see endgame_gen.stuck)
+S_SINGLE = 27  # one-tile positions valued without a list (see endgame_gen.single_best)
+S_SIZE = 28
 
 # E: the search's arrays (a tuple; see endgame._search_arrays)
 E_GRAPH, E_WORK0, E_WORK, E_OUT, E_PREM = 0, 1, 2, 3, 4  # the move generator's
