@@ -346,6 +346,14 @@ against 3.66 million nodes. Per seed at 5 s (pairs 2 and 3, main -> branch): see
 runs equal (54 positions). Still not exact within 5 s: seeds 24, 29, 34, 36, 59, 7 and (in
 three runs of four) 25; over 1 s also 1, 9, 55 and, in some runs, 12 (main under 1 s in both
 pairs, the branch in neither) and 57 (the branch under 1 s in both, main in one).
+Checked again before the merge (2026-11-26, load 0.3-0.9, ``--limits 1 --clock cpu``, main and
+the branch alternated twice): exact 0.83 and 0.82 on main, 0.82 and 0.85 on the branch; the 49
+positions exact in all four took 6.00 and 5.96 s of CPU on main, 7.38 and 6.20 s on the branch.
+Six short positions (seeds 0, 21, 22, 38, 44, 52; 1.05 million nodes on main, 1.03 on the
+branch), five runs of each alternated: main 2.42-2.71 s, the branch 2.49-3.57 s; the fastest of
+five per seed equal within 0.06 s but for seed 52 (0.44 s -> 0.53 s). So the branch is merged
+for the stuck-tile endgames (seeds 9, 12, 57, 24's node rate), at a possible small cost on
+short endgames that this machine's noise does not settle.
 """
 
 from __future__ import annotations
