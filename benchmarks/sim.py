@@ -114,9 +114,10 @@ def positions(lexicon_name: str, games: int) -> list[PlayerView]:
 
 
 def positions_at(lexicon_name: str, games: int, turns: tuple[int, ...],
-                 min_bag: int) -> list[tuple[int, int, PlayerView]]:
+                 min_bag: int, opponents: dict[tuple[int, int], str] | None = None) -> list[tuple[int, int, PlayerView]]:
     """(game seed, turn, view) of the player to move before each of ``turns`` of static
-    self-play games (seeds ``0..games-1``), where the bag holds more than ``min_bag`` tiles."""
+    self-play games (seeds ``0..games-1``), where the bag holds more than ``min_bag`` tiles;
+    ``opponents``, if given, gets the opponent's rack at each (seed, turn) (two players)."""
     lexicon = load_lexicon(lexicon_name)
     rules = find_preset("classic").with_options(first_player="fixed")
     players = [StaticPlayer(lexicon, seed=1), StaticPlayer(lexicon, seed=2)]
@@ -128,6 +129,8 @@ def positions_at(lexicon_name: str, games: int, turns: tuple[int, ...],
             view = game.view(game.to_move)
             if turn in turns and view.bag_count > min_bag:
                 views.append((seed, turn, view))
+                if opponents is not None:
+                    opponents[seed, turn] = game.view(1 - game.to_move).rack
             game.play(players[game.to_move].choose(view))
             turn += 1
     return views
