@@ -166,23 +166,13 @@ def _next_out(pool, pmk, rk, lt, lid, pcb, occ, rack, total, after):  # type: ig
 
 
 @nb.njit(cache=CACHE, **NO_REFCOUNT)
-def _partial(pool, pnt, pkm, lt, lid, pcb, occ, rack, total):  # type: ignore[no-untyped-def]  # pragma: no cover
-    """Whether list ``lid`` has a still-legal move that does not play every tile of ``rack``."""
+def _legal_left(pool, pnt, pkm, lt, lid, pcb, occ, rack, most):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Whether list ``lid`` has a still-legal move of ``rack`` placing at most ``most`` tiles
+    (the rack's size: any move; one less: a move that does not go out)."""
     rbits = _rack_bits(rack)
     start = lt[lid, 0]
     for row in range(start, start + lt[lid, 1]):
-        if pnt[row] < total and (pkm[row] & ~rbits) == 0 and _valid(pool, row, pcb, occ, rack):
-            return True
-    return False
-
-
-@nb.njit(cache=CACHE, **NO_REFCOUNT)
-def _any_left(pool, pnt, pkm, lt, lid, pcb, occ, rack, total):  # type: ignore[no-untyped-def]  # pragma: no cover
-    """Whether list ``lid`` has a still-legal move of ``rack``."""
-    rbits = _rack_bits(rack)
-    start = lt[lid, 0]
-    for row in range(start, start + lt[lid, 1]):
-        if pnt[row] <= total and (pkm[row] & ~rbits) == 0 and _valid(pool, row, pcb, occ, rack):
+        if pnt[row] <= most and (pkm[row] & ~rbits) == 0 and _valid(pool, row, pcb, occ, rack):
             return True
     return False
 
