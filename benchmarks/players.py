@@ -29,8 +29,19 @@ times 1.2, because its own trained leaves cannot be made offline; a scratch harn
 position without the champion's rack and checked every move with qiza's rules engine, 0
 refused; the champion with ``time_limit=1.0, workers=1``, 0.54 s a move on average; TWL06,
 auto challenge, shuffles 0-349 from both seats, load 1-5): 700 games, champion 61.7% (95%
-58.1-65.3), +25.3 a game, 433.9 against 408.7 points. Issue 13's target is 65% against MAGPIE
-with its own leaves.
+58.1-65.3), +25.3 a game, 433.9 against 408.7 points. Again on 2026-11-27 with main at
+f7e11b2 (the endgame search of 2026-11-26 since; the same games 0-699, the other core playing
+another match, load 2): 700 games, champion 62.8% (95% 59.2-66.4), +27.8 a game, 434.8 against
+407.0, 0.54 s a move, 0 refused; both runs, 1,400 games: 62.3% (95% 59.7-64.8), +26.5 a game.
+Issue 13's target is 65% against MAGPIE with its own leaves.
+
+Deeper rollouts (2026-11-27, branch ``plies``, not merged): the rollouts played on for four
+moves after the candidate (the opponent's reply, the champion's move, the reply, the move, then
+the final leave) instead of two, compiled and in Python alike, the champion otherwise the same;
+on the same games against the same MAGPIE build, at the same time: 700 games, 60.0% (95%
+56.4-63.6), +23.9 a game, 0.70 s a move (about 190 iterations a simulated move against 320: it
+prunes less). Paired with the run above game by game: -2.8 points of win rate (se 2.2) and -3.9
+a game (se 3.9): no gain at 1 s a move, so the code stays out.
 
 The champion against MAGPIE's simulation player (2026-11-26; the same build, leaves and harness;
 while the bag holds tiles MAGPIE generates its 15 best moves by equity and simulates them 2
@@ -44,8 +55,11 @@ load 2): 478 games, champion 47.4% (95% 42.9-51.9), -0.6 a game, 419.5 against 4
 moves refused; the champion took 0.53 s a move, MAGPIE 1.08 s. MAGPIE's endgame solver ends
 only after the first depth that finishes past its limit: in 77 games one of its endgame moves
 took more than 2 s (36 more than 5 s, 9 more than 20 s, at most 195 s), and the champion won
-38.3% of those games against 49.1% of the other 401. Issue 13's target is at least 50% given
-the same time.
+38.3% of those games against 49.1% of the other 401. 200 more games on 2026-11-26 (shuffles
+274-373 from both seats, with that day's endgame search): champion 53.2% (95% 46.3-60.2), +4.9
+a game, 423.5 against 418.6; MAGPIE's endgame took more than 2 s in 27 of them (at most 34.9 s),
+and the champion won 40.7% of those. All 678 games: 49.1% (95% 45.4-52.9), +1.0 a game.
+Issue 13's target is at least 50% given the same time.
 """
 
 from __future__ import annotations
