@@ -354,6 +354,20 @@ branch), five runs of each alternated: main 2.42-2.71 s, the branch 2.49-3.57 s;
 five per seed equal within 0.06 s but for seed 52 (0.44 s -> 0.53 s). So the branch is merged
 for the stuck-tile endgames (seeds 9, 12, 57, 24's node rate), at a possible small cost on
 short endgames that this machine's noise does not settle.
+
+Main at f7e11b2 (2026-11-27, load 0.8, ``--limits 1 5 --clock cpu``): exact 0.83 / 0.92; not
+exact within 5 s seeds 24, 29, 34, 36, 59 (7 in 4.99 s, 25 in 4.35 s); over 1 s also 1 (1.8
+s), 9 (1.01 s), 55 (2.9 s). Tried and dropped the same day: other iteration schedules
+(``STEP2_FROM`` and, in scratch code, steps of four plies). The value settles early (seeds 9,
+12, 55, 57 have their final value from depth 4) and the last iterations cost most (seed 9: depth
+8 443,000 nodes, depth 10, exact, 84,000), so fewer iterations were tried. Nodes on seeds 1, 9,
+55, 12, 57, 0, 21, 22, 44, 52 (then seeds 7 and 25): the default (1-6, 8, 10, ...) 3.72 million
+(1.83, 1.27); 1-4, 6, 8, ... (``STEP2_FROM = 4``) 3.00 (0.97, 1.13); 1-4, 6, 10, 14, ... 2.69
+(0.97, 0.99); 1-4, 8, 12, ... 2.65 (0.97, and seed 25 not exact after 30 s: 17.9 million);
+every value equal. But a node of the deeper lines costs more (their boards are met once: lists
+generated, not cached): on the full 60 (CPU clock, load 2: both cores busy) 1-4, 6, 10, ...
+took seed 1 to 3.1 s against 1.65 s and seed 0 to 1.64 s against 0.62 s, exact within 1 s 0.78
+against 0.83. The lists generated, not the nodes, are this search's cost.
 """
 
 from __future__ import annotations
