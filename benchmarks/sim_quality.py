@@ -163,7 +163,9 @@ def main(argv: list[str] | None = None) -> int:
         own = player.sim_candidates(view)
         if len(cands) < 2 or len(own) < 2:
             continue
-        key = f"{'truth:' if args.truth else ''}{seed}:{turn}:{args.oracle}:{len(cands)}"
+        # the oracle's settings in the key: two candidate lists of the same length are not the same
+        key = (f"{'truth:' if args.truth else ''}{seed}:{turn}:{args.oracle}:{len(cands)}"
+               + "".join(f":{item}" for item in sorted(args.oracle_set)))
         if key not in cache:
             gen = gen or player.generator(view.rules)
             truth = None
