@@ -166,13 +166,14 @@ def _next_out(pool, pmk, rk, lt, lid, pcb, occ, rack, total, after):  # type: ig
 
 
 @nb.njit(cache=CACHE, **NO_REFCOUNT)
-def _legal_left(pool, pnt, pkm, lt, lid, pcb, occ, rack, most):  # type: ignore[no-untyped-def]  # pragma: no cover
-    """Whether list ``lid`` has a still-legal move of ``rack`` placing at most ``most`` tiles
-    (the rack's size: any move; one less: a move that does not go out)."""
+def _legal_left(pool, pnt, pkm, lt, lid, pcb, occ, rack, least, most):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Whether list ``lid`` has a still-legal move of ``rack`` placing from ``least`` to ``most``
+    tiles (1 to the rack's size: any move; to one less: a move that does not go out; the rack's
+    size to it: a way out)."""
     rbits = _rack_bits(rack)
     start = lt[lid, 0]
     for row in range(start, start + lt[lid, 1]):
-        if pnt[row] <= most and (pkm[row] & ~rbits) == 0 and _valid(pool, row, pcb, occ, rack):
+        if least <= pnt[row] <= most and (pkm[row] & ~rbits) == 0 and _valid(pool, row, pcb, occ, rack):
             return True
     return False
 

@@ -522,7 +522,7 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
         # could pass back), at any depth; its placements are the earlier list's still-legal ones
         # and those near the tiles placed since, valued without making a list
         v, r = _frontier(pool, lt, anc_me, pcb, occ, rack, total, mine_pts, opp_pts, np.int64(INF))
-        if r >= 0 or not _legal_left(pool, pnt, pkm, lt, anc_me, pcb, occ, rack, total):
+        if r >= 0 or not _legal_left(pool, pnt, pkm, lt, anc_me, pcb, occ, rack, 1, total):
             x = 1
             while rack[x] == 0:
                 x += 1
@@ -548,10 +548,11 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
             # (when passing ends the game, a move that does not go out makes the value inexact
             # anyway; otherwise the moves are generated, for an exact value; and when no move
             # of the earlier list is left, to see whether the pass is forced)
-            if r < 0 and not _legal_left(pool, pnt, pkm, lt, anc_me, pcb, occ, rack, total - 1):
+            if r < 0 and not _legal_left(pool, pnt, pkm, lt, anc_me, pcb, occ, rack, 1, total - 1):
                 # no move of the earlier list left: generate, unless the lines through the squares
                 # next to the tiles placed since prove that the pass is forced
-                if not _legal_left(pool, pnt, pkm, lt, anc_me, pcb, occ, rack, total) and stuck(
+                # (only a way out can be left: the other moves were ruled out above)
+                if not _legal_left(pool, pnt, pkm, lt, anc_me, pcb, occ, rack, total, total) and stuck(
                         E[E_GRAPH], board, E[E_GEO][0], E[E_STACK], anc_me_h, st[S_STACK], rk[me, RK_BITS], total):
                     st[S_STUCK] += 1
                     if pass_ends:
@@ -564,7 +565,7 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
                         _store(tt, tf, key, depth, st[S_HORIZON] == horizon_before, best, alpha, beta,
                                np.int64(PASS_KEY))
                     return best
-            elif not pass_ends or (r >= 0 and pool[r, 0] < total) or _legal_left(pool, pnt, pkm, lt, anc_me, pcb, occ, rack, total - 1):
+            elif not pass_ends or (r >= 0 and pool[r, 0] < total) or _legal_left(pool, pnt, pkm, lt, anc_me, pcb, occ, rack, 1, total - 1):
                 st[S_HORIZON] += 1
                 return v
         lid, temporary = _moves(E, board, hb, rack, total, anc_me, anc_me_h, rk[me, RK_LIST])
@@ -603,7 +604,7 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
     done_key = np.int64(NO_MOVE)
     lid = _find_list(E[E_LC], hb, rk[me, RK_LIST])
     temporary = False
-    if lid < 0 and anc_me >= 0 and not _legal_left(pool, pnt, pkm, lt, anc_me, pcb, occ, rack, total) and stuck(
+    if lid < 0 and anc_me >= 0 and not _legal_left(pool, pnt, pkm, lt, anc_me, pcb, occ, rack, 1, total) and stuck(
             E[E_GRAPH], board, E[E_GEO][0], stack, anc_me_h, here, rk[me, RK_BITS], total):
         # no move of the earlier list left, and none near the tiles placed since: the pass is
         # forced (searched without using up a ply), with no list made
