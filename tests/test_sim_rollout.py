@@ -164,3 +164,63 @@ def test_the_fade_is_on_by_default_and_selfplay_turns_it_off(enable: Lexicon) ->
     assert [p.fade for p in sims] == [True, False]
     view = _views(enable, fixed(CLASSIC), 2, 9, (40,))[0]
     assert SimTask.of_view(view, sims[1].sim_candidates(view), 1, 0).leave_fade
+
+
+@pytest.mark.parametrize("end_points, seed", [("double", 21), ("rulebook", 22)])
+def test_play_out_in_both_rollouts(enable: Lexicon, end_points: str, seed: int) -> None:
+    """``playout``: rollouts that empty the bag play the two-player game to its end, the same in
+    both rollouts; the values change only where the bag runs out, and then every iteration's
+    value is final (no tile unseen)."""
+    rules = fixed(CLASSIC, end_points=end_points)
+    player = SimPlayer(enable, seed=seed, workers=1, margin=1000.0, candidates=6)
+    early, late = _views(enable, rules, 2, seed, (60, 5))
+    task = _task(player, early, 6, 7)
+    gen = player.generator(rules)
+    np.testing.assert_array_equal(simulate(gen, player.leaves, rules, replace(task, playout=True)),
+                                  simulate(gen, player.leaves, rules, task))
+    task = _task(player, late, 12, 8)
+    played = _same(player, replace(task, playout=True))
+    assert not np.array_equal(played, _same(player, task))
+    assert (played[:, played.shape[1] // 2:] == 0).all()
+
+
+def test_play_out_is_for_two_players_only(enable: Lexicon) -> None:
+    """With three players the setting changes nothing."""
+    rules = fixed(CLASSIC)
+    player = SimPlayer(enable, seed=23, workers=1, margin=1000.0, candidates=6)
+    view = _views(enable, rules, 3, 23, (4,))[0]
+    task = _task(player, view, 8, 9)
+    gen = player.generator(rules)
+    np.testing.assert_array_equal(simulate(gen, player.leaves, rules, replace(task, playout=True)),
+                                  simulate(gen, player.leaves, rules, task))
+
+
+def test_play_out_ends_the_game() -> None:
+    """The compiled play-out on a tiny board and word list: each side plays its best word or
+    passes; going out earns twice the other rack, two passes in a row end the game with each
+    side losing its own tiles."""
+    from qiza import gaddag
+    from qiza.movegen import MoveGenerator
+    from qiza.movegen_search import O_WIDTH
+
+    gen = MoveGenerator(gaddag.build(["AT", "TA", "AA"]))
+    kinds = gen.kinds
+    face = np.arange(kinds, dtype=np.float64)
+    g, anag, works, prem = gen.search_arrays(np.zeros(kinds), -2.0 * face)
+    size = gen.size
+    board = np.zeros(size * size, np.int32)
+    mid = (size // 2) * size + size // 2
+    board[mid] = 1  # an A in the centre
+    mine = np.zeros(kinds, np.int32)
+    theirs = np.zeros(kinds, np.int32)
+    theirs[20] = 1  # T: plays AT or TA
+    mine[26] = 2  # two Z: no word
+    w = np.empty_like(works[1])
+    out = np.zeros((1, O_WIDTH), np.int32)
+    delta = sim_nb._play_out(g, anag, works[1], w, out, board.copy(), mine.copy(), theirs.copy(), prem, face, 0, size)
+    # the opponent goes out with a two-letter word (AT or TA: 2 points) and earns twice 2 x Z
+    assert delta == -2 - 2 * 2 * 26
+    stuck = np.zeros(kinds, np.int32)
+    stuck[25] = 1  # Y: no word either
+    delta = sim_nb._play_out(g, anag, works[1], w, out, board.copy(), mine.copy(), stuck, prem, face, 0, size)
+    assert delta == 25 - 2 * 26  # neither can play: each loses its own tiles

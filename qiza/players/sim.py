@@ -129,12 +129,16 @@ class SimTask:
     table_leaves: bool = False
     """The rollouts' replies and next moves (while the bag has tiles) value what they keep by the
     leave model's full table, as the static player does, instead of per-tile values."""
+    playout: bool = False
+    """With two players, when the bag is empty after this player's next move and nobody has gone
+    out, the rollout plays the game out (both sides by the end-of-game values, see
+    :func:`qiza.players.sim_nb._play_out`) instead of charging the tiles kept twice."""
 
     @classmethod
     def of_view(cls, view: PlayerView, candidates: Sequence[SimCandidate], iterations: int, seed: int, *,
                 deadline: float = float("inf"), at_least_one: bool = True, owner: int = 0,
                 opponent_leaves: np.ndarray | None = None, leave_fade: bool = True,
-                table_leaves: bool = False) -> SimTask:
+                table_leaves: bool = False, playout: bool = False) -> SimTask:
         """The task of simulating ``candidates`` in the position a player sees."""
         n = len(view.scores)
         me = view.seat if view.seat is not None else view.to_move
@@ -142,7 +146,7 @@ class SimTask:
         return cls(board_array(view.board), rack_counts(view.rack, ts), counts_to_tiles(rack_counts(view.unseen, ts)),
                    [view.rack_counts[(me + k) % n] for k in range(1, n)], view.bag_count, list(candidates),
                    iterations, seed, view.rules, deadline, at_least_one, owner, opponent_leaves, leave_fade,
-                   table_leaves)
+                   table_leaves, playout)
 
 
 def leave_share(bag: int, rack_size: int, fade: bool) -> float:
@@ -187,6 +191,30 @@ def _best_each(gen: MoveGenerator, boards: np.ndarray, racks: np.ndarray, rows: 
         moves = gen.best_many(boards[idx], racks[idx], end_leave if empty else tv)
         out.update(zip(group, moves))
     return out
+
+
+def _play_out(gen: MoveGenerator, board: np.ndarray, mine: np.ndarray, theirs: np.ndarray,
+              end_leave: np.ndarray, face: np.ndarray, passes: int) -> float:
+    """:func:`qiza.players.sim_nb._play_out` in Python: the two-player game with the bag empty
+    played to its end, the opponent to move; the change of this player's spread."""
+    delta = 0.0
+    theirs_turn = True
+    while True:
+        rack = theirs if theirs_turn else mine
+        move = gen.best_many(board.reshape(1, -1), rack.reshape(1, -1), end_leave)[0]
+        if move is not None:
+            _play(board, rack, move, gen.size)
+            delta += -move.score if theirs_turn else move.score
+            passes = 0
+            if not rack.any():
+                if theirs_turn:
+                    return delta - 2 * float(np.dot(mine, face))
+                return delta + 2 * float(np.dot(theirs, face))
+        else:
+            passes += 1
+            if passes >= 2:
+                return delta + float(np.dot(theirs, face)) - float(np.dot(mine, face))
+        theirs_turn = not theirs_turn
 
 
 def _play(board: np.ndarray, rack: np.ndarray, move: GenMove, size: int) -> None:
@@ -278,6 +306,7 @@ def simulate(gen: MoveGenerator, model: LeaveModel, rules: Rules, task: SimTask,
     params[sim_nb.Q_DOUBLE] = rules.end_points is EndPoints.DOUBLE
     params[sim_nb.Q_FADE] = task.leave_fade
     params[sim_nb.Q_TABLE] = task.table_leaves
+    params[sim_nb.Q_PLAYOUT] = task.playout
     full = model.full
     if full is not None:
         table, caps, offset = full.values, full.index.caps, full.index.offsets
@@ -365,6 +394,9 @@ def simulate_python(gen: MoveGenerator, model: LeaveModel, rules: Rules, task: S
             else:
                 live.append(ci)
         opp_total = np.zeros(ncand)
+        playout = task.playout and nopp == 1
+        opp_after = np.repeat(opp_racks[0].reshape(1, kinds), ncand, axis=0) if playout else None
+        opp_passed = np.ones(ncand, np.bool_)
         for r in opp_racks:
             if not live:
                 break
@@ -378,6 +410,7 @@ def simulate_python(gen: MoveGenerator, model: LeaveModel, rules: Rules, task: S
                     continue
                 _play(boards[ci], racks[ci], reply, size)
                 opp_total[ci] += reply.score
+                opp_passed[ci] = False
                 k = min(rack_size - int(racks[ci].sum()), int(bag_lens[ci]))
                 bag_lens[ci] -= k
                 if bag_lens[ci] == 0 and k == 0 and not racks[ci].any():  # the opponent went out
@@ -387,6 +420,8 @@ def simulate_python(gen: MoveGenerator, model: LeaveModel, rules: Rules, task: S
                 else:
                     still.append(ci)
             live = still
+            if opp_after is not None:
+                opp_after = racks
         values -= opp_total / max(nopp, 1)
         if live:
             nexts = _best_each(gen, boards, mine, live, bag_lens, tv, end_leave, by_table)
@@ -398,8 +433,13 @@ def simulate_python(gen: MoveGenerator, model: LeaveModel, rules: Rules, task: S
                     _play(boards[ci], left, reply, size)
                 if bag_lens[ci]:
                     values[ci] += leave_share(int(bag_lens[ci]), rack_size, task.leave_fade) * model.value(left)
+                elif opp_after is not None and left.any():
+                    passes = 0 if reply is not None else 2 if opp_passed[ci] else 1
+                    values[ci] += _play_out(gen, boards[ci], left, opp_after[ci], end_leave, values27, passes)
                 elif left.any():
                     values[ci] -= 2 * float(np.dot(left, values27))
+                elif opp_after is not None:
+                    values[ci] += 2 * float(np.dot(opp_after[ci], values27))  # what the opponent holds after the reply
                 else:
                     values[ci] += _end_bonus(rules, opp_points)
         result[it, :ncand] = values
@@ -445,7 +485,7 @@ class SimPlayer(StaticPlayer):
                  endgame: bool = False, endgame_time: float | None = None,
                  leaves: LeaveModel | None = None, infer: bool = False, win: bool = True,
                  win_from: int = 30, fade: bool = True, table_leaves: bool = False,
-                 preendgame: bool = False) -> None:
+                 preendgame: bool = False, playout: bool = False) -> None:
         super().__init__(lexicon, name=name, seed=seed, leaves=leaves)
         self.time_limit = time_limit
         self.candidates = candidates
@@ -488,6 +528,9 @@ class SimPlayer(StaticPlayer):
         #: +0.2% more draws and lost 2.0 points of spread (the endgames with seven tiles on the
         #: opponent's rack are not solved in 1 s)
         self.preendgame = preendgame
+        #: with two players, rollouts that empty the bag play the game out to its end
+        #: (:attr:`SimTask.playout`) instead of charging the tiles kept twice
+        self.playout = playout
         self.endgame_time = endgame_time if endgame_time is not None else max(time_limit, 1.0)
         self._pool: Any = None
         self._pool_key: object = None
@@ -608,7 +651,7 @@ class SimPlayer(StaticPlayer):
             batch = max(1, min(self.batch, -(-(max_iter - iterations) // workers)))
             tasks = [SimTask.of_view(view, subset, batch, seed_base + 7919 * rounds + w, deadline=deadline,
                                      at_least_one=rounds == 0 and w == 0, owner=id(self), opponent_leaves=inferred,
-                                     leave_fade=self.fade, table_leaves=self.table_leaves)
+                                     leave_fade=self.fade, table_leaves=self.table_leaves, playout=self.playout)
                      for w in range(workers)]
             rounds += 1
             if pool is not None:

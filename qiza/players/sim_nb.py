@@ -65,7 +65,10 @@ Q_FADE = 4
 Q_TABLE = 5
 """1: the replies and the next move while the bag has tiles value leaves by the full leave table
 (:func:`table_work`), 0: by per-tile values (the first row of ``works``)."""
-Q_COUNT = 6
+Q_PLAYOUT = 6
+"""1 (two players only): when the bag is empty after this player's next move and nobody has gone
+out, the rollout plays the game out (:func:`_play_out`) instead of charging the tiles kept twice."""
+Q_COUNT = 7
 
 
 @nb.njit(cache=CACHE, nogil=True)
@@ -189,6 +192,9 @@ def rollouts(g, anag, works, prem, board, boards0, racks0, used_all, scores, par
     leave_max = params[Q_LEAVE_MAX]
     fade = params[Q_FADE] != 0
     by_table = params[Q_TABLE] != 0 and leave_max >= 0 and caps.shape[0] == kinds
+    playout = params[Q_PLAYOUT] != 0 and nopp == 1
+    oppc = np.zeros((ncand, kinds), racks0.dtype)  # (play-out) the opponent's rack after the reply
+    opass = np.zeros(ncand, np.bool_)  # (play-out) the opponent passed
     wopp = np.empty((max(nopp, 1), works.shape[1]), works.dtype)  # each opponent's search (table leaves)
     wnext = np.empty_like(works[0])
     w = np.empty_like(works[0])
@@ -276,6 +282,9 @@ def rollouts(g, anag, works, prem, board, boards0, racks0, used_all, scores, par
                 if not live[c]:
                     continue
                 theirs[:] = opp[j]
+                if playout:
+                    oppc[c] = theirs
+                    opass[c] = True
                 if j == 0 and cached and nshared > 1 and bag_lens[c] > 0:
                     if not based:
                         set_rack(anag, wl, wopp[0], theirs, letters, cache)
@@ -287,6 +296,9 @@ def rollouts(g, anag, works, prem, board, boards0, racks0, used_all, scores, par
                 elif not _best(g, anag, works[1] if bag_lens[c] == 0 else wopp[j], w, out, boards[c], theirs, prem):
                     continue  # no placement: a pass
                 opp_total[c] += _play(out, boards[c], theirs, size)
+                if playout:
+                    oppc[c] = theirs
+                    opass[c] = False
                 held = 0
                 for t in range(kinds):
                     held += theirs[t]
@@ -306,8 +318,10 @@ def rollouts(g, anag, works, prem, board, boards0, racks0, used_all, scores, par
                 if by_table and bag_lens[c] > 0:
                     table_work(works[0], left, table, caps, offset, leave_max, wnext)
                     template = wnext
+                passed = True
                 if _best(g, anag, template, w, out, boards[c], left, prem):
                     values[c] += _play(out, boards[c], left, size)
+                    passed = False
                 held = 0
                 for t in range(kinds):
                     held += left[t]
@@ -321,12 +335,48 @@ def rollouts(g, anag, works, prem, board, boards0, racks0, used_all, scores, par
                     else:
                         fix[it, c] = share
                         leaves[it, c] = left
+                elif playout and held:
+                    values[c] += _play_out(g, anag, works[1], w, out, boards[c], left, oppc[c], prem, face,
+                                           (1 if passed else 0) + (1 if passed and opass[c] else 0), size)
                 elif held:
                     values[c] -= 2 * _points(left, face)
+                elif playout:
+                    values[c] += 2 * _points(oppc[c], face)  # what the opponent holds after the reply
                 else:
                     values[c] += end_bonus
             result[it, c] = values[c]
             result[it, ncand + c] = bag_lens[c] + (rack_size * nopp if bag_lens[c] > 0 else 0)
+
+
+@nb.njit(cache=CACHE, nogil=True)
+def _play_out(g, anag, work, w, out, board, mine, theirs, prem, face, passes, size):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Play a two-player game with the bag empty to its end, the opponent (``theirs``) to move,
+    each side choosing its best move by the end-of-game values of ``work`` (score less twice the
+    face value of the tiles kept); ``passes``: the scoreless turns just before (0 or 1). Returns
+    the change of this player's spread: the plays, then going out (twice the other rack's face
+    value to the side that went out) or, once neither side can place a tile (two passes in a
+    row: the board no longer changes, so the scoreless turns end the game), each side losing its
+    own tiles. Both racks and the board are changed in place."""
+    delta = 0.0
+    turn = 1  # 1: the opponent
+    while True:
+        rack = theirs if turn else mine
+        if _best(g, anag, work, w, out, board, rack, prem):
+            points = _play(out, board, rack, size)
+            delta += -points if turn else points
+            passes = 0
+            held = 0
+            for t in range(rack.shape[0]):
+                held += rack[t]
+            if held == 0:
+                if turn:
+                    return delta - 2 * _points(mine, face)
+                return delta + 2 * _points(theirs, face)
+        else:
+            passes += 1
+            if passes >= 2:
+                return delta + _points(theirs, face) - _points(mine, face)
+        turn = 1 - turn
 
 
 def warm_up(wide: bool = False) -> None:
