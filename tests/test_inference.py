@@ -112,3 +112,15 @@ def test_late_in_the_game_sim_chooses_by_chance_to_win(lexicon: Lexicon) -> None
     spread = SimPlayer(lexicon, workers=1, max_iterations=24, time_limit=5.0, seed=1, win=False)
     spread.choose(view)
     assert spread.last_report.get("win") is None
+
+
+def test_win_means_of_finished_games_are_the_results() -> None:
+    """An iteration whose game ended (-1 unseen) counts as a win, a tie or a loss by its final
+    spread, not by the curve of the positions still in play."""
+    from qiza.players.sim import win_means
+
+    values = np.array([[3.0, -3.0, 0.0, 3.0]])
+    unseen = np.array([[-1.0, -1.0, -1.0, 0.0]])
+    wins = win_means(values, unseen, spread=0.0)
+    assert list(wins[:3]) == [1.0, 0.0, 0.5]
+    assert 0.0 < wins[3] < 1.0

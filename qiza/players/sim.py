@@ -384,6 +384,7 @@ def simulate_python(gen: MoveGenerator, model: LeaveModel, rules: Rules, task: S
         bag_lens = np.zeros(ncand, np.int64)
         values = scores.copy()
         live: list[int] = []
+        over = np.zeros(ncand, np.bool_)  # the game ended in this iteration
         for ci in range(ncand):
             drawn = min(int(need[ci]), task.bag_count)
             for t in bag0[:drawn]:
@@ -391,6 +392,7 @@ def simulate_python(gen: MoveGenerator, model: LeaveModel, rules: Rules, task: S
             bag_lens[ci] = task.bag_count if exchange[ci] else task.bag_count - drawn
             if bag_lens[ci] == 0 and not mine[ci].any():  # went out: the game ends
                 values[ci] += _end_bonus(rules, opp_points)
+                over[ci] = True
             else:
                 live.append(ci)
         opp_total = np.zeros(ncand)
@@ -417,6 +419,7 @@ def simulate_python(gen: MoveGenerator, model: LeaveModel, rules: Rules, task: S
                     mine_pts = float(np.dot(mine[ci], values27))
                     opp_total[ci] += mine_pts * (2 if double else 1)
                     values[ci] -= 0.0 if double else mine_pts
+                    over[ci] = True
                 else:
                     still.append(ci)
             live = still
@@ -436,14 +439,17 @@ def simulate_python(gen: MoveGenerator, model: LeaveModel, rules: Rules, task: S
                 elif opp_after is not None and left.any():
                     passes = 0 if reply is not None else 2 if opp_passed[ci] else 1
                     values[ci] += _play_out(gen, boards[ci], left, opp_after[ci], end_leave, values27, passes)
+                    over[ci] = True
                 elif left.any():
                     values[ci] -= 2 * float(np.dot(left, values27))
                 elif opp_after is not None:
                     values[ci] += 2 * float(np.dot(opp_after[ci], values27))  # what the opponent holds after the reply
+                    over[ci] = True
                 else:
                     values[ci] += _end_bonus(rules, opp_points)
+                    over[ci] = True
         result[it, :ncand] = values
-        result[it, ncand:] = bag_lens + np.where(bag_lens > 0, rack_size * nopp, 0)
+        result[it, ncand:] = np.where(over, -1, bag_lens + np.where(bag_lens > 0, rack_size * nopp, 0))
         done = it + 1
         per_iter = (time.perf_counter() - now) if it == 0 else 0.5 * per_iter + 0.5 * (time.perf_counter() - now)
     return result[:done]
@@ -451,13 +457,17 @@ def simulate_python(gen: MoveGenerator, model: LeaveModel, rules: Rules, task: S
 
 def win_means(values: np.ndarray, unseen: np.ndarray, spread: float) -> np.ndarray:
     """Each candidate's mean chance to win over the iterations (nan where it has none), from
-    the spread each iteration ends with and the tiles left unseen then."""
+    the spread each iteration ends with and the tiles left unseen then (-1: the game ended, so
+    the iteration is a win, a tie (one half) or a loss)."""
     from qiza.players.winprob import BAND, BANDS, default_model
 
     model = default_model()
-    bands = np.clip(np.nan_to_num(unseen, nan=0).astype(np.int64) // BAND, 0, BANDS - 1)
-    z = model.slopes[bands] * (spread + values) + model.offsets[bands]
+    known = np.nan_to_num(unseen, nan=0).astype(np.int64)
+    bands = np.clip(known // BAND, 0, BANDS - 1)
+    final = spread + values
+    z = model.slopes[bands] * final + model.offsets[bands]
     p = 1.0 / (1.0 + np.exp(-np.clip(z, -50, 50)))
+    p = np.where(known < 0, np.where(final > 0, 1.0, np.where(final < 0, 0.0, 0.5)), p)
     p[np.isnan(values)] = np.nan
     with np.errstate(all="ignore"):
         return np.nanmean(p, axis=0)

@@ -178,7 +178,8 @@ def rollouts(g, anag, works, prem, board, boards0, racks0, used_all, scores, par
     the leave values of the searches while the bag has tiles too).
 
     Writes ``result[i, c]`` (candidate ``c``'s value) and ``result[i, n + c]`` (the tiles its
-    player cannot see at the end); when the final leave ``leaves[i, c]`` is not in the table,
+    player cannot see at the end, -1 when the game ended: the value is then the final spread's
+    change); when the final leave ``leaves[i, c]`` is not in the table,
     ``fix[i, c]`` is the share of its value the caller adds (else 0).
     """
     ncand = boards0.shape[0]
@@ -312,6 +313,7 @@ def rollouts(g, anag, works, prem, board, boards0, racks0, used_all, scores, par
         for c in range(ncand):
             values[c] -= opp_total[c] / max(nopp, 1)
             fix[it, c] = 0.0
+            over = not live[c]
             if live[c]:
                 left = mine[c]
                 template = works[1] if bag_lens[c] == 0 else works[0]
@@ -338,14 +340,17 @@ def rollouts(g, anag, works, prem, board, boards0, racks0, used_all, scores, par
                 elif playout and held:
                     values[c] += _play_out(g, anag, works[1], w, out, boards[c], left, oppc[c], prem, face,
                                            (1 if passed else 0) + (1 if passed and opass[c] else 0), size)
+                    over = True
                 elif held:
                     values[c] -= 2 * _points(left, face)
                 elif playout:
                     values[c] += 2 * _points(oppc[c], face)  # what the opponent holds after the reply
+                    over = True
                 else:
                     values[c] += end_bonus
+                    over = True
             result[it, c] = values[c]
-            result[it, ncand + c] = bag_lens[c] + (rack_size * nopp if bag_lens[c] > 0 else 0)
+            result[it, ncand + c] = -1 if over else bag_lens[c] + (rack_size * nopp if bag_lens[c] > 0 else 0)
 
 
 @nb.njit(cache=CACHE, nogil=True)
