@@ -166,6 +166,13 @@ def test_the_fade_is_on_by_default_and_selfplay_turns_it_off(enable: Lexicon) ->
     assert SimTask.of_view(view, sims[1].sim_candidates(view), 1, 0).leave_fade
 
 
+def test_the_play_out_is_off_by_default_and_selfplay_turns_it_on(enable: Lexicon) -> None:
+    from qiza.players.selfplay import _make_players
+
+    players = _make_players(["champion", "champion:playout"], enable, {"workers": 1}, seed=1)
+    assert [p.playout for p in players if isinstance(p, SimPlayer)] == [False, True]
+
+
 @pytest.mark.parametrize("end_points, seed", [("double", 21), ("rulebook", 22)])
 def test_play_out_in_both_rollouts(enable: Lexicon, end_points: str, seed: int) -> None:
     """``playout``: rollouts that empty the bag play the two-player game to its end, the same in
