@@ -357,7 +357,8 @@ def rollouts(g, anag, works, prem, board, boards0, racks0, used_all, scores, par
 def _play_out(g, anag, work, w, out, board, mine, theirs, prem, face, passes, size):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Play a two-player game with the bag empty to its end, the opponent (``theirs``) to move,
     each side choosing its best move by the end-of-game values of ``work`` (score less twice the
-    face value of the tiles kept); ``passes``: the scoreless turns just before (0 or 1). Returns
+    face value of the tiles kept); ``passes``: the passes just before (2: neither side could
+    place a tile, so the game ends at once). Returns
     the change of this player's spread: the plays, then going out (twice the other rack's face
     value to the side that went out) or, once neither side can place a tile (two passes in a
     row: the board no longer changes, so the scoreless turns end the game), each side losing its
