@@ -39,9 +39,9 @@ positions, setting        A -> B      first move   wins (se)           spread (s
 
 At 1 s a move, the champion's setting, 1,200 positions: -0.33 points of wins (se 0.53), spread
 +0.14 (se 0.62): the play-out is no measured gain there, so it stays off by default. With a
-time limit the results differ in about a third of the positions even where the first moves
-are the same (the iterations done depend on the machine's load); with a fixed number of
-iterations, in about 3% where nothing changed.
+time limit the results differ in about a quarter of the positions whose first moves are the
+same (252 of 1,067: the iterations done depend on the machine's load); with a fixed number of
+iterations, in under 3% (16 of 597, "before" against "no-playout").
 """
 
 from __future__ import annotations
