@@ -368,6 +368,20 @@ every value equal. But a node of the deeper lines costs more (their boards are m
 generated, not cached): on the full 60 (CPU clock, load 2: both cores busy) 1-4, 6, 10, ...
 took seed 1 to 3.1 s against 1.65 s and seed 0 to 1.64 s against 0.62 s, exact within 1 s 0.78
 against 0.83. The lists generated, not the nodes, are this search's cost.
+
+Tried and dropped (2026-11-27, branch ``exactcut``): a node that cuts off on an exact move
+counted as exact even when moves searched before it met the depth limit (they do not bear on a
+lower bound), so that more table rows keep an exact value and an iteration may be exact before
+every line ends. The full benchmark (``--limits 1 5 --clock cpu``), main and the branch
+alternated twice at load 1-2: exact 0.80 / 0.88 and 0.82 / 0.88 on main, 0.82 / 0.88 twice on
+the branch; the positions exact in all four runs took 7.0 and 8.0 s of CPU on main against 8.3
+and 7.1 s (1 s limit), 18.1 and 16.8 s against 17.7 and 17.0 s (5 s). The branch reached a
+deeper iteration on seeds 25 (8 against 6) and 36 (6 against 5) but made no position exact that
+main is not (a first run of ten hard seeds, both versions side by side, had seeds 7 and 25 exact
+within 5 s on the branch only: 4.81 s and 4.78 s, not repeated); seeds 1, 9 and 55 searched the
+same nodes. Every exact value equal. Here the lines
+that meet the depth limit lie in nodes that search every move (their upper bounds need every
+move's), not in the moves searched before a cutoff.
 """
 
 from __future__ import annotations
