@@ -194,7 +194,8 @@ def test_two_players_play_a_game_to_the_end(server: ServerThread, browser: Any) 
         assert "#player1" in Path(download.value.path()).read_text()
     if (Path(__file__).parents[1] / "qiza" / "players" / "analyze_cli.py").exists():
         bob.click("#show-analysis")
-        sync_api.expect(bob.locator("#analysis")).to_be_visible(timeout=60_000)
+        # the engine's analysis of the game: seconds, a minute or two on a loaded machine
+        sync_api.expect(bob.locator("#analysis")).to_be_visible(timeout=180_000)
         sync_api.expect(bob.locator("#analysis-turns tbody tr")).to_have_count(5)
         sync_api.expect(bob.locator("#analysis-players tbody tr")).to_have_count(2)
         sync_api.expect(bob.locator("#analysis-turns tbody tr").nth(1)).to_contain_text("phony")
@@ -296,7 +297,8 @@ def test_the_creator_manages_the_invite_and_gives_a_free_seat_to_the_computer(se
     ann.click("text=Let the computer play seat 2")
     sync_api.expect(cy.locator("#players")).to_contain_text("Computer (hard): ")  # the level is said once
     assert "(computer, hard)" not in cy.locator("#players").inner_text()
-    sync_api.expect(cy.locator("#sheet tbody tr")).to_have_count(2, timeout=60000)
+    # the computer's first move (a loaded machine can take a minute or two)
+    sync_api.expect(cy.locator("#sheet tbody tr")).to_have_count(2, timeout=180_000)
     sync_api.expect(cy.locator("#players li.you")).to_contain_text("to move")
     for page in (ann, cy):
         sync_api.expect(page.locator("#waiting")).to_be_hidden()
