@@ -231,3 +231,28 @@ def test_play_out_ends_the_game() -> None:
     stuck[25] = 1  # Y: no word either
     delta = sim_nb._play_out(g, anag, works[1], w, out, board.copy(), mine.copy(), stuck, prem, face, 0, size)
     assert delta == 25 - 2 * 26  # neither can play: each loses its own tiles
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_going_out_after_the_reply_earns_what_the_opponent_holds_then(compiled: bool) -> None:
+    """A tiny word list, an A in the centre, this player's rack TT, the opponent's AZ (the bag
+    empty): the candidate I8 T (AT, 2 points), the opponent's best reply lays its A beside the
+    T on a double-letter square (AT or TA down, 3 points) and keeps the Z, and this player goes
+    out with its last T (two two-letter words, 4 points). Going out earns twice the Z the
+    opponent still holds (20), not twice the A and Z dealt to them (22)."""
+    from qiza import gaddag
+    from qiza.analysis import rack_counts
+    from qiza.move import Direction, Place
+    from qiza.movegen import MoveGenerator
+    from qiza.players.sim import candidate_from
+    from qiza.alphabet import ENGLISH
+
+    rules = fixed(CLASSIC, end_points="double")
+    gen = MoveGenerator(gaddag.build(["AT", "TA", "AA"]))
+    size = gen.size
+    board = np.zeros(size * size, np.int32)
+    board[7 * size + 7] = ENGLISH.code("A")  # H8
+    cand = candidate_from(Place(7, 8, Direction.ACROSS, "T"), 2, 2.0, size)
+    task = SimTask(board, rack_counts("TT"), [ENGLISH.code("A"), ENGLISH.code("Z")], [2], 0, [cand], 4, 1, rules)
+    values = simulate(gen, LeaveModel({}), rules, task, compiled=compiled)
+    assert values.tolist() == [[2 - 3 + 4 + 2 * 10, -1]] * 4  # -1: the game ended

@@ -9,7 +9,8 @@ the candidate as
 
     candidate score - mean opponent reply score + own next score + value of the final leave
 
-(with the end-of-game settlement when someone goes out with the bag empty). In a two-player
+(with the end-of-game settlement when someone goes out with the bag empty: going out after the
+opponents' replies earns what they hold then, the tiles they kept and any they drew). In a two-player
 game with ``playout=True`` (off by default), an iteration whose bag is empty after this player's next
 move plays the game out to its end, both sides choosing by the end-of-game values (score less
 twice the tiles kept), so that its value is the final spread. Late in a two-player game (at
@@ -389,10 +390,13 @@ def simulate_python(gen: MoveGenerator, model: LeaveModel, rules: Rules, task: S
         values = scores.copy()
         live: list[int] = []
         over = np.zeros(ncand, np.bool_)  # the game ended in this iteration
+        opp_left = np.zeros(ncand)  # the face value the opponents hold after their replies
+        drawn_to = np.zeros(ncand, np.int64)  # the next tile of the bag
         for ci in range(ncand):
             drawn = min(int(need[ci]), task.bag_count)
             for t in bag0[:drawn]:
                 mine[ci, t] += 1
+            drawn_to[ci] = drawn
             bag_lens[ci] = task.bag_count if exchange[ci] else task.bag_count - drawn
             if bag_lens[ci] == 0 and not mine[ci].any():  # went out: the game ends
                 values[ci] += _end_bonus(rules, opp_points)
@@ -412,6 +416,7 @@ def simulate_python(gen: MoveGenerator, model: LeaveModel, rules: Rules, task: S
             for ci in live:
                 reply = replies[ci]
                 if reply is None:
+                    opp_left[ci] += float(np.dot(racks[ci], values27))
                     still.append(ci)
                     continue
                 _play(boards[ci], racks[ci], reply, size)
@@ -424,7 +429,11 @@ def simulate_python(gen: MoveGenerator, model: LeaveModel, rules: Rules, task: S
                     opp_total[ci] += mine_pts * (2 if double else 1)
                     values[ci] -= 0.0 if double else mine_pts
                     over[ci] = True
-                else:
+                else:  # what they hold now: the tiles kept and those drawn (the bag's next ones)
+                    opp_left[ci] += float(np.dot(racks[ci], values27))
+                    for t in bag0[drawn_to[ci]:drawn_to[ci] + k]:
+                        opp_left[ci] += values27[t]
+                    drawn_to[ci] += k
                     still.append(ci)
             live = still
             if opp_after is not None:
@@ -446,11 +455,8 @@ def simulate_python(gen: MoveGenerator, model: LeaveModel, rules: Rules, task: S
                     over[ci] = True
                 elif left.any():
                     values[ci] -= 2 * float(np.dot(left, values27))
-                elif opp_after is not None:
-                    values[ci] += 2 * float(np.dot(opp_after[ci], values27))  # what the opponent holds after the reply
-                    over[ci] = True
-                else:
-                    values[ci] += _end_bonus(rules, opp_points)
+                else:  # went out: what the opponents hold after their replies
+                    values[ci] += 2 * opp_left[ci] if double else opp_left[ci] + opp_left[ci] / nopp
                     over[ci] = True
         result[it, :ncand] = values
         result[it, ncand:] = np.where(over, -1, bag_lens + np.where(bag_lens > 0, rack_size * nopp, 0))

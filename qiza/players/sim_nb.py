@@ -196,6 +196,8 @@ def rollouts(g, anag, works, prem, board, boards0, racks0, used_all, scores, par
     playout = params[Q_PLAYOUT] != 0 and nopp == 1
     oppc = np.zeros((ncand, kinds), racks0.dtype)  # (play-out) the opponent's rack after the reply
     opass = np.zeros(ncand, np.bool_)  # (play-out) the opponent passed
+    opp_left = np.zeros(ncand)  # the face value the opponents hold after their replies
+    drawn_to = np.zeros(ncand, np.int64)  # the next tile of the deal the bag gives
     wopp = np.empty((max(nopp, 1), works.shape[1]), works.dtype)  # each opponent's search (table leaves)
     wnext = np.empty_like(works[0])
     w = np.empty_like(works[0])
@@ -263,6 +265,8 @@ def rollouts(g, anag, works, prem, board, boards0, racks0, used_all, scores, par
             drawn = min(rack_size - held, bag_count)
             for k in range(bag0, bag0 + drawn):
                 mine[c, deal[k]] += 1
+            drawn_to[c] = bag0 + drawn
+            opp_left[c] = 0.0
             bag_lens[c] = bag_count if used_all[c] else bag_count - drawn
             empty = True
             for t in range(kinds):
@@ -293,8 +297,10 @@ def rollouts(g, anag, works, prem, board, boards0, racks0, used_all, scores, par
                         based = True
                     if not best_changed(g, anag, wl, out, b, bt, cross, xsum, boards[c].reshape((size, size)),
                                         boardsT[c], crossc[c], xsumc[c], aff[c], letters_c[c], prem, cache):
+                        opp_left[c] += _points(theirs, face)
                         continue  # no placement: a pass
                 elif not _best(g, anag, works[1] if bag_lens[c] == 0 else wopp[j], w, out, boards[c], theirs, prem):
+                    opp_left[c] += _points(theirs, face)
                     continue  # no placement: a pass
                 opp_total[c] += _play(out, boards[c], theirs, size)
                 if playout:
@@ -310,6 +316,11 @@ def rollouts(g, anag, works, prem, board, boards0, racks0, used_all, scores, par
                     opp_total[c] += mine_pts * (2 if double else 1)
                     values[c] -= 0.0 if double else mine_pts
                     live[c] = False
+                else:  # what they hold now: the tiles kept and those drawn (the deal's next ones)
+                    opp_left[c] += _points(theirs, face)
+                    for x in range(drawn_to[c], drawn_to[c] + k):
+                        opp_left[c] += face[deal[x]]
+                    drawn_to[c] += k
         for c in range(ncand):
             values[c] -= opp_total[c] / max(nopp, 1)
             fix[it, c] = 0.0
@@ -343,11 +354,8 @@ def rollouts(g, anag, works, prem, board, boards0, racks0, used_all, scores, par
                     over = True
                 elif held:
                     values[c] -= 2 * _points(left, face)
-                elif playout:
-                    values[c] += 2 * _points(oppc[c], face)  # what the opponent holds after the reply
-                    over = True
-                else:
-                    values[c] += end_bonus
+                else:  # went out: what the opponents hold after their replies
+                    values[c] += 2 * opp_left[c] if double else opp_left[c] + opp_left[c] / nopp
                     over = True
             result[it, c] = values[c]
             result[it, ncand + c] = -1 if over else bag_lens[c] + (rack_size * nopp if bag_lens[c] > 0 else 0)
