@@ -256,3 +256,26 @@ def test_going_out_after_the_reply_earns_what_the_opponent_holds_then(compiled: 
     task = SimTask(board, rack_counts("TT"), [ENGLISH.code("A"), ENGLISH.code("Z")], [2], 0, [cand], 4, 1, rules)
     values = simulate(gen, LeaveModel({}), rules, task, compiled=compiled)
     assert values.tolist() == [[2 - 3 + 4 + 2 * 10, -1]] * 4  # -1: the game ended
+
+
+@pytest.mark.parametrize("players, seed", [(2, 31), (3, 32)])
+def test_opponent_leaves_in_both_rollouts(enable: Lexicon, players: int, seed: int) -> None:
+    """``opp_leave``: what each opponent kept with their reply counts against the candidate (the
+    mean over the opponents, faded as the final leave) while the bag has tiles: the same in both
+    rollouts, and the values change by that much only. With the bag empty it changes nothing."""
+    from qiza.players.selfplay import _make_players
+
+    rules = fixed(CLASSIC)
+    player = SimPlayer(enable, seed=seed, workers=1, margin=1000.0, candidates=6)
+    mid, last = _views(enable, rules, players, seed, (50, 0))
+    task = _task(player, mid, 10, 11)
+    plain = _same(player, task)
+    counted = _same(player, replace(task, opp_leave=True))
+    n = len(task.candidates)
+    lowered = plain[:, :n] - counted[:, :n]
+    assert (lowered != 0).any()
+    np.testing.assert_array_equal(counted[:, n:], plain[:, n:])
+    task = _task(player, last, 2, 12)
+    np.testing.assert_array_equal(_same(player, replace(task, opp_leave=True)), _same(player, task))
+    sims = _make_players(["sim", "sim:oppleave"], enable, {"workers": 1}, seed=1)
+    assert [p.opp_leave for p in sims if isinstance(p, SimPlayer)] == [False, True]

@@ -138,12 +138,16 @@ class SimTask:
     """With two players, when the bag is empty after this player's next move and nobody has gone
     out, the rollout plays the game out (both sides by the end-of-game values, see
     :func:`qiza.players.sim_nb._play_out`) instead of charging the tiles kept twice."""
+    opp_leave: bool = False
+    """While the bag has tiles at the end of an iteration, count against the candidate the value
+    of what each opponent kept with their reply (the leave model's full table; the mean over the
+    opponents, faded as the player's own final leave), as this player's final leave counts for it."""
 
     @classmethod
     def of_view(cls, view: PlayerView, candidates: Sequence[SimCandidate], iterations: int, seed: int, *,
                 deadline: float = float("inf"), at_least_one: bool = True, owner: int = 0,
                 opponent_leaves: np.ndarray | None = None, leave_fade: bool = True,
-                table_leaves: bool = False, playout: bool = False) -> SimTask:
+                table_leaves: bool = False, playout: bool = False, opp_leave: bool = False) -> SimTask:
         """The task of simulating ``candidates`` in the position a player sees."""
         n = len(view.scores)
         me = view.seat if view.seat is not None else view.to_move
@@ -151,7 +155,7 @@ class SimTask:
         return cls(board_array(view.board), rack_counts(view.rack, ts), counts_to_tiles(rack_counts(view.unseen, ts)),
                    [view.rack_counts[(me + k) % n] for k in range(1, n)], view.bag_count, list(candidates),
                    iterations, seed, view.rules, deadline, at_least_one, owner, opponent_leaves, leave_fade,
-                   table_leaves, playout)
+                   table_leaves, playout, opp_leave)
 
 
 def leave_share(bag: int, rack_size: int, fade: bool) -> float:
@@ -312,6 +316,7 @@ def simulate(gen: MoveGenerator, model: LeaveModel, rules: Rules, task: SimTask,
     params[sim_nb.Q_FADE] = task.leave_fade
     params[sim_nb.Q_TABLE] = task.table_leaves
     params[sim_nb.Q_PLAYOUT] = task.playout
+    params[sim_nb.Q_OPP_LEAVE] = task.opp_leave
     full = model.full
     if full is not None:
         table, caps, offset = full.values, full.index.caps, full.index.offsets
@@ -360,6 +365,7 @@ def simulate_python(gen: MoveGenerator, model: LeaveModel, rules: Rules, task: S
     end_leave = -2.0 * values27  # with the bag empty a kept tile costs about twice its face value
     full = model.full
     by_table = model if task.table_leaves and full is not None and full.index.caps.shape[0] == kinds else None
+    opp_table = full if task.opp_leave and full is not None and full.index.caps.shape[0] == kinds else None
     cands = task.candidates
     ncand = len(cands)
     result = np.zeros((task.iterations, 2 * ncand))
@@ -392,6 +398,7 @@ def simulate_python(gen: MoveGenerator, model: LeaveModel, rules: Rules, task: S
         over = np.zeros(ncand, np.bool_)  # the game ended in this iteration
         opp_left = np.zeros(ncand)  # the face value the opponents hold after their replies
         drawn_to = np.zeros(ncand, np.int64)  # the next tile of the bag
+        oleave = np.zeros(ncand)  # (opp_leave) the table values of what the opponents kept
         for ci in range(ncand):
             drawn = min(int(need[ci]), task.bag_count)
             for t in bag0[:drawn]:
@@ -420,6 +427,8 @@ def simulate_python(gen: MoveGenerator, model: LeaveModel, rules: Rules, task: S
                     still.append(ci)
                     continue
                 _play(boards[ci], racks[ci], reply, size)
+                if opp_table is not None and opp_table.index.valid(racks[ci])[0]:
+                    oleave[ci] += float(opp_table.values[opp_table.index.rank(racks[ci])])
                 opp_total[ci] += reply.score
                 opp_passed[ci] = False
                 k = min(rack_size - int(racks[ci].sum()), int(bag_lens[ci]))
@@ -448,7 +457,10 @@ def simulate_python(gen: MoveGenerator, model: LeaveModel, rules: Rules, task: S
                     values[ci] += reply.score
                     _play(boards[ci], left, reply, size)
                 if bag_lens[ci]:
-                    values[ci] += leave_share(int(bag_lens[ci]), rack_size, task.leave_fade) * model.value(left)
+                    share = leave_share(int(bag_lens[ci]), rack_size, task.leave_fade)
+                    if opp_table is not None:
+                        values[ci] -= share * (oleave[ci] / nopp)
+                    values[ci] += share * model.value(left)
                 elif opp_after is not None and left.any():
                     passes = 0 if reply is not None else 2 if opp_passed[ci] else 1
                     values[ci] += _play_out(gen, boards[ci], left, opp_after[ci], end_leave, values27, passes)
@@ -505,7 +517,7 @@ class SimPlayer(StaticPlayer):
                  endgame: bool = False, endgame_time: float | None = None,
                  leaves: LeaveModel | None = None, infer: bool = False, win: bool = True,
                  win_from: int = 30, fade: bool = True, table_leaves: bool = False,
-                 preendgame: bool = False, playout: bool = False) -> None:
+                 preendgame: bool = False, playout: bool = False, opp_leave: bool = False) -> None:
         super().__init__(lexicon, name=name, seed=seed, leaves=leaves)
         self.time_limit = time_limit
         self.candidates = candidates
@@ -554,6 +566,9 @@ class SimPlayer(StaticPlayer):
         #: same 600 positions with and without it, 400 iterations a move: +1.6 points of wins (se
         #: 0.8); at 1 s a move, 1,200 other positions: -0.3 (se 0.5) (benchmarks/end_phase.py)
         self.playout = playout
+        #: the rollouts count what the opponents kept with their replies against the candidate
+        #: (:attr:`SimTask.opp_leave`)
+        self.opp_leave = opp_leave
         self.endgame_time = endgame_time if endgame_time is not None else max(time_limit, 1.0)
         self._pool: Any = None
         self._pool_key: object = None
@@ -674,7 +689,8 @@ class SimPlayer(StaticPlayer):
             batch = max(1, min(self.batch, -(-(max_iter - iterations) // workers)))
             tasks = [SimTask.of_view(view, subset, batch, seed_base + 7919 * rounds + w, deadline=deadline,
                                      at_least_one=rounds == 0 and w == 0, owner=id(self), opponent_leaves=inferred,
-                                     leave_fade=self.fade, table_leaves=self.table_leaves, playout=self.playout)
+                                     leave_fade=self.fade, table_leaves=self.table_leaves, playout=self.playout,
+                                     opp_leave=self.opp_leave)
                      for w in range(workers)]
             rounds += 1
             if pool is not None:

@@ -68,7 +68,11 @@ Q_TABLE = 5
 Q_PLAYOUT = 6
 """1 (two players only): when the bag is empty after this player's next move and nobody has gone
 out, the rollout plays the game out (:func:`_play_out`) instead of charging the tiles kept twice."""
-Q_COUNT = 7
+Q_OPP_LEAVE = 7
+"""1: while the bag has tiles at the end of an iteration, the value of what each opponent kept
+with their reply (the full leave table's; nothing when not in it) counts against the candidate,
+the mean over the opponents, faded as this player's own final leave."""
+Q_COUNT = 8
 
 
 @nb.njit(cache=CACHE, nogil=True)
@@ -194,6 +198,8 @@ def rollouts(g, anag, works, prem, board, boards0, racks0, used_all, scores, par
     fade = params[Q_FADE] != 0
     by_table = params[Q_TABLE] != 0 and leave_max >= 0 and caps.shape[0] == kinds
     playout = params[Q_PLAYOUT] != 0 and nopp == 1
+    opp_leave = params[Q_OPP_LEAVE] != 0 and leave_max >= 0
+    oleave = np.zeros(ncand)  # (opp_leave) the table values of what the opponents kept
     oppc = np.zeros((ncand, kinds), racks0.dtype)  # (play-out) the opponent's rack after the reply
     opass = np.zeros(ncand, np.bool_)  # (play-out) the opponent passed
     opp_left = np.zeros(ncand)  # the face value the opponents hold after their replies
@@ -267,6 +273,7 @@ def rollouts(g, anag, works, prem, board, boards0, racks0, used_all, scores, par
                 mine[c, deal[k]] += 1
             drawn_to[c] = bag0 + drawn
             opp_left[c] = 0.0
+            oleave[c] = 0.0
             bag_lens[c] = bag_count if used_all[c] else bag_count - drawn
             empty = True
             for t in range(kinds):
@@ -303,6 +310,10 @@ def rollouts(g, anag, works, prem, board, boards0, racks0, used_all, scores, par
                     opp_left[c] += _points(theirs, face)
                     continue  # no placement: a pass
                 opp_total[c] += _play(out, boards[c], theirs, size)
+                if opp_leave:
+                    rank = _leave_rank(theirs, caps, offset, leave_max)
+                    if rank >= 0:
+                        oleave[c] += np.float64(table[rank])
                 if playout:
                     oppc[c] = theirs
                     opass[c] = False
@@ -342,6 +353,8 @@ def rollouts(g, anag, works, prem, board, boards0, racks0, used_all, scores, par
                     share = 1.0
                     if fade and bag_lens[c] < rack_size:
                         share = 0.3 + 0.7 * bag_lens[c] / rack_size
+                    if opp_leave:
+                        values[c] -= share * (oleave[c] / nopp)
                     rank = _leave_rank(left, caps, offset, leave_max)
                     if rank >= 0:
                         values[c] += share * np.float64(table[rank])
