@@ -438,7 +438,8 @@ def simulate_python(gen: MoveGenerator, model: LeaveModel, rules: Rules, task: S
                     opp_total[ci] += mine_pts * (2 if double else 1)
                     values[ci] -= 0.0 if double else mine_pts
                     over[ci] = True
-                else:  # what they hold now: the tiles kept and those drawn (the bag's next ones)
+                else:  # what they hold now: the tiles kept and those drawn (the bag's next ones;
+                    # after an exchange the bag also holds the tiles exchanged, which count nothing)
                     opp_left[ci] += float(np.dot(racks[ci], values27))
                     for t in bag0[drawn_to[ci]:drawn_to[ci] + k]:
                         opp_left[ci] += values27[t]

@@ -327,9 +327,10 @@ def rollouts(g, anag, works, prem, board, boards0, racks0, used_all, scores, par
                     opp_total[c] += mine_pts * (2 if double else 1)
                     values[c] -= 0.0 if double else mine_pts
                     live[c] = False
-                else:  # what they hold now: the tiles kept and those drawn (the deal's next ones)
+                else:  # what they hold now: the tiles kept and those drawn (the deal's next ones;
+                    # after an exchange the bag also holds the tiles exchanged, which count nothing)
                     opp_left[c] += _points(theirs, face)
-                    for x in range(drawn_to[c], drawn_to[c] + k):
+                    for x in range(drawn_to[c], min(drawn_to[c] + k, deal.shape[0])):
                         opp_left[c] += face[deal[x]]
                     drawn_to[c] += k
         for c in range(ncand):
