@@ -241,11 +241,11 @@ def test_going_out_after_the_reply_earns_what_the_opponent_holds_then(compiled: 
     out with its last T (two two-letter words, 4 points). Going out earns twice the Z the
     opponent still holds (20), not twice the A and Z dealt to them (22)."""
     from qiza import gaddag
+    from qiza.alphabet import ENGLISH
     from qiza.analysis import rack_counts
     from qiza.move import Direction, Place
     from qiza.movegen import MoveGenerator
     from qiza.players.sim import candidate_from
-    from qiza.alphabet import ENGLISH
 
     rules = fixed(CLASSIC, end_points="double")
     gen = MoveGenerator(gaddag.build(["AT", "TA", "AA"]))
