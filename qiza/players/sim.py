@@ -568,7 +568,8 @@ class SimPlayer(StaticPlayer):
         #: 0.8); at 1 s a move, 1,200 other positions: -0.3 (se 0.5) (benchmarks/end_phase.py)
         self.playout = playout
         #: the rollouts count what the opponents kept with their replies against the candidate
-        #: (:attr:`SimTask.opp_leave`)
+        #: (:attr:`SimTask.opp_leave`); off by default: against the same simulation without it,
+        #: 100 iterations a move, 733 games: 48.2% (95%: 44.5-51.8), spread -2.7 a game (se 3.8)
         self.opp_leave = opp_leave
         self.endgame_time = endgame_time if endgame_time is not None else max(time_limit, 1.0)
         self._pool: Any = None
