@@ -231,3 +231,51 @@ def test_play_out_ends_the_game() -> None:
     stuck[25] = 1  # Y: no word either
     delta = sim_nb._play_out(g, anag, works[1], w, out, board.copy(), mine.copy(), stuck, prem, face, 0, size)
     assert delta == 25 - 2 * 26  # neither can play: each loses its own tiles
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_going_out_after_the_reply_earns_what_the_opponent_holds_then(compiled: bool) -> None:
+    """A tiny word list, an A in the centre, this player's rack TT, the opponent's AZ (the bag
+    empty): the candidate I8 T (AT, 2 points), the opponent's best reply lays its A beside the
+    T on a double-letter square (AT or TA down, 3 points) and keeps the Z, and this player goes
+    out with its last T (two two-letter words, 4 points). Going out earns twice the Z the
+    opponent still holds (20), not twice the A and Z dealt to them (22)."""
+    from qiza import gaddag
+    from qiza.alphabet import ENGLISH
+    from qiza.analysis import rack_counts
+    from qiza.move import Direction, Place
+    from qiza.movegen import MoveGenerator
+    from qiza.players.sim import candidate_from
+
+    rules = fixed(CLASSIC, end_points="double")
+    gen = MoveGenerator(gaddag.build(["AT", "TA", "AA"]))
+    size = gen.size
+    board = np.zeros(size * size, np.int32)
+    board[7 * size + 7] = ENGLISH.code("A")  # H8
+    cand = candidate_from(Place(7, 8, Direction.ACROSS, "T"), 2, 2.0, size)
+    task = SimTask(board, rack_counts("TT"), [ENGLISH.code("A"), ENGLISH.code("Z")], [2], 0, [cand], 4, 1, rules)
+    values = simulate(gen, LeaveModel({}), rules, task, compiled=compiled)
+    assert values.tolist() == [[2 - 3 + 4 + 2 * 10, -1]] * 4  # -1: the game ended
+
+
+@pytest.mark.parametrize("players, seed", [(2, 31), (3, 32)])
+def test_opponent_leaves_in_both_rollouts(enable: Lexicon, players: int, seed: int) -> None:
+    """``opp_leave``: what each opponent kept with their reply counts against the candidate (the
+    mean over the opponents, faded as the final leave) while the bag has tiles: the same in both
+    rollouts, and the values change by that much only. With the bag empty it changes nothing."""
+    from qiza.players.selfplay import _make_players
+
+    rules = fixed(CLASSIC)
+    player = SimPlayer(enable, seed=seed, workers=1, margin=1000.0, candidates=6)
+    mid, last = _views(enable, rules, players, seed, (50, 0))
+    task = _task(player, mid, 10, 11)
+    plain = _same(player, task)
+    counted = _same(player, replace(task, opp_leave=True))
+    n = len(task.candidates)
+    lowered = plain[:, :n] - counted[:, :n]
+    assert (lowered != 0).any()
+    np.testing.assert_array_equal(counted[:, n:], plain[:, n:])
+    task = _task(player, last, 2, 12)
+    np.testing.assert_array_equal(_same(player, replace(task, opp_leave=True)), _same(player, task))
+    sims = _make_players(["sim", "sim:oppleave"], enable, {"workers": 1}, seed=1)
+    assert [p.opp_leave for p in sims if isinstance(p, SimPlayer)] == [False, True]

@@ -118,7 +118,7 @@ def _init_worker(specs: Sequence[str], lexicon_name: str, rules: Rules, options:
     _WORKER["rules"] = rules
 
 
-SIM_FLAGS = {"infer", "nowin", "nofade", "playout", "peg"}
+SIM_FLAGS = {"infer", "nowin", "nofade", "playout", "peg", "oppleave"}
 """What may follow ``sim:`` or ``champion:`` in a player of :func:`run` (comma-separated)."""
 
 
@@ -134,7 +134,8 @@ def _make_players(specs: Sequence[str], lexicon: Lexicon, options: dict[str, obj
         if level in ("sim", "champion") and leaves_file:
             flags = set(leaves_file.split(","))
             opts.update({"infer": "infer" in flags, "win": "nowin" not in flags, "fade": "nofade" not in flags,
-                         "playout": "playout" in flags, "preendgame": "peg" in flags})
+                         "playout": "playout" in flags, "preendgame": "peg" in flags,
+                         "opp_leave": "oppleave" in flags})
             players.append(make_player(level, lexicon, seed=player_seed, name=label, **opts))
         elif leaves_file:  # static:PATH -- the static player with the leave model of a file
             from qiza.players.engine import StaticPlayer
@@ -295,7 +296,7 @@ def format_table(stats: Sequence[PlayerStats], results: Sequence[GameResult]) ->
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the subcommand's arguments."""
     parser.add_argument("players", nargs="+", metavar="PLAYER",
-                        help=f"2 to 4 players: {', '.join(level_names())}, static:PATH (the static player with the leaves of a file), sim:infer, sim:nowin, sim:nofade, sim:playout, champion:peg (sim with inference of the opponent's leave, without win probability, without valuing the final leave of its rollouts less as the bag runs out, playing out the rollouts that empty the bag, or choosing by the pre-endgame search with one tile in the bag; flags combine: champion:peg,infer)")
+                        help=f"2 to 4 players: {', '.join(level_names())}, static:PATH (the static player with the leaves of a file), sim:infer, sim:nowin, sim:nofade, sim:playout, sim:oppleave, champion:peg (sim with inference of the opponent's leave, without win probability, without valuing the final leave of its rollouts less as the bag runs out, playing out the rollouts that empty the bag, counting the leaves of the opponents' replies against its candidates, or choosing by the pre-endgame search with one tile in the bag; flags combine: champion:peg,infer)")
     parser.add_argument("-n", "--games", type=int, default=100, help="number of games (default 100)")
     parser.add_argument("--lexicon", default="twl06", help="twl06 (default), sowpods, enable or a word-list file")
     parser.add_argument("--rules", default="classic", help="rule preset (classic, 8-tile, 9-tile, ...)")
@@ -332,7 +333,7 @@ def run(args: argparse.Namespace) -> int:
             continue
         if spec.lower() not in level_names():
             raise QizaError(f"unknown player {spec!r} (known: {', '.join(level_names())}, static:PATH, "
-                            "sim:infer, sim:nowin, sim:nofade, sim:playout, champion:peg)")
+                            "sim:infer, sim:nowin, sim:nofade, sim:playout, sim:oppleave, champion:peg)")
         specs.append(spec.lower())
     if args.both_seats and len(specs) != 2:
         raise QizaError("--both-seats needs two players")

@@ -68,7 +68,11 @@ Q_TABLE = 5
 Q_PLAYOUT = 6
 """1 (two players only): when the bag is empty after this player's next move and nobody has gone
 out, the rollout plays the game out (:func:`_play_out`) instead of charging the tiles kept twice."""
-Q_COUNT = 7
+Q_OPP_LEAVE = 7
+"""1: while the bag has tiles at the end of an iteration, the value of what each opponent kept
+with their reply (the full leave table's; nothing when not in it) counts against the candidate,
+the mean over the opponents, faded as this player's own final leave."""
+Q_COUNT = 8
 
 
 @nb.njit(cache=CACHE, nogil=True)
@@ -194,8 +198,12 @@ def rollouts(g, anag, works, prem, board, boards0, racks0, used_all, scores, par
     fade = params[Q_FADE] != 0
     by_table = params[Q_TABLE] != 0 and leave_max >= 0 and caps.shape[0] == kinds
     playout = params[Q_PLAYOUT] != 0 and nopp == 1
+    opp_leave = params[Q_OPP_LEAVE] != 0 and leave_max >= 0
+    oleave = np.zeros(ncand)  # (opp_leave) the table values of what the opponents kept
     oppc = np.zeros((ncand, kinds), racks0.dtype)  # (play-out) the opponent's rack after the reply
     opass = np.zeros(ncand, np.bool_)  # (play-out) the opponent passed
+    opp_left = np.zeros(ncand)  # the face value the opponents hold after their replies
+    drawn_to = np.zeros(ncand, np.int64)  # the next tile of the deal the bag gives
     wopp = np.empty((max(nopp, 1), works.shape[1]), works.dtype)  # each opponent's search (table leaves)
     wnext = np.empty_like(works[0])
     w = np.empty_like(works[0])
@@ -263,6 +271,9 @@ def rollouts(g, anag, works, prem, board, boards0, racks0, used_all, scores, par
             drawn = min(rack_size - held, bag_count)
             for k in range(bag0, bag0 + drawn):
                 mine[c, deal[k]] += 1
+            drawn_to[c] = bag0 + drawn
+            opp_left[c] = 0.0
+            oleave[c] = 0.0
             bag_lens[c] = bag_count if used_all[c] else bag_count - drawn
             empty = True
             for t in range(kinds):
@@ -293,10 +304,16 @@ def rollouts(g, anag, works, prem, board, boards0, racks0, used_all, scores, par
                         based = True
                     if not best_changed(g, anag, wl, out, b, bt, cross, xsum, boards[c].reshape((size, size)),
                                         boardsT[c], crossc[c], xsumc[c], aff[c], letters_c[c], prem, cache):
+                        opp_left[c] += _points(theirs, face)
                         continue  # no placement: a pass
                 elif not _best(g, anag, works[1] if bag_lens[c] == 0 else wopp[j], w, out, boards[c], theirs, prem):
+                    opp_left[c] += _points(theirs, face)
                     continue  # no placement: a pass
                 opp_total[c] += _play(out, boards[c], theirs, size)
+                if opp_leave:
+                    rank = _leave_rank(theirs, caps, offset, leave_max)
+                    if rank >= 0:
+                        oleave[c] += np.float64(table[rank])
                 if playout:
                     oppc[c] = theirs
                     opass[c] = False
@@ -310,6 +327,12 @@ def rollouts(g, anag, works, prem, board, boards0, racks0, used_all, scores, par
                     opp_total[c] += mine_pts * (2 if double else 1)
                     values[c] -= 0.0 if double else mine_pts
                     live[c] = False
+                else:  # what they hold now: the tiles kept and those drawn (the deal's next ones;
+                    # after an exchange the bag also holds the tiles exchanged, which count nothing)
+                    opp_left[c] += _points(theirs, face)
+                    for x in range(drawn_to[c], min(drawn_to[c] + k, deal.shape[0])):
+                        opp_left[c] += face[deal[x]]
+                    drawn_to[c] += k
         for c in range(ncand):
             values[c] -= opp_total[c] / max(nopp, 1)
             fix[it, c] = 0.0
@@ -331,6 +354,8 @@ def rollouts(g, anag, works, prem, board, boards0, racks0, used_all, scores, par
                     share = 1.0
                     if fade and bag_lens[c] < rack_size:
                         share = 0.3 + 0.7 * bag_lens[c] / rack_size
+                    if opp_leave:
+                        values[c] -= share * (oleave[c] / nopp)
                     rank = _leave_rank(left, caps, offset, leave_max)
                     if rank >= 0:
                         values[c] += share * np.float64(table[rank])
@@ -343,11 +368,8 @@ def rollouts(g, anag, works, prem, board, boards0, racks0, used_all, scores, par
                     over = True
                 elif held:
                     values[c] -= 2 * _points(left, face)
-                elif playout:
-                    values[c] += 2 * _points(oppc[c], face)  # what the opponent holds after the reply
-                    over = True
-                else:
-                    values[c] += end_bonus
+                else:  # went out: what the opponents hold after their replies
+                    values[c] += 2 * opp_left[c] if double else opp_left[c] + opp_left[c] / nopp
                     over = True
             result[it, c] = values[c]
             result[it, ncand + c] = -1 if over else bag_lens[c] + (rack_size * nopp if bag_lens[c] > 0 else 0)
