@@ -168,14 +168,14 @@ def leave_share(bag: int, rack_size: int, fade: bool) -> float:
     return 0.3 + 0.7 * bag / rack_size
 
 
-def _end_bonus(rules: Rules, opp_points: Sequence[float]) -> float:
-    """What going out is worth against the mean opponent (2x their tiles with 2 players)."""
-    total = float(sum(opp_points))
-    if not opp_points:
+def _end_bonus(rules: Rules, held: float, opponents: int) -> float:
+    """What going out is worth against the mean opponent when the ``opponents`` hold tiles of
+    face value ``held`` in all (2x that with 2 players)."""
+    if not opponents:
         return 0.0
     if rules.end_points is EndPoints.DOUBLE:
-        return 2 * total
-    return total + total / len(opp_points)
+        return 2 * held
+    return held + held / opponents
 
 
 def _best_each(gen: MoveGenerator, boards: np.ndarray, racks: np.ndarray, rows: list[int],
@@ -406,7 +406,7 @@ def simulate_python(gen: MoveGenerator, model: LeaveModel, rules: Rules, task: S
             drawn_to[ci] = drawn
             bag_lens[ci] = task.bag_count if exchange[ci] else task.bag_count - drawn
             if bag_lens[ci] == 0 and not mine[ci].any():  # went out: the game ends
-                values[ci] += _end_bonus(rules, opp_points)
+                values[ci] += _end_bonus(rules, float(sum(opp_points)), nopp)
                 over[ci] = True
             else:
                 live.append(ci)
@@ -469,7 +469,7 @@ def simulate_python(gen: MoveGenerator, model: LeaveModel, rules: Rules, task: S
                 elif left.any():
                     values[ci] -= 2 * float(np.dot(left, values27))
                 else:  # went out: what the opponents hold after their replies
-                    values[ci] += 2 * opp_left[ci] if double else opp_left[ci] + opp_left[ci] / nopp
+                    values[ci] += _end_bonus(rules, float(opp_left[ci]), nopp)
                     over[ci] = True
         result[it, :ncand] = values
         result[it, ncand:] = np.where(over, -1, bag_lens + np.where(bag_lens > 0, rack_size * nopp, 0))

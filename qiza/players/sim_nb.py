@@ -112,6 +112,15 @@ def _points(rack, face):  # type: ignore[no-untyped-def]  # pragma: no cover
 
 
 @nb.njit(cache=CACHE, nogil=True)
+def _out_bonus(held, nopp, double):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """What going out is worth against the mean opponent when the opponents hold tiles of face
+    value ``held`` in all (twice that with two players' rule); as :func:`qiza.players.sim._end_bonus`."""
+    if nopp == 0:
+        return 0.0
+    return 2 * held if double else held + held / nopp
+
+
+@nb.njit(cache=CACHE, nogil=True)
 def _leave_rank(rack, caps, offset, max_size):  # type: ignore[no-untyped-def]  # pragma: no cover
     """The rank of a leave in the full table (:meth:`LeaveIndex.rank`), or -1 when it is not in it."""
     if max_size < 0 or rack.shape[0] != caps.shape[0]:
@@ -254,12 +263,7 @@ def rollouts(g, anag, works, prem, board, boards0, racks0, used_all, scores, par
         opp_sum = 0.0
         for j in range(nopp):
             opp_sum += _points(opp[j], face)
-        if nopp == 0:
-            end_bonus = 0.0
-        elif double:
-            end_bonus = 2 * opp_sum
-        else:
-            end_bonus = opp_sum + opp_sum / nopp
+        end_bonus = _out_bonus(opp_sum, nopp, double)
         boards[:] = boards0
         mine[:] = racks0
         for c in range(ncand):
@@ -369,7 +373,7 @@ def rollouts(g, anag, works, prem, board, boards0, racks0, used_all, scores, par
                 elif held:
                     values[c] -= 2 * _points(left, face)
                 else:  # went out: what the opponents hold after their replies
-                    values[c] += 2 * opp_left[c] if double else opp_left[c] + opp_left[c] / nopp
+                    values[c] += _out_bonus(opp_left[c], nopp, double)
                     over = True
             result[it, c] = values[c]
             result[it, ncand + c] = -1 if over else bag_lens[c] + (rack_size * nopp if bag_lens[c] > 0 else 0)
