@@ -1,6 +1,6 @@
 """The simulation player in the last turns before the bag empties, paired on the same positions.
 
-    python benchmarks/end_phase.py run --variant playout|no-playout [--first 1000] [--count 600]
+    python benchmarks/end_phase.py run --variant playout|no-playout|nowin [--first 1000] [--count 600]
                                        [--bag 14] [--iterations 400] [--save FILE]
     python benchmarks/end_phase.py compare FILE_A FILE_B
 
@@ -49,6 +49,26 @@ the machine otherwise quiet, one other job): "no-playout" of the table above (A)
 (B), positions 1000-1599, 400 iterations a move: the first move differs in 3 positions, the
 result in 62 (10%: later moves change); wins +0.58 points (se 0.45), spread +0.13 (se 0.34);
 371 ms a move (A's 663 ms were measured with three runs at once).
+
+The choice by the chance to win, measured (2026-11-27, the same positions 1000-1599, 400
+iterations a move, against the run just above as A; one other job on the machine). Late in a
+two-player game (at most 30 tiles in the bag) the champion picks the candidate with the best
+mean chance to win, while it drops candidates on their spread. "nowin": the spread alone chooses
+(``SimPlayer(win=False)``); "win-prune" (a branch, not merged): candidates are also dropped on
+their chance to win (the leader's beating theirs by ``z`` standard errors, paired), on spread
+only where the two chances are the same, so that a risky candidate behind on spread is kept:
+
+========================  ===========  ==================  ===============  ==========
+B                         first move   wins (se)           spread (se)      ms a move
+                          differs                                           A / B
+========================  ===========  ==================  ===============  ==========
+nowin                     78           +0.33 (0.75)        +0.37 (0.82)     371 / 325
+win-prune                 66           -0.75 (0.75)        -2.43 (0.97)     371 / 373
+========================  ===========  ==================  ===============  ==========
+
+Neither is a measured gain in wins, so the default stays (the chance to win chooses, spread
+drops): from 14 tiles in the bag down, choosing by spread or by the chance to win ends within a
+point of wins of each other.
 """
 
 from __future__ import annotations
@@ -70,7 +90,7 @@ from qiza.players import make_player  # noqa: E402
 from qiza.players.sim import SimPlayer  # noqa: E402
 from qiza.rules import CLASSIC  # noqa: E402
 
-VARIANTS = {"playout": {"playout": True}, "no-playout": {"playout": False}}
+VARIANTS = {"playout": {"playout": True}, "no-playout": {"playout": False}, "nowin": {"win": False}}
 """The settings of :class:`~qiza.players.sim.SimPlayer` each variant changes."""
 
 
