@@ -54,7 +54,7 @@ The choice by the chance to win, measured (2026-11-27, the same positions 1000-1
 iterations a move, against the run just above as A; one other job on the machine). Late in a
 two-player game (at most 30 tiles in the bag) the champion picks the candidate with the best
 mean chance to win, while it drops candidates on their spread. "nowin": the spread alone chooses
-(``SimPlayer(win=False)``); "win-prune" (a branch, not merged): candidates are also dropped on
+(``SimPlayer(win=False)``); "win-prune" (tried and dropped, its code not kept): candidates are dropped on
 their chance to win (the leader's beating theirs by ``z`` standard errors, paired), on spread
 only where the two chances are the same, so that a risky candidate behind on spread is kept:
 
