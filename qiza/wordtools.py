@@ -20,7 +20,7 @@ import os
 import time
 from collections.abc import Iterable
 
-from qiza.lexicon import Lexicon, load_lexicon, user_cache_dir
+from qiza.lexicon import MAX_LENGTH, MIN_LENGTH, Lexicon, load_lexicon, user_cache_dir
 
 COLUMNS = 80
 
@@ -58,8 +58,11 @@ def _columns(words: Iterable[str]) -> str:
 
 
 def _print_list(words: list[str], what: str) -> None:
+    """The words in columns, then their count (``what``: the plural; one ``word`` is singular)."""
     if words:
         print(_columns(words))
+    if len(words) == 1 and what.startswith("words"):
+        what = "word" + what[len("words"):]
     print(f"({len(words)} {what})")
 
 
@@ -74,11 +77,14 @@ def run(args: argparse.Namespace) -> int:
         for word in args.words:
             valid = word in lexicon
             ok &= valid
-            print(f"{word.upper()}: {'valid' if valid else f'not in {lexicon.name}'}")
+            why = f"not in {lexicon.name}"
+            if not valid and len(word) > MAX_LENGTH:
+                why += f" as qiza reads it (it keeps the words of {MIN_LENGTH} to {MAX_LENGTH} tiles)"
+            print(f"{word.upper()}: {'valid' if valid else why}")
         return 0 if ok else 1
     if action == "anagram":
         found = lexicon.anagrams(args.rack, partial=args.partial, min_length=args.min)
-        _print_list(found, "words" if len(found) != 1 else "word")
+        _print_list(found, "words")
         return 0
     if action == "hooks":
         front, back = lexicon.hooks(args.word)

@@ -177,6 +177,10 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
 def test_words_check(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(capsys, "check", "qat", "QATS") == (0, "QAT: valid\nQATS: valid\n")
     assert run(capsys, "check", "QAT", "QXZ") == (1, "QAT: valid\nQXZ: not in ENABLE\n")
+    # ENABLE lists it, but no lexicon keeps words longer than the 15x15 board
+    long_word = "COUNTERDEMONSTRATIONS"
+    assert run(capsys, "check", long_word) == (
+        1, f"{long_word}: not in ENABLE as qiza reads it (it keeps the words of 2 to 15 tiles)\n")
 
 
 def test_words_anagram(capsys: pytest.CaptureFixture[str]) -> None:
@@ -197,7 +201,7 @@ def test_words_hooks_twos_threes_pattern(capsys: pytest.CaptureFixture[str]) -> 
     assert out.split()[0] == "AA" and out.endswith("(96 2-letter words in ENABLE)\n")
     code, out = run(capsys, "threes")
     assert out.endswith("(972 3-letter words in ENABLE)\n")
-    assert run(capsys, "pattern", "Q?T") == (0, "QAT\n(1 words)\n")
+    assert run(capsys, "pattern", "Q?T") == (0, "QAT\n(1 word)\n")
 
 
 def test_words_info(capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -85,7 +85,7 @@ def game_from_record(record: GameRecord, turn: int | None, lexicon: Lexicon | st
     if turn is None:
         turn = len(turns) + 1
     if not 1 <= turn <= len(turns) + 1:
-        raise QizaError(f"{source} has {len(turns)} turns: --turn must be 1 to {len(turns) + 1}")
+        raise QizaError(f"{source} has {len(turns)} turn{'' if len(turns) == 1 else 's'}: --turn must be 1 to {len(turns) + 1}")
     cut = turns[turn - 1] if turn <= len(turns) else len(record.events)
     partial = copy.copy(record)
     partial.events = record.events[:cut]
