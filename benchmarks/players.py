@@ -59,7 +59,20 @@ took more than 2 s (36 more than 5 s, 9 more than 20 s, at most 195 s), and the 
 274-373 from both seats, with that day's endgame search): champion 53.2% (95% 46.3-60.2), +4.9
 a game, 423.5 against 418.6; MAGPIE's endgame took more than 2 s in 27 of them (at most 34.9 s),
 and the champion won 40.7% of those. All 678 games: 49.1% (95% 45.4-52.9), +1.0 a game.
-Issue 13's target is at least 50% given the same time.
+Issue 13's target is at least 50% given the same time. 115 more games on 2026-11-27 (main at
+eb77dcd, shuffles 385-442 from both seats, the other core busy): 47.4% (95% 38.3-56.5), -6.8 a
+game, the champion 0.52 s a move, MAGPIE 1.05 s; all 793 games: 48.9% (95% 45.4-52.3), -0.1 a
+game.
+
+MAGPIE's simulation player against MAGPIE's static player, for the targets' sake (2026-11-27;
+both as in the two matches above, the same build, leaves, win-probability table and harness
+code; the same games as the champion's two runs against the static player: shuffles 0-150 and
+200-348, the seats as there; one game at a time on each of the 2 cores, load 2): 599 games,
+MAGPIE's simulation 62.4% (95% 58.5-66.2), +27.5 a game, 432.4 against 405.0 points, 0 moves
+refused. The champion's two runs on the same 599 games averaged 63.1%: the champion less
+MAGPIE's simulation, game by game, +0.7 points of win rate (se 2.0), +0.6 a game (se 3.7).
+The reference engine's own simulation, at the same second a move, stands where the champion
+does against this static player, short of issue 13's 65%.
 """
 
 from __future__ import annotations
