@@ -53,10 +53,11 @@ result in 62 (10%: later moves change); wins +0.58 points (se 0.45), spread +0.1
 The choice by the chance to win, measured (2026-11-27, the same positions 1000-1599, 400
 iterations a move, against the run just above as A; one other job on the machine). Late in a
 two-player game (at most 30 tiles in the bag) the champion picks the candidate with the best
-mean chance to win, while it drops candidates on their spread. "nowin": the spread alone chooses
-(``SimPlayer(win=False)``); "win-prune" (tried and dropped, its code not kept): candidates are dropped on
-their chance to win (the leader's beating theirs by ``z`` standard errors, paired), on spread
-only where the two chances are the same, so that a risky candidate behind on spread is kept:
+mean chance to win, while it drops candidates on their spread. "nowin": the spread alone
+chooses (``SimPlayer(win=False)``). "win-prune" (tried and dropped, its code not kept):
+candidates are dropped on their chance to win (the leader's beating theirs by ``z`` standard
+errors, paired), and on spread only where the two chances are the same (a decided game), so
+that a risky candidate behind on spread is kept:
 
 ========================  ===========  ==================  ===============  ==========
 B                         first move   wins (se)           spread (se)      ms a move
