@@ -23,7 +23,8 @@ from qiza.game import Game, Kind, Record
 from qiza.layout import Premium
 from qiza.rules import Notation
 
-__all__ = ["board_text", "score_sheet", "PREMIUM_MARKS", "LEGEND", "notation_note", "short_names", "clean_name"]
+__all__ = ["board_text", "score_sheet", "PREMIUM_MARKS", "LEGEND", "notation_note", "short_names", "clean_name",
+           "plural"]
 
 PREMIUM_MARKS: dict[Premium, str] = {Premium.NONE: " ", Premium.DL: "'", Premium.TL: '"', Premium.DW: "-",
                                      Premium.TW: "=", Premium.QL: "^", Premium.QW: "~"}
@@ -143,3 +144,8 @@ def short_names(names: Iterable[str], width: int) -> list[str]:
                 tag = str(number)
                 out[twin] = out[twin][: width - len(tag)] + tag
     return out
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """``1 tile``, ``2 tiles`` (``many``: the plural when it is not ``word + "s"``)."""
+    return f"{count} {word if count == 1 else (many or word + 's')}"

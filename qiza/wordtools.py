@@ -21,6 +21,7 @@ import time
 from collections.abc import Iterable
 
 from qiza.lexicon import MAX_LENGTH, MIN_LENGTH, Lexicon, load_lexicon, user_cache_dir
+from qiza.text import plural
 
 COLUMNS = 80
 
@@ -57,13 +58,11 @@ def _columns(words: Iterable[str]) -> str:
     return "\n".join(lines)
 
 
-def _print_list(words: list[str], what: str) -> None:
-    """The words in columns, then their count (``what``: the plural; one ``word`` is singular)."""
+def _print_list(words: list[str], noun: str = "word", where: str = "") -> None:
+    """The words in columns, then their count: ``(3 words)``, ``(96 2-letter words in ENABLE)``."""
     if words:
         print(_columns(words))
-    if len(words) == 1 and what.startswith("words"):
-        what = "word" + what[len("words"):]
-    print(f"({len(words)} {what})")
+    print(f"({plural(len(words), noun)}{where})")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -84,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
         return 0 if ok else 1
     if action == "anagram":
         found = lexicon.anagrams(args.rack, partial=args.partial, min_length=args.min)
-        _print_list(found, "words")
+        _print_list(found)
         return 0
     if action == "hooks":
         front, back = lexicon.hooks(args.word)
@@ -94,10 +93,10 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if action in ("twos", "threes"):
         length = 2 if action == "twos" else 3
-        _print_list(lexicon.words_of_length(length), f"{length}-letter words in {lexicon.name}")
+        _print_list(lexicon.words_of_length(length), f"{length}-letter word", f" in {lexicon.name}")
         return 0
     if action == "pattern":
-        _print_list(lexicon.matching(args.pattern), "words")
+        _print_list(lexicon.matching(args.pattern))
         return 0
     return _info(lexicon, load_seconds)
 

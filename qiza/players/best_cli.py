@@ -23,6 +23,7 @@ from qiza.lexicon import Lexicon, load_lexicon
 from qiza.move import Exchange, Move, Place
 from qiza.paths import is_file
 from qiza.players.winprob import win_probability
+from qiza.text import plural
 
 if TYPE_CHECKING:
     from qiza.gcg import GameRecord
@@ -85,7 +86,7 @@ def game_from_record(record: GameRecord, turn: int | None, lexicon: Lexicon | st
     if turn is None:
         turn = len(turns) + 1
     if not 1 <= turn <= len(turns) + 1:
-        raise QizaError(f"{source} has {len(turns)} turn{'' if len(turns) == 1 else 's'}: --turn must be 1 to {len(turns) + 1}")
+        raise QizaError(f"{source} has {plural(len(turns), 'turn')}: --turn must be 1 to {len(turns) + 1}")
     cut = turns[turn - 1] if turn <= len(turns) else len(record.events)
     partial = copy.copy(record)
     partial.events = record.events[:cut]

@@ -25,7 +25,7 @@ from qiza.game import EndReason, Game, Kind, Record
 from qiza.layout import Premium
 from qiza.move import Exchange
 from qiza.rules import Notation
-from qiza.text import notation_note, short_names
+from qiza.text import notation_note, plural, short_names
 
 __all__ = ["BoardStyle", "board_style_for", "board_text", "rack_text", "side_panel", "screen",
            "score_sheet", "end_summary", "biggest_plays", "PREMIUM_SYMBOLS", "legend", "describe_record",
@@ -291,11 +291,6 @@ def _fit(text: str, width: int) -> str:
 
 YOU = "You"
 """The name of the person playing against the computer: messages then say "you", "your"."""
-
-
-def plural(count: int, word: str, many: str | None = None) -> str:
-    """``1 tile``, ``2 tiles`` (``many``: the plural when it is not ``word + "s"``)."""
-    return f"{count} {word if count == 1 else (many or word + 's')}"
 
 
 def owner(name: str, *, start: bool = False) -> str:
