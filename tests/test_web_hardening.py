@@ -222,6 +222,22 @@ def test_websocket_needs_its_first_message(client: TestClient) -> None:
         live.receive_json()
 
 
+def test_a_binary_message_after_the_first_is_refused_cleanly(client: TestClient) -> None:
+    """A binary frame on an open live connection gets the JSON error and a close with 4422, as a
+    binary first message does, not an exception in the server (which logged a traceback)."""
+    created = create(client)
+    with client.websocket_connect(f"/ws/games/{created['id']}") as live:
+        live.send_json({})
+        assert live.receive_json()["type"] == "state"
+        live.send_text("ping")
+        assert live.receive_json() == {"type": "pong"}
+        live.send_bytes(b"\x00\x01")
+        assert live.receive_json()["error"]["code"] == "malformed_request"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            live.receive_json()
+        assert closed.value.code == 4422
+
+
 # -- 6. lexicons by name only --------------------------------------------------------------------------
 def test_a_refresh_reads_only_the_asking_connections_view(client: TestClient,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:

@@ -197,7 +197,15 @@ def router(service: GameService, hub: Hub, throttle: FailureThrottle) -> APIRout
         try:
             await hub._send(conn, state)
             while True:
-                message = await socket.receive_text()
+                received = await socket.receive()
+                if received["type"] == "websocket.disconnect":
+                    break
+                message = received.get("text")
+                if message is None:  # a binary frame: refused as a binary first message is
+                    refusal = ApiError(422, "malformed_request", 'messages are text: "ping" or "refresh"')
+                    await socket.send_json({"type": "error", **refusal.body()})
+                    await socket.close(code=4000 + refusal.status)
+                    break
                 if message == "ping":
                     await socket.send_json({"type": "pong"})
                 elif message == "refresh":
