@@ -95,3 +95,21 @@ def test_multi_letter_tiles_put_down_square_by_square(client: TestClient) -> Non
         assert answer.status_code == 200, answer.text
         assert answer.json()["record"]["score"] == choice.score
         break
+
+
+def test_a_rack_order_keeps_multi_letter_tiles_whole() -> None:
+    """The order a player put their rack in is matched with the rack tile by tile: once the
+    rack has changed, the page is never shown a CH it does not hold (from the C and H of the
+    order's [CH]), nor two R tiles as the RR tile."""
+    from qiza.game import Game
+    from qiza.rules import find_preset
+    from qiza.web.views import ordered_rack
+
+    game = Game(find_preset("classic").with_options(tile_set="spanish"), players=["Ann", "Bob"], seed=3)
+    tile_set = game.rules.tile_set
+    for rack, order, shown in (("A[C]HE[LL]", "[CH]AE", "AE[C]H[LL]"),  # C and H held, the CH tile not
+                               ("AEO[R]R[CH]", "[CH]RAE", "[CH]RAEOR"),  # the order's R, then the other R
+                               ("A[CH]EO[RR]", "[R]RO", "OA[CH]E[RR]")):  # two R tiles wanted, RR held
+        game.set_rack(0, rack)
+        assert ordered_rack(game, 0, order) == shown, (rack, order)
+        assert sorted(tile_set.codes(shown)) == sorted(game.racks[0])  # the very tiles of the rack

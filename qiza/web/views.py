@@ -16,16 +16,20 @@ from qiza.web.db import GameRow
 def ordered_rack(game: Game, seat: int, order: str | None) -> str:
     """The seat's rack in the order its player chose: the tiles of ``order`` that are still
     on the rack keep their places, and the others (new tiles) follow in the engine's order."""
-    rack = game.rack_text(seat)
     if not order:
-        return rack
-    left = list(rack)
+        return game.rack_text(seat)
+    tile_set = game.rules.tile_set
+    try:  # tile by tile, not character by character: [CH] is one tile, [R]R two
+        wanted = tile_set.codes(order)
+    except ValueError:
+        return game.rack_text(seat)
+    left = list(game.racks[seat])
     placed = []
-    for char in order:
-        if char in left:
-            left.remove(char)
-            placed.append(char)
-    return "".join(placed + left)
+    for tile in wanted:
+        if tile in left:
+            left.remove(tile)
+            placed.append(tile)
+    return tile_set.text(placed + left)
 
 
 def distinct_names(names: Sequence[str]) -> list[str]:
