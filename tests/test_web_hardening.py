@@ -414,6 +414,8 @@ def test_names_lose_their_control_characters_and_the_record_still_downloads(clie
 
 
 def test_every_field_is_bounded(client: TestClient) -> None:
+    from qiza.web.bodies import MAX_RACK_TEXT
+
     created = create(client)
     game_id, token = created["id"], created["tokens"]["0"]
     move = {"seat": 0, "token": token, "version": 1, "kind": "place"}
@@ -427,7 +429,7 @@ def test_every_field_is_bounded(client: TestClient) -> None:
     ten = {str(112 + i): "A" for i in range(10)}
     error(client.post(f"/api/games/{game_id}/actions", json={**move, "cells": ten}), 422, "malformed_request")
     for extra in ({"move": "H8 " + "A" * 60}, {"cells": {"H8" * 5: "A"}}, {"cells": {"H8": "A" * 5}},
-                  {"request_id": "r" * 81}, {"tiles": "A" * 10}, {"token": "t" * 201}):
+                  {"request_id": "r" * 81}, {"tiles": "A" * (MAX_RACK_TEXT + 1)}, {"token": "t" * 201}):
         error(client.post(f"/api/games/{game_id}/actions", json={**move, **extra}), 422, "malformed_request")
     bodies: list[dict[str, Any]] = [
                  {"options": {f"k{i}": 1 for i in range(21)}}, {"options": {"name": "n" * 41}},
@@ -441,7 +443,7 @@ def test_every_field_is_bounded(client: TestClient) -> None:
     error(client.get(f"/api/games/{game_id}", params={"seat": 0}, headers={"X-Seat-Token": "t" * 201}),
           422, "malformed_request")
     error(client.post(f"/api/games/{game_id}/join", json={"seat": 1, "invite": "i" * 201}), 422, "malformed_request")
-    error(client.post(f"/api/games/{game_id}/rack", json={"seat": 0, "token": token, "order": "A" * 21}),
+    error(client.post(f"/api/games/{game_id}/rack", json={"seat": 0, "token": token, "order": "A" * (MAX_RACK_TEXT + 1)}),
           422, "malformed_request")
     # the largest body allowed is still read; one byte more is not
     from qiza.web.guard import MAX_BODY

@@ -113,3 +113,29 @@ def test_a_rack_order_keeps_multi_letter_tiles_whole() -> None:
         game.set_rack(0, rack)
         assert ordered_rack(game, 0, order) == shown, (rack, order)
         assert sorted(tile_set.codes(shown)) == sorted(game.racks[0])  # the very tiles of the rack
+
+
+def test_a_full_rack_of_bracketed_tiles_is_rearranged_and_exchanged(client: TestClient) -> None:
+    """With tiles of several letters in the set the page writes every tile in brackets
+    ([A][CH]...): a whole rack of them fits the rack order and the exchange (they were refused
+    as longer than 20 and 9 characters)."""
+    if not LANGUAGES["spanish-debian"].path.is_file():
+        pytest.skip("the Spanish word list (wspanish) is not installed")
+    created = client.post("/api/games", json={"preset": "computer", "lexicon": "spanish-debian",
+                                              "seats": [{"name": "Ann"}, {"name": "Bob"}], "claim_all": True})
+    assert created.status_code == 201, created.text
+    game_id, token = created.json()["id"], created.json()["tokens"]["0"]
+    service = client.app.state.service  # type: ignore[attr-defined]
+    _, game = service.peek(game_id)
+    tile_set = game.rules.tile_set
+    labels = [tile_set.char(tile) for tile in reversed(game.racks[0])]
+    page_text = "".join(label if label == "?" else f"[{label}]" for label in labels)  # as state.js tilesText
+    assert len(labels) == 7 and len(page_text) > 20
+    answer = client.post(f"/api/games/{game_id}/rack", json={"seat": 0, "token": token, "order": page_text})
+    assert answer.status_code == 200, answer.text
+    assert tile_set.codes(answer.json()["rack"]) == list(reversed(game.racks[0]))
+    state = _state(client, game_id, token)
+    answer = client.post(f"/api/games/{game_id}/actions", json={"seat": 0, "token": token, "version": state["version"],
+                                                                 "kind": "exchange", "tiles": page_text})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["record"]["kind"] == "exchange"

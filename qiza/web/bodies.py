@@ -17,6 +17,7 @@ from pydantic import (
     StringConstraints,
 )
 
+from qiza.alphabet import TILE_SETS
 from qiza.web.errors import errors
 from qiza.web.seeks import TimeControlIn
 
@@ -37,6 +38,9 @@ def _a_number(value: Any) -> Any:
 WholeNumber = Annotated[int, Strict(False), BeforeValidator(_a_number)]
 #: the most tiles a placement can put down (the largest rack: rules allow 2 to 9 tiles)
 MAX_TILES = 9
+#: the longest text of a rack (exchanged tiles, a rack's order) as the page writes it: with
+#: tiles of several letters in the set, every tile in brackets ("[L·L]" in Catalan)
+MAX_RACK_TEXT = MAX_TILES * (2 + max(len(label) for tiles in TILE_SETS.values() for label in tiles.letters))
 #: a rule option's value: a name, a whole number, or per-seat numbers (Finish Line)
 OptionValue = (StrictBool | Annotated[WholeNumber, Field(ge=-1_000_000, le=1_000_000)]
                | Annotated[str, StringConstraints(max_length=40)]
@@ -111,7 +115,7 @@ class ActionIn(Body):
     move: str | None = Field(None, max_length=60, description="placement in the game's notation, e.g. 'H8 WORD'")
     cells: Cells | None = Field(
         None, description="placement as squares (number or name like 'H8') to letters, lower case for a blank")
-    tiles: str | None = Field(None, max_length=9, description="tiles to exchange, '?' for a blank")
+    tiles: str | None = Field(None, max_length=MAX_RACK_TEXT, description="tiles to exchange, '?' for a blank")
     request_id: str | None = Field(None, min_length=1, max_length=80,
                                    description="idempotency key: a request id is applied at most once")
 
@@ -121,7 +125,8 @@ class RackIn(Body):
 
     seat: WholeNumber = Field(ge=0, le=3)
     token: str = Field(min_length=1, max_length=200)
-    order: str = Field(min_length=1, max_length=20, description="the rack's tiles in the new order, '?' for a blank")
+    order: str = Field(min_length=1, max_length=MAX_RACK_TEXT,
+                       description="the rack's tiles in the new order, '?' for a blank")
 
 
 class SeatAuthIn(Body):
