@@ -126,7 +126,7 @@ class TileSet:
             return None
         if label == upper:
             return number
-        if label == label.lower():
+        if label == upper.lower():  # the letter's own lower case (not ı or ſ, which upper-case to I, S)
             return number | BLANK_FLAG
         return None
 

@@ -89,6 +89,21 @@ def test_bad_tile_text_is_refused(text: str) -> None:
     assert isinstance(info.value, QizaError)
 
 
+@pytest.mark.parametrize("text", ["ı", "ſ", "ıT", "Aſ", "[ı]"])
+def test_only_a_letters_own_lower_case_is_a_blank(text: str) -> None:
+    """Dotless ı and long ſ upper-case to I and S but are no letter's lower case: refused, not
+    played as blanks under a notation no other program reads ("H8 ıT")."""
+    with pytest.raises(TileSetError):
+        ENGLISH.codes(text)
+    from qiza.game import Game
+    from qiza.rules import find_preset
+
+    game = Game(find_preset("computer"), players=["Ann", "Bob"], seed=6)  # seat 0 holds RAOGA?D
+    with pytest.raises(QizaError):
+        game.play("H8 ıR", seat=0)
+    assert not game.history and game.rack_text(0) == "RAOGA?D"
+
+
 def test_unknown_tile_set_names_the_known_ones() -> None:
     with pytest.raises(TileSetError, match="known: catalan, dutch, english"):
         find_tile_set("klingon")
