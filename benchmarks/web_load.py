@@ -149,7 +149,7 @@ async def run_load(base: str, args: argparse.Namespace) -> tuple[Stats, float, i
 def start_server(url: str, port: int, workers: int, log: Any, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
     return subprocess.Popen([sys.executable, "-m", "qiza", "serve", "--host", "127.0.0.1", "--port", str(port),
                              "--database-url", url, "--computer-delay", "0", "--log-level", "warning",
-                             "--computer-workers", str(workers)],
+                             "--computer-workers", str(workers), "--new-games", "1000000"],
                             cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
 
 

@@ -769,3 +769,16 @@ def test_openapi_documents_errors_and_strict_types(client: TestClient) -> None:
     # a method the path does not have: 405 with every method it has
     answer = client.put("/api/games")
     assert answer.status_code == 405 and answer.headers["Allow"] == "GET, POST"
+
+
+def test_new_games_per_address_are_limited(db_url: str) -> None:
+    with TestClient(create_app(db_url, computer_processes=0, new_games=2)) as few:
+        computer_seats = {"seats": [{"name": "Ann"}, {"kind": "computer", "level": "champion"}]}
+        # a creation refused for what it asks does not count: the limit is on games made
+        error(few.post("/api/games", json={**computer_seats, "creator_seat": 1}), 422, "bad_seats")
+        create(few, **computer_seats)
+        create(few, **computer_seats)
+        answer = few.post("/api/games", json={"preset": "computer", **computer_seats, "claim_all": True})
+        body = error(answer, 429, "too_many_games")
+        assert "try again in 20 seconds" in body["message"] and answer.headers["Retry-After"] == "20"
+        assert len(few.get("/api/games").json()) == 2  # the refused request made no game

@@ -301,10 +301,7 @@ def router(accounts: Accounts, throttle: FailureThrottle, sign_up_burst: int = S
     def sign_up(request: Request, response: Response, body: Credentials) -> Me:
         """Make an account and sign in to it (a few accounts per address, then one every 5 minutes)."""
         key = request.client.host if request.client else ""
-        wait = sign_ups.wait(key)
-        if wait:
-            raise ApiError(429, "too_many_accounts", f"too many new accounts from your address: try again in {wait} "
-                           "seconds", retry_after=wait)
+        sign_ups.refuse_when_spent(key, "too_many_accounts", "new accounts")
         user = accounts.sign_up(body.name, body.password)
         sign_ups.fail(key)  # counts every account made
         return signed_in(request, response, user)

@@ -60,7 +60,7 @@ from qiza.web.ratings import router as ratings_router
 from qiza.web.seeks import Seeks
 from qiza.web.seeks import router as seeks_router
 from qiza.web.service import GameService
-from qiza.web.throttle import FailureThrottle
+from qiza.web.throttle import NEW_GAMES, FailureThrottle
 
 log = logging.getLogger("qiza.web")
 T = TypeVar("T")
@@ -85,7 +85,7 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
                lexicons: Mapping[str, str | os.PathLike[str]] | None = None,
                now: Callable[[], float] = time.time, clock_sweep: float = 1.0,
                password_hasher: PasswordHasher | None = None, remind_after: float = REMIND_AFTER,
-               claim_after: float = CLAIM_AFTER, sign_ups: int = SIGN_UPS,
+               claim_after: float = CLAIM_AFTER, sign_ups: int = SIGN_UPS, new_games: int = NEW_GAMES,
                secure_cookies: bool = False) -> FastAPI:
     """The qiza web app on a database (SQLite file by default, or any SQLAlchemy URL).
 
@@ -101,7 +101,8 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
     time (0: none in the background; :meth:`GameService.sweep_clocks` does it);
     ``remind_after``, ``claim_after``: seconds before an idle player may be reminded, and after
     the reminder before the game may be claimed (:mod:`qiza.web.leaving`); ``sign_ups``: new
-    accounts one address may make at once (then one every 5 minutes); ``secure_cookies``: mark
+    accounts one address may make at once (then one every 5 minutes); ``new_games``: games one
+    address may create at once (then one every 20 seconds); ``secure_cookies``: mark
     the cookies ``Secure`` on every answer (the server is reached only over TLS; otherwise they
     are when the request came over TLS or with ``X-Forwarded-Proto: https``)."""
     store = Store(database_url or default_database_url())
@@ -229,7 +230,7 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
 
     # -- API -----------------------------------------------------------------------------------
     app.state.throttle = throttle
-    app.include_router(games_router(service, accounts, throttle))
+    app.include_router(games_router(service, accounts, throttle, new_games))
     app.include_router(live_router(service, hub, throttle))
 
     return app

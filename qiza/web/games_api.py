@@ -32,15 +32,17 @@ from qiza.web.clocks import TimeControl
 from qiza.web.computer import computer_levels, default_level
 from qiza.web.errors import ApiError, errors
 from qiza.web.service import Action, GameService, SeatSpec
-from qiza.web.throttle import FailureThrottle
+from qiza.web.throttle import NEW_GAMES, NEW_GAMES_PER_SECOND, FailureThrottle
 
 T = TypeVar("T")
 
 
-def router(service: GameService, accounts: Accounts, throttle: FailureThrottle) -> APIRouter:
+def router(service: GameService, accounts: Accounts, throttle: FailureThrottle,
+           new_games: int = NEW_GAMES) -> APIRouter:
     """``/api/meta`` and ``/api/games...``."""
     api = APIRouter()
     store = service.store
+    creations = FailureThrottle(new_games, NEW_GAMES_PER_SECOND)
 
     def guarded(client: Request | WebSocket, game_id: str, check: Callable[..., T], *args: Any) -> T:
         """``check(*args)``, a call that checks a seat token or an invite of ``game_id``,
@@ -67,10 +69,13 @@ def router(service: GameService, accounts: Accounts, throttle: FailureThrottle) 
             "lexicons": service.catalogue.names(),
         }
 
-    @api.post("/api/games", tags=["games"], status_code=201, response_model=CreatedOut, responses=errors(503))
+    @api.post("/api/games", tags=["games"], status_code=201, response_model=CreatedOut, responses=errors(429, 503))
     def create_game(request: Request, body: CreateGameIn) -> CreatedOut:
         """Create a game. The creator takes ``creator_seat`` (or every person seat with ``claim_all``);
-        signed in, the creator's account holds that seat (the game shows on their profile)."""
+        signed in, the creator's account holds that seat (the game shows on their profile). One
+        address may create a few games at once, then one every 20 seconds (429 ``too_many_games``)."""
+        address = request.client.host if request.client else ""
+        creations.refuse_when_spent(address, "too_many_games", "new games")
         user = accounts.user_of(request)
         persons = [i for i, s in enumerate(body.seats) if s.kind == "person"]
         if body.claim_all:
@@ -88,6 +93,7 @@ def router(service: GameService, accounts: Accounts, throttle: FailureThrottle) 
             lexicon=body.lexicon, word_help=body.word_help,
             finish_line_levels=body.finish_line_levels, claim=claim,
             time_control=TimeControl(**body.time_control.model_dump()) if body.time_control else None)
+        creations.fail(address)  # counts every game made
         url = f"/game/{created.id}"
         return CreatedOut(id=created.id, tokens=created.tokens, url=url, invite=created.invite,
                           invite_url=f"{url}#invite={created.invite}")

@@ -6,6 +6,8 @@ import argparse
 import logging
 from pathlib import Path
 
+from qiza.web.throttle import NEW_GAMES
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Options of ``qiza serve``."""
@@ -22,6 +24,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         "players choose only among these and the built-in ones")
     parser.add_argument("--sign-ups", type=int, default=5, metavar="N",
                         help="new accounts one address may make at once, then one every 5 minutes (default 5)")
+    parser.add_argument("--new-games", type=int, default=NEW_GAMES, metavar="N",
+                        help=f"games one address may create at once, then one every 20 seconds (default {NEW_GAMES})")
     parser.add_argument("--secure-cookies", action="store_true",
                         help="always mark the session cookies Secure (the server is reached only over TLS, "
                         "through a proxy that may not send X-Forwarded-Proto)")
@@ -68,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     app = create_app(args.database_url, computer_workers=max(1, args.computer_workers),
                      computer_processes=args.computer_workers,
                      computer_delay=args.computer_delay, warm_up=True, lexicons=dict(args.lexicon),
-                     sign_ups=args.sign_ups, secure_cookies=args.secure_cookies,
+                     sign_ups=args.sign_ups, new_games=args.new_games, secure_cookies=args.secure_cookies,
                      remind_after=args.remind_after * 3600, claim_after=args.claim_after * 3600)
     print(f"qiza: serving on http://{args.host}:{args.port}/ (API documentation at /docs)", flush=True)
     # WebSocket messages are small (the first names the seat; then "ping" or "refresh")

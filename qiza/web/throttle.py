@@ -1,4 +1,5 @@
-"""A limit on wrong guesses: failed seat-token and invite checks, per client and game.
+"""A limit on wrong guesses: failed seat-token and invite checks, per client and game (the same
+buckets also limit what one address may make: accounts, games).
 
 Each (client address, game) has a small bucket of attempts (:data:`BURST`) that refills at
 :data:`REFILL_PER_SECOND`. Every failed check takes one; while the bucket is empty, every
@@ -24,6 +25,10 @@ GUESS_FAILURES = frozenset({"wrong_token", "wrong_invite"})
 BURST = 10
 #: failed checks given back per second
 REFILL_PER_SECOND = 0.5
+#: games one address may create at once (then one every 20 seconds): a computer seat takes the
+#: computer workers' time, so that one client cannot keep them from every other game
+NEW_GAMES = 30
+NEW_GAMES_PER_SECOND = 1 / 20
 #: clients kept (the oldest are dropped first; a dropped client starts afresh)
 MAX_KEYS = 20_000
 
@@ -60,6 +65,16 @@ class FailureThrottle:
             self._buckets.move_to_end(key)
             while len(self._buckets) > MAX_KEYS:
                 self._buckets.popitem(last=False)
+
+    def refuse_when_spent(self, key: Hashable, code: str, what: str) -> None:
+        """Raise 429 ``code`` ("too many ``what`` from your address", with ``Retry-After``) while
+        ``key`` has nothing left; the caller counts what it allows with :meth:`fail`."""
+        from qiza.web.errors import ApiError
+
+        wait = self.wait(key)
+        if wait:
+            raise ApiError(429, code, f"too many {what} from your address: try again in {wait} seconds",
+                           retry_after=wait)
 
     def guard(self, key: Hashable, check: Callable[..., T], *args: Any) -> T:
         """``check(*args)`` (a call that checks a seat token or an invite), unless ``key`` guessed
