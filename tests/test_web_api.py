@@ -296,6 +296,20 @@ def test_the_creator_replaces_and_withdraws_the_invite(client: TestClient) -> No
     assert act(client, game_id, 0, ann, version, "pass").status_code == 200
 
 
+def test_an_aborted_game_takes_no_one_to_its_free_seats(client: TestClient) -> None:
+    game_id, ann, invite = creator_game(client)
+    aborted = client.post(f"/api/games/{game_id}/abort", json={"seat": 0, "token": ann})
+    assert aborted.status_code == 200 and aborted.json()["aborted"], aborted.text  # Ann is its only person
+    before = state(client, game_id, None, None)
+    error(client.post(f"/api/games/{game_id}/join", json={"seat": 1, "name": "Cy", "invite": invite}),
+          409, "game_aborted")
+    error(client.post(f"/api/games/{game_id}/seats/2/computer", json={"seat": 0, "token": ann}), 409, "game_aborted")
+    error(client.post(f"/api/games/{game_id}/invite", json={"seat": 0, "token": ann}), 409, "game_aborted")
+    error(client.get(f"/api/games/{game_id}/invite", params={"seat": 0}, headers={"X-Seat-Token": ann}),
+          409, "game_aborted")
+    assert state(client, game_id, None, None) == before  # nothing changed, not even the version
+
+
 def test_invites_of_games_without_a_kept_invite(client: TestClient) -> None:
     # a game made before invites were kept: the creator cannot see it, but can make a new one
     game_id, ann, invite = creator_game(client)

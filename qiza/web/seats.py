@@ -87,8 +87,7 @@ class SeatsMixin(GameCore):
             if entry["joined"]:
                 raise ApiError(409, "seat_taken", f"seat {seat} is already taken")
             cached = self._game(row)
-            if cached.game.over:
-                raise ApiError(409, "game_over", "the game is over: its seats can no longer be taken")
+            self._refuse_when_ended(row, cached.game, "its seats can no longer be taken")
             token = secrets.token_urlsafe(24)
             entry["token_hash"] = hash_token(token)
             entry["joined"] = True
@@ -132,9 +131,16 @@ class SeatsMixin(GameCore):
         """Person seats nobody has taken yet."""
         return [i for i, s in enumerate(row.seats) if s["kind"] == PERSON and not s.get("joined")]
 
-    def _inviting(self, row: GameRow, game: Game) -> list[int]:
+    @staticmethod
+    def _refuse_when_ended(row: GameRow, game: Game, why: str) -> None:
+        """409 ``game_aborted`` or ``game_over`` (saying ``why`` that matters) once the game ended."""
+        if row.settings.get("aborted"):
+            raise ApiError(409, "game_aborted", f"the game was aborted by its players: {why}")
         if game.over:
-            raise ApiError(409, "game_over", "the game is over: there is nobody to invite")
+            raise ApiError(409, "game_over", f"the game is over: {why}")
+
+    def _inviting(self, row: GameRow, game: Game) -> list[int]:
+        self._refuse_when_ended(row, game, "there is nobody to invite")
         free = self.free_seats(row)
         if not free:
             raise ApiError(409, "no_free_seat", "every seat is taken: there is nobody to invite")
@@ -209,8 +215,7 @@ class SeatsMixin(GameCore):
                 raise ApiError(409, "seat_taken", f"seat {target} is taken by {self._game(row).game.players[target]}")
             cached = self._game(row)
             game = cached.game
-            if game.over:
-                raise ApiError(409, "game_over", "the game is over")
+            self._refuse_when_ended(row, game, "its seats can no longer change")
             chosen = level or default_level()
             if chosen not in known_levels():
                 raise ApiError(422, "bad_level", f"unknown computer level {chosen!r} "
