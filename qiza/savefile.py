@@ -11,8 +11,10 @@ True
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import stat
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -76,6 +78,8 @@ def from_dict(data: Any, *, lexicon: Lexicon | None = None) -> Game:
     try:
         rules = rules_from_dict(rules_data)
         lex = lexicon or load_lexicon(_lexicon_source(lexicon_name))
+    except FileFormatError:  # already says which field
+        raise
     except ValueError as exc:  # an unknown rule option or value (QizaError is a ValueError too)
         raise FileFormatError(f"saved game is malformed: {exc}") from None
     try:
@@ -210,9 +214,19 @@ def in_file(error: FileFormatError, path: str | os.PathLike[str]) -> FileFormatE
 
 
 def save(game: Game, path: str | os.PathLike[str], **kwargs: Any) -> None:
-    """Write the game to a file atomically (a crash never leaves a half-written save)."""
+    """Write the game to a file atomically (a crash never leaves a half-written save).
+
+    Only a regular file is replaced: a folder, a device (``/dev/null``) or a pipe at ``path``
+    raises :class:`OSError` ("not a regular file") and is left as it is."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        mode = target.stat().st_mode
+    except FileNotFoundError:
+        pass
+    else:
+        if not stat.S_ISREG(mode):
+            raise OSError(errno.EINVAL, "not a regular file", str(target))
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
 from pathlib import Path
 
 import pytest
@@ -11,7 +13,7 @@ from qiza import savefile
 from qiza.errors import FileFormatError
 from qiza.game import Game
 from qiza.lexicon import Lexicon, load_lexicon
-from qiza.rules import COMPUTER
+from qiza.rules import COMPUTER, find_preset
 
 
 @pytest.fixture(scope="module")
@@ -107,3 +109,30 @@ def test_missing_and_unreadable_files(tmp_path: Path, lexicon: Lexicon) -> None:
     bad.write_bytes(b"\xff\xfe\x00garbage")
     with pytest.raises(FileFormatError):
         savefile.load(bad, lexicon=lexicon)
+
+
+def test_save_replaces_only_a_regular_file(game: Game, tmp_path: Path) -> None:
+    """``save`` is an atomic rename: over a device (``/dev/null`` as root) or a folder it would
+    have put the saved game in its place; it refuses and leaves them as they are."""
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    with pytest.raises(OSError, match="not a regular file"):
+        savefile.save(game, folder)
+    assert folder.is_dir() and not list(tmp_path.glob(".folder.*"))
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(OSError, match="not a regular file"):
+        savefile.save(game, fifo)
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+    plain = tmp_path / "game.json"
+    savefile.save(game, plain)
+    savefile.save(game, plain)  # its own file is replaced
+    assert savefile.load(plain, lexicon=game.lexicon).actions == game.actions
+
+
+def test_an_unknown_lexicon_is_named_once(lexicon: Lexicon) -> None:
+    data = savefile.to_dict(Game(find_preset("classic"), players=["Ann", "Bob"], lexicon=lexicon, seed=1))
+    data["lexicon"] = "klingon"
+    with pytest.raises(FileFormatError) as info:
+        savefile.from_dict(data)
+    assert str(info.value).count("saved game is malformed") == 1

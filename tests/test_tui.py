@@ -756,3 +756,92 @@ def test_panel_title_keeps_the_rules_and_rules_hide_the_seed(monkeypatch: pytest
     status, out = play(["--seed", "21", "-p", "Ann", "-p", "computer:easy", "--no-save"], ["rules", "quit"],
                        monkeypatch, capsys)
     assert "seed" in out and "shown when the game is over" in out and "21" not in out.split("seed")[1][:40]
+
+
+# -- hostile commands and files ------------------------------------------------------------------
+
+def test_odd_hint_counts_and_unwritable_saves_keep_the_game_going(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], data_dir: Path, tmp_path: Path) -> None:
+    """'hint ²' (a Unicode digit) and 'hint' with thousands of digits stopped the game with a
+    traceback, as did 'save' to a folder or to a path that cannot be made."""
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    (tmp_path / "f").write_text("a file, not a folder")
+    status, out = play(["--seed", "21", "-p", "Ann", "-p", "computer:easy"],
+                       ["hint ²", "hint " + "9" * 5000, f"save {folder}", f"save {tmp_path / 'f' / 'x.json'}",
+                        "save /proc/qiza/x.json", "quit"], monkeypatch, capsys)
+    out = " ".join(out.split())
+    assert status == 0 and "Traceback" not in out
+    assert out.count("Best plays for your rack") == 2
+    assert f"{folder} already exists" in out and folder.is_dir()
+    assert "Could not save to /proc/qiza/x.json" in out and f"Could not save to {tmp_path / 'f' / 'x.json'}" in out
+    assert "Game stopped and saved" in out
+
+
+def test_saving_never_replaces_another_game_or_file(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], data_dir: Path, tmp_path: Path) -> None:
+    """A new game with --save FILE over an existing saved game replaced it at once (the game was
+    lost), and 'save FILE' replaced any file; now only the game's own save, or a saved copy of
+    the same game, is replaced."""
+    first = tmp_path / "first.json"
+    status, out = play(["--seed", "3", "-p", "Ann", "-p", "Bob", "--save", str(first)], ["pass", "quit"],
+                       monkeypatch, capsys)
+    kept = first.read_text()
+    assert json.loads(kept)["actions"]
+    status, out = play(["--seed", "4", "-p", "Ann", "-p", "Bob", "--save", str(first)], ["quit"],
+                       monkeypatch, capsys)
+    out = " ".join(out.split())
+    assert status == 1 and "already exists" in out and "--resume" in out and "Traceback" not in out
+    assert first.read_text() == kept
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes")
+    copy = tmp_path / "copy.json"
+    status, out = play(["--resume", str(first)], [f"save {notes}", f"save {copy}", "pass", f"save {copy}", "quit"],
+                       monkeypatch, capsys)
+    out = " ".join(out.split())
+    assert status == 0 and notes.read_text() == "my notes" and "already exists" in out
+    assert len(json.loads(copy.read_text())["actions"]) == len(json.loads(first.read_text())["actions"])
+    status, out = play(["--resume", str(first), "--save", str(notes)], ["pass", "quit"], monkeypatch, capsys)
+    assert status == 1 and notes.read_text() == "my notes"
+
+
+def test_hot_seat_players_recall_only_their_own_commands() -> None:
+    """The arrow keys recalled the previous player's commands: 'exchange FWJ' or 'order ...'
+    told the next player tiles the game hides from them; the screens before a hand-over stayed
+    in the terminal's scrollback."""
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from qiza.tui.terminal import RichTerminal
+
+    up = "\x1b[A"
+    with create_pipe_input() as keys, create_app_session(input=keys, output=DummyOutput()):
+        term = RichTerminal()
+        term.console.file = io.StringIO()
+        keys.send_text("exchange FWJ\r")
+        assert term.ask("Ann> ") == "exchange FWJ"
+        keys.send_text(up + "\r")
+        assert term.pause("Bob, press Enter to see your rack.")
+        keys.send_text(up + "\r")
+        assert term.ask("Bob> ") == ""
+        keys.send_text(up + "\r")
+        assert term.ask("Ann> ") == "exchange FWJ"
+        term.forget()
+        assert "\x1b[3J" in term.console.file.getvalue()
+
+
+def test_hand_over_forgets_the_screens_before() -> None:
+    from qiza.tui.session import Seat, Session
+
+    game = Game(find_preset("classic").with_options(first_player="fixed", challenge="double"),
+                players=["Ann", "Bob", "Cy"], lexicon=LEX, seed=4)
+    word = opening(game.rack_text(0))
+    screen = ScriptedScreen([f"H8 {word}", "n", "n", "quit"])
+    screen.term.forget = lambda: print("<<forget>>", file=screen.out)  # type: ignore[method-assign]
+    session = Session(game, [Seat("Ann"), Seat("Bob"), Seat("Cy")], screen.term)
+    assert session.run() == 0
+    shown = screen.out.getvalue()
+    for text in ("Pass the device to Ann", f"Bob: challenge Ann's H8 {word}", "Pass the device to Bob"):
+        before = shown[:shown.index(text)]
+        assert "<<forget>>" in before[before.rindex("<<clear>>"):]

@@ -45,7 +45,15 @@ from qiza.rules import (
     finish_line,
 )
 from qiza.text import clean_name
-from qiza.tui.session import Seat, Session, Settings, latest_save, load_players_module, new_save_path
+from qiza.tui.session import (
+    Seat,
+    Session,
+    Settings,
+    latest_save,
+    load_players_module,
+    new_save_path,
+    save_refused,
+)
 from qiza.tui.terminal import PlainTerminal, RichTerminal, Terminal
 
 __all__ = ["configure", "run", "parse_player", "build_rules", "DEFAULT_LEVEL"]
@@ -189,7 +197,11 @@ def run(args: argparse.Namespace) -> int:
             raise QizaError("there is no saved game to resume; start one with 'qiza play'")
         session = Session.from_file(path, terminal)
         if args.save:
-            session.save_path = Path(args.save).expanduser()
+            target = Path(args.save).expanduser()
+            refused = save_refused(target, session.game, path)
+            if refused:
+                raise QizaError(f"--save: {refused}")
+            session.save_path = target
         if args.no_save:
             session.save_path = None
         if args.gcg:
@@ -219,6 +231,9 @@ def run(args: argparse.Namespace) -> int:
         undo=(args.undo if args.undo is not None else True) and against_computer,
     )
     save_path = None if args.no_save else (Path(args.save).expanduser() if args.save else new_save_path())
+    if save_path is not None and args.save and _exists(save_path):
+        raise QizaError(f"--save: {save_path} already exists and is kept: continue that game with "
+                        f"'qiza play --resume {save_path}', or choose another file name")
     session = Session(game, seats, terminal, settings, save_path=save_path,
                       gcg_path=Path(args.gcg).expanduser() if args.gcg else None,
                       computer_seed=game.seed % 1_000_003)
@@ -231,6 +246,13 @@ def run(args: argparse.Namespace) -> int:
         session.say(f"First to play: {first}.")
     session.autosave()
     return session.run()
+
+
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists() or path.is_symlink()
+    except (OSError, ValueError):
+        return False
 
 
 def _check_computers(seats: list[Seat]) -> None:

@@ -61,6 +61,27 @@ def latest_save() -> Path | None:
     return files[-1] if files else None
 
 
+def save_refused(path: Path, game: Game, own: Path | None = None) -> str | None:
+    """Why the game must not be saved to ``path`` (None when it may): a file is replaced only
+    when it is the game's own save file (``own``) or a saved copy of the same game (same seed and
+    players), so that saving never destroys another game or a file that is not a saved game."""
+    try:
+        if not path.exists() or (own is not None and path.resolve() == own.resolve()):
+            return None
+    except (OSError, ValueError):
+        return None  # a name that cannot be a path: saving says why
+    try:
+        data = savefile.parse_json(savefile.read_text(path))
+    except FileFormatError:
+        data = None
+    if (isinstance(data, dict) and data.get("format") == savefile.FORMAT and data.get("seed") == game.seed
+            and data.get("players") == list(game.players)):
+        return None
+    what = "another saved game" if isinstance(data, dict) and data.get("format") == savefile.FORMAT else \
+        "not a saved game of this game"
+    return f"{path} already exists and is {what}: it is kept; choose another file name."
+
+
 @dataclass
 class Seat:
     """A player: a person, or a computer at a level."""
@@ -384,6 +405,7 @@ class Session:
                 shown_public = True
                 if self.terminal.interactive:
                     self.draw(None, force=True)  # the board with every rack hidden
+                    self.terminal.forget()  # and the screens before it, with the last player's rack
                 else:
                     self.flush()
             outcome = self.ask_challenge(seat, target)
@@ -499,6 +521,7 @@ class Session:
         term = self.terminal
         if term.interactive:
             term.clear()
+            term.forget()  # the previous player's screens, rack included, must not be scrolled back to
             self.flush()
             term.show(Text(f"\n\n   Pass the device to {self.seats[seat].name}.\n", "bold"))
             return term.pause(f"   {self.seats[seat].name}, press Enter to see your rack.")
@@ -624,7 +647,7 @@ class Session:
         except ImportError:
             self.say("Hints need the move generator bridge (qiza.analysis), which is not available.")
             return STAY
-        count = int(rest) if rest.isdigit() else 5
+        count = int(rest) if re.fullmatch(r"[0-9]{1,4}", rest) else 5  # not '²', nor 5000 digits
         self.wait_for_computers()
         candidates = list(legal_placements(self.game, seat))
         if not candidates:
@@ -770,7 +793,15 @@ class Session:
         path = Path(rest).expanduser() if rest else self.save_path
         if path is None:
             path = new_save_path()
-        savefile.save(self.game, path, extra=self.extra())
+        refused = save_refused(path, self.game, self.save_path)
+        if refused:
+            self.say(Text(refused, "bold red"))
+            return STAY
+        try:
+            savefile.save(self.game, path, extra=self.extra())
+        except OSError as exc:
+            self.say(Text(f"Could not save to {path}: {exc.strerror}", "bold red"))
+            return STAY
         if self.save_path is None:
             self.save_path = path
         self.say(_long(f"Saved to {path}"))

@@ -43,6 +43,10 @@ class Terminal:
     def clear(self) -> None:
         """Start a fresh screen (nothing in plain mode)."""
 
+    def forget(self) -> None:
+        """Hot seat: drop what the next player could scroll back to or recall (the earlier
+        screens in the terminal's scrollback, the commands typed before); nothing in plain mode."""
+
     def page(self, *items: RenderableType, reserve: int = 0) -> None:
         """Show renderables a screenful at a time: on a terminal, when they are taller than the
         screen, each page waits for Enter (``q`` skips the rest); in plain mode all at once.
@@ -134,6 +138,9 @@ class RichTerminal(Terminal):
 
         super().__init__(Console(highlight=False, emoji=False))
         self._session: PromptSession[str] = PromptSession(history=InMemoryHistory())
+        self._histories: dict[str, InMemoryHistory] = {}
+        """The commands typed at each prompt (``Ann> ``): in a hot-seat game the arrow keys
+        recall a player's own commands only, never the ``exchange`` or ``order`` of another."""
 
     @property
     def width(self) -> int:
@@ -150,20 +157,33 @@ class RichTerminal(Terminal):
     def clear(self) -> None:
         self.console.clear()
 
+    def forget(self) -> None:
+        self.console.file.write("\x1b[3J")  # erase the scrollback (xterm, VTE, tmux...)
+        self.console.file.flush()
+
     def ask(self, prompt: str, words: Sequence[str] = ()) -> str | None:
         from prompt_toolkit.completion import WordCompleter
+        from prompt_toolkit.history import InMemoryHistory
 
         completer: Any = WordCompleter(list(words), ignore_case=True, sentence=True) if words else None
         try:
-            return self._session.prompt(prompt, completer=completer, complete_while_typing=False)
+            return self._prompt(prompt, self._histories.setdefault(prompt, InMemoryHistory()),
+                                completer=completer, complete_while_typing=False)
         except EOFError:
             return None
         except KeyboardInterrupt:
             return "quit"
 
+    def _prompt(self, message: str, history: Any = None, **options: Any) -> str:
+        """Read a line with ``history`` (default: none) for the arrow keys to recall."""
+        from prompt_toolkit.history import InMemoryHistory
+
+        self._session.default_buffer.history = history if history is not None else InMemoryHistory()
+        return self._session.prompt(message, **options)
+
     def pause(self, message: str) -> bool:
         try:
-            self._session.prompt(message + " ")
+            self._prompt(message + " ")
         except EOFError:
             return False
         except KeyboardInterrupt:
@@ -172,7 +192,7 @@ class RichTerminal(Terminal):
 
     def more(self, message: str) -> bool:
         try:
-            answer = self._session.prompt(message + " ")
+            answer = self._prompt(message + " ")
         except (EOFError, KeyboardInterrupt):
             return False
         return answer.strip().lower() not in ("q", "quit")
