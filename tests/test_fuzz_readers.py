@@ -529,6 +529,9 @@ CLI_FILES = {
     "save.json": _save_text(actions=[[0, "penalty x"]]).encode(),
     "latin1.json": _save_text().replace("Ann", "\u00c5nn").encode("latin-1"),
     "positions.txt": ("\n".join(["." * 15] * 15) + "\nRACK: " + "A" * 100 + "\n").encode(),
+    "binary.cgp": b"\xff\xfe garbage\n",
+    "refused.gcg": b"#player1 a A\n#player2 b B\n>a: DINNVWY 8D WINDY +32 32\n>b: ADEEGIL 2C GALE +16 16\n"
+                   b">a: AEJNOSV 1A JAVE +10 42\n",
 }
 
 
@@ -541,6 +544,15 @@ CLI_FILES = {
     (["analyze", "{dir}/latin1.json"], "{dir}/latin1.json: not a saved game"),
     (["movegen", "--count", "{dir}/positions.txt"], "{dir}/positions.txt:16: a rack holds"),
     (["movegen", "--count", "{dir}/latin1.json"], "{dir}/latin1.json: not a positions file"),
+    # a CGP file that is not UTF-8 was a UnicodeDecodeError traceback
+    (["best", "{dir}/binary.cgp"], "{dir}/binary.cgp: not a CGP position (not UTF-8"),
+    # a record the engine stops replaying at line 4 gave the position after turn 1, as if final
+    (["best", "--engine", "static", "{dir}/refused.gcg"], "cannot replay the record up to turn 4: line 4"),
+    (["best", "-n", "-5", "{dir}/refused.gcg"], "--top must be at least 1"),
+    # an unknown preset or a negative --jobs was a traceback; no games printed an empty table
+    (["selfplay", "easy", "beginner", "-n", "1", "--rules", "bogus"], "unknown rule preset 'bogus'"),
+    (["selfplay", "easy", "beginner", "-n", "1", "-j", "-2"], "--jobs must be 0 (all cores) or more"),
+    (["selfplay", "easy", "beginner", "-n", "0"], "--games must be at least 1"),
 ])
 def test_commands_refuse_bad_files_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                args: list[str], message: str | None) -> None:

@@ -119,6 +119,9 @@ class Replay:
     checked: int = 0
     differences: list[Difference] = field(default_factory=list)
     warnings: list[Difference] = field(default_factory=list)
+    stopped: Event | None = None
+    """The event the replay stopped at (the engine refused it or could not go on), else None:
+    the game is then the position before it, not the record's last."""
 
     @property
     def clean(self) -> bool:
@@ -193,9 +196,11 @@ class _Replayer:
             self.result.checked += 1
             try:
                 if not self.step(index, event):
+                    self.result.stopped = event
                     break
             except QizaError as exc:
                 self.differ(event, f"the engine refuses it: {exc}")
+                self.result.stopped = event
                 break
         return self.result
 

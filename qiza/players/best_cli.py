@@ -94,6 +94,9 @@ def game_from_record(record: GameRecord, turn: int | None, lexicon: Lexicon | st
     game = replayed.game
     if game is None:
         raise QizaError(f"{source}: {replayed.differences[0] if replayed.differences else 'cannot replay'}")
+    if replayed.stopped is not None and replayed.stopped.is_turn:  # else the position would be an earlier one
+        raise QizaError(f"{source}: the rules engine cannot replay the record up to turn {turn}: "
+                        f"{replayed.differences[-1] if replayed.differences else 'it stops early'}")
     game.lexicon = lexicon if isinstance(lexicon, Lexicon) else load_lexicon(lexicon or record_lexicon(record)[0])
     if game.can_challenge:
         game.accept()
@@ -151,8 +154,27 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--iterations", type=int, default=300, help="sim: continuations per candidate (default 300)")
 
 
+MAX_CGP_BYTES = 2**20
+"""The largest CGP file read (a position is one line of a few hundred characters)."""
+
+
+def _cgp_file_text(path: str) -> str:
+    """The text of a CGP file; :class:`QizaError` naming the file when it cannot be read, is
+    larger than :data:`MAX_CGP_BYTES` or is not UTF-8."""
+    from qiza.paths import read_regular
+
+    try:
+        return read_regular(path, MAX_CGP_BYTES).decode("utf-8")
+    except OSError as exc:
+        raise QizaError(f"{path}: cannot read: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise QizaError(f"{path}: not a CGP position (not UTF-8 text: {exc.reason} at byte {exc.start})") from None
+
+
 def run(args: argparse.Namespace) -> int:
     """Print the top moves."""
+    if args.top < 1:
+        raise QizaError(f"--top must be at least 1, not {args.top}")
     from qiza.cli import prepare_move_generator
 
     prepare_move_generator()
@@ -168,7 +190,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"Lexicon: {lexicon.upper()} ({why})")
         game = game_from_record(record, args.turn, lexicon, source)
     else:
-        text = path.read_text() if is_file(source) else source
+        text = _cgp_file_text(source) if is_file(source) else source
         game = game_from_cgp(text, lexicon)
     if args.iterations < 1:
         raise QizaError("--iterations must be at least 1")

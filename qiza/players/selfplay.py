@@ -337,6 +337,18 @@ def run(args: argparse.Namespace) -> int:
         specs.append(spec.lower())
     if args.both_seats and len(specs) != 2:
         raise QizaError("--both-seats needs two players")
+    if args.games < 1:
+        raise QizaError(f"--games must be at least 1, not {args.games}")
+    if args.jobs is not None and args.jobs < 0:
+        raise QizaError(f"--jobs must be 0 (all cores) or more, not {args.jobs}")
+    if args.time_limit is not None and not args.time_limit > 0:
+        raise QizaError(f"--time-limit must be more than 0 seconds, not {args.time_limit}")
+    if args.candidates is not None and args.candidates < 1:
+        raise QizaError(f"--candidates must be at least 1, not {args.candidates}")
+    try:
+        rules = find_preset(args.rules)
+    except ValueError as exc:  # an unknown preset, named with the known ones
+        raise QizaError(str(exc)) from None
     options: dict[str, object] = {"workers": 1}
     if args.time_limit is not None:
         options["time_limit"] = args.time_limit
@@ -351,7 +363,6 @@ def run(args: argparse.Namespace) -> int:
     from qiza.cli import prepare_move_generator
 
     prepare_move_generator()  # compiled once here, not in every worker at once
-    rules = find_preset(args.rules)
     results = list(run_games(specs, args.games, lexicon=args.lexicon, rules=rules, jobs=args.jobs,
                              seed=args.seed, progress=not args.no_progress, options=options,
                              both_seats=args.both_seats))
