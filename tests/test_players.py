@@ -167,6 +167,17 @@ def test_selfplay_runs_and_reports(lexicon: Lexicon, capsys: pytest.CaptureFixtu
     assert "medium" in capsys.readouterr().out
 
 
+def test_selfplay_repeats_exactly_whatever_the_workers(lexicon: Lexicon) -> None:
+    # the random levels choose by the game's number, not by the process that plays it
+    def scores(jobs: int) -> list[tuple[int, ...]]:
+        results = run_games(["easy", "beginner"], 4, lexicon=lexicon.name.lower(), jobs=jobs, seed=3, progress=False)
+        return [tuple(r.scores) for r in sorted(results, key=lambda r: r.seed)]
+
+    once = scores(1)
+    assert scores(1) == once and scores(2) == once
+    assert len(set(once)) > 1  # different games, not one game four times
+
+
 def test_training_round(lexicon: Lexicon) -> None:
     from qiza.players import train
 

@@ -20,6 +20,7 @@ import argparse
 import math
 import multiprocessing
 import os
+import random
 import statistics
 import sys
 import time
@@ -149,9 +150,14 @@ def _make_players(specs: Sequence[str], lexicon: Lexicon, options: dict[str, obj
 
 def _run_one(game: int) -> GameResult:
     """Game number ``game``: its shuffle, and the seats rotated by the game number (with
-    ``both_seats``, games 2k and 2k+1 share shuffle k with the seats swapped)."""
+    ``both_seats``, games 2k and 2k+1 share shuffle k with the seats swapped); the players'
+    random choices are seeded by the game number too."""
     players = _WORKER["players"]
     assert isinstance(players, list)
+    for i, player in enumerate(players):  # a game's random choices depend on its number only, not on
+        rng = getattr(player, "rng", None)  # the worker process that plays it: runs repeat exactly
+        if isinstance(rng, random.Random):
+            rng.seed(game * 10 + i)
     seed = game // 2 if _WORKER.get("both_seats") else game
     return play_game(players, seed=seed, lexicon=_WORKER["lexicon"],  # type: ignore[arg-type]
                      rules=_WORKER["rules"], rotate=game % len(players))  # type: ignore[arg-type]
@@ -301,7 +307,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lexicon", default="twl06", help="twl06 (default), sowpods, enable or a word-list file")
     parser.add_argument("--rules", default="classic", help="rule preset (classic, 8-tile, 9-tile, ...)")
     parser.add_argument("-j", "--jobs", type=int, default=None, help="worker processes (default: all cores)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0): a run repeats exactly, "
+                        "on any number of jobs, except for players limited by time")
     parser.add_argument("--time-limit", type=float, default=None, help="seconds per move for sim/champion, and for endgame's search")
     parser.add_argument("--candidates", type=int, default=None, help="placements sim/champion simulate")
     parser.add_argument("--iterations", type=int, default=None,
