@@ -201,6 +201,21 @@ def test_best_cli(capsys: pytest.CaptureFixture[str]) -> None:
     assert out[1] == "Moves in rule book notation: H8 reads across, 8H reads down."  # the CGP game's
 
 
+def test_best_cli_judges_a_position_by_the_closest_list_to_its_lexicon(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("qiza.cgp")
+    from qiza.players import best_cli
+
+    parser = argparse.ArgumentParser()
+    best_cli.configure(parser)
+    position = "/".join(["15"] * 15) + " AEINRS?/ 0/0 0 lex CSW21;"
+    assert best_cli.run(parser.parse_args([position, "-n", "1", "--engine", "static"])) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("Lexicon: SOWPODS (the closest built-in list to the position's CSW21")
+    assert "lexicon SOWPODS" in out[1]  # not the default ENABLE
+    assert best_cli.run(parser.parse_args([position, "-n", "1", "--engine", "static", "--lexicon", "twl06"])) == 0
+    assert "lexicon TWL06" in capsys.readouterr().out.splitlines()[0]
+
+
 def test_level_names() -> None:
     assert "champion" in level_names() and "sim" in level_names()
 

@@ -30,10 +30,16 @@ if TYPE_CHECKING:
 
 
 def game_from_cgp(text: str, lexicon: str | None) -> Game:
-    """A game at the position of a CGP line."""
+    """A game at the position of a CGP line, judged by ``lexicon`` (default: the built-in list
+    closest to the position's ``lex``, see :func:`_builtin_for`, else the default lexicon)."""
     from qiza import cgp
 
     position = cgp.loads(text.strip())
+    if not lexicon and position.lexicon:
+        lexicon = _builtin_for(position.lexicon)
+        if lexicon.lower() != position.lexicon.lower():
+            print(f"Lexicon: {lexicon.upper()} (the closest built-in list to the position's {position.lexicon}; "
+                  "--lexicon to choose)")
     return position.to_game(lexicon=lexicon)
 
 
