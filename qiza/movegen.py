@@ -102,7 +102,7 @@ from qiza.positions import MAX_POSITIONS_BYTES
 
 __all__ = [
     "FIRST_RUN_NOTE", "MAX_RACK", "MAX_SIZE", "O_EQUITY", "O_META", "O_SCORE", "O_TILES", "O_WIDTH", "PASS",
-    "Move", "MoveGenerator", "MoveList", "decode_packed", "exchanges", "load_generator", "load_lexicon_words",
+    "BoardLineError", "Move", "MoveGenerator", "MoveList", "decode_packed", "exchanges", "load_generator", "load_lexicon_words",
     "parse_board", "parse_rack", "read_positions", "read_reference_moves",
     "stack_positions", "warm_up",
 ]
@@ -672,13 +672,22 @@ PASS = None
 # Text formats and lexicons
 # ---------------------------------------------------------------------------------------
 
+class BoardLineError(ValueError):
+    """A board line that cannot be read; :attr:`row` is its index among the board's lines."""
+
+    def __init__(self, row: int, message: str) -> None:
+        super().__init__(message)
+        self.row = row
+
+
 def parse_board(lines: Sequence[str]) -> np.ndarray:
-    """A board from text lines (``A-Z`` tile, ``a-z`` blank, ``.`` empty) as a flat int32 array."""
+    """A board from text lines (``A-Z`` tile, ``a-z`` blank, ``.`` empty) as a flat int32 array
+    (:class:`BoardLineError` names a bad line)."""
     size = len(lines)
     b = np.zeros(size * size, np.int32)
     for r, line in enumerate(lines):
         if len(line) != size:
-            raise ValueError(f"board line {r + 1} has {len(line)} squares, not {size}")
+            raise BoardLineError(r, f"board line {r + 1} has {len(line)} squares, not {size}")
         for c, ch in enumerate(line):
             if ch == ".":
                 continue
@@ -687,7 +696,7 @@ def parse_board(lines: Sequence[str]) -> np.ndarray:
             elif "a" <= ch <= "z":
                 b[r * size + c] = (ord(ch) - 96) | BLANK_FLAG
             else:
-                raise ValueError(f"bad board character {ch!r}")
+                raise BoardLineError(r, f"bad board character {ch!r}")
     return b
 
 
@@ -719,6 +728,7 @@ def read_positions(path: str | Path, size: int = STANDARD.size) -> list[tuple[np
         raise FileFormatError(f"not a positions file (not UTF-8 text: {exc.reason})", None, str(path)) from None
     positions = []
     lines: list[str] = []
+    numbers: list[int] = []  # the file's line numbers of the board's lines
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line:
@@ -730,12 +740,18 @@ def read_positions(path: str | Path, size: int = STANDARD.size) -> list[tuple[np
                 rack = line[5:].strip()
                 if len(rack) > MAX_RACK:
                     raise ValueError(f"a rack holds 0..{MAX_RACK} tiles, not {len(rack)}")
-                positions.append((parse_board(lines), parse_rack(rack)))
-                lines = []
+                try:
+                    board = parse_board(lines)
+                except BoardLineError as exc:  # named at its own line, not at the rack's
+                    number = numbers[exc.row]
+                    raise
+                positions.append((board, parse_rack(rack)))
+                lines, numbers = [], []
             elif len(lines) >= size:
                 raise ValueError(f"a board has {size} lines: expected 'RACK: ...'")
             else:
                 lines.append(line)
+                numbers.append(number)
         except ValueError as exc:
             raise FileFormatError(str(exc), number, str(path)) from None
     if lines:

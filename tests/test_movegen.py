@@ -156,6 +156,21 @@ def test_bad_racks_are_refused() -> None:
     assert gen.count(empty_board(), parse_rack("WINDY")) == 9  # the generator still works
 
 
+def test_a_bad_board_line_is_named_at_its_own_line(tmp_path: Path) -> None:
+    from qiza.errors import FileFormatError
+
+    rows = ["." * 15] * 15
+    path = tmp_path / "one.txt"
+    path.write_text("\n".join(rows[:2] + ["....#.........."] + rows[3:] + ["RACK: WINDY", ""]))
+    with pytest.raises(FileFormatError, match="bad board character '#'") as raised:
+        read_positions(path)
+    assert raised.value.line == 3  # not 16, the rack's line
+    path.write_text("\n".join(["." * 15] * 2 + ["." * 14] + rows[3:] + ["RACK: WINDY", ""]))
+    with pytest.raises(FileFormatError, match="board line 3 has 14 squares") as raised:
+        read_positions(path)
+    assert raised.value.line == 3
+
+
 def test_text_forms_and_blanks() -> None:
     g = gaddag.build(["QI", "QIS", "AT"])
     gen = MoveGenerator(g)
