@@ -18,6 +18,7 @@ from qiza import gcg
 from qiza.errors import QizaError
 from qiza.lexicon import Lexicon, load_lexicon
 from qiza.paths import is_file
+from qiza.text import plural
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -69,8 +70,8 @@ def _check(args: argparse.Namespace) -> int:
         differences += count
         if count:
             bad_files += 1
-        status = "ok" if not count else f"{count} difference{'s' if count != 1 else ''}"
-        print(f"{path}: {checked} moves checked, {status}")
+        status = "ok" if not count else plural(count, "difference")
+        print(f"{path}: {plural(checked, 'move')} checked, {status}")
         if result:
             problems.extend(f"  differs: {d}" for d in result.differences)
             warnings.extend(f"  warning: {w}" for w in result.warnings)
@@ -79,8 +80,8 @@ def _check(args: argparse.Namespace) -> int:
         if not args.quiet:
             for line in warnings:
                 print(line)
-    print(f"total: {files} file{'s' if files != 1 else ''}, {events} moves checked, "
-          f"{differences} difference{'s' if differences != 1 else ''} in {bad_files} file{'s' if bad_files != 1 else ''}")
+    print(f"total: {plural(files, 'file')}, {plural(events, 'move')} checked, "
+          f"{plural(differences, 'difference')} in {plural(bad_files, 'file')}")
     return 1 if differences else 0
 
 

@@ -320,7 +320,11 @@ def test_cli_check(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     good.write_text("#player1 a A\n#player2 b B\n>a: ENORSTU 8F NOT +6 6\n", encoding="latin-1")
     assert main(["gcg", "check", str(good)]) == 0
     out = capsys.readouterr().out
-    assert "1 moves checked, ok" in out and out.strip().splitlines()[-1].startswith("total: 1 file,")
+    assert "1 move checked, ok" in out and out.strip().splitlines()[-1].startswith("total: 1 file,")
+    foreign = tmp_path / "foreign.gcg"  # a problem of the whole record has no line of its own
+    foreign.write_text("#character-encoding UTF-8\n#player1 a A\n#player2 b B\n>a: AÉINRST 8D ÉTAIN +12 12\n", encoding="utf-8")
+    assert main(["gcg", "check", str(foreign)]) == 1
+    assert "  differs: the record: no tile set has the letters É\n" in capsys.readouterr().out
     bad = tmp_path / "bad.gcg"
     bad.write_text("#player1 a A\n#player2 b B\n>a: ENORSTU 8F NOT +9 9\n", encoding="latin-1")
     missing = tmp_path / "missing.gcg"

@@ -104,11 +104,12 @@ class Difference:
     """An event whose replay differs from the record (or could not be replayed)."""
 
     line: int
+    """The record's line (0: the record as a whole, e.g. its players or tiles)."""
     event: str
     message: str
 
     def __str__(self) -> str:
-        return f"line {self.line}: {self.event}: {self.message}"
+        return f"line {self.line}: {self.event}: {self.message}" if self.line else f"{self.event}: {self.message}"
 
 
 @dataclass
@@ -146,7 +147,7 @@ def replay(record: GameRecord, *, lexicon: Lexicon | str | None = None) -> Repla
         rules = rules_for(record)
     except FileFormatError as exc:
         result = Replay(None)
-        result.differences.append(Difference(0, "game", str(exc.reason)))
+        result.differences.append(Difference(0, "the record", str(exc.reason)))
         return result
     nicks = {player.nick for player in record.players}
     for event in record.events:
