@@ -517,6 +517,19 @@ def test_sim_keeps_its_time_limit(lexicon: Lexicon) -> None:
     assert sorted(times)[len(times) // 2] < 0.15 * 1.5  # the median, with room for a loaded machine
 
 
+def test_best_and_analyze_say_what_of_a_record_they_could_not_read(capsys: pytest.CaptureFixture[str],
+                                                                     tmp_path: Path) -> None:
+    from qiza.cli import main
+
+    record = tmp_path / "cut.gcg"  # cut short in its last line: the total is missing a digit
+    record.write_text("#player1 ann Ann\n#player2 bob Bob\n"
+                      ">ann: DINNVWY 8D WINDY +32 32\n>bob: ADEEGIL 7C GALE +16 1\n")
+    for command in (["best", "--engine", "static", "-n", "1"], ["analyze", "--engine", "static"]):
+        assert main([*command, str(record)]) == 0
+        err = capsys.readouterr().err
+        assert f"warning: {record}:4: wrong total for bob: 0 +16 is 16, not 1" in err, command
+
+
 def test_best_cli_on_a_game_record_without_a_lexicon(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     from qiza.players import best_cli
 

@@ -399,12 +399,13 @@ def run(args: argparse.Namespace) -> int:
         bar.update(done - shown)
         shown = done
 
+    from qiza.players.best_cli import record_lexicon, warn_problems
+
     record = load_record(args.record)
+    warn_problems(record)
     if args.lexicon:
         print(f"Lexicon: {args.lexicon.upper()}")
     else:
-        from qiza.players.best_cli import record_lexicon
-
         name, why = record_lexicon(record)
         print(f"Lexicon: {name.upper()} ({why})")
     try:

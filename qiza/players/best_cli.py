@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -72,6 +73,12 @@ def record_lexicon(record: GameRecord) -> tuple[str, str]:
             break
     best = min(phonies, key=lambda name: phonies[name])
     return best, f"the record names none; {best.upper()} accepts the most of its words; --lexicon to choose"
+
+
+def warn_problems(record: GameRecord) -> None:
+    """Print on standard error the problems found reading a game record (as `qiza gcg show` does)."""
+    for problem in record.errors:
+        print(f"warning: {problem}", file=sys.stderr)
 
 
 def game_from_gcg(path: str, turn: int | None, lexicon: str | None) -> Game:
@@ -191,6 +198,7 @@ def run(args: argparse.Namespace) -> int:
         from qiza import gcg
 
         record = gcg.load(source)
+        warn_problems(record)
         if not lexicon:
             lexicon, why = record_lexicon(record)
             print(f"Lexicon: {lexicon.upper()} ({why})")
