@@ -383,6 +383,17 @@ def test_computer_names_and_the_lobbys_one_click_game(server: ServerThread, brow
     sync_api.expect(page.locator("#players")).to_contain_text(f"Computer ({meta['default_level']}): ")
     assert page.locator("#players li.you .name").inner_text() == "You"
     shot(page, "one-click-game")
+    # a refused one-click game says why beside the button, not at the foot of the page
+    refusal = {"error": {"code": "too_many_games", "message": "too many new games from your address: try again in "
+                                                                "20 seconds"}}
+    page.route("**/api/games", lambda route: route.fulfill(status=429, json=refusal) if route.request.method == "POST"
+               else route.continue_())
+    page.goto(server.url + "/")
+    page.click("#quick-play")
+    sync_api.expect(page.locator("#quick-message")).to_have_text(
+        "Cannot create the game: too many new games from your address: try again in 20 seconds")
+    in_view(page, "#quick-message")
+    assert page.url == server.url + "/"
     assert not errors, errors
 
 

@@ -70,7 +70,8 @@
     if (!games.length) list.innerHTML = "<li>No games yet.</li>";
   }
 
-  async function open(body, creator) {
+  /** Create a game and go to it; a refusal is shown in ``where`` (beside the button clicked). */
+  async function open(body, creator, where = message) {
     try {
       const created = await qiza.api("POST", "/api/games", body);
       if (creator >= 0) {
@@ -79,14 +80,14 @@
       localStorage.setItem(qiza.inviteKey(created.id), created.invite);
       location.href = created.url;
     } catch (error) {
-      message.textContent = "Cannot create the game: " + error.message;
+      where.textContent = "Cannot create the game: " + error.message;
     }
   }
 
   /** One click: you against the computer at the default level, classic rules, the default challenge rule. */
   function quickPlay() {
     open({preset: "classic", seats: [{kind: "person", name: "You"}, {kind: "computer", level: meta.default_level}],
-          creator_seat: 0}, 0);
+          creator_seat: 0}, 0, document.getElementById("quick-message"));
   }
 
   async function create(event) {
