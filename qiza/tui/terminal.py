@@ -44,8 +44,9 @@ class Terminal:
         """Start a fresh screen (nothing in plain mode)."""
 
     def forget(self) -> None:
-        """Hot seat: drop what the next player could scroll back to or recall (the earlier
-        screens in the terminal's scrollback, the commands typed before); nothing in plain mode."""
+        """Hot seat: erase the terminal's scrollback, so that the next player cannot scroll back
+        to the earlier screens (each prompt keeps its own command history, see :meth:`ask`);
+        nothing in plain mode."""
 
     def page(self, *items: RenderableType, reserve: int = 0) -> None:
         """Show renderables a screenful at a time: on a terminal, when they are taller than the

@@ -162,6 +162,12 @@ class Hub:
             self._thread.join(timeout=3)
 
 
+async def _refuse(socket: WebSocket, refusal: ApiError) -> None:
+    """One ``{"type": "error", ...}`` message, then the socket closed with 4000 + the HTTP status."""
+    await socket.send_json({"type": "error", **refusal.body()})
+    await socket.close(code=4000 + refusal.status)
+
+
 def router(service: GameService, hub: Hub, throttle: FailureThrottle) -> APIRouter:
     """``/ws/games/{id}``."""
     api = APIRouter()
@@ -185,9 +191,7 @@ def router(service: GameService, hub: Hub, throttle: FailureThrottle) -> APIRout
                 state = await run_in_threadpool(guarded, socket, game_id, service.state, game_id, hello.seat,
                                                 hello.token)
         except (ApiError, OperationalError, InterfaceError, SQLAlchemyTimeoutError) as exc:
-            refusal = exc if isinstance(exc, ApiError) else database_error(exc)
-            await socket.send_json({"type": "error", **refusal.body()})
-            await socket.close(code=4000 + refusal.status)
+            await _refuse(socket, exc if isinstance(exc, ApiError) else database_error(exc))
             return
         except WebSocketDisconnect:
             return
@@ -202,9 +206,7 @@ def router(service: GameService, hub: Hub, throttle: FailureThrottle) -> APIRout
                     break
                 message = received.get("text")
                 if message is None:  # a binary frame: refused as a binary first message is
-                    refusal = ApiError(422, "malformed_request", 'messages are text: "ping" or "refresh"')
-                    await socket.send_json({"type": "error", **refusal.body()})
-                    await socket.close(code=4000 + refusal.status)
+                    await _refuse(socket, ApiError(422, "malformed_request", 'messages are text: "ping" or "refresh"'))
                     break
                 if message == "ping":
                     await socket.send_json({"type": "pong"})
