@@ -538,7 +538,9 @@ class SimPlayer(StaticPlayer):
         self.endgame = endgame
         #: deal the opponent the leaves their last play suggests (:mod:`qiza.players.inference`);
         #: off by default: 400 self-play games against the same player without it gave 49.0%
-        #: (95%: 44.1-53.9), spread -1.6 a game
+        #: (95%: 44.1-53.9), spread -1.6 a game; against the static player (whose choices
+        #: inference models exactly), 1,000 shuffles from both seats at 100 iterations a move,
+        #: 58.9% with it and 58.4% without (paired +0.5 points, se 1.4; spread +3.7, se 2.5)
         self.infer = infer
         #: with two players and at most ``win_from`` tiles in the bag, choose the candidate with
         #: the best mean chance to win (:mod:`qiza.players.winprob`), not the best mean spread
