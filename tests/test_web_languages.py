@@ -74,16 +74,22 @@ def test_a_game_against_the_computer(client: TestClient, lexicon: str, preset: s
     assert len([r for r in state["history"] if r["kind"] in ("place", "exchange", "pass")]) >= 2
 
 
-def test_multi_letter_tiles_put_down_square_by_square(client: TestClient) -> None:
-    """Spanish: the page sends each square's tile label; CH is one tile, C and H two."""
+def _spanish_game(client: TestClient) -> tuple[str, str, Any]:
+    """A Spanish game of two people, both seats Ann's: its id, seat 0's token, the engine's game
+    (skips when the Spanish word list is not installed)."""
     if not LANGUAGES["spanish-debian"].path.is_file():
         pytest.skip("the Spanish word list (wspanish) is not installed")
     created = client.post("/api/games", json={"preset": "computer", "lexicon": "spanish-debian",
                                               "seats": [{"name": "Ann"}, {"name": "Bob"}], "claim_all": True})
     assert created.status_code == 201, created.text
     game_id, token = created.json()["id"], created.json()["tokens"]["0"]
-    service = client.app.state.service  # type: ignore[attr-defined]
-    _, game = service.peek(game_id)
+    _, game = client.app.state.service.peek(game_id)  # type: ignore[attr-defined]
+    return game_id, token, game
+
+
+def test_multi_letter_tiles_put_down_square_by_square(client: TestClient) -> None:
+    """Spanish: the page sends each square's tile label; CH is one tile, C and H two."""
+    game_id, token, game = _spanish_game(client)
     size = game.rules.layout.size
     for choice in legal_placements(game, 0):
         placed = choice.move.placed(size)
@@ -119,14 +125,7 @@ def test_a_full_rack_of_bracketed_tiles_is_rearranged_and_exchanged(client: Test
     """With tiles of several letters in the set the page writes every tile in brackets
     ([A][CH]...): a whole rack of them fits the rack order and the exchange (they were refused
     as longer than 20 and 9 characters)."""
-    if not LANGUAGES["spanish-debian"].path.is_file():
-        pytest.skip("the Spanish word list (wspanish) is not installed")
-    created = client.post("/api/games", json={"preset": "computer", "lexicon": "spanish-debian",
-                                              "seats": [{"name": "Ann"}, {"name": "Bob"}], "claim_all": True})
-    assert created.status_code == 201, created.text
-    game_id, token = created.json()["id"], created.json()["tokens"]["0"]
-    service = client.app.state.service  # type: ignore[attr-defined]
-    _, game = service.peek(game_id)
+    game_id, token, game = _spanish_game(client)
     tile_set = game.rules.tile_set
     labels = [tile_set.char(tile) for tile in reversed(game.racks[0])]
     page_text = "".join(label if label == "?" else f"[{label}]" for label in labels)  # as state.js tilesText
