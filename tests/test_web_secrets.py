@@ -323,3 +323,19 @@ def test_gcg_and_analysis_wait_for_the_end(tmp_path: Path, enable_lexicon: Lexic
             table.check()
         finally:
             table.close()
+
+
+def test_a_computer_seed_does_not_lead_back_to_the_game_seed() -> None:
+    """The game's seed orders the bag; the computer's decisions are seeded from it one way only.
+
+    An affine seed (``a * game_seed + b * seat + turn``) would give the game's seed to anyone
+    who learned one decision's seed; a hash gives consecutive turns unrelated seeds."""
+    from qiza.web.computer import move_seed
+
+    game_seeds = [random.Random(n).randrange(2 ** 63) for n in range(20)]
+    assert [move_seed(s, 1, 7) for s in game_seeds] == [move_seed(s, 1, 7) for s in game_seeds]
+    steps = {move_seed(s, 1, 8) - move_seed(s, 1, 7) for s in game_seeds}
+    assert len(steps) == len(game_seeds)
+    seeds = {move_seed(s, seat, turn) for s in game_seeds for seat in range(4) for turn in range(30)}
+    assert len(seeds) == 20 * 4 * 30
+    assert all(0 <= seed < 2 ** 63 for seed in seeds)

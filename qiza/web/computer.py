@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import hashlib
 import importlib
 import logging
 import multiprocessing
@@ -99,8 +100,13 @@ def make_computer(level: str, lexicon: Lexicon, seed: int | None = None, *, in_w
 
 
 def move_seed(game_seed: int, seat: int, turn: int) -> int:
-    """The seed of a computer's decision: the same for the same game, seat and turn."""
-    return (game_seed * 1_000_003 + seat * 7919 + turn) % (2 ** 63)
+    """The seed of a computer's decision: the same for the same game, seat and turn.
+
+    A one-way hash of the three, so that nothing a computer's moves could reveal about its seed
+    leads back to the game's seed, which orders the bag."""
+    digest = hashlib.blake2b(f"{game_seed}/{seat}/{turn}".encode(), digest_size=8,
+                             person=b"qiza-move").digest()
+    return int.from_bytes(digest, "big") % (2 ** 63)
 
 
 class GreedyPlayer:
