@@ -7,6 +7,7 @@ import json
 import random
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -830,3 +831,37 @@ def test_analysis_after_the_game(client: TestClient) -> None:
     assert data["players"][0]["rated"] == 1 and data["players"][1]["rated"] == 0
     assert client.get(f"/api/games/{game_id}/analysis").json() == data  # kept, not recomputed
     error(client.get("/api/games/nosuchgame/analysis"), 404, "no_such_game")
+
+
+def test_concurrent_first_analysis_requests_compute_it_once(client: TestClient) -> None:
+    """Requests for a finished game's analysis that arrive while it is being computed wait
+    for that computation: a burst of them occupies one computer worker, not one each."""
+    pytest.importorskip("qiza.players.analyze_cli")
+    game_id, tokens = new_game(client, options={"scoreless_turns": 1})
+    assert act(client, game_id, 0, tokens["0"], 1, "place", move="H8 FORD").status_code == 200
+    assert act(client, game_id, 1, tokens["1"], 2, "pass").status_code == 200
+    assert act(client, game_id, 0, tokens["0"], 3, "pass").status_code == 200
+    service = client.app.state.service  # type: ignore[attr-defined]
+    thinker = service.thinker
+    calls = []
+    started = threading.Event()
+
+    class SlowThinker:
+        def run(self, fn: Any, *args: Any) -> Any:
+            calls.append(fn)
+            started.set()
+            time.sleep(0.5)  # the others arrive meanwhile
+            return thinker.run(fn, *args)
+
+    service.thinker = SlowThinker()
+    try:
+        with ThreadPoolExecutor(6) as pool:
+            first = pool.submit(client.get, f"/api/games/{game_id}/analysis")
+            assert started.wait(30)
+            answers = [first] + [pool.submit(client.get, f"/api/games/{game_id}/analysis") for _ in range(5)]
+            results = [answer.result(timeout=300) for answer in answers]
+    finally:
+        service.thinker = thinker
+    assert [r.status_code for r in results] == [200] * 6
+    assert all(r.json() == results[0].json() for r in results)
+    assert len(calls) == 1

@@ -117,6 +117,7 @@ class GameCore:
         processes = computer_workers if computer_processes is None else computer_processes
         self.thinker: Thinker = ComputerPool(processes) if processes > 0 else InlineThinker()
         self._analyses: dict[str, dict[str, Any]] = {}  # finished games' analyses, by game id
+        self._analysing: dict[str, threading.Event] = {}  # analyses being computed (set when done)
         self._executor = ThreadPoolExecutor(max_workers=max(4, 2 * max(1, computer_workers)),
                                             thread_name_prefix="qiza-computer")
         self._running: set[str] = set()

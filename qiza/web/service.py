@@ -21,6 +21,7 @@ from __future__ import annotations
 import importlib
 import logging
 import secrets
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -233,21 +234,35 @@ class GameService(SeatsMixin, ClocksMixin, ComputerSeatsMixin):
 
     def analysis(self, game_id: str) -> dict[str, Any]:
         """Every turn of a finished game against the computer's best move (computed once, by a
-        computer worker, then kept)."""
-        done = self._analyses.get(game_id)
-        if done is not None:
-            return done
-        text, lexicon, notation = self._finished_record(game_id)
+        computer worker, then kept). Requests that come while it is being computed wait for
+        that computation instead of starting their own."""
+        while True:
+            with self._guard:
+                done = self._analyses.get(game_id)
+                if done is not None:
+                    return done
+                running = self._analysing.get(game_id)
+                if running is None:
+                    running = self._analysing[game_id] = threading.Event()
+                    break
+            running.wait()  # then read the result (or, if that computation failed, compute)
         try:
-            result = self.thinker.run(analyze_in_worker, self.lexicon_source(lexicon), text, notation.value)
-        except ImportError:
-            raise ApiError(501, "analysis_unavailable", "the computer players are not installed") from None
-        except QizaError as exc:
-            raise ApiError(422, "analysis_failed", f"no analysis: {exc}") from None
-        if len(self._analyses) >= 256:
-            self._analyses.pop(next(iter(self._analyses)))
-        self._analyses[game_id] = result
-        return result
+            text, lexicon, notation = self._finished_record(game_id)
+            try:
+                result = self.thinker.run(analyze_in_worker, self.lexicon_source(lexicon), text, notation.value)
+            except ImportError:
+                raise ApiError(501, "analysis_unavailable", "the computer players are not installed") from None
+            except QizaError as exc:
+                raise ApiError(422, "analysis_failed", f"no analysis: {exc}") from None
+            with self._guard:
+                if len(self._analyses) >= 256:
+                    self._analyses.pop(next(iter(self._analyses)))
+                self._analyses[game_id] = result
+            return result
+        finally:
+            with self._guard:
+                del self._analysing[game_id]
+            running.set()
 
     def preview(self, game_id: str, seat: int, token: str, action: Action) -> dict[str, Any]:
         """Score and words of a placement without playing it (invalid words only with word help)."""
