@@ -50,3 +50,21 @@ def test_the_web_game_uses_the_library_levels_and_default() -> None:
     finally:
         service.close()
     assert distinct_names(["Ann", "Ann", "Bob"]) == ["Ann 1", "Ann 2", "Bob"]
+
+
+def test_both_front_ends_tell_every_player_apart() -> None:
+    """Repeated names are numbered, and a number never gives a player another one's name."""
+    pytest.importorskip("fastapi")
+    from qiza.tui.app import _name_computers
+    from qiza.web.service import distinct_names
+
+    # the web's default "Seat 2" beside a person who called themself "Seat 2", and a "Seat 2 1"
+    web = distinct_names(["Seat 2", "Seat 2", "Seat 2 1"])
+    assert len(set(web)) == 3 and web[2] == "Seat 2 1"
+    assert distinct_names(["Ann", "Ann", "Ann 2", "Bob"]) == ["Ann 1", "Ann 3", "Ann 2", "Bob"]
+    seats = [Seat("Ann"), Seat("Ann"), Seat("Ann 2"), Seat("", "medium"), Seat("", "easy")]
+    _name_computers(seats)
+    assert [seat.name for seat in seats] == ["Ann", "Ann 3", "Ann 2", "Computer 1", "Computer 2"]
+    seats = [Seat("Computer 2"), Seat("", "medium"), Seat("", "easy")]
+    _name_computers(seats)
+    assert len({seat.name for seat in seats}) == 3

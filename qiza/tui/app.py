@@ -137,14 +137,15 @@ def _name_computers(seats: list[Seat]) -> None:
     computers = [s for s in seats if s.computer and not s.name]
     for number, seat in enumerate(computers, start=1):
         seat.name = "Computer" if len(computers) == 1 else f"Computer {number}"
-    seen: dict[str, int] = {}
+    taken = {seat.name for seat in seats}  # a number never makes another seat's name
+    used: set[str] = set()
     for seat in seats:
-        base = seat.name
-        if base in seen:
-            seen[base] += 1
-            seat.name = f"{base} {seen[base]}"
-        else:
-            seen[base] = 1
+        if seat.name in used:
+            base, number = seat.name, 2
+            while f"{base} {number}" in taken | used:
+                number += 1
+            seat.name = f"{base} {number}"
+        used.add(seat.name)
 
 
 def build_rules(args: argparse.Namespace, seats: list[Seat]) -> Rules:

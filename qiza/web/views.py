@@ -37,14 +37,19 @@ def distinct_names(names: Sequence[str]) -> list[str]:
     ("Computer (medium)" twice: "Computer 1 (medium)", "Computer 2 (medium)")."""
     counts = Counter(names)
     seen: Counter[str] = Counter()
+    taken = set(names)  # a number never makes another seat's name ("Seat 2" twice beside "Seat 2 1")
     out = []
     for name in names:
         if counts[name] == 1:
             out.append(name)
             continue
-        seen[name] += 1
         head, bracket, tail = name.partition(" (")
-        out.append(f"{head} {seen[name]} ({tail}" if bracket and name.endswith(")") else f"{name} {seen[name]}")
+        numbered = name
+        while numbered in taken:
+            seen[name] += 1
+            numbered = f"{head} {seen[name]} ({tail}" if bracket and name.endswith(")") else f"{name} {seen[name]}"
+        taken.add(numbered)
+        out.append(numbered)
     return out
 
 
