@@ -111,6 +111,21 @@ def clean_name(name: str, limit: int = 40) -> str:
     return " ".join(kept.split())[:limit].strip()
 
 
+def visible(text: str) -> str:
+    r"""``text`` safe to print on a terminal: control characters other than line breaks and tabs
+    (escape sequences, bell, backspace, C1 controls) shown as symbols, one for one, so that
+    what a player typed is printed as typed and never acts on the terminal.
+
+    >>> visible("\x1b[31mRED\x07")
+    '␛[31mRED␇'
+    """
+    return text.translate(_VISIBLE)
+
+
+_VISIBLE = {code: 0x2400 + code for code in range(0x20) if chr(code) not in "\n\t"}
+_VISIBLE.update({0x7F: 0x2421, **{code: 0xFFFD for code in range(0x80, 0xA0)}})
+
+
 def short_names(names: Iterable[str], width: int) -> list[str]:
     """Player names cut to ``width`` characters, still told apart.
 

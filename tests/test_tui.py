@@ -195,6 +195,19 @@ def test_tournament_notation_and_word_tools(monkeypatch: pytest.MonkeyPatch,
     assert "QAT: valid" in out and "XYZ: NOT valid" in out
 
 
+def test_typed_control_characters_never_reach_the_terminal(monkeypatch: pytest.MonkeyPatch,
+                                                          capsys: pytest.CaptureFixture[str],
+                                                          data_dir: Path) -> None:
+    """Escape sequences typed by a player (here in a word to check, echoed back, and in a bad
+    command) are shown as symbols: they cannot recolour, retitle or clear the shared screen."""
+    lines = ["check \x1b[8mQAT\x07", "hooks \x1b]0;x\x07CARE", "\x9b2Jfoo", "quit"]
+    status, out = play(["-p", "Ann", "-p", "Bob", "--first-player", "fixed", "--seed", "5", "--word-tools"],
+                       lines, monkeypatch, capsys)
+    assert status == 0
+    assert not any(ch in out for ch in "\x1b\x07\x9b")
+    assert "\u241b[8MQAT\u2407: NOT valid" in out
+
+
 # -- computers -----------------------------------------------------------------------------------
 
 def test_default_game_against_the_computer(monkeypatch: pytest.MonkeyPatch,

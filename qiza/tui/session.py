@@ -25,7 +25,7 @@ from qiza.game import Game, Kind, Record
 from qiza.move import Place
 from qiza.paths import user_data_dir
 from qiza.rules import Notation
-from qiza.text import notation_note
+from qiza.text import notation_note, visible
 from qiza.tui import render
 from qiza.tui.terminal import Terminal
 from qiza.tui.warmup import WarmUp
@@ -266,8 +266,14 @@ class Session:
 
     # -- output helpers ---------------------------------------------------------------------
     def say(self, *items: RenderableType | str) -> None:
+        """Queue messages for the next screen; control characters in their text (a player's
+        input echoed back) are shown as symbols, never sent to the terminal."""
         for item in items:
-            self.messages.append(Text(item) if isinstance(item, str) else item)
+            if isinstance(item, str):
+                item = Text(visible(item))
+            elif isinstance(item, Text):
+                item.plain = visible(item.plain)  # one for one: the styles keep their places
+            self.messages.append(item)
 
     def seat_infos(self) -> list[render.SeatInfo]:
         return [render.SeatInfo(s.name, s.describe()) for s in self.seats]

@@ -16,6 +16,8 @@ from typing import IO, Any
 from rich.console import Console, RenderableType
 from rich.text import Text
 
+from qiza.text import visible
+
 __all__ = ["Terminal", "PlainTerminal", "RichTerminal"]
 
 
@@ -120,7 +122,7 @@ class PlainTerminal(Terminal):
             self.console.print(prompt + "(end of input)", markup=False)
             return None
         text = line.rstrip("\r\n")
-        self.console.print(prompt + text, markup=False)
+        self.console.print(prompt + visible(text), markup=False)
         return text
 
     def pause(self, message: str) -> bool:
