@@ -3,8 +3,9 @@
 For languages with no free tournament list, qiza reads the word list a Debian package installs
 in ``/usr/share/dict`` and keeps the playable words: no names (words starting with a capital,
 except in German, where every noun does), no abbreviations, apostrophes, hyphens, digits or
-spaces, 2 to 15 tiles long. Letters are folded as each language's Scrabble rules do (French
-``É`` -> ``E``, German ``ß`` -> ``SS``, Spanish accents dropped but ``Ñ`` kept...) and the word is
+spaces, 2 to 21 tiles long (the rows of the largest board). Letters are folded as each
+language's Scrabble rules do (French ``É`` -> ``E``, German ``ß`` -> ``SS``, Spanish accents
+dropped but ``Ñ`` kept...) and the word is
 read into the language's tiles by greedy longest match (Spanish ``CHICO`` is CH-I-C-O, Catalan
 ``COL·LEGA`` has the L·L tile); a word with a letter its tile set lacks is dropped. These lists
 are **not** the official tournament lists of any federation.
@@ -105,7 +106,7 @@ class Language:
             elif length < MIN_LENGTH:
                 report.skipped["shorter than 2 tiles"] += 1
             elif length > MAX_LENGTH:
-                report.skipped["longer than 15 tiles"] += 1
+                report.skipped[f"longer than {MAX_LENGTH} tiles"] += 1
             elif word in words:
                 report.skipped["duplicates (after folding)"] += 1
             else:

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     import numpy as np
 
 MIN_LENGTH = 2
-MAX_LENGTH = 15
+MAX_LENGTH = 21
 MAX_RACK_QUERY = 21
 """The most tiles :meth:`Lexicon.anagrams` takes (the longest word on the Super board)."""
 MAX_WORD_LIST_BYTES = 64 * 2**20
@@ -65,7 +65,8 @@ class LoadReport:
 
 
 def normalise(entries: Iterable[str]) -> tuple[frozenset[str], LoadReport]:
-    """Keep the entries that are words of A-Z letters, 2 to 15 long; count the rest by reason.
+    """Keep the entries that are words of A-Z letters, 2 to 21 long (the largest board's rows);
+    count the rest by reason.
 
     Each line's first whitespace-separated token is the word (so lists with definitions work);
     blank lines and lines starting with ``#`` are ignored.
@@ -83,7 +84,7 @@ def normalise(entries: Iterable[str]) -> tuple[frozenset[str], LoadReport]:
         elif len(word) < MIN_LENGTH:
             report.skipped["shorter than 2 letters"] += 1
         elif len(word) > MAX_LENGTH:
-            report.skipped["longer than 15 letters"] += 1
+            report.skipped[f"longer than {MAX_LENGTH} letters"] += 1
         elif word in words:
             report.skipped["duplicates"] += 1
         else:

@@ -17,10 +17,12 @@ from qiza.lexicon import Lexicon, LexiconError, load_lexicon, normalise
 
 def test_enable_is_the_default(enable: Lexicon) -> None:
     assert load_lexicon() is enable and load_lexicon("ENABLE") is enable
-    assert enable.name == "ENABLE" and len(enable) == 168548
-    # the package's list holds 4272 entries longer than the board: they are skipped and counted
-    assert enable.report.skipped == {"longer than 15 letters": 4272}
-    assert str(enable.report) == "168548 words; skipped 4272: 4272 longer than 15 letters"
+    assert enable.name == "ENABLE" and len(enable) == 172763
+    # the package's list holds 57 entries longer than the largest board (21x21): they are
+    # skipped and counted; its 4215 words of 16 to 21 letters fit the Super board only
+    assert enable.report.skipped == {"longer than 21 letters": 57}
+    assert str(enable.report) == "172763 words; skipped 57: 57 longer than 21 letters"
+    assert sum(16 <= len(word) <= 21 for word in enable.words) == 4215
 
 
 def test_membership(enable: Lexicon) -> None:
@@ -28,7 +30,7 @@ def test_membership(enable: Lexicon) -> None:
     assert "QXZ" not in enable and "" not in enable and 7 not in enable
     assert "QI" not in enable and "ZA" not in enable  # ENABLE predates them
     assert enable.invalid_words(["QAT", "qxz", "QXZ", "ZA"]) == ["QXZ", "ZA"]
-    assert all(2 <= len(w) <= 15 and w.isalpha() and w.isupper() for w in enable.words)
+    assert all(2 <= len(w) <= 21 and w.isalpha() and w.isupper() for w in enable.words)
 
 
 @pytest.mark.parametrize(("name", "size"), [("twl06", 178691), ("TWL", 178691), ("sowpods", 267751)])
@@ -45,7 +47,7 @@ def test_twl06_and_sowpods(name: str, size: int) -> None:
 
 def test_a_users_word_list_with_skipped_entries(tmp_path: Path) -> None:
     path = tmp_path / "mywords.txt"
-    lines = ["# my word list", "", "qat", "QAT", "cafe definition follows", "don't", "A", "x" * 16,
+    lines = ["# my word list", "", "qat", "QAT", "cafe definition follows", "don't", "A", "x" * 22,
              "QUIXOTRY", "co-op", "ZA  (a pizza)", "café", "  spaced  "]
     path.write_bytes("\n".join(lines).encode("latin-1"))
     lexicon = load_lexicon(str(path))
@@ -54,7 +56,7 @@ def test_a_users_word_list_with_skipped_entries(tmp_path: Path) -> None:
     report = lexicon.report
     assert report.read == 11 and report.kept == 5
     assert report.skipped == {"duplicates": 1, "with characters outside A-Z": 3,
-                              "shorter than 2 letters": 1, "longer than 15 letters": 1}
+                              "shorter than 2 letters": 1, "longer than 21 letters": 1}
     text = str(report)
     assert text.startswith("5 words; skipped 6: ") and "3 with characters outside A-Z" in text
     # UTF-8 works too, and Lexicon.from_file names it as asked
@@ -177,10 +179,12 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
 def test_words_check(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(capsys, "check", "qat", "QATS") == (0, "QAT: valid\nQATS: valid\n")
     assert run(capsys, "check", "QAT", "QXZ") == (1, "QAT: valid\nQXZ: not in ENABLE\n")
-    # ENABLE lists it, but no lexicon keeps words longer than the 15x15 board
-    long_word = "COUNTERDEMONSTRATIONS"
+    # words as long as the Super board's rows are kept; ENABLE lists longer ones, which no
+    # board holds and no lexicon keeps
+    assert run(capsys, "check", "COUNTERDEMONSTRATIONS") == (0, "COUNTERDEMONSTRATIONS: valid\n")
+    long_word = "ETHYLENEDIAMINETETRAACETATE"
     assert run(capsys, "check", long_word) == (
-        1, f"{long_word}: not in ENABLE as qiza reads it (it keeps the words of 2 to 15 tiles)\n")
+        1, f"{long_word}: not in ENABLE as qiza reads it (it keeps the words of 2 to 21 tiles)\n")
 
 
 def test_words_anagram(capsys: pytest.CaptureFixture[str]) -> None:

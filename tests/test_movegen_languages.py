@@ -201,6 +201,28 @@ def test_super_board_moves_reach_the_last_row_and_column() -> None:
     assert (20, 19, False, "AT") in moves and (20, 18, False, "TA") in moves and (19, 19, True, "TA") in moves
 
 
+def test_super_board_plays_words_longer_than_the_standard_board(enable: Lexicon) -> None:
+    """ENABLE's words of 16 to 21 letters fit the Super board: the rules engine takes them, and
+    the move generators (all placements, and the best-only search of the computer players)
+    find them."""
+    rules = SUPER_BOARD.with_options(first_player="fixed")
+    game = Game(rules, players=2, lexicon=enable, seed=1)
+    row = "COUNTERDEMONSTRATION" + "."
+    game.setup_position(["." * 21] * 10 + [row] + ["." * 21] * 10, ["SAEIOUT", "AEIOULN"], [0, 0], 0)
+    moves = {(game.format(e.move), e.score) for e in legal_placements(game)}
+    # the 20 board tiles (25 points) and the S on U11, a triple word square
+    played = ("A11 (COUNTERDEMONSTRATION)S", (25 + 1) * 3)
+    assert played in moves
+    evaluation = game.evaluate(played[0])
+    assert [w.text for w in evaluation.words] == ["COUNTERDEMONSTRATIONS"] and evaluation.score == played[1]
+    gen = generator(enable, rules)
+    counts = rack_counts("S", SUPER)
+    found = {(m.row, m.col, m.down, m.word) for m in gen.generate(board_array(game.board), counts)}
+    assert (10, 0, False, "COUNTERDEMONSTRATIONS") in found
+    best = gen.best(board_array(game.board), counts)
+    assert best is not None and (best.row, best.col, best.word, best.score) == (10, 0, "COUNTERDEMONSTRATIONS", 78)
+
+
 @pytest.mark.parametrize("tile_set", [FRENCH, POLISH, SPANISH])
 def test_rack_counts_and_text_have_one_count_per_tile_kind(tile_set: TileSet) -> None:
     from qiza.analysis import counts_text
