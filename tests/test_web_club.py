@@ -403,6 +403,23 @@ def test_a_four_player_seek_fills_up_and_rates_with_openskill(club: Club) -> Non
     assert people["Cat"].get("/api/leaderboard", params={"variant": "classic/untimed"}).json()["players"] == []
 
 
+@pytest.mark.parametrize("reason", ["resigned", "lost on time", "left the game"])
+def test_a_player_who_forfeits_a_game_of_three_is_placed_last_whatever_their_score(reason: str) -> None:
+    from qiza import Game, find_preset
+    from qiza.game import EndReason
+    from qiza.web.ratings import Rating, multi_player, ranks
+
+    game = Game(find_preset("classic"), players=["Ann", "Bob", "Cat"], seed=3)
+    game.penalize(1, 10)
+    game.penalize(2, 20)  # Ann 0, Bob -10, Cat -20: Bob is second and ends the game to stay there
+    game.resign(1, {"resigned": EndReason.RESIGNED, "lost on time": EndReason.TIME,
+                    "left the game": EndReason.ABANDONED}[reason])
+    assert game.winners() == [0]
+    assert ranks(game) == [1, 3, 2]
+    after = multi_player([Rating(), Rating(), Rating()], ranks(game))
+    assert after[1].rating < after[2].rating < after[0].rating
+
+
 # -- chat -------------------------------------------------------------------------------------------
 def test_chat_channels_limits_and_hidden_spectator_chat(club: Club) -> None:
     ann, bob, cat = sign_up(club, "Ann"), sign_up(club, "Bob"), sign_up(club, "Cat")
