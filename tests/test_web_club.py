@@ -367,6 +367,27 @@ def test_seek_rating_range_and_unrated_games(club: Club) -> None:
     assert bob.get("/api/leaderboard", params={"variant": "classic/untimed"}).json()["players"] == []
 
 
+def test_a_seek_whose_game_could_not_start_can_be_accepted_again(club: Club,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from qiza.web.errors import ApiError
+    from qiza.web.seeks import Seeks
+
+    ann, bob, cat = sign_up(club, "Ann"), sign_up(club, "Bob"), sign_up(club, "Cat")
+    posted = post(ann, "/api/seeks", {}, 201)
+    start = Seeks.start
+
+    def unavailable(*args: Any, **kwargs: Any) -> str:
+        raise ApiError(503, "lexicon_unavailable", "try again later", retry_after=30)
+
+    monkeypatch.setattr(Seeks, "start", unavailable)
+    assert bob.post(f"/api/seeks/{posted['id']}/accept", headers=csrf(bob)).status_code == 503
+    monkeypatch.setattr(Seeks, "start", start)
+    seek = cat.get("/api/seeks").json()["open"][0]
+    assert (seek["status"], seek["seated"]) == ("open", 1)  # Bob is not left in it
+    game_id = post(bob, f"/api/seeks/{posted['id']}/accept")["game_id"]  # Bob may try again
+    assert [p["name"] for p in cat.get(f"/api/games/{game_id}").json()["players"]] in (["Ann", "Bob"], ["Bob", "Ann"])
+
+
 def test_a_four_player_seek_fills_up_and_rates_with_openskill(club: Club) -> None:
     names = ["Ann", "Bob", "Cat", "Dan", "Eve"]
     people = {name: sign_up(club, name) for name in names}

@@ -160,8 +160,11 @@ class Seeks:
         try:
             game_id = self.start(players, settings, {"seek": seek_id})
         except BaseException:
+            # no game: the seek is open again, without this player (who may accept again)
+            joined.remove(user.id)
             with self.store.transaction() as connection:
-                connection.execute(update(seeks).where(seeks.c.id == seek_id).values(status="open"))
+                connection.execute(update(seeks).where(seeks.c.id == seek_id).values(
+                    status="open", settings=json.dumps(settings)))
             raise
         with self.store.transaction() as connection:
             connection.execute(update(seeks).where(seeks.c.id == seek_id).values(game_id=game_id))
