@@ -21,6 +21,7 @@ from argon2 import PasswordHasher  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 
 from qiza.web.app import create_app  # noqa: E402
+from qiza.web.game_clocks import OUTAGE  # noqa: E402
 
 PASSWORD = "correct horse battery"
 
@@ -338,6 +339,36 @@ def test_a_player_past_the_most_overtime_loses_on_time(club: Club) -> None:
     clients = {"a": ann, "b": bob}
     refused = act(clients[mover], game_id, seats[mover], "pass", status=409)
     assert refused["error"]["code"] == "game_over"
+
+
+def test_the_clocks_do_not_run_while_every_server_is_down(tmp_path: Path) -> None:
+    club = Club(tmp_path)
+    ann, bob = sign_up(club, "Ann"), sign_up(club, "Bob")
+    game_id, seats = seek_and_accept(club, ann, bob, time_control={"minutes": 1, "max_overtime": 1}, rated=True)
+    mover = view(ann, game_id, seats["a"])["to_move"]
+    club.time.advance(10)
+    assert club.service.sweep_clocks() == 0  # the server runs (a heartbeat) ...
+    club.time.advance(0.5)
+    club.close()  # ... and is killed (a stop writes nothing more than a kill leaves)
+    club.time.advance(600)  # ten minutes with no server: nobody could move
+
+    def restart() -> Any:
+        return create_app(f"sqlite:///{club.db}", computer_processes=0, now=club.time, clock_sweep=0,
+                          password_hasher=PasswordHasher(time_cost=1, memory_cost=8192, parallelism=1),
+                          seeds=lambda: 5)
+
+    with TestClient(restart()) as again:
+        assert again.app.state.service.sweep_clocks() == 0  # type: ignore[attr-defined]
+        clock = again.get(f"/api/games/{game_id}/clock").json()["clock"]
+        assert clock["remaining"][mover] == 50_000 and clock["running"] == mover  # charged up to the heartbeat
+        club.time.advance(5)
+        assert again.app.state.service.sweep_clocks() == 0  # type: ignore[attr-defined]
+    club.time.advance(OUTAGE)  # a quick restart is charged as usual
+    with TestClient(restart()) as again:
+        assert again.get(f"/api/games/{game_id}/clock").json()["clock"]["remaining"][mover] == 35_000
+        club.time.advance(35 + 60)
+        assert again.app.state.service.sweep_clocks() == 1  # type: ignore[attr-defined]
+        assert again.get(f"/api/games/{game_id}").json()["end_reason"] == "a player lost on time"
 
 
 def test_an_action_after_the_flag_fell_ends_the_game_on_time(club: Club) -> None:

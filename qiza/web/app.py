@@ -133,6 +133,7 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
         hub.start_listener(store)
         if warm_up:
             service.warm_up()
+        await run_in_threadpool(service.resume_clocks)  # before any sweep: the time the server was down
         await run_in_threadpool(service.resume_computers)
         sweeper = asyncio.create_task(sweep_clocks()) if clock_sweep > 0 else None
         try:

@@ -137,6 +137,13 @@ chat = Table(
     Column("text", String(500), nullable=False),
     Column("created_at", Float, nullable=False),
 )
+# when a server process last showed it was running (qiza.web.game_clocks): the clocks do not run
+# while every server process is down
+heartbeats = Table(
+    "heartbeats", metadata,
+    Column("id", String(16), primary_key=True),
+    Column("at", Float, nullable=False),
+)
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 
@@ -377,6 +384,36 @@ class Store:
         with self.engine.connect() as connection:
             return list(connection.execute(select(games.c.id).where(
                 games.c.deadline <= now, games.c.status == "active")).scalars())
+
+    def running_clocks(self) -> list[str]:
+        """Ids of games not over whose player to move has a clock running."""
+        with self.engine.connect() as connection:
+            return list(connection.execute(select(games.c.id).where(
+                games.c.deadline.is_not(None), games.c.status == "active")).scalars())
+
+    def last_beat(self) -> float | None:
+        """When a server process last said it was running (:meth:`beat`), if ever."""
+        with self.engine.connect() as connection:
+            return connection.execute(select(heartbeats.c.at).where(heartbeats.c.id == "server")).scalar()
+
+    def beat(self, at: float, seen: float | None = None) -> bool:
+        """Record that a server process runs at ``at``. With ``seen``, only if the last beat is
+        still ``seen`` (compare-and-swap: of processes starting at once, one takes an outage);
+        returns whether it was written."""
+        with self._begin() as connection:
+            query = update(heartbeats).where(heartbeats.c.id == "server")
+            if seen is not None:
+                query = query.where(heartbeats.c.at == seen)
+            if connection.execute(query.values(at=at)).rowcount == 1:
+                return True
+            if seen is not None:
+                return False
+            try:
+                with connection.begin_nested():
+                    connection.execute(insert(heartbeats).values(id="server", at=at))
+            except IntegrityError:  # another process wrote the first beat
+                return False
+            return True
 
     def list_games(self, limit: int = 50) -> list[GameRow]:
         """Recent games, newest first."""

@@ -2,6 +2,11 @@
 of a game moves its clock, a player past the most overtime loses on time, whether they act
 late or nobody acts at all (:meth:`ClocksMixin.sweep_clocks`, which any server process may
 run: the write is a compare-and-swap).
+
+Nobody can move while the server is down, so that time is nobody's: every sweep records that a
+server process runs (a heartbeat in the database), and a server starting after every process
+was down for more than :data:`OUTAGE` seconds gives each running clock back the time since the
+last heartbeat (:meth:`ClocksMixin.resume_clocks`), before any clock is swept.
 """
 
 from __future__ import annotations
@@ -11,6 +16,10 @@ from qiza.web.clocks import Clock
 from qiza.web.db import GameRow
 from qiza.web.errors import ApiError
 from qiza.web.game_core import GameCore
+
+#: seconds without a heartbeat that count as the server having been down (the sweeps beat
+#: every second; a shorter gap, such as a quick restart, is charged as usual)
+OUTAGE = 10.0
 
 
 class ClocksMixin(GameCore):
@@ -59,9 +68,43 @@ class ClocksMixin(GameCore):
         row.settings["clock_done"] = True
         return seat
 
+    def resume_clocks(self) -> int:
+        """At startup, before any sweep: if no server process has run for more than
+        :data:`OUTAGE` seconds, the running clocks do not count the time since the last
+        heartbeat (the one process that records the outage's end does it); returns how many
+        clocks were given time back."""
+        now = self.now()
+        last = self.store.last_beat()
+        if last is None or now - last <= OUTAGE:
+            self.store.beat(now)
+            return 0
+        if not self.store.beat(now, seen=last):
+            return 0  # another process starting at the same time gives the time back
+
+        def pause(row: GameRow, game: Game) -> bool:
+            data = row.settings.get("clock")
+            if data is None or game.over or row.settings.get("aborted"):
+                return False
+            clock = Clock.from_json(data)
+            if clock.running is None or clock.since is None:
+                return False
+            clock.since = now - max(0.0, last - clock.since)  # charged up to the last heartbeat only
+            row.settings["clock"] = clock.json()
+            return True
+
+        resumed = 0
+        for game_id in self.store.running_clocks():
+            try:
+                resumed += self.change(game_id, pause)[0]
+            except ApiError:  # gone, or changed by another process at this moment: left as it is
+                pass
+        return resumed
+
     def sweep_clocks(self) -> int:
         """End every game whose player to move ran out of time (any process may do it: the
-        write is a compare-and-swap); returns how many this call ended."""
+        write is a compare-and-swap); returns how many this call ended. Records a heartbeat
+        first (see :meth:`resume_clocks`)."""
+        self.store.beat(self.now())
         ended = 0
         for game_id in self.store.past_deadline(self.now()):
             with self._lock(game_id):
