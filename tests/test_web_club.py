@@ -316,6 +316,39 @@ def test_seek_accept_play_on_the_clock_into_overtime_rated_and_rematch(club: Clu
     assert new_state["players"][1]["name"] == starter and new_state["to_move"] == 0
 
 
+def test_a_rematch_the_old_game_could_not_record_is_aborted(club: Club, monkeypatch: pytest.MonkeyPatch) -> None:
+    from sqlalchemy import update
+
+    from qiza.web.db import games
+    from qiza.web.seeks import Seeks
+
+    ann, bob = sign_up(club, "Ann"), sign_up(club, "Bob")
+    game_id, seats = seek_and_accept(club, ann, bob, time_control={"minutes": 1}, rated=True)
+    resigner = "a" if view(ann, game_id, seats["a"])["to_move"] == seats["a"]["seat"] else "b"
+    act({"a": ann, "b": bob}[resigner], game_id, seats[resigner], "resign")
+    post(ann, f"/api/games/{game_id}/rematch")
+    start, made = Seeks.start, []
+
+    def start_while_another_server_writes(self: Seeks, *args: Any, **kwargs: Any) -> str:
+        made.append(start(self, *args, **kwargs))
+        with club.service.store.transaction() as connection:  # e.g. Ann's my-seat on another process
+            connection.execute(update(games).where(games.c.id == game_id).values(version=games.c.version + 1))
+        return str(made[-1])
+
+    monkeypatch.setattr(Seeks, "start", start_while_another_server_writes)
+    refused = bob.post(f"/api/games/{game_id}/rematch", headers=csrf(bob))
+    assert refused.status_code == 409 and refused.json()["error"]["code"] == "version_conflict"
+    monkeypatch.setattr(Seeks, "start", start)
+    orphan = bob.get(f"/api/games/{made[0]}").json()
+    assert orphan["aborted"] and orphan["clock"]["running"] is None  # nobody loses it on time, nor rating
+    club.time.advance(200)
+    assert club.service.sweep_clocks() == 0
+    new_id = post(bob, f"/api/games/{game_id}/rematch")["game"]  # asking again makes the one rematch
+    assert new_id != made[0] and not bob.get(f"/api/games/{new_id}").json()["aborted"]
+    statuses = {g["id"]: g["status"] for g in bob.get("/api/players/Bob").json()["recent"]}
+    assert statuses == {game_id: "over", made[0]: "aborted", new_id: "active"}
+
+
 def test_a_player_past_the_most_overtime_loses_on_time(club: Club) -> None:
     ann, bob = sign_up(club, "Ann"), sign_up(club, "Bob")
     game_id, seats = seek_and_accept(club, ann, bob, time_control={"minutes": 1, "max_overtime": 1}, rated=True)

@@ -201,7 +201,11 @@ class Seeks:
 
     def rematch(self, user: User, game_id: str) -> dict[str, Any]:
         """Ask for a rematch of a finished game between accounts; the new game starts when every
-        player has asked (its id is in the old game's ``rematch`` from then on)."""
+        player has asked (its id is in the old game's ``rematch`` from then on). If the old game
+        cannot record it (another server process changed that game at the same moment), the game
+        just made is aborted: else it would run, rated and on the clock, with nobody told of it."""
+        made: list[str] = []
+
         def ask(row: GameRow, game: Game) -> dict[str, Any]:
             seats = [entry.get("user_id") for entry in row.seats]
             if user.id not in seats:
@@ -220,10 +224,16 @@ class Seeks:
                     order = [(game.starter + 1 + i) % len(seats) for i in range(len(seats))]
                     turned = [(str(seats[i]), game.players[i]) for i in order]
                     settings = row.settings.get("seek_settings") or self._settings_of(row)
-                    offer["game"] = self.start(turned, settings, {"rematch_of": row.id}, first_player="fixed")
+                    made.append(self.start(turned, settings, {"rematch_of": row.id}, first_player="fixed"))
+                    offer["game"] = made[-1]
             return dict(offer)
 
-        offer, _, _ = self.games.change(game_id, ask)
+        try:
+            offer, _, _ = self.games.change(game_id, ask)
+        except BaseException:
+            for orphan in made:
+                self.games.change(orphan, lambda row, _game: row.settings.update(aborted=True))
+            raise
         return offer
 
     @staticmethod
