@@ -404,6 +404,18 @@ def test_the_clocks_do_not_run_while_every_server_is_down(tmp_path: Path) -> Non
         assert again.get(f"/api/games/{game_id}").json()["end_reason"] == "a player lost on time"
 
 
+@pytest.mark.parametrize("late", [0.5, 45.0])
+def test_a_flag_seen_late_costs_the_most_overtime_penalty_only(club: Club, late: float) -> None:
+    ann, bob = sign_up(club, "Ann"), sign_up(club, "Bob")
+    game_id, seats = seek_and_accept(club, ann, bob, time_control={"minutes": 1, "max_overtime": 1}, rated=True)
+    mover = view(ann, game_id, seats["a"])["to_move"]
+    club.time.advance(120 + late)  # the sweep (or a late action) comes after the deadline
+    assert club.service.sweep_clocks() == 1
+    state = view(ann, game_id, seats["a"])
+    assert [(r["seat"], r["score"]) for r in state["history"] if r["kind"] == "time-penalty"] == [(mover, -10)]
+    assert state["clock"]["remaining"][mover] == -60_000 and state["players"][mover]["score"] == -10
+
+
 def test_an_action_after_the_flag_fell_ends_the_game_on_time(club: Club) -> None:
     ann, bob = sign_up(club, "Ann"), sign_up(club, "Bob")
     game_id, seats = seek_and_accept(club, ann, bob, time_control={"minutes": 1, "max_overtime": 0})

@@ -50,16 +50,20 @@ class ClocksMixin(GameCore):
 
     def _flag(self, row: GameRow, game: Game) -> int | None:
         """If the player to move has run past the most overtime, they lose on time (then every
-        player's overtime penalty is taken, theirs too); returns that seat."""
+        player's overtime penalty is taken, theirs too: the most overtime's, however late the
+        flag was seen); returns that seat."""
         data = row.settings.get("clock")
         if data is None or game.over or row.settings.get("aborted"):
             return None
         clock = Clock.from_json(data)
         now = self.now()
         seat = clock.out_of_time(now)
-        if seat is None:
+        deadline = clock.deadline()
+        if seat is None or deadline is None:
             return None
-        clock.stop(now)
+        # the game was lost at the deadline: the time until a sweep or a late action found it
+        # is no more overtime (its penalty would depend on when the server looked)
+        clock.stop(min(now, deadline))
         game.resign(seat, EndReason.TIME)
         for other, points in enumerate(clock.penalties()):  # at the end, as when a game ends otherwise
             if points:
