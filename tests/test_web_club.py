@@ -517,6 +517,21 @@ def test_a_player_who_forfeits_a_game_of_three_is_placed_last_whatever_their_sco
     assert after[1].rating < after[2].rating < after[0].rating
 
 
+def test_a_profile_counts_every_finished_game(club: Club) -> None:
+    from qiza.web.service import PERSON, SeatSpec
+
+    ann, bob = sign_up(club, "Ann"), sign_up(club, "Bob")
+    ids = [client.get("/api/account").json()["user"]["id"] for client in (ann, bob)]
+    for _ in range(501):  # more than a page of games
+        made = club.service.create(seats=[SeatSpec(PERSON, "Ann", user_id=ids[0]),
+                                          SeatSpec(PERSON, "Bob", user_id=ids[1])], claim=[])
+        club.service.change(made.id, lambda _row, game: game.resign(1), moved=True)
+    profile = bob.get("/api/players/Ann").json()
+    assert profile["record"] == {"wins": 501, "losses": 0, "draws": 0}
+    assert len(profile["recent"]) == 20 and {g["result"] for g in profile["recent"]} == {"win"}
+    assert bob.get("/api/players/Bob").json()["record"] == {"wins": 0, "losses": 501, "draws": 0}
+
+
 # -- chat -------------------------------------------------------------------------------------------
 def test_chat_channels_limits_and_hidden_spectator_chat(club: Club) -> None:
     ann, bob, cat = sign_up(club, "Ann"), sign_up(club, "Bob"), sign_up(club, "Cat")

@@ -31,31 +31,29 @@ class Players:
         user = self.accounts.find(name)
         if user is None:
             raise ApiError(404, "no_such_player", f"there is no player {name!r}")
+        held = (select(games.c.id, games.c.status, games.c.settings, game_players.c.seat)
+                .join(game_players, game_players.c.game_id == games.c.id).where(game_players.c.user_id == user.id))
         with self.games.store.read() as connection:
-            rows = connection.execute(
-                select(games.c.id, games.c.status, games.c.save, games.c.settings, games.c.updated_at,
-                       game_players.c.seat)
-                .join(game_players, game_players.c.game_id == games.c.id)
-                .where(game_players.c.user_id == user.id).order_by(games.c.updated_at.desc()).limit(500)).all()
+            finished = connection.execute(held.where(games.c.status == "over")).all()  # every one counts
+            rows = connection.execute(held.add_columns(games.c.save, games.c.updated_at)
+                                      .order_by(games.c.updated_at.desc()).limit(20)).all()
         record = {"wins": 0, "losses": 0, "draws": 0}
+        for r in finished:
+            outcome = _outcome(r.seat, json.loads(r.settings).get("result"))
+            if outcome is not None:
+                record[{"win": "wins", "loss": "losses", "draw": "draws"}[outcome]] += 1
         recent: list[dict[str, Any]] = []
         for r in rows:
             settings = json.loads(r.settings)
-            players = json.loads(r.save)["players"]
             result = settings.get("result")
-            outcome = None
-            if result and r.status == "over":
-                winners = result["winners"]
-                outcome = "draw" if r.seat in winners and len(winners) > 1 else "win" if r.seat in winners else "loss"
-                record[{"win": "wins", "loss": "losses", "draw": "draws"}[outcome]] += 1
-            if len(recent) < 20:
-                changes = settings.get("rating_changes")
-                recent.append({"id": r.id, "url": f"/game/{r.id}", "status": r.status, "seat": r.seat,
-                               "players": players, "scores": result["scores"] if result else None,
-                               "result": outcome, "rated": bool(settings.get("rated")),
-                               "rating_change": ([changes["before"][r.seat], changes["after"][r.seat]]
-                                                 if changes else None),
-                               "at": r.updated_at})
+            changes = settings.get("rating_changes")
+            recent.append({"id": r.id, "url": f"/game/{r.id}", "status": r.status, "seat": r.seat,
+                           "players": json.loads(r.save)["players"], "scores": result["scores"] if result else None,
+                           "result": _outcome(r.seat, result) if r.status == "over" else None,
+                           "rated": bool(settings.get("rated")),
+                           "rating_change": ([changes["before"][r.seat], changes["after"][r.seat]]
+                                             if changes else None),
+                           "at": r.updated_at})
         return {"name": user.name, "ratings": self.ratings.of_user(user.id), "record": record, "recent": recent}
 
     def my_seat(self, user: User, game_id: str) -> dict[str, Any]:
@@ -68,6 +66,14 @@ class Players:
 
         found, _, _ = self.games.change(game_id, issue)
         return found
+
+
+def _outcome(seat: int, result: dict[str, Any] | None) -> str | None:
+    """``win``, ``loss`` or ``draw`` (a shared win) of a seat by a finished game's result."""
+    if not result:
+        return None
+    winners = result["winners"]
+    return "draw" if seat in winners and len(winners) > 1 else "win" if seat in winners else "loss"
 
 
 def router(players: Players) -> APIRouter:
