@@ -722,3 +722,41 @@ def test_the_chat_rate_holds_across_servers_writing_at_once_postgres() -> None:
         with ThreadPoolExecutor(8) as pool:
             codes = list(pool.map(send, range(4 * RATE_COUNT)))
         assert codes.count(201) == RATE_COUNT and codes.count(429) == 3 * RATE_COUNT, codes
+
+
+def test_two_rated_games_of_the_same_players_ending_at_once_are_both_rated_postgres(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both games end at the same moment on two servers, while the players have no rating yet
+    (each server's transaction would insert their rows)."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from qiza.web.ratings import Ratings
+
+    clock = FakeTime()
+    clock.t = time.time()
+    with two_servers_on_postgres(clock, {"rated": True}) as (apps, one, two, first, _seat):
+        posted = post(one, "/api/seeks", {"rated": True}, 201)
+        second = post(two, f"/api/seeks/{posted['id']}/accept")["game_id"]
+        together = threading.Barrier(2)
+        get = Ratings.get
+
+        def get_together(self: Ratings, connection: Any, user_id: str, name: str, lock: bool = False) -> Any:
+            found = get(self, connection, user_id, name, lock)
+            if lock:  # both transactions have read before either writes (unless one waits for the other)
+                with contextlib.suppress(threading.BrokenBarrierError):
+                    together.wait(timeout=2)
+            return found
+
+        monkeypatch.setattr(Ratings, "get", get_together)
+
+        def resign(app: Any, game_id: str) -> None:
+            app.state.service.change(game_id, lambda _row, game: game.resign(game.to_move), moved=True)
+
+        with ThreadPoolExecutor(2) as pool:
+            for done in [pool.submit(resign, apps[0], first), pool.submit(resign, apps[1], second)]:
+                done.result()
+        for game_id in (first, second):
+            assert one.get(f"/api/games/{game_id}").json()["rating_changes"]["variant"] == "classic/untimed"
+        name = one.get("/api/account").json()["user"]["name"]
+        assert [r["games"] for r in one.get(f"/api/players/{name}").json()["ratings"]] == [2]

@@ -127,6 +127,11 @@ class Ratings:
 
         def write(connection: Any) -> None:
             ids = [str(s) for s in seats]
+            # one game's ratings at a time per player, in one order (no deadlock): FOR UPDATE
+            # locks no row that does not exist yet, so two games ending at once for a player
+            # with no rating in the variant both inserted it, and one failed
+            for uid in sorted(ids):
+                self.store.serialize(connection, f"rating {uid} {name}")
             before = [self.get(connection, uid, name, lock=True) for uid in ids]
             if len(ids) == 2:
                 after = list(two_player(before[0], before[1], outcome(game, 0, 1)))
