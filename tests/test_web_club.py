@@ -443,6 +443,22 @@ def test_seek_rating_range_and_unrated_games(club: Club) -> None:
     assert bob.get("/api/leaderboard", params={"variant": "classic/untimed"}).json()["players"] == []
 
 
+def test_a_seek_lapses_while_its_player_is_away_from_the_lobby(club: Club) -> None:
+    ann, bob = sign_up(club, "Ann"), sign_up(club, "Bob")
+    posted = post(ann, "/api/seeks", {"rated": True, "time_control": {"minutes": 1}}, 201)
+    accept = f"/api/seeks/{posted['id']}/accept"
+    club.time.advance(50)
+    assert [s["id"] for s in bob.get("/api/seeks").json()["open"]] == [posted["id"]]
+    assert ann.get("/api/seeks").json()["open"][0]["yours"]  # Ann's lobby lists the seeks: she is there
+    club.time.advance(100)  # then she closed it, her seek still open
+    assert bob.get("/api/seeks").json()["open"] == []
+    refused = bob.post(accept, headers=csrf(bob))  # no game she would lose on time without being there
+    assert refused.status_code == 409 and refused.json()["error"]["code"] == "seek_lapsed"
+    club.time.advance(3600)
+    assert [s["status"] for s in ann.get("/api/seeks").json()["open"]] == ["open"]  # she is back
+    assert post(bob, accept)["game_id"]
+
+
 def test_a_seek_whose_game_could_not_start_can_be_accepted_again(club: Club,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     from qiza.web.errors import ApiError

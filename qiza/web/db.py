@@ -124,6 +124,7 @@ seeks = Table(
     Column("status", String(16), nullable=False),
     Column("game_id", String(40), nullable=True),
     Column("created_at", Float, nullable=False),
+    Column("seen_at", Float, nullable=True),  # when its player last had the lobby open (qiza.web.seeks)
 )
 
 chat = Table(

@@ -8,6 +8,11 @@ accounts, each player may ask for a rematch: once all have asked, a new game sta
 same settings and the order of play turned round, as tournaments alternate who starts: the
 player who started the last game plays last and the next one starts (in a two-player game the
 other player starts).
+
+A seek is live while its player has the lobby open (the lobby lists the seeks every few seconds,
+which marks theirs as seen): a seek whose player has not been seen for :data:`AWAY` seconds is
+not listed and cannot be accepted, so that nobody starts a game, on the clock and perhaps
+rated, against a player who left (and wins it on time). It is live again when they come back.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Request
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import insert, or_, select, update
+from sqlalchemy import func, insert, or_, select, update
 
 from qiza.game import Game
 from qiza.rules import PRESETS, ChallengeRule
@@ -35,6 +40,10 @@ from qiza.web.service import PERSON, GameService, SeatSpec
 MAX_OPEN = 3
 #: seconds an accepted seek stays in its owner's list (so that their page opens the game)
 SHOWN_ACCEPTED = 600
+#: seconds without its player in the lobby after which an open seek lapses
+AWAY = 60.0
+#: seconds between two marks of a player's open seeks as seen (not a write every listing)
+SEEN_EVERY = 15.0
 
 
 class _Body(BaseModel):
@@ -87,7 +96,7 @@ class Seeks:
             if count >= MAX_OPEN:
                 raise ApiError(409, "too_many_seeks", f"you have {count} open seeks already; cancel one first")
             connection.execute(insert(seeks).values(id=seek_id, user_id=user.id, settings=json.dumps(settings),
-                                                    status="open", created_at=self.now()))
+                                                    status="open", created_at=self.now(), seen_at=self.now()))
         return self._json(seek_id, user.id, user.name, settings, "open", None, user)
 
     def _json(self, seek_id: str, owner: str, name: str, settings: dict[str, Any], status: str,
@@ -105,14 +114,24 @@ class Seeks:
 
     def listing(self, viewer: User | None) -> dict[str, Any]:
         """Open seeks, and the viewer's own seeks (with the game of one accepted lately)."""
-        since = self.now() - SHOWN_ACCEPTED
+        now = self.now()
+        since = now - SHOWN_ACCEPTED
         with self.store.read() as connection:
-            rows = connection.execute(select(seeks).where(seeks.c.status == "open")
-                                      .order_by(seeks.c.created_at).limit(200)).all()
             recent = connection.execute(select(seeks).where(
                 seeks.c.created_at >= since - 86400, seeks.c.status.in_(("open", "accepted")),
                 or_(seeks.c.user_id == viewer.id, seeks.c.settings.contains(viewer.id)))
                 .order_by(seeks.c.created_at.desc()).limit(50)).all() if viewer else []
+            own = connection.execute(select(seeks).where(seeks.c.user_id == viewer.id, seeks.c.status == "open")
+                                     ).all() if viewer else []
+        seen = [r.id for r in own if _seen(r) < now - SEEN_EVERY]
+        if seen:  # the viewer is in the lobby: their seeks are live
+            with self.store.transaction() as connection:
+                connection.execute(update(seeks).where(seeks.c.id.in_(seen), seeks.c.status == "open")
+                                   .values(seen_at=now))
+        with self.store.read() as connection:
+            rows = connection.execute(select(seeks).where(
+                seeks.c.status == "open", func.coalesce(seeks.c.seen_at, seeks.c.created_at) >= now - AWAY)
+                .order_by(seeks.c.created_at).limit(200)).all()
         mine = [r for r in recent if viewer is not None and (
             r.user_id == viewer.id or viewer.id in json.loads(r.settings).get("joined", []))]
         names = self.accounts.names(list({r.user_id for r in [*rows, *mine]}))  # the seekers' names
@@ -143,6 +162,9 @@ class Seeks:
             found = connection.execute(query.with_for_update() if self.store.is_postgres else query).first()
             if found is None or found.status != "open":
                 raise ApiError(409, "seek_taken", "this seek was taken or withdrawn")
+            if _seen(found) < self.now() - AWAY:
+                raise ApiError(409, "seek_lapsed", "the player of this seek has left the lobby: it is open again "
+                               "when they come back")
             settings = json.loads(found.settings)
             joined: list[str] = settings.setdefault("joined", [])
             if found.user_id == user.id or user.id in joined:
@@ -242,6 +264,11 @@ class Seeks:
         return {"preset": row.settings.get("preset", "classic"), "lexicon": row.settings.get("lexicon", "enable"),
                 "challenge": (row.settings.get("options") or {}).get("challenge"),
                 "time_control": clock["control"] if clock else None, "rated": bool(row.settings.get("rated"))}
+
+
+def _seen(row: Any) -> float:
+    """When a seek's player was last seen in the lobby (seeks stored before this was kept: posted)."""
+    return float(row.seen_at if row.seen_at is not None else row.created_at)
 
 
 GameIdPath = Annotated[str, Path(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9_-]+$")]
