@@ -443,6 +443,18 @@ def test_seek_rating_range_and_unrated_games(club: Club) -> None:
     assert bob.get("/api/leaderboard", params={"variant": "classic/untimed"}).json()["players"] == []
 
 
+def test_a_game_from_a_seek_withdraws_its_players_other_seeks(club: Club) -> None:
+    ann, bob, cat = sign_up(club, "Ann"), sign_up(club, "Bob"), sign_up(club, "Cat")
+    blitz = post(ann, "/api/seeks", {"rated": True, "time_control": {"minutes": 3}}, 201)
+    rapid = post(ann, "/api/seeks", {"rated": True, "time_control": {"minutes": 15}}, 201)
+    post(bob, "/api/seeks", {"rated": True}, 201)
+    assert post(bob, f"/api/seeks/{blitz['id']}/accept")["game_id"]
+    refused = cat.post(f"/api/seeks/{rapid['id']}/accept", headers=csrf(cat))  # no second game on Ann's clock
+    assert refused.status_code == 409 and refused.json()["error"]["code"] == "seek_taken"
+    assert cat.get("/api/seeks").json()["open"] == []  # Bob's seek is withdrawn too
+    assert post(ann, "/api/seeks", {}, 201)["status"] == "open"  # and a new one may be posted
+
+
 def test_a_seek_lapses_while_its_player_is_away_from_the_lobby(club: Club) -> None:
     ann, bob = sign_up(club, "Ann"), sign_up(club, "Bob")
     posted = post(ann, "/api/seeks", {"rated": True, "time_control": {"minutes": 1}}, 201)

@@ -145,7 +145,9 @@ class Seeks:
     def accept(self, user: User, seek_id: str) -> dict[str, Any]:
         """Take a seek. A two-player seek starts the game at once; a seek for 3 or 4 players
         starts it with the last player needed (until then ``game_id`` is null and ``waiting_for``
-        says how many more). 409 ``seek_taken`` if the seek filled up or was withdrawn first."""
+        says how many more). 409 ``seek_taken`` if the seek filled up or was withdrawn first. The
+        game's players' other open seeks are withdrawn when it starts (one game at a time: two
+        seeks of one player accepted at once gave them two games on the clock)."""
         with self.store.read() as connection:
             found = connection.execute(select(seeks).where(seeks.c.id == seek_id)).first()
         if found is None:
@@ -158,6 +160,8 @@ class Seeks:
             raise ApiError(409, "outside_rating_range", f"this seek is for ratings {low or 0}-{high or '...'}; "
                            f"yours is {round(mine)}")
         with self.store.transaction() as connection:  # one accepting at a time (SQLite: IMMEDIATE)
+            for key in sorted({found.user_id, user.id}):  # PostgreSQL: and each player's seeks at a time
+                self.store.serialize(connection, f"seeks of {key}")
             query = select(seeks).where(seeks.c.id == seek_id)
             found = connection.execute(query.with_for_update() if self.store.is_postgres else query).first()
             if found is None or found.status != "open":
@@ -173,6 +177,11 @@ class Seeks:
             full = 1 + len(joined) >= int(settings.get("players", 2))
             connection.execute(update(seeks).where(seeks.c.id == seek_id).values(
                 settings=json.dumps(settings), status="accepted" if full else "open"))
+            others = (select(seeks.c.id).where(seeks.c.user_id.in_([found.user_id, *joined]), seeks.c.status == "open",
+                                               seeks.c.id != seek_id))
+            withdrawn = list(connection.execute(others).scalars()) if full else []
+            if withdrawn:
+                connection.execute(update(seeks).where(seeks.c.id.in_(withdrawn)).values(status="cancelled"))
         if not full:
             return {"game_id": None, "game_url": None, "waiting_for": int(settings.get("players", 2)) - 1 - len(joined)}
         ids = [found.user_id, *joined]
@@ -187,6 +196,8 @@ class Seeks:
             with self.store.transaction() as connection:
                 connection.execute(update(seeks).where(seeks.c.id == seek_id).values(
                     status="open", settings=json.dumps(settings)))
+                connection.execute(update(seeks).where(seeks.c.id.in_(withdrawn), seeks.c.status == "cancelled")
+                                   .values(status="open"))
             raise
         with self.store.transaction() as connection:
             connection.execute(update(seeks).where(seeks.c.id == seek_id).values(game_id=game_id))
