@@ -231,6 +231,36 @@ def test_no_session_fixation_and_password_change_ends_other_sessions(club: Club)
     assert wrong.status_code == 401
 
 
+def test_seat_tokens_of_a_sign_in_end_with_it(club: Club) -> None:
+    ann, bob = sign_up(club, "Ann"), sign_up(club, "Bob")
+    game_id, seats = seek_and_accept(club, ann, bob)
+    # Ann played on a shared computer and signed out: the seat token her page kept opens nothing
+    post(ann, "/api/account/signout")
+    stranger = club.browser()
+    for client in (ann, stranger):
+        answer = client.get(f"/api/games/{game_id}", params={"seat": seats["a"]["seat"]},
+                            headers={"X-Seat-Token": seats["a"]["token"]})
+        assert answer.status_code == 403 and answer.json()["error"]["code"] == "token_expired"
+    with stranger.websocket_connect(f"/ws/games/{game_id}") as socket:
+        socket.send_json({"seat": seats["a"]["seat"], "token": seats["a"]["token"]})
+        assert socket.receive_json()["error"]["code"] == "token_expired"
+    refused = stranger.post(f"/api/games/{game_id}/actions", json={
+        "seat": seats["a"]["seat"], "token": seats["a"]["token"], "version": 1, "kind": "resign"})
+    assert refused.status_code == 403 and not view(bob, game_id, seats["b"])["over"]
+    # signed in again, she takes her seat with a new token
+    post(ann, "/api/account/signin", {"name": "Ann", "password": PASSWORD})
+    again = post(ann, f"/api/games/{game_id}/my-seat")
+    assert view(ann, game_id, again)["seat"] == seats["a"]["seat"]
+    # a password change ends the tokens of every other sign-in (a stolen session's too)
+    thief = club.browser()
+    post(thief, "/api/account/signin", {"name": "Bob", "password": PASSWORD})
+    stolen = post(thief, f"/api/games/{game_id}/my-seat")
+    post(bob, "/api/account/password", {"old_password": PASSWORD, "new_password": "a new long password"})
+    assert thief.get(f"/api/games/{game_id}", params={"seat": stolen["seat"]},
+                     headers={"X-Seat-Token": stolen["token"]}).status_code == 403
+    view(bob, game_id, post(bob, f"/api/games/{game_id}/my-seat"))
+
+
 def test_requests_without_the_csrf_token_are_refused(club: Club) -> None:
     ann = sign_up(club, "Ann")
     body = {"preset": "classic"}

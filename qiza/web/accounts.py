@@ -174,6 +174,12 @@ class Accounts:
             return None
         return User(found.id, found.name), found.csrf
 
+    @staticmethod
+    def session_key(request: Request) -> str | None:
+        """The stored form (hash) of the request's session, if it sends one."""
+        secret = request.cookies.get(SESSION_COOKIE)
+        return _digest(secret) if secret else None
+
     def user_of(self, request: Request) -> User | None:
         """The signed-in user of a request, or ``None``. A request that changes something
         counts as the user's only with the session's own CSRF token in ``X-CSRF-Token``."""

@@ -340,6 +340,12 @@ class Store:
         row.moved_version = moved_version
         return True
 
+    def session_alive(self, id_hash: str, now: float) -> bool:
+        """Whether the session with this hash is still open (not signed out, not expired)."""
+        with self.engine.connect() as connection:
+            expires = connection.execute(select(sessions.c.expires_at).where(sessions.c.id_hash == id_hash)).scalar()
+        return expires is not None and expires > now
+
     def rack_order(self, game_id: str, seat: int) -> str | None:
         """The order a player put their rack in, if any (it may be of an older rack)."""
         with self.engine.connect() as connection:

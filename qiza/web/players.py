@@ -56,12 +56,13 @@ class Players:
                            "at": r.updated_at})
         return {"name": user.name, "ratings": self.ratings.of_user(user.id), "record": record, "recent": recent}
 
-    def my_seat(self, user: User, game_id: str) -> dict[str, Any]:
-        """A new token for the seat the user's account holds in a game (403 if it holds none)."""
+    def my_seat(self, user: User, game_id: str, session: str | None = None) -> dict[str, Any]:
+        """A new token for the seat the user's account holds in a game (403 if it holds none),
+        working while the session ``session`` (its hash) is open."""
         def issue(row: GameRow, _game: Game) -> dict[str, Any]:
             for seat, entry in enumerate(row.seats):
                 if entry.get("user_id") == user.id:
-                    return {"seat": seat, "token": self.games.issue_token(row, seat)}
+                    return {"seat": seat, "token": self.games.issue_token(row, seat, session)}
             raise ApiError(403, "not_your_game", "your account holds no seat in this game")
 
         found, _, _ = self.games.change(game_id, issue)
@@ -87,7 +88,8 @@ def router(players: Players) -> APIRouter:
 
     @api.post("/api/games/{game_id}/my-seat", responses=errors(401, 403, 404, 429, 503))
     def my_seat(request: Request, game_id: GameIdPath) -> dict[str, Any]:
-        """Your seat in a game your account plays, with a new secret token for this browser."""
-        return players.my_seat(players.accounts.require(request), game_id)
+        """Your seat in a game your account plays, with a new secret token for this browser
+        (it stops working when this browser signs out or the password is changed)."""
+        return players.my_seat(players.accounts.require(request), game_id, players.accounts.session_key(request))
 
     return api

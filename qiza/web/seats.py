@@ -59,15 +59,28 @@ class SeatsMixin(GameCore):
         given = hash_token(token)
         entry = row.seats[seat]
         known = [h for h in (entry.get("token_hash"), *entry.get("token_hashes", ())) if h]
-        if not any(secrets.compare_digest(h, given) for h in known):
+        matches = [h for h in known if secrets.compare_digest(h, given)]
+        if not matches:
             raise ApiError(403, "wrong_token", f"the seat token is not the token of seat {seat}")
+        session = entry.get("token_sessions", {}).get(matches[0])
+        if session is not None and not self.store.session_alive(session, self.now()):
+            raise ApiError(403, "token_expired", "this seat token was given to a sign-in that has ended (signed out, "
+                           "or the password was changed): reload the page signed in to take your seat again")
 
-    def issue_token(self, row: GameRow, seat: int) -> str:
+    def issue_token(self, row: GameRow, seat: int, session: str | None = None) -> str:
         """A new secret token for a seat held by an account (for another browser of its
-        player); the seat's older tokens keep working (the four newest are kept)."""
+        player); the seat's older tokens keep working (the four newest are kept). ``session``:
+        the hash of the session it is given to; the token works while that session is open
+        (signing out or changing the password ends it)."""
         token = secrets.token_urlsafe(24)
         entry = row.seats[seat]
-        entry["token_hashes"] = ([*entry.get("token_hashes", []), hash_token(token)])[-4:]
+        hashed = hash_token(token)
+        entry["token_hashes"] = ([*entry.get("token_hashes", []), hashed])[-4:]
+        if session is not None or "token_sessions" in entry:
+            bound = {h: s for h, s in entry.get("token_sessions", {}).items() if h in entry["token_hashes"]}
+            if session is not None:
+                bound[hashed] = session
+            entry["token_sessions"] = bound
         return token
 
     def join(self, game_id: str, seat: int, name: str, invite: str | None,

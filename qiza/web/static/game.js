@@ -190,7 +190,12 @@ function connect() {
     if (message.type === "state") { retryDelay = 1; receive(message.state); }
     else if (message.type === "error") {
       say(message.error.message);
-      if (message.error.code === "wrong_token") { localStorage.removeItem(qiza.seatKey(gameId)); store.me = null; connect(); }
+      if (message.error.code === "wrong_token" || message.error.code === "token_expired") {
+        // a token of an ended sign-in (or an unknown one): watch, or take the seat again if signed in
+        localStorage.removeItem(qiza.seatKey(gameId));
+        store.me = null;
+        claimAccountSeat(gameId).then(connect);
+      }
     }
   };
   socket.onclose = () => {
