@@ -261,6 +261,21 @@ def test_seat_tokens_of_a_sign_in_end_with_it(club: Club) -> None:
     view(bob, game_id, post(bob, f"/api/games/{game_id}/my-seat"))
 
 
+def test_the_seat_tokens_of_signed_in_creators_and_joiners_end_with_their_sign_in(club: Club) -> None:
+    ann, bob, guest = sign_up(club, "Ann"), sign_up(club, "Bob"), club.browser()
+    created = post(ann, "/api/games", {"seats": [{"name": "Ann"}, {}, {}]}, 201)
+    game_id, ann_token = created["id"], created["tokens"]["0"]
+    joined = post(bob, f"/api/games/{game_id}/join", {"seat": 1, "name": "Bob", "invite": created["invite"]})
+    guest_token = post(guest, f"/api/games/{game_id}/join", {"seat": 2, "name": "Cy", "invite": created["invite"]})
+    post(ann, f"/api/games/{game_id}/my-seat")  # a token for another browser keeps the first one's sign-in
+    for client in (ann, bob):
+        post(client, "/api/account/signout")
+    for seat, token, code in ((0, ann_token, 403), (1, joined["token"], 403), (2, guest_token["token"], 200)):
+        answer = guest.get(f"/api/games/{game_id}", params={"seat": seat}, headers={"X-Seat-Token": token})
+        assert answer.status_code == code, answer.text  # a guest's token is their only key: it stays
+        assert code == 200 or answer.json()["error"]["code"] == "token_expired"
+
+
 def test_requests_without_the_csrf_token_are_refused(club: Club) -> None:
     ann = sign_up(club, "Ann")
     body = {"preset": "classic"}

@@ -92,7 +92,8 @@ def router(service: GameService, accounts: Accounts, throttle: FailureThrottle,
                             and not body.claim_all else None) for i, s in enumerate(body.seats)],
             lexicon=body.lexicon, word_help=body.word_help,
             finish_line_levels=body.finish_line_levels, claim=claim,
-            time_control=TimeControl(**body.time_control.model_dump()) if body.time_control else None)
+            time_control=TimeControl(**body.time_control.model_dump()) if body.time_control else None,
+            session=accounts.session_key(request) if user is not None else None)
         creations.fail(address)  # counts every game made
         url = f"/game/{created.id}"
         return CreatedOut(id=created.id, tokens=created.tokens, url=url, invite=created.invite,
@@ -125,7 +126,8 @@ def router(service: GameService, accounts: Accounts, throttle: FailureThrottle,
         keep the returned token secret."""
         user = accounts.user_of(request)
         token, version = guarded(request, game_id, service.join, game_id, body.seat, body.name, body.invite,
-                                 user.id if user is not None else None)
+                                 user.id if user is not None else None,
+                                 accounts.session_key(request) if user is not None else None)
         return JoinOut(seat=body.seat, token=token, version=version)
 
     def invite_out(game_id: str, found: dict[str, Any]) -> InviteOut:

@@ -77,17 +77,19 @@ class SeatsMixin(GameCore):
         hashed = hash_token(token)
         entry["token_hashes"] = ([*entry.get("token_hashes", []), hashed])[-4:]
         if session is not None or "token_sessions" in entry:
-            bound = {h: s for h, s in entry.get("token_sessions", {}).items() if h in entry["token_hashes"]}
+            kept = {entry.get("token_hash"), *entry["token_hashes"]}
+            bound = {h: s for h, s in entry.get("token_sessions", {}).items() if h in kept}
             if session is not None:
                 bound[hashed] = session
             entry["token_sessions"] = bound
         return token
 
     def join(self, game_id: str, seat: int, name: str, invite: str | None,
-             user_id: str | None = None) -> tuple[str, int]:
+             user_id: str | None = None, session: str | None = None) -> tuple[str, int]:
         """Take an open person seat with the game's invite secret; returns the seat's secret
         token and the new version. (Games stored before invites existed need none.)
-        ``user_id``: the signed-in account taking the seat (its profile lists the game)."""
+        ``user_id``: the signed-in account taking the seat (its profile lists the game), and
+        ``session`` the hash of its session: the token works while that is open."""
         with self._lock(game_id):
             row = self._row(game_id)
             if "invite_hash" in row.settings:
@@ -110,6 +112,8 @@ class SeatsMixin(GameCore):
             writes = []
             if user_id is not None:
                 entry["user_id"] = user_id
+                if session is not None:
+                    entry["token_sessions"] = {entry["token_hash"]: session}
                 writes.append(self.store.hold_seats(game_id, {seat: user_id}, self.now()))
             version = self._commit(row, cached, moved=False, writes=writes)
             return token, version

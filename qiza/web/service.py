@@ -100,12 +100,14 @@ class GameService(SeatsMixin, ClocksMixin, ComputerSeatsMixin):
                seats: Sequence[SeatSpec], seed: int | None = None, lexicon: str = "enable",
                word_help: bool | None = None, finish_line_levels: Sequence[str] | None = None,
                claim: Sequence[int] = (0,), time_control: TimeControl | None = None, rated: bool = False,
-               extra: Mapping[str, Any] | None = None) -> Created:
+               extra: Mapping[str, Any] | None = None, session: str | None = None) -> Created:
         """Create a game; returns its id, the secret tokens of the person seats in ``claim``
         and the invite secret that others need to take the free person seats. ``seed``: the
         bag's seed (for tests; by default one from :attr:`seeds`; the HTTP API takes none). The first
         seat claimed is the creator's: that player may show the invite again, replace or
-        withdraw it, and give free seats to the computer."""
+        withdraw it, and give free seats to the computer. ``session``: the hash of the session of a
+        signed-in creator, whose account holds their seat: that seat's token works while it is open
+        (as :meth:`~qiza.web.seats.SeatsMixin.issue_token`'s)."""
         if not 2 <= len(seats) <= 4:
             raise ApiError(422, "bad_seats", f"a game has 2 to 4 seats, not {len(seats)}")
         if finish_line_levels and len(finish_line_levels) != len(seats):
@@ -148,6 +150,8 @@ class GameService(SeatsMixin, ClocksMixin, ComputerSeatsMixin):
                 tokens[index] = token
                 entry["token_hash"] = hash_token(token)
                 entry["joined"] = True
+                if spec.user_id is not None and session is not None:
+                    entry["token_sessions"] = {entry["token_hash"]: session}
             stored.append(entry)
         lex = self.lexicon(lexicon)
         try:
