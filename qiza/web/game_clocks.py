@@ -92,7 +92,8 @@ class ClocksMixin(GameCore):
             clock = Clock.from_json(data)
             if clock.running is None or clock.since is None:
                 return False
-            clock.since = now - max(0.0, last - clock.since)  # charged up to the last heartbeat only
+            # charged up to the last heartbeat only (and not for the startup's work on other games)
+            clock.since = self.now() - max(0.0, last - clock.since)
             row.settings["clock"] = clock.json()
             return True
 
