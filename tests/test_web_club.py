@@ -733,6 +733,24 @@ def test_a_game_left_alone_can_be_claimed_after_a_reminder(club: Club) -> None:
     assert {"a": ann, "b": bob}[mover].post(f"/api/games/{game_id}/claim", json=own).status_code == 409
 
 
+def test_reminding_again_does_not_put_off_a_claim(club: Club) -> None:
+    host = club.browser()
+    created = post(host, "/api/games", {"seats": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cy"}],
+                                        "claim_all": True}, 201)
+    game_id, tokens = created["id"], created["tokens"]
+    mover = host.get(f"/api/games/{game_id}").json()["to_move"]
+    waiter, friend = [seat for seat in range(3) if seat != mover]
+    body = {"seat": waiter, "token": tokens[str(waiter)]}
+    club.time.advance(61)
+    claim_at = post(host, f"/api/games/{game_id}/remind", body)["reminder"]["claim_at"]
+    club.time.advance(100)  # the idle player's friend reminds them too, to put the claim off
+    again = post(host, f"/api/games/{game_id}/remind", {"seat": friend, "token": tokens[str(friend)]})
+    assert again["reminder"]["claim_at"] == claim_at
+    club.time.advance(21)
+    state = post(host, f"/api/games/{game_id}/claim", body)
+    assert state["over"] and state["end_reason"] == "a player left the game" and state["resigned"] == mover
+
+
 def postgres_url() -> str:
     """The test database's URL; skips the test without a PostgreSQL server."""
     psycopg = pytest.importorskip("psycopg")

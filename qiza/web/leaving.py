@@ -78,9 +78,13 @@ class Leaving:
         return self._act(request, game_id, body, ask)
 
     def remind(self, request: Request, game_id: str, body: SeatIn) -> dict[str, Any]:
-        """Remind the player to move that the game waits for them (after :attr:`remind_after`)."""
+        """Remind the player to move that the game waits for them (after :attr:`remind_after`);
+        once they are reminded, reminding them again changes nothing until they move."""
         def send(row: GameRow, game: Game) -> None:
             self._idle_check(row, game, body.seat)
+            current = row.settings.get("reminder")
+            if current and current["seat"] == game.to_move and current["moved"] == row.moved:
+                return  # reminded already: its claim time stands (another reminder would put a claim off)
             idle = self.games.now() - float(row.settings.get("moved_at", 0))
             if idle < self.remind_after:
                 raise ApiError(409, "too_soon", f"{game.players[game.to_move]} last moved {int(idle)} seconds ago; "
