@@ -162,3 +162,32 @@ def test_two_accounts_seek_play_on_the_clock_chat_rate_and_rematch(tmp_path: Pat
         ann.wait_for_selector("#recent li")
         assert "vs" in ann.inner_text("#recent") and ("1 won" if first is ann else "1 lost") in ann.inner_text("#record")
     assert not errors, errors
+
+
+def test_a_game_page_signed_out_shows_no_rack_and_signed_in_again_takes_the_seat(tmp_path: Path, browser: Any) -> None:
+    now = FakeTime()
+    errors: list[str] = []
+    with Server(f"sqlite:///{tmp_path / 'club.sqlite3'}", now) as server:
+        ann = sign_up(browser, server.url, "Ann", errors)
+        bob = sign_up(browser, server.url, "Bob", errors)
+        ann.click("#post-seek")
+        ann.wait_for_selector("#seek-message >> text=Seek posted")
+        bob.wait_for_selector("#seeks .accept-seek")
+        bob.click("#seeks .accept-seek")
+        ann.wait_for_url(re.compile(r"/game/"))
+        ann.wait_for_selector(".rack-tile")
+        game_url = ann.url
+        # signing out ends the seat's token the page kept: this browser only watches now
+        ann.click("#sign-out")
+        ann.wait_for_selector("#account-bar >> text=Sign in or sign up")
+        ann.wait_for_function("() => !document.querySelector('.rack-tile') && "
+                              "!Object.keys(localStorage).some(k => k.startsWith('qiza-seat-'))")
+        # signed in again, the game page takes her seat with a new token
+        ann.goto(server.url + "/")
+        ann.fill("#account-name", "Ann")
+        ann.fill("#account-password", "a long enough password")
+        ann.click("#sign-in")
+        ann.wait_for_selector("#account-bar >> text=Signed in as Ann")
+        ann.goto(game_url)
+        ann.wait_for_selector(".rack-tile")
+    assert errors == []

@@ -65,7 +65,7 @@ class SeatsMixin(GameCore):
         session = entry.get("token_sessions", {}).get(matches[0])
         if session is not None and not self.store.session_alive(session, self.now()):
             raise ApiError(403, "token_expired", "this seat token was given to a sign-in that has ended (signed out, "
-                           "or the password was changed): reload the page signed in to take your seat again")
+                           "or the password was changed); signed in, the page takes your seat again: then play again")
 
     def issue_token(self, row: GameRow, seat: int, session: str | None = None) -> str:
         """A new secret token for a seat held by an account (for another browser of its

@@ -125,6 +125,7 @@ async function act(kind, extra) {
   } catch (error) {
     update(s => { s.busy = false; s.message = error.message; });
     if (error.code === "stale_version" && socket && socket.readyState === 1) socket.send("refresh");
+    if (error.code === "token_expired") renewSeat();
     return false;
   }
 }
@@ -178,6 +179,15 @@ async function submitPlacement() {
 // (the server busy, the database away, too many attempts), back to 1 once a state arrives
 let retryDelay = 1;
 
+// The seat's token is unknown or belonged to a sign-in that ended: watch, or, signed in, take the
+// seat again with a new token.
+async function renewSeat() {
+  localStorage.removeItem(qiza.seatKey(gameId));
+  store.me = null;
+  await claimAccountSeat(gameId);
+  connect();
+}
+
 function connect() {
   if (socket) { socket.onclose = null; socket.close(); }
   const scheme = location.protocol === "https:" ? "wss" : "ws";
@@ -190,12 +200,7 @@ function connect() {
     if (message.type === "state") { retryDelay = 1; receive(message.state); }
     else if (message.type === "error") {
       say(message.error.message);
-      if (message.error.code === "wrong_token" || message.error.code === "token_expired") {
-        // a token of an ended sign-in (or an unknown one): watch, or take the seat again if signed in
-        localStorage.removeItem(qiza.seatKey(gameId));
-        store.me = null;
-        claimAccountSeat(gameId).then(connect);
-      }
+      if (message.error.code === "wrong_token" || message.error.code === "token_expired") renewSeat();
     }
   };
   socket.onclose = () => {
