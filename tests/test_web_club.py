@@ -361,6 +361,20 @@ def test_seek_accept_play_on_the_clock_into_overtime_rated_and_rematch(club: Clu
     assert new_state["players"][1]["name"] == starter and new_state["to_move"] == 0
 
 
+def test_a_rematch_ask_lapses_so_a_player_who_left_is_not_put_on_the_clock(club: Club) -> None:
+    from qiza.web.seeks import REMATCH_WAIT
+
+    ann, bob = sign_up(club, "Ann"), sign_up(club, "Bob")
+    game_id, seats = seek_and_accept(club, ann, bob, time_control={"minutes": 1}, rated=True)
+    resigner = "a" if view(ann, game_id, seats["a"])["to_move"] == seats["a"]["seat"] else "b"
+    act({"a": ann, "b": bob}[resigner], game_id, seats[resigner], "resign")
+    assert post(ann, f"/api/games/{game_id}/rematch")["asked"] == [seats["a"]["seat"]]
+    club.time.advance(REMATCH_WAIT + 1)  # Ann went away; Bob comes back later and asks
+    offer = post(bob, f"/api/games/{game_id}/rematch")
+    assert offer["game"] is None and offer["asked"] == [seats["b"]["seat"]]
+    assert post(ann, f"/api/games/{game_id}/rematch")["game"]  # both there: the rematch is on
+
+
 def test_a_rematch_the_old_game_could_not_record_is_aborted(club: Club, monkeypatch: pytest.MonkeyPatch) -> None:
     from sqlalchemy import update
 

@@ -40,6 +40,8 @@ from qiza.web.service import PERSON, GameService, SeatSpec
 MAX_OPEN = 3
 #: seconds an accepted seek stays in its owner's list (so that their page opens the game)
 SHOWN_ACCEPTED = 600
+#: seconds a player's ask for a rematch waits for the others' (then it lapses)
+REMATCH_WAIT = 300.0
 #: seconds without its player in the lobby after which an open seek lapses
 AWAY = 60.0
 #: seconds between two marks of a player's open seeks as seen (not a write every listing)
@@ -234,7 +236,8 @@ class Seeks:
 
     def rematch(self, user: User, game_id: str) -> dict[str, Any]:
         """Ask for a rematch of a finished game between accounts; the new game starts when every
-        player has asked (its id is in the old game's ``rematch`` from then on). If the old game
+        player has asked within :data:`REMATCH_WAIT` seconds of each other (its id is in the old
+        game's ``rematch`` from then on). If the old game
         cannot record it (another server process changed that game at the same moment), the game
         just made is aborted: else it would run, rated and on the clock, with nobody told of it."""
         made: list[str] = []
@@ -249,9 +252,13 @@ class Seeks:
                 raise ApiError(409, "no_rematch", "a rematch needs every seat held by a signed-in player")
             offer = row.settings.setdefault("rematch", {"asked": [], "game": None})
             if offer["game"] is None:
-                seat = seats.index(user.id)
-                if seat not in offer["asked"]:
-                    offer["asked"].append(seat)
+                seat, now = seats.index(user.id), self.now()
+                # an ask counts for REMATCH_WAIT seconds: a player who asked and left is not put on
+                # the clock of a new game days later, when the other player comes back and asks
+                at = offer.setdefault("asked_at", {})
+                offer["asked"] = [s for s in offer["asked"] if s != seat and now - float(at.get(str(s), 0)) <= REMATCH_WAIT]
+                offer["asked"].append(seat)
+                offer["asked_at"] = {str(s): now if s == seat else at[str(s)] for s in offer["asked"]}
                 if len(offer["asked"]) == len(seats):
                     # the order of play turned round: who started plays last, the next player starts
                     order = [(game.starter + 1 + i) % len(seats) for i in range(len(seats))]
