@@ -518,10 +518,14 @@ def test_a_seek_lapses_while_its_player_is_away_from_the_lobby(club: Club) -> No
     ann, bob = sign_up(club, "Ann"), sign_up(club, "Bob")
     posted = post(ann, "/api/seeks", {"rated": True, "time_control": {"minutes": 1}}, 201)
     accept = f"/api/seeks/{posted['id']}/accept"
-    club.time.advance(50)
+    from qiza.web.seeks import AWAY
+
+    club.time.advance(AWAY - 10)
     assert [s["id"] for s in bob.get("/api/seeks").json()["open"]] == [posted["id"]]
     assert ann.get("/api/seeks").json()["open"][0]["yours"]  # Ann's lobby lists the seeks: she is there
-    club.time.advance(100)  # then she closed it, her seek still open
+    club.time.advance(AWAY - 10)  # a lobby in a background tab: still there
+    assert [s["id"] for s in bob.get("/api/seeks").json()["open"]] == [posted["id"]]
+    club.time.advance(20)  # then she closed it, her seek still open
     assert bob.get("/api/seeks").json()["open"] == []
     refused = bob.post(accept, headers=csrf(bob))  # no game she would lose on time without being there
     assert refused.status_code == 409 and refused.json()["error"]["code"] == "seek_lapsed"

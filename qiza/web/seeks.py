@@ -42,8 +42,9 @@ MAX_OPEN = 3
 SHOWN_ACCEPTED = 600
 #: seconds a player's ask for a rematch waits for the others' (then it lapses)
 REMATCH_WAIT = 300.0
-#: seconds without its player in the lobby after which an open seek lapses
-AWAY = 60.0
+#: seconds without its player in the lobby after which an open seek lapses (the lobby lists
+#: the seeks every 2 s, but a browser polls a tab in the background only once a minute)
+AWAY = 180.0
 #: seconds between two marks of a player's open seeks as seen (not a write every listing)
 SEEN_EVERY = 15.0
 
