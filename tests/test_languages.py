@@ -8,7 +8,7 @@ import pytest
 
 from qiza.alphabet import find_tile_set
 from qiza.languages import LANGUAGES, Language
-from qiza.lexicon import LANGUAGE_LEXICONS, LexiconError, load_lexicon
+from qiza.lexicon import LANGUAGE_LEXICONS, MAX_LENGTH, LexiconError, load_lexicon
 
 
 def _lexicon_or_skip(name: str) -> object:
@@ -97,7 +97,7 @@ def test_installed_lists(name: str, word: str, least: int) -> None:
     assert word in lexicon  # type: ignore[operator]
     assert len(lexicon) >= least  # type: ignore[arg-type]
     tile_set = lexicon.tile_set  # type: ignore[attr-defined]
-    assert all(2 <= len(tile_set.codes(w)) <= 15 for w in list(lexicon.words)[:5000])  # type: ignore[attr-defined]
+    assert all(2 <= len(tile_set.codes(w)) <= MAX_LENGTH for w in list(lexicon.words)[:5000])  # type: ignore[attr-defined]
 
 
 def test_installed_polish_list(tmp_path: Path) -> None:
