@@ -57,7 +57,10 @@ def read_regular(path: str | os.PathLike[str], limit: int) -> bytes:
     at once, its ``strerror`` saying which ("not a regular file", "larger than 16 MB"), so a
     reader that names ``strerror`` in its error needs nothing more and never hangs or fills
     the memory."""
-    with open(path, "rb") as handle:
+    # O_NONBLOCK: opening a named pipe waits for a writer; without the flag it would hang
+    # here before fstat could refuse it (the flag changes nothing for a regular file)
+    flags = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0)
+    with open(os.open(path, flags), "rb") as handle:
         if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
             raise OSError(errno.EINVAL, "not a regular file")
         data = handle.read(limit + 1)

@@ -637,6 +637,39 @@ def test_readers_refuse_devices_and_huge_files(tmp_path: Path, capsys: pytest.Ca
     assert read_regular(big, 2049) == b"x" * 2049
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_readers_refuse_a_named_pipe_at_once(tmp_path: Path) -> None:
+    """Opening a named pipe waits for a writer: gcg check, analyze, play --resume and the
+    other readers hung there before they could see it is not a regular file."""
+    import threading
+
+    from qiza.paths import read_regular
+
+    fifo = tmp_path / "game.gcg"
+    os.mkfifo(fifo)
+    outcome: list[object] = []
+
+    def read() -> None:
+        try:
+            outcome.append(gcg.load(fifo))
+            read_regular(fifo, 100)
+        except OSError as exc:
+            outcome.append(exc)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(10)
+    if reader.is_alive():  # release the reader stuck in open() so the test run goes on
+        while reader.is_alive():
+            with open(fifo, "wb"):
+                pass
+            reader.join(0.1)
+        pytest.fail("reading a named pipe waited for a writer")
+    record, error = outcome
+    assert isinstance(record, gcg.GameRecord) and "not a regular file" in str(record.errors[0])
+    assert isinstance(error, OSError) and error.strerror == "not a regular file"
+
+
 @pytest.mark.parametrize("content, message", [
     (None, "cannot read: No such file or directory"),
     (b"{bad", "not a qiza leave-value file (Expecting property name"),
