@@ -60,7 +60,11 @@ def read_regular(path: str | os.PathLike[str], limit: int) -> bytes:
     # O_NONBLOCK: opening a named pipe waits for a writer; without the flag it would hang
     # here before fstat could refuse it (the flag changes nothing for a regular file)
     flags = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0)
-    with open(os.open(path, flags), "rb") as handle:
+    try:
+        descriptor = os.open(path, flags)
+    except ValueError:  # a NUL character in the name
+        raise OSError(errno.EINVAL, "not a file name (it holds a NUL character)") from None
+    with open(descriptor, "rb") as handle:
         if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
             raise OSError(errno.EINVAL, "not a regular file")
         data = handle.read(limit + 1)

@@ -540,6 +540,9 @@ CLI_FILES = {
     (["gcg", "show", "{dir}/binary.gcg"], "{dir}/binary.gcg:1:"),
     (["best", f"1\u00b2/{EMPTY_ROWS.split('/', 1)[1]} A/B 0/0 0"], "board row 1"),
     (["best", "{dir}/binary.gcg"], "{dir}/binary.gcg"),
+    # a missing .gcg or .cgp file was read as a CGP line: "a CGP needs the board ... got 1 field"
+    (["best", "{dir}/missing.gcg"], "{dir}/missing.gcg: cannot read: No such file"),
+    (["best", "{dir}/missing.cgp"], "{dir}/missing.cgp: cannot read: No such file"),
     (["analyze", "{dir}/save.json"], "{dir}/save.json: saved game action 1"),
     (["analyze", "{dir}/latin1.json"], "{dir}/latin1.json: not a saved game"),
     (["movegen", "--count", "{dir}/positions.txt"], "{dir}/positions.txt:16: a rack holds"),
@@ -585,7 +588,9 @@ LONG_NAME = "A" * 5000
     (["gcg", "check", "--lexicon", "{name}", "x.gcg"], "unknown lexicon"),
     (["selfplay", "static:{name}", "maxscore", "-n", "1"], "a player with its own leaves is static:PATH"),
     (["play", "--plain", "--no-save", "--lexicon", "{name}"], "unknown lexicon"),
-    (["best", "{name}.gcg"], "a CGP needs"),
+    (["best", "{name}.gcg"], "cannot read"),
+    (["best", "{name}.cgp"], "cannot read"),
+    (["gcg", "check", "{name}.gcg"], None),
 ])
 def test_names_that_cannot_be_paths_get_one_line(capsys: pytest.CaptureFixture[str], name: str,
                                                  args: list[str], message: str) -> None:
@@ -594,6 +599,9 @@ def test_names_that_cannot_be_paths_get_one_line(capsys: pytest.CaptureFixture[s
     assert cli_main([arg.replace("{name}", name) for arg in args]) != 0
     captured = capsys.readouterr()
     assert "Traceback" not in captured.err + captured.out
+    if message is None:  # gcg check reports every problem on standard output
+        assert "cannot read" in captured.out
+        return
     errors = [line for line in captured.err.splitlines() if line.startswith("qiza ")]
     assert len(errors) == 1 and message in errors[0]
 

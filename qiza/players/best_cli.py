@@ -194,17 +194,19 @@ def run(args: argparse.Namespace) -> int:
     source = args.position
     path = Path(source)
     lexicon = args.lexicon
-    if path.suffix.lower() == ".gcg" and is_file(source):
+    if path.suffix.lower() == ".gcg":  # a file, or a missing / unreadable one: say so, not "a CGP needs ..."
         from qiza import gcg
 
         record = gcg.load(source)
+        if record.errors and not record.events:
+            raise record.errors[0]
         warn_problems(record)
         if not lexicon:
             lexicon, why = record_lexicon(record)
             print(f"Lexicon: {lexicon.upper()} ({why})")
         game = game_from_record(record, args.turn, lexicon, source)
     else:
-        text = _cgp_file_text(source) if is_file(source) else source
+        text = _cgp_file_text(source) if is_file(source) or path.suffix.lower() == ".cgp" else source
         game = game_from_cgp(text, lexicon)
     if args.iterations < 1:
         raise QizaError("--iterations must be at least 1")
