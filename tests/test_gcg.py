@@ -533,5 +533,11 @@ def test_a_game_whose_names_hold_line_breaks_still_writes_its_record() -> None:
     text = gcg.dumps(gcg.from_game(game))
     assert [line for line in text.splitlines() if line.startswith(">")] == []
     assert [p.name for p in gcg.loads(text).players] == ["Ann >Bob: ABC 8H ABC +10 10", "Bob"]
+    game.resign(0)  # the note saying who resigned names them too
+    record = gcg.loads(gcg.dumps(gcg.from_game(game)))
+    assert record.notes == ["Ann >Bob: ABC 8H ABC +10 10 resigned"] and not record.errors
+    game = Game(find_preset("classic"), players=["Ann\n#note x", "Bob"], seed=1)
+    game.resign(0)
+    assert gcg.loads(gcg.dumps(gcg.from_game(game))).notes == ["Ann #note x resigned"]
     assert parse_player("Eve\x1b[2J\n", "medium").name == "Eve[2J"
     assert parse_player("computer:hard:Hal\n9000", "medium").name == "Hal 9000"

@@ -172,7 +172,7 @@ def from_game(game: Game, *, title: str | None = None) -> GameRecord:
         record.final_racks = {seat + 1: game.rack_text(seat) for seat in range(game.player_count)}
     elif game.end_reason in FORFEITS and game.ended_by() is not None:
         # GCG has no event for a game lost by resigning, on time or by leaving: say so in a note
-        loser = game.players[game.ended_by() or 0]
+        loser = names[game.ended_by() or 0]  # cleaned: a line break would end the note
         how = {EndReason.RESIGNED: "resigned", EndReason.TIME: "lost on time",
                EndReason.ABANDONED: "left the game"}[game.end_reason]  # type: ignore[index]
         (record.events[-1].notes if record.events else record.notes).append(f"{loser} {how}")
