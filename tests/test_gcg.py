@@ -539,5 +539,7 @@ def test_a_game_whose_names_hold_line_breaks_still_writes_its_record() -> None:
     game = Game(find_preset("classic"), players=["Ann\n#note x", "Bob"], seed=1)
     game.resign(0)
     assert gcg.loads(gcg.dumps(gcg.from_game(game))).notes == ["Ann #note x resigned"]
+    game = Game(find_preset("classic"), players=["Ann", "Bob"], seed=1, lexicon=Lexicon("MY\nWORDS", ["AA"]))
+    assert gcg.loads(gcg.dumps(gcg.from_game(game))).lexicon == "MY WORDS"  # a word list's file name
     assert parse_player("Eve\x1b[2J\n", "medium").name == "Eve[2J"
     assert parse_player("computer:hard:Hal\n9000", "medium").name == "Hal 9000"

@@ -153,7 +153,8 @@ def from_game(game: Game, *, title: str | None = None) -> GameRecord:
     names = [clean_name(name, limit=200) for name in game.players]  # no line break gets into the file
     players = [Player(_nick(name, taken, seat), name) for seat, name in enumerate(names)]
     tile_set = game.rules.tile_set
-    record = GameRecord(players=players, title=title, lexicon=game.lexicon.name,
+    # a word list's name is its file's: it may hold a line break too
+    record = GameRecord(players=players, title=title, lexicon=clean_name(game.lexicon.name, limit=200),
                         character_encoding="UTF-8")
     if tile_set is not ENGLISH:
         record.tile_distribution = tile_set.name
