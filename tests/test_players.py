@@ -594,6 +594,14 @@ def test_a_record_without_a_lexicon_is_judged_by_the_list_that_accepts_its_words
     assert record_lexicon(gcg.loads(ANALYSIS_RECORD))[0] == "twl06"
     named = gcg.loads("#lexicon CSW21\n" + ANALYSIS_RECORD)
     assert record_lexicon(named) == ("sowpods", "the closest built-in list to the record's CSW21")
+    # a record in another language's tiles is judged by that language's list, not by an English
+    # one (which called every Polish word a phony and refused the letters Ć and Ę)
+    polish = gcg.loads("#player1 a A\n#player2 b B\n>a: AHIJOUY 8F HUJA +20 20\n>b: ĆĘIKPST 8G STĘPIĆ +46 46\n")
+    assert record_lexicon(polish) == ("polish-debian", "the record names none; its tiles are polish: "
+                                                      "the Debian polish list")
+    assert record_lexicon(gcg.loads("#lexicon OSPS49\n#player1 a A\n>a: AHIJOUY 8F HUJA +20 20\n"))[0] \
+        == "polish-debian"
+    assert record_lexicon(gcg.loads("#tile-distribution french\n" + ANALYSIS_RECORD))[0] == "french-debian"
     fy = analyze_record(collins)[0]
     assert fy.played_equity is not None and not fy.note  # FY is a Collins word, not a phony
     assert analyze_record(collins, "twl06")[0].note == "FY not in TWL06: a phony"

@@ -56,12 +56,23 @@ def _builtin_for(name: str | None) -> str:
 
 
 def record_lexicon(record: GameRecord) -> tuple[str, str]:
-    """The built-in lexicon to judge a record's words by, and why: the record's own (or the
+    """The built-in lexicon to judge a record's words by, and why: for a record in another
+    language's tiles (``#tile-distribution``, ``#lexicon OSPS49``, or letters such as Ę) that
+    language's Debian list; else the record's own (or the
     closest built-in one, see :func:`_builtin_for`); for a record that names none, the built-in
     English list that accepts the most of the words played (TWL06 unless SOWPODS accepts more:
     a record without a ``#lexicon`` line is as often a Collins game)."""
     from qiza import gcg
+    from qiza.languages import LANGUAGES
 
+    try:
+        tiles = gcg.tile_set_for(record).name
+    except gcg.FileFormatError:
+        tiles = ""  # the replay says why
+    language = next((lang for lang in LANGUAGES.values() if lang.tile_set_name == tiles), None)
+    if language is not None:  # English lists cannot judge a game in another language's tiles
+        where = f"the record's {record.lexicon}" if record.lexicon else "the record names none"
+        return language.lexicon, f"{where}; its tiles are {tiles}: the Debian {tiles} list"
     if record.lexicon:
         name = _builtin_for(record.lexicon)
         return name, f"the record's {record.lexicon}" if name.lower() == record.lexicon.lower() else \
