@@ -583,6 +583,27 @@ def test_analyze_rates_each_turn_against_the_best_move(capsys: pytest.CaptureFix
     assert out[-1].split()[:3] == ["ann", "3", "2"]  # 3 turns, 2 rated (the pass is not)
 
 
+def test_the_position_of_a_turn_is_the_player_to_move_s_when_the_second_player_starts() -> None:
+    """The replay numbers the seats from the first player to move; the position of a turn gave
+    the record's seat number to that numbering (Bob to move with Ann's rack, scores swapped)."""
+    from qiza import gcg
+    from qiza.players.best_cli import game_from_record
+
+    record = gcg.loads("#player1 ann Ann\n#player2 bob Bob\n>bob: DINNVWY 8D WINDY +32 32\n"
+                       ">ann: ADEEGIL 9C GALE +16 16\n>bob: AEJNOSV 10B JAVE +45 77\n")
+    lexicon = Lexicon("ANY", ["AA"])
+    game = game_from_record(record, 2, lexicon)
+    assert game.players[game.to_move] == "Ann" and sorted(game.rack_text(game.to_move)) == sorted("ADEEGIL")
+    assert game.scores[game.to_move] == 0 and game.scores[1 - game.to_move] == 32
+    game = game_from_record(record, 3, lexicon)
+    assert game.players[game.to_move] == "Bob" and sorted(game.rack_text(game.to_move)) == sorted("AEJNOSV")
+    assert game.scores[game.to_move] == 32
+    # the player of the turn renamed by a later #player line: a one-line error, not a KeyError
+    renamed = gcg.loads(">cesar: DINNVWY 8D WINDY +32 32\n#player1 x X\n#player2 doug doug\n")
+    with pytest.raises(QizaError, match="line 1: player 'cesar' is not a player"):
+        game_from_record(renamed, 1, lexicon)
+
+
 def test_a_record_without_a_lexicon_is_judged_by_the_list_that_accepts_its_words() -> None:
     from qiza import gcg
     from qiza.players.analyze_cli import analyze_record

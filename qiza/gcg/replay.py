@@ -123,6 +123,13 @@ class Replay:
     stopped: Event | None = None
     """The event the replay stopped at (the engine refused it or could not go on), else None:
     the game is then the position before it, not the record's last."""
+    first: int = 0
+    """The record's seat (0-based) of the first player to move: the game's seats are the
+    record's turned so that this player is seat 0 (see :meth:`game_seat`)."""
+
+    def game_seat(self, record_seat: int) -> int:
+        """The game's seat of a player of the record, by the record's 0-based seat."""
+        return (record_seat - self.first) % len(self.game.players) if self.game is not None else record_seat
 
     @property
     def clean(self) -> bool:
@@ -174,7 +181,7 @@ class _Replayer:
         names = [record.players[(self.first + i) % n].name or record.players[(self.first + i) % n].nick
                  for i in range(n)]
         self.game = Game(rules, players=names, lexicon=self.judge, seed=0)
-        self.result = Replay(self.game)
+        self.result = Replay(self.game, first=self.first)
         self.used_end_records: set[int] = set()
         self.used_lost_turns: set[int] = set()
         self.bonus_seen: int | None = None

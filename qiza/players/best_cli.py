@@ -126,7 +126,11 @@ def game_from_record(record: GameRecord, turn: int | None, lexicon: Lexicon | st
         game.accept()
     if turn <= len(turns):
         event = record.events[cut]
-        seat = record.seat_of(event)
+        try:
+            seat = replayed.game_seat(record.seat_of(event))  # the replay turns the seats: first to move is 0
+        except KeyError:
+            raise QizaError(f"{source}: line {event.line}: player {event.player!r} is not a player of the record") \
+                from None
         game.to_move = seat
         if event.rack:
             _give_rack(game, seat, event.rack)
