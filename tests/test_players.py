@@ -569,6 +569,12 @@ def test_analyze_rates_each_turn_against_the_best_move(capsys: pytest.CaptureFix
     assert javelin.played == "E3 JAVE(LI)N" and javelin.lost is not None
     assert phony.played_equity is None and phony.lost is None and phony.note == "VOXD, VD not in TWL06: a phony"
     assert passed.note == "pass" and passed.lost is None and passed.best_equity is not None
+    # an exchange GCG records by its count only (-4) is not "not a legal play"
+    counted = tmp_path / "counted.gcg"
+    counted.write_text(ANALYSIS_RECORD.replace(">ann: ADENOST - +0 66", ">ann: ADENOST -4 +0 66"))
+    exchange = analyze(str(counted))[4]
+    assert exchange.played == "-4" and exchange.lost is None and exchange.best_equity is not None
+    assert exchange.note == "exchange of 4 tiles: the record does not say which"
     progress: list[tuple[int, int]] = []
     assert [t.turn for t in analyze(str(record), player="Bob", on_turn=lambda d, n: progress.append((d, n)))] == [2, 4]
     assert progress == [(done, 5) for done in range(6)]

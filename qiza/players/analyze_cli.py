@@ -29,6 +29,7 @@ from qiza.move import Exchange, Move, Place, format_move, parse_move
 from qiza.players.engine import Option
 from qiza.players.sim import SimPlayer
 from qiza.rules import Notation
+from qiza.text import plural
 
 
 @dataclass(frozen=True)
@@ -154,11 +155,14 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
             note = ""
             pre_wins: tuple[float | None, float] | None = None
             try:
-                parsed = parse_move(played, Notation.TOURNAMENT, game.board)
-                if event.type is EventType.PLACE and isinstance(parsed, Place):
-                    move = game.evaluate(parsed, game.to_move).move
+                if event.type is EventType.PLACE:
+                    parsed = parse_move(played, Notation.TOURNAMENT, game.board)
+                    if isinstance(parsed, Place):
+                        move = game.evaluate(parsed, game.to_move).move
                 elif event.type is EventType.EXCHANGE and event.tiles:
                     move = Exchange(event.tiles)
+                elif event.type is EventType.EXCHANGE:  # GCG's -N: only the count is known
+                    note = f"exchange of {plural(event.count, 'tile')}: the record does not say which"
             except QizaError as exc:
                 note = f"not a legal play here: {exc}"
             played_equity = None
