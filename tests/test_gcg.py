@@ -543,3 +543,15 @@ def test_a_game_whose_names_hold_line_breaks_still_writes_its_record() -> None:
     assert gcg.loads(gcg.dumps(gcg.from_game(game))).lexicon == "MY WORDS"  # a word list's file name
     assert parse_player("Eve\x1b[2J\n", "medium").name == "Eve[2J"
     assert parse_player("computer:hard:Hal\n9000", "medium").name == "Hal 9000"
+
+
+def test_players_whose_names_give_the_same_nickname_get_different_ones() -> None:
+    """'A B' and 'A:B' are both A_B; the second was A_B_3, the nickname of 'A B 3', and the
+    record could not be written (the web's download and the terminal's gcg export failed)."""
+    from qiza import find_preset
+
+    for names in (["A B 3", "A B", "A:B"], ["A B 3", "A B 3 2", "A B", "A:B"], ["A B 3 2", "A B 3", "A B", "A:B"]):
+        game = Game(find_preset("classic"), players=names, seed=1)
+        record = gcg.loads(gcg.dumps(gcg.from_game(game)))
+        nicks = [p.nick for p in record.players]
+        assert len(set(nicks)) == len(names) and [p.name for p in record.players] == names

@@ -137,9 +137,11 @@ def dump(record: GameRecord, path: str | os.PathLike[str]) -> None:
 # -- from a Game ------------------------------------------------------------------------------
 
 def _nick(name: str, taken: set[str], seat: int) -> str:
-    nick = re.sub(r"[\s:]+", "_", name.strip()) or f"player{seat + 1}"
-    if nick in taken:
-        nick = f"{nick}_{seat + 1}"
+    base = re.sub(r"[\s:]+", "_", name.strip()) or f"player{seat + 1}"
+    nick, more = base, 0
+    while nick in taken:  # "A B", "A:B" are both A_B, and A_B_3 may be another player's
+        more += 1
+        nick = f"{base}_{seat + 1}" + (f"_{more}" if more > 1 else "")
     taken.add(nick)
     return nick
 
