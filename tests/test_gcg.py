@@ -208,6 +208,13 @@ def test_dos_line_endings_and_latin1() -> None:
     assert record.players[0].nick == "césar"
     utf8 = ("#character-encoding UTF-8\r\n" + data.decode("latin-1")).encode("utf-8")
     assert gcg.parse_bytes(utf8).players[0].nick == "césar"
+    # a byte order mark: UTF-8, or UTF-16 as Windows editors save "Unicode" text (every line
+    # was 'not a pragma or an event', its letters between NUL bytes)
+    text = data.decode("latin-1")
+    for bom_data in (b"\xef\xbb\xbf" + text.encode("utf-8"), text.encode("utf-16"),
+                     b"\xfe\xff" + text.encode("utf-16-be")):
+        record = gcg.parse_bytes(bom_data)
+        assert not record.errors and record.players[0].nick == "césar" and len(record.events) == 1
 
 
 def test_unknown_encoding_is_a_line_numbered_warning() -> None:

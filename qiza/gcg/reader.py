@@ -66,9 +66,12 @@ def _text_codec(name: str) -> str:
 
 
 def _decode(data: bytes, warnings: list[FileFormatError], path: str | None) -> str:
-    """Decode a GCG file: ISO-8859-1 unless a ``#character-encoding`` pragma says otherwise."""
+    """Decode a GCG file: ISO-8859-1 unless a ``#character-encoding`` pragma says otherwise, or
+    a byte order mark says UTF-8 or UTF-16."""
     if data.startswith(codecs.BOM_UTF8):
         return data[len(codecs.BOM_UTF8):].decode("utf-8", errors="replace")
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):  # Windows editors' "Unicode"
+        return data.decode("utf-16", errors="replace")
     declared = None
     for number, raw in enumerate(data.splitlines(), start=1):
         if raw.lower().startswith(b"#character-encoding"):
