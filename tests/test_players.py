@@ -589,7 +589,7 @@ def test_analyze_rates_each_turn_against_the_best_move(capsys: pytest.CaptureFix
     assert out[-1].split()[:3] == ["ann", "3", "2"]  # 3 turns, 2 rated (the pass is not)
 
 
-def test_the_position_of_a_turn_is_the_player_to_move_s_when_the_second_player_starts() -> None:
+def test_the_position_of_a_turn_has_the_player_to_move_and_the_racks_the_record_gives() -> None:
     """The replay numbers the seats from the first player to move; the position of a turn gave
     the record's seat number to that numbering (Bob to move with Ann's rack, scores swapped)."""
     from qiza import gcg
@@ -604,6 +604,12 @@ def test_the_position_of_a_turn_is_the_player_to_move_s_when_the_second_player_s
     game = game_from_record(record, 3, lexicon)
     assert game.players[game.to_move] == "Bob" and sorted(game.rack_text(game.to_move)) == sorted("AEJNOSV")
     assert game.scores[game.to_move] == 32
+    # after the last turn of an incomplete game: the racks of its #rack lines (Macondo writes them)
+    incomplete = gcg.loads("#player1 ann Ann\n#player2 bob Bob\n>bob: DINNVWY 8D WINDY +32 32\n"
+                           "#rack1 ADEEGIL\n#rack2 AEJNOSV\n")
+    game = game_from_record(incomplete, None, lexicon)
+    assert game.players[game.to_move] == "Ann" and sorted(game.rack_text(game.to_move)) == sorted("ADEEGIL")
+    assert sorted(game.rack_text(1 - game.to_move)) == sorted("AEJNOSV")
     # the player of the turn renamed by a later #player line: a one-line error, not a KeyError
     renamed = gcg.loads(">cesar: DINNVWY 8D WINDY +32 32\n#player1 x X\n#player2 doug doug\n")
     with pytest.raises(QizaError, match="line 1: player 'cesar' is not a player"):

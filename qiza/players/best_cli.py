@@ -102,8 +102,9 @@ def game_from_gcg(path: str, turn: int | None, lexicon: str | None) -> Game:
 def game_from_record(record: GameRecord, turn: int | None, lexicon: Lexicon | str | None,
                      source: str = "the record") -> Game:
     """A game at the position before turn ``turn`` (1-based; default: after the last turn) of a
-    game record, with that turn's rack for the player to move (``lexicon``: a lexicon or its
-    name; default: :func:`record_lexicon`)."""
+    game record, with that turn's rack for the player to move (after the last turn of an
+    incomplete game, the racks its ``#rack1``, ``#rack2`` ... lines give), ``lexicon``: a
+    lexicon or its name; default: :func:`record_lexicon`."""
     from qiza import gcg
 
     turns = [i for i, e in enumerate(record.events) if e.is_turn]
@@ -134,6 +135,11 @@ def game_from_record(record: GameRecord, turn: int | None, lexicon: Lexicon | st
         game.to_move = seat
         if event.rack:
             _give_rack(game, seat, event.rack)
+    elif not game.over:  # after the last turn: the racks of #rack1, #rack2 ... (the player to move's last)
+        known = sorted(record.final_racks.items(), key=lambda item: replayed.game_seat(item[0] - 1) == game.to_move)
+        for number, rack in known:
+            if number <= len(record.players):
+                _give_rack(game, replayed.game_seat(number - 1), rack)
     return game
 
 
