@@ -135,3 +135,25 @@ def test_a_word_list_that_is_not_a_regular_file_or_too_big_is_refused(tmp_path: 
     ok = tmp_path / "ok.txt"
     ok.write_text("cat\ndog\n")
     assert len(Lexicon.from_file(ok)) == 2
+
+
+def test_an_unfinished_game_ends_with_the_racks_of_its_rack_lines(capsys: pytest.CaptureFixture[str],
+                                                                  tmp_path: Path) -> None:
+    """``#rack1`` / ``#rack2`` (Macondo's way of saving a game to study) are the racks of the last
+    position: ``qiza best`` and ``gcg export --to cgp`` gave tiles of the replay's own dealing."""
+    from qiza.cli import main
+
+    text = HEAD + ">Amy: AEINRST 8D RETAINS +66 66\n#rack1 EIOQRRT\n#rack2 ?AEGJSU\n"
+    result = gcg.replay(gcg.loads(text))
+    assert result.clean and not result.warnings, [str(w) for w in result.warnings]
+    assert result.game is not None and result.game.players[result.game.to_move] == "Ben"
+    assert sorted(result.game.rack_text(result.game.to_move)) == sorted("EIOQRRT")
+    assert sorted(result.game.rack_text(1 - result.game.to_move)) == sorted("?AEGJSU")
+    path = tmp_path / "unfinished.gcg"
+    path.write_text(text)
+    assert main(["gcg", "export", "--to", "cgp", str(path)]) == 0
+    racks = capsys.readouterr().out.split()[1]
+    assert sorted(racks) == sorted("EIOQRRT/?AEGJSU")
+    # tiles a #rack line cannot have (Ben holds the one Q) are a warning, not an exception
+    result = gcg.replay(gcg.loads(text.replace("?AEGJSU", "QQAEGJS")))
+    assert result.clean and "Amy's rack QQAEGJS: QQ not available" in str(result.warnings[0])

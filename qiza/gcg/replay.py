@@ -146,7 +146,8 @@ def replay(record: GameRecord, *, lexicon: Lexicon | str | None = None) -> Repla
     Each player is given the rack the record shows before each of their turns (and the
     others the racks they show next), so the engine's bag stays what it was. Word validity
     is judged only when ``lexicon`` is given; phonies the record shows challenged off are
-    taken back whatever the lexicon says, as the record shows.
+    taken back whatever the lexicon says, as the record shows. After the last event of an
+    unfinished game the players hold the racks of its ``#rack1``, ``#rack2`` ... lines.
     """
     try:
         if not record.players:
@@ -196,8 +197,11 @@ class _Replayer:
     def differ(self, event: Event, message: str) -> None:
         self.result.differences.append(Difference(event.line, _describe(event), message))
 
-    def warn(self, event: Event, message: str) -> None:
-        self.result.warnings.append(Difference(event.line, _describe(event), message))
+    def warn(self, event: Event | None, message: str) -> None:
+        """A warning about an event, or (``None``) about the racks the record ends with."""
+        where = Difference(event.line, _describe(event), message) if event is not None else \
+            Difference(0, "the #rack lines", message)
+        self.result.warnings.append(where)
 
     def run(self) -> Replay:
         for index, event in enumerate(self.record.events):
@@ -210,7 +214,20 @@ class _Replayer:
                 self.differ(event, f"the engine refuses it: {exc}")
                 self.result.stopped = event
                 break
+        else:
+            self.deal_final_racks()
         return self.result
+
+    def deal_final_racks(self) -> None:
+        """Give the players of an unfinished game the racks of its ``#rack1``, ``#rack2`` ... lines."""
+        if self.game.over or not self.record.final_racks:
+            return
+        wanted = {(number - 1 - self.first) % self.n: rack
+                  for number, rack in self.record.final_racks.items() if number <= self.n}
+        try:
+            self.deal(wanted, None)
+        except (QizaError, ValueError) as exc:  # letters of no tile of the set
+            self.warn(None, f"not dealt: {exc}")
 
     # -- racks ----------------------------------------------------------------------------
     def known_rack(self, seat: int, after: int) -> str | None:
@@ -234,7 +251,7 @@ class _Replayer:
                     return later.tiles
         return None
 
-    def deal(self, wanted: dict[int, str], event: Event) -> None:
+    def deal(self, wanted: dict[int, str], event: Event | None) -> None:
         """Give players these racks, taking tiles back from players whose racks are unknown."""
         game = self.game
         tile_set = self.rules.tile_set

@@ -115,6 +115,8 @@ def game_from_record(record: GameRecord, turn: int | None, lexicon: Lexicon | st
     cut = turns[turn - 1] if turn <= len(turns) else len(record.events)
     partial = copy.copy(record)
     partial.events = record.events[:cut]
+    if turn <= len(turns):
+        partial.final_racks = {}  # the racks after the last turn (the replay deals them)
     replayed = gcg.replay(partial, lexicon=None)
     game = replayed.game
     if game is None:
@@ -135,11 +137,6 @@ def game_from_record(record: GameRecord, turn: int | None, lexicon: Lexicon | st
         game.to_move = seat
         if event.rack:
             _give_rack(game, seat, event.rack)
-    elif not game.over:  # after the last turn: the racks of #rack1, #rack2 ... (the player to move's last)
-        known = sorted(record.final_racks.items(), key=lambda item: replayed.game_seat(item[0] - 1) == game.to_move)
-        for number, rack in known:
-            if number <= len(record.players):
-                _give_rack(game, replayed.game_seat(number - 1), rack)
     return game
 
 
