@@ -235,6 +235,9 @@ MALFORMED = [
     (">ann AEINRST 8D RETINAS +72 72", 3, "nickname"),
     (">ann: AEINRST ~~ +0 0", 3, "cannot read the move"),
     (">ann: AE1NRST 8D RETINAS +72 72", 3, "not a rack"),
+    # a time penalty written +10 was replayed as 10 points more, and checked "ok"
+    (">ann: AEINRST (time) +10 10", 3, "a time penalty cannot score +10"),
+    (">ann: AEINRST 8D RETINAS +72 1000000", 3, "numbers of at most 6 digits"),
 ]
 
 

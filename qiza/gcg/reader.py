@@ -272,7 +272,8 @@ class _Reader:
         score_at = next((i for i in range(len(tokens) - 1)
                          if _SCORE.match(tokens[i]) and _TOTAL.fullmatch(tokens[i + 1])), None)
         if score_at is None or score_at + 1 >= len(tokens):
-            self.error("truncated event: expected a move, a score (+N or -N) and a cumulative total", number)
+            self.error("truncated event: expected a move, a score (+N or -N) and a cumulative total "
+                       "(numbers of at most 6 digits)", number)
             return
         score_text, total_text = tokens[score_at], tokens[score_at + 1]
         try:
@@ -362,6 +363,9 @@ class _Reader:
         if lowered == "(challenge)":
             return make(EventType.CHALLENGE_BONUS)
         if lowered == "(time)":
+            if score > 0:  # the replay would give the points: a penalty is subtracted
+                self.error(f"a time penalty cannot score {score_text}", number)
+                return None
             return make(EventType.TIME_PENALTY)
         if re.fullmatch(r"-[0-9]{1,2}", move):
             return make(EventType.EXCHANGE, count=int(move[1:]))
