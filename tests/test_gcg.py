@@ -565,3 +565,22 @@ def test_players_whose_names_give_the_same_nickname_get_different_ones() -> None
         record = gcg.loads(gcg.dumps(gcg.from_game(game)))
         nicks = [p.nick for p in record.players]
         assert len(set(nicks)) == len(names) and [p.name for p in record.players] == names
+
+
+@pytest.mark.parametrize("preset", ["8-tile", "9-tile", "large-print"])
+def test_records_of_the_rule_book_variants_replay(preset: str) -> None:
+    """GCG has no pragma for the rack size or the end rule: the replay reads them from the racks
+    (8 or 9 tiles) and from the scoreless turns before the racks are counted (the Large Print
+    edition's two passes each); a 9-tile record was refused ('a rack holds at most 7') and a
+    Large Print one 'not over in the engine'."""
+    pytest.importorskip("numba")
+    from qiza import find_preset
+
+    for ending in ("played out", "passes"):
+        game = Game(find_preset(preset), players=["Ann", "Bob"], seed=3)
+        while not game.over:
+            move = _best(game) if ending == "played out" or len(game.history) < 2 else None
+            game.play(move if move is not None else "pass")
+        result = gcg.replay(gcg.loads(gcg.dumps(gcg.from_game(game))))
+        assert result.clean, (ending, [str(d) for d in result.differences])
+        assert result.game is not None and result.game.over and sorted(result.game.scores) == sorted(game.scores)

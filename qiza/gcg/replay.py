@@ -6,6 +6,7 @@ import os
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from qiza.alphabet import ENGLISH, TILE_SETS, TileSet, find_tile_set
 from qiza.errors import FileFormatError, QizaError, RuleError
@@ -14,7 +15,7 @@ from qiza.gcg.reader import load
 from qiza.gcg.record import CHALLENGER_NOTE, TURN_EVENTS, Event, EventType, GameRecord, _layout_for
 from qiza.lexicon import Lexicon, LoadReport, load_lexicon
 from qiza.move import Exchange, Pass, Place, parse_move
-from qiza.rules import ChallengeRule, EndPoints, FirstPlayer, Notation, Rules
+from qiza.rules import ChallengeRule, EndPoints, EndRule, FirstPlayer, Notation, Rules
 from qiza.scoring import explain as explain_score
 
 _LEXICON_TILE_SETS = {"osps": "polish", "osx": "polish", "fra": "french", "ods": "french",
@@ -54,7 +55,7 @@ def tile_set_for(record: GameRecord) -> TileSet:
 
 
 def rules_for(record: GameRecord) -> Rules:
-    """The rules a record was played under, as far as it shows: tile set, layout, the
+    """The rules a record was played under, as far as it shows: tile set, layout, rack size, the
     challenge rule (double when it records a turn lost to a challenge, five- or ten-point
     when it records challenge bonuses, else single) and how end-rack
     points were settled (doubled, the tournament rule, or the rule book's)."""
@@ -81,7 +82,44 @@ def rules_for(record: GameRecord) -> Rules:
     players = max(2, len(record.players))
     return Rules(name="gcg", tile_set=tile_set, layout=_layout_for(record), challenge=challenge,
                  end_points=end_points, first_player=FirstPlayer.FIXED, notation=Notation.TOURNAMENT,
-                 exchange_limit=0, min_players=1, max_players=max(4, players))
+                 exchange_limit=0, min_players=1, max_players=max(4, players), rack_size=_rack_size(record, tile_set),
+                 **_end_rule(record))
+
+
+def _end_rule(record: GameRecord) -> dict[str, Any]:
+    """How a game that nobody went out of ended, when the record shows fewer scoreless turns
+    than the default three each before the racks are counted: two passes each is the Large
+    Print edition's rule (``passes``), else that many scoreless turns each."""
+    events = record.events
+    end = next((i for i, e in enumerate(events) if e.type is EventType.END_RACK_PENALTY), None)
+    if end is None:
+        return {}
+    run, passes_only, taken_back = 0, True, False
+    for event in reversed(events[:end]):
+        if not event.is_turn:
+            taken_back = taken_back or event.type is EventType.PHONY_RETURNED
+            continue
+        if event.type is EventType.PLACE and not taken_back:
+            break
+        run += 1
+        passes_only = passes_only and event.type is EventType.PASS
+        taken_back = False
+    n = max(2, len(record.players))
+    if not run or run % n or run // n >= 3:
+        return {}
+    return {"end_rule": EndRule.PASSES, "passes": run // n} if passes_only else {"scoreless_turns": run // n}
+
+
+def _rack_size(record: GameRecord, tile_set: TileSet) -> int:
+    """The rack size a record shows: 7, or 8 or 9 when a rack holds that many tiles (the 8- and
+    9-tile variants; GCG has no pragma for it)."""
+    size = 7
+    for event in record.events:
+        try:
+            size = max(size, len(tile_set.codes(event.rack.upper())))
+        except ValueError:
+            continue
+    return min(size, 9)
 
 
 class _Judge(Lexicon):
