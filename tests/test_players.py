@@ -610,6 +610,9 @@ def test_the_position_of_a_turn_has_the_player_to_move_and_the_racks_the_record_
     game = game_from_record(incomplete, None, lexicon)
     assert game.players[game.to_move] == "Ann" and sorted(game.rack_text(game.to_move)) == sorted("ADEEGIL")
     assert sorted(game.rack_text(1 - game.to_move)) == sorted("AEJNOSV")
+    # the rules of the whole record: the first turn of a 9-tile game has a rack of 9
+    nine = gcg.loads("#player1 ann Ann\n#player2 bob Bob\n>ann: PDJRNSRAX 8H PAX +24 24\n")
+    assert sorted(game_from_record(nine, 1, lexicon).rack_text(0)) == sorted("PDJRNSRAX")
     # the player of the turn renamed by a later #player line: a one-line error, not a KeyError
     renamed = gcg.loads(">cesar: DINNVWY 8D WINDY +32 32\n#player1 x X\n#player2 doug doug\n")
     with pytest.raises(QizaError, match="line 1: player 'cesar' is not a player"):

@@ -178,7 +178,7 @@ def _describe(event: Event) -> str:
     return f">{event.player}: {event.rack} {event.move_text()} {event.score:+d} {event.total}".replace("  ", " ")
 
 
-def replay(record: GameRecord, *, lexicon: Lexicon | str | None = None) -> Replay:
+def replay(record: GameRecord, *, lexicon: Lexicon | str | None = None, rules: Rules | None = None) -> Replay:
     """Play a record through the rules engine and compare every score and total.
 
     Each player is given the rack the record shows before each of their turns (and the
@@ -186,11 +186,13 @@ def replay(record: GameRecord, *, lexicon: Lexicon | str | None = None) -> Repla
     is judged only when ``lexicon`` is given; phonies the record shows challenged off are
     taken back whatever the lexicon says, as the record shows. After the last event of an
     unfinished game the players hold the racks of its ``#rack1``, ``#rack2`` ... lines.
+    ``rules``: the rules to replay under (default :func:`rules_for` the record; those of a
+    whole record for the first part of it).
     """
     try:
         if not record.players:
             raise FileFormatError(f"no players: {record.errors[0] if record.errors else 'no events'}")
-        rules = rules_for(record)
+        rules = rules or rules_for(record)
     except FileFormatError as exc:
         result = Replay(None)
         result.differences.append(Difference(0, "the record", str(exc.reason)))

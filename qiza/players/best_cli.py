@@ -117,7 +117,11 @@ def game_from_record(record: GameRecord, turn: int | None, lexicon: Lexicon | st
     partial.events = record.events[:cut]
     if turn <= len(turns):
         partial.final_racks = {}  # the racks after the last turn (the replay deals them)
-    replayed = gcg.replay(partial, lexicon=None)
+    try:  # the whole record's: the part before a turn may not show the rack size or challenge rule
+        rules = gcg.rules_for(record)
+    except gcg.FileFormatError:
+        rules = None  # the replay says why
+    replayed = gcg.replay(partial, lexicon=None, rules=rules)
     game = replayed.game
     if game is None:
         raise QizaError(f"{source}: {replayed.differences[0] if replayed.differences else 'cannot replay'}")
