@@ -217,6 +217,20 @@ def test_dos_line_endings_and_latin1() -> None:
         assert not record.errors and record.players[0].nick == "césar" and len(record.events) == 1
 
 
+def test_lines_end_only_at_line_breaks() -> None:
+    """Python's splitlines also breaks at NEL (byte 0x85 in ISO-8859-1: the ellipsis of Windows
+    text), form feeds and U+2028: a title or note holding one was cut in two, its second half
+    'not a pragma (#...) or an event', and later line numbers were off."""
+    data = b"#player1 a A\n#player2 b B\n#title Round 1\x85 the final\n>a: AEINRST 8D RETAINS +66 66\n" \
+           b"#note hmm\x85 not sure\n>b: ADEILNO 9D ADO +12 12 x\x0cy\n"
+    record = gcg.parse_bytes(data)
+    assert not record.errors and record.title == "Round 1\x85 the final"
+    assert record.events[0].notes == ["hmm\x85 not sure"] and record.events[1].line == 6
+    record = gcg.loads("#player1 a A\r#title x\u2028y\r\n>a: AEINRST 8D RETAINS +66 66\r")
+    assert not record.errors and record.title == "x\u2028y" and record.events[0].line == 3
+    assert gcg.loads(gcg.dumps(record)) == record
+
+
 def test_unknown_encoding_is_a_line_numbered_warning() -> None:
     data = "#player1 a A\n#character-encoding ISO8859-6\n#player2 césar C\n".encode()
     record = gcg.parse_bytes(data)

@@ -30,6 +30,7 @@ _KNOWN_SIMPLE = {"title": "title", "description": "description", "lexicon": "lex
 _SCORE = re.compile(r"^[+-][0-9]{1,6}$")
 _TOTAL = re.compile(r"-?[0-9]{1,6}")
 _NUMBERED = re.compile(r"(?:player|rack)[0-9]+")
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 MAX_PLAYERS = 4
 """A record has at most 4 players (``#player1`` to ``#player4``)."""
 MAX_EVENTS = 3000
@@ -168,7 +169,9 @@ class _Reader:
         return self.record
 
     def read_lines(self, text: str) -> None:
-        for number, raw in enumerate(text.splitlines(), start=1):
+        # lines end at \n, \r\n or \r only: str.splitlines also breaks at NEL (0x85 in ISO-8859-1,
+        # the "…" of Windows text), form feeds and U+2028, which other programs keep inside a line
+        for number, raw in enumerate(_LINE_BREAK.split(text), start=1):
             line = raw.strip()
             if not line:
                 continue
