@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 from pathlib import Path
 
@@ -598,3 +599,31 @@ def test_records_of_the_rule_book_variants_replay(preset: str) -> None:
         result = gcg.replay(gcg.loads(gcg.dumps(gcg.from_game(game))))
         assert result.clean, (ending, [str(d) for d in result.differences])
         assert result.game is not None and result.game.over and sorted(result.game.scores) == sorted(game.scores)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_writing_to_a_named_pipe_nobody_reads_is_refused_at_once(tmp_path: Path) -> None:
+    """The terminal's --gcg FILE at the end of a game waited forever in open() for a reader."""
+    import threading
+
+    fifo = tmp_path / "game.gcg"
+    os.mkfifo(fifo)
+    record = gcg.loads(">ann: AEINRST 8D RETAINS +66 66\n")
+    outcome: list[BaseException | None] = []
+
+    def write() -> None:
+        try:
+            gcg.dump(record, fifo)
+            outcome.append(None)
+        except OSError as exc:
+            outcome.append(exc)
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    writer.join(10)
+    if writer.is_alive():  # release the writer stuck in open() so the test run goes on
+        with open(fifo, "rb") as reader:
+            reader.read()
+        writer.join(5)
+        pytest.fail("writing to a named pipe nobody reads waited for a reader")
+    assert isinstance(outcome[0], OSError) and outcome[0].strerror == "a named pipe that nobody reads"

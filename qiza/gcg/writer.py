@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import codecs
+import errno
 import os
 import re
 from collections.abc import Iterable
-from pathlib import Path
 
 from qiza.alphabet import ENGLISH
 from qiza.errors import FileFormatError
@@ -131,7 +131,18 @@ def dump(record: GameRecord, path: str | os.PathLike[str]) -> None:
     except (LookupError, UnicodeEncodeError) as exc:
         raise FileFormatError(f"cannot write the record in {encoding}: {exc}; "
                               "set character_encoding='UTF-8'") from None
-    Path(path).write_bytes(data)
+    # O_NONBLOCK: a named pipe nobody reads would make open() wait forever (ENXIO instead)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        descriptor = os.open(path, flags, 0o666)
+    except OSError as exc:
+        if exc.errno == errno.ENXIO:
+            raise OSError(errno.ENXIO, "a named pipe that nobody reads") from None
+        raise
+    with open(descriptor, "wb") as handle:
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(descriptor, True)  # a reader of a pipe takes the text at its own pace
+        handle.write(data)
 
 
 # -- from a Game ------------------------------------------------------------------------------
