@@ -4,7 +4,7 @@
 number of events checked and every event whose recorded score or total differs from
 the engine's, then a total line; the exit status is 1 if anything differs or a file
 cannot be read. ``qiza gcg show FILE`` prints the final board and the score sheet;
-``qiza gcg export FILE`` rewrites a file in qiza's strict GCG (or ``--to json`` /
+``qiza gcg export FILE`` rewrites a file in qiza's strict GCG, in UTF-8 (or ``--to json`` /
 ``--to cgp`` for the final position).
 """
 
@@ -116,7 +116,13 @@ def _export(args: argparse.Namespace) -> int:
     for problem in record.errors:
         print(f"error: {problem}", file=sys.stderr)
     if args.to == "gcg":
-        sys.stdout.write(gcg.dumps(record))
+        # UTF-8 and said so: the text goes out in no encoding the record may have declared
+        # (ISO-8859-1 when it declares none), and the terminal's would not read back
+        record.character_encoding = "UTF-8"
+        data = gcg.dumps(record).encode("utf-8")
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
         return 1 if record.errors else 0
     from qiza import cgp
 

@@ -627,3 +627,28 @@ def test_writing_to_a_named_pipe_nobody_reads_is_refused_at_once(tmp_path: Path)
         writer.join(5)
         pytest.fail("writing to a named pipe nobody reads waited for a reader")
     assert isinstance(outcome[0], OSError) and outcome[0].strerror == "a named pipe that nobody reads"
+
+
+def test_export_writes_utf8_that_reads_back(capsysbinary: pytest.CaptureFixture[bytes], tmp_path: Path) -> None:
+    """gcg export wrote the terminal's encoding (UTF-8) under the record's own declaration, or
+    none (ISO-8859-1): the exported file read back with names such as 'cÃ©sar'."""
+    data = "#player1 césar César\n#player2 doug Doug\n>césar: DINNVWY 8D WINDY +32 32\n"
+    for raw in (data.encode("latin-1"), ("#character-encoding ISO-8859-2\n" + data).encode("iso-8859-2")):
+        path = tmp_path / "game.gcg"
+        path.write_bytes(raw)
+        assert main(["gcg", "export", str(path)]) == 0
+        exported = capsysbinary.readouterr().out
+        assert exported.startswith(b"#character-encoding UTF-8\n")
+        again = gcg.parse_bytes(exported)
+        assert not again.errors and again.players == gcg.load(path).players
+        assert again.players[0].name == "César"
+
+
+@pytest.mark.parametrize("encoding", ["idna", "undefined", "punycode", "rot13", "cp037"])
+def test_dump_refuses_an_encoding_it_could_not_read_back(tmp_path: Path, encoding: str) -> None:
+    """idna and undefined were a UnicodeError traceback; punycode and EBCDIC wrote files whose
+    #character-encoding line no reader finds."""
+    record = gcg.loads(">ann: AEINRST 8D RETAINS +66 66\n")
+    record.character_encoding = encoding
+    with pytest.raises(gcg.FileFormatError, match=f"cannot write the record in {encoding}"):
+        gcg.dump(record, tmp_path / "game.gcg")

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from qiza.alphabet import ENGLISH
 from qiza.errors import FileFormatError
 from qiza.game import Game
+from qiza.gcg.reader import _text_codec
 from qiza.gcg.record import (
     _RACK_OK,
     CHALLENGER_NOTE,
@@ -127,8 +128,14 @@ def dump(record: GameRecord, path: str | os.PathLike[str]) -> None:
     text = dumps(record)
     encoding = record.character_encoding or "latin-1"
     try:
-        data = text.encode(codecs.lookup(encoding).name)
-    except (LookupError, UnicodeEncodeError) as exc:
+        codec = _text_codec(encoding)
+        if not codec:
+            raise LookupError("not a character set")
+        data = text.encode(codec)
+        if record.character_encoding and not data.startswith((b"#character-encoding ", codecs.BOM_UTF16_LE,
+                                                               codecs.BOM_UTF16_BE)):
+            raise LookupError("a reader could not find the #character-encoding line in it")
+    except (LookupError, UnicodeError) as exc:  # UnicodeError: idna, undefined ...
         raise FileFormatError(f"cannot write the record in {encoding}: {exc}; "
                               "set character_encoding='UTF-8'") from None
     # O_NONBLOCK: a named pipe nobody reads would make open() wait forever (ENXIO instead)
