@@ -129,6 +129,9 @@ def _export(args: argparse.Namespace) -> int:
     _, result = _replayed(args.file)
     assert result.game is not None
     position = cgp.Position.from_game(result.game)
+    if not result.game.over:  # a rack after the last event is known only from a #rack line
+        known = {result.game_seat(number - 1) for number in record.final_racks if number <= len(record.players)}
+        position.racks = [rack if seat in known else "" for seat, rack in enumerate(position.racks)]
     position.lexicon = record.lexicon  # the replay judges no words and allows any exchange
     position.exchange_limit = None
     if args.to == "cgp":

@@ -154,6 +154,10 @@ def test_an_unfinished_game_ends_with_the_racks_of_its_rack_lines(capsys: pytest
     assert main(["gcg", "export", "--to", "cgp", str(path)]) == 0
     racks = capsys.readouterr().out.split()[1]
     assert sorted(racks) == sorted("EIOQRRT/?AEGJSU")
+    # a rack no #rack line gives is unknown: empty, not the replay's dealing shown as known
+    path.write_text(text.replace("#rack2 ?AEGJSU\n", ""))
+    assert main(["gcg", "export", "--to", "cgp", str(path)]) == 0
+    assert capsys.readouterr().out.split()[1] == "EIOQRRT/"
     # tiles a #rack line cannot have (Ben holds the one Q) are a warning, not an exception
     result = gcg.replay(gcg.loads(text.replace("?AEGJSU", "QQAEGJS")))
     assert result.clean and "Amy's rack QQAEGJS: QQ not available" in str(result.warnings[0])
