@@ -147,7 +147,7 @@ def dump(record: GameRecord, path: str | os.PathLike[str]) -> None:
             raise OSError(errno.ENXIO, "a named pipe that nobody reads") from None
         raise
     with open(descriptor, "wb") as handle:
-        if hasattr(os, "set_blocking"):
+        if getattr(os, "O_NONBLOCK", 0):  # POSIX (Windows has no named pipes in the file system)
             os.set_blocking(descriptor, True)  # a reader of a pipe takes the text at its own pace
         handle.write(data)
 
