@@ -119,10 +119,14 @@ def _export(args: argparse.Namespace) -> int:
         # UTF-8 and said so: the text goes out in no encoding the record may have declared
         # (ISO-8859-1 when it declares none), and the terminal's would not read back
         record.character_encoding = "UTF-8"
-        data = gcg.dumps(record).encode("utf-8")
-        sys.stdout.flush()
-        sys.stdout.buffer.write(data)
-        sys.stdout.buffer.flush()
+        text = gcg.dumps(record)
+        binary = getattr(sys.stdout, "buffer", None)
+        if binary is None:  # a text stream of the caller's (no bytes to write)
+            sys.stdout.write(text)
+        else:
+            sys.stdout.flush()
+            binary.write(text.encode("utf-8"))
+            binary.flush()
         return 1 if record.errors else 0
     from qiza import cgp
 
