@@ -161,3 +161,11 @@ def test_an_unfinished_game_ends_with_the_racks_of_its_rack_lines(capsys: pytest
     # tiles a #rack line cannot have (Ben holds the one Q) are a warning, not an exception
     result = gcg.replay(gcg.loads(text.replace("?AEGJSU", "QQAEGJS")))
     assert result.clean and "Amy's rack QQAEGJS: QQ not available" in str(result.warnings[0])
+
+
+@pytest.mark.parametrize("line", [">Amy: ADEILNO -- -66 0", ">Amy: ADEILNO (challenge) +5 5"])
+def test_a_challenge_line_of_the_wrong_player_says_whose_play_is_open(line: str) -> None:
+    """It said 'a player cannot challenge their own play', twice (the replay retried the
+    challenge with the rule's own bonus after any refusal)."""
+    result = gcg.replay(gcg.loads(HEAD + ">Ben: AEINRST 8D RETAINS +66 66\n" + line + "\n"))
+    assert [d.message for d in result.differences] == ["the play open to challenge is Ben's, not Amy's"]

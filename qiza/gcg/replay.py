@@ -460,6 +460,12 @@ class _Replayer:
         if not game.can_challenge:
             self.differ(event, "there is no play open to challenge in the engine")
             return False
+        open_play = game.last_play()  # the play open to challenge (a time penalty may follow it)
+        played = open_play.seat if open_play is not None else seat
+        if played != seat:  # the line names the challenger, or the wrong player
+            self.differ(event, f"the play open to challenge is {game.players[played]}'s, "
+                        f"not {game.players[seat]}'s")
+            return False
         challenger = self.challenger(event, seat)
         if challenger == seat:
             self.differ(event, "nobody can challenge in a one-player game")
@@ -467,8 +473,7 @@ class _Replayer:
         self.judge.reject = event.type is EventType.PHONY_RETURNED
         try:
             if self.real is not None and event.type is EventType.PHONY_RETURNED:
-                pending = game.history[-1]
-                words = [w.upper() for w in pending.words]
+                words = [w.upper() for w in open_play.words] if open_play is not None else []
                 if words and not self.real.invalid_words(words):
                     self.warn(event, f"challenged off although {', '.join(words)} "
                               f"{'is' if len(words) == 1 else 'are'} in {self.real.name}")
@@ -485,6 +490,8 @@ class _Replayer:
             try:
                 entry = game.challenge(challenger, bonus=bonus)
             except RuleError as exc:  # not a bonus a rule gives: say so, replay the rule's own
+                if bonus is None:
+                    raise
                 self.differ(event, str(exc))
                 entry = game.challenge(challenger)
         finally:
