@@ -31,6 +31,8 @@ _SCORE = re.compile(r"^[+-][0-9]{1,6}$")
 _TOTAL = re.compile(r"-?[0-9]{1,6}")
 _NUMBERED = re.compile(r"(?:player|rack)[0-9]+")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+"""Control characters but the tab: ESC (and C1's CSI, byte 0x9b in ISO-8859-1) start terminal escape sequences."""
 MAX_PLAYERS = 4
 """A record has at most 4 players (``#player1`` to ``#player4``)."""
 MAX_EVENTS = 3000
@@ -172,6 +174,9 @@ class _Reader:
         # lines end at \n, \r\n or \r only: str.splitlines also breaks at NEL (0x85 in ISO-8859-1,
         # the "…" of Windows text), form feeds and U+2028, which other programs keep inside a line
         for number, raw in enumerate(_LINE_BREAK.split(text), start=1):
+            if _CONTROL.search(raw):  # names, notes and pragmas reach terminals: no escape sequences
+                raw = _CONTROL.sub("", raw)
+                self.warn("control characters removed (a terminal would take them as commands)", number)
             line = raw.strip()
             if not line:
                 continue
