@@ -530,6 +530,25 @@ def test_best_and_analyze_say_what_of_a_record_they_could_not_read(capsys: pytes
         assert f"warning: {record}:4: wrong total for bob: 0 +16 is 16, not 1" in err, command
 
 
+def test_best_says_when_a_record_has_no_position_or_no_rack_to_rank(capsys: pytest.CaptureFixture[str],
+                                                                    tmp_path: Path) -> None:
+    """After the last turn of a finished game it ranked moves for a player of a game that is
+    over; for a turn the record gives no rack of, it ranked moves for tiles it drew itself and
+    said nothing."""
+    from qiza.cli import main
+
+    finished = tmp_path / "finished.gcg"
+    finished.write_text("#player1 ann Ann\n#player2 bob Bob\n>ann: AEINRST 8D RETAINS +66 66\n"
+                        ">bob: - +0 0\n>ann: - +0 66\n>bob: - +0 0\n>ann: - +0 66\n>bob: - +0 0\n>ann: - +0 66\n"
+                        ">ann: EIOQRRT (EIOQRRT) -16 50\n>bob: ADEILNO (ADEILNO) -8 -8\n")
+    assert main(["best", "-n", "1", str(finished)]) == 1
+    assert "the game is over after its last turn: --turn 1 to 7 gives the position" in capsys.readouterr().err
+    assert main(["best", "-n", "1", "--turn", "2", str(finished)]) == 0
+    assert "warning: the record does not give Bob's rack" in capsys.readouterr().err
+    assert main(["best", "-n", "1", "--turn", "1", str(finished)]) == 0
+    assert "warning" not in capsys.readouterr().err
+
+
 def test_best_cli_on_a_game_record_without_a_lexicon(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     from qiza.players import best_cli
 

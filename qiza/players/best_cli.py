@@ -131,6 +131,9 @@ def game_from_record(record: GameRecord, turn: int | None, lexicon: Lexicon | st
     game.lexicon = lexicon if isinstance(lexicon, Lexicon) else load_lexicon(lexicon or record_lexicon(record)[0])
     if game.can_challenge:
         game.accept()
+    if turn > len(turns) and game.over:
+        raise QizaError(f"{source}: the game is over after its last turn: --turn 1 to {len(turns)} "
+                        "gives the position before a turn")
     if turn <= len(turns):
         event = record.events[cut]
         try:
@@ -227,6 +230,9 @@ def run(args: argparse.Namespace) -> int:
             lexicon, why = record_lexicon(record)
             print(f"Lexicon: {lexicon.upper()} ({why})")
         game = game_from_record(record, args.turn, lexicon, source)
+        if not _rack_recorded(record, args.turn, game.players[game.to_move]):
+            print(f"warning: the record does not give {game.players[game.to_move]}'s rack here: the moves are "
+                  "for tiles drawn at random from the unseen ones", file=sys.stderr)
     else:
         text = _cgp_file_text(source) if is_file(source) or path.suffix.lower() == ".cgp" else source
         game = game_from_cgp(text, lexicon)
@@ -235,6 +241,16 @@ def run(args: argparse.Namespace) -> int:
     for line in format_best(game, args.top, args.engine, iterations=args.iterations):
         print(line)
     return 0
+
+
+def _rack_recorded(record: GameRecord, turn: int | None, name: str) -> bool:
+    """Whether a record gives the rack of the player to move before ``turn`` (after the last
+    turn: a ``#rackN`` line of that player, ``name`` as the replay names them)."""
+    turns = [e for e in record.events if e.is_turn]
+    if turn is not None and turn <= len(turns):
+        return bool(turns[turn - 1].rack)
+    return any((player.name or player.nick) == name and index + 1 in record.final_racks
+               for index, player in enumerate(record.players))
 
 
 def format_best(game: Game, top: int = 10, engine: str = "static", *, iterations: int = 300) -> list[str]:
