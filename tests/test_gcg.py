@@ -274,6 +274,20 @@ MALFORMED = [
 ]
 
 
+@pytest.mark.parametrize("text, number", [("#player2 b B\n>b: AEINRST 8D RETAINS +66 66\n", 1),
+                                          ("#player3 c C\n#player1 a A\n>a: AEINRST 8D RETAINS +66 66\n", 2)])
+def test_a_gap_in_the_player_numbers_is_an_error(text: str, number: int) -> None:
+    """#player2 without #player1 gave a player with no name: 'it is 's turn in the engine', or a
+    two-player game of one player that gcg check called ok."""
+    record = gcg.loads(text)
+    assert [e.reason for e in record.errors] == [f"no #player{number} line (players are numbered from 1, "
+                                                 "without gaps)"]
+    assert record.errors[0].line == 1  # the line that skipped the number
+    result = gcg.replay(record)
+    assert result.game is None and result.differences[0].message == f"no #player{number} line: player " \
+                                                                     f"{number} is unknown"
+
+
 @pytest.mark.parametrize("line,number,message", MALFORMED)
 def test_malformed_lines_give_line_numbered_errors(line: str, number: int, message: str) -> None:
     record = gcg.loads(f"#player1 ann Ann\n#player2 bob Bob\n{line}\n")

@@ -146,6 +146,8 @@ class _Reader:
         self.note_lines: list[str] = []
         """More lines of the note being read (joined once at its end: a long note reads in linear time)."""
         self.declared_players = False
+        self.gaps: dict[int, int] = {}
+        """Players (0-based) a ``#playerN`` line of a higher number made room for, by that line."""
 
     def error(self, message: str, line: int) -> None:
         errors = self.record.errors
@@ -168,6 +170,12 @@ class _Reader:
             self.read_lines(text)
         except _TooManyProblems:
             self.note_lines = []
+            return self.record
+        for index, player in enumerate(self.record.players):
+            if not player.nick:  # #player2 without #player1: a seat nobody declared
+                self.record.errors.append(FileFormatError(
+                    f"no #player{index + 1} line (players are numbered from 1, without gaps)",
+                    self.gaps.get(index, 1), self.path))
         return self.record
 
     def read_lines(self, text: str) -> None:
@@ -230,6 +238,7 @@ class _Reader:
                 self.warn(f"#{name}: nickname {nick!r} is already used by another player: "
                           "their events are told apart by turn order and totals", number)
             while len(record.players) <= index:
+                self.gaps.setdefault(len(record.players), number)  # the line that skipped a number
                 record.players.append(Player(""))
             record.players[index] = Player(nick, full.strip())
             self.declared_players = True

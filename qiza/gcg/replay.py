@@ -192,6 +192,9 @@ def replay(record: GameRecord, *, lexicon: Lexicon | str | None = None, rules: R
     try:
         if not record.players:
             raise FileFormatError(f"no players: {record.errors[0] if record.errors else 'no events'}")
+        missing = next((n for n, p in enumerate(record.players, start=1) if not p.nick), None)
+        if missing is not None:
+            raise FileFormatError(f"no #player{missing} line: player {missing} is unknown")
         rules = rules or rules_for(record)
     except FileFormatError as exc:
         result = Replay(None)
