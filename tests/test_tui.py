@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -843,6 +844,29 @@ def test_hot_seat_players_recall_only_their_own_commands() -> None:
         assert term.ask("Ann> ") == "exchange FWJ"
         term.forget()
         assert "\x1b[3J" in term.console.file.getvalue()
+
+
+def test_an_escape_sequence_typed_at_the_prompt_is_not_a_mouse_report() -> None:
+    """ESC [ 8 m reads as a mouse report; prompt_toolkit's own handler raised on it (a traceback
+    on the game's screen, then 'Press ENTER to continue'). The game takes no mouse input."""
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from qiza.tui.terminal import RichTerminal
+
+    with create_pipe_input() as keys, create_app_session(input=keys, output=DummyOutput()):
+        term = RichTerminal()
+        keys.send_text("check \x1b[8mQAT\x1b[<0;3;4M\r")
+        answers: list[str | None] = []
+        asking = threading.Thread(target=lambda: answers.append(term.ask("Ann> ")), daemon=True)
+        asking.start()
+        asking.join(30)
+        if asking.is_alive():  # waiting for Enter after the handler's traceback: release it
+            keys.send_text("\r\r\r")
+            asking.join(30)
+            pytest.fail("an escape sequence at the prompt raised in prompt_toolkit's mouse handler")
+        assert answers == ["check QAT"]
 
 
 def test_hand_over_forgets_the_screens_before() -> None:

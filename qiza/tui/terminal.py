@@ -138,9 +138,19 @@ class RichTerminal(Terminal):
     def __init__(self) -> None:
         from prompt_toolkit import PromptSession
         from prompt_toolkit.history import InMemoryHistory
+        from prompt_toolkit.key_binding import KeyBindings
+        from prompt_toolkit.keys import Keys
 
         super().__init__(Console(highlight=False, emoji=False))
-        self._session: PromptSession[str] = PromptSession(history=InMemoryHistory())
+        bindings = KeyBindings()
+
+        @bindings.add(Keys.Vt100MouseEvent)
+        def _no_mouse(event: Any) -> None:
+            """The game takes no mouse input. A typed or pasted escape sequence that reads as a
+            mouse report (``ESC [ 8 m``) made prompt_toolkit's own handler raise, and the screen
+            showed its traceback and waited for Enter."""
+
+        self._session: PromptSession[str] = PromptSession(history=InMemoryHistory(), key_bindings=bindings)
         self._histories: dict[str, InMemoryHistory] = {}
         """The commands typed at each prompt (``Ann> ``): in a hot-seat game the arrow keys
         recall a player's own commands only, never the ``exchange`` or ``order`` of another."""
