@@ -543,6 +543,8 @@ CLI_FILES = {
     # a missing .gcg or .cgp file was read as a CGP line: "a CGP needs the board ... got 1 field"
     (["best", "{dir}/missing.gcg"], "{dir}/missing.gcg: cannot read: No such file"),
     (["best", "{dir}/missing.cgp"], "{dir}/missing.cgp: cannot read: No such file"),
+    # a folder named without a suffix was read as a CGP line too
+    (["best", "{dir}"], "{dir}: cannot read: "),
     (["analyze", "{dir}/save.json"], "{dir}/save.json: saved game action 1"),
     (["analyze", "{dir}/latin1.json"], "{dir}/latin1.json: not a saved game"),
     (["movegen", "--count", "{dir}/positions.txt"], "{dir}/positions.txt:16: a rack holds"),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -209,6 +210,14 @@ def _cgp_file_text(path: str) -> str:
         raise QizaError(f"{path}: not a CGP position (not UTF-8 text: {exc.reason} at byte {exc.start})") from None
 
 
+def _exists(name: str) -> bool:
+    """Whether ``name`` is the name of something in the file system (a CGP line never is)."""
+    try:
+        return os.path.lexists(name)
+    except (ValueError, OSError):  # a NUL character, a name too long
+        return False
+
+
 def run(args: argparse.Namespace) -> int:
     """Print the top moves."""
     if args.top < 1:
@@ -234,7 +243,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"warning: the record does not give {game.players[game.to_move]}'s rack here: the moves are "
                   "for tiles drawn at random from the unseen ones", file=sys.stderr)
     else:
-        text = _cgp_file_text(source) if is_file(source) or path.suffix.lower() == ".cgp" else source
+        # a file, a .cgp name, or anything else that exists (a folder: say so, not "a CGP needs ...")
+        named = is_file(source) or path.suffix.lower() == ".cgp" or _exists(source)
+        text = _cgp_file_text(source) if named else source
         game = game_from_cgp(text, lexicon)
     if args.iterations < 1:
         raise QizaError("--iterations must be at least 1")
