@@ -261,6 +261,30 @@ def test_seat_tokens_of_a_sign_in_end_with_it(club: Club) -> None:
     view(bob, game_id, post(bob, f"/api/games/{game_id}/my-seat"))
 
 
+def test_a_live_view_opened_before_signing_out_stops_with_the_sign_in(club: Club) -> None:
+    """A game page left open on a shared computer while its player signs out elsewhere: the
+    WebSocket opened with the seat's token is refused at the next change, not sent the rack."""
+    ann, bob = sign_up(club, "Ann"), sign_up(club, "Bob")
+    game_id, seats = seek_and_accept(club, ann, bob)
+    if view(ann, game_id, seats["a"])["to_move"] == seats["a"]["seat"]:
+        act(ann, game_id, seats["a"], "pass")  # Bob to move
+    shared = club.browser()
+    with shared.websocket_connect(f"/ws/games/{game_id}") as socket:
+        socket.send_json({"seat": seats["a"]["seat"], "token": seats["a"]["token"]})
+        assert socket.receive_json()["state"]["rack"]
+        post(ann, "/api/account/signout")  # from another tab or computer
+        act(bob, game_id, seats["b"], "pass")
+        answer = socket.receive_json()
+        assert answer["type"] == "error" and answer["error"]["code"] == "token_expired"
+    # a guest's or a signed-in player's open view goes on
+    with bob.websocket_connect(f"/ws/games/{game_id}") as socket:
+        socket.send_json({"seat": seats["b"]["seat"], "token": seats["b"]["token"]})
+        before = socket.receive_json()["state"]["version"]
+        post(ann, "/api/account/signin", {"name": "Ann", "password": PASSWORD})
+        act(ann, game_id, post(ann, f"/api/games/{game_id}/my-seat"), "pass")
+        assert socket.receive_json()["state"]["version"] > before
+
+
 def test_the_seat_tokens_of_signed_in_creators_and_joiners_end_with_their_sign_in(club: Club) -> None:
     ann, bob, guest = sign_up(club, "Ann"), sign_up(club, "Bob"), club.browser()
     created = post(ann, "/api/games", {"seats": [{"name": "Ann"}, {}, {}]}, 201)

@@ -67,6 +67,7 @@ async def _hello(socket: WebSocket) -> HelloIn:
 class _Conn:
     socket: WebSocket
     seat: int | None
+    token: str | None = None  # a player's seat token, checked again before each push
     last: int = 0
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     refreshed: float = -REFRESH_INTERVAL
@@ -94,6 +95,8 @@ class Hub:
         conns = [c for c in self.conns.get(game_id, ()) if c.last < version]
         states: dict[int | None, dict[str, Any]] = {}
         for conn in conns:
+            if not await self._still_seated(game_id, conn):
+                continue
             if conn.seat not in states:
                 try:
                     states[conn.seat] = await run_in_threadpool(self.service.pushed_state, game_id, conn.seat, version)
@@ -111,6 +114,8 @@ class Hub:
         if now - conn.refreshed < REFRESH_INTERVAL:
             return
         conn.refreshed = now
+        if not await self._still_seated(game_id, conn):
+            return
         try:
             state = await run_in_threadpool(self.service.pushed_state, game_id, conn.seat, 1 << 30)
         except ApiError:
@@ -120,6 +125,28 @@ class Hub:
             return
         conn.last = 0
         await self._send(conn, state)
+
+    async def _still_seated(self, game_id: str, conn: _Conn) -> bool:
+        """Whether a player's connection may still see its seat: the token it opened with is
+        checked again (a token given to a sign-in ends with it: a page left open on a shared
+        computer after signing out elsewhere must not go on showing the rack). A connection
+        that may not is refused (``token_expired`` or ``wrong_token``) and closed."""
+        if conn.token is None or conn.seat is None:
+            return True
+        try:
+            await run_in_threadpool(self.service.recheck_token, game_id, conn.seat, conn.token)
+        except ApiError as refusal:
+            if refusal.status != 403:
+                return True  # the game is gone or the like: the push itself says so, or nothing
+            self.conns.get(game_id, set()).discard(conn)
+            try:
+                await _refuse(conn.socket, refusal)
+            except Exception:  # noqa: BLE001 - closed already
+                pass
+            return False
+        except DATABASE_ERRORS:  # the database is away: nothing is sent this time
+            return False
+        return True
 
     async def _send(self, conn: _Conn, state: dict[str, Any]) -> None:
         async with conn.lock:
@@ -196,7 +223,7 @@ def router(service: GameService, hub: Hub, throttle: FailureThrottle) -> APIRout
         except WebSocketDisconnect:
             return
         seat = hello.seat
-        conn = _Conn(socket, seat)
+        conn = _Conn(socket, seat, hello.token if seat is not None else None)
         hub.conns.setdefault(game_id, set()).add(conn)
         try:
             await hub._send(conn, state)

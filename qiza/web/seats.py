@@ -53,6 +53,10 @@ class SeatsMixin(GameCore):
         """403 ``wrong_token`` unless ``token`` is a token of the seat."""
         self._check_token(row, seat, token)
 
+    def recheck_token(self, game_id: str, seat: int, token: str) -> None:
+        """:meth:`check_token` on the game as stored now (for a live connection opened earlier)."""
+        self._check_token(self._row(game_id), seat, token)
+
     def _check_token(self, row: GameRow, seat: int, token: str) -> None:
         if not 0 <= seat < len(row.seats):
             raise ApiError(422, "no_such_seat", f"there is no seat {seat} in this {len(row.seats)}-player game")
