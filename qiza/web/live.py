@@ -67,7 +67,7 @@ async def _hello(socket: WebSocket) -> HelloIn:
 class _Conn:
     socket: WebSocket
     seat: int | None
-    token: str | None = None  # a player's seat token, checked again before each push
+    token: str | None = None  # a seat token that ends with a sign-in, checked again before each push
     last: int = 0
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     refreshed: float = -REFRESH_INTERVAL
@@ -212,18 +212,21 @@ def router(service: GameService, hub: Hub, throttle: FailureThrottle) -> APIRout
         await socket.accept()
         try:
             hello = await _hello(socket)
+            ends = False
             if hello.seat is None:
                 state = await run_in_threadpool(service.state, game_id)
             else:
                 state = await run_in_threadpool(guarded, socket, game_id, service.state, game_id, hello.seat,
                                                 hello.token)
+                # a token that ends with a sign-in is checked again before each push (a guest's never ends)
+                ends = await run_in_threadpool(service.token_ends, game_id, hello.seat, hello.token or "")
         except (ApiError, OperationalError, InterfaceError, SQLAlchemyTimeoutError) as exc:
             await _refuse(socket, exc if isinstance(exc, ApiError) else database_error(exc))
             return
         except WebSocketDisconnect:
             return
         seat = hello.seat
-        conn = _Conn(socket, seat, hello.token if seat is not None else None)
+        conn = _Conn(socket, seat, hello.token if ends else None)
         hub.conns.setdefault(game_id, set()).add(conn)
         try:
             await hub._send(conn, state)

@@ -57,6 +57,11 @@ class SeatsMixin(GameCore):
         """:meth:`check_token` on the game as stored now (for a live connection opened earlier)."""
         self._check_token(self._row(game_id), seat, token)
 
+    def token_ends(self, game_id: str, seat: int, token: str) -> bool:
+        """Whether a seat's token was given to a sign-in and ends with it (a guest's never does)."""
+        entry = self._row(game_id).seats[seat]
+        return hash_token(token) in entry.get("token_sessions", {})
+
     def _check_token(self, row: GameRow, seat: int, token: str) -> None:
         if not 0 <= seat < len(row.seats):
             raise ApiError(422, "no_such_seat", f"there is no seat {seat} in this {len(row.seats)}-player game")
