@@ -615,6 +615,27 @@ def test_a_four_player_seek_fills_up_and_rates_with_openskill(club: Club) -> Non
     assert people["Cat"].get("/api/leaderboard", params={"variant": "classic/untimed"}).json()["players"] == []
 
 
+def test_the_leaderboard_ranks_settled_ratings_above_one_lucky_win(club: Club) -> None:
+    from sqlalchemy import insert, select
+
+    from qiza.web.db import ratings, users
+
+    for name in ("Ann", "Bob", "Cat"):
+        sign_up(club, name)
+    store = club.service.store
+    with store.transaction() as connection:
+        ids = dict(connection.execute(select(users.c.name, users.c.id)).all())
+        for name, rating, deviation, games in (("Ann", 1662.0, 290.0, 1), ("Bob", 1600.0, 50.0, 80),
+                                               ("Cat", 1580.0, 45.0, 200)):
+            connection.execute(insert(ratings).values(user_id=ids[name], variant="classic/untimed", rating=rating,
+                                                      deviation=deviation, volatility=0.06, games=games,
+                                                      updated_at=0.0))
+    board = club.main.get("/api/leaderboard", params={"variant": "classic/untimed"}).json()["players"]
+    # Ann's one win gives the highest rating, but the least sure: 1662 - 2 x 290 is 1082
+    assert [(p["rank"], p["name"], p["rating"]) for p in board] == [(1, "Bob", 1600), (2, "Cat", 1580),
+                                                                    (3, "Ann", 1662)]
+
+
 @pytest.mark.parametrize("reason", ["resigned", "lost on time", "left the game"])
 def test_a_player_who_forfeits_a_game_of_three_is_placed_last_whatever_their_score(reason: str) -> None:
     from qiza import Game, find_preset

@@ -160,12 +160,16 @@ class Ratings:
             return self.get(connection, user_id, name)
 
     def leaderboard(self, name: str, limit: int = 50) -> list[dict[str, Any]]:
-        """The best rated players of a variant."""
+        """The best rated players of a variant, by the rating each is at least with 95% confidence
+        (rating less twice the deviation): a new player's one lucky win does not put them above
+        players whose ratings many games have settled."""
+        surely = ratings.c.rating - 2 * ratings.c.deviation
         with self.store.read() as connection:
             rows = connection.execute(
                 select(users.c.name, ratings.c.rating, ratings.c.deviation, ratings.c.games)
                 .join(users, users.c.id == ratings.c.user_id)
-                .where(ratings.c.variant == name).order_by(ratings.c.rating.desc()).limit(limit)).all()
+                .where(ratings.c.variant == name)
+                .order_by(surely.desc(), ratings.c.rating.desc(), users.c.name).limit(limit)).all()
         return [{"rank": i + 1, "name": r.name, "rating": round(r.rating), "deviation": round(r.deviation),
                  "games": r.games} for i, r in enumerate(rows)]
 
