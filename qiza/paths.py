@@ -50,6 +50,15 @@ def is_file(name: str | os.PathLike[str]) -> bool:
         return False
 
 
+def exists(name: str | os.PathLike[str]) -> bool:
+    """Whether ``name`` names anything in the file system (a folder, a device, a broken link
+    too); False for a name that cannot be a path here, as :func:`is_file`."""
+    try:
+        return os.path.lexists(name)
+    except (OSError, ValueError):
+        return False
+
+
 def read_regular(path: str | os.PathLike[str], limit: int) -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes.
 

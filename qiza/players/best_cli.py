@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import copy
-import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -23,7 +22,7 @@ from qiza.errors import QizaError
 from qiza.game import Game
 from qiza.lexicon import Lexicon, load_lexicon
 from qiza.move import Exchange, Move, Place
-from qiza.paths import is_file
+from qiza.paths import exists, is_file
 from qiza.players.winprob import win_probability
 from qiza.text import plural
 
@@ -210,14 +209,6 @@ def _cgp_file_text(path: str) -> str:
         raise QizaError(f"{path}: not a CGP position (not UTF-8 text: {exc.reason} at byte {exc.start})") from None
 
 
-def _exists(name: str) -> bool:
-    """Whether ``name`` is the name of something in the file system (a CGP line never is)."""
-    try:
-        return os.path.lexists(name)
-    except (ValueError, OSError):  # a NUL character, a name too long
-        return False
-
-
 def run(args: argparse.Namespace) -> int:
     """Print the top moves."""
     if args.top < 1:
@@ -244,7 +235,7 @@ def run(args: argparse.Namespace) -> int:
                   "for tiles drawn at random from the unseen ones", file=sys.stderr)
     else:
         # a file, a .cgp name, or anything else that exists (a folder: say so, not "a CGP needs ...")
-        named = is_file(source) or path.suffix.lower() == ".cgp" or _exists(source)
+        named = is_file(source) or path.suffix.lower() == ".cgp" or exists(source)
         text = _cgp_file_text(source) if named else source
         game = game_from_cgp(text, lexicon)
     if args.iterations < 1:
