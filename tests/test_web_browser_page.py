@@ -354,6 +354,38 @@ def test_typing_direction_events_title_and_sound(server: ServerThread, browser: 
     assert not errors, errors
 
 
+def test_typing_letters_of_other_alphabets(server: ServerThread, browser: Any) -> None:
+    """Letters outside A-Z (Polish Ś, Ł...) type on the board as the rest do; a letter not on
+    the rack says so."""
+    from qiza.languages import LANGUAGES
+
+    polish = LANGUAGES["polish-debian"]
+    if not polish.path.is_file():
+        pytest.skip(f"{polish.path} is not installed (Debian package {polish.package})")
+    url, _ = new_game(server, preset="computer", lexicon="polish-debian", seats=[{"name": "Ann"}, {"name": "Bob"}])
+    errors: list[str] = []
+    page = open_page(browser, url, errors)
+    rack = rack_text(page)
+    accented = [ch for ch in rack if not ch.isascii()]
+    # what a Polish keyboard sends (Playwright's keyboard knows only the US layout's keys)
+    def key(letter: str) -> None:
+        page.evaluate("k => document.activeElement.dispatchEvent("
+                      "new KeyboardEvent('keydown', {key: k, bubbles: true, cancelable: true}))", letter)
+
+    page.click("#sq-H8")
+    if accented:  # the tile goes down
+        key(accented[0].lower())
+        sync_api.expect(page.locator("#sq-H8.tentative")).to_contain_text(accented[0])
+        sync_api.expect(page.locator("#sq-I8 .arrow")).to_have_text("→")
+    missing = next(ch for ch in "ŁŚŻŹĆŃĄĘÓ" if ch not in rack)
+    key(missing.lower())
+    if "?" in rack:  # the blank stands for it
+        sync_api.expect(page.locator("#board .tentative", has_text=missing)).to_have_count(1)
+    else:
+        sync_api.expect(page.locator("#message")).to_have_text(f"No {missing} on your rack.")
+    assert not errors, errors
+
+
 def test_computer_names_and_the_lobbys_one_click_game(server: ServerThread, browser: Any) -> None:
     """Two computer seats get distinct names, each said once with its level; the lobby's
     "Play the computer" starts a game against the default level under the terminal's

@@ -226,7 +226,9 @@ function boardKey(e, sq) {
     e.preventDefault();
     if (store.tentative.size) hooks.submit();
     else clickSquare(sq);
-  } else if (/^[a-zA-Z]$/.test(e.key) && !e.ctrlKey && !e.metaKey && !e.altKey) {
+  } else if (/^\p{L}$/u.test(e.key) && !e.metaKey
+             && ((!e.ctrlKey && !e.altKey) || e.getModifierState("AltGraph") || !/^[a-zA-Z]$/.test(e.key))) {
+    // any letter of any alphabet (Ł, Ñ, Ä...), also typed with AltGr (Ctrl+Alt on Windows) or Option
     e.preventDefault();
     typeLetter(sq, e.key);
   }
