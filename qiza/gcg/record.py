@@ -197,10 +197,18 @@ def _is_word(word: str) -> bool:
     return depth == 0 and any(c == "." or c.isalpha() for c in word)
 
 
+GCG_LAYOUT_NAMES = {"super": "SuperCrosswordGame"}
+"""qiza's board layouts by the names Macondo and Woogles write and read in ``#board-layout``
+(Macondo refuses any other name; the standard board is written by leaving the pragma out)."""
+GCG_TILE_SET_NAMES = {"super": "english_super"}
+"""qiza's tile sets by the names Macondo and Woogles write and read in ``#tile-distribution``
+where these differ (the other sets are ``french``, ``spanish`` ... in both)."""
+
+
 def _layout_for(record: GameRecord) -> Layout:
     name = (record.board_layout or "").strip().lower()
     if name in ("", "crosswordgame", "standard", "standard15"):
         return STANDARD
-    if name in ("superCrosswordGame".lower(), "super"):
+    if name in ("supercrosswordgame", "super"):  # Macondo's name, and qiza's before it wrote Macondo's
         return find_layout("super")
     raise FileFormatError(f"board layout {record.board_layout!r} is not supported")

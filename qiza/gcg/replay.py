@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from qiza.alphabet import ENGLISH, TILE_SETS, TileSet, find_tile_set
+from qiza.alphabet import ENGLISH, SUPER, TILE_SETS, TileSet, find_tile_set
 from qiza.errors import FileFormatError, QizaError, RuleError
 from qiza.game import Game, Kind
 from qiza.gcg.reader import load
@@ -27,9 +27,23 @@ _LEXICON_TILE_SETS = {"osps": "polish", "osx": "polish", "fra": "french", "ods":
 
 def tile_set_for(record: GameRecord) -> TileSet:
     """The tile set of a record: from ``#tile-distribution``, the lexicon name, or the letters used.
+    Without a ``#tile-distribution`` an English record on the Super board has the Super tiles,
+    as Macondo reads it.
 
     Raises :class:`~qiza.errors.FileFormatError` when no registered tile set fits.
     """
+    found = _named_tile_set(record)
+    if found is ENGLISH and not record.tile_distribution:
+        try:
+            if _layout_for(record).name == "super":
+                return SUPER
+        except FileFormatError:  # a layout qiza does not have: rules_for says so
+            pass
+    return found
+
+
+def _named_tile_set(record: GameRecord) -> TileSet:
+    """The tile set a record names or the letters it uses (see :func:`tile_set_for`)."""
     name = (record.tile_distribution or "").strip().lower()
     if name and name not in ("english", "standard", "default"):
         try:

@@ -15,6 +15,8 @@ from qiza.gcg.reader import _text_codec
 from qiza.gcg.record import (
     _RACK_OK,
     CHALLENGER_NOTE,
+    GCG_LAYOUT_NAMES,
+    GCG_TILE_SET_NAMES,
     UNSUCCESSFUL_CHALLENGE_NOTE,
     Event,
     EventType,
@@ -176,10 +178,11 @@ def from_game(game: Game, *, title: str | None = None) -> GameRecord:
     # a word list's name is its file's: it may hold a line break too
     record = GameRecord(players=players, title=title, lexicon=clean_name(game.lexicon.name, limit=200),
                         character_encoding="UTF-8")
-    if tile_set is not ENGLISH:
-        record.tile_distribution = tile_set.name
-    if game.rules.layout is not STANDARD:
-        record.board_layout = game.rules.layout.name
+    if tile_set is not ENGLISH:  # the names Macondo and Woogles read (english_super, french ...)
+        record.tile_distribution = GCG_TILE_SET_NAMES.get(tile_set.name, tile_set.name)
+    layout = game.rules.layout
+    if layout is not STANDARD:  # SuperCrosswordGame, as Macondo and Woogles name the 21x21 board
+        record.board_layout = GCG_LAYOUT_NAMES.get(layout.name, layout.name)
     history = game.history
     for index, entry in enumerate(history):
         if entry.kind is Kind.FAILED_CHALLENGE:
