@@ -117,7 +117,7 @@ def _export(args: argparse.Namespace) -> int:
         print(f"error: {problem}", file=sys.stderr)
     if args.to == "gcg":
         # UTF-8 and said so: the text goes out in no encoding the record may have declared
-        # (ISO-8859-1 when it declares none), and the terminal's would not read back
+        # (Windows-1252 when it declares none), and the terminal's would not read back
         record.character_encoding = "UTF-8"
         text = gcg.dumps(record)
         binary = getattr(sys.stdout, "buffer", None)

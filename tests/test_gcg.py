@@ -222,12 +222,17 @@ def test_lines_end_only_at_line_breaks() -> None:
     """Python's splitlines also breaks at NEL (byte 0x85 in ISO-8859-1: the ellipsis of Windows
     text), form feeds and U+2028: a title or note holding one was cut in two, its second half
     'not a pragma (#...) or an event', and later line numbers were off."""
-    data = b"#player1 a A\n#player2 b B\n#title Round 1\x85 the final\n>a: AEINRST 8D RETAINS +66 66\n" \
-           b"#note hmm\x85 not sure\n>b: ADEILNO 9D ADO +12 12 x\x0cy\n"
+    data = b"#character-encoding ISO-8859-1\n#player1 a A\n#player2 b B\n#title Round 1\x85 the final\n" \
+           b">a: AEINRST 8D RETAINS +66 66\n#note hmm\x85 not sure\n>b: ADEILNO 9D ADO +12 12 x\x0cy\n"
     record = gcg.parse_bytes(data)  # NEL and the form feed are control characters: dropped, with a warning
     assert not record.errors and record.title == "Round 1 the final"
-    assert record.events[0].notes == ["hmm not sure"] and record.events[1].line == 6
-    assert [w.line for w in record.warnings] == [3, 5, 6]
+    assert record.events[0].notes == ["hmm not sure"] and record.events[1].line == 7
+    assert [w.line for w in record.warnings] == [4, 6, 7]
+    # undeclared, byte 0x85 is Windows-1252's ellipsis (the form feed is still dropped)
+    record = gcg.parse_bytes(data.split(b"\n", 1)[1])
+    assert not record.errors and record.title == "Round 1\u2026 the final"
+    assert record.events[0].notes == ["hmm\u2026 not sure"] and record.events[1].line == 6
+    assert [w.line for w in record.warnings] == [6]
     record = gcg.loads("#player1 a A\r#title x\u2028y\r\n>a: AEINRST 8D RETAINS +66 66\r")
     assert not record.errors and record.title == "x\u2028y" and record.events[0].line == 3
     assert gcg.loads(gcg.dumps(record)) == record
@@ -237,8 +242,10 @@ def test_control_characters_never_reach_the_terminal(capsys: pytest.CaptureFixtu
     """A record's names, notes and pragmas are printed by gcg show / check, best and analyze: an
     escape sequence in them cleared the screen or set the terminal's title (and ISO-8859-1's
     byte 0x9b is CSI, an escape of its own)."""
-    data = (b"#player1 a Evil\x1b[2J\x1b]0;owned\x07Name\n#player2 b\x9b31m B\n#lexicon X\x1b[5m\n"
+    data = (b"#character-encoding ISO-8859-1\n"  # undeclared, byte 0x9b is Windows-1252's harmless '\u203a'
+            b"#player1 a Evil\x1b[2J\x1b]0;owned\x07Name\n#player2 b\x9b31m B\n#lexicon X\x1b[5m\n"
             b"#what\x1bever x\n>a: AEINRST 8D RETAINS +66 66\n>b\x9b31m: ADEILNO 9D ADO +12 12\n")
+    assert gcg.parse_bytes(data.split(b"\n", 1)[1]).players[1].nick == "b\u203a31m"
     record = gcg.parse_bytes(data)
     assert [p.name for p in record.players] == ["Evil[2J]0;ownedName", "B"] and record.lexicon == "X[5m"
     assert record.events[1].player == "b31m" and not record.errors

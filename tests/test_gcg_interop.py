@@ -33,3 +33,21 @@ def test_a_super_game_is_written_with_macondos_names_and_old_names_still_read() 
     # Macondo takes the Super tiles of a lexicon's language from the board when no distribution is named
     bare = gcg.loads(text.replace("#tile-distribution english_super\n", ""))
     assert gcg.tile_set_for(bare) is SUPER
+
+
+def test_a_file_without_an_encoding_line_is_read_as_windows_1252() -> None:
+    """Files made on Windows hold curly quotes, the euro sign, œ, Š ... in bytes 0x80-0x9f, which
+    ISO-8859-1 reads as control characters: they were dropped with a warning. The five bytes
+    Windows-1252 leaves undefined are still control characters, dropped."""
+    text = "#player1 Šárka Šárka Nováková\n#player2 zoë Zoë “Cœur” O’Neil\n#title Prix 20 € – final…\n" \
+           ">Šárka: AEINRST 8D RETAINS +66 66\n#note “nice”\n>zoë: ADEILNO 9D ADO +12 12\n"
+    record = gcg.parse_bytes(text.encode("cp1252"))
+    assert not record.errors and not record.warnings, (record.errors, record.warnings)
+    assert [p.nick for p in record.players] == ["Šárka", "zoë"]
+    assert record.players[1].name == "Zoë “Cœur” O’Neil" and record.title == "Prix 20 € – final…"
+    assert record.events[0].notes == ["“nice”"] and record.events[1].line == 6
+    undefined = gcg.parse_bytes(b"#player1 a A\x81\x8d\x8f\x90\x9dB\n>a: AEINRST 8D RETAINS +66 66\n")
+    assert undefined.players[0].name == "AB" and [w.line for w in undefined.warnings] == [1]
+    # a declared character set is read as declared, ISO-8859-1 too
+    declared = gcg.parse_bytes(b"#character-encoding ISO-8859-1\n#player1 a A\x80B\n")
+    assert declared.players[0].name == "AB" and declared.warnings

@@ -68,9 +68,24 @@ def _text_codec(name: str) -> str:
     return "" if codec.replace("-", "_") in _NOT_CHARACTER_SETS else codec
 
 
+_WINDOWS_1252 = {byte: char for byte in range(0x80, 0xA0)
+                 if (char := bytes([byte]).decode("cp1252", errors="ignore"))}
+"""The characters Windows-1252 puts where ISO-8859-1 has control characters (``€``, ``‚`` ...
+``Ÿ``), by code point: all of 0x80-0x9f but the five bytes it leaves undefined (0x81, 0x8d,
+0x8f, 0x90, 0x9d), which stay ISO-8859-1's control characters."""
+
+
+def decode_undeclared(data: bytes) -> str:
+    """The text of a GCG file that declares no character set: ISO-8859-1, the format's own, read as
+    Windows-1252 where that defines the byte. Windows-1252 is ISO-8859-1 with printable
+    characters instead of the control characters 0x80-0x9f (curly quotes, ``€``, ``œ``, ``Š``):
+    files made on Windows hold them, and as control characters they would be dropped."""
+    return data.decode("latin-1").translate(_WINDOWS_1252)
+
+
 def _decode(data: bytes, warnings: list[FileFormatError], path: str | None) -> str:
-    """Decode a GCG file: ISO-8859-1 unless a ``#character-encoding`` pragma says otherwise, or
-    a byte order mark says UTF-8 or UTF-16."""
+    """Decode a GCG file: as a ``#character-encoding`` pragma says, or a byte order mark (UTF-8
+    or UTF-16), else ISO-8859-1 with Windows-1252's characters (:func:`decode_undeclared`)."""
     if data.startswith(codecs.BOM_UTF8):
         return data[len(codecs.BOM_UTF8):].decode("utf-8", errors="replace")
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):  # Windows editors' "Unicode"
@@ -81,11 +96,11 @@ def _decode(data: bytes, warnings: list[FileFormatError], path: str | None) -> s
             declared = (raw[len(b"#character-encoding"):].strip().decode("ascii", errors="replace"), number)
             break
     if declared is None:
-        return data.decode("latin-1")
+        return decode_undeclared(data)
     name, number = declared
     codec = _text_codec(name)
     if not codec:
-        warnings.append(FileFormatError(f"unknown character encoding {name[:40]!r}: read as UTF-8 or ISO-8859-1",
+        warnings.append(FileFormatError(f"unknown character encoding {name[:40]!r}: read as UTF-8 or Windows-1252",
                                         number, path))
     else:
         try:
@@ -93,18 +108,19 @@ def _decode(data: bytes, warnings: list[FileFormatError], path: str | None) -> s
         except UnicodeDecodeError as exc:
             line = data[:exc.start].count(b"\n") + 1
             warnings.append(FileFormatError(f"text is not valid {name} (byte {data[exc.start]:#04x}): "
-                                            "read as UTF-8 or ISO-8859-1", line, path))
+                                            "read as UTF-8 or Windows-1252", line, path))
         except UnicodeError:  # a codec that refuses the text without saying where
-            warnings.append(FileFormatError(f"text is not valid {name}: read as UTF-8 or ISO-8859-1",
+            warnings.append(FileFormatError(f"text is not valid {name}: read as UTF-8 or Windows-1252",
                                             number, path))
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
-        return data.decode("latin-1")
+        return decode_undeclared(data)
 
 
 def parse_bytes(data: bytes, *, path: str | None = None) -> GameRecord:
-    """Read a GCG file's bytes (ISO-8859-1 unless the ``#character-encoding`` pragma says otherwise)."""
+    """Read a GCG file's bytes (in the character set its ``#character-encoding`` pragma names,
+    else ISO-8859-1 read as Windows-1252: see :func:`decode_undeclared`)."""
     warnings: list[FileFormatError] = []
     text = _decode(data, warnings, path)
     record = loads(text, path=path)
