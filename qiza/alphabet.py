@@ -22,6 +22,7 @@ engine never assumes English.
 from __future__ import annotations
 
 import tomllib
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
@@ -36,6 +37,16 @@ Tile = int
 BLANK: Tile = 0
 BLANK_FLAG: int = 0x40
 BLANK_CHAR = "?"
+
+
+def nfc(text: str) -> str:
+    """Text in Unicode's composed form (NFC): ``Ñ`` typed as ``N`` + U+0303 (as macOS does) is the
+    one character ``Ñ``. Every reader of racks, words and moves reads text through it.
+
+    >>> nfc("N\u0303") == "\u00d1"
+    True
+    """
+    return text if text.isascii() else unicodedata.normalize("NFC", text)
 
 
 def is_blank(tile: Tile) -> bool:
@@ -137,6 +148,7 @@ class TileSet:
         """
         if char == BLANK_CHAR:
             return BLANK
+        char = nfc(char)
         label = char[1:-1] if len(char) > 2 and char[0] == "[" and char[-1] == "]" else char
         number = self._label_code(label)
         if number is None:
@@ -159,8 +171,10 @@ class TileSet:
         """Tile codes of a tile string, by greedy longest match of labels.
 
         ``?`` is a blank, lower case a blank standing for a letter, and ``[label]`` one tile.
-        Raises :class:`TileSetError` naming the first text that is no tile of this set.
+        Raises :class:`TileSetError` naming the first text that is no tile of this set. Text
+        is read composed (:func:`nfc`).
         """
+        text = nfc(text)
         out: list[Tile] = []
         i, n = 0, len(text)
         while i < n:
@@ -197,6 +211,7 @@ class TileSet:
         the word graph and the move generator read (``A``..``Z`` for English; any label,
         ``CH`` or ``Ł``, is one character). Raises :class:`TileSetError` for text that is no
         word of natural tiles of this set."""
+        word = nfc(word)
         if self.code_strings_are_labels:
             return word
         if self._to_codes:

@@ -29,7 +29,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from qiza.alphabet import BLANK, BLANK_FLAG, ENGLISH, TileSet, find_tile_set
+from qiza.alphabet import BLANK, BLANK_FLAG, ENGLISH, TileSet, find_tile_set, nfc
 from qiza.board import Board
 from qiza.errors import FileFormatError, QizaError
 from qiza.game import Game
@@ -252,8 +252,9 @@ def dumps(position: Position) -> str:
 
 
 def loads(text: str) -> Position:
-    """Read a CGP string. Raises :class:`~qiza.errors.FileFormatError` naming the problem."""
-    fields = text.strip().split(None, 4)
+    """Read a CGP string (composed: :func:`~qiza.alphabet.nfc`). Raises
+    :class:`~qiza.errors.FileFormatError` naming the problem."""
+    fields = nfc(text).strip().split(None, 4)
     if len(fields) < 4:
         raise FileFormatError(f"a CGP needs the board, racks, scores and scoreless turns; got {len(fields)} "
                               f"field{'s' if len(fields) != 1 else ''}")

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from qiza.alphabet import TileSet, TileSetError, find_tile_set
+from qiza.alphabet import TileSet, TileSetError, find_tile_set, nfc
 from qiza.lexicon import MAX_LENGTH, MIN_LENGTH, Lexicon, LexiconError, LoadReport, read_word_list
 from qiza.rules import Rules
 
@@ -80,7 +80,7 @@ class Language:
         report = LoadReport()
         words: set[str] = set()
         for entry in entries:
-            text = entry.strip()
+            text = nfc(entry.strip())  # a decomposed Ñ (N + U+0303) would fold to N
             if not text or text.startswith("#"):
                 continue
             report.read += 1

@@ -28,7 +28,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from qiza.alphabet import BLANK, BLANK_FLAG, ENGLISH, TileSet, TileSetError
+from qiza.alphabet import BLANK, BLANK_FLAG, ENGLISH, TileSet, TileSetError, nfc
 from qiza.errors import QizaError
 from qiza.paths import is_file, user_cache_dir
 
@@ -78,7 +78,7 @@ def normalise(entries: Iterable[str]) -> tuple[frozenset[str], LoadReport]:
         if not text or text.startswith("#"):
             continue
         report.read += 1
-        word = text.split()[0].upper()
+        word = nfc(text.split()[0]).upper()
         if not _WORD.match(word):
             report.skipped["with characters outside A-Z"] += 1
         elif len(word) < MIN_LENGTH:
@@ -149,7 +149,7 @@ class Lexicon:
 
     # -- membership ---------------------------------------------------------------
     def __contains__(self, word: object) -> bool:
-        return isinstance(word, str) and word.upper() in self.words
+        return isinstance(word, str) and nfc(word).upper() in self.words
 
     def __len__(self) -> int:
         return len(self.words)
@@ -164,7 +164,7 @@ class Lexicon:
         """The words (upper-cased) that are not in the lexicon, in order, without repeats."""
         out: list[str] = []
         for word in words:
-            upper = word.upper()
+            upper = nfc(word).upper()
             if upper not in self.words and upper not in out:
                 out.append(upper)
         return out

@@ -25,6 +25,7 @@ import string
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from qiza.alphabet import nfc
 from qiza.errors import MoveSyntaxError
 from qiza.rules import Notation
 
@@ -170,9 +171,10 @@ def parse_move(text: str, notation: Notation, board: Board | None = None) -> Mov
     written out, in parentheses or as ``.``. Written-out letters on occupied squares
     need ``board`` to be told apart from tiles placed (and are checked against it).
     With a ``board`` the word is read into its tile set's tiles by greedy longest match
-    (Spanish ``CHICO`` is CH-I-C-O); ``[CH]`` is one tile in any case.
+    (Spanish ``CHICO`` is CH-I-C-O); ``[CH]`` is one tile in any case. Text is read composed
+    (:func:`~qiza.alphabet.nfc`: ``N`` + U+0303 is ``Ñ``).
     """
-    raw = text.strip()
+    raw = nfc(text).strip()
     if not raw:
         raise MoveSyntaxError("empty move")
     if len(raw) > MAX_MOVE_LENGTH:

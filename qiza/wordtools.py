@@ -20,6 +20,7 @@ import os
 import time
 from collections.abc import Iterable
 
+from qiza.alphabet import nfc
 from qiza.lexicon import MAX_LENGTH, MIN_LENGTH, Lexicon, load_lexicon, user_cache_dir
 from qiza.text import plural
 
@@ -73,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
     action = args.action
     if action == "check":
         ok = True
-        for word in args.words:
+        for word in map(nfc, args.words):  # as the lexicon reads it: N + U+0303 is Ñ
             valid = word in lexicon
             ok &= valid
             why = f"not in {lexicon.name}"
@@ -87,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if action == "hooks":
         front, back = lexicon.hooks(args.word)
-        word = args.word.upper()
+        word = nfc(args.word).upper()
         note = "" if word in lexicon else f" ({word} itself is not in {lexicon.name})"
         print(f"front: {front or '-'}   {word}   back: {back or '-'}{note}")
         return 0

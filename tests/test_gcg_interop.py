@@ -4,12 +4,17 @@ Finish Line games."""
 
 from __future__ import annotations
 
-from qiza import gcg
-from qiza.alphabet import SUPER
+import pytest
+
+from qiza import cgp, gcg
+from qiza.alphabet import SPANISH, SUPER
+from qiza.cli import main
 from qiza.game import Game
+from qiza.languages import LANGUAGES
 from qiza.layout import find_layout
-from qiza.lexicon import Lexicon
-from qiza.rules import find_preset
+from qiza.lexicon import Lexicon, LoadReport
+from qiza.move import parse_move
+from qiza.rules import Notation, find_preset
 
 SUPER_WORDS = Lexicon("TEST", ["AT", "TA", "CAT", "ACT"], tile_set=SUPER)
 
@@ -51,3 +56,44 @@ def test_a_file_without_an_encoding_line_is_read_as_windows_1252() -> None:
     # a declared character set is read as declared, ISO-8859-1 too
     declared = gcg.parse_bytes(b"#character-encoding ISO-8859-1\n#player1 a A\x80B\n")
     assert declared.players[0].name == "AB" and declared.warnings
+
+
+# -- decomposed letters ---------------------------------------------------------------------------
+
+N_TILDE = "N\u0303"  # Ñ as macOS types it: N and the combining tilde (NFD)
+SPANISH_WORDS = Lexicon("TEST", frozenset(["AÑO", "AÑOS", "OSO", "ÑU"]), LoadReport(), tile_set=SPANISH)
+
+
+def test_decomposed_letters_are_the_composed_tiles_wherever_text_is_read(capsys: pytest.CaptureFixture[str]) -> None:
+    """Text typed on macOS decomposes Ñ into N + U+0303 (NFD): racks, words and moves holding it
+    were refused ("'\u0303' is not a letter of the spanish tile set"). Text is read as NFC."""
+    assert SPANISH.codes(f"A{N_TILDE}O?") == SPANISH.codes("AÑO?")
+    assert SPANISH.codes(f"a{N_TILDE.lower()}o") == SPANISH.codes("añO".lower())
+    assert SPANISH.code(N_TILDE) == SPANISH.code("Ñ") and SPANISH.code_string(f"A{N_TILDE}O") == SPANISH.code_string("AÑO")
+    # the move parser, so every front end: the terminal, the web, saved games' actions
+    game = Game(find_preset("classic").with_options(challenge="auto"), players=["Ana", "Íñigo"],
+                lexicon=SPANISH_WORDS, seed=2)
+    game.set_rack(0, f"A{N_TILDE}OSEEE")
+    assert game.rack_text(0) == "AÑOSEEE"
+    record = game.play(f"H8 A{N_TILDE}OS")
+    assert record.words == ("AÑOS",) and game.board.rows_text()[7][7:11] == "AÑOS"
+    assert parse_move(f"exchange {N_TILDE.lower()}?", Notation.RULEBOOK) == parse_move("exchange ñ?", Notation.RULEBOOK)
+    # word lists and word tools
+    assert f"A{N_TILDE}O" in SPANISH_WORDS and not SPANISH_WORDS.invalid_words([f"a{N_TILDE.lower()}o"])
+    assert SPANISH_WORDS.anagrams(f"OA{N_TILDE}") == ["AÑO"]
+    spanish = LANGUAGES["spanish-debian"]
+    assert spanish.playable([f"a{N_TILDE.lower()}o", "n\u0303u"])[0] == {"AÑO", "ÑU"}  # not ANO, NU
+    # a GCG record: its racks, words and #rack lines; nicknames match whichever way they are written
+    text = ("#character-encoding UTF-8\n#tile-distribution spanish\n#player1 I\u0301n\u0303igo Íñigo\n"
+            f"#player2 ana Ana\n>Íñigo: A{N_TILDE}OSEEE 8E A{N_TILDE}OS +22 22\n#rack1 {N_TILDE}UEEEEE\n")
+    read = gcg.parse_bytes(text.encode("utf-8"))
+    assert not read.errors, read.errors
+    assert read.events[0].rack == "AÑOSEEE" and read.events[0].word == "AÑOS" and read.final_racks[1] == "ÑUEEEEE"
+    result = gcg.replay(read)
+    assert result.clean and result.game is not None and result.game.board.rows_text()[7][4:8] == "AÑOS"
+    # a CGP position's board and racks (qiza best)
+    position = cgp.loads(f"15/15/15/15/15/15/15/3A{N_TILDE}OS8/15/15/15/15/15/15/15 {N_TILDE}UEEEEE/ 14/0 0 ld spanish")
+    assert position.racks[0] == "ÑUEEEEE" and position.board.rows_text()[7][3:7] == "AÑOS"
+    if spanish.path.is_file():  # the Debian list (CI installs it)
+        assert main(["words", "--lexicon", "spanish-debian", "check", f"a{N_TILDE.lower()}o"]) == 0
+        assert "AÑO: valid" in capsys.readouterr().out

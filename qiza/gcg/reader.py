@@ -7,6 +7,7 @@ import os
 import re
 from typing import Any
 
+from qiza.alphabet import nfc
 from qiza.errors import FileFormatError
 from qiza.gcg.record import (
     _COORD,
@@ -144,8 +145,10 @@ def load(path: str | os.PathLike[str]) -> GameRecord:
 
 
 def loads(text: str, *, path: str | None = None) -> GameRecord:
-    """Read a GCG file's text leniently: problems are collected in ``errors`` / ``warnings``."""
-    return _Reader(path).read(text)
+    """Read a GCG file's text leniently: problems are collected in ``errors`` / ``warnings``.
+    The text is read composed (:func:`~qiza.alphabet.nfc`), so racks, words and nicknames typed
+    with decomposed letters (``N`` + U+0303 for ``Ñ``, as macOS types it) are the letters they show."""
+    return _Reader(path).read(nfc(text))
 
 
 class _TooManyProblems(Exception):
