@@ -14,7 +14,8 @@ from qiza.languages import LANGUAGES
 from qiza.layout import find_layout
 from qiza.lexicon import Lexicon, LoadReport
 from qiza.move import parse_move
-from qiza.rules import Notation, find_preset
+from qiza.rules import Notation, find_preset, finish_line
+from qiza.sheet import EndReason
 
 SUPER_WORDS = Lexicon("TEST", ["AT", "TA", "CAT", "ACT"], tile_set=SUPER)
 
@@ -97,3 +98,45 @@ def test_decomposed_letters_are_the_composed_tiles_wherever_text_is_read(capsys:
     if spanish.path.is_file():  # the Debian list (CI installs it)
         assert main(["words", "--lexicon", "spanish-debian", "check", f"a{N_TILDE.lower()}o"]) == 0
         assert "AÑO: valid" in capsys.readouterr().out
+
+
+# -- Finish Line ----------------------------------------------------------------------------------
+
+def _finish_line_game() -> Game:
+    """A Finish Line game (Ann a beginner, target 70; Bob an expert, 200) that Ann ends at her second play."""
+    rules = finish_line(["beginner", "expert"]).with_options(challenge="single", first_player="fixed")
+    game = Game(rules, players=["Ann", "Bob"], lexicon=Lexicon("TEST", ["RETINAS", "ZO"]), seed=4)
+    game.set_rack(0, "AEINRST")
+    game.play("H8 RETINAS")
+    game.set_rack(1, "EEEIIIU")
+    game.play("pass")
+    game.set_rack(0, "ZOEEEEE")
+    game.play("H7 ZO")
+    game.accept()
+    assert game.over and game.end_reason is EndReason.FINISH_LINE and game.winners() == [0]
+    return game
+
+
+def test_a_finish_line_record_replays_to_its_end() -> None:
+    """Finish Line (RULES.md): the game ends the moment a player reaches their target, without
+    counting the racks. A record of one said nothing of it, and its replay left the game open after
+    the last line. qiza writes the targets as a tag note before the first event (Macondo
+    and Quackle pass over such a note) and the replay plays to them."""
+    game = _finish_line_game()
+    text = gcg.dumps(gcg.from_game(game))
+    assert "\n#note #finish-line 70 200\n>Ann:" in text and "#incomplete" not in text
+    record = gcg.loads(text)
+    assert gcg.rules_for(record).finish_line == (70, 200)
+    result = gcg.replay(record)
+    assert result.clean, [str(d) for d in result.differences]
+    assert result.game is not None and result.game.over and result.game.end_reason is EndReason.FINISH_LINE
+    assert result.game.winners() == [0] and result.game.scores == game.scores
+    # the targets are the record's players', whoever moves first
+    swapped = text.replace("#player1 Ann Ann\n#player2 Bob Bob", "#player1 Bob Bob\n#player2 Ann Ann")
+    result = gcg.replay(gcg.loads(swapped.replace("#finish-line 70 200", "#finish-line 200 70")))
+    assert result.clean and result.game is not None and result.game.over and result.game.winners() == [0]
+    assert result.game.players == ["Ann", "Bob"]
+    # targets that do not fit the players are the record's error, not a traceback
+    for bad in ("#finish-line 70", "#finish-line 70 x", "#finish-line 70 0", "#finish-line 70 1234567"):
+        result = gcg.replay(gcg.loads(text.replace("#finish-line 70 200", bad)))
+        assert result.game is None and "#finish-line" in result.differences[0].message, bad

@@ -40,6 +40,10 @@ TURN_EVENTS = (EventType.PLACE, EventType.PASS, EventType.EXCHANGE, EventType.TU
 
 UNSUCCESSFUL_CHALLENGE_NOTE = "#unsuccessful-challenge"
 """The note Macondo and Woogles write after a pass that is a turn lost to a failed challenge."""
+FINISH_LINE_NOTE = "#finish-line"
+"""qiza's note before the first event of a Finish Line game: each player's target score, in the
+order of the ``#player`` lines (``#finish-line 70 200``). GCG has no pragma for it; Macondo and
+Quackle pass over a note before the first event (an unknown pragma would stop Macondo's reader)."""
 CHALLENGER_NOTE = "#challenger"
 """qiza's note naming who made the challenge of a ``(challenge)`` event (``#challenger NICK``)."""
 
@@ -138,6 +142,24 @@ class GameRecord:
     """Other pragmas, kept in order as (name, value)."""
     errors: list[FileFormatError] = field(default_factory=list, compare=False, repr=False)
     warnings: list[FileFormatError] = field(default_factory=list, compare=False, repr=False)
+
+    @property
+    def finish_line(self) -> tuple[int, ...] | None:
+        """The Finish Line targets a ``#finish-line`` note gives, by player (``None`` without one).
+
+        Raises :class:`~qiza.errors.FileFormatError` when they are not one whole number above 0
+        (of at most 6 digits) for each player."""
+        for note in self.notes:
+            tag, _, value = note.partition(" ")
+            if tag != FINISH_LINE_NOTE:
+                continue
+            targets = value.split()
+            if len(targets) != len(self.players) or not all(re.fullmatch(r"[0-9]{1,6}", t) for t in targets) \
+                    or any(int(t) <= 0 for t in targets):
+                raise FileFormatError(f"{FINISH_LINE_NOTE} {value[:40]}: the Finish Line targets are one whole "
+                                      f"number above 0 for each of the {len(self.players)} players")
+            return tuple(int(t) for t in targets)
+        return None
 
     def seat(self, nick: str) -> int:
         """The 0-based seat of a player by nickname."""

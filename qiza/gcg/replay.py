@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -71,8 +72,9 @@ def _named_tile_set(record: GameRecord) -> TileSet:
 def rules_for(record: GameRecord) -> Rules:
     """The rules a record was played under, as far as it shows: tile set, layout, rack size, the
     challenge rule (double when it records a turn lost to a challenge, five- or ten-point
-    when it records challenge bonuses, else single) and how end-rack
-    points were settled (doubled, the tournament rule, or the rule book's)."""
+    when it records challenge bonuses, else single), how end-rack
+    points were settled (doubled, the tournament rule, or the rule book's) and the Finish Line
+    targets of a ``#finish-line`` note (by the record's players, as :func:`replay` takes them)."""
     tile_set = tile_set_for(record)
     challenge = ChallengeRule.SINGLE
     for event in record.events:
@@ -94,7 +96,8 @@ def rules_for(record: GameRecord) -> Rules:
             if value and event.score == value:
                 end_points = EndPoints.RULEBOOK
     players = max(2, len(record.players))
-    return Rules(name="gcg", tile_set=tile_set, layout=_layout_for(record), challenge=challenge,
+    return Rules(name="gcg", finish_line=record.finish_line, tile_set=tile_set, layout=_layout_for(record),
+                 challenge=challenge,
                  end_points=end_points, first_player=FirstPlayer.FIXED, notation=Notation.TOURNAMENT,
                  exchange_limit=0, min_players=1, max_players=max(4, players), rack_size=_rack_size(record, tile_set),
                  **_end_rule(record))
@@ -201,7 +204,9 @@ def replay(record: GameRecord, *, lexicon: Lexicon | str | None = None, rules: R
     taken back whatever the lexicon says, as the record shows. After the last event of an
     unfinished game the players hold the racks of its ``#rack1``, ``#rack2`` ... lines.
     ``rules``: the rules to replay under (default :func:`rules_for` the record; those of a
-    whole record for the first part of it).
+    whole record for the first part of it), Finish Line targets by the record's players. A
+    Finish Line game ends after its last event when that play reached a target (a play open to
+    challenge stands, as the record shows) unless the record is ``#incomplete``.
     """
     try:
         if not record.players:
@@ -238,6 +243,10 @@ class _Replayer:
         self.n = n
         names = [record.players[(self.first + i) % n].name or record.players[(self.first + i) % n].nick
                  for i in range(n)]
+        if rules.finish_line is not None and len(rules.finish_line) == n:  # by the game's seats
+            rules = dataclasses.replace(rules, finish_line=tuple(rules.finish_line[(self.first + i) % n]
+                                                                 for i in range(n)))
+            self.rules = rules
         self.game = Game(rules, players=names, lexicon=self.judge, seed=0)
         self.result = Replay(self.game, first=self.first)
         self.used_end_records: set[int] = set()
@@ -272,6 +281,9 @@ class _Replayer:
                 self.result.stopped = event
                 break
         else:
+            game = self.game
+            if self.rules.finish_line is not None and game.pending_ends_game and not self.record.incomplete:
+                game.accept()  # the play that reached the target stands: the record ends there
             self.deal_final_racks()
         return self.result
 

@@ -15,6 +15,7 @@ from qiza.gcg.reader import _text_codec
 from qiza.gcg.record import (
     _RACK_OK,
     CHALLENGER_NOTE,
+    FINISH_LINE_NOTE,
     GCG_LAYOUT_NAMES,
     GCG_TILE_SET_NAMES,
     UNSUCCESSFUL_CHALLENGE_NOTE,
@@ -183,6 +184,8 @@ def from_game(game: Game, *, title: str | None = None) -> GameRecord:
     layout = game.rules.layout
     if layout is not STANDARD:  # SuperCrosswordGame, as Macondo and Woogles name the 21x21 board
         record.board_layout = GCG_LAYOUT_NAMES.get(layout.name, layout.name)
+    if game.rules.finish_line is not None:  # the replay ends the game where the rules do
+        record.notes.append(f"{FINISH_LINE_NOTE} {' '.join(map(str, game.rules.finish_line))}")
     history = game.history
     for index, entry in enumerate(history):
         if entry.kind is Kind.FAILED_CHALLENGE:
