@@ -48,6 +48,8 @@ _CGP_CHALLENGE = {ChallengeRule.SINGLE: "single", ChallengeRule.DOUBLE: "double"
 _LAYOUT_NAMES = {"crosswordgame": "standard", "standard": "standard", "supercrosswordgame": "super",
                  "super": "super"}
 _CGP_LAYOUT = {"standard": "CrosswordGame", "super": "SuperCrosswordGame"}
+_CGP_TILE_SET = {"super": "english_super"}
+"""Tile sets by the ``ld`` names Macondo reads where these differ from qiza's (``french`` ... in both)."""
 _KNOWN = ("lex", "ld", "bdn", "cr", "ex", "bb", "mcnz")
 MAX_PLAYERS = 4
 """A CGP names 2 to 4 players' racks and scores."""
@@ -129,7 +131,8 @@ class Position:
             board=game.board.copy(), racks=[game.rack_text(s) for s in range(game.player_count)],
             scores=list(game.scores), to_move=game.to_move, scoreless_turns=game.scoreless_streak(),
             lexicon=game.lexicon.name,
-            tile_distribution=None if rules.tile_set is ENGLISH else rules.tile_set.name,
+            tile_distribution=None if rules.tile_set is ENGLISH else _CGP_TILE_SET.get(rules.tile_set.name,
+                                                                                      rules.tile_set.name),
             board_layout=None if rules.layout is STANDARD else _CGP_LAYOUT.get(rules.layout.name, rules.layout.name),
             challenge_rule=_CGP_CHALLENGE[rules.challenge],
             exchange_limit=None if rules.exchange_limit == 7 else rules.exchange_limit,

@@ -114,3 +114,16 @@ def test_position_game_saves_and_replays() -> None:
     again = savefile.loads(savefile.dumps(game))
     assert again.board == game.board and again.racks == game.racks and again.scores == game.scores
     assert again.scoreless_streak() == 4
+
+
+def test_a_super_position_is_written_with_macondos_names() -> None:
+    """The Super board's tiles go out as ``ld english_super`` and the board as
+    ``bdn SuperCrosswordGame``, the names Macondo reads; the old ``ld super`` still reads."""
+    from qiza.rules import find_preset
+
+    game = Game(find_preset("super"), players=["A", "B"], seed=3)
+    text = cgp.dumps(cgp.Position.from_game(game))
+    assert "ld english_super;" in text and "bdn SuperCrosswordGame;" in text
+    for written in (text, text.replace("english_super", "super")):
+        restored = cgp.loads(written).to_game(lexicon=game.lexicon)
+        assert restored.rules.tile_set is game.rules.tile_set and restored.tile_total() == game.tile_total()
