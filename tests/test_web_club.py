@@ -752,6 +752,21 @@ def test_abort_by_agreement_before_the_second_turn(club: Club) -> None:
     assert answer.status_code == 409 and answer.json()["error"]["code"] == "too_late_to_abort"
 
 
+def test_an_ask_to_abort_lapses_like_an_ask_for_a_rematch(club: Club) -> None:
+    from qiza.web.leaving import ABORT_WAIT
+
+    ann, bob = sign_up(club, "Ann"), sign_up(club, "Bob")
+    game_id, seats = seek_and_accept(club, ann, bob, time_control={"minutes": 5})
+    ask = {name: {"seat": seats[name]["seat"], "token": seats[name]["token"]} for name in ("a", "b")}
+    assert post(ann, f"/api/games/{game_id}/abort", ask["a"])["abort_asked"] == [seats["a"]["seat"]]
+    club.time.advance(ABORT_WAIT + 1)  # Ann asked long ago: her ask no longer stands
+    assert view(bob, game_id, seats["b"])["abort_asked"] == []
+    state = post(bob, f"/api/games/{game_id}/abort", ask["b"])
+    assert not state["aborted"] and state["abort_asked"] == [seats["b"]["seat"]]
+    club.time.advance(ABORT_WAIT - 1)  # within the wait of Bob's ask: both asked, the game is aborted
+    assert post(ann, f"/api/games/{game_id}/abort", ask["a"])["aborted"]
+
+
 def test_a_computer_never_plays_in_an_aborted_game(club: Club, monkeypatch: pytest.MonkeyPatch) -> None:
     from qiza.web.service import COMPUTER, PERSON, SeatSpec
 

@@ -2,7 +2,9 @@
 
 * **Abort.** Before the second turn of the game, a player may ask to abort; once every person
   in the game has asked (a game against computers only needs its one person), the game is
-  aborted: no result, no rating, its clocks stop, and no action is taken any more.
+  aborted: no result, no rating, its clocks stop, and no action is taken any more. An ask
+  lapses after :data:`ABORT_WAIT` seconds (as a rematch ask does): a player who asked and
+  went away is not held to it when another player asks much later.
 * **Claim.** In a game without a clock, when the player to move has not moved for
   :attr:`Leaving.remind_after` seconds, another player may send a reminder (the idle player's
   page shows it). If that player still has not moved :attr:`Leaving.claim_after` seconds after
@@ -25,6 +27,9 @@ from qiza.web.errors import ApiError, errors
 from qiza.web.seeks import GameIdPath
 from qiza.web.service import PERSON, GameService, game_state
 from qiza.web.throttle import FailureThrottle
+from qiza.web.views import ABORT_WAIT, abort_asks
+
+__all__ = ["ABORT_WAIT", "CLAIM_AFTER", "REMIND_AFTER", "Leaving", "SeatIn", "router"]
 
 #: default seconds without a move before a reminder may be sent, and after it before a claim
 REMIND_AFTER = 24 * 3600.0
@@ -63,14 +68,17 @@ class Leaving:
         return game_state(row, game, body.seat, now=self.games.now())
 
     def abort(self, request: Request, game_id: str, body: SeatIn) -> dict[str, Any]:
-        """Ask to abort (before the second turn); the game is aborted when every person asked."""
+        """Ask to abort (before the second turn); the game is aborted when every person asked
+        within :data:`ABORT_WAIT` seconds of each other (an older ask lapses)."""
         def ask(row: GameRow, game: Game) -> None:
             turns = sum(1 for record in game.history if record.is_turn)
             if turns >= 2:
                 raise ApiError(409, "too_late_to_abort", "a game can be aborted only before its second turn")
-            asked = row.settings.setdefault("abort", [])
-            if body.seat not in asked:
-                asked.append(body.seat)
+            now = self.games.now()
+            asked = [seat for seat in abort_asks(row.settings, now) if seat != body.seat] + [body.seat]
+            at = row.settings.get("abort_at", {})
+            row.settings["abort"] = asked
+            row.settings["abort_at"] = {str(s): now if s == body.seat else at[str(s)] for s in asked}
             persons = {i for i, entry in enumerate(row.seats) if entry["kind"] == PERSON and entry.get("joined")}
             if persons <= set(asked):
                 row.settings["aborted"] = True

@@ -12,6 +12,9 @@ from qiza.rules import PRESETS, Rules
 from qiza.web.clocks import Clock
 from qiza.web.db import GameRow
 
+#: seconds a player's ask to abort waits for the others' (then it lapses, as a rematch ask does)
+ABORT_WAIT = 300.0
+
 
 def ordered_rack(game: Game, seat: int, order: str | None) -> str:
     """The seat's rack in the order its player chose: the tiles of ``order`` that are still
@@ -112,12 +115,23 @@ def game_state(row: GameRow, game: Game, seat: int | None, order: str | None = N
         "clock": clock_json(row, now),
         "rated": bool(row.settings.get("rated")),
         "aborted": bool(row.settings.get("aborted")),
-        "abort_asked": list(row.settings.get("abort", [])),
+        "abort_asked": abort_asks(row.settings, now),
         "rating_changes": row.settings.get("rating_changes"),
         "rematch": row.settings.get("rematch"),
         "reminder": row.settings.get("reminder"),
         "accounts": [bool(entry.get("user_id")) for entry in row.seats],
     }
+
+
+def abort_asks(settings: dict[str, Any], now: float | None) -> list[int]:
+    """The seats whose ask to abort still stands at ``now``: an ask lapses after
+    :data:`ABORT_WAIT` seconds (an ask stored without its time has lapsed; ``now`` ``None``:
+    every ask)."""
+    asked = [int(seat) for seat in settings.get("abort", [])]
+    if now is None:
+        return asked
+    at = settings.get("abort_at", {})
+    return [seat for seat in asked if now - float(at.get(str(seat), float("-inf"))) <= ABORT_WAIT]
 
 
 def clock_json(row: GameRow, now: float | None) -> dict[str, Any] | None:
