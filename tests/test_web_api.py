@@ -649,6 +649,13 @@ def test_gcg_download_after_the_game(client: TestClient) -> None:
     answer = client.get(f"/api/games/{game_id}/gcg")
     assert answer.status_code == 200, answer.text
     assert "#player1" in answer.text and "Ann" in answer.text and "attachment" in answer.headers["content-disposition"]
+    # the game's id (it is in the game's URL, no secret) names it as Woogles' "#id io.woogles ID" does,
+    # and qiza's own reader takes the line back
+    from qiza.gcg import loads
+
+    assert f"\n#id qiza {game_id}\n" in answer.text
+    record = loads(answer.text)
+    assert record.id == f"qiza {game_id}" and not record.pragmas and not record.warnings
 
 
 def test_computer_challenges_a_phony(db_url: str) -> None:

@@ -218,7 +218,8 @@ class GameService(SeatsMixin, ClocksMixin, ComputerSeatsMixin):
         return version
 
     def gcg(self, game_id: str) -> str:
-        """The game record in GCG (needs :mod:`qiza.gcg`), once the game is over (it shows every rack)."""
+        """The game record in GCG (needs :mod:`qiza.gcg`), once the game is over (it shows every rack),
+        with the pragma ``#id qiza GAMEID``."""
         return self._finished_record(game_id)[0]
 
     def _finished_record(self, game_id: str) -> tuple[str, str, Notation]:
@@ -233,7 +234,11 @@ class GameService(SeatsMixin, ClocksMixin, ComputerSeatsMixin):
             if not game.over:
                 raise ApiError(409, "game_not_over", "the GCG record is available when the game is over")
             names = " vs ".join(clean_name(name) for name in game.players)
-            text = str(gcg.dumps(gcg.from_game(game, title=f"qiza web game {game_id}: {names}")))
+            record = gcg.from_game(game, title=f"qiza web game {game_id}: {names}")
+            # authority and id, as Woogles writes "#id io.woogles ID": the id is in the game's URL (no
+            # secret); seeds and seat tokens are never written
+            record.id = f"qiza {game_id}"
+            text = str(gcg.dumps(record))
             return text, str(row.save.get("lexicon", "enable")), game.rules.notation
 
     def analysis(self, game_id: str) -> dict[str, Any]:
