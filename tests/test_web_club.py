@@ -703,6 +703,33 @@ def test_chat_channels_limits_and_hidden_spectator_chat(club: Club) -> None:
     assert [m["author"] for m in ann.get(base, params={"channel": "spectators"}).json()["messages"]] == ["Cat"]
 
 
+def test_a_guest_player_cannot_read_the_spectators_chat_by_leaving_out_the_token(club: Club) -> None:
+    host = club.browser()  # guests: nobody signed in, their only key is the seat token
+    created = host.post("/api/games", json={"seats": [{"name": "Ann"}, {}]}).json()
+    game_id, token = created["id"], created["tokens"]["0"]
+    joined = host.post(f"/api/games/{game_id}/join", json={"seat": 1, "name": "Bob", "invite": created["invite"]})
+    assert joined.status_code == 200, joined.text
+    cat, dan = sign_up(club, "Cat"), sign_up(club, "Dan")
+    base = f"/api/games/{game_id}/chat"
+    post(cat, base, {"channel": "spectators", "text": "Ann should play QI at 8G"}, 201)
+    # the guest player without the token is an anonymous reader: refused while the game is on
+    anonymous = club.browser()
+    refused = anonymous.get(base, params={"channel": "spectators"})
+    assert refused.status_code == 401 and refused.json()["error"]["code"] == "not_signed_in"
+    with_token = anonymous.get(base, params={"channel": "spectators", "seat": 0}, headers={"X-Seat-Token": token})
+    assert with_token.status_code == 403 and with_token.json()["error"]["code"] == "spectator_chat_hidden"
+    assert anonymous.get(base).status_code == 200  # the players' chat is open to all
+    # a signed-in spectator reads it
+    assert [m["author"] for m in dan.get(base, params={"channel": "spectators"}).json()["messages"]] == ["Cat"]
+    resigned = host.post(f"/api/games/{game_id}/actions", json={
+        "seat": 0, "token": token, "kind": "resign",
+        "version": host.get(f"/api/games/{game_id}").json()["version"]})
+    assert resigned.status_code == 200, resigned.text
+    # the game is over: everyone may read it
+    assert [m["text"] for m in anonymous.get(base, params={"channel": "spectators"}).json()["messages"]] == [
+        "Ann should play QI at 8G"]
+
+
 def test_an_invite_game_clock_waits_for_every_seat(club: Club) -> None:
     host = club.browser()
     created = host.post("/api/games", json={"seats": [{"name": "Ann"}, {}], "time_control": {"minutes": 1,

@@ -191,3 +191,25 @@ def test_a_game_page_signed_out_shows_no_rack_and_signed_in_again_takes_the_seat
         ann.goto(game_url)
         ann.wait_for_selector(".rack-tile")
     assert errors == []
+
+
+def test_an_anonymous_spectator_is_told_to_sign_in_to_read_the_spectators_chat(tmp_path: Path, browser: Any) -> None:
+    now = FakeTime()
+    errors: list[str] = []
+    with Server(f"sqlite:///{tmp_path / 'club.sqlite3'}", now) as server:
+        ann = sign_up(browser, server.url, "Ann", errors)
+        bob = sign_up(browser, server.url, "Bob", errors)
+        ann.click("#post-seek")
+        ann.wait_for_selector("#seek-message >> text=Seek posted")
+        bob.wait_for_selector("#seeks .accept-seek")
+        bob.click("#seeks .accept-seek")
+        ann.wait_for_url(re.compile(r"/game/"))
+        watcher = browser.new_context().new_page()  # nobody signed in
+        watcher.on("pageerror", lambda exc: errors.append(f"watcher: {exc}"))
+        watcher.set_default_timeout(20000)
+        watcher.goto(ann.url)
+        watcher.wait_for_selector("#chat-players-tab")
+        watcher.click("#chat-spectators-tab")
+        watcher.wait_for_selector("#chat-note >> text=Sign in to read the spectators' chat while the game is on")
+        assert watcher.is_hidden("#chat-form")
+    assert errors == []

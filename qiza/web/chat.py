@@ -4,7 +4,10 @@
 * ``spectators``: signed-in spectators write; the players of the game do not see it until the
   game is over (or aborted), so nobody can be helped. A reader counts as a player if they show a seat token
   of the game or are signed in to an account that holds one of its seats; a player asking for
-  the spectators' chat during the game is refused (403 ``spectator_chat_hidden``).
+  the spectators' chat during the game is refused (403 ``spectator_chat_hidden``). Until then
+  only signed-in readers may read it (401 ``not_signed_in``): a guest player, whose only key is
+  the seat token, would otherwise read it by leaving the token out. Once the game is over (or
+  aborted) anyone may read it.
 
 Messages are plain text of at most :data:`MAX_LENGTH` characters (control characters removed),
 at most :data:`RATE_COUNT` per author every :data:`RATE_SECONDS` seconds (counted in the
@@ -118,8 +121,12 @@ class Chat:
         """Messages of a channel after id ``after`` (oldest first, at most 200)."""
         row, game = self.games.peek(game_id)
         ended = game.over or bool(row.settings.get("aborted"))
-        if channel == "spectators" and not ended and self._is_player(game_id, request, seat, token):
-            raise ApiError(403, "spectator_chat_hidden", "players see the spectators' chat when the game is over")
+        if channel == "spectators" and not ended:
+            if self._is_player(game_id, request, seat, token):
+                raise ApiError(403, "spectator_chat_hidden", "players see the spectators' chat when the game is over")
+            if self.accounts.user_of(request) is None:  # maybe a guest player without their token
+                raise ApiError(401, "not_signed_in", "sign in to read the spectators' chat while the game is on "
+                               "(anyone may read it once the game is over)")
         with self.store.read() as connection:
             rows = connection.execute(select(chat).where(chat.c.game_id == game_id, chat.c.channel == channel,
                                                          chat.c.id > after).order_by(chat.c.id).limit(200)).all()
@@ -136,12 +143,12 @@ def router(room: Chat) -> APIRouter:
         """Write in the players' chat (with your seat and token) or the spectators' (signed in)."""
         return room.post(game_id, request, body)
 
-    @api.get("/api/games/{game_id}/chat", responses=errors(403, 404, 503))
+    @api.get("/api/games/{game_id}/chat", responses=errors(401, 403, 404, 503))
     def read(request: Request, game_id: GameIdPath, channel: Annotated[Channel, Query()] = "players",
              after: Annotated[int, Query(ge=0, le=2**62)] = 0, seat: Annotated[int | None, Query(ge=0, le=3)] = None,
              x_seat_token: Annotated[str | None, Header(max_length=200)] = None) -> dict[str, Any]:
-        """Messages after id ``after``. The spectators' chat is hidden from the game's players
-        until the game is over."""
+        """Messages after id ``after``. Until the game is over the spectators' chat is hidden
+        from the game's players (403) and is for signed-in readers only (401)."""
         return room.read(game_id, request, channel, after, seat, x_seat_token)
 
     return api

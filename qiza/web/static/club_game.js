@@ -126,7 +126,15 @@ function renderChatForm() {
   $("chat-form").hidden = !canWrite;
   $("chat-note").textContent = chatChannel === "spectators" && playing && !game.over && !game.aborted
     ? "The spectators' chat opens to the players when the game is over."
-    : !canWrite ? (chatChannel === "players" ? "Only the players write here." : "Sign in to write here.") : "";
+    : spectatorsChatClosed(game)
+      ? "Sign in to read the spectators' chat while the game is on; anyone may read it once the game is over."
+      : !canWrite ? (chatChannel === "players" ? "Only the players write here." : "Sign in to write here.") : "";
+}
+
+/** Whether the server refuses this page the spectators' chat for now: nobody signed in and the game on
+   (a guest player could read it by leaving out their seat token otherwise). */
+function spectatorsChatClosed(game) {
+  return chatChannel === "spectators" && !store.me && !qiza.user && !game.over && !game.aborted;
 }
 
 /** Draws the clocks, chat controls and club actions (called with the rest of the page). */
@@ -141,7 +149,10 @@ async function pollChat() {
   const channel = chatChannel;
   const game = store.game;
   if (!game) return;
-  if (channel === "spectators" && store.me && !game.over && !game.aborted) { $("chat-messages").replaceChildren(); return; }
+  if (channel === "spectators" && (store.me || spectatorsChatClosed(game)) && !game.over && !game.aborted) {
+    $("chat-messages").replaceChildren();
+    return;
+  }
   const headers = store.me ? {"X-Seat-Token": store.me.token} : {};
   const seat = store.me ? `&seat=${store.me.seat}` : "";
   try {
@@ -156,7 +167,10 @@ async function pollChat() {
       $("chat-messages").appendChild(li);
       chatAfter[channel] = m.id;
     }
-  } catch (error) { /* the next poll tries again */ }
+  } catch (error) {
+    if (error.status === 401) $("chat-note").textContent = error.message;  // signed out meanwhile: say why
+    /* otherwise the next poll tries again */
+  }
 }
 
 function switchChat(channel) {
