@@ -45,7 +45,8 @@ class Club:
     def __init__(self, tmp_path: Path, **options: Any) -> None:
         self.time = FakeTime()
         self.db = tmp_path / "club.sqlite3"
-        self.app = create_app(f"sqlite:///{self.db}", computer_processes=0, now=self.time, clock_sweep=0,
+        url = options.pop("database_url", None) or f"sqlite:///{self.db}"
+        self.app = create_app(url, computer_processes=0, now=self.time, clock_sweep=0,
                               password_hasher=PasswordHasher(time_cost=1, memory_cost=8192, parallelism=1),
                               seeds=lambda: 5, **{"sign_ups": 50, **options})
         self.main = TestClient(self.app)
@@ -577,6 +578,47 @@ def test_a_seek_whose_game_could_not_start_can_be_accepted_again(club: Club,
     assert (seek["status"], seek["seated"]) == ("open", 1)  # Bob is not left in it
     game_id = post(bob, f"/api/seeks/{posted['id']}/accept")["game_id"]  # Bob may try again
     assert [p["name"] for p in cat.get(f"/api/games/{game_id}").json()["players"]] in (["Ann", "Bob"], ["Bob", "Ann"])
+
+
+@pytest.mark.parametrize("database", ["sqlite", "postgres"])
+def test_a_seek_game_whose_id_could_not_be_recorded_is_not_left_running(tmp_path: Path, database: str) -> None:
+    """A database failure between storing a seek's game and recording its id in the seek (fault
+    injected into that write): no game is left running that nobody was told of."""
+    from sqlalchemy import event, func, select
+    from sqlalchemy.exc import OperationalError
+
+    from qiza.web.db import game_players, games
+
+    url = postgres_url() if database == "postgres" else None
+    made = Club(tmp_path, database_url=url)
+    try:
+        suffix = f"{int(time.time() * 1000) % 10**7}{os.getpid() % 1000}"
+        made.time.t = time.time()  # on PostgreSQL other tests' games are in the same tables
+        ann, bob, cat = (sign_up(made, name + suffix) for name in ("ann", "bob", "cat"))
+        posted = post(ann, "/api/seeks", {"time_control": {"minutes": 1}, "rated": True}, 201)
+        store = made.service.store
+        of_the_seek = select(func.count()).select_from(games).where(games.c.settings.contains(posted["id"]))
+
+        def fail_recording_the_game(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+            if statement.startswith("UPDATE seeks SET game_id"):
+                raise OperationalError(statement, {}, Exception("the database went away (injected)"))
+
+        event.listen(store.engine, "before_cursor_execute", fail_recording_the_game)
+        try:
+            refused = bob.post(f"/api/seeks/{posted['id']}/accept", headers=csrf(bob))
+        finally:
+            event.remove(store.engine, "before_cursor_execute", fail_recording_the_game)
+        assert refused.status_code == 503 and refused.json()["error"]["code"] == "database_unavailable"
+        with store.read() as connection:
+            assert connection.execute(of_the_seek).scalar() == 0  # no game of this seek
+            ids = [ann.get("/api/account").json()["user"]["id"], bob.get("/api/account").json()["user"]["id"]]
+            assert connection.execute(select(game_players).where(game_players.c.user_id.in_(ids))).all() == []
+        seek = next(s for s in cat.get("/api/seeks").json()["open"] if s["id"] == posted["id"])
+        assert (seek["status"], seek["seated"]) == ("open", 1)  # open again, without Bob
+        game_id = post(bob, f"/api/seeks/{posted['id']}/accept")["game_id"]
+        assert [s["game_id"] for s in ann.get("/api/seeks").json()["mine"] if s["id"] == posted["id"]] == [game_id]
+    finally:
+        made.close()
 
 
 def test_a_four_player_seek_fills_up_and_rates_with_openskill(club: Club) -> None:

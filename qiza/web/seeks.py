@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Request
@@ -191,8 +191,11 @@ class Seeks:
         names = self.accounts.names(ids)
         players = [(uid, names.get(uid, "?")) for uid in ids]
         secrets.SystemRandom().shuffle(players)
+        def record(connection: Any, game_id: str) -> None:  # in the game's own transaction: both or neither
+            connection.execute(update(seeks).where(seeks.c.id == seek_id).values(game_id=game_id))
+
         try:
-            game_id = self.start(players, settings, {"seek": seek_id})
+            game_id = self.start(players, settings, {"seek": seek_id}, also=[record])
         except BaseException:
             # no game: the seek is open again, without this player (who may accept again)
             joined.remove(user.id)
@@ -202,8 +205,6 @@ class Seeks:
                 connection.execute(update(seeks).where(seeks.c.id.in_(withdrawn), seeks.c.status == "cancelled")
                                    .values(status="open"))
             raise
-        with self.store.transaction() as connection:
-            connection.execute(update(seeks).where(seeks.c.id == seek_id).values(game_id=game_id))
         return {"game_id": game_id, "game_url": f"/game/{game_id}", "waiting_for": 0}
 
     def leave(self, user: User, seek_id: str) -> None:
@@ -221,9 +222,10 @@ class Seeks:
                 raise ApiError(404, "no_such_seek", "you have no open seek with this id")
 
     def start(self, players: list[tuple[str, str]], settings: dict[str, Any], extra: dict[str, Any],
-              first_player: str | None = None) -> str:
+              first_player: str | None = None, also: Sequence[Callable[[Any, str], None]] = ()) -> str:
         """A game between accounts (``(user id, name)`` per seat, in seat order); ``first_player``:
-        the rules' option of who starts (``"fixed"``: the first seat), the preset's if ``None``."""
+        the rules' option of who starts (``"fixed"``: the first seat), the preset's if ``None``;
+        ``also``: writes that commit with the game or not at all (see :meth:`GameService.create`)."""
         control = settings.get("time_control")
         options: dict[str, Any] = {"challenge": settings["challenge"]} if settings.get("challenge") else {}
         if first_player is not None:
@@ -232,7 +234,7 @@ class Seeks:
             preset=settings["preset"], options=options or None, lexicon=settings["lexicon"],
             seats=[SeatSpec(PERSON, name, user_id=uid) for uid, name in players], claim=[],
             time_control=TimeControl.from_json(control) if control else None, rated=bool(settings.get("rated")),
-            extra={**extra, "seek_settings": settings})
+            extra={**extra, "seek_settings": settings}, also=also)
         return created.id
 
     def rematch(self, user: User, game_id: str) -> dict[str, Any]:

@@ -22,7 +22,7 @@ import importlib
 import logging
 import secrets
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -91,6 +91,11 @@ class Action:
     tiles: str | None = None
 
 
+def _with_id(write: Callable[[Any, str], None], game_id: str) -> Callable[[Any], None]:
+    """A write of a new game's transaction that is given the game's id."""
+    return lambda connection: write(connection, game_id)
+
+
 class GameService(SeatsMixin, ClocksMixin, ComputerSeatsMixin):
     """Every game of one server process: creating games, what each seat sees, and acting (the
     concerns are the mixins', storing is :class:`~qiza.web.game_core.GameCore`'s)."""
@@ -100,14 +105,17 @@ class GameService(SeatsMixin, ClocksMixin, ComputerSeatsMixin):
                seats: Sequence[SeatSpec], seed: int | None = None, lexicon: str = "enable",
                word_help: bool | None = None, finish_line_levels: Sequence[str] | None = None,
                claim: Sequence[int] = (0,), time_control: TimeControl | None = None, rated: bool = False,
-               extra: Mapping[str, Any] | None = None, session: str | None = None) -> Created:
+               extra: Mapping[str, Any] | None = None, session: str | None = None,
+               also: Sequence[Callable[[Any, str], None]] = ()) -> Created:
         """Create a game; returns its id, the secret tokens of the person seats in ``claim``
         and the invite secret that others need to take the free person seats. ``seed``: the
         bag's seed (for tests; by default one from :attr:`seeds`; the HTTP API takes none). The first
         seat claimed is the creator's: that player may show the invite again, replace or
         withdraw it, and give free seats to the computer. ``session``: the hash of the session of a
         signed-in creator, whose account holds their seat: that seat's token works while it is open
-        (as :meth:`~qiza.web.seats.SeatsMixin.issue_token`'s)."""
+        (as :meth:`~qiza.web.seats.SeatsMixin.issue_token`'s). ``also``: more writes that commit with
+        the new game or not at all (a seek records its game), each called with the connection and
+        the game's id."""
         if not 2 <= len(seats) <= 4:
             raise ApiError(422, "bad_seats", f"a game has 2 to 4 seats, not {len(seats)}")
         if finish_line_levels and len(finish_line_levels) != len(seats):
@@ -180,7 +188,9 @@ class GameService(SeatsMixin, ClocksMixin, ComputerSeatsMixin):
                                             self.now()).json()
             self._tick(row, game)
         held = {i: str(s["user_id"]) for i, s in enumerate(stored) if s.get("user_id")}
-        self.store.insert(row, also=[self.store.hold_seats(game_id, held, self.now())] if held else [])
+        writes = [self.store.hold_seats(game_id, held, self.now())] if held else []
+        writes += [_with_id(write, game_id) for write in also]
+        self.store.insert(row, also=writes)
         self._cache[game_id] = _Cached(1, game, row=row)
         if self._needs_computer(row, game):
             self.schedule_computers(game_id)
