@@ -621,6 +621,28 @@ def test_a_seek_game_whose_id_could_not_be_recorded_is_not_left_running(tmp_path
         made.close()
 
 
+def test_a_player_who_joined_a_seek_and_left_the_lobby_is_dropped_before_the_game_starts(club: Club) -> None:
+    from qiza.web.seeks import AWAY
+
+    people = {name: sign_up(club, name) for name in ("Ann", "Bob", "Cat", "Dan", "Eve")}
+    posted = post(people["Ann"], "/api/seeks", {"players": 4, "rated": True, "time_control": {"minutes": 1}}, 201)
+    accept = f"/api/seeks/{posted['id']}/accept"
+    for name in ("Bob", "Eve"):
+        assert post(people[name], accept)["game_id"] is None
+    club.time.advance(AWAY - 80)  # Ann and Bob keep the lobby open; Eve closed hers
+    for name in ("Ann", "Bob"):
+        people[name].get("/api/seeks")
+    club.time.advance(100)
+    people["Ann"].get("/api/seeks")
+    # the seek would fill with Cat, but Eve has not been seen for longer than AWAY: she is dropped
+    assert post(people["Cat"], accept) == {"game_id": None, "game_url": None, "waiting_for": 1}
+    assert [s["id"] for s in people["Eve"].get("/api/seeks").json()["mine"]] == []
+    started = post(people["Dan"], accept)
+    assert started["game_id"]
+    players = people["Ann"].get(f"/api/games/{started['game_id']}").json()["players"]
+    assert sorted(p["name"] for p in players) == ["Ann", "Bob", "Cat", "Dan"]  # not Eve, who would lose on time
+
+
 def test_a_four_player_seek_fills_up_and_rates_with_openskill(club: Club) -> None:
     names = ["Ann", "Bob", "Cat", "Dan", "Eve"]
     people = {name: sign_up(club, name) for name in names}

@@ -13,6 +13,9 @@ A seek is live while its player has the lobby open (the lobby lists the seeks ev
 which marks theirs as seen): a seek whose player has not been seen for :data:`AWAY` seconds is
 not listed and cannot be accepted, so that nobody starts a game, on the clock and perhaps
 rated, against a player who left (and wins it on time). It is live again when they come back.
+The players who joined a seek for 3 or 4 are watched the same way (their listings mark them
+seen in the seek's ``joined_seen``): one not seen for :data:`AWAY` seconds is dropped from it
+when another player accepts it, so the game never starts with them; they may join again.
 """
 
 from __future__ import annotations
@@ -113,7 +116,7 @@ class Seeks:
                 "yours": viewer is not None and viewer.id == owner, "variant": rated_in,
                 "rating": round(self.ratings.rating(owner, rated_in).rating),
                 "clock_text": control.text() if control else "untimed",
-                **{k: v for k, v in settings.items() if k != "joined"}, "players": int(settings.get("players", 2))}
+                **{k: v for k, v in settings.items() if k not in _PRIVATE}, "players": int(settings.get("players", 2))}
 
     def listing(self, viewer: User | None) -> dict[str, Any]:
         """Open seeks, and the viewer's own seeks (with the game of one accepted lately)."""
@@ -131,6 +134,14 @@ class Seeks:
             with self.store.transaction() as connection:
                 connection.execute(update(seeks).where(seeks.c.id.in_(seen), seeks.c.status == "open")
                                    .values(seen_at=now))
+        if viewer is not None:  # and so are they in the seeks they joined
+            joined = []
+            for r in recent:
+                when = _joiner_seen(r, json.loads(r.settings), viewer.id) if r.status == "open" else None
+                if when is not None and when < now - SEEN_EVERY:
+                    joined.append(r.id)
+            if joined:
+                self._mark_joiner_seen(viewer.id, joined, now)
         with self.store.read() as connection:
             rows = connection.execute(select(seeks).where(
                 seeks.c.status == "open", func.coalesce(seeks.c.seen_at, seeks.c.created_at) >= now - AWAY)
@@ -145,10 +156,23 @@ class Seeks:
 
         return {"open": [out(r) for r in rows], "mine": [out(r) for r in mine]}
 
+    def _mark_joiner_seen(self, user_id: str, seek_ids: list[str], now: float) -> None:
+        """Record that a player who joined these open seeks has the lobby open."""
+        with self.store.transaction() as connection:
+            for seek_id in seek_ids:
+                query = select(seeks).where(seeks.c.id == seek_id, seeks.c.status == "open")
+                found = connection.execute(query.with_for_update() if self.store.is_postgres else query).first()
+                settings = json.loads(found.settings) if found is not None else {}
+                if found is not None and user_id in settings.get("joined", []):
+                    settings.setdefault("joined_seen", {})[user_id] = now
+                    connection.execute(update(seeks).where(seeks.c.id == seek_id)
+                                       .values(settings=json.dumps(settings)))
+
     def accept(self, user: User, seek_id: str) -> dict[str, Any]:
         """Take a seek. A two-player seek starts the game at once; a seek for 3 or 4 players
         starts it with the last player needed (until then ``game_id`` is null and ``waiting_for``
-        says how many more). 409 ``seek_taken`` if the seek filled up or was withdrawn first. The
+        says how many more; players who joined it and left the lobby, not seen for :data:`AWAY`
+        seconds, are dropped first). 409 ``seek_taken`` if the seek filled up or was withdrawn first. The
         game's players' other open seeks are withdrawn when it starts (one game at a time: two
         seeks of one player accepted at once gave them two games on the clock)."""
         with self.store.read() as connection:
@@ -173,10 +197,15 @@ class Seeks:
                 raise ApiError(409, "seek_lapsed", "the player of this seek has left the lobby: it is open again "
                                "when they come back")
             settings = json.loads(found.settings)
-            joined: list[str] = settings.setdefault("joined", [])
+            now = self.now()
+            seen = {j: _joiner_seen(found, settings, j) or 0.0 for j in settings.get("joined", [])}
+            # who joined and left the lobby is dropped: the game would start with them on the clock
+            joined: list[str] = [j for j, when in seen.items() if when >= now - AWAY]
             if found.user_id == user.id or user.id in joined:
                 raise ApiError(409, "own_seek", "you are in this seek already: wait for the other players")
             joined.append(user.id)
+            seen[user.id] = now
+            settings["joined"], settings["joined_seen"] = joined, {j: seen[j] for j in joined}
             full = 1 + len(joined) >= int(settings.get("players", 2))
             connection.execute(update(seeks).where(seeks.c.id == seek_id).values(
                 settings=json.dumps(settings), status="accepted" if full else "open"))
@@ -195,10 +224,12 @@ class Seeks:
             connection.execute(update(seeks).where(seeks.c.id == seek_id).values(game_id=game_id))
 
         try:
-            game_id = self.start(players, settings, {"seek": seek_id}, also=[record])
+            game_id = self.start(players, {k: v for k, v in settings.items() if k != "joined_seen"},
+                                 {"seek": seek_id}, also=[record])
         except BaseException:
             # no game: the seek is open again, without this player (who may accept again)
             joined.remove(user.id)
+            settings["joined_seen"].pop(user.id, None)
             with self.store.transaction() as connection:
                 connection.execute(update(seeks).where(seeks.c.id == seek_id).values(
                     status="open", settings=json.dumps(settings)))
@@ -217,6 +248,7 @@ class Seeks:
                 connection.execute(update(seeks).where(seeks.c.id == seek_id).values(status="cancelled"))
             elif found is not None and user.id in settings.get("joined", []):
                 settings["joined"].remove(user.id)
+                settings.get("joined_seen", {}).pop(user.id, None)
                 connection.execute(update(seeks).where(seeks.c.id == seek_id).values(settings=json.dumps(settings)))
             else:
                 raise ApiError(404, "no_such_seek", "you have no open seek with this id")
@@ -285,6 +317,18 @@ class Seeks:
         return {"preset": row.settings.get("preset", "classic"), "lexicon": row.settings.get("lexicon", "enable"),
                 "challenge": (row.settings.get("options") or {}).get("challenge"),
                 "time_control": clock["control"] if clock else None, "rated": bool(row.settings.get("rated"))}
+
+
+_PRIVATE = frozenset({"joined", "joined_seen"})
+"""A seek's settings that its listing does not show (who joined, and when each was seen)."""
+
+
+def _joiner_seen(row: Any, settings: dict[str, Any], user_id: str) -> float | None:
+    """When a player who joined a seek was last seen in the lobby (``None``: not in it; joined
+    before this was kept: when the seek was posted)."""
+    if user_id not in settings.get("joined", []):
+        return None
+    return float(settings.get("joined_seen", {}).get(user_id, row.created_at))
 
 
 def _seen(row: Any) -> float:
