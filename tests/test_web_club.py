@@ -732,6 +732,21 @@ def test_a_profile_counts_every_finished_game(club: Club) -> None:
     assert bob.get("/api/players/Bob").json()["record"] == {"wins": 0, "losses": 501, "draws": 0}
 
 
+def test_a_profile_shows_the_rated_record_apart_from_every_game(club: Club) -> None:
+    from qiza.web.service import PERSON, SeatSpec
+
+    ann, bob = sign_up(club, "Ann"), sign_up(club, "Bob")
+    ids = [client.get("/api/account").json()["user"]["id"] for client in (ann, bob)]
+    for rated, loser in ((True, 1), (False, 1), (False, 0)):  # one rated win for Ann, two casual games
+        made = club.service.create(seats=[SeatSpec(PERSON, "Ann", user_id=ids[0]),
+                                          SeatSpec(PERSON, "Bob", user_id=ids[1])], claim=[], rated=rated)
+        club.service.change(made.id, lambda _row, game, loser=loser: game.resign(loser), moved=True)
+    profile = bob.get("/api/players/Ann").json()
+    assert profile["record"] == {"wins": 2, "losses": 1, "draws": 0}  # every finished game
+    assert profile["rated_record"] == {"wins": 1, "losses": 0, "draws": 0}
+    assert bob.get("/api/players/Bob").json()["rated_record"] == {"wins": 0, "losses": 1, "draws": 0}
+
+
 # -- chat -------------------------------------------------------------------------------------------
 def test_chat_channels_limits_and_hidden_spectator_chat(club: Club) -> None:
     ann, bob, cat = sign_up(club, "Ann"), sign_up(club, "Bob"), sign_up(club, "Cat")

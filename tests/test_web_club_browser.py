@@ -161,6 +161,8 @@ def test_two_accounts_seek_play_on_the_clock_chat_rate_and_rematch(tmp_path: Pat
         ann.goto(server.url + "/player/Ann")
         ann.wait_for_selector("#recent li")
         assert "vs" in ann.inner_text("#recent") and ("1 won" if first is ann else "1 lost") in ann.inner_text("#record")
+        rated = "Rated games: 1 won, 0 lost" if first is ann else "Rated games: 0 won, 1 lost"
+        assert rated in ann.inner_text("#record")  # the rated record first, then every game's
     assert not errors, errors
 
 

@@ -27,7 +27,9 @@ class Players:
         self.ratings = ratings
 
     def profile(self, name: str) -> dict[str, Any]:
-        """A player's ratings, record (wins, losses, draws of finished games) and recent games."""
+        """A player's ratings, records (wins, losses, draws) and recent games: ``rated_record``
+        counts the finished rated games (those the ratings come from, what a club player means
+        by a record), ``record`` every finished game, rated or not (aborted games are in neither)."""
         user = self.accounts.find(name)
         if user is None:
             raise ApiError(404, "no_such_player", f"there is no player {name!r}")
@@ -38,10 +40,15 @@ class Players:
             rows = connection.execute(held.add_columns(games.c.save, games.c.updated_at)
                                       .order_by(games.c.updated_at.desc()).limit(20)).all()
         record = {"wins": 0, "losses": 0, "draws": 0}
+        rated = dict(record)
         for r in finished:
-            outcome = _outcome(r.seat, json.loads(r.settings).get("result"))
+            settings = json.loads(r.settings)
+            outcome = _outcome(r.seat, settings.get("result"))
             if outcome is not None:
-                record[{"win": "wins", "loss": "losses", "draw": "draws"}[outcome]] += 1
+                key = {"win": "wins", "loss": "losses", "draw": "draws"}[outcome]
+                record[key] += 1
+                if settings.get("rated"):
+                    rated[key] += 1
         recent: list[dict[str, Any]] = []
         for r in rows:
             settings = json.loads(r.settings)
@@ -54,7 +61,8 @@ class Players:
                            "rating_change": ([changes["before"][r.seat], changes["after"][r.seat]]
                                              if changes else None),
                            "at": r.updated_at})
-        return {"name": user.name, "ratings": self.ratings.of_user(user.id), "record": record, "recent": recent}
+        return {"name": user.name, "ratings": self.ratings.of_user(user.id), "record": record, "rated_record": rated,
+                "recent": recent}
 
     def my_seat(self, user: User, game_id: str, session: str | None = None) -> dict[str, Any]:
         """A new token for the seat the user's account holds in a game (403 if it holds none),
@@ -83,7 +91,8 @@ def router(players: Players) -> APIRouter:
 
     @api.get("/api/players/{name}", responses=errors(404, 503))
     def profile(name: GameIdPath) -> dict[str, Any]:
-        """A player's profile: ratings by variant, record and recent games."""
+        """A player's profile: ratings by variant, record of rated games (``rated_record``) and of
+        every finished game (``record``), and recent games."""
         return players.profile(name)
 
     @api.post("/api/games/{game_id}/my-seat", responses=errors(401, 403, 404, 429, 503))

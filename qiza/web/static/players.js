@@ -27,8 +27,9 @@
     catch (error) { $("player-message").textContent = error.message; return; }
     $("player-name").textContent = data.name;
     document.title = `${data.name} — qiza`;
-    const r = data.record;
-    $("record").textContent = `${r.wins} won, ${r.losses} lost, ${r.draws} drawn`;
+    const line = r => `${r.wins} won, ${r.losses} lost, ${r.draws} drawn`;
+    $("record").textContent = `Rated games: ${line(data.rated_record)}. ` +
+      `All finished games, rated or not: ${line(data.record)}.`;
     const body = $("ratings").querySelector("tbody");
     for (const rating of data.ratings) body.appendChild(row([rating.variant, rating.rating, rating.deviation, rating.games]));
     if (!data.ratings.length) body.appendChild(row(["No rated games yet.", "", "", ""]));
