@@ -161,6 +161,26 @@ def test_sign_up_in_out_and_the_cookies(club: Club, caplog: pytest.LogCaptureFix
     assert thief.post("/api/seeks", json={}, headers=csrf(thief)).status_code == 401
 
 
+def test_a_name_that_looks_like_a_taken_one_is_refused(club: Club) -> None:
+    sign_up(club, "Bill")
+    sign_up(club, "mary")
+    other = club.browser()
+    for look_alike in ("BiII", "Bi1l", "bi1I", "rnary", "MARY"):  # capital I and digit 1 for l; rn for m
+        answer = other.post("/api/account/signup", json={"name": look_alike, "password": PASSWORD},
+                            headers=csrf(other))
+        assert answer.status_code == 409, (look_alike, answer.text)
+        assert answer.json()["error"]["code"] == ("name_taken" if look_alike == "MARY" else "name_confusable")
+    sign_up(club, "G0od")
+    refused = other.post("/api/account/signup", json={"name": "GOOD", "password": PASSWORD}, headers=csrf(other))
+    assert refused.json()["error"]["code"] == "name_confusable" and "G0od" in refused.json()["error"]["message"]
+    # letters of other scripts and full-width letters are no name characters at all
+    for foreign in ("\u0412ill", "\uff22ill", "m\u0430ry"):
+        answer = other.post("/api/account/signup", json={"name": foreign, "password": PASSWORD}, headers=csrf(other))
+        assert answer.status_code == 422 and answer.json()["error"]["code"] == "bad_name"
+    sign_up(club, "Billy")  # a name that only starts like another is not refused
+    assert club.main.get("/api/players/BiII").status_code == 404  # nothing was made
+
+
 def test_sign_in_attempts_are_throttled(club: Club) -> None:
     sign_up(club, "Ann")
     guesser = club.browser()

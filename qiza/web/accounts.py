@@ -36,6 +36,7 @@ from sqlalchemy.exc import IntegrityError
 
 from qiza.web.db import Store, sessions, users
 from qiza.web.errors import ApiError, errors
+from qiza.web.names import skeleton
 from qiza.web.throttle import FailureThrottle
 
 log = logging.getLogger("qiza.web.accounts")
@@ -87,13 +88,22 @@ class Accounts:
             raise ApiError(422, "bad_password", "a password has 8 to 200 characters")
 
     def sign_up(self, name: str, password: str) -> User:
-        """A new account; 409 ``name_taken`` if the name (in any case) has an account."""
+        """A new account; 409 ``name_taken`` if the name (in any case) has an account, 409
+        ``name_confusable`` if it looks like one that has (:func:`qiza.web.names.skeleton`)."""
         self.check_name(name)
         self.check_password(password)
         user = User(secrets.token_hex(12), name)
+        look = skeleton(name)
         try:
             with self.store.transaction() as connection:
+                self.store.serialize(connection, f"name {look}")  # two look-alikes at once: one account
+                alike = connection.execute(select(users.c.name).where(users.c.name_skeleton == look,
+                                                                      users.c.name_key != name_key(name))).scalar()
+                if alike is not None:
+                    raise ApiError(409, "name_confusable", f"the name {name!r} looks like {alike!r}, which is "
+                                   "taken; choose another")
                 connection.execute(insert(users).values(id=user.id, name=name, name_key=name_key(name),
+                                                        name_skeleton=look,
                                                         password_hash=self.hasher.hash(password),
                                                         created_at=self.now()))
         except IntegrityError:

@@ -84,6 +84,7 @@ users = Table(
     Column("id", String(32), primary_key=True),
     Column("name", String(40), nullable=False),
     Column("name_key", String(40), nullable=False, unique=True),  # the name folded to lower case
+    Column("name_skeleton", String(80), nullable=True),  # its look-alike form (qiza.web.names)
     Column("password_hash", Text, nullable=False),
     Column("created_at", Float, nullable=False),
 )
