@@ -59,6 +59,17 @@ def test_a_file_without_an_encoding_line_is_read_as_windows_1252() -> None:
     assert declared.players[0].name == "AB" and declared.warnings
 
 
+def test_a_file_without_an_encoding_line_in_utf8_is_read_as_utf8() -> None:
+    """Editors today save UTF-8 without saying so: such a file read as ISO-8859-1 named "Zoë"
+    "ZoÃ«" (as Macondo still does). Valid UTF-8 is read as UTF-8; anything else as before."""
+    text = "#player1 zoë Zoë “Cœur” O’Neil\n#player2 šárka Šárka\n>zoë: AEINRST 8D RETAINS +66 66\n"
+    record = gcg.parse_bytes(text.encode("utf-8"))
+    assert not record.errors and not record.warnings, (record.errors, record.warnings)
+    assert [p.name for p in record.players] == ["Zoë “Cœur” O’Neil", "Šárka"]
+    # Windows-1252 bytes are no valid UTF-8: read as before
+    assert gcg.parse_bytes(text.encode("cp1252")).players[0].name == "Zoë “Cœur” O’Neil"
+
+
 # -- decomposed letters ---------------------------------------------------------------------------
 
 N_TILDE = "N\u0303"  # Ñ as macOS types it: N and the combining tilde (NFD)

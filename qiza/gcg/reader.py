@@ -86,7 +86,9 @@ def decode_undeclared(data: bytes) -> str:
 
 def _decode(data: bytes, warnings: list[FileFormatError], path: str | None) -> str:
     """Decode a GCG file: as a ``#character-encoding`` pragma says, or a byte order mark (UTF-8
-    or UTF-16), else ISO-8859-1 with Windows-1252's characters (:func:`decode_undeclared`)."""
+    or UTF-16); else as UTF-8 when it is valid UTF-8 (ISO-8859-1 or Windows-1252 text with
+    letters beyond ASCII practically never is), else ISO-8859-1 with Windows-1252's characters
+    (:func:`decode_undeclared`)."""
     if data.startswith(codecs.BOM_UTF8):
         return data[len(codecs.BOM_UTF8):].decode("utf-8", errors="replace")
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):  # Windows editors' "Unicode"
@@ -97,7 +99,10 @@ def _decode(data: bytes, warnings: list[FileFormatError], path: str | None) -> s
             declared = (raw[len(b"#character-encoding"):].strip().decode("ascii", errors="replace"), number)
             break
     if declared is None:
-        return decode_undeclared(data)
+        try:  # text saved as UTF-8 by today's editors, without saying so ("Zoë", not "ZoÃ«")
+            return data.decode("utf-8")
+        except UnicodeDecodeError:
+            return decode_undeclared(data)
     name, number = declared
     codec = _text_codec(name)
     if not codec:
@@ -121,7 +126,7 @@ def _decode(data: bytes, warnings: list[FileFormatError], path: str | None) -> s
 
 def parse_bytes(data: bytes, *, path: str | None = None) -> GameRecord:
     """Read a GCG file's bytes (in the character set its ``#character-encoding`` pragma names,
-    else ISO-8859-1 read as Windows-1252: see :func:`decode_undeclared`)."""
+    else UTF-8 when valid, else ISO-8859-1 read as Windows-1252: see :func:`decode_undeclared`)."""
     warnings: list[FileFormatError] = []
     text = _decode(data, warnings, path)
     record = loads(text, path=path)
