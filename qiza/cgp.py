@@ -96,7 +96,7 @@ def _tile_set(name: str | None) -> TileSet:
         return ENGLISH
     try:
         key = name.lower()
-        return find_tile_set("super" if key == "english_super" else key.removesuffix("_super"))
+        return find_tile_set("super" if key == "english_super" else key)  # no other Super set: catalan_super ...
     except ValueError as exc:
         raise FileFormatError(f"ld: {exc}") from None
 

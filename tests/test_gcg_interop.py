@@ -9,6 +9,7 @@ import pytest
 from qiza import cgp, gcg
 from qiza.alphabet import SPANISH, SUPER
 from qiza.cli import main
+from qiza.errors import FileFormatError
 from qiza.game import Game
 from qiza.languages import LANGUAGES
 from qiza.layout import find_layout
@@ -151,3 +152,13 @@ def test_a_finish_line_record_replays_to_its_end() -> None:
     for bad in ("#finish-line 70", "#finish-line 70 x", "#finish-line 70 0", "#finish-line 70 1234567"):
         result = gcg.replay(gcg.loads(text.replace("#finish-line 70 200", bad)))
         assert result.game is None and "#finish-line" in result.differences[0].message, bad
+
+
+def test_a_super_set_qiza_does_not_have_is_refused() -> None:
+    """``catalan_super`` (Macondo's 200-tile Catalan set) was read as the 100 Catalan tiles: a
+    wrong bag. qiza has only the English Super set: such a record or position is refused."""
+    record = gcg.loads("#tile-distribution catalan_super\n#player1 a A\n#player2 b B\n")
+    with pytest.raises(FileFormatError, match="catalan_super' is not supported"):
+        gcg.tile_set_for(record)
+    with pytest.raises(FileFormatError, match="catalan_super"):
+        cgp.loads("/".join(["15"] * 15) + " AB/CD 0/0 0 ld catalan_super;").rules()

@@ -48,7 +48,7 @@ def _named_tile_set(record: GameRecord) -> TileSet:
     name = (record.tile_distribution or "").strip().lower()
     if name and name not in ("english", "standard", "default"):
         try:
-            return find_tile_set("super" if name == "english_super" else name.removesuffix("_super"))
+            return find_tile_set("super" if name == "english_super" else name)  # no other Super set: catalan_super ...
         except ValueError:
             raise FileFormatError(f"tile distribution {record.tile_distribution!r} is not supported "
                                   f"(known: {', '.join(sorted(TILE_SETS))})") from None
