@@ -286,12 +286,14 @@ class Game:
 
         ``move`` is a :class:`~qiza.move.Move` or text in the game's notation. Returns
         the score sheet line. Raises a :class:`~qiza.errors.QizaError` and changes
-        nothing if the move is not allowed.
+        nothing if the move is not allowed (a :class:`TypeError` if ``move`` is neither).
         """
         if self.over:
             raise GameOverError(f"the game is over ({self.end_reason.value if self.end_reason else ''})")
         if isinstance(move, str):
             move = self.parse(move)
+        if not isinstance(move, (Place, Exchange, Pass, Challenge)):
+            raise TypeError(f"a move is a Place, Exchange, Pass or Challenge or its text, not {move!r}")
         if isinstance(move, Challenge):
             return self.challenge(self.to_move if seat is None else seat)
         if seat is not None and seat != self.to_move:

@@ -20,6 +20,7 @@ Place(row=7, col=7, direction=<Direction.ACROSS: 0>, word='QI')
 from __future__ import annotations
 
 import enum
+import numbers
 import re
 import string
 from dataclasses import dataclass
@@ -61,6 +62,21 @@ class Place:
     col: int
     direction: Direction
     word: str
+
+    def __post_init__(self) -> None:
+        # a field of the wrong type would otherwise fail deep inside scoring, or pass unnoticed
+        for name in ("row", "col"):
+            value = getattr(self, name)
+            if type(value) is not int:
+                if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+                    raise TypeError(f"Place {name} must be a whole number (0-based), not {value!r}")
+                object.__setattr__(self, name, int(value))
+        if type(self.direction) is not Direction:
+            if isinstance(self.direction, bool) or self.direction not in (0, 1):
+                raise TypeError(f"Place direction must be a Direction, not {self.direction!r}")
+            object.__setattr__(self, "direction", Direction(self.direction))
+        if not isinstance(self.word, str):
+            raise TypeError(f"Place word must be a text, not {self.word!r}")
 
     def cells(self) -> list[str]:
         """The word square by square: a tile's text (``[CH]`` for a label of several characters) or ``.``."""
@@ -108,6 +124,10 @@ class Exchange:
     """Tiles returned to the bag (``?`` for a blank)."""
 
     tiles: str
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.tiles, str):
+            raise TypeError(f"Exchange tiles must be a text like 'QU?', not {self.tiles!r}")
 
 
 @dataclass(frozen=True)
@@ -174,6 +194,8 @@ def parse_move(text: str, notation: Notation, board: Board | None = None) -> Mov
     (Spanish ``CHICO`` is CH-I-C-O); ``[CH]`` is one tile in any case. Text is read composed
     (:func:`~qiza.alphabet.nfc`: ``N`` + U+0303 is ``Ñ``).
     """
+    if not isinstance(text, str):
+        raise TypeError(f"a move to read is a text like 'H8 WORD', not {text!r}")
     raw = nfc(text).strip()
     if not raw:
         raise MoveSyntaxError("empty move")
@@ -316,5 +338,7 @@ def format_move(move: Move, notation: Notation, board: Board | None = None, *,
         return "challenge"
     if isinstance(move, Exchange):
         return f"exchange {move.tiles}"
+    if not isinstance(move, Place):
+        raise TypeError(f"a move is a Place, Exchange, Pass or Challenge, not {move!r}")
     coord = format_coordinate(move.row, move.col, move.direction, notation)
     return f"{coord} {format_word(move, board, parens=parens)}"

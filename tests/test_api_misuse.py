@@ -1,0 +1,65 @@
+"""The library API as a bot or a research script uses it, misused the way people do: every bad
+input raises a documented error (a QizaError, or a TypeError for a value of the wrong type) that
+names the input, and leaves the game exactly as it was; nothing returned lets a caller change the
+game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from conftest import GameFactory, state_of
+
+from qiza.errors import QizaError
+from qiza.game import Game
+from qiza.move import Direction, Exchange, Place
+
+REFUSED = (QizaError, TypeError)
+
+
+def refused_unchanged(game: Game, action: Any, *names: str) -> BaseException:
+    """Run ``action``, expect a refusal naming each of ``names``, and the game unchanged."""
+    before = state_of(game)
+    with pytest.raises(REFUSED) as caught:
+        action()
+    assert state_of(game) == before
+    for name in names:
+        assert name in str(caught.value)
+    return caught.value
+
+
+# -- moves of the wrong type ------------------------------------------------------------------
+
+@pytest.mark.parametrize("move", [None, 5, b"H8 QI", ["pass"], Direction.ACROSS])
+def test_play_refuses_what_is_no_move_and_changes_nothing(make_game: GameFactory, move: Any) -> None:
+    game = make_game(racks={0: "QATEEEE"})
+    game.play("H8 QAT")  # a play open to challenge: a pass would close it
+    refused_unchanged(game, lambda: game.play(move), repr(move))
+    refused_unchanged(game, lambda: game.push(move), repr(move))
+    assert len(game.history) == 1 and game.can_challenge
+
+
+@pytest.mark.parametrize(("fields", "name"), [
+    ((7, 7, 0, "QAT"), None), ((7, 7, "across", "QAT"), "'across'"), (("7", 7, Direction.ACROSS, "QAT"), "'7'"),
+    ((7, 7.0, Direction.ACROSS, "QAT"), "7.0"), ((7, 7, Direction.ACROSS, None), "None"),
+    ((True, 7, Direction.ACROSS, "QAT"), "True"),
+])
+def test_a_placement_with_fields_of_the_wrong_type_is_refused(fields: tuple[Any, ...], name: str | None) -> None:
+    if name is None:  # a direction given as its number is that direction
+        assert Place(*fields).direction is Direction.ACROSS
+        return
+    with pytest.raises(TypeError, match=name):
+        Place(*fields)
+
+
+@pytest.mark.parametrize("tiles", [None, 3, ["Q"]])
+def test_an_exchange_of_what_is_not_text_is_refused(tiles: Any) -> None:
+    with pytest.raises(TypeError, match="tiles"):
+        Exchange(tiles)
+
+
+@pytest.mark.parametrize("text", [None, 5, b"H8 QI"])
+def test_reading_and_writing_a_move_refuse_what_is_no_move(make_game: GameFactory, text: Any) -> None:
+    game = make_game()
+    refused_unchanged(game, lambda: game.parse(text), repr(text))
+    refused_unchanged(game, lambda: game.format(text), repr(text))
