@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import copy
 import json
+import numbers
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -147,11 +148,15 @@ class Game:
 
     def rack_text(self, seat: int | None = None) -> str:
         """A player's rack as text (``?`` for a blank); the player to move by default."""
+        if seat is not None:
+            self._check_seat(seat)
         return self.rules.tile_set.text(self.racks[self.to_move if seat is None else seat])
 
     def unseen(self, seat: int | None) -> str:
         """Tiles a player cannot see (bag plus other racks), sorted, blanks first; with
         ``None``, what a spectator cannot see (the bag and every rack)."""
+        if seat is not None:
+            self._check_seat(seat)
         tiles = list(self.bag)
         for other, rack in enumerate(self.racks):
             if other != seat:
@@ -193,6 +198,8 @@ class Game:
         return self._pending.seat if self._pending else None
 
     def _check_seat(self, seat: int) -> None:
+        if type(seat) is not int and (isinstance(seat, bool) or not isinstance(seat, numbers.Integral)):
+            raise TypeError(f"a seat is a whole number from 0 to {len(self.players) - 1}, not {seat!r}")
         if not 0 <= seat < len(self.players):
             raise RuleError(f"there is no seat {seat} in a {len(self.players)}-player game")
 
@@ -213,7 +220,10 @@ class Game:
         place = self.parse(move) if isinstance(move, str) else move
         if not isinstance(place, Place):
             raise MoveSyntaxError(f"{move!r} is not a placement")
-        seat = self.to_move if seat is None else seat
+        if seat is None:
+            seat = self.to_move
+        else:
+            self._check_seat(seat)
         evaluation = evaluate(self.board, place, self.rules)
         self._tiles_from_rack(seat, evaluation.move)
         return evaluation
@@ -294,10 +304,11 @@ class Game:
             move = self.parse(move)
         if not isinstance(move, (Place, Exchange, Pass, Challenge)):
             raise TypeError(f"a move is a Place, Exchange, Pass or Challenge or its text, not {move!r}")
+        if seat is not None:
+            self._check_seat(seat)
         if isinstance(move, Challenge):
             return self.challenge(self.to_move if seat is None else seat)
         if seat is not None and seat != self.to_move:
-            self._check_seat(seat)
             raise RuleError(f"it is {self.players[self.to_move]}'s turn, not {self.players[seat]}'s")
         if self._pending is not None and self._pending.ends_game is not None and not isinstance(move, Pass):
             raise RuleError("the last play ends the game: challenge it or accept it (pass)")
