@@ -17,6 +17,7 @@ moves for analysis. :meth:`Game.view` is what one player may see.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import numbers
 import random
@@ -440,6 +441,8 @@ class Game:
             raise GameOverError("the game is over")
         seat = self.to_move if seat is None else seat
         self._check_seat(seat)
+        if bonus is not None and type(bonus) is not int:
+            raise TypeError(f"a challenge bonus is a whole number of points, not {bonus!r}")
         pending = self._pending
         if bonus is not None and pending is not None:
             words = max(1, len(pending.evaluation.words))
@@ -458,8 +461,8 @@ class Game:
         self.actions.append((seat, "challenge" if bonus is None else f"challenge {bonus}"))
         tile_set = self.rules.tile_set
         if invalid:
-            played = self.history[pending.record]
-            played.challenged_off = True
+            played = self.history[pending.record] = dataclasses.replace(self.history[pending.record],
+                                                                        challenged_off=True)
             for square in played.squares:
                 self.board.set(square, 0)
             self.bag.extend(pending.drawn)
@@ -511,6 +514,10 @@ class Game:
     def penalize(self, seat: int, points: int, note: str = "time penalty") -> Record:
         """Subtract points from a player (a time penalty, as GCG files record)."""
         self._check_seat(seat)
+        if type(points) is not int:
+            raise TypeError(f"a penalty is a whole number of points, not {points!r}")
+        if not isinstance(note, str):
+            raise TypeError(f"a penalty's note is a text, not {note!r}")
         self.scores[seat] -= points
         self.actions.append((seat, f"penalty {points} {note}"))
         record = Record(seat, Kind.TIME_PENALTY, self.rack_text(seat), -points, self.scores[seat], note=note)
@@ -520,6 +527,8 @@ class Game:
     def arrange_rack(self, seat: int, order: str) -> None:
         """Reorder a rack (the same tiles in another order, e.g. after a shuffle)."""
         self._check_seat(seat)
+        if not isinstance(order, str):
+            raise TypeError(f"a rack's order is a text like 'AEINRST', not {order!r}")
         tile_set = self.rules.tile_set
         try:
             tiles = tile_set.codes(order.upper())
@@ -552,6 +561,8 @@ class Game:
             raise GameOverError("the game is over")
         if token is None:
             token = random.SystemRandom().randrange(2 ** 63)
+        if type(token) is not int:
+            raise TypeError(f"a redeal token is a whole number, not {token!r}")
         if token < 0:
             raise RuleError("a redeal token cannot be negative")
         keep = {seat} | ({self._pending.seat} if self._pending is not None else set())
@@ -616,6 +627,8 @@ class Game:
         more than a rack holds.
         """
         self._check_seat(seat)
+        if not isinstance(rack, str):
+            raise TypeError(f"a rack is a text like 'AEINRST', not {rack!r}")
         tile_set = self.rules.tile_set
         try:
             wanted = tile_set.codes(rack.upper())
@@ -719,6 +732,8 @@ class Game:
         :attr:`EndReason.TIME` (lost on time) or :attr:`EndReason.ABANDONED` (left the game),
         which a server decides for the player."""
         self._check_seat(seat)
+        if not isinstance(reason, EndReason):
+            raise TypeError(f"a reason to lose is an EndReason, not {reason!r}")
         if reason not in FORFEITS:
             raise ValueError(f"a game is lost by resigning, on time or by leaving it, not because {reason.value}")
         if self.over:
@@ -776,7 +791,7 @@ class Game:
     def _snapshot(self) -> _State:
         return _State(self.board.copy(), [list(r) for r in self.racks], list(self.bag),
                       self._rng.getstate(), list(self.scores), self.to_move,
-                      [copy.copy(r) for r in self.history], copy.copy(self._pending),
+                      list(self.history), copy.copy(self._pending),
                       set(self._skip_next), self.end_reason,
                       list(self._scores_before_end) if self._scores_before_end else None,
                       list(self.actions), self._resigned)

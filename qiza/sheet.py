@@ -8,7 +8,7 @@ decides what of a score sheet line another player may see.
 
 from __future__ import annotations
 
-import copy
+import dataclasses
 import enum
 from dataclasses import dataclass
 
@@ -62,9 +62,9 @@ FORFEITS = (EndReason.RESIGNED, EndReason.TIME, EndReason.ABANDONED)
 """End reasons where one player loses whatever the scores: :meth:`Game.resign` with a reason."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class Record:
-    """One line of the score sheet."""
+    """One line of the score sheet (immutable: a line given out cannot change the game)."""
 
     seat: int
     kind: Kind
@@ -131,10 +131,8 @@ def visible_record(record: Record, viewer: int | None, *, over: bool) -> Record:
     """
     if over or (viewer is not None and viewer == record.seat):
         return record
-    hidden = copy.copy(record)
-    hidden.rack = ""
     if record.kind is Kind.EXCHANGE and isinstance(record.move, Exchange):
         count = len(record.move.tiles)
-        hidden.move = None
-        hidden.notation = f"exchange {count} tile{'s' if count != 1 else ''}"
-    return hidden
+        return dataclasses.replace(record, rack="", move=None,
+                                   notation=f"exchange {count} tile{'s' if count != 1 else ''}")
+    return dataclasses.replace(record, rack="")

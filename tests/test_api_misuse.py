@@ -87,3 +87,35 @@ def test_a_seat_that_is_not_a_whole_number_is_a_type_error(make_game: GameFactor
                     lambda: game.play("pass", seat=seat), lambda: game.challenge(seat)]
     for action in actions:
         assert isinstance(refused_unchanged(game, action, repr(seat)), TypeError)
+
+
+# -- other values of the wrong type -------------------------------------------------------------
+
+@pytest.mark.parametrize("points", ["5", None, 2.5, True])
+def test_a_penalty_is_a_whole_number_of_points(make_game: GameFactory, points: Any) -> None:
+    game = make_game()
+    refused_unchanged(game, lambda: game.penalize(0, points), repr(points))
+
+
+def test_refused_racks_tokens_and_reasons_name_the_value(make_game: GameFactory) -> None:
+    game = make_game()
+    for action, shown in ((lambda: game.set_rack(0, None), "None"), (lambda: game.arrange_rack(0, 7), "7"),
+                          (lambda: game.redeal_unseen(1, "x"), "'x'"), (lambda: game.resign(0, "resigned"), "'resigned'"),
+                          (lambda: game.challenge(1, bonus="5"), "'5'")):
+        refused_unchanged(game, action, shown)
+
+
+# -- what a caller gets back ------------------------------------------------------------------
+
+def test_score_sheet_lines_given_out_cannot_change_the_game(make_game: GameFactory) -> None:
+    game = make_game(racks={0: "QATEEEE"})
+    record = game.play("H8 QAT")
+    before = state_of(game)
+    for line in (record, game.history[0], game.view(0).history[0], game.view(None).history[0], game.last_play()):
+        assert line is not None
+        with pytest.raises(AttributeError):
+            line.score = 999  # type: ignore[misc]
+        with pytest.raises(AttributeError):
+            line.challenged_off = True  # type: ignore[misc]
+    assert state_of(game) == before
+
