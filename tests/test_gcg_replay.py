@@ -9,7 +9,7 @@ import pytest
 
 from qiza import gcg
 from qiza.errors import RuleError
-from qiza.game import Game, apply_action
+from qiza.game import EndReason, Game, Kind, apply_action
 from qiza.lexicon import Lexicon
 from qiza.move import Direction, Pass, Place
 from qiza.rules import ChallengeRule, Rules
@@ -169,3 +169,22 @@ def test_a_challenge_line_of_the_wrong_player_says_whose_play_is_open(line: str)
     challenge with the rule's own bonus after any refusal)."""
     result = gcg.replay(gcg.loads(HEAD + ">Ben: AEINRST 8D RETAINS +66 66\n" + line + "\n"))
     assert [d.message for d in result.differences] == ["the play open to challenge is Ben's, not Amy's"]
+
+
+
+@pytest.mark.parametrize("rule", ["single", "five-point"])
+def test_a_failed_challenge_of_a_play_that_went_out_replays_clean(enable: Lexicon, rule: str) -> None:
+    # the challenge ends the game in the engine: its line's total is the one before the racks are counted
+    game = Game(Rules(challenge=ChallengeRule(rule)), players=["Ann", "Bob"], lexicon=enable, seed=3)
+    while not game.over:
+        if game.pending_ends_game:
+            game.challenge(game.to_move)
+        else:
+            moves = game.legal_moves()
+            game.play(moves[0].move if moves else Pass())
+    assert game.end_reason is EndReason.WENT_OUT and any(r.kind is Kind.FAILED_CHALLENGE or
+                                                         r.kind is Kind.CHALLENGE_BONUS for r in game.history)
+    result = gcg.replay(gcg.loads(gcg.dumps(gcg.from_game(game))))
+    assert result.clean, result.differences
+    assert result.game is not None
+    assert [result.game.scores[result.game_seat(seat)] for seat in (0, 1)] == game.scores

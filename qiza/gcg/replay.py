@@ -527,7 +527,10 @@ class _Replayer:
             self.judge.reject = False
         if event.type is EventType.CHALLENGE_BONUS and entry.kind is not Kind.CHALLENGE_BONUS:
             if event.score == 0 and entry.kind is Kind.FAILED_CHALLENGE and not entry.takes_turn:
-                self.compare(event, 0, game.scores[seat])  # a failed challenge that gives no points
+                # a failed challenge that gives no points; when the play it let stand went out, the
+                # game is over and the line's total is the one before the racks were counted
+                before_end = game.scores_before_end()
+                self.compare(event, 0, before_end[seat] if before_end is not None else game.scores[seat])
             else:
                 self.differ(event, "the engine gives no challenge bonus")
             return True
