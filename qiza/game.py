@@ -193,7 +193,8 @@ class Game:
             scores=tuple(self.scores), to_move=self.to_move, bag_count=len(self.bag),
             rack_counts=tuple(len(r) for r in self.racks), unseen=self.unseen(seat),
             history=history, rules=self.rules, over=self.over,
-            can_challenge=seat is not None and self.can_challenge and seat != self._pending_seat())
+            can_challenge=seat is not None and self.can_challenge and seat != self._pending_seat(),
+            pending_ends_game=self.can_challenge and self.pending_ends_game)
 
     def _pending_seat(self) -> int | None:
         return self._pending.seat if self._pending else None
@@ -238,13 +239,15 @@ class Game:
         words are all in the lexicon; this engine checks and scores each one. On an empty board
         only plays across are listed (plays down are their mirror images). Exchanging and
         passing are not listed: a pass is always allowed, an exchange while the bag holds at
-        least ``rules.exchange_limit`` tiles.
+        least ``rules.exchange_limit`` tiles. Nothing is listed once the game is over, nor while
+        a play that ends the game is open to challenge (:attr:`pending_ends_game`: the player to
+        move may only challenge it or accept it with a pass).
         """
         from qiza.analysis import legal_placements
 
         seat = self.to_move if seat is None else seat
         self._check_seat(seat)
-        if self.over:
+        if self.over or (self._pending is not None and self._pending.ends_game is not None):
             return []
         moves = [self.evaluate(candidate.move, seat) for candidate in legal_placements(self, seat)]
         moves.sort(key=lambda e: (-e.score, self.format(e.move)))

@@ -113,6 +113,9 @@ class PlayerView:
     rules: Rules
     over: bool
     can_challenge: bool
+    pending_ends_game: bool = False
+    """The previous play went out (or reached the Finish Line target) and is open to challenge:
+    the player to move may only challenge it or accept it with a pass, which ends the game."""
 
 
 def visible_record(record: Record, viewer: int | None, *, over: bool) -> Record:

@@ -119,3 +119,23 @@ def test_score_sheet_lines_given_out_cannot_change_the_game(make_game: GameFacto
             line.challenged_off = True  # type: ignore[misc]
     assert state_of(game) == before
 
+
+# -- a play that went out, open to challenge ----------------------------------------------------
+
+def test_after_a_play_that_went_out_no_placement_is_listed_and_computer_players_accept(
+        make_game: GameFactory) -> None:
+    from qiza.move import Pass
+    from qiza.players import make_player
+
+    game = make_game(racks={0: "AX", 1: "AEIOUVW"}, challenge="double", bag=0)
+    game.play("H8 AX")
+    assert game.pending_ends_game and game.can_challenge
+    assert game.legal_moves() == []  # play() refuses every placement now: only a pass or a challenge
+    view = game.view(1)
+    assert view.pending_ends_game and not game.view(0).can_challenge
+    for level in ("medium", "hard"):
+        move = make_player(level, game.lexicon, seed=1).choose(view)
+        assert move == Pass()
+    game.play(make_player("hard", game.lexicon, seed=1).choose(game.view(1)))
+    assert game.over
+

@@ -7,11 +7,12 @@ tiles, scores, bag count, rules) and its own lexicon.
 
 from __future__ import annotations
 
+import functools
 import random
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -66,6 +67,21 @@ def option_candidate(option: Option) -> Candidate:
     return Candidate(option.move, option.score, option.leave, option.tiles_placed, option.equity, option.word)
 
 
+def _accepting_game_end(choose: Callable[[Any, PlayerView], Move]) -> Callable[[Any, PlayerView], Move]:
+    """``choose`` that passes (accepts) when the previous play ends the game and is open to
+    challenge: no placement or exchange is allowed then (whether to challenge is
+    :meth:`BasePlayer.wants_challenge`'s question, asked before)."""
+
+    @functools.wraps(choose)
+    def wrapper(self: Any, view: PlayerView) -> Move:
+        if view.pending_ends_game:
+            return Pass()
+        return choose(self, view)
+
+    wrapper._accepts_game_end = True  # type: ignore[attr-defined]
+    return wrapper
+
+
 class BasePlayer:
     """Shared plumbing: generator per rules, challenge decisions, exchanges and passes."""
 
@@ -95,6 +111,12 @@ class BasePlayer:
 
     def choose(self, view: PlayerView) -> Move:  # pragma: no cover - overridden
         raise NotImplementedError
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get("choose")
+        if own is not None and not getattr(own, "_accepts_game_end", False):
+            cls.choose = _accepting_game_end(own)  # type: ignore[method-assign]
 
     def _no_play(self, view: PlayerView, rack: np.ndarray) -> Move:
         """What to do with no placement: exchange everything when allowed, else pass."""
