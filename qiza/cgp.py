@@ -256,7 +256,10 @@ def dumps(position: Position) -> str:
 
 def loads(text: str) -> Position:
     """Read a CGP string (composed: :func:`~qiza.alphabet.nfc`). Raises
-    :class:`~qiza.errors.FileFormatError` naming the problem."""
+    :class:`~qiza.errors.FileFormatError` naming the problem (:class:`TypeError` for what is not
+    a text)."""
+    if not isinstance(text, str):
+        raise TypeError(f"a CGP position to read is a text, not {type(text).__name__} {str(text)[:40]!r}")
     fields = nfc(text).strip().split(None, 4)
     if len(fields) < 4:
         raise FileFormatError(f"a CGP needs the board, racks, scores and scoreless turns; got {len(fields)} "

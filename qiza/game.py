@@ -76,10 +76,28 @@ class Game:
     English one: ``Game(CLASSIC, lexicon=load_lexicon("french-debian"))`` plays with the French
     tiles, and ``game.rules`` says so (:func:`qiza.languages.rules_for_lexicon`, as the
     terminal and the web do). Rules with a tile set of their own keep it.
+
+    ``players`` is a number of players or a list of their names; ``seed`` a whole number of
+    absolute value below ``2**64`` (what a saved game holds), random when ``None``. Arguments
+    of the wrong type raise :class:`TypeError`; a seed out of range :class:`ValueError`.
     """
 
     def __init__(self, rules: Rules = CLASSIC, *, players: int | Sequence[str] = 2,
                  lexicon: Lexicon | str | None = None, seed: int | None = None) -> None:
+        if not isinstance(rules, Rules):
+            raise TypeError(f"rules must be Rules (e.g. find_preset({rules!r})), not {rules!r}")
+        if isinstance(players, str) or not isinstance(players, (int, Sequence)) or isinstance(players, bool):
+            raise TypeError(f"players is a number of players or a list of names, not {players!r}")
+        if not isinstance(players, int) and not all(isinstance(name, str) for name in players):
+            raise TypeError(f"player names are texts, not {list(players)!r}")
+        if lexicon is not None and not isinstance(lexicon, (Lexicon, str)):
+            raise TypeError(f"lexicon is a Lexicon or a lexicon's name, not {lexicon!r}")
+        if seed is not None:
+            if type(seed) is not int:
+                raise TypeError(f"seed is a whole number, not {seed!r}")
+            if not abs(seed) < 2 ** 64:
+                raise ValueError(f"seed {seed} is out of range: a saved game holds seeds of absolute value "
+                                 "below 2**64")
         names = [f"Player {i + 1}" for i in range(players)] if isinstance(players, int) else list(players)
         if not rules.min_players <= len(names) <= rules.max_players:
             raise RuleError(f"a game has {rules.min_players} to {rules.max_players} players, not {len(names)}")

