@@ -116,7 +116,7 @@ class BasePlayer:
         super().__init_subclass__(**kwargs)
         own = cls.__dict__.get("choose")
         if own is not None and not getattr(own, "_accepts_game_end", False):
-            cls.choose = _accepting_game_end(own)  # type: ignore[method-assign]
+            cls.choose = _accepting_game_end(own)  # type: ignore[method-assign, assignment]
 
     def _no_play(self, view: PlayerView, rack: np.ndarray) -> Move:
         """What to do with no placement: exchange everything when allowed, else pass."""
