@@ -83,7 +83,12 @@ def _accepting_game_end(choose: Callable[[Any, PlayerView], Move]) -> Callable[[
 
 
 class BasePlayer:
-    """Shared plumbing: generator per rules, challenge decisions, exchanges and passes."""
+    """Shared plumbing: generator per rules, challenge decisions, exchanges and passes.
+
+    A subclass's :meth:`choose` is wrapped (when the class is made) so that it passes while the
+    previous play ends the game and is open to challenge (``view.pending_ends_game``): only a
+    challenge or a pass is allowed then, and the challenge is :meth:`wants_challenge`'s to make.
+    """
 
     name: str = "engine"
 
