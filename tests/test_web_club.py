@@ -181,6 +181,33 @@ def test_a_name_that_looks_like_a_taken_one_is_refused(club: Club) -> None:
     assert club.main.get("/api/players/BiII").status_code == 404  # nothing was made
 
 
+def test_accounts_made_before_look_alike_names_were_refused_get_their_skeleton(tmp_path: Path) -> None:
+    """Migration 0006 gives the accounts already stored their look-alike form: after the
+    upgrade, a name that looks like one of theirs is refused too."""
+    from alembic import command
+    from alembic.config import Config
+
+    from qiza.web.db import MIGRATIONS, make_engine
+
+    first = Club(tmp_path)
+    sign_up(first, "Bill")
+    first.close()
+    engine = make_engine(f"sqlite:///{first.db}")
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "0005")  # as stored before the look-alike rule
+    engine.dispose()
+    again = Club(tmp_path)  # the server upgrades the database as it starts
+    try:
+        other = again.browser()
+        answer = other.post("/api/account/signup", json={"name": "Bi1l", "password": PASSWORD}, headers=csrf(other))
+        assert answer.status_code == 409 and answer.json()["error"]["code"] == "name_confusable", answer.text
+    finally:
+        again.close()
+
+
 def test_sign_in_attempts_are_throttled(club: Club) -> None:
     sign_up(club, "Ann")
     guesser = club.browser()

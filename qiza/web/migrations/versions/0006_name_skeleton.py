@@ -7,6 +7,8 @@ Revises: 0005
 
 from __future__ import annotations
 
+import unicodedata
+
 import sqlalchemy as sa
 from alembic import op
 
@@ -19,7 +21,10 @@ depends_on = None
 def upgrade() -> None:
     """Add users.name_skeleton (indexed, not unique: accounts made before may look alike) and
     fill it for every account."""
-    from qiza.web.names import skeleton
+
+    def skeleton(name: str) -> str:  # qiza.web.names.skeleton as of this revision (frozen here)
+        frozen = {"0": "O", "1": "l", "I": "l", "m": "rn"}
+        return "".join(frozen.get(ch, ch) for ch in unicodedata.normalize("NFKC", name)).casefold()
 
     op.add_column("users", sa.Column("name_skeleton", sa.String(80), nullable=True))
     op.create_index("users_name_skeleton", "users", ["name_skeleton"])
