@@ -87,6 +87,11 @@ class EndPoints(enum.Enum):
     """The player who went out gains twice the others' tiles; nobody loses (tournament rule)."""
 
 
+MAX_PLAYERS = 4
+"""The most players a game has (the rule books: 2 to 4; the racks, save files and GCG records
+are made for at most 4)."""
+
+
 class Level(enum.Enum):
     """Finish Line player levels."""
 
@@ -154,9 +159,9 @@ class Rules:
             raise ValueError("exchange limit cannot be negative")
         if self.scoreless_turns < 1 or self.passes < 1:
             raise ValueError("end-rule turn counts must be at least 1")
-        if not 1 <= self.min_players <= self.max_players:
-            raise ValueError(f"min_players must be at least 1 and at most max_players, not "
-                             f"{self.min_players} with max_players {self.max_players}")
+        if not 1 <= self.min_players <= self.max_players <= MAX_PLAYERS:
+            raise ValueError(f"min_players must be at least 1 and at most max_players, at most {MAX_PLAYERS}, "
+                             f"not {self.min_players} with max_players {self.max_players}")
         if self.finish_line is not None:
             if not isinstance(self.finish_line, tuple) or not all(
                     type(target) is int and target > 0 for target in self.finish_line):

@@ -106,6 +106,9 @@ def test_options_by_name_and_value() -> None:
     ({"finish_line": [0, 100]}, "positive target scores"),
     ({"bingo_bonus": -50}, "bingo bonus cannot be negative"),
     ({"max_players": 1}, "min_players must be at least 1 and at most max_players"),
+    # the rule books' 2 to 4 players: a fifth seat would start with an empty rack and could
+    # be neither saved nor written to GCG
+    ({"max_players": 30}, "max_players, at most 4"),
     ({"name": 3}, "name must be a text"),
 ])
 def test_bad_options(options: dict[str, object], message: str) -> None:
