@@ -41,6 +41,11 @@ class Board:
         return self.layout.size
 
     def __getitem__(self, square: int) -> int:
+        """Tile code on a square (0 if empty); :class:`IndexError` for a square off the board
+        (a negative one too: ``board[-1]`` is no square)."""
+        if not 0 <= square < len(self.cells):
+            raise IndexError(f"square {square} is not on the {self.size}x{self.size} board "
+                             f"(0 to {len(self.cells) - 1})")
         return self.cells[square]
 
     def get(self, row: int, col: int) -> int:

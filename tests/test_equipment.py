@@ -126,3 +126,15 @@ def test_bad_layouts() -> None:
         STANDARD.square(15, 0)
     with pytest.raises(ValueError, match="not a square name"):
         STANDARD.parse_square("88")
+
+
+def test_a_square_off_the_board_is_an_index_error() -> None:
+    """``board[-1]`` read the last square (Python's negative index), ``board[225]`` a bare
+    list error: both name the square and the board."""
+    board = Board(STANDARD)
+    board.set(224, 5)
+    assert board[224] == 5 and board[0] == 0
+    for square in (-1, 225):
+        with pytest.raises(IndexError, match=f"square {square} is not on the 15x15 board"):
+            board[square]
+    assert board.get(-1, 0) == 0  # get() says off-board squares are empty, as documented
