@@ -441,7 +441,9 @@ def test_a_rematch_ask_lapses_so_a_player_who_left_is_not_put_on_the_clock(club:
     resigner = "a" if view(ann, game_id, seats["a"])["to_move"] == seats["a"]["seat"] else "b"
     act({"a": ann, "b": bob}[resigner], game_id, seats[resigner], "resign")
     assert post(ann, f"/api/games/{game_id}/rematch")["asked"] == [seats["a"]["seat"]]
+    assert view(bob, game_id, seats["b"])["rematch"]["asked"] == [seats["a"]["seat"]]
     club.time.advance(REMATCH_WAIT + 1)  # Ann went away; Bob comes back later and asks
+    assert view(bob, game_id, seats["b"])["rematch"] == {"asked": [], "game": None}  # the page says so too
     offer = post(bob, f"/api/games/{game_id}/rematch")
     assert offer["game"] is None and offer["asked"] == [seats["b"]["seat"]]
     assert post(ann, f"/api/games/{game_id}/rematch")["game"]  # both there: the rematch is on

@@ -38,13 +38,12 @@ from qiza.web.db import GameRow, seeks
 from qiza.web.errors import ApiError, errors
 from qiza.web.ratings import Ratings, variant
 from qiza.web.service import PERSON, GameService, SeatSpec
+from qiza.web.views import REMATCH_WAIT
 
 #: open seeks one player may have at once
 MAX_OPEN = 3
 #: seconds an accepted seek stays in its owner's list (so that their page opens the game)
 SHOWN_ACCEPTED = 600
-#: seconds a player's ask for a rematch waits for the others' (then it lapses)
-REMATCH_WAIT = 300.0
 #: seconds without its player in the lobby after which an open seek lapses (the lobby lists
 #: the seeks every 2 s, but a browser polls a tab in the background only once a minute)
 AWAY = 180.0

@@ -14,6 +14,8 @@ from qiza.web.db import GameRow
 
 #: seconds a player's ask to abort waits for the others' (then it lapses, as a rematch ask does)
 ABORT_WAIT = 300.0
+#: seconds a player's ask for a rematch waits for the others' (then it lapses)
+REMATCH_WAIT = 300.0
 
 
 def ordered_rack(game: Game, seat: int, order: str | None) -> str:
@@ -117,10 +119,23 @@ def game_state(row: GameRow, game: Game, seat: int | None, order: str | None = N
         "aborted": bool(row.settings.get("aborted")),
         "abort_asked": abort_asks(row.settings, now),
         "rating_changes": row.settings.get("rating_changes"),
-        "rematch": row.settings.get("rematch"),
+        "rematch": rematch_offer(row.settings, now),
         "reminder": row.settings.get("reminder"),
         "accounts": [bool(entry.get("user_id")) for entry in row.seats],
     }
+
+
+def rematch_offer(settings: dict[str, Any], now: float | None) -> dict[str, Any] | None:
+    """The rematch offer of a finished game as it stands at ``now`` (``None``: none asked yet):
+    ``asked``, the seats whose ask has not lapsed (:data:`REMATCH_WAIT`), and ``game``, the new
+    game once every player asked."""
+    offer = settings.get("rematch")
+    if not offer:
+        return None
+    at = offer.get("asked_at", {})
+    asked = [int(s) for s in offer.get("asked", [])
+             if offer.get("game") or now is None or now - float(at.get(str(s), 0)) <= REMATCH_WAIT]
+    return {"asked": asked, "game": offer.get("game")}
 
 
 def abort_asks(settings: dict[str, Any], now: float | None) -> list[int]:

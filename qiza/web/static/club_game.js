@@ -4,14 +4,16 @@
 import {store} from "./state.js";
 
 const $ = id => document.getElementById(id);
-let hooks = null;         // {gameId, seatApi, say, receive}
+let hooks = null;         // {gameId, say, receive, refresh}
 let shownState = null;    // the game state the clocks were last read from
 let receivedAt = 0;       // Date.now() when that state arrived
 let warned = -1;          // the seat warned last of its low time
 let chatChannel = "players";
 let chatAfter = {players: 0, spectators: 0};
 let chatTimer = null;
+let askTimer = null;      // a refresh while an ask that lapses (abort, rematch) is shown
 const LOW_TIME = 30_000;
+const ASK_REFRESH = 60_000;
 
 /** The seat this signed-in player's account holds in the game, if the browser has no token. */
 export async function claimAccountSeat(gameId) {
@@ -95,6 +97,9 @@ function renderActions() {
   }
   const everyAccount = game.accounts.every(Boolean);
   const offer = game.rematch;
+  // an ask lapses on the server without a change of the game, so nothing is pushed: look again
+  const asking = (game.abort_asked.length && !game.over && !game.aborted) || (offer && !offer.game && offer.asked.length);
+  if (asking && !askTimer && hooks.refresh) askTimer = setTimeout(() => { askTimer = null; hooks.refresh(); }, ASK_REFRESH);
   $("rematch").hidden = !(game.over && !game.aborted && me && everyAccount && qiza.user)
     || !!(offer && (offer.game || offer.asked.includes(me.seat)));
   const link = $("rematch-link");

@@ -277,7 +277,7 @@ async function setup() {
     if (JSON.stringify(store.me) !== before) connect();
     else render();
   });
-  setupClub({gameId, say, receive});
+  setupClub({gameId, say, receive, refresh: () => { if (socket && socket.readyState === 1) socket.send("refresh"); }});
   connect();
 }
 
