@@ -21,6 +21,7 @@ engine never assumes English.
 
 from __future__ import annotations
 
+import re
 import tomllib
 import unicodedata
 from collections.abc import Iterable, Mapping
@@ -85,6 +86,7 @@ class TileSet:
     _longest: int = field(default=1, repr=False, compare=False)
     _plain: bool = field(default=False, repr=False, compare=False)
     _to_codes: Mapping[int, str] = field(default_factory=dict, repr=False, compare=False)
+    _labels_only: re.Pattern[str] | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         where = f"tile set {self.name!r}"
@@ -112,6 +114,7 @@ class TileSet:
         object.__setattr__(self, "_plain", all(label == chr(64 + i) for i, label in enumerate(self.letters, 1)))
         if self._longest == 1:  # one character a label: code strings by str.translate
             object.__setattr__(self, "_to_codes", {ord(label): chr(64 + i) for i, label in enumerate(self.letters, 1)})
+            object.__setattr__(self, "_labels_only", re.compile(f"[{re.escape(''.join(self.letters))}]*"))
 
     # -- sizes ---------------------------------------------------------------
     @property
@@ -211,11 +214,14 @@ class TileSet:
         the word graph and the move generator read (``A``..``Z`` for English; any label,
         ``CH`` or ``Ł``, is one character). Raises :class:`TileSetError` for text that is no
         word of natural tiles of this set."""
-        word = nfc(word)
+        return self._code_string_composed(nfc(word))
+
+    def _code_string_composed(self, word: str) -> str:
+        """:meth:`code_string` of a word already composed (NFC), as a lexicon's words are."""
         if self.code_strings_are_labels:
             return word
-        if self._to_codes:
-            if all(ord(ch) in self._to_codes for ch in set(word)):
+        if self._labels_only is not None:
+            if self._labels_only.fullmatch(word):
                 return word.translate(self._to_codes)
             raise TileSetError(f"{word!r} is not a word of natural tiles of the {self.name} tile set")
         codes = self.codes(word)

@@ -199,9 +199,10 @@ class Lexicon:
                 got = sorted(self.words)
             else:
                 got = []
+                code = tile_set._code_string_composed  # the words are composed already (read by nfc)
                 for word in self.words:
                     try:
-                        got.append(tile_set.code_string(word))
+                        got.append(code(word))
                     except TileSetError:
                         continue
                 got.sort()
