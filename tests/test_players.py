@@ -15,7 +15,7 @@ from qiza.board import Board
 from qiza.errors import QizaError
 from qiza.game import Game, Kind, PlayerView, Record
 from qiza.lexicon import Lexicon, load_lexicon
-from qiza.move import Exchange, Pass, Place
+from qiza.move import Direction, Exchange, Pass, Place
 from qiza.players import ENGINES, LEVELS, ComputerPlayer, level_names, make_player
 from qiza.players.endgame import solve
 from qiza.players.leaves import LeaveModel, default_model, leave_key
@@ -736,3 +736,24 @@ def test_static_end_of_bag_settings(lexicon: Lexicon) -> None:
     assert leave_weight(custom, CLASSIC, 2) == pytest.approx(custom.leave_weight)
     assert leave_weight(base, CLASSIC, 0) == pytest.approx(base.leave_weight * base.fade_floor)
     assert leave_weight(base, CLASSIC, 7) == pytest.approx(base.leave_weight)
+
+
+@pytest.mark.parametrize("python", [False, True])
+def test_endgame_moves_are_written_as_the_rules_engine_writes_them(lexicon: Lexicon, python: bool) -> None:
+    # the solver's moves name the whole word: QAT then S is G8 QATS (...S), not J8 S
+    rows = ["." * 15] * 7 + ["......QAT......"] + ["." * 15] * 7
+    view = _endgame_view(rows, "S", "QVVWWXZ", lexicon)
+    if python:
+        from qiza.analysis import board_array, generator, rack_counts
+        from qiza.players.endgame import solve_position_py
+
+        solution = solve_position_py(generator(lexicon, CLASSIC), CLASSIC, board_array(view.board),
+                                     rack_counts("S", CLASSIC.tile_set), rack_counts("QVVWWXZ", CLASSIC.tile_set))
+    else:
+        solution = solve(view, lexicon, time_limit=5)
+    assert solution.move == Place(7, 6, Direction.ACROSS, "...S")
+    assert solution.line[0] == solution.move
+    # one tile that only makes a word down is named down, with the tiles above it
+    down = ["." * 15] * 6 + ["......Q........", "......A........", "......T........"] + ["." * 15] * 6
+    solution = solve(_endgame_view(down, "S", "QVVWWXZ", lexicon), lexicon, time_limit=5)
+    assert solution.move == Place(6, 6, Direction.DOWN, "...S")

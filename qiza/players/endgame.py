@@ -467,6 +467,7 @@ def solve_position_py(gen: MoveGenerator, rules: Rules, board: np.ndarray, me: n
         streak_limit = (rules.passes if rules.end_rule is EndRule.PASSES else rules.scoreless_turns) * 2
     values27 = kind_values(rules.tile_set.values, rules.tile_set.size).astype(np.float64)
     board = np.ascontiguousarray(board, np.int32).copy()
+    start_board = board.ravel().copy()
     me = np.asarray(me, np.int32).copy()
     opp = np.asarray(opp, np.int32).copy()
     if not me.any():
@@ -498,8 +499,8 @@ def solve_position_py(gen: MoveGenerator, rules: Rules, board: np.ndarray, me: n
         best_info = (int(moves.sc[0]), moves.squares(0)) if len(moves) else PASS_INFO
         best_value = float(best_info[0])
     size, ts = rules.layout.size, rules.tile_set
-    return Solution(as_move(best_info, size, ts), best_value, exact, depth_done, search.nodes,
-                    time.perf_counter() - start, [as_move(m, size, ts) for m in line])
+    return Solution(as_move(best_info, size, ts, start_board), best_value, exact, depth_done, search.nodes,
+                    time.perf_counter() - start, as_moves(line, size, ts, start_board))
 
 
 POOL_ROWS = 1 << 20
@@ -609,6 +610,7 @@ def _compiled_search(gen: MoveGenerator, rules: Rules, board: np.ndarray, racks:
 
     es.warm_up()  # the first time in a process: compiled (or loaded), off the clock
     es.prepare(gen.wide)
+    start_board = board.copy()  # the moves are named on the board before them
     clock = _thread_cpu_clock()
     cpu_start = time.clock_gettime(clock) if clock is not None else 0.0
     start = time.perf_counter()
@@ -659,12 +661,17 @@ def _compiled_search(gen: MoveGenerator, rules: Rules, board: np.ndarray, racks:
     ts = rules.tile_set
     seconds = time.perf_counter() - start
     cpu_seconds = time.clock_gettime(clock) - cpu_start if clock is not None else 0.0
-    return Solution(as_move(best_info, size, ts), value, bool(st[es.S_EXACT]), int(st[es.S_DEPTH]),
-                    int(st[es.S_NODES]), seconds, [as_move(m, size, ts) for m in moves], cpu_seconds)
+    return Solution(as_move(best_info, size, ts, start_board), value, bool(st[es.S_EXACT]), int(st[es.S_DEPTH]),
+                    int(st[es.S_NODES]), seconds, as_moves(moves, size, ts, start_board), cpu_seconds)
 
 
-def as_move(mv: MoveInfo, size: int, tile_set: TileSet) -> Move:
-    """A searched move as a :class:`~qiza.move.Place` (or :class:`~qiza.move.Pass`)."""
+def as_move(mv: MoveInfo, size: int, tile_set: TileSet, board: np.ndarray | None = None) -> Move:
+    """A searched move as a :class:`~qiza.move.Place` (or :class:`~qiza.move.Pass`).
+
+    With ``board`` (flat tile codes before the move) the move is named as the rules engine
+    names it: extended over the tiles already touching either end of the line (``...S``
+    for S after QAT, not S alone), and a single tile across only when it forms a word across,
+    else down. Without it, the line runs from the first tile placed to the last."""
     squares = mv[1]
     if not squares:
         return Pass()
@@ -672,13 +679,36 @@ def as_move(mv: MoveInfo, size: int, tile_set: TileSet) -> Move:
     sqs = sorted(placed_at)
     r0, c0 = divmod(sqs[0], size)
     r1, c1 = divmod(sqs[-1], size)
-    down = len(sqs) > 1 and c0 == c1
-    step = size if down else 1
+    if len(sqs) > 1:
+        down = c0 == c1
+    elif board is not None:
+        across = (c0 > 0 and board[sqs[0] - 1] != 0) or (c0 < size - 1 and board[sqs[0] + 1] != 0)
+        down = not across
+    else:
+        down = False
+    dr, dc = (1, 0) if down else (0, 1)
+    if board is not None:
+        while r0 - dr >= 0 and c0 - dc >= 0 and board[(r0 - dr) * size + c0 - dc] != 0:
+            r0, c0 = r0 - dr, c0 - dc
+        while r1 + dr < size and c1 + dc < size and board[(r1 + dr) * size + c1 + dc] != 0:
+            r1, c1 = r1 + dr, c1 + dc
     chars = []
-    for sq in range(sqs[0], sqs[-1] + 1, step):
-        t = placed_at.get(sq, 0)
+    for i in range(max(r1 - r0, c1 - c0) + 1):
+        t = placed_at.get((r0 + dr * i) * size + c0 + dc * i, 0)
         chars.append("." if not t else tile_set.tile_text(t))
     return Place(r0, c0, Direction.DOWN if down else Direction.ACROSS, "".join(chars))
+
+
+def as_moves(infos: Sequence[MoveInfo], size: int, tile_set: TileSet, board: np.ndarray) -> list[Move]:
+    """A line of searched moves played in turn from ``board`` (flat tile codes), each named
+    on the board it is played on (see :func:`as_move`)."""
+    board = np.array(board, copy=True).ravel()
+    moves = []
+    for info in infos:
+        moves.append(as_move(info, size, tile_set, board))
+        for sq, tile in info[1]:
+            board[sq] = tile
+    return moves
 
 
 class EndgamePlayer(StaticPlayer):
@@ -709,4 +739,4 @@ class EndgamePlayer(StaticPlayer):
         return super().choose(view)
 
 
-__all__ = ["solve", "solve_position", "solve_position_py", "as_move", "scoreless_streak", "Solution", "EndgamePlayer"]
+__all__ = ["solve", "solve_position", "solve_position_py", "as_move", "as_moves", "scoreless_streak", "Solution", "EndgamePlayer"]
