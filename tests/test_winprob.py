@@ -93,3 +93,33 @@ def test_analysis_shows_win_chances_and_solves_the_endgame(lexicon: Lexicon) -> 
     assert all(t.lost is None or t.lost >= 0 for t in results)
     lines = format_analysis(results)
     assert "win%" in lines[0]
+
+
+def test_analysis_values_a_play_that_goes_out_by_the_end_it_makes(lexicon: Lexicon) -> None:
+    # under a challenge rule the play that goes out waits for the challenge before the game
+    # ends: its exact value is what going out brings, not a reply of the opponent after it
+    from qiza import gcg
+    from qiza.game import EndReason
+    from qiza.players import make_player
+    from qiza.players.analyze_cli import analyze_record
+    from qiza.players.best_cli import game_from_record
+
+    for seed in range(5, 30):
+        game = Game(CLASSIC, lexicon=lexicon, seed=seed)
+        players = [make_player("static", lexicon, seed=i) for i in range(2)]
+        while not game.over:
+            game.play(players[game.to_move].choose(game.view(game.to_move)))
+            if game.can_challenge:
+                game.accept()
+        if game.end_reason is EndReason.WENT_OUT:
+            break
+    record = gcg.from_game(game)
+    assert gcg.rules_for(record).challenge.value != "auto"  # the play waits for a challenge
+    last = analyze_record(record, lexicon, engine_name="endgame")[-1]
+    before = game_from_record(record, last.turn, lexicon)
+    me = before.to_move
+    ended = gcg.replay(record, lexicon=lexicon).game
+    assert ended is not None and ended.over
+    gained = (ended.scores[me] - ended.scores[1 - me]) - (before.scores[me] - before.scores[1 - me])
+    assert last.played_equity == gained > 0
+    assert last.played_win == (1.0 if ended.scores[me] > ended.scores[1 - me] else 0.0)

@@ -239,6 +239,8 @@ def _solved(game: Game, played: Option | None, notation: Notation) -> tuple[str,
     before = game.scores[me] - game.scores[1 - me]
     game.push(played.move)
     try:
+        if game.can_challenge:  # a play that went out ends the game once it stands (pop takes both back)
+            game.accept()
         if game.over:
             value = float(game.scores[me] - game.scores[1 - me] - before)
         else:
