@@ -757,3 +757,41 @@ def test_endgame_moves_are_written_as_the_rules_engine_writes_them(lexicon: Lexi
     down = ["." * 15] * 6 + ["......Q........", "......A........", "......T........"] + ["." * 15] * 6
     solution = solve(_endgame_view(down, "S", "QVVWWXZ", lexicon), lexicon, time_limit=5)
     assert solution.move == Place(6, 6, Direction.DOWN, "...S")
+
+
+def test_best_and_analyze_on_a_pass_after_a_player_went_out(capsys: pytest.CaptureFixture[str],
+                                                           tmp_path: Path, lexicon: Lexicon) -> None:
+    """Woogles and Macondo write the opponent's pass that lets a play going out stand (a
+    double challenge game) as a turn; the game is over before it. qiza ranked moves for that
+    pass as if the game went on (the opponent 'should' have played 23 points)."""
+    from qiza import gcg
+    from qiza.cli import main
+    from qiza.game import EndReason
+    from qiza.players.analyze_cli import analyze_record
+
+    for seed in range(1, 30):
+        game = Game(CLASSIC, lexicon=lexicon, seed=seed)
+        players = [make_player("static", lexicon, seed=i) for i in range(2)]
+        while not game.over:
+            game.play(players[game.to_move].choose(game.view(game.to_move)))
+            if game.can_challenge:
+                game.accept()
+        if game.end_reason is EndReason.WENT_OUT:
+            break
+    lines = gcg.dumps(gcg.from_game(game)).splitlines()
+    out = max(i for i, line in enumerate(lines) if line.startswith(">") and " +" in line and "(" not in line.split()[1])
+    record = gcg.loads("\n".join(lines))
+    went_out = [e for e in record.events if e.is_turn][-1]
+    other = next(p.nick for p in record.players if p.nick != went_out.player)
+    rack = next(e.rack for e in reversed(record.events) if e.player == other and e.rack)
+    total = next(e.total for e in reversed(record.events) if e.player == other and e.is_turn)
+    lines.insert(out + 1, f">{other}: {rack} - +0 {total}")
+    path = tmp_path / "out.gcg"
+    path.write_text("\n".join(lines) + "\n")
+    turns = len([e for e in gcg.load(str(path)).events if e.is_turn])
+    assert main(["best", "-n", "1", "--turn", str(turns), "--lexicon", lexicon.name.lower(), str(path)]) == 1
+    err = capsys.readouterr().err
+    assert f"the game is over before turn {turns} (a player went out)" in err, err
+    last = analyze_record(gcg.load(str(path)), lexicon)[-1]
+    assert last.turn == turns and last.lost is None and last.best == "-"
+    assert last.note == "after the end of the game: a player went out"

@@ -103,7 +103,7 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
     """:func:`analyze` for a record in memory (``lexicon``: a lexicon, or its name); moves are
     written in ``notation`` (GCG's, tournament, unless the game was played in another)."""
     from qiza.gcg import EventType
-    from qiza.players.best_cli import game_from_record, record_lexicon
+    from qiza.players.best_cli import AfterTheEnd, game_from_record, record_lexicon
     from qiza.players.engine import StaticPlayer
 
     if not isinstance(lexicon, Lexicon):  # loaded once, not at every turn
@@ -131,6 +131,10 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
                 continue
             try:
                 game: Game = game_from_record(record, number, lexicon, source)
+            except AfterTheEnd as exc:
+                results.append(TurnAnalysis(number, event.player, event.rack, played, event.score, None, "-", None,
+                                            f"after the end of the game: {exc.reason}"))
+                continue
             except QizaError as exc:
                 results.append(TurnAnalysis(number, event.player, event.rack, played, event.score, None, "", None,
                                             f"position not rebuilt: {exc}"))
@@ -298,7 +302,7 @@ WIDE = 111
 """Columns of the full analysis table; narrower screens get the compact one."""
 
 _SHORT_NOTES = (("pass", "pass"), ("turn lost", "lost turn"), ("rack not", "no rack"),
-                ("not a legal", "illegal"), ("position not", "unreadable"))
+                ("not a legal", "illegal"), ("position not", "unreadable"), ("after the end", "game over"))
 
 
 def _short_note(note: str) -> str:

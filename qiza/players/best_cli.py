@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from qiza.analysis import counts_text, rack_counts
-from qiza.errors import QizaError
+from qiza.errors import GameOverError, QizaError
 from qiza.game import Game
 from qiza.lexicon import Lexicon, load_lexicon
 from qiza.move import Exchange, Move, Place
@@ -92,6 +92,17 @@ def warn_problems(record: GameRecord) -> None:
         print(f"warning: {problem}", file=sys.stderr)
 
 
+class AfterTheEnd(GameOverError):
+    """A turn a game record writes after the game ended (the opponent's pass that lets a play
+    going out stand, as Woogles and Macondo write it): there is no position to rank."""
+
+    def __init__(self, source: str, turn: int, reason: str) -> None:
+        super().__init__(f"{source}: the game is over before turn {turn} ({reason}): that turn only "
+                         "closes the record")
+        self.reason = reason
+        """Why the game ended (an :class:`~qiza.sheet.EndReason` value)."""
+
+
 def game_from_gcg(path: str, turn: int | None, lexicon: str | None) -> Game:
     """A game at the position before turn ``turn`` of a GCG file (see :func:`game_from_record`)."""
     from qiza import gcg
@@ -104,7 +115,9 @@ def game_from_record(record: GameRecord, turn: int | None, lexicon: Lexicon | st
     """A game at the position before turn ``turn`` (1-based; default: after the last turn) of a
     game record, with that turn's rack for the player to move (after the last turn of an
     incomplete game, the racks its ``#rack1``, ``#rack2`` ... lines give), ``lexicon``: a
-    lexicon or its name; default: :func:`record_lexicon`."""
+    lexicon or its name; default: :func:`record_lexicon`. Raises
+    :class:`AfterTheEnd` for a turn the record writes after the game ended
+    (the opponent's pass that lets a play going out stand, as Woogles writes it)."""
     from qiza import gcg
 
     turns = [i for i, e in enumerate(record.events) if e.is_turn]
@@ -134,6 +147,8 @@ def game_from_record(record: GameRecord, turn: int | None, lexicon: Lexicon | st
     if turn > len(turns) and game.over:
         raise QizaError(f"{source}: the game is over after its last turn: --turn 1 to {len(turns)} "
                         "gives the position before a turn")
+    if game.over:  # a turn written after the end: the pass that lets a play going out stand (Woogles)
+        raise AfterTheEnd(source, turn, game.end_reason.value if game.end_reason is not None else "it ended")
     if turn <= len(turns):
         event = record.events[cut]
         try:
