@@ -795,3 +795,16 @@ def test_best_and_analyze_on_a_pass_after_a_player_went_out(capsys: pytest.Captu
     last = analyze_record(gcg.load(str(path)), lexicon)[-1]
     assert last.turn == turns and last.lost is None and last.best == "-"
     assert last.note == "after the end of the game: a player went out"
+
+
+def test_best_warns_when_a_position_gives_no_rack(capsys: pytest.CaptureFixture[str]) -> None:
+    """A CGP position without the rack of the player to move was ranked for tiles drawn at
+    random, silently (a GCG turn without a rack says so)."""
+    from qiza.cli import main
+
+    board = "/".join(["15"] * 7 + ["6CAT6"] + ["15"] * 7)
+    assert main(["best", "-n", "1", f"{board} / 0/0 0 lex TWL06;"]) == 0
+    err = capsys.readouterr().err
+    assert "warning: the position does not give Player 1's rack: the moves are for tiles drawn at random" in err
+    assert main(["best", "-n", "1", f"{board} AEINRST/ 0/0 0 lex TWL06;"]) == 0
+    assert "warning" not in capsys.readouterr().err

@@ -253,6 +253,11 @@ def run(args: argparse.Namespace) -> int:
         named = is_file(source) or path.suffix.lower() == ".cgp" or exists(source)
         text = _cgp_file_text(source) if named else source
         game = game_from_cgp(text, lexicon)
+        from qiza import cgp
+
+        if not cgp.loads(text.strip()).racks[game.to_move]:
+            print(f"warning: the position does not give {game.players[game.to_move]}'s rack: the moves are "
+                  "for tiles drawn at random from the unseen ones", file=sys.stderr)
     if args.iterations < 1:
         raise QizaError("--iterations must be at least 1")
     for line in format_best(game, args.top, args.engine, iterations=args.iterations):
