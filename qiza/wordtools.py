@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 import os
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from qiza.alphabet import nfc
 from qiza.lexicon import MAX_LENGTH, MIN_LENGTH, Lexicon, load_lexicon, user_cache_dir
@@ -71,24 +71,27 @@ def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     lexicon = load_lexicon(args.lexicon)
     load_seconds = time.perf_counter() - started
+    read = reader(lexicon)
     action = args.action
     if action == "check":
         ok = True
-        for word in map(nfc, args.words):  # as the lexicon reads it: N + U+0303 is Ñ
+        for typed in args.words:
+            word = read(typed)
             valid = word in lexicon
             ok &= valid
             why = f"not in {lexicon.name}"
             if not valid and len(word) > MAX_LENGTH:
                 why += f" as qiza reads it (it keeps the words of {MIN_LENGTH} to {MAX_LENGTH} tiles)"
-            print(f"{word.upper()}: {'valid' if valid else why}")
+            shown = nfc(typed).upper()
+            print(f"{shown if shown == word else f'{shown} ({word})'}: {'valid' if valid else why}")
         return 0 if ok else 1
     if action == "anagram":
-        found = lexicon.anagrams(args.rack, partial=args.partial, min_length=args.min)
+        found = lexicon.anagrams(read(args.rack), partial=args.partial, min_length=args.min)
         _print_list(found)
         return 0
     if action == "hooks":
-        front, back = lexicon.hooks(args.word)
-        word = nfc(args.word).upper()
+        word = read(args.word)
+        front, back = lexicon.hooks(word)
         note = "" if word in lexicon else f" ({word} itself is not in {lexicon.name})"
         print(f"front: {front or '-'}   {word}   back: {back or '-'}{note}")
         return 0
@@ -97,9 +100,21 @@ def run(args: argparse.Namespace) -> int:
         _print_list(lexicon.words_of_length(length), f"{length}-letter word", f" in {lexicon.name}")
         return 0
     if action == "pattern":
-        _print_list(lexicon.matching(args.pattern))
+        _print_list(lexicon.matching(read(args.pattern)))
         return 0
     return _info(lexicon, load_seconds)
+
+
+def reader(lexicon: Lexicon) -> Callable[[str], str]:
+    """How the word tools read typed text for ``lexicon``: composed (Unicode NFC: N + U+0303 is
+    Ñ), upper case, and for a language's Debian list with its letters folded as that list's
+    words were (French ``école`` is ``ECOLE``, Spanish ``pingüino`` ``PINGUINO``; ``Ñ`` stays)."""
+    from qiza.languages import LANGUAGES
+
+    language = LANGUAGES.get(lexicon.name.lower())
+    if language is None:
+        return lambda text: nfc(text).upper()
+    return lambda text: language.fold(nfc(text))
 
 
 def _info(lexicon: Lexicon, load_seconds: float) -> int:

@@ -104,3 +104,24 @@ def test_many_blanks_or_tiles_are_answered_quickly_and_the_same() -> None:
         enable.anagrams("A" * 22)
     with pytest.raises(QizaError, match="say which word"):
         SPANISH_LEX.hooks(" ")
+
+
+def test_words_command_folds_letters_as_the_language_list_does(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """French words are played without accents (the list keeps ÉCOLE as ECOLE): typed with
+    them, 'qiza words check école' said ÉCOLE was not in the list, and the anagram, hooks and
+    pattern tools refused É."""
+    from qiza.cli import main
+
+    use_word_lists(tmp_path, {"french": FRENCH_WORDS, "spanish": SPANISH_WORDS}, monkeypatch)
+    assert main(["words", "-l", "french-debian", "check", "école", "tête"]) == 0
+    assert capsys.readouterr().out.splitlines() == ["ÉCOLE (ECOLE): valid", "TÊTE (TETE): valid"]
+    assert main(["words", "-l", "french-debian", "anagram", "étoile"]) == 0
+    assert "ETOILE" in capsys.readouterr().out
+    assert main(["words", "-l", "french-debian", "pattern", "é?ole"]) == 0
+    assert "ECOLE" in capsys.readouterr().out
+    assert main(["words", "-l", "french-debian", "hooks", "élu"]) == 0
+    assert capsys.readouterr().out.split() == ["front:", "-", "ELU", "back:", "S"]
+    # letters that are tiles of their own stay: Spanish Ñ
+    assert main(["words", "-l", "spanish-debian", "check", "año"]) == 0
+    assert capsys.readouterr().out.strip() == "AÑO: valid"
