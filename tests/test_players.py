@@ -808,3 +808,16 @@ def test_best_warns_when_a_position_gives_no_rack(capsys: pytest.CaptureFixture[
     assert "warning: the position does not give Player 1's rack: the moves are for tiles drawn at random" in err
     assert main(["best", "-n", "1", f"{board} AEINRST/ 0/0 0 lex TWL06;"]) == 0
     assert "warning" not in capsys.readouterr().err
+
+
+def test_analyze_writes_played_exchanges_and_passes_as_it_writes_the_best_moves(tmp_path: Path) -> None:
+    """The played column kept GCG's -ADNS and - beside best moves written 'exchange ADNS' and
+    'pass' (the web page's analysis too, in a game of the rule book's notation)."""
+    from qiza.players.analyze_cli import analyze
+
+    record = tmp_path / "game.gcg"
+    record.write_text(ANALYSIS_RECORD.replace(">ann: ADENOST - +0 66", ">ann: ADENOST -ADNS +0 66"))
+    exchange = analyze(str(record))[4]
+    assert exchange.played == "exchange ADNS" and exchange.lost is not None
+    record.write_text(ANALYSIS_RECORD)
+    assert analyze(str(record))[4].played == "pass"

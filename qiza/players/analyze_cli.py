@@ -173,8 +173,7 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
             if move is not None:
                 key = _key(move, size)
                 found = next((o for o in options if _key(o.move, size) == key), None)
-                if isinstance(move, Place):
-                    played = format_move(move, notation, game.board)
+                played = format_move(move, notation, game.board)  # as the best move is written (not GCG's -ADNS)
                 if found is not None:
                     played_equity = found.equity
                 elif isinstance(move, Place):
@@ -188,6 +187,8 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
                     best_text, best_equity, played_equity = _simulated(sim, game, found, notation)
             elif event.type in (EventType.PASS, EventType.TURN_LOST):
                 note = "turn lost to a challenge" if event.type is EventType.TURN_LOST else "pass"
+                if event.type is EventType.PASS:
+                    played = "pass"
             played_win, best_win = _chances(game, view, exact, played_equity, best_equity,
                                             found.tiles_placed if move is not None and found is not None else 0,
                                             best.tiles_placed if best is not None else 0)
