@@ -71,6 +71,9 @@ def test_qiza_best_solves_an_endgame_exactly(lexicon: Lexicon) -> None:
     assert "exact" in lines[3]
     chance = float(lines[3].split("%")[0].split()[-1])
     assert chance in (0.0, 50.0, 100.0)
+    # -n 3 showed one move with nothing said: the search proves one best move
+    assert lines[4] == "  (the exact search gives its best move and line only: --top does not apply)"
+    assert len(format_best(game, 1, "endgame")) == 4
 
 
 def test_analysis_shows_win_chances_and_solves_the_endgame(lexicon: Lexicon) -> None:

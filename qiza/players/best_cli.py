@@ -196,7 +196,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--turn", type=int, default=None, help="GCG: the position before this turn (1-based)")
     parser.add_argument("--lexicon", default=None, help="lexicon (default: the position's; for a GCG record without one, the built-in English list "
                              "that accepts most of its words; else twl06)")
-    parser.add_argument("-n", "--top", type=int, default=10, help="how many moves (default 10)")
+    parser.add_argument("-n", "--top", type=int, default=10,
+                        help="how many moves (default 10; the exact two-player endgame shows its best move and line)")
     parser.add_argument("--engine", default="static",
                         choices=["static", "maxscore", "sim", "endgame", "preendgame", "auto"],
                         help="how to rank the moves: static (default: score + leave value), maxscore, sim "
@@ -309,6 +310,8 @@ def format_best(game: Game, top: int = 10, engine: str = "static", *, iterations
             lines.append(f"{1:>3} {game.format(solution.move):<24} {_score_of(game, solution.move):>5} "
                          f"{solution.value:>+9.1f} {100 * win:>5.1f}%   ({kind}, {solution.nodes} nodes, "
                          f"{solution.seconds:.1f} s; line: {', '.join(game.format(m) for m in solution.line[:6])})")
+        if top > 1:
+            lines.append("  (the exact search gives its best move and line only: --top does not apply)")
         return lines
     if engine == "sim":
         from qiza.players.sim import SimPlayer
