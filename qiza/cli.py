@@ -38,6 +38,16 @@ def prepare_move_generator() -> None:
     warm_up(lambda text: print(LOADING_NOTE if cached else text, file=sys.stderr, flush=True))
 
 
+def note_lexicon_load(name: str | None) -> None:
+    """Say on standard error, before it is read, that lexicon ``name`` takes a while to load
+    (:func:`qiza.languages.reading_note`: Debian's Polish list)."""
+    from qiza.languages import reading_note
+
+    note = reading_note(name) if name else None
+    if note:
+        print(note, file=sys.stderr, flush=True)
+
+
 LOADING_NOTE = "Loading the move generator's compiled code..."
 """Said when loading the cached compiled code takes a while (a busy machine)."""
 

@@ -169,6 +169,29 @@ LANGUAGES: dict[str, Language] = {lang.lexicon: lang for lang in (
 """The language lexicons by name: each Debian word list and how its words become tiles."""
 
 
+SLOW_LIST_BYTES = 20 * 2**20
+"""Word lists larger than this take long enough to read (Polish: 60 MB, 15-45 s with its word
+graph) that the commands say so first (:func:`reading_note`)."""
+
+
+def reading_note(name: str) -> str | None:
+    """What a command says before loading lexicon ``name`` when that takes a while: a
+    language's Debian list of more than :data:`SLOW_LIST_BYTES` not loaded yet (else None)."""
+    from qiza.lexicon import is_loaded
+
+    language = LANGUAGES.get(name.lower())
+    if language is None or is_loaded(name):
+        return None
+    try:
+        size = language.path.stat().st_size
+    except OSError:
+        return None  # not installed: loading says which package to install
+    if size < SLOW_LIST_BYTES:
+        return None
+    return (f"Reading {language.path} ({size / 2**20:.0f} MB) for {language.lexicon} and preparing its word graph: "
+            "this takes a while...")
+
+
 def rules_for_lexicon(rules: Rules, lexicon: Lexicon) -> Rules:
     """The rules of a game with ``lexicon``: a lexicon spelt in another tile set than the English
     one (``french-debian``...) plays with its own set when the rules have the English set (the

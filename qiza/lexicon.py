@@ -406,6 +406,12 @@ BUILTIN = {"enable": "ENABLE", "twl06": "TWL06", "twl": "TWL06", "sowpods": "SOW
 _loaded: dict[str, Lexicon] = {}
 
 
+def is_loaded(name: str) -> bool:
+    """Whether the built-in lexicon ``name`` is loaded in this process already."""
+    builtin = BUILTIN.get(name.lower())
+    return builtin is not None and builtin in _loaded
+
+
 def load_lexicon(name_or_path: str | os.PathLike[str] = "enable") -> Lexicon:
     """A built-in lexicon by name (``enable``, ``twl06``, ``sowpods``, ``french-debian``...) or a word list file.
 

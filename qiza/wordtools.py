@@ -68,6 +68,9 @@ def _print_list(words: list[str], noun: str = "word", where: str = "") -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run one word tool; returns the exit status."""
+    from qiza.cli import note_lexicon_load
+
+    note_lexicon_load(args.lexicon)
     started = time.perf_counter()
     lexicon = load_lexicon(args.lexicon)
     load_seconds = time.perf_counter() - started

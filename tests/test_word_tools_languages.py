@@ -125,3 +125,23 @@ def test_words_command_folds_letters_as_the_language_list_does(tmp_path: Path, m
     # letters that are tiles of their own stay: Spanish Ñ
     assert main(["words", "-l", "spanish-debian", "check", "año"]) == 0
     assert capsys.readouterr().out.strip() == "AÑO: valid"
+
+
+def test_a_long_word_list_is_announced_before_it_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """Reading Debian's Polish list (60 MB) and preparing its word graph takes 15-45 s, during
+    which 'qiza words', 'qiza best' and 'qiza analyze' said nothing."""
+    from qiza import languages
+    from qiza.cli import main
+
+    use_word_lists(tmp_path, {"polish": POLISH_WORDS}, monkeypatch)
+    monkeypatch.setattr(languages, "SLOW_LIST_BYTES", 1)
+    assert main(["words", "-l", "polish-debian", "check", "KOT"]) == 0
+    err = capsys.readouterr().err
+    assert f"Reading {tmp_path / 'polish'}" in err and "polish-debian" in err and "takes a while" in err
+    assert main(["words", "-l", "polish-debian", "check", "KOT"]) == 0  # loaded: nothing to wait for
+    assert capsys.readouterr().err == ""
+    monkeypatch.setattr(languages, "SLOW_LIST_BYTES", 10**9)
+    monkeypatch.setattr("qiza.lexicon._loaded", {})
+    assert main(["words", "-l", "polish-debian", "check", "KOT"]) == 0
+    assert capsys.readouterr().err == ""

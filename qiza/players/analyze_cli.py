@@ -393,7 +393,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the analysis."""
-    from qiza.cli import prepare_move_generator
+    from qiza.cli import note_lexicon_load, prepare_move_generator
 
     prepare_move_generator()
     if args.iterations < 1:
@@ -415,10 +415,11 @@ def run(args: argparse.Namespace) -> int:
     record = load_record(args.record)
     warn_problems(record)
     if args.lexicon:
-        print(f"Lexicon: {args.lexicon.upper()}")
+        print(f"Lexicon: {args.lexicon.upper()}", flush=True)
     else:
         name, why = record_lexicon(record)
-        print(f"Lexicon: {name.upper()} ({why})")
+        print(f"Lexicon: {name.upper()} ({why})", flush=True)
+    note_lexicon_load(args.lexicon or name)
     try:
         results = analyze_record(record, args.lexicon or name, args.player, args.engine, args.iterations,
                                  args.record, on_turn=advance)

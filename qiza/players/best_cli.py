@@ -229,7 +229,7 @@ def run(args: argparse.Namespace) -> int:
     """Print the top moves."""
     if args.top < 1:
         raise QizaError(f"--top must be at least 1, not {args.top}")
-    from qiza.cli import prepare_move_generator
+    from qiza.cli import note_lexicon_load, prepare_move_generator
 
     prepare_move_generator()
     source = args.position
@@ -244,7 +244,8 @@ def run(args: argparse.Namespace) -> int:
         warn_problems(record)
         if not lexicon:
             lexicon, why = record_lexicon(record)
-            print(f"Lexicon: {lexicon.upper()} ({why})")
+            print(f"Lexicon: {lexicon.upper()} ({why})", flush=True)
+        note_lexicon_load(lexicon)
         game = game_from_record(record, args.turn, lexicon, source)
         if not _rack_recorded(record, args.turn, game.players[game.to_move]):
             print(f"warning: the record does not give {game.players[game.to_move]}'s rack here: the moves are "
@@ -253,6 +254,7 @@ def run(args: argparse.Namespace) -> int:
         # a file, a .cgp name, or anything else that exists (a folder: say so, not "a CGP needs ...")
         named = is_file(source) or path.suffix.lower() == ".cgp" or exists(source)
         text = _cgp_file_text(source) if named else source
+        note_lexicon_load(lexicon)
         game = game_from_cgp(text, lexicon)
         from qiza import cgp
 
