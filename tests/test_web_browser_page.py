@@ -386,6 +386,30 @@ def test_typing_letters_of_other_alphabets(server: ServerThread, browser: Any) -
     assert not errors, errors
 
 
+def test_a_waiting_page_learns_of_a_move_whose_push_was_lost(server: ServerThread, browser: Any,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """A push that never arrives (a database away for a moment, a server restarting) must not
+    leave a player unaware that their turn, and their clock, began: a page waiting for another
+    player asks for the state again now and then."""
+    from qiza.web.live import Hub
+
+    created = post(server.url + "/api/games", {"preset": "computer", "seats": [{"name": "Ann"}, {"name": "Bob"}],
+                                               "creator_seat": 0, "claim_all": True})
+    game_id, tokens = created["id"], created["tokens"]
+    errors: list[str] = []
+    bob = open_page(browser, f"{server.url}/game/{game_id}#seat=1&token={tokens['1']}", errors,
+                    init="window.qizaWaitingRefresh = 500;")
+    sync_api.expect(bob.locator("#turn")).not_to_have_text("Your turn.")
+
+    async def lost(self: Hub, game_id: str, version: int) -> None:
+        return None
+
+    monkeypatch.setattr(Hub, "push", lost)  # no change is pushed from now on
+    post(f"{server.url}/api/games/{game_id}/actions", {"seat": 0, "token": tokens["0"], "version": 1, "kind": "pass"})
+    sync_api.expect(bob.locator("#turn")).to_have_text("Your turn.", timeout=10000)
+    assert not errors, errors
+
+
 def test_computer_names_and_the_lobbys_one_click_game(server: ServerThread, browser: Any) -> None:
     """Two computer seats get distinct names, each said once with its level; the lobby's
     "Play the computer" starts a game against the default level under the terminal's

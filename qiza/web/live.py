@@ -82,13 +82,21 @@ class Hub:
         self.loop: asyncio.AbstractEventLoop | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._pushes: set[asyncio.Task[None]] = set()
+        """The pushes under way: the event loop keeps only weak references to its tasks, and a
+        push waiting for the database was collected as garbage now and then, never sent."""
 
     def notify_threadsafe(self, game_id: str, version: int) -> None:
         """Called from any thread after a game changed."""
         loop = self.loop
         if loop is None or loop.is_closed() or game_id not in self.conns:
             return
-        loop.call_soon_threadsafe(lambda: loop.create_task(self.push(game_id, version)))
+        loop.call_soon_threadsafe(self._start_push, loop, game_id, version)
+
+    def _start_push(self, loop: asyncio.AbstractEventLoop, game_id: str, version: int) -> None:
+        task = loop.create_task(self.push(game_id, version))
+        self._pushes.add(task)  # held until it is done
+        task.add_done_callback(self._pushes.discard)
 
     async def push(self, game_id: str, version: int) -> None:
         """Send every connection of a game its view, if it has not seen ``version`` yet."""

@@ -178,6 +178,16 @@ async function submitPlacement() {
 // seconds before the next reconnect: doubles after each connection that brought no state
 // (the server busy, the database away, too many attempts), back to 1 once a state arrives
 let retryDelay = 1;
+// While the page waits for another player, it asks for the state again now and then: a push
+// that never arrived (a server restarting, a database away for a moment) would otherwise leave
+// a player unaware that their turn, and their clock, had begun.
+const WAITING_REFRESH = window.qizaWaitingRefresh || 20_000;  // (tests set a shorter one)
+setInterval(() => {
+  const game = store.game;
+  if (socket && socket.readyState === 1 && game && !game.over && !game.aborted && store.me && game.to_move !== store.me.seat) {
+    socket.send("refresh");
+  }
+}, WAITING_REFRESH);
 
 // The seat's token is unknown or belonged to a sign-in that ended: watch, or, signed in, take the
 // seat again with a new token.
