@@ -106,6 +106,24 @@ def board_rows(*placed: tuple[str, str], size: int = 15) -> list[str]:
     return ["".join(r) for r in grid]
 
 
+def game_gone_out(lexicon: Lexicon, seeds: range) -> Game:
+    """The first game of ``seeds`` between static players (classic rules, every play accepted)
+    that ends with a player going out."""
+    from qiza.players import make_player
+    from qiza.sheet import EndReason
+
+    for seed in seeds:
+        game = Game(CLASSIC, lexicon=lexicon, seed=seed)
+        players = [make_player("static", lexicon, seed=i) for i in range(2)]
+        while not game.over:
+            game.play(players[game.to_move].choose(game.view(game.to_move)))
+            if game.can_challenge:
+                game.accept()
+        if game.end_reason is EndReason.WENT_OUT:
+            return game
+    raise AssertionError(f"no game of seeds {seeds} ended with a player going out")
+
+
 def state_of(game: Game) -> dict[str, Any]:
     """Everything observable about a game, to compare before and after a refused action."""
     return {

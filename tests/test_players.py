@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from conftest import game_gone_out
 
 from qiza.board import Board
 from qiza.errors import QizaError
@@ -766,18 +767,9 @@ def test_best_and_analyze_on_a_pass_after_a_player_went_out(capsys: pytest.Captu
     pass as if the game went on (the opponent 'should' have played 23 points)."""
     from qiza import gcg
     from qiza.cli import main
-    from qiza.game import EndReason
     from qiza.players.analyze_cli import analyze_record
 
-    for seed in range(1, 30):
-        game = Game(CLASSIC, lexicon=lexicon, seed=seed)
-        players = [make_player("static", lexicon, seed=i) for i in range(2)]
-        while not game.over:
-            game.play(players[game.to_move].choose(game.view(game.to_move)))
-            if game.can_challenge:
-                game.accept()
-        if game.end_reason is EndReason.WENT_OUT:
-            break
+    game = game_gone_out(lexicon, range(1, 30))
     lines = gcg.dumps(gcg.from_game(game)).splitlines()
     out = max(i for i, line in enumerate(lines) if line.startswith(">") and " +" in line and "(" not in line.split()[1])
     record = gcg.loads("\n".join(lines))

@@ -93,6 +93,18 @@ def sign_up(browser: Any, url: str, name: str, errors: list[str]) -> Any:
     return page
 
 
+def seek_game(browser: Any, url: str, errors: list[str]) -> tuple[Any, Any]:
+    """Ann's and Bob's pages (signed up) once Bob accepted Ann's seek and Ann's page opened the game."""
+    ann = sign_up(browser, url, "Ann", errors)
+    bob = sign_up(browser, url, "Bob", errors)
+    ann.click("#post-seek")
+    ann.wait_for_selector("#seek-message >> text=Seek posted")
+    bob.wait_for_selector("#seeks .accept-seek")
+    bob.click("#seeks .accept-seek")
+    ann.wait_for_url(re.compile(r"/game/"))
+    return ann, bob
+
+
 def test_two_accounts_seek_play_on_the_clock_chat_rate_and_rematch(tmp_path: Path, browser: Any) -> None:
     now = FakeTime()
     errors: list[str] = []
@@ -170,13 +182,7 @@ def test_a_game_page_signed_out_shows_no_rack_and_signed_in_again_takes_the_seat
     now = FakeTime()
     errors: list[str] = []
     with Server(f"sqlite:///{tmp_path / 'club.sqlite3'}", now) as server:
-        ann = sign_up(browser, server.url, "Ann", errors)
-        bob = sign_up(browser, server.url, "Bob", errors)
-        ann.click("#post-seek")
-        ann.wait_for_selector("#seek-message >> text=Seek posted")
-        bob.wait_for_selector("#seeks .accept-seek")
-        bob.click("#seeks .accept-seek")
-        ann.wait_for_url(re.compile(r"/game/"))
+        ann, bob = seek_game(browser, server.url, errors)
         ann.wait_for_selector(".rack-tile")
         game_url = ann.url
         # signing out ends the seat's token the page kept: this browser only watches now
@@ -199,13 +205,7 @@ def test_an_anonymous_spectator_is_told_to_sign_in_to_read_the_spectators_chat(t
     now = FakeTime()
     errors: list[str] = []
     with Server(f"sqlite:///{tmp_path / 'club.sqlite3'}", now) as server:
-        ann = sign_up(browser, server.url, "Ann", errors)
-        bob = sign_up(browser, server.url, "Bob", errors)
-        ann.click("#post-seek")
-        ann.wait_for_selector("#seek-message >> text=Seek posted")
-        bob.wait_for_selector("#seeks .accept-seek")
-        bob.click("#seeks .accept-seek")
-        ann.wait_for_url(re.compile(r"/game/"))
+        ann, bob = seek_game(browser, server.url, errors)
         watcher = browser.new_context().new_page()  # nobody signed in
         watcher.on("pageerror", lambda exc: errors.append(f"watcher: {exc}"))
         watcher.set_default_timeout(20000)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import game_gone_out
 
 from qiza.errors import QizaError
 from qiza.game import Game
@@ -102,20 +103,10 @@ def test_analysis_values_a_play_that_goes_out_by_the_end_it_makes(lexicon: Lexic
     # under a challenge rule the play that goes out waits for the challenge before the game
     # ends: its exact value is what going out brings, not a reply of the opponent after it
     from qiza import gcg
-    from qiza.game import EndReason
-    from qiza.players import make_player
     from qiza.players.analyze_cli import analyze_record
     from qiza.players.best_cli import game_from_record
 
-    for seed in range(5, 30):
-        game = Game(CLASSIC, lexicon=lexicon, seed=seed)
-        players = [make_player("static", lexicon, seed=i) for i in range(2)]
-        while not game.over:
-            game.play(players[game.to_move].choose(game.view(game.to_move)))
-            if game.can_challenge:
-                game.accept()
-        if game.end_reason is EndReason.WENT_OUT:
-            break
+    game = game_gone_out(lexicon, range(5, 30))
     record = gcg.from_game(game)
     assert gcg.rules_for(record).challenge.value != "auto"  # the play waits for a challenge
     last = analyze_record(record, lexicon, engine_name="endgame")[-1]
