@@ -28,12 +28,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     check.add_argument("--lexicon", metavar="NAME|PATH",
                        help="also judge words (enable, twl06, sowpods or a word-list file)")
     check.add_argument("--quiet", "-q", action="store_true", help="only the differences and the total line")
-    check.add_argument("files", nargs="+", metavar="FILE")
+    check.add_argument("files", nargs="+", metavar="FILE", help="GCG game records")
     show = sub.add_parser("show", help="print the final board and the score sheet of a file")
-    show.add_argument("file", metavar="FILE")
+    show.add_argument("file", metavar="FILE", help="a GCG game record")
     export = sub.add_parser("export", help="rewrite a file as strict GCG, or its final position as CGP / JSON")
-    export.add_argument("--to", choices=("gcg", "cgp", "json"), default="gcg")
-    export.add_argument("file", metavar="FILE")
+    export.add_argument("--to", choices=("gcg", "cgp", "json"), default="gcg",
+                        help="gcg (default): the record rewritten as strict GCG in UTF-8; cgp or json: the "
+                             "position after its last line (for qiza best, Macondo ...)")
+    export.add_argument("file", metavar="FILE", help="a GCG game record")
 
 
 def run(args: argparse.Namespace) -> int:

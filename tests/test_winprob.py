@@ -75,6 +75,13 @@ def test_qiza_best_solves_an_endgame_exactly(lexicon: Lexicon) -> None:
     # -n 3 showed one move with nothing said: the search proves one best move
     assert lines[4] == "  (the exact search gives its best move and line only: --top does not apply)"
     assert len(format_best(game, 1, "endgame")) == 4
+    # the command says what it searches before a wait of seconds (it printed nothing until done)
+    from qiza.players.best_cli import search_note
+
+    assert search_note(game, "auto", 300) == "Searching the endgame (up to 30 s)..."
+    assert search_note(game, "static", 300) is None
+    assert search_note(Game(CLASSIC, lexicon=lexicon, seed=2), "auto", 50) == (
+        "Simulating the best candidates, 50 iterations each...")
 
 
 def test_analysis_shows_win_chances_and_solves_the_endgame(lexicon: Lexicon) -> None:

@@ -193,7 +193,9 @@ def _give_rack(game: Game, seat: int, rack: str) -> None:
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the subcommand's arguments."""
     parser.add_argument("position", help="a CGP line, a .cgp file or a .gcg file")
-    parser.add_argument("--turn", type=int, default=None, help="GCG: the position before this turn (1-based)")
+    parser.add_argument("--turn", type=int, default=None, help="GCG: the position before this turn (1-based; turns are the players' "
+                        "moves, exchanges and passes, not the record's lines: a phony taken off, a challenge "
+                        "bonus or the end-of-game lines are no turns)")
     parser.add_argument("--lexicon", default=None, help="lexicon (default: the position's; for a GCG record without one, the built-in English list "
                              "that accepts most of its words; else twl06)")
     parser.add_argument("-n", "--top", type=int, default=10,
@@ -263,9 +265,34 @@ def run(args: argparse.Namespace) -> int:
                   "for tiles drawn at random from the unseen ones", file=sys.stderr)
     if args.iterations < 1:
         raise QizaError("--iterations must be at least 1")
+    note = search_note(game, args.engine, args.iterations)
+    if note:
+        print(note, file=sys.stderr, flush=True)
     for line in format_best(game, args.top, args.engine, iterations=args.iterations):
         print(line)
     return 0
+
+
+def resolve_engine(game: Game, engine: str) -> str:
+    """The engine ``auto`` stands for in this position: the exact endgame with the bag empty,
+    the pre-endgame with one or two tiles in it (two players), else the simulation."""
+    if engine != "auto":
+        return engine
+    bag = len(game.bag)
+    return "endgame" if bag == 0 else "preendgame" if len(game.players) == 2 and bag <= 2 else "sim"
+
+
+def search_note(game: Game, engine: str, iterations: int) -> str | None:
+    """What ``qiza best`` says before a search that takes a while (None for the quick ones)."""
+    engine = resolve_engine(game, engine)
+    if engine == "endgame":
+        limit = "10" if len(game.players) > 2 else "30"
+        return f"Searching the endgame (up to {limit} s)..."
+    if engine == "preendgame":
+        return "Searching the pre-endgame over every possible bag (up to 10 s)..."
+    if engine == "sim":
+        return f"Simulating the best candidates, {iterations} iterations each..."
+    return None
 
 
 def _rack_recorded(record: GameRecord, turn: int | None, name: str) -> bool:
@@ -285,9 +312,7 @@ def format_best(game: Game, top: int = 10, engine: str = "static", *, iterations
     from qiza.text import notation_note
 
     view = game.view(game.to_move)
-    if engine == "auto":
-        two = len(game.players) == 2
-        engine = "endgame" if view.bag_count == 0 else "preendgame" if two and view.bag_count <= 2 else "sim"
+    engine = resolve_engine(game, engine)
     if engine == "preendgame":
         return lines_preendgame(game, top)
     if engine == "endgame" and view.bag_count:
