@@ -833,6 +833,8 @@ def test_analysis_after_the_game(client: TestClient) -> None:
     assert first["player"] == "Ann" and first["played"] == "H8 FORD" and first["score"] == 16  # the game's notation
     assert first["equity"] is not None and first["best_equity"] >= first["equity"]
     assert first["lost"] == pytest.approx(first["best_equity"] - first["equity"])
+    # the chances to win after the move played and after the best, as qiza analyze shows them
+    assert 0 <= first["win"] <= 1 and 0 <= first["best_win"] <= 1
     assert second["note"] == "pass" and second["lost"] is None
     assert [p["player"] for p in data["players"]] == ["Ann", "Bob"]
     assert data["players"][0]["rated"] == 1 and data["players"][1]["rated"] == 0

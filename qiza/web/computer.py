@@ -213,16 +213,17 @@ def warm(lexicon: str = "enable", levels: tuple[str, ...] = ()) -> int:
 
 def analyze(lexicon: str, gcg_text: str, notation: str = "tournament") -> dict[str, Any]:
     """Every turn of a finished game (its GCG record) against the static engine's best move,
-    with a summary per player, moves written in the game's ``notation`` (runs in a worker
-    process; see ``qiza analyze``)."""
+    with the chances to win after the move played and after the best (``win``, ``best_win``,
+    0 to 1; None where not rated) and a summary per player, moves written in the game's
+    ``notation`` (runs in a worker process; see ``qiza analyze``)."""
     from qiza import gcg
     from qiza.players.analyze_cli import analyze_record, summarize
     from qiza.rules import Notation
 
     turns = analyze_record(gcg.loads(gcg_text), worker_lexicon(lexicon), notation=Notation(notation))
     rows = [{"turn": t.turn, "player": t.player, "rack": t.rack, "played": t.played, "score": t.score,
-             "equity": t.played_equity, "best": t.best, "best_equity": t.best_equity, "lost": t.lost,
-             "note": t.note} for t in turns]
+             "equity": t.played_equity, "win": t.played_win, "best": t.best, "best_equity": t.best_equity,
+             "best_win": t.best_win, "lost": t.lost, "note": t.note} for t in turns]
     return {"engine": "static", "turns": rows, "players": summarize(turns)}
 
 

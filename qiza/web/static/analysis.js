@@ -28,10 +28,12 @@ export async function showAnalysis(gameId, names, say) {
   try {
     const data = await qiza.api("GET", `/api/games/${encodeURIComponent(gameId)}/analysis`);
     const num = v => (v === null || v === undefined ? "-" : v.toFixed(1));
+    const percent = v => (v === null || v === undefined ? "-" : (100 * v).toFixed(1));
     fill($("analysis-turns"), data.turns.map(t => [
       t.turn, name(t.player), t.rack, t.played + (t.note ? ` (${t.note})` : ""), t.score, num(t.equity),
-      t.best, num(t.best_equity), num(t.lost) + (t.lost !== null && t.lost >= 5 ? " !" : "")]),
-    values => String(values[8]).endsWith("!"));
+      percent(t.win), t.best, num(t.best_equity), percent(t.best_win),
+      num(t.lost) + (t.lost !== null && t.lost >= 5 ? " !" : "")]),
+    values => String(values[values.length - 1]).endsWith("!"));
     fill($("analysis-players"), data.players.map(p => [
       name(p.player), p.rated, p.best_found, p.lost.toFixed(1), num(p.per_turn), p.mistakes]));
     $("analysis").hidden = false;
