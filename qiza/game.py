@@ -443,7 +443,7 @@ class Game:
         self.history.append(record)
         self._advance()
         self._check_scoreless_end()
-        if not self.over and len(self.bag) < self.rules.exchange_limit and self._nobody_can_play():
+        if not self.over and len(self.bag) < max(self.rules.exchange_limit, 1) and self._nobody_can_play():
             self._finish(EndReason.BLOCKED)
         return record
 

@@ -188,3 +188,30 @@ def test_a_failed_challenge_of_a_play_that_went_out_replays_clean(enable: Lexico
     assert result.clean, result.differences
     assert result.game is not None
     assert [result.game.scores[result.game_seat(seat)] for seat in (0, 1)] == game.scores
+
+
+def test_a_four_player_game_blocked_with_the_bag_empty_replays_to_its_end() -> None:
+    """A game of four that ended when nobody could play after the last pass, the bag empty
+    (qiza's own export). The replay's rules allow exchanges at any bag (exchange_limit 0, as
+    records show them), and the engine took a limit of 0 to mean a player could still
+    exchange from an empty bag: the game did not end and the racks' penalties differed."""
+    record = gcg.load(Path(__file__).parent / "fixtures" / "blocked_four_players.gcg")
+    assert len(record.players) == 4
+    result = gcg.replay(record, lexicon="enable")
+    assert result.clean, result.differences
+    game = result.game
+    assert game is not None
+    assert game.over and game.end_reason is EndReason.BLOCKED
+    assert not game.bag
+    assert [game.scores[result.game_seat(i)] for i in range(4)] == [158, 115, 221, 129]
+    assert [r.kind for r in game.history[-4:]] == [Kind.END_RACK_PENALTY] * 4
+
+
+def test_a_pass_ends_a_blocked_game_when_exchanges_have_no_bag_limit() -> None:
+    """With exchange_limit 0 an empty bag still allows no exchange: nobody can play, so the pass
+    that leaves the game so ends it."""
+    record = gcg.load(Path(__file__).parent / "fixtures" / "blocked_four_players.gcg")
+    game = gcg.replay(record, lexicon="enable").game
+    assert game is not None and game.rules.exchange_limit == 0
+    last_pass = next(r for r in reversed(game.history) if r.kind is Kind.PASS)
+    assert game.history.index(last_pass) == len(game.history) - 5  # the four penalties follow it
