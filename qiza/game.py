@@ -125,6 +125,10 @@ class Game:
         self._scores_before_end: list[int] | None = None
         self._resigned: int | None = None
         self._initial_scoreless = 0
+        self.detect_blocked = True
+        """Whether a pass after which no player can place tiles (nor exchange) ends the game. A
+        GCG replay, whose lexicon is a stand-in, turns it off and ends the game when its record
+        does (:meth:`end_blocked`)."""
         self._stack: list[_State] = []
         self.actions: list[tuple[int, str]] = []
         """Every action taken, as ``(seat, text)``: replaying them from the seed rebuilds the game."""
@@ -443,9 +447,27 @@ class Game:
         self.history.append(record)
         self._advance()
         self._check_scoreless_end()
-        if not self.over and len(self.bag) < max(self.rules.exchange_limit, 1) and self._nobody_can_play():
+        if (self.detect_blocked and not self.over and self._cannot_exchange()
+                and self._nobody_can_play()):
             self._finish(EndReason.BLOCKED)
         return record
+
+    def _cannot_exchange(self) -> bool:
+        """No exchange is allowed: too few tiles in the bag for the limit, or none at all (a
+        limit of 0 still needs a tile to draw)."""
+        return len(self.bag) < max(self.rules.exchange_limit, 1)
+
+    def end_blocked(self) -> None:
+        """End the game as blocked (no player can make a play) after a pass, when the caller
+        knows it (a game record that ends so); the racks are counted as after scoreless turns."""
+        if self.over:
+            raise GameOverError("the game is over")
+        last = next((r for r in reversed(self.history) if r.is_turn), None)
+        if self._pending is not None or last is None or last.kind is not Kind.PASS:
+            raise RuleError("a game ends blocked only after a pass")
+        if not self._cannot_exchange():
+            raise RuleError(f"a game with {len(self.bag)} tiles in the bag is not blocked: exchanges are allowed")
+        self._finish(EndReason.BLOCKED)
 
     def challenge(self, seat: int | None = None, *, bonus: int | None = None) -> Record:
         """Challenge the previous play, by ``seat`` (the player to move by default).

@@ -215,3 +215,21 @@ def test_a_pass_ends_a_blocked_game_when_exchanges_have_no_bag_limit() -> None:
     assert game is not None and game.rules.exchange_limit == 0
     last_pass = next(r for r in reversed(game.history) if r.kind is Kind.PASS)
     assert game.history.index(last_pass) == len(game.history) - 5  # the four penalties follow it
+
+
+def test_passes_at_the_end_of_a_three_player_game_do_not_end_the_replay() -> None:
+    """Bob passes three times with the bag empty while the others still play (qiza's own
+    export). The replay's stand-in lexicon knows no words, so the engine must not decide from
+    it that nobody can play: the game ends when Cal goes out, as recorded."""
+    record = gcg.load(Path(__file__).parent / "fixtures" / "passes_at_the_end_three_players.gcg")
+    result = gcg.replay(record)
+    assert result.clean, result.differences
+    assert result.game is not None and result.game.end_reason is EndReason.WENT_OUT
+
+
+def test_a_game_ends_blocked_only_after_a_pass_with_no_exchange_allowed() -> None:
+    game = Game(Rules(), players=["Ann", "Bob", "Cal"], seed=1)
+    game.play("pass")
+    with pytest.raises(RuleError, match="exchanges are allowed"):
+        game.end_blocked()
+    assert not game.over

@@ -248,6 +248,7 @@ class _Replayer:
                                                                  for i in range(n)))
             self.rules = rules
         self.game = Game(rules, players=names, lexicon=self.judge, seed=0)
+        self.game.detect_blocked = False  # the judge knows no words: the record says when nobody could play
         self.result = Replay(self.game, first=self.first)
         self.used_end_records: set[int] = set()
         self.used_lost_turns: set[int] = set()
@@ -552,6 +553,12 @@ class _Replayer:
         game = self.game
         if not game.over and game.pending_ends_game:
             game.accept()
+        if (not game.over and event.type is EventType.END_RACK_PENALTY
+                and not any(e.type is EventType.END_RACK_POINTS for e in self.record.events)):
+            try:  # nobody went out: after a pass with no exchange possible, the game was blocked
+                game.end_blocked()
+            except QizaError:
+                pass
         if not game.over:
             self.differ(event, "the game is not over in the engine")
             return False
