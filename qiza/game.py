@@ -453,9 +453,13 @@ class Game:
         return record
 
     def _cannot_exchange(self) -> bool:
-        """No exchange is allowed: too few tiles in the bag for the limit, or none at all (a
-        limit of 0 still needs a tile to draw)."""
-        return len(self.bag) < max(self.rules.exchange_limit, 1)
+        return not self.exchange_allowed
+
+    @property
+    def exchange_allowed(self) -> bool:
+        """Whether the bag allows an exchange: at least ``rules.exchange_limit`` tiles in it,
+        and at least one (a limit of 0 still needs a tile to draw)."""
+        return len(self.bag) >= max(self.rules.exchange_limit, 1)
 
     def end_blocked(self) -> None:
         """End the game as blocked (no player can make a play) after a pass, when the caller

@@ -87,6 +87,10 @@ def test_exchange_limit(make_game: GameFactory) -> None:
     game = make_game(racks={0: "QUVWXYZ"}, bag=2, exchange_limit=1)
     with pytest.raises(RuleError, match="cannot exchange 3 tiles with 2 in the bag"):
         game.play("exchange QUV")
+    # what the pages ask: with no limit, an exchange still needs a tile in the bag
+    assert make_game(racks={0: "QUVWXYZ"}, bag=5).exchange_allowed is False
+    assert make_game(racks={0: "QUVWXYZ"}, bag=1, exchange_limit=0).exchange_allowed is True
+    assert make_game(racks={0: "QUVWXYZ"}, bag=0, exchange_limit=0).exchange_allowed is False
 
 
 def test_turn_order_two_three_four_players(make_game: GameFactory) -> None:

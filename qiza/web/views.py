@@ -112,7 +112,7 @@ def game_state(row: GameRow, game: Game, seat: int | None, order: str | None = N
         "over": game.over, "end_reason": game.end_reason.value if game.end_reason else None,
         "winners": game.winners(), "scores_before_end": game.scores_before_end(),
         "resigned": getattr(game, "_resigned", None) if game.over else None,
-        "exchange_allowed": len(game.bag) >= game.rules.exchange_limit,
+        "exchange_allowed": game.exchange_allowed,
         "presets": sorted(PRESETS),
         "clock": clock_json(row, now),
         "rated": bool(row.settings.get("rated")),
