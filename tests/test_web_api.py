@@ -874,3 +874,18 @@ def test_concurrent_first_analysis_requests_compute_it_once(client: TestClient) 
     assert [r.status_code for r in results] == [200] * 6
     assert all(r.json() == results[0].json() for r in results)
     assert len(calls) == 1
+
+
+def test_the_greedy_computer_accepts_a_play_that_went_out(make_game: Any) -> None:
+    # under the double rule a play that went out waits for a challenge or a pass: the web's
+    # greedy player passed only after the game refused its placement (and a warning was logged)
+    from qiza.move import Pass
+    from qiza.web.computer import GreedyPlayer
+
+    game = make_game(racks={0: "AX", 1: "AEIOUVW"}, challenge="double", bag=0)
+    game.play("H8 AX")
+    assert game.pending_ends_game
+    move = GreedyPlayer(game.lexicon).choose(game.view(1))
+    assert move == Pass()
+    game.play(move, seat=1)
+    assert game.over

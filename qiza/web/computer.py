@@ -130,11 +130,14 @@ class GreedyPlayer:
         return cache[key]
 
     def choose(self, view: PlayerView) -> Move:
-        """The best-scoring placement, or an exchange, or a pass."""
+        """The best-scoring placement, or an exchange, or a pass; a pass (accepting it) when the
+        previous play ends the game and is open to challenge, as the library's players do."""
         import numpy as np
 
         from qiza.analysis import rack_counts, to_place
 
+        if view.pending_ends_game:  # the game refuses any placement or exchange now
+            return Pass()
         rules = view.rules
         try:
             gen = self._generator(rules)
