@@ -32,7 +32,7 @@ from qiza.errors import GameOverError, IllegalMoveError, MoveSyntaxError, PhonyW
 from qiza.languages import rules_for_lexicon
 from qiza.lexicon import Lexicon, load_lexicon
 from qiza.move import THROUGH, Challenge, Exchange, Move, Pass, Place, format_move, parse_move
-from qiza.rules import CLASSIC, COMPUTER, EndPoints, EndRule, FirstPlayer, Rules
+from qiza.rules import CLASSIC, COMPUTER, EndPoints, EndRule, FirstPlayer, Rules, allows_exchange
 from qiza.scoring import Evaluation, evaluate
 from qiza.sheet import FORFEITS, TURN_KINDS, EndReason, Kind, PlayerView, Record, visible_record
 
@@ -447,19 +447,16 @@ class Game:
         self.history.append(record)
         self._advance()
         self._check_scoreless_end()
-        if (self.detect_blocked and not self.over and self._cannot_exchange()
+        if (self.detect_blocked and not self.over and not self.exchange_allowed
                 and self._nobody_can_play()):
             self._finish(EndReason.BLOCKED)
         return record
-
-    def _cannot_exchange(self) -> bool:
-        return not self.exchange_allowed
 
     @property
     def exchange_allowed(self) -> bool:
         """Whether the bag allows an exchange: at least ``rules.exchange_limit`` tiles in it,
         and at least one (a limit of 0 still needs a tile to draw)."""
-        return len(self.bag) >= max(self.rules.exchange_limit, 1)
+        return allows_exchange(self.rules, len(self.bag))
 
     def end_blocked(self) -> None:
         """End the game as blocked (no player can make a play) after a pass, when the caller
@@ -469,7 +466,7 @@ class Game:
         last = next((r for r in reversed(self.history) if r.is_turn), None)
         if self._pending is not None or last is None or last.kind is not Kind.PASS:
             raise RuleError("a game ends blocked only after a pass")
-        if not self._cannot_exchange():
+        if self.exchange_allowed:
             raise RuleError(f"a game with {len(self.bag)} tiles in the bag is not blocked: exchanges are allowed")
         self._finish(EndReason.BLOCKED)
 

@@ -321,6 +321,12 @@ TOURNAMENT_PRESETS = ("tournament",)
 """Presets whose challenge rule is kept even against the computer (see :func:`default_challenge`)."""
 
 
+def allows_exchange(rules: Rules, bag: int) -> bool:
+    """Whether a bag of ``bag`` tiles allows an exchange under ``rules``: at least
+    ``rules.exchange_limit`` tiles, and at least one (a limit of 0 still needs a tile to draw)."""
+    return bag >= max(rules.exchange_limit, 1)
+
+
 def default_challenge(preset: str, *, against_computer: bool) -> ChallengeRule:
     """The challenge rule of a new game when none is asked for (the terminal and the web
     game both use this): ``auto`` against the computer, the friendliest rule to learn with

@@ -92,6 +92,14 @@ def warn_problems(record: GameRecord) -> None:
         print(f"warning: {problem}", file=sys.stderr)
 
 
+ENDGAME_SECONDS = 30.0
+"""The exact two-player endgame search's time limit in ``qiza best``."""
+MULTI_ENDGAME_SECONDS = 10.0
+"""The max-n search's (three or four players) time limit in ``qiza best``."""
+PRE_ENDGAME_SECONDS = 10.0
+"""The pre-endgame search's time limit in ``qiza best``."""
+
+
 class AfterTheEnd(GameOverError):
     """A turn a game record writes after the game ended (the opponent's pass that lets a play
     going out stand, as Woogles and Macondo write it): there is no position to rank."""
@@ -286,10 +294,10 @@ def search_note(game: Game, engine: str, iterations: int) -> str | None:
     """What ``qiza best`` says before a search that takes a while (None for the quick ones)."""
     engine = resolve_engine(game, engine)
     if engine == "endgame":
-        limit = "10" if len(game.players) > 2 else "30"
-        return f"Searching the endgame (up to {limit} s)..."
+        limit = MULTI_ENDGAME_SECONDS if len(game.players) > 2 else ENDGAME_SECONDS
+        return f"Searching the endgame (up to {limit:g} s)..."
     if engine == "preendgame":
-        return "Searching the pre-endgame over every possible bag (up to 10 s)..."
+        return f"Searching the pre-endgame over every possible bag (up to {PRE_ENDGAME_SECONDS:g} s)..."
     if engine == "sim":
         return f"Simulating the best candidates, {iterations} iterations each..."
     return None
@@ -328,7 +336,7 @@ def format_best(game: Game, top: int = 10, engine: str = "static", *, iterations
     if engine == "endgame":
         from qiza.players.endgame import solve
 
-        solution = solve(view, game.lexicon, time_limit=30.0)
+        solution = solve(view, game.lexicon, time_limit=ENDGAME_SECONDS)
         lines.append(f"{'#':>3} {'move':<24} {'score':>5} {'value':>9} {'win%':>6}")
         if solution.move is not None:
             final = lead + solution.value
@@ -388,7 +396,7 @@ def lines_multi_endgame(game: Game, top: int) -> list[str]:
     from qiza.text import notation_note
 
     view = game.view(game.to_move)
-    found = solve_multi(view, game.lexicon, time_limit=10.0, width=max(top, 6))
+    found = solve_multi(view, game.lexicon, time_limit=MULTI_ENDGAME_SECONDS, width=max(top, 6))
     lines = [f"{game.players[game.to_move]} to move, rack {view.rack}, bag 0, lexicon {game.lexicon.name}, "
              f"engine endgame (max-n over {found.deals} deals of the unseen tiles, {found.nodes} nodes, "
              f"{found.seconds:.1f} s)", notation_note(game.rules.notation),
@@ -407,7 +415,7 @@ def lines_preendgame(game: Game, top: int) -> list[str]:
     view = game.view(game.to_move)
     if len(game.players) != 2 or view.bag_count not in (1, 2):
         raise QizaError("the pre-endgame engine needs two players and one or two tiles in the bag")
-    found = solve_pre_endgame(view, game.lexicon, candidates=max(top, 8))
+    found = solve_pre_endgame(view, game.lexicon, candidates=max(top, 8), time_limit=PRE_ENDGAME_SECONDS)
     lines = [f"{game.players[game.to_move]} to move, rack {view.rack}, bag {view.bag_count}, "
              f"lexicon {game.lexicon.name}, engine preendgame ({found.seconds:.1f} s, best move "
              f"{'proven' if found.decided else 'not proven'})",

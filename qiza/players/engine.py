@@ -21,7 +21,7 @@ from qiza.game import Kind, PlayerView, Record
 from qiza.move import Exchange, Move, Pass
 from qiza.movegen import MoveGenerator, MoveList, kind_values
 from qiza.players.leaves import LETTERS, LeaveModel, RackLeaves, model_for_tile_set, vowel_codes
-from qiza.rules import ChallengeRule, Rules
+from qiza.rules import ChallengeRule, Rules, allows_exchange
 
 if TYPE_CHECKING:
     from qiza.alphabet import TileSet
@@ -129,7 +129,7 @@ class BasePlayer:
 
     def _no_play_counts(self, rack: np.ndarray, bag_count: int, rules: Rules) -> Move:
         """:meth:`_no_play` from the rack counts, bag size and rules."""
-        if bag_count >= max(rules.exchange_limit, 1) and rack.sum():
+        if allows_exchange(rules, bag_count) and rack.sum():
             return Exchange(counts_text(rack, rules.tile_set))
         return Pass()
 

@@ -39,7 +39,7 @@ from qiza.errors import QizaError
 from qiza.game import Game, PlayerView, Record
 from qiza.lexicon import Lexicon
 from qiza.move import Exchange, Move, Pass
-from qiza.rules import Rules, find_preset
+from qiza.rules import Rules, allows_exchange, find_preset
 from qiza.web.lexicons import load_source
 
 log = logging.getLogger("qiza.web")
@@ -146,7 +146,7 @@ class GreedyPlayer:
             best = None
         if best is not None:
             return to_place(best, rules.tile_set)
-        if view.bag_count >= max(rules.exchange_limit, len(view.rack)) and view.rack:
+        if view.rack and allows_exchange(rules, view.bag_count) and view.bag_count >= len(view.rack):
             return Exchange(view.rack)
         return Pass()
 

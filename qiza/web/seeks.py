@@ -38,7 +38,8 @@ from qiza.web.db import GameRow, seeks
 from qiza.web.errors import ApiError, errors
 from qiza.web.ratings import Ratings, variant
 from qiza.web.service import PERSON, GameService, SeatSpec
-from qiza.web.views import REMATCH_WAIT
+from qiza.web.views import REMATCH_WAIT as REMATCH_WAIT  # (re-exported: the wait is the seeks's rule)
+from qiza.web.views import rematch_asks
 
 #: open seeks one player may have at once
 MAX_OPEN = 3
@@ -290,7 +291,7 @@ class Seeks:
                 # an ask counts for REMATCH_WAIT seconds: a player who asked and left is not put on
                 # the clock of a new game days later, when the other player comes back and asks
                 at = offer.setdefault("asked_at", {})
-                offer["asked"] = [s for s in offer["asked"] if s != seat and now - float(at.get(str(s), 0)) <= REMATCH_WAIT]
+                offer["asked"] = [s for s in rematch_asks(offer, now) if s != seat]
                 offer["asked"].append(seat)
                 offer["asked_at"] = {str(s): now if s == seat else at[str(s)] for s in offer["asked"]}
                 if len(offer["asked"]) == len(seats):

@@ -132,10 +132,15 @@ def rematch_offer(settings: dict[str, Any], now: float | None) -> dict[str, Any]
     offer = settings.get("rematch")
     if not offer:
         return None
-    at = offer.get("asked_at", {})
-    asked = [int(s) for s in offer.get("asked", [])
-             if offer.get("game") or now is None or now - float(at.get(str(s), 0)) <= REMATCH_WAIT]
+    asked = [int(s) for s in offer.get("asked", [])] if offer.get("game") or now is None \
+        else rematch_asks(offer, now)
     return {"asked": asked, "game": offer.get("game")}
+
+
+def rematch_asks(offer: dict[str, Any], now: float) -> list[int]:
+    """The seats of a rematch offer whose ask still stands at ``now`` (:data:`REMATCH_WAIT`)."""
+    at = offer.get("asked_at", {})
+    return [int(s) for s in offer.get("asked", []) if now - float(at.get(str(s), 0)) <= REMATCH_WAIT]
 
 
 def abort_asks(settings: dict[str, Any], now: float | None) -> list[int]:
