@@ -214,4 +214,12 @@ def test_an_anonymous_spectator_is_told_to_sign_in_to_read_the_spectators_chat(t
         watcher.click("#chat-spectators-tab")
         watcher.wait_for_selector("#chat-note >> text=Sign in to read the spectators' chat while the game is on")
         assert watcher.is_hidden("#chat-form")
+        # the tab chosen before the game's state has come (here it never comes): no error
+        early = browser.new_context().new_page()
+        early.on("pageerror", lambda exc: errors.append(f"early: {exc}"))
+        early.route_web_socket("**/ws/games/**", lambda socket: None)  # open, never answered
+        early.goto(ann.url)
+        early.click("#chat-spectators-tab")
+        early.wait_for_function("document.querySelector('#chat-spectators-tab').getAttribute('aria-selected') === 'true'")
+        early.wait_for_timeout(300)
     assert errors == []

@@ -127,6 +127,7 @@ function renderChatForm() {
   const playing = !!store.me;
   $("chat-players-tab").setAttribute("aria-selected", String(chatChannel === "players"));
   $("chat-spectators-tab").setAttribute("aria-selected", String(chatChannel === "spectators"));
+  if (!game) return;  // a tab chosen before the game's state arrived: drawn with it
   const canWrite = chatChannel === "players" ? playing : !playing && !!qiza.user;
   $("chat-form").hidden = !canWrite;
   $("chat-note").textContent = chatChannel === "spectators" && playing && !game.over && !game.aborted
