@@ -401,7 +401,7 @@ def test_a_waiting_page_learns_of_a_move_whose_push_was_lost(server: ServerThrea
                     init="window.qizaWaitingRefresh = 500;")
     sync_api.expect(bob.locator("#turn")).not_to_have_text("Your turn.")
 
-    async def lost(self: Hub, game_id: str, version: int) -> None:
+    async def lost(self: Hub, game_id: str, version: int, loop: object = None) -> None:
         return None
 
     monkeypatch.setattr(Hub, "push", lost)  # no change is pushed from now on

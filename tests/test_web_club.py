@@ -333,6 +333,35 @@ def test_a_live_view_opened_before_signing_out_stops_with_the_sign_in(club: Club
         assert socket.receive_json()["state"]["version"] > before
 
 
+@pytest.mark.timeout(60)
+def test_a_push_that_comes_after_the_page_began_waiting_reaches_it(club: Club) -> None:
+    """The push is read from the database while the page already waits for it (the test client
+    serves each socket on an event loop of its own): it must wake the socket's loop. It was
+    started on the server's loop, and the page waited for good now and then (a hang in CI)."""
+    ann, bob = sign_up(club, "Ann"), sign_up(club, "Bob")
+    game_id, seats = seek_and_accept(club, ann, bob)
+    if view(ann, game_id, seats["a"])["to_move"] == seats["a"]["seat"]:
+        act(ann, game_id, seats["a"], "pass")  # Bob to move
+    recheck, state = club.service.recheck_token, club.service.pushed_state
+
+    def slowly(read: Any) -> Any:
+        def late(*args: Any) -> Any:
+            time.sleep(0.5)  # the socket waits by now
+            return read(*args)
+        return late
+
+    club.service.recheck_token, club.service.pushed_state = slowly(recheck), slowly(state)
+    with ann.websocket_connect(f"/ws/games/{game_id}") as player, \
+            club.browser().websocket_connect(f"/ws/games/{game_id}") as spectator:
+        player.send_json({"seat": seats["a"]["seat"], "token": seats["a"]["token"]})
+        spectator.send_json({})
+        before = player.receive_json()["state"]["version"]
+        assert spectator.receive_json()["state"]["version"] == before
+        act(bob, game_id, seats["b"], "pass")
+        assert player.receive_json()["state"]["version"] > before
+        assert spectator.receive_json()["state"]["version"] > before
+
+
 def test_the_seat_tokens_of_signed_in_creators_and_joiners_end_with_their_sign_in(club: Club) -> None:
     ann, bob, guest = sign_up(club, "Ann"), sign_up(club, "Bob"), club.browser()
     created = post(ann, "/api/games", {"seats": [{"name": "Ann"}, {}, {}]}, 201)

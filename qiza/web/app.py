@@ -128,7 +128,6 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        hub.loop = asyncio.get_running_loop()
         service.add_listener(hub.notify_threadsafe)
         hub.start_listener(store)
         if warm_up:

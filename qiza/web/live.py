@@ -67,6 +67,9 @@ async def _hello(socket: WebSocket) -> HelloIn:
 class _Conn:
     socket: WebSocket
     seat: int | None
+    loop: asyncio.AbstractEventLoop
+    """The event loop that serves this socket: its pushes run there (a test client serves each
+    socket on a loop of its own, and a push from another loop wakes no one)."""
     token: str | None = None  # a seat token that ends with a sign-in, checked again before each push
     last: int = 0
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -79,7 +82,6 @@ class Hub:
     def __init__(self, service: GameService) -> None:
         self.service = service
         self.conns: dict[str, set[_Conn]] = {}
-        self.loop: asyncio.AbstractEventLoop | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._pushes: set[asyncio.Task[None]] = set()
@@ -87,20 +89,25 @@ class Hub:
         push waiting for the database was collected as garbage now and then, never sent."""
 
     def notify_threadsafe(self, game_id: str, version: int) -> None:
-        """Called from any thread after a game changed."""
-        loop = self.loop
-        if loop is None or loop.is_closed() or game_id not in self.conns:
-            return
-        loop.call_soon_threadsafe(self._start_push, loop, game_id, version)
+        """Called from any thread after a game changed: a push starts on each event loop that
+        serves a connection to the game."""
+        for loop in {conn.loop for conn in tuple(self.conns.get(game_id, ()))}:
+            if not loop.is_closed():
+                try:
+                    loop.call_soon_threadsafe(self._start_push, loop, game_id, version)
+                except RuntimeError:  # the loop closed meanwhile: its sockets are gone
+                    pass
 
     def _start_push(self, loop: asyncio.AbstractEventLoop, game_id: str, version: int) -> None:
-        task = loop.create_task(self.push(game_id, version))
+        task = loop.create_task(self.push(game_id, version, loop))
         self._pushes.add(task)  # held until it is done
         task.add_done_callback(self._pushes.discard)
 
-    async def push(self, game_id: str, version: int) -> None:
-        """Send every connection of a game its view, if it has not seen ``version`` yet."""
-        conns = [c for c in self.conns.get(game_id, ()) if c.last < version]
+    async def push(self, game_id: str, version: int, loop: asyncio.AbstractEventLoop | None = None) -> None:
+        """Send every connection of a game its view, if it has not seen ``version`` yet (only
+        those served by ``loop``, the running one by default)."""
+        loop = loop or asyncio.get_running_loop()
+        conns = [c for c in tuple(self.conns.get(game_id, ())) if c.last < version and c.loop is loop]
         states: dict[int | None, dict[str, Any]] = {}
         for conn in conns:
             if not await self._still_seated(game_id, conn):
@@ -234,7 +241,7 @@ def router(service: GameService, hub: Hub, throttle: FailureThrottle) -> APIRout
         except WebSocketDisconnect:
             return
         seat = hello.seat
-        conn = _Conn(socket, seat, hello.token if ends else None)
+        conn = _Conn(socket, seat, asyncio.get_running_loop(), hello.token if ends else None)
         hub.conns.setdefault(game_id, set()).add(conn)
         try:
             await hub._send(conn, state)
