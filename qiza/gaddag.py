@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
 import numba as nb
@@ -375,16 +375,26 @@ def words_hash(words: Sequence[str], letters: int = 26) -> str:
     return h.hexdigest()[:24]
 
 
-def load_or_build(words: Sequence[str], cache_dir: Path | None = None, letters: int = 26) -> np.ndarray:
+def load_or_build(words: Sequence[str] | Callable[[], Sequence[str]], cache_dir: Path | None = None,
+                  letters: int = 26, *, key: str | None = None) -> np.ndarray:
     """The GADDAG of ``words`` (see :func:`build`), loaded from ``cache_dir`` when built before.
 
-    The cache file name is a hash of the word list's content. ``cache_dir``
+    The cache file name is a hash of the word list's content, or of ``key`` when given (a hash
+    of where the words came from, so that a list of millions of words is not hashed at each
+    start; ``words`` may then be a function giving them, called only to build). ``cache_dir``
     ``None`` builds without caching. A loaded graph is memory-mapped read-only.
     """
+    def the_words() -> Sequence[str]:
+        return words() if callable(words) else words
+
     if cache_dir is None:
-        return build(words, letters)
+        return build(the_words(), letters)
     cache_dir = Path(cache_dir)
-    path = cache_dir / f"gaddag-{words_hash(words, letters)}.npy"
+    if key is None:
+        name = words_hash(the_words(), letters)
+    else:
+        name = "k" + hashlib.sha256(f"gaddag-v{FORMAT_VERSION}-{letters}\n{key}".encode()).hexdigest()[:24]
+    path = cache_dir / f"gaddag-{name}.npy"
     dtype = np.int32 if letters <= NARROW_LETTERS else np.int64
     if path.exists():
         try:
@@ -393,7 +403,7 @@ def load_or_build(words: Sequence[str], cache_dir: Path | None = None, letters: 
                 return g
         except (OSError, ValueError):
             pass
-    g = build(words, letters)
+    g = build(the_words(), letters)
     cache_dir.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(f".{os.getpid()}.tmp.npy")
     np.save(tmp, g)

@@ -18,13 +18,28 @@ are **not** the official tournament lists of any federation.
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 import unicodedata
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from qiza import alphabet, lexicon
 from qiza.alphabet import TileSet, TileSetError, find_tile_set, nfc
-from qiza.lexicon import MAX_LENGTH, MIN_LENGTH, Lexicon, LexiconError, LoadReport, read_word_list
+from qiza.lexicon import (
+    MAX_LENGTH,
+    MIN_LENGTH,
+    Lexicon,
+    LexiconError,
+    LoadReport,
+    decode_word_list,
+    read_word_list,
+    read_word_list_bytes,
+)
+from qiza.paths import user_cache_dir
 from qiza.rules import Rules
 
 DICT_DIR = Path("/usr/share/dict")
@@ -123,8 +138,61 @@ class Language:
         if path is None and not file.is_file():
             raise LexiconError(f"lexicon {self.lexicon} reads {file}, which is not installed: "
                                f"apt-get install {self.package}")
-        words, report = self.playable(read_word_list(file))
-        return Lexicon(self.lexicon.upper(), words, report, tile_set=self.tile_set, description=self.description)
+        if path is not None or os.environ.get("QIZA_NO_CACHE"):
+            words, report = self.playable(read_word_list(file))
+            return Lexicon(self.lexicon.upper(), words, report, tile_set=self.tile_set, description=self.description)
+        data = read_word_list_bytes(file)
+        key = self._source_key(data)
+        cached = user_cache_dir() / f"lexicon-{self.lexicon}-{key}.txt"
+        got = _read_cached(cached)
+        if got is None:
+            got = self.playable(decode_word_list(data))
+            _write_cached(cached, *got)
+        words, report = got
+        return Lexicon(self.lexicon.upper(), words, report, tile_set=self.tile_set, description=self.description,
+                       source_key=key)
+
+    def _source_key(self, data: bytes) -> str:
+        """A hash of a word list's bytes, of this language's settings and of the code that reads
+        them: it names the cached playable words and the word graph made of them (a change of
+        the list or of qiza's reading makes new ones)."""
+        digest = hashlib.sha256(f"{_CACHE_FORMAT}\n{self!r}\n{self.tile_set.letters}\n".encode())
+        for module in (__file__, lexicon.__file__, alphabet.__file__):
+            digest.update(Path(module).read_bytes())
+        digest.update(data)
+        return digest.hexdigest()[:24]
+
+
+_CACHE_FORMAT = "qiza-lexicon-1"
+
+
+def _read_cached(path: Path) -> tuple[frozenset[str], LoadReport] | None:
+    """The playable words and load report saved by :func:`_write_cached`, or ``None`` when the
+    file is absent or does not hold what its first line says (a cut-off write)."""
+    try:
+        head, _, body = path.read_text(encoding="utf-8").partition("\n")
+        meta = json.loads(head)
+        words = frozenset(body.split("\n")) if body else frozenset()
+        report = LoadReport(int(meta["read"]), int(meta["kept"]), Counter(meta["skipped"]))
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError):
+        return None
+    if meta.get("format") != _CACHE_FORMAT or len(words) != report.kept or "" in words:
+        return None
+    return words, report
+
+
+def _write_cached(path: Path, words: frozenset[str], report: LoadReport) -> None:
+    """Save a language's playable words in the cache folder (best effort: a folder that cannot
+    be written to only costs the next start the filtering again)."""
+    head = json.dumps({"format": _CACHE_FORMAT, "read": report.read, "kept": report.kept,
+                       "skipped": dict(report.skipped)}, ensure_ascii=False)
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(head + "\n" + "\n".join(words), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        tmp.unlink(missing_ok=True)
 
 
 class _FoldTable(dict[int, str]):

@@ -98,6 +98,11 @@ def read_word_list(path: str | os.PathLike[str]) -> list[str]:
 
     Only a regular file of at most :data:`MAX_WORD_LIST_BYTES` is read (a device such as
     ``/dev/zero``, a pipe or a folder gets a :class:`LexiconError` at once)."""
+    return decode_word_list(read_word_list_bytes(path))
+
+
+def read_word_list_bytes(path: str | os.PathLike[str]) -> bytes:
+    """The content of a word-list file, checked as :func:`read_word_list` says."""
     file = Path(path)
     try:
         with file.open("rb") as handle:
@@ -109,6 +114,11 @@ def read_word_list(path: str | os.PathLike[str]) -> list[str]:
         raise LexiconError(f"cannot read word list {file}: {exc.strerror}") from None
     if len(data) > MAX_WORD_LIST_BYTES:
         raise LexiconError(f"word list {file} is over {MAX_WORD_LIST_BYTES // 2**20} MB, the most qiza reads")
+    return data
+
+
+def decode_word_list(data: bytes) -> list[str]:
+    """The lines of a word list's content (UTF-8, else Latin-1)."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -120,7 +130,7 @@ class Lexicon:
     """A set of valid words with word tools. Membership is a set lookup."""
 
     def __init__(self, name: str, words: Iterable[str], report: LoadReport | None = None, *,
-                 tile_set: TileSet = ENGLISH, description: str = "") -> None:
+                 tile_set: TileSet = ENGLISH, description: str = "", source_key: str | None = None) -> None:
         if report is None:
             normalised, report = normalise(words)
         else:
@@ -133,6 +143,10 @@ class Lexicon:
         self.tile_set = tile_set
         """The tile set the words are spelt in (each word is its tiles' labels joined)."""
         self.description = description
+        self.source_key = source_key
+        """A hash of where the words came from (the word list's bytes and the code that read
+        them), when the loader knows it: it keys the on-disk word graph without hashing the
+        words themselves (millions of them in Polish)."""
         self._code_words: dict[tuple[str, ...], list[str]] = {}
         self._graphs: dict[tuple[str, ...], np.ndarray[Any, Any]] = {}
 
@@ -176,7 +190,10 @@ class Lexicon:
 
     @cached_property
     def content_hash(self) -> str:
-        """A hash of the word list's content (keys the on-disk graph cache)."""
+        """A hash of the word list's content (keys caches of players and analyses): the
+        :attr:`source_key` when there is one, else a hash of the words."""
+        if self.source_key is not None:
+            return self.source_key[:20]
         digest = hashlib.sha256("\n".join(sorted(self.words)).encode("utf-8"))
         return digest.hexdigest()[:20]
 
@@ -219,7 +236,12 @@ class Lexicon:
             cache: Path | None = user_cache_dir()
             if os.environ.get("QIZA_NO_CACHE"):
                 cache = None
-            graph = self._graphs[key] = load_or_build(self.code_words(tile_set), cache, tile_set.size)
+            if self.source_key is None:
+                graph = load_or_build(self.code_words(tile_set), cache, tile_set.size)
+            else:
+                graph = load_or_build(lambda: self.code_words(tile_set), cache, tile_set.size,
+                                      key=f"{self.source_key}-{tile_set.letters}")
+            self._graphs[key] = graph
         return graph
 
     # -- word tools ---------------------------------------------------------------------

@@ -110,3 +110,49 @@ def test_installed_polish_list(tmp_path: Path) -> None:
     lexicon = language.load(_write(tmp_path, head))
     assert len(lexicon) > 50_000 and any("Ż" in w for w in lexicon.words)
     assert set("".join(lexicon.words)) <= set(lexicon.tile_set.letters)
+
+
+def test_a_language_list_is_read_once_and_its_words_kept_in_the_cache(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Debian's Polish list has 4 million words: filtering them and hashing their code strings
+    took 20 s at every start. The playable words are kept in the cache folder, and the word
+    graph is named by the list's bytes; a changed list, or a damaged cache file, is read anew."""
+    import qiza.languages as languages
+    from qiza.lexicon import Lexicon
+
+    monkeypatch.setattr(languages, "DICT_DIR", tmp_path / "dict")
+    monkeypatch.setenv("QIZA_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("QIZA_NO_CACHE", raising=False)
+    spanish: Language = LANGUAGES["spanish-debian"]
+    (tmp_path / "dict").mkdir()
+    lines = ["chico", "año", "canción", "Madrid", "perro", "llamar", "kilo"]
+    spanish.path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    uncached = spanish.load(spanish.path)  # a path given: never cached
+    assert not (tmp_path / "cache").exists()
+
+    first = spanish.load()
+    assert first.words == uncached.words == {"CHICO", "AÑO", "CANCION", "PERRO", "LLAMAR"}
+    assert str(first.report) == str(uncached.report)
+    saved = list((tmp_path / "cache").glob("lexicon-spanish-debian-*.txt"))
+    assert len(saved) == 1
+    graph = first.gaddag
+
+    def refused(*_: object) -> object:
+        raise AssertionError("read again")
+
+    with monkeypatch.context() as again:
+        again.setattr(Language, "playable", refused)
+        again.setattr(Lexicon, "code_words", refused)
+        second = spanish.load()
+        assert second.words == first.words and str(second.report) == str(first.report)
+        assert (second.gaddag == graph).all()
+        assert second.content_hash == first.content_hash
+
+    saved[0].write_text(saved[0].read_text(encoding="utf-8")[:-3], encoding="utf-8")  # a cut-off write
+    assert spanish.load().words == first.words
+
+    spanish.path.write_text("\n".join([*lines, "gato"]) + "\n", encoding="utf-8")
+    changed = spanish.load()
+    assert changed.words == first.words | {"GATO"}
+    assert changed.content_hash != first.content_hash
+    assert "GATO" in {w for w in changed.anagrams("GOTA")} and changed.gaddag.shape != graph.shape
