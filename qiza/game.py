@@ -394,10 +394,10 @@ class Game:
                         tuple(squares), evaluation.bingo)
         self.history.append(record)
         ends: EndReason | None = None
-        if not self.racks[seat] and not self.bag:
+        if self._reached_finish_line(seat):
+            ends = EndReason.FINISH_LINE  # the target wins, even when the play also went out
+        elif not self.racks[seat] and not self.bag:
             ends = EndReason.WENT_OUT
-        elif self._reached_finish_line(seat):
-            ends = EndReason.FINISH_LINE
         self._advance()
         if self.rules.challenge.checks_at_once:
             if ends is not None:
@@ -527,8 +527,8 @@ class Game:
                             self.scores[pending.seat], None, "challenge",
                             note=f"unsuccessful challenge by {self.players[seat]}")
             self.history.append(record)
-            if pending.ends_game is None and self._reached_finish_line(pending.seat):
-                pending.ends_game = EndReason.FINISH_LINE
+            if self._reached_finish_line(pending.seat):
+                pending.ends_game = EndReason.FINISH_LINE  # the bonus took the player over the line
         elif rule.failed_challenge_loses_turn:
             if seat == self.to_move:
                 record = Record(seat, Kind.FAILED_CHALLENGE, self.rack_text(seat), 0, self.scores[seat],
@@ -547,8 +547,6 @@ class Game:
                             takes_turn=False)
             self.history.append(record)
         ends = pending.ends_game
-        if ends is None and bonus and self._reached_finish_line(pending.seat):
-            ends = EndReason.FINISH_LINE  # the challenge bonus took the player over the line
         if ends is not None:
             self._finish(ends, pending.seat)
         elif rule.failed_challenge_loses_turn:

@@ -517,6 +517,33 @@ def test_finish_line_reached_with_a_challenge_bonus(make_game: GameFactory) -> N
     assert game.over and game.end_reason is EndReason.FINISH_LINE and game.winners() == [0]
 
 
+def test_finish_line_reached_by_going_out_wins_with_no_adjustment(make_game: GameFactory) -> None:
+    """Reaching the target ends the game and wins it, even when the play also went out: the
+    beginner wins at 84 against the expert's 190, and no unplayed tiles are counted."""
+    rules = finish_line(["beginner", "expert"])
+    game = make_game(rules, racks={0: "QAT", 1: "EEEEEEE"}, bag=0, challenge="auto")
+    game.scores[:] = [60, 190]
+    game.play(QAT)  # 84 >= 70, and the rack is empty
+    assert game.over and game.end_reason is EndReason.FINISH_LINE
+    assert game.winners() == [0] and game.ended_by() == 0
+    assert game.scores == [84, 190]
+    game = make_game(rules, racks={0: "QAT", 1: "EEEEEEE"}, bag=0)  # double: once it stands
+    game.scores[:] = [60, 190]
+    game.play(QAT)
+    assert game.pending_ends_game
+    game.play("pass")
+    assert game.end_reason is EndReason.FINISH_LINE and game.winners() == [0] and game.scores == [84, 190]
+
+
+def test_finish_line_reached_with_a_challenge_bonus_by_a_play_that_went_out(make_game: GameFactory) -> None:
+    game = make_game(finish_line(["beginner", "expert"]), racks={0: "QAT", 1: "EEEEEEE"}, bag=0,
+                     challenge="ten-point")
+    game.scores[:] = [40, 190]
+    game.play(QAT)  # 64, and the rack is empty
+    game.challenge(1)  # fails: +10 makes 74, over the line
+    assert game.end_reason is EndReason.FINISH_LINE and game.winners() == [0] and game.scores == [74, 190]
+
+
 # -- first play -----------------------------------------------------------------------------------
 
 def test_draw_for_first_play(enable: object) -> None:
