@@ -193,7 +193,8 @@ class Game:
 
     @property
     def pending_ends_game(self) -> bool:
-        """Whether the play open to challenge ends the game if it stands."""
+        """Whether the play open to challenge ends the game if it stands (it went out, reached
+        the Finish Line target, or scored 0 as the last of the scoreless turns that end a game)."""
         return self._pending is not None and self._pending.ends_game is not None
 
     def last_play(self) -> Record | None:
@@ -398,6 +399,8 @@ class Game:
             ends = EndReason.FINISH_LINE  # the target wins, even when the play also went out
         elif not self.racks[seat] and not self.bag:
             ends = EndReason.WENT_OUT
+        elif evaluation.score == 0:
+            ends = self._scoreless_end()  # a placement of blanks only is a scoreless turn too
         self._advance()
         if self.rules.challenge.checks_at_once:
             if ends is not None:
@@ -722,15 +725,22 @@ class Game:
             streak += 1
         return streak
 
-    def _check_scoreless_end(self) -> None:
-        if self.over or self._pending is not None:
-            return
+    def _scoreless_end(self) -> EndReason | None:
+        """The end rule the turns so far meet: every player's scoreless turns or passes in a row."""
         n = len(self.players)
         if self.rules.end_rule is EndRule.SCORELESS_TURNS:
             if self.scoreless_streak() >= self.rules.scoreless_turns * n:
-                self._finish(EndReason.SCORELESS)
+                return EndReason.SCORELESS
         elif self.pass_streak() >= self.rules.passes * n:
-            self._finish(EndReason.PASSES)
+            return EndReason.PASSES
+        return None
+
+    def _check_scoreless_end(self) -> None:
+        if self.over or self._pending is not None:
+            return
+        reason = self._scoreless_end()
+        if reason is not None:
+            self._finish(reason)
 
     def _nobody_can_play(self) -> bool:
         try:

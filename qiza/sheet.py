@@ -114,7 +114,8 @@ class PlayerView:
     over: bool
     can_challenge: bool
     pending_ends_game: bool = False
-    """The previous play went out (or reached the Finish Line target) and is open to challenge:
+    """The previous play went out (or reached the Finish Line target, or was a scoreless play
+    completing the scoreless turns that end the game) and is open to challenge:
     the player to move may only challenge it or accept it with a pass, which ends the game."""
 
 

@@ -409,6 +409,33 @@ def test_single_rule_failed_challenge_is_not_a_turn(make_game: GameFactory) -> N
     assert game.over
 
 
+def test_a_scoreless_placement_can_be_the_last_of_the_scoreless_turns(make_game: GameFactory) -> None:
+    """A placement that scores 0 (two blanks) is a scoreless turn: when it is the sixth in a row,
+    the game ends with it, under auto at once, under double once it stands or is taken back."""
+    game = make_game(racks={1: "??EEEEE"}, challenge="auto")
+    for _ in range(5):
+        game.play("pass")
+    assert game.play("H8 ab").score == 0  # 6: three scoreless turns each
+    assert game.over and game.end_reason is EndReason.SCORELESS
+    racks = [game.rules.tile_set.rack_value(r) for r in game.racks]
+    assert game.scores == [-racks[0], -racks[1]]
+    for outcome in ("accept", "challenge"):
+        game = make_game(racks={1: "??EEEEE"})
+        for _ in range(5):
+            game.play("pass")
+        game.play("H8 ab" if outcome == "accept" else "H8 qb")
+        assert not game.over and game.pending_ends_game
+        before = state_of(game)
+        with pytest.raises(RuleError, match="^the last play ends the game: challenge it or accept it"):
+            game.play("exchange " + game.rack_text(0)[:2])
+        assert state_of(game) == before
+        if outcome == "accept":
+            game.play("pass")
+        else:
+            assert game.challenge(0).kind is Kind.PHONY_REMOVED  # QB: taken back, still scoreless
+        assert game.over and game.end_reason is EndReason.SCORELESS
+
+
 def test_scoreless_rule_is_per_player_count(make_game: GameFactory) -> None:
     for players in (3, 4):
         game = make_game(players=players)
