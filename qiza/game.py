@@ -631,6 +631,8 @@ class Game:
         seat (``?`` for a blank); the bag holds the rest of the tiles. Only before the first move.
         The set-up is an entry of :attr:`actions`, so saved games replay it.
         """
+        if self.over:
+            raise GameOverError("the game is over")
         if self.history or self._stack:
             raise RuleError("a position can only be set up before the first move")
         if len(racks) != len(self.players) or len(scores) != len(self.players):
@@ -669,9 +671,11 @@ class Game:
         """Give a player exactly these tiles, swapping with the bag (for game records and analysis).
 
         Raises if the bag and the player's rack together do not hold the tiles, or if they are
-        more than a rack holds.
+        more than a rack holds, and once the game is over (its racks have been counted).
         """
         self._check_seat(seat)
+        if self.over:
+            raise GameOverError("the game is over")
         if not isinstance(rack, str):
             raise TypeError(f"a rack is a text like 'AEINRST', not {rack!r}")
         tile_set = self.rules.tile_set

@@ -214,6 +214,29 @@ def test_moves_after_the_end_are_refused(make_game: GameFactory) -> None:
     assert state_of(game) == before
 
 
+def test_racks_and_positions_cannot_be_changed_after_the_end(make_game: GameFactory) -> None:
+    """Once the game is over (the racks counted, or a player resigned) its racks and board are
+    final: giving a player tiles or setting up a position is refused and changes nothing."""
+    game = make_game()
+    for _ in range(6):
+        game.play("pass")
+    assert game.over
+    before = state_of(game)
+    with pytest.raises(GameOverError, match="the game is over"):
+        game.set_rack(0, "QAT")
+    with pytest.raises(GameOverError, match="the game is over"):
+        game.redeal_unseen(0, 1)
+    assert state_of(game) == before
+    game = make_game()
+    game.resign(1)  # over before any turn
+    before = state_of(game)
+    with pytest.raises(GameOverError, match="the game is over"):
+        game.setup_position(board_rows(("H8", "QAT")), ["EEEEEEE", "AAAAAAA"], [24, 0], 1)
+    with pytest.raises(GameOverError, match="the game is over"):
+        game.set_rack(0, "QAT")
+    assert state_of(game) == before
+
+
 # -- challenges --------------------------------------------------------------------------------
 
 def _phony_then_challenge(make_game: GameFactory, rule: str, players: int = 2) -> Game:
