@@ -50,6 +50,10 @@ class Evaluation:
 
 
 def _name(board: Board, row: int, col: int) -> str:
+    """A square's name (``H8``); a row or column before the first, or a column past ``Z``, by
+    numbers counted from 1 (``row 8, column 0``), as no letter names it."""
+    if row < 0 or not 0 <= col < len(string.ascii_uppercase):
+        return f"row {row + 1}, column {col + 1}"
     return f"{string.ascii_uppercase[col]}{row + 1}"
 
 

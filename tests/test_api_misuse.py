@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from conftest import GameFactory, state_of
 
-from qiza.errors import QizaError
+from qiza.errors import IllegalMoveError, QizaError
 from qiza.game import Game
 from qiza.move import Direction, Exchange, Place
 
@@ -53,6 +53,23 @@ def test_a_placement_with_fields_of_the_wrong_type_is_refused(fields: tuple[Any,
         return
     with pytest.raises(TypeError, match=name):
         Place(*fields)
+
+
+@pytest.mark.parametrize(("row", "col", "named"), [
+    (7, 100, "row 8, column 101"), (7, -1, "row 8, column 0"), (7, 26, "row 8, column 27"),
+    (-1, 7, "row 0, column 8"), (100, 7, "H101"), (15, 14, "O16"),
+])
+def test_a_placement_off_the_board_names_its_square_and_is_refused(make_game: GameFactory, row: int, col: int,
+                                                                    named: str) -> None:
+    """A Place made in code may start anywhere: a square off the board is an IllegalMoveError
+    naming it (a column past Z or before A by number, not by a wrong letter)."""
+    game = make_game(racks={0: "QATEEEE"})
+    for direction in Direction:
+        place = Place(row, col, direction, "QAT")
+        error = refused_unchanged(game, lambda place=place: game.play(place), named, "is not a square",
+                                  "A1 to O15")
+        assert isinstance(error, IllegalMoveError)
+        refused_unchanged(game, lambda place=place: game.evaluate(place), named)
 
 
 @pytest.mark.parametrize("tiles", [None, 3, ["Q"]])
