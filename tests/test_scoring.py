@@ -110,6 +110,15 @@ def test_shared_letter_counts_in_both_words_with_its_premium() -> None:
     assert words(rows, "H9 (M)OB") == {"MOB": 3 + 2 + 3, "NOT": 1 + 2 + 1, "BE": 3 + 1}
 
 
+def test_a_word_extended_at_both_ends_in_one_play(make_game: GameFactory) -> None:
+    """Seed 000's clarification: TRAINER to STRAINERS in one move; the word is the whole line,
+    and the letters already played count at face value."""
+    game = make_game(rows=board_rows(("D8", "TRAINER")), racks={0: "SSEEEEE"}, challenge="auto")
+    record = game.play("C8 S(TRAINER)S")
+    assert record.words == ("STRAINERS",) and record.score == 1 + 7 + 1
+    assert game.board.rows_text()[7] == "..STRAINERS...."
+
+
 def test_premiums_count_only_on_the_turn_they_are_covered() -> None:
     rows = board_rows(("F8", "HORN"))
     # FARM through the R on the centre star: not doubled again
