@@ -268,6 +268,20 @@ def test_successful_challenge_takes_the_play_back(make_game: GameFactory, rule: 
     assert game.tile_total() == 100
 
 
+def test_after_the_first_play_is_taken_back_the_next_is_a_first_play(make_game: GameFactory) -> None:
+    """The board is empty again: the next play must cover the centre star with two tiles or more."""
+    game = make_game(racks={0: "QXZEEEE", 1: "JAMEEEE"})
+    game.play("H8 QXZ")
+    game.challenge(1)
+    before = state_of(game)
+    with pytest.raises(IllegalMoveError, match="^the first play must cover the centre square H8$"):
+        game.play("A1 JAM")
+    with pytest.raises(IllegalMoveError, match="^the first play needs at least two tiles$"):
+        game.play(Place(7, 7, Direction.ACROSS, "J"))
+    assert state_of(game) == before
+    assert game.play("H8 JAM").score == (8 + 1 + 3) * 2  # the centre star doubles it again
+
+
 def test_double_failed_challenge_loses_the_challengers_turn(make_game: GameFactory) -> None:
     game = _valid_then_challenge(make_game, "double")
     record = game.challenge(1)
