@@ -814,8 +814,11 @@ class Game:
         if self.end_reason in FORFEITS:
             seats = [s for s in seats if s != self._resigned]
         if self.end_reason is EndReason.FINISH_LINE:
-            targets = self.rules.finish_line or ()
-            return [s for s in seats if self.scores[s] >= targets[s]][:1] or [self.history[-1].seat]
+            # the player whose play (or its challenge bonus) reached the target, whatever was
+            # written after the end (time penalties)
+            for record in reversed(self.history):
+                if record.kind in (Kind.PLACE, Kind.CHALLENGE_BONUS) and not record.challenged_off:
+                    return [record.seat]
         best = max(self.scores[s] for s in seats)
         tied = [s for s in seats if self.scores[s] == best]
         if len(tied) > 1 and self._scores_before_end is not None:

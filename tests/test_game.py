@@ -599,6 +599,18 @@ def test_finish_line_reached_by_going_out_wins_with_no_adjustment(make_game: Gam
     assert game.end_reason is EndReason.FINISH_LINE and game.winners() == [0] and game.scores == [84, 190]
 
 
+def test_finish_line_winner_stays_the_player_who_reached_the_target(make_game: GameFactory) -> None:
+    """Time penalties written after the end (a server's clocks) do not move the win: the player
+    who reached the target won, even when a penalty takes them below it."""
+    game = make_game(finish_line(["beginner", "expert"]), racks={0: "QATEEEE"}, challenge="auto")
+    game.scores[:] = [60, 150]
+    game.play(QAT)  # 84 >= 70
+    game.penalize(0, 20)  # 64: below the target
+    game.penalize(1, 10)
+    assert game.scores == [64, 140]
+    assert game.winners() == [0] and game.ended_by() == 0
+
+
 def test_finish_line_reached_with_a_challenge_bonus_by_a_play_that_went_out(make_game: GameFactory) -> None:
     game = make_game(finish_line(["beginner", "expert"]), racks={0: "QAT", 1: "EEEEEEE"}, bag=0,
                      challenge="ten-point")
