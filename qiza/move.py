@@ -174,7 +174,13 @@ def parse_coordinate(text: str, notation: Notation,
 
 
 def format_coordinate(row: int, col: int, direction: Direction, notation: Notation) -> str:
-    """The coordinate of a word's first square in a notation (inverse of :func:`parse_coordinate`)."""
+    """The coordinate of a word's first square in a notation (inverse of :func:`parse_coordinate`).
+
+    Raises :class:`MoveSyntaxError` for a square no coordinate names (a row before the first, a
+    column before ``A`` or past ``Z``).
+    """
+    if row < 0 or not 0 <= col < len(string.ascii_uppercase):
+        raise MoveSyntaxError(f"row {row + 1}, column {col + 1} is off the board: no coordinate names it")
     letter, number = string.ascii_uppercase[col], str(row + 1)
     letter_first = (direction is Direction.ACROSS) == (notation is Notation.RULEBOOK)
     return letter + number if letter_first else number + letter

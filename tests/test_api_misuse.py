@@ -70,6 +70,8 @@ def test_a_placement_off_the_board_names_its_square_and_is_refused(make_game: Ga
                                   "A1 to O15")
         assert isinstance(error, IllegalMoveError)
         refused_unchanged(game, lambda place=place: game.evaluate(place), named)
+        if row < 0 or not 0 <= col < 26:  # no coordinate names it: not written as another square
+            refused_unchanged(game, lambda place=place: game.format(place), named, "off the board")
 
 
 @pytest.mark.parametrize("tiles", [None, 3, ["Q"]])
