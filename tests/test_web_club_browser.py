@@ -223,3 +223,36 @@ def test_an_anonymous_spectator_is_told_to_sign_in_to_read_the_spectators_chat(t
         early.wait_for_function("document.querySelector('#chat-spectators-tab').getAttribute('aria-selected') === 'true'")
         early.wait_for_timeout(300)
     assert errors == []
+
+
+def test_the_lobby_and_the_leaderboard_fit_a_phone(tmp_path: Path, browser: Any) -> None:
+    """At 390 and 320 pixels wide nothing runs past the window: the new game's challenge rule
+    list (its longest option), the seeks table with a seek listed and the leaderboard; a phone
+    accepts the seek with its Accept button in view."""
+    now = FakeTime()
+    errors: list[str] = []
+
+    def overflow(page: Any) -> Any:
+        return page.evaluate("""() => document.documentElement.scrollWidth <= document.documentElement.clientWidth
+            || [...document.querySelectorAll('body *')]
+                .filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)
+                .slice(0, 5).map(e => e.tagName + '#' + e.id + ' ' + e.getBoundingClientRect().right)""")
+
+    with Server(f"sqlite:///{tmp_path / 'club.sqlite3'}", now) as server:
+        ann = sign_up(browser, server.url, "Ann_with_a_long_name", errors)
+        ann.click("#post-seek")
+        ann.wait_for_selector("#seek-message >> text=Seek posted")
+        for width in (390, 320):
+            phone = browser.new_context(viewport={"width": width, "height": 844}).new_page()
+            phone.on("pageerror", lambda exc: errors.append(f"phone: {exc}"))
+            phone.set_default_timeout(20000)
+            phone.goto(server.url + "/")
+            phone.wait_for_selector("#seeks >> text=Ann_with_a_long_name")
+            assert overflow(phone) is True, (width, overflow(phone))
+            box = phone.locator("#seeks button").bounding_box()
+            assert box is not None and box["x"] + box["width"] <= width, (width, box)
+            phone.goto(server.url + "/leaderboard")
+            phone.wait_for_selector("#leaders th")
+            assert overflow(phone) is True, (width, overflow(phone))
+            phone.context.close()
+    assert errors == []
