@@ -517,3 +517,29 @@ def test_board_colours_contrast(server: ServerThread, browser: Any) -> None:
         assert found["marker"] >= 3 and found["outline"] >= 3, (contrast, found["marker"], found["outline"])
         shot(page, f"contrast-{'high' if contrast else 'normal'}")
     assert not errors, errors
+
+
+def test_the_one_click_games_you_reads_as_you(server: ServerThread, browser: Any) -> None:
+    """The one-click game names its person "You": the page's sentences about that player agree
+    with it ("You win.", "You get +2 ...", "Your turn" for a spectator), not "You wins."."""
+    page = browser.new_context().new_page()
+    page.goto(server.url + "/")
+    said = page.evaluate("""async () => {
+        const w = await import('/static/words.js');
+        const players = [{name: 'You'}, {name: 'Computer (medium)'}];
+        return [w.winnerText({winners: [0], players}), w.winnerText({winners: [1], players}),
+                w.eventText({seat: 0, kind: 'end-rack-bonus', score: 2, move: '(AE)'}, players),
+                w.eventText({seat: 0, kind: 'end-rack-penalty', score: -2, move: '(AE)'}, players),
+                w.eventText({seat: 1, kind: 'end-rack-penalty', score: -2, move: '(AE)'}, players),
+                w.eventText({seat: 0, kind: 'failed-challenge', note: 'turn lost'}, players),
+                w.eventText({seat: 0, kind: 'phony-removed', move: 'H8 ZZ', words: ['ZZ'], score: 0}, players),
+                w.possessive('You'), w.possessive('Ann')];
+    }""")
+    assert said == ["You win.", "Computer (medium) wins.",
+                    "You get +2 for the tiles left on the other racks.",
+                    "You lose 2 points for the tiles left on your rack.",
+                    "Computer (medium) loses 2 points for the tiles left on their rack.",
+                    "You challenged, but the words are good and lose this turn.",
+                    "Your play H8 ZZ comes off: ZZ is not in the dictionary (0).",
+                    "Your", "Ann's"]
+    page.context.close()

@@ -2,7 +2,7 @@
    rack and the controls, the recent events, the tile tracker, the score sheet and the game over box. */
 import {store, tileLabels} from "./state.js";
 import {tileElement, tileValue, usedIndexes} from "./board.js";
-import {endText, eventText, playerLabel, plural, sheetMove, winnerText} from "./words.js";
+import {endText, eventText, playerLabel, plural, possessive, sheetMove, winnerText} from "./words.js";
 
 const $ = id => document.getElementById(id);
 const EVENTS_SHOWN = 5;
@@ -23,7 +23,7 @@ export function turnText() {
   if (game.over) return "Game over";
   if (myTurn()) return "Your turn";
   const p = game.players[game.to_move];
-  return p.kind === "person" && !p.joined ? `Waiting for seat ${p.seat + 1}` : `${p.name}'s turn`;
+  return p.kind === "person" && !p.joined ? `Waiting for seat ${p.seat + 1}` : `${possessive(p.name)} turn`;
 }
 
 export function renderScoreboard() {

@@ -4,6 +4,16 @@ export function plural(n, one, many) { return `${n} ${n === 1 || n === -1 ? one 
 
 function points(n) { return plural(n, "point"); }
 
+/** Whether a player's name is "You" (the one-click game's name for its person), which takes
+    "you win", "your play", not "You wins", "You's play". */
+function isYou(name) { return String(name).trim().toLowerCase() === "you"; }
+
+/** The verb that goes with a player's name: ``one`` ("wins"), or ``many`` ("win") after "You". */
+export function verb(name, one, many) { return isYou(name) ? many : one; }
+
+/** A player's name as an owner: "Ann's", or "Your" for "You". */
+export function possessive(name) { return isYou(name) ? (name.trim()[0] === "y" ? "your" : "Your") : `${name}'s`; }
+
 function signed(n) { return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0"; }
 
 /** The tiles of an exchange as shown: "Y", or a count when the tiles are not shown. */
@@ -23,19 +33,23 @@ export function eventText(r, players) {
     case "exchange": return `${name} exchanged ${exchanged(r.move)}.`;
     case "pass": return `${name} passed.`;
     case "phony-removed":
-      return `${name}'s play ${r.move} comes off: ` +
+      return `${possessive(name)} play ${r.move} comes off: ` +
         (r.words && r.words.length ? `${r.words.join(", ")} ${r.words.length === 1 ? "is" : "are"} not in the dictionary` :
           "a word is not in the dictionary") + ` (${signed(r.score)}).`;
-    case "challenge-bonus": return `${name}'s play stands: the challenge failed, ${name} gets ${signed(r.score)}.`;
+    case "challenge-bonus":
+      return `${possessive(name)} play stands: the challenge failed, ${name} ${verb(name, "gets", "get")} ${signed(r.score)}.`;
     case "failed-challenge": {
-      const cost = r.note && /next turn lost/.test(r.note) ? " and loses the next turn"
-        : r.note && /turn lost/.test(r.note) ? " and loses this turn" : "";
+      const loses = verb(name, "loses", "lose");
+      const cost = r.note && /next turn lost/.test(r.note) ? ` and ${loses} the next turn`
+        : r.note && /turn lost/.test(r.note) ? ` and ${loses} this turn` : "";
       return `${name} challenged, but the words are good${cost}.`;
     }
-    case "lost-turn": return `${name} loses this turn (an unsuccessful challenge).`;
-    case "end-rack-bonus": return `${name} gets ${signed(r.score)} for the tiles left on the other racks.`;
-    case "end-rack-penalty": return `${name} loses ${points(-r.score)} for the tiles left on their rack.`;
-    case "time-penalty": return `${name} loses ${points(-r.score)} (time penalty).`;
+    case "lost-turn": return `${name} ${verb(name, "loses", "lose")} this turn (an unsuccessful challenge).`;
+    case "end-rack-bonus":
+      return `${name} ${verb(name, "gets", "get")} ${signed(r.score)} for the tiles left on the other racks.`;
+    case "end-rack-penalty":
+      return `${name} ${verb(name, "loses", "lose")} ${points(-r.score)} for the tiles left on ${verb(name, "their", "your")} rack.`;
+    case "time-penalty": return `${name} ${verb(name, "loses", "lose")} ${points(-r.score)} (time penalty).`;
     default: return `${name}: ${r.move || "a turn"} (${signed(r.score)}).`;
   }
 }
@@ -77,5 +91,5 @@ export function endText(game) {
 export function winnerText(game) {
   const names = game.winners.map(s => game.players[s].name);
   if (!names.length) return "";
-  return names.length > 1 ? `Shared win: ${names.join(" and ")}.` : `${names[0]} wins.`;
+  return names.length > 1 ? `Shared win: ${names.join(" and ")}.` : `${names[0]} ${verb(names[0], "wins", "win")}.`;
 }
