@@ -820,7 +820,8 @@ def test_a_server_stopping_during_the_warm_up_does_not_wait_for_it(tmp_path: Pat
 def test_analysis_after_the_game(client: TestClient) -> None:
     pytest.importorskip("qiza.players.analyze_cli")
     game_id, tokens = new_game(client, options={"scoreless_turns": 1})
-    error(client.get(f"/api/games/{game_id}/analysis"), 409, "game_not_over")
+    refused = error(client.get(f"/api/games/{game_id}/analysis"), 409, "game_not_over")
+    assert refused["message"] == "the analysis is available when the game is over"  # not "the GCG record"
     assert act(client, game_id, 0, tokens["0"], 1, "place", move="H8 FORD").status_code == 200
     assert act(client, game_id, 1, tokens["1"], 2, "pass").status_code == 200
     assert act(client, game_id, 0, tokens["0"], 3, "pass").status_code == 200

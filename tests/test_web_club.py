@@ -925,6 +925,10 @@ def test_abort_by_agreement_before_the_second_turn(club: Club) -> None:
     assert club.service.sweep_clocks() == 0  # an aborted game's clock never runs out
     refused = act(ann, game_id, seats["a"], "pass", status=409)
     assert refused["error"]["code"] == "game_aborted"
+    # no record nor analysis of a game that never ends, and the refusal says why (not "when it is over")
+    for what in ("gcg", "analysis"):
+        answer = ann.get(f"/api/games/{game_id}/{what}")
+        assert answer.status_code == 409 and answer.json()["error"]["code"] == "game_aborted", answer.text
     # the game is over for the chat: the players may read the spectators' chat now
     assert ann.get(f"/api/games/{game_id}/chat", params={"channel": "spectators"}).status_code == 200
     # after two turns it is too late

@@ -230,10 +230,12 @@ class GameService(SeatsMixin, ClocksMixin, ComputerSeatsMixin):
     def gcg(self, game_id: str) -> str:
         """The game record in GCG (needs :mod:`qiza.gcg`), once the game is over (it shows every rack),
         with the pragma ``#id qiza GAMEID``."""
-        return self._finished_record(game_id)[0]
+        return self._finished_record(game_id, "the GCG record")[0]
 
-    def _finished_record(self, game_id: str) -> tuple[str, str, Notation]:
-        """A finished game's GCG text, lexicon name and notation (409 while it is not over)."""
+    def _finished_record(self, game_id: str, wanted: str) -> tuple[str, str, Notation]:
+        """A finished game's GCG text, lexicon name and notation; ``wanted`` (the GCG record, the
+        analysis) names what was asked for in the refusal: 409 ``game_not_over`` while the game
+        is on, 409 ``game_aborted`` for a game its players aborted (it never ends)."""
         row = self._row(game_id)
         try:
             gcg = importlib.import_module("qiza.gcg")
@@ -241,8 +243,11 @@ class GameService(SeatsMixin, ClocksMixin, ComputerSeatsMixin):
             raise ApiError(501, "gcg_unavailable", "GCG export is not available in this qiza") from None
         with self._lock(game_id):
             game = self._game(row).game
+            if row.settings.get("aborted"):
+                raise ApiError(409, "game_aborted", f"the game was aborted by its players: {wanted} is only for "
+                               "games played to the end")
             if not game.over:
-                raise ApiError(409, "game_not_over", "the GCG record is available when the game is over")
+                raise ApiError(409, "game_not_over", f"{wanted} is available when the game is over")
             names = " vs ".join(clean_name(name) for name in game.players)
             record = gcg.from_game(game, title=f"qiza web game {game_id}: {names}")
             # authority and id, as Woogles writes "#id io.woogles ID": the id is in the game's URL (no
@@ -266,7 +271,7 @@ class GameService(SeatsMixin, ClocksMixin, ComputerSeatsMixin):
                     break
             running.wait()  # then read the result (or, if that computation failed, compute)
         try:
-            text, lexicon, notation = self._finished_record(game_id)
+            text, lexicon, notation = self._finished_record(game_id, "the analysis")
             try:
                 result = self.thinker.run(analyze_in_worker, self.lexicon_source(lexicon), text, notation.value)
             except ImportError:
