@@ -1017,6 +1017,26 @@ def test_reminding_again_does_not_put_off_a_claim(club: Club) -> None:
     assert state["over"] and state["end_reason"] == "a player left the game" and state["resigned"] == mover
 
 
+def test_a_seat_nobody_took_is_neither_reminded_nor_claimed(club: Club) -> None:
+    """A game waiting for someone to take the seat to move (the invite link not used yet) has
+    nobody to remind: the server refuses a reminder, and a claim, however long the game
+    waited (409 ``seat_free``), with nothing changed."""
+    host = club.browser()
+    # the creator takes seat 2; seat 1 (Ann), whose turn it is, waits for the invite link
+    created = post(host, "/api/games", {"seats": [{"name": "Ann"}, {"name": "Bob"}], "creator_seat": 1,
+                                        "options": {"first_player": "fixed"}}, 201)
+    game_id, body = created["id"], {"seat": 1, "token": created["tokens"]["1"]}
+    before = host.get(f"/api/games/{game_id}").json()
+    assert before["to_move"] == 0 and not before["players"][0]["joined"]
+    club.time.advance(10_000)  # longer than remind_after and claim_after together
+    for path in ("remind", "claim"):
+        answer = host.post(f"/api/games/{game_id}/{path}", json=body)
+        assert answer.status_code == 409 and answer.json()["error"]["code"] == "seat_free", answer.text
+        assert "nobody has taken seat 1 (Ann)" in answer.json()["error"]["message"]
+    after = host.get(f"/api/games/{game_id}").json()
+    assert after["version"] == before["version"] and not after["over"] and after["reminder"] is None
+
+
 def postgres_url() -> str:
     """The test database's URL; skips the test without a PostgreSQL server."""
     psycopg = pytest.importorskip("psycopg")

@@ -126,6 +126,11 @@ class Leaving:
             raise ApiError(409, "your_turn", "it is your turn")
         if row.seats[game.to_move]["kind"] != PERSON:
             raise ApiError(409, "computer_to_move", "the computer is to move")
+        if not row.seats[game.to_move].get("joined"):
+            # nobody to remind, nor to lose the game: the seat waits for the invite link, or
+            # the creator gives it to the computer
+            raise ApiError(409, "seat_free", f"nobody has taken seat {game.to_move + 1} ({game.players[game.to_move]}) "
+                           "yet: send the invite link, or the game's creator lets the computer play it")
 
 
 def router(leaving: Leaving) -> APIRouter:

@@ -87,7 +87,7 @@ function renderActions() {
   }
   const reminder = game.reminder;
   const idle = !game.over && !game.aborted && !game.clock && me && game.to_move !== me.seat
-    && game.players[game.to_move].kind === "person";
+    && game.players[game.to_move].kind === "person" && game.players[game.to_move].joined;
   $("remind").hidden = !idle;
   $("claim").hidden = !(idle && reminder && reminder.seat === game.to_move);
   if (reminder && !game.over && reminder.seat === game.to_move) {
