@@ -256,3 +256,18 @@ def test_the_lobby_and_the_leaderboard_fit_a_phone(tmp_path: Path, browser: Any)
             assert overflow(phone) is True, (width, overflow(phone))
             phone.context.close()
     assert errors == []
+
+
+def test_the_page_of_a_player_who_does_not_exist_says_so_alone(tmp_path: Path, browser: Any) -> None:
+    """/player/NAME for a name nobody has: the refusal, without the empty record, ratings table
+    and game list of a player (which read as a player with no games)."""
+    with Server(f"sqlite:///{tmp_path / 'club.sqlite3'}", FakeTime()) as server:
+        errors: list[str] = []
+        page = browser.new_context().new_page()
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.set_default_timeout(20000)
+        page.goto(server.url + "/player/Nobody_here")
+        sync_api.expect(page.locator("#player-message")).to_have_text("there is no player 'Nobody_here'")
+        for title in ("#record-title", "#ratings-title", "#recent-title"):
+            sync_api.expect(page.locator(title)).to_be_hidden()
+    assert errors == []

@@ -24,7 +24,12 @@
     const name = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
     let data;
     try { data = await qiza.api("GET", "/api/players/" + encodeURIComponent(name)); }
-    catch (error) { $("player-message").textContent = error.message; return; }
+    catch (error) {
+      // no such player (or no answer): the message alone, not empty record, ratings and games
+      $("player-message").textContent = error.message;
+      for (const section of document.querySelectorAll("main section")) section.hidden = true;
+      return;
+    }
     $("player-name").textContent = data.name;
     document.title = `${data.name} — qiza`;
     const line = r => `${r.wins} won, ${r.losses} lost, ${r.draws} drawn`;
