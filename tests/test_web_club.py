@@ -1032,7 +1032,7 @@ def test_a_seat_nobody_took_is_neither_reminded_nor_claimed(club: Club) -> None:
     for path in ("remind", "claim"):
         answer = host.post(f"/api/games/{game_id}/{path}", json=body)
         assert answer.status_code == 409 and answer.json()["error"]["code"] == "seat_free", answer.text
-        assert "nobody has taken seat 1 (Ann)" in answer.json()["error"]["message"]
+        assert "nobody has taken the seat to move (seat 0, Ann)" in answer.json()["error"]["message"]
     after = host.get(f"/api/games/{game_id}").json()
     assert after["version"] == before["version"] and not after["over"] and after["reminder"] is None
 

@@ -129,8 +129,9 @@ class Leaving:
         if not row.seats[game.to_move].get("joined"):
             # nobody to remind, nor to lose the game: the seat waits for the invite link, or
             # the creator gives it to the computer
-            raise ApiError(409, "seat_free", f"nobody has taken seat {game.to_move + 1} ({game.players[game.to_move]}) "
-                           "yet: send the invite link, or the game's creator lets the computer play it")
+            raise ApiError(409, "seat_free", f"nobody has taken the seat to move (seat {game.to_move}, "
+                           f"{game.players[game.to_move]}) yet: send the invite link, or the game's creator lets "
+                           "the computer play it")
 
 
 def router(leaving: Leaving) -> APIRouter:
