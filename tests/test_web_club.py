@@ -377,6 +377,25 @@ def test_the_seat_tokens_of_signed_in_creators_and_joiners_end_with_their_sign_i
         assert code == 200 or answer.json()["error"]["code"] == "token_expired"
 
 
+def test_an_account_takes_one_seat_of_a_game(club: Club) -> None:
+    """A signed-in creator who opens their own invite link cannot take a second seat with
+    their account (409 ``already_seated``, nothing changed): their profile counted a win and a
+    loss from one game against themselves, and /my-seat knows one seat per account. Signed
+    out, the link takes the seat as a guest."""
+    ann, guest = sign_up(club, "Ann"), club.browser()
+    created = post(ann, "/api/games", {"seats": [{"name": "Ann"}, {"name": "Bob"}]}, 201)
+    game_id = created["id"]
+    before = ann.get(f"/api/games/{game_id}").json()
+    answer = ann.post(f"/api/games/{game_id}/join", json={"seat": 1, "name": "Bob", "invite": created["invite"]},
+                      headers=csrf(ann))
+    assert answer.status_code == 409 and answer.json()["error"]["code"] == "already_seated", answer.text
+    assert "seat 0" in answer.json()["error"]["message"]
+    after = ann.get(f"/api/games/{game_id}").json()
+    assert after["version"] == before["version"] and not after["players"][1]["joined"]
+    post(guest, f"/api/games/{game_id}/join", {"seat": 1, "name": "Bob", "invite": created["invite"]})
+    assert ann.get(f"/api/games/{game_id}").json()["accounts"] == [True, False]
+
+
 def test_requests_without_the_csrf_token_are_refused(club: Club) -> None:
     ann = sign_up(club, "Ann")
     body = {"preset": "classic"}

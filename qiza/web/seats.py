@@ -110,6 +110,10 @@ class SeatsMixin(GameCore):
                 raise ApiError(409, "seat_taken", f"seat {seat} is a computer seat")
             if entry["joined"]:
                 raise ApiError(409, "seat_taken", f"seat {seat} is already taken")
+            held = [i for i, other in enumerate(row.seats) if user_id is not None and other.get("user_id") == user_id]
+            if held:  # an account plays one seat (its profile's record, POST /my-seat)
+                raise ApiError(409, "already_seated", f"your account holds seat {held[0]} of this game already: "
+                               "one seat per account (a seat for someone else is taken signed out)")
             cached = self._game(row)
             self._refuse_when_ended(row, cached.game, "its seats can no longer be taken")
             token = secrets.token_urlsafe(24)
