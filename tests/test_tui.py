@@ -264,8 +264,8 @@ def test_hint_undo_save_and_resume(monkeypatch: pytest.MonkeyPatch, capsys: pyte
     assert f"GCG written to {gcg_file}" in out
     from qiza import gcg
 
-    record = gcg.load(gcg_file)
-    assert gcg.dumps(record) == gcg.dumps(gcg.from_game(game))
+    record = gcg.load(gcg_file)  # as Ann may see it: the game is not over
+    assert gcg.dumps(record) == gcg.dumps(gcg.from_game(game, seat=0))
 
 
 def test_computer_challenges_a_phony(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
@@ -883,3 +883,29 @@ def test_hand_over_forgets_the_screens_before() -> None:
     for text in ("Pass the device to Ann", f"Bob: challenge Ann's H8 {word}", "Pass the device to Bob"):
         before = shown[:shown.index(text)]
         assert "<<forget>>" in before[before.rindex("<<clear>>"):]
+
+
+def test_gcg_during_the_game_shows_only_the_own_rack(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """'gcg FILE' before the end wrote every player's rack: the computer's rack (#rack2) and the
+    tiles it kept after each move, in hot seat the other people's racks and exchanged tiles; now
+    the file holds what the player who typed it may see."""
+    from qiza import gcg
+
+    game = new_game(challenge="double", seed=5)
+    ann, bob = game.rack_text(0), game.rack_text(1)
+    word = opening(ann)
+    swap = bob[:3]
+    path = tmp_path / "mid.gcg"
+    status, out = play(["--seed", "5", "--first-player", "fixed", "-p", "Ann", "-p", "Bob", "--no-save"],
+                       [f"H8 {word}", "", f"exchange {swap}", "", f"gcg {path}", "quit"], monkeypatch, capsys)
+    assert status == 0 and "Traceback" not in out
+    record = gcg.load(path)
+    assert not record.errors and record.incomplete
+    placed, exchanged = record.events
+    assert placed.rack == ann and placed.word == word
+    assert exchanged.rack == "" and exchanged.tiles == "" and exchanged.count == 3
+    assert set(record.final_racks) == {1}
+    text = path.read_text()
+    assert bob not in text and f"-{swap}" not in text
+    assert gcg.replay(record).clean

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import codecs
+import dataclasses
 import errno
 import os
 import re
@@ -30,7 +31,7 @@ from qiza.gcg.record import (
 from qiza.layout import STANDARD
 from qiza.move import Exchange, Place, format_coordinate
 from qiza.rules import Notation
-from qiza.sheet import FORFEITS, EndReason, Kind, Record
+from qiza.sheet import FORFEITS, EndReason, Kind, Record, visible_record
 from qiza.text import clean_name
 
 
@@ -167,10 +168,13 @@ def _nick(name: str, taken: set[str], seat: int) -> str:
     return nick
 
 
-def from_game(game: Game, *, title: str | None = None) -> GameRecord:
+def from_game(game: Game, *, title: str | None = None, seat: int | None = None) -> GameRecord:
     """A GCG record of a game's score sheet (placements written with ``.`` for played-through letters).
 
-    Failed challenges are written as the module's introduction describes.
+    Failed challenges are written as the module's introduction describes. With ``seat``, a game
+    not over is written as the player in that seat may see it (:func:`qiza.sheet.visible_record`
+    decides): the other players' racks are left empty (their current ones too) and their
+    exchanges are written as a count of tiles. Without it everything is written.
     """
     taken: set[str] = set()
     names = [clean_name(name, limit=200) for name in game.players]  # no line break gets into the file
@@ -193,10 +197,14 @@ def from_game(game: Game, *, title: str | None = None) -> GameRecord:
         else:
             event = _event_of(entry, players[entry.seat].nick)
         if event is not None:
+            if seat is not None:
+                owner = next(number for number, player in enumerate(players) if player.nick == event.player)
+                _hide(event, visible_record(dataclasses.replace(entry, seat=owner), seat, over=game.over))
             record.events.append(event)
     if not game.over:
         record.incomplete = True
-        record.final_racks = {seat + 1: game.rack_text(seat) for seat in range(game.player_count)}
+        shown = range(game.player_count) if seat is None else (seat,)
+        record.final_racks = {number + 1: game.rack_text(number) for number in shown}
     elif game.end_reason in FORFEITS and game.ended_by() is not None:
         # GCG has no event for a game lost by resigning, on time or by leaving: say so in a note
         loser = names[game.ended_by() or 0]  # cleaned: a line break would end the note
@@ -204,6 +212,15 @@ def from_game(game: Game, *, title: str | None = None) -> GameRecord:
                EndReason.ABANDONED: "left the game"}[game.end_reason]  # type: ignore[index]
         (record.events[-1].notes if record.events else record.notes).append(f"{loser} {how}")
     return record
+
+
+def _hide(event: Event, shown: Record) -> None:
+    """Leave out of ``event`` what ``shown`` (its score sheet line as the reader may see it,
+    with the seat of the event's player) leaves out: the rack, and which tiles were exchanged."""
+    if not shown.rack:
+        event.rack = ""
+    if event.type is EventType.EXCHANGE and event.tiles and not isinstance(shown.move, Exchange):
+        event.tiles, event.count = "", len(event.tiles)
 
 
 def _failed_challenge_event(game: Game, index: int, nicks: list[str]) -> Event | None:

@@ -154,8 +154,8 @@ COMMANDS: list[Command] = [
     Command("rules", "rules", "This game's rules and settings.", ("settings",), "do_rules"),
     Command("board", "board", "Redraw the screen.", ("redraw", "b"), "do_board"),
     Command("save", "save [FILE]", "Save the game (it is also saved after every turn).", (), "do_save"),
-    Command("gcg", "gcg [FILE]", "Export the game record as a GCG file (finished or not).", ("export",),
-            "do_gcg"),
+    Command("gcg", "gcg [FILE]", "Export the game record as a GCG file (finished or not; before the end "
+            "it holds your own racks only, as the score sheet shows them).", ("export",), "do_gcg"),
     Command("resign", "resign", "Give up the game.", (), "do_resign"),
     Command("help", "help [COMMAND]", "This list, or help on one command.", ("?", "h"), "do_help"),
     Command("quit", "quit", "Stop playing; the game is saved and 'qiza play --resume' continues it.",
@@ -815,22 +815,23 @@ class Session:
 
     def do_gcg(self, seat: int, rest: str) -> str:
         path = Path(rest).expanduser() if rest else (self.gcg_path or self._default_gcg_path())
-        self.export_gcg(path)
+        self.export_gcg(path, seat)
         return STAY
 
     def _default_gcg_path(self) -> Path:
         base = self.save_path or new_save_path()
         return base.with_suffix(".gcg")
 
-    def export_gcg(self, path: Path) -> None:
-        """Write the game record as GCG (needs :mod:`qiza.gcg`)."""
+    def export_gcg(self, path: Path, seat: int | None = None) -> None:
+        """Write the game record as GCG (needs :mod:`qiza.gcg`); with ``seat``, a game not over
+        as that player may see it (the others' racks and exchanged tiles left out)."""
         try:
             from qiza import gcg
         except ImportError:
             self.say("GCG export needs qiza.gcg, which is not available in this installation.")
             return
         try:
-            gcg.dump(gcg.from_game(self.game), path)
+            gcg.dump(gcg.from_game(self.game, seat=seat), path)
         except OSError as exc:
             self.say(Text(f"Could not write {path}: {exc.strerror}", "bold red"))
             return
