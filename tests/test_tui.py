@@ -909,3 +909,29 @@ def test_gcg_during_the_game_shows_only_the_own_rack(
     text = path.read_text()
     assert bob not in text and f"-{swap}" not in text
     assert gcg.replay(record).clean
+
+
+def test_gcg_never_replaces_another_game_or_file(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], data_dir: Path, tmp_path: Path) -> None:
+    """'gcg FILE' replaced any file without a word: another game's save file (that game was lost:
+    --resume said 'not JSON'), notes, a folder's worth of work; --gcg too at the end. Now only an
+    earlier record of this game is replaced, and --gcg is refused at the start."""
+    other = tmp_path / "other.json"
+    status, out = play(["--seed", "3", "-p", "Ann", "-p", "Bob", "--save", str(other)], ["pass", "quit"],
+                       monkeypatch, capsys)
+    kept = other.read_text()
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes")
+    record = tmp_path / "game.gcg"
+    status, out = play(["--seed", "4", "-p", "Cy", "-p", "Di", "--no-save"],
+                       [f"gcg {other}", f"gcg {notes}", f"gcg {record}", "pass", f"gcg {record}", "quit"],
+                       monkeypatch, capsys)
+    squeezed = "".join(out.split())
+    assert status == 0 and "Traceback" not in out
+    assert other.read_text() == kept and notes.read_text() == "my notes"
+    assert f"{other}alreadyexistsandisnotaGCGrecordofthisgame" in squeezed
+    assert f"{notes}alreadyexists" in squeezed
+    assert squeezed.count(f"GCGwrittento{record}") == 2 and "#player1 Cy" in record.read_text()
+    status, out = play(["--seed", "5", "-p", "Ann", "-p", "Bob", "--no-save", "--gcg", str(notes)], ["quit"],
+                       monkeypatch, capsys)
+    assert status == 1 and "--gcg:" in out and notes.read_text() == "my notes"

@@ -30,6 +30,7 @@ from pathlib import Path
 from rich.text import Text
 
 from qiza.errors import QizaError
+from qiza.game import Game
 from qiza.languages import rules_for_lexicon
 from qiza.lexicon import load_lexicon
 from qiza.rules import (
@@ -49,6 +50,7 @@ from qiza.tui.session import (
     Seat,
     Session,
     Settings,
+    gcg_refused,
     latest_save,
     load_players_module,
     new_save_path,
@@ -206,7 +208,7 @@ def run(args: argparse.Namespace) -> int:
         if args.no_save:
             session.save_path = None
         if args.gcg:
-            session.gcg_path = Path(args.gcg).expanduser()
+            session.gcg_path = _gcg_path(args.gcg, session.game)
         actions = len(session.game.actions)
         terminal.show(Text(f"Resuming {path} ({actions} action{'' if actions == 1 else 's'} so far).", no_wrap=True,
                            overflow="ignore"))
@@ -222,8 +224,6 @@ def run(args: argparse.Namespace) -> int:
     _check_computers(seats)
     lexicon = load_lexicon(args.lexicon)
     rules = rules_for_lexicon(build_rules(args, seats), lexicon)
-    from qiza.game import Game
-
     game = Game(rules, players=[s.name for s in seats], lexicon=lexicon, seed=args.seed)
     against_computer = any(s.computer for s in seats)
     settings = Settings(
@@ -236,7 +236,7 @@ def run(args: argparse.Namespace) -> int:
         raise QizaError(f"--save: {save_path} already exists and is kept: continue that game with "
                         f"'qiza play --resume {save_path}', or choose another file name")
     session = Session(game, seats, terminal, settings, save_path=save_path,
-                      gcg_path=Path(args.gcg).expanduser() if args.gcg else None,
+                      gcg_path=_gcg_path(args.gcg, game) if args.gcg else None,
                       computer_seed=game.seed % 1_000_003)
     first = game.players[game.to_move]
     if game.first_draws:
@@ -247,6 +247,15 @@ def run(args: argparse.Namespace) -> int:
         session.say(f"First to play: {first}.")
     session.autosave()
     return session.run()
+
+
+def _gcg_path(name: str, game: Game) -> Path:
+    """The ``--gcg`` file, refused at once when the record must not be written there."""
+    path = Path(name).expanduser()
+    refused = gcg_refused(path, game)
+    if refused:
+        raise QizaError(f"--gcg: {refused}")
+    return path
 
 
 def _exists(path: Path) -> bool:

@@ -82,6 +82,22 @@ def save_refused(path: Path, game: Game, own: Path | None = None) -> str | None:
     return f"{path} already exists and is {what}: it is kept; choose another file name."
 
 
+def gcg_refused(path: Path, game: Game) -> str | None:
+    """Why the game's record must not be written to ``path`` (None when it may): an existing file
+    is replaced only when it is a GCG record of a game of the same players (an earlier export of
+    this game), so that exporting never destroys a saved game, another file, or writes to a device."""
+    from qiza import gcg
+    from qiza.paths import exists
+
+    if not exists(path):
+        return None
+    record = gcg.load(path)  # a folder, a device or a file too large for a record: an error
+    names = [player.name for player in gcg.from_game(game).players]
+    if not record.errors and [player.name or player.nick for player in record.players] == names:
+        return None
+    return f"{path} already exists and is not a GCG record of this game: it is kept; choose another file name."
+
+
 @dataclass
 class Seat:
     """A player: a person, or a computer at a level."""
@@ -829,6 +845,10 @@ class Session:
             from qiza import gcg
         except ImportError:
             self.say("GCG export needs qiza.gcg, which is not available in this installation.")
+            return
+        refused = gcg_refused(path, self.game)
+        if refused:
+            self.say(Text(refused, "bold red"))
             return
         try:
             gcg.dump(gcg.from_game(self.game, seat=seat), path)
