@@ -25,6 +25,7 @@ from qiza.game import Game
 from qiza.lexicon import Lexicon, load_lexicon
 from qiza.paths import is_file, read_regular
 from qiza.rules import Rules, rules_from_dict
+from qiza.text import clean_name
 
 FORMAT = "qiza-game"
 VERSION = 1
@@ -48,7 +49,8 @@ def to_dict(game: Game, *, extra: dict[str, Any] | None = None) -> dict[str, Any
 
 def from_dict(data: Any, *, lexicon: Lexicon | None = None) -> Game:
     """Rebuild a game from :func:`to_dict` data. Raises :class:`FileFormatError` naming the
-    field when it cannot (each field is checked for its type and range before it is used)."""
+    field when it cannot (each field is checked for its type and range before it is used).
+    Player names lose their control characters (:func:`qiza.text.clean_name`)."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise FileFormatError("not a qiza saved game")
     version = data.get("version")
@@ -64,6 +66,10 @@ def from_dict(data: Any, *, lexicon: Lexicon | None = None) -> Game:
     if not 1 <= len(players) <= MAX_PLAYERS or not all(isinstance(p, str) and len(p) <= MAX_TEXT for p in players):
         raise FileFormatError(f"saved game is malformed: field players: 1 to {MAX_PLAYERS} names of at most {MAX_TEXT} "
                               "characters")
+    # names reach terminals and pages: they lose their control characters (escape sequences, line
+    # breaks) as they enter, as a name typed or read from a game record does
+    players = [clean_name(name, limit=MAX_TEXT) or (name and f"Player {number}")
+               for number, name in enumerate(players, start=1)]
     seed = data.get("seed")
     if type(seed) is not int or not abs(seed) < 2**64:
         raise FileFormatError(f"saved game is malformed: field seed: {_show(seed)} is not a whole number "

@@ -136,3 +136,14 @@ def test_an_unknown_lexicon_is_named_once(lexicon: Lexicon) -> None:
     with pytest.raises(FileFormatError) as info:
         savefile.from_dict(data)
     assert str(info.value).count("saved game is malformed") == 1
+
+
+def test_player_names_lose_their_control_characters(game: Game, lexicon: Lexicon) -> None:
+    """A hand-edited (or received) saved game with an escape sequence in a player's name sent it
+    to the terminal as it was: 'qiza play --resume' recoloured the panel and could retitle the
+    window. Names are cleaned as they enter, as a typed name or a game record's names are."""
+    data = savefile.to_dict(game)
+    data["players"] = ["Ev\x1b[31mRED\x1b]0;pwned\x07", "Bob\nX", "\x1b"]
+    again = savefile.from_dict(data, lexicon=lexicon)
+    assert again.players == ["Ev[31mRED]0;pwned", "Bob X", "Player 3"]
+    assert again.scores == game.scores
