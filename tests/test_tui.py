@@ -935,3 +935,19 @@ def test_gcg_never_replaces_another_game_or_file(
     status, out = play(["--seed", "5", "-p", "Ann", "-p", "Bob", "--no-save", "--gcg", str(notes)], ["quit"],
                        monkeypatch, capsys)
     assert status == 1 and "--gcg:" in out and notes.read_text() == "my notes"
+
+
+def test_resumed_seats_take_the_game_s_names(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], data_dir: Path, tmp_path: Path) -> None:
+    """A saved game whose terminal data named the seats otherwise than the game (hand-edited:
+    two seats called Ann, one with an escape sequence) asked Bob's turn of 'Ann' and sent the
+    sequence to the screen; the seats take the game's own (cleaned) names."""
+    path = tmp_path / "game.json"
+    play(["--seed", "3", "--first-player", "fixed", "-p", "Ann", "-p", "Bob", "--save", str(path)],
+         ["pass", "quit"], monkeypatch, capsys)
+    data = json.loads(path.read_text())
+    data["extra"]["tui"]["seats"] = [{"name": "Ann", "level": None}, {"name": "Ann\x1b[2J", "level": None}]
+    path.write_text(json.dumps(data))
+    status, out = play(["--resume", str(path)], ["pass", "quit"], monkeypatch, capsys)
+    assert status == 0 and "\x1b" not in out
+    assert "pass the device to Bob" in out and "Bob> pass" in out and "Ann> pass" not in out

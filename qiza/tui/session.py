@@ -207,7 +207,7 @@ def _front_end_data(extra: dict[str, Any], players: list[str]) -> tuple[list[Sea
                 and (level is None or (isinstance(level, str) and len(level) <= 100))):
             raise FileFormatError(f"{where}.seats[{number}]: not an object with a name and a computer level "
                                   "(or null for a person)")
-        seats.append(Seat(name, level))
+        seats.append(Seat(players[number], level))  # the game's name: cleaned, never another seat's
     settings_data = info.get("settings", {})
     fields = Settings.__dataclass_fields__
     if not (isinstance(settings_data, dict) and all(k in fields and isinstance(v, bool)
