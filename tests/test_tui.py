@@ -951,3 +951,17 @@ def test_resumed_seats_take_the_game_s_names(
     status, out = play(["--resume", str(path)], ["pass", "quit"], monkeypatch, capsys)
     assert status == 0 and "\x1b" not in out
     assert "pass the device to Bob" in out and "Bob> pass" in out and "Ann> pass" not in out
+
+
+def test_undo_between_people_does_not_point_to_undo_option(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Between two people started with --undo, 'undo' said 'start with --undo to allow it': the
+    option cannot allow it there (undo is for one person against the computer)."""
+    for options in ([], ["--undo"]):
+        status, out = play(["--seed", "5", "--no-save", "-p", "Ann", "-p", "Bob", *options], ["undo"],
+                           monkeypatch, capsys)
+        assert "Undo is only for games of one person against the computer." in out
+        assert "--undo to allow it" not in out
+    status, out = play(["--seed", "5", "--no-save", "-p", "Ann", "-p", "computer:easy", "--no-undo"], ["undo"],
+                       monkeypatch, capsys)
+    assert "start with --undo to allow it" in out

@@ -743,11 +743,11 @@ class Session:
             self.say(" ".join(shown))
 
     def do_undo(self, seat: int, rest: str) -> str:
+        if len(self.humans()) != 1:  # --undo cannot change this: say so first
+            self.say("Undo is only for games of one person against the computer.")
+            return STAY
         if not self.settings.undo:
             self.say("Undo is off in this game (start with --undo to allow it).")
-            return STAY
-        if len(self.humans()) != 1:
-            self.say("Undo is only for games of one person against the computer.")
             return STAY
         actions = list(self.game.actions)
         index = None
