@@ -965,3 +965,10 @@ def test_undo_between_people_does_not_point_to_undo_option(
     status, out = play(["--seed", "5", "--no-save", "-p", "Ann", "-p", "computer:easy", "--no-undo"], ["undo"],
                        monkeypatch, capsys)
     assert "start with --undo to allow it" in out
+
+
+def test_a_seed_out_of_range_is_an_error_not_a_traceback(monkeypatch: pytest.MonkeyPatch,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """'qiza play --seed 100000000000000000000000' stopped with the engine's ValueError traceback."""
+    status, out = play(["--seed", str(10**23), "-p", "Ann", "-p", "Bob", "--no-save"], ["quit"], monkeypatch, capsys)
+    assert status == 1 and "Traceback" not in out and "--seed: seed 100000000000000000000000 is out of range" in out

@@ -224,7 +224,12 @@ def run(args: argparse.Namespace) -> int:
     _check_computers(seats)
     lexicon = load_lexicon(args.lexicon)
     rules = rules_for_lexicon(build_rules(args, seats), lexicon)
-    game = Game(rules, players=[s.name for s in seats], lexicon=lexicon, seed=args.seed)
+    try:
+        game = Game(rules, players=[s.name for s in seats], lexicon=lexicon, seed=args.seed)
+    except QizaError:
+        raise
+    except ValueError as exc:  # a seed out of range: the engine says which
+        raise QizaError(f"--seed: {exc}") from None
     against_computer = any(s.computer for s in seats)
     settings = Settings(
         hints=against_computer if args.hints is None else args.hints,
