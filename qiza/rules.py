@@ -90,6 +90,9 @@ class EndPoints(enum.Enum):
 MAX_PLAYERS = 4
 """The most players a game has (the rule books: 2 to 4; the racks, save files and GCG records
 are made for at most 4)."""
+MAX_NUMBER = 1_000_000
+"""The largest number a rule option holds (bingo bonus, exchange limit, turn counts, Finish Line
+targets): what a saved game holds, so that every game can be saved and resumed."""
 
 
 class Level(enum.Enum):
@@ -167,6 +170,9 @@ class Rules:
                     type(target) is int and target > 0 for target in self.finish_line):
                 raise ValueError(f"rule option finish_line must be null or a list of positive target "
                                  f"scores, not {self.finish_line!r}")
+        numbers = [getattr(self, name) for name in _WHOLE_NUMBERS] + list(self.finish_line or ())
+        if max(numbers) > MAX_NUMBER:
+            raise ValueError(f"rule options are numbers of at most {MAX_NUMBER:,}, not {max(numbers):,}")
 
     def is_bingo(self, tiles_placed: int) -> bool:
         """Whether placing this many tiles earns the bingo bonus."""

@@ -24,7 +24,7 @@ from qiza.errors import FileFormatError, QizaError
 from qiza.game import Game
 from qiza.lexicon import Lexicon, load_lexicon
 from qiza.paths import is_file, read_regular
-from qiza.rules import Rules, rules_from_dict
+from qiza.rules import MAX_NUMBER, Rules, rules_from_dict
 from qiza.text import clean_name
 
 FORMAT = "qiza-game"
@@ -106,8 +106,6 @@ MAX_TEXT = 1000
 MAX_ACTION = 20_000
 """The longest action text (a ``setup`` of the largest board)."""
 MAX_ACTIONS = 20_000
-MAX_NUMBER = 1_000_000
-"""The largest rule number (bingo bonus, exchange limit...)."""
 
 
 def _show(value: Any) -> str:

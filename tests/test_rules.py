@@ -161,3 +161,14 @@ def test_rules_are_immutable() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         CLASSIC.rack_size = 8  # type: ignore[misc]
     assert Rules() == CLASSIC
+
+
+def test_rule_numbers_stay_within_what_a_saved_game_holds() -> None:
+    """A rule number over a million made a game that saved but could not be read back."""
+    from qiza.rules import MAX_NUMBER, find_preset
+
+    classic = find_preset("classic")
+    for option in ("exchange_limit", "bingo_bonus", "scoreless_turns", "passes"):
+        assert getattr(classic.with_options(**{option: MAX_NUMBER}), option) == MAX_NUMBER
+        with pytest.raises(ValueError, match="at most 1,000,000"):
+            classic.with_options(**{option: MAX_NUMBER + 1})

@@ -972,3 +972,19 @@ def test_a_seed_out_of_range_is_an_error_not_a_traceback(monkeypatch: pytest.Mon
     """'qiza play --seed 100000000000000000000000' stopped with the engine's ValueError traceback."""
     status, out = play(["--seed", str(10**23), "-p", "Ann", "-p", "Bob", "--no-save"], ["quit"], monkeypatch, capsys)
     assert status == 1 and "Traceback" not in out and "--seed: seed 100000000000000000000000 is out of range" in out
+
+
+def test_a_rule_option_too_large_to_save_is_refused_at_the_start(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """'--exchange-limit 100000000000' started a game that was saved after every turn and could
+    not be resumed ('field rules.exchange_limit ... is not a whole number from -1000000 to
+    1000000'): the game was lost. The rules refuse what a saved game cannot hold."""
+    path = tmp_path / "game.json"
+    status, out = play(["--exchange-limit", "100000000000", "-p", "Ann", "-p", "Bob", "--save", str(path)],
+                       ["pass", "quit"], monkeypatch, capsys)
+    assert status == 1 and "Traceback" not in out and "at most 1,000,000" in out and not path.exists()
+    status, out = play(["--exchange-limit", "1000000", "-p", "Ann", "-p", "Bob", "--save", str(path)],
+                       ["pass", "quit"], monkeypatch, capsys)
+    assert status == 0
+    status, out = play(["--resume", str(path)], ["quit"], monkeypatch, capsys)
+    assert status == 0 and "Resuming" in out
