@@ -988,3 +988,14 @@ def test_a_rule_option_too_large_to_save_is_refused_at_the_start(
     assert status == 0
     status, out = play(["--resume", str(path)], ["quit"], monkeypatch, capsys)
     assert status == 0 and "Resuming" in out
+
+
+def test_a_width_below_one_is_refused(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """'qiza play --width -5' stopped with rich's ValueError traceback ('invalid width -5')."""
+    for width in ("-5", "0", "1e3"):
+        with pytest.raises(SystemExit) as stop:
+            play(["--width", width, "-p", "Ann", "-p", "Bob", "--no-save"], ["quit"], monkeypatch, capsys)
+        out = capsys.readouterr().err
+        assert stop.value.code == 2 and "argument --width" in out and "Traceback" not in out
+    status, out = play(["--width", "30", "-p", "Ann", "-p", "Bob", "--no-save"], ["quit"], monkeypatch, capsys)
+    assert status == 0

@@ -24,6 +24,7 @@ plain text, so scripts and tests can drive it:
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 
@@ -120,7 +121,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     screen = parser.add_argument_group("screen")
     screen.add_argument("--plain", action="store_true",
                         help="plain text, one command per line (automatic when input is not a terminal)")
-    screen.add_argument("--width", type=int, default=None, help="screen width for plain text (default 80)")
+    screen.add_argument("--width", type=_columns, default=None, help="screen width for plain text (default 80)")
+
+
+def _columns(text: str) -> int:
+    """A ``--width``: a whole number of columns, at least 1 (argparse names the option)."""
+    if not re.fullmatch(r"[0-9]{1,5}", text.strip()) or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of columns from 1 to 99999")
+    return int(text)
 
 
 def parse_player(text: str, level: str) -> Seat:
