@@ -999,3 +999,13 @@ def test_a_width_below_one_is_refused(monkeypatch: pytest.MonkeyPatch, capsys: p
         assert stop.value.code == 2 and "argument --width" in out and "Traceback" not in out
     status, out = play(["--width", "30", "-p", "Ann", "-p", "Bob", "--no-save"], ["quit"], monkeypatch, capsys)
     assert status == 0
+
+
+@pytest.mark.parametrize("columns, lines", [("abc", "x"), ("-5", "-1"), ("1e3", "²")])
+def test_a_bad_screen_size_in_the_environment_is_ignored(columns: str, lines: str, monkeypatch: pytest.MonkeyPatch,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """COLUMNS=abc (or LINES=x) stopped the plain game with int()'s ValueError traceback."""
+    monkeypatch.setenv("COLUMNS", columns)
+    monkeypatch.setenv("LINES", lines)
+    status, out = play(["-p", "Ann", "-p", "Bob", "--no-save"], ["quit"], monkeypatch, capsys)
+    assert status == 0 and "Game stopped" in out

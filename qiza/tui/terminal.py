@@ -103,14 +103,21 @@ def _unwrapped(item: RenderableType) -> bool:
     return isinstance(item, Text) and bool(item.no_wrap)
 
 
+def _env_size(name: str) -> int:
+    """The screen size an environment variable (``COLUMNS``, ``LINES``) gives, 0 when it gives
+    none: unset, or not a whole number from 1 (``COLUMNS=abc`` stopped the game with a traceback)."""
+    text = os.environ.get(name, "").strip()
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 5 else 0
+
+
 class PlainTerminal(Terminal):
     """Plain text in, plain text out (pipes, scripts and tests)."""
 
     def __init__(self, stdin: IO[str] | None = None, stdout: IO[str] | None = None,
                  width: int | None = None) -> None:
         out = stdout or sys.stdout
-        columns = width or int(os.environ.get("COLUMNS", "0") or 0) or 80
-        console = Console(file=out, width=columns, height=int(os.environ.get("LINES", "0") or 0) or 24,
+        columns = width or _env_size("COLUMNS") or 80
+        console = Console(file=out, width=columns, height=_env_size("LINES") or 24,
                           no_color=True, force_terminal=False, highlight=False, emoji=False,
                           color_system=None, soft_wrap=False)
         super().__init__(console)
