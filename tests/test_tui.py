@@ -1009,3 +1009,22 @@ def test_a_bad_screen_size_in_the_environment_is_ignored(columns: str, lines: st
     monkeypatch.setenv("LINES", lines)
     status, out = play(["-p", "Ann", "-p", "Bob", "--no-save"], ["quit"], monkeypatch, capsys)
     assert status == 0 and "Game stopped" in out
+
+
+def test_ctrl_c_while_the_computer_thinks_stops_as_quit_does(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], data_dir: Path) -> None:
+    """Ctrl-C while the computer was choosing its move ended the program with status 130 and not
+    a word: nobody was told that the game was saved, nor how to continue it."""
+    from qiza.tui.session import Session
+
+    def interrupted(self: Session, seat: int) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Session, "computer_turn", interrupted)
+    game = new_game(seed=8)
+    word = opening(game.rack_text(0))
+    status, out = play(["--seed", "8", "--first-player", "fixed", "-p", "Ann", "-p", "computer:easy"],
+                       [f"H8 {word}"], monkeypatch, capsys)
+    assert status == 0 and "Game stopped and saved" in " ".join(out.split()) and "--resume" in out
+    data, saved_game = saved(data_dir)
+    assert data["actions"] == [[0, f"H8 {word}"]]

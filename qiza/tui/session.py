@@ -495,15 +495,21 @@ class Session:
             self._warm.start()
         while not game.over:
             before = len(game.history)
-            if game.can_challenge and self._offered != self._pending_index():
-                outcome = self.challenge_round()
-            else:
-                seat = game.to_move
-                if self.seats[seat].computer:
-                    self.computer_turn(seat)
-                    outcome = TURN_DONE
+            try:
+                if game.can_challenge and self._offered != self._pending_index():
+                    outcome = self.challenge_round()
                 else:
-                    outcome = self.human_turn(seat)
+                    seat = game.to_move
+                    if self.seats[seat].computer:
+                        self.computer_turn(seat)
+                        outcome = TURN_DONE
+                    else:
+                        outcome = self.human_turn(seat)
+            except KeyboardInterrupt:
+                # Ctrl-C while a computer thinks (at a prompt it is 'quit'): stop as 'quit' does;
+                # the save holds the actions, a move cut off half made is not among them
+                self.quit_now()
+                return 0
             game = self.game  # undo replaces the game
             for record in game.history[before:]:
                 if record.kind is Kind.LOST_TURN:
