@@ -1028,3 +1028,18 @@ def test_ctrl_c_while_the_computer_thinks_stops_as_quit_does(
     assert status == 0 and "Game stopped and saved" in " ".join(out.split()) and "--resume" in out
     data, saved_game = saved(data_dir)
     assert data["actions"] == [[0, f"H8 {word}"]]
+
+
+def test_the_resuming_note_is_seen_on_a_real_terminal(monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """'Resuming FILE (N actions so far).' was printed before the first screen, whose clearing
+    hid it at once on a real terminal; it is shown under the board."""
+    from qiza.tui import app
+
+    path = tmp_path / "game.json"
+    play(["--seed", "3", "-p", "Ann", "-p", "Bob", "--save", str(path)], ["pass", "quit"], monkeypatch, capsys)
+    screen = ScriptedScreen(["", "quit"])
+    monkeypatch.setattr(app, "_terminal", lambda args: screen.term)
+    assert main(["play", "--resume", str(path)]) == 0
+    shown = screen.out.getvalue()
+    assert shown.index("<<clear>>") < shown.index("Resuming")  # on a screen, not before it

@@ -218,8 +218,9 @@ def run(args: argparse.Namespace) -> int:
         if args.gcg:
             session.gcg_path = _gcg_path(args.gcg, session.game)
         actions = len(session.game.actions)
-        terminal.show(Text(f"Resuming {path} ({actions} action{'' if actions == 1 else 's'} so far).", no_wrap=True,
-                           overflow="ignore"))
+        # said with the first screen: printed before it, a real terminal's clearing hid it
+        session.say(Text(f"Resuming {path} ({actions} action{'' if actions == 1 else 's'} so far).", no_wrap=True,
+                         overflow="ignore"))
         _check_computers(session.seats)
         return session.run()
 
