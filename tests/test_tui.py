@@ -1043,3 +1043,20 @@ def test_the_resuming_note_is_seen_on_a_real_terminal(monkeypatch: pytest.Monkey
     assert main(["play", "--resume", str(path)]) == 0
     shown = screen.out.getvalue()
     assert shown.index("<<clear>>") < shown.index("Resuming")  # on a screen, not before it
+
+
+def test_a_page_leaves_room_for_its_wait_on_a_narrow_screen() -> None:
+    """At 50x16 the '-- more ... --' wait wraps onto two rows, and the page of 15 lines above it
+    pushed its own first line ('Commands') off the top before anyone saw it."""
+    from qiza.tui.session import Seat, Session
+
+    game = new_game(seed=1)
+    screen = ScriptedScreen(["", "help", "", "", "", "", "", "quit"], width=50, height=16)
+    session = Session(game, [Seat("Ann"), Seat("Bob")], screen.term)
+    assert session.run() == 0
+    shown = screen.out.getvalue()
+    start = shown.index("Commands")
+    first_page = shown[start:shown.index("-- more (", start)]
+    wait = shown[shown.index("-- more (", start):].split("\n")[0]
+    rows = len(first_page.splitlines()) + -(-(len(wait) + 1) // 50)
+    assert rows <= 16  # the page and its wait fit the screen: nothing scrolls away unseen

@@ -61,16 +61,19 @@ class Terminal:
             self.show(*items)
             return
         lines = self.rendered_lines(*items)
-        size = max(3, self.height - 1)
-        if len(lines) <= size:
+        if len(lines) <= max(3, self.height - 1):
             self.show(*items)
             return
+        # the wait's own line may wrap on a narrow screen: a page leaves it all its rows (with a
+        # row of one, the page's first line went off the top before anyone saw it)
+        prompt_rows = -(-(len(_more_message(len(lines), len(lines))) + 2) // max(1, self.width))
+        size = max(3, self.height - prompt_rows)
         start = 0
         while len(lines) - start > size:
             for line in lines[start:start + size]:
                 self.console.print(Text.from_ansi(line), width=self.width, soft_wrap=True)
             start += size
-            if not self.more(f"-- more ({start} of {len(lines)} lines): Enter for the next page, q to stop --"):
+            if not self.more(_more_message(start, len(lines))):
                 return
         last = max(1, size - reserve)
         for line in lines[min(start, max(0, len(lines) - last)):]:
@@ -96,6 +99,11 @@ class Terminal:
     def pause(self, message: str) -> bool:
         """Show a message and wait for Enter (in plain mode, only show it). False at end of input."""
         raise NotImplementedError
+
+
+def _more_message(start: int, total: int) -> str:
+    """The wait between pages of :meth:`Terminal.page`."""
+    return f"-- more ({start} of {total} lines): Enter for the next page, q to stop --"
 
 
 def _unwrapped(item: RenderableType) -> bool:
