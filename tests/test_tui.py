@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import sys
 import threading
 from pathlib import Path
@@ -1060,3 +1061,16 @@ def test_a_page_leaves_room_for_its_wait_on_a_narrow_screen() -> None:
     wait = shown[shown.index("-- more (", start):].split("\n")[0]
     rows = len(first_page.splitlines()) + -(-(len(wait) + 1) // 50)
     assert rows <= 16  # the page and its wait fit the screen: nothing scrolls away unseen
+
+
+def test_resume_passes_over_what_is_not_a_saved_game_file(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], data_dir: Path) -> None:
+    """'qiza play --resume' stopped with a FileNotFoundError traceback when the saves folder held a
+    broken link named *.json, and took a folder named *.json for the last game ('Is a directory')."""
+    status, out = play(["--seed", "3", "-p", "Ann", "-p", "Bob"], ["pass", "quit"], monkeypatch, capsys)
+    games = data_dir / "games"
+    (games / "zz-broken.json").symlink_to(games / "nowhere")
+    (games / "zz-folder.json").mkdir()
+    os.utime(games / "zz-folder.json", (2**31, 2**31))  # newer than the game
+    status, out = play(["--resume"], ["quit"], monkeypatch, capsys)
+    assert status == 0 and "Traceback" not in out and "Resuming" in out and "zz-" not in out

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import re
+import stat
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
@@ -53,12 +54,20 @@ def new_save_path() -> Path:
 
 
 def latest_save() -> Path | None:
-    """The most recently saved game, if any."""
+    """The most recently saved game, if any: the newest regular ``*.json`` file of the folder (a
+    broken link, a folder, or a file removed meanwhile is passed over, never an error)."""
     folder = games_dir()
     if not folder.is_dir():
         return None
-    files = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime)
-    return files[-1] if files else None
+    found: list[tuple[float, Path]] = []
+    for path in folder.glob("*.json"):
+        try:
+            status = path.stat()
+        except OSError:
+            continue
+        if stat.S_ISREG(status.st_mode):
+            found.append((status.st_mtime, path))
+    return max(found)[1] if found else None
 
 
 def save_refused(path: Path, game: Game, own: Path | None = None) -> str | None:
