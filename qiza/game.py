@@ -582,14 +582,23 @@ class Game:
         if Counter(tiles) != Counter(self.racks[seat]):
             raise IllegalMoveError(f"{order!r} is not a reordering of the rack {self.rack_text(seat)}")
         self.racks[seat] = tiles
-        self.actions.append((seat, f"arrange {order.upper()}"))
+        self._log_arrangement(seat, f"arrange {order.upper()}")
 
     def shuffle_rack(self, seat: int, rng: random.Random | None = None) -> str:
         """Shuffle a rack (with its own random source, so the bag's draws are unaffected)."""
         self._check_seat(seat)
         (rng or random.Random()).shuffle(self.racks[seat])
-        self.actions.append((seat, f"arrange {self.rack_text(seat)}"))
+        self._log_arrangement(seat, f"arrange {self.rack_text(seat)}")
         return self.rack_text(seat)
+
+    def _log_arrangement(self, seat: int, action: str) -> None:
+        """Log a rack's new order. Orders a player gives one after another are one action (the
+        last order is the one that counts): shuffling at will never fills the log, which a saved
+        game holds up to 20000 actions of (past that it could not be resumed)."""
+        if self.actions and self.actions[-1][0] == seat and self.actions[-1][1].startswith("arrange "):
+            self.actions[-1] = (seat, action)
+        else:
+            self.actions.append((seat, action))
 
     def redeal_unseen(self, seat: int, token: int | None = None) -> None:
         """Mix the tiles ``seat`` cannot see with a new random source: after a take-back, the

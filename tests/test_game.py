@@ -858,3 +858,24 @@ def test_set_rack_refuses_more_tiles_than_a_rack_holds() -> None:
     with pytest.raises(RuleError, match="8 tiles; a rack holds at most 7"):
         game.set_rack(0, "??AAAAAA")  # found by the random bad-input test
     assert (game.rack_text(0), list(game.bag)) == before
+
+
+def test_rack_orders_given_one_after_another_are_one_action(make_game: GameFactory) -> None:
+    """Every shuffle or order was an action of its own: a player who shuffled 20001 times (a
+    script, or a very nervous player) made a game whose save could not be resumed (a saved game
+    holds at most 20000 actions). Orders given one after another are one action, the last."""
+    import random
+
+    game = make_game(racks={0: "AEINRST"})
+    rng = random.Random(1)
+    for _ in range(20_001):
+        game.shuffle_rack(0, rng)
+    game.arrange_rack(0, "RETAINS")
+    assert game.actions[-1] == (0, "arrange RETAINS") and len(game.actions) <= 2
+    again = savefile.loads(savefile.dumps(game), lexicon=game.lexicon)
+    assert again.rack_text(0) == "RETAINS" and again.actions == game.actions
+    game.play("H8 RETAINS")
+    game.shuffle_rack(1, rng)
+    game.shuffle_rack(0, rng)
+    game.shuffle_rack(1, rng)  # another seat's order between: each is kept
+    assert [seat for seat, _ in game.actions[-4:]] == [0, 1, 0, 1]

@@ -252,7 +252,7 @@ class Session:
     _computers: dict[int, Any] = field(default_factory=dict)
     _last_human: int | None = None
     _rng: random.Random = field(default_factory=random.Random)
-    _drawn: tuple[int, int, int, int | None] | None = None
+    _drawn: tuple[int, tuple[int, str] | None, int, int, int | None] | None = None
     _force: bool = False
     _warm: WarmUp | None = None
     _offered: int | None = None
@@ -313,7 +313,8 @@ class Session:
         """
         term = self.terminal
         width, height = term.width, term.height
-        key = (len(self.game.actions), len(self.game.history), self.game.to_move, viewer)
+        actions = self.game.actions
+        key = (len(actions), actions[-1] if actions else None, len(self.game.history), self.game.to_move, viewer)
         if not term.interactive and key == self._drawn and not force:
             self.flush()
             return
