@@ -305,17 +305,25 @@ class Game:
         """The rack after the placement; raises if the rack lacks a tile."""
         rack = list(self.racks[seat])
         tile_set = self.rules.tile_set
-        for char in place.cells():
-            if char == THROUGH:
-                continue
-            tile = tile_set.code("?" if char.islower() else char)
-            if tile in rack:
-                rack.remove(tile)
-            else:
-                have = self.rack_text(seat)
-                what = "a blank" if tile == BLANK else char
-                raise IllegalMoveError(f"{what} is not on the rack ({have})")
+        tiles = [tile_set.code("?" if char.islower() else char) for char in place.cells() if char != THROUGH]
+        for tile in tiles:
+            if tile not in rack:
+                raise self._not_on_rack(seat, tile, tiles.count(tile), placing=True)
+            rack.remove(tile)
         return rack
+
+    def _not_on_rack(self, seat: int, tile: Tile, wanted: int, *, placing: bool = False) -> IllegalMoveError:
+        """The error for a move that uses ``wanted`` of ``tile``, more than the rack of ``seat``
+        holds: 'A blank is not on the rack' said so of a rack with one blank when the move typed
+        four letters in lower case (four blanks)."""
+        held = self.racks[seat].count(tile)
+        blank = tile == BLANK
+        note = "; a lower-case letter is a blank" if blank and placing else ""
+        if held == 0:
+            what = "a blank" if blank else self.rules.tile_set.char(tile)
+            return IllegalMoveError(f"{what} is not on the rack ({self.rack_text(seat)}){note}")
+        what = "blanks" if blank else f"x {self.rules.tile_set.char(tile)}"
+        return IllegalMoveError(f"the move needs {wanted} {what}, the rack has {held} ({self.rack_text(seat)}){note}")
 
     # -- actions ----------------------------------------------------------------------
     def play(self, move: Move | str, *, seat: int | None = None) -> Record:
@@ -429,7 +437,7 @@ class Game:
         rack = list(self.racks[seat])
         for tile in tiles:
             if tile not in rack:
-                raise IllegalMoveError(f"{tile_set.char(tile)} is not on the rack ({self.rack_text(seat)})")
+                raise self._not_on_rack(seat, tile, tiles.count(tile))
             rack.remove(tile)
         self._close_challenge()
         rack_before = tile_set.text(self.racks[seat])

@@ -879,3 +879,18 @@ def test_rack_orders_given_one_after_another_are_one_action(make_game: GameFacto
     game.shuffle_rack(0, rng)
     game.shuffle_rack(1, rng)  # another seat's order between: each is kept
     assert [seat for seat, _ in game.actions[-4:]] == [0, 1, 0, 1]
+
+
+def test_a_tile_short_says_how_many_the_move_needs(make_game: GameFactory) -> None:
+    """'h8 tail' on a rack with one blank said 'A blank is not on the rack (?NCLDTA)' with the
+    blank in sight (lower-case letters are blanks: the move needed four), and 'D8 CANNED' with one
+    N said 'N is not on the rack'."""
+    game = make_game(racks={0: "?NCLDTA"})
+    for move, message in (("h8 tail", "the move needs 4 blanks, the rack has 1 (?NCLDTA); a lower-case letter is a blank"),
+                          ("D8 CANNED", "the move needs 2 x N, the rack has 1 (?NCLDTA)"),
+                          ("exchange ??", "the move needs 2 blanks, the rack has 1 (?NCLDTA)"),
+                          ("H8 QAT", "Q is not on the rack (?NCLDTA)")):
+        with pytest.raises(IllegalMoveError) as refused:
+            game.play(move)
+        assert str(refused.value) == message
+    assert game.rack_text(0) == "?NCLDTA" and not game.history
