@@ -1074,3 +1074,12 @@ def test_resume_passes_over_what_is_not_a_saved_game_file(
     os.utime(games / "zz-folder.json", (2**31, 2**31))  # newer than the game
     status, out = play(["--resume"], ["quit"], monkeypatch, capsys)
     assert status == 0 and "Traceback" not in out and "Resuming" in out and "zz-" not in out
+
+
+def test_gcg_without_a_file_name_in_a_game_not_saved(monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture[str], data_dir: Path) -> None:
+    """'gcg' (no file name) in a --no-save game, before any game was saved, said 'Could not write
+    .../games/game-....gcg: No such file or directory': the default folder was never made."""
+    status, out = play(["--seed", "3", "-p", "Ann", "-p", "Bob", "--no-save"], ["gcg", "quit"], monkeypatch, capsys)
+    assert status == 0 and "GCG written to" in out and "Could not write" not in out
+    assert len(list((data_dir / "games").glob("*.gcg"))) == 1

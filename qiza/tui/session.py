@@ -867,6 +867,7 @@ class Session:
             self.say(Text(refused, "bold red"))
             return
         try:
+            path.parent.mkdir(parents=True, exist_ok=True)  # as 'save' does: the default folder too
             gcg.dump(gcg.from_game(self.game, seat=seat), path)
         except OSError as exc:
             self.say(Text(f"Could not write {path}: {exc.strerror}", "bold red"))
