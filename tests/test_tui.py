@@ -1083,3 +1083,14 @@ def test_gcg_without_a_file_name_in_a_game_not_saved(monkeypatch: pytest.MonkeyP
     status, out = play(["--seed", "3", "-p", "Ann", "-p", "Bob", "--no-save"], ["gcg", "quit"], monkeypatch, capsys)
     assert status == 0 and "GCG written to" in out and "Could not write" not in out
     assert len(list((data_dir / "games").glob("*.gcg"))) == 1
+
+
+def test_help_after_the_end_lists_what_still_works(monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """'help' at 'game over>' listed every command of a game being played (exchange, hint,
+    undo...), which the prompt then refused."""
+    status, out = play(["--seed", "3", "-p", "Ann", "-p", "Bob", "--no-save"], ["resign", "help", "help sheet"],
+                       monkeypatch, capsys)
+    after = out[out.index("game over> help"):]
+    assert "exchange TILES" not in after and "The game is over: sheet, analyze" in after
+    assert "The full score sheet." in after  # help on one command still works

@@ -942,6 +942,10 @@ class Session:
                 self.say("The game is over: sheet, analyze, gcg [FILE], save [FILE], board or quit.")
             elif command.name == "board":
                 term.show(render.screen(game, self.seat_infos(), None, width=term.width, height=term.height))
+            elif command.name == "help" and not line.split()[1:]:
+                # the commands of a game being played (exchange, hint, undo...) no longer work
+                self.say("The game is over: sheet, analyze, gcg [FILE], save [FILE], board, rules or quit "
+                         "('help COMMAND' for one of them).")
             else:
                 self.dispatch(viewer, line)
             self.flush()
