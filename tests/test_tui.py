@@ -1094,3 +1094,16 @@ def test_help_after_the_end_lists_what_still_works(monkeypatch: pytest.MonkeyPat
     after = out[out.index("game over> help"):]
     assert "exchange TILES" not in after and "The game is over: sheet, analyze" in after
     assert "The full score sheet." in after  # help on one command still works
+
+
+def test_a_person_called_ai_is_a_person() -> None:
+    """'-p Ann -p Ai' gave Ann a computer opponent named 'Computer' instead of Ai (a given name):
+    'ai', 'bot' and 'cpu' alone were taken for 'computer'. They need a level now ('ai:hard')."""
+    from qiza.tui.app import parse_player
+
+    for name in ("Ai", "AI", "Bot", "cpu"):
+        seat = parse_player(name, "medium")
+        assert not seat.computer and seat.name == name
+    assert parse_player("ai:hard", "medium").level == "hard"
+    assert parse_player("Computer", "easy").level == "easy"
+    assert parse_player("computer:champion:Deep", "medium").name == "Deep"

@@ -132,9 +132,11 @@ def _columns(text: str) -> int:
 
 
 def parse_player(text: str, level: str) -> Seat:
-    """A ``--player`` value: a person's name, or ``computer[:LEVEL[:NAME]]``."""
+    """A ``--player`` value: a person's name, or ``computer[:LEVEL[:NAME]]`` (``cpu``, ``bot`` and
+    ``ai`` too, with a level: ``ai:hard``; alone they are names, as a person called Ai)."""
     parts = text.split(":")
-    if parts[0].lower() in ("computer", "cpu", "bot", "ai"):
+    alias = parts[0].lower()
+    if alias == "computer" or (alias in ("cpu", "bot", "ai") and len(parts) > 1):
         lvl = (parts[1] if len(parts) > 1 and parts[1] else level).lower()
         name = clean_name(parts[2]) if len(parts) > 2 else ""
         return Seat(name, lvl)
