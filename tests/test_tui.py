@@ -1107,3 +1107,41 @@ def test_a_person_called_ai_is_a_person() -> None:
     assert parse_player("ai:hard", "medium").level == "hard"
     assert parse_player("Computer", "easy").level == "easy"
     assert parse_player("computer:champion:Deep", "medium").name == "Deep"
+
+
+def test_a_second_enter_typed_ahead_does_not_open_the_next_rack() -> None:
+    """Hot seat at a real terminal (tmux): Ann typing 'pass', Enter and a second Enter at once had
+    the second Enter, read ahead, answer Bob's 'press Enter to see your rack', so Bob's rack was
+    on the screen in front of Ann (and on a shared screen it answered the next person's challenge
+    question 'no'). Keys typed ahead are dropped before a hand-over or a shared question."""
+    from qiza.tui.session import Seat, Session
+
+    game = new_game(challenge="double", seed=4)
+    bad = phony(game.rack_text(0))
+    # (line, typed ahead): a typed-ahead line waits in the input until something reads it
+    script = [("", False), (f"H8 {bad}", False), ("", True), ("", False), ("quit", False)]
+    screen = ScriptedScreen([])
+    dropped: list[str] = []
+
+    def discard() -> None:
+        while script and script[0][1]:
+            dropped.append(script.pop(0)[0])
+
+    def read(prompt: str, words: object = ()) -> str | None:
+        line = script.pop(0)[0] if script else None
+        screen.out.write(f"{prompt}{line}\n")
+        return line
+
+    def pause(message: str) -> bool:
+        screen.out.write(f"{message} <{read('') if script else ''}>\n")
+        return True
+
+    screen.term.discard_typed_ahead = discard  # type: ignore[method-assign]
+    screen.term.ask = read  # type: ignore[method-assign]
+    screen.term.pause = pause  # type: ignore[method-assign]
+    session = Session(game, [Seat("Ann"), Seat("Bob")], screen.term)
+    assert session.run() == 0
+    assert dropped == [""]
+    shown = screen.out.getvalue()
+    # Bob's own Enter opened his rack; the question then had his own answer, not an empty one
+    assert f"Bob: challenge Player 1's H8 {bad} ({bad})? [y/N] quit" in shown

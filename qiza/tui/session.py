@@ -438,6 +438,7 @@ class Session:
                 if self.terminal.interactive:
                     self.draw(None, force=True)  # the board with every rack hidden
                     self.terminal.forget()  # and the screens before it, with the last player's rack
+                    self.terminal.discard_typed_ahead()  # the last player's Enter is not an answer
                 else:
                     self.flush()
             outcome = self.ask_challenge(seat, target)
@@ -562,6 +563,7 @@ class Session:
             term.forget()  # the previous player's screens, rack included, must not be scrolled back to
             self.flush()
             term.show(Text(f"\n\n   Pass the device to {self.seats[seat].name}.\n", "bold"))
+            term.discard_typed_ahead()  # the last player's second Enter must not open this rack
             return term.pause(f"   {self.seats[seat].name}, press Enter to see your rack.")
         self.flush()
         term.show(Text(f"-- pass the device to {self.seats[seat].name} --"))

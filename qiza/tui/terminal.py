@@ -50,6 +50,11 @@ class Terminal:
         to the earlier screens (each prompt keeps its own command history, see :meth:`ask`);
         nothing in plain mode."""
 
+    def discard_typed_ahead(self) -> None:
+        """Hot seat: drop the keys typed before now and not read yet, so that what the last player
+        typed ahead (a second Enter after their move) does not answer the next player's hand-over
+        or question; nothing in plain mode (a script's lines are meant in order)."""
+
     def page(self, *items: RenderableType, reserve: int = 0) -> None:
         """Show renderables a screenful at a time: on a terminal, when they are taller than the
         screen, each page waits for Enter (``q`` skips the rest); in plain mode all at once.
@@ -188,6 +193,19 @@ class RichTerminal(Terminal):
     def forget(self) -> None:
         self.console.file.write("\x1b[3J")  # erase the scrollback (xterm, VTE, tmux...)
         self.console.file.flush()
+
+    def discard_typed_ahead(self) -> None:
+        from prompt_toolkit.input.typeahead import clear_typeahead
+
+        clear_typeahead(self._session.input)  # keys read with the last line but not used
+        try:
+            import termios
+        except ImportError:  # Windows
+            return
+        try:
+            termios.tcflush(sys.stdin.fileno(), termios.TCIFLUSH)  # keys not read yet
+        except (OSError, ValueError, termios.error):
+            pass
 
     def ask(self, prompt: str, words: Sequence[str] = ()) -> str | None:
         from prompt_toolkit.completion import WordCompleter
