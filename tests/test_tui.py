@@ -1145,3 +1145,36 @@ def test_a_second_enter_typed_ahead_does_not_open_the_next_rack() -> None:
     shown = screen.out.getvalue()
     # Bob's own Enter opened his rack; the question then had his own answer, not an empty one
     assert f"Bob: challenge Player 1's H8 {bad} ({bad})? [y/N] quit" in shown
+
+
+def test_an_answer_typed_twice_does_not_answer_for_the_next_person() -> None:
+    """Three people on one screen: Bob answering 'n' with a second Enter typed ahead had that
+    Enter answer Cy's challenge question 'no' too; each shared question drops what was typed ahead."""
+    from qiza.tui.session import Seat, Session
+
+    game = Game(find_preset("classic").with_options(first_player="fixed", challenge="double"),
+                players=["Ann", "Bob", "Cy"], lexicon=LEX, seed=4)
+    bad = phony(game.rack_text(0))
+    script = [("", False), (f"H8 {bad}", False), ("n", False), ("", True), ("y", False), ("quit", False)]
+    screen = ScriptedScreen([])
+
+    def discard() -> None:
+        while script and script[0][1]:
+            script.pop(0)
+
+    def read(prompt: str, words: object = ()) -> str | None:
+        line = script.pop(0)[0] if script else None
+        screen.out.write(f"{prompt}{line}\n")
+        return line
+
+    def pause(message: str) -> bool:
+        screen.out.write(f"{message} <{read('') if script else ''}>\n")
+        return True
+
+    screen.term.discard_typed_ahead = discard  # type: ignore[method-assign]
+    screen.term.ask = read  # type: ignore[method-assign]
+    screen.term.pause = pause  # type: ignore[method-assign]
+    session = Session(game, [Seat("Ann"), Seat("Bob"), Seat("Cy")], screen.term)
+    assert session.run() == 0
+    assert f"Cy: challenge Ann's H8 {bad} ({bad})? [y/N] y" in screen.out.getvalue()
+    assert [r.kind for r in session.game.history] == [Kind.PLACE, Kind.PHONY_REMOVED]

@@ -433,14 +433,16 @@ class Session:
                         return self.quit_now()
                 self._last_human = seat
                 self.draw(seat)
-            elif not shown_public:
-                shown_public = True
-                if self.terminal.interactive:
-                    self.draw(None, force=True)  # the board with every rack hidden
-                    self.terminal.forget()  # and the screens before it, with the last player's rack
-                    self.terminal.discard_typed_ahead()  # the last player's Enter is not an answer
-                else:
-                    self.flush()
+            else:
+                if not shown_public:
+                    shown_public = True
+                    if self.terminal.interactive:
+                        self.draw(None, force=True)  # the board with every rack hidden
+                        self.terminal.forget()  # and the screens before it, with the last player's rack
+                    else:
+                        self.flush()
+                # the Enter the one before typed twice (their move, their answer) is not this answer
+                self.terminal.discard_typed_ahead()
             outcome = self.ask_challenge(seat, target)
             if outcome != STAY:
                 return outcome
