@@ -1109,17 +1109,11 @@ def test_a_person_called_ai_is_a_person() -> None:
     assert parse_player("computer:champion:Deep", "medium").name == "Deep"
 
 
-def test_a_second_enter_typed_ahead_does_not_open_the_next_rack() -> None:
-    """Hot seat at a real terminal (tmux): Ann typing 'pass', Enter and a second Enter at once had
-    the second Enter, read ahead, answer Bob's 'press Enter to see your rack', so Bob's rack was
-    on the screen in front of Ann (and on a shared screen it answered the next person's challenge
-    question 'no'). Keys typed ahead are dropped before a hand-over or a shared question."""
-    from qiza.tui.session import Seat, Session
 
-    game = new_game(challenge="double", seed=4)
-    bad = phony(game.rack_text(0))
-    # (line, typed ahead): a typed-ahead line waits in the input until something reads it
-    script = [("", False), (f"H8 {bad}", False), ("", True), ("", False), ("quit", False)]
+def typing_ahead(script: list[tuple[str, bool]]) -> tuple[ScriptedScreen, list[str]]:
+    """A terminal reading the lines of ``script`` in order, each ``(line, typed ahead)``: a line
+    typed ahead waits in the input, where the terminal's discarding of typed-ahead keys drops
+    it (the dropped lines are listed)."""
     screen = ScriptedScreen([])
     dropped: list[str] = []
 
@@ -1139,6 +1133,20 @@ def test_a_second_enter_typed_ahead_does_not_open_the_next_rack() -> None:
     screen.term.discard_typed_ahead = discard  # type: ignore[method-assign]
     screen.term.ask = read  # type: ignore[method-assign]
     screen.term.pause = pause  # type: ignore[method-assign]
+    return screen, dropped
+
+def test_a_second_enter_typed_ahead_does_not_open_the_next_rack() -> None:
+    """Hot seat at a real terminal (tmux): Ann typing 'pass', Enter and a second Enter at once had
+    the second Enter, read ahead, answer Bob's 'press Enter to see your rack', so Bob's rack was
+    on the screen in front of Ann (and on a shared screen it answered the next person's challenge
+    question 'no'). Keys typed ahead are dropped before a hand-over or a shared question."""
+    from qiza.tui.session import Seat, Session
+
+    game = new_game(challenge="double", seed=4)
+    bad = phony(game.rack_text(0))
+    # (line, typed ahead): a typed-ahead line waits in the input until something reads it
+    script = [("", False), (f"H8 {bad}", False), ("", True), ("", False), ("quit", False)]
+    screen, dropped = typing_ahead(script)
     session = Session(game, [Seat("Ann"), Seat("Bob")], screen.term)
     assert session.run() == 0
     assert dropped == [""]
@@ -1156,24 +1164,7 @@ def test_an_answer_typed_twice_does_not_answer_for_the_next_person() -> None:
                 players=["Ann", "Bob", "Cy"], lexicon=LEX, seed=4)
     bad = phony(game.rack_text(0))
     script = [("", False), (f"H8 {bad}", False), ("n", False), ("", True), ("y", False), ("quit", False)]
-    screen = ScriptedScreen([])
-
-    def discard() -> None:
-        while script and script[0][1]:
-            script.pop(0)
-
-    def read(prompt: str, words: object = ()) -> str | None:
-        line = script.pop(0)[0] if script else None
-        screen.out.write(f"{prompt}{line}\n")
-        return line
-
-    def pause(message: str) -> bool:
-        screen.out.write(f"{message} <{read('') if script else ''}>\n")
-        return True
-
-    screen.term.discard_typed_ahead = discard  # type: ignore[method-assign]
-    screen.term.ask = read  # type: ignore[method-assign]
-    screen.term.pause = pause  # type: ignore[method-assign]
+    screen, _ = typing_ahead(script)
     session = Session(game, [Seat("Ann"), Seat("Bob"), Seat("Cy")], screen.term)
     assert session.run() == 0
     assert f"Cy: challenge Ann's H8 {bad} ({bad})? [y/N] y" in screen.out.getvalue()
