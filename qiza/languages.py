@@ -168,28 +168,36 @@ _CACHE_FORMAT = "qiza-lexicon-1"
 
 def _read_cached(path: Path) -> tuple[frozenset[str], LoadReport] | None:
     """The playable words and load report saved by :func:`_write_cached`, or ``None`` when the
-    file is absent or does not hold what its first line says (a cut-off write)."""
+    file is absent or does not hold what its first line says (its words' hash and count: a
+    damaged file)."""
     try:
         head, _, body = path.read_text(encoding="utf-8").partition("\n")
         meta = json.loads(head)
+        if meta.get("format") != _CACHE_FORMAT or meta.get("sha256") != _digest(body):
+            return None
         words = frozenset(body.split("\n")) if body else frozenset()
         report = LoadReport(int(meta["read"]), int(meta["kept"]), Counter(meta["skipped"]))
-    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError):
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError):
         return None
-    if meta.get("format") != _CACHE_FORMAT or len(words) != report.kept or "" in words:
+    if len(words) != report.kept or "" in words:
         return None
     return words, report
+
+
+def _digest(body: str) -> str:
+    return hashlib.sha256(body.encode("utf-8")).hexdigest()
 
 
 def _write_cached(path: Path, words: frozenset[str], report: LoadReport) -> None:
     """Save a language's playable words in the cache folder (best effort: a folder that cannot
     be written to only costs the next start the filtering again)."""
+    body = "\n".join(words)
     head = json.dumps({"format": _CACHE_FORMAT, "read": report.read, "kept": report.kept,
-                       "skipped": dict(report.skipped)}, ensure_ascii=False)
+                       "skipped": dict(report.skipped), "sha256": _digest(body)}, ensure_ascii=False)
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_text(head + "\n" + "\n".join(words), encoding="utf-8")
+        tmp.write_text(head + "\n" + body, encoding="utf-8")
         os.replace(tmp, path)
     except OSError:
         tmp.unlink(missing_ok=True)

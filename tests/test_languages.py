@@ -148,8 +148,10 @@ def test_a_language_list_is_read_once_and_its_words_kept_in_the_cache(tmp_path: 
         assert (second.gaddag == graph).all()
         assert second.content_hash == first.content_hash
 
-    saved[0].write_text(saved[0].read_text(encoding="utf-8")[:-3], encoding="utf-8")  # a cut-off write
-    assert spanish.load().words == first.words
+    text = saved[0].read_text(encoding="utf-8")
+    for damaged in (text[:-3], text[:-1] + "X", text.replace("PERRO", "PERRA"), text.replace("\n", "\nX", 1)):
+        saved[0].write_text(damaged, encoding="utf-8")  # a cut-off or changed file: read anew
+        assert spanish.load().words == first.words
 
     spanish.path.write_text("\n".join([*lines, "gato"]) + "\n", encoding="utf-8")
     changed = spanish.load()
