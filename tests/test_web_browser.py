@@ -84,10 +84,19 @@ def browser() -> Iterator[Any]:
         launched.close()
 
 
+def watch(page: Any, errors: list[str], name: str = "") -> None:
+    """Collect a page's script errors, and what its Content-Security-Policy refused (a fault of
+    the page too), in ``errors``, each after ``name`` when given."""
+    where = f"{name}: " if name else ""
+    page.on("pageerror", lambda exc: errors.append(f"{where}{exc}"))
+    page.on("console", lambda message: errors.append(f"{where}{message.text}")
+            if message.type == "error" and "Content Security Policy" in message.text else None)
+
+
 def open_player(browser: Any, url: str, errors: list[str]) -> Any:
     context = browser.new_context(viewport={"width": 1100, "height": 1000})
     page = context.new_page()
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    watch(page, errors)
     page.set_default_timeout(15000)
     page.goto(url)
     page.wait_for_selector(".rack-tile")
@@ -123,7 +132,7 @@ def test_two_players_play_a_game_to_the_end(server: ServerThread, browser: Any) 
 
     # Bob opens the plain link: he may watch, but a seat needs the invite link
     bob = browser.new_context(viewport={"width": 390, "height": 900}).new_page()  # phone width
-    bob.on("pageerror", lambda exc: errors.append(str(exc)))
+    watch(bob, errors)
     bob.set_default_timeout(15000)
     bob.goto(game)
     sync_api.expect(bob.locator("#message")).to_contain_text("ask for the invite link")
@@ -209,7 +218,7 @@ def test_two_players_play_a_game_to_the_end(server: ServerThread, browser: Any) 
 def test_lobby_game_against_the_computer_with_keyboard_play(server: ServerThread, browser: Any) -> None:
     errors: list[str] = []
     page = browser.new_context(viewport={"width": 1100, "height": 1000}).new_page()
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    watch(page, errors)
     page.set_default_timeout(20000)
     page.goto(server.url + "/")
     page.wait_for_selector("#seats .seat")
@@ -268,7 +277,7 @@ def test_the_creator_manages_the_invite_and_gives_a_free_seat_to_the_computer(se
     fresh = ann.locator("#invite-link").input_value()
     assert fresh.startswith(f"{game}#invite=") and created["invite"] not in fresh
     cy = browser.new_context(viewport={"width": 390, "height": 900}).new_page()
-    cy.on("pageerror", lambda exc: errors.append(str(exc)))
+    watch(cy, errors)
     cy.set_default_timeout(15000)
     cy.goto(server.url + created["invite_url"])
     cy.click("text=Take seat 3")

@@ -23,7 +23,15 @@ pytest.importorskip("fastapi")
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (python package) is not installed")
 pytest.importorskip("uvicorn")
 
-from test_web_browser import CHROMIUM, CHROMIUM_ARGS, ServerThread, post, rack_text, wait_until  # noqa: E402
+from test_web_browser import (  # noqa: E402
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    ServerThread,
+    post,
+    rack_text,
+    wait_until,
+    watch,
+)
 
 from qiza import savefile  # noqa: E402
 from qiza.move import Exchange, Pass, Place  # noqa: E402
@@ -76,7 +84,7 @@ def open_page(browser: Any, url: str, errors: list[str], size: tuple[int, int] =
     if init:
         context.add_init_script(init)
     page = context.new_page()
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    watch(page, errors)
     page.set_default_timeout(20000)
     page.goto(url)
     page.wait_for_selector("#players li")
@@ -152,7 +160,7 @@ def test_controls_on_every_turn_whatever_arrives_first(server: ServerThread, bro
     page.route("**/actions", hold_back)
     turns = 0
     while True:
-        page.wait_for_function("document.title.startsWith('Your turn') || document.title.startsWith('Game over')")
+        page.wait_for_function("() => document.title.startsWith('Your turn') || document.title.startsWith('Game over')")
         if page.title().startswith("Game over"):
             break
         turns += 1
@@ -428,7 +436,7 @@ def test_computer_names_and_the_lobbys_one_click_game(server: ServerThread, brow
 
     context = browser.new_context(viewport={"width": 1024, "height": 768})
     page = context.new_page()
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    watch(page, errors)
     page.goto(server.url + "/")
     meta = json.load(urllib.request.urlopen(server.url + "/api/meta"))
     sync_api.expect(page.locator("#quick-level")).to_have_text(meta["default_level"])
@@ -543,3 +551,24 @@ def test_the_one_click_games_you_reads_as_you(server: ServerThread, browser: Any
                     "Your play H8 ZZ comes off: ZZ is not in the dictionary (0).",
                     "Your", "Ann's"]
     page.context.close()
+
+
+def test_a_page_runs_only_its_own_scripts_and_no_other_site_frames_it(server: ServerThread, browser: Any) -> None:
+    """Defence in depth for the secrets a page holds (the seat's token, the rack): a script
+    slipped into the page does not run, and another site cannot show the page in a frame to
+    steer clicks on its buttons (Resign)."""
+    url, _ = new_game(server, preset="computer", seats=[{"name": "Ann"}, {"name": "Bob"}])
+    with urllib.request.urlopen(url.split("#")[0], timeout=30) as answer:
+        policy = answer.headers["Content-Security-Policy"]
+        assert answer.headers["X-Frame-Options"] == "DENY" and answer.headers["X-Content-Type-Options"] == "nosniff"
+    assert "script-src 'self'" in policy and "frame-ancestors 'none'" in policy
+    errors: list[str] = []
+    page = open_page(browser, url, errors)
+    page.evaluate("() => { const s = document.createElement('script'); s.textContent = 'window.slipped = 1';"
+                  " document.body.append(s); }")
+    assert page.evaluate("window.slipped") is None
+    assert len(errors) == 1 and "Content Security Policy" in errors[0]  # refused, and said
+    other = page.context.new_page()
+    with other.expect_console_message(lambda m: "frame-ancestors" in m.text, timeout=10000):
+        other.set_content(f'<iframe src="{url}"></iframe>')
+    assert other.frame_locator("iframe").locator("#players li").count() == 0

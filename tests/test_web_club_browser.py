@@ -22,6 +22,7 @@ pytest.importorskip("argon2")
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (python package) is not installed")
 uvicorn = pytest.importorskip("uvicorn")
 
+from test_web_browser import watch  # noqa: E402
 from web_client import free_port  # noqa: E402
 
 CHROMIUM = os.environ.get("QIZA_CHROMIUM", "/usr/bin/chromium")
@@ -83,7 +84,7 @@ def browser() -> Iterator[Any]:
 
 def sign_up(browser: Any, url: str, name: str, errors: list[str]) -> Any:
     page = browser.new_context(viewport={"width": 1100, "height": 1000}).new_page()
-    page.on("pageerror", lambda exc: errors.append(f"{name}: {exc}"))
+    watch(page, errors, name)
     page.set_default_timeout(20000)
     page.goto(url + "/")
     page.fill("#account-name", name)
@@ -207,7 +208,7 @@ def test_an_anonymous_spectator_is_told_to_sign_in_to_read_the_spectators_chat(t
     with Server(f"sqlite:///{tmp_path / 'club.sqlite3'}", now) as server:
         ann, bob = seek_game(browser, server.url, errors)
         watcher = browser.new_context().new_page()  # nobody signed in
-        watcher.on("pageerror", lambda exc: errors.append(f"watcher: {exc}"))
+        watch(watcher, errors, "watcher")
         watcher.set_default_timeout(20000)
         watcher.goto(ann.url)
         watcher.wait_for_selector("#chat-players-tab")
@@ -216,11 +217,11 @@ def test_an_anonymous_spectator_is_told_to_sign_in_to_read_the_spectators_chat(t
         assert watcher.is_hidden("#chat-form")
         # the tab chosen before the game's state has come (here it never comes): no error
         early = browser.new_context().new_page()
-        early.on("pageerror", lambda exc: errors.append(f"early: {exc}"))
+        watch(early, errors, "early")
         early.route_web_socket("**/ws/games/**", lambda socket: None)  # open, never answered
         early.goto(ann.url)
         early.click("#chat-spectators-tab")
-        early.wait_for_function("document.querySelector('#chat-spectators-tab').getAttribute('aria-selected') === 'true'")
+        early.wait_for_function("() => document.querySelector('#chat-spectators-tab').getAttribute('aria-selected') === 'true'")
         early.wait_for_timeout(300)
     assert errors == []
 
@@ -244,7 +245,7 @@ def test_the_lobby_and_the_leaderboard_fit_a_phone(tmp_path: Path, browser: Any)
         ann.wait_for_selector("#seek-message >> text=Seek posted")
         for width in (390, 320):
             phone = browser.new_context(viewport={"width": width, "height": 844}).new_page()
-            phone.on("pageerror", lambda exc: errors.append(f"phone: {exc}"))
+            watch(phone, errors, "phone")
             phone.set_default_timeout(20000)
             phone.goto(server.url + "/")
             phone.wait_for_selector("#seeks >> text=Ann_with_a_long_name")
@@ -264,7 +265,7 @@ def test_the_page_of_a_player_who_does_not_exist_says_so_alone(tmp_path: Path, b
     with Server(f"sqlite:///{tmp_path / 'club.sqlite3'}", FakeTime()) as server:
         errors: list[str] = []
         page = browser.new_context().new_page()
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        watch(page, errors)
         page.set_default_timeout(20000)
         page.goto(server.url + "/player/Nobody_here")
         sync_api.expect(page.locator("#player-message")).to_have_text("there is no player 'Nobody_here'")
