@@ -20,7 +20,7 @@ import os
 import time
 from collections.abc import Callable, Iterable
 
-from qiza.alphabet import nfc
+from qiza.alphabet import TileSetError, nfc
 from qiza.lexicon import MAX_LENGTH, MIN_LENGTH, Lexicon, load_lexicon, user_cache_dir
 from qiza.text import plural
 
@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     if action == "check":
         ok = True
         for typed in args.words:
-            word = read(typed)
+            word = typed_word(lexicon, typed)
             valid = word in lexicon
             ok &= valid
             why = f"not in {lexicon.name}"
@@ -118,6 +118,29 @@ def reader(lexicon: Lexicon) -> Callable[[str], str]:
     if language is None:
         return lambda text: nfc(text).upper()
     return lambda text: language.fold(nfc(text))
+
+
+def typed_word(lexicon: Lexicon, text: str) -> str:
+    """A word typed to be looked up in ``lexicon``, as the lexicon spells its words: read as
+    :func:`reader` does, and with its tiles in brackets joined (Spanish ``[CH]ICO`` is
+    ``CHICO``, Catalan ``[L·L]`` ``L·L``). Tiles that are not the word's own reading stay in
+    brackets (C then H, ``C[H]ICO``, is no ``CHICO``), so such a word is not found.
+
+    >>> from qiza.lexicon import LoadReport
+    >>> from qiza.alphabet import SPANISH
+    >>> typed_word(Lexicon("ES", frozenset({"CHICO"}), LoadReport(), tile_set=SPANISH), "[ch]ico")
+    'CHICO'
+    """
+    word = reader(lexicon)(text)
+    if "[" not in word:
+        return word
+    tile_set = lexicon.tile_set
+    try:
+        codes = tile_set.codes(word)
+        plain = tile_set.plain_text(codes)
+        return plain if tile_set.codes(plain) == codes else tile_set.text(codes)
+    except TileSetError:
+        return word
 
 
 def _info(lexicon: Lexicon, load_seconds: float) -> int:

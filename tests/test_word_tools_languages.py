@@ -145,3 +145,19 @@ def test_a_long_word_list_is_announced_before_it_is_read(tmp_path: Path, monkeyp
     monkeypatch.setattr("qiza.lexicon._loaded", {})
     assert main(["words", "-l", "polish-debian", "check", "KOT"]) == 0
     assert capsys.readouterr().err == ""
+
+
+def test_words_check_reads_multi_letter_tiles_in_brackets(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """'qiza words -l spanish-debian check [CH]ICO' said CHICO was not in the list while
+    'check CHICO' found it: the brackets the other tools take (and the game writes) were looked
+    up as letters. C then H is still no CHICO."""
+    from qiza.cli import main
+
+    use_word_lists(tmp_path, {"spanish": SPANISH_WORDS}, monkeypatch)
+    assert main(["words", "-l", "spanish-debian", "check", "[CH]ICO", "[ch]ico", "ca[rr]o"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "[CH]ICO (CHICO): valid", "[CH]ICO (CHICO): valid", "CA[RR]O (CARRO): valid"]
+    assert main(["words", "-l", "spanish-debian", "check", "C[H]ICO"]) == 1
+    assert capsys.readouterr().out.strip() == "C[H]ICO ([C]HICO): not in SPANISH-DEBIAN"
+
