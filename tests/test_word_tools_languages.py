@@ -161,3 +161,32 @@ def test_words_check_reads_multi_letter_tiles_in_brackets(tmp_path: Path, monkey
     assert main(["words", "-l", "spanish-debian", "check", "C[H]ICO"]) == 1
     assert capsys.readouterr().out.strip() == "C[H]ICO ([C]HICO): not in SPANISH-DEBIAN"
 
+
+def test_word_tools_in_a_game_read_words_as_the_language_list_does(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """In a game, 'check pingüino' and 'check été' said NOT valid (qiza words folded such words
+    since 43affab, the game's tools did not), and 'check [CH]ICO' did too."""
+    import io
+    import sys
+
+    from qiza.cli import main
+
+    use_word_lists(tmp_path, {"french": FRENCH_WORDS, "spanish": SPANISH_WORDS}, monkeypatch)
+    monkeypatch.setenv("QIZA_DATA_DIR", str(tmp_path / "data"))
+    lines = ["check [CH]ICO chico año c[h]ico", "hooks [ch]ico", "pattern [CH]?CO", "quit", "y"]
+    monkeypatch.setattr(sys, "stdin", io.StringIO("".join(line + "\n" for line in lines)))
+    main(["play", "--lexicon", "spanish-debian", "-p", "Ann", "-p", "Bob", "--word-tools", "--plain", "--no-save"])
+    out = capsys.readouterr().out
+    assert "[CH]ICO (CHICO): valid in SPANISH-DEBIAN" in out
+    assert "CHICO: valid" in out and "AÑO: valid" in out
+    assert "C[H]ICO ([C]HICO): NOT valid" in out
+    assert "back hooks: S" in out and "CHICO" in out.split("Words matching")[1]
+    lines = ["check tête école écoles", "hooks élu", "anagrams étoile", "pattern é?ole", "quit", "y"]
+    monkeypatch.setattr(sys, "stdin", io.StringIO("".join(line + "\n" for line in lines)))
+    main(["play", "--lexicon", "french-debian", "-p", "Ann", "-p", "Bob", "--word-tools", "--plain", "--no-save"])
+    out = capsys.readouterr().out
+    assert "TÊTE (TETE): valid" in out and "ÉCOLE (ECOLE): valid" in out
+    assert "ÉCOLES (ECOLES): NOT valid" in out
+    assert "back hooks: S" in out
+    assert "Anagrams of ÉTOILE: 1 word" in out and "ETOILE" in out
+    assert "Words matching É?OLE: 1 word" in out

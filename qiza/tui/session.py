@@ -21,6 +21,7 @@ from rich.text import Text
 
 from qiza import savefile
 from qiza.actions import replay
+from qiza.alphabet import nfc
 from qiza.errors import FileFormatError, QizaError
 from qiza.game import Game, Kind, Record
 from qiza.move import Place
@@ -30,6 +31,7 @@ from qiza.text import notation_note, visible
 from qiza.tui import render
 from qiza.tui.terminal import Terminal
 from qiza.tui.warmup import WarmUp
+from qiza.wordtools import reader, typed_word
 
 __all__ = ["Seat", "Settings", "Session", "user_data_dir", "COMMANDS", "EXTRA_KEY"]
 
@@ -719,9 +721,11 @@ class Session:
             self.say("Say which words, e.g. 'check QI ZA'.")
             return STAY
         lexicon = self.game.lexicon
-        for word in words:
-            ok = word in lexicon
-            self.say(f"{word.upper()}: {'valid' if ok else 'NOT valid'} in {lexicon.name}")
+        for typed in words:
+            word = typed_word(lexicon, typed)  # French été is ETE, Spanish [CH]ICO is CHICO
+            shown = nfc(typed).upper()
+            shown = shown if shown == word else f"{shown} ({word})"
+            self.say(f"{shown}: {'valid' if word in lexicon else 'NOT valid'} in {lexicon.name}")
         return STAY
 
     def do_anagrams(self, seat: int, rest: str) -> str:
@@ -729,7 +733,7 @@ class Session:
             return STAY
         letters = rest.replace(" ", "") or self.game.rack_text(seat)
         partial = letters.endswith("+")
-        found = self.game.lexicon.anagrams(letters.rstrip("+"), partial=partial)
+        found = self.game.lexicon.anagrams(reader(self.game.lexicon)(letters.rstrip("+")), partial=partial)
         self._word_list(f"Anagrams of {letters.upper()}", found)
         return STAY
 
@@ -739,7 +743,7 @@ class Session:
         if not rest:
             self.say("Say which word, e.g. 'hooks CARE'.")
             return STAY
-        front, back = self.game.lexicon.hooks(rest)
+        front, back = self.game.lexicon.hooks(reader(self.game.lexicon)(rest))
         self.say(f"Front hooks of {rest.upper()}: {front or '-'}   back hooks: {back or '-'}")
         return STAY
 
@@ -752,7 +756,7 @@ class Session:
     def do_pattern(self, seat: int, rest: str) -> str:
         if not self._word_tools():
             return STAY
-        self._word_list(f"Words matching {rest.upper()}", self.game.lexicon.matching(rest))
+        self._word_list(f"Words matching {rest.upper()}", self.game.lexicon.matching(reader(self.game.lexicon)(rest)))
         return STAY
 
     def _word_list(self, title: str, words: Sequence[str], limit: int = 120) -> None:
