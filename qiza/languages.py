@@ -2,8 +2,8 @@
 
 For languages with no free tournament list, qiza reads the word list a Debian package installs
 in ``/usr/share/dict`` and keeps the playable words: no names (words starting with a capital,
-except in German, where every noun does), no abbreviations, apostrophes, hyphens, digits or
-spaces, 2 to 21 tiles long (the rows of the largest board). Letters are folded as each
+except in German, where every noun does), no abbreviations (nor, but in Polish and Dutch,
+words without a vowel: ``kg``, ``Nr``), apostrophes, hyphens, digits or spaces, 2 to 21 tiles long (the rows of the largest board). Letters are folded as each
 language's Scrabble rules do (French ``É`` -> ``E``, German ``ß`` -> ``SS``, Spanish accents
 dropped but ``Ñ`` kept...) and the word is
 read into the language's tiles by greedy longest match (Spanish ``CHICO`` is CH-I-C-O, Catalan
@@ -46,6 +46,8 @@ DICT_DIR = Path("/usr/share/dict")
 """Where Debian's word-list packages install their lists."""
 
 _SIGNS = set("'’-. 0123456789/&")
+_VOWELS = frozenset("AEIOUYÄÖÜ")
+"""The vowels of the folded words of the languages that drop words without one."""
 
 
 @dataclass(frozen=True)
@@ -67,6 +69,11 @@ class Language:
     """Whether common words may start with a capital (German nouns)."""
     fold_accents: bool = True
     """Whether other accented letters lose their accents (``False``: kept, so a word with one is dropped)."""
+    vowelless: frozenset[str] | None = None
+    """The words without a vowel (A E I O U Y, Ä Ö Ü) that are kept, folded (French ``PST``); the
+    list's other such words are abbreviations and unit symbols (``kg``, ``km``, ``qm``, ``Nr``),
+    which Scrabble never allows, and are dropped. ``None``: every such word is kept (Polish,
+    whose list is the one its players use; Dutch, whose lower-case ``tv``, ``cd``... are words)."""
 
     @property
     def tile_set(self) -> TileSet:
@@ -118,6 +125,8 @@ class Language:
                 length = len(word) if set(word) <= letters else -1
             if length < 0:
                 report.skipped["with letters outside the tile set"] += 1
+            elif self.vowelless is not None and _VOWELS.isdisjoint(word) and word not in self.vowelless:
+                report.skipped["without a vowel (abbreviations, unit symbols)"] += 1
             elif length < MIN_LENGTH:
                 report.skipped["shorter than 2 tiles"] += 1
             elif length > MAX_LENGTH:
@@ -233,12 +242,14 @@ class _FoldTable(dict[int, str]):
         return folded
 
 LANGUAGES: dict[str, Language] = {lang.lexicon: lang for lang in (
-    Language("french-debian", "french", "french", "wfrench", special={"Œ": "OE", "Æ": "AE"}),
+    Language("french-debian", "french", "french", "wfrench", special={"Œ": "OE", "Æ": "AE"},
+             vowelless=frozenset({"BRRR", "PFFT", "PST"})),
     Language("german-debian", "german", "ngerman", "wngerman", keep="ÄÖÜ", special={"ß": "SS", "ẞ": "SS"},
-             nouns_capitalised=True),
-    Language("spanish-debian", "spanish", "spanish", "wspanish", keep="Ñ"),
-    Language("catalan-debian", "catalan", "catalan", "wcatalan", keep="Ç", special={"Ŀ": "L·"}),
-    Language("italian-debian", "italian", "italian", "witalian"),
+             nouns_capitalised=True, vowelless=frozenset()),
+    Language("spanish-debian", "spanish", "spanish", "wspanish", keep="Ñ", vowelless=frozenset({"PCHS"})),
+    Language("catalan-debian", "catalan", "catalan", "wcatalan", keep="Ç", special={"Ŀ": "L·"},
+             vowelless=frozenset()),
+    Language("italian-debian", "italian", "italian", "witalian", vowelless=frozenset()),
     Language("dutch-debian", "dutch", "dutch", "wdutch", special={"Ĳ": "IJ"}),
     Language("polish-debian", "polish", "polish", "wpolish", keep="ĄĆĘŁŃÓŚŹŻ", fold_accents=False),
 )}

@@ -70,6 +70,25 @@ def test_italian_and_dutch_fold_accents(tmp_path: Path) -> None:
     assert _sample(tmp_path, "dutch-debian", ["café", "ijs", "Amsterdam", "één"]) == {"CAFE", "IJS", "EEN"}
 
 
+def test_words_without_a_vowel_are_abbreviations(tmp_path: Path) -> None:
+    """The Debian lists hold unit symbols and abbreviations written without a period: German
+    QM (Quadratmeter) and NR, French KG and KM (K is worth 10) were two-letter words of the
+    lexicons ('qiza words twos'), which no Scrabble allows. Such words are dropped, but for
+    the few interjections each list has."""
+    assert _sample(tmp_path, "german-debian", ["qm", "kg", "Nr", "Kfz", "bzw", "Typ", "lyncht", "Öl", "hat"]) == {
+        "TYP", "LYNCHT", "ÖL", "HAT"}
+    assert _sample(tmp_path, "french-debian", ["kg", "km", "mm", "qqn", "pst", "pfft", "brrr", "été"]) == {
+        "PST", "PFFT", "BRRR", "ETE"}
+    assert _sample(tmp_path, "spanish-debian", ["pchs", "kg", "ay", "chal"]) == {"PCHS", "AY", "CHAL"}
+    assert _sample(tmp_path, "catalan-debian", ["cm", "hm", "rpm", "any", "quan"]) == {"ANY", "QUAN"}
+    assert _sample(tmp_path, "italian-debian", ["kg", "ha"]) == {"HA"}
+    # the lists of its players (Polish) and lower-case Dutch tv, cd... are kept as they are
+    assert _sample(tmp_path, "polish-debian", ["hm", "pst"]) == {"HM", "PST"}
+    assert _sample(tmp_path, "dutch-debian", ["tv", "brr"]) == {"TV", "BRR"}
+    report = LANGUAGES["german-debian"].playable(["qm", "Nr", "Typ"])[1]
+    assert report.skipped["without a vowel (abbreviations, unit symbols)"] == 2
+
+
 def _write(tmp_path: Path, lines: list[str]) -> Path:
     path = tmp_path / "words.txt"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
