@@ -50,6 +50,19 @@ def nfc(text: str) -> str:
     return text if text.isascii() else unicodedata.normalize("NFC", text)
 
 
+def tiles_in_text(text: str) -> int:
+    """How many tiles a tile text written by :meth:`TileSet.text` holds: a label in brackets is
+    one tile (Spanish ``[C]H`` is two tiles, ``[CH]`` one), any other character one.
+
+    >>> tiles_in_text("[C]H"), tiles_in_text("A[CH]?"), tiles_in_text("QVV")
+    (2, 3, 3)
+    """
+    return len(_BRACKETED.sub("#", text))
+
+
+_BRACKETED = re.compile(r"\[[^\[\]]*\]")
+
+
 def is_blank(tile: Tile) -> bool:
     """Whether a tile code is a blank (designated or not)."""
     return tile == BLANK or bool(tile & BLANK_FLAG)

@@ -444,8 +444,9 @@ class Game:
         drawn = self._draw(len(tiles))  # draw first, then return the tiles
         self.bag.extend(tiles)
         self.racks[seat] = rack + drawn
-        record = Record(seat, Kind.EXCHANGE, rack_before, 0, self.scores[seat], move,
-                        f"exchange {tile_set.text(tiles)}")
+        written = tile_set.text(tiles)  # [C]H, as typed or not: alphabet.tiles_in_text counts it
+        record = Record(seat, Kind.EXCHANGE, rack_before, 0, self.scores[seat], Exchange(written),
+                        f"exchange {written}")
         self.history.append(record)
         self._advance()
         self._check_scoreless_end()

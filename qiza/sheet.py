@@ -12,6 +12,7 @@ import dataclasses
 import enum
 from dataclasses import dataclass
 
+from qiza.alphabet import tiles_in_text
 from qiza.board import Board
 from qiza.move import Exchange, Move
 from qiza.rules import Rules
@@ -136,7 +137,7 @@ def visible_record(record: Record, viewer: int | None, *, over: bool) -> Record:
     if over or (viewer is not None and viewer == record.seat):
         return record
     if record.kind is Kind.EXCHANGE and isinstance(record.move, Exchange):
-        count = len(record.move.tiles)
+        count = tiles_in_text(record.move.tiles)  # [CH] is one tile
         return dataclasses.replace(record, rack="", move=None,
                                    notation=f"exchange {count} tile{'s' if count != 1 else ''}")
     return dataclasses.replace(record, rack="")

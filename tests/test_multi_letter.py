@@ -132,3 +132,24 @@ def test_a_word_spelt_with_other_tiles_than_its_reading_is_not_a_word() -> None:
     assert double.challenge().note.endswith("[C]HICO is not in ES-TEST")
     game.set_rack(0, "[CH]ICOSAE")
     assert game.invalid_words(game.evaluate("H8 CHICO")) == []
+
+
+def test_an_exchange_of_multi_letter_tiles_counts_tiles() -> None:
+    """Exchanging C and H ('exchange [C]H') was shown as 'Ann exchanged 4 tiles', the other
+    players' sheet said 'exchange 4 tiles' and the GCG record -4: the characters of the text
+    were counted. The one CH tile was 4 tiles too."""
+    from qiza.gcg.writer import dumps, from_game
+    from qiza.sheet import visible_record
+    from qiza.tui.render import describe_record
+
+    for typed, count, written in (("[C]H", 2, "[C]H"), ("[ch]", 1, "[CH]"), ("CH?", 2, "[CH]?")):
+        lexicon = Lexicon("ES-TEST", frozenset({"CHICO"}), LoadReport(), tile_set=SPANISH)
+        game = Game(CLASSIC.with_options(tile_set="spanish", first_player="fixed"), players=["Ann", "Bob"],
+                    seed=1, lexicon=lexicon)
+        game.set_rack(0, "[CH][C]HOSA?")
+        record = game.play(f"exchange {typed}")
+        assert record.move == Exchange(written) and record.notation == f"exchange {written}"
+        assert describe_record(game, record) == f"Ann exchanged {count} tile{'s' if count > 1 else ''}"
+        assert visible_record(record, 1, over=False).notation == f"exchange {count} tile{'s' if count > 1 else ''}"
+        text = dumps(from_game(game, seat=1))
+        assert f"-{count} +0" in text, text

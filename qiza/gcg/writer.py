@@ -9,7 +9,7 @@ import os
 import re
 from collections.abc import Iterable
 
-from qiza.alphabet import ENGLISH
+from qiza.alphabet import ENGLISH, tiles_in_text
 from qiza.errors import FileFormatError
 from qiza.game import Game
 from qiza.gcg.reader import _text_codec
@@ -220,7 +220,7 @@ def _hide(event: Event, shown: Record) -> None:
     if not shown.rack:
         event.rack = ""
     if event.type is EventType.EXCHANGE and event.tiles and not isinstance(shown.move, Exchange):
-        event.tiles, event.count = "", len(event.tiles)
+        event.tiles, event.count = "", tiles_in_text(event.tiles)
 
 
 def _failed_challenge_event(game: Game, index: int, nicks: list[str]) -> Event | None:

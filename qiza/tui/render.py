@@ -19,7 +19,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from qiza.alphabet import BLANK_FLAG, TileSet
+from qiza.alphabet import BLANK_FLAG, TileSet, tiles_in_text
 from qiza.board import Board
 from qiza.game import EndReason, Game, Kind, Record
 from qiza.layout import Premium
@@ -327,7 +327,7 @@ def describe_record(game: Game, record: Record) -> str:
             text += " (challenged off)"
         return text
     if record.kind is Kind.EXCHANGE:
-        count = len(record.move.tiles) if isinstance(record.move, Exchange) else 0
+        count = tiles_in_text(record.move.tiles) if isinstance(record.move, Exchange) else 0
         return f"{name} exchanged {plural(count, 'tile')}"
     if record.kind is Kind.PASS:
         return f"{name} passed"
