@@ -22,7 +22,7 @@ from typing import Any
 from qiza.actions import apply_action
 from qiza.errors import FileFormatError, QizaError
 from qiza.game import Game
-from qiza.lexicon import Lexicon, load_lexicon
+from qiza.lexicon import BUILTIN, Lexicon, load_lexicon
 from qiza.paths import is_file, read_regular
 from qiza.rules import MAX_NUMBER, Rules, rules_from_dict
 from qiza.text import clean_name
@@ -166,12 +166,13 @@ def _actions(entries: list[Any], players: int) -> list[tuple[int, str]]:
 
 
 def _lexicon_source(name: str) -> str:
-    """A built-in lexicon's name, or the path of a word list file (never a device or a folder)."""
-    if name.lower() in ("enable", "twl06", "sowpods"):
+    """A built-in lexicon's name (a language's too: ``FRENCH-DEBIAN``), or the path of a word list
+    file (never a device or a folder)."""
+    if name.lower() in BUILTIN:
         return name.lower()
     if not is_file(name):  # a folder, a device, a name too long for a path or with a NUL
         raise FileFormatError(f"saved game is malformed: field lexicon: {_show(name)} is neither a built-in lexicon "
-                              "(enable, twl06, sowpods) nor a word list file")
+                              "(enable, twl06, sowpods, french-debian...) nor a word list file")
     return name
 
 

@@ -232,6 +232,20 @@ def test_a_game_against_the_computer_on_the_super_board_in_the_terminal(
     assert "#tile-distribution english_super\n" in written and "#board-layout SuperCrosswordGame\n" in written
 
 
+def test_a_game_in_a_language_is_resumed(language_lists: Path, monkeypatch: pytest.MonkeyPatch,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """'qiza play --lexicon french-debian', 'quit', then 'qiza play --resume' as the game says:
+    'saved game is malformed: field lexicon: 'FRENCH-DEBIAN' is neither a built-in lexicon
+    (enable, twl06, sowpods) nor a word list file'. No game in a language could be continued."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO("pass\nquit\n"))
+    assert main(["play", "--lexicon", "spanish-debian", "-p", "Ann", "-p", "Bob", "--seed", "3", "--plain"]) == 0
+    assert "qiza play --resume" in capsys.readouterr().out
+    monkeypatch.setattr(sys, "stdin", io.StringIO("pass\nquit\n"))
+    assert main(["play", "--resume", "--plain"]) == 0
+    out = capsys.readouterr().out
+    assert "SPANISH-DEBIAN" in out and "passed" in out and "malformed" not in out
+
+
 @pytest.mark.parametrize("name", ["catalan", "dutch", "german", "italian"])
 def test_a_game_in_the_terminal_with_the_installed_list(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                         capsys: pytest.CaptureFixture[str]) -> None:
