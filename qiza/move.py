@@ -280,8 +280,11 @@ def _parse_word(text: str, row: int, col: int, direction: Direction,
 
 def _tokens(text: str, board: Board | None, raw: str) -> list[str]:
     """A typed word split into squares' texts: ``[..]`` groups, and with a board whose tile set has
-    labels of several characters, its labels by greedy longest match (written ``[CH]``)."""
+    labels of several characters, its labels by greedy longest match (written ``[CH]``). There a
+    one-letter tile typed in brackets stays so (Spanish ``[C]HAL`` is C, H, A, L, and written
+    ``CHAL`` it would read back as CH, A, L)."""
     tile_set = board.tile_set if board is not None else None
+    multi = tile_set is not None and tile_set.multi_letter
     out: list[str] = []
     i = 0
     while i < len(text):
@@ -289,7 +292,7 @@ def _tokens(text: str, board: Board | None, raw: str) -> list[str]:
             end = text.find("]", i)
             if end < 0:
                 raise MoveSyntaxError(f"{raw!r}: '[' without ']'")
-            out.append(text[i:end + 1] if end > i + 2 else text[i + 1:end])
+            out.append(text[i:end + 1] if end > i + 2 or (multi and end == i + 2) else text[i + 1:end])
             i = end + 1
             continue
         if tile_set is not None and tile_set.multi_letter:

@@ -153,3 +153,26 @@ def test_an_exchange_of_multi_letter_tiles_counts_tiles() -> None:
         assert visible_record(record, 1, over=False).notation == f"exchange {count} tile{'s' if count > 1 else ''}"
         text = dumps(from_game(game, seat=1))
         assert f"-{count} +0" in text, text
+
+
+def test_a_one_letter_tile_typed_in_brackets_is_written_back_so() -> None:
+    """Spanish 'H8 [C]HAL' (C then H, a phony left unchallenged) was written 'H8 CHAL', which
+    reads as CH, A, L: the saved game's action could not be replayed ('qiza play --resume':
+    'CH is not on the rack'), and the sheet and the GCG record named another move."""
+    from qiza import gcg
+    from qiza.actions import replay
+    from qiza.gcg.writer import dumps, from_game
+
+    rules = CLASSIC.with_options(tile_set="spanish", first_player="fixed", challenge="double")
+    game = Game(rules, players=2, seed=1, lexicon=_spanish_game().lexicon)
+    game.set_rack(0, "[C]HICOSA")
+    record = game.play("H8 [C]HICO")
+    assert record.notation == "H8 [C]HICO" and game.actions[-1] == (0, "H8 [C]HICO")
+    again = replay(game.rules, game.players, game.seed, game.actions, lexicon=game.lexicon)
+    assert again.board.cells == game.board.cells and again.history[-1].score == record.score
+    board = Board(game.rules.layout, SPANISH)
+    move = parse_move("H8 C[H]ICO", Notation.RULEBOOK, board)
+    assert parse_move(format_move(move, Notation.RULEBOOK, board), Notation.RULEBOOK, board) == move
+    text = dumps(from_game(game))
+    assert "8H [C]HICO" in text
+    assert gcg.replay(gcg.loads(text), lexicon=game.lexicon).clean
