@@ -176,3 +176,25 @@ def test_a_one_letter_tile_typed_in_brackets_is_written_back_so() -> None:
     text = dumps(from_game(game))
     assert "8H [C]HICO" in text
     assert gcg.replay(gcg.loads(text), lexicon=game.lexicon).clean
+
+
+
+def test_the_terminal_board_shows_the_catalan_l_l_tile_whole() -> None:
+    """On the terminal's compact board (two columns a square, an 80-column terminal) the L·L
+    tile was cut to 'L·' and its blank to 'l·'; it is written ĿL (Unicode's L with middle
+    dot, then L), ŀl for the blank, in its own two columns."""
+    from qiza.tui.render import COMPACT, WIDE, board_text
+
+    catalan = find_tile_set("catalan")
+    lexicon = Lexicon("CA-TEST", frozenset({"COL·LA", "CEL·LA"}), LoadReport(), tile_set=catalan)
+    rules = CLASSIC.with_options(tile_set="catalan", first_player="fixed")
+    for typed, shown in (("H8 CO[L·L]A", "ĿL"), ("H8 CE[l·l]A", "ŀl")):
+        game = Game(rules, players=2, seed=1, lexicon=lexicon)
+        game.set_rack(0, "COE[L·L]A?S")
+        game.play(typed)
+        lines = board_text(game.board, style=COMPACT).plain.splitlines()
+        header, row8 = lines[0], lines[8]
+        assert row8[header.index("J") - 1:header.index("J") + 1] == shown, row8
+        assert row8[header.index("K")] == "A" and len(row8) == len(lines[7])  # the columns line up
+        wide = board_text(game.board, style=WIDE).plain.splitlines()[8]
+        assert shown.replace("Ŀ", "L·").replace("ŀ", "l·") in wide

@@ -73,6 +73,20 @@ def board_style_for(width: int, height: int, size: int = 15) -> BoardStyle:
     return COMPACT
 
 
+_SHORT_FORMS = {"L·": "Ŀ", "l·": "ŀ"}
+"""Letters Unicode has for two characters of a label: Catalan ``L·L`` in two columns is ``ĿL``."""
+
+
+def _short_label(label: str, width: int) -> str:
+    """A tile label in at most ``width`` columns: as it is when it fits, else written with
+    :data:`_SHORT_FORMS` (Catalan ``L·L`` as ``ĿL``, its blank ``ŀl``, not cut to ``L·``)."""
+    if len(label) <= width:
+        return label
+    for long, short in _SHORT_FORMS.items():
+        label = label.replace(long, short)
+    return label
+
+
 def _centre(text: str, width: int) -> str:
     return text.center(width)[:width]
 
@@ -116,7 +130,7 @@ def _cell(board: Board, tile_set: TileSet, premium: Premium, square: int, is_las
         else:
             cell_style = BLANK_STYLE if blank else TILE_STYLE
         if line == 0:
-            text = " " + char if w == 2 and len(char) == 1 else _centre(char, w)
+            text = " " + char if w == 2 and len(char) == 1 else _centre(_short_label(char, w), w)
         else:
             value = "" if blank else str(tile_set.value(tile))
             text = value.rjust(w - 1) + " "
