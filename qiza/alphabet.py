@@ -168,8 +168,21 @@ class TileSet:
         label = char[1:-1] if len(char) > 2 and char[0] == "[" and char[-1] == "]" else char
         number = self._label_code(label)
         if number is None:
-            raise TileSetError(f"{char!r} is not a letter of the {self.name} tile set")
+            raise TileSetError(self._not_a_letter(char))
         return number
+
+    def _not_a_letter(self, text: str) -> str:
+        """Why ``text`` is no tile, with the tiles to type where it is a letter written with an
+        accent or as two letters (French ``É``: type E; German ``ß``: type SS)."""
+        message = f"{text!r} is not a letter of the {self.name} tile set"
+        if text in ("ß", "ẞ"):
+            plain = "SS"  # the rule books' spelling, in natural tiles
+        else:
+            plain = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+        characters = {c for label in self.letters for c in label + label.lower()}
+        if plain != text and plain.strip() and set(plain) <= characters:
+            return f"{message}: type {plain}"
+        return message
 
     def char(self, tile: Tile) -> str:
         """The label of a tile code (lower case for a blank; ``?`` for an undesignated blank)."""
@@ -213,7 +226,7 @@ class TileSet:
                     i += length
                     break
             else:
-                raise TileSetError(f"{ch!r} is not a letter of the {self.name} tile set")
+                raise TileSetError(self._not_a_letter(ch))
         return out
 
     @property

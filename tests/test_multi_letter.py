@@ -198,3 +198,23 @@ def test_the_terminal_board_shows_the_catalan_l_l_tile_whole() -> None:
         assert row8[header.index("K")] == "A" and len(row8) == len(lines[7])  # the columns line up
         wide = board_text(game.board, style=WIDE).plain.splitlines()[8]
         assert shown.replace("Ŀ", "L·").replace("ŀ", "l·") in wide
+
+
+def test_a_letter_the_set_lacks_names_the_tiles_to_type() -> None:
+    """French 'H8 PRÉ' said only "'É' is not a letter of the french tile set": French, Spanish,
+    Catalan, Italian and Dutch are played without accents and German ß as SS, which the
+    rule books say but the message did not."""
+    game = Game(CLASSIC.with_options(tile_set="french", first_player="fixed"), players=2, seed=1,
+                lexicon=Lexicon("FR-TEST", frozenset({"PRE"}), LoadReport(), tile_set=find_tile_set("french")))
+    game.set_rack(0, "PREAIST")
+    with pytest.raises(IllegalMoveError, match="'É' is not a letter of the french tile set: type E$"):
+        game.play("H8 PRÉ")
+    german = find_tile_set("german")
+    with pytest.raises(ValueError, match="'ß' is not a letter of the german tile set: type SS$"):
+        german.codes("FUß")
+    with pytest.raises(ValueError, match="'Ŀ' is not a letter of the catalan tile set: type L·$"):
+        find_tile_set("catalan").codes("COĿLEGI")
+    assert german.codes("Ä") == [2]  # Ä is a German tile: no folding
+    for text in ("K", "ı", "\u0303"):  # no letter of the set to type instead
+        with pytest.raises(ValueError, match="tile set$"):
+            SPANISH.codes(text)
