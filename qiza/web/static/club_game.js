@@ -1,7 +1,7 @@
 /* The game page's club parts: the seat an account holds, the clocks (the server's; the page
    only counts down between updates), chat, and abort / remind / claim / rematch. Text written
    by people is put in the page as text, never as HTML. */
-import {store} from "./state.js";
+import {setText, store} from "./state.js";
 
 const $ = id => document.getElementById(id);
 let hooks = null;         // {gameId, say, receive, refresh}
@@ -63,7 +63,7 @@ function renderClocks() {
     $("clock-warning").textContent = left[mine] < 0 ? "You are in overtime: 10 points lost for each minute started."
       : "Less than 30 seconds left on your clock.";
   } else if (game.clock.running !== mine) {
-    $("clock-warning").textContent = "";
+    setText($("clock-warning"), "");
   }
 }
 
@@ -119,7 +119,7 @@ function renderActions() {
     status.push(`Ratings (${changes.variant}): ` + game.players.map((p, i) =>
       `${p.name} ${changes.before[i]} → ${changes.after[i]}`).join(", ") + ".");
   }
-  $("club-status").textContent = status.join(" ");
+  setText($("club-status"), status.join(" "));
 }
 
 function renderChatForm() {
@@ -130,11 +130,11 @@ function renderChatForm() {
   if (!game) return;  // a tab chosen before the game's state arrived: drawn with it
   const canWrite = chatChannel === "players" ? playing : !playing && !!qiza.user;
   $("chat-form").hidden = !canWrite;
-  $("chat-note").textContent = chatChannel === "spectators" && playing && !game.over && !game.aborted
+  setText($("chat-note"), chatChannel === "spectators" && playing && !game.over && !game.aborted
     ? "The spectators' chat opens to the players when the game is over."
     : spectatorsChatClosed(game)
       ? "Sign in to read the spectators' chat while the game is on; anyone may read it once the game is over."
-      : !canWrite ? (chatChannel === "players" ? "Only the players write here." : "Sign in to write here.") : "";
+      : !canWrite ? (chatChannel === "players" ? "Only the players write here." : "Sign in to write here.") : "");
 }
 
 /** Whether the server refuses this page the spectators' chat for now: nobody signed in and the game on

@@ -1,6 +1,6 @@
 /* Everything on the game page but the board, drawn from the store: whose turn, the scores, the
    rack and the controls, the recent events, the tile tracker, the score sheet and the game over box. */
-import {store, tileLabels} from "./state.js";
+import {setText, store, tileLabels} from "./state.js";
 import {tileElement, tileValue, usedIndexes} from "./board.js";
 import {endText, eventText, playerLabel, plural, possessive, sheetMove, winnerText} from "./words.js";
 
@@ -29,7 +29,7 @@ export function turnText() {
 export function renderScoreboard() {
   const game = store.game;
   document.title = `${turnText()} — qiza`;
-  $("turn").textContent = game.over ? `Game over. ${winnerText(game)}` : `${turnText()}.`;
+  setText($("turn"), game.over ? `Game over. ${winnerText(game)}` : `${turnText()}.`);
   $("turn").classList.toggle("mine", myTurn());
   const players = $("players");
   players.replaceChildren();
@@ -111,8 +111,8 @@ export function renderControls() {
   $("rack-area").hidden = !mine;
   $("keyboard-form").hidden = !mine || game.over;
   $("resign").closest("p").hidden = !mine || game.over;
-  $("preview").textContent = store.preview;
-  $("message").textContent = store.message;
+  setText($("preview"), store.preview);
+  setText($("message"), store.message);
   if (!mine) return;
   const turn = myTurn();
   $("play-controls").hidden = game.over;
@@ -130,15 +130,23 @@ export function renderControls() {
 export function renderEvents() {
   const game = store.game;
   const list = $("events");
-  const recent = game.history.slice(-EVENTS_SHOWN).reverse();
-  const texts = recent.map(r => eventText(r, game.players));
-  if ([...list.children].map(li => li.textContent).join("\n") === texts.join("\n")) return;
-  list.replaceChildren(...texts.map((text, i) => {
+  const first = game.history.length - 1;
+  // each event keyed by its turn and its words: one that stays is left in place, so that the
+  // live list reads out only the new ones, not the last five again
+  const wanted = game.history.slice(-EVENTS_SHOWN).reverse().map((r, i) => `${first - i}\u0000${eventText(r, game.players)}`);
+  const shown = new Map([...list.children].map(li => [li.dataset.key, li]));
+  const items = wanted.map(key => {
+    if (shown.has(key)) return shown.get(key);
     const li = document.createElement("li");
-    li.textContent = text;
-    if (i === 0) li.className = "latest";
+    li.dataset.key = key;
+    li.textContent = key.slice(key.indexOf("\u0000") + 1);
     return li;
-  }));
+  });
+  for (const li of [...list.children]) if (!items.includes(li)) li.remove();
+  items.forEach((li, i) => {
+    li.className = i === 0 ? "latest" : "";
+    if (list.children[i] !== li) list.insertBefore(li, list.children[i] || null);
+  });
 }
 
 /** The unseen tiles grouped by letter, with counts. */
@@ -199,8 +207,8 @@ export function renderChallengeWindow() {
   box.hidden = !game.challenge_window;
   if (game.challenge_window) {
     const w = game.challenge_window;
-    box.textContent = `${game.players[w.seat].name} played ${w.move} (${w.words.join(", ")}) for ${plural(w.score, "point")}. ` +
-      (game.can_challenge ? "You may challenge it until the next player starts their turn." : "Other players may challenge it.");
+    setText(box, `${game.players[w.seat].name} played ${w.move} (${w.words.join(", ")}) for ${plural(w.score, "point")}. ` +
+      (game.can_challenge ? "You may challenge it until the next player starts their turn." : "Other players may challenge it."));
   }
 }
 

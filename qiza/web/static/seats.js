@@ -1,5 +1,5 @@
 /* Seats: joining with an invite link, and the creator's invite link and free seats. */
-import {render, store} from "./state.js";
+import {render, setText, store} from "./state.js";
 
 const $ = id => document.getElementById(id);
 let ctx = null;            // {gameId, say, seatApi, seatHeaders, connect, receive} from game.js
@@ -39,15 +39,15 @@ export function renderJoin() {
   const waiting = $("waiting");
   waiting.hidden = !open.some(p => p.seat === game.to_move);
   if (!waiting.hidden) {
-    waiting.textContent = isCreator()
+    setText(waiting, isCreator()
       ? `It is seat ${turn.seat + 1}'s turn (${turn.name}), but nobody has taken that seat yet. Send the invite link, ` +
         "or let the computer play it (under Free seats)."
       : `Waiting for someone to take seat ${turn.seat + 1} (${turn.name}), whose turn it is. ` +
-        "The player who created the game can let the computer play it.";
+        "The player who created the game can let the computer play it.");
   }
   if (!store.me && !game.over && !store.message) {
-    $("message").textContent = open.length && !store.invite ? "You are watching this game. To play, ask for the invite link."
-                                                      : "You are watching this game.";
+    setText($("message"), open.length && !store.invite ? "You are watching this game. To play, ask for the invite link."
+                                                       : "You are watching this game.");
   }
 }
 

@@ -36,6 +36,12 @@ export function update(change) {
   render();
 }
 
+/** Sets an element's text only when it differs: a live region (status, alert) written again,
+    even with the same words, is read out again by screen readers (on every key typed). */
+export function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
+}
+
 /** The tiles of a tile text, one label each: ``[CH]`` (a tile of several letters) is one tile. */
 export function tileLabels(text) {
   return (text.match(/\[[^\]]*\]|./gu) || []).map(t => t.length > 1 && t.startsWith("[") ? t.slice(1, -1) : t);

@@ -1,0 +1,89 @@
+"""The game page for a player using only the keyboard or a screen reader (headless Chromium, as
+tests/test_web_browser_page.py): live regions that say what changed and only that, focus that
+is never lost, dialogs that close with Escape, names and roles of the rack and the board."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (python package) is not installed")
+pytest.importorskip("uvicorn")
+
+from test_web_browser import CHROMIUM, CHROMIUM_ARGS, ServerThread, rack_text  # noqa: E402
+from test_web_browser_page import new_game, open_page  # noqa: E402
+
+pytestmark = pytest.mark.skipif(not (os.path.exists(CHROMIUM) or shutil.which("chromium")),
+                                reason=f"chromium is not installed at {CHROMIUM}")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
+    with ServerThread(f"sqlite:///{tmp_path_factory.mktemp('a11y') / 'a11y.sqlite3'}") as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM if os.path.exists(CHROMIUM)
+                                              else shutil.which("chromium"), args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+# records what each live region (aria-live, status, alert) gets: the text of every node added
+LISTEN = """() => {
+  window.__said = [];
+  for (const el of document.querySelectorAll("[aria-live], [role=status], [role=alert]")) {
+    new MutationObserver(records => {
+      for (const r of records) for (const n of r.addedNodes) window.__said.push([el.id, n.textContent]);
+    }).observe(el, {childList: true, subtree: true, characterData: true});
+  }
+}"""
+
+
+def said(page: Any, region: str | None = None) -> list[str]:
+    return [text for where, text in page.evaluate("window.__said") if region is None or where == region]
+
+
+def test_live_regions_say_what_changed_once(server: ServerThread, browser: Any) -> None:
+    """Typing on the board does not read out again whose turn it is, the computer's move in
+    the challenge banner (an alert) or the last note; a new event is read out, not the four
+    before it."""
+    url, _ = new_game(server, preset="classic", options={"challenge": "double"},
+                      seats=[{"name": "Ann"}, {"kind": "computer", "level": "easy"}])
+    errors: list[str] = []
+    page = open_page(browser, url, errors)
+    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+    if page.locator("#events li").count() == 0:  # Ann starts: a pass, so that the computer has moved
+        page.click("#pass")
+        sync_api.expect(page.locator("#events li")).to_have_count(2, timeout=30000)
+    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+    sync_api.expect(page.locator("#challenge-window")).to_be_visible()
+    page.locator(".rack-tile").first.click()  # a note: "Tile X picked: choose a square."
+    page.locator(".rack-tile").first.click()
+    page.evaluate(LISTEN)
+    empty = page.locator("#board .square:not(.filled)").first
+    empty.click()
+    rack = rack_text(page)
+    page.keyboard.press(rack[0])
+    page.keyboard.press(rack[1])
+    page.keyboard.press("Backspace")
+    page.keyboard.press("Backspace")
+    page.wait_for_timeout(500)
+    assert said(page, "turn") == [] and said(page, "challenge-window") == [] and said(page, "events") == []
+    before = page.locator("#events li").count()
+    page.click("#pass")
+    sync_api.expect(page.locator("#events li")).to_have_count(min(5, before + 2), timeout=30000)
+    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+    page.wait_for_timeout(300)
+    new = page.locator("#events li").all_text_contents()[:2]
+    assert sorted(said(page, "events")) == sorted(new), said(page, "events")
+    assert said(page, "turn").count("Your turn.") == 1
+    assert not errors, errors
