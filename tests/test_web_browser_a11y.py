@@ -87,3 +87,40 @@ def test_live_regions_say_what_changed_once(server: ServerThread, browser: Any) 
     assert sorted(said(page, "events")) == sorted(new), said(page, "events")
     assert said(page, "turn").count("Your turn.") == 1
     assert not errors, errors
+
+
+FOCUSED = """() => { const e = document.activeElement;
+  return e === document.body || !e ? "body" : (e.id || e.className) + (e.disabled ? " (disabled)" : ""); }"""
+
+
+def focused(page: Any) -> str:
+    return str(page.evaluate(FOCUSED))
+
+
+def test_rack_tiles_keep_the_focus(server: ServerThread, browser: Any) -> None:
+    """Enter or Space on a rack tile picks it (or chooses it to exchange) and the focus stays on
+    that tile, which says it is pressed; arrow keys on the board then Enter put it down."""
+    url, _ = new_game(server, preset="classic", seats=[{"name": "Ann"}, {"kind": "computer", "level": "easy"}])
+    errors: list[str] = []
+    page = open_page(browser, url, errors)
+    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+    page.locator(".rack-tile").nth(2).focus()
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.dataset.index") == "2"
+    sync_api.expect(page.locator(".rack-tile").nth(2)).to_have_attribute("aria-pressed", "true")
+    assert "[pressed]" in page.locator("#rack").aria_snapshot()
+    page.keyboard.press(" ")  # let go
+    assert page.evaluate("document.activeElement.dataset.index") == "2"
+    sync_api.expect(page.locator(".rack-tile").nth(2)).to_have_attribute("aria-pressed", "false")
+    page.locator("#exchange").focus()
+    page.keyboard.press("Enter")
+    page.locator(".rack-tile").nth(0).focus()
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.dataset.index") == "0"
+    page.keyboard.press("Tab")
+    page.keyboard.press(" ")
+    assert page.evaluate("document.activeElement.dataset.index") == "1"
+    snapshot = page.locator("#rack").aria_snapshot()
+    assert snapshot.count("[pressed]") == 2, snapshot
+    assert not errors, errors
+

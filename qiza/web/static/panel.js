@@ -72,11 +72,13 @@ export function renderRack() {
                               store.exchangeMode, [...store.exchangeSet], store.game.rules.tile_values]);
   if (key === rackDrawn && box.childElementCount) return;
   rackDrawn = key;
+  // the tile that had the focus (picked with Enter or Space) keeps it once drawn again
+  const focused = box.contains(document.activeElement) ? document.activeElement.dataset.index : null;
   box.replaceChildren();
   const used = usedIndexes();
   store.rack.forEach((ch, index) => {
     const tile = tileElement(ch);
-    tile.setAttribute("role", "listitem");
+    tile.setAttribute("role", "button");
     tile.tabIndex = 0;
     tile.classList.add("rack-tile");
     tile.dataset.index = index;
@@ -85,11 +87,13 @@ export function renderRack() {
     if (used.has(index)) {
       tile.classList.add("used");
       tile.setAttribute("aria-label", `Tile ${name}, on the board`);
+      tile.setAttribute("aria-disabled", "true");
     } else {
       tile.draggable = true;
       const choosing = store.exchangeMode ? (store.exchangeSet.has(index) ? ", chosen to exchange" : ", press to exchange") : "";
       tile.setAttribute("aria-label", `Tile ${name}${choosing}`);
-      if (store.exchangeMode) tile.setAttribute("aria-pressed", store.exchangeSet.has(index) ? "true" : "false");
+      // pressed: picked to put on a square, or chosen to exchange
+      tile.setAttribute("aria-pressed", String(store.exchangeMode ? store.exchangeSet.has(index) : store.selected === index));
     }
     if (store.selected === index) tile.classList.add("selected");
     if (store.exchangeSet.has(index)) tile.classList.add("chosen");
@@ -103,6 +107,7 @@ export function renderRack() {
     tile.addEventListener("keydown", e => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); rackHooks.click(index); } });
     box.appendChild(tile);
   });
+  if (focused !== null && box.children[focused]) box.children[focused].focus({preventScroll: true});
 }
 
 export function renderControls() {
