@@ -124,3 +124,46 @@ def test_rack_tiles_keep_the_focus(server: ServerThread, browser: Any) -> None:
     assert snapshot.count("[pressed]") == 2, snapshot
     assert not errors, errors
 
+
+def test_focus_is_never_lost_to_the_page(server: ServerThread, browser: Any) -> None:
+    """A control that is disabled while a request runs (Pass, Exchange selected) or hidden when
+    the game ends does not leave the focus on nothing: it goes to the board, and to the game
+    over box at the end, where the GCG record is the next stop of Tab."""
+    url, _ = new_game(server, preset="classic", seats=[{"name": "Ann"}, {"kind": "computer", "level": "easy"}])
+    errors: list[str] = []
+    page = open_page(browser, url, errors)
+    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+    page.locator("#pass").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(200)
+    assert focused(page).startswith("sq-"), focused(page)
+    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.", timeout=30000)
+    assert focused(page).startswith("sq-"), focused(page)
+    page.locator("#exchange").focus()
+    page.keyboard.press("Enter")
+    page.locator(".rack-tile").nth(0).focus()
+    page.keyboard.press("Enter")
+    page.locator("#confirm-exchange").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(200)
+    assert focused(page).startswith("sq-"), focused(page)
+    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.", timeout=30000)
+    # resigning: the dialog takes the focus, Escape gives it back to Resign...
+    page.locator("#resign").focus()
+    page.keyboard.press("Enter")
+    sync_api.expect(page.locator("#resign-dialog")).to_be_visible()
+    assert focused(page) == "resign-cancel"
+    page.keyboard.press("Escape")
+    sync_api.expect(page.locator("#resign-dialog")).to_be_hidden()
+    assert focused(page) == "resign"
+    page.keyboard.press("Enter")
+    page.keyboard.press("Shift+Tab")
+    assert focused(page) == "resign-confirm"
+    page.keyboard.press("Enter")
+    sync_api.expect(page.locator("#summary")).to_be_visible()
+    page.wait_for_timeout(200)
+    assert focused(page) == "summary", focused(page)
+    page.keyboard.press("Tab")
+    assert focused(page) == "gcg"
+    assert not errors, errors
+

@@ -16,6 +16,7 @@ let previewTimer = null;
 let previewFor = "";  // the tiles and version the preview was last asked for
 
 function renderAll() {
+  const focused = document.activeElement;
   renderScoreboard();
   renderChallengeWindow();
   renderBoard();
@@ -35,6 +36,31 @@ function renderAll() {
   const shown = store.tentative.size ? JSON.stringify(cells()) + "@" + store.game.version : "";
   if (shown && shown !== previewFor) schedulePreview();
   previewFor = shown;
+  keepFocus(focused);
+}
+
+/** A control that had the focus and was just disabled (while a request runs) or hidden (at the
+    end of the game) would leave a keyboard or screen reader user nowhere: the focus goes to the
+    typed move's box or the board, and when the game ends, from the board and the turn's
+    controls to the game over box (with the GCG record). */
+let overShown = null;  // whether the game was over when last drawn (null: not drawn yet)
+
+function keepFocus(before) {
+  const over = store.game.over;
+  const ended = overShown === false && over;
+  overShown = over;
+  const now = document.activeElement;
+  if (ended && (!now || now === document.body || now.closest("#board, #rack-area, #keyboard-form, #resign"))) {
+    $("summary").focus({preventScroll: true});
+    return;
+  }
+  if (!before || before === document.body || !before.matches("button, input")) return;
+  if (now && now !== document.body && now !== before) return;  // the focus is somewhere else already
+  if (before.isConnected && !before.disabled && before.checkVisibility()) return;
+  const target = over ? $("summary")
+    : before.closest("#keyboard-form") && $("move-text").checkVisibility() ? $("move-text")
+    : document.querySelector("#board .square[tabindex='0']");
+  if (target && target.checkVisibility()) target.focus({preventScroll: true});
 }
 
 function say(text) { update(s => { s.message = text; }); }
