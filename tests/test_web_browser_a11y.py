@@ -4,6 +4,7 @@ is never lost, dialogs that close with Escape, names and roles of the rack and t
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from collections.abc import Iterator
@@ -167,3 +168,63 @@ def test_focus_is_never_lost_to_the_page(server: ServerThread, browser: Any) -> 
     assert focused(page) == "gcg"
     assert not errors, errors
 
+
+def with_a_blank(page: Any) -> None:
+    """The page is shown a blank as its first rack tile (the server's game is not changed: the
+    tiles put down are only tried on the page)."""
+    def route(ws: Any) -> None:
+        real = ws.connect_to_server()
+
+        def down(message: str | bytes) -> None:
+            data = json.loads(message)
+            if data.get("type") == "state" and data["state"].get("rack"):
+                data["state"]["rack"] = "?" + data["state"]["rack"][1:]
+            ws.send(json.dumps(data))
+        real.on_message(down)
+    page.route_web_socket("**/ws/games/**", route)
+
+
+def test_the_blank_dialog_closes_with_escape(server: ServerThread, browser: Any) -> None:
+    """Escape closes the blank's dialog as Cancel does and gives the focus back to the square;
+    the blank put down afterwards goes on one square, not also on the one of the dialog closed
+    with Escape."""
+    url, _ = new_game(server, preset="classic", seats=[{"name": "Ann"}, {"kind": "computer", "level": "easy"}])
+    errors: list[str] = []
+    context = browser.new_context(viewport={"width": 1100, "height": 1000})
+    page = context.new_page()
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.set_default_timeout(20000)
+    with_a_blank(page)
+    page.goto(url)
+    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+    sync_api.expect(page.locator(".rack-tile").first).to_have_attribute("data-letter", "?")
+    first, second = "sq-A1", "sq-B1"
+    page.locator(".rack-tile").first.focus()
+    page.keyboard.press("Enter")
+    for square in (first, second):  # (the blank stays picked when its dialog is closed)
+        sync_api.expect(page.locator(".rack-tile").first).to_have_attribute("aria-pressed", "true")
+        if square == first:  # from the board's square in the Tab order to A1 with the arrow keys
+            page.locator("#board .square[tabindex='0']").focus()
+            for _ in range(14):
+                page.keyboard.press("ArrowUp")
+                page.keyboard.press("ArrowLeft")
+        else:
+            page.keyboard.press("ArrowRight")
+        assert focused(page) == square
+        page.keyboard.press("Enter")
+        sync_api.expect(page.locator("#blank-dialog")).to_be_visible()
+        assert focused(page) == "blank-letter"
+        if square == first:
+            page.keyboard.press("Escape")
+            sync_api.expect(page.locator("#blank-dialog")).to_be_hidden()
+            assert focused(page) == square
+    page.keyboard.type("E")
+    page.keyboard.press("Enter")
+    sync_api.expect(page.locator("#blank-dialog")).to_be_hidden()
+    sync_api.expect(page.locator(f"#{second}.tentative")).to_contain_text("E")
+    page.wait_for_timeout(300)
+    assert page.locator("#board .tentative").count() == 1
+    assert page.locator(".rack-tile.used").count() == 1
+    assert focused(page) == second
+    context.close()
+    assert not errors, errors

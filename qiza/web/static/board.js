@@ -141,19 +141,26 @@ function askBlank() {
   const input = $("blank-letter");
   input.value = "";
   return new Promise(resolve => {
-    const done = letter => { dialog.close(); cleanup(); resolve(letter); };
+    let letter = null;
     const labels = Object.keys(store.game.rules.tile_values);  // the tile set's letters (Ñ, CH, Ą...)
     const ok = e => {
       e.preventDefault();
       const v = input.value.trim().toUpperCase();
-      if (labels.includes(v)) done(v.toLowerCase());
+      if (labels.includes(v)) { letter = v.toLowerCase(); dialog.close(); }
       else input.setCustomValidity(`Not a letter of this game: choose one of ${labels.join(" ")}`);
     };
     input.oninput = () => input.setCustomValidity("");
-    const cancel = () => done(null);
-    const cleanup = () => { $("blank-form").removeEventListener("submit", ok); $("blank-cancel").removeEventListener("click", cancel); };
+    const cancel = () => dialog.close();
+    // however the dialog closes (OK, Cancel or Escape), this question ends with it: a question
+    // left open by Escape would answer the next one too (one blank put on two squares)
+    const closed = () => {
+      $("blank-form").removeEventListener("submit", ok);
+      $("blank-cancel").removeEventListener("click", cancel);
+      resolve(letter);
+    };
     $("blank-form").addEventListener("submit", ok);
     $("blank-cancel").addEventListener("click", cancel);
+    dialog.addEventListener("close", closed, {once: true});
     dialog.showModal();
     input.focus();
   });
