@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from collections.abc import Iterator
 from typing import Any
@@ -227,4 +228,36 @@ def test_the_blank_dialog_closes_with_escape(server: ServerThread, browser: Any)
     assert page.locator(".rack-tile.used").count() == 1
     assert focused(page) == second
     context.close()
+    assert not errors, errors
+
+
+OUTLINE = """e => { const s = getComputedStyle(e); const probe = document.createElement("span");
+  probe.style.color = getComputedStyle(document.body).getPropertyValue("--focus"); document.body.append(probe);
+  const focus = getComputedStyle(probe).color; probe.remove();
+  return [s.outlineStyle, s.outlineColor, focus]; }"""
+
+
+@pytest.mark.parametrize("contrast", [False, True])
+def test_the_focus_shows_on_a_picked_or_chosen_tile(server: ServerThread, browser: Any, contrast: bool) -> None:
+    """The focus ring shows on a rack tile also when it is picked or chosen to exchange (whose
+    own marks drew over it: a keyboard user could not tell where the focus was)."""
+    url, _ = new_game(server, preset="classic", seats=[{"name": "Ann"}, {"kind": "computer", "level": "easy"}])
+    errors: list[str] = []
+    page = open_page(browser, url, errors, init="localStorage.setItem('qiza-mode-contrast', '1')" if contrast else None)
+    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+    tile = page.locator(".rack-tile").nth(1)
+    tile.focus()
+    page.keyboard.press("Enter")
+    sync_api.expect(tile).to_have_class(re.compile("selected"))
+    style, colour, focus = tile.evaluate(OUTLINE)
+    assert style == "solid" and colour == focus, (style, colour, focus)
+    assert tile.evaluate("e => getComputedStyle(e).boxShadow") != "none"  # the picked tile's own mark
+    page.keyboard.press("Enter")
+    page.locator("#exchange").focus()
+    page.keyboard.press("Enter")
+    tile.focus()
+    page.keyboard.press("Enter")
+    sync_api.expect(tile).to_have_class(re.compile("chosen"))
+    style, colour, focus = tile.evaluate(OUTLINE)
+    assert style == "solid" and colour == focus, (style, colour, focus)
     assert not errors, errors
