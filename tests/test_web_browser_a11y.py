@@ -261,3 +261,29 @@ def test_the_focus_shows_on_a_picked_or_chosen_tile(server: ServerThread, browse
     style, colour, focus = tile.evaluate(OUTLINE)
     assert style == "solid" and colour == focus, (style, colour, focus)
     assert not errors, errors
+
+
+WIDER = """() => { const width = document.documentElement.clientWidth;
+  return [...document.querySelectorAll("body *")].filter(e => e.checkVisibility() && e.getBoundingClientRect().right > width + 0.5)
+    .map(e => e.tagName + "#" + e.id).slice(0, 5); }"""
+
+
+@pytest.mark.parametrize("large", [False, True])
+def test_a_320_pixel_phone(server: ServerThread, browser: Any, large: bool) -> None:
+    """On a 320 px wide phone (or 640 px at 200 % zoom), in large print too, nothing on the game
+    page is wider than the window (the score sheet was, in large print), during the game and
+    at its end."""
+    url, _ = new_game(server, preset="classic", seats=[{"name": "Ann"}, {"kind": "computer", "level": "easy"}])
+    errors: list[str] = []
+    page = open_page(browser, url, errors, size=(320, 640), large=large)
+    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+    turns = page.locator("#sheet tbody tr").count()
+    page.click("#pass")
+    sync_api.expect(page.locator("#sheet tbody tr")).to_have_count(turns + 2, timeout=30000)
+    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.", timeout=30000)
+    assert page.evaluate(WIDER) == []
+    page.click("#resign")
+    page.click("#resign-confirm")
+    sync_api.expect(page.locator("#summary")).to_be_visible()
+    assert page.evaluate(WIDER) == []
+    assert not errors, errors
