@@ -287,3 +287,26 @@ def test_a_320_pixel_phone(server: ServerThread, browser: Any, large: bool) -> N
     sync_api.expect(page.locator("#summary")).to_be_visible()
     assert page.evaluate(WIDER) == []
     assert not errors, errors
+
+
+@pytest.mark.parametrize("contrast", [False, True])
+def test_the_focus_shows_on_the_last_moves_squares(server: ServerThread, browser: Any, contrast: bool) -> None:
+    """A square of the last move shows the focus ring when it has the focus, as every square
+    does (its own outline drew over it: Tab onto the board after the computer's opening move
+    landed on the centre, a square of that move, with no focus to be seen)."""
+    url, _ = new_game(server, preset="classic", seats=[{"name": "Ann"}, {"kind": "computer", "level": "easy"}])
+    errors: list[str] = []
+    page = open_page(browser, url, errors, init="localStorage.setItem('qiza-mode-contrast', '1')" if contrast else None)
+    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+    if not page.locator("#board .square.last").count():
+        page.click("#pass")
+        sync_api.expect(page.locator("#board .square.last").first).to_be_visible(timeout=30000)
+        sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+    page.locator("#move-text").focus()
+    page.keyboard.press("Tab")  # (a key pressed: the focus is shown from now on)
+    last = page.locator("#board .square.last").first
+    last.focus()
+    assert last.evaluate("e => e.matches(':focus-visible')")
+    style, colour, focus = last.evaluate(OUTLINE)
+    assert style == "solid" and colour == focus, (style, colour, focus)
+    assert not errors, errors
