@@ -310,3 +310,23 @@ def test_the_focus_shows_on_the_last_moves_squares(server: ServerThread, browser
     style, colour, focus = last.evaluate(OUTLINE)
     assert style == "solid" and colour == focus, (style, colour, focus)
     assert not errors, errors
+
+
+def test_a_tile_put_down_keeps_its_squares_premium_in_its_name(server: ServerThread, browser: Any) -> None:
+    """A tile put on a premium square but not played yet: the square's name still says the
+    premium (which counts for that tile), as the preview's score does."""
+    url, _ = new_game(server, preset="classic", seats=[{"name": "Ann"}, {"kind": "computer", "level": "easy"}])
+    errors: list[str] = []
+    page = open_page(browser, url, errors)
+    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+    square = page.locator("#board .square.tl:not(.filled)").first
+    name = square.get_attribute("id")
+    assert square.get_attribute("aria-label").endswith(", triple letter")
+    square.click()
+    letter = rack_text(page).replace("?", "")[0]
+    page.keyboard.press(letter)
+    sync_api.expect(page.locator(f"#{name}.tentative")).to_be_visible()
+    label = page.locator(f"#{name}").get_attribute("aria-label")
+    assert label == f"{name[3:]}, triple letter, your tile {letter}, not played yet", label
+    assert f'gridcell "{label}"' in page.locator("#board").aria_snapshot()
+    assert not errors, errors

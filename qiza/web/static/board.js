@@ -104,6 +104,7 @@ function square(sq, code, last, home) {
     tile.draggable = true;
     tile.addEventListener("dragstart", e => e.dataTransfer.setData("text/plain", "board:" + sq));
     div.appendChild(tile);
+    if (PREMIUM[code]) label += ", " + PREMIUM[code][1];  // it counts for this tile: said as the preview counts it
     label += `, your tile ${t.char === t.char.toLowerCase() ? "blank as " + t.char.toUpperCase() : t.char}, not played yet`;
   } else {
     if (PREMIUM[code]) {
