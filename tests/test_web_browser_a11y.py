@@ -330,3 +330,140 @@ def test_a_tile_put_down_keeps_its_squares_premium_in_its_name(server: ServerThr
     assert label == f"{name[3:]}, triple letter, your tile {letter}, not played yet", label
     assert f'gridcell "{label}"' in page.locator("#board").aria_snapshot()
     assert not errors, errors
+
+
+def go_to_square(page: Any, target: str) -> None:
+    """From the board's square with the focus to ``target`` ("sq-H8") with the arrow keys."""
+    def where() -> tuple[int, int]:
+        name = str(page.evaluate("document.activeElement.id"))
+        assert name.startswith("sq-"), name
+        return ord(name[3]) - 65, int(name[4:]) - 1
+    col, row = ord(target[3]) - 65, int(target[4:]) - 1
+    at = where()
+    for _ in range(abs(col - at[0])):
+        page.keyboard.press("ArrowRight" if col > at[0] else "ArrowLeft")
+    for _ in range(abs(row - at[1])):
+        page.keyboard.press("ArrowDown" if row > at[1] else "ArrowUp")
+    assert where() == (col, row)
+
+
+def tab_to(page: Any, wanted: str, back: bool = False, most: int = 60) -> None:
+    for _ in range(most):
+        if focused(page).split(" ")[0] == wanted or focused(page).startswith(wanted):
+            return
+        page.keyboard.press("Shift+Tab" if back else "Tab")
+    raise AssertionError(f"{wanted} is not reached with Tab (the focus is on {focused(page)})")
+
+
+def test_a_whole_game_with_the_keyboard_only(server: ServerThread, browser: Any) -> None:
+    """From the lobby to the GCG record with keys alone: Play the computer, the board reached
+    with Tab, a word typed on it (a tile taken back with Backspace), played with Enter; an
+    exchange and a pass; resigning through its dialog; the record downloaded from the game over
+    box. The computer's moves and whose turn it is are in live regions."""
+    from test_web_browser_page import engine_move
+
+    context = browser.new_context(viewport={"width": 1100, "height": 1000}, accept_downloads=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.set_default_timeout(30000)
+    page.goto(server.url + "/")
+    page.wait_for_function("document.getElementById('quick-level').textContent !== ''")
+    tab_to(page, "quick-play")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".rack-tile")
+    game_id = page.url.rsplit("/", 1)[-1]
+    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+    assert page.evaluate("document.documentElement.lang") == "en"
+    if page.locator("#events li").count():  # the computer began: its move is in the recent events
+        sync_api.expect(page.locator("#events li.latest")).to_contain_text("played")
+    assert page.locator("#turn").get_attribute("role") == "status"
+    assert page.locator("#events").get_attribute("aria-live") == "polite"
+
+    move, size = engine_move(server, game_id, 0)
+    placed = move.placed(size)
+    first = f"sq-{chr(65 + placed[0][0] % size)}{placed[0][0] // size + 1}"
+    tab_to(page, "sq-")
+    go_to_square(page, first)
+    if not page.locator(f"#{first} .arrow").count():  # not moved with an arrow key: Space shows the arrow
+        page.keyboard.press(" ")
+    sync_api.expect(page.locator(f"#{first} .arrow")).to_have_text("→")
+    if move.direction.step != (0, 1):
+        page.keyboard.press(" ")
+        sync_api.expect(page.locator(f"#{first} .arrow")).to_have_text("↓")
+    letters = "".join(ch for _, ch in placed)
+    page.keyboard.type(letters)
+    page.keyboard.press("Backspace")  # the last tile back on the rack
+    sync_api.expect(page.locator("#board .tentative")).to_have_count(len(letters) - 1)
+    page.keyboard.type(letters[-1])
+    sync_api.expect(page.locator("#preview")).not_to_be_empty()
+    page.keyboard.press("Enter")
+    sync_api.expect(page.locator("#sheet tbody tr", has_text="Ann").or_(
+        page.locator("#sheet tbody tr", has_text="You")).first).to_be_visible()
+    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+    assert focused(page).startswith("sq-")
+
+    tab_to(page, "exchange")
+    page.keyboard.press("Enter")
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Shift+Tab")
+    assert focused(page).startswith("tile")
+    page.keyboard.press(" ")
+    tab_to(page, "confirm-exchange")
+    page.keyboard.press("Enter")
+    sync_api.expect(page.locator("#events")).to_contain_text("exchanged")
+    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+    assert focused(page) != "body"
+
+    tab_to(page, "pass")
+    page.keyboard.press("Enter")
+    sync_api.expect(page.locator("#events li.latest")).not_to_contain_text("passed", timeout=30000)
+    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+    assert focused(page) != "body"
+
+    tab_to(page, "resign")
+    page.keyboard.press("Enter")
+    assert focused(page) == "resign-cancel"
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Enter")
+    sync_api.expect(page.locator("#summary")).to_be_visible()
+    sync_api.expect(page.locator("#turn")).to_contain_text("Game over.")
+    assert focused(page) == "summary"
+    page.keyboard.press("Tab")
+    with page.expect_download() as download:
+        page.keyboard.press("Enter")
+    record = download.value.path().read_text()
+    assert f"#id qiza {game_id}" in record
+    context.close()
+    assert not errors, errors
+
+
+def test_challenge_and_a_refused_move_with_the_keyboard(server: ServerThread, browser: Any) -> None:
+    """The challenge of the computer's move is reached with Tab and made with Enter; the focus
+    then goes to the board, not to nothing. A refused typed move is said in the note (a live
+    region) and the focus stays in the box to correct it."""
+    url, _ = new_game(server, preset="classic", options={"challenge": "double"},
+                      seats=[{"name": "Ann"}, {"kind": "computer", "level": "easy"}])
+    errors: list[str] = []
+    page = open_page(browser, url, errors)
+    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+    if not page.locator("#challenge").is_visible():
+        page.click("#pass")
+        sync_api.expect(page.locator("#challenge")).to_be_visible(timeout=30000)
+    sync_api.expect(page.locator("#challenge-window")).to_contain_text("You may challenge it")
+    assert page.locator("#challenge-window").get_attribute("role") == "alert"
+    page.locator("#move-text").focus()
+    page.keyboard.type("A1 QQQQ")
+    page.keyboard.press("Enter")
+    sync_api.expect(page.locator("#message")).not_to_be_empty()
+    assert page.locator("#message").get_attribute("role") == "status"
+    assert focused(page) == "move-text"
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")  # past Play typed move, back to the turn's controls
+    tab_to(page, "challenge", back=True)
+    page.keyboard.press("Enter")
+    sync_api.expect(page.locator("#challenge")).to_be_hidden(timeout=30000)
+    page.wait_for_timeout(200)
+    assert focused(page).startswith("sq-"), focused(page)
+    assert not errors, errors
