@@ -467,3 +467,24 @@ def test_challenge_and_a_refused_move_with_the_keyboard(server: ServerThread, br
     page.wait_for_timeout(200)
     assert focused(page).startswith("sq-"), focused(page)
     assert not errors, errors
+
+
+def test_the_analysis_takes_the_focus(server: ServerThread, browser: Any) -> None:
+    """Show the analysis, pressed with Enter, keeps the focus while the analysis is made (it
+    was disabled, and the focus lost) and hands it to the analysis once shown (the button is
+    then gone)."""
+    url, _ = new_game(server, preset="classic", seats=[{"name": "Ann"}, {"kind": "computer", "level": "easy"}])
+    errors: list[str] = []
+    page = open_page(browser, url, errors)
+    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+    page.click("#resign")
+    page.click("#resign-confirm")
+    sync_api.expect(page.locator("#summary")).to_be_visible()
+    page.locator("#gcg").focus()
+    page.keyboard.press("Tab")
+    assert focused(page) == "show-analysis"
+    page.keyboard.press("Enter")
+    assert focused(page) in ("show-analysis", "analysis"), focused(page)
+    sync_api.expect(page.locator("#analysis")).to_be_visible(timeout=90_000)
+    assert focused(page) == "analysis", focused(page)
+    assert not errors, errors

@@ -23,7 +23,9 @@ function fill(table, rows, mark) {
 export async function showAnalysis(gameId, names, say) {
   const name = written => names.find(n => n.replace(/\s/g, "_") === written) || written;
   const button = $("show-analysis");
-  button.disabled = true;
+  // unavailable, not disabled, while the analysis is made: a disabled button loses the focus
+  if (button.getAttribute("aria-disabled") === "true") return;
+  button.setAttribute("aria-disabled", "true");
   button.textContent = "Analysing the game...";
   try {
     const data = await qiza.api("GET", `/api/games/${encodeURIComponent(gameId)}/analysis`);
@@ -37,11 +39,13 @@ export async function showAnalysis(gameId, names, say) {
     fill($("analysis-players"), data.players.map(p => [
       name(p.player), p.rated, p.best_found, p.lost.toFixed(1), num(p.per_turn), p.mistakes]));
     $("analysis").hidden = false;
+    const focused = document.activeElement === button;
     button.hidden = true;
     $("analysis").scrollIntoView({block: "start"});
+    if (focused) $("analysis").focus({preventScroll: true});  // the button is gone: the focus goes to what it showed
   } catch (e) {
     say(`No analysis: ${e.message}`);
-    button.disabled = false;
+    button.removeAttribute("aria-disabled");
     button.textContent = "Show the analysis";
   }
 }
