@@ -488,3 +488,26 @@ def test_the_analysis_takes_the_focus(server: ServerThread, browser: Any) -> Non
     sync_api.expect(page.locator("#analysis")).to_be_visible(timeout=90_000)
     assert focused(page) == "analysis", focused(page)
     assert not errors, errors
+
+
+def test_the_focus_stays_on_its_square_when_a_move_comes(server: ServerThread, browser: Any) -> None:
+    """A player going over the board with the arrow keys while the other plays stays on the
+    square they were on when that move arrives (the focus jumped to the centre square)."""
+    from test_web_browser import post
+
+    created = post(server.url + "/api/games", {"preset": "computer", "seats": [{"name": "Ann"}, {"name": "Bob"}],
+                                               "creator_seat": 0, "claim_all": True})
+    game_id, tokens = created["id"], created["tokens"]
+    errors: list[str] = []
+    page = open_page(browser, f"{server.url}/game/{game_id}#seat=0&token={tokens['0']}", errors)
+    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+    tab_to(page, "pass")
+    page.keyboard.press("Enter")
+    sync_api.expect(page.locator("#turn")).to_have_text("Bob's turn.")
+    assert focused(page).startswith("sq-")
+    go_to_square(page, "sq-C3")
+    post(f"{server.url}/api/games/{game_id}/actions", {"seat": 1, "token": tokens["1"], "version": 2, "kind": "pass"})
+    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+    page.wait_for_timeout(200)
+    assert focused(page) == "sq-C3"
+    assert not errors, errors

@@ -62,7 +62,9 @@ export function renderBoard() {
   const last = new Set(game.last_move);
   const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest("#board");
   const centre = Math.floor(size / 2) * size + Math.floor(size / 2);
-  const home = store.cursor ?? centre;
+  // a move that arrives (which lets go of the cursor) leaves the focus on the square it was on
+  const was = focused && document.activeElement.dataset.square !== undefined ? Number(document.activeElement.dataset.square) : null;
+  const home = store.cursor ?? was ?? centre;
   board.closest(".layout").style.setProperty("--size", size);
   board.replaceChildren();
   const head = document.createElement("div");
