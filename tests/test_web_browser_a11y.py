@@ -511,3 +511,17 @@ def test_the_focus_stays_on_its_square_when_a_move_comes(server: ServerThread, b
     page.wait_for_timeout(200)
     assert focused(page) == "sq-C3"
     assert not errors, errors
+
+
+def test_headings_lead_to_every_part_of_the_game(server: ServerThread, browser: Any) -> None:
+    """Going by headings (as screen reader users do) reaches the scores and the board, not only
+    the rack and what comes after it."""
+    url, _ = new_game(server, preset="classic", seats=[{"name": "Ann"}, {"kind": "computer", "level": "easy"}])
+    errors: list[str] = []
+    page = open_page(browser, url, errors)
+    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+    headings = re.findall(r'heading "([^"]*)" \[level=(\d)\]', page.locator("body").aria_snapshot())
+    names = [name for name, _ in headings]
+    assert headings[0] == ("qiza", "1")
+    assert names.index("Scores") < names.index("Board") < names.index("Your rack") < names.index("Score sheet"), names
+    assert not errors, errors
