@@ -525,3 +525,28 @@ def test_headings_lead_to_every_part_of_the_game(server: ServerThread, browser: 
     assert headings[0] == ("qiza", "1")
     assert names.index("Scores") < names.index("Board") < names.index("Your rack") < names.index("Score sheet"), names
     assert not errors, errors
+
+
+def test_the_chat_tabs_work_as_tabs(server: ServerThread, browser: Any) -> None:
+    """The chat's channels are tabs: one Tab stop, the arrow keys (and Home, End) move between
+    them and choose, and the messages are the chosen tab's panel."""
+    url, _ = new_game(server, preset="classic", seats=[{"name": "Ann"}, {"kind": "computer", "level": "easy"}])
+    errors: list[str] = []
+    page = open_page(browser, url, errors)
+    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+    page.locator("#chat-players-tab").focus()
+    page.keyboard.press("Tab")
+    assert focused(page) != "chat-spectators-tab"  # one Tab stop for the tab list
+    page.locator("#chat-players-tab").focus()
+    page.keyboard.press("ArrowRight")
+    assert focused(page) == "chat-spectators-tab"
+    sync_api.expect(page.locator("#chat-spectators-tab")).to_have_attribute("aria-selected", "true")
+    sync_api.expect(page.locator("#chat-players-tab")).to_have_attribute("aria-selected", "false")
+    assert 'tabpanel "Spectators"' in page.locator("#chat").aria_snapshot()
+    page.keyboard.press("Home")
+    assert focused(page) == "chat-players-tab"
+    sync_api.expect(page.locator("#chat-players-tab")).to_have_attribute("aria-selected", "true")
+    assert 'tabpanel "Players"' in page.locator("#chat").aria_snapshot()
+    page.keyboard.press("ArrowLeft")  # round to the last
+    assert focused(page) == "chat-spectators-tab"
+    assert not errors, errors

@@ -9,6 +9,7 @@ let shownState = null;    // the game state the clocks were last read from
 let receivedAt = 0;       // Date.now() when that state arrived
 let warned = -1;          // the seat warned last of its low time
 let chatChannel = "players";
+const CHANNELS = ["players", "spectators"];
 let chatAfter = {players: 0, spectators: 0};
 let chatTimer = null;
 let askTimer = null;      // a refresh while an ask that lapses (abort, rematch) is shown
@@ -125,8 +126,12 @@ function renderActions() {
 function renderChatForm() {
   const game = store.game;
   const playing = !!store.me;
-  $("chat-players-tab").setAttribute("aria-selected", String(chatChannel === "players"));
-  $("chat-spectators-tab").setAttribute("aria-selected", String(chatChannel === "spectators"));
+  for (const channel of CHANNELS) {  // tabs: the chosen one is the tab list's one Tab stop and names the panel
+    const tab = $(`chat-${channel}-tab`);
+    tab.setAttribute("aria-selected", String(chatChannel === channel));
+    tab.tabIndex = chatChannel === channel ? 0 : -1;
+  }
+  $("chat-panel").setAttribute("aria-labelledby", `chat-${chatChannel}-tab`);
   if (!game) return;  // a tab chosen before the game's state arrived: drawn with it
   const canWrite = chatChannel === "players" ? playing : !playing && !!qiza.user;
   $("chat-form").hidden = !canWrite;
@@ -201,6 +206,16 @@ export function setupClub(given) {
   });
   $("chat-players-tab").addEventListener("click", () => switchChat("players"));
   $("chat-spectators-tab").addEventListener("click", () => switchChat("spectators"));
+  // the arrow keys, Home and End move between the tabs and choose, as in every tab list
+  $("chat-players-tab").parentElement.addEventListener("keydown", e => {
+    const at = CHANNELS.indexOf(chatChannel);
+    const to = {ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: CHANNELS.length - 1}[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    const channel = CHANNELS[(to + CHANNELS.length) % CHANNELS.length];
+    if (channel !== chatChannel) switchChat(channel);
+    $(`chat-${channel}-tab`).focus();
+  });
   $("chat-form").addEventListener("submit", async e => {
     e.preventDefault();
     const text = $("chat-text").value.trim();
