@@ -550,3 +550,22 @@ def test_the_chat_tabs_work_as_tabs(server: ServerThread, browser: Any) -> None:
     page.keyboard.press("ArrowLeft")  # round to the last
     assert focused(page) == "chat-spectators-tab"
     assert not errors, errors
+
+
+def test_the_same_refusal_twice_is_said_twice(server: ServerThread, browser: Any) -> None:
+    """A move refused twice in a row with the same words is read out both times (the note is
+    written only when it changes: it is emptied when the request goes)."""
+    url, _ = new_game(server, preset="classic", seats=[{"name": "Ann"}, {"kind": "computer", "level": "easy"}])
+    errors: list[str] = []
+    page = open_page(browser, url, errors)
+    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+    page.evaluate(LISTEN)
+    page.locator("#move-text").focus()
+    page.keyboard.type("A1 QQQQ")
+    page.keyboard.press("Enter")
+    sync_api.expect(page.locator("#message")).not_to_be_empty()
+    refusal = page.locator("#message").text_content()
+    page.keyboard.press("Enter")
+    page.wait_for_function("window.__said.filter(([where, text]) => where === 'message' && text).length >= 2")
+    assert [text for text in said(page, "message") if text] == [refusal, refusal]
+    assert not errors, errors

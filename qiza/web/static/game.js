@@ -141,7 +141,9 @@ function newId() { return crypto.randomUUID ? crypto.randomUUID() : String(Math.
 // not count), so a refusal means: look at the board again.
 async function act(kind, extra) {
   if (!store.me || store.busy) return false;
-  update(s => { s.busy = true; });
+  // the note is emptied as the request goes: a refusal in the same words as the last is then
+  // written, and read out, again
+  update(s => { s.busy = true; s.message = ""; });
   try {
     const next = await seatApi("POST", `/api/games/${encodeURIComponent(gameId)}/actions`,
       Object.assign({version: store.game.version, kind, request_id: newId()}, extra || {}));
