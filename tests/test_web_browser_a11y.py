@@ -569,3 +569,24 @@ def test_the_same_refusal_twice_is_said_twice(server: ServerThread, browser: Any
     page.wait_for_function("window.__said.filter(([where, text]) => where === 'message' && text).length >= 2")
     assert [text for text in said(page, "message") if text] == [refusal, refusal]
     assert not errors, errors
+
+
+def test_the_same_note_twice_is_said_twice(server: ServerThread, browser: Any) -> None:
+    """A note said again in the same words (a letter typed on the board that is not on the rack,
+    Play with no tiles down) is read out again."""
+    url, _ = new_game(server, preset="classic", seats=[{"name": "Ann"}, {"kind": "computer", "level": "easy"}])
+    errors: list[str] = []
+    page = open_page(browser, url, errors)
+    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+    missing = next(ch for ch in "QZXJKVWYFBHMPCG" if ch not in rack_text(page))
+    page.evaluate(LISTEN)
+    page.locator("#board .square[tabindex='0']").focus()
+    for key in (missing, missing):
+        page.keyboard.press(key)
+    page.locator("#play").focus()
+    page.keyboard.press("Enter")
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(300)
+    notes = [text for text in said(page, "message") if text]
+    assert notes == [f"No {missing} on your rack."] * 2 + [notes[-1]] * 2 and notes[-1].startswith("Put tiles"), notes
+    assert not errors, errors

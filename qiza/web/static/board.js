@@ -271,7 +271,11 @@ function typeLetter(sq, key) {
     index = store.rack.findIndex((t, i) => t === "?" && !used.has(i));
     ch = upper.toLowerCase();
   }
-  if (index < 0) { update(s => { s.message = `No ${upper} on your rack.`; }); return; }
+  if (index < 0) {  // (emptied first: said again in the same words, it is read out again)
+    update(s => { s.message = ""; });
+    update(s => { s.message = `No ${upper} on your rack.`; });
+    return;
+  }
   if (letterAt(sq) !== ".") return;
   const size = store.game.rules.size;
   let nr = Math.floor(sq / size), nc = sq % size;

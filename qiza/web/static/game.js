@@ -63,7 +63,8 @@ function keepFocus(before) {
   if (target && target.checkVisibility()) target.focus({preventScroll: true});
 }
 
-function say(text) { update(s => { s.message = text; }); }
+/** A note for this player, read out again when it is said again in the same words. */
+function say(text) { update(s => { s.message = text === s.message ? "" : s.message; }); update(s => { s.message = text; }); }
 
 // -- the seat's token: in the X-Seat-Token header, never in a URL ---------------------------
 function seatHeaders() { return store.me ? {"X-Seat-Token": store.me.token} : {}; }
