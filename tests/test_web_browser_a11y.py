@@ -590,3 +590,29 @@ def test_the_same_note_twice_is_said_twice(server: ServerThread, browser: Any) -
     notes = [text for text in said(page, "message") if text]
     assert notes == [f"No {missing} on your rack."] * 2 + [notes[-1]] * 2 and notes[-1].startswith("Put tiles"), notes
     assert not errors, errors
+
+
+def test_escape_lets_go_of_a_picked_tile_and_the_exchange(server: ServerThread, browser: Any) -> None:
+    """Escape lets go of a picked tile, and leaves the choice of tiles to exchange (as Cancel
+    exchange does), the focus staying where it is."""
+    url, _ = new_game(server, preset="classic", seats=[{"name": "Ann"}, {"kind": "computer", "level": "easy"}])
+    errors: list[str] = []
+    page = open_page(browser, url, errors)
+    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+    tile = page.locator(".rack-tile").nth(3)
+    tile.focus()
+    page.keyboard.press("Enter")
+    sync_api.expect(tile).to_have_attribute("aria-pressed", "true")
+    page.keyboard.press("Escape")
+    sync_api.expect(tile).to_have_attribute("aria-pressed", "false")
+    sync_api.expect(page.locator("#message")).to_be_empty()
+    page.locator("#exchange").focus()
+    page.keyboard.press("Enter")
+    tile.focus()
+    page.keyboard.press("Enter")
+    sync_api.expect(page.locator("#confirm-exchange")).to_be_visible()
+    page.keyboard.press("Escape")
+    sync_api.expect(page.locator("#confirm-exchange")).to_be_hidden()
+    sync_api.expect(page.locator("#exchange")).to_have_text("Exchange…")
+    assert page.evaluate("document.activeElement.dataset.index") == "3"
+    assert not errors, errors

@@ -294,6 +294,13 @@ async function setup() {
     if (!store.exchangeSet.size) { say("Choose at least one tile to exchange."); return; }
     act("exchange", {tiles: tilesText([...store.exchangeSet].map(i => store.rack[i]))});
   });
+  // Escape lets go of a picked tile, or leaves the choice of tiles to exchange (a dialog open
+  // takes its own Escape)
+  document.addEventListener("keydown", e => {
+    if (e.key !== "Escape" || document.querySelector("dialog[open]")) return;
+    if (store.exchangeMode) $("exchange").click();
+    else if (store.selected !== null) update(s => { s.selected = null; s.message = ""; });
+  });
   $("pass").addEventListener("click", () => act("pass"));
   $("challenge").addEventListener("click", () => act("challenge"));
   $("keyboard-form").addEventListener("submit", async e => {
