@@ -17,7 +17,7 @@ pytest.importorskip("fastapi")
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (python package) is not installed")
 pytest.importorskip("uvicorn")
 
-from test_web_browser import CHROMIUM, CHROMIUM_ARGS, ServerThread, rack_text  # noqa: E402
+from test_web_browser import CHROMIUM, CHROMIUM_ARGS, ServerThread, rack_text, watch  # noqa: E402
 from test_web_browser_page import new_game, open_page  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not (os.path.exists(CHROMIUM) or shutil.which("chromium")),
@@ -193,7 +193,7 @@ def test_the_blank_dialog_closes_with_escape(server: ServerThread, browser: Any)
     errors: list[str] = []
     context = browser.new_context(viewport={"width": 1100, "height": 1000})
     page = context.new_page()
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    watch(page, errors)
     page.set_default_timeout(20000)
     with_a_blank(page)
     page.goto(url)
@@ -365,10 +365,10 @@ def test_a_whole_game_with_the_keyboard_only(server: ServerThread, browser: Any)
     context = browser.new_context(viewport={"width": 1100, "height": 1000}, accept_downloads=True)
     page = context.new_page()
     errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    watch(page, errors)
     page.set_default_timeout(30000)
     page.goto(server.url + "/")
-    page.wait_for_function("document.getElementById('quick-level').textContent !== ''")
+    page.wait_for_function("() => document.getElementById('quick-level').textContent !== ''")
     tab_to(page, "quick-play")
     page.keyboard.press("Enter")
     page.wait_for_selector(".rack-tile")
@@ -566,7 +566,7 @@ def test_the_same_refusal_twice_is_said_twice(server: ServerThread, browser: Any
     sync_api.expect(page.locator("#message")).not_to_be_empty()
     refusal = page.locator("#message").text_content()
     page.keyboard.press("Enter")
-    page.wait_for_function("window.__said.filter(([where, text]) => where === 'message' && text).length >= 2")
+    page.wait_for_function("() => window.__said.filter(([where, text]) => where === 'message' && text).length >= 2")
     assert [text for text in said(page, "message") if text] == [refusal, refusal]
     assert not errors, errors
 

@@ -45,6 +45,11 @@ function renderAll() {
     controls to the game over box (with the GCG record). */
 let overShown = null;  // whether the game was over when last drawn (null: not drawn yet)
 
+/** Whether an element is drawn (checkVisibility where the browser has it: Safari before 17.4 has not). */
+function shown(element) {
+  return element.checkVisibility ? element.checkVisibility() : element.getClientRects().length > 0;
+}
+
 function keepFocus(before) {
   const over = store.game.over;
   const ended = overShown === false && over;
@@ -56,11 +61,11 @@ function keepFocus(before) {
   }
   if (!before || before === document.body || !before.matches("button, input")) return;
   if (now && now !== document.body && now !== before) return;  // the focus is somewhere else already
-  if (before.isConnected && !before.disabled && before.checkVisibility()) return;
+  if (before.isConnected && !before.disabled && shown(before)) return;
   const target = over ? $("summary")
-    : before.closest("#keyboard-form") && $("move-text").checkVisibility() ? $("move-text")
+    : before.closest("#keyboard-form") && shown($("move-text")) ? $("move-text")
     : document.querySelector("#board .square[tabindex='0']");
-  if (target && target.checkVisibility()) target.focus({preventScroll: true});
+  if (target && shown(target)) target.focus({preventScroll: true});
 }
 
 /** A note for this player, read out again when it is said again in the same words. */
