@@ -46,7 +46,7 @@ function renderAll() {
 let overShown = null;  // whether the game was over when last drawn (null: not drawn yet)
 
 /** Whether an element is drawn (checkVisibility where the browser has it: Safari before 17.4 has not). */
-function shown(element) {
+function isDrawn(element) {
   return element.checkVisibility ? element.checkVisibility() : element.getClientRects().length > 0;
 }
 
@@ -61,11 +61,11 @@ function keepFocus(before) {
   }
   if (!before || before === document.body || !before.matches("button, input")) return;
   if (now && now !== document.body && now !== before) return;  // the focus is somewhere else already
-  if (before.isConnected && !before.disabled && shown(before)) return;
+  if (before.isConnected && !before.disabled && isDrawn(before)) return;
   const target = over ? $("summary")
-    : before.closest("#keyboard-form") && shown($("move-text")) ? $("move-text")
+    : before.closest("#keyboard-form") && isDrawn($("move-text")) ? $("move-text")
     : document.querySelector("#board .square[tabindex='0']");
-  if (target && shown(target)) target.focus({preventScroll: true});
+  if (target && isDrawn(target)) target.focus({preventScroll: true});
 }
 
 /** A note for this player, read out again when it is said again in the same words. */
