@@ -5,6 +5,7 @@ moves live over the WebSocket."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -75,13 +76,20 @@ def server(tmp_path: Path) -> Iterator[ServerThread]:
         yield running
 
 
-@pytest.fixture()
-def browser() -> Iterator[Any]:
+@contextlib.contextmanager
+def chromium() -> Iterator[Any]:
+    """Chromium under Playwright (``QIZA_CHROMIUM``, else the one on the PATH), closed after."""
     with sync_api.sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=CHROMIUM if os.path.exists(CHROMIUM)
                                               else shutil.which("chromium"), args=CHROMIUM_ARGS)
         yield launched
         launched.close()
+
+
+@pytest.fixture()
+def browser() -> Iterator[Any]:
+    with chromium() as launched:
+        yield launched
 
 
 def watch(page: Any, errors: list[str], name: str = "") -> None:

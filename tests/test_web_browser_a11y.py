@@ -17,7 +17,7 @@ pytest.importorskip("fastapi")
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (python package) is not installed")
 pytest.importorskip("uvicorn")
 
-from test_web_browser import CHROMIUM, CHROMIUM_ARGS, ServerThread, rack_text, watch  # noqa: E402
+from test_web_browser import CHROMIUM, ServerThread, chromium, rack_text, watch  # noqa: E402
 from test_web_browser_page import new_game, open_page  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not (os.path.exists(CHROMIUM) or shutil.which("chromium")),
@@ -32,11 +32,17 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM if os.path.exists(CHROMIUM)
-                                              else shutil.which("chromium"), args=CHROMIUM_ARGS)
+    with chromium() as launched:
         yield launched
-        launched.close()
+
+
+def my_turn(server: ServerThread, browser: Any, errors: list[str], **options: Any) -> Any:
+    """The page of a new game of Ann against the easy computer, at Ann's first turn (``options``
+    go to :func:`open_page`)."""
+    url, _ = new_game(server, preset="classic", seats=[{"name": "Ann"}, {"kind": "computer", "level": "easy"}])
+    page = open_page(browser, url, errors, **options)
+    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+    return page
 
 
 # records what each live region (aria-live, status, alert) gets: the text of every node added
@@ -102,10 +108,8 @@ def focused(page: Any) -> str:
 def test_rack_tiles_keep_the_focus(server: ServerThread, browser: Any) -> None:
     """Enter or Space on a rack tile picks it (or chooses it to exchange) and the focus stays on
     that tile, which says it is pressed; arrow keys on the board then Enter put it down."""
-    url, _ = new_game(server, preset="classic", seats=[{"name": "Ann"}, {"kind": "computer", "level": "easy"}])
     errors: list[str] = []
-    page = open_page(browser, url, errors)
-    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+    page = my_turn(server, browser, errors)
     page.locator(".rack-tile").nth(2).focus()
     page.keyboard.press("Enter")
     assert page.evaluate("document.activeElement.dataset.index") == "2"
@@ -131,10 +135,8 @@ def test_focus_is_never_lost_to_the_page(server: ServerThread, browser: Any) -> 
     """A control that is disabled while a request runs (Pass, Exchange selected) or hidden when
     the game ends does not leave the focus on nothing: it goes to the board, and to the game
     over box at the end, where the GCG record is the next stop of Tab."""
-    url, _ = new_game(server, preset="classic", seats=[{"name": "Ann"}, {"kind": "computer", "level": "easy"}])
     errors: list[str] = []
-    page = open_page(browser, url, errors)
-    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+    page = my_turn(server, browser, errors)
     page.locator("#pass").focus()
     page.keyboard.press("Enter")
     page.wait_for_timeout(200)
@@ -241,10 +243,8 @@ OUTLINE = """e => { const s = getComputedStyle(e); const probe = document.create
 def test_the_focus_shows_on_a_picked_or_chosen_tile(server: ServerThread, browser: Any, contrast: bool) -> None:
     """The focus ring shows on a rack tile also when it is picked or chosen to exchange (whose
     own marks drew over it: a keyboard user could not tell where the focus was)."""
-    url, _ = new_game(server, preset="classic", seats=[{"name": "Ann"}, {"kind": "computer", "level": "easy"}])
     errors: list[str] = []
-    page = open_page(browser, url, errors, init="localStorage.setItem('qiza-mode-contrast', '1')" if contrast else None)
-    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+    page = my_turn(server, browser, errors, init="localStorage.setItem('qiza-mode-contrast', '1')" if contrast else None)
     tile = page.locator(".rack-tile").nth(1)
     tile.focus()
     page.keyboard.press("Enter")
@@ -273,10 +273,8 @@ def test_a_320_pixel_phone(server: ServerThread, browser: Any, large: bool) -> N
     """On a 320 px wide phone (or 640 px at 200 % zoom), in large print too, nothing on the game
     page is wider than the window (the score sheet was, in large print), during the game and
     at its end."""
-    url, _ = new_game(server, preset="classic", seats=[{"name": "Ann"}, {"kind": "computer", "level": "easy"}])
     errors: list[str] = []
-    page = open_page(browser, url, errors, size=(320, 640), large=large)
-    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+    page = my_turn(server, browser, errors, size=(320, 640), large=large)
     turns = page.locator("#sheet tbody tr").count()
     page.click("#pass")
     sync_api.expect(page.locator("#sheet tbody tr")).to_have_count(turns + 2, timeout=30000)
@@ -294,10 +292,8 @@ def test_the_focus_shows_on_the_last_moves_squares(server: ServerThread, browser
     """A square of the last move shows the focus ring when it has the focus, as every square
     does (its own outline drew over it: Tab onto the board after the computer's opening move
     landed on the centre, a square of that move, with no focus to be seen)."""
-    url, _ = new_game(server, preset="classic", seats=[{"name": "Ann"}, {"kind": "computer", "level": "easy"}])
     errors: list[str] = []
-    page = open_page(browser, url, errors, init="localStorage.setItem('qiza-mode-contrast', '1')" if contrast else None)
-    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+    page = my_turn(server, browser, errors, init="localStorage.setItem('qiza-mode-contrast', '1')" if contrast else None)
     if not page.locator("#board .square.last").count():
         page.click("#pass")
         sync_api.expect(page.locator("#board .square.last").first).to_be_visible(timeout=30000)
@@ -315,10 +311,8 @@ def test_the_focus_shows_on_the_last_moves_squares(server: ServerThread, browser
 def test_a_tile_put_down_keeps_its_squares_premium_in_its_name(server: ServerThread, browser: Any) -> None:
     """A tile put on a premium square but not played yet: the square's name still says the
     premium (which counts for that tile), as the preview's score does."""
-    url, _ = new_game(server, preset="classic", seats=[{"name": "Ann"}, {"kind": "computer", "level": "easy"}])
     errors: list[str] = []
-    page = open_page(browser, url, errors)
-    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+    page = my_turn(server, browser, errors)
     square = page.locator("#board .square.tl:not(.filled)").first
     name = square.get_attribute("id")
     assert square.get_attribute("aria-label").endswith(", triple letter")
@@ -473,10 +467,8 @@ def test_the_analysis_takes_the_focus(server: ServerThread, browser: Any) -> Non
     """Show the analysis, pressed with Enter, keeps the focus while the analysis is made (it
     was disabled, and the focus lost) and hands it to the analysis once shown (the button is
     then gone)."""
-    url, _ = new_game(server, preset="classic", seats=[{"name": "Ann"}, {"kind": "computer", "level": "easy"}])
     errors: list[str] = []
-    page = open_page(browser, url, errors)
-    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+    page = my_turn(server, browser, errors)
     page.click("#resign")
     page.click("#resign-confirm")
     sync_api.expect(page.locator("#summary")).to_be_visible()
@@ -516,10 +508,8 @@ def test_the_focus_stays_on_its_square_when_a_move_comes(server: ServerThread, b
 def test_headings_lead_to_every_part_of_the_game(server: ServerThread, browser: Any) -> None:
     """Going by headings (as screen reader users do) reaches the scores and the board, not only
     the rack and what comes after it."""
-    url, _ = new_game(server, preset="classic", seats=[{"name": "Ann"}, {"kind": "computer", "level": "easy"}])
     errors: list[str] = []
-    page = open_page(browser, url, errors)
-    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+    page = my_turn(server, browser, errors)
     headings = re.findall(r'heading "([^"]*)" \[level=(\d)\]', page.locator("body").aria_snapshot())
     names = [name for name, _ in headings]
     assert headings[0] == ("qiza", "1")
@@ -530,10 +520,8 @@ def test_headings_lead_to_every_part_of_the_game(server: ServerThread, browser: 
 def test_the_chat_tabs_work_as_tabs(server: ServerThread, browser: Any) -> None:
     """The chat's channels are tabs: one Tab stop, the arrow keys (and Home, End) move between
     them and choose, and the messages are the chosen tab's panel."""
-    url, _ = new_game(server, preset="classic", seats=[{"name": "Ann"}, {"kind": "computer", "level": "easy"}])
     errors: list[str] = []
-    page = open_page(browser, url, errors)
-    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+    page = my_turn(server, browser, errors)
     page.locator("#chat-players-tab").focus()
     page.keyboard.press("Tab")
     assert focused(page) != "chat-spectators-tab"  # one Tab stop for the tab list
@@ -555,10 +543,8 @@ def test_the_chat_tabs_work_as_tabs(server: ServerThread, browser: Any) -> None:
 def test_the_same_refusal_twice_is_said_twice(server: ServerThread, browser: Any) -> None:
     """A move refused twice in a row with the same words is read out both times (the note is
     written only when it changes: it is emptied when the request goes)."""
-    url, _ = new_game(server, preset="classic", seats=[{"name": "Ann"}, {"kind": "computer", "level": "easy"}])
     errors: list[str] = []
-    page = open_page(browser, url, errors)
-    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+    page = my_turn(server, browser, errors)
     page.evaluate(LISTEN)
     page.locator("#move-text").focus()
     page.keyboard.type("A1 QQQQ")
@@ -574,10 +560,8 @@ def test_the_same_refusal_twice_is_said_twice(server: ServerThread, browser: Any
 def test_the_same_note_twice_is_said_twice(server: ServerThread, browser: Any) -> None:
     """A note said again in the same words (a letter typed on the board that is not on the rack,
     Play with no tiles down) is read out again."""
-    url, _ = new_game(server, preset="classic", seats=[{"name": "Ann"}, {"kind": "computer", "level": "easy"}])
     errors: list[str] = []
-    page = open_page(browser, url, errors)
-    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+    page = my_turn(server, browser, errors)
     missing = next(ch for ch in "QZXJKVWYFBHMPCG" if ch not in rack_text(page))
     page.evaluate(LISTEN)
     page.locator("#board .square[tabindex='0']").focus()
@@ -595,10 +579,8 @@ def test_the_same_note_twice_is_said_twice(server: ServerThread, browser: Any) -
 def test_escape_lets_go_of_a_picked_tile_and_the_exchange(server: ServerThread, browser: Any) -> None:
     """Escape lets go of a picked tile, and leaves the choice of tiles to exchange (as Cancel
     exchange does), the focus staying where it is."""
-    url, _ = new_game(server, preset="classic", seats=[{"name": "Ann"}, {"kind": "computer", "level": "easy"}])
     errors: list[str] = []
-    page = open_page(browser, url, errors)
-    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+    page = my_turn(server, browser, errors)
     tile = page.locator(".rack-tile").nth(3)
     tile.focus()
     page.keyboard.press("Enter")

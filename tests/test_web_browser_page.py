@@ -25,8 +25,8 @@ pytest.importorskip("uvicorn")
 
 from test_web_browser import (  # noqa: E402
     CHROMIUM,
-    CHROMIUM_ARGS,
     ServerThread,
+    chromium,
     post,
     rack_text,
     wait_until,
@@ -53,11 +53,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM if os.path.exists(CHROMIUM)
-                                              else shutil.which("chromium"), args=CHROMIUM_ARGS)
+    with chromium() as launched:
         yield launched
-        launched.close()
 
 
 def service(server: ServerThread) -> Any:

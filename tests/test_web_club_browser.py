@@ -22,12 +22,8 @@ pytest.importorskip("argon2")
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (python package) is not installed")
 uvicorn = pytest.importorskip("uvicorn")
 
-from test_web_browser import watch  # noqa: E402
+from test_web_browser import CHROMIUM, chromium, watch  # noqa: E402
 from web_client import free_port  # noqa: E402
-
-CHROMIUM = os.environ.get("QIZA_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--disable-quic", "--no-first-run"]
 
 pytestmark = pytest.mark.skipif(not (os.path.exists(CHROMIUM) or shutil.which("chromium")),
                                 reason=f"chromium is not installed at {CHROMIUM} (apt-get install chromium; "
@@ -75,11 +71,8 @@ class Server:
 
 @pytest.fixture()
 def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM if os.path.exists(CHROMIUM)
-                                              else shutil.which("chromium"), args=CHROMIUM_ARGS)
+    with chromium() as launched:
         yield launched
-        launched.close()
 
 
 def sign_up(browser: Any, url: str, name: str, errors: list[str]) -> Any:
