@@ -263,12 +263,15 @@ graph) that the commands say so first (:func:`reading_note`)."""
 
 def reading_note(name: str) -> str | None:
     """What a command says before loading lexicon ``name`` when that takes a while: a
-    language's Debian list of more than :data:`SLOW_LIST_BYTES` not loaded yet (else None)."""
+    language's Debian list of more than :data:`SLOW_LIST_BYTES` neither loaded yet nor kept in
+    the cache folder (else None; a list kept there loads in seconds)."""
     from qiza.lexicon import is_loaded
 
     language = LANGUAGES.get(name.lower())
     if language is None or is_loaded(name):
         return None
+    if not os.environ.get("QIZA_NO_CACHE") and any(user_cache_dir().glob(f"lexicon-{language.lexicon}-*.txt")):
+        return None  # read before (a list changed since is read again, without this note)
     try:
         size = language.path.stat().st_size
     except OSError:

@@ -135,6 +135,8 @@ def test_a_long_word_list_is_announced_before_it_is_read(tmp_path: Path, monkeyp
     from qiza.cli import main
 
     use_word_lists(tmp_path, {"polish": POLISH_WORDS}, monkeypatch)
+    monkeypatch.setenv("QIZA_CACHE_DIR", str(tmp_path / "cache"))  # the list never read before
+    monkeypatch.delenv("QIZA_NO_CACHE", raising=False)
     monkeypatch.setattr(languages, "SLOW_LIST_BYTES", 1)
     assert main(["words", "-l", "polish-debian", "check", "KOT"]) == 0
     err = capsys.readouterr().err
@@ -142,6 +144,11 @@ def test_a_long_word_list_is_announced_before_it_is_read(tmp_path: Path, monkeyp
     assert main(["words", "-l", "polish-debian", "check", "KOT"]) == 0  # loaded: nothing to wait for
     assert capsys.readouterr().err == ""
     monkeypatch.setattr(languages, "SLOW_LIST_BYTES", 10**9)
+    monkeypatch.setattr("qiza.lexicon._loaded", {})
+    assert main(["words", "-l", "polish-debian", "check", "KOT"]) == 0
+    assert capsys.readouterr().err == ""
+    # a later start reads the words kept in the cache folder, in seconds: no note
+    monkeypatch.setattr(languages, "SLOW_LIST_BYTES", 1)
     monkeypatch.setattr("qiza.lexicon._loaded", {})
     assert main(["words", "-l", "polish-debian", "check", "KOT"]) == 0
     assert capsys.readouterr().err == ""
