@@ -2,12 +2,14 @@
 
 For languages with no free tournament list, qiza reads the word list a Debian package installs
 in ``/usr/share/dict`` and keeps the playable words: no names (words starting with a capital,
-except in German, where every noun does), no abbreviations (nor, but in Polish and Dutch,
-words without a vowel: ``kg``, ``Nr``), apostrophes, hyphens, digits or spaces, 2 to 21 tiles long (the rows of the largest board). Letters are folded as each
-language's Scrabble rules do (French ``É`` -> ``E``, German ``ß`` -> ``SS``, Spanish accents
-dropped but ``Ñ`` kept...) and the word is
-read into the language's tiles by greedy longest match (Spanish ``CHICO`` is CH-I-C-O, Catalan
-``COL·LEGA`` has the L·L tile); a word with a letter its tile set lacks is dropped. These lists
+except in German, where every noun does), no abbreviations (and, except in Polish and Dutch,
+no words without a vowel: ``kg``, ``Nr``), no apostrophes, hyphens, digits or spaces, 2 to 21
+tiles long (the rows of the largest board). Letters are folded as each language's Scrabble
+rules do (French ``É`` -> ``E``, German ``ß`` -> ``SS``, Spanish accents dropped but ``Ñ``
+kept...) and the word is read into the language's tiles by greedy longest match (Spanish
+``CHICO`` is CH-I-C-O, Catalan ``COL·LEGA`` has the L·L tile); a word with a letter its tile
+set lacks is dropped. The playable words are kept in the cache folder (a later start reads
+them, not the list). These lists
 are **not** the official tournament lists of any federation.
 
 >>> LANGUAGES["spanish-debian"].fold("pingüino")
