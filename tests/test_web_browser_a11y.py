@@ -45,6 +45,17 @@ def my_turn(server: ServerThread, browser: Any, errors: list[str], **options: An
     return page
 
 
+def after_the_reply(page: Any, rows: int) -> None:
+    """Waits for the player's move and the computer's reply on the score sheet (``rows`` rows
+    before the move), then for the player's turn with the controls usable again. "Your turn."
+    alone does not do: it is still shown until the answer to the move comes, and the reply can
+    be pushed over the WebSocket before that answer (the page is busy until it comes: its
+    buttons are disabled, and a key pressed on them does nothing)."""
+    sync_api.expect(page.locator("#sheet tbody tr")).to_have_count(rows + 2, timeout=30000)
+    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+    sync_api.expect(page.locator("#pass")).to_be_enabled()
+
+
 # records what each live region (aria-live, status, alert) gets: the text of every node added
 LISTEN = """() => {
   window.__said = [];
@@ -137,12 +148,14 @@ def test_focus_is_never_lost_to_the_page(server: ServerThread, browser: Any) -> 
     over box at the end, where the GCG record is the next stop of Tab."""
     errors: list[str] = []
     page = my_turn(server, browser, errors)
+    rows = page.locator("#sheet tbody tr").count()
     page.locator("#pass").focus()
     page.keyboard.press("Enter")
     page.wait_for_timeout(200)
     assert focused(page).startswith("sq-"), focused(page)
-    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.", timeout=30000)
+    after_the_reply(page, rows)
     assert focused(page).startswith("sq-"), focused(page)
+    rows += 2
     page.locator("#exchange").focus()
     page.keyboard.press("Enter")
     page.locator(".rack-tile").nth(0).focus()
@@ -151,7 +164,7 @@ def test_focus_is_never_lost_to_the_page(server: ServerThread, browser: Any) -> 
     page.keyboard.press("Enter")
     page.wait_for_timeout(200)
     assert focused(page).startswith("sq-"), focused(page)
-    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.", timeout=30000)
+    after_the_reply(page, rows)
     # resigning: the dialog takes the focus, Escape gives it back to Resign...
     page.locator("#resign").focus()
     page.keyboard.press("Enter")
@@ -386,6 +399,7 @@ def test_a_whole_game_with_the_keyboard_only(server: ServerThread, browser: Any)
         page.keyboard.press(" ")
         sync_api.expect(page.locator(f"#{first} .arrow")).to_have_text("↓")
     letters = "".join(ch for _, ch in placed)
+    rows = page.locator("#sheet tbody tr").count()
     page.keyboard.type(letters)
     page.keyboard.press("Backspace")  # the last tile back on the rack
     sync_api.expect(page.locator("#board .tentative")).to_have_count(len(letters) - 1)
@@ -394,7 +408,7 @@ def test_a_whole_game_with_the_keyboard_only(server: ServerThread, browser: Any)
     page.keyboard.press("Enter")
     sync_api.expect(page.locator("#sheet tbody tr", has_text="Ann").or_(
         page.locator("#sheet tbody tr", has_text="You")).first).to_be_visible()
-    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+    after_the_reply(page, rows)
     assert focused(page).startswith("sq-")
 
     tab_to(page, "exchange")
@@ -405,15 +419,17 @@ def test_a_whole_game_with_the_keyboard_only(server: ServerThread, browser: Any)
     assert focused(page).startswith("tile")
     page.keyboard.press(" ")
     tab_to(page, "confirm-exchange")
+    rows = page.locator("#sheet tbody tr").count()
     page.keyboard.press("Enter")
-    sync_api.expect(page.locator("#events")).to_contain_text("exchanged")
-    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+    sync_api.expect(page.locator("#events li", has_text="You exchanged")).to_be_visible()
+    after_the_reply(page, rows)
     assert focused(page) != "body"
 
     tab_to(page, "pass")
+    rows = page.locator("#sheet tbody tr").count()
     page.keyboard.press("Enter")
-    sync_api.expect(page.locator("#events li.latest")).not_to_contain_text("passed", timeout=30000)
-    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+    sync_api.expect(page.locator("#events li", has_text="You passed")).to_be_visible()
+    after_the_reply(page, rows)
     assert focused(page) != "body"
 
     tab_to(page, "resign")
