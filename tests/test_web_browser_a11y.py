@@ -85,6 +85,9 @@ def test_live_regions_say_what_changed_once(server: ServerThread, browser: Any) 
         sync_api.expect(page.locator("#events li")).to_have_count(2, timeout=30000)
     sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
     sync_api.expect(page.locator("#challenge-window")).to_be_visible()
+    # the answer to the pass came too (the reply may be pushed first): nothing is left to
+    # arrive while the regions are listened to
+    sync_api.expect(page.locator("#pass")).to_be_enabled()
     page.locator(".rack-tile").first.click()  # a note: "Tile X picked: choose a square."
     page.locator(".rack-tile").first.click()
     page.evaluate(LISTEN)
@@ -461,6 +464,9 @@ def test_challenge_and_a_refused_move_with_the_keyboard(server: ServerThread, br
     if not page.locator("#challenge").is_visible():
         page.click("#pass")
         sync_api.expect(page.locator("#challenge")).to_be_visible(timeout=30000)
+    # the answer to the pass came too (the computer's reply may be pushed before it): a move
+    # typed while the page is busy would not be sent
+    sync_api.expect(page.locator("#challenge")).to_be_enabled()
     sync_api.expect(page.locator("#challenge-window")).to_contain_text("You may challenge it")
     assert page.locator("#challenge-window").get_attribute("role") == "alert"
     page.locator("#move-text").focus()
