@@ -255,7 +255,6 @@ function connect() {
 
 async function setup() {
   loadSeat();
-  await claimAccountSeat(gameId);
   setRenderer(renderAll);
   setBoardHooks({submit: submitPlacement, changed});
   setRackHooks({click: clickTile, move: moveRackTile});
@@ -329,6 +328,9 @@ async function setup() {
     else render();
   });
   setupClub({gameId, say, receive, refresh: () => { if (socket && socket.readyState === 1) socket.send("refresh"); }});
+  // the page's controls answer from the start (a chat tab chosen while the account is asked
+  // for was lost); the seat is known before the socket opens
+  await claimAccountSeat(gameId);
   connect();
 }
 
