@@ -163,7 +163,12 @@ def test_two_players_play_a_game_to_the_end(server: ServerThread, browser: Any) 
     sync_api.expect(bob.locator("#players")).to_contain_text("Ann: 16 points")
     sync_api.expect(bob.locator("#challenge-window")).to_contain_text("Ann played H8 FORD")
 
-    # Ann shuffles her rack while Bob thinks: the server keeps the order across a reload
+    # Ann shuffles her rack while Bob thinks: the server keeps the order across a reload.
+    # Her page first learns of her move (by its answer or push, which may come after Bob's):
+    # a rack shuffled before would be her old one, and the answer coming later would set the
+    # rack back to the server's order
+    sync_api.expect(ann.locator("#turn")).to_have_text("Bob's turn.")
+    sync_api.expect(ann.locator("#resign")).to_be_enabled()  # (disabled while her move's request runs)
     before = rack_text(ann)
     for _ in range(5):
         ann.click("#shuffle")
