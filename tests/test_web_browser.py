@@ -27,6 +27,12 @@ from web_client import free_port  # noqa: E402
 CHROMIUM = os.environ.get("QIZA_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--disable-quic", "--no-first-run"]
+COMPUTER_MOVE = 180_000
+"""Milliseconds a page is given to show a computer's move. The computer thinks in worker
+processes that run at a lower priority (people's requests come first), so on a loaded machine
+(CI: two test processes on two cores) it gets little of the CPU, and a server's first move
+waits for its worker's warm-up (the lexicon and the compiled move generator loaded): an easy
+move that takes a second here took over 30 s with two busy loops beside it."""
 
 pytestmark = pytest.mark.skipif(not (os.path.exists(CHROMIUM) or shutil.which("chromium")),
                                 reason=f"chromium is not installed at {CHROMIUM} (apt-get install chromium; "
@@ -255,7 +261,7 @@ def test_lobby_game_against_the_computer_with_keyboard_play(server: ServerThread
     page.keyboard.type("FORD")
     sync_api.expect(page.locator("#preview")).to_contain_text("H8 FORD: 16 points")
     page.keyboard.press("Enter")
-    sync_api.expect(page.locator("#sheet tbody tr")).to_have_count(2, timeout=30000)  # the computer answered
+    sync_api.expect(page.locator("#sheet tbody tr")).to_have_count(2, timeout=COMPUTER_MOVE)  # the computer answered
     sync_api.expect(page.locator("#players li.you")).to_contain_text("to move")
     assert page.get_attribute("#sq-H8", "aria-label").startswith("H8, F")
     sync_api.expect(page.locator("#players")).to_contain_text(f"of {meta['beginner']} points")
@@ -321,7 +327,7 @@ def test_the_creator_manages_the_invite_and_gives_a_free_seat_to_the_computer(se
     sync_api.expect(cy.locator("#players")).to_contain_text("Computer (hard): ")  # the level is said once
     assert "(computer, hard)" not in cy.locator("#players").inner_text()
     # the computer's first move (a loaded machine can take a minute or two)
-    sync_api.expect(cy.locator("#sheet tbody tr")).to_have_count(2, timeout=180_000)
+    sync_api.expect(cy.locator("#sheet tbody tr")).to_have_count(2, timeout=COMPUTER_MOVE)
     sync_api.expect(cy.locator("#players li.you")).to_contain_text("to move")
     for page in (ann, cy):
         sync_api.expect(page.locator("#waiting")).to_be_hidden()

@@ -17,7 +17,7 @@ pytest.importorskip("fastapi")
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (python package) is not installed")
 pytest.importorskip("uvicorn")
 
-from test_web_browser import CHROMIUM, ServerThread, chromium, rack_text, watch  # noqa: E402
+from test_web_browser import CHROMIUM, COMPUTER_MOVE, ServerThread, chromium, rack_text, watch  # noqa: E402
 from test_web_browser_page import new_game, open_page  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not (os.path.exists(CHROMIUM) or shutil.which("chromium")),
@@ -51,7 +51,7 @@ def after_the_reply(page: Any, rows: int) -> None:
     alone does not do: it is still shown until the answer to the move comes, and the reply can
     be pushed over the WebSocket before that answer (the page is busy until it comes: its
     buttons are disabled, and a key pressed on them does nothing)."""
-    sync_api.expect(page.locator("#sheet tbody tr")).to_have_count(rows + 2, timeout=30000)
+    sync_api.expect(page.locator("#sheet tbody tr")).to_have_count(rows + 2, timeout=COMPUTER_MOVE)
     sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
     sync_api.expect(page.locator("#pass")).to_be_enabled()
 
@@ -82,7 +82,7 @@ def test_live_regions_say_what_changed_once(server: ServerThread, browser: Any) 
     sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
     if page.locator("#events li").count() == 0:  # Ann starts: a pass, so that the computer has moved
         page.click("#pass")
-        sync_api.expect(page.locator("#events li")).to_have_count(2, timeout=30000)
+        sync_api.expect(page.locator("#events li")).to_have_count(2, timeout=COMPUTER_MOVE)
     sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
     sync_api.expect(page.locator("#challenge-window")).to_be_visible()
     # the answer to the pass came too (the reply may be pushed first): nothing is left to
@@ -102,7 +102,7 @@ def test_live_regions_say_what_changed_once(server: ServerThread, browser: Any) 
     assert said(page, "turn") == [] and said(page, "challenge-window") == [] and said(page, "events") == []
     before = page.locator("#events li").count()
     page.click("#pass")
-    sync_api.expect(page.locator("#events li")).to_have_count(min(5, before + 2), timeout=30000)
+    sync_api.expect(page.locator("#events li")).to_have_count(min(5, before + 2), timeout=COMPUTER_MOVE)
     sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
     page.wait_for_timeout(300)
     new = page.locator("#events li").all_text_contents()[:2]
@@ -293,8 +293,8 @@ def test_a_320_pixel_phone(server: ServerThread, browser: Any, large: bool) -> N
     page = my_turn(server, browser, errors, size=(320, 640), large=large)
     turns = page.locator("#sheet tbody tr").count()
     page.click("#pass")
-    sync_api.expect(page.locator("#sheet tbody tr")).to_have_count(turns + 2, timeout=30000)
-    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.", timeout=30000)
+    sync_api.expect(page.locator("#sheet tbody tr")).to_have_count(turns + 2, timeout=COMPUTER_MOVE)
+    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
     assert page.evaluate(WIDER) == []
     page.click("#resign")
     page.click("#resign-confirm")
@@ -312,7 +312,7 @@ def test_the_focus_shows_on_the_last_moves_squares(server: ServerThread, browser
     page = my_turn(server, browser, errors, init="localStorage.setItem('qiza-mode-contrast', '1')" if contrast else None)
     if not page.locator("#board .square.last").count():
         page.click("#pass")
-        sync_api.expect(page.locator("#board .square.last").first).to_be_visible(timeout=30000)
+        sync_api.expect(page.locator("#board .square.last").first).to_be_visible(timeout=COMPUTER_MOVE)
         sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
     page.locator("#move-text").focus()
     page.keyboard.press("Tab")  # (a key pressed: the focus is shown from now on)
@@ -463,7 +463,7 @@ def test_challenge_and_a_refused_move_with_the_keyboard(server: ServerThread, br
     sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
     if not page.locator("#challenge").is_visible():
         page.click("#pass")
-        sync_api.expect(page.locator("#challenge")).to_be_visible(timeout=30000)
+        sync_api.expect(page.locator("#challenge")).to_be_visible(timeout=COMPUTER_MOVE)
     # the answer to the pass came too (the computer's reply may be pushed before it): a move
     # typed while the page is busy would not be sent
     sync_api.expect(page.locator("#challenge")).to_be_enabled()

@@ -25,6 +25,7 @@ pytest.importorskip("uvicorn")
 
 from test_web_browser import (  # noqa: E402
     CHROMIUM,
+    COMPUTER_MOVE,
     ServerThread,
     chromium,
     post,
@@ -149,7 +150,7 @@ def test_controls_on_every_turn_whatever_arrives_first(server: ServerThread, bro
             answer = response.json()
             # the answer waits until the computer has replied (pushed over the WebSocket first)
             if not answer.get("over"):
-                wait_until(lambda: svc.version(game_id) > answer["version"], timeout=30)
+                wait_until(lambda: svc.version(game_id) > answer["version"], timeout=COMPUTER_MOVE / 1000)
                 time.sleep(0.4)  # and the push has reached the page
                 held["count"] += 1
         route.fulfill(response=response)
@@ -157,7 +158,8 @@ def test_controls_on_every_turn_whatever_arrives_first(server: ServerThread, bro
     page.route("**/actions", hold_back)
     turns = 0
     while True:
-        page.wait_for_function("() => document.title.startsWith('Your turn') || document.title.startsWith('Game over')")
+        page.wait_for_function("() => document.title.startsWith('Your turn') || document.title.startsWith('Game over')",
+                               timeout=COMPUTER_MOVE)
         if page.title().startswith("Game over"):
             break
         turns += 1
@@ -240,7 +242,7 @@ def test_a_turn_fits_the_window(server: ServerThread, browser: Any, large: bool)
     errors: list[str] = []
     page = open_page(browser, url, errors, size=SIZES[0], large=large)
     page.click("#pass")  # one event each, so that the last event shows
-    sync_api.expect(page.locator("#events li")).to_have_count(2, timeout=30000)
+    sync_api.expect(page.locator("#events li")).to_have_count(2, timeout=COMPUTER_MOVE)
     page.context.close()
     for width, height in SIZES:
         page = open_page(browser, url, errors, size=(width, height), large=large)
@@ -506,7 +508,7 @@ def test_board_colours_contrast(server: ServerThread, browser: Any) -> None:
     errors: list[str] = []
     page = open_page(browser, url, errors)
     page.click("#pass")
-    sync_api.expect(page.locator("#board .square.last")).not_to_have_count(0, timeout=30000)
+    sync_api.expect(page.locator("#board .square.last")).not_to_have_count(0, timeout=COMPUTER_MOVE)
     sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
     page.click(f"{square_id(0, 15)}")  # A1: the arrow
     letter = rack_text(page)[0]
