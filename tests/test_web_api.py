@@ -597,7 +597,11 @@ def test_restart_resumes_every_game(db_url: str) -> None:
         error(act(second, one, 1, t1["1"], 2, "pass"), 409, "stale_version")
 
 
-def wait_for(predicate: Any, timeout: float = 60.0) -> None:
+def wait_for(predicate: Any, timeout: float = 180.0) -> None:
+    """Waits for ``predicate`` to hold, as long as a computer's move may take: each test's app
+    starts its own worker processes, which run niced, so on a loaded machine (CI: two test
+    processes on two cores) the first move (a worker started, the lexicon and the compiled move
+    generator loaded) gets little CPU (25 s for a greedy move with two busy loops beside)."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if predicate():
@@ -624,7 +628,7 @@ def test_computer_seats_play_and_resume_after_restart(db_url: str) -> None:
                                                            {"kind": "computer", "level": "greedy"}],
                                                  "creator_seat": None})
         robots = answer.json()["id"]
-        wait_for(lambda: state(client, robots, None, None)["over"], timeout=120)
+        wait_for(lambda: state(client, robots, None, None)["over"])
         final = state(client, robots, None, None)
         assert final["end_reason"] and final["winners"] and len(final["history"]) > 5
 
@@ -682,7 +686,7 @@ def test_computer_waits_while_the_challenge_window_is_open(db_url: str) -> None:
         assert act(client, game_id, 0, tokens["0"], 1, "place", move="H8 FORD").status_code == 200
         cy = state(client, game_id, 2, tokens["2"])
         assert cy["to_move"] == 1 and cy["can_challenge"] and cy["challenge_window"]["move"] == "H8 FORD"
-        wait_for(lambda: state(client, game_id, 2, tokens["2"])["to_move"] == 2, timeout=30)
+        wait_for(lambda: state(client, game_id, 2, tokens["2"])["to_move"] == 2)
         service = client.app.state.service  # type: ignore[attr-defined]
         assert not service._waited and not service._considered
 
