@@ -488,6 +488,31 @@ def test_challenge_and_a_refused_move_with_the_keyboard(server: ServerThread, br
     assert not errors, errors
 
 
+def test_a_move_sent_while_the_last_is_on_its_way_is_answered(server: ServerThread, browser: Any) -> None:
+    """A typed move sent with Enter while the page waits for the answer to the last one (a slow
+    connection) is not dropped in silence: the note says to wait, and the typed move stays in
+    its box."""
+    errors: list[str] = []
+    page = my_turn(server, browser, errors)
+    held: list[Any] = []
+    page.route("**/api/games/*/actions", lambda route: held.append(route))
+    page.locator("#move-text").focus()
+    page.keyboard.type("A1 QQQQ")
+    page.keyboard.press("Enter")
+    sync_api.expect(page.locator("#pass")).to_be_disabled()  # the first is on its way, held back
+    page.keyboard.press("Enter")
+    sync_api.expect(page.locator("#message")).to_have_text(
+        "Your last action is still on its way: wait for its answer, then try again.")
+    assert page.locator("#move-text").input_value() == "A1 QQQQ"
+    assert len(held) == 1
+    held[0].continue_()
+    page.unroute("**/api/games/*/actions")
+    sync_api.expect(page.locator("#message")).not_to_contain_text("still on its way")
+    sync_api.expect(page.locator("#message")).not_to_be_empty()  # the refusal of A1 QQQQ
+    sync_api.expect(page.locator("#pass")).to_be_enabled()
+    assert not errors, errors
+
+
 def test_the_analysis_takes_the_focus(server: ServerThread, browser: Any) -> None:
     """Show the analysis, pressed with Enter, keeps the focus while the analysis is made (it
     was disabled, and the focus lost) and hands it to the analysis once shown (the button is

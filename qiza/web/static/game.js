@@ -146,7 +146,11 @@ function newId() { return crypto.randomUUID ? crypto.randomUUID() : String(Math.
 // game itself changed since (a rack rearranged, a join or a seat given to the computer does
 // not count), so a refusal means: look at the board again.
 async function act(kind, extra) {
-  if (!store.me || store.busy) return false;
+  if (!store.me) return false;
+  if (store.busy) {
+    say("Your last action is still on its way: wait for its answer, then try again.");
+    return false;
+  }
   // the note is emptied as the request goes: a refusal in the same words as the last is then
   // written, and read out, again
   update(s => { s.busy = true; s.message = ""; });

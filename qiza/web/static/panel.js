@@ -121,7 +121,10 @@ export function renderControls() {
   if (!mine) return;
   const turn = myTurn();
   $("play-controls").hidden = game.over;
-  for (const id of ["play", "pass", "play-typed"]) $(id).disabled = !turn || store.busy;
+  for (const id of ["play", "pass"]) $(id).disabled = !turn || store.busy;
+  // (not while busy: Enter in the typed move's box submits through this button, and a move sent
+  // while the last one is on its way is answered with a note rather than dropped in silence)
+  $("play-typed").disabled = !turn;
   $("exchange").disabled = !turn || store.busy || !game.exchange_allowed;
   $("exchange").textContent = store.exchangeMode ? "Cancel exchange" : "Exchange…";
   $("confirm-exchange").hidden = !store.exchangeMode;
