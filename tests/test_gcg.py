@@ -278,6 +278,11 @@ MALFORMED = [
     # a time penalty written +10 was replayed as 10 points more, and checked "ok"
     (">ann: AEINRST (time) +10 10", 3, "a time penalty cannot score +10"),
     (">ann: AEINRST 8D RETINAS +72 1000000", 3, "numbers of at most 6 digits"),
+    # signs no event of its type has were read without an error, and the writer refused the record
+    (">ann: AEINRST (challenge) -5 -5", 3, "a challenge-bonus event cannot score -5"),
+    (">ann: AEINRST - -5 -5", 3, "a pass event cannot score -5"),
+    (">ann: AEINRST -AE -5 -5", 3, "an exchange event cannot score -5"),
+    (">ann: AEINRST -- +5 5", 3, "a phony-returned event cannot score +5"),
 ]
 
 
@@ -301,6 +306,15 @@ def test_malformed_lines_give_line_numbered_errors(line: str, number: int, messa
     assert record.errors, line
     assert record.errors[0].line == number
     assert message in str(record.errors[0])
+
+
+@pytest.mark.parametrize("line", [">ann: AEINRST (challenge) -5 -5", ">ann: AEINRST - -5 -5",
+                                  ">ann: AEINRST -AE -5 -5", ">ann: AEINRST -- +5 5"])
+def test_a_record_read_is_one_the_writer_writes(line: str) -> None:
+    """A score of the wrong sign was read without an error, then dumps refused the record."""
+    record = gcg.loads(f"#player1 ann Ann\n#player2 bob Bob\n>bob: ABC 8G CAB +14 14\n{line}\n")
+    assert record.errors and not record.events[1:]
+    assert gcg.loads(gcg.dumps(record)) == record
 
 
 def test_unknown_pragma_is_kept_with_a_warning() -> None:

@@ -20,6 +20,7 @@ from qiza.gcg.record import (
     _board_size,
     _is_word,
     _on_board,
+    score_sign_problem,
 )
 from qiza.paths import read_regular
 
@@ -330,6 +331,10 @@ class _Reader:
         fields = tokens[:score_at]
         event = self.classify(nick, fields, score, score_text, total, extra, number)
         if event is None:
+            return
+        problem = score_sign_problem(event.type, score)
+        if problem is not None:  # read without an error, the writer would refuse it
+            self.error(problem, number)
             return
         seats = [i for i, p in enumerate(players) if p.nick == nick]
         seat = seats[0]

@@ -38,6 +38,20 @@ class EventType(enum.Enum):
 
 TURN_EVENTS = (EventType.PLACE, EventType.PASS, EventType.EXCHANGE, EventType.TURN_LOST)
 
+NEGATIVE_EVENTS = (EventType.PHONY_RETURNED, EventType.END_RACK_PENALTY, EventType.TIME_PENALTY)
+"""The events that take points away (``-score``); every other event scores ``+0`` or more."""
+
+
+def score_sign_problem(kind: EventType, score: int) -> str | None:
+    """Why an event of this type cannot have this score (its sign), else ``None``: the rule the
+    reader (an error for the line) and the writer (refused) share, so that a record read without
+    errors is one the writer writes."""
+    negative = kind in NEGATIVE_EVENTS
+    if (score > 0 and negative) or (score < 0 and not negative):
+        article = "an" if kind.value[0] in "aeiou" else "a"
+        return f"{article} {kind.value} event cannot score {score:+d}"
+    return None
+
 UNSUCCESSFUL_CHALLENGE_NOTE = "#unsuccessful-challenge"
 """The note Macondo and Woogles write after a pass that is a turn lost to a failed challenge."""
 FINISH_LINE_NOTE = "#finish-line"

@@ -27,6 +27,7 @@ from qiza.gcg.record import (
     _board_size,
     _is_word,
     _on_board,
+    score_sign_problem,
 )
 from qiza.layout import STANDARD
 from qiza.move import Exchange, Place, format_coordinate
@@ -98,9 +99,9 @@ def _event_line(event: Event, index: int, nicks: set[str], size: int) -> str:
         raise FileFormatError(f"{where}: player {event.player!r} has no #player pragma")
     if not _RACK_OK.match(event.rack):
         raise FileFormatError(f"{where}: {event.rack!r} is not a rack")
-    negative = event.type in (EventType.PHONY_RETURNED, EventType.END_RACK_PENALTY, EventType.TIME_PENALTY)
-    if (event.score > 0 and negative) or (event.score < 0 and not negative):
-        raise FileFormatError(f"{where}: a {event.type.value} event cannot score {event.score:+d}")
+    problem = score_sign_problem(event.type, event.score)
+    if problem is not None:
+        raise FileFormatError(f"{where}: {problem}")
     if event.type is EventType.PLACE:
         if not _on_board(event.position, size):
             raise FileFormatError(f"{where}: {event.position!r} is not a coordinate like 8D or D8 "
