@@ -283,6 +283,8 @@ MALFORMED = [
     (">ann: AEINRST - -5 -5", 3, "a pass event cannot score -5"),
     (">ann: AEINRST -AE -5 -5", 3, "an exchange event cannot score -5"),
     (">ann: AEINRST -- +5 5", 3, "a phony-returned event cannot score +5"),
+    # read without an error as an exchange of no tiles, which dumps refused
+    (">ann: AEINRST -0 +0 0", 3, "an exchange of 0 tiles"),
 ]
 
 
@@ -309,11 +311,19 @@ def test_malformed_lines_give_line_numbered_errors(line: str, number: int, messa
 
 
 @pytest.mark.parametrize("line", [">ann: AEINRST (challenge) -5 -5", ">ann: AEINRST - -5 -5",
-                                  ">ann: AEINRST -AE -5 -5", ">ann: AEINRST -- +5 5"])
+                                  ">ann: AEINRST -AE -5 -5", ">ann: AEINRST -- +5 5", ">ann: AEINRST -00 +0 0"])
 def test_a_record_read_is_one_the_writer_writes(line: str) -> None:
     """A score of the wrong sign was read without an error, then dumps refused the record."""
     record = gcg.loads(f"#player1 ann Ann\n#player2 bob Bob\n>bob: ABC 8G CAB +14 14\n{line}\n")
     assert record.errors and not record.events[1:]
+    assert gcg.loads(gcg.dumps(record)) == record
+
+
+def test_a_player_line_without_a_full_name_reads_back_the_same() -> None:
+    """``#player1 ann`` was a player with an empty name, written ``#player1 ann ann`` (Macondo's
+    reader needs the full name), read back as another record."""
+    record = gcg.loads("#player1 ann\n#player2 bob Bob\n>ann: AEINRST 8D RETINAS +66 66\n")
+    assert record.players[0] == gcg.Player("ann", "ann") and not record.errors
     assert gcg.loads(gcg.dumps(record)) == record
 
 

@@ -268,7 +268,7 @@ class _Reader:
             while len(record.players) <= index:
                 self.gaps.setdefault(len(record.players), number)  # the line that skipped a number
                 record.players.append(Player(""))
-            record.players[index] = Player(nick, full.strip())
+            record.players[index] = Player(nick, full.strip() or nick)  # as the writer writes it
             self.declared_players = True
         elif _NUMBERED.fullmatch(key) and key.startswith("rack"):
             index = _player_number(key[4:])
@@ -417,6 +417,9 @@ class _Reader:
                 return None
             return make(EventType.TIME_PENALTY)
         if re.fullmatch(r"-[0-9]{1,2}", move):
+            if not int(move[1:]):
+                self.error(f"an exchange of {move[1:]} tiles: an exchange returns at least one", number)
+                return None
             return make(EventType.EXCHANGE, count=int(move[1:]))
         if move.startswith("-") and _RACK_OK.match(move[1:]):
             return make(EventType.EXCHANGE, tiles=move[1:])

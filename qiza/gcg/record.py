@@ -126,6 +126,8 @@ class Player:
 
     nick: str
     name: str = ""
+    """The full name; the reader gives the nickname when a ``#player`` line has none (as the
+    writer writes such a player: a full name is required by Macondo's reader)."""
 
 
 @dataclass
