@@ -375,22 +375,33 @@ class Lexicon:
         letters are the lexicon's tiles (Spanish ``[CH]?CO`` or ``CH?CO``)."""
         _check_text(pattern, "pattern")
         text = pattern.strip().upper()
-        parts: list[str] = []
+        segments: list[str] = [""]  # the fixed-length pieces between the stars
         try:
             if not text:
                 raise TileSetError("empty")
             for piece in re.split(r"([?.*])", text):
                 if piece in ("?", "."):
-                    parts.append(".")
+                    segments[-1] += "."
                 elif piece == "*":
-                    parts.append(".*")
+                    segments.append("")
                 elif piece:
-                    parts.extend(re.escape(chr(64 + c)) for c in self.tile_set.codes(piece))
+                    segments[-1] += "".join(re.escape(chr(64 + c)) for c in self.tile_set.codes(piece))
         except TileSetError:
             raise QizaError(f"{pattern!r} is not a pattern of {self.tile_set.name} letters "
                             f"({self._tile_kinds()}), ? (one tile) and * (any tiles)") from None
-        regex = re.compile("".join(parts), re.DOTALL)
+        regex = re.compile(_glob_regex(segments), re.DOTALL)
         return sorted(w for code, w in self._words_by_code.items() if regex.fullmatch(code))
+
+
+def _glob_regex(segments: list[str]) -> str:
+    """The regular expression of a pattern given as its fixed-length pieces between the stars
+    (``Q?I*S`` is ``["Q.I", "S"]``). Each middle piece is matched at its first place after the
+    previous one, and kept there (an atomic group): the first place is always the best one, and
+    ``.*.*.*`` tried every split of a word, seconds for ``*?*?*?...`` (exponential in the stars)."""
+    if len(segments) == 1:
+        return segments[0]
+    first, *middle, last = segments
+    return first + "".join(f"(?>.*?{piece})" for piece in middle if piece) + ".*" + last
 
 
 # -- built-in lexicons ---------------------------------------------------------------------
