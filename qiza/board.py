@@ -111,7 +111,10 @@ class Board:
     @classmethod
     def from_rows(cls, rows: Iterable[str], layout: Layout = STANDARD,
                   tile_set: TileSet = ENGLISH) -> Board:
-        """A board from row strings (``A-Z`` tile, ``a-z`` blank, ``.`` or space empty)."""
+        """A board from row strings (``A-Z`` tile, ``a-z`` blank, ``.`` or space empty).
+
+        Raises :class:`~qiza.errors.MoveSyntaxError` naming the row for anything else (``?``
+        included: a blank on the board is the letter it stands for, in lower case)."""
         lines = [line.rstrip("\n") for line in rows]
         if len(lines) != layout.size:
             raise MoveSyntaxError(f"a board needs {layout.size} rows, got {len(lines)}")
@@ -123,9 +126,13 @@ class Board:
                     row.append(EMPTY)
                 else:
                     try:
-                        row.append(tile_set.code(char))
+                        tile = tile_set.code(char)
                     except ValueError as exc:
                         raise MoveSyntaxError(f"board row {number}: {exc}") from None
+                    if tile == EMPTY:  # '?': the blank's code, which on a square is no tile
+                        raise MoveSyntaxError(f"board row {number}: {char!r}: a blank on the board is written as "
+                                              "the lower-case letter it stands for")
+                    row.append(tile)
             if len(row) != layout.size:
                 raise MoveSyntaxError(f"board row {number} has {len(row)} squares, not {layout.size}: {line!r}")
             cells.extend(row)

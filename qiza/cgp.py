@@ -298,8 +298,6 @@ def loads(text: str) -> Position:
         position.board = Board.from_rows(board_rows, layout, tile_set)
     except QizaError as exc:
         raise FileFormatError(str(exc)) from None
-    if "?" in rows_text:
-        raise FileFormatError("a blank on the board must be written as the lower-case letter it stands for")
     racks = racks_text.split("/", MAX_PLAYERS)
     if len(racks) > MAX_PLAYERS:
         raise FileFormatError(f"a CGP has a rack field for each of 2 to {MAX_PLAYERS} players, "

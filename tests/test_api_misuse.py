@@ -207,3 +207,18 @@ def test_presets_and_readers_refuse_what_is_not_text() -> None:
                    lambda: savefile.loads(None), lambda: find_preset(3)):
         with pytest.raises(TypeError):
             action()
+
+
+# -- positions given as board rows --------------------------------------------------------------
+
+def test_a_question_mark_on_the_board_is_refused_not_an_empty_square(make_game: GameFactory) -> None:
+    """'?' is the blank's code, 0, which on a square is no tile: a row with '?' gave an empty
+    square without a word (and setup_position a position one tile short)."""
+    from qiza.board import Board
+    from qiza.errors import MoveSyntaxError
+
+    rows = ["?" + "." * 14] + ["." * 15] * 14
+    with pytest.raises(MoveSyntaxError, match="board row 1: '\\?': a blank on the board is written as"):
+        Board.from_rows(rows)
+    game = make_game()
+    refused_unchanged(game, lambda: game.setup_position(rows, ["A", "B"], [0, 0], 0), "row 1")
