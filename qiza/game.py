@@ -39,6 +39,10 @@ from qiza.sheet import FORFEITS, TURN_KINDS, EndReason, Kind, PlayerView, Record
 __all__ = ["Game", "Kind", "Record", "EndReason", "PlayerView", "replay", "apply_action", "visible_record", "COMPUTER",
            "FORFEITS", "TURN_KINDS"]
 
+MAX_POINTS = 999_999
+"""The largest number of points a penalty takes away, and a set-up position's score (either way) or
+scoreless turns: a saved game holds numbers of at most six digits."""
+
 
 @dataclass
 class _Pending:
@@ -566,10 +570,16 @@ class Game:
         return record
 
     def penalize(self, seat: int, points: int, note: str = "time penalty") -> Record:
-        """Subtract points from a player (a time penalty, as GCG files record)."""
+        """Subtract points from a player (a time penalty, as GCG files record).
+
+        ``points``: 0 to :data:`MAX_POINTS` (a penalty takes points away, and a saved game holds
+        numbers of at most six digits); others raise :class:`~qiza.errors.RuleError`."""
         self._check_seat(seat)
         if type(points) is not int:
             raise TypeError(f"a penalty is a whole number of points, not {points!r}")
+        if not 0 <= points <= MAX_POINTS:
+            raise RuleError(f"a penalty takes away 0 to {MAX_POINTS:,} points, not {points:,}"
+                            if points >= 0 else f"a penalty takes points away: {points} would give {-points}")
         if not isinstance(note, str):
             raise TypeError(f"a penalty's note is a text, not {note!r}")
         self.scores[seat] -= points
@@ -653,11 +663,23 @@ class Game:
             raise GameOverError("the game is over")
         if self.history or self._stack:
             raise RuleError("a position can only be set up before the first move")
+        for name, texts in (("rows", rows), ("racks", racks)):
+            if isinstance(texts, str) or not isinstance(texts, Sequence) \
+                    or not all(isinstance(text, str) for text in texts):
+                raise TypeError(f"a position's {name} are a list of texts, not {texts!r:.60}")
+        if isinstance(scores, str) or not isinstance(scores, Sequence) \
+                or not all(type(score) is int for score in scores):
+            raise TypeError(f"a position's scores are a list of whole numbers, not {scores!r:.60}")
+        if type(scoreless_turns) is not int:
+            raise TypeError(f"scoreless turns are a whole number, not {scoreless_turns!r}")
         if len(racks) != len(self.players) or len(scores) != len(self.players):
             raise RuleError(f"a position for {len(self.players)} players needs {len(self.players)} racks and scores")
         self._check_seat(to_move)
-        if scoreless_turns < 0:
-            raise RuleError("scoreless turns cannot be negative")
+        if not 0 <= scoreless_turns <= MAX_POINTS:
+            raise RuleError(f"scoreless turns are 0 to {MAX_POINTS:,}, not {scoreless_turns:,}")
+        if any(abs(score) > MAX_POINTS for score in scores):
+            raise RuleError(f"scores are whole numbers of at most {MAX_POINTS:,} points either way, not "
+                            f"{max(scores, key=abs):,}")
         tile_set = self.rules.tile_set
         try:
             board = Board.from_rows(rows, self.rules.layout, tile_set)
@@ -678,7 +700,7 @@ class Game:
         self.board = board
         self.racks = rack_tiles
         self.bag = sorted((pool - used).elements())
-        self.scores = [int(s) for s in scores]
+        self.scores = list(scores)
         self.to_move = to_move
         self._initial_scoreless = scoreless_turns
         data = {"rows": board.rows_text(), "racks": [tile_set.text(r) for r in rack_tiles],

@@ -222,3 +222,40 @@ def test_a_question_mark_on_the_board_is_refused_not_an_empty_square(make_game: 
         Board.from_rows(rows)
     game = make_game()
     refused_unchanged(game, lambda: game.setup_position(rows, ["A", "B"], [0, 0], 0), "row 1")
+
+
+@pytest.mark.parametrize("points", [-50, 10 ** 30])
+def test_a_penalty_takes_away_points_a_saved_game_holds(make_game: GameFactory, points: int) -> None:
+    """penalize(0, -50) gave 50 points, and the game's GCG could not be written (a time penalty
+    of +50); penalize(0, 10**30) made a saved game that could not be resumed."""
+    game = make_game()
+    refused_unchanged(game, lambda: game.penalize(0, points), f"{points:,}" if points > 0 else "would give 50")
+
+
+def test_the_largest_penalty_saves_and_loads(make_game: GameFactory) -> None:
+    from qiza import savefile
+    from qiza.game import MAX_POINTS
+
+    game = make_game()
+    game.penalize(0, MAX_POINTS)
+    assert savefile.loads(savefile.dumps(game)).scores == [-MAX_POINTS, 0]
+
+
+EMPTY_ROWS = ["." * 15] * 15
+
+
+@pytest.mark.parametrize("arguments, shown", [
+    ((EMPTY_ROWS, ["A", "B"], [1.5, 2], 0), "1.5"),  # was 1: a score cut silently
+    ((EMPTY_ROWS, ["A", "B"], [True, 0], 0), "True"),
+    ((EMPTY_ROWS, ["A", "B"], ["a", "b"], 0), "'a'"),  # was int()'s ValueError
+    ((EMPTY_ROWS, "AB", [0, 0], 0), "'AB'"),  # was the racks A and B
+    ((EMPTY_ROWS, [1, 2], [0, 0], 0), "[1, 2]"),  # was an AttributeError
+    ((None, ["A", "B"], [0, 0], 0), "None"),
+    ((EMPTY_ROWS, ["A", "B"], [0, 0], 0, "1"), "'1'"),  # was a TypeError from a comparison
+    ((EMPTY_ROWS, ["A", "B"], [10 ** 9, 0], 0), "1,000,000,000"),  # a saved game could not be resumed
+    ((EMPTY_ROWS, ["A", "B"], [0, 0], 0, 10 ** 9), "1,000,000,000"),
+])
+def test_a_position_of_wrong_types_or_numbers_a_save_cannot_hold_is_refused(
+        make_game: GameFactory, arguments: tuple[Any, ...], shown: str) -> None:
+    game = make_game()
+    refused_unchanged(game, lambda: game.setup_position(*arguments), shown)
