@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from qiza.board import EMPTY, Board
-from qiza.errors import IllegalMoveError
+from qiza.errors import IllegalMoveError, MoveSyntaxError
 from qiza.move import THROUGH, Direction, Place
 from qiza.rules import Rules
 
@@ -61,11 +61,22 @@ def place_from_cells(board: Board, cells: Mapping[int, str]) -> Place:
     """A placement from tiles put on squares (as a drag-and-drop front end gives them).
 
     ``cells`` maps square numbers to tile characters (lower-case for a blank). Raises
-    :class:`IllegalMoveError` when the tiles are not in one line or leave a gap.
+    :class:`IllegalMoveError` when a square is off the board or the tiles are not in one line or
+    leave a gap, :class:`MoveSyntaxError` for what is not one tile of the board's tile set, and
+    :class:`TypeError` for a square that is not a whole number.
     """
     if not cells:
         raise IllegalMoveError("no tiles placed")
     size = board.size
+    letters = board.tile_set.letters
+    for square, label in cells.items():
+        if type(square) is not int:
+            raise TypeError(f"a square is a whole number from 0 to {size * size - 1}, not {square!r}")
+        if not 0 <= square < size * size:
+            raise IllegalMoveError(f"square {square} is not on the {size}x{size} board (0 to {size * size - 1})")
+        if not (isinstance(label, str) and label.upper() in letters and label in (label.upper(), label.lower())):
+            raise MoveSyntaxError(f"square {_name(board, *divmod(square, size))}: {label!r} is not one tile of "
+                                  f"the {board.tile_set.name} set (a letter; lower case for a blank)")
     coords = sorted(divmod(sq, size) for sq in cells)
     rows = {r for r, _ in coords}
     cols = {c for _, c in coords}

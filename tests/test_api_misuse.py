@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from conftest import GameFactory, state_of
 
-from qiza.errors import IllegalMoveError, QizaError
+from qiza.errors import IllegalMoveError, MoveSyntaxError, QizaError
 from qiza.game import Game
 from qiza.move import Direction, Exchange, Place
 
@@ -259,3 +259,20 @@ def test_a_position_of_wrong_types_or_numbers_a_save_cannot_hold_is_refused(
         make_game: GameFactory, arguments: tuple[Any, ...], shown: str) -> None:
     game = make_game()
     refused_unchanged(game, lambda: game.setup_position(*arguments), shown)
+
+
+@pytest.mark.parametrize("cells, error, shown", [
+    ({1000: "A"}, IllegalMoveError, "square 1000 is not on the 15x15 board"),  # was a Place at row 67
+    ({-1: "A"}, IllegalMoveError, "square -1"),  # was a Place from row 0 (-1 in 0-based numbers)
+    ({112: "AB"}, MoveSyntaxError, "'AB' is not one tile"),  # was two tiles from one square
+    ({112: "1", 113: "A"}, MoveSyntaxError, "'1' is not one tile"),  # was the word '1A'
+    ({112: None}, MoveSyntaxError, "None is not one tile"),
+    ({"112": "A"}, TypeError, "'112'"),  # was divmod()'s TypeError
+])
+def test_tiles_put_on_squares_are_checked_where_they_enter(cells: dict[Any, Any], error: type[Exception],
+                                                           shown: str) -> None:
+    from qiza.board import Board
+    from qiza.scoring import place_from_cells
+
+    with pytest.raises(error, match=shown):
+        place_from_cells(Board(), cells)
