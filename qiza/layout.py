@@ -11,6 +11,8 @@ import enum
 import string
 from dataclasses import dataclass
 
+from qiza.errors import QizaError
+
 
 class Premium(enum.IntEnum):
     """What a square does to a tile placed on it that turn."""
@@ -51,15 +53,15 @@ class Layout:
     def __post_init__(self) -> None:
         size = len(self.rows)
         if size > len(string.ascii_uppercase):
-            raise ValueError(f"layout {self.name!r}: at most 26 columns")
+            raise QizaError(f"layout {self.name!r}: at most 26 columns")
         for number, row in enumerate(self.rows, start=1):
             if len(row) != size:
-                raise ValueError(f"layout {self.name!r}: row {number} has {len(row)} squares, not {size}")
+                raise QizaError(f"layout {self.name!r}: row {number} has {len(row)} squares, not {size}")
             bad = set(row) - set(_CODES)
             if bad:
-                raise ValueError(f"layout {self.name!r}: unknown square code(s) {sorted(bad)}")
+                raise QizaError(f"layout {self.name!r}: unknown square code(s) {sorted(bad)}")
         if "".join(self.rows).count("*") != 1:
-            raise ValueError(f"layout {self.name!r}: needs exactly one start square '*'")
+            raise QizaError(f"layout {self.name!r}: needs exactly one start square '*'")
 
     @property
     def size(self) -> int:
@@ -93,7 +95,7 @@ class Layout:
     def square(self, row: int, col: int) -> int:
         """Square number of a row and column (both from 0)."""
         if not (0 <= row < self.size and 0 <= col < self.size):
-            raise ValueError(f"row {row + 1}, column {col + 1} is off the {self.size}x{self.size} board")
+            raise QizaError(f"row {row + 1}, column {col + 1} is off the {self.size}x{self.size} board")
         return row * self.size + col
 
     def square_name(self, square: int) -> str:
@@ -105,7 +107,7 @@ class Layout:
         """Inverse of :meth:`square_name` (column letter first, case-insensitive)."""
         text = name.strip().upper()
         if len(text) < 2 or not text[0].isalpha() or not text[1:].isdigit():
-            raise ValueError(f"{name!r} is not a square name like H8")
+            raise QizaError(f"{name!r} is not a square name like H8")
         return self.square(int(text[1:]) - 1, ord(text[0]) - ord("A"))
 
     def count(self, premium: Premium) -> int:
@@ -154,4 +156,4 @@ def find_layout(name: str) -> Layout:
         return LAYOUTS[name.lower()]
     except KeyError:
         known = ", ".join(sorted(LAYOUTS))
-        raise ValueError(f"unknown layout {name!r} (known: {known})") from None
+        raise QizaError(f"unknown layout {name!r} (known: {known})") from None

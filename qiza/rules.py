@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from qiza.alphabet import ENGLISH, TileSet, find_tile_set
+from qiza.errors import QizaError
 from qiza.layout import STANDARD, Layout, find_layout
 
 
@@ -114,7 +115,7 @@ FINISH_LINE_TARGETS: Mapping[int, Mapping[Level, int]] = {
 def finish_line_targets(levels: list[Level] | tuple[Level, ...]) -> tuple[int, ...]:
     """Per-player Finish Line targets for players of the given levels."""
     if len(levels) not in FINISH_LINE_TARGETS:
-        raise ValueError(f"Finish Line is for 2 to 4 players, not {len(levels)}")
+        raise QizaError(f"Finish Line is for 2 to 4 players, not {len(levels)}")
     table = FINISH_LINE_TARGETS[len(levels)]
     return tuple(table[level] for level in levels)
 
@@ -151,28 +152,28 @@ class Rules:
         for name, kind in _FIELD_TYPES.items():
             value = getattr(self, name)
             if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-                raise ValueError(f"rule option {name} must be {_KIND_NAMES[name]}, not {value!r}")
+                raise QizaError(f"rule option {name} must be {_KIND_NAMES[name]}, not {value!r}")
         if not 2 <= self.rack_size <= 9:
-            raise ValueError(f"rack size must be 2 to 9, not {self.rack_size}")
+            raise QizaError(f"rack size must be 2 to 9, not {self.rack_size}")
         if not 1 <= self.bingo_min_tiles <= self.rack_size:
-            raise ValueError(f"bingo needs 1 to {self.rack_size} tiles, not {self.bingo_min_tiles}")
+            raise QizaError(f"bingo needs 1 to {self.rack_size} tiles, not {self.bingo_min_tiles}")
         if self.bingo_bonus < 0:
-            raise ValueError(f"the bingo bonus cannot be negative, not {self.bingo_bonus}")
+            raise QizaError(f"the bingo bonus cannot be negative, not {self.bingo_bonus}")
         if self.exchange_limit < 0:
-            raise ValueError("exchange limit cannot be negative")
+            raise QizaError("exchange limit cannot be negative")
         if self.scoreless_turns < 1 or self.passes < 1:
-            raise ValueError("end-rule turn counts must be at least 1")
+            raise QizaError("end-rule turn counts must be at least 1")
         if not 1 <= self.min_players <= self.max_players <= MAX_PLAYERS:
-            raise ValueError(f"min_players must be at least 1 and at most max_players, at most {MAX_PLAYERS}, "
+            raise QizaError(f"min_players must be at least 1 and at most max_players, at most {MAX_PLAYERS}, "
                              f"not {self.min_players} with max_players {self.max_players}")
         if self.finish_line is not None:
             if not isinstance(self.finish_line, tuple) or not all(
                     type(target) is int and target > 0 for target in self.finish_line):
-                raise ValueError(f"rule option finish_line must be null or a list of positive target "
+                raise QizaError(f"rule option finish_line must be null or a list of positive target "
                                  f"scores, not {self.finish_line!r}")
         numbers = [getattr(self, name) for name in _WHOLE_NUMBERS] + list(self.finish_line or ())
         if max(numbers) > MAX_NUMBER:
-            raise ValueError(f"rule options are numbers of at most {MAX_NUMBER:,}, not {max(numbers):,}")
+            raise QizaError(f"rule options are numbers of at most {MAX_NUMBER:,}, not {max(numbers):,}")
 
     def is_bingo(self, tiles_placed: int) -> bool:
         """Whether placing this many tiles earns the bingo bonus."""
@@ -190,7 +191,7 @@ class Rules:
             key = key.replace("-", "_")
             if key not in fields or key == "extra":
                 known = ", ".join(sorted(name for name in fields if name != "extra"))
-                raise ValueError(f"unknown rule option {key!r} (known: {known})")
+                raise QizaError(f"unknown rule option {key!r} (known: {known})")
             converted[key] = _convert_option(key, value)
         return dataclasses.replace(self, **converted)
 
@@ -239,8 +240,8 @@ _KIND_NAMES: dict[str, str] = {
 def _convert_option(key: str, value: Any) -> Any:
     """An option's value as :class:`Rules` holds it: names of settings as texts (or the enum
     members), whole numbers as numbers (or texts of digits, as a command line gives them);
-    anything else is refused with a :class:`ValueError` naming the option."""
-    wrong = ValueError(f"rule option {key} must be {_KIND_NAMES.get(key, 'null or a list of target scores')}, "
+    anything else is refused with a :class:`~qiza.errors.QizaError` (a ``ValueError``) naming the option."""
+    wrong = QizaError(f"rule option {key} must be {_KIND_NAMES.get(key, 'null or a list of target scores')}, "
                        f"not {value!r}")
     if key in _ENUM_OPTIONS:
         enum_type = _ENUM_OPTIONS[key]
@@ -252,7 +253,7 @@ def _convert_option(key: str, value: Any) -> Any:
             return enum_type(value.lower())
         except ValueError:
             known = ", ".join(str(e.value) for e in enum_type)
-            raise ValueError(f"unknown {key.replace('_', ' ')} {value!r} (known: {known})") from None
+            raise QizaError(f"unknown {key.replace('_', ' ')} {value!r} (known: {known})") from None
     if key in ("tile_set", "layout") and isinstance(value, str):
         return find_tile_set(value) if key == "tile_set" else find_layout(value)
     if key == "finish_line":
@@ -310,7 +311,7 @@ ALIASES = {"standard": "classic", "default": "classic", "8": "8-tile", "9": "9-t
 def find_preset(name: str) -> Rules:
     """A preset by name or alias: ``classic``, ``8-tile``, ``9-tile``, ``large-print``,
     ``computer``, ``tournament``, ``super``, ``french``; ``finish-line`` needs levels,
-    see :func:`finish_line`. Raises :class:`ValueError` for an unknown name, :class:`TypeError`
+    see :func:`finish_line`. Raises :class:`~qiza.errors.QizaError` (a ``ValueError``) for an unknown name, :class:`TypeError`
     for what is not a text."""
     if not isinstance(name, str):
         raise TypeError(f"a rule preset's name is a text, not {name!r}")
@@ -320,7 +321,7 @@ def find_preset(name: str) -> Rules:
         return PRESETS[key]
     except KeyError:
         known = ", ".join(sorted(PRESETS)) + ", finish-line"
-        raise ValueError(f"unknown rule preset {name!r} (known: {known})") from None
+        raise QizaError(f"unknown rule preset {name!r} (known: {known})") from None
 
 
 TOURNAMENT_PRESETS = ("tournament",)
@@ -345,7 +346,21 @@ def default_challenge(preset: str, *, against_computer: bool) -> ChallengeRule:
 
 
 def finish_line(levels: list[Level] | list[str], base: Rules = CLASSIC) -> Rules:
-    """Finish Line rules for players of these levels (combine with any base preset)."""
-    parsed = [lv if isinstance(lv, Level) else Level(lv.lower()) for lv in levels]
+    """Finish Line rules for players of these levels (combine with any base preset): a list of
+    :class:`Level` or their names, one a player (``["beginner", "expert"]``)."""
+    if isinstance(levels, str) or not isinstance(levels, (list, tuple)):
+        raise TypeError(f"Finish Line levels are a list, one level a player, not {levels!r}")
+    parsed: list[Level] = []
+    for level in levels:
+        if isinstance(level, Level):
+            parsed.append(level)
+            continue
+        if not isinstance(level, str):
+            raise TypeError(f"a Finish Line level is a Level or its name, not {level!r}")
+        try:
+            parsed.append(Level(level.strip().lower()))
+        except ValueError:
+            known = ", ".join(lv.value for lv in Level)
+            raise QizaError(f"unknown Finish Line level {level!r} (known: {known})") from None
     name = base.name if base.name.startswith("finish-line") else f"finish-line/{base.name}"
     return dataclasses.replace(base, name=name, finish_line=finish_line_targets(parsed))

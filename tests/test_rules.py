@@ -172,3 +172,30 @@ def test_rule_numbers_stay_within_what_a_saved_game_holds() -> None:
         assert getattr(classic.with_options(**{option: MAX_NUMBER}), option) == MAX_NUMBER
         with pytest.raises(ValueError, match="at most 1,000,000"):
             classic.with_options(**{option: MAX_NUMBER + 1})
+
+
+def test_bad_settings_are_qiza_errors() -> None:
+    """find_preset('nope'), with_options(rack_size=100), find_layout('hex') raised plain
+    ValueErrors, which ``except QizaError`` (the base of every refusal) did not catch."""
+    from qiza.errors import QizaError
+    from qiza.layout import find_layout
+    from qiza.rules import find_preset
+
+    for action in (lambda: find_preset("nope"), lambda: find_preset("classic").with_options(rack_size=100),
+                   lambda: find_preset("classic").with_options(bogus=1),
+                   lambda: find_preset("classic").with_options(challenge="nope"),
+                   lambda: find_layout("hex"), lambda: find_layout("standard").parse_square("Z99")):
+        with pytest.raises(QizaError):
+            action()
+
+
+def test_finish_line_levels_are_a_list_of_levels() -> None:
+    """finish_line('beginner') read the text letter by letter: "'b' is not a valid Level"."""
+    from qiza.errors import QizaError
+    from qiza.rules import finish_line
+
+    with pytest.raises(TypeError, match="a list, one level a player"):
+        finish_line("beginner")  # type: ignore[arg-type]
+    with pytest.raises(QizaError, match="unknown Finish Line level 'grandmaster' .known: beginner, intermediate"):
+        finish_line(["beginner", "grandmaster"])
+    assert finish_line(["Beginner", "expert"]).finish_line == (70, 200)
