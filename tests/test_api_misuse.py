@@ -276,3 +276,17 @@ def test_tiles_put_on_squares_are_checked_where_they_enter(cells: dict[Any, Any]
 
     with pytest.raises(error, match=shown):
         place_from_cells(Board(), cells)
+
+
+def test_make_player_takes_a_lexicon_or_its_name_and_refuses_the_rest(enable: Any) -> None:
+    """make_player('hard', 'enable') failed inside with an AttributeError (Game takes a name), and
+    an unknown level was a plain ValueError, not a QizaError."""
+    from qiza.players import make_player
+
+    assert make_player("hard", "enable", seed=1).name == "hard"
+    with pytest.raises(QizaError, match="unknown computer level 'nope'"):
+        make_player("nope", enable)
+    with pytest.raises(TypeError, match="a Lexicon"):
+        make_player("hard", None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="a text like 'hard'"):
+        make_player(3, enable)  # type: ignore[arg-type]

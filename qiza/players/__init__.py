@@ -79,15 +79,25 @@ def level_names() -> list[str]:
     return [lv.name for lv in LEVELS] + [e.name for e in ENGINES]
 
 
-def make_player(level: str, lexicon: Lexicon, *, seed: int | None = None, name: str | None = None,
+def make_player(level: str, lexicon: Lexicon | str, *, seed: int | None = None, name: str | None = None,
                 **options: object) -> ComputerPlayer:
     """A computer player of a level or named engine (see :data:`LEVELS` and :data:`ENGINES`).
 
-    ``options`` go to the engine (e.g. ``time_limit=`` and ``workers=`` for ``sim`` and
-    ``champion``). Raises ``ValueError`` for an unknown level.
+    ``lexicon``: the game's :class:`~qiza.lexicon.Lexicon` (``game.lexicon``) or a lexicon's name,
+    as :class:`~qiza.game.Game` takes it. ``options`` go to the engine (e.g. ``time_limit=`` and
+    ``workers=`` for ``sim`` and ``champion``). Raises :class:`~qiza.errors.QizaError` (a
+    ``ValueError``) for an unknown level, :class:`TypeError` for arguments of the wrong type.
     """
+    from qiza.errors import QizaError
+    from qiza.lexicon import Lexicon, load_lexicon
     from qiza.players.engine import LevelPlayer, MaxScorePlayer, StaticPlayer, vocabulary
 
+    if not isinstance(level, str):
+        raise TypeError(f"a computer level is a text like 'hard', not {level!r}")
+    if isinstance(lexicon, str):
+        lexicon = load_lexicon(lexicon)
+    elif not isinstance(lexicon, Lexicon):
+        raise TypeError(f"lexicon is a Lexicon (e.g. game.lexicon) or a lexicon's name, not {lexicon!r:.60}")
     key = level.strip().lower()
     label = name or key
     if key == "beginner":
@@ -112,4 +122,4 @@ def make_player(level: str, lexicon: Lexicon, *, seed: int | None = None, name: 
         except ImportError:  # pragma: no cover
             return StaticPlayer(lexicon, name=label, seed=seed)
         return EndgamePlayer(lexicon, name=label, seed=seed, **options)  # type: ignore[arg-type]
-    raise ValueError(f"unknown computer level {level!r} (known: {', '.join(level_names())})")
+    raise QizaError(f"unknown computer level {level!r} (known: {', '.join(level_names())})")
