@@ -290,3 +290,17 @@ def test_make_player_takes_a_lexicon_or_its_name_and_refuses_the_rest(enable: An
         make_player("hard", None)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="a text like 'hard'"):
         make_player(3, enable)  # type: ignore[arg-type]
+
+
+def test_a_computer_player_chooses_from_one_players_view(make_game: GameFactory, enable: Any) -> None:
+    """player.choose(game) failed inside ('Game' object has no attribute 'bag_count'), and a
+    spectator's view (no rack) gave a pass."""
+    from qiza.errors import RuleError
+    from qiza.players import make_player
+
+    game = make_game()
+    player = make_player("medium", enable, seed=1)
+    with pytest.raises(TypeError, match="game.view\\(seat\\), not Game"):
+        player.choose(game)  # type: ignore[arg-type]
+    with pytest.raises(RuleError, match="a spectator's view"):
+        player.choose(game.view(None))

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from qiza.analysis import Candidate, board_array, counts_text, generator, rack_counts, to_place
+from qiza.errors import RuleError
 from qiza.game import Kind, PlayerView, Record
 from qiza.move import Exchange, Move, Pass
 from qiza.movegen import MoveGenerator, MoveList, kind_values
@@ -70,10 +71,17 @@ def option_candidate(option: Option) -> Candidate:
 def _accepting_game_end(choose: Callable[[Any, PlayerView], Move]) -> Callable[[Any, PlayerView], Move]:
     """``choose`` that passes (accepts) when the previous play ends the game and is open to
     challenge: no placement or exchange is allowed then (whether to challenge is
-    :meth:`BasePlayer.wants_challenge`'s question, asked before)."""
+    :meth:`BasePlayer.wants_challenge`'s question, asked before). What is not one player's view
+    (the game itself, a spectator's view) is refused here, not deep inside an engine."""
 
     @functools.wraps(choose)
     def wrapper(self: Any, view: PlayerView) -> Move:
+        if not isinstance(view, PlayerView):
+            raise TypeError(f"a player chooses from its view, game.view(seat), not {type(view).__name__} "
+                            f"{view!r:.60}")
+        if view.seat is None:
+            raise RuleError("a spectator's view has no rack to play from: give the view of the player "
+                            "to move, game.view(game.to_move)")
         if view.pending_ends_game:
             return Pass()
         return choose(self, view)
