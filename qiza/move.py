@@ -142,6 +142,20 @@ class Challenge:
 
 Move = Place | Exchange | Pass | Challenge
 
+def _notation(notation: Notation | str) -> Notation:
+    """A notation given as the enum or its name (``"tournament"``, as rule options take it). Any
+    other value is refused: read as 'not the rule book's', it silently turned ``H8`` down."""
+    if isinstance(notation, Notation):
+        return notation
+    if isinstance(notation, str):
+        try:
+            return Notation(notation.strip().lower())
+        except ValueError:
+            known = ", ".join(n.value for n in Notation)
+            raise MoveSyntaxError(f"unknown notation {notation!r} (known: {known})") from None
+    raise TypeError(f"a notation is a Notation (e.g. Notation.RULEBOOK) or its name, not {notation!r}")
+
+
 _COORD = re.compile(r"^(?:([A-Za-z])([0-9]{1,2})|([0-9]{1,2})([A-Za-z]))$")
 MAX_MOVE_LENGTH = 200
 """The longest move text read (a word on the largest board, in parentheses, with a direction)."""
@@ -150,7 +164,7 @@ _DIRECTIONS = {"across": Direction.ACROSS, "a": Direction.ACROSS, "ac": Directio
                "dn": Direction.DOWN, "v": Direction.DOWN}
 
 
-def parse_coordinate(text: str, notation: Notation,
+def parse_coordinate(text: str, notation: Notation | str,
                      direction: Direction | None = None) -> tuple[int, int, Direction]:
     """Read ``H8`` / ``8H`` as (row, col, direction), 0-based.
 
@@ -168,12 +182,12 @@ def parse_coordinate(text: str, notation: Notation,
     if row < 0:
         raise MoveSyntaxError(f"{text!r}: rows are numbered from 1")
     if direction is None:
-        across_when_letter_first = notation is Notation.RULEBOOK
+        across_when_letter_first = _notation(notation) is Notation.RULEBOOK
         direction = Direction.ACROSS if letter_first == across_when_letter_first else Direction.DOWN
     return row, col, direction
 
 
-def format_coordinate(row: int, col: int, direction: Direction, notation: Notation) -> str:
+def format_coordinate(row: int, col: int, direction: Direction, notation: Notation | str) -> str:
     """The coordinate of a word's first square in a notation (inverse of :func:`parse_coordinate`).
 
     Raises :class:`MoveSyntaxError` for a square no coordinate names (a row before the first, a
@@ -182,15 +196,18 @@ def format_coordinate(row: int, col: int, direction: Direction, notation: Notati
     if row < 0 or not 0 <= col < len(string.ascii_uppercase):
         raise MoveSyntaxError(f"row {row + 1}, column {col + 1} is off the board: no coordinate names it")
     letter, number = string.ascii_uppercase[col], str(row + 1)
-    letter_first = (direction is Direction.ACROSS) == (notation is Notation.RULEBOOK)
+    letter_first = (direction is Direction.ACROSS) == (_notation(notation) is Notation.RULEBOOK)
     return letter + number if letter_first else number + letter
 
 
 _EXCHANGE = re.compile(r"^(?:exchange|exch|ex|swap|change|-)\s*((?:[^\W\d_]|[?\[\]·])*)$", re.IGNORECASE)
 
 
-def parse_move(text: str, notation: Notation, board: Board | None = None) -> Move:
+def parse_move(text: str, notation: Notation | str, board: Board | None = None) -> Move:
     """Read a move: ``pass``, ``exchange ABC`` (or ``-ABC``), ``challenge``, or a placement.
+
+    ``notation``: a :class:`~qiza.rules.Notation` or its name (``"tournament"``); anything else
+    is refused (:class:`MoveSyntaxError` for an unknown name, :class:`TypeError` otherwise).
 
     A placement is a coordinate, an optional direction word, and the word: upper-case
     letters for tiles, lower-case for blanks, and letters already on the board either
@@ -202,6 +219,7 @@ def parse_move(text: str, notation: Notation, board: Board | None = None) -> Mov
     """
     if not isinstance(text, str):
         raise TypeError(f"a move to read is a text like 'H8 WORD', not {text!r}")
+    notation = _notation(notation)
     raw = nfc(text).strip()
     if not raw:
         raise MoveSyntaxError("empty move")
@@ -338,9 +356,10 @@ def format_word(move: Place, board: Board | None = None, *, parens: bool = True)
     return "".join(out)
 
 
-def format_move(move: Move, notation: Notation, board: Board | None = None, *,
+def format_move(move: Move, notation: Notation | str, board: Board | None = None, *,
                 parens: bool = True) -> str:
     """Write a move so that :func:`parse_move` reads it back as the same move."""
+    notation = _notation(notation)
     if isinstance(move, Pass):
         return "pass"
     if isinstance(move, Challenge):

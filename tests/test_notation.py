@@ -143,3 +143,17 @@ def test_print_then_parse_with_played_through_letters(data: st.DataObject, notat
     board = Board.from_rows(["".join(r) for r in grid])
     move = Place(row, col, ACROSS, "".join(word))
     assert parse_move(format_move(move, notation, board, parens=parens), notation, board) == move
+
+
+def test_a_notation_given_by_name_is_read_as_that_notation() -> None:
+    """parse_move('H8 QI', 'rulebook') read H8 down: a name was taken as 'not the rule book's'."""
+    from qiza.errors import MoveSyntaxError
+    from qiza.move import Direction, format_move, parse_move
+
+    assert parse_move("H8 QI", "rulebook").direction is Direction.ACROSS  # type: ignore[union-attr]
+    assert parse_move("8H QI", "Tournament").direction is Direction.ACROSS  # type: ignore[union-attr]
+    assert format_move(parse_move("H8 QI", "rulebook"), "tournament") == "8H QI"
+    with pytest.raises(MoveSyntaxError, match="unknown notation 'gcg'"):
+        parse_move("pass", "gcg")
+    with pytest.raises(TypeError, match="a notation is a Notation"):
+        format_move(parse_move("H8 QI", "rulebook"), 1)  # type: ignore[arg-type]
