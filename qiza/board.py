@@ -29,6 +29,9 @@ class Board:
 
     def __init__(self, layout: Layout = STANDARD, tile_set: TileSet = ENGLISH,
                  cells: Iterable[int] | None = None) -> None:
+        if not isinstance(layout, Layout) or not isinstance(tile_set, TileSet):
+            raise TypeError(f"a Board takes a Layout and a TileSet (find_layout, find_tile_set), not "
+                            f"{layout!r:.40} and {tile_set!r:.40}")
         self.layout = layout
         self.tile_set = tile_set
         self.cells: list[int] = list(cells) if cells is not None else [EMPTY] * (layout.size ** 2)

@@ -126,6 +126,8 @@ class Position:
     @classmethod
     def from_game(cls, game: Game) -> Position:
         """The current position of a game (with every rack)."""
+        if not isinstance(game, Game):
+            raise TypeError(f"a position is taken from a Game, not {type(game).__name__}")
         rules = game.rules
         return cls(
             board=game.board.copy(), racks=[game.rack_text(s) for s in range(game.player_count)],
@@ -213,6 +215,9 @@ class Position:
 
 def dumps(position: Position) -> str:
     """The position as a CGP string (racks and scores from the player to move)."""
+    if not isinstance(position, Position):
+        raise TypeError(f"a CGP is written from a Position (cgp.loads, Position.from_game), not "
+                        f"{type(position).__name__}")
     board = position.board
     rows = []
     for row_text in board.rows_text():

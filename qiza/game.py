@@ -285,6 +285,8 @@ class Game:
         word is also invalid when its tiles are not those its reading gives (the lexicon's
         ``CHICO`` is CH-I-C-O: C then H does not spell it); such a word is named by its tiles
         (``[C]HICO``)."""
+        if not isinstance(evaluation, Evaluation):
+            raise TypeError(f"invalid_words takes an Evaluation (game.evaluate(move)), not {evaluation!r:.60}")
         invalid = self.lexicon.invalid_words(w.letters for w in evaluation.words)
         tile_set = self.rules.tile_set
         if not tile_set.multi_letter:

@@ -129,7 +129,12 @@ def canonical(board: Board, move: Place) -> Place:
 
 
 def evaluate(board: Board, move: Place, rules: Rules) -> Evaluation:
-    """Check a placement's geometry and score it. Raises :class:`IllegalMoveError`."""
+    """Check a placement's geometry and score it. Raises :class:`IllegalMoveError` (a
+    :class:`TypeError` for arguments of the wrong type: a move's text is read with
+    :meth:`Game.parse <qiza.game.Game.parse>` or :func:`~qiza.move.parse_move`)."""
+    if not isinstance(board, Board) or not isinstance(move, Place) or not isinstance(rules, Rules):
+        raise TypeError(f"evaluate takes a Board, a Place and Rules, not {type(board).__name__}, "
+                        f"{type(move).__name__} {move!r:.40}, {type(rules).__name__}")
     size = board.size
     tile_set = board.tile_set
     dr, dc = move.direction.step

@@ -304,3 +304,23 @@ def test_a_computer_player_chooses_from_one_players_view(make_game: GameFactory,
         player.choose(game)  # type: ignore[arg-type]
     with pytest.raises(RuleError, match="a spectator's view"):
         player.choose(game.view(None))
+
+
+def test_public_functions_refuse_arguments_of_the_wrong_type_by_name(make_game: GameFactory) -> None:
+    """Each failed inside with an AttributeError (e.g. gcg.replay(text): 'str' object has no
+    attribute 'players'; evaluate(board, 'H8 QI', rules): no attribute 'direction')."""
+    from qiza import cgp, gcg
+    from qiza.board import Board
+    from qiza.scoring import evaluate
+
+    game = make_game()
+    record = gcg.loads(">ann: AEINRST 8D RETINAS +66 66\n")
+    for action, shown in ((lambda: gcg.replay(">a: AB 8G AB +8 8"), "read it with gcg.loads first"),
+                          (lambda: gcg.rules_for(None), "NoneType"), (lambda: gcg.dumps(None), "NoneType"),
+                          (lambda: gcg.from_game(record), "GameRecord"), (lambda: gcg.parse_bytes("abc"), "str"),
+                          (lambda: cgp.dumps(None), "NoneType"), (lambda: cgp.Position.from_game(None), "NoneType"),
+                          (lambda: evaluate(game.board, "H8 QI", game.rules), "'H8 QI'"),
+                          (lambda: game.invalid_words(None), "None"), (lambda: Board("standard"), "'standard'")):
+        with pytest.raises(TypeError, match=shown):
+            action()
+    assert gcg.parse_bytes(bytearray(b"#player1 a A\n")).players[0].nick == "a"

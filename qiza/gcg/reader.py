@@ -128,8 +128,10 @@ def _decode(data: bytes, warnings: list[FileFormatError], path: str | None) -> s
 def parse_bytes(data: bytes, *, path: str | None = None) -> GameRecord:
     """Read a GCG file's bytes (in the character set its ``#character-encoding`` pragma names,
     else UTF-8 when valid, else ISO-8859-1 read as Windows-1252: see :func:`decode_undeclared`)."""
+    if not isinstance(data, (bytes, bytearray)):
+        raise TypeError(f"GCG bytes to read are bytes (gcg.loads reads a text), not {type(data).__name__}")
     warnings: list[FileFormatError] = []
-    text = _decode(data, warnings, path)
+    text = _decode(bytes(data), warnings, path)
     record = loads(text, path=path)
     record.warnings[:0] = warnings
     return record

@@ -69,12 +69,19 @@ def _named_tile_set(record: GameRecord) -> TileSet:
     raise FileFormatError(f"no tile set has the letters {''.join(sorted(letters - set(ENGLISH.letters)))}")
 
 
+def _check_record(record: object) -> None:
+    if not isinstance(record, GameRecord):
+        hint = " (read it with gcg.loads first)" if isinstance(record, (str, bytes)) else ""
+        raise TypeError(f"a GCG record is a GameRecord{hint}, not {type(record).__name__}")
+
+
 def rules_for(record: GameRecord) -> Rules:
     """The rules a record was played under, as far as it shows: tile set, layout, rack size, the
     challenge rule (double when it records a turn lost to a challenge, five- or ten-point
     when it records challenge bonuses, else single), how end-rack
     points were settled (doubled, the tournament rule, or the rule book's) and the Finish Line
     targets of a ``#finish-line`` note (by the record's players, as :func:`replay` takes them)."""
+    _check_record(record)
     tile_set = tile_set_for(record)
     challenge = ChallengeRule.SINGLE
     for event in record.events:
@@ -208,6 +215,7 @@ def replay(record: GameRecord, *, lexicon: Lexicon | str | None = None, rules: R
     Finish Line game ends after its last event when that play reached a target (a play open to
     challenge stands, as the record shows) unless the record is ``#incomplete``.
     """
+    _check_record(record)
     try:
         if not record.players:
             raise FileFormatError(f"no players: {record.errors[0] if record.errors else 'no events'}")

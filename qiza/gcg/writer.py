@@ -36,6 +36,11 @@ from qiza.sheet import FORFEITS, EndReason, Kind, Record, visible_record
 from qiza.text import clean_name
 
 
+def _check_record(record: object) -> None:
+    if not isinstance(record, GameRecord):
+        raise TypeError(f"a GCG record is a GameRecord (gcg.loads, gcg.from_game), not {type(record).__name__}")
+
+
 def _check_text(value: str, what: str) -> None:
     if "\n" in value or "\r" in value:
         raise FileFormatError(f"{what} cannot contain a line break: {value!r}")
@@ -43,6 +48,7 @@ def _check_text(value: str, what: str) -> None:
 
 def dumps(record: GameRecord) -> str:
     """The record as GCG text (``\\n`` line endings). Strict: raises FileFormatError on a bad record."""
+    _check_record(record)
     out: list[str] = []
     if record.character_encoding:
         out.append(f"#character-encoding {record.character_encoding}")
@@ -177,6 +183,8 @@ def from_game(game: Game, *, title: str | None = None, seat: int | None = None) 
     decides): the other players' racks are left empty (their current ones too) and their
     exchanges are written as a count of tiles. Without it everything is written.
     """
+    if not isinstance(game, Game):
+        raise TypeError(f"a GCG record is made from a Game, not {type(game).__name__}")
     taken: set[str] = set()
     names = [clean_name(name, limit=200) for name in game.players]  # no line break gets into the file
     players = [Player(_nick(name, taken, seat), name) for seat, name in enumerate(names)]
