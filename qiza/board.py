@@ -41,6 +41,7 @@ class Board:
     # -- access ----------------------------------------------------------------
     @property
     def size(self) -> int:
+        """Squares a side (15, or 21 for the Super board)."""
         return self.layout.size
 
     def __getitem__(self, square: int) -> int:

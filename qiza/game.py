@@ -171,6 +171,7 @@ class Game:
 
     @property
     def player_count(self) -> int:
+        """How many players the game has (2 to 4)."""
         return len(self.players)
 
     def rack_text(self, seat: int | None = None) -> str:

@@ -27,10 +27,12 @@ class Premium(enum.IntEnum):
 
     @property
     def letter_multiplier(self) -> int:
+        """What the square multiplies the letter on it by (1, or 2 to 4 on a letter premium)."""
         return {Premium.DL: 2, Premium.TL: 3, Premium.QL: 4}.get(self, 1)
 
     @property
     def word_multiplier(self) -> int:
+        """What the square multiplies a word through it by (1, or 2 to 4 on a word premium)."""
         return {Premium.DW: 2, Premium.TW: 3, Premium.QW: 4}.get(self, 1)
 
 

@@ -47,6 +47,7 @@ class Direction(enum.IntEnum):
 
     @property
     def other(self) -> Direction:
+        """The crossing direction (``DOWN`` for ``ACROSS``)."""
         return Direction.DOWN if self is Direction.ACROSS else Direction.ACROSS
 
 
@@ -97,6 +98,7 @@ class Place:
 
     @property
     def tile_count(self) -> int:
+        """How many tiles the placement takes from the rack (the squares not played through)."""
         return sum(1 for ch in self.cells() if ch != THROUGH)
 
 

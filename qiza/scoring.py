@@ -46,6 +46,7 @@ class Evaluation:
 
     @property
     def main_word(self) -> Word:
+        """The word along the placement's line (the first of :attr:`words`)."""
         return self.words[0]
 
 

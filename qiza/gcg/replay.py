@@ -195,6 +195,8 @@ class Replay:
 
     @property
     def clean(self) -> bool:
+        """Whether the engine agreed with every score and total (no :attr:`differences`; the
+        :attr:`warnings` do not count)."""
         return not self.differences
 
 
