@@ -324,3 +324,25 @@ def test_public_functions_refuse_arguments_of_the_wrong_type_by_name(make_game: 
         with pytest.raises(TypeError, match=shown):
             action()
     assert gcg.parse_bytes(bytearray(b"#player1 a A\n")).players[0].nick == "a"
+
+
+def test_every_public_class_function_and_method_of_the_library_has_a_docstring() -> None:
+    """The library's promise is a documented API: Board.size, Game.player_count, Replay.clean ...
+    had none."""
+    import importlib
+    import inspect
+
+    missing = []
+    for name in ("qiza", "qiza.gcg", "qiza.cgp", "qiza.players", "qiza.sheet"):
+        module = importlib.import_module(name)
+        for export in getattr(module, "__all__", ()):
+            obj = getattr(module, export)
+            if not (inspect.isclass(obj) or inspect.isfunction(obj)) or not obj.__module__.startswith("qiza"):
+                continue
+            if not obj.__doc__:
+                missing.append(f"{name}.{export}")
+            for attribute, value in vars(obj).items() if inspect.isclass(obj) else ():
+                function = value.fget if isinstance(value, property) else value
+                if not attribute.startswith("_") and inspect.isfunction(function) and not function.__doc__:
+                    missing.append(f"{name}.{export}.{attribute}")
+    assert missing == []
