@@ -526,10 +526,10 @@ class Game:
         if invalid:
             played = self.history[pending.record] = dataclasses.replace(self.history[pending.record],
                                                                         challenged_off=True)
+            placed = [BLANK if is_blank(self.board[square]) else self.board[square] for square in played.squares]
             for square in played.squares:
                 self.board.set(square, 0)
-            self.bag.extend(pending.drawn)
-            self.racks[pending.seat] = list(pending.rack_before)
+            self._take_back(pending, placed)
             self.scores[pending.seat] -= pending.evaluation.score
             record = Record(pending.seat, Kind.PHONY_REMOVED, tile_set.text(pending.rack_before),
                             -pending.evaluation.score, self.scores[pending.seat], None,
@@ -571,6 +571,31 @@ class Game:
         elif rule.failed_challenge_loses_turn:
             self._check_scoreless_end()
         return record
+
+    def _take_back(self, pending: _Pending, placed: list[Tile]) -> None:
+        """Give the player of a play challenged off the rack they held before it (``placed``: its
+        tiles, taken off the board). The tiles drawn after the play go back to the bag; when the
+        rack was changed meanwhile (:meth:`set_rack`), the rack goes back to the bag and the tiles
+        of the rack before the play come out of it, so that no tile is made or lost."""
+        seat = pending.seat
+        kept = Counter(pending.rack_before) - Counter(placed)
+        if Counter(self.racks[seat]) == kept + Counter(pending.drawn):
+            self.bag.extend(pending.drawn)
+            self.racks[seat] = list(pending.rack_before)
+            return
+        self.bag.extend(self.racks[seat])
+        from_board = Counter(placed)
+        rack: list[Tile] = []
+        for tile in pending.rack_before:
+            if from_board[tile] > 0:
+                from_board[tile] -= 1
+            elif tile in self.bag:  # not when another rack holds it now (set_rack again)
+                self.bag.remove(tile)
+            else:
+                continue
+            rack.append(tile)
+        self.bag.extend(from_board.elements())
+        self.racks[seat] = rack
 
     def penalize(self, seat: int, points: int, note: str = "time penalty") -> Record:
         """Subtract points from a player (a time penalty, as GCG files record).

@@ -346,3 +346,22 @@ def test_every_public_class_function_and_method_of_the_library_has_a_docstring()
                 if not attribute.startswith("_") and inspect.isfunction(function) and not function.__doc__:
                     missing.append(f"{name}.{export}.{attribute}")
     assert missing == []
+
+
+def test_a_rack_set_while_its_play_is_open_to_challenge_keeps_every_tile(make_game: GameFactory) -> None:
+    """set_rack on the player of a play open to challenge, then a successful challenge: the rack
+    before the play came back and the tiles drawn after it went to the bag a second time (set_rack
+    had already put them there), while the tiles set were lost: 7 Es gone, 6 tiles twice."""
+    from collections import Counter
+
+    from qiza.alphabet import BLANK, is_blank
+
+    game = make_game(racks={0: "CAGESWF", 1: "DCTPBRM"})
+    game.play("G8 CAGES")
+    game.play("K6 down CR(S)")
+    game.set_rack(1, "EEEEEEE")
+    assert game.challenge(0).kind.value == "phony-removed"
+    assert game.rack_text(1) == "DCTPBRM"
+    on_board = Counter(BLANK if is_blank(tile) else tile for tile in game.board.cells if tile)
+    everywhere = Counter(game.bag) + Counter(tile for rack in game.racks for tile in rack) + on_board
+    assert everywhere == Counter(game.rules.tile_set.full_bag())
