@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -715,3 +716,39 @@ def test_dump_refuses_an_encoding_it_could_not_read_back(tmp_path: Path, encodin
     record.character_encoding = encoding
     with pytest.raises(gcg.FileFormatError, match=f"cannot write the record in {encoding}"):
         gcg.dump(record, tmp_path / "game.gcg")
+
+
+@pytest.mark.parametrize("change, shown", [
+    (lambda r: setattr(r, "title", "a\x00b"), "control character"),  # read back as 'ab', with a warning
+    (lambda r: setattr(r, "title", "  spaced  "), "start or end with spaces"),  # read back stripped
+    (lambda r: setattr(r.players[0], "name", "  Ann"), "start or end with spaces"),
+    (lambda r: r.pragmas.append(("player3", "x X")), "#player3: not the name of a pragma"),  # a third player
+    (lambda r: r.pragmas.append(("note", "hi")), "#note: not the name"),  # a note
+    (lambda r: r.pragmas.append(("rack1", "ABC")), "#rack1: not the name"),  # a final rack
+    (lambda r: r.pragmas.append(("bad name", "x")), "#bad name: not the name"),  # the pragma #bad
+    (lambda r: r.notes.append("a\x1b[2Jb"), "control character"),
+    (lambda r: setattr(r.events[0], "extra", "a  b"), "runs of spaces"),
+    (lambda r: setattr(r.events[0], "score", 10 ** 7), "more than the 6 digits"),  # not read at all
+    (lambda r: setattr(r.events[0], "total", -(10 ** 6)), "more than the 6 digits"),
+    (lambda r: r.events.append(gcg.Event("bob", gcg.EventType.EXCHANGE, "ABCDEFG", 0, 0, count=100)), "1 to 99"),
+    (lambda r: r.final_racks.update({5: "ABC"}), "#rack5: players are numbered 1 to 4"),
+])
+def test_the_writer_refuses_what_would_read_back_as_another_record(change: Any, shown: str) -> None:
+    """Each was written, and read back different (or with an error): the writer is strict."""
+    record = gcg.loads("#player1 ann Ann\n#player2 bob Bob\n>ann: AEINRST 8D RETINAS +66 66\n")
+    change(record)
+    with pytest.raises(gcg.FileFormatError, match=shown):
+        gcg.dumps(record)
+
+
+def test_a_game_record_reads_back_as_written_whatever_the_names_and_title() -> None:
+    """from_game wrote an empty name as the nickname (read back as another record) and a title
+    with a line break or a control character as it was."""
+    from qiza import COMPUTER, Game
+
+    game = Game(COMPUTER, players=["  Ann ", "B\x1b[31mob\x85", " "], seed=1)
+    game.play(game.legal_moves()[0].move)
+    game.resign(2)
+    record = gcg.from_game(game, title=" The\nfinal\x00 ")
+    assert record.title == "The final" and record.players[2] == gcg.Player("player3", "player3")
+    assert gcg.loads(gcg.dumps(record)) == record

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from qiza.alphabet import ENGLISH, tiles_in_text
 from qiza.errors import FileFormatError
 from qiza.game import Game
-from qiza.gcg.reader import _text_codec
+from qiza.gcg.reader import _CONTROL, _KNOWN_SIMPLE, _NUMBERED, MAX_PLAYERS, _text_codec
 from qiza.gcg.record import (
     _RACK_OK,
     CHALLENGER_NOTE,
@@ -42,8 +42,25 @@ def _check_record(record: object) -> None:
 
 
 def _check_text(value: str, what: str) -> None:
+    """A text of one line that the reader reads back as it is: no line break, no control character
+    (the reader drops them), no spaces at its ends and no runs of spaces (it strips and splits)."""
     if "\n" in value or "\r" in value:
         raise FileFormatError(f"{what} cannot contain a line break: {value!r}")
+    if _CONTROL.search(value):
+        raise FileFormatError(f"{what} cannot contain a control character (a reader drops it): {value!r}")
+    if value != value.strip():
+        raise FileFormatError(f"{what} cannot start or end with spaces (a reader drops them): {value!r}")
+
+
+def _check_number(value: int, what: str) -> None:
+    if not abs(value) < 10 ** 6:
+        raise FileFormatError(f"{what}: {value} has more than the 6 digits a reader reads")
+
+
+_PRAGMA_NAME = re.compile(r"[^\s#>]+")
+_OWN_PRAGMAS = ("note", "id", "incomplete", *_KNOWN_SIMPLE)
+"""Pragmas the record holds in fields of its own: a pragma of :attr:`GameRecord.pragmas` so named
+would be read back into them."""
 
 
 def dumps(record: GameRecord) -> str:
@@ -70,6 +87,9 @@ def dumps(record: GameRecord) -> str:
             _check_text(value, f"#{name}")
             out.append(f"#{name} {value}".rstrip())
     for name, value in record.pragmas:
+        if not _PRAGMA_NAME.fullmatch(name) or name.lower() in _OWN_PRAGMAS or _NUMBERED.fullmatch(name.lower()):
+            raise FileFormatError(f"#{name}: not the name of a pragma kept as it is (one word, not one that "
+                                  "the record holds in a field of its own)")
         _check_text(value, f"#{name}")
         out.append(f"#{name} {value}".rstrip())
     if record.incomplete:
@@ -81,6 +101,8 @@ def dumps(record: GameRecord) -> str:
             out.append(f"#note {UNSUCCESSFUL_CHALLENGE_NOTE}")
         out.extend(_note_lines(event.notes))
     for number, rack in sorted(record.final_racks.items()):
+        if type(number) is not int or not 1 <= number <= MAX_PLAYERS:
+            raise FileFormatError(f"#rack{number}: players are numbered 1 to {MAX_PLAYERS}")
         if not _RACK_OK.match(rack):
             raise FileFormatError(f"#rack{number}: {rack!r} is not a rack")
         out.append(f"#rack{number} {rack}".rstrip())
@@ -90,6 +112,8 @@ def dumps(record: GameRecord) -> str:
 def _note_lines(notes: Iterable[str]) -> list[str]:
     lines = []
     for note in notes:
+        if _CONTROL.search(note.replace("\n", "")):
+            raise FileFormatError(f"a note cannot contain a control character (a reader drops it): {note[:60]!r}")
         first, *rest = note.split("\n")
         lines.append(f"#note {first}".rstrip())
         for more in rest:
@@ -114,8 +138,10 @@ def _event_line(event: Event, index: int, nicks: set[str], size: int) -> str:
                                   f"on a {size}x{size} board")
         if not _is_word(event.word):
             raise FileFormatError(f"{where}: {event.word!r} is not a placement word")
-    if event.type is EventType.EXCHANGE and not event.tiles and event.count <= 0:
-        raise FileFormatError(f"{where}: an exchange needs its tiles or their count")
+    if event.type is EventType.EXCHANGE and not event.tiles and not 0 < event.count < 100:
+        raise FileFormatError(f"{where}: an exchange needs its tiles or their count (1 to 99)")
+    _check_number(event.score, f"{where}: the score")
+    _check_number(event.total, f"{where}: the total")
     if event.type in (EventType.EXCHANGE, EventType.END_RACK_POINTS, EventType.END_RACK_PENALTY) \
             and not _RACK_OK.match(event.tiles):
         raise FileFormatError(f"{where}: {event.tiles!r} is not a set of tiles")
@@ -124,6 +150,9 @@ def _event_line(event: Event, index: int, nicks: set[str], size: int) -> str:
     else:
         score = f"{event.score:+d}"
     _check_text(event.extra, "text after the total")
+    if " ".join(event.extra.split()) != event.extra:
+        raise FileFormatError(f"{where}: the text after the total cannot hold runs of spaces (a reader "
+                              f"reads one): {event.extra!r}")
     parts = [f">{event.player}:", event.rack, event.move_text(), score, str(event.total)]
     if event.type is EventType.END_RACK_POINTS and not event.rack:
         del parts[1]  # ``>nick: (TILES) +score total``
@@ -187,9 +216,12 @@ def from_game(game: Game, *, title: str | None = None, seat: int | None = None) 
         raise TypeError(f"a GCG record is made from a Game, not {type(game).__name__}")
     taken: set[str] = set()
     names = [clean_name(name, limit=200) for name in game.players]  # no line break gets into the file
-    players = [Player(_nick(name, taken, seat), name) for seat, name in enumerate(names)]
+    nicks = [_nick(name, taken, seat) for seat, name in enumerate(names)]
+    players = [Player(nick, name or nick) for nick, name in zip(nicks, names)]  # as the reader reads it
     tile_set = game.rules.tile_set
     # a word list's name is its file's: it may hold a line break too
+    if title is not None:  # one line, as a name: a line break or a control character would not read back
+        title = clean_name(title, limit=200)
     record = GameRecord(players=players, title=title, lexicon=clean_name(game.lexicon.name, limit=200),
                         character_encoding="UTF-8")
     if tile_set is not ENGLISH:  # the names Macondo and Woogles read (english_super, french ...)
@@ -216,7 +248,7 @@ def from_game(game: Game, *, title: str | None = None, seat: int | None = None) 
         record.final_racks = {number + 1: game.rack_text(number) for number in shown}
     elif game.end_reason in FORFEITS and game.ended_by() is not None:
         # GCG has no event for a game lost by resigning, on time or by leaving: say so in a note
-        loser = names[game.ended_by() or 0]  # cleaned: a line break would end the note
+        loser = players[game.ended_by() or 0].name  # cleaned (a line break would end the note), never empty
         how = {EndReason.RESIGNED: "resigned", EndReason.TIME: "lost on time",
                EndReason.ABANDONED: "left the game"}[game.end_reason]  # type: ignore[index]
         (record.events[-1].notes if record.events else record.notes).append(f"{loser} {how}")
