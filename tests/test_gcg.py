@@ -752,3 +752,32 @@ def test_a_game_record_reads_back_as_written_whatever_the_names_and_title() -> N
     record = gcg.from_game(game, title=" The\nfinal\x00 ")
     assert record.title == "The final" and record.players[2] == gcg.Player("player3", "player3")
     assert gcg.loads(gcg.dumps(record)) == record
+
+
+@pytest.mark.parametrize("text", ["#player1 a A\n#player2 b B\n>a: ENORSTU 8F NOT +6 6\n#player1 c C\n",
+                                  ">bob: ABC (ABC) -7 -7\n#player2 bob Bob\n",
+                                  ">bob: ABC -- -5 -5\n#player1 ann Ann\n"])
+def test_a_player_line_after_the_events_that_renames_or_reseats_a_player_is_an_error(text: str) -> None:
+    """Read without an error, such a record was one dumps refused (a player of the events with no
+    #player line, or a nickname twice)."""
+    record = gcg.loads(text)
+    assert any("after the first event renames or seats again" in str(e) for e in record.errors)
+
+
+GCG_LINES = ["#player1 ann Ann", "#player2 bob Bob B", "#player3 cat", "#player1 ann", "#title T", "#description  d ",
+             "#id io.woogles X", "#lexicon NWL23", "#incomplete", "#note hi", "continued", "#rack1 ABC", "#rack3 ??",
+             "#foo bar", "#tile-distribution french", ">ann: AEINRST 8D RETINAS +66 66", ">bob: ABC - +0 0",
+             ">ann: ABC -AB +0 66", ">ann: ABC -2 +0 66", ">bob: ABC -- -5 -5", ">ann: (ABC) +14 80",
+             ">bob: ABC (ABC) -7 -7", ">ann: ABC (challenge) +5 71", ">bob: ABC (time) -10 -10", ">ann: ?BC 8H bC +3 3",
+             ">ann: ABC 8H A(B)C +5 5", ">ann: ABC 8H ABC +5 5 ABC CAB", ">cat: ABC - +0 0", ">ann:  (challenge) +5 5",
+             "#note #unsuccessful-challenge", "#note #challenger bob", "#player4 dan Dan", ">dan: A - +0 0", "",
+             "#PLAYER2 bob Bob", "#Title X", ">ann: abc - +0 0", ">ann: AEINRST (challenge) -5 -5", ">ann: AEINRST -0 +0 0"]
+
+
+def test_every_record_read_without_an_error_is_written_and_read_back_equal() -> None:
+    rng = random.Random(7)
+    for _ in range(3000):
+        text = "\n".join(rng.choice(GCG_LINES) for _ in range(rng.randrange(1, 9))) + "\n"
+        record = gcg.loads(text)
+        if not record.errors:
+            assert gcg.loads(gcg.dumps(record)) == record, text

@@ -264,6 +264,11 @@ class _Reader:
             if not nick:
                 self.error(f"#{name} needs a nickname and a name", number)
                 return
+            if record.events:  # players met in events so far are already seated: no renaming, no second seat
+                same = index < len(record.players) and record.players[index].nick == nick
+                if not same and (index < len(record.players) or any(p.nick == nick for p in record.players)):
+                    self.error(f"#{name} after the first event renames or seats again a player of the "
+                               "events before it: players are declared before the events", number)
             if any(p.nick == nick for i, p in enumerate(record.players) if i != index):
                 self.warn(f"#{name}: nickname {nick!r} is already used by another player: "
                           "their events are told apart by turn order and totals", number)
