@@ -30,6 +30,7 @@ from test_web_browser import (  # noqa: E402
     chromium,
     post,
     rack_text,
+    seat_view,
     wait_until,
     watch,
 )
@@ -574,3 +575,45 @@ def test_a_page_runs_only_its_own_scripts_and_no_other_site_frames_it(server: Se
     with other.expect_console_message(lambda m: "frame-ancestors" in m.text, timeout=10000):
         other.set_content(f'<iframe src="{url}"></iframe>')
     assert other.frame_locator("iframe").locator("#players li").count() == 0
+
+
+def test_a_late_answer_keeps_the_rack_order_shuffled_meanwhile(server: ServerThread, browser: Any) -> None:
+    """The answer to Ann's pass comes after the push of the same state (a slow connection), and
+    Ann shuffled her rack in between: the answer, with the order from before the shuffle, does not
+    put the old order back (the server keeps the new one: a reload shows it too)."""
+    created = post(server.url + "/api/games", {"preset": "computer", "seats": [{"name": "Ann"}, {"name": "Bob"}],
+                                               "creator_seat": 0})
+    game = server.url + "/game/" + created["id"]
+    errors: list[str] = []
+    ann = open_page(browser, f"{game}#seat=0&token={created['tokens']['0']}", errors)
+    bob = open_page(browser, server.url + created["invite_url"], errors)
+    bob.fill("#join-name", "Bob")
+    bob.click("text=Take seat 2")
+    bob.wait_for_selector(".rack-tile")
+    sync_api.expect(ann.locator("#turn")).to_have_text("Your turn.")
+    held: list[tuple[Any, Any]] = []
+    ann.route("**/api/games/*/actions", lambda route: held.append((route, route.fetch())))
+    ann.click("#pass")
+    sync_api.expect(ann.locator("#turn")).to_have_text("Bob's turn.")  # pushed; the answer is held back
+    assert len(held) == 1
+    before = rack_text(ann)
+    for _ in range(20):
+        ann.click("#shuffle")
+        if rack_text(ann) != before:
+            break
+    shuffled = rack_text(ann)
+    assert shuffled != before
+    token = created["tokens"]["0"]
+    end = time.monotonic() + 20
+    while seat_view(server, created["id"], 0, token)["rack"] != shuffled:  # the server saved the order
+        assert time.monotonic() < end, "the shuffled order was not saved"
+        time.sleep(0.1)
+    route, answer = held[0]
+    route.fulfill(response=answer)
+    sync_api.expect(ann.locator("#resign")).to_be_enabled()  # the answer came (the page is not busy)
+    ann.wait_for_timeout(300)
+    assert rack_text(ann) == shuffled
+    ann.reload()
+    ann.wait_for_selector(".rack-tile")
+    assert rack_text(ann) == shuffled
+    assert not errors, errors

@@ -64,6 +64,11 @@ function resetTurn(game) {
   store.preview = "";
 }
 
+/** Whether two racks (a label per tile) hold the same tiles, in any order. */
+function sameTiles(a, b) {
+  return a.length === b.length && [...a].sort().join("\u0000") === [...b].sort().join("\u0000");
+}
+
 /** A game state from the server: kept if it is not older than the one shown; the page is drawn
     again either way (a request that ended changes the controls even when its answer is stale).
     Returns whether the state was kept. */
@@ -83,7 +88,9 @@ export function receive(next) {
       store.preview = "";
     }
     const mine = store.me && old && next.history.slice(old.history.length).some(r => r.seat === store.me.seat);
-    if (!old || mine || old.rack !== next.rack || store.rack.join("\u0000") !== tileLabels(next.rack).join("\u0000") || next.over) {
+    // the same tiles in another order (an answer or push from before a shuffle, which the
+    // server saves on its own) leave the order the player sees as it is
+    if (!old || mine || !sameTiles(store.rack, tileLabels(next.rack)) || next.over) {
       resetTurn(next);
     } else {
       const size = next.rules.size;
