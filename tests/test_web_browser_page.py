@@ -31,6 +31,7 @@ from test_web_browser import (  # noqa: E402
     post,
     rack_text,
     seat_view,
+    shuffled_rack,
     wait_until,
     watch,
 )
@@ -596,18 +597,10 @@ def test_a_late_answer_keeps_the_rack_order_shuffled_meanwhile(server: ServerThr
     ann.click("#pass")
     sync_api.expect(ann.locator("#turn")).to_have_text("Bob's turn.")  # pushed; the answer is held back
     assert len(held) == 1
-    before = rack_text(ann)
-    for _ in range(20):
-        ann.click("#shuffle")
-        if rack_text(ann) != before:
-            break
-    shuffled = rack_text(ann)
+    before, shuffled = shuffled_rack(ann)
     assert shuffled != before
-    token = created["tokens"]["0"]
-    end = time.monotonic() + 20
-    while seat_view(server, created["id"], 0, token)["rack"] != shuffled:  # the server saved the order
-        assert time.monotonic() < end, "the shuffled order was not saved"
-        time.sleep(0.1)
+    # the server saved the new order
+    wait_until(lambda: seat_view(server, created["id"], 0, created["tokens"]["0"])["rack"] == shuffled)
     route, answer = held[0]
     route.fulfill(response=answer)
     sync_api.expect(ann.locator("#resign")).to_be_enabled()  # the answer came (the page is not busy)
