@@ -56,6 +56,16 @@ def after_the_reply(page: Any, rows: int) -> None:
     sync_api.expect(page.locator("#pass")).to_be_enabled()
 
 
+def enter_then_the_reply(page: Any, said: str) -> None:
+    """Presses Enter on the focused control, waits for the events to say ``said`` and for the
+    computer's reply (:func:`after_the_reply`); the focus is never left on the page itself."""
+    rows = page.locator("#sheet tbody tr").count()
+    page.keyboard.press("Enter")
+    sync_api.expect(page.locator("#events li", has_text=said)).to_be_visible()
+    after_the_reply(page, rows)
+    assert focused(page) != "body"
+
+
 # records what each live region (aria-live, status, alert) gets: the text of every node added
 LISTEN = """() => {
   window.__said = [];
@@ -422,18 +432,10 @@ def test_a_whole_game_with_the_keyboard_only(server: ServerThread, browser: Any)
     assert focused(page).startswith("tile")
     page.keyboard.press(" ")
     tab_to(page, "confirm-exchange")
-    rows = page.locator("#sheet tbody tr").count()
-    page.keyboard.press("Enter")
-    sync_api.expect(page.locator("#events li", has_text="You exchanged")).to_be_visible()
-    after_the_reply(page, rows)
-    assert focused(page) != "body"
+    enter_then_the_reply(page, "You exchanged")
 
     tab_to(page, "pass")
-    rows = page.locator("#sheet tbody tr").count()
-    page.keyboard.press("Enter")
-    sync_api.expect(page.locator("#events li", has_text="You passed")).to_be_visible()
-    after_the_reply(page, rows)
-    assert focused(page) != "body"
+    enter_then_the_reply(page, "You passed")
 
     tab_to(page, "resign")
     page.keyboard.press("Enter")
