@@ -994,6 +994,39 @@ def test_a_computer_never_plays_in_an_aborted_game(club: Club, monkeypatch: pyte
     assert game.history == [] and row.computer_to_move is False
 
 
+def test_a_computer_clock_is_not_charged_for_a_worker_warming_up(club: Club, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a restart the computer's first decision waits for a worker to start and load the
+    engine (seconds): its clock is charged only the time it spent choosing."""
+    from qiza.web.clocks import TimeControl
+    from qiza.web.service import COMPUTER, PERSON, SeatSpec
+
+    service = club.service
+    monkeypatch.setattr(service, "schedule_computers", lambda game_id: None)  # the test steps the computer
+    game_id = ""
+    for seed in range(20):  # a game the computer starts
+        created = service.create(seats=[SeatSpec(PERSON, "Ann"), SeatSpec(COMPUTER, level="easy")], seed=seed,
+                                 time_control=TimeControl(minutes=1))
+        if service.peek(created.id)[1].to_move == 1:
+            game_id = created.id
+            break
+    assert game_id, "no seed gave the computer the first turn"
+    thinker = service.thinker
+
+    class WarmingUp:  # the task waits 8 s for a worker, then the worker chooses
+        def run(self, fn: Any, *args: Any) -> Any:
+            club.time.advance(8.0)
+            return thinker.run(fn, *args)
+
+    monkeypatch.setattr(service, "thinker", WarmingUp())
+    club.time.advance(2.0)  # the computer's turn has run 2 s before the decision is asked for
+    assert service._computer_step(game_id) is True
+    row, game = service.peek(game_id)
+    assert [record.seat for record in game.history] == [1]
+    left = row.settings["clock"]["left"]
+    assert left[0] == 60_000 and 57_000 < left[1] <= 58_000  # the 2 s and the choice, not the 8 s wait
+    assert row.settings["clock"]["running"] == 0
+
+
 def test_a_game_left_alone_can_be_claimed_after_a_reminder(club: Club) -> None:
     ann, bob = sign_up(club, "Ann"), sign_up(club, "Bob")
     game_id, seats = seek_and_accept(club, ann, bob)

@@ -230,9 +230,16 @@ def analyze(lexicon: str, gcg_text: str, notation: str = "tournament") -> dict[s
     return {"engine": "static", "turns": rows, "players": summarize(turns)}
 
 
-def choose(level: str, lexicon: str, view: PlayerView, seed: int) -> Move:
-    """The move of a computer seat (runs in a worker process)."""
-    return make_computer(level, worker_lexicon(lexicon), seed=seed, in_worker=True).choose(canonical_view(view))
+def choose(level: str, lexicon: str, view: PlayerView, seed: int) -> tuple[Move, float]:
+    """The move of a computer seat and the seconds the player took to choose it (runs in a
+    worker process). Loading the lexicon and making the player are not counted, nor the wait
+    for a worker still warming up: the caller gives the rest of the time back to the seat's
+    clock (see :meth:`~qiza.web.computer_seats.ComputerSeatsMixin._computer_step`)."""
+    player = make_computer(level, worker_lexicon(lexicon), seed=seed, in_worker=True)
+    view = canonical_view(view)
+    start = time.perf_counter()
+    move = player.choose(view)
+    return move, time.perf_counter() - start
 
 
 def wants_challenge(level: str, lexicon: str, view: PlayerView, record: Record, seed: int) -> bool:

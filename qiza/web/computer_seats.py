@@ -14,6 +14,7 @@ from qiza.errors import (
 )
 from qiza.game import Game, PlayerView, Record
 from qiza.move import Move, Pass
+from qiza.web.clocks import Clock
 from qiza.web.computer import choose as choose_in_worker
 from qiza.web.computer import (
     move_seed,
@@ -148,7 +149,9 @@ class ComputerSeatsMixin(GameCore):
                 return True
             move: Move | None = None
         else:
-            move = self.thinker.run(choose_in_worker, level, lexicon, view, seed)
+            asked = self.now()
+            move, thinking = self.thinker.run(choose_in_worker, level, lexicon, view, seed)
+            waited = self.now() - asked - thinking
         with self._lock(game_id):
             current = self._current(game_id)
             if current is None:
@@ -164,6 +167,7 @@ class ComputerSeatsMixin(GameCore):
                     log.warning("game %s: computer challenge refused (%s)", game_id, exc)
                     return True
             else:
+                self._give_back(row, seat, waited)
                 try:
                     game.play(move, seat=seat)
                 except QizaError as exc:
@@ -171,6 +175,19 @@ class ComputerSeatsMixin(GameCore):
                     game.play(Pass(), seat=seat)
             self._store_computer(row, cached)
             return True
+
+    def _give_back(self, row: GameRow, seat: int, seconds: float) -> None:
+        """Do not charge a computer seat's running clock for ``seconds`` of its turn that were
+        not its thinking: waiting for a worker that was starting or warming up (after a restart
+        of the server), loading a lexicon, or other games' decisions ahead of it in the queue."""
+        data = row.settings.get("clock")
+        if data is None or seconds <= 0:
+            return
+        clock = Clock.from_json(data)
+        if clock.running != seat or clock.since is None:
+            return
+        clock.since = min(self.now(), clock.since + seconds)
+        row.settings["clock"] = clock.json()
 
     def _store_computer(self, row: GameRow, cached: _Cached) -> None:
         try:
