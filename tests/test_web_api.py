@@ -454,7 +454,10 @@ def test_illegal_moves(client: TestClient) -> None:
     error(act(client, game_id, 0, t, 1, "place"), 422, "malformed_move")
     error(act(client, game_id, 0, t, 1, "place", cells={"112": "F", "130": "O"}), 422, "illegal_move")
     error(act(client, game_id, 0, t, 1, "place", cells={"999": "F"}), 422, "malformed_move")
-    error(act(client, game_id, 0, t, 1, "place", cells={"112": "FO"}), 422, "malformed_move")
+    body = error(act(client, game_id, 0, t, 1, "place", cells={"112": "FO"}), 422, "malformed_move")
+    assert "H8" in body["message"] and "'FO' is not one tile" in body["message"]  # the engine's words
+    body = error(act(client, game_id, 0, t, 1, "place", cells={"H8": "F", "I8": "1"}), 422, "malformed_move")
+    assert "I8" in body["message"] and "'1' is not one tile" in body["message"]
     error(act(client, game_id, 0, t, 1, "exchange"), 422, "malformed_move")
     error(act(client, game_id, 0, t, 1, "exchange", tiles="ZZ"), 422, "illegal_move")
     error(act(client, game_id, 0, t, 1, "exchange", tiles="1"), 422, "malformed_move")

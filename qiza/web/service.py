@@ -311,9 +311,10 @@ class GameService(SeatsMixin, ClocksMixin, ComputerSeatsMixin):
     # -- acting ---------------------------------------------------------------------------
     def _placement(self, game: Game, action: Action) -> Place:
         if action.cells is not None:
+            # the keys are this API's (a square's name, or its number); what is on them is the
+            # engine's to judge (:func:`place_from_cells`: the tiles, a line without gaps)
             cells: dict[int, str] = {}
             size = game.board.size
-            labels = game.rules.tile_set.letters
             for key, value in action.cells.items():
                 try:
                     square = game.rules.layout.parse_square(key) if not str(key).isdigit() else int(key)
@@ -321,12 +322,11 @@ class GameService(SeatsMixin, ClocksMixin, ComputerSeatsMixin):
                     raise ApiError(422, "malformed_move", f"{key!r} is not a square") from None
                 if not 0 <= square < size * size:
                     raise ApiError(422, "malformed_move", f"square {key} is off the board")
-                if not (isinstance(value, str) and value.upper() in labels and value in (value.upper(), value.lower())):
-                    raise ApiError(422, "malformed_move", f"square {key}: {value!r} is not one tile of this game "
-                                   f"({' '.join(labels)}; lower case for a blank)")
                 cells[square] = value
             try:
                 return place_from_cells(game.board, cells)
+            except MoveSyntaxError as exc:
+                raise ApiError(422, "malformed_move", str(exc)) from None
             except QizaError as exc:
                 raise ApiError(422, "illegal_move", str(exc)) from None
         if not action.move:
