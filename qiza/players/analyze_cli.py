@@ -15,6 +15,7 @@ summary per player follows::
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import sys
 from collections.abc import Callable
@@ -99,9 +100,11 @@ def analyze(path: str, lexicon: str | None = None, player: str | None = None, en
 def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, player: str | None = None,
                    engine_name: str = "static", iterations: int = 200,
                    source: str = "the record", notation: Notation = Notation.TOURNAMENT,
-                   on_turn: Callable[[int, int], object] | None = None) -> list[TurnAnalysis]:
+                   on_turn: Callable[[int, int], object] | None = None,
+                   workers: int | None = None) -> list[TurnAnalysis]:
     """:func:`analyze` for a record in memory (``lexicon``: a lexicon, or its name); moves are
-    written in ``notation`` (GCG's, tournament, unless the game was played in another)."""
+    written in ``notation`` (GCG's, tournament, unless the game was played in another).
+    ``workers``: the simulation's processes (default: the cores)."""
     from qiza.gcg import EventType
     from qiza.players.best_cli import AfterTheEnd, game_from_record, record_lexicon
     from qiza.players.engine import StaticPlayer
@@ -143,13 +146,13 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
                 engine = StaticPlayer(game.lexicon)
                 if engine_name == "sim":
                     sim = SimPlayer(game.lexicon, seed=1, time_limit=3600.0, min_iterations=iterations + 1,
-                                    max_iterations=iterations)
+                                    max_iterations=iterations, workers=workers)
             view = game.view(game.to_move)
             exact = engine_name in ("endgame", "auto") and view.bag_count == 0 and len(game.players) == 2
             pre = engine_name == "auto" and view.bag_count in (1, 2) and len(game.players) == 2
             if sim is None and engine_name == "auto" and not exact and not pre:
                 sim = SimPlayer(game.lexicon, seed=1, time_limit=3600.0, min_iterations=iterations + 1,
-                                max_iterations=iterations)
+                                max_iterations=iterations, workers=workers)
             options = engine.ranked(view)
             best = options[0] if options else None
             best_text = format_move(best.move, notation, game.board) if best else "pass"
@@ -376,7 +379,9 @@ def summarize(results: list[TurnAnalysis], threshold: float = 5.0) -> list[dict[
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the subcommand's arguments."""
-    parser.add_argument("record", help="a GCG game record, or a game saved by qiza (.json)")
+    parser.add_argument("record", nargs="+",
+                        help="a GCG game record, or a game saved by qiza (.json); several, or folders of "
+                             "them: a line per game, each player's totals and the turns that lost the most")
     parser.add_argument("--player", default=None, help="only this player's turns (nickname or name)")
     parser.add_argument("--lexicon", default=None,
                         help="lexicon (default: the record's, else the built-in English list that accepts most of its words)")
@@ -389,6 +394,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "with the bag empty, the pre-endgame search with one tile in it, sim elsewhere")
     parser.add_argument("--iterations", type=int, default=200,
                         help="sim: continuations simulated per move (default 200)")
+    parser.add_argument("-j", "--jobs", type=int, default=None,
+                        help="several games: worker processes (default: all cores)")
+    parser.add_argument("--ray", metavar="ADDRESS", default=None,
+                        help="several games: analyse them on a Ray cluster (auto, ray://HOST:10001, or local; "
+                             "needs qiza[train])")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -398,6 +408,11 @@ def run(args: argparse.Namespace) -> int:
     prepare_move_generator()
     if args.iterations < 1:
         raise QizaError("--iterations must be at least 1")
+    if args.jobs is not None and args.jobs < 0:
+        raise QizaError(f"--jobs must be 0 (all cores) or more, not {args.jobs}")
+    if len(args.record) > 1 or os.path.isdir(args.record[0]):
+        return _run_many(args)
+    args.record = args.record[0]
     from qiza.players.selfplay import progress_bar
 
     bar = None
@@ -432,3 +447,29 @@ def run(args: argparse.Namespace) -> int:
     for line in format_analysis(results, args.threshold, width=width, notation=Notation.TOURNAMENT):
         print(line)
     return 0
+
+
+def _run_many(args: argparse.Namespace) -> int:
+    """``qiza analyze`` of several records or folders (:mod:`qiza.players.analyze_many`)."""
+    from qiza.players.analyze_many import analyze_many, format_many, record_files
+    from qiza.players.selfplay import progress_bar
+    from qiza.text import notation_note
+
+    files = record_files(args.record)
+    print(f"Lexicon: {args.lexicon.upper()}" if args.lexicon else "Lexicon: each record's own", flush=True)
+    bar = progress_bar(len(files), sys.stderr.isatty())
+    order = {path: n for n, path in enumerate(files)}
+    games = []
+    try:
+        for game in analyze_many(files, lexicon=args.lexicon, player=args.player, engine=args.engine,
+                                 iterations=args.iterations, jobs=args.jobs, ray_address=args.ray):
+            games.append(game)
+            bar.update(1)
+    finally:
+        bar.close()
+    games.sort(key=lambda g: order[g.source])
+    print(notation_note(Notation.TOURNAMENT))
+    for line in format_many(games, args.threshold):
+        print(line)
+    return 0 if any(not g.error for g in games) else 1
+

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import multiprocessing
 import os
 import random
 import statistics
@@ -33,6 +32,7 @@ from qiza.lexicon import Lexicon, load_lexicon
 from qiza.move import Pass
 from qiza.paths import is_file
 from qiza.players import ComputerPlayer, level_names, make_player
+from qiza.players.cluster import run_many
 from qiza.rules import Rules, find_preset
 
 
@@ -165,7 +165,8 @@ def _run_one(game: int) -> GameResult:
 
 def run_games(specs: Sequence[str], games: int, *, lexicon: str = "twl06", rules: Rules | None = None,
               jobs: int | None = None, seed: int = 0, progress: bool = True,
-              options: dict[str, object] | None = None, both_seats: bool = False) -> Iterator[GameResult]:
+              options: dict[str, object] | None = None, both_seats: bool = False,
+              ray_address: str | None = None) -> Iterator[GameResult]:
     """Play ``games`` games between the players named by ``specs`` (levels or engines, or
     ``static:PATH`` for the static player with the leave model of a file).
 
@@ -173,27 +174,20 @@ def run_games(specs: Sequence[str], games: int, *, lexicon: str = "twl06", rules
     then the number of games, twice the number of shuffles); the two results of a shuffle
     share its ``seed``.
 
-    Runs on ``jobs`` processes (default: the cores); each worker loads the lexicon and the
-    generator once. Yields results as games finish.
+    Runs on ``jobs`` processes (default: the cores), or on the Ray cluster at ``ray_address``
+    (see :func:`qiza.players.cluster.run_many`); each worker loads the lexicon and the
+    generator once. A game's result depends on its number only, not on where it was played.
+    Yields results as games finish.
     """
     rules = rules or find_preset("classic")
     options = options or {}
-    jobs = jobs or os.cpu_count() or 1
     seeds = range(2 * seed, 2 * seed + games) if both_seats else range(seed, seed + games)
     bar = progress_bar(games, progress)
     try:
-        if jobs == 1:
-            _init_worker(specs, lexicon, rules, options, both_seats)
-            for s in seeds:
-                result = _run_one(s)
-                bar.update(1)
-                yield result
-        else:
-            ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
-            with ctx.Pool(jobs, _init_worker, (list(specs), lexicon, rules, options, both_seats)) as pool:
-                for result in pool.imap_unordered(_run_one, seeds):
-                    bar.update(1)
-                    yield result
+        for result in run_many(_run_one, seeds, jobs=jobs, initializer=_init_worker,
+                               initargs=(list(specs), lexicon, rules, options, both_seats), ray_address=ray_address):
+            bar.update(1)
+            yield result
     finally:
         bar.close()
 
@@ -307,6 +301,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lexicon", default="twl06", help="twl06 (default), sowpods, enable or a word-list file")
     parser.add_argument("--rules", default="classic", help="rule preset (classic, 8-tile, 9-tile, ...)")
     parser.add_argument("-j", "--jobs", type=int, default=None, help="worker processes (default: all cores)")
+    parser.add_argument("--ray", metavar="ADDRESS", default=None,
+                        help="play on a Ray cluster instead: auto, ray://HOST:10001, or local (needs qiza[train])")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0): a run repeats exactly, "
                         "on any number of jobs, except for players limited by time")
     parser.add_argument("--time-limit", type=float, default=None, help="seconds per move for sim/champion, and for endgame's search")
@@ -372,7 +368,7 @@ def run(args: argparse.Namespace) -> int:
     prepare_move_generator()  # compiled once here, not in every worker at once
     results = list(run_games(specs, args.games, lexicon=args.lexicon, rules=rules, jobs=args.jobs,
                              seed=args.seed, progress=not args.no_progress, options=options,
-                             both_seats=args.both_seats))
+                             both_seats=args.both_seats, ray_address=args.ray))
     results.sort(key=lambda r: r.seed)
     names = [s if specs.count(s) == 1 else f"{s}#{i + 1}" for i, s in enumerate(specs)]
     print(format_table(summarize(names, results), results))

@@ -34,6 +34,7 @@ import numpy as np
 
 from qiza.errors import QizaError
 from qiza.lexicon import load_lexicon
+from qiza.players.cluster import connect_ray, ray_cpus, ray_machines
 from qiza.players.fast import apply_move, draw
 from qiza.players.leaves import (
     LETTERS,
@@ -315,17 +316,8 @@ class _RayCluster:
     BATCH = 50
 
     def __init__(self, address: str) -> None:
-        try:
-            import ray
-        except ImportError:
-            raise QizaError("training on Ray needs the ray package: pip install 'qiza[train]'") from None
-        self.ray = ray
-        if not ray.is_initialized():
-            if address == "local":
-                ray.init(include_dashboard=False, log_to_driver=False)
-            else:
-                ray.init(address=address, include_dashboard=False, log_to_driver=False)
-        self.remote = ray.remote(play_batch)
+        self.ray = connect_ray(address)
+        self.remote = self.ray.remote(play_batch)
 
     def play(self, setup: Setup, seeds: range, note: Callable[[int, int], None]) -> list[Observation]:
         ray = self.ray
@@ -343,10 +335,10 @@ class _RayCluster:
         return obs
 
     def cpus(self) -> int:
-        return int(self.ray.cluster_resources().get("CPU", 1))
+        return ray_cpus(self.ray)
 
     def machines(self) -> int:
-        return sum(1 for node in self.ray.nodes() if node.get("Alive"))
+        return ray_machines(self.ray)
 
 
 def observation_histogram(n: np.ndarray) -> dict[str, int]:

@@ -1,0 +1,194 @@
+"""``qiza analyze`` of many games at once: a folder of a player's GCG files, or a tournament's.
+
+Each game is analysed as ``qiza analyze`` analyses one (:func:`~qiza.players.analyze_cli.analyze_record`),
+the games in parallel on worker processes (:func:`qiza.players.cluster.run_many`; on a Ray
+cluster with ``--ray ADDRESS``). The report has a line per game, then each player's totals
+over all games (turns, best moves found, equity lost per turn, mistakes), then the turns that
+lost the most equity, the ones to study first::
+
+    qiza analyze ~/games/*.gcg --player ann
+    qiza analyze tournament/ -j 8 --engine sim --iterations 300
+    qiza analyze archive/ --ray auto
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from qiza.errors import QizaError
+from qiza.lexicon import Lexicon, load_lexicon
+from qiza.players.analyze_cli import TurnAnalysis, analyze_record, load_record
+from qiza.players.cluster import run_many
+
+RECORD_SUFFIXES = (".gcg", ".json")
+"""The files of a folder that are analysed: GCG records and games saved by qiza."""
+
+
+@dataclass(frozen=True)
+class GameAnalysis:
+    """One game of :func:`analyze_many`: its turns, or why it could not be analysed."""
+
+    source: str
+    """The file's path."""
+    players: list[str] = field(default_factory=list)
+    """The players' nicknames, in the record's order."""
+    scores: list[int] = field(default_factory=list)
+    """Each player's last total in the record (the final score of a finished game)."""
+    turns: list[TurnAnalysis] = field(default_factory=list)
+    lexicon: str = ""
+    error: str = ""
+    """Why the game was not analysed (an unreadable file, an unknown player...), else empty."""
+
+
+def record_files(paths: Sequence[str]) -> list[str]:
+    """The record files named by ``paths``: files as given, and the ``.gcg`` and ``.json``
+    files in each folder and its subfolders (in name order). A :class:`QizaError` names a path
+    that does not exist, or a folder without records."""
+    found: list[str] = []
+    for path in paths:
+        where = Path(path)
+        if where.is_dir():
+            inside = sorted(str(p) for p in where.rglob("*") if p.is_file() and p.suffix.lower() in RECORD_SUFFIXES)
+            if not inside:
+                raise QizaError(f"{path}: no game records (.gcg or .json files) in this folder")
+            found.extend(inside)
+        elif where.exists():
+            found.append(path)
+        else:
+            raise QizaError(f"{path}: no such file or folder")
+    return list(dict.fromkeys(found))
+
+
+_SETUP: dict[str, Any] = {}
+
+
+def _setup(lexicon: str | None, player: str | None, engine: str, iterations: int, workers: int | None) -> None:
+    _SETUP.update(lexicon=lexicon, player=player, engine=engine, iterations=iterations, workers=workers, loaded={})
+
+
+def _lexicon(name: str) -> Lexicon:
+    loaded: dict[str, Lexicon] = _SETUP["loaded"]
+    if name not in loaded:
+        loaded[name] = load_lexicon(name)
+    return loaded[name]
+
+
+def analyze_game(path: str) -> GameAnalysis:
+    """One record analysed with the settings of the worker (see :func:`analyze_many`); a game
+    that cannot be analysed comes back with its :attr:`~GameAnalysis.error`, so that one bad
+    file does not stop the others."""
+    from qiza.players.best_cli import record_lexicon
+
+    try:
+        record = load_record(path)
+        name = _SETUP["lexicon"] or record_lexicon(record)[0]
+        turns = analyze_record(record, _lexicon(name), _SETUP["player"], _SETUP["engine"], _SETUP["iterations"],
+                               path, workers=_SETUP["workers"])
+    except (QizaError, OSError, UnicodeError) as exc:
+        return GameAnalysis(path, error=str(exc) or type(exc).__name__)
+    totals: dict[str, int] = {}
+    for event in record.events:
+        totals[event.player] = event.total
+    nicks = [p.nick for p in record.players]
+    return GameAnalysis(path, nicks, [totals.get(nick, 0) for nick in nicks], turns, name.upper())
+
+
+def analyze_many(paths: Sequence[str], *, lexicon: str | None = None, player: str | None = None,
+                 engine: str = "static", iterations: int = 200, jobs: int | None = None,
+                 ray_address: str | None = None) -> Iterator[GameAnalysis]:
+    """Analyse the records named by ``paths`` (files, or folders: see :func:`record_files`),
+    yielding each game as it is done, in any order.
+
+    ``lexicon``: every game's (default: each record's own); ``player``: only that player's
+    turns (by nickname or name; games without them come back with an error); ``engine`` and
+    ``iterations`` as in :func:`~qiza.players.analyze_cli.analyze_record`. The games run on
+    ``jobs`` processes (default: the cores), a simulation on one core each, or on the Ray
+    cluster at ``ray_address``."""
+    files = record_files(paths)
+    jobs = jobs or os.cpu_count() or 1
+    parallel = ray_address is not None or (jobs > 1 and len(files) > 1)
+    yield from run_many(analyze_game, files, jobs=jobs, initializer=_setup,
+                        initargs=(lexicon, player, engine, iterations, 1 if parallel else None), ray_address=ray_address)
+
+
+@dataclass
+class PlayerTotals:
+    """One player's figures over the games analysed."""
+
+    player: str
+    games: int = 0
+    wins: float = 0.0
+    turns: int = 0
+    rated: int = 0
+    best_found: int = 0
+    lost: float = 0.0
+    mistakes: int = 0
+
+    @property
+    def per_turn(self) -> float | None:
+        """Equity lost per rated turn."""
+        return self.lost / self.rated if self.rated else None
+
+
+def totals(games: Sequence[GameAnalysis], threshold: float = 5.0) -> list[PlayerTotals]:
+    """Each player's totals over ``games`` (by nickname; most games first), their turns
+    counted only where analysed (see ``--player``)."""
+    table: dict[str, PlayerTotals] = {}
+    for game in games:
+        if game.error:
+            continue
+        best = max(game.scores, default=0)
+        winners = sum(1 for s in game.scores if s == best)
+        shown = {t.player for t in game.turns}
+        for nick, score in zip(game.players, game.scores):
+            if nick not in shown:
+                continue
+            row = table.setdefault(nick, PlayerTotals(nick))
+            row.games += 1
+            row.wins += 1 / winners if score == best else 0.0
+            mine = [t for t in game.turns if t.player == nick]
+            rated = [t.lost for t in mine if t.lost is not None]
+            row.turns += len(mine)
+            row.rated += len(rated)
+            row.best_found += sum(1 for x in rated if x < 0.05)
+            row.lost += sum(rated)
+            row.mistakes += sum(1 for x in rated if x >= threshold)
+    return sorted(table.values(), key=lambda r: (-r.games, r.player.lower()))
+
+
+def format_many(games: Sequence[GameAnalysis], threshold: float = 5.0, worst: int = 10) -> list[str]:
+    """The report: a line per game (in the order given), each player's totals, and the
+    ``worst`` turns by equity lost."""
+    lines = [f"{'game':<32} {'turns':>5} {'lost/turn':>9} {'mistakes':>8}  {'lexicon':<8} final scores"]
+    for game in games:
+        name = Path(game.source).name
+        if game.error:
+            lines.append(f"{name[:32]:<32} not analysed: {game.error}")
+            continue
+        rated = [t.lost for t in game.turns if t.lost is not None]
+        per_turn = f"{sum(rated) / len(rated):.1f}" if rated else "-"
+        score = ", ".join(f"{nick} {s}" for nick, s in zip(game.players, game.scores))
+        lines.append(f"{name[:32]:<32} {len(game.turns):>5} {per_turn:>9} "
+                     f"{sum(1 for x in rated if x >= threshold):>8}  {game.lexicon:<8} {score}")
+    rows = totals(games, threshold)
+    done = sum(1 for g in games if not g.error)
+    lines += ["", f"{done} of {len(games)} games analysed",
+              f"{'player':<16} {'games':>5} {'wins':>6} {'turns':>5} {'best found':>10} {'lost/turn':>9} {'mistakes':>8}"]
+    for row in rows:
+        found = f"{100 * row.best_found / row.rated:.0f}%" if row.rated else "-"
+        per_turn = "-" if row.per_turn is None else f"{row.per_turn:.1f}"
+        lines.append(f"{row.player[:16]:<16} {row.games:>5} {row.wins:>6g} {row.turns:>5} {found:>10} {per_turn:>9} "
+                     f"{row.mistakes:>8}")
+    ranked = sorted(((t.lost, g, t) for g in games for t in g.turns if t.lost is not None and t.lost >= threshold),
+                    key=lambda x: -x[0])[:worst]
+    if ranked:
+        lines += ["", f"The {len(ranked)} turns that lost the most equity:",
+                  f"{'game':<24} {'turn':>4} {'player':<10} {'rack':<9} {'played':<18} {'best':<18} {'lost':>6}"]
+        for lost, game, t in ranked:
+            lines.append(f"{Path(game.source).name[:24]:<24} {t.turn:>4} {t.player[:10]:<10} {t.rack:<9} "
+                         f"{t.played[:18]:<18} {t.best[:18]:<18} {lost:>6.1f}")
+    return lines

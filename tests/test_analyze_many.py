@@ -1,0 +1,120 @@
+"""``qiza analyze`` of many games (qiza.players.analyze_many) and the jobs spread over worker
+processes or a Ray cluster (qiza.players.cluster), as self-play uses them too."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from qiza import gcg
+from qiza.errors import QizaError
+from qiza.game import Game
+from qiza.lexicon import load_lexicon
+from qiza.players import make_player
+from qiza.players.analyze_cli import analyze_record
+from qiza.players.analyze_many import analyze_many, format_many, record_files, totals
+from qiza.rules import CLASSIC
+
+
+def _write_games(folder: Path, count: int, turns: int = 8) -> list[Path]:
+    """``count`` games of two computer players (ENABLE), cut after ``turns`` turns, as GCG."""
+    lexicon = load_lexicon("enable")
+    paths = []
+    for n in range(count):
+        game = Game(CLASSIC, players=["Ann", "Bob" if n % 2 else "Cy"], lexicon=lexicon, seed=40 + n)
+        players = [make_player("medium", lexicon, seed=n), make_player("easy", lexicon, seed=n)]
+        while not game.over and len(game.history) < turns:
+            game.play(players[game.to_move].choose(game.view(game.to_move)))
+        path = folder / f"game{n}.gcg"
+        path.write_text(gcg.dumps(gcg.from_game(game)), encoding="utf-8")
+        paths.append(path)
+    return paths
+
+
+@pytest.fixture(scope="module")
+def games(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("games")
+    (folder / "club").mkdir()
+    _write_games(folder, 2)
+    for path in _write_games(folder / "club", 1):
+        path.rename(folder / "club" / "later.gcg")
+    (folder / "notes.txt").write_text("not a record")
+    return folder
+
+
+def test_the_files_of_folders_and_what_is_not_there(games: Path, tmp_path: Path) -> None:
+    files = record_files([str(games), str(games / "game1.gcg")])
+    assert [Path(f).relative_to(games).as_posix() for f in files] == ["club/later.gcg", "game0.gcg", "game1.gcg"]
+    with pytest.raises(QizaError, match="nowhere.gcg: no such file or folder"):
+        record_files([str(games / "nowhere.gcg")])
+    with pytest.raises(QizaError, match="no game records"):
+        record_files([str(tmp_path)])
+
+
+def test_many_games_are_each_analysed_as_one_is_and_totalled(games: Path, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.gcg"
+    bad.write_bytes(b"\x00\x01 not a game")
+    paths = [str(games), str(bad)]
+    serial = sorted(analyze_many(paths, jobs=1), key=lambda g: g.source)
+    parallel = sorted(analyze_many(paths, jobs=2), key=lambda g: g.source)
+    assert serial == parallel  # the same analysis on two worker processes
+    by_name = {Path(g.source).name: g for g in serial}
+    assert by_name["bad.gcg"].error and not by_name["bad.gcg"].turns
+    for name in ("game0.gcg", "game1.gcg", "later.gcg"):
+        game = by_name[name]
+        record = gcg.load(next(f for f in record_files([str(games)]) if f.endswith(name)))
+        assert not game.error and game.lexicon == "ENABLE" and game.turns == analyze_record(record, "enable")
+        assert game.players == [p.nick for p in record.players]
+        assert game.scores == [max((e.total for e in record.events if e.player == p.nick), default=0)
+                               for p in record.players]
+    rows = {row.player: row for row in totals(serial)}
+    assert rows["Ann"].games == 3 and rows["Bob"].games == 1 and rows["Cy"].games == 2
+    ann = [t for g in serial for t in g.turns if t.player == "Ann"]
+    rated = [t.lost for t in ann if t.lost is not None]
+    assert rows["Ann"].turns == len(ann) and rows["Ann"].rated == len(rated)
+    assert rows["Ann"].lost == pytest.approx(sum(rated))
+    assert rows["Ann"].mistakes == sum(1 for x in rated if x >= 5)
+    assert rows["Ann"].wins + rows["Bob"].wins + rows["Cy"].wins == pytest.approx(3)
+    # one player's turns only: the others' games are not counted for them
+    only = list(analyze_many([str(games)], player="Bob", jobs=1))
+    assert {t.player for g in only for t in g.turns} == {"Bob"}
+    assert sorted(bool(g.error) for g in only) == [False, True, True]  # Bob played one game of three
+    assert [row.player for row in totals(only)] == ["Bob"]
+    lines = format_many(serial)
+    assert lines[0].split()[:4] == ["game", "turns", "lost/turn", "mistakes"]
+    assert any(line.startswith("bad.gcg") and "not analysed" in line for line in lines)
+    assert "3 of 4 games analysed" in lines
+
+
+def test_the_command_analyses_a_folder(games: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from qiza.cli import main
+
+    assert main(["analyze", str(games), "--player", "Ann", "-j", "2"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "Lexicon: each record's own"
+    assert [line.split()[0] for line in out[3:6]] == ["later.gcg", "game0.gcg", "game1.gcg"]  # in file order
+    assert "3 of 3 games analysed" in out
+    assert next(line for line in out if line.startswith("Ann")).split()[1] == "3"  # three games
+    assert main(["analyze", str(games), "--jobs", "-1"]) == 1
+    assert "--jobs must be 0 (all cores) or more" in capsys.readouterr().err
+
+
+def test_self_play_and_analysis_on_ray_match_the_process_pool(games: Path) -> None:
+    """``--ray``: a Ray instance on this machine (one CPU) plays the same games and makes the
+    same analysis as the local worker processes."""
+    ray = pytest.importorskip("ray", reason="ray is not installed (pip install 'qiza[train]')")
+    from qiza.players.selfplay import run_games
+
+    local = sorted(run_games(["static", "maxscore"], 3, lexicon="enable", jobs=2, seed=5, progress=False),
+                   key=lambda r: r.seed)
+    analysed = sorted(analyze_many([str(games)], jobs=1), key=lambda g: g.source)
+    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+    try:
+        on_ray = sorted(run_games(["static", "maxscore"], 3, lexicon="enable", seed=5, progress=False,
+                                  ray_address="auto"), key=lambda r: r.seed)
+        analysed_on_ray = sorted(analyze_many([str(games)], ray_address="auto"), key=lambda g: g.source)
+    finally:
+        ray.shutdown()
+    assert [(r.seed, r.scores, r.turns) for r in on_ray] == [(r.seed, r.scores, r.turns) for r in local]
+    assert analysed_on_ray == analysed
