@@ -55,6 +55,9 @@ def test_spanish_multi_letter_tiles() -> None:
         i = SPANISH.letters.index(label)
         assert (SPANISH.counts[i], SPANISH.values[i]) == (count, value), label
     assert "K" not in SPANISH.letters and "W" not in SPANISH.letters
+    for blank in ("k", "w"):  # the FISE rules: a blank cannot stand for K or W either
+        with pytest.raises(QizaError):
+            SPANISH.codes(blank)
     assert SPANISH.multi_letter and not ENGLISH.multi_letter
     ch, ll, rr = (SPANISH.code(x) for x in ("CH", "LL", "RR"))
     # greedy longest match: CHICO is CH-I-C-O; CALLE is C-A-LL-E; CARRO is C-A-RR-O
