@@ -162,17 +162,17 @@ def totals(games: Sequence[GameAnalysis], threshold: float = 5.0) -> list[Player
 
 def format_many(games: Sequence[GameAnalysis], threshold: float = 5.0, worst: int = 10) -> list[str]:
     """The report: a line per game (in the order given), each player's totals, and the
-    ``worst`` turns by equity lost."""
-    lines = [f"{'game':<32} {'turns':>5} {'lost/turn':>9} {'mistakes':>8}  {'lexicon':<8} final scores"]
+    ``worst`` turns by equity lost (80 columns but for long names and final scores)."""
+    lines = [f"{'game':<24} {'turns':>5} {'lost/turn':>9} {'mistakes':>8}  {'lexicon':<8} final scores"]
     for game in games:
         name = Path(game.source).name
         if game.error:
-            lines.append(f"{name[:32]:<32} not analysed: {game.error}")
+            lines.append(f"{name[:24]:<24} not analysed: {game.error}")
             continue
         rated = [t.lost for t in game.turns if t.lost is not None]
         per_turn = f"{sum(rated) / len(rated):.1f}" if rated else "-"
         score = ", ".join(f"{nick} {s}" for nick, s in zip(game.players, game.scores))
-        lines.append(f"{name[:32]:<32} {len(game.turns):>5} {per_turn:>9} "
+        lines.append(f"{name[:24]:<24} {len(game.turns):>5} {per_turn:>9} "
                      f"{sum(1 for x in rated if x >= threshold):>8}  {game.lexicon:<8} {score}")
     rows = totals(games, threshold)
     done = sum(1 for g in games if not g.error)
@@ -187,8 +187,8 @@ def format_many(games: Sequence[GameAnalysis], threshold: float = 5.0, worst: in
                     key=lambda x: -x[0])[:worst]
     if ranked:
         lines += ["", f"The {len(ranked)} turns that lost the most equity:",
-                  f"{'game':<24} {'turn':>4} {'player':<10} {'rack':<9} {'played':<18} {'best':<18} {'lost':>6}"]
+                  f"{'game':<18} {'turn':>4} {'player':<8} {'rack':<9} {'played':<14} {'best':<14} {'lost':>6}"]
         for lost, game, t in ranked:
-            lines.append(f"{Path(game.source).name[:24]:<24} {t.turn:>4} {t.player[:10]:<10} {t.rack:<9} "
-                         f"{t.played[:18]:<18} {t.best[:18]:<18} {lost:>6.1f}")
+            lines.append(f"{Path(game.source).name[:18]:<18} {t.turn:>4} {t.player[:8]:<8} {t.rack:<9} "
+                         f"{t.played[:14]:<14} {t.best[:14]:<14} {lost:>6.1f}")
     return lines
