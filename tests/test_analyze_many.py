@@ -18,13 +18,14 @@ from qiza.rules import CLASSIC
 
 
 def _write_games(folder: Path, count: int, turns: int = 8) -> list[Path]:
-    """``count`` games of two computer players (ENABLE), cut after ``turns`` turns, as GCG."""
+    """``count`` games of two computer players (ENABLE) as GCG: the first played to the end,
+    the others cut after ``turns`` turns."""
     lexicon = load_lexicon("enable")
     paths = []
     for n in range(count):
         game = Game(CLASSIC, players=["Ann", "Bob" if n % 2 else "Cy"], lexicon=lexicon, seed=40 + n)
         players = [make_player("medium", lexicon, seed=n), make_player("easy", lexicon, seed=n)]
-        while not game.over and len(game.history) < turns:
+        while not game.over and (n == 0 or len(game.history) < turns):
             game.play(players[game.to_move].choose(game.view(game.to_move)))
         path = folder / f"game{n}.gcg"
         path.write_text(gcg.dumps(gcg.from_game(game)), encoding="utf-8")
@@ -66,8 +67,9 @@ def test_many_games_are_each_analysed_as_one_is_and_totalled(games: Path, tmp_pa
         record = gcg.load(next(f for f in record_files([str(games)]) if f.endswith(name)))
         assert not game.error and game.lexicon == "ENABLE" and game.turns == analyze_record(record, "enable")
         assert game.players == [p.nick for p in record.players]
-        assert game.scores == [max((e.total for e in record.events if e.player == p.nick), default=0)
-                               for p in record.players]
+        assert game.scores == [[e.total for e in record.events if e.player == p.nick][-1]
+                               for p in record.players]  # the last totals: after the racks left
+    assert [by_name[name].finished for name in ("game0.gcg", "game1.gcg", "later.gcg")] == [True, False, True]
     rows = {row.player: row for row in totals(serial)}
     assert rows["Ann"].games == 3 and rows["Bob"].games == 1 and rows["Cy"].games == 2
     ann = [t for g in serial for t in g.turns if t.player == "Ann"]
@@ -75,7 +77,8 @@ def test_many_games_are_each_analysed_as_one_is_and_totalled(games: Path, tmp_pa
     assert rows["Ann"].turns == len(ann) and rows["Ann"].rated == len(rated)
     assert rows["Ann"].lost == pytest.approx(sum(rated))
     assert rows["Ann"].mistakes == sum(1 for x in rated if x >= 5)
-    assert rows["Ann"].wins + rows["Bob"].wins + rows["Cy"].wins == pytest.approx(3)
+    assert rows["Ann"].wins + rows["Bob"].wins + rows["Cy"].wins == pytest.approx(2)  # two games finished
+    assert rows["Bob"].wins == 0  # in the game cut short
     # one player's turns only: the others' games are not counted for them
     only = list(analyze_many([str(games)], player="Bob", jobs=1))
     assert {t.player for g in only for t in g.turns} == {"Bob"}

@@ -40,6 +40,8 @@ class GameAnalysis:
     """Each player's last total in the record (the final score of a finished game)."""
     turns: list[TurnAnalysis] = field(default_factory=list)
     lexicon: str = ""
+    finished: bool = False
+    """Whether the game is over (its scores final); only finished games count wins."""
     error: str = ""
     """Why the game was not analysed (an unreadable file, an unknown player...), else empty."""
 
@@ -81,6 +83,7 @@ def analyze_game(path: str) -> GameAnalysis:
     """One record analysed with the settings of the worker (see :func:`analyze_many`); a game
     that cannot be analysed comes back with its :attr:`~GameAnalysis.error`, so that one bad
     file does not stop the others."""
+    from qiza import gcg
     from qiza.players.best_cli import record_lexicon
 
     try:
@@ -94,7 +97,9 @@ def analyze_game(path: str) -> GameAnalysis:
     for event in record.events:
         totals[event.player] = event.total
     nicks = [p.nick for p in record.players]
-    return GameAnalysis(path, nicks, [totals.get(nick, 0) for nick in nicks], turns, name.upper())
+    game = gcg.replay(record).game
+    finished = game is not None and game.over  # as the rules engine saw it (Quackle marks ended games #incomplete too)
+    return GameAnalysis(path, nicks, [totals.get(nick, 0) for nick in nicks], turns, name.upper(), finished)
 
 
 def analyze_many(paths: Sequence[str], *, lexicon: str | None = None, player: str | None = None,
@@ -136,7 +141,8 @@ class PlayerTotals:
 
 def totals(games: Sequence[GameAnalysis], threshold: float = 5.0) -> list[PlayerTotals]:
     """Each player's totals over ``games`` (by nickname; most games first), their turns
-    counted only where analysed (see ``--player``)."""
+    counted only where analysed (see ``--player``), their wins only in finished games (a
+    shared win as a fraction)."""
     table: dict[str, PlayerTotals] = {}
     for game in games:
         if game.error:
@@ -149,7 +155,7 @@ def totals(games: Sequence[GameAnalysis], threshold: float = 5.0) -> list[Player
                 continue
             row = table.setdefault(nick, PlayerTotals(nick))
             row.games += 1
-            row.wins += 1 / winners if score == best else 0.0
+            row.wins += 1 / winners if game.finished and score == best else 0.0
             mine = [t for t in game.turns if t.player == nick]
             rated = [t.lost for t in mine if t.lost is not None]
             row.turns += len(mine)
@@ -163,17 +169,18 @@ def totals(games: Sequence[GameAnalysis], threshold: float = 5.0) -> list[Player
 def format_many(games: Sequence[GameAnalysis], threshold: float = 5.0, worst: int = 10) -> list[str]:
     """The report: a line per game (in the order given), each player's totals, and the
     ``worst`` turns by equity lost (80 columns but for long names and final scores)."""
-    lines = [f"{'game':<24} {'turns':>5} {'lost/turn':>9} {'mistakes':>8}  {'lexicon':<8} final scores"]
+    lines = [f"{'game':<25} {'turns':>5} {'lost/turn':>9} {'mistakes':>8}  {'lexicon':<8} final scores"]
     for game in games:
         name = Path(game.source).name
         if game.error:
-            lines.append(f"{name[:24]:<24} not analysed: {game.error}")
+            lines.append(f"{name[:25]:<25} not analysed: {game.error}")
             continue
         rated = [t.lost for t in game.turns if t.lost is not None]
         per_turn = f"{sum(rated) / len(rated):.1f}" if rated else "-"
         score = ", ".join(f"{nick} {s}" for nick, s in zip(game.players, game.scores))
-        lines.append(f"{name[:24]:<24} {len(game.turns):>5} {per_turn:>9} "
-                     f"{sum(1 for x in rated if x >= threshold):>8}  {game.lexicon:<8} {score}")
+        lines.append(f"{name[:25]:<25} {len(game.turns):>5} {per_turn:>9} "
+                     f"{sum(1 for x in rated if x >= threshold):>8}  {game.lexicon:<8} {score}"
+                     + ("" if game.finished else " (unfinished)"))
     rows = totals(games, threshold)
     done = sum(1 for g in games if not g.error)
     lines += ["", f"{done} of {len(games)} games analysed",
