@@ -20,6 +20,7 @@ import os
 import time
 from collections.abc import Callable, Iterable
 
+from qiza import quiz
 from qiza.alphabet import TileSetError, nfc
 from qiza.lexicon import MAX_LENGTH, MIN_LENGTH, Lexicon, load_lexicon, user_cache_dir
 from qiza.text import plural
@@ -46,6 +47,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     pattern = actions.add_parser("pattern", help="words matching a pattern: ? or . one tile, * any tiles")
     pattern.add_argument("pattern")
     actions.add_parser("info", help="lexicon size, load report and the word graph's build or load time")
+    quiz.configure(actions)
 
 
 def _columns(words: Iterable[str]) -> str:
@@ -105,6 +107,8 @@ def run(args: argparse.Namespace) -> int:
     if action == "pattern":
         _print_list(lexicon.matching(read(args.pattern)))
         return 0
+    if action == "quiz":
+        return quiz.command(lexicon, args, read)
     return _info(lexicon, load_seconds)
 
 
