@@ -171,8 +171,9 @@ def command(lexicon: Lexicon, args: argparse.Namespace, read: Callable[[str], st
         return 0
     questions = pick(ranked, ranks, args.count, args.seed)
     high = min(ranks[1], len(ranked))
-    print(f"Anagram quiz: {plural(len(questions), 'alphagram')} of {args.length} tiles from {lexicon.name}, probability "
-          f"ranks {ranks[0]}-{high} of {len(ranked)}. Type the words of each (Enter alone: none; quit: stop).")
+    print(f"Anagram quiz: {plural(len(questions), 'alphagram')} of {args.length} tiles from {lexicon.name}, "
+          f"probability ranks {ranks[0]}-{high} of {len(ranked):,}.")
+    print("Type the words of each (Enter alone: none; quit: stop).")
 
     def ask(prompt: str) -> str | None:
         try:
