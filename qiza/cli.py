@@ -22,6 +22,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "movegen": ("qiza.movegen_cli", "all legal placements of positions in the shared positions format"),
     "best": ("qiza.players.best_cli", "the computer's best moves for a position"),
     "analyze": ("qiza.players.analyze_cli", "each turn of a game record against the computer's best move"),
+    "puzzle": ("qiza.players.puzzle_cli", "find the best play: positions of your games' costly turns, or the computer's"),
     "selfplay": ("qiza.players.selfplay", "computer players against each other"),
     "train": ("qiza.players.train", "learn leave values by self-play"),
 }

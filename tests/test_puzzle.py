@@ -1,0 +1,98 @@
+"""``qiza puzzle``: positions to find the best play in, judged by the rules engine and ranked
+by the static engine (qiza.players.puzzle_cli)."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from qiza import gcg
+from qiza.game import Game
+from qiza.lexicon import load_lexicon
+from qiza.move import format_move
+from qiza.players import make_player
+from qiza.players.engine import StaticPlayer
+from qiza.players.puzzle_cli import Puzzle, from_records, from_self_play, run_puzzles, summary
+from qiza.rules import CLASSIC, Notation
+
+
+@pytest.fixture(scope="module")
+def puzzles() -> list[Puzzle]:
+    return from_self_play(load_lexicon("enable"), 2, seed=7)
+
+
+def test_positions_of_the_computers_games(puzzles: list[Puzzle]) -> None:
+    assert len(puzzles) == 2
+    for puzzle in puzzles:
+        assert not puzzle.game.over and len(puzzle.game.bag) > 0 and 2 <= len(puzzle.game.history) < 16
+        assert puzzle.source.startswith("a computer game (seed ")
+    again = from_self_play(load_lexicon("enable"), 2, seed=7)
+    assert [p.game.board.cells for p in again] == [p.game.board.cells for p in puzzles]  # the seed repeats them
+
+
+def test_answers_are_judged_and_ranked(puzzles: list[Puzzle]) -> None:
+    game = puzzles[0].game
+    options = StaticPlayer(game.lexicon).ranked(game.view(game.to_move))
+    best = format_move(options[0].move, Notation.RULEBOOK, game.board)
+    worse = next(o for o in options if o.equity < options[0].equity - 1)
+    typed = iter(["A1 QQQQQQQ", "pass", best, "", "quit"])  # an illegal move, a pass, the best; then the answer
+    said: list[str] = []
+    result = run_puzzles(puzzles, lambda prompt: next(typed), said.append)
+    text = "\n".join(said)
+    after = said[said.index(next(line for line in said if line.startswith("Puzzle 1"))) + 1]
+    assert after == "the play must touch a tile already on the board"  # the engine's reason; the player tries again
+    assert "a pass is not ranked here" in text
+    assert f"{best}: {options[0].score} points, equity {options[0].equity:.1f}: the best play." in text
+    assert result.lost == [0.0, None]  # the best play, then the answer shown
+    assert "The best plays:" in text and "  1. " in text
+    assert summary(result) == "2 puzzles done, the best play found in 1; 0.0 equity lost a move answered."
+    # a worse play: the equity it gave away
+    typed = iter([format_move(worse.move, Notation.RULEBOOK, game.board), "quit"])
+    said.clear()
+    result = run_puzzles(puzzles[:1], lambda prompt: next(typed), said.append)
+    assert result.lost == [pytest.approx(options[0].equity - worse.equity)]
+    assert "equity less than the best" in "\n".join(said)
+
+
+def test_a_phony_is_named_and_the_player_tries_again() -> None:
+    lexicon = load_lexicon("enable")
+    game = Game(CLASSIC, players=["Ann", "Bob"], lexicon=lexicon, seed=1)
+    game.set_rack(0, "QIAEXZT")
+    said: list[str] = []
+    typed = iter(["H8 QIX", "H8 ZAX", "quit"])  # QIX is a phony in ENABLE; ZAX is good
+    result = run_puzzles([Puzzle(game, "a test")], lambda prompt: next(typed), said.append)
+    assert "QIX not in ENABLE: a phony, try again" in said
+    assert len(result.lost) == 1 and result.lost[0] is not None
+
+
+def test_puzzles_from_the_costly_turns_of_records(tmp_path: Path) -> None:
+    lexicon = load_lexicon("enable")
+    game = Game(CLASSIC, players=["Ann", "Bob"], lexicon=lexicon, seed=12)
+    players = [make_player("beginner", lexicon, seed=1), make_player("hard", lexicon, seed=2)]
+    while not game.over and len(game.history) < 12:
+        game.play(players[game.to_move].choose(game.view(game.to_move)))
+    (tmp_path / "game.gcg").write_text(gcg.dumps(gcg.from_game(game)), encoding="utf-8")
+    found = from_records([str(tmp_path)], None, "Ann", 5.0, 10, seed=1)
+    assert found, "the beginner's play lost 5 equity somewhere"
+    record = gcg.load(str(tmp_path / "game.gcg"))
+    turns = [e for e in record.events if e.is_turn]
+    for puzzle in found:
+        turn = int(puzzle.source.rsplit("turn ", 1)[1].split()[0])
+        assert puzzle.source.endswith("(Ann)") and turns[turn - 1].player == "Ann"
+        assert sorted(puzzle.game.rack_text(puzzle.game.to_move)) == sorted(turns[turn - 1].rack)
+        assert puzzle.played
+    assert from_records([str(tmp_path)], None, "Ann", 1000.0, 10, seed=1) == []
+
+
+def test_the_command(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from qiza.cli import main
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n"))
+    assert main(["puzzle", "--count", "1", "--seed", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "Puzzle 1 of 1: Ann to play with " in out and "The best plays:" in out
+    assert out.rstrip().endswith("1 puzzle done, the best play found in 0.")
+    assert main(["puzzle", "--count", "0"]) == 1
+    assert "--count must be at least 1" in capsys.readouterr().err
