@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from qiza.alphabet import TileSetError
 from qiza.errors import QizaError
 from qiza.lexicon import Lexicon
-from qiza.text import plural
+from qiza.text import input_line, plural
 
 
 @dataclass(frozen=True)
@@ -175,15 +175,8 @@ def command(lexicon: Lexicon, args: argparse.Namespace, read: Callable[[str], st
           f"probability ranks {ranks[0]}-{high} of {len(ranked):,}.")
     print("Type the words of each (Enter alone: none; quit: stop).")
 
-    def ask(prompt: str) -> str | None:
-        try:
-            return input(prompt)
-        except EOFError:
-            print()
-            return None
-
     try:
-        result = run_quiz(lexicon, questions, ask, print, read)
+        result = run_quiz(lexicon, questions, input_line, print, read)
     except KeyboardInterrupt:
         print()
         return 130

@@ -164,3 +164,13 @@ def short_names(names: Iterable[str], width: int) -> list[str]:
 def plural(count: int, word: str, many: str | None = None) -> str:
     """``1 tile``, ``2 tiles`` (``many``: the plural when it is not ``word + "s"``)."""
     return f"{count} {word if count == 1 else (many or word + 's')}"
+
+
+def input_line(prompt: str) -> str | None:
+    """A line typed on standard input after ``prompt``, or None at the end of the input (a
+    new line is printed then, so that what follows starts on a line of its own)."""
+    try:
+        return input(prompt)
+    except EOFError:
+        print()
+        return None

@@ -26,9 +26,10 @@ from qiza.errors import QizaError
 from qiza.game import Game
 from qiza.lexicon import Lexicon, load_lexicon
 from qiza.move import Exchange, Pass, Place, format_move, parse_move
+from qiza.players.analyze_cli import _key
 from qiza.players.engine import Option, StaticPlayer
 from qiza.rules import CLASSIC, Notation
-from qiza.text import plural
+from qiza.text import input_line, plural
 
 BEST_SHOWN = 5
 
@@ -54,14 +55,6 @@ class PuzzleResult:
     def best_found(self) -> int:
         """Puzzles answered with a best play."""
         return sum(1 for x in self.lost if x is not None and x < 0.05)
-
-
-def _key(move: object, size: int) -> object:
-    if isinstance(move, Place):
-        return frozenset(move.placed(size))
-    if isinstance(move, Exchange):
-        return ("exchange", "".join(sorted(move.tiles)))
-    return None
 
 
 def from_self_play(lexicon: Lexicon, count: int, seed: int) -> list[Puzzle]:
@@ -234,15 +227,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         puzzles = from_self_play(load_lexicon(args.lexicon or "enable"), args.count, seed)
 
-    def ask(prompt: str) -> str | None:
-        try:
-            return input(prompt)
-        except EOFError:
-            print()
-            return None
-
     try:
-        result = run_puzzles(puzzles, ask, print, Notation(args.notation))
+        result = run_puzzles(puzzles, input_line, print, Notation(args.notation))
     except KeyboardInterrupt:
         print()
         return 130
