@@ -931,7 +931,10 @@ class Game:
         return record
 
     def pop(self) -> Record:
-        """Take back the last move made with :meth:`push`; returns its score sheet line."""
+        """Take back the last move made with :meth:`push`; returns its score sheet line.
+
+        The game returns to the position just before that push: moves made since with
+        :meth:`play` (a computer's reply, a challenge) are taken back with it."""
         if not self._stack:
             raise RuleError("no move to take back")
         state = self._stack.pop()

@@ -726,6 +726,14 @@ def test_push_pop_restores_everything(make_game: GameFactory) -> None:
     assert state_of(game) == again
 
 
+def test_pop_takes_back_the_moves_played_since_the_push(make_game: GameFactory) -> None:
+    game = make_game(racks={0: "QATEEEE", 1: "SXZEEEE"})
+    before = state_of(game)
+    pushed = game.push(QAT)
+    game.play("pass")  # played, not pushed: the pop goes back to before the push all the same
+    assert game.pop() == pushed and state_of(game) == before
+
+
 def test_push_pop_over_the_end_of_the_game(make_game: GameFactory) -> None:
     game = make_game()
     for _ in range(5):
