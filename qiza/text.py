@@ -126,6 +126,32 @@ _VISIBLE = {code: 0x2400 + code for code in range(0x20) if chr(code) not in "\n\
 _VISIBLE.update({0x7F: 0x2421, **{code: 0xFFFD for code in range(0x80, 0xA0)}})
 
 
+def cells(text: str) -> int:
+    """The columns ``text`` takes on a terminal: two for East Asian wide and full-width
+    characters (Chinese, Japanese, Korean names), none for combining marks.
+
+    >>> cells("Ann"), cells("李小龍"), cells("Zoe\u0301")
+    (3, 6, 3)
+    """
+    return sum(0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+               for ch in text)
+
+
+def cut(text: str, width: int) -> str:
+    """The longest start of ``text`` that takes at most ``width`` columns (see :func:`cells`)."""
+    used = 0
+    for i, ch in enumerate(text):
+        used += cells(ch)
+        if used > width:
+            return text[:i]
+    return text
+
+
+def pad(text: str, width: int) -> str:
+    """``text`` with spaces after it up to ``width`` columns (see :func:`cells`)."""
+    return text + " " * max(0, width - cells(text))
+
+
 def short_names(names: Iterable[str], width: int) -> list[str]:
     """Player names cut to ``width`` characters, still told apart.
 
@@ -139,25 +165,30 @@ def short_names(names: Iterable[str], width: int) -> list[str]:
     ['Comp_1', 'Comp_2']
     >>> short_names(["Alexandra", "Alexander"], 6)
     ['Alexa1', 'Alexa2']
+
+    Widths are terminal columns (:func:`cells`): a Chinese character takes two.
+
+    >>> short_names(["欧阳娜娜", "Ann"], 6)
+    ['欧阳娜', 'Ann']
     """
     full = list(names)
     out: list[str] = []
     for name in full:
-        if len(name) <= width:
+        if cells(name) <= width:
             out.append(name)
             continue
         match = re.fullmatch(r"(.*\S)([ _])([^ _]+)", name)
         head, sep, tail = match.groups() if match else ("", "", name)
-        if head and len(tail) <= width - 2:
-            out.append(head[: min(4, width - len(tail) - 1)].rstrip() + sep + tail)
+        if head and cells(tail) <= width - 2:
+            out.append(cut(head, min(4, width - cells(tail) - 1)).rstrip() + sep + tail)
         else:
-            out.append(name[:width])
+            out.append(cut(name, width))
     for short in list(out):
         if out.count(short) > 1:
             twins = [i for i, other in enumerate(out) if other == short]
             for number, twin in enumerate(twins, start=1):
                 tag = str(number)
-                out[twin] = out[twin][: width - len(tag)] + tag
+                out[twin] = cut(out[twin], width - len(tag)) + tag
     return out
 
 

@@ -690,6 +690,29 @@ def test_four_players_at_80x24_keep_names_apart_and_key_words() -> None:
     assert "H8=across" in text  # the notation of the moves listed
 
 
+def test_names_in_wide_characters_keep_the_panel_in_line() -> None:
+    """Chinese, Japanese and Korean characters take two columns of a terminal: the panel pads
+    and cuts names by columns, so scores stay under each other and lines within the screen."""
+    from qiza.text import cells
+
+    names = ("欧阳娜娜娜娜娜娜", "Bob", "김민준", "Computer 3")
+    game = Game(find_preset("classic").with_options(first_player="fixed"), players=list(names), lexicon=LEX, seed=5)
+    for _ in range(8):
+        best = game.legal_moves()
+        game.play(best[0].move if best else "pass")
+    text = _screen_text(game, 80, 24, viewer=0)
+    lines = text.splitlines()
+    assert max(cells(line.rstrip()) for line in lines) <= 80
+    ends = set()
+    for start, score in zip(("欧阳", "Bob ", "김민준", "Computer 3"), game.scores):
+        line = next(x for x in lines if start in x and f" {score}  " in x)  # the panel's row of that player
+        ends.add(cells(line[:line.index(f" {score}  ") + 1 + len(str(score))]))
+    assert len(ends) == 1, lines  # the scores end in one column
+    earlier = lines[lines.index(next(x for x in lines if "Earlier turns:" in x)) + 1:]
+    turns = [line for line in earlier if "欧阳" in line or "김민준" in line or "Bob " in line]
+    assert turns and len({cells(line.rstrip()) for line in turns}) == 1  # the totals end in one column
+
+
 def test_hot_seat_hides_the_first_rack_too(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
                                            data_dir: Path) -> None:
     from qiza.tui.session import Seat, Session

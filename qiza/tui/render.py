@@ -25,7 +25,7 @@ from qiza.game import EndReason, Game, Kind, Record
 from qiza.layout import Premium
 from qiza.move import Exchange
 from qiza.rules import Notation
-from qiza.text import notation_note, plural, short_names
+from qiza.text import cells, cut, notation_note, pad, plural, short_names
 
 __all__ = ["BoardStyle", "board_style_for", "board_text", "rack_text", "side_panel", "screen",
            "score_sheet", "end_summary", "biggest_plays", "PREMIUM_SYMBOLS", "legend", "describe_record",
@@ -228,13 +228,13 @@ def side_panel(game: Game, seats: Sequence[SeatInfo], viewer: int | None, *, wid
         line = Text()
         marker = ">" if seat == game.to_move and not game.over else " "
         line.append(f"{marker} ", "bold")
-        line.append(short_names([s.name for s in seats], 14)[seat].ljust(14), "bold" if seat == game.to_move else "")
+        line.append(pad(short_names([s.name for s in seats], 14)[seat], 14), "bold" if seat == game.to_move else "")
         score = f"{game.scores[seat]:>4}"
         if targets is not None:
             score += f"/{targets[seat]}"
         line.append(score, "bold")
         line.append(_first_fit([f"  {info.kind}", "  " + info.kind.replace("computer, ", "")],
-                               max(0, width - len(line))), "grey62")
+                               max(0, width - line.cell_len)), "grey62")
         head.append(line)
     bag = Text(f"Bag: {plural(len(game.bag), 'tile')}", "bold")
     bag.append("  Racks: " + " ".join(str(len(r)) for r in game.racks))
@@ -295,12 +295,12 @@ def last_line(game: Game, record: Record, width: int) -> str:
 
 
 def _first_fit(texts: Sequence[str], width: int) -> str:
-    """The first text that fits ``width``, else the last one cut."""
-    return next((t for t in texts if len(t) <= width), _fit(texts[-1], width))
+    """The first text that fits ``width`` columns, else the last one cut."""
+    return next((t for t in texts if cells(t) <= width), _fit(texts[-1], width))
 
 
 def _fit(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
+    return text if cells(text) <= width else cut(text, width - 1) + "…"
 
 
 YOU = "You"
@@ -388,7 +388,7 @@ def short_record(game: Game, record: Record, names: Sequence[str] | None = None)
     """A compact score sheet line for the side panel (``names``: the players' short names,
     told apart; by default :func:`qiza.text.short_names` of 8 characters)."""
     name = (names or short_names(game.players, 8))[record.seat]
-    return f"{name:<8} {_what(record)[:20]:<20} {record.score:>+4} {record.total:>4}"
+    return f"{pad(name, 8)} {_what(record)[:20]:<20} {record.score:>+4} {record.total:>4}"
 
 
 def _what(record: Record) -> str:
