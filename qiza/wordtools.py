@@ -26,6 +26,10 @@ from qiza.lexicon import MAX_LENGTH, MIN_LENGTH, Lexicon, load_lexicon, user_cac
 from qiza.text import plural
 
 COLUMNS = 80
+ALIASES: dict[str, list[str]] = {"check": ["valid"], "anagram": ["anagrams"], "hooks": ["hook"],
+                                 "twos": ["two"], "threes": ["three"], "pattern": ["patterns"]}
+"""Other names a user types for the tools (``qiza --help`` itself says "anagrams" and "patterns")."""
+_ACTION_OF = {alias: action for action, aliases in ALIASES.items() for alias in aliases}
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -34,17 +38,20 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="enable (default), twl06, sowpods, a language lexicon (french-debian, "
                              "spanish-debian...), or the path of a word list (one word a line)")
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
-    check = actions.add_parser("check", help="say whether each word is valid (exit status 1 if any is not)")
+    check = actions.add_parser("check", aliases=ALIASES["check"],
+                               help="say whether each word is valid (exit status 1 if any is not)")
     check.add_argument("words", nargs="+", metavar="WORD")
-    anagram = actions.add_parser("anagram", help="words made of a rack's tiles (? is a blank, [CH] one tile)")
+    anagram = actions.add_parser("anagram", aliases=ALIASES["anagram"],
+                                 help="words made of a rack's tiles (? is a blank, [CH] one tile)")
     anagram.add_argument("rack")
     anagram.add_argument("--partial", "-p", action="store_true", help="also words using only some of the tiles")
     anagram.add_argument("--min", type=int, default=2, metavar="N", help="shortest word to show (default 2)")
-    hooks = actions.add_parser("hooks", help="letters that go before and after a word")
+    hooks = actions.add_parser("hooks", aliases=ALIASES["hooks"], help="letters that go before and after a word")
     hooks.add_argument("word")
-    actions.add_parser("twos", help="all two-letter words")
-    actions.add_parser("threes", help="all three-letter words")
-    pattern = actions.add_parser("pattern", help="words matching a pattern: ? or . one tile, * any tiles")
+    actions.add_parser("twos", aliases=ALIASES["twos"], help="all two-letter words")
+    actions.add_parser("threes", aliases=ALIASES["threes"], help="all three-letter words")
+    pattern = actions.add_parser("pattern", aliases=ALIASES["pattern"],
+                                 help="words matching a pattern: ? or . one tile, * any tiles")
     pattern.add_argument("pattern")
     actions.add_parser("info", help="lexicon size, load report and the word graph's build or load time")
     quiz.configure(actions)
@@ -77,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
     lexicon = load_lexicon(args.lexicon)
     load_seconds = time.perf_counter() - started
     read = reader(lexicon)
-    action = args.action
+    action = _ACTION_OF.get(args.action, args.action)
     if action == "check":
         ok = True
         for typed in args.words:

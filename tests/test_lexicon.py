@@ -227,6 +227,16 @@ def test_words_hooks_twos_threes_pattern(capsys: pytest.CaptureFixture[str]) -> 
     assert run(capsys, "pattern", "Q?T") == (0, "QAT\n(1 word)\n")
 
 
+def test_words_tools_answer_to_the_other_names_users_type(capsys: pytest.CaptureFixture[str]) -> None:
+    # ``qiza --help`` itself calls them "anagrams" and "patterns"
+    assert run(capsys, "anagrams", "QAT") == run(capsys, "anagram", "QAT")
+    assert run(capsys, "hook", "care") == (0, "front: S   CARE   back: DRSTX\n")
+    assert run(capsys, "two")[1].endswith("(96 2-letter words in ENABLE)\n")
+    assert run(capsys, "three")[1].endswith("(972 3-letter words in ENABLE)\n")
+    assert run(capsys, "patterns", "Q?T") == (0, "QAT\n(1 word)\n")
+    assert run(capsys, "valid", "QAT", "QXZ") == (1, "QAT: valid\nQXZ: not in ENABLE\n")
+
+
 def test_words_info(capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     words = tmp_path / "list.txt"
     words.write_text("QAT\nQATS\nAT\nA\n")
