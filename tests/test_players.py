@@ -544,6 +544,9 @@ def test_best_says_when_a_record_has_no_position_or_no_rack_to_rank(capsys: pyte
                         ">ann: EIOQRRT (EIOQRRT) -16 50\n>bob: ADEILNO (ADEILNO) -8 -8\n")
     assert main(["best", "-n", "1", str(finished)]) == 1
     assert "the game is over after its last turn: --turn 1 to 7 gives the position" in capsys.readouterr().err
+    # a turn out of range is told the turns that have a position (it said "1 to 8", then 8 failed)
+    assert main(["best", "-n", "1", "--turn", "9", str(finished)]) == 1
+    assert "has 7 turns: --turn must be 1 to 7" in capsys.readouterr().err
     assert main(["best", "-n", "1", "--turn", "2", str(finished)]) == 0
     assert "warning: the record does not give Bob's rack" in capsys.readouterr().err
     assert main(["best", "-n", "1", "--turn", "1", str(finished)]) == 0

@@ -132,7 +132,8 @@ def game_from_record(record: GameRecord, turn: int | None, lexicon: Lexicon | st
     if turn is None:
         turn = len(turns) + 1
     if not 1 <= turn <= len(turns) + 1:
-        raise QizaError(f"{source} has {plural(len(turns), 'turn')}: --turn must be 1 to {len(turns) + 1}")
+        last = len(turns) if _over_after_last_turn(record) else len(turns) + 1
+        raise QizaError(f"{source} has {plural(len(turns), 'turn')}: --turn must be 1 to {last}")
     cut = turns[turn - 1] if turn <= len(turns) else len(record.events)
     partial = copy.copy(record)
     partial.events = record.events[:cut]
@@ -168,6 +169,17 @@ def game_from_record(record: GameRecord, turn: int | None, lexicon: Lexicon | st
         if event.rack:
             _give_rack(game, seat, event.rack)
     return game
+
+
+def _over_after_last_turn(record: GameRecord) -> bool:
+    """Whether the game of a record is over after its last turn (then no position follows it)."""
+    from qiza import gcg
+
+    try:
+        game = gcg.replay(record, lexicon=None, rules=gcg.rules_for(record)).game
+    except gcg.FileFormatError:
+        return False
+    return game is not None and game.over
 
 
 def _give_rack(game: Game, seat: int, rack: str) -> None:
