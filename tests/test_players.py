@@ -202,6 +202,24 @@ def test_best_cli(capsys: pytest.CaptureFixture[str]) -> None:
     assert out[1] == "Moves in rule book notation: H8 reads across, 8H reads down."  # the CGP game's
 
 
+def test_best_and_analyze_help_say_what_they_do(capsys: pytest.CaptureFixture[str]) -> None:
+    """``qiza best --help`` said a position without a lexicon is judged by TWL06 (a CGP without
+    ``lex`` is judged by ENABLE); ``qiza analyze --help`` said ``auto`` searches the pre-endgame
+    with one tile in the bag (it does with one or two)."""
+    from qiza.players import analyze_cli, best_cli
+
+    def help_text(module: object) -> str:
+        parser = argparse.ArgumentParser()
+        module.configure(parser)  # type: ignore[attr-defined]
+        return " ".join(parser.format_help().split())
+
+    assert "for a CGP without lex, enable" in help_text(best_cli)
+    assert best_cli.run(argparse.Namespace(position="/".join(["15"] * 15) + " AEINRS?/ 0/0 0", turn=None,
+                                           lexicon=None, top=1, engine="static", iterations=1)) == 0
+    assert "lexicon ENABLE" in capsys.readouterr().out
+    assert "the pre-endgame search with one or two tiles in it" in help_text(analyze_cli)
+
+
 def test_best_cli_judges_a_position_by_the_closest_list_to_its_lexicon(capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("qiza.cgp")
     from qiza.players import best_cli

@@ -391,7 +391,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="static (default): score + leave value; sim: the best candidates and the "
                              "played move simulated two plies ahead (slower, stronger); endgame: the exact "
                              "search once the bag is empty (two players), static before; auto: endgame "
-                             "with the bag empty, the pre-endgame search with one tile in it, sim elsewhere")
+                             "with the bag empty, the pre-endgame search with one or two tiles in it (two "
+                             "players), sim elsewhere")
     parser.add_argument("--iterations", type=int, default=200,
                         help="sim: continuations simulated per move (default 200)")
     parser.add_argument("-j", "--jobs", type=int, default=None,

@@ -216,8 +216,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--turn", type=int, default=None, help="GCG: the position before this turn (1-based; turns are the players' "
                         "moves, exchanges and passes, not the record's lines: a phony taken off, a challenge "
                         "bonus or the end-of-game lines are no turns)")
-    parser.add_argument("--lexicon", default=None, help="lexicon (default: the position's; for a GCG record without one, the built-in English list "
-                             "that accepts most of its words; else twl06)")
+    parser.add_argument("--lexicon", default=None,
+                        help="lexicon (default: the position's, or the closest built-in list to it: sowpods for "
+                             "Collins, else twl06; for a GCG record without one, the built-in English list that "
+                             "accepts most of its words; for a CGP without lex, enable)")
     parser.add_argument("-n", "--top", type=int, default=10,
                         help="how many moves (default 10; the exact two-player endgame shows its best move and line)")
     parser.add_argument("--engine", default="static",
