@@ -8,8 +8,9 @@ Rows are separated by ``/``, with a number for a run of empty squares; upper-cas
 letters are tiles, lower-case letters blanks. Racks and scores list the player to
 move first (``AEINRST/DEFGHIJ 120/98``); a rack may be empty when unknown. Opcodes
 name settings: ``lex`` lexicon, ``ld`` letter distribution, ``bdn`` board layout,
-``cr`` challenge rule, ``ex`` exchange limit, ``bb`` bingo bonus, ``mcnz`` scoreless
-turns that end the game; others are kept as they are.
+``cr`` challenge rule, ``etl`` exchange limit (the tiles the bag must hold; qiza wrote it
+``ex`` before, which is still read), ``bb`` bingo bonus, ``mcnz`` scoreless turns that
+end the game; others are kept as they are.
 
 :class:`Position` is independent of :class:`~qiza.game.Game`; :meth:`Position.from_game`
 and :meth:`Position.to_game` convert.
@@ -50,7 +51,7 @@ _LAYOUT_NAMES = {"crosswordgame": "standard", "standard": "standard", "supercros
 _CGP_LAYOUT = {"standard": "CrosswordGame", "super": "SuperCrosswordGame"}
 _CGP_TILE_SET = {"super": "english_super"}
 """Tile sets by the ``ld`` names Macondo reads where these differ from qiza's (``french`` ... in both)."""
-_KNOWN = ("lex", "ld", "bdn", "cr", "ex", "bb", "mcnz")
+_KNOWN = ("lex", "ld", "bdn", "cr", "etl", "bb", "mcnz")
 MAX_PLAYERS = 4
 """A CGP names 2 to 4 players' racks and scores."""
 _MAX_DIGITS = 6
@@ -245,7 +246,7 @@ def dumps(position: Position) -> str:
     ops: list[tuple[str, str]] = []
     for name, value in (("lex", position.lexicon), ("ld", position.tile_distribution),
                         ("bdn", position.board_layout), ("cr", position.challenge_rule),
-                        ("ex", position.exchange_limit), ("bb", position.bingo_bonus),
+                        ("etl", position.exchange_limit), ("bb", position.bingo_bonus),
                         ("mcnz", position.max_scoreless_turns)):
         if value is not None:
             ops.append((name, str(value)))
@@ -285,7 +286,8 @@ def loads(text: str) -> Position:
     position.tile_distribution = options.pop("ld", None)
     position.board_layout = options.pop("bdn", None)
     position.challenge_rule = options.pop("cr", None)
-    for attr, key in (("exchange_limit", "ex"), ("bingo_bonus", "bb"), ("max_scoreless_turns", "mcnz")):
+    limit = "ex" if "ex" in options and "etl" not in options else "etl"  # ex: qiza's name before the spec's etl
+    for attr, key in (("exchange_limit", limit), ("bingo_bonus", "bb"), ("max_scoreless_turns", "mcnz")):
         if key in options:
             value = options.pop(key)
             if not _WHOLE.fullmatch(value):

@@ -17,7 +17,7 @@ SHARED_POSITIONS = Path(__file__).resolve().parents[1].parent / "shared" / "move
 
 def test_read_every_field_and_opcode() -> None:
     text = ("15/15/15/15/15/15/15/3FORAm7/15/15/15/15/15/15/15 DEEEIKR/ABC 22/7 2 "
-            "lex NWL23; ld english; bdn CrosswordGame; cr 5pt; ex 1; bb 35; mcnz 6; gid abc;")
+            "lex NWL23; ld english; bdn CrosswordGame; cr 5pt; etl 1; bb 35; mcnz 6; gid abc;")
     position = cgp.loads(text)
     assert position.board.rows_text()[7] == "...FORAm......."
     assert position.racks == ["DEEEIKR", "ABC"] and position.scores == [22, 7]
@@ -29,6 +29,18 @@ def test_read_every_field_and_opcode() -> None:
     assert cgp.dumps(position) == text
     rules = position.rules()
     assert rules.challenge is ChallengeRule.FIVE_POINT and rules.exchange_limit == 1 and rules.bingo_bonus == 35
+
+
+def test_the_exchange_limit_is_the_specs_etl() -> None:
+    """The CGP spec names the exchange limit ``etl``: qiza read it as an unknown opcode (and so
+    allowed no exchange with 1 to 6 tiles in the bag under ``etl 1;``) and wrote ``ex``, which
+    no other program reads. ``ex`` (qiza's older files) is still read, and written as ``etl``."""
+    position = cgp.loads(f"{EMPTY} A/B 0/0 0 etl 1;")
+    assert position.exchange_limit == 1 and position.options == {} and position.rules().exchange_limit == 1
+    older = cgp.loads(f"{EMPTY} A/B 0/0 0 ex 3;")
+    assert older.exchange_limit == 3 and cgp.dumps(older) == f"{EMPTY} A/B 0/0 0 etl 3;"
+    with pytest.raises(FileFormatError, match="opcode etl"):
+        cgp.loads(f"{EMPTY} A/B 0/0 0 etl many;")
 
 
 def test_round_trip_from_a_game() -> None:
