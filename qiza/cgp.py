@@ -70,7 +70,8 @@ def _board_row(number: int, row: str, size: int) -> str:
     for match in _ROW_PART.finditer(row):
         digits, part = match.groups()
         if digits is not None:
-            run = int(digits) if len(digits) <= 2 else size + 1
+            significant = digits.lstrip("0") or "0"  # 015 is 15 squares, as Macondo reads it
+            run = int(significant) if len(significant) <= 2 else size + 1
             out.append("." * min(run, size + 1))
             length += run
         else:

@@ -43,6 +43,14 @@ def test_the_exchange_limit_is_the_specs_etl() -> None:
         cgp.loads(f"{EMPTY} A/B 0/0 0 etl many;")
 
 
+def test_runs_of_empty_squares_may_have_leading_zeros() -> None:
+    """``015`` is 15 squares (as Macondo reads it): qiza said the row had more than 15."""
+    assert cgp.loads(f"{EMPTY.replace('15', '015', 1)} A/B 0/0 0").board == cgp.loads(f"{EMPTY} A/B 0/0 0").board
+    assert cgp.loads(f"{EMPTY.replace('15', '07A07', 1)} A/B 0/0 0").board.rows_text()[0] == ".......A......."
+    with pytest.raises(FileFormatError, match="more than 15 squares"):
+        cgp.loads(f"{EMPTY.replace('15', '0016', 1)} A/B 0/0 0")
+
+
 def test_round_trip_from_a_game() -> None:
     game = Game(COMPUTER, players=["A", "B", "C"], seed=4)
     game.set_rack(0, "AEINRST")
