@@ -113,6 +113,30 @@ def _show(args: argparse.Namespace) -> int:
     return 1 if result.differences else 0
 
 
+def _unique_nicknames(record: gcg.GameRecord) -> list[str]:
+    """Give each player who shares a nickname with an earlier one a nickname of their own, and
+    their events with it (the reader told them apart by turn order and totals; strict GCG, and
+    the programs that read it, need one nickname a player). Returns what was renamed."""
+    from qiza.gcg.writer import _nick
+
+    taken: set[str] = set()
+    renamed: dict[int, str] = {}
+    said = []
+    for seat, player in enumerate(record.players):
+        if player.nick in taken:
+            nick = _nick(player.nick, taken, seat)
+            said.append(f"player {seat + 1}'s nickname {player.nick!r} is also another player's: written as {nick!r}")
+            renamed[seat] = nick
+            player.nick = nick
+        else:
+            taken.add(player.nick)
+    if renamed:
+        for event in record.events:
+            if event.seat in renamed:
+                event.player = renamed[event.seat]
+    return said
+
+
 def _export(args: argparse.Namespace) -> int:
     record = gcg.load(args.file)
     for problem in record.errors:
@@ -121,6 +145,8 @@ def _export(args: argparse.Namespace) -> int:
         # UTF-8 and said so: the text goes out in no encoding the record may have declared
         # (Windows-1252 when it declares none), and the terminal's would not read back
         record.character_encoding = "UTF-8"
+        for message in _unique_nicknames(record):
+            print(f"warning: {message}", file=sys.stderr)
         text = gcg.dumps(record)
         binary = getattr(sys.stdout, "buffer", None)
         if binary is None:  # a text stream of the caller's (no bytes to write)

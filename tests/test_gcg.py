@@ -708,6 +708,27 @@ def test_export_writes_utf8_that_reads_back(capsysbinary: pytest.CaptureFixture[
         assert again.players[0].name == "César"
 
 
+def test_export_gives_players_sharing_a_nickname_their_own(capsysbinary: pytest.CaptureFixture[bytes],
+                                                            tmp_path: Path) -> None:
+    """Quackle writes 'NoName' for both players of a game it was not told the names of
+    (quackle__consonant_heaviness_tendency.gcg): qiza reads such a record, but gcg export
+    failed ('nickname is used twice'). The second player is now written under a nickname of
+    their own, with their events, and the exported record replays the same."""
+    path = tmp_path / "game.gcg"
+    path.write_text("#player1 NoName New Player 2\n#player2 NoName jasonkb\n"
+                    ">NoName: ABELNUW 8D BLAWN +26 26\n>NoName: ADRSTYZ F8 ADZ +33 33\n"
+                    ">NoName: EEFGRTU 11E REFUGE +34 60\n")
+    assert main(["gcg", "export", str(path)]) == 0
+    captured = capsysbinary.readouterr()
+    assert b"warning: player 2's nickname 'NoName' is also another player's: written as 'NoName_2'" in captured.err
+    again = gcg.parse_bytes(captured.out)
+    assert not again.errors and not again.warnings
+    assert [p.nick for p in again.players] == ["NoName", "NoName_2"]
+    assert [e.player for e in again.events] == ["NoName", "NoName_2", "NoName"]
+    replayed = gcg.replay(again)
+    assert replayed.clean and replayed.game is not None and replayed.game.scores == [60, 33]
+
+
 @pytest.mark.parametrize("encoding", ["idna", "undefined", "punycode", "rot13", "cp037"])
 def test_dump_refuses_an_encoding_it_could_not_read_back(tmp_path: Path, encoding: str) -> None:
     """idna and undefined were a UnicodeError traceback; punycode and EBCDIC wrote files whose
