@@ -236,6 +236,8 @@ def dumps(position: Position) -> str:
             out.append(str(run))
         rows.append("".join(out))
     n = len(position.racks)
+    if not 2 <= n <= MAX_PLAYERS:  # loads reads nothing else
+        raise FileFormatError(f"a CGP has the racks of 2 to {MAX_PLAYERS} players, not {n}")
     if n != len(position.scores):
         raise FileFormatError(f"{n} racks but {len(position.scores)} scores")
     order = [(position.to_move + i) % n for i in range(n)]

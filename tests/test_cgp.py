@@ -92,6 +92,15 @@ def test_malformed_cgp(text: str, message: str) -> None:
         cgp.loads(text)
 
 
+def test_the_writer_refuses_what_the_reader_would_refuse() -> None:
+    """A position of one player (qiza gcg export --to cgp of a one-player record) was written as
+    a CGP that no reader reads, qiza's own included."""
+    position = cgp.loads(f"{EMPTY} A/B 0/0 0")
+    position.racks, position.scores = ["A"], [0]
+    with pytest.raises(FileFormatError, match="the racks of 2 to 4 players, not 1"):
+        cgp.dumps(position)
+
+
 def test_too_many_tiles_on_the_board() -> None:
     position = cgp.loads(f"{EMPTY.replace('15', 'ZZ13', 1)} A/B 0/0 0")
     with pytest.raises(FileFormatError, match="more Z"):

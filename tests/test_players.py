@@ -571,6 +571,20 @@ def test_best_says_when_a_record_has_no_position_or_no_rack_to_rank(capsys: pyte
     assert "warning" not in capsys.readouterr().err
 
 
+def test_best_and_analyze_refuse_a_record_of_one_player(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """The replay reads a record with one #player line; qiza best then stopped with a Python
+    traceback (max() of the other players' scores), and qiza analyze too once it had a turn."""
+    from qiza.cli import main
+
+    for text in ("#player1 ann Ann\n", "#player1 ann Ann\n>ann: AEINRST 8D RETAINS +66 66\n"):
+        record = tmp_path / "solo.gcg"
+        record.write_text(text)
+        assert main(["best", "-n", "1", str(record)]) == 1
+        assert f"{record} has 1 player: a position to rank needs 2 to 4" in capsys.readouterr().err
+    assert main(["analyze", str(record)]) == 0
+    assert "(position not rebuilt: " in capsys.readouterr().out
+
+
 def test_best_cli_on_a_game_record_without_a_lexicon(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     from qiza.players import best_cli
 

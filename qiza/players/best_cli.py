@@ -128,6 +128,8 @@ def game_from_record(record: GameRecord, turn: int | None, lexicon: Lexicon | st
     (the opponent's pass that lets a play going out stand, as Woogles writes it)."""
     from qiza import gcg
 
+    if len(record.players) < 2:  # the replay reads such a record; no position of a game has one player
+        raise QizaError(f"{source} has {plural(len(record.players), 'player')}: a position to rank needs 2 to 4")
     turns = [i for i, e in enumerate(record.events) if e.is_turn]
     if turn is None:
         turn = len(turns) + 1
