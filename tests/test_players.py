@@ -610,6 +610,22 @@ ANALYSIS_RECORD = ("#player1 ann Ann\n#player2 bob Bob\n"
                    ">ann: ADENOST - +0 66\n")
 
 
+def test_analyze_rates_an_opening_played_down(tmp_path: Path) -> None:
+    """The engine lists an empty board's plays across only: an opening played down (GHETTO at
+    H3 in macondo__noah_vs_peter.gcg) was not found among them and was called a phony ("a word
+    not in TWL06"), unrated. It is rated as its mirror image across."""
+    from qiza.players.analyze_cli import analyze
+
+    across = tmp_path / "across.gcg"
+    across.write_text(ANALYSIS_RECORD)
+    down = tmp_path / "down.gcg"
+    down.write_text(ANALYSIS_RECORD.replace(">ann: DINNVWY 8D WINDY +32 32", ">ann: DINNVWY H4 WINDY +32 32"))
+    mirrored, played = analyze(str(across))[0], analyze(str(down))[0]
+    assert played.played == "H4 WINDY" and played.note == ""
+    assert played.played_equity == mirrored.played_equity is not None
+    assert played.best == mirrored.best and played.lost == mirrored.lost
+
+
 def test_analyze_rates_each_turn_against_the_best_move(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     from qiza.cli import main
     from qiza.players.analyze_cli import analyze

@@ -65,10 +65,18 @@ class TurnAnalysis:
         return max(0.0, self.best_equity - self.played_equity)
 
 
-def _key(move: Move, size: int) -> object:
-    """A key equal for two moves that put the same tiles on the same squares (or exchange the same tiles)."""
+def _key(move: Move, size: int, opening: bool = False) -> object:
+    """A key equal for two moves that put the same tiles on the same squares (or exchange the same tiles).
+
+    ``opening``: the board is empty, where the engine lists the plays across only (a play down
+    is the mirror image of one across, with the same score and equity): a play and its mirror
+    image have the same key."""
     if isinstance(move, Place):
-        return frozenset(move.placed(size))
+        placed = frozenset(move.placed(size))
+        if not opening:
+            return placed
+        mirror = frozenset((square % size * size + square // size, tile) for square, tile in placed)
+        return min(placed, mirror, key=sorted)
     if isinstance(move, Exchange):
         return ("exchange", "".join(sorted(move.tiles)))
     return None
@@ -174,14 +182,16 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
                 note = f"not a legal play here: {exc}"
             played_equity = None
             if move is not None:
-                key = _key(move, size)
-                found = next((o for o in options if _key(o.move, size) == key), None)
+                opening = game.board.is_empty()
+                key = _key(move, size, opening)
+                found = next((o for o in options if _key(o.move, size, opening) == key), None)
                 played = format_move(move, notation, game.board)  # as the best move is written (not GCG's -ADNS)
                 if found is not None:
                     played_equity = found.equity
                 elif isinstance(move, Place):
                     invalid = game.invalid_words(game.evaluate(move, game.to_move))
-                    note = f"{', '.join(invalid) or 'a word'} not in {game.lexicon.name}: a phony"
+                    note = f"{', '.join(invalid)} not in {game.lexicon.name}: a phony" if invalid else \
+                        "not among the engine's moves"
                 if exact and options:
                     best_text, best_equity, played_equity = _solved(game, found, notation)
                 elif pre and options:
@@ -216,10 +226,11 @@ def _simulated(sim: SimPlayer, game: Game, played: Option | None,
     view = game.view(game.to_move)
     size = game.rules.layout.size
     cands = sim.sim_candidates(view)
-    keys = [_key(c.move, size) for c in cands]
+    opening = game.board.is_empty()
+    keys = [_key(c.move, size, opening) for c in cands]
     index: int | None = None
     if played is not None:
-        key = _key(played.move, size)
+        key = _key(played.move, size, opening)
         if key in keys:
             index = keys.index(key)
         else:
@@ -306,7 +317,8 @@ WIDE = 111
 """Columns of the full analysis table; narrower screens get the compact one."""
 
 _SHORT_NOTES = (("pass", "pass"), ("turn lost", "lost turn"), ("rack not", "no rack"),
-                ("not a legal", "illegal"), ("position not", "unreadable"), ("after the end", "game over"))
+                ("not a legal", "illegal"), ("position not", "unreadable"), ("after the end", "game over"),
+                ("not among", "unrated"))
 
 
 def _short_note(note: str) -> str:
