@@ -269,7 +269,11 @@ def loads(text: str) -> Position:
     a text)."""
     if not isinstance(text, str):
         raise TypeError(f"a CGP position to read is a text, not {type(text).__name__} {str(text)[:40]!r}")
-    fields = nfc(text).strip().split(None, 4)
+    text = nfc(text).strip()
+    if "\n" in text or "\r" in text:  # the opcodes would swallow the next lines: say so
+        lines = len(text.splitlines())
+        raise FileFormatError(f"a CGP position is one line; this text has {lines} lines (one position at a time)")
+    fields = text.split(None, 4)
     if len(fields) < 4:
         raise FileFormatError(f"a CGP needs the board, racks, scores and scoreless turns; got {len(fields)} "
                               f"field{'s' if len(fields) != 1 else ''}")

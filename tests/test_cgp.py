@@ -86,6 +86,9 @@ def test_unknown_racks_are_drawn_from_unseen_tiles() -> None:
     (f"{EMPTY} A/B 0/0 0 ex many;", "ex"),
     (f"{EMPTY} A/B 0/0 0 ld klingon;", "ld"),
     (f"{EMPTY} A/B 0/0 0 bdn hexagonal;", "bdn"),
+    # two positions (a file of them): the second was read as an opcode of the first, silently
+    (f"{EMPTY} A/B 0/0 0 lex TWL06;\n{EMPTY} C/D 0/0 0", "one line; this text has 2 lines"),
+    (f"{EMPTY} A/B 0/0 0\r\n{EMPTY} C/D 0/0 0", "one line"),
 ])
 def test_malformed_cgp(text: str, message: str) -> None:
     with pytest.raises(FileFormatError, match=message):
