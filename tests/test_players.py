@@ -220,6 +220,14 @@ def test_best_and_analyze_help_say_what_they_do(capsys: pytest.CaptureFixture[st
     assert "the pre-endgame search with one or two tiles in it" in help_text(analyze_cli)
 
 
+def test_best_refuses_a_turn_for_a_cgp(capsys: pytest.CaptureFixture[str]) -> None:
+    """--turn (for a game record) was ignored for a CGP: the moves of the one position came out."""
+    from qiza.cli import main
+
+    assert main(["best", "-n", "1", "--turn", "5", "/".join(["15"] * 15) + " AEINRST/ 0/0 0"]) == 1
+    assert "--turn is for a GCG game record; a CGP is one position" in capsys.readouterr().err
+
+
 def test_best_cli_judges_a_position_by_the_closest_list_to_its_lexicon(capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("qiza.cgp")
     from qiza.players import best_cli

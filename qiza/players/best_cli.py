@@ -277,6 +277,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"warning: the record does not give {game.players[game.to_move]}'s rack here: the moves are "
                   "for tiles drawn at random from the unseen ones", file=sys.stderr)
     else:
+        if args.turn is not None:  # it would be ignored: a CGP is one position
+            raise QizaError("--turn is for a GCG game record; a CGP is one position")
         # a file, a .cgp name, or anything else that exists (a folder: say so, not "a CGP needs ...")
         named = is_file(source) or path.suffix.lower() == ".cgp" or exists(source)
         text = _cgp_file_text(source) if named else source
