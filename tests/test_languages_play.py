@@ -246,6 +246,21 @@ def test_a_game_in_a_language_is_resumed(language_lists: Path, monkeypatch: pyte
     assert "SPANISH-DEBIAN" in out and "passed" in out and "malformed" not in out
 
 
+@pytest.mark.parametrize("opcodes", ["ld french;", "ld french; lex FRA20;"])
+def test_best_judges_a_cgp_in_a_languages_tiles_by_that_languages_list(
+        opcodes: str, language_lists: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A CGP in French tiles was judged by ENABLE (without lex) or by TWL06, called "the closest
+    built-in list" to FRA20: English words on a French board. As for a GCG record, the tiles
+    choose the language's list."""
+    position = "/".join(["15"] * 15) + f" ENTRAIS/ 0/0 0 {opcodes}"
+    assert main(["best", "-n", "3", "--engine", "maxscore", position]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("Lexicon: FRENCH-DEBIAN (") and "its tiles are french" in out[0]
+    assert "lexicon FRENCH-DEBIAN" in out[1]
+    words = {line.split()[2] for line in out[4:]}
+    assert words and words <= set(FRENCH_WORDS)
+
+
 @pytest.mark.parametrize("name", ["catalan", "dutch", "german", "italian"])
 def test_a_game_in_the_terminal_with_the_installed_list(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                         capsys: pytest.CaptureFixture[str]) -> None:

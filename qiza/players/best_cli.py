@@ -31,11 +31,20 @@ if TYPE_CHECKING:
 
 
 def game_from_cgp(text: str, lexicon: str | None) -> Game:
-    """A game at the position of a CGP line, judged by ``lexicon`` (default: the built-in list
+    """A game at the position of a CGP line, judged by ``lexicon`` (default: for a position in
+    another language's tiles (``ld french``) that language's Debian list, else the built-in list
     closest to the position's ``lex``, see :func:`_builtin_for`, else the default lexicon)."""
     from qiza import cgp
+    from qiza.languages import LANGUAGES
 
     position = cgp.loads(text.strip())
+    tiles = position.rules().tile_set.name
+    language = next((lang for lang in LANGUAGES.values() if lang.tile_set_name == tiles), None)
+    if not lexicon and language is not None:  # English lists cannot judge a game in another language's tiles
+        lexicon = language.lexicon
+        where = f"the position's {position.lexicon}" if position.lexicon else "the position names none"
+        print(f"Lexicon: {lexicon.upper()} ({where}; its tiles are {tiles}: the Debian {tiles} list; "
+              "--lexicon to choose)")
     if not lexicon and position.lexicon:
         lexicon = _builtin_for(position.lexicon)
         if lexicon.lower() != position.lexicon.lower():
