@@ -228,7 +228,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         "moves, exchanges and passes, not the record's lines: a phony taken off, a challenge "
                         "bonus or the end-of-game lines are no turns)")
     parser.add_argument("--lexicon", default=None,
-                        help="lexicon (default: the position's, or the closest built-in list to it: sowpods for "
+                        help="lexicon (default: for a position in another language's tiles, that language's "
+                             "Debian list; else the position's, or the closest built-in list to it: sowpods for "
                              "Collins, else twl06; for a GCG record without one, the built-in English list that "
                              "accepts most of its words; for a CGP without lex, enable)")
     parser.add_argument("-n", "--top", type=int, default=10,
