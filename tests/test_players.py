@@ -225,7 +225,8 @@ def test_best_refuses_a_turn_for_a_cgp(capsys: pytest.CaptureFixture[str]) -> No
     from qiza.cli import main
 
     assert main(["best", "-n", "1", "--turn", "5", "/".join(["15"] * 15) + " AEINRST/ 0/0 0"]) == 1
-    assert "--turn is for a GCG game record; a CGP is one position" in capsys.readouterr().err
+    assert "--turn is for a game record (.gcg, or a game saved by qiza); a CGP is one position" \
+        in capsys.readouterr().err
 
 
 def test_best_cli_judges_a_position_by_the_closest_list_to_its_lexicon(capsys: pytest.CaptureFixture[str]) -> None:
@@ -750,6 +751,26 @@ def test_analyze_reads_a_game_saved_by_qiza(tmp_path: Path) -> None:
     turns = analyze(str(path))
     assert [t.player for t in turns] == ["Ann", "Bob", "Ann", "Bob"]
     assert all(t.lost is not None and t.lost < 0.05 for t in turns)  # the engine agrees with itself
+
+
+def test_best_reads_a_game_saved_by_qiza_as_analyze_does(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """qiza analyze reads a saved game (.json); qiza best took the file for a CGP ('a CGP needs
+    the board, racks, scores ...'), so the best moves at one of its turns could not be asked for."""
+    from qiza import savefile
+    from qiza.cli import main
+
+    game = Game(CLASSIC, players=["Ann", "Bob"], lexicon=load_lexicon("enable"), seed=3)
+    static = make_player("hard", game.lexicon, seed=1)
+    for _ in range(3):
+        game.play(static.choose(game.view(game.to_move)))
+    path = tmp_path / "game.json"
+    savefile.save(game, path)
+    assert main(["best", "-n", "1", "--turn", "2", str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "Lexicon: ENABLE (the record's ENABLE)"
+    assert out[1].startswith(f"Bob to move, rack {game.history[1].rack}, ")
+    assert main(["best", "-n", "1", str(path)]) == 0  # after the last turn: the rack of the player to move
+    assert capsys.readouterr().out.splitlines()[1].startswith(f"Bob to move, rack {game.rack_text(1)}, ")
 
 
 def test_analyze_with_simulation(tmp_path: Path) -> None:

@@ -1,7 +1,8 @@
 """``qiza best``: the computer's top moves for a position, with score, leave and equity.
 
-The position is a CGP line (text, or a file holding it) or a GCG game record at a turn
-(``--turn N``: the position before the record's N-th turn, with that turn's rack)::
+The position is a CGP line (text, or a file holding it) or a game record at a turn, GCG or a
+game saved by qiza (``--turn N``: the position before the record's N-th turn, with that turn's
+rack)::
 
     qiza best "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEINRST/ 0/0 0 lex TWL06;"
     qiza best game.gcg --turn 12 --top 10
@@ -223,7 +224,7 @@ def _give_rack(game: Game, seat: int, rack: str) -> None:
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the subcommand's arguments."""
-    parser.add_argument("position", help="a CGP line, a .cgp file or a .gcg file")
+    parser.add_argument("position", help="a CGP line, a .cgp file, a .gcg file or a game saved by qiza (.json)")
     parser.add_argument("--turn", type=int, default=None, help="GCG: the position before this turn (1-based; turns are the players' "
                         "moves, exchanges and passes, not the record's lines: a phony taken off, a challenge "
                         "bonus or the end-of-game lines are no turns)")
@@ -271,12 +272,10 @@ def run(args: argparse.Namespace) -> int:
     source = args.position
     path = Path(source)
     lexicon = args.lexicon
-    if path.suffix.lower() == ".gcg":  # a file, or a missing / unreadable one: say so, not "a CGP needs ..."
-        from qiza import gcg
+    if path.suffix.lower() in (".gcg", ".json"):  # a file, or a missing / unreadable one: say so, not "a CGP needs ..."
+        from qiza.players.analyze_cli import load_record
 
-        record = gcg.load(source)
-        if record.errors and not record.events:
-            raise record.errors[0]
+        record = load_record(source)  # a GCG record, or a game saved by qiza (as qiza analyze reads them)
         warn_problems(record)
         if not lexicon:
             lexicon, why = record_lexicon(record)
@@ -288,7 +287,7 @@ def run(args: argparse.Namespace) -> int:
                   "for tiles drawn at random from the unseen ones", file=sys.stderr)
     else:
         if args.turn is not None:  # it would be ignored: a CGP is one position
-            raise QizaError("--turn is for a GCG game record; a CGP is one position")
+            raise QizaError("--turn is for a game record (.gcg, or a game saved by qiza); a CGP is one position")
         # a file, a .cgp name, or anything else that exists (a folder: say so, not "a CGP needs ...")
         named = is_file(source) or path.suffix.lower() == ".cgp" or exists(source)
         text = _cgp_file_text(source) if named else source
