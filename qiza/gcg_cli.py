@@ -170,4 +170,4 @@ def _export(args: argparse.Namespace) -> int:
         print(cgp.dumps(position))
     else:
         print(json.dumps(position.to_dict(), indent=1, ensure_ascii=False))
-    return 0
+    return 1 if record.errors else 0  # as for --to gcg: the position is of the lines that could be read

@@ -708,6 +708,17 @@ def test_export_writes_utf8_that_reads_back(capsysbinary: pytest.CaptureFixture[
         assert again.players[0].name == "César"
 
 
+def test_export_says_by_its_exit_status_that_lines_could_not_be_read(capsys: pytest.CaptureFixture[str],
+                                                                      tmp_path: Path) -> None:
+    """With a line it could not read, gcg export printed 'error: ...' and exited 1 for GCG but 0
+    for --to cgp and --to json (the position of the lines before it came out as if complete)."""
+    path = tmp_path / "cut.gcg"
+    path.write_text("#player1 ann Ann\n#player2 bob Bob\n>ann: AEINRST 8D RETAINS +66 66\n>bob: DEIL\n")
+    for to in ("gcg", "cgp", "json"):
+        assert main(["gcg", "export", "--to", to, str(path)]) == 1, to
+        assert "error: " in capsys.readouterr().err
+
+
 def test_export_gives_players_sharing_a_nickname_their_own(capsysbinary: pytest.CaptureFixture[bytes],
                                                             tmp_path: Path) -> None:
     """Quackle writes 'NoName' for both players of a game it was not told the names of
