@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from qiza.alphabet import BLANK, BLANK_FLAG, ENGLISH, TileSet, TileSetError, nfc
 from qiza.errors import QizaError
-from qiza.paths import is_file, user_cache_dir
+from qiza.paths import exists, is_file, user_cache_dir
 
 if TYPE_CHECKING:
     import numpy as np
@@ -455,8 +455,13 @@ def load_lexicon(name_or_path: str | os.PathLike[str] = "enable") -> Lexicon:
     builtin = BUILTIN.get(key.lower())
     if builtin is None:
         if not is_file(key):
-            raise LexiconError(f"unknown lexicon {key!r}: use enable, twl06, sowpods, "
-                               f"{', '.join(LANGUAGE_LEXICONS)} or the path of a word list file")
+            names = f"enable, twl06, sowpods, {', '.join(LANGUAGE_LEXICONS)}"
+            if exists(key):  # a folder, a device...: not "unknown", which reads as a misspelt name
+                what = "a folder" if os.path.isdir(key) else "not a regular file"
+                raise LexiconError(f"lexicon {key!r} is {what}, not a word list file (one word a line)")
+            if os.sep in key or "/" in key or Path(key).suffix:
+                raise LexiconError(f"unknown lexicon {key!r}: no such word list file (built-in lexicons: {names})")
+            raise LexiconError(f"unknown lexicon {key!r}: use {names} or the path of a word list file")
         return Lexicon.from_file(key)
     if builtin not in _loaded:
         if builtin == "ENABLE":

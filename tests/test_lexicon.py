@@ -237,6 +237,21 @@ def test_words_tools_answer_to_the_other_names_users_type(capsys: pytest.Capture
     assert run(capsys, "valid", "QAT", "QXZ") == (1, "QAT: valid\nQXZ: not in ENABLE\n")
 
 
+def test_a_lexicon_path_that_is_no_word_list_is_named_so(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A folder, a device or a missing file given as the lexicon was an 'unknown lexicon', as
+    for a misspelt name."""
+    assert qiza_main(["words", "--lexicon", str(tmp_path), "check", "QAT"]) == 1
+    assert f"lexicon '{tmp_path}' is a folder, not a word list file" in capsys.readouterr().err
+    assert qiza_main(["words", "--lexicon", "/dev/null", "check", "QAT"]) == 1
+    assert "lexicon '/dev/null' is not a regular file, not a word list file" in capsys.readouterr().err
+    missing = tmp_path / "words.txt"
+    assert qiza_main(["words", "--lexicon", str(missing), "check", "QAT"]) == 1
+    assert f"unknown lexicon '{missing}': no such word list file (built-in lexicons: enable, twl06" \
+        in capsys.readouterr().err
+    assert qiza_main(["words", "--lexicon", "twl07", "check", "QAT"]) == 1
+    assert "unknown lexicon 'twl07': use enable, twl06, sowpods" in capsys.readouterr().err
+
+
 def test_words_info(capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     words = tmp_path / "list.txt"
     words.write_text("QAT\nQATS\nAT\nA\n")
