@@ -220,6 +220,19 @@ def test_best_and_analyze_help_say_what_they_do(capsys: pytest.CaptureFixture[st
     assert "the pre-endgame search with one or two tiles in it" in help_text(analyze_cli)
 
 
+def test_best_says_an_engine_does_not_apply_without_announcing_its_search(capsys: pytest.CaptureFixture[str]) -> None:
+    """'Searching the pre-endgame over every possible bag (up to 10 s)...' came before 'the
+    pre-endgame engine needs two players and one or two tiles in the bag' (and so for the endgame)."""
+    from qiza.cli import main
+
+    position = "/".join(["15"] * 15) + " AEINRST/ 0/0 0"
+    for engine, message in (("preendgame", "the pre-endgame engine needs two players and one or two tiles"),
+                            ("endgame", "the endgame engine needs an empty bag")):
+        assert main(["best", "--engine", engine, position]) == 1
+        err = capsys.readouterr().err
+        assert message in err and "Searching" not in err
+
+
 def test_best_refuses_a_turn_for_a_cgp(capsys: pytest.CaptureFixture[str]) -> None:
     """--turn (for a game record) was ignored for a CGP: the moves of the one position came out."""
     from qiza.cli import main

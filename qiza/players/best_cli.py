@@ -300,6 +300,7 @@ def run(args: argparse.Namespace) -> int:
                   "for tiles drawn at random from the unseen ones", file=sys.stderr)
     if args.iterations < 1:
         raise QizaError("--iterations must be at least 1")
+    check_engine(game, args.engine)  # not "Searching the pre-endgame ..." and then that it does not apply
     note = search_note(game, args.engine, args.iterations)
     if note:
         print(note, file=sys.stderr, flush=True)
@@ -315,6 +316,17 @@ def resolve_engine(game: Game, engine: str) -> str:
         return engine
     bag = len(game.bag)
     return "endgame" if bag == 0 else "preendgame" if len(game.players) == 2 and bag <= 2 else "sim"
+
+
+def check_engine(game: Game, engine: str) -> None:
+    """Raise :class:`QizaError` when ``engine`` does not apply to the position (before a search
+    is announced)."""
+    engine = resolve_engine(game, engine)
+    bag = len(game.bag)
+    if engine == "endgame" and bag:
+        raise QizaError("the endgame engine needs an empty bag")
+    if engine == "preendgame" and (len(game.players) != 2 or bag not in (1, 2)):
+        raise QizaError("the pre-endgame engine needs two players and one or two tiles in the bag")
 
 
 def search_note(game: Game, engine: str, iterations: int) -> str | None:
