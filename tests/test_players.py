@@ -786,6 +786,20 @@ def test_best_reads_a_game_saved_by_qiza_as_analyze_does(tmp_path: Path, capsys:
     assert capsys.readouterr().out.splitlines()[1].startswith(f"Bob to move, rack {game.rack_text(1)}, ")
 
 
+def test_analyze_refuses_an_unknown_lexicon_before_naming_it(capsys: pytest.CaptureFixture[str],
+                                                              tmp_path: Path) -> None:
+    """'Lexicon: NOSUCH' came out on standard output before the error saying there is no such lexicon."""
+    from qiza.cli import main
+
+    record = tmp_path / "game.gcg"
+    record.write_text(ANALYSIS_RECORD)
+    assert main(["analyze", "--lexicon", "nosuch", str(record)]) == 1
+    captured = capsys.readouterr()
+    assert "Lexicon" not in captured.out and "unknown lexicon 'nosuch'" in captured.err
+    assert main(["analyze", "--lexicon", "sowpods", "--player", "ann", str(record)]) == 0
+    assert capsys.readouterr().out.startswith("Lexicon: SOWPODS\n")
+
+
 def test_analyze_with_simulation(tmp_path: Path) -> None:
     from qiza.players.analyze_cli import analyze
 

@@ -443,13 +443,16 @@ def run(args: argparse.Namespace) -> int:
     record = load_record(args.record)
     warn_problems(record)
     if args.lexicon:
-        print(f"Lexicon: {args.lexicon.upper()}", flush=True)
+        note_lexicon_load(args.lexicon)
+        lexicon = load_lexicon(args.lexicon)  # an unknown name is refused before it is announced
+        print(f"Lexicon: {lexicon.name}", flush=True)
     else:
         name, why = record_lexicon(record)
         print(f"Lexicon: {name.upper()} ({why})", flush=True)
-    note_lexicon_load(args.lexicon or name)
+        note_lexicon_load(name)
+        lexicon = load_lexicon(name)
     try:
-        results = analyze_record(record, args.lexicon or name, args.player, args.engine, args.iterations,
+        results = analyze_record(record, lexicon, args.player, args.engine, args.iterations,
                                  args.record, on_turn=advance)
     finally:
         if bar is not None:
