@@ -800,6 +800,19 @@ def test_analyze_refuses_an_unknown_lexicon_before_naming_it(capsys: pytest.Capt
     assert capsys.readouterr().out.startswith("Lexicon: SOWPODS\n")
 
 
+def test_best_and_analyze_say_a_file_holds_no_game(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """An empty .gcg file was given a lexicon ('TWL06 accepts the most of its words'), then
+    'has no turns to analyse' or 'has 0 players'."""
+    from qiza.cli import main
+
+    record = tmp_path / "empty.gcg"
+    record.write_text("#title nothing yet\n\n")
+    for command in ("best", "analyze"):
+        assert main([command, str(record)]) == 1
+        captured = capsys.readouterr()
+        assert captured.out == "" and f"{record}: no game in it (no #player line, no move)" in captured.err
+
+
 def test_analyze_with_simulation(tmp_path: Path) -> None:
     from qiza.players.analyze_cli import analyze
 

@@ -91,6 +91,8 @@ def load_record(path: str) -> GameRecord:
     record = gcg.load(path)
     if record.errors and not record.events:  # unreadable, or nothing of a game in it: say why
         raise record.errors[0]
+    if not record.events and not record.players:  # an empty file: not a lexicon chosen for its words
+        raise QizaError(f"{path}: no game in it (no #player line, no move)")
     return record
 
 
