@@ -306,7 +306,11 @@ def loads(text: str) -> Position:
     tile_set = _tile_set(position.tile_distribution)
     rows = rows_text.split("/", layout.size)
     if len(rows) != layout.size:
-        raise FileFormatError(f"the board has {rows_text.count('/') + 1} rows, not {layout.size}")
+        count = rows_text.count("/") + 1
+        hint = next((f" (a {other.size}x{other.size} board is named by 'bdn {name};')"
+                     for name, other in ((_CGP_LAYOUT[key], find_layout(key)) for key in _CGP_LAYOUT)
+                     if other.size == count != layout.size), "")
+        raise FileFormatError(f"the board has {count} rows, not {layout.size}{hint}")
     board_rows = [_board_row(number, row, layout.size) for number, row in enumerate(rows, start=1)]
     try:
         position.board = Board.from_rows(board_rows, layout, tile_set)

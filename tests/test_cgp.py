@@ -95,6 +95,16 @@ def test_malformed_cgp(text: str, message: str) -> None:
         cgp.loads(text)
 
 
+def test_a_super_board_without_its_bdn_is_told_how_to_name_it() -> None:
+    """21 rows without 'bdn SuperCrosswordGame;' only said 'the board has 21 rows, not 15'."""
+    rows = "/".join(["21"] * 21)
+    with pytest.raises(FileFormatError, match=r"21 rows, not 15 \(a 21x21 board is named by 'bdn SuperCrosswordGame;'\)"):
+        cgp.loads(f"{rows} A/B 0/0 0")
+    with pytest.raises(FileFormatError, match=r"the board has 14 rows, not 15$"):
+        cgp.loads(f"{EMPTY.rsplit('/', 1)[0]} A/B 0/0 0")
+    assert cgp.loads(f"{rows} A/B 0/0 0 bdn SuperCrosswordGame;").board.layout.size == 21
+
+
 def test_the_writer_refuses_what_the_reader_would_refuse() -> None:
     """A position of one player (qiza gcg export --to cgp of a one-player record) was written as
     a CGP that no reader reads, qiza's own included."""
