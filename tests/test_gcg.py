@@ -265,6 +265,21 @@ def test_unknown_encoding_is_a_line_numbered_warning() -> None:
     assert record.warnings and record.warnings[0].line == 3
 
 
+@pytest.mark.parametrize("name", ["UTF-16", "utf-32-le", "cp037"])
+def test_an_encoding_the_file_is_not_written_in_is_a_warning(name: str) -> None:
+    """A file declaring UTF-16 (or UTF-32, EBCDIC) in a line of plain ASCII was decoded as
+    UTF-16 whole: one error, 'not a pragma or an event', quoting a line of CJK characters. The
+    line naming it cannot be in it: the declaration is set aside, with a warning, as for an
+    unknown name."""
+    data = f"#character-encoding {name}\n#player1 ann Ann\n#player2 bob Bob\n>ann: AEINRST 8D RETINAS +66 66\n"
+    record = gcg.parse_bytes(data.encode())
+    assert not record.errors and [e.word for e in record.events] == ["RETINAS"]
+    assert record.warnings[0].line == 1
+    assert f"#character-encoding {name}: the file is not written in it" in str(record.warnings[0])
+    # a file really written in UTF-16 (with its byte order mark, as qiza writes it) is still read in it
+    assert gcg.parse_bytes(data.encode("utf-16")).events[0].word == "RETINAS"
+
+
 MALFORMED = [
     (">ann: AEINRST 8D RETINAS +72", 3, "truncated"),
     (">ann: AEINRST 8D +72 72", 3, "truncated placement"),

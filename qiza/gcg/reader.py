@@ -85,6 +85,18 @@ def decode_undeclared(data: bytes) -> str:
     return data.decode("latin-1").translate(_WINDOWS_1252)
 
 
+_PRAGMA_ASCII = b"#character-encoding"
+
+
+def _ascii_compatible(codec: str) -> bool:
+    """Whether ``codec`` writes the pragma's name as ASCII does (UTF-8, ISO-8859-x, Windows-125x do;
+    UTF-16, UTF-32 and EBCDIC do not)."""
+    try:
+        return _PRAGMA_ASCII.decode("ascii").encode(codec) == _PRAGMA_ASCII
+    except (UnicodeError, LookupError):
+        return False
+
+
 def _decode(data: bytes, warnings: list[FileFormatError], path: str | None) -> str:
     """Decode a GCG file: as a ``#character-encoding`` pragma says, or a byte order mark (UTF-8
     or UTF-16); else as UTF-8 when it is valid UTF-8 (ISO-8859-1 or Windows-1252 text with
@@ -109,6 +121,10 @@ def _decode(data: bytes, warnings: list[FileFormatError], path: str | None) -> s
     if not codec:
         warnings.append(FileFormatError(f"unknown character encoding {name[:40]!r}: read as UTF-8 or Windows-1252",
                                         number, path))
+    elif not _ascii_compatible(codec):
+        # the line naming UTF-16 (or EBCDIC...) was itself found written in ASCII: the name is wrong
+        warnings.append(FileFormatError(f"#character-encoding {name[:40]}: the file is not written in it (this "
+                                        "line is ASCII): read as UTF-8 or Windows-1252", number, path))
     else:
         try:
             return data.decode(codec)
