@@ -813,6 +813,25 @@ def test_best_and_analyze_say_a_file_holds_no_game(capsys: pytest.CaptureFixture
         assert captured.out == "" and f"{record}: no game in it (no #player line, no move)" in captured.err
 
 
+def test_a_rack_recorded_in_part_is_not_rated(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Quackle and Macondo records often give an opponent's rack as the tiles played only
+    (>bob: AEGL 7C GALE, the bag full): qiza analyze rated the move against the best play of those
+    four tiles alone (a trivial "best found", or a loss against a play of the same few tiles), and
+    qiza best listed moves for them without a word. Such a turn is now unrated, and best warns."""
+    from qiza.cli import main
+    from qiza.players.analyze_cli import analyze
+
+    record = tmp_path / "game.gcg"
+    record.write_text(ANALYSIS_RECORD.replace(">bob: ADEEGIL 7C GALE", ">bob: AEGL 7C GALE"))
+    gale = analyze(str(record))[1]
+    assert gale.rack == "AEGL" and gale.lost is None and gale.played_equity is None and gale.best_equity is None
+    assert gale.note == "rack only partly recorded"
+    assert main(["best", "-n", "1", "--turn", "2", str(record)]) == 0
+    assert ("warning: the record gives only AEGL of Bob's rack here (4 tiles, with tiles in the bag: perhaps only "
+            "the tiles played): the moves are for these tiles alone") in capsys.readouterr().err
+    assert analyze(str(tmp_path / "game.gcg"))[0].lost is not None  # ann's full racks are rated
+
+
 def test_analyze_with_simulation(tmp_path: Path) -> None:
     from qiza.players.analyze_cli import analyze
 

@@ -116,7 +116,7 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
     written in ``notation`` (GCG's, tournament, unless the game was played in another).
     ``workers``: the simulation's processes (default: the cores)."""
     from qiza.gcg import EventType
-    from qiza.players.best_cli import AfterTheEnd, game_from_record, record_lexicon
+    from qiza.players.best_cli import AfterTheEnd, game_from_record, record_lexicon, tiles_missing
     from qiza.players.engine import StaticPlayer
 
     if not isinstance(lexicon, Lexicon):  # loaded once, not at every turn
@@ -151,6 +151,10 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
             except QizaError as exc:
                 results.append(TurnAnalysis(number, event.player, event.rack, played, event.score, None, "", None,
                                             f"position not rebuilt: {exc}"))
+                continue
+            if tiles_missing(game):  # the tiles played only (an opponent's rack in a Quackle record)
+                results.append(TurnAnalysis(number, event.player, event.rack, played, event.score, None, "", None,
+                                            "rack only partly recorded"))
                 continue
             if engine is None:
                 engine = StaticPlayer(game.lexicon)
@@ -320,7 +324,7 @@ WIDE = 111
 
 _SHORT_NOTES = (("pass", "pass"), ("turn lost", "lost turn"), ("rack not", "no rack"),
                 ("not a legal", "illegal"), ("position not", "unreadable"), ("after the end", "game over"),
-                ("not among", "unrated"))
+                ("not among", "unrated"), ("rack only partly", "part rack"))
 
 
 def _short_note(note: str) -> str:

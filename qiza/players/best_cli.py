@@ -194,6 +194,14 @@ def _over_after_last_turn(record: GameRecord) -> bool:
     return game is not None and game.over
 
 
+def tiles_missing(game: Game) -> int:
+    """How many tiles the rack of the player to move lacks of a full rack while the bag still
+    holds tiles: a record may give only the tiles a player played (Quackle writes an opponent's
+    racks so: ``>Marty: FO J9 OF``), when the player held more."""
+    short = game.rules.rack_size - len(game.racks[game.to_move])
+    return max(0, min(short, len(game.bag)))
+
+
 def _give_rack(game: Game, seat: int, rack: str) -> None:
     """Give ``seat`` the rack a record shows; tiles the replay dealt to the other players (whose
     racks the record does not know at this point) are swapped for others from the bag."""
@@ -285,6 +293,11 @@ def run(args: argparse.Namespace) -> int:
         if not _rack_recorded(record, args.turn, game.players[game.to_move]):
             print(f"warning: the record does not give {game.players[game.to_move]}'s rack here: the moves are "
                   "for tiles drawn at random from the unseen ones", file=sys.stderr)
+        elif tiles_missing(game):
+            rack = game.rack_text(game.to_move)
+            print(f"warning: the record gives only {rack} of {game.players[game.to_move]}'s rack here "
+                  f"({plural(len(game.racks[game.to_move]), 'tile')}, with tiles in the bag: perhaps only the "
+                  "tiles played): the moves are for these tiles alone", file=sys.stderr)
     else:
         if args.turn is not None:  # it would be ignored: a CGP is one position
             raise QizaError("--turn is for a game record (.gcg, or a game saved by qiza); a CGP is one position")
