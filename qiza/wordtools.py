@@ -92,7 +92,9 @@ def run(args: argparse.Namespace) -> int:
             valid = word in lexicon
             ok &= valid
             why = f"not in {lexicon.name}"
-            if not valid and len(word) > MAX_LENGTH:
+            if not valid and any(mark in word for mark in "?.*"):  # a pattern typed to check
+                why = f"not a word: ? and * are for patterns ('qiza words pattern {typed}' lists the words)"
+            elif not valid and len(word) > MAX_LENGTH:
                 why += f" as qiza reads it (it keeps the words of {MIN_LENGTH} to {MAX_LENGTH} tiles)"
             shown = nfc(typed).upper()
             print(f"{shown if shown == word else f'{shown} ({word})'}: {'valid' if valid else why}")

@@ -252,6 +252,13 @@ def test_a_lexicon_path_that_is_no_word_list_is_named_so(capsys: pytest.CaptureF
     assert "unknown lexicon 'twl07': use enable, twl06, sowpods" in capsys.readouterr().err
 
 
+def test_words_check_of_a_pattern_points_to_pattern(capsys: pytest.CaptureFixture[str]) -> None:
+    """'qiza words check Q?T' said 'Q?T: not in ENABLE', as if no word fitted."""
+    assert run(capsys, "check", "Q?T") == (1, "Q?T: not a word: ? and * are for patterns "
+                                              "('qiza words pattern Q?T' lists the words)\n")
+    assert run(capsys, "pattern", "Q?T") == (0, "QAT\n(1 word)\n")
+
+
 def test_words_info(capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     words = tmp_path / "list.txt"
     words.write_text("QAT\nQATS\nAT\nA\n")
