@@ -28,6 +28,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+ALIASES: dict[str, str] = {"analyse": "analyze", "word": "words"}
+"""Other spellings users type for a command (qiza's own messages say "analyse")."""
+
+
 def prepare_move_generator() -> None:
     """Load (or on a machine's first run, compile) the move generator before a command uses it,
     saying on standard error why nothing happens when that takes a while (a slow load on a busy
@@ -74,6 +78,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if not args or (args[0].startswith("-") and args[0] not in ("-h", "--help", "--version")):
         args = ["play", *args]
+    args[0] = ALIASES.get(args[0], args[0])
     if args[0] not in COMMANDS:
         _top_parser().parse_args(args)  # prints help, version or the error and exits
         return 2

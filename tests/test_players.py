@@ -813,6 +813,18 @@ def test_best_and_analyze_say_a_file_holds_no_game(capsys: pytest.CaptureFixture
         assert captured.out == "" and f"{record}: no game in it (no #player line, no move)" in captured.err
 
 
+def test_qiza_analyse_is_qiza_analyze(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """qiza writes British English ('no turns to analyse'); 'qiza analyse' was an invalid choice."""
+    from qiza.cli import main
+
+    record = tmp_path / "game.gcg"
+    record.write_text(ANALYSIS_RECORD)
+    assert main(["analyse", "--player", "ann", str(record)]) == 0
+    analysed = capsys.readouterr().out
+    assert main(["analyze", "--player", "ann", str(record)]) == 0
+    assert analysed == capsys.readouterr().out and "8D WINDY" in analysed
+
+
 def test_a_rack_recorded_in_part_is_not_rated(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """Quackle and Macondo records often give an opponent's rack as the tiles played only
     (>bob: AEGL 7C GALE, the bag full): qiza analyze rated the move against the best play of those
