@@ -65,6 +65,10 @@ def test_a_phony_is_named_and_the_player_tries_again() -> None:
     result = run_puzzles([Puzzle(game, "a test")], lambda prompt: next(typed), said.append)
     assert "QIX not in ENABLE: a phony, try again" in said
     assert len(result.lost) == 1 and result.lost[0] is not None
+    # on the empty board the engine lists the plays across only: one played down is its mirror image
+    typed = iter(["8H ZAX", "quit"])
+    down = run_puzzles([Puzzle(game, "a test")], lambda prompt: next(typed), said.append)
+    assert down.lost == result.lost
 
 
 def test_puzzles_from_the_costly_turns_of_records(tmp_path: Path) -> None:

@@ -65,7 +65,7 @@ class TurnAnalysis:
         return max(0.0, self.best_equity - self.played_equity)
 
 
-def _key(move: Move, size: int, opening: bool = False) -> object:
+def move_key(move: Move, size: int, opening: bool = False) -> object:
     """A key equal for two moves that put the same tiles on the same squares (or exchange the same tiles).
 
     ``opening``: the board is empty, where the engine lists the plays across only (a play down
@@ -189,8 +189,8 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
             played_equity = None
             if move is not None:
                 opening = game.board.is_empty()
-                key = _key(move, size, opening)
-                found = next((o for o in options if _key(o.move, size, opening) == key), None)
+                key = move_key(move, size, opening)
+                found = next((o for o in options if move_key(o.move, size, opening) == key), None)
                 played = format_move(move, notation, game.board)  # as the best move is written (not GCG's -ADNS)
                 if found is not None:
                     played_equity = found.equity
@@ -233,10 +233,10 @@ def _simulated(sim: SimPlayer, game: Game, played: Option | None,
     size = game.rules.layout.size
     cands = sim.sim_candidates(view)
     opening = game.board.is_empty()
-    keys = [_key(c.move, size, opening) for c in cands]
+    keys = [move_key(c.move, size, opening) for c in cands]
     index: int | None = None
     if played is not None:
-        key = _key(played.move, size, opening)
+        key = move_key(played.move, size, opening)
         if key in keys:
             index = keys.index(key)
         else:

@@ -26,7 +26,7 @@ from qiza.errors import QizaError
 from qiza.game import Game
 from qiza.lexicon import Lexicon, load_lexicon
 from qiza.move import Exchange, Pass, Place, format_move, parse_move
-from qiza.players.analyze_cli import _key
+from qiza.players.analyze_cli import move_key
 from qiza.players.engine import Option, StaticPlayer
 from qiza.rules import CLASSIC, Notation
 from qiza.text import input_line, plural
@@ -123,8 +123,9 @@ def _judge(game: Game, text: str, notation: Notation, options: list[Option]) -> 
     elif not isinstance(move, Exchange):
         return None, "type a play or an exchange"
     size = view.board.size
-    key = _key(move, size)
-    option = next((o for o in options if _key(o.move, size) == key), None)
+    opening = game.board.is_empty()  # the engine lists an empty board's plays across only
+    key = move_key(move, size, opening)
+    option = next((o for o in options if move_key(o.move, size, opening) == key), None)
     if option is None:
         return None, "not a move you can make here (an exchange needs the tiles on your rack and 7 in the bag)"
     return option, ""
