@@ -121,3 +121,18 @@ def test_self_play_and_analysis_on_ray_match_the_process_pool(games: Path) -> No
         ray.shutdown()
     assert [(r.seed, r.scores, r.turns) for r in on_ray] == [(r.seed, r.scores, r.turns) for r in local]
     assert analysed_on_ray == analysed
+
+
+def test_the_report_keeps_names_in_wide_characters_in_line() -> None:
+    from qiza.players.analyze_cli import TurnAnalysis
+    from qiza.players.analyze_many import GameAnalysis
+    from qiza.text import cells
+
+    turns = [TurnAnalysis(1, "欧阳娜娜娜娜娜娜娜", "AEINRST", "8D RETAINS", 70, 70.0, "8D NASTIER", 80.0),
+             TurnAnalysis(2, "Bob", "QIZAXYE", "8H QI", 22, 20.0, "8H ZAX", 40.0)]
+    games = [GameAnalysis("a.gcg", ["欧阳娜娜娜娜娜娜娜", "Bob"], [70, 22], turns, "TWL06", True)]
+    lines = format_many(games)
+    rows = [line for line in lines if line.startswith(("欧阳", "Bob "))]
+    assert len(rows) == 2 and cells(rows[0].split(" 1 ")[0]) == cells(rows[1].split(" 1 ")[0])
+    worst = [line for line in lines if " 8D RETAINS" in line or " 8H QI" in line]
+    assert len(worst) == 2 and len({cells(line) for line in worst}) == 1

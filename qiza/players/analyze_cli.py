@@ -341,7 +341,7 @@ def format_analysis(results: list[TurnAnalysis], threshold: float = 5.0, *, widt
     the screen's columns; under :data:`WIDE` the table leaves out the equities (keeping the
     equity lost), cuts names and moves and shortens the notes, so that every row fits.
     """
-    from qiza.text import notation_note, short_names
+    from qiza.text import notation_note, pad, short_names
 
     def eq(value: float | None) -> str:
         return "-" if value is None else f"{value:.1f}"
@@ -362,10 +362,10 @@ def format_analysis(results: list[TurnAnalysis], threshold: float = 5.0, *, widt
         lost = t.lost
         mark = " !" if lost is not None and lost >= threshold else ""
         if compact:
-            lines.append(f"{t.turn:>3} {short[t.player]:<8} {t.rack:<9} {t.played[:15]:<15} {t.score:>4}  "
+            lines.append(f"{t.turn:>3} {pad(short[t.player], 8)} {t.rack:<9} {t.played[:15]:<15} {t.score:>4}  "
                          f"{t.best[:15]:<15} {eq(lost):>6}{mark}" + (f" ({_short_note(t.note)})" if t.note else ""))
             continue
-        lines.append(f"{t.turn:>4} {short[t.player]:<10} {t.rack:<9} {t.played[:20]:<20} {t.score:>5} "
+        lines.append(f"{t.turn:>4} {pad(short[t.player], 10)} {t.rack:<9} {t.played[:20]:<20} {t.score:>5} "
                      f"{eq(t.played_equity):>7} {pct(t.played_win):>6}  {t.best[:20]:<20} {eq(t.best_equity):>7} "
                      f"{pct(t.best_win):>6} {eq(lost):>6}{mark}"
                      + (f"  ({t.note})" if t.note else ""))
@@ -374,7 +374,7 @@ def format_analysis(results: list[TurnAnalysis], threshold: float = 5.0, *, widt
                  f"{'per turn':>8} {'mistakes':>8}")
     for row in summarize(results, threshold):
         per_turn = "-" if row["per_turn"] is None else f"{row['per_turn']:.1f}"
-        lines.append(f"{short_names(names, 10)[list(names).index(row['player'])]:<10} {row['turns']:>5} "
+        lines.append(f"{pad(short_names(names, 10)[list(names).index(row['player'])], 10)} {row['turns']:>5} "
                      f"{row['rated']:>5} {row['best_found']:>10} {row['lost']:>11.1f} {per_turn:>8} "
                      f"{row['mistakes']:>8}")
     return lines

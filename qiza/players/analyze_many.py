@@ -23,6 +23,7 @@ from qiza.errors import QizaError
 from qiza.lexicon import Lexicon, load_lexicon
 from qiza.players.analyze_cli import TurnAnalysis, analyze_record, load_record
 from qiza.players.cluster import run_many
+from qiza.text import cut, pad
 
 RECORD_SUFFIXES = (".gcg", ".json")
 """The files of a folder that are analysed: GCG records and games saved by qiza."""
@@ -188,7 +189,7 @@ def format_many(games: Sequence[GameAnalysis], threshold: float = 5.0, worst: in
     for row in rows:
         found = f"{100 * row.best_found / row.rated:.0f}%" if row.rated else "-"
         per_turn = "-" if row.per_turn is None else f"{row.per_turn:.1f}"
-        lines.append(f"{row.player[:16]:<16} {row.games:>5} {row.wins:>6g} {row.turns:>5} {found:>10} {per_turn:>9} "
+        lines.append(f"{pad(cut(row.player, 16), 16)} {row.games:>5} {row.wins:>6g} {row.turns:>5} {found:>10} {per_turn:>9} "
                      f"{row.mistakes:>8}")
     ranked = sorted(((t.lost, g, t) for g in games for t in g.turns if t.lost is not None and t.lost >= threshold),
                     key=lambda x: -x[0])[:worst]
@@ -196,6 +197,6 @@ def format_many(games: Sequence[GameAnalysis], threshold: float = 5.0, worst: in
         lines += ["", f"The {len(ranked)} turns that lost the most equity:",
                   f"{'game':<18} {'turn':>4} {'player':<8} {'rack':<9} {'played':<14} {'best':<14} {'lost':>6}"]
         for lost, game, t in ranked:
-            lines.append(f"{Path(game.source).name[:18]:<18} {t.turn:>4} {t.player[:8]:<8} {t.rack:<9} "
+            lines.append(f"{Path(game.source).name[:18]:<18} {t.turn:>4} {pad(cut(t.player, 8), 8)} {t.rack:<9} "
                          f"{t.played[:14]:<14} {t.best[:14]:<14} {lost:>6.1f}")
     return lines
