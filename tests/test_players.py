@@ -751,16 +751,23 @@ def test_a_records_rack_may_need_tiles_the_replay_dealt_to_the_opponent() -> Non
         _give_rack(game, 0, "QQQQQQQ")
 
 
-def test_analyze_reads_a_game_saved_by_qiza(tmp_path: Path) -> None:
+def _saved_game(folder: Path, turns: int) -> tuple[Game, Path]:
+    """A game of the ``hard`` player against itself after ``turns`` turns, saved by qiza."""
     from qiza import savefile
-    from qiza.players.analyze_cli import analyze
 
     game = Game(CLASSIC, players=["Ann", "Bob"], lexicon=load_lexicon("enable"), seed=3)
     static = make_player("hard", game.lexicon, seed=1)
-    for _ in range(4):
+    for _ in range(turns):
         game.play(static.choose(game.view(game.to_move)))
-    path = tmp_path / "game.json"
+    path = folder / "game.json"
     savefile.save(game, path)
+    return game, path
+
+
+def test_analyze_reads_a_game_saved_by_qiza(tmp_path: Path) -> None:
+    from qiza.players.analyze_cli import analyze
+
+    game, path = _saved_game(tmp_path, 4)
     turns = analyze(str(path))
     assert [t.player for t in turns] == ["Ann", "Bob", "Ann", "Bob"]
     assert all(t.lost is not None and t.lost < 0.05 for t in turns)  # the engine agrees with itself
@@ -769,15 +776,9 @@ def test_analyze_reads_a_game_saved_by_qiza(tmp_path: Path) -> None:
 def test_best_reads_a_game_saved_by_qiza_as_analyze_does(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """qiza analyze reads a saved game (.json); qiza best took the file for a CGP ('a CGP needs
     the board, racks, scores ...'), so the best moves at one of its turns could not be asked for."""
-    from qiza import savefile
     from qiza.cli import main
 
-    game = Game(CLASSIC, players=["Ann", "Bob"], lexicon=load_lexicon("enable"), seed=3)
-    static = make_player("hard", game.lexicon, seed=1)
-    for _ in range(3):
-        game.play(static.choose(game.view(game.to_move)))
-    path = tmp_path / "game.json"
-    savefile.save(game, path)
+    game, path = _saved_game(tmp_path, 3)
     assert main(["best", "-n", "1", "--turn", "2", str(path)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "Lexicon: ENABLE (the record's ENABLE)"

@@ -672,12 +672,17 @@ def test_help_is_paged_at_80x24() -> None:
     assert max(len(line) for line in shown.splitlines()) <= 80
 
 
-def test_four_players_at_80x24_keep_names_apart_and_key_words() -> None:
-    names = ("Ann", "Computer 1", "Computer 2", "Computer 3")
+def _four_players_game(names: tuple[str, ...], turns: int) -> Game:
+    """A game of four players after ``turns`` turns of each one's top-scoring play."""
     game = Game(find_preset("classic").with_options(first_player="fixed"), players=list(names), lexicon=LEX, seed=5)
-    for _ in range(4):
+    for _ in range(turns):
         best = game.legal_moves()
         game.play(best[0].move if best else "pass")
+    return game
+
+
+def test_four_players_at_80x24_keep_names_apart_and_key_words() -> None:
+    game = _four_players_game(("Ann", "Computer 1", "Computer 2", "Computer 3"), 4)
     text = _screen_text(game, 80, 24, viewer=0)
     lines = text.splitlines()
     assert len(lines) <= 17 and max(len(line.rstrip()) for line in lines) <= 80
@@ -695,11 +700,7 @@ def test_names_in_wide_characters_keep_the_panel_in_line() -> None:
     and cuts names by columns, so scores stay under each other and lines within the screen."""
     from qiza.text import cells
 
-    names = ("欧阳娜娜娜娜娜娜", "Bob", "김민준", "Computer 3")
-    game = Game(find_preset("classic").with_options(first_player="fixed"), players=list(names), lexicon=LEX, seed=5)
-    for _ in range(8):
-        best = game.legal_moves()
-        game.play(best[0].move if best else "pass")
+    game = _four_players_game(("欧阳娜娜娜娜娜娜", "Bob", "김민준", "Computer 3"), 8)
     text = _screen_text(game, 80, 24, viewer=0)
     lines = text.splitlines()
     assert max(cells(line.rstrip()) for line in lines) <= 80
