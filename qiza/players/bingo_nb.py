@@ -113,27 +113,45 @@ def leave_probs(counts, rows, bag, full, one, masks, two):  # type: ignore[no-un
     return out
 
 
+@nb.njit(cache=CACHE)
+def _word_codes(letters, keys):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """For each word (a row of 7 letter codes): its code, the codes of its 7 six-letter parts
+    with the letter each leaves out, and the codes of its 21 five-letter parts (int64 sums
+    wrap around: the sums modulo 2^64 of :func:`anagram_code`)."""
+    n = letters.shape[0]
+    full = np.empty(n, np.int64)
+    six = np.empty(n * 7, np.int64)
+    out = np.empty(n * 7, np.int64)
+    five = np.empty(n * 21, np.int64)
+    for w in range(n):
+        total = np.int64(0)
+        for i in range(7):
+            total += keys[letters[w, i]]
+        full[w] = total
+        k = 0
+        for i in range(7):
+            part = total - keys[letters[w, i]]
+            six[w * 7 + i] = part
+            out[w * 7 + i] = letters[w, i]
+            for j in range(i + 1, 7):
+                five[w * 21 + k] = part - keys[letters[w, j]]
+                k += 1
+    return full, six, out, five
+
+
 def tables(words: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The code arrays of a word list (code strings, ``A``-``Z`` for English): ``full`` (the seven-letter
     anagrams), ``one`` (six letters of one) with ``masks`` (bit ``t``: letter ``t`` completes
-    it), and ``two`` (five letters of one)."""
-    full: set[int] = set()
-    one: dict[int, int] = {}
-    two: set[int] = set()
-    for w in words:
-        if len(w) != 7:
-            continue
-        letters = [ord(c) - 64 for c in w]
-        full.add(anagram_code(letters))
-        for i in range(7):
-            six = anagram_code(letters[:i] + letters[i + 1:])
-            one[six] = one.get(six, 0) | (1 << letters[i])
-            for j in range(i + 1, 7):
-                two.add(anagram_code(letters[:i] + letters[i + 1:j] + letters[j + 1:]))
-    ones = sorted(one)
-    masks = [one[c] - 2**64 if one[c] >= 2**63 else one[c] for c in ones]  # bit 63 is the sign bit
-    return (np.array(sorted(full), np.int64), np.array(ones, np.int64),
-            np.array(masks, np.int64), np.array(sorted(two), np.int64))
+    it; bit 63 is the sign bit), and ``two`` (five letters of one); each sorted, without repeats."""
+    sevens = [w for w in words if len(w) == 7]
+    letters = np.frombuffer("".join(sevens).encode("latin-1"), np.uint8).astype(np.int64).reshape(-1, 7) - 64
+    full, six, out, five = _word_codes(letters, LETTER_KEYS)
+    order = np.argsort(six, kind="stable")
+    six = six[order]
+    bits = np.left_shift(np.int64(1), out[order])
+    ones, starts = np.unique(six, return_index=True)
+    masks = np.bitwise_or.reduceat(bits, starts) if len(six) else np.zeros(0, np.int64)
+    return np.unique(full), ones, masks.astype(np.int64), np.unique(five)
 
 
 def warm_up() -> None:
