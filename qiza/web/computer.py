@@ -164,7 +164,7 @@ _TILE_SETS: dict[TileSet, TileSet] = {}
 def canonical_view(view: PlayerView) -> PlayerView:
     """The view with this process's one copy of its tile set. A view sent to a worker
     arrives with new copies of its rules; the players keep some tables per tile set *object*
-    (the odds of drawing to a bingo: about 1 s to build and 30 MB), so without this every
+    (the odds of drawing to a bingo, tens of MB once remembered), so without this every
     decision would build them again and keep them."""
     tile_set = view.rules.tile_set
     with _LEX_LOCK:
