@@ -200,6 +200,13 @@ def test_best_cli(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out.splitlines()
     assert len(out) == 6 and "64" in out[3]
     assert out[1] == "Moves in rule book notation: H8 reads across, 8H reads down."  # the CGP game's
+    first = out[3].split()[1]
+    args = parser.parse_args(["/".join(["15"] * 15) + " AEINRS?/ 0/0 0 lex TWL06;", "-n", "3",
+                              "--notation", "tournament"])
+    assert best_cli.run(args) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1] == "Moves in tournament notation (as in GCG files): 8H reads across, H8 reads down."
+    assert out[3].split()[1] == first[1:] + first[0]  # H8 across is 8H across (the same play)
 
 
 def test_best_and_analyze_help_say_what_they_do(capsys: pytest.CaptureFixture[str]) -> None:

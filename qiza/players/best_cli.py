@@ -25,6 +25,7 @@ from qiza.lexicon import Lexicon, load_lexicon
 from qiza.move import Exchange, Move, Place
 from qiza.paths import exists, is_file
 from qiza.players.winprob import win_probability
+from qiza.rules import Notation
 from qiza.text import plural
 
 if TYPE_CHECKING:
@@ -251,6 +252,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "two tiles in the bag: every candidate over every draw) or auto (endgame or "
                              "preendgame when they apply, else sim)")
     parser.add_argument("--iterations", type=int, default=300, help="sim: continuations per candidate (default 300)")
+    parser.add_argument("--notation", choices=["rulebook", "tournament"], default=None,
+                        help="how the moves are written (default: the position's: tournament for a GCG record, "
+                             "as GCG files and Macondo write them; a saved game's own; rulebook for a CGP)")
 
 
 MAX_CGP_BYTES = 2**20
@@ -313,6 +317,8 @@ def run(args: argparse.Namespace) -> int:
                   "for tiles drawn at random from the unseen ones", file=sys.stderr)
     if args.iterations < 1:
         raise QizaError("--iterations must be at least 1")
+    if args.notation:  # the moves are only written here: the rules of play are the same
+        game.rules = game.rules.with_options(notation=Notation(args.notation))
     check_engine(game, args.engine)  # not "Searching the pre-endgame ..." and then that it does not apply
     note = search_note(game, args.engine, args.iterations)
     if note:
