@@ -844,6 +844,38 @@ def test_a_profile_shows_the_rated_record_apart_from_every_game(club: Club) -> N
     assert bob.get("/api/players/Bob").json()["rated_record"] == {"wins": 0, "losses": 1, "draws": 0}
 
 
+def test_a_players_finished_games_download_as_gcg_records(club: Club) -> None:
+    import io
+    import zipfile
+
+    from qiza import gcg
+    from qiza.web.service import PERSON, SeatSpec
+
+    ann, bob = sign_up(club, "Ann"), sign_up(club, "Bob")
+    ids = [client.get("/api/account").json()["user"]["id"] for client in (ann, bob)]
+    made = []
+    for loser in (1, 0, None):  # two finished games, then one still on
+        created = club.service.create(seats=[SeatSpec(PERSON, "Ann", user_id=ids[0]),
+                                             SeatSpec(PERSON, "Bob", user_id=ids[1])], claim=[])
+        club.service.change(created.id, lambda _row, game: game.play("pass"), moved=True)
+        if loser is not None:
+            club.service.change(created.id, lambda _row, game, loser=loser: game.resign(loser), moved=True)
+        made.append(created.id)
+        club.time.advance(60)
+    answer = bob.get("/api/players/ann/games.zip")  # anyone may: finished games' records are public
+    assert answer.status_code == 200 and answer.headers["content-type"] == "application/zip"
+    assert answer.headers["content-disposition"] == 'attachment; filename="qiza-Ann-games.zip"'
+    with zipfile.ZipFile(io.BytesIO(answer.content)) as archive:
+        names = archive.namelist()
+        assert [name.rsplit("-", 1)[1] for name in names] == [f"{made[1]}.gcg", f"{made[0]}.gcg"]  # newest first
+        for name, game_id in zip(names, (made[1], made[0])):
+            text = archive.read(name).decode("utf-8")
+            assert text == bob.get(f"/api/games/{game_id}/gcg").text
+            assert [p.name for p in gcg.loads(text).players] == ["Ann", "Bob"]
+    error = bob.get("/api/players/Nobody/games.zip")
+    assert error.status_code == 404 and error.json()["error"]["code"] == "no_such_player"
+
+
 # -- chat -------------------------------------------------------------------------------------------
 def test_chat_channels_limits_and_hidden_spectator_chat(club: Club) -> None:
     ann, bob, cat = sign_up(club, "Ann"), sign_up(club, "Bob"), sign_up(club, "Cat")

@@ -169,6 +169,9 @@ def test_two_accounts_seek_play_on_the_clock_chat_rate_and_rematch(tmp_path: Pat
         assert "vs" in ann.inner_text("#recent") and ("1 won" if first is ann else "1 lost") in ann.inner_text("#record")
         rated = "Rated games: 1 won, 0 lost" if first is ann else "Rated games: 0 won, 1 lost"
         assert rated in ann.inner_text("#record")  # the rated record first, then every game's
+        with ann.expect_download() as download:  # the finished games as GCG records
+            ann.click("#archive")
+        assert download.value.suggested_filename == "qiza-Ann-games.zip"
     assert not errors, errors
 
 

@@ -3,10 +3,13 @@ player's way into the seats their account holds."""
 
 from __future__ import annotations
 
+import io
 import json
+import time
+import zipfile
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Request, Response
 from sqlalchemy import select
 
 from qiza.game import Game
@@ -16,6 +19,9 @@ from qiza.web.errors import ApiError, errors
 from qiza.web.ratings import Ratings
 from qiza.web.seeks import GameIdPath
 from qiza.web.service import GameService
+
+ARCHIVE_GAMES = 500
+"""The most games in a player's archive of GCG records (the newest)."""
 
 
 class Players:
@@ -64,6 +70,29 @@ class Players:
         return {"name": user.name, "ratings": self.ratings.of_user(user.id), "record": record, "rated_record": rated,
                 "recent": recent}
 
+    def archive(self, name: str) -> tuple[str, bytes]:
+        """A zip file of the player's finished games as GCG records (the newest
+        :data:`ARCHIVE_GAMES`; aborted games never end and are left out), for ``qiza analyze``
+        or another program; returns the account's name and the file's bytes."""
+        user = self.accounts.find(name)
+        if user is None:
+            raise ApiError(404, "no_such_player", f"there is no player {name!r}")
+        query = (select(games.c.id, games.c.updated_at).join(game_players, game_players.c.game_id == games.c.id)
+                 .where(game_players.c.user_id == user.id, games.c.status == "over")
+                 .order_by(games.c.updated_at.desc()).limit(ARCHIVE_GAMES))
+        with self.games.store.read() as connection:
+            ids = [(r.id, r.updated_at) for r in connection.execute(query).all()]
+        out = io.BytesIO()
+        with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+            for game_id, at in ids:
+                try:
+                    text = self.games.gcg(game_id)
+                except ApiError:  # aborted (its status says over), or gone meanwhile
+                    continue
+                stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(at))
+                archive.writestr(f"{stamp}-{game_id}.gcg", text)
+        return user.name, out.getvalue()
+
     def my_seat(self, user: User, game_id: str, session: str | None = None) -> dict[str, Any]:
         """A new token for the seat the user's account holds in a game (403 if it holds none),
         working while the session ``session`` (its hash) is open."""
@@ -94,6 +123,16 @@ def router(players: Players) -> APIRouter:
         """A player's profile: ratings by variant, record of rated games (``rated_record``) and of
         every finished game (``record``), and recent games."""
         return players.profile(name)
+
+    @api.get("/api/players/{name}/games.zip", response_class=Response, responses={
+        200: {"description": "the player's finished games as GCG files",
+              "content": {"application/zip": {"schema": {"type": "string", "format": "binary"}}}},
+        **errors(404, 503)})
+    def archive(name: GameIdPath) -> Response:
+        """The player's finished games (the newest 500), one GCG record each, in a zip file."""
+        account, data = players.archive(name)
+        return Response(data, media_type="application/zip",
+                        headers={"Content-Disposition": f'attachment; filename="qiza-{account}-games.zip"'})
 
     @api.post("/api/games/{game_id}/my-seat", responses=errors(401, 403, 404, 429, 503))
     def my_seat(request: Request, game_id: GameIdPath) -> dict[str, Any]:

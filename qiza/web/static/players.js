@@ -31,6 +31,7 @@
       return;
     }
     $("player-name").textContent = data.name;
+    $("archive").href = "/api/players/" + encodeURIComponent(data.name) + "/games.zip";
     document.title = `${data.name} — qiza`;
     const line = r => `${r.wins} won, ${r.losses} lost, ${r.draws} drawn`;
     $("record").textContent = `Rated games: ${line(data.rated_record)}. ` +
