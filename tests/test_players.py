@@ -222,7 +222,7 @@ def test_best_and_analyze_help_say_what_they_do(capsys: pytest.CaptureFixture[st
 
     assert "for a CGP without lex, enable" in help_text(best_cli)
     assert best_cli.run(argparse.Namespace(position="/".join(["15"] * 15) + " AEINRS?/ 0/0 0", turn=None,
-                                           lexicon=None, top=1, engine="static", iterations=1)) == 0
+                                           lexicon=None, top=1, engine="static", iterations=1, notation=None)) == 0
     assert "lexicon ENABLE" in capsys.readouterr().out
     assert "the pre-endgame search with one or two tiles in it" in help_text(analyze_cli)
 
