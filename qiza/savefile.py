@@ -14,6 +14,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import shutil
 import stat
 import tempfile
 from pathlib import Path
@@ -218,28 +219,77 @@ def in_file(error: FileFormatError, path: str | os.PathLike[str]) -> FileFormatE
     return error if error.path is not None else FileFormatError(error.reason, error.line, str(path))
 
 
-def save(game: Game, path: str | os.PathLike[str], **kwargs: Any) -> None:
-    """Write the game to a file atomically (a crash never leaves a half-written save).
+def save(game: Game, path: str | os.PathLike[str], *, keep_previous: bool = False, **kwargs: Any) -> None:
+    """Write the game to a file atomically and durably: a temporary file beside it, flushed to
+    the disk (``fsync``), then renamed over ``path``, and the folder flushed, so that neither a
+    crash nor a power cut leaves a half-written or empty save.
 
+    ``keep_previous``: the file replaced is kept as :func:`previous_path` (``NAME.bak``), so that
+    a save damaged later (by the disk, or by hand) still leaves the game as of the save before.
     Only a regular file is replaced: a folder, a device (``/dev/null``) or a pipe at ``path``
     raises :class:`OSError` ("not a regular file") and is left as it is."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
+    mode: int | None
     try:
         mode = target.stat().st_mode
     except FileNotFoundError:
-        pass
-    else:
-        if not stat.S_ISREG(mode):
-            raise OSError(errno.EINVAL, "not a regular file", str(target))
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode):
+        raise OSError(errno.EINVAL, "not a regular file", str(target))
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(dumps(game, **kwargs))
+            handle.flush()
+            os.fsync(handle.fileno())
+        if keep_previous and mode is not None:
+            _keep(target, previous_path(target))
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    _sync_folder(target.parent)
+
+
+def previous_path(path: str | os.PathLike[str]) -> Path:
+    """Where :func:`save` with ``keep_previous`` keeps the save it replaced: ``NAME.bak``."""
+    target = Path(path)
+    return target.with_name(target.name + ".bak")
+
+
+def _keep(target: Path, backup: Path) -> None:
+    """Make ``backup`` a copy of ``target`` atomically (a hard link, or where the file system has
+    none a flushed copy, renamed into place)."""
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{backup.name}.", suffix=".tmp")
+    os.close(fd)
+    try:
+        try:
+            os.unlink(tmp)
+            os.link(target, tmp)
+        except OSError:  # no hard links here (FAT, some network file systems)
+            with open(target, "rb") as source, open(tmp, "wb") as copy:
+                shutil.copyfileobj(source, copy)
+                copy.flush()
+                os.fsync(copy.fileno())
+        os.replace(tmp, backup)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _sync_folder(folder: Path) -> None:
+    """Flush a folder's entries (a rename) to the disk, where the system can (not on Windows)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def load(path: str | os.PathLike[str], *, lexicon: Lexicon | None = None) -> Game:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import stat
@@ -128,6 +129,69 @@ def test_save_replaces_only_a_regular_file(game: Game, tmp_path: Path) -> None:
     savefile.save(game, plain)
     savefile.save(game, plain)  # its own file is replaced
     assert savefile.load(plain, lexicon=game.lexicon).actions == game.actions
+
+
+def test_save_reaches_the_disk_before_it_replaces_the_old_one(game: Game, tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """``save`` renamed a temporary file over the save without flushing it: after a power cut
+    the new name could point at an empty or partly written file. Now the file is flushed
+    before the rename, and the folder (the rename itself) after it."""
+    path = tmp_path / "game.json"
+    savefile.save(game, path)
+    steps: list[tuple[str, str]] = []
+    real_fsync, real_replace = os.fsync, os.replace
+
+    def fsync(fd: int) -> None:
+        steps.append(("fsync", "folder" if stat.S_ISDIR(os.fstat(fd).st_mode) else "file"))
+        real_fsync(fd)
+
+    def replace(source: str | os.PathLike[str], target: str | os.PathLike[str]) -> None:
+        steps.append(("replace", Path(target).name))
+        real_replace(source, target)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(os, "replace", replace)
+    game.play("pass")
+    savefile.save(game, path)
+    assert steps == [("fsync", "file"), ("replace", "game.json"), ("fsync", "folder")]
+    assert savefile.load(path, lexicon=game.lexicon).actions == game.actions
+
+
+def test_the_previous_save_is_kept_for_a_damaged_one(game: Game, tmp_path: Path) -> None:
+    """With ``keep_previous`` the save replaced stays beside the new one (``NAME.bak``): a save
+    damaged later still leaves the game as of the turn before."""
+    path = tmp_path / "game.json"
+    savefile.save(game, path, keep_previous=True)
+    assert not savefile.previous_path(path).exists()  # nothing replaced yet
+    before = list(game.actions)
+    game.play("pass")
+    savefile.save(game, path, keep_previous=True)
+    assert savefile.previous_path(path) == tmp_path / "game.json.bak"
+    assert savefile.load(savefile.previous_path(path), lexicon=game.lexicon).actions == before
+    path.write_text(path.read_text()[:100])  # damaged
+    with pytest.raises(FileFormatError):
+        savefile.load(path, lexicon=game.lexicon)
+    assert savefile.load(savefile.previous_path(path), lexicon=game.lexicon).actions == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json", "game.json.bak"]  # no temporary files
+
+
+def test_a_full_disk_leaves_both_saves_as_they_were(game: Game, tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "game.json"
+    savefile.save(game, path, keep_previous=True)
+    game.play("pass")
+    savefile.save(game, path, keep_previous=True)
+    files = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+
+    def full(_fd: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full)
+    game.play("pass")
+    with pytest.raises(OSError) as info:
+        savefile.save(game, path, keep_previous=True)
+    assert info.value.errno == errno.ENOSPC
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == files
 
 
 def test_an_unknown_lexicon_is_named_once(lexicon: Lexicon) -> None:

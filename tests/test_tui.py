@@ -845,6 +845,38 @@ def test_saving_never_replaces_another_game_or_file(
     assert status == 1 and notes.read_text() == "my notes"
 
 
+def test_a_damaged_save_is_kept_and_the_save_before_it_offered(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A save damaged after it was written (cut short by the disk, or edited by hand) lost the
+    game: only the newest save existed. Each save now keeps the one it replaces (``NAME.bak``);
+    resuming the damaged file names it, keeps it, and says how to continue from the save before."""
+    path = tmp_path / "game.json"
+    status, out = play(["--seed", "3", "-p", "Ann", "-p", "Bob", "--save", str(path)], ["pass", "pass", "pass", "quit"],
+                       monkeypatch, capsys)
+    assert status == 0
+    before = json.loads(path.read_text())["actions"]
+    previous = tmp_path / "game.json.bak"
+    assert json.loads(previous.read_text())["actions"] == before[:-1]  # the save before the last one
+    damaged = path.read_text()[:150]
+    path.write_text(damaged)
+    status, out = play(["--resume", str(path)], ["quit"], monkeypatch, capsys)
+    assert status == 1 and "Traceback" not in out
+    lines = out.strip().splitlines()
+    assert lines[0].startswith(f"qiza play: {path}:") and "not JSON" in lines[0]
+    assert f"The save before it is good ({len(before) - 1} actions)" in lines[1]
+    restored = tmp_path / "game-restored.json"
+    assert lines[2].split() == ["qiza", "play", "--resume", str(previous), "--save", str(restored)]
+    assert path.read_text() == damaged  # kept as it was
+    status, out = play(lines[2].split()[2:], ["pass", "quit"], monkeypatch, capsys)
+    assert status == 0 and json.loads(restored.read_text())["actions"][:len(before) - 1] == before[:-1]
+    assert len(json.loads(restored.read_text())["actions"]) == len(before)
+    assert path.read_text() == damaged
+    # a damaged save with no good one before it: the message names the file only
+    previous.write_text("{}")
+    status, out = play(["--resume", str(path)], ["quit"], monkeypatch, capsys)
+    assert status == 1 and "Traceback" not in out and str(path) in out and "save before" not in out
+
+
 def test_hot_seat_players_recall_only_their_own_commands() -> None:
     """The arrow keys recalled the previous player's commands: 'exchange FWJ' or 'order ...'
     told the next player tiles the game hides from them; the screens before a hand-over stayed

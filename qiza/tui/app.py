@@ -30,7 +30,8 @@ from pathlib import Path
 
 from rich.text import Text
 
-from qiza.errors import QizaError
+from qiza import savefile
+from qiza.errors import FileFormatError, QizaError
 from qiza.game import Game
 from qiza.languages import rules_for_lexicon
 from qiza.lexicon import load_lexicon
@@ -208,7 +209,10 @@ def run(args: argparse.Namespace) -> int:
         path = latest_save() if args.resume == "latest" else Path(args.resume).expanduser()
         if path is None:
             raise QizaError("there is no saved game to resume; start one with 'qiza play'")
-        session = Session.from_file(path, terminal)
+        try:
+            session = Session.from_file(path, terminal)
+        except FileFormatError as exc:
+            raise QizaError(f"{exc}{_previous_save_note(path, terminal)}") from None
         if args.save:
             target = Path(args.save).expanduser()
             refused = save_refused(target, session.game, path)
@@ -263,6 +267,23 @@ def run(args: argparse.Namespace) -> int:
         session.say(f"First to play: {first}.")
     session.autosave()
     return session.run()
+
+
+def _previous_save_note(path: Path, terminal: Terminal) -> str:
+    """For a saved game that cannot be resumed: where the save before it is, if it is good, and
+    how to continue from it into a new file (the damaged one is kept as it is)."""
+    previous = savefile.previous_path(path)
+    try:
+        actions = len(Session.from_file(previous, terminal).game.actions)
+    except (FileFormatError, OSError):
+        return ""
+    restored = path.with_name(f"{path.stem}-restored.json")
+    number = 2
+    while _exists(restored):
+        restored = path.with_name(f"{path.stem}-restored-{number}.json")
+        number += 1
+    return (f"\nThe save before it is good ({actions} action{'' if actions == 1 else 's'}); continue the game "
+            f"from there with:\n  qiza play --resume {previous} --save {restored}")
 
 
 def _gcg_path(name: str, game: Game) -> Path:

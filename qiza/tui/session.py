@@ -261,6 +261,9 @@ class Session:
     """Index in the score sheet of the last play offered to the other players for challenge."""
     _queued: tuple[int, str] | None = None
     """A command the player to move typed at the challenge question, run when their turn starts."""
+    _saved: tuple[Path, list[tuple[int, str]], dict[str, Any]] | None = None
+    """The file, actions and front-end data last written or read (an unchanged game is not written
+    again: the save it would replace, kept as the previous one, must stay a turn older)."""
 
     # -- saving -----------------------------------------------------------------------------
     def extra(self) -> dict[str, Any]:
@@ -279,17 +282,24 @@ class Session:
             seats, settings, computer_seed = _front_end_data(data.get("extra", {}), game.players)
         except FileFormatError as exc:
             raise savefile.in_file(exc, path) from None
-        return cls(game, seats, terminal, settings, save_path=path, computer_seed=computer_seed)
+        session = cls(game, seats, terminal, settings, save_path=path, computer_seed=computer_seed)
+        session._saved = (path, list(game.actions), session.extra())
+        return session
 
     def autosave(self) -> None:
         """Save after every turn, so nothing is lost."""
         if self.save_path is None:
             return
+        state = (self.save_path, list(self.game.actions), self.extra())
+        if state == self._saved:
+            return
         try:
-            savefile.save(self.game, self.save_path, extra=self.extra())
+            savefile.save(self.game, self.save_path, keep_previous=True, extra=state[2])
         except OSError as exc:
             self.say(f"Could not save to {self.save_path}: {exc.strerror}")
             self.save_path = None
+            return
+        self._saved = state
 
     # -- output helpers ---------------------------------------------------------------------
     def say(self, *items: RenderableType | str) -> None:
