@@ -3,6 +3,7 @@ the screen text and the saved game."""
 
 from __future__ import annotations
 
+import errno
 import io
 import json
 import os
@@ -875,6 +876,72 @@ def test_a_damaged_save_is_kept_and_the_save_before_it_offered(
     previous.write_text("{}")
     status, out = play(["--resume", str(path)], ["quit"], monkeypatch, capsys)
     assert status == 1 and "Traceback" not in out and str(path) in out and "save before" not in out
+
+
+REAL_FSYNC = os.fsync
+
+
+class Disk:
+    """Standard input whose lines can fill or free the disk the game is saved to (a full disk
+    makes every ``fsync`` of a save fail with ENOSPC, as a write would)."""
+
+    def __init__(self, lines: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+        self.lines = list(lines)
+        self.full = False
+
+        def fsync(fd: int) -> None:
+            if self.full:
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+            REAL_FSYNC(fd)
+
+        monkeypatch.setattr(os, "fsync", fsync)
+        monkeypatch.setattr(sys, "stdin", self)
+
+    def readline(self) -> str:
+        while self.lines:
+            line = self.lines.pop(0)
+            if line in ("<full>", "<freed>"):
+                self.full = line == "<full>"
+                continue
+            return line + "\n"
+        return ""
+
+    @staticmethod
+    def isatty() -> bool:
+        return False
+
+
+def test_a_full_disk_is_told_and_the_game_goes_on_and_is_saved_when_it_can_be(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A save that failed (a full disk, a read-only folder) turned saving off for the rest of the
+    game, in a note easily missed: the turns after were never saved, even once the disk had room
+    again, and 'quit' said only "Game stopped.". Now the failure is told once, in red, with what
+    the file still holds; every turn tries again; quitting unsaved says so; the save is intact."""
+    path = tmp_path / "game.json"
+    Disk(["pass", "<full>", "pass", "pass", "<freed>", "pass", "<full>", "pass", "quit"], monkeypatch)
+    status = main(["play", "--seed", "3", "-p", "Ann", "-p", "Bob", "--save", str(path)])
+    out = capsys.readouterr()
+    text = " ".join((out.out + out.err).split())
+    squeezed = "".join(text.split())
+    assert status == 0 and "Traceback" not in text
+    assert squeezed.count(f"Couldnotsaveto{path}:Nospaceleftondevice.Thegamegoeson;{path}holdsitasof1ofits2actions") == 1
+    assert squeezed.count(f"Savedagainto{path}") == 1
+    assert f"Gamestopped,butnotsaved:couldnotsaveto{path}:Nospaceleftondevice;{path}holdsitasof4ofits5actions" \
+        in squeezed
+    assert "Game stopped and saved" not in text
+    assert json.loads(path.read_text())["actions"] == [[0, "pass"], [1, "pass"], [0, "pass"], [1, "pass"]]
+    assert json.loads((tmp_path / "game.json.bak").read_text())["actions"] == [[0, "pass"]]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json", "game.json.bak"]
+    # 'save FILE' elsewhere while the disk is full: the game goes on saving there
+    Disk(["<full>", "pass", "<freed>", f"save {tmp_path / 'elsewhere.json'}", "<full>", "pass", "quit"],
+         monkeypatch)
+    status = main(["play", "--resume", str(path)])
+    out = capsys.readouterr()
+    squeezed = "".join((out.out + out.err).split())
+    assert status == 0 and "Traceback" not in squeezed
+    assert "Gamestoppedandsaved" not in squeezed  # the last turn could not be saved there either
+    assert len(json.loads((tmp_path / "elsewhere.json").read_text())["actions"]) == 5
+    assert len(json.loads(path.read_text())["actions"]) == 4
 
 
 def test_hot_seat_players_recall_only_their_own_commands() -> None:

@@ -264,6 +264,8 @@ class Session:
     _saved: tuple[Path, list[tuple[int, str]], dict[str, Any]] | None = None
     """The file, actions and front-end data last written or read (an unchanged game is not written
     again: the save it would replace, kept as the previous one, must stay a turn older)."""
+    _save_error: str | None = None
+    """Why the last automatic save failed (``None``: it did not); saving is tried again every turn."""
 
     # -- saving -----------------------------------------------------------------------------
     def extra(self) -> dict[str, Any]:
@@ -295,11 +297,25 @@ class Session:
             return
         try:
             savefile.save(self.game, self.save_path, keep_previous=True, extra=state[2])
-        except OSError as exc:
-            self.say(f"Could not save to {self.save_path}: {exc.strerror}")
-            self.save_path = None
+        except OSError as exc:  # a full disk, a folder made read-only: the game goes on in memory
+            reason = exc.strerror or str(exc)
+            if reason != self._save_error:
+                self.say(Text(f"Could not save to {self.save_path}: {reason}. The game goes on; "
+                              f"{self._held()}. Saving is tried again after every turn; 'save FILE' saves the game "
+                              "to another file and goes on saving there.", "bold red"))
+            self._save_error = reason
             return
+        if self._save_error is not None:
+            self.say(_long(f"Saved again to {self.save_path}."))
+            self._save_error = None
         self._saved = state
+
+    def _held(self) -> str:
+        """What the save file holds of the game (after a failed save)."""
+        actions = len(self.game.actions)
+        if self._saved is None or self._saved[0] != self.save_path:
+            return f"{self.save_path} holds nothing of this game"
+        return f"{self.save_path} holds it as of {len(self._saved[1])} of its {actions} actions"
 
     # -- output helpers ---------------------------------------------------------------------
     def say(self, *items: RenderableType | str) -> None:
@@ -610,7 +626,10 @@ class Session:
 
     def quit_now(self) -> str:
         self.autosave()
-        if self.save_path:
+        if self.save_path and self._save_error is not None:
+            self.say(Text(f"Game stopped, but not saved: could not save to {self.save_path}: {self._save_error}; "
+                          f"{self._held()}.", "bold red"))
+        elif self.save_path:
             self.say(_long(f"Game stopped and saved. Continue it with:\n  qiza play --resume {self.save_path}"))
         else:
             self.say("Game stopped.")
@@ -853,13 +872,17 @@ class Session:
         if refused:
             self.say(Text(refused, "bold red"))
             return STAY
+        own = path == self.save_path
         try:
-            savefile.save(self.game, path, extra=self.extra())
+            savefile.save(self.game, path, keep_previous=own, extra=self.extra())
         except OSError as exc:
             self.say(Text(f"Could not save to {path}: {exc.strerror}", "bold red"))
             return STAY
-        if self.save_path is None:
-            self.save_path = path
+        if self.save_path is None or self._save_error is not None:
+            # the game's saves go on here (its own file could not be written)
+            self.save_path, self._save_error = path, None
+        if path == self.save_path:
+            self._saved = (path, list(self.game.actions), self.extra())
         self.say(_long(f"Saved to {path}"))
         return STAY
 
@@ -940,7 +963,10 @@ class Session:
         term.page(render.end_summary(game, wide=wide), reserve=6)  # the winner stays in view
         if self.gcg_path is not None:
             self.export_gcg(self.gcg_path)
-        if self.save_path is not None:
+        if self.save_path is not None and self._save_error is not None:
+            self.say(Text(f"The finished game is not saved: could not save to {self.save_path}: {self._save_error}; "
+                          f"{self._held()}. 'save FILE' saves it to another file.", "bold red"))
+        elif self.save_path is not None:
             self.say(_long(f"The finished game is saved in {self.save_path}"))
             self.say(_long(f"Each turn against the computer's best move: qiza analyze {self.save_path}"))
         self.say("Commands now: sheet, analyze, gcg [FILE], save [FILE], board, quit.")
