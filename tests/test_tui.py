@@ -9,6 +9,7 @@ import json
 import os
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -883,9 +884,9 @@ REAL_FSYNC = os.fsync
 
 class Disk:
     """Standard input whose lines can fill or free the disk the game is saved to (a full disk
-    makes every ``fsync`` of a save fail with ENOSPC, as a write would)."""
+    makes every ``fsync`` of a save fail with ENOSPC, as a write would), or run a function."""
 
-    def __init__(self, lines: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    def __init__(self, lines: list[str | Callable[[], object]], monkeypatch: pytest.MonkeyPatch) -> None:
         self.lines = list(lines)
         self.full = False
 
@@ -900,6 +901,9 @@ class Disk:
     def readline(self) -> str:
         while self.lines:
             line = self.lines.pop(0)
+            if callable(line):  # something that happens between two lines
+                line()
+                continue
             if line in ("<full>", "<freed>"):
                 self.full = line == "<full>"
                 continue
@@ -942,6 +946,70 @@ def test_a_full_disk_is_told_and_the_game_goes_on_and_is_saved_when_it_can_be(
     assert "Gamestoppedandsaved" not in squeezed  # the last turn could not be saved there either
     assert len(json.loads((tmp_path / "elsewhere.json").read_text())["actions"]) == 5
     assert len(json.loads(path.read_text())["actions"]) == 4
+
+
+def test_two_terminals_never_play_one_saved_game(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Two 'qiza play --resume FILE' at once each saved over the other's turns, silently. Now the
+    game being played holds a lock on its file: a second one is refused at once, naming the
+    process; the first plays on and saves; once it has quit the game resumes again."""
+    import select
+    import subprocess
+
+    path = tmp_path / "game.json"
+    status, out = play(["--seed", "3", "-p", "Ann", "-p", "Bob", "--save", str(path)], ["pass", "quit"],
+                       monkeypatch, capsys)
+    assert status == 0
+    first = subprocess.Popen([sys.executable, "-u", "-m", "qiza", "play", "--plain", "--resume", str(path)],
+                             cwd=Path(__file__).resolve().parents[1], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        assert first.stdout is not None and first.stdin is not None
+        shown = b""
+        while b"Resuming" not in shown:  # the first one is playing (it says so once it holds the game)
+            ready, _, _ = select.select([first.stdout], [], [], 300)
+            assert ready, shown
+            chunk = os.read(first.stdout.fileno(), 65536)
+            assert chunk, shown
+            shown += chunk
+        kept = path.read_text()
+        status, out = play(["--resume", str(path)], ["pass", "quit"], monkeypatch, capsys)
+        out = " ".join(out.split())
+        assert status == 1 and "Traceback" not in out
+        assert f"{path} is being played in another qiza play (process {first.pid})" in out
+        assert path.read_text() == kept
+        rest, _ = first.communicate(b"exchange A\nquit\n", timeout=300)
+        assert first.returncode == 0, rest
+    finally:
+        if first.poll() is None:
+            first.kill()
+            first.wait()
+    assert json.loads(path.read_text())["actions"][-1] == [1, "exchange A"]
+    assert not (tmp_path / ".game.json.lock").exists()
+    status, out = play(["--resume", str(path)], ["pass", "quit"], monkeypatch, capsys)
+    assert status == 0 and len(json.loads(path.read_text())["actions"]) == 3
+
+
+def test_a_save_changed_by_another_program_is_not_written_over(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Where the file cannot be locked (no flock, or another program), the game wrote over a save
+    that someone else had changed meanwhile; now it refuses, says so, and the game goes on."""
+    path = tmp_path / "game.json"
+    other = savefile.dumps(Game(find_preset("classic"), players=["Ann", "Bob"], lexicon=LEX, seed=99))
+
+    def another_program() -> None:
+        path.write_text(other)
+
+    Disk(["pass", another_program, "pass", "pass", f"save {tmp_path / 'mine.json'}", "pass", "quit"], monkeypatch)
+    status = main(["play", "--seed", "3", "-p", "Ann", "-p", "Bob", "--save", str(path)])
+    out = capsys.readouterr()
+    squeezed = "".join((out.out + out.err).split())
+    assert status == 0 and "Traceback" not in squeezed
+    assert squeezed.count(f"Couldnotsaveto{path}:anotherprogramchangeditsincethisgamesaveditthere") == 1
+    assert "Savingistriedagain" not in squeezed
+    assert path.read_text() == other
+    assert len(json.loads((tmp_path / "mine.json").read_text())["actions"]) == 4  # the saves went on there
+    assert "Gamestoppedandsaved" in squeezed and f"--resume{tmp_path / 'mine.json'}" in squeezed
 
 
 def test_hot_seat_players_recall_only_their_own_commands() -> None:

@@ -48,6 +48,7 @@ from qiza.rules import (
     finish_line,
 )
 from qiza.text import clean_name
+from qiza.tui.savelock import hold
 from qiza.tui.session import (
     Seat,
     Session,
@@ -228,7 +229,8 @@ def run(args: argparse.Namespace) -> int:
         session.say(Text(f"Resuming {path} ({actions} action{'' if actions == 1 else 's'} so far).", no_wrap=True,
                          overflow="ignore"))
         _check_computers(session.seats)
-        return session.run()
+        with hold(session.save_path):
+            return session.run()
 
     level = (args.level or DEFAULT_LEVEL).lower()
     players = args.player or ["You", f"computer:{level}"]
@@ -265,8 +267,9 @@ def run(args: argparse.Namespace) -> int:
         session.say(f"Draw for first play: {draws}. First to play: {first}.")
     else:
         session.say(f"First to play: {first}.")
-    session.autosave()
-    return session.run()
+    with hold(session.save_path):
+        session.autosave()
+        return session.run()
 
 
 def _previous_save_note(path: Path, terminal: Terminal) -> str:

@@ -6,6 +6,7 @@ The session never decides what is legal: every move goes to :meth:`qiza.game.Gam
 
 from __future__ import annotations
 
+import errno
 import random
 import re
 import stat
@@ -25,7 +26,7 @@ from qiza.alphabet import nfc
 from qiza.errors import FileFormatError, QizaError
 from qiza.game import Game, Kind, Record
 from qiza.move import Place
-from qiza.paths import user_data_dir
+from qiza.paths import exists, user_data_dir
 from qiza.rules import Notation
 from qiza.text import notation_note, visible
 from qiza.tui import render
@@ -34,6 +35,9 @@ from qiza.tui.warmup import WarmUp
 from qiza.wordtools import reader, typed_word
 
 __all__ = ["Seat", "Settings", "Session", "user_data_dir", "COMMANDS", "EXTRA_KEY"]
+
+CHANGED_ELSEWHERE = "another program changed it since this game saved it there"
+"""Why a save was not written over a file that no longer holds what the game last saved there."""
 
 EXTRA_KEY = "tui"
 """Key of the terminal front end's data in a saved game's ``extra``."""
@@ -296,23 +300,40 @@ class Session:
         if state == self._saved:
             return
         try:
+            if self._changed_elsewhere():
+                # another qiza (where files cannot be locked) or a person wrote it: never write over it
+                raise OSError(errno.EEXIST, CHANGED_ELSEWHERE)
             savefile.save(self.game, self.save_path, keep_previous=True, extra=state[2])
         except OSError as exc:  # a full disk, a folder made read-only: the game goes on in memory
             reason = exc.strerror or str(exc)
-            if reason != self._save_error:
-                self.say(Text(f"Could not save to {self.save_path}: {reason}. The game goes on; "
-                              f"{self._held()}. Saving is tried again after every turn; 'save FILE' saves the game "
-                              "to another file and goes on saving there.", "bold red"))
-            self._save_error = reason
+            told, self._save_error = self._save_error, reason
+            if reason != told:
+                again = "" if reason == CHANGED_ELSEWHERE else " Saving is tried again after every turn;"
+                self.say(Text(f"Could not save to {self.save_path}: {reason}. The game goes on; {self._held()}."
+                              f"{again} 'save FILE' saves the game to another file and goes on saving there.",
+                              "bold red"))
             return
         if self._save_error is not None:
             self.say(_long(f"Saved again to {self.save_path}."))
             self._save_error = None
         self._saved = state
 
+    def _changed_elsewhere(self) -> bool:
+        """Whether the save file no longer holds what this game last wrote there or read from it."""
+        if self._saved is None or self._saved[0] != self.save_path or not exists(self.save_path):
+            return False
+        try:
+            data = savefile.parse_json(savefile.read_text(self.save_path))
+        except FileFormatError:
+            return True
+        return not (isinstance(data, dict) and data.get("seed") == self.game.seed
+                    and data.get("actions") == [list(action) for action in self._saved[1]])
+
     def _held(self) -> str:
         """What the save file holds of the game (after a failed save)."""
         actions = len(self.game.actions)
+        if self._save_error == CHANGED_ELSEWHERE:
+            return f"what {self.save_path} holds now is kept as it is"
         if self._saved is None or self._saved[0] != self.save_path:
             return f"{self.save_path} holds nothing of this game"
         return f"{self.save_path} holds it as of {len(self._saved[1])} of its {actions} actions"

@@ -1,0 +1,87 @@
+"""One saved game, one ``qiza play``: the lock a game holds on its save file while it is played.
+
+Two terminals resuming the same file each saved over the other's turns. Now the game being
+played holds an exclusive lock (``flock``) on a lock file beside its save, ``.NAME.lock``, which
+also records the holder's process id; a second ``qiza play`` on the same file is refused. The
+system drops the lock when the process ends, however it ends (``kill -9`` included), so a lock
+file left behind holds nothing. Where the system has no ``flock`` (Windows) nothing is locked,
+and :meth:`qiza.tui.session.Session.autosave` still refuses to write over a save that another
+program changed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+from qiza.errors import QizaError
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
+
+__all__ = ["lock_path", "hold"]
+
+
+def lock_path(path: Path) -> Path:
+    """The lock file of a save file: ``.NAME.lock`` in its folder."""
+    return path.with_name(f".{path.name}.lock")
+
+
+def _take(name: Path) -> tuple[int | None, int | None]:
+    """Lock the file ``name`` (made if missing): ``(descriptor, None)`` once this process holds
+    it, ``(None, process id)`` when another holds it (0 when its file does not say), ``(None,
+    None)`` when it cannot be locked here (a read-only folder, no ``flock``): not an error, the
+    saves themselves report what fails."""
+    if fcntl is None:  # pragma: no cover - Windows
+        return None, None
+    while True:
+        try:
+            fd = os.open(name, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError:
+            return None, None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            text = os.read(fd, 32).decode("ascii", "replace").strip()
+            os.close(fd)
+            return None, int(text) if text.isdigit() else 0
+        except OSError:  # a file system without locks
+            os.close(fd)
+            return None, None
+        try:
+            same = os.fstat(fd).st_ino == os.stat(name).st_ino
+        except OSError:
+            same = False
+        if same:
+            os.ftruncate(fd, 0)
+            os.write(fd, str(os.getpid()).encode("ascii"))
+            return fd, None
+        os.close(fd)  # the holder before removed this file as it let go: lock the one there now
+
+
+@contextlib.contextmanager
+def hold(path: Path | None) -> Iterator[None]:
+    """Hold the lock of the save file ``path`` (nothing when ``None``) for the block; raise
+    :class:`~qiza.errors.QizaError` at once, naming the other process, when another
+    ``qiza play`` is playing that game."""
+    if path is None:
+        yield
+        return
+    name = lock_path(path)
+    fd, pid = _take(name)
+    if pid is not None:
+        who = f" (process {pid})" if pid else ""
+        raise QizaError(f"{path} is being played in another qiza play{who}: go on there, or quit that one first "
+                        f"(two games saving to one file would each lose the other's turns); to play a copy of it "
+                        f"here: qiza play --resume {path} --save OTHER.json")
+    try:
+        yield
+    finally:
+        if fd is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(name)  # while still locked: a process that opened it meanwhile sees it went
+            os.close(fd)
