@@ -598,6 +598,43 @@ def test_a_version_clash_between_two_services_records_no_request(database: str) 
             service.store.dispose()
 
 
+def test_a_computer_move_the_database_could_not_store_is_made_again(database: str) -> None:
+    """The computer's reply failed to be stored (the database locked past its timeout, or full):
+    the computer's thread logged it and stopped, and the game waited for the computer until the
+    server restarted. Now the computer tries again a moment later."""
+    from sqlalchemy import event
+    from sqlalchemy.exc import OperationalError
+
+    from qiza.web.service import Action, SeatSpec
+
+    service = service_on(database)
+    service.computer_retry = 0.05
+    try:
+        created = service.create(preset="computer", seats=[SeatSpec(name="Ann"), SeatSpec(kind="computer",
+                                                                                         level="greedy")], claim=[0])
+        game_id, token = created.id, created.tokens[0]
+        failed = threading.Event()
+        replied = threading.Event()
+
+        def fail_once(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+            if (statement.lstrip().upper().startswith("UPDATE GAMES") and not failed.is_set()
+                    and threading.current_thread().name.startswith("qiza-computer")):
+                failed.set()
+                raise OperationalError(statement, {}, Exception("database is locked (injected)"))
+
+        service.add_listener(lambda changed, version: replied.set() if changed == game_id and version >= 3 else None)
+        event.listen(service.store.engine, "before_cursor_execute", fail_once)
+        assert service.act(game_id, 0, token, 1, Action("pass"))["version"] == 2
+        assert failed.wait(120)
+        assert replied.wait(120), "the computer never moved again"
+        state = service.state(game_id, 0, token)
+        assert state["version"] == 3 and [line["seat"] for line in state["history"]] == [0, 1]
+        event.remove(service.store.engine, "before_cursor_execute", fail_once)
+    finally:
+        service.close()
+        service.store.dispose()
+
+
 # -- 9. the database away --------------------------------------------------------------------------
 class Proxy:
     """A TCP proxy on a loopback port to ``target`` that the test can cut and restore (the

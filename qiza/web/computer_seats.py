@@ -21,7 +21,7 @@ from qiza.web.computer import (
 )
 from qiza.web.computer import wants_challenge as wants_challenge_in_worker
 from qiza.web.db import GameRow
-from qiza.web.errors import ApiError
+from qiza.web.errors import ApiError, unavailable
 from qiza.web.game_core import COMPUTER, PERSON, GameCore, _Cached
 
 log = logging.getLogger("qiza.web")
@@ -70,11 +70,21 @@ class ComputerSeatsMixin(GameCore):
                 for _ in range(1000):
                     if self.closed or not self._computer_step(game_id):
                         break
-        except Exception:
-            if not self.closed:
-                log.exception("computer player failed in game %s", game_id)
+        except Exception as exc:
             with self._guard:
                 self._running.discard(game_id)
+            if self.closed:
+                return
+            if not unavailable(exc):
+                log.exception("computer player failed in game %s", game_id)
+                return
+            # the database could not store (or give) the game now: nobody else will ask the
+            # computer again before a restart, so it tries again in a moment
+            log.warning("computer player in game %s: the database is unavailable (%s); trying again in %s s",
+                        game_id, exc.__class__.__name__, self.computer_retry)
+            timer = threading.Timer(self.computer_retry, self.schedule_computers, (game_id,))
+            timer.daemon = True
+            timer.start()
 
     def _current(self, game_id: str) -> tuple[GameRow, _Cached] | None:
         """The game's row and cached game, from memory when the stored version (a cheap

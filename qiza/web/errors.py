@@ -76,10 +76,18 @@ DATABASE_ERRORS: tuple[type[Exception], ...] = (OperationalError, InterfaceError
 DATABASE_RETRY_AFTER = 5
 
 
+def unavailable(exc: BaseException) -> bool:
+    """Whether ``exc`` says that the database (or a lexicon) cannot answer now but may later:
+    locked, full, read-only, stopped, unreachable, its pool exhausted; a 503 refusal."""
+    if isinstance(exc, ApiError):
+        return exc.status == 503
+    return isinstance(exc, DATABASE_ERRORS) or (isinstance(exc, DBAPIError) and exc.connection_invalidated)
+
+
 def database_error(exc: Exception) -> ApiError:
     """The answer to a database error: 503 ``database_unavailable`` (with ``Retry-After``)
     when the database cannot answer now, else 500 ``internal_error``."""
-    if isinstance(exc, DATABASE_ERRORS) or (isinstance(exc, DBAPIError) and exc.connection_invalidated):
+    if unavailable(exc):
         log.warning("database unavailable: %s", exc.__class__.__name__)
         return ApiError(503, "database_unavailable", "the game database is unavailable just now; nothing was "
                         f"changed: try again in {DATABASE_RETRY_AFTER} seconds", retry_after=DATABASE_RETRY_AFTER)

@@ -40,7 +40,7 @@ from qiza.web.computer import (
     default_level,
 )
 from qiza.web.db import Duplicate, GameRow, Store
-from qiza.web.errors import ApiError
+from qiza.web.errors import DATABASE_RETRY_AFTER, ApiError
 from qiza.web.lexicons import Catalogue, load_source
 
 log = logging.getLogger("qiza.web")
@@ -107,6 +107,8 @@ class GameCore:
         #: asks for repeatable games): a game's seed gives every rack and draw
         self.seeds: Callable[[], int] = seeds if seeds is not None else new_seed
         self.computer_delay = computer_delay
+        #: seconds before a computer seat tries again when the database could not store its move
+        self.computer_retry: float = DATABASE_RETRY_AFTER
         self._lexicons: dict[str, Lexicon] = {}
         self._lexicon_locks: dict[str, threading.Lock] = {}
         self._cache: OrderedDict[str, _Cached] = OrderedDict()
