@@ -635,6 +635,47 @@ def test_a_computer_move_the_database_could_not_store_is_made_again(database: st
         service.store.dispose()
 
 
+def test_two_servers_starting_on_one_new_sqlite_file_both_start(tmp_path: Path) -> None:
+    """Two 'qiza serve' started at once on a new SQLite file: one stopped at once with
+    "database is locked". Its migration read the schema, the other server then wrote its
+    tables, and SQLite refuses (without waiting) a write from a transaction whose reads another
+    has overtaken. Here the other server's write comes exactly there; the migration now takes
+    the write lock as it begins, so that write waits for it (refused here: no wait allowed)."""
+    import sqlite3
+
+    from sqlalchemy import event, inspect
+
+    from qiza.web.db import make_engine, metadata, migrate
+
+    path = tmp_path / "games.sqlite3"
+    engine = make_engine(f"sqlite:///{path}")
+    other = sqlite3.connect(path, timeout=0, isolation_level=None)
+    other.execute("PRAGMA journal_mode=WAL")
+    other.execute("CREATE TABLE first_server (id INTEGER)")  # the file the first server made
+    overtaken: list[bool] = []
+
+    def the_other_server_writes(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        if overtaken or statement.startswith("BEGIN"):  # once the migration has read the schema
+            return
+        try:
+            other.execute("CREATE TABLE other_server (id INTEGER)")  # commits at once
+            overtaken.append(True)
+        except sqlite3.OperationalError as exc:  # the migration holds the write lock
+            assert "locked" in str(exc)
+            overtaken.append(False)
+
+    event.listen(engine, "after_cursor_execute", the_other_server_writes)
+    try:
+        migrate(engine)
+    finally:
+        event.remove(engine, "after_cursor_execute", the_other_server_writes)
+        other.close()
+    assert overtaken == [False]
+    assert set(metadata.tables) <= set(inspect(engine).get_table_names())
+    migrate(engine)  # a second server at head changes nothing
+    engine.dispose()
+
+
 # -- 9. the database away --------------------------------------------------------------------------
 class Proxy:
     """A TCP proxy on a loopback port to ``target`` that the test can cut and restore (the

@@ -208,11 +208,16 @@ def migrate(engine: Engine) -> None:
 
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
-    with engine.begin() as connection:
-        if connection.dialect.name == "postgresql":
-            connection.execute(text("SELECT pg_advisory_xact_lock(715253)"))
-        config.attributes["connection"] = connection
-        command.upgrade(config, "head")
+    with engine.connect() as connection:
+        # SQLite: the write lock from the start (BEGIN IMMEDIATE), so a second server starting
+        # at once waits for this one's tables (with a plain BEGIN it read the schema, the other
+        # wrote, and its first write failed at once: "database is locked")
+        connection.execution_options(qiza_write=True)
+        with connection.begin():
+            if connection.dialect.name == "postgresql":
+                connection.execute(text("SELECT pg_advisory_xact_lock(715253)"))
+            config.attributes["connection"] = connection
+            command.upgrade(config, "head")
 
 
 @dataclass
