@@ -886,9 +886,10 @@ class Disk:
     """Standard input whose lines can fill or free the disk the game is saved to (a full disk
     makes every ``fsync`` of a save fail with ENOSPC, as a write would), or run a function."""
 
-    def __init__(self, lines: list[str | Callable[[], object]], monkeypatch: pytest.MonkeyPatch) -> None:
+    def __init__(self, lines: list[str | Callable[[], object]], monkeypatch: pytest.MonkeyPatch,
+                 full: bool = False) -> None:
         self.lines = list(lines)
-        self.full = False
+        self.full = full
 
         def fsync(fd: int) -> None:
             if self.full:
@@ -948,6 +949,22 @@ def test_a_full_disk_is_told_and_the_game_goes_on_and_is_saved_when_it_can_be(
     assert len(json.loads(path.read_text())["actions"]) == 4
 
 
+def test_a_game_started_on_a_full_disk_does_not_claim_to_be_saved(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """The first save of a new game failed ("Could not save ...") and the next line said "This game
+    is saved after every turn to ..."."""
+    path = tmp_path / "game.json"
+    Disk(["pass", "<freed>", "pass", "quit"], monkeypatch, full=True)
+    status = main(["play", "--seed", "3", "-p", "Ann", "-p", "Bob", "--save", str(path)])
+    out = capsys.readouterr()
+    squeezed = "".join((out.out + out.err).split())
+    assert status == 0 and "Traceback" not in squeezed
+    assert f"Couldnotsaveto{path}:Nospaceleftondevice.Thegamegoeson;{path}holdsnothingofthisgame" in squeezed
+    assert "Thisgameissavedaftereveryturn" not in squeezed
+    assert squeezed.count(f"Savedagainto{path}") == 1 and "Gamestoppedandsaved" in squeezed
+    assert len(json.loads(path.read_text())["actions"]) == 2
+
+
 def test_two_terminals_never_play_one_saved_game(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """Two 'qiza play --resume FILE' at once each saved over the other's turns, silently. Now the
@@ -986,8 +1003,12 @@ def test_two_terminals_never_play_one_saved_game(
             first.wait()
     assert json.loads(path.read_text())["actions"][-1] == [1, "exchange A"]
     assert not (tmp_path / ".game.json.lock").exists()
+    # what a save killed half-way leaves behind is removed by the next game on the file, and only that
+    for name in (".game.json.x1y2.tmp", ".game.json.bak.x3y4.tmp", ".other.json.x5y6.tmp"):
+        (tmp_path / name).write_text("{")
     status, out = play(["--resume", str(path)], ["pass", "quit"], monkeypatch, capsys)
     assert status == 0 and len(json.loads(path.read_text())["actions"]) == 3
+    assert sorted(p.name for p in tmp_path.glob(".*")) == [".other.json.x5y6.tmp"]
 
 
 def test_a_save_changed_by_another_program_is_not_written_over(

@@ -4,7 +4,8 @@ Two terminals resuming the same file each saved over the other's turns. Now the 
 played holds an exclusive lock (``flock``) on a lock file beside its save, ``.NAME.lock``, which
 also records the holder's process id; a second ``qiza play`` on the same file is refused. The
 system drops the lock when the process ends, however it ends (``kill -9`` included), so a lock
-file left behind holds nothing. Where the system has no ``flock`` (Windows) nothing is locked,
+file left behind holds nothing. The holder removes the temporary files a save cut off by a kill left behind. Where the system
+has no ``flock`` (Windows) nothing is locked,
 and :meth:`qiza.tui.session.Session.autosave` still refuses to write over a save that another
 program changed.
 """
@@ -12,6 +13,7 @@ program changed.
 from __future__ import annotations
 
 import contextlib
+import glob
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -78,6 +80,11 @@ def hold(path: Path | None) -> Iterator[None]:
         raise QizaError(f"{path} is being played in another qiza play{who}: go on there, or quit that one first "
                         f"(two games saving to one file would each lose the other's turns); to play a copy of it "
                         f"here: qiza play --resume {path} --save OTHER.json")
+    if fd is not None:
+        # the temporary files of a save cut off (a kill during a write): nobody else writes them now
+        for left in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
+            with contextlib.suppress(OSError):
+                left.unlink()
     try:
         yield
     finally:

@@ -549,7 +549,7 @@ class Session:
     def run(self) -> int:
         """Play until the game ends or the player quits. Returns the exit status."""
         game = self.game
-        if self.save_path is not None:
+        if self.save_path is not None and self._save_error is None:  # else it was just told why not
             self.say(_long(f"This game is saved after every turn to {self.save_path}"))
         levels = [s.level for s in self.seats if s.level is not None]
         if levels and not game.over and self._warm is None:
