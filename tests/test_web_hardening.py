@@ -676,6 +676,19 @@ def test_two_servers_starting_on_one_new_sqlite_file_both_start(tmp_path: Path) 
     engine.dispose()
 
 
+def test_serve_names_a_database_it_cannot_use(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """'qiza serve' on a database it cannot open or write (a read-only file or folder, a folder
+    that is not there) stopped with a SQLAlchemy traceback."""
+    from qiza.cli import main
+
+    missing = tmp_path / "not-there" / "games.sqlite3"
+    status = main(["serve", "--port", "1", "--database-url", f"sqlite:///{missing}"])
+    err = capsys.readouterr().err
+    assert status == 1 and "Traceback" not in err
+    assert err.strip() == ("qiza serve: cannot use the database: unable to open database file; "
+                           "the server needs to read and write it")
+
+
 # -- 9. the database away --------------------------------------------------------------------------
 class Proxy:
     """A TCP proxy on a loopback port to ``target`` that the test can cut and restore (the

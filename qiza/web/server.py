@@ -60,8 +60,10 @@ def _hours(text: str) -> float:
 def run(args: argparse.Namespace) -> int:
     """Start the server; returns when it is stopped."""
     import uvicorn
+    from sqlalchemy.exc import DBAPIError
 
     from qiza import coldstart
+    from qiza.errors import QizaError
     from qiza.web.app import create_app
     from qiza.web.guard import MAX_BODY
 
@@ -69,11 +71,15 @@ def run(args: argparse.Namespace) -> int:
     # a fresh install: the move generator compiles in another process; the computer seats
     # (here and in the worker processes) play without it meanwhile
     coldstart.start(["enable"])
-    app = create_app(args.database_url, computer_workers=max(1, args.computer_workers),
-                     computer_processes=args.computer_workers,
-                     computer_delay=args.computer_delay, warm_up=True, lexicons=dict(args.lexicon),
-                     sign_ups=args.sign_ups, new_games=args.new_games, secure_cookies=args.secure_cookies,
-                     remind_after=args.remind_after * 3600, claim_after=args.claim_after * 3600)
+    try:
+        app = create_app(args.database_url, computer_workers=max(1, args.computer_workers),
+                         computer_processes=args.computer_workers,
+                         computer_delay=args.computer_delay, warm_up=True, lexicons=dict(args.lexicon),
+                         sign_ups=args.sign_ups, new_games=args.new_games, secure_cookies=args.secure_cookies,
+                         remind_after=args.remind_after * 3600, claim_after=args.claim_after * 3600)
+    except DBAPIError as exc:  # a read-only file or folder, a missing folder, a server refusing
+        # the driver's own message (never the URL, which may hold a password)
+        raise QizaError(f"cannot use the database: {exc.orig}; the server needs to read and write it") from None
     print(f"qiza: serving on http://{args.host}:{args.port}/ (API documentation at /docs)", flush=True)
     # WebSocket messages are small (the first names the seat; then "ping" or "refresh")
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=MAX_BODY)
