@@ -873,6 +873,14 @@ def test_a_damaged_save_is_kept_and_the_save_before_it_offered(
     assert status == 0 and json.loads(restored.read_text())["actions"][:len(before) - 1] == before[:-1]
     assert len(json.loads(restored.read_text())["actions"]) == len(before)
     assert path.read_text() == damaged
+    # a computer level the file names that this qiza does not have: the message names the file
+    data = json.loads(restored.read_text())
+    data["extra"]["tui"]["seats"][1]["level"] = "grandmaster"
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(data))
+    status, out = play(["--resume", str(edited)], ["quit"], monkeypatch, capsys)
+    assert status == 1 and "Traceback" not in out
+    assert out.strip().startswith(f"qiza play: {edited}: unknown computer level 'grandmaster'")
     # a damaged save with no good one before it: the message names the file only
     previous.write_text("{}")
     status, out = play(["--resume", str(path)], ["quit"], monkeypatch, capsys)

@@ -228,7 +228,10 @@ def run(args: argparse.Namespace) -> int:
         # said with the first screen: printed before it, a real terminal's clearing hid it
         session.say(Text(f"Resuming {path} ({actions} action{'' if actions == 1 else 's'} so far).", no_wrap=True,
                          overflow="ignore"))
-        _check_computers(session.seats)
+        try:
+            _check_computers(session.seats)
+        except QizaError as exc:  # a level the file names (edited, or saved by another version)
+            raise QizaError(f"{path}: {exc}") from None
         with hold(session.save_path):
             return session.run()
 
