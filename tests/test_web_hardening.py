@@ -635,6 +635,30 @@ def test_a_computer_move_the_database_could_not_store_is_made_again(database: st
         service.store.dispose()
 
 
+def test_a_computer_move_left_by_a_server_that_died_is_made_by_another(database: str) -> None:
+    """Two servers on one database: the one that stored a person's move and then died (killed
+    before its computer answered) left the game waiting for the computer; the other server never
+    looked (a server looks for such games only as it starts). Now every server's sweep takes up
+    the games that have waited for a computer longer than ``computer_stall`` seconds."""
+    from qiza.web.service import Action, SeatSpec
+
+    one = service_on(database)
+    created = one.create(preset="computer", seats=[SeatSpec(name="Ann"), SeatSpec(kind="computer", level="greedy")],
+                         claim=[0])
+    game_id, token = created.id, created.tokens[0]
+    with TestClient(create_app(database, computer_processes=0, clock_sweep=0.05)) as client:
+        one.close()  # dies: its computer threads are gone
+        assert one.act(game_id, 0, token, 1, Action("pass"))["version"] == 2  # stored just before
+        one.store.dispose()
+        client.app.state.service.computer_stall = 0.0  # type: ignore[attr-defined]
+        deadline = time.monotonic() + 120
+        while client.get(f"/api/games/{game_id}").json()["version"] < 3:
+            assert time.monotonic() < deadline, "the other server never made the computer's move"
+            time.sleep(0.05)
+        history = client.get(f"/api/games/{game_id}").json()["history"]
+        assert [line["seat"] for line in history] == [0, 1]
+
+
 def test_two_servers_starting_on_one_new_sqlite_file_both_start(tmp_path: Path) -> None:
     """Two 'qiza serve' started at once on a new SQLite file: one stopped at once with
     "database is locked". Its migration read the schema, the other server then wrote its

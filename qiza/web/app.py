@@ -135,6 +135,7 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
             await asyncio.sleep(clock_sweep)
             try:
                 await run_in_threadpool(service.sweep_clocks)
+                await run_in_threadpool(service.sweep_computers)
             except Exception:  # the database away for a moment: the next sweep tries again
                 log.warning("clock sweep failed", exc_info=True)
 

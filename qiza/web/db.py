@@ -380,11 +380,14 @@ class Store:
             return connection.execute(select(requests.c.version).where(
                 requests.c.game_id == game_id, requests.c.request_id == request_id)).scalar()
 
-    def waiting_for_computer(self) -> list[str]:
-        """Ids of games not over whose next action belongs to a computer seat."""
+    def waiting_for_computer(self, since: float | None = None) -> list[str]:
+        """Ids of games not over whose next action belongs to a computer seat (``since``: only
+        those unchanged since that time)."""
+        query = select(games.c.id).where(games.c.computer_to_move.is_(True), games.c.status != "over")
+        if since is not None:
+            query = query.where(games.c.updated_at <= since)
         with self.engine.connect() as connection:
-            return list(connection.execute(select(games.c.id).where(
-                games.c.computer_to_move.is_(True), games.c.status != "over")).scalars())
+            return list(connection.execute(query).scalars())
 
     @staticmethod
     def hold_seats(game_id: str, held: dict[int, str], now: float) -> Callable[[Any], None]:

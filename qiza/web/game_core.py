@@ -109,6 +109,10 @@ class GameCore:
         self.computer_delay = computer_delay
         #: seconds before a computer seat tries again when the database could not store its move
         self.computer_retry: float = DATABASE_RETRY_AFTER
+        #: seconds a game may wait for a computer before any process's sweep takes it up (the
+        #: process that stored the move before may have died; ``ComputerSeatsMixin.sweep_computers``)
+        self.computer_stall = 30.0
+        self._computers_swept = float("-inf")
         self._lexicons: dict[str, Lexicon] = {}
         self._lexicon_locks: dict[str, threading.Lock] = {}
         self._cache: OrderedDict[str, _Cached] = OrderedDict()
