@@ -1019,6 +1019,36 @@ def test_two_terminals_never_play_one_saved_game(
     assert sorted(p.name for p in tmp_path.glob(".*")) == [".other.json.x5y6.tmp"]
 
 
+def test_games_started_in_the_same_second_get_files_of_their_own(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], data_dir: Path) -> None:
+    """Games get an automatic file name from the time to the second: two scripts starting games
+    at once could both choose a name before either saved (silently one file for two games; with
+    the save lock, the second was refused). A name another game holds is now passed over."""
+    from datetime import datetime
+
+    from qiza.tui import savelock, session
+
+    class Frozen(datetime):
+        @classmethod
+        def now(cls, tz: Any = None) -> Frozen:
+            return cls(2026, 1, 2, 3, 4, 5)
+
+    monkeypatch.setattr(session, "datetime", Frozen)
+    chosen = session.new_save_path()
+    assert chosen == data_dir / "games" / "game-20260102-030405.json"
+    chosen.parent.mkdir(parents=True)
+    with savelock.hold(chosen):  # the other game chose the name and has not saved yet
+        status, out = play(["--seed", "3", "-p", "Ann", "-p", "Bob"], ["pass", "quit"], monkeypatch, capsys)
+        assert status == 0 and "Traceback" not in out
+        assert not chosen.exists()
+        mine = data_dir / "games" / "game-20260102-030405-2.json"
+        assert len(json.loads(mine.read_text())["actions"]) == 1
+        # a name given with --save is the player's: refused, not changed
+        status, out = play(["--seed", "3", "-p", "Ann", "-p", "Bob", "--save", str(chosen)], ["pass", "quit"],
+                           monkeypatch, capsys)
+        assert status == 1 and "is being played in another qiza play" in out and not chosen.exists()
+
+
 def test_a_save_changed_by_another_program_is_not_written_over(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """Where the file cannot be locked (no flock, or another program), the game wrote over a save

@@ -270,7 +270,8 @@ def run(args: argparse.Namespace) -> int:
         session.say(f"Draw for first play: {draws}. First to play: {first}.")
     else:
         session.say(f"First to play: {first}.")
-    with hold(session.save_path):
+    with hold(session.save_path, new=True, fresh=None if args.save else new_save_path) as held:
+        session.save_path = held
         session.autosave()
         return session.run()
 

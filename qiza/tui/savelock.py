@@ -15,10 +15,11 @@ from __future__ import annotations
 import contextlib
 import glob
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from qiza.errors import QizaError
+from qiza.paths import exists
 
 try:
     import fcntl
@@ -65,30 +66,50 @@ def _take(name: Path) -> tuple[int | None, int | None]:
         os.close(fd)  # the holder before removed this file as it let go: lock the one there now
 
 
+def _release(name: Path, fd: int) -> None:
+    with contextlib.suppress(OSError):
+        os.unlink(name)  # while still locked: a process that opened it meanwhile sees it went
+    os.close(fd)
+
+
 @contextlib.contextmanager
-def hold(path: Path | None) -> Iterator[None]:
-    """Hold the lock of the save file ``path`` (nothing when ``None``) for the block; raise
-    :class:`~qiza.errors.QizaError` at once, naming the other process, when another
-    ``qiza play`` is playing that game."""
+def hold(path: Path | None, *, new: bool = False, fresh: Callable[[], Path] | None = None) -> Iterator[Path | None]:
+    """Hold the lock of the save file ``path`` (nothing when ``None``) for the block, which
+    receives the path held; raise :class:`~qiza.errors.QizaError` at once, naming the other
+    process, when another ``qiza play`` is playing that game.
+
+    ``new``: a new game's file, which must not exist yet either. ``fresh``: for a name chosen
+    automatically, another name (called while the name is held by another game or exists: two
+    games started in the same second chose the same name)."""
     if path is None:
-        yield
+        yield None
         return
-    name = lock_path(path)
-    fd, pid = _take(name)
-    if pid is not None:
+    for _ in range(1000):
+        name = lock_path(path)
+        fd, pid = _take(name)
+        if pid is None and not (new and exists(path)):
+            break
+        if fd is not None:
+            _release(name, fd)
+        if fresh is not None:
+            path = fresh()
+            continue
+        if pid is None:
+            raise QizaError(f"{path} already exists and is kept: continue that game with 'qiza play --resume {path}', "
+                            "or choose another file name")
         who = f" (process {pid})" if pid else ""
         raise QizaError(f"{path} is being played in another qiza play{who}: go on there, or quit that one first "
                         f"(two games saving to one file would each lose the other's turns); to play a copy of it "
                         f"here: qiza play --resume {path} --save OTHER.json")
+    else:  # pragma: no cover - a thousand names taken at once
+        raise QizaError(f"no free file name for the game beside {path}")
     if fd is not None:
         # the temporary files of a save cut off (a kill during a write): nobody else writes them now
         for left in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
             with contextlib.suppress(OSError):
                 left.unlink()
     try:
-        yield
+        yield path
     finally:
         if fd is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(name)  # while still locked: a process that opened it meanwhile sees it went
-            os.close(fd)
+            _release(name, fd)

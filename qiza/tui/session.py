@@ -30,6 +30,7 @@ from qiza.paths import exists, user_data_dir
 from qiza.rules import Notation
 from qiza.text import notation_note, visible
 from qiza.tui import render
+from qiza.tui.savelock import lock_path
 from qiza.tui.terminal import Terminal
 from qiza.tui.warmup import WarmUp
 from qiza.wordtools import reader, typed_word
@@ -53,7 +54,7 @@ def new_save_path() -> Path:
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     path = games_dir() / f"game-{stamp}.json"
     number = 2
-    while path.exists():
+    while path.exists() or lock_path(path).exists():  # a game started in the same second holds it
         path = games_dir() / f"game-{stamp}-{number}.json"
         number += 1
     return path
