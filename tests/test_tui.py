@@ -981,10 +981,31 @@ def test_two_terminals_never_play_one_saved_game(
     import select
     import subprocess
 
-    path = tmp_path / "game.json"
-    status, out = play(["--seed", "3", "-p", "Ann", "-p", "Bob", "--save", str(path)], ["pass", "quit"],
-                       monkeypatch, capsys)
-    assert status == 0
+    path = tmp_path / "games" / "game.json"
+    # a new game, in a folder not made yet: it was not locked (the lock file could not be made
+    # before the first save made the folder)
+    new = subprocess.Popen([sys.executable, "-u", "-m", "qiza", "play", "--plain", "--seed", "3", "-p", "Ann", "-p", "Bob",
+                            "--save", str(path)], cwd=Path(__file__).resolve().parents[1], stdin=subprocess.PIPE,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        assert new.stdout is not None
+        shown = b""
+        while b"saved after every turn" not in shown:
+            ready, _, _ = select.select([new.stdout], [], [], 300)
+            assert ready, shown
+            chunk = os.read(new.stdout.fileno(), 65536)
+            assert chunk, shown
+            shown += chunk
+        status, out = play(["--resume", str(path)], ["pass", "quit"], monkeypatch, capsys)
+        assert status == 1 and "is being played in another qiza play" in out
+        rest, _ = new.communicate(b"pass\nquit\n", timeout=300)
+        assert new.returncode == 0, rest
+    finally:
+        if new.poll() is None:
+            new.kill()
+            new.wait()
+    assert json.loads(path.read_text())["actions"] == [[0, "pass"]]
+    tmp_path = path.parent
     first = subprocess.Popen([sys.executable, "-u", "-m", "qiza", "play", "--plain", "--resume", str(path)],
                              cwd=Path(__file__).resolve().parents[1], stdin=subprocess.PIPE,
                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT)

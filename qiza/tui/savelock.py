@@ -41,6 +41,8 @@ def _take(name: Path) -> tuple[int | None, int | None]:
     saves themselves report what fails."""
     if fcntl is None:  # pragma: no cover - Windows
         return None, None
+    with contextlib.suppress(OSError):
+        name.parent.mkdir(parents=True, exist_ok=True)  # a new game's folder: locked before its first save
     while True:
         try:
             fd = os.open(name, os.O_RDWR | os.O_CREAT, 0o600)
