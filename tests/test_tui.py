@@ -1080,13 +1080,15 @@ def test_a_save_changed_by_another_program_is_not_written_over(
     def another_program() -> None:
         path.write_text(other)
 
-    Disk(["pass", another_program, "pass", "pass", f"save {tmp_path / 'mine.json'}", "pass", "quit"], monkeypatch)
+    Disk(["pass", another_program, "pass", "save", "pass", f"save {tmp_path / 'mine.json'}", "pass", "quit"],
+         monkeypatch)
     status = main(["play", "--seed", "3", "-p", "Ann", "-p", "Bob", "--save", str(path)])
     out = capsys.readouterr()
     squeezed = "".join((out.out + out.err).split())
     assert status == 0 and "Traceback" not in squeezed
     assert squeezed.count(f"Couldnotsaveto{path}:anotherprogramchangeditsincethisgamesaveditthere") == 1
     assert "Savingistriedagain" not in squeezed
+    assert f"{path}waschangedbyanotherprogramsincethisgamesaveditthere:itiskept" in squeezed  # 'save' too
     assert path.read_text() == other
     assert len(json.loads((tmp_path / "mine.json").read_text())["actions"]) == 4  # the saves went on there
     assert "Gamestoppedandsaved" in squeezed and f"--resume{tmp_path / 'mine.json'}" in squeezed

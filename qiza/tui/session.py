@@ -895,6 +895,10 @@ class Session:
             self.say(Text(refused, "bold red"))
             return STAY
         own = path == self.save_path
+        if own and self._changed_elsewhere():
+            self.say(Text(f"{path} was changed by another program since this game saved it there: it is kept; "
+                          "'save FILE' saves the game to another file.", "bold red"))
+            return STAY
         try:
             savefile.save(self.game, path, keep_previous=own, extra=self.extra())
         except OSError as exc:
