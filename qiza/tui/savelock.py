@@ -4,9 +4,9 @@ Two terminals resuming the same file each saved over the other's turns. Now the 
 played holds an exclusive lock (``flock``) on a lock file beside its save, ``.NAME.lock``, which
 also records the holder's process id; a second ``qiza play`` on the same file is refused. The
 system drops the lock when the process ends, however it ends (``kill -9`` included), so a lock
-file left behind holds nothing. The holder removes the temporary files a save cut off by a kill left behind. Where the system
-has no ``flock`` (Windows) nothing is locked,
-and :meth:`qiza.tui.session.Session.autosave` still refuses to write over a save that another
+file left behind holds nothing. The holder removes the temporary files that a save cut off by
+a kill left behind. Where the system has no ``flock`` (Windows) nothing is locked, and
+:meth:`qiza.tui.session.Session.autosave` still refuses to write over a save that another
 program changed.
 """
 
