@@ -598,6 +598,40 @@ def test_a_version_clash_between_two_services_records_no_request(database: str) 
             service.store.dispose()
 
 
+def test_a_disk_full_at_commit_refuses_the_move_whole_and_the_game_goes_on(client: TestClient) -> None:
+    """SQLite answers "database or disk is full" as the move's transaction commits: the player
+    gets 503 with a message, the game and the request record stay as they were (nothing half
+    applied, in the database or in the server's memory), and the same request goes through once
+    there is room again, once."""
+    from sqlalchemy import event
+    from sqlalchemy.exc import OperationalError
+
+    created = create(client)
+    game_id, tokens = created["id"], created["tokens"]
+    store = client.app.state.store  # type: ignore[attr-defined]
+    full = [True]
+
+    def disk_full(connection: Any) -> None:
+        if full[0]:
+            raise OperationalError("COMMIT", {}, Exception("database or disk is full (injected)"))
+
+    event.listen(store.engine, "commit", disk_full)
+    try:
+        refused = act(client, game_id, 0, tokens["0"], 1, "pass", request_id="p1")
+        body = error(refused, 503, "database_unavailable")
+        assert "try again" in body["message"] and int(refused.headers["Retry-After"]) > 0
+    finally:
+        full[0] = False
+        event.remove(store.engine, "commit", disk_full)
+    state = client.get(f"/api/games/{game_id}").json()
+    assert state["version"] == 1 and state["history"] == []
+    assert store.request_version(game_id, "p1") is None
+    assert act(client, game_id, 0, tokens["0"], 1, "pass", request_id="p1").status_code == 200
+    error(act(client, game_id, 0, tokens["0"], 1, "pass", request_id="p1"), 409, "duplicate_request")
+    assert act(client, game_id, 1, tokens["1"], 2, "pass").json()["version"] == 3
+    assert [line["seat"] for line in client.get(f"/api/games/{game_id}").json()["history"]] == [0, 1]
+
+
 def test_a_computer_move_the_database_could_not_store_is_made_again(database: str) -> None:
     """The computer's reply failed to be stored (the database locked past its timeout, or full):
     the computer's thread logged it and stopped, and the game waited for the computer until the
