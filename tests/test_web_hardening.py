@@ -762,6 +762,14 @@ def test_serve_names_a_database_it_cannot_use(tmp_path: Path, capsys: pytest.Cap
     assert status == 1 and "Traceback" not in err
     assert err.strip() == ("qiza serve: cannot use the database: unable to open database file; "
                            "the server needs to read and write it")
+    # the default database, in a data folder that cannot be made
+    (tmp_path / "a-file").write_text("")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("QIZA_DATA_DIR", str(tmp_path / "a-file" / "qiza"))
+        status = main(["serve", "--port", "1"])
+    err = capsys.readouterr().err
+    assert status == 1 and "Traceback" not in err
+    assert err.strip() == f"qiza serve: cannot make the database's folder {tmp_path / 'a-file' / 'qiza'}: Not a directory"
 
 
 # -- 9. the database away --------------------------------------------------------------------------

@@ -80,6 +80,8 @@ def run(args: argparse.Namespace) -> int:
     except DBAPIError as exc:  # a read-only file or folder, a missing folder, a server refusing
         # the driver's own message (never the URL, which may hold a password)
         raise QizaError(f"cannot use the database: {exc.orig}; the server needs to read and write it") from None
+    except OSError as exc:  # the default database's folder cannot be made
+        raise QizaError(f"cannot make the database's folder {exc.filename}: {exc.strerror}") from None
     print(f"qiza: serving on http://{args.host}:{args.port}/ (API documentation at /docs)", flush=True)
     # WebSocket messages are small (the first names the seat; then "ping" or "refresh")
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=MAX_BODY)
