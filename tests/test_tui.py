@@ -973,6 +973,22 @@ def test_a_game_started_on_a_full_disk_does_not_claim_to_be_saved(
     assert len(json.loads(path.read_text())["actions"]) == 2
 
 
+def test_a_save_whose_actions_are_written_otherwise_resumes_and_saves(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A save whose actions the game writes otherwise ('PASS' for 'pass': by hand, or another
+    version) was taken as changed by another program at the first save after resuming, and the
+    game was never saved again."""
+    path = tmp_path / "game.json"
+    status, out = play(["--seed", "3", "-p", "Ann", "-p", "Bob", "--save", str(path)], ["pass", "quit"],
+                       monkeypatch, capsys)
+    data = json.loads(path.read_text())
+    data["actions"][0][1] = "PASS"
+    path.write_text(json.dumps(data))
+    status, out = play(["--resume", str(path)], ["pass", "quit"], monkeypatch, capsys)
+    assert status == 0 and "Could not save" not in out and "Game stopped and saved" in out
+    assert json.loads(path.read_text())["actions"] == [[0, "pass"], [1, "pass"]]
+
+
 def test_two_terminals_never_play_one_saved_game(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """Two 'qiza play --resume FILE' at once each saved over the other's turns, silently. Now the

@@ -290,7 +290,9 @@ class Session:
         except FileFormatError as exc:
             raise savefile.in_file(exc, path) from None
         session = cls(game, seats, terminal, settings, save_path=path, computer_seed=computer_seed)
-        session._saved = (path, list(game.actions), session.extra())
+        # the actions as the file holds them (another version, or a hand, may have written them
+        # otherwise than the game does: "PASS"), so that the file is not taken as changed since
+        session._saved = (path, [(int(seat), str(text)) for seat, text in data["actions"]], session.extra())
         return session
 
     def autosave(self) -> None:
