@@ -7,6 +7,8 @@ import errno
 import io
 import json
 import os
+import select
+import subprocess
 import sys
 import threading
 from collections.abc import Callable
@@ -989,13 +991,24 @@ def test_a_save_whose_actions_are_written_otherwise_resumes_and_saves(
     assert json.loads(path.read_text())["actions"] == [[0, "pass"], [1, "pass"]]
 
 
+def _read_until(process: subprocess.Popen[bytes], marker: bytes) -> bytes:
+    """What ``process`` writes until ``marker`` (5 minutes at most between two reads)."""
+    assert process.stdout is not None
+    shown = b""
+    while marker not in shown:
+        ready, _, _ = select.select([process.stdout], [], [], 300)
+        assert ready, shown
+        chunk = os.read(process.stdout.fileno(), 65536)
+        assert chunk, shown
+        shown += chunk
+    return shown
+
+
 def test_two_terminals_never_play_one_saved_game(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """Two 'qiza play --resume FILE' at once each saved over the other's turns, silently. Now the
     game being played holds a lock on its file: a second one is refused at once, naming the
     process; the first plays on and saves; once it has quit the game resumes again."""
-    import select
-    import subprocess
 
     path = tmp_path / "games" / "game.json"
     # a new game, in a folder not made yet: it was not locked (the lock file could not be made
@@ -1004,14 +1017,7 @@ def test_two_terminals_never_play_one_saved_game(
                             "--save", str(path)], cwd=Path(__file__).resolve().parents[1], stdin=subprocess.PIPE,
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:
-        assert new.stdout is not None
-        shown = b""
-        while b"saved after every turn" not in shown:
-            ready, _, _ = select.select([new.stdout], [], [], 300)
-            assert ready, shown
-            chunk = os.read(new.stdout.fileno(), 65536)
-            assert chunk, shown
-            shown += chunk
+        _read_until(new, b"saved after every turn")
         status, out = play(["--resume", str(path)], ["pass", "quit"], monkeypatch, capsys)
         assert status == 1 and "is being played in another qiza play" in out
         rest, _ = new.communicate(b"pass\nquit\n", timeout=300)
@@ -1026,14 +1032,7 @@ def test_two_terminals_never_play_one_saved_game(
                              cwd=Path(__file__).resolve().parents[1], stdin=subprocess.PIPE,
                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:
-        assert first.stdout is not None and first.stdin is not None
-        shown = b""
-        while b"Resuming" not in shown:  # the first one is playing (it says so once it holds the game)
-            ready, _, _ = select.select([first.stdout], [], [], 300)
-            assert ready, shown
-            chunk = os.read(first.stdout.fileno(), 65536)
-            assert chunk, shown
-            shown += chunk
+        _read_until(first, b"Resuming")  # the first one is playing (it says so once it holds the game)
         kept = path.read_text()
         status, out = play(["--resume", str(path)], ["pass", "quit"], monkeypatch, capsys)
         out = " ".join(out.split())
