@@ -3,6 +3,7 @@ the screen text and the saved game."""
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import io
 import json
@@ -11,7 +12,7 @@ import select
 import subprocess
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -991,6 +992,20 @@ def test_a_save_whose_actions_are_written_otherwise_resumes_and_saves(
     assert json.loads(path.read_text())["actions"] == [[0, "pass"], [1, "pass"]]
 
 
+@contextlib.contextmanager
+def _other_qiza_play(*args: str) -> Iterator[subprocess.Popen[bytes]]:
+    """``qiza play --plain ARGS`` in a process of its own (killed at the end if still running)."""
+    process = subprocess.Popen([sys.executable, "-u", "-m", "qiza", "play", "--plain", *args],
+                               cwd=Path(__file__).resolve().parents[1], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        yield process
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
 def _read_until(process: subprocess.Popen[bytes], marker: bytes) -> bytes:
     """What ``process`` writes until ``marker`` (5 minutes at most between two reads)."""
     assert process.stdout is not None
@@ -1013,25 +1028,15 @@ def test_two_terminals_never_play_one_saved_game(
     path = tmp_path / "games" / "game.json"
     # a new game, in a folder not made yet: it was not locked (the lock file could not be made
     # before the first save made the folder)
-    new = subprocess.Popen([sys.executable, "-u", "-m", "qiza", "play", "--plain", "--seed", "3", "-p", "Ann", "-p", "Bob",
-                            "--save", str(path)], cwd=Path(__file__).resolve().parents[1], stdin=subprocess.PIPE,
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    try:
+    with _other_qiza_play("--seed", "3", "-p", "Ann", "-p", "Bob", "--save", str(path)) as new:
         _read_until(new, b"saved after every turn")
         status, out = play(["--resume", str(path)], ["pass", "quit"], monkeypatch, capsys)
         assert status == 1 and "is being played in another qiza play" in out
         rest, _ = new.communicate(b"pass\nquit\n", timeout=300)
         assert new.returncode == 0, rest
-    finally:
-        if new.poll() is None:
-            new.kill()
-            new.wait()
     assert json.loads(path.read_text())["actions"] == [[0, "pass"]]
     tmp_path = path.parent
-    first = subprocess.Popen([sys.executable, "-u", "-m", "qiza", "play", "--plain", "--resume", str(path)],
-                             cwd=Path(__file__).resolve().parents[1], stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    try:
+    with _other_qiza_play("--resume", str(path)) as first:
         _read_until(first, b"Resuming")  # the first one is playing (it says so once it holds the game)
         kept = path.read_text()
         status, out = play(["--resume", str(path)], ["pass", "quit"], monkeypatch, capsys)
@@ -1041,10 +1046,6 @@ def test_two_terminals_never_play_one_saved_game(
         assert path.read_text() == kept
         rest, _ = first.communicate(b"exchange A\nquit\n", timeout=300)
         assert first.returncode == 0, rest
-    finally:
-        if first.poll() is None:
-            first.kill()
-            first.wait()
     assert json.loads(path.read_text())["actions"][-1] == [1, "exchange A"]
     assert not (tmp_path / ".game.json.lock").exists()
     # what a save killed half-way leaves behind is removed by the next game on the file, and only that
