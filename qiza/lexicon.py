@@ -42,7 +42,6 @@ MAX_RACK_QUERY = 21
 MAX_WORD_LIST_BYTES = 64 * 2**20
 """The largest word-list file :meth:`Lexicon.from_file` reads (the biggest lists are a few MB)."""
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-_WORD = re.compile(r"^[A-Z]+$")
 
 
 class LexiconError(QizaError):
@@ -78,8 +77,9 @@ def normalise(entries: Iterable[str]) -> tuple[frozenset[str], LoadReport]:
         if not text or text.startswith("#"):
             continue
         report.read += 1
-        word = nfc(text.split()[0]).upper()
-        if not _WORD.match(word):
+        token = text.split(maxsplit=1)[0]
+        word = (token if token.isascii() else nfc(token)).upper()  # (NFC changes no ASCII text)
+        if not (word.isascii() and word.isalpha()):  # A-Z only, as upper case
             report.skipped["with characters outside A-Z"] += 1
         elif len(word) < MIN_LENGTH:
             report.skipped["shorter than 2 letters"] += 1

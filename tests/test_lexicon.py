@@ -79,6 +79,12 @@ def test_bad_word_lists(tmp_path: Path) -> None:
 def test_normalise() -> None:
     words, report = normalise(["ab", "Ab", "abc def", "#x", "a1"])
     assert words == {"AB", "ABC"} and report.skipped == {"duplicates": 1, "with characters outside A-Z": 1}
+    # read as upper case in Unicode's composed form, then A-Z only: ß is SS, ﬁ is FI; Ñ, é and digits are not A-Z
+    words, report = normalise(["straße", "ﬁne", "Ñu", "N\u0303U", "café", "cafe\u0301", "ok\tdefinition", "a",
+                               "x" * 22, "  qi  "])
+    assert words == {"STRASSE", "FINE", "OK", "QI"}
+    assert report.skipped == {"with characters outside A-Z": 4, "shorter than 2 letters": 1,
+                              "longer than 21 letters": 1}
 
 
 # -- word tools -------------------------------------------------------------------------------
