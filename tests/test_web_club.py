@@ -874,6 +874,20 @@ def test_a_players_finished_games_download_as_gcg_records(club: Club) -> None:
             assert [p.name for p in gcg.loads(text).players] == ["Ann", "Bob"]
     error = bob.get("/api/players/Nobody/games.zip")
     assert error.status_code == 404 and error.json()["error"]["code"] == "no_such_player"
+    # asked again: the same file from memory (a finished game no longer changes), until another ends
+    made_records: list[str] = []
+    gcg_of = club.service.gcg
+
+    def counted(game_id: str) -> str:
+        made_records.append(game_id)
+        return gcg_of(game_id)
+
+    club.service.gcg = counted  # type: ignore[method-assign]
+    again = bob.get("/api/players/Ann/games.zip")
+    assert again.content == answer.content and made_records == []
+    club.service.change(made[2], lambda _row, game: game.resign(0), moved=True)
+    with zipfile.ZipFile(io.BytesIO(bob.get("/api/players/Ann/games.zip").content)) as archive:
+        assert len(archive.namelist()) == 3 and made_records == [made[2], made[1], made[0]]
 
 
 # -- chat -------------------------------------------------------------------------------------------

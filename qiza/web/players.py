@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import io
 import json
+import threading
 import time
 import zipfile
+from collections import OrderedDict
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
@@ -22,6 +24,8 @@ from qiza.web.service import GameService
 
 ARCHIVE_GAMES = 500
 """The most games in a player's archive of GCG records (the newest)."""
+ARCHIVES_KEPT = 16
+"""Archives kept in memory: asking again for the same games costs a database read, not their records."""
 
 
 class Players:
@@ -31,6 +35,9 @@ class Players:
         self.games = games
         self.accounts = accounts
         self.ratings = ratings
+        self._archives: OrderedDict[tuple[str, tuple[tuple[str, float], ...]], bytes] = OrderedDict()
+        """Archives made, by account and their games' ids and times (the newest :data:`ARCHIVES_KEPT`)."""
+        self._archives_lock = threading.Lock()
 
     def profile(self, name: str) -> dict[str, Any]:
         """A player's ratings, records (wins, losses, draws) and recent games: ``rated_record``
@@ -81,7 +88,13 @@ class Players:
                  .where(game_players.c.user_id == user.id, games.c.status == "over")
                  .order_by(games.c.updated_at.desc()).limit(ARCHIVE_GAMES))
         with self.games.store.read() as connection:
-            ids = [(r.id, r.updated_at) for r in connection.execute(query).all()]
+            ids = [(str(r.id), float(r.updated_at)) for r in connection.execute(query).all()]
+        key = (user.id, tuple(ids))  # a finished game no longer changes: the same games, the same file
+        with self._archives_lock:
+            kept = self._archives.get(key)
+            if kept is not None:
+                self._archives.move_to_end(key)
+                return user.name, kept
         out = io.BytesIO()
         with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
             for game_id, at in ids:
@@ -91,7 +104,12 @@ class Players:
                     continue
                 stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(at))
                 archive.writestr(f"{stamp}-{game_id}.gcg", text)
-        return user.name, out.getvalue()
+        data = out.getvalue()
+        with self._archives_lock:
+            self._archives[key] = data
+            while len(self._archives) > ARCHIVES_KEPT:
+                self._archives.popitem(last=False)
+        return user.name, data
 
     def my_seat(self, user: User, game_id: str, session: str | None = None) -> dict[str, Any]:
         """A new token for the seat the user's account holds in a game (403 if it holds none),
