@@ -121,6 +121,65 @@ def test_live_regions_say_what_changed_once(server: ServerThread, browser: Any) 
     assert not errors, errors
 
 
+def test_your_turn_is_said_again_when_the_reply_comes_before_the_answer(server: ServerThread, browser: Any) -> None:
+    """The page can learn of the computer's reply before the answer to one's own move (the
+    pushes of a busy server carry the newest state only): the turn line then goes from "Your
+    turn." to "Your turn." and was not read out; a new turn is said again."""
+    url, _ = new_game(server, preset="classic", options={"challenge": "auto"},
+                      seats=[{"name": "Ann"}, {"kind": "computer", "level": "easy"}])
+    errors: list[str] = []
+    held_states: list[dict[str, Any]] = []
+    holding = [False]
+
+    sockets: list[Any] = []
+
+    def route(ws: Any) -> None:
+        real = ws.connect_to_server()
+        sockets.append(ws)
+
+        def down(message: str | bytes) -> None:
+            data = json.loads(message)
+            if holding[0] and data.get("type") == "state":
+                held_states.append(data)  # kept back; only the newest is given to the page below
+                return
+            ws.send(message)
+        real.on_message(down)
+
+    context = browser.new_context(viewport={"width": 1100, "height": 1000})
+    page = context.new_page()
+    watch(page, errors)
+    page.set_default_timeout(20000)
+    page.route_web_socket("**/ws/games/**", route)
+    page.goto(url)
+    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+    if page.locator("#events li").count() == 0:  # Ann starts: a pass, so that the computer has moved
+        rows = page.locator("#sheet tbody tr").count()
+        page.click("#pass")
+        after_the_reply(page, rows)
+    turns = page.locator("#sheet tbody tr").count()
+    answers: list[tuple[Any, Any]] = []
+    page.route("**/api/games/*/actions", lambda route: answers.append((route, route.fetch())))
+    page.evaluate(LISTEN)
+    holding[0] = True
+    page.click("#pass")
+    for _ in range(COMPUTER_MOVE // 100):  # (the page's events, the route's among them, run while it waits)
+        if any(m["state"]["to_move"] == m["state"]["seat"] for m in held_states):
+            break  # the computer replied: Ann's turn again
+        page.wait_for_timeout(100)
+    else:
+        raise AssertionError(f"no reply of the computer: {held_states}")
+    newest = max(held_states, key=lambda m: m["state"]["version"])
+    holding[0] = False
+    assert len(answers) == 1  # the answer to the pass is still held back
+    sockets[0].send(json.dumps(newest))  # the newest state alone, as a busy server's push
+    sync_api.expect(page.locator("#sheet tbody tr")).to_have_count(turns + 2)
+    answers[0][0].fulfill(response=answers[0][1])
+    sync_api.expect(page.locator("#pass")).to_be_enabled()
+    page.wait_for_timeout(300)
+    assert said(page, "turn").count("Your turn.") == 1, said(page, "turn")
+    assert not errors, errors
+
+
 FOCUSED = """() => { const e = document.activeElement;
   return e === document.body || !e ? "body" : (e.id || e.className) + (e.disabled ? " (disabled)" : ""); }"""
 

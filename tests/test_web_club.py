@@ -867,7 +867,8 @@ def test_a_players_finished_games_download_as_gcg_records(club: Club) -> None:
     assert answer.headers["content-disposition"] == 'attachment; filename="qiza-Ann-games.zip"'
     with zipfile.ZipFile(io.BytesIO(answer.content)) as archive:
         names = archive.namelist()
-        assert [name.rsplit("-", 1)[1] for name in names] == [f"{made[1]}.gcg", f"{made[0]}.gcg"]  # newest first
+        assert [name.split("-", 2)[2] for name in names] == [f"{made[1]}.gcg", f"{made[0]}.gcg"]  # newest first
+        assert all(name[:15].replace("-", "").isdigit() for name in names)  # after the time it ended (an id may hold -)
         for name, game_id in zip(names, (made[1], made[0])):
             text = archive.read(name).decode("utf-8")
             assert text == bob.get(f"/api/games/{game_id}/gcg").text

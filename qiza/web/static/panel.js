@@ -29,8 +29,18 @@ export function turnText() {
 export function renderScoreboard() {
   const game = store.game;
   document.title = `${turnText()} — qiza`;
-  setText($("turn"), game.over ? `Game over. ${winnerText(game)}` : `${turnText()}.`);
-  $("turn").classList.toggle("mine", myTurn());
+  // a new turn is said again even in the same words ("Your turn." when the computer's reply to
+  // one's own move came before the answer to it): the status region's text is then set anew
+  const turn = $("turn");
+  const said = game.over ? `Game over. ${winnerText(game)}` : `${turnText()}.`;
+  const key = `${game.over}/${game.to_move}/${game.history.length}`;
+  if (turn.dataset.turn !== key) {
+    turn.dataset.turn = key;
+    turn.textContent = said;
+  } else {
+    setText(turn, said);
+  }
+  turn.classList.toggle("mine", myTurn());
   const players = $("players");
   players.replaceChildren();
   for (const p of game.players) {
