@@ -75,11 +75,12 @@ def _ray_batch(token: str, initializer: Callable[..., object] | None, initargs: 
 
 def run_many(fn: Callable[[T], R], items: Iterable[T], *, jobs: int | None = None,
              initializer: Callable[..., object] | None = None, initargs: tuple[Any, ...] = (),
-             ray_address: str | None = None) -> Iterator[R]:
+             ray_address: str | None = None, chunksize: int = 1) -> Iterator[R]:
     """``fn(item)`` for every item, the results in the order they finish.
 
     On this machine: ``jobs`` worker processes (default: the cores; 1 runs in this process,
-    in order); ``fn`` and ``initializer`` must be module-level functions. With ``ray_address``
+    in order; ``chunksize`` items are sent to a process at a time); ``fn`` and ``initializer``
+    must be module-level functions. With ``ray_address``
     the items go to the Ray cluster in batches of :data:`RAY_BATCH`, each Ray worker set up
     by ``initializer`` once per run."""
     listed = list(items)
@@ -103,4 +104,4 @@ def run_many(fn: Callable[[T], R], items: Iterable[T], *, jobs: int | None = Non
         return
     ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
     with ctx.Pool(min(jobs, len(listed)), initializer, initargs) as pool:
-        yield from pool.imap_unordered(fn, listed)
+        yield from pool.imap_unordered(fn, listed, chunksize)

@@ -21,7 +21,6 @@ written to ``qiza/data/leaves.json`` (or ``--output``).
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import os
 import random
 import sys
@@ -34,7 +33,7 @@ import numpy as np
 
 from qiza.errors import QizaError
 from qiza.lexicon import load_lexicon
-from qiza.players.cluster import connect_ray, ray_cpus, ray_machines
+from qiza.players.cluster import connect_ray, ray_cpus, ray_machines, run_many
 from qiza.players.fast import apply_move, draw
 from qiza.players.leaves import (
     LETTERS,
@@ -272,14 +271,16 @@ Setup = tuple[str, dict[str, Any], Rules, "bytes | None", float]
 """What a worker needs to play a round: lexicon name, model, rules, full table, exploration."""
 
 
-def _pool_play(setup: Setup, seeds: range, jobs: int, note: Callable[[int, int], None]) -> list[Observation]:
-    """A round's games on a local process pool."""
-    ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
+def _play(setup: Setup, seeds: range, jobs: int, ray_address: str | None,
+          note: Callable[[int, int], None]) -> list[Observation]:
+    """A round's games on a local process pool of ``jobs`` processes, or on the Ray cluster at
+    ``ray_address`` (:func:`qiza.players.cluster.run_many`)."""
     obs: list[Observation] = []
-    with ctx.Pool(jobs, _init, setup) as pool:
-        for i, got in enumerate(pool.imap_unordered(play_training_game, seeds, chunksize=8), start=1):
-            obs.extend(got)
-            note(i, len(obs))
+    games = run_many(play_training_game, seeds, jobs=jobs, initializer=_init, initargs=setup,
+                     ray_address=ray_address, chunksize=8)
+    for i, got in enumerate(games, start=1):
+        obs.extend(got)
+        note(i, len(obs))
     return obs
 
 
@@ -295,50 +296,8 @@ def play_round(model: LeaveModel, seeds: range, *, lexicon: str = "twl06", rules
                note: Callable[[int, int], None] | None = None) -> list[Observation]:
     """The observations of one round's games (``seeds``) played with ``model`` on a local pool of
     ``jobs`` processes, as :func:`train` plays them (``note(games, observations)`` after each game)."""
-    return _pool_play(round_setup(model, lexicon=lexicon, rules=rules, explore=explore), seeds, jobs,
-                      note or (lambda i, n: None))
-
-
-def play_batch(setup: Setup, token: str, seeds: list[int]) -> list[Observation]:
-    """Some games of a round in one (Ray) worker: sets the worker up once per round (``token``)."""
-    if _STATE.get("token") != token:
-        _init(*setup)
-        _STATE["token"] = token
-    out: list[Observation] = []
-    for seed in seeds:
-        out.extend(play_training_game(seed))
-    return out
-
-
-class _RayCluster:
-    """Self-play games on Ray (``pip install 'qiza[train]'``)."""
-
-    BATCH = 50
-
-    def __init__(self, address: str) -> None:
-        self.ray = connect_ray(address)
-        self.remote = self.ray.remote(play_batch)
-
-    def play(self, setup: Setup, seeds: range, note: Callable[[int, int], None]) -> list[Observation]:
-        ray = self.ray
-        shared = ray.put(setup)
-        token = f"{os.getpid()}-{time.time()}-{seeds.start}"
-        batches = [list(seeds[i:i + self.BATCH]) for i in range(0, len(seeds), self.BATCH)]
-        pending = [self.remote.remote(shared, token, b) for b in batches]
-        obs: list[Observation] = []
-        games = 0
-        while pending:
-            ready, pending = ray.wait(pending, num_returns=1)
-            obs.extend(ray.get(ready[0]))
-            games += self.BATCH
-            note(min(games, len(seeds)), len(obs))
-        return obs
-
-    def cpus(self) -> int:
-        return ray_cpus(self.ray)
-
-    def machines(self) -> int:
-        return ray_machines(self.ray)
+    return _play(round_setup(model, lexicon=lexicon, rules=rules, explore=explore), seeds, jobs, None,
+                 note or (lambda i, n: None))
 
 
 def observation_histogram(n: np.ndarray) -> dict[str, int]:
@@ -365,7 +324,7 @@ def train(*, games: Sequence[int], lexicon: str = "twl06", rules: Rules = CLASSI
     began = time.time()
     next_seed = seed
     done: list[dict[str, object]] = []
-    cluster = _RayCluster(ray_address) if ray_address else None
+    ray = connect_ray(ray_address) if ray_address else None
     for rnd, count in enumerate(games):
         t0 = time.time()
         setup = round_setup(model, lexicon=lexicon, rules=rules, explore=explore)
@@ -376,16 +335,12 @@ def train(*, games: Sequence[int], lexicon: str = "twl06", rules: Rules = CLASSI
                 print(f"round {rnd + 1}: {i}/{count} games, {n_obs} observations, {time.time() - t0:.0f}s",
                       file=sys.stderr)
 
-        if cluster is not None:
-            obs = cluster.play(setup, seeds, note)
-            workers, machines = cluster.cpus(), cluster.machines()
-        else:
-            obs = _pool_play(setup, seeds, jobs, note)
-            workers, machines = jobs, 1
+        obs = _play(setup, seeds, jobs, ray_address, note)
+        workers, machines = (ray_cpus(ray), ray_machines(ray)) if ray is not None else (jobs, 1)
         next_seed += count
         model = fit(obs, names=model.names, vowels=model.vowels, full_table=english_values(rules.tile_set))
         done.append({"games": count, "observations": len(obs), "seconds": round(time.time() - t0, 1),
-                     "workers": workers, "machines": machines, "backend": "ray" if cluster else "processes"})
+                     "workers": workers, "machines": machines, "backend": "ray" if ray is not None else "processes"})
         _describe(model, start, done, lexicon, rules, jobs, began)
         model.meta["exploration"] = explore
         if on_round is not None:
