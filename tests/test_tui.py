@@ -1458,3 +1458,22 @@ def test_an_answer_typed_twice_does_not_answer_for_the_next_person() -> None:
     assert session.run() == 0
     assert f"Cy: challenge Ann's H8 {bad} ({bad})? [y/N] y" in screen.out.getvalue()
     assert [r.kind for r in session.game.history] == [Kind.PLACE, Kind.PHONY_REMOVED]
+
+
+def test_a_resumed_game_goes_on_as_it_would_have(monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str], data_dir: Path) -> None:
+    """The beginner picks at random among good plays: each of its decisions has its own seed
+    (from the game, the seat and the turn), so quitting and resuming changes none of them."""
+    args = ["--seed", "5", "--first-player", "fixed", "-p", "Ann", "-p", "computer:beginner"]
+    play(args, ["pass"] * 4 + ["quit"], monkeypatch, capsys)
+    _, straight = saved(data_dir)
+    for path in (data_dir / "games").glob("*"):
+        path.unlink()
+    play(args, ["pass", "quit"], monkeypatch, capsys)
+    path = next((data_dir / "games").glob("*.json"))
+    for _ in range(3):
+        play(["--resume", str(path)], ["pass", "quit"], monkeypatch, capsys)
+    _, resumed = saved(data_dir)
+    played = [r.notation for r in straight.history if r.kind is Kind.PLACE]
+    assert len(played) >= 3
+    assert [r.notation for r in resumed.history] == [r.notation for r in straight.history]

@@ -330,7 +330,7 @@ def test_a_computer_seed_does_not_lead_back_to_the_game_seed() -> None:
 
     An affine seed (``a * game_seed + b * seat + turn``) would give the game's seed to anyone
     who learned one decision's seed; a hash gives consecutive turns unrelated seeds."""
-    from qiza.web.computer import move_seed
+    from qiza.seeding import decision_seed as move_seed
 
     game_seeds = [random.Random(n).randrange(2 ** 63) for n in range(20)]
     assert [move_seed(s, 1, 7) for s in game_seeds] == [move_seed(s, 1, 7) for s in game_seeds]

@@ -110,6 +110,11 @@ class BasePlayer:
         self.vocabulary = vocabulary
         """The words this player plays (None: the lexicon's); it challenges with the lexicon."""
 
+    def reseed(self, seed: int) -> None:
+        """Start this player's random choices afresh from ``seed`` (a front end gives each
+        decision its own seed, so that a resumed game goes on as it would have)."""
+        self.rng.seed(seed)
+
     def generator(self, rules: Rules) -> MoveGenerator:
         """The move generator for these rules (cached per lexicon and equipment)."""
         return generator(self.vocabulary or self.lexicon, rules, self.graph)

@@ -28,6 +28,7 @@ from qiza.game import Game, Kind, Record
 from qiza.move import Place
 from qiza.paths import exists, user_data_dir
 from qiza.rules import Notation
+from qiza.seeding import decision_seed
 from qiza.text import notation_note, visible
 from qiza.tui import render
 from qiza.tui.savelock import lock_path
@@ -417,6 +418,9 @@ class Session:
             game.accept()
             return
         self.wait_for_computers()
+        reseed = getattr(player, "reseed", None)
+        if reseed is not None:  # each decision its own seed: a resumed game goes on the same
+            reseed(decision_seed(self.computer_seed, seat, len(game.history)))
         move = player.choose(game.view(seat))
         try:
             record = game.play(move)

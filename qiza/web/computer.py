@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import hashlib
 import importlib
 import logging
 import multiprocessing
@@ -97,16 +96,6 @@ def make_computer(level: str, lexicon: Lexicon, seed: int | None = None, *, in_w
     options: dict[str, Any] = {"workers": 1} if in_worker and level in SIMULATING else {}
     player: ComputerPlayer = make_player(level, lexicon, seed=seed, **options)
     return player
-
-
-def move_seed(game_seed: int, seat: int, turn: int) -> int:
-    """The seed of a computer's decision: the same for the same game, seat and turn.
-
-    A one-way hash of the three, so that nothing a computer's moves could reveal about its seed
-    leads back to the game's seed, which orders the bag."""
-    digest = hashlib.blake2b(f"{game_seed}/{seat}/{turn}".encode(), digest_size=8,
-                             person=b"qiza-move").digest()
-    return int.from_bytes(digest, "big") % (2 ** 63)
 
 
 class GreedyPlayer:

@@ -15,11 +15,9 @@ from qiza.errors import (
 )
 from qiza.game import Game, PlayerView, Record
 from qiza.move import Move, Pass
+from qiza.seeding import decision_seed
 from qiza.web.clocks import Clock
 from qiza.web.computer import choose as choose_in_worker
-from qiza.web.computer import (
-    move_seed,
-)
 from qiza.web.computer import wants_challenge as wants_challenge_in_worker
 from qiza.web.db import GameRow
 from qiza.web.errors import ApiError, unavailable
@@ -161,7 +159,7 @@ class ComputerSeatsMixin(GameCore):
             level = str(row.seats[seat]["level"])
             lexicon = self.lexicon_source(str(row.save.get("lexicon", "enable")))
             before = self._fingerprint(game, seat)
-            seed = move_seed(game.seed, seat, len(game.history))
+            seed = decision_seed(game.seed, seat, len(game.history))
         if kind == "challenge":
             assert record is not None
             challenge = self.thinker.run(wants_challenge_in_worker, level, lexicon, view, record, seed)
