@@ -4,6 +4,7 @@ a fake time source, ratings, rematch, chat and leaving a game."""
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import logging
 import os
 import re
@@ -889,6 +890,38 @@ def test_a_players_finished_games_download_as_gcg_records(club: Club) -> None:
     club.service.change(made[2], lambda _row, game: game.resign(0), moved=True)
     with zipfile.ZipFile(io.BytesIO(bob.get("/api/players/Ann/games.zip").content)) as archive:
         assert len(archive.namelist()) == 3 and made_records == [made[2], made[1], made[0]]
+
+
+def test_game_archives_made_per_address_are_limited(tmp_path: Path) -> None:
+    """Making an archive reads hundreds of games: one address may have a few made, then one every
+    30 seconds; a file kept from before costs nothing, and analyses share the allowance."""
+    from qiza.web.service import PERSON, SeatSpec
+
+    club = Club(tmp_path, heavy_work=1)
+    try:
+        ann = sign_up(club, "Ann")
+        user_id = ann.get("/api/account").json()["user"]["id"]
+
+        def finish() -> str:
+            made = club.service.create(seats=[SeatSpec(PERSON, "Ann", user_id=user_id), SeatSpec(PERSON, "Bob")],
+                                       claim=[])
+            club.service.change(made.id, lambda _row, game: game.resign(1), moved=True)
+            club.time.advance(60)
+            return str(made.id)
+
+        game_id = finish()
+        first = ann.get("/api/players/Ann/games.zip")
+        assert first.status_code == 200
+        assert ann.get("/api/players/Ann/games.zip").content == first.content  # kept: free
+        finish()
+        answer = ann.get("/api/players/Ann/games.zip")
+        assert answer.status_code == 429 and answer.json()["error"]["code"] == "too_much_work"
+        assert answer.headers["Retry-After"] == "30"
+        if importlib.util.find_spec("qiza.players.analyze_cli") is not None:
+            refused = ann.get(f"/api/games/{game_id}/analysis")
+            assert refused.status_code == 429 and refused.json()["error"]["code"] == "too_much_work"
+    finally:
+        club.close()
 
 
 # -- chat -------------------------------------------------------------------------------------------

@@ -956,3 +956,94 @@ def test_new_games_per_address_are_limited(db_url: str) -> None:
         body = error(answer, 429, "too_many_games")
         assert "try again in 20 seconds" in body["message"] and answer.headers["Retry-After"] == "20"
         assert len(few.get("/api/games").json()) == 2  # the refused request made no game
+
+
+def test_analyses_per_address_are_limited(db_url: str) -> None:
+    """An analysis takes a computer worker (which the games' computer seats need): one address
+    may have a few made, then one every 30 seconds; one made before is answered at once."""
+    pytest.importorskip("qiza.players.analyze_cli")
+    with TestClient(create_app(db_url, computer_processes=0, heavy_work=2)) as few:
+        finished = []
+        for _ in range(3):
+            made = create(few, options={"scoreless_turns": 1})
+            for version, seat in ((1, 0), (2, 1)):
+                assert act(few, made["id"], seat, made["tokens"][str(seat)], version, "pass").status_code == 200
+            finished.append(made["id"])
+        error(few.get(f"/api/games/{create(few)['id']}/analysis"), 409, "game_not_over")  # not counted
+        first = few.get(f"/api/games/{finished[0]}/analysis")
+        assert first.status_code == 200
+        assert few.get(f"/api/games/{finished[1]}/analysis").status_code == 200
+        assert few.get(f"/api/games/{finished[0]}/analysis").json() == first.json()  # made before: free
+        answer = few.get(f"/api/games/{finished[2]}/analysis")
+        body = error(answer, 429, "too_much_work")
+        assert "try again in 30 seconds" in body["message"] and answer.headers["Retry-After"] == "30"
+        error(few.get("/api/games/nosuchgame/analysis"), 404, "no_such_game")
+
+
+@pytest.mark.parametrize("dialect", ["postgresql", "sqlite"])
+def test_a_connection_lost_at_commit_is_not_said_to_have_changed_nothing(dialect: str) -> None:
+    """A database server that stops answering during COMMIT may have stored the move: the 503
+    then says so (reload before trying again), where any other refusal says nothing changed.
+    SQLite's commit in this process is all or nothing: its refusal stays "nothing changed"."""
+    from sqlalchemy.exc import OperationalError
+
+    from qiza.web.db import _committed
+    from qiza.web.errors import database_error
+
+    class Transaction:
+        def __enter__(self) -> None:
+            return None
+
+        def __exit__(self, kind: Any, *_rest: Any) -> None:
+            if kind is None:
+                raise OperationalError("COMMIT", {}, Exception("server closed the connection unexpectedly"))
+
+    class Connection:
+        def __init__(self) -> None:
+            self.dialect = type("Dialect", (), {"name": dialect})()
+
+        def begin(self) -> Transaction:
+            return Transaction()
+
+    with pytest.raises(OperationalError) as lost:
+        with _committed(Connection()):
+            pass
+    message = database_error(lost.value).message
+    if dialect == "postgresql":
+        assert "may or may not have been made" in message and "nothing" not in message
+    else:
+        assert "nothing was changed" in message
+    with pytest.raises(OperationalError) as within:  # raised by the block: rolled back, nothing changed
+        with _committed(Connection()):
+            raise OperationalError("UPDATE", {}, Exception("server closed the connection unexpectedly"))
+    assert "nothing was changed" in database_error(within.value).message
+    before = OperationalError("SELECT", {}, Exception("could not connect to server"))
+    assert "nothing was changed" in database_error(before).message
+
+
+def test_serve_passes_its_limits_to_the_app(monkeypatch: pytest.MonkeyPatch) -> None:
+    import argparse
+
+    import qiza.web.app
+    from qiza import coldstart
+    from qiza.web import server
+
+    made: dict[str, Any] = {}
+
+    class Stop(Exception):
+        pass
+
+    def fake_app(*_args: Any, **options: Any) -> Any:
+        made.update(options)
+        raise Stop
+
+    monkeypatch.setattr(qiza.web.app, "create_app", fake_app)
+    monkeypatch.setattr(coldstart, "start", lambda *_args, **_kw: None)
+    parser = argparse.ArgumentParser()
+    server.configure(parser)
+    with pytest.raises(Stop):
+        server.run(parser.parse_args(["--analyses", "3", "--new-games", "4"]))
+    assert made["heavy_work"] == 3 and made["new_games"] == 4
+    with pytest.raises(Stop):
+        server.run(parser.parse_args([]))
+    assert made["heavy_work"] == 10

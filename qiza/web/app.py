@@ -60,7 +60,7 @@ from qiza.web.ratings import router as ratings_router
 from qiza.web.seeks import Seeks
 from qiza.web.seeks import router as seeks_router
 from qiza.web.service import GameService
-from qiza.web.throttle import NEW_GAMES, FailureThrottle
+from qiza.web.throttle import HEAVY_WORK, HEAVY_WORK_PER_SECOND, NEW_GAMES, FailureThrottle
 
 log = logging.getLogger("qiza.web")
 T = TypeVar("T")
@@ -98,7 +98,7 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
                now: Callable[[], float] = time.time, clock_sweep: float = 1.0,
                password_hasher: PasswordHasher | None = None, remind_after: float = REMIND_AFTER,
                claim_after: float = CLAIM_AFTER, sign_ups: int = SIGN_UPS, new_games: int = NEW_GAMES,
-               secure_cookies: bool = False) -> FastAPI:
+               secure_cookies: bool = False, heavy_work: int = HEAVY_WORK) -> FastAPI:
     """The qiza web app on a database (SQLite file by default, or any SQLAlchemy URL).
 
     ``computer_workers``: worker processes deciding the computers' moves (``computer_processes=0``
@@ -114,7 +114,8 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
     ``remind_after``, ``claim_after``: seconds before an idle player may be reminded, and after
     the reminder before the game may be claimed (:mod:`qiza.web.leaving`); ``sign_ups``: new
     accounts one address may make at once (then one every 5 minutes); ``new_games``: games one
-    address may create at once (then one every 20 seconds); ``secure_cookies``: mark
+    address may create at once (then one every 20 seconds); ``heavy_work``: analyses and game
+    archives one address may have made at once (then one every 30 seconds); ``secure_cookies``: mark
     the cookies ``Secure`` on every answer (the server is reached only over TLS; otherwise they
     are when the request came over TLS or with ``X-Forwarded-Proto: https``)."""
     store = Store(database_url or default_database_url())
@@ -122,6 +123,7 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
                           computer_processes=computer_processes, seeds=seeds, lexicons=Catalogue(lexicons), now=now)
     hub = Hub(service)
     throttle = FailureThrottle()
+    work = FailureThrottle(heavy_work, HEAVY_WORK_PER_SECOND)
     accounts = Accounts(store, password_hasher, now=now)
     board = Ratings(store, now=now)
     service.on_end.append(board.on_end)
@@ -170,7 +172,7 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
     app.state.accounts = accounts
     app.state.secure_cookies = secure_cookies
     for part in (accounts_router(accounts, throttle, sign_ups), ratings_router(board), seeks_router(hall), chat_router(room),
-                 leaving_router(leaving), players_router(players), clocks_router(service)):
+                 leaving_router(leaving), players_router(players, work), clocks_router(service)):
         app.include_router(part)
 
     @app.exception_handler(ApiError)
@@ -243,7 +245,7 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
 
     # -- API -----------------------------------------------------------------------------------
     app.state.throttle = throttle
-    app.include_router(games_router(service, accounts, throttle, new_games))
+    app.include_router(games_router(service, accounts, throttle, new_games, work))
     app.include_router(live_router(service, hub, throttle))
 
     return app

@@ -42,7 +42,7 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from qiza.paths import user_data_dir
 
@@ -248,6 +248,24 @@ class Duplicate(Exception):
     """A request id already applied to this game."""
 
 
+@contextmanager
+def _committed(connection: Any) -> Iterator[Any]:
+    """A transaction of ``connection``: committed when the block ends, rolled back if it raises.
+    A database server's error raised by the commit itself is marked (``at_commit``): the server
+    may have stored the change before the connection was lost, so no answer may say that
+    nothing changed (:func:`qiza.web.errors.database_error`). SQLite's commit is all or
+    nothing in this process: a failed one changed nothing."""
+    block_done = False
+    try:
+        with connection.begin():
+            yield connection
+            block_done = True
+    except DBAPIError as exc:
+        if block_done and connection.dialect.name != "sqlite":
+            exc.at_commit = True  # type: ignore[attr-defined]
+        raise
+
+
 class Store:
     """Reads and compare-and-swap writes of game rows."""
 
@@ -268,7 +286,7 @@ class Store:
         write first, go through :meth:`swap` and :meth:`insert`."""
         with self.engine.connect() as connection:
             connection.execution_options(qiza_write=True)
-            with connection.begin():
+            with _committed(connection):
                 yield connection
 
     def serialize(self, connection: Any, key: str) -> None:
@@ -283,7 +301,7 @@ class Store:
     @contextmanager
     def _begin(self) -> Iterator[Any]:
         """A transaction whose first statement writes (it takes SQLite's write lock then)."""
-        with self.engine.begin() as connection:
+        with self.engine.connect() as connection, _committed(connection):
             yield connection
 
     def read(self) -> Any:

@@ -89,6 +89,11 @@ def database_error(exc: Exception) -> ApiError:
     when the database cannot answer now, else 500 ``internal_error``."""
     if unavailable(exc):
         log.warning("database unavailable: %s", exc.__class__.__name__)
+        if getattr(exc, "at_commit", False):  # lost while committing: the change may be stored
+            return ApiError(503, "database_unavailable", "the game database stopped answering while it stored "
+                            "this change, so it may or may not have been made: reload before trying again "
+                            "(a move sent again with the same request_id is never made twice)",
+                            retry_after=DATABASE_RETRY_AFTER)
         return ApiError(503, "database_unavailable", "the game database is unavailable just now; nothing was "
                         f"changed: try again in {DATABASE_RETRY_AFTER} seconds", retry_after=DATABASE_RETRY_AFTER)
     log.error("database error: %s", exc)

@@ -32,14 +32,22 @@ from qiza.web.clocks import TimeControl
 from qiza.web.computer import computer_levels, default_level
 from qiza.web.errors import ApiError, errors
 from qiza.web.service import Action, GameService, SeatSpec
-from qiza.web.throttle import NEW_GAMES, NEW_GAMES_PER_SECOND, FailureThrottle
+from qiza.web.throttle import (
+    HEAVY_WORK,
+    HEAVY_WORK_PER_SECOND,
+    NEW_GAMES,
+    NEW_GAMES_PER_SECOND,
+    FailureThrottle,
+    heavy_work,
+)
 
 T = TypeVar("T")
 
 
 def router(service: GameService, accounts: Accounts, throttle: FailureThrottle,
-           new_games: int = NEW_GAMES) -> APIRouter:
-    """``/api/meta`` and ``/api/games...``."""
+           new_games: int = NEW_GAMES, work: FailureThrottle | None = None) -> APIRouter:
+    """``/api/meta`` and ``/api/games...``; ``work`` limits the analyses one address may have made."""
+    work = work or FailureThrottle(HEAVY_WORK, HEAVY_WORK_PER_SECOND)
     api = APIRouter()
     store = service.store
     creations = FailureThrottle(new_games, NEW_GAMES_PER_SECOND)
@@ -195,10 +203,12 @@ def router(service: GameService, accounts: Accounts, throttle: FailureThrottle,
         text = service.gcg(game_id)
         return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="qiza-{game_id}.gcg"'})
 
-    @api.get("/api/games/{game_id}/analysis", tags=["games"], responses=errors(404, 409, 501, 503))
-    def analysis(game_id: GameId) -> dict[str, Any]:
+    @api.get("/api/games/{game_id}/analysis", tags=["games"], responses=errors(404, 409, 429, 501, 503))
+    def analysis(request: Request, game_id: GameId) -> dict[str, Any]:
         """Once the game is over: every turn against the computer's best move (static engine:
-        score plus leave value) with the equity lost, and a summary per player."""
-        return service.analysis(game_id)
+        score plus leave value) with the equity lost, and a summary per player. One address may
+        have a few analyses made at once, then one every 30 seconds (429 ``too_much_work``); an
+        analysis made before is answered at once."""
+        return service.analysis(game_id, heavy_work(work, request))
 
     return api

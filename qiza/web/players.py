@@ -9,6 +9,7 @@ import threading
 import time
 import zipfile
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
@@ -21,6 +22,7 @@ from qiza.web.errors import ApiError, errors
 from qiza.web.ratings import Ratings
 from qiza.web.seeks import GameIdPath
 from qiza.web.service import GameService
+from qiza.web.throttle import FailureThrottle, heavy_work
 
 ARCHIVE_GAMES = 500
 """The most games in a player's archive of GCG records (the newest)."""
@@ -77,10 +79,11 @@ class Players:
         return {"name": user.name, "ratings": self.ratings.of_user(user.id), "record": record, "rated_record": rated,
                 "recent": recent}
 
-    def archive(self, name: str) -> tuple[str, bytes]:
+    def archive(self, name: str, before_work: Callable[[], None] | None = None) -> tuple[str, bytes]:
         """A zip file of the player's finished games as GCG records (the newest
         :data:`ARCHIVE_GAMES`; aborted games never end and are left out), for ``qiza analyze``
-        or another program; returns the account's name and the file's bytes."""
+        or another program; returns the account's name and the file's bytes. ``before_work`` is
+        called (and may refuse by raising) only when the file is to be made, not kept from before."""
         user = self.accounts.find(name)
         if user is None:
             raise ApiError(404, "no_such_player", f"there is no player {name!r}")
@@ -95,6 +98,8 @@ class Players:
             if kept is not None:
                 self._archives.move_to_end(key)
                 return user.name, kept
+        if before_work is not None:
+            before_work()
         out = io.BytesIO()
         with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
             for game_id, at in ids:
@@ -132,8 +137,9 @@ def _outcome(seat: int, result: dict[str, Any] | None) -> str | None:
     return "draw" if seat in winners and len(winners) > 1 else "win" if seat in winners else "loss"
 
 
-def router(players: Players) -> APIRouter:
-    """``/api/players/{name}`` and ``/api/games/{id}/my-seat``."""
+def router(players: Players, work: FailureThrottle) -> APIRouter:
+    """``/api/players/{name}`` and ``/api/games/{id}/my-seat``; ``work`` limits the archives
+    one address may have made."""
     api = APIRouter(tags=["club"])
 
     @api.get("/api/players/{name}", responses=errors(404, 503))
@@ -145,10 +151,12 @@ def router(players: Players) -> APIRouter:
     @api.get("/api/players/{name}/games.zip", response_class=Response, responses={
         200: {"description": "the player's finished games as GCG files",
               "content": {"application/zip": {"schema": {"type": "string", "format": "binary"}}}},
-        **errors(404, 503)})
-    def archive(name: GameIdPath) -> Response:
-        """The player's finished games (the newest 500), one GCG record each, in a zip file."""
-        account, data = players.archive(name)
+        **errors(404, 429, 503)})
+    def archive(request: Request, name: GameIdPath) -> Response:
+        """The player's finished games (the newest 500), one GCG record each, in a zip file. One
+        address may have a few archives made at once, then one every 30 seconds (429
+        ``too_much_work``); a file asked for again with the same games is not made again."""
+        account, data = players.archive(name, heavy_work(work, request))
         return Response(data, media_type="application/zip",
                         headers={"Content-Disposition": f'attachment; filename="qiza-{account}-games.zip"'})
 

@@ -6,7 +6,7 @@ import argparse
 import logging
 from pathlib import Path
 
-from qiza.web.throttle import NEW_GAMES
+from qiza.web.throttle import HEAVY_WORK, NEW_GAMES
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -26,6 +26,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="new accounts one address may make at once, then one every 5 minutes (default 5)")
     parser.add_argument("--new-games", type=int, default=NEW_GAMES, metavar="N",
                         help=f"games one address may create at once, then one every 20 seconds (default {NEW_GAMES})")
+    parser.add_argument("--analyses", type=int, default=HEAVY_WORK, metavar="N",
+                        help="analyses and game archives one address may have made at once, then one every 30 "
+                        f"seconds (default {HEAVY_WORK}; those made before cost nothing)")
     parser.add_argument("--secure-cookies", action="store_true",
                         help="always mark the session cookies Secure (the server is reached only over TLS, "
                         "through a proxy that may not send X-Forwarded-Proto)")
@@ -75,7 +78,8 @@ def run(args: argparse.Namespace) -> int:
         app = create_app(args.database_url, computer_workers=max(1, args.computer_workers),
                          computer_processes=args.computer_workers,
                          computer_delay=args.computer_delay, warm_up=True, lexicons=dict(args.lexicon),
-                         sign_ups=args.sign_ups, new_games=args.new_games, secure_cookies=args.secure_cookies,
+                         sign_ups=args.sign_ups, new_games=args.new_games, heavy_work=args.analyses,
+                         secure_cookies=args.secure_cookies,
                          remind_after=args.remind_after * 3600, claim_after=args.claim_after * 3600)
     except DBAPIError as exc:  # a read-only file or folder, a missing folder, a server refusing
         # the driver's own message (never the URL, which may hold a password)

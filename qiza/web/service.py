@@ -256,10 +256,11 @@ class GameService(SeatsMixin, ClocksMixin, ComputerSeatsMixin):
             text = str(gcg.dumps(record))
             return text, str(row.save.get("lexicon", "enable")), game.rules.notation
 
-    def analysis(self, game_id: str) -> dict[str, Any]:
+    def analysis(self, game_id: str, before_work: Callable[[], None] | None = None) -> dict[str, Any]:
         """Every turn of a finished game against the computer's best move (computed once, by a
         computer worker, then kept). Requests that come while it is being computed wait for
-        that computation instead of starting their own."""
+        that computation instead of starting their own. ``before_work`` is called (and may
+        refuse by raising) only when the analysis is to be computed for a finished game."""
         while True:
             with self._guard:
                 done = self._analyses.get(game_id)
@@ -272,6 +273,8 @@ class GameService(SeatsMixin, ClocksMixin, ComputerSeatsMixin):
             running.wait()  # then read the result (or, if that computation failed, compute)
         try:
             text, lexicon, notation = self._finished_record(game_id, "the analysis")
+            if before_work is not None:
+                before_work()
             try:
                 result = self.thinker.run(analyze_in_worker, self.lexicon_source(lexicon), text, notation.value)
             except ImportError:

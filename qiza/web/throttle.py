@@ -1,5 +1,5 @@
 """A limit on wrong guesses: failed seat-token and invite checks, per client and game (the same
-buckets also limit what one address may make: accounts, games).
+buckets also limit what one address may make: accounts, games, analyses and game archives).
 
 Each (client address, game) has a small bucket of attempts (:data:`BURST`) that refills at
 :data:`REFILL_PER_SECOND`. Every failed check takes one; while the bucket is empty, every
@@ -29,8 +29,19 @@ REFILL_PER_SECOND = 0.5
 #: computer workers' time, so that one client cannot keep them from every other game
 NEW_GAMES = 30
 NEW_GAMES_PER_SECOND = 1 / 20
+#: analyses and game archives one address may have the server make at once (then one every 30
+#: seconds): each takes a computer worker or hundreds of records; those already made cost nothing
+HEAVY_WORK = 10
+HEAVY_WORK_PER_SECOND = 1 / 30
 #: clients kept (the oldest are dropped first; a dropped client starts afresh)
 MAX_KEYS = 20_000
+
+
+def heavy_work(work: FailureThrottle, request: Any) -> Callable[[], None]:
+    """What to call before work an address asked for (an analysis, a game archive) is done:
+    one of its :data:`HEAVY_WORK` is counted, or 429 ``too_much_work`` when none is left."""
+    address = request.client.host if request.client else ""
+    return lambda: work.take(address, "too_much_work", "analyses and game archives")
 
 
 class FailureThrottle:
@@ -75,6 +86,12 @@ class FailureThrottle:
         if wait:
             raise ApiError(429, code, f"too many {what} from your address: try again in {wait} seconds",
                            retry_after=wait)
+
+    def take(self, key: Hashable, code: str, what: str) -> None:
+        """Count one of ``key``'s allowance, or raise 429 ``code`` (as :meth:`refuse_when_spent`)
+        when nothing is left."""
+        self.refuse_when_spent(key, code, what)
+        self.fail(key)
 
     def guard(self, key: Hashable, check: Callable[..., T], *args: Any) -> T:
         """``check(*args)`` (a call that checks a seat token or an invite), unless ``key`` guessed
