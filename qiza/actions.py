@@ -16,12 +16,17 @@ from qiza.sheet import EndReason
 
 __all__ = ["apply_action", "replay"]
 
+_FORFEITS = {"": EndReason.RESIGNED, "time": EndReason.TIME, "abandoned": EndReason.ABANDONED}
+_FORFEIT_ACTIONS = {f"{verb} {how}".strip() for verb in ("resign", "withdraw") for how in _FORFEITS}
+
 
 def apply_action(game: Game, seat: int, text: str) -> None:
     """Apply one entry of :attr:`Game.actions` (a move in the game's notation, ``challenge``
     (``challenge N``: with a bonus of N points),
     ``accept``, ``rack TILES``, ``arrange TILES``, ``redeal TOKEN``, ``penalty N NOTE``, ``setup JSON``
-    or ``resign`` (``resign time``: lost on time, ``resign abandoned``: left the game))."""
+    ``resign`` (``resign time``: lost on time, ``resign abandoned``: left the game; the game ends)
+    or ``withdraw`` (``withdraw time``, ``withdraw abandoned``: the player is out of the game and
+    the others play on, :meth:`Game.withdraw <qiza.game.Game.withdraw>`))."""
     word, _, rest = text.partition(" ")
     if text == "accept":
         game.accept()
@@ -31,12 +36,13 @@ def apply_action(game: Game, seat: int, text: str) -> None:
         if not re.fullmatch(r"[0-9]{1,4}", rest):
             raise MoveSyntaxError(f"malformed challenge: {rest[:20]!r} is not a number of bonus points")
         game.challenge(seat, bonus=int(rest))
-    elif text == "resign":
-        game.resign(seat)
-    elif text == "resign time":
-        game.resign(seat, EndReason.TIME)
-    elif text == "resign abandoned":
-        game.resign(seat, EndReason.ABANDONED)
+    elif text in _FORFEIT_ACTIONS:
+        # resign: the game ended (as every resignation did before players could withdraw);
+        # withdraw: the player left a game of three or four that the others play on
+        if word == "resign":
+            game.resign(seat, _FORFEITS[rest], end_game=True)
+        else:
+            game.withdraw(seat, _FORFEITS[rest])
     elif word == "rack":
         game.set_rack(seat, rest)
     elif word == "setup":

@@ -34,7 +34,7 @@ from qiza.lexicon import Lexicon, load_lexicon
 from qiza.move import THROUGH, Challenge, Exchange, Move, Pass, Place, format_move, parse_move
 from qiza.rules import CLASSIC, COMPUTER, EndPoints, EndRule, FirstPlayer, Rules, allows_exchange
 from qiza.scoring import Evaluation, evaluate
-from qiza.sheet import FORFEITS, TURN_KINDS, EndReason, Kind, PlayerView, Record, visible_record
+from qiza.sheet import FORFEIT_WORDS, FORFEITS, TURN_KINDS, EndReason, Kind, PlayerView, Record, visible_record
 
 __all__ = ["Game", "Kind", "Record", "EndReason", "PlayerView", "replay", "apply_action", "visible_record", "COMPUTER",
            "FORFEITS", "TURN_KINDS"]
@@ -71,6 +71,7 @@ class _State:
     scores_before_end: list[int] | None
     actions: list[tuple[int, str]]
     resigned: int | None
+    out: list[tuple[int, EndReason]]
 
 
 class Game:
@@ -128,6 +129,7 @@ class Game:
         self.end_reason: EndReason | None = None
         self._scores_before_end: list[int] | None = None
         self._resigned: int | None = None
+        self._out: list[tuple[int, EndReason]] = []
         self._initial_scoreless = 0
         self.detect_blocked = True
         """Whether a pass after which no player can place tiles (nor exchange) ends the game. A
@@ -173,6 +175,35 @@ class Game:
     def player_count(self) -> int:
         """How many players the game has (2 to 4)."""
         return len(self.players)
+
+    @property
+    def out(self) -> tuple[int, ...]:
+        """Seats of the players out of the game, in the order they left: in a game of three or
+        four a player who resigns, loses on time or leaves is out while the others play on
+        (:meth:`resign`); the player whose forfeit ended the game is last."""
+        return tuple(seat for seat, _ in self._out)
+
+    def in_game(self, seat: int) -> bool:
+        """Whether the player in ``seat`` is still in the game (has not resigned, lost on time
+        or left it; the game being over does not make anyone out)."""
+        self._check_seat(seat)
+        return all(seat != gone for gone, _ in self._out)
+
+    def out_reason(self, seat: int) -> EndReason | None:
+        """Why the player in ``seat`` is out (:data:`FORFEITS`: resigned, lost on time, left),
+        ``None`` while they are in."""
+        self._check_seat(seat)
+        return next((reason for gone, reason in self._out if gone == seat), None)
+
+    def _seats_in(self) -> list[int]:
+        gone = self.out
+        return [seat for seat in range(len(self.players)) if seat not in gone]
+
+    def _check_in(self, seat: int) -> None:
+        """Refuse an action of a player who is out of the game, saying why."""
+        reason = self.out_reason(seat)
+        if reason is not None:
+            raise RuleError(f"{self.players[seat]} {FORFEIT_WORDS[reason]} and is out of the game")
 
     def rack_text(self, seat: int | None = None) -> str:
         """A player's rack as text (``?`` for a blank); the player to move by default."""
@@ -221,8 +252,9 @@ class Game:
             scores=tuple(self.scores), to_move=self.to_move, bag_count=len(self.bag),
             rack_counts=tuple(len(r) for r in self.racks), unseen=self.unseen(seat),
             history=history, rules=self.rules, over=self.over,
-            can_challenge=seat is not None and self.can_challenge and seat != self._pending_seat(),
-            pending_ends_game=self.can_challenge and self.pending_ends_game)
+            can_challenge=(seat is not None and self.can_challenge and seat != self._pending_seat()
+                           and self.in_game(seat)),
+            pending_ends_game=self.can_challenge and self.pending_ends_game, out=self.out)
 
     def _pending_seat(self) -> int | None:
         return self._pending.seat if self._pending else None
@@ -348,6 +380,7 @@ class Game:
             raise TypeError(f"a move is a Place, Exchange, Pass or Challenge or its text, not {move!r}")
         if seat is not None:
             self._check_seat(seat)
+            self._check_in(seat)
         if isinstance(move, Challenge):
             return self.challenge(self.to_move if seat is None else seat)
         if seat is not None and seat != self.to_move:
@@ -504,6 +537,7 @@ class Game:
             raise GameOverError("the game is over")
         seat = self.to_move if seat is None else seat
         self._check_seat(seat)
+        self._check_in(seat)
         if bonus is not None and type(bonus) is not int:
             raise TypeError(f"a challenge bonus is a whole number of points, not {bonus!r}")
         pending = self._pending
@@ -666,6 +700,7 @@ class Game:
             raise TypeError(f"a redeal token is a whole number, not {token!r}")
         if token < 0:
             raise RuleError("a redeal token cannot be negative")
+        self._check_in(seat)
         keep = {seat} | ({self._pending.seat} if self._pending is not None else set())
         n = len(self.players)
         others = [(seat + offset) % n for offset in range(1, n) if (seat + offset) % n not in keep]
@@ -753,6 +788,8 @@ class Game:
             raise MoveSyntaxError(str(exc)) from None
         if len(wanted) > self.rules.rack_size:
             raise RuleError(f"rack {rack.upper()}: {len(wanted)} tiles; a rack holds at most {self.rules.rack_size}")
+        if wanted:
+            self._check_in(seat)  # a player out of the game holds no tiles
         pool = Counter(self.bag) + Counter(self.racks[seat])
         need = Counter(wanted)
         missing = need - pool
@@ -766,40 +803,49 @@ class Game:
 
     # -- turns and the end ---------------------------------------------------------------
     def _advance(self) -> None:
+        """The turn goes to the next player still in the game (turns lost to a failed challenge
+        are written and passed over; players out of the game are passed over)."""
         n = len(self.players)
+        gone = self.out
         self.to_move = (self.to_move + 1) % n
-        while self.to_move in self._skip_next:
-            self._skip_next.discard(self.to_move)
+        while self.to_move in self._skip_next or self.to_move in gone:
             seat = self.to_move
-            self.history.append(Record(seat, Kind.LOST_TURN, self.rack_text(seat), 0, self.scores[seat],
-                                       None, "lost turn", note="turn lost to a failed challenge"))
+            if seat not in gone:
+                self._skip_next.discard(seat)
+                self.history.append(Record(seat, Kind.LOST_TURN, self.rack_text(seat), 0, self.scores[seat],
+                                           None, "lost turn", note="turn lost to a failed challenge"))
             self.to_move = (self.to_move + 1) % n
 
     def scoreless_streak(self) -> int:
-        """Scoreless turns in a row at the end of the game so far (all players)."""
+        """Scoreless turns in a row at the end of the game so far, counting the turns of the
+        players still in the game (a scoring play by anyone ends the run)."""
         streak = 0
+        gone = self.out
         for record in reversed(self.history):
             if not record.is_turn:
                 continue
             if record.kind is Kind.PLACE and not record.challenged_off and record.score != 0:
                 return streak
-            streak += 1
+            streak += record.seat not in gone
         return streak + self._initial_scoreless
 
     def pass_streak(self) -> int:
-        """Passes in a row at the end of the game so far."""
+        """Passes in a row at the end of the game so far, counting the turns of the players
+        still in the game (any other turn ends the run)."""
         streak = 0
+        gone = self.out
         for record in reversed(self.history):
             if not record.is_turn:
                 continue
             if record.kind is not Kind.PASS:
                 break
-            streak += 1
+            streak += record.seat not in gone
         return streak
 
     def _scoreless_end(self) -> EndReason | None:
-        """The end rule the turns so far meet: every player's scoreless turns or passes in a row."""
-        n = len(self.players)
+        """The end rule the turns so far meet: every player still in has had their scoreless
+        turns or passes in a row."""
+        n = len(self._seats_in())
         if self.rules.end_rule is EndRule.SCORELESS_TURNS:
             if self.scoreless_streak() >= self.rules.scoreless_turns * n:
                 return EndReason.SCORELESS
@@ -819,7 +865,7 @@ class Game:
             from qiza.analysis import has_placement
         except ImportError:  # pragma: no cover - move generation not available
             return False
-        return not any(has_placement(self, seat) for seat in range(len(self.players)))
+        return not any(has_placement(self, seat) for seat in self._seats_in())
 
     def _finish(self, reason: EndReason, seat: int | None = None) -> None:
         self._pending = None
@@ -828,17 +874,18 @@ class Game:
         if reason is EndReason.FINISH_LINE:
             return
         tile_set = self.rules.tile_set
-        values = [tile_set.rack_value(rack) for rack in self.racks]
+        # the players still in: those out of the game hold no tiles and their scores stay
+        values = {s: tile_set.rack_value(self.racks[s]) for s in self._seats_in()}
         if reason is EndReason.WENT_OUT and seat is not None:
-            others = sum(v for s, v in enumerate(values) if s != seat)
+            others = sum(v for s, v in values.items() if s != seat)
             double = self.rules.end_points is EndPoints.DOUBLE
             if not double:
-                for other, value in enumerate(values):
+                for other, value in values.items():
                     if other != seat:
                         self._end_record(other, Kind.END_RACK_PENALTY, -value)
             self._end_record(seat, Kind.END_RACK_BONUS, others * (2 if double else 1))
         else:
-            for other, value in enumerate(values):
+            for other, value in values.items():
                 self._end_record(other, Kind.END_RACK_PENALTY, -value)
 
     def _end_record(self, seat: int, kind: Kind, points: int) -> None:
@@ -850,11 +897,62 @@ class Game:
         self.history.append(Record(seat, kind, self.rack_text(seat), points, self.scores[seat], None,
                                    f"({tiles})" if tiles else "", note=kind.value))
 
-    def resign(self, seat: int, reason: EndReason = EndReason.RESIGNED) -> None:
-        """End the game at once with ``seat`` losing; the other players are ranked by score
-        (unplayed tiles not counted). ``reason``: :attr:`EndReason.RESIGNED`, or
-        :attr:`EndReason.TIME` (lost on time) or :attr:`EndReason.ABANDONED` (left the game),
-        which a server decides for the player."""
+    def resign(self, seat: int, reason: EndReason = EndReason.RESIGNED, *, end_game: bool = False) -> None:
+        """The player in ``seat`` loses: they resign, or (``reason``) :attr:`EndReason.TIME` lost
+        on time or :attr:`EndReason.ABANDONED` left the game, which a server decides for them.
+
+        While at least two other players are still in the game, the player is out of it and the
+        others play on (:meth:`withdraw`). Otherwise (two players, or the last two of three or
+        four) the game ends at once: the player is ranked last, the others by score (unplayed
+        tiles not counted). ``end_game``: end the game for everyone in any case (what the
+        ``resign`` action of a saved game does, as qiza did before players could withdraw).
+        """
+        self._check_forfeit(seat, reason)
+        if not end_game and len(self._seats_in()) > 2:
+            self.withdraw(seat, reason)
+            return
+        self._resigned = seat
+        self._out.append((seat, reason))
+        self.actions.append((seat, {EndReason.RESIGNED: "resign", EndReason.TIME: "resign time",
+                                    EndReason.ABANDONED: "resign abandoned"}[reason]))
+        self._pending = None
+        self._scores_before_end = list(self.scores)
+        self.end_reason = reason
+
+    def withdraw(self, seat: int, reason: EndReason = EndReason.RESIGNED) -> Record:
+        """Take the player in ``seat`` out of a game that at least two others play on
+        (``reason`` as for :meth:`resign`, which calls this when it can). Returns the score
+        sheet line (:attr:`Kind.RESIGNED`, not a turn).
+
+        Their rack goes back into the bag and their score stays as it is; their turns are passed
+        over and they can no longer move, challenge or resign. When it was their turn, the next
+        player still in moves. A play of another player open to challenge stays open (to the
+        players still in); a play of theirs open to challenge stands, but does not end the game
+        (a player out of the game neither goes out nor reaches the Finish Line). The scoreless
+        turns that end a game count the players still in from then on.
+        """
+        self._check_forfeit(seat, reason)
+        if len(self._seats_in()) <= 2:
+            raise RuleError(f"{self.players[seat]} cannot leave a game that fewer than two others play on: "
+                            "resigning ends it")
+        if self._pending is not None and self._pending.seat == seat:
+            self._pending = None  # their play stands; it no longer ends the game
+        words = FORFEIT_WORDS[reason]
+        record = Record(seat, Kind.RESIGNED, self.rack_text(seat), 0, self.scores[seat], None, words,
+                        note=f"{words}: out of the game, the others play on")
+        self.history.append(record)
+        self.bag.extend(self.racks[seat])
+        self.racks[seat] = []
+        self._skip_next.discard(seat)
+        self._out.append((seat, reason))
+        self.actions.append((seat, {EndReason.RESIGNED: "withdraw", EndReason.TIME: "withdraw time",
+                                    EndReason.ABANDONED: "withdraw abandoned"}[reason]))
+        if self.to_move == seat:
+            self._advance()
+        self._check_scoreless_end()  # fewer players: the scoreless turns so far may be enough now
+        return record
+
+    def _check_forfeit(self, seat: int, reason: EndReason) -> None:
         self._check_seat(seat)
         if not isinstance(reason, EndReason):
             raise TypeError(f"a reason to lose is an EndReason, not {reason!r}")
@@ -862,12 +960,7 @@ class Game:
             raise ValueError(f"a game is lost by resigning, on time or by leaving it, not because {reason.value}")
         if self.over:
             raise GameOverError("the game is over")
-        self._resigned = seat
-        self.actions.append((seat, {EndReason.RESIGNED: "resign", EndReason.TIME: "resign time",
-                                    EndReason.ABANDONED: "resign abandoned"}[reason]))
-        self._pending = None
-        self._scores_before_end = list(self.scores)
-        self.end_reason = reason
+        self._check_in(seat)
 
     def winners(self) -> list[int]:
         """Seats of the winners (more than one when the win is shared); empty before the end.
@@ -878,9 +971,7 @@ class Game:
         """
         if not self.over:
             return []
-        seats = list(range(len(self.players)))
-        if self.end_reason in FORFEITS:
-            seats = [s for s in seats if s != self._resigned]
+        seats = self._seats_in()  # never a player who resigned, lost on time or left
         if self.end_reason is EndReason.FINISH_LINE:
             # the player whose play (or its challenge bonus) reached the target, whatever was
             # written after the end (time penalties)
@@ -894,6 +985,26 @@ class Game:
             top = max(before[s] for s in tied)
             tied = [s for s in tied if before[s] == top]
         return tied
+
+    def places(self) -> list[int]:
+        """Each seat's final place (1 = first; empty before the end). The winners are first,
+        then the other players still in by score (equal scores share a place); then the players
+        out of the game (resigned, lost on time, left), whatever their scores: the later a
+        player left, the better their place (the player whose forfeit ended the game is ahead of
+        those who left before)."""
+        if not self.over:
+            return []
+        winners = set(self.winners())
+        order = self.out
+        keys = [(len(order) - order.index(seat) if seat in order else 0, seat not in winners, -self.scores[seat])
+                for seat in range(len(self.players))]
+        return [1 + sum(1 for other in keys if other < key) for key in keys]
+
+    def standings(self) -> list[int]:
+        """The seats in their final order, first place first (seats sharing a place in seat
+        order); empty before the end. See :meth:`places`."""
+        places = self.places()
+        return sorted(range(len(places)), key=lambda seat: (places[seat], seat))
 
     def ended_by(self) -> int | None:
         """The seat whose action ended the game: the player who went out, resigned or reached
@@ -921,7 +1032,7 @@ class Game:
                       list(self.history), copy.copy(self._pending),
                       set(self._skip_next), self.end_reason,
                       list(self._scores_before_end) if self._scores_before_end else None,
-                      list(self.actions), self._resigned)
+                      list(self.actions), self._resigned, list(self._out))
 
     def push(self, move: Move | str) -> Record:
         """Make a move, remembering the position so that :meth:`pop` can take it back."""
@@ -952,6 +1063,7 @@ class Game:
         self._scores_before_end = state.scores_before_end
         self.actions = state.actions
         self._resigned = state.resigned
+        self._out = state.out
         return undone
 
     def copy(self) -> Game:
@@ -965,6 +1077,7 @@ class Game:
         clone._pending, clone._skip_next = state.pending, state.skip_next
         clone._scores_before_end = state.scores_before_end
         clone.actions = state.actions
+        clone._out = state.out
         clone.players = list(self.players)
         clone.first_draws = list(self.first_draws)
         clone._stack = []

@@ -29,14 +29,17 @@ from qiza.rules import MAX_NUMBER, Rules, rules_from_dict
 from qiza.text import clean_name
 
 FORMAT = "qiza-game"
-VERSION = 1
+VERSION = 2
+"""The newest format version read. Version 2 adds the ``withdraw`` actions (a player out of a game
+of three or four that the others play on); a game without one is written as version 1, which an
+older qiza reads too."""
 
 
 def to_dict(game: Game, *, extra: dict[str, Any] | None = None) -> dict[str, Any]:
     """The game as JSON-able data. ``extra`` is kept as is (e.g. which seats are computers)."""
     data: dict[str, Any] = {
         "format": FORMAT,
-        "version": VERSION,
+        "version": VERSION if any(text.startswith("withdraw") for _, text in game.actions) else 1,
         "rules": game.rules.describe(),
         "players": list(game.players),
         "lexicon": game.lexicon.name,

@@ -17,7 +17,8 @@ from qiza.board import Board
 from qiza.move import Exchange, Move
 from qiza.rules import Rules
 
-__all__ = ["Kind", "EndReason", "Record", "PlayerView", "visible_record", "TURN_KINDS", "FORFEITS"]
+__all__ = ["Kind", "EndReason", "Record", "PlayerView", "visible_record", "TURN_KINDS", "FORFEITS",
+           "FORFEIT_WORDS"]
 
 
 class Kind(enum.Enum):
@@ -39,6 +40,9 @@ class Kind(enum.Enum):
     END_RACK_PENALTY = "end-rack-penalty"
     """A player's own unplayed tiles at the end."""
     TIME_PENALTY = "time-penalty"
+    RESIGNED = "resigned"
+    """A player left a game of three or four that the others play on (resigned, lost on time or
+    left it: the notation says which); their rack went back to the bag. Not a turn."""
 
 
 TURN_KINDS = (Kind.PLACE, Kind.EXCHANGE, Kind.PASS, Kind.LOST_TURN, Kind.FAILED_CHALLENGE)
@@ -61,6 +65,9 @@ class EndReason(enum.Enum):
 
 FORFEITS = (EndReason.RESIGNED, EndReason.TIME, EndReason.ABANDONED)
 """End reasons where one player loses whatever the scores: :meth:`Game.resign` with a reason."""
+
+FORFEIT_WORDS = {EndReason.RESIGNED: "resigned", EndReason.TIME: "lost on time", EndReason.ABANDONED: "left the game"}
+"""How each forfeit is said of the player (``Bob lost on time``)."""
 
 
 @dataclass(frozen=True)
@@ -118,6 +125,9 @@ class PlayerView:
     """The previous play went out (or reached the Finish Line target, or was a scoreless play
     completing the scoreless turns that end the game) and is open to challenge:
     the player to move may only challenge it or accept it with a pass, which ends the game."""
+    out: tuple[int, ...] = ()
+    """Seats of the players out of the game (resigned, lost on time or left), in the order they
+    left (:attr:`Game.out <qiza.game.Game.out>`)."""
 
 
 def visible_record(record: Record, viewer: int | None, *, over: bool) -> Record:

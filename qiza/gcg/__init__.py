@@ -33,6 +33,11 @@ with Macondo's ``gcgio``) writes them, so that those programs and Quackle read q
   ``#note #challenger NICK`` (a tag note in the style of Macondo's) to each ``(challenge)``
   event whose challenger it knows; without it the replay takes the player to move as the
   challenger.
+* A player who resigns, loses on time or leaves a game of three or four that the others play
+  on has no GCG event either: qiza writes the note ``#note #withdrew NICK resigned`` (or
+  ``lost on time``, ``left the game``) after the last event before it (a note of the record
+  when no event came before), and the replay takes the player out of the game there, so
+  their turns are passed over and the end counts only the players still in.
 
 :func:`rules_for` infers the challenge rule from these events: a lost turn means the
 double rule, a ``+5`` / ``+10`` challenge bonus the five- / ten-point rule, else single.
@@ -51,6 +56,7 @@ from qiza.gcg.record import (
     CHALLENGER_NOTE,
     TURN_EVENTS,
     UNSUCCESSFUL_CHALLENGE_NOTE,
+    WITHDREW_NOTE,
     Event,
     EventType,
     GameRecord,
@@ -63,5 +69,5 @@ __all__ = [
     "EventType", "Event", "Player", "GameRecord", "loads", "load", "parse_bytes", "dumps", "dump",
     "from_game", "replay", "Replay", "Difference", "rules_for", "tile_set_for", "check_files",
     "FileFormatError", "MAX_EVENTS", "MAX_PLAYERS", "MAX_PROBLEMS", "TURN_EVENTS",
-    "UNSUCCESSFUL_CHALLENGE_NOTE", "CHALLENGER_NOTE",
+    "UNSUCCESSFUL_CHALLENGE_NOTE", "CHALLENGER_NOTE", "WITHDREW_NOTE",
 ]

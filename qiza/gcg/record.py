@@ -59,6 +59,10 @@ FINISH_LINE_NOTE = "#finish-line"
 order of the ``#player`` lines (``#finish-line 70 200``). GCG has no pragma for it; Macondo and
 Quackle pass over a note before the first event (an unknown pragma would stop Macondo's reader)."""
 CHALLENGER_NOTE = "#challenger"
+WITHDREW_NOTE = "#withdrew"
+"""qiza's note after the last event before a player left a game of three or four that the others
+played on (``#withdrew NICK resigned``, ``... lost on time``, ``... left the game``); before the
+first event it is a note of the record. GCG has no event for it; other readers pass over a note."""
 """qiza's note naming who made the challenge of a ``(challenge)`` event (``#challenger NICK``)."""
 
 

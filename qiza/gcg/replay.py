@@ -13,11 +13,12 @@ from qiza.alphabet import ENGLISH, SUPER, TILE_SETS, TileSet, find_tile_set
 from qiza.errors import FileFormatError, QizaError, RuleError
 from qiza.game import Game, Kind
 from qiza.gcg.reader import load
-from qiza.gcg.record import CHALLENGER_NOTE, TURN_EVENTS, Event, EventType, GameRecord, _layout_for
+from qiza.gcg.record import CHALLENGER_NOTE, TURN_EVENTS, WITHDREW_NOTE, Event, EventType, GameRecord, _layout_for
 from qiza.lexicon import Lexicon, LoadReport, load_lexicon
 from qiza.move import Exchange, Pass, Place, parse_move
 from qiza.rules import ChallengeRule, EndPoints, EndRule, FirstPlayer, Notation, Rules
 from qiza.scoring import explain as explain_score
+from qiza.sheet import FORFEIT_WORDS, EndReason
 
 _LEXICON_TILE_SETS = {"osps": "polish", "osx": "polish", "fra": "french", "ods": "french",
                       "fise": "spanish", "rd": "german", "deutsch": "german", "nsf": "norwegian",
@@ -128,10 +129,24 @@ def _end_rule(record: GameRecord) -> dict[str, Any]:
         run += 1
         passes_only = passes_only and event.type is EventType.PASS
         taken_back = False
-    n = max(2, len(record.players))
+    # the players still in at the end: those a #withdrew note took out had no turns since
+    withdrawn = sum(len(_withdrawals(notes)) for notes in (record.notes, *(e.notes for e in events)))
+    n = max(2, len(record.players) - withdrawn)
     if not run or run % n or run // n >= 3:
         return {}
     return {"end_rule": EndRule.PASSES, "passes": run // n} if passes_only else {"scoreless_turns": run // n}
+
+
+def _withdrawals(notes: Iterable[str]) -> list[tuple[str, EndReason]]:
+    """The players a list of notes says left the game (``#withdrew NICK resigned``), with why."""
+    reasons = {words: reason for reason, words in FORFEIT_WORDS.items()}
+    found = []
+    for note in notes:
+        tag, _, rest = note.partition(" ")
+        nick, _, how = rest.strip().partition(" ")
+        if tag == WITHDREW_NOTE and nick and "\n" not in rest:
+            found.append((nick, reasons.get(how.strip(), EndReason.RESIGNED)))
+    return found
 
 
 def _rack_size(record: GameRecord, tile_set: TileSet) -> int:
@@ -281,12 +296,17 @@ class _Replayer:
         self.result.warnings.append(where)
 
     def run(self) -> Replay:
+        try:
+            self.withdraw(self.record.notes, None)
+        except QizaError as exc:
+            self.warn(None, f"a player leaving before the first event: {exc}")
         for index, event in enumerate(self.record.events):
             self.result.checked += 1
             try:
                 if not self.step(index, event):
                     self.result.stopped = event
                     break
+                self.withdraw(event.notes, event)
             except QizaError as exc:
                 self.differ(event, f"the engine refuses it: {exc}")
                 self.result.stopped = event
@@ -297,6 +317,15 @@ class _Replayer:
                 game.accept()  # the play that reached the target stands: the record ends there
             self.deal_final_racks()
         return self.result
+
+    def withdraw(self, notes: list[str], event: Event | None) -> None:
+        """Take out of the game the players that ``#withdrew`` notes name (after ``event``)."""
+        for nick, reason in _withdrawals(notes):
+            seats = [i for i, p in enumerate(self.record.players) if p.nick == nick]
+            if len(seats) != 1:
+                self.warn(event, f"{WITHDREW_NOTE} {nick}: no single player has that nickname")
+                continue
+            self.game.withdraw((seats[0] - self.first) % self.n, reason)
 
     def deal_final_racks(self) -> None:
         """Give the players of an unfinished game the racks of its ``#rack1``, ``#rack2`` ... lines."""

@@ -20,6 +20,7 @@ from qiza.gcg.record import (
     GCG_LAYOUT_NAMES,
     GCG_TILE_SET_NAMES,
     UNSUCCESSFUL_CHALLENGE_NOTE,
+    WITHDREW_NOTE,
     Event,
     EventType,
     GameRecord,
@@ -32,7 +33,7 @@ from qiza.gcg.record import (
 from qiza.layout import STANDARD
 from qiza.move import Exchange, Place, format_coordinate
 from qiza.rules import Notation
-from qiza.sheet import FORFEITS, EndReason, Kind, Record, visible_record
+from qiza.sheet import FORFEIT_WORDS, FORFEITS, EndReason, Kind, Record, visible_record
 from qiza.text import clean_name
 
 
@@ -233,6 +234,10 @@ def from_game(game: Game, *, title: str | None = None, seat: int | None = None) 
         record.notes.append(f"{FINISH_LINE_NOTE} {' '.join(map(str, game.rules.finish_line))}")
     history = game.history
     for index, entry in enumerate(history):
+        if entry.kind is Kind.RESIGNED:  # no event: a note where the player left (see the package's notes)
+            (record.events[-1].notes if record.events else record.notes).append(
+                f"{WITHDREW_NOTE} {players[entry.seat].nick} {entry.notation}")
+            continue
         if entry.kind is Kind.FAILED_CHALLENGE:
             event = _failed_challenge_event(game, index, [p.nick for p in players])
         else:
@@ -249,8 +254,7 @@ def from_game(game: Game, *, title: str | None = None, seat: int | None = None) 
     elif game.end_reason in FORFEITS and game.ended_by() is not None:
         # GCG has no event for a game lost by resigning, on time or by leaving: say so in a note
         loser = players[game.ended_by() or 0].name  # cleaned (a line break would end the note), never empty
-        how = {EndReason.RESIGNED: "resigned", EndReason.TIME: "lost on time",
-               EndReason.ABANDONED: "left the game"}[game.end_reason]  # type: ignore[index]
+        how = FORFEIT_WORDS[game.end_reason]  # type: ignore[index]
         (record.events[-1].notes if record.events else record.notes).append(f"{loser} {how}")
     return record
 
