@@ -939,7 +939,7 @@ class Game:
             self._pending = None  # their play stands; it no longer ends the game
         words = FORFEIT_WORDS[reason]
         record = Record(seat, Kind.RESIGNED, self.rack_text(seat), 0, self.scores[seat], None, words,
-                        note=f"{words}: out of the game, the others play on")
+                        note="out of the game, the others play on")
         self.history.append(record)
         self.bag.extend(self.racks[seat])
         self.racks[seat] = []

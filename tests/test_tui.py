@@ -108,6 +108,41 @@ def test_people_double_challenge_hot_seat_and_resign(monkeypatch: pytest.MonkeyP
     assert again.history[0].challenged_off
 
 
+def test_three_people_hot_seat_one_resigns_and_the_others_play_on(monkeypatch: pytest.MonkeyPatch,
+                                                                    capsys: pytest.CaptureFixture[str],
+                                                                    data_dir: Path) -> None:
+    lines = ["pass", "resign"] + ["pass"] * 5  # Ann, Bob resigns, then Cy and Ann until the end
+    status, out = play(["-p", "Ann", "-p", "Bob", "-p", "Cy", "--first-player", "fixed", "--seed", "3"],
+                       lines, monkeypatch, capsys)
+    assert status == 0
+    assert "Bob resigns and is out of the game; the others play on." in out
+    assert "Bob> " not in out.split("Bob resigns")[1]  # Bob is never asked to move again
+    assert "Last: Bob resigned and is out of the game" in out and "Racks: 7 - 7" in out
+    assert "Game over: every player still in had three scoreless turns in a row." in out
+    final = out[out.index("Final"):]
+    assert final.index("Bob (resigned)") > max(final.index("Ann"), final.index("Cy"))  # ranked last
+    assert "3rd" in final.split("Bob (resigned)")[1].split("\n")[0]
+    data, again = saved(data_dir)
+    assert data["version"] == 2 and again.over and again.out == (1,) and (1, "withdraw") in again.actions
+    assert 1 not in again.winners()
+
+
+def test_the_panel_and_the_score_sheet_show_who_is_out() -> None:
+    from qiza.sheet import EndReason
+    from qiza.tui import render
+
+    game = new_game(players=4)
+    game.resign(2, EndReason.TIME)
+    seats = [render.SeatInfo(name, "person") for name in game.players]
+    panel = render.side_panel(game, seats, 0, width=42, lines=17).plain
+    line = next(text for text in panel.splitlines() if "Player 3" in text)
+    assert "lost on time" in line and "person" not in line and "Racks: 7 7 - 7" in panel
+    assert render.describe_record(game, game.history[-1]) == "Player 3 lost on time and is out of the game"
+    assert "out: lost on time" in render.short_record(game, game.history[-1])
+    assert render.ordinal(1) == "1st" and render.ordinal(2) == "2nd" and render.ordinal(3) == "3rd" \
+        and render.ordinal(4) == "4th" and render.ordinal(11) == "11th"
+
+
 def test_failed_challenge_costs_the_turn(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
                                          data_dir: Path) -> None:
     game = new_game(challenge="double", seed=2)

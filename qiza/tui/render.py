@@ -25,6 +25,7 @@ from qiza.game import EndReason, Game, Kind, Record
 from qiza.layout import Premium
 from qiza.move import Exchange
 from qiza.rules import Notation
+from qiza.sheet import FORFEIT_WORDS
 from qiza.text import cells, cut, notation_note, pad, plural, short_names
 
 __all__ = ["BoardStyle", "board_style_for", "board_text", "rack_text", "side_panel", "screen",
@@ -233,11 +234,16 @@ def side_panel(game: Game, seats: Sequence[SeatInfo], viewer: int | None, *, wid
         if targets is not None:
             score += f"/{targets[seat]}"
         line.append(score, "bold")
-        line.append(_first_fit([f"  {info.kind}", "  " + info.kind.replace("computer, ", "")],
-                               max(0, width - line.cell_len)), "grey62")
+        reason = game.out_reason(seat)
+        if reason is not None:  # out of the game: said instead of the kind of player
+            words = FORFEIT_WORDS[reason]
+            line.append(_first_fit([f"  {words}", "  out"], max(0, width - line.cell_len)), "bold")
+        else:
+            line.append(_first_fit([f"  {info.kind}", "  " + info.kind.replace("computer, ", "")],
+                                   max(0, width - line.cell_len)), "grey62")
         head.append(line)
     bag = Text(f"Bag: {plural(len(game.bag), 'tile')}", "bold")
-    bag.append("  Racks: " + " ".join(str(len(r)) for r in game.racks))
+    bag.append("  Racks: " + " ".join(str(len(r)) if game.in_game(s) else "-" for s, r in enumerate(game.racks)))
     head.append(bag)
     previous = game.history[-1] if game.history else None
     if previous is not None:
@@ -319,6 +325,12 @@ def verb(name: str, third: str, base: str) -> str:
     return base if name == YOU else third
 
 
+def ordinal(number: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th`` ... (a place at the end of a game)."""
+    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
+
+
 def sentence(text: str) -> str:
     """A message as a sentence: a capital first letter and a full stop (unless it ends with
     ``.``, ``!`` or ``?``)."""
@@ -363,6 +375,8 @@ def describe_record(game: Game, record: Record) -> str:
         return f"{name} {verb(name, 'gets', 'get')} {record.score:+d} for the others' tiles {record.notation}"
     if record.kind is Kind.END_RACK_PENALTY:
         return f"{name} {verb(name, 'loses', 'lose')} {-record.score} for unplayed tiles {record.notation}"
+    if record.kind is Kind.RESIGNED:
+        return f"{name} {record.notation} and {verb(name, 'is', 'are')} out of the game"
     if record.score < 0:
         return f"{name} {verb(name, 'loses', 'lose')} {plural(-record.score, 'point')} ({record.note})"
     return f"{name} {verb(name, 'gets', 'get')} {plural(record.score, 'point')} ({record.note})"
@@ -381,6 +395,8 @@ def end_sentence(game: Game) -> str:
         return f"Game over: {name} resigned."
     if reason is EndReason.FINISH_LINE and who is not None:
         return f"Game over: {name} reached the Finish Line target."
+    if game.out and reason in (EndReason.SCORELESS, EndReason.PASSES):  # those who left had no say
+        return sentence(f"Game over: {reason.value.replace('every player', 'every player still in')}")
     return sentence(f"Game over: {reason.value}")
 
 
@@ -409,6 +425,8 @@ def _what(record: Record) -> str:
         what = "lost turn"
     elif record.kind is Kind.CHALLENGE_BONUS:
         what = "challenge bonus"
+    elif record.kind is Kind.RESIGNED:
+        what = f"out: {record.notation}"
     else:
         what = record.kind.value.replace("-", " ")
     return what
@@ -491,13 +509,17 @@ def end_summary(game: Game, *, wide: bool = False) -> RenderableType:
     before = game.scores_before_end()
     final = Table(show_edge=False, pad_edge=False, header_style="bold")
     final.add_column("Player")
+    final.add_column("Place", justify="right")
     if before is not None and before != game.scores:
         final.add_column("Before tiles", justify="right")
     final.add_column("Final", justify="right")
     final.add_column("Biggest plays")
     winners = game.winners()
-    for seat, name in enumerate(game.players):
-        row = [name + (" (winner)" if seat in winners else "")]
+    places = game.places()
+    for seat in game.standings():  # first place first; players out of the game last
+        name, reason = game.players[seat], game.out_reason(seat)
+        mark = " (winner)" if seat in winners else f" ({FORFEIT_WORDS[reason]})" if reason is not None else ""
+        row = [name + mark, ordinal(places[seat])]
         if before is not None and before != game.scores:
             row.append(str(before[seat]))
         row.append(str(game.scores[seat]))

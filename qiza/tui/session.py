@@ -189,7 +189,8 @@ COMMANDS: list[Command] = [
     Command("save", "save [FILE]", "Save the game (it is also saved after every turn).", (), "do_save"),
     Command("gcg", "gcg [FILE]", "Export the game record as a GCG file (finished or not; before the end "
             "it holds your own racks only, as the score sheet shows them).", ("export",), "do_gcg"),
-    Command("resign", "resign", "Give up the game.", (), "do_resign"),
+    Command("resign", "resign", "Give up the game (in a game of three or four you are out of it and the "
+            "others play on).", (), "do_resign"),
     Command("help", "help [COMMAND]", "This list, or help on one command.", ("?", "h"), "do_help"),
     Command("quit", "quit", "Stop playing; the game is saved and 'qiza play --resume' continues it.",
             ("q", "exit"), "do_quit"),
@@ -357,7 +358,9 @@ class Session:
         return [render.SeatInfo(s.name, s.describe()) for s in self.seats]
 
     def humans(self) -> list[int]:
-        return [i for i, s in enumerate(self.seats) if not s.computer]
+        """The seats of the people still in the game (not of one who resigned: they no longer
+        look at the screen to play)."""
+        return [i for i, s in enumerate(self.seats) if not s.computer and self.game.in_game(i)]
 
     def draw(self, viewer: int | None, *, force: bool = False) -> None:
         """Show the screen and pending messages.
@@ -468,7 +471,7 @@ class Session:
         target = game.history[index]
         n = game.player_count
         order = [(game.to_move + step) % n for step in range(n)]
-        askers = [seat for seat in order if seat != target.seat]
+        askers = [seat for seat in order if seat != target.seat and game.in_game(seat)]
         people = [seat for seat in askers if not self.seats[seat].computer]
         shown_public = False
         for seat in askers:
@@ -950,7 +953,11 @@ class Session:
     def do_resign(self, seat: int, rest: str) -> str:
         self.game.resign(seat)
         name = self.seats[seat].name
-        self.say(f"{name} {render.verb(name, 'resigns', 'resign')}.")
+        if self.game.over:
+            self.say(f"{name} {render.verb(name, 'resigns', 'resign')}.")
+        else:  # a game of three or four goes on without them
+            self.say(f"{name} {render.verb(name, 'resigns', 'resign')} and {render.verb(name, 'is', 'are')} "
+                     "out of the game; the others play on.")
         return TURN_DONE
 
     def do_help(self, seat: int, rest: str) -> str:
@@ -1003,7 +1010,8 @@ class Session:
             self.say(_long(f"Each turn against the computer's best move: qiza analyze {self.save_path}"))
         self.say("Commands now: sheet, analyze, gcg [FILE], save [FILE], board, quit.")
         self.flush()
-        viewer = self.humans()[0] if self.humans() else 0
+        people = [i for i, s in enumerate(self.seats) if not s.computer]  # those who resigned too
+        viewer = people[0] if people else 0
         while True:
             line = term.ask("game over> ", ["sheet", "analyze", "gcg", "save", "board", "quit"])
             if line is None:
