@@ -897,3 +897,66 @@ def test_the_greedy_computer_accepts_a_play_that_went_out(make_game: Any) -> Non
     assert move == Pass()
     game.play(move, seat=1)
     assert game.over
+
+
+# -- a player out of a game of three or four ------------------------------------------------------
+
+def _three(client: TestClient, third: dict[str, Any] | None = None) -> tuple[str, dict[str, str]]:
+    return new_game(client, seats=[{"name": "Ann"}, {"name": "Bob"}, third or {"name": "Cy"}])
+
+
+def test_a_player_who_resigns_a_game_of_three_is_out_and_the_others_play_on(db_url: str) -> None:
+    with TestClient(create_app(db_url, seeds=fixed_seed)) as client:
+        game_id, tokens = _three(client)
+        bag = state(client, game_id, 0, tokens["0"])["bag_count"]
+        answer = act(client, game_id, 1, tokens["1"], 1, "resign")  # Bob, not the seat to move
+        assert answer.status_code == 200, answer.text
+        bob = answer.json()
+        assert not bob["over"] and bob["out"] == [1] and bob["record"]["kind"] == "resigned"
+        assert bob["rack"] == "" and bob["players"][1]["out"] == "resigned" and bob["players"][1]["rack_count"] == 0
+        ann = state(client, game_id, 0, tokens["0"])
+        assert ann["bag_count"] == bag + 7 and ann["to_move"] == 0 and not ann["over"]
+        assert [p["out"] for p in ann["players"]] == [None, "resigned", None] and ann["places"] == []
+        version = ann["version"]
+        # Bob can no longer act, and is told why; nothing changes
+        for kind, extra in (("pass", {}), ("challenge", {}), ("resign", {}), ("exchange", {"tiles": "A"}),
+                            ("place", {"move": "H8 KEN"})):
+            body = error(act(client, game_id, 1, tokens["1"], version, kind, **extra), 409, "out_of_game")
+            assert "Bob resigned and is out of the game" in body["message"]
+        error(client.post(f"/api/games/{game_id}/rack", json={"seat": 1, "token": tokens["1"], "order": "A"}),
+              409, "out_of_game")
+        assert state(client, game_id, 0, tokens["0"]) == ann
+        # the others play on: Bob's turn is passed over
+        assert act(client, game_id, 0, tokens["0"], version, "place", move="H8 FORD").status_code == 200
+        cy = state(client, game_id, 2, tokens["2"])
+        assert cy["to_move"] == 2 and cy["can_challenge"] and not state(client, game_id, 1, tokens["1"])["can_challenge"]
+        assert act(client, game_id, 2, tokens["2"], cy["version"], "pass").status_code == 200
+        assert state(client, game_id, None, None)["to_move"] == 0
+        # Ann resigns: Cy is the last one left and wins; the later resigner ranks above the earlier
+        over = act(client, game_id, 0, tokens["0"], state(client, game_id, None, None)["version"], "resign").json()
+        assert over["over"] and over["winners"] == [2] and over["resigned"] == 0 and over["out"] == [1, 0]
+        assert over["places"] == [2, 3, 1]
+        gcg = client.get(f"/api/games/{game_id}/gcg").text
+        assert "#note #withdrew Bob resigned" in gcg and "#note Ann resigned" in gcg
+    with TestClient(create_app(db_url, seeds=fixed_seed)) as client:  # rebuilt from the stored actions
+        again = state(client, game_id, None, None)
+        assert again["out"] == [1, 0] and again["winners"] == [2] and again["places"] == [2, 3, 1]
+
+
+def test_the_player_to_move_resigns_and_the_computer_plays_on(client: TestClient) -> None:
+    game_id, tokens = _three(client, {"kind": "computer", "level": "greedy"})
+    assert act(client, game_id, 0, tokens["0"], 1, "place", move="H8 FORD").status_code == 200
+    version = state(client, game_id, None, None)["version"]
+    answer = act(client, game_id, 1, tokens["1"], version, "resign")  # Bob is to move
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["to_move"] == 2 and not answer.json()["over"]
+    wait_for(lambda: state(client, game_id, None, None)["to_move"] == 0)  # the computer moved
+    seen = state(client, game_id, 0, tokens["0"])
+    assert [r["seat"] for r in seen["history"]][:2] == [0, 1] and seen["history"][1]["kind"] == "resigned"
+    assert seen["history"][-1]["seat"] == 2 and not seen["over"]
+
+
+def test_two_players_resigning_still_ends_the_game(client: TestClient) -> None:
+    game_id, tokens = new_game(client)
+    over = act(client, game_id, 1, tokens["1"], 1, "resign").json()
+    assert over["over"] and over["out"] == [1] and over["places"] == [1, 2] and over["players"][1]["out"] == "resigned"

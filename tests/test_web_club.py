@@ -766,8 +766,13 @@ def test_a_four_player_seek_fills_up_and_rates_with_openskill(club: Club) -> Non
         seats[name] = post(people[name], f"/api/games/{game_id}/my-seat")
     assert sorted(s["seat"] for s in seats.values()) == [0, 1, 2, 3]
     resigner = next(n for n in seats if view(people[n], game_id, seats[n])["to_move"] == seats[n]["seat"])
-    act(people[resigner], game_id, seats[resigner], "resign")
+    act(people[resigner], game_id, seats[resigner], "resign")  # out: the three others play on, unrated yet
     state = view(people["Ann"], game_id, seats["Ann"])
+    assert not state["over"] and state["rating_changes"] is None and state["out"] == [seats[resigner]["seat"]]
+    for _ in range(2):  # two more leave in turn: the last one left wins, and the game is rated once
+        mover = next(n for n in seats if state["to_move"] == seats[n]["seat"])
+        act(people[mover], game_id, seats[mover], "resign")
+        state = view(people["Ann"], game_id, seats["Ann"])
     changes = state["rating_changes"]
     assert state["over"] and changes["variant"] == "classic/untimed/multi"  # not the two-player scale
     loser = seats[resigner]["seat"]
@@ -809,10 +814,14 @@ def test_a_player_who_forfeits_a_game_of_three_is_placed_last_whatever_their_sco
     game.penalize(2, 20)  # Ann 0, Bob -10, Cat -20: Bob is second and ends the game to stay there
     game.resign(1, {"resigned": EndReason.RESIGNED, "lost on time": EndReason.TIME,
                     "left the game": EndReason.ABANDONED}[reason])
-    assert game.winners() == [0]
-    assert ranks(game) == [1, 3, 2]
-    after = multi_player([Rating(), Rating(), Rating()], ranks(game))
-    assert after[1].rating < after[2].rating < after[0].rating
+    assert not game.over  # Ann and Cat play on
+    for _ in range(6):
+        game.play("pass")
+    assert game.over and 1 not in game.winners() and game.scores[1] > game.scores[2]
+    places = ranks(game)
+    assert places[1] == 3 and sorted(places) == [1, 2, 3]
+    after = multi_player([Rating(), Rating(), Rating()], places)
+    assert after[1].rating < min(after[0].rating, after[2].rating)
 
 
 def test_a_profile_counts_every_finished_game(club: Club) -> None:
@@ -1146,7 +1155,9 @@ def test_reminding_again_does_not_put_off_a_claim(club: Club) -> None:
     assert again["reminder"]["claim_at"] == claim_at
     club.time.advance(21)
     state = post(host, f"/api/games/{game_id}/claim", body)
-    assert state["over"] and state["end_reason"] == "a player left the game" and state["resigned"] == mover
+    # a game of three: the idle player is out, the two others play on
+    assert not state["over"] and state["out"] == [mover] and state["players"][mover]["out"] == "left the game"
+    assert state["to_move"] == (mover + 1) % 3
 
 
 def test_a_seat_nobody_took_is_neither_reminded_nor_claimed(club: Club) -> None:
@@ -1269,3 +1280,52 @@ def test_two_rated_games_of_the_same_players_ending_at_once_are_both_rated_postg
             assert one.get(f"/api/games/{game_id}").json()["rating_changes"]["variant"] == "classic/untimed"
         name = one.get("/api/account").json()["user"]["name"]
         assert [r["games"] for r in one.get(f"/api/players/{name}").json()["ratings"]] == [2]
+
+
+def test_a_player_of_three_past_the_most_overtime_is_out_and_the_clocks_go_on(club: Club) -> None:
+    host = club.browser()
+    created = post(host, "/api/games", {"seats": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cy"}],
+                                        "claim_all": True, "time_control": {"minutes": 1, "max_overtime": 1}}, 201)
+    game_id, tokens = created["id"], created["tokens"]
+    mover = host.get(f"/api/games/{game_id}").json()["to_move"]
+    club.time.advance(120)
+    assert club.service.sweep_clocks() == 1
+    state = host.get(f"/api/games/{game_id}").json()
+    following = (mover + 1) % 3
+    assert not state["over"] and state["out"] == [mover] and state["players"][mover]["out"] == "lost on time"
+    assert state["to_move"] == following and state["clock"]["running"] == following
+    assert not [r for r in state["history"] if r["kind"] == "time-penalty"]  # none until the end
+    seat = {"seat": mover, "token": tokens[str(mover)]}
+    assert act(host, game_id, seat, "pass", status=409)["error"]["code"] == "out_of_game"
+    club.time.advance(30)  # the next player's clock runs from the flag, not from the start
+    assert club.service.sweep_clocks() == 0
+    assert host.get(f"/api/games/{game_id}").json()["clock"]["remaining"][following] == 30_000
+    club.time.advance(90)  # and runs out too: two players left, the game ends
+    assert club.service.sweep_clocks() == 1
+    state = host.get(f"/api/games/{game_id}").json()
+    winner = 3 - mover - following
+    assert state["over"] and state["end_reason"] == "a player lost on time" and state["winners"] == [winner]
+    assert state["out"] == [mover, following] and state["places"][winner] == 1
+    assert state["places"][following] == 2 and state["places"][mover] == 3
+    # the overtime penalty of the one who left first is not taken: their score stays as they left it
+    penalties = [r["seat"] for r in state["history"] if r["kind"] == "time-penalty"]
+    assert penalties == [following] and state["players"][mover]["score"] == 0
+
+
+def test_a_player_of_three_out_of_the_game_cannot_remind_claim_or_abort(club: Club) -> None:
+    host = club.browser()
+    created = post(host, "/api/games", {"seats": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cy"}],
+                                        "claim_all": True}, 201)
+    game_id, tokens = created["id"], created["tokens"]
+    mover = host.get(f"/api/games/{game_id}").json()["to_move"]
+    gone = (mover + 1) % 3
+    act(host, game_id, {"seat": gone, "token": tokens[str(gone)]}, "resign")
+    club.time.advance(61)
+    body = {"seat": gone, "token": tokens[str(gone)]}
+    for path in ("remind", "claim", "abort"):
+        answer = host.post(f"/api/games/{game_id}/{path}", json=body)
+        assert answer.status_code == 409 and answer.json()["error"]["code"] == "out_of_game", answer.text
+    # the two players still in may abort before the second turn without the one who left
+    for seat in (mover, 3 - mover - gone):
+        state = post(host, f"/api/games/{game_id}/abort", {"seat": seat, "token": tokens[str(seat)]})
+    assert state["aborted"]

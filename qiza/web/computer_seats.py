@@ -37,7 +37,7 @@ class ComputerSeatsMixin(GameCore):
         if game.can_challenge:
             pending = getattr(game, "_pending", None)
             pending_seat = pending.seat if pending is not None else -1
-            return any(s["kind"] == COMPUTER for i, s in enumerate(row.seats) if i != pending_seat)
+            return any(s["kind"] == COMPUTER for i, s in enumerate(row.seats) if i != pending_seat and game.in_game(i))
         return False
 
     def schedule_computers(self, game_id: str) -> None:
@@ -135,11 +135,13 @@ class ComputerSeatsMixin(GameCore):
                     if considered is None or considered[0] != pending.record:
                         considered = self._considered[game_id] = (pending.record, set())
                     for seat, entry in enumerate(row.seats):
-                        if entry["kind"] == COMPUTER and seat != pending.seat and seat not in considered[1]:
+                        if (entry["kind"] == COMPUTER and seat != pending.seat and seat not in considered[1]
+                                and game.in_game(seat)):
                             considered[1].add(seat)
                             found = ("challenge", seat, game.view(seat), game.history[pending.record])
                             break
-                others = [e for i, e in enumerate(row.seats) if i != pending.seat and e["kind"] == PERSON]
+                others = [e for i, e in enumerate(row.seats)
+                          if i != pending.seat and e["kind"] == PERSON and game.in_game(i)]
                 if (found is None and row.seats[pending.seat]["kind"] == PERSON and others and self.computer_delay
                         and row.seats[game.to_move]["kind"] == COMPUTER
                         and self._waited.get(game_id) != pending.record):

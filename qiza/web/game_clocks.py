@@ -11,7 +11,7 @@ last heartbeat (:meth:`ClocksMixin.resume_clocks`), before any clock is swept.
 
 from __future__ import annotations
 
-from qiza.game import EndReason, Game
+from qiza.game import EndReason, Game, Kind
 from qiza.web.clocks import Clock
 from qiza.web.db import GameRow
 from qiza.web.errors import ApiError
@@ -20,6 +20,12 @@ from qiza.web.game_core import GameCore
 #: seconds without a heartbeat that count as the server having been down (the sweeps beat
 #: every second; a shorter gap, such as a quick restart, is charged as usual)
 OUTAGE = 10.0
+
+
+def _withdrawn(game: Game) -> set[int]:
+    """The seats that left a game the others played on: their scores stay as they left them (no
+    overtime penalty at the end)."""
+    return {record.seat for record in game.history if record.kind is Kind.RESIGNED}
 
 
 class ClocksMixin(GameCore):
@@ -40,7 +46,7 @@ class ClocksMixin(GameCore):
                 clock.stop(now)
                 if not row.settings.get("aborted"):
                     for seat, points in enumerate(clock.penalties()):
-                        if points:
+                        if points and seat not in _withdrawn(game):  # their score stays as they left it
                             game.penalize(seat, points, "time penalty")
                 row.settings["clock_done"] = True
         elif all(entry.get("joined") for entry in row.seats):
@@ -65,8 +71,13 @@ class ClocksMixin(GameCore):
         # is no more overtime (its penalty would depend on when the server looked)
         clock.stop(min(now, deadline))
         game.resign(seat, EndReason.TIME)
+        if not game.over:
+            # a game of three or four goes on without them: the next player's clock runs from now
+            clock.switch(game.to_move, now)
+            row.settings["clock"] = clock.json()
+            return seat
         for other, points in enumerate(clock.penalties()):  # at the end, as when a game ends otherwise
-            if points:
+            if points and other not in _withdrawn(game):
                 game.penalize(other, points, "time penalty")
         row.settings["clock"] = clock.json()
         row.settings["clock_done"] = True

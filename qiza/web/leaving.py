@@ -62,6 +62,7 @@ class Leaving:
                 raise ApiError(409, "game_aborted", "the game was aborted")
             if game.over:
                 raise ApiError(409, "game_over", "the game is over")
+            self.games._check_in_game(game, body.seat)
             fn(row, game)
 
         _, row, game = self.games.change(game_id, checked, moved=moved)
@@ -79,7 +80,8 @@ class Leaving:
             at = row.settings.get("abort_at", {})
             row.settings["abort"] = asked
             row.settings["abort_at"] = {str(s): now if s == body.seat else at[str(s)] for s in asked}
-            persons = {i for i, entry in enumerate(row.seats) if entry["kind"] == PERSON and entry.get("joined")}
+            persons = {i for i, entry in enumerate(row.seats)
+                       if entry["kind"] == PERSON and entry.get("joined") and game.in_game(i)}
             if persons <= set(asked):
                 row.settings["aborted"] = True
 
@@ -114,7 +116,7 @@ class Leaving:
             left = float(reminder["claim_at"]) - self.games.now()
             if left > 0:
                 raise ApiError(409, "too_soon", f"the game can be claimed in {int(left) + 1} seconds")
-            game.resign(game.to_move, EndReason.ABANDONED)
+            game.resign(game.to_move, EndReason.ABANDONED)  # with two others still in, the game goes on
 
         return self._act(request, game_id, body, take, moved=True)
 

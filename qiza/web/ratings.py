@@ -22,7 +22,7 @@ from fastapi import APIRouter, Query
 from openskill.models import PlackettLuce
 from sqlalchemy import insert, select, update
 
-from qiza.game import FORFEITS, Game
+from qiza.game import Game
 from qiza.web.clocks import TimeControl, band
 from qiza.web.db import GameRow, Store, games, ratings, users
 from qiza.web.errors import errors
@@ -63,14 +63,11 @@ def outcome(game: Game, seat: int, other: int) -> float:
 
 
 def ranks(game: Game) -> list[int]:
-    """Each seat's place (1 = first; winners first, then by score; equal scores share a place).
-    A player who lost by resigning, on time or by leaving is last, whatever their score: else
-    a player could end a game of three or four players while they held a good place by score,
-    and keep it."""
-    winners = set(game.winners())
-    forfeit = game.ended_by() if game.end_reason in FORFEITS else None
-    keys = [(seat == forfeit, seat not in winners, -game.scores[seat]) for seat in range(game.player_count)]
-    return [1 + sum(1 for other in keys if other < key) for key in keys]
+    """Each seat's place (1 = first), :meth:`Game.places <qiza.game.Game.places>`: winners first,
+    then by score (equal scores share a place); the players who resigned, lost on time or left
+    are last whatever their scores (else a player could leave a game of three or four while they
+    held a good place by score, and keep it), the later of them above the earlier."""
+    return game.places()
 
 
 def two_player(a: Rating, b: Rating, score_a: float) -> tuple[Rating, Rating]:

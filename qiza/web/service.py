@@ -40,6 +40,7 @@ from qiza.languages import rules_for_lexicon
 from qiza.move import Exchange, Pass, Place
 from qiza.rules import Notation, default_challenge, find_preset, finish_line
 from qiza.scoring import place_from_cells
+from qiza.sheet import FORFEIT_WORDS
 from qiza.text import clean_name
 from qiza.web.clocks import Clock, TimeControl
 from qiza.web.computer import analyze as analyze_in_worker
@@ -354,6 +355,7 @@ class GameService(SeatsMixin, ClocksMixin, ComputerSeatsMixin):
             game = self._game(row).game
             if game.over:
                 raise ApiError(409, "game_over", "the game is over")
+            self._check_in_game(game, seat)
             tile_set = game.rules.tile_set
             try:
                 tiles = tile_set.codes(order.upper())
@@ -386,12 +388,15 @@ class GameService(SeatsMixin, ClocksMixin, ComputerSeatsMixin):
             game = cached.game
             if row.settings.get("aborted"):
                 raise ApiError(409, "game_aborted", "the game was aborted by its players")
-            if self._flag(row, game) is not None:
+            flagged = self._flag(row, game)
+            if flagged is not None:
                 self._commit(row, cached)
-                raise ApiError(409, "out_of_time", f"{game.players[game.ended_by() or 0]} ran past the most overtime "
-                               "and lost on time: the game is over", version=row.version)
+                end = "the game is over" if game.over else f"{game.players[flagged]} is out of the game, the others play on"
+                raise ApiError(409, "out_of_time", f"{game.players[flagged]} ran past the most overtime "
+                               f"and lost on time: {end}", version=row.version)
             if game.over:
                 raise ApiError(409, "game_over", f"the game is over ({game.end_reason.value if game.end_reason else ''})")
+            self._check_in_game(game, seat)
             if action.kind in ("place", "exchange", "pass") and seat != game.to_move:
                 raise ApiError(409, "not_your_turn", f"it is {game.players[game.to_move]}'s turn (seat {game.to_move}), "
                                f"not seat {seat}'s")
@@ -400,6 +405,15 @@ class GameService(SeatsMixin, ClocksMixin, ComputerSeatsMixin):
             state = game_state(row, game, seat, self.store.rack_order(game_id, seat), now=self.now())
             state["record"] = record_json(visible_record(record, seat, over=game.over))
             return state
+
+    @staticmethod
+    def _check_in_game(game: Game, seat: int) -> None:
+        """409 ``out_of_game`` for a seat whose player resigned, lost on time or left a game
+        that the others play on: they can no longer act in it."""
+        reason = game.out_reason(seat)
+        if reason is not None:
+            raise ApiError(409, "out_of_game", f"{game.players[seat]} {FORFEIT_WORDS[reason]} and is out of the "
+                           "game: the others play on without them")
 
     def _apply(self, game: Game, seat: int, action: Action) -> Record:
         try:
@@ -416,7 +430,9 @@ class GameService(SeatsMixin, ClocksMixin, ComputerSeatsMixin):
                     raise ApiError(409, "nothing_to_challenge", "there is no play open to challenge now")
                 return game.challenge(seat)
             if action.kind == "resign":
-                game.resign(seat)
+                game.resign(seat)  # in a game of three or four, while two others are in, the game goes on
+                if not game.over:
+                    return game.history[-1]  # the line saying the player is out
                 return Record(seat, Kind.PASS, game.rack_text(seat), 0, game.scores[seat], note="resigned")
         except PhonyWordError as exc:
             raise ApiError(422, "phony_word", str(exc), words=list(exc.words)) from None

@@ -9,6 +9,7 @@ from typing import Any
 
 from qiza.game import Game, Record
 from qiza.rules import PRESETS, Rules
+from qiza.sheet import FORFEIT_WORDS
 from qiza.web.clocks import Clock
 from qiza.web.db import GameRow
 
@@ -101,6 +102,7 @@ def game_state(row: GameRow, game: Game, seat: int | None, order: str | None = N
             "seat": index, "name": game.players[index], "kind": entry["kind"], "level": entry.get("level"),
             "joined": bool(entry.get("joined")), "score": game.scores[index],
             "rack_count": len(game.racks[index]), "you": index == seat,
+            "out": FORFEIT_WORDS[reason] if (reason := game.out_reason(index)) is not None else None,
         })
     return {
         "id": row.id, "version": row.version, "seat": seat, "players": players,
@@ -112,6 +114,7 @@ def game_state(row: GameRow, game: Game, seat: int | None, order: str | None = N
         "over": game.over, "end_reason": game.end_reason.value if game.end_reason else None,
         "winners": game.winners(), "scores_before_end": game.scores_before_end(),
         "resigned": getattr(game, "_resigned", None) if game.over else None,
+        "out": list(game.out), "places": game.places(),
         "exchange_allowed": game.exchange_allowed,
         "presets": sorted(PRESETS),
         "clock": clock_json(row, now),

@@ -14,7 +14,15 @@ export function setRackHooks(given) { rackHooks = given; }
 
 export function myTurn() {
   const game = store.game;
-  return Boolean(store.me) && game.seat === store.me.seat && !game.over && game.to_move === store.me.seat;
+  return Boolean(store.me) && game.seat === store.me.seat && !game.over && game.to_move === store.me.seat && !meOut();
+}
+
+/** How this page's player left a game the others play on ("resigned", "lost on time", "left the
+    game"), or "" while they are in it. */
+export function meOut() {
+  const game = store.game;
+  const me = Boolean(store.me) && game.seat === store.me.seat ? game.players[game.seat] : null;
+  return me && me.out ? me.out : "";
 }
 
 /** Whose turn it is, as the tab title and the line above the scores say it. */
@@ -23,7 +31,9 @@ export function turnText() {
   if (game.over) return "Game over";
   if (myTurn()) return "Your turn";
   const p = game.players[game.to_move];
-  return p.kind === "person" && !p.joined ? `Waiting for seat ${p.seat + 1}` : `${possessive(p.name)} turn`;
+  const whose = p.kind === "person" && !p.joined ? `Waiting for seat ${p.seat + 1}` : `${possessive(p.name)} turn`;
+  // a player out of a game of three or four watches the others play on
+  return meOut() ? `You ${meOut()} and are out of the game. ${whose}` : whose;
 }
 
 export function renderScoreboard() {
@@ -46,7 +56,7 @@ export function renderScoreboard() {
   for (const p of game.players) {
     const li = document.createElement("li");
     const turn = !game.over && game.to_move === p.seat;
-    li.className = (turn ? "to-move " : "") + (p.you ? "you" : "");
+    li.className = (turn ? "to-move " : "") + (p.you ? "you " : "") + (p.out ? "out" : "");
     const targets = game.rules.finish_line;
     const target = targets && targets[p.seat] !== undefined ? ` of ${targets[p.seat]}` : "";
     const name = document.createElement("span");
@@ -60,7 +70,7 @@ export function renderScoreboard() {
     score.append(`${p.score}${target}`, unit);
     const detail = document.createElement("span");
     detail.className = "detail";
-    detail.textContent = `, ${plural(p.rack_count, "tile")}`;
+    detail.textContent = p.out ? ` — ${p.out}, out of the game` : `, ${plural(p.rack_count, "tile")}`;
     const colon = document.createElement("span");
     colon.textContent = ":\u00a0";
     li.append(name, colon, score, detail);
@@ -122,7 +132,8 @@ export function renderRack() {
 
 export function renderControls() {
   const game = store.game;
-  const mine = Boolean(store.me) && game.seat === store.me.seat;
+  // a player out of the game (resigned, lost on time, left) is offered no move any more
+  const mine = Boolean(store.me) && game.seat === store.me.seat && !meOut();
   $("rack-area").hidden = !mine;
   $("keyboard-form").hidden = !mine || game.over;
   $("resign").closest("p").hidden = !mine || game.over;
@@ -248,11 +259,15 @@ export function renderSummary() {
   const signed = n => n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0";
   const body = $("summary-scores").tBodies[0];
   body.replaceChildren();
-  for (const p of game.players) {
+  // first place first; the players who left the game last (the server's places)
+  const places = game.places && game.places.length ? game.places : game.players.map(() => 1);
+  const ranked = [...game.players].sort((a, b) => places[a.seat] - places[b.seat] || a.seat - b.seat);
+  for (const p of ranked) {
     const tr = document.createElement("tr");
     if (game.winners.includes(p.seat)) tr.className = "winner";
     const tiles = p.score - before[p.seat] - time[p.seat];
-    for (const v of [p.name + (game.winners.includes(p.seat) ? " (winner)" : ""), before[p.seat],
+    const mark = game.winners.includes(p.seat) ? " (winner)" : p.out ? ` (${p.out})` : "";
+    for (const v of [p.name + mark, before[p.seat],
                      signed(tiles), ...(timed ? [signed(time[p.seat])] : []), p.score]) {
       const td = document.createElement("td");
       td.textContent = v;

@@ -50,6 +50,8 @@ export function eventText(r, players) {
     case "end-rack-penalty":
       return `${name} ${verb(name, "loses", "lose")} ${points(-r.score)} for the tiles left on ${verb(name, "their", "your")} rack.`;
     case "time-penalty": return `${name} ${verb(name, "loses", "lose")} ${points(-r.score)} (time penalty).`;
+    case "resigned":
+      return `${name} ${r.move} and ${verb(name, "is", "are")} out of the game; the others play on.`;
     default: return `${name}: ${r.move || "a turn"} (${signed(r.score)}).`;
   }
 }
@@ -60,6 +62,7 @@ export function sheetMove(r) {
     "phony-removed": `challenged off: ${r.move}`, "failed-challenge": "unsuccessful challenge", "lost-turn": "turn lost",
     "end-rack-bonus": `others' tiles ${r.move}`, "end-rack-penalty": `tiles left ${r.move}`,
     "challenge-bonus": "challenge bonus", "time-penalty": "time penalty", "pass": "pass",
+    "resigned": `${r.move}: out of the game`,
   }[r.kind] || r.move || "";
 }
 
@@ -75,7 +78,10 @@ export function playerLabel(p) {
 /** Why the game ended, and who did it. */
 export function endText(game) {
   const names = game.players.map(p => p.name);
-  if (game.resigned !== null && game.resigned !== undefined) return `${names[game.resigned]} resigned.`;
+  if (game.resigned !== null && game.resigned !== undefined) {
+    const how = game.players[game.resigned].out || "resigned";
+    return `${names[game.resigned]} ${how}.`;
+  }
   const out = game.history.find(r => r.kind === "end-rack-bonus");
   if (out && /went out/.test(game.end_reason || "")) return `${names[out.seat]} went out.`;
   const reasons = {
