@@ -84,7 +84,7 @@ def test_a_play_of_the_resigner_open_to_challenge_stands(make_game: GameFactory)
     game = make_game(players=3, racks={0: "XAEEEEE"})
     game.play("H8 XA")  # a phony: nobody challenged it before its player left
     game.resign(0)
-    assert not game.can_challenge and game.scores[0] == 18 and not game.board.is_empty()
+    assert not game.over and not game.can_challenge and game.scores[0] == 18 and not game.board.is_empty()
     assert game.to_move == 1 and game.tile_total() == 100
 
 
