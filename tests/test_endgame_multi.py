@@ -106,3 +106,23 @@ def test_qiza_best_searches_a_three_player_endgame(lexicon: Lexicon) -> None:
     lines = format_best(game, 3, "auto")
     assert "engine endgame (max-n over" in lines[0]
     assert len([line for line in lines if line[:3].strip().isdigit()]) == 3
+
+
+def test_a_player_out_of_the_game_is_no_rival(lexicon: Lexicon) -> None:
+    """A player who resigned a game of four holds no tiles and cannot win, however high their
+    score stays: the margins are measured against the players still in."""
+    static = make_player("static", lexicon, seed=0)
+    for seed in range(10):
+        game = Game(CLASSIC, players=4, lexicon=lexicon, seed=seed)
+        game.resign(3)
+        while not game.over and game.view(game.to_move).bag_count > 0:
+            game.play(static.choose(game.view(game.to_move)))
+            if game.can_challenge:
+                game.accept()
+        if not game.over:
+            break
+    assert not game.over and game.out == (3,)
+    game.scores[3] = 10_000
+    view = game.view(game.to_move)
+    found = solve_multi(view, lexicon, time_limit=0.5, deals=2)
+    assert found.options and all(abs(option.margin) < 1_000 for option in found.options)

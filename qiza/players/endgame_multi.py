@@ -189,8 +189,12 @@ def solve_multi(view: PlayerView, lexicon: Lexicon, *, time_limit: float = 5.0, 
     if len(view.scores) < 3 or view.bag_count != 0 or view.seat is None:
         raise RuleError("the multi-player endgame search needs a player's view of 3 or 4 players and an empty bag")
     unseen = [t for t, k in enumerate(rack_counts(view.unseen, view.rules.tile_set)) for _ in range(int(k))]
+    # a player out of the game (resigned, lost on time, left) holds no tiles and cannot win: their
+    # score is put out of reach below, so that no margin is measured against it
+    floor = min(view.scores) - 10 ** 6
+    scores = [floor if seat in view.out else score for seat, score in enumerate(view.scores)]
     return solve_multi_position(generator(lexicon, view.rules), view.rules, board_array(view.board),
-                                rack_counts(view.rack, view.rules.tile_set), unseen, list(view.rack_counts), list(view.scores), view.seat,
+                                rack_counts(view.rack, view.rules.tile_set), unseen, list(view.rack_counts), scores, view.seat,
                                 time_limit=time_limit, deals=deals, width=width, reply_width=reply_width,
                                 plies=plies, seed=seed)
 
