@@ -610,3 +610,23 @@ def test_a_late_answer_keeps_the_rack_order_shuffled_meanwhile(server: ServerThr
     ann.wait_for_selector(".rack-tile")
     assert rack_text(ann) == shuffled
     assert not errors, errors
+
+
+def test_a_player_out_of_a_game_of_three_is_shown_out_and_offered_no_move(server: ServerThread, browser: Any) -> None:
+    created = post(f"{server.url}/api/games", {"preset": "computer", "claim_all": True,
+                                                    "seats": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cy"}]})
+    game_id, tokens = created["id"], created["tokens"]
+    version = api_state(server, game_id)["version"]
+    post(f"{server.url}/api/games/{game_id}/actions",
+              {"seat": 1, "token": tokens["1"], "version": version, "kind": "resign"})
+    errors: list[str] = []
+    base = f"{server.url}/game/{game_id}"
+    bob = open_page(browser, f"{base}#seat=1&token={tokens['1']}", errors)
+    sync_api.expect(bob.locator("#turn")).to_contain_text("You resigned and are out of the game")
+    assert "resigned, out of the game" in bob.locator("#players li").nth(1).inner_text()
+    for hidden in ("#rack-area", "#keyboard-form", "#resign"):
+        assert bob.locator(hidden).is_hidden(), hidden
+    ann = open_page(browser, f"{base}#seat=0&token={tokens['0']}", errors)
+    assert "resigned, out of the game" in ann.locator("#players li").nth(1).inner_text()
+    assert ann.locator("#rack-area").is_visible() and "Bob resigned and is out of the game" in ann.locator("#events").inner_text()
+    assert not errors, errors

@@ -259,14 +259,13 @@ export function renderSummary() {
   const signed = n => n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0";
   const body = $("summary-scores").tBodies[0];
   body.replaceChildren();
-  // first place first; the players who left the game last (the server's places)
-  const places = game.places && game.places.length ? game.places : game.players.map(() => 1);
-  const ranked = [...game.players].sort((a, b) => places[a.seat] - places[b.seat] || a.seat - b.seat);
-  for (const p of ranked) {
+  for (const p of game.players) {
     const tr = document.createElement("tr");
     if (game.winners.includes(p.seat)) tr.className = "winner";
     const tiles = p.score - before[p.seat] - time[p.seat];
-    const mark = game.winners.includes(p.seat) ? " (winner)" : p.out ? ` (${p.out})` : "";
+    // a player who left the game is placed below those who did not, whatever their score
+    const place = game.places && game.places.length ? `, place ${game.places[p.seat]}` : "";
+    const mark = game.winners.includes(p.seat) ? " (winner)" : p.out ? ` (${p.out}${place})` : "";
     for (const v of [p.name + mark, before[p.seat],
                      signed(tiles), ...(timed ? [signed(time[p.seat])] : []), p.score]) {
       const td = document.createElement("td");
