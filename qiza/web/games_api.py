@@ -177,6 +177,10 @@ def router(service: GameService, accounts: Accounts, throttle: FailureThrottle,
     def act(request: Request, game_id: GameId, body: ActionIn) -> JSONResponse:
         """Place tiles (``move`` text or ``cells``), exchange ``tiles``, pass, challenge or resign.
 
+        Resigning ends a game of two; in a game of three or four, while two others are still in,
+        the player is out of it and the others play on (``players[].out`` says so). A player out
+        of the game gets 409 ``out_of_game`` for every action.
+
         Answers the new game state as the seat sees it, with ``record``: the score sheet line."""
         action = Action(body.kind, body.move, body.cells, body.tiles)
         return JSONResponse(guarded(request, game_id, service.act, game_id, body.seat, body.token, body.version, action,
