@@ -938,6 +938,10 @@ def test_a_player_who_resigns_a_game_of_three_is_out_and_the_others_play_on(db_u
         assert over["places"] == [2, 3, 1]
         gcg = client.get(f"/api/games/{game_id}/gcg").text
         assert "#note #withdrew Bob resigned" in gcg and "#note Ann resigned" in gcg
+        from qiza import gcg as gcg_format
+
+        replayed = gcg_format.replay(gcg_format.loads(gcg))
+        assert replayed.clean, replayed.differences
     with TestClient(create_app(db_url, seeds=fixed_seed)) as client:  # rebuilt from the stored actions
         again = state(client, game_id, None, None)
         assert again["out"] == [1, 0] and again["winners"] == [2] and again["places"] == [2, 3, 1]

@@ -1329,3 +1329,18 @@ def test_a_player_of_three_out_of_the_game_cannot_remind_claim_or_abort(club: Cl
     for seat in (mover, 3 - mover - gone):
         state = post(host, f"/api/games/{game_id}/abort", {"seat": seat, "token": tokens[str(seat)]})
     assert state["aborted"]
+
+
+def test_an_action_after_the_flag_fell_in_a_game_of_three_takes_the_player_out(club: Club) -> None:
+    host = club.browser()
+    created = post(host, "/api/games", {"seats": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cy"}],
+                                        "claim_all": True, "time_control": {"minutes": 1, "max_overtime": 0}}, 201)
+    game_id, tokens = created["id"], created["tokens"]
+    mover = host.get(f"/api/games/{game_id}").json()["to_move"]
+    club.time.advance(61)  # no sweep ran: the late move itself finds the flag down
+    refused = act(host, game_id, {"seat": mover, "token": tokens[str(mover)]}, "pass", status=409)
+    assert refused["error"]["code"] == "out_of_time" and "the others play on" in refused["error"]["message"]
+    state = host.get(f"/api/games/{game_id}").json()
+    assert not state["over"] and state["out"] == [mover] and state["to_move"] == (mover + 1) % 3
+    following = {"seat": (mover + 1) % 3, "token": tokens[str((mover + 1) % 3)]}
+    assert act(host, game_id, following, "pass")["to_move"] == (mover + 2) % 3  # the others play on
