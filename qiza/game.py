@@ -82,6 +82,10 @@ class Game:
     tiles, and ``game.rules`` says so (:func:`qiza.languages.rules_for_lexicon`, as the
     terminal and the web do). Rules with a tile set of their own keep it.
 
+    In a game of three or four a player who resigns, loses on time or leaves is out of it and
+    the others play on (:meth:`resign`, :meth:`withdraw`; :attr:`out`, :meth:`in_game`,
+    :meth:`places`); the game ends when one player is left.
+
     ``players`` is a number of players or a list of their names; ``seed`` a whole number of
     absolute value below ``2**64`` (what a saved game holds), random when ``None``. Arguments
     of the wrong type raise :class:`TypeError`; a seed out of range :class:`ValueError`.
