@@ -964,3 +964,14 @@ def test_two_players_resigning_still_ends_the_game(client: TestClient) -> None:
     game_id, tokens = new_game(client)
     over = act(client, game_id, 1, tokens["1"], 1, "resign").json()
     assert over["over"] and over["out"] == [1] and over["places"] == [1, 2] and over["players"][1]["out"] == "resigned"
+
+
+def test_the_others_are_told_live_that_a_player_is_out(client: TestClient) -> None:
+    game_id, tokens = _three(client)
+    with client.websocket_connect(f"/ws/games/{game_id}") as cy_live:
+        cy_live.send_json({"seat": 2, "token": tokens["2"]})
+        assert cy_live.receive_json()["state"]["out"] == []
+        assert act(client, game_id, 0, tokens["0"], 1, "resign").status_code == 200  # Ann, to move
+        pushed = cy_live.receive_json()["state"]
+        assert pushed["out"] == [0] and pushed["players"][0]["out"] == "resigned" and pushed["to_move"] == 1
+        assert not pushed["over"] and pushed["history"][-1]["kind"] == "resigned"
