@@ -279,3 +279,13 @@ def test_a_gcg_record_of_an_unfinished_game_with_a_withdrawal(make_game: GameFac
     result = gcg.replay(gcg.loads(gcg.dumps(gcg.from_game(game))))
     assert result.clean, result.differences
     assert result.game is not None and result.game.out == (2,) and result.game.to_move == game.to_move == 1
+
+
+def test_a_turn_lost_to_a_failed_challenge_is_not_written_for_a_player_who_left(make_game: GameFactory) -> None:
+    game = make_game(players=3, racks={0: "QATEEEE"})
+    game.play(QAT)
+    game.challenge(2)  # fails (double rule): seat 2 was to lose their next turn
+    game.resign(2)
+    game.play("pass")  # seat 1; seat 2 is passed over, no turn of theirs is written
+    assert game.to_move == 0
+    assert not [r for r in game.history if r.kind is Kind.LOST_TURN]

@@ -586,7 +586,11 @@ class _Replayer:
                 return (seats[0] - self.first) % self.n
             self.warn(event, f"{CHALLENGER_NOTE} {nick}: no single player has that nickname")
         game = self.game
-        return game.to_move if game.to_move != seat else (seat + 1) % self.n
+        if game.to_move != seat:
+            return game.to_move
+        # the next player still in the game (not one a #withdrew note took out)
+        return next((other for step in range(1, self.n) if game.in_game(other := (seat + step) % self.n)),
+                    (seat + 1) % self.n)
 
     def end_points(self, event: Event, seat: int) -> bool:
         game = self.game
