@@ -57,7 +57,8 @@ class ClocksMixin(GameCore):
     def _flag(self, row: GameRow, game: Game) -> int | None:
         """If the player to move has run past the most overtime, they lose on time (then every
         player's overtime penalty is taken, theirs too: the most overtime's, however late the
-        flag was seen); returns that seat."""
+        flag was seen); returns that seat. In a game of three or four with two others still in,
+        they are out of it instead and the next player's clock runs from now."""
         data = row.settings.get("clock")
         if data is None or game.over or row.settings.get("aborted"):
             return None
@@ -117,8 +118,9 @@ class ClocksMixin(GameCore):
         return resumed
 
     def sweep_clocks(self) -> int:
-        """End every game whose player to move ran out of time (any process may do it: the
-        write is a compare-and-swap); returns how many this call ended. Records a heartbeat
+        """End every game whose player to move ran out of time, or take that player out of a game
+        of three or four the others play on (any process may do it: the write is a
+        compare-and-swap); returns how many games this call changed so. Records a heartbeat
         first (see :meth:`resume_clocks`)."""
         self.store.beat(self.now())
         ended = 0
