@@ -27,7 +27,7 @@ def test_positions_of_the_computers_games(puzzles: list[Puzzle]) -> None:
     assert len(puzzles) == 2
     for puzzle in puzzles:
         assert not puzzle.game.over and len(puzzle.game.bag) > 0 and 2 <= len(puzzle.game.history) < 16
-        assert puzzle.source.startswith("a computer game (seed ")
+        assert puzzle.source.startswith("puzzle ") and ", a computer game (seed " in puzzle.source
     again = from_self_play(load_lexicon("enable"), 2, seed=7)
     assert [p.game.board.cells for p in again] == [p.game.board.cells for p in puzzles]  # the seed repeats them
 
@@ -96,7 +96,36 @@ def test_the_command(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixt
     monkeypatch.setattr("sys.stdin", io.StringIO("\n"))
     assert main(["puzzle", "--count", "1", "--seed", "5"]) == 0
     out = capsys.readouterr().out
-    assert "Puzzle 1 of 1: Ann to play with " in out and "The best plays:" in out
+    assert "Puzzle 1 of 1: " in out and " to play with " in out and "The best plays:" in out
     assert out.rstrip().endswith("1 puzzle done, the best play found in 0.")
     assert main(["puzzle", "--count", "0"]) == 1
     assert "--count must be at least 1" in capsys.readouterr().err
+
+
+def test_numbered_puzzles_are_the_same_for_the_same_number() -> None:
+    from qiza.errors import QizaError
+    from qiza.players.puzzle_cli import MAX_PUZZLE, self_play_puzzle
+
+    lexicon = load_lexicon("enable")
+    first, again, other = (self_play_puzzle(lexicon, n) for n in (3, 3, 4))
+    assert first.game.board.cells == again.game.board.cells and first.game.racks == again.game.racks
+    assert first.game.board.cells != other.game.board.cells
+    assert first.source.startswith("puzzle 3, a computer game") and first.ranked()
+    assert [p.game.board.cells for p in from_self_play(lexicon, 2, seed=0, first=3)] == \
+        [first.game.board.cells, other.game.board.cells]
+    for wrong in (0, -1, MAX_PUZZLE + 1):
+        with pytest.raises(QizaError, match="puzzles are numbered 1 to"):
+            self_play_puzzle(lexicon, wrong)
+
+
+def test_the_command_asks_a_numbered_puzzle(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from qiza.cli import main
+    from qiza.players.puzzle_cli import self_play_puzzle
+
+    game = self_play_puzzle(load_lexicon("enable"), 42).game
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n"))
+    assert main(["puzzle", "--number", "42", "--count", "1"]) == 0
+    out = capsys.readouterr().out
+    assert f"to play with {game.rack_text(game.to_move)}." in out and "From puzzle 42, a computer game" in out
+    assert main(["puzzle", "--number", "0"]) == 1
+    assert "--number must be from 1 to" in capsys.readouterr().err

@@ -8,9 +8,10 @@ the value of the tiles kept): the best plays and the equity yours gave away are 
 Positions come from game records (GCG files or qiza's saves, or folders of them): the turns
 where the move played lost at least ``--threshold`` equity, so that a player studies their
 own mistakes (``--player``). Without records, they come from the computer's games against
-itself::
+itself, numbered as the browser's ``/puzzles/N`` are::
 
     qiza puzzle                                  # ten positions from the computer's games
+    qiza puzzle --number 42 --count 1            # the browser's puzzle 42
     qiza puzzle ~/games/ --player ann            # ann's own costliest turns
 """
 
@@ -21,6 +22,7 @@ import random
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Generic, NamedTuple, TypeVar
 
 from qiza.errors import QizaError
 from qiza.game import Game
@@ -31,7 +33,10 @@ from qiza.players.engine import Option, StaticPlayer
 from qiza.rules import CLASSIC, Notation
 from qiza.text import input_line, plural
 
+T = TypeVar("T")
 BEST_SHOWN = 5
+#: the highest puzzle number (:func:`self_play_puzzle`)
+MAX_PUZZLE = 1_000_000_000
 
 
 @dataclass
@@ -43,6 +48,15 @@ class Puzzle:
     """Where the position comes from (a file and turn, or a computer game)."""
     played: str = ""
     """What the player of the record played there (empty for the computer's games)."""
+    _options: list[Option] | None = field(default=None, repr=False, compare=False)
+
+    def ranked(self) -> list[Option]:
+        """Every play and exchange of the player to move, best equity first (the static
+        engine: score plus the value of the tiles kept); computed once."""
+        if self._options is None:
+            game = self.game
+            self._options = StaticPlayer(game.lexicon).ranked(game.view(game.to_move))
+        return self._options
 
 
 @dataclass
@@ -57,14 +71,17 @@ class PuzzleResult:
         return sum(1 for x in self.lost if x is not None and x < 0.05)
 
 
-def from_self_play(lexicon: Lexicon, count: int, seed: int) -> list[Puzzle]:
-    """``count`` positions of games of the computer against itself (``hard`` against
-    ``hard``), each at a turn from the 3rd to the 16th with tiles left in the bag."""
+def self_play_puzzle(lexicon: Lexicon, number: int) -> Puzzle:
+    """Puzzle ``number`` (1 to :data:`MAX_PUZZLE`): a position of a game of the computer against
+    itself (``hard`` against ``hard``) at a turn from the 3rd to the 16th, with tiles left in
+    the bag and a play or an exchange to make; the same number gives the same position (the
+    web's ``/puzzles/N`` and ``qiza puzzle --number N`` ask the same)."""
     from qiza.players import make_player
 
-    rng = random.Random(seed)
-    puzzles: list[Puzzle] = []
-    while len(puzzles) < count:
+    if not 1 <= number <= MAX_PUZZLE:
+        raise QizaError(f"puzzles are numbered 1 to {MAX_PUZZLE}, not {number}")
+    rng = random.Random(number)
+    while True:
         game_seed = rng.randrange(2 ** 31)
         stop = rng.randrange(2, 16)
         game = Game(CLASSIC, players=["Ann", "Bob"], lexicon=lexicon, seed=game_seed)
@@ -72,8 +89,18 @@ def from_self_play(lexicon: Lexicon, count: int, seed: int) -> list[Puzzle]:
         while not game.over and len(game.history) < stop:
             game.play(players[game.to_move].choose(game.view(game.to_move)))
         if not game.over and len(game.bag) > 0:
-            puzzles.append(Puzzle(game, f"a computer game (seed {game_seed}), turn {len(game.history) + 1}"))
-    return puzzles
+            puzzle = Puzzle(game, f"puzzle {number}, a computer game (seed {game_seed}), turn {len(game.history) + 1}")
+            if puzzle.ranked():
+                return puzzle
+
+
+def from_self_play(lexicon: Lexicon, count: int, seed: int, first: int | None = None) -> list[Puzzle]:
+    """``count`` puzzles of the computer's games against itself (:func:`self_play_puzzle`):
+    numbers ``first``, ``first + 1``... when given, else numbers drawn with ``seed``."""
+    if first is not None:
+        return [self_play_puzzle(lexicon, number) for number in range(first, first + count)]
+    rng = random.Random(seed)
+    return [self_play_puzzle(lexicon, rng.randrange(1, MAX_PUZZLE + 1)) for _ in range(count)]
 
 
 def from_records(paths: Sequence[str], lexicon: str | None, player: str | None, threshold: float,
@@ -108,27 +135,48 @@ def from_records(paths: Sequence[str], lexicon: str | None, player: str | None, 
     return found[:count]
 
 
-def _judge(game: Game, text: str, notation: Notation, options: list[Option]) -> tuple[Option | None, str]:
-    """The option the typed move is (None, and why, when it is not a legal play to rank)."""
-    view = game.view(game.to_move)
+class Judged(NamedTuple, Generic[T]):
+    """A typed move judged: what ``find`` gave for it (None when it is not a play to rank),
+    why not, and a short code of the reason: ``pass``, ``phony_word`` (``words``: those not in
+    the lexicon), ``not_a_play`` (a challenge), ``cannot_make`` (no such play or exchange)."""
+
+    found: T | None
+    why: str = ""
+    code: str = ""
+    words: tuple[str, ...] = ()
+
+
+def judge(game: Game, text: str, notation: Notation, find: Callable[[object], T | None]) -> Judged[T]:
+    """The typed move as ``find`` knows it, by its :func:`~qiza.players.analyze_cli.move_key`
+    (an entry of the engine's ranking), or why it is not a legal play to rank. A move that
+    cannot be read or an illegal placement raises the engine's :class:`QizaError`, naming why."""
     move = parse_move(text, notation, game.board)
     if isinstance(move, Pass):
-        return None, "a pass is not ranked here: find a play (or Enter to see the answer)"
+        return Judged(None, "a pass is not ranked here: find a play (or Enter to see the answer)", "pass")
     if isinstance(move, Place):
         evaluation = game.evaluate(move, game.to_move)  # an illegal placement raises, naming why
         invalid = game.invalid_words(evaluation)
         if invalid:
-            return None, f"{', '.join(invalid)} not in {game.lexicon.name}: a phony, try again"
+            return Judged(None, f"{', '.join(invalid)} not in {game.lexicon.name}: a phony, try again", "phony_word",
+                          tuple(invalid))
         move = evaluation.move
     elif not isinstance(move, Exchange):
-        return None, "type a play or an exchange"
-    size = view.board.size
+        return Judged(None, "type a play or an exchange", "not_a_play")
     opening = game.board.is_empty()  # the engine lists an empty board's plays across only
-    key = move_key(move, size, opening)
-    option = next((o for o in options if move_key(o.move, size, opening) == key), None)
-    if option is None:
-        return None, "not a move you can make here (an exchange needs the tiles on your rack and 7 in the bag)"
-    return option, ""
+    found = find(move_key(move, game.board.size, opening))
+    if found is None:
+        return Judged(None, "not a move you can make here (an exchange needs the tiles on your rack and 7 in the bag)",
+                      "cannot_make")
+    return Judged(found)
+
+
+def option_finder(game: Game, options: Sequence[Option]) -> Callable[[object], Option | None]:
+    """What :func:`judge` looks moves up with: the option of ``options`` with the key asked for."""
+    opening = game.board.is_empty()
+    by_key: dict[object, Option] = {}
+    for option in options:
+        by_key.setdefault(move_key(option.move, game.board.size, opening), option)
+    return by_key.get
 
 
 def run_puzzles(puzzles: Sequence[Puzzle], ask: Callable[[str], str | None], say: Callable[[str], object],
@@ -142,8 +190,7 @@ def run_puzzles(puzzles: Sequence[Puzzle], ask: Callable[[str], str | None], say
     for number, puzzle in enumerate(puzzles, start=1):
         game = puzzle.game
         seat = game.to_move
-        view = game.view(seat)
-        options = StaticPlayer(game.lexicon).ranked(view)
+        options = puzzle.ranked()
         if not options:
             continue
         scores = ", ".join(f"{name} {score}" for name, score in zip(game.players, game.scores))
@@ -152,6 +199,7 @@ def run_puzzles(puzzles: Sequence[Puzzle], ask: Callable[[str], str | None], say
         say(f"Puzzle {number} of {len(puzzles)}: {game.players[seat]} to play with {game.rack_text(seat)}. "
             f"Scores {scores}; {plural(len(game.bag), 'tile')} in the bag.")
         chosen: Option | None = None
+        find = option_finder(game, options)
         while True:
             answer = ask("Your move (Enter: the answer)> ")
             if answer is None or answer.strip().lower() == "quit":
@@ -159,7 +207,7 @@ def run_puzzles(puzzles: Sequence[Puzzle], ask: Callable[[str], str | None], say
             if not answer.strip():
                 break
             try:
-                chosen, why = _judge(game, answer.strip(), notation, options)
+                chosen, why, _, _ = judge(game, answer.strip(), notation, find)
             except QizaError as exc:
                 chosen, why = None, str(exc)
             if chosen is not None:
@@ -210,6 +258,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--notation", choices=[n.value for n in Notation], default=Notation.RULEBOOK.value,
                         help="how moves are typed and shown (default rulebook: H8 WORD across)")
     parser.add_argument("--seed", type=int, default=None, help="the same seed gives the same puzzles")
+    parser.add_argument("--number", type=int, default=None, metavar="N",
+                        help=f"the computer's puzzles N, N+1... (1 to {MAX_PUZZLE}: the same as the browser's "
+                             "/puzzles/N of qiza serve)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -218,6 +269,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.count < 1:
         raise QizaError(f"--count must be at least 1, not {args.count}")
+    if args.number is not None and not 1 <= args.number <= MAX_PUZZLE - args.count + 1:
+        raise QizaError(f"--number must be from 1 to {MAX_PUZZLE - args.count + 1}, not {args.number}")
     prepare_move_generator()
     seed = args.seed if args.seed is not None else random.randrange(2 ** 31)
     if args.records:
@@ -226,7 +279,7 @@ def run(args: argparse.Namespace) -> int:
             raise QizaError(f"no turn of these records lost {args.threshold:g} equity or more"
                             + (f" for {args.player}" if args.player else ""))
     else:
-        puzzles = from_self_play(load_lexicon(args.lexicon or "enable"), args.count, seed)
+        puzzles = from_self_play(load_lexicon(args.lexicon or "enable"), args.count, seed, first=args.number)
 
     try:
         result = run_puzzles(puzzles, input_line, print, Notation(args.notation))
