@@ -55,6 +55,8 @@ from qiza.web.live import Hub
 from qiza.web.live import router as live_router
 from qiza.web.players import Players
 from qiza.web.players import router as players_router
+from qiza.web.puzzles import Puzzles
+from qiza.web.puzzles import router as puzzles_router
 from qiza.web.ratings import Ratings
 from qiza.web.ratings import router as ratings_router
 from qiza.web.seeks import Seeks
@@ -235,6 +237,11 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
     def leaderboard_page(request: Request) -> FileResponse:
         return page(request, "leaderboard.html")
 
+    @app.get("/puzzles", include_in_schema=False)
+    @app.get("/puzzles/{number}", include_in_schema=False)
+    def puzzles_page(request: Request) -> FileResponse:
+        return page(request, "puzzles.html")
+
     @app.get("/favicon.ico", include_in_schema=False)
     def favicon() -> Response:
         return Response(status_code=204)
@@ -247,5 +254,6 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
     app.state.throttle = throttle
     app.include_router(games_router(service, accounts, throttle, new_games, work))
     app.include_router(live_router(service, hub, throttle))
+    app.include_router(puzzles_router(Puzzles(service)))
 
     return app

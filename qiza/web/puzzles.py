@@ -1,0 +1,260 @@
+"""Puzzles in the browser: find the best play in a position, as ``qiza puzzle`` asks it.
+
+``GET /api/puzzles/{number}`` is puzzle ``number``'s position: the board, the rack of the player
+to move, the scores, the bag and the unseen tiles. A computer worker makes it from the number
+alone (:func:`qiza.players.puzzle_cli.self_play_puzzle`, a game of the computer against itself);
+the answer tells nothing of the solution (no moves, no seed, no other rack). ``POST
+/api/puzzles/{number}/answer`` judges a move with the rules engine (an illegal move or a phony is
+a 422 naming why; puzzles keep no state, so nothing changes) and ranks it among every play by
+the static engine's equity (score plus the value of the tiles kept), with the best five;
+``{"give_up": true}`` answers the best five alone.
+
+The positions made are kept (the :data:`KEPT` last asked for); one address may have a few made
+at once, then one every few seconds (:data:`MADE_AT_ONCE`), since each takes a computer worker
+that the games' computer seats need.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Request
+from fastapi import Path as PathParam
+from pydantic import Field, StrictBool, model_validator
+
+from qiza.errors import MoveSyntaxError, QizaError
+from qiza.game import Game
+from qiza.web.bodies import Body
+from qiza.web.computer import worker_lexicon
+from qiza.web.errors import ApiError, errors
+from qiza.web.service import GameService
+from qiza.web.throttle import FailureThrottle
+from qiza.web.views import rules_json
+
+#: the highest puzzle number (as :data:`qiza.players.puzzle_cli.MAX_PUZZLE`, which needs the
+#: computer players to import)
+MAX_PUZZLE = 1_000_000_000
+#: puzzles kept made (the least recently asked for are dropped first)
+KEPT = 64
+#: puzzles one address may have made at once, then one every :data:`MADE_EVERY` seconds (those
+#: already made cost nothing)
+MADE_AT_ONCE = 30
+MADE_EVERY = 2.0
+#: plays shown as the answer
+BEST_SHOWN = 5
+
+PuzzleNumber = Annotated[int, PathParam(ge=1, le=MAX_PUZZLE, description=f"the puzzle's number, 1 to {MAX_PUZZLE}")]
+
+
+class AnswerIn(Body):
+    """An answer: a ``move`` in the puzzle's notation (a play, e.g. ``H8 WORD``, or an exchange,
+    ``exchange ABC``), or ``give_up`` to see the best plays."""
+
+    move: str | None = Field(None, min_length=1, max_length=60, description="a play or an exchange, e.g. 'H8 WORD'")
+    give_up: StrictBool = Field(False, description="no move: show the best plays")
+
+    @model_validator(mode="after")
+    def _one_of(self) -> AnswerIn:
+        if (self.move is None) != self.give_up:
+            raise ValueError("send a move (e.g. 'H8 WORD') or give_up: true, not both")
+        return self
+
+
+@dataclass
+class Made:
+    """A puzzle as a computer worker made it: the game (its seed and actions: never shown) and
+    the static engine's ranking of every play, best first."""
+
+    save: dict[str, Any]
+    keys: list[str]
+    """Each play's :func:`move_text_key` (what a typed move is looked up by)."""
+    moves: list[str]
+    scores: list[int]
+    equities: list[float]
+    leaves: list[str]
+
+
+def move_text_key(key: object) -> str:
+    """A move key (:func:`qiza.players.analyze_cli.move_key`) as a short text: thousands are
+    kept per puzzle."""
+    return repr(sorted(key, key=repr)) if isinstance(key, frozenset) else repr(key)
+
+
+def make(lexicon: str, number: int) -> Made:
+    """Puzzle ``number`` in ``lexicon`` (a source, see :func:`~qiza.web.computer.worker_lexicon`)
+    and every play of it ranked (runs in a computer worker)."""
+    from qiza import savefile
+    from qiza.move import format_move
+    from qiza.players.analyze_cli import move_key
+    from qiza.players.puzzle_cli import self_play_puzzle
+
+    puzzle = self_play_puzzle(worker_lexicon(lexicon), number)
+    game = puzzle.game
+    options = puzzle.ranked()
+    opening = game.board.is_empty()
+    notation = game.rules.notation
+    return Made(savefile.to_dict(game), [move_text_key(move_key(o.move, game.board.size, opening)) for o in options],
+                [format_move(o.move, notation, game.board) for o in options], [o.score for o in options],
+                [o.equity for o in options], [o.leave for o in options])
+
+
+@dataclass
+class _Puzzle:
+    """A puzzle made, with its game rebuilt in this process (to judge typed moves)."""
+
+    made: Made
+    game: Game
+    index: dict[str, int]
+    position: dict[str, Any]
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+def position_json(game: Game, number: int) -> dict[str, Any]:
+    """What the player of puzzle ``number`` sees: the board, their rack, the scores, the bag
+    and the unseen tiles (as the game page's state shows them), nothing of the answer."""
+    seat = game.to_move
+    view = game.view(seat)
+    last = game.last_play()
+    return {
+        "number": number, "lexicon": game.lexicon.name, "notation": game.rules.notation.value,
+        "rules": rules_json(game.rules), "board": game.board.rows_text(), "rack": game.rack_text(seat),
+        "to_move": seat, "turn": len(game.history) + 1,
+        "players": [{"seat": i, "name": "You" if i == seat else "Opponent", "score": score,
+                     "rack_count": len(rack), "you": i == seat}
+                    for i, (score, rack) in enumerate(zip(game.scores, game.racks))],
+        "bag_count": len(game.bag), "unseen": view.unseen, "last_move": list(last.squares) if last else [],
+        "exchange_allowed": game.exchange_allowed,
+    }
+
+
+class Puzzles:
+    """The puzzles of one server process: made by its computer workers, kept, and judged."""
+
+    def __init__(self, service: GameService, lexicon: str = "enable", kept: int = KEPT) -> None:
+        self.service = service
+        self.lexicon = lexicon
+        self.kept = kept
+        self._puzzles: OrderedDict[int, _Puzzle] = OrderedDict()
+        self._making: dict[int, threading.Event] = {}
+        self._guard = threading.Lock()
+
+    def _get(self, number: int, before_work: Callable[[], None] | None) -> _Puzzle:
+        """Puzzle ``number``, made once: a request that comes while it is being made waits for
+        it. ``before_work`` is called (and may refuse by raising) only when it is to be made."""
+        while True:
+            with self._guard:
+                found = self._puzzles.get(number)
+                if found is not None:
+                    self._puzzles.move_to_end(number)
+                    return found
+                making = self._making.get(number)
+                if making is None:
+                    making = self._making[number] = threading.Event()
+                    break
+            making.wait()  # then take it (or, if making it failed, make it)
+        try:
+            if before_work is not None:
+                before_work()
+            from qiza import savefile
+
+            lexicon = self.service.lexicon(self.lexicon)
+            try:
+                made = self.service.thinker.run(make, self.service.lexicon_source(self.lexicon), number)
+            except ImportError:
+                raise ApiError(501, "puzzles_unavailable", "the computer players are not installed") from None
+            game = savefile.from_dict(made.save, lexicon=lexicon)
+            puzzle = _Puzzle(made, game, {key: i for i, key in reversed(list(enumerate(made.keys)))},
+                             position_json(game, number))
+            with self._guard:
+                self._puzzles[number] = puzzle
+                while len(self._puzzles) > self.kept:
+                    self._puzzles.popitem(last=False)
+            return puzzle
+        finally:
+            with self._guard:
+                del self._making[number]
+            making.set()
+
+    def position(self, number: int, before_work: Callable[[], None] | None = None) -> dict[str, Any]:
+        """Puzzle ``number``'s position (:func:`position_json`)."""
+        return self._get(number, before_work).position
+
+    def answer(self, number: int, move: str | None, before_work: Callable[[], None] | None = None) -> dict[str, Any]:
+        """``move`` judged and ranked among every play of puzzle ``number``, with the best plays
+        (``move`` None: the best plays alone). An illegal move or a phony: 422, naming why."""
+        puzzle = self._get(number, before_work)
+        made = puzzle.made
+        best = [self._play(made, i) for i in range(min(BEST_SHOWN, len(made.keys)))]
+        out: dict[str, Any] = {"number": number, "plays": len(made.keys), "best": best}
+        if move is None:
+            return out
+        chosen = self._judge(puzzle, move)
+        played = self._play(made, chosen)
+        lost = max(0.0, made.equities[0] - made.equities[chosen])
+        rank = 1 + sum(1 for e in made.equities if e > made.equities[chosen] + 1e-9)
+        return {**out, "answer": {**played, "rank": rank, "lost": round(lost, 2), "best_play": lost < 0.05}}
+
+    @staticmethod
+    def _play(made: Made, i: int) -> dict[str, Any]:
+        return {"move": made.moves[i], "score": made.scores[i], "equity": round(made.equities[i], 2),
+                "leave": made.leaves[i]}
+
+    def _judge(self, puzzle: _Puzzle, move: str) -> int:
+        """The ranking's index of the typed move, or a 422 naming why it is none."""
+        from qiza.players.puzzle_cli import judge
+
+        game = puzzle.game
+        with puzzle.lock:  # the engine's checks of one game, one at a time
+            try:
+                judged = judge(game, move, game.rules.notation, lambda key: puzzle.index.get(move_text_key(key)))
+            except MoveSyntaxError as exc:
+                raise ApiError(422, "malformed_move", str(exc)) from None
+            except QizaError as exc:
+                raise ApiError(422, "illegal_move", str(exc)) from None
+        if judged.found is not None:
+            return judged.found
+        if judged.code == "phony_word":
+            words = list(judged.words)
+            said = f"{', '.join(words)} {'is' if len(words) == 1 else 'are'} not in the dictionary ({game.lexicon.name})"
+            raise ApiError(422, "phony_word", f"{said}: a phony. Try another play.", words=words)
+        if judged.code == "pass":
+            raise ApiError(422, "not_ranked", "a pass is not ranked: find a play, or show the answer")
+        if judged.code == "not_a_play":
+            raise ApiError(422, "not_ranked", "type a play (e.g. H8 WORD) or an exchange (e.g. exchange QU)")
+        raise ApiError(422, "cannot_make", "not a move you can make here: an exchange needs the tiles on your "
+                       f"rack and {game.rules.exchange_limit} tiles in the bag")
+
+
+def router(puzzles: Puzzles, made: FailureThrottle | None = None) -> APIRouter:
+    """``/api/puzzles/...``; ``made`` limits the puzzles one address may have made."""
+    made = made or FailureThrottle(MADE_AT_ONCE, 1 / MADE_EVERY)
+    api = APIRouter()
+
+    def before_work(request: Request) -> Callable[[], None]:
+        address = request.client.host if request.client else ""
+        return lambda: made.take(address, "too_many_puzzles", "new puzzles")
+
+    @api.get("/api/puzzles/{number}", tags=["puzzles"], responses=errors(429, 501, 503))
+    def position(request: Request, number: PuzzleNumber) -> dict[str, Any]:
+        """Puzzle ``number``: find the best play. The board (rows of letters, ``.`` an empty
+        square, lower case a blank), the rack of the player to move, the scores, the bag and the
+        tiles unseen (in the bag or on the other rack), the lexicon and the notation of moves.
+        The same number is always the same position. One address may have a few puzzles made
+        at once, then one every 2 seconds (429 ``too_many_puzzles``); one made before is free."""
+        return puzzles.position(number, before_work(request))
+
+    @api.post("/api/puzzles/{number}/answer", tags=["puzzles"], responses=errors(429, 501, 503))
+    def answer(request: Request, number: PuzzleNumber, body: AnswerIn) -> dict[str, Any]:
+        """Judge ``move``: an illegal move (422 ``illegal_move``, ``malformed_move``), a phony
+        (422 ``phony_word`` with its ``words``) or a pass (422 ``not_ranked``) is refused, naming
+        why, and nothing changes (try again). A play or an exchange gets ``answer``: its score,
+        equity (score plus the value of the tiles kept), ``rank`` among the ``plays`` and the
+        equity ``lost`` against the best; ``best`` is the five best plays. ``give_up``: the best
+        plays alone."""
+        return puzzles.answer(number, body.move, before_work(request))
+
+    return api

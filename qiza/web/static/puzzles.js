@@ -1,0 +1,224 @@
+/* The puzzles page: a position to find the best play in (/puzzles/N), the move typed checked by
+   the server (an illegal move or a phony named, and the player tries again), ranked among every
+   play, and the best plays shown. The board is drawn as the game page draws it (board.js). */
+import {render, setRenderer, setText, store, tileLabels} from "./state.js";
+import {renderBoard, squareName, tileElement, tileValue} from "./board.js";
+import {renderTracker} from "./panel.js";
+import {plural} from "./words.js";
+
+const $ = id => document.getElementById(id);
+const MAX_PUZZLE = 1000000000;
+let number = null;
+let busy = false;
+let coordinate = "";  // the square last chosen on the board, as it was put in the move box
+
+/** A note in the verdict region, read out again when it is said again in the same words. */
+function say(text) {
+  const verdict = $("verdict");
+  if (verdict.textContent === text) verdict.textContent = "";
+  verdict.textContent = text;
+}
+
+/** A server's message as a sentence: capital first, full stop last. */
+function sentence(text) {
+  const t = String(text || "").trim();
+  if (!t) return "";
+  return t[0].toUpperCase() + t.slice(1) + (/[.!?]$/.test(t) ? "" : ".");
+}
+
+function points(n) { return plural(n, "point"); }
+
+function equity(n) { return Number(n).toFixed(1); }
+
+function notationHelp(notation) {
+  return notation === "tournament"
+    ? "Tournament notation: number first (8H) reads across, letter first (H8) reads down."
+    : "Letter first (H8) reads across, number first (8H) reads down. Choosing a square on the board puts it in the box.";
+}
+
+function renderRack() {
+  const box = $("rack");
+  box.replaceChildren(...tileLabels(store.game.rack).map(ch => {
+    const tile = tileElement(ch);
+    tile.classList.add("rack-tile", "puzzle-tile");
+    tile.setAttribute("role", "listitem");
+    tile.setAttribute("aria-label", ch === "?" ? "blank" : `${ch}, ${points(tileValue(ch))}`);
+    return tile;
+  }));
+}
+
+function renderPlayers() {
+  const game = store.game;
+  const list = $("players");
+  list.replaceChildren(...game.players.map(p => {
+    const li = document.createElement("li");
+    li.className = (p.you ? "to-move you" : "");
+    li.textContent = `${p.name}: ${points(p.score)}` + (p.you ? " — to play" : "");
+    return li;
+  }));
+  const you = game.players.find(p => p.you);
+  const other = game.players.find(p => !p.you);
+  const ahead = you.score - other.score;
+  const standing = ahead > 0 ? `ahead by ${points(ahead)}` : ahead < 0 ? `behind by ${points(-ahead)}` : "level";
+  setText($("task"), `Find the best play. Turn ${game.turn}; you are ${standing}; ` +
+    `${plural(game.bag_count, "tile")} in the bag.`);
+}
+
+/** A square chosen on the board (clicked, or moved to with the keys) goes into the move box, in
+    the direction its arrow shows; the word typed after it stays. */
+function followCursor() {
+  if (store.cursor === null) return;
+  const name = squareName(store.cursor);
+  const letter = name[0], row = name.slice(1);
+  const across = store.direction === "across";
+  const tournament = store.game.notation === "tournament";
+  const coord = across !== tournament ? letter + row : row + letter;
+  if (coord === coordinate) return;
+  const input = $("move-text");
+  const word = input.value.trim().split(/\s+/).slice(1).join(" ");
+  input.value = word ? `${coord} ${word}` : `${coord} `;
+  coordinate = coord;
+}
+
+function renderAll() {
+  renderPlayers();
+  renderBoard();
+  renderRack();
+  renderTracker();
+  followCursor();
+}
+
+function showBest(best, played) {
+  const body = $("best").tBodies[0];
+  body.replaceChildren(...best.map((b, i) => {
+    const tr = document.createElement("tr");
+    if (played && b.move === played) tr.className = "yours";
+    for (const text of [String(i + 1), b.move, String(b.score), equity(b.equity), b.leave || "—"]) {
+      const td = document.createElement("td");
+      td.textContent = text;
+      tr.appendChild(td);
+    }
+    return tr;
+  }));
+  $("answer").hidden = false;
+}
+
+function clearAnswer() {
+  $("answer").hidden = true;
+  $("best").tBodies[0].replaceChildren();
+}
+
+function setBusy(on) {
+  busy = on;
+  for (const id of ["check", "give-up", "next"]) $(id).setAttribute("aria-disabled", String(on));
+}
+
+/** Shows puzzle ``n`` (``push``: as a new page of the browser's history). */
+async function load(n, push) {
+  number = n;
+  if (push) history.pushState({number: n}, "", `/puzzles/${n}`);
+  document.title = `Puzzle ${n} — qiza`;
+  setText($("puzzle-title"), `Puzzle ${n}`);
+  clearAnswer();
+  $("move-text").value = "";
+  coordinate = "";
+  say(`Loading puzzle ${n}…`);
+  setBusy(true);
+  try {
+    const position = await qiza.api("GET", `/api/puzzles/${n}`);
+    if (n !== number) return;  // another puzzle was asked for meanwhile
+    position.board = position.board.map(row => tileLabels(row));
+    store.game = position;
+    store.cursor = null;
+    store.direction = "across";
+    store.tentative.clear();
+    setText($("notation-help"), notationHelp(position.notation));
+    $("go-number").value = String(n);
+    render();
+    const rack = tileLabels(position.rack).map(ch => ch === "?" ? "blank" : ch).join(" ");
+    say(`Puzzle ${n}: find the best play with ${rack}.`);
+  } catch (error) {
+    say(sentence(error.message));
+  } finally {
+    if (n === number) setBusy(false);
+  }
+}
+
+async function check(event) {
+  event.preventDefault();
+  if (busy || !store.game) return;
+  const move = $("move-text").value.trim();
+  if (!move || /^[A-Za-z]?\d*[A-Za-z]?$/.test(move)) {
+    say("Type a square and a word first, e.g. H8 WORD.");
+    $("move-text").focus();
+    return;
+  }
+  setBusy(true);
+  try {
+    const result = await qiza.api("POST", `/api/puzzles/${number}/answer`, {move});
+    const a = result.answer;
+    const head = `${a.move}: ${points(a.score)}, equity ${equity(a.equity)}`;
+    say(a.best_play
+      ? `${head}. The best play — well found!`
+      : `${head}. Number ${a.rank} of ${result.plays} plays: ${equity(a.lost)} equity less than the best. Try again, or show the answer.`);
+    showBest(result.best, a.move);
+  } catch (error) {
+    say(error.status === 422 ? `${move}: ${sentence(error.message)}` : sentence(error.message));
+  } finally {
+    setBusy(false);
+  }
+}
+
+async function giveUp() {
+  if (busy || !store.game) return;
+  setBusy(true);
+  try {
+    const result = await qiza.api("POST", `/api/puzzles/${number}/answer`, {give_up: true});
+    const top = result.best[0];
+    say(`The best play: ${top.move}, ${points(top.score)}, equity ${equity(top.equity)}.`);
+    showBest(result.best, null);
+    $("answer").focus();
+  } catch (error) {
+    say(sentence(error.message));
+  } finally {
+    setBusy(false);
+  }
+}
+
+function numberFromPath() {
+  const found = location.pathname.match(/^\/puzzles\/(\d{1,10})\/?$/);
+  const n = found ? Number(found[1]) : NaN;
+  return n >= 1 && n <= MAX_PUZZLE ? n : null;
+}
+
+function start() {
+  setRenderer(renderAll);
+  $("answer-form").addEventListener("submit", check);
+  $("give-up").addEventListener("click", giveUp);
+  $("next").addEventListener("click", async () => {
+    if (busy) return;
+    await load(number >= MAX_PUZZLE ? 1 : number + 1, true);
+    $("move-text").focus();
+  });
+  $("go-form").addEventListener("submit", async event => {
+    event.preventDefault();
+    const n = Number($("go-number").value);
+    if (!Number.isInteger(n) || n < 1 || n > MAX_PUZZLE) {
+      say(`Puzzles are numbered 1 to ${MAX_PUZZLE.toLocaleString("en")}.`);
+      return;
+    }
+    await load(n, true);
+    $("move-text").focus();
+  });
+  window.addEventListener("popstate", () => { const n = numberFromPath(); if (n) load(n, false); });
+  const asked = numberFromPath();
+  if (asked) {
+    load(asked, false);
+  } else {
+    const n = 1 + Math.floor(Math.random() * 100000);
+    history.replaceState({number: n}, "", `/puzzles/${n}`);
+    load(n, false);
+  }
+}
+
+start();

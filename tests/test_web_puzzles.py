@@ -1,0 +1,224 @@
+"""The web's puzzles (qiza.web.puzzles): a position made from its number alone that tells
+nothing of the answer, moves judged by the rules engine (illegal moves and phonies named, no
+state changed) and ranked by the static engine, and hostile input refused as 4xx JSON."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("sqlalchemy")
+pytest.importorskip("qiza.players.puzzle_cli")
+
+from fastapi.testclient import TestClient  # noqa: E402
+
+from qiza.game import Game  # noqa: E402
+from qiza.lexicon import load_lexicon  # noqa: E402
+from qiza.move import Direction, Place, format_move  # noqa: E402
+from qiza.players.puzzle_cli import MAX_PUZZLE, Puzzle, self_play_puzzle  # noqa: E402
+from qiza.web import puzzles as web_puzzles  # noqa: E402
+from qiza.web.app import create_app  # noqa: E402
+
+NUMBER = 7
+POSITION_KEYS = {"number", "lexicon", "notation", "rules", "board", "rack", "to_move", "turn", "players", "bag_count",
+                 "unseen", "last_move", "exchange_allowed"}
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    url = f"sqlite:///{tmp_path_factory.mktemp('puzzles') / 'puzzles.sqlite3'}"
+    with TestClient(create_app(url, computer_processes=0)) as test_client:
+        yield test_client
+
+
+@pytest.fixture(scope="module")
+def puzzle() -> Puzzle:
+    return self_play_puzzle(load_lexicon("enable"), NUMBER)
+
+
+def error(answer: Any, status: int, code: str) -> dict[str, Any]:
+    assert answer.status_code == status, answer.text
+    body = answer.json()["error"]
+    assert body["code"] == code, body
+    return dict(body)
+
+
+def answer(client: TestClient, body: Any, number: int = NUMBER) -> Any:
+    return client.post(f"/api/puzzles/{number}/answer", json=body)
+
+
+def a_phony(game: Game, puzzle: Puzzle) -> tuple[str, list[str]]:
+    """A legal placement of the rack's tiles that makes a word not in the lexicon (one of the
+    engine's plays with its tiles put in another order), and those words."""
+    for option in puzzle.ranked():
+        move = option.move
+        if not isinstance(move, Place):
+            continue
+        cells = move.cells()
+        new = [i for i, c in enumerate(cells) if c != "."]
+        for shift in range(1, len(new)):
+            letters = [cells[i] for i in new]
+            letters = letters[shift:] + letters[:shift]
+            changed = list(cells)
+            for i, letter in zip(new, letters):
+                changed[i] = letter
+            place = Place(move.row, move.col, move.direction, "".join(changed))
+            try:
+                invalid = game.invalid_words(game.evaluate(place, game.to_move))
+            except ValueError:
+                continue
+            if invalid:
+                return format_move(place, game.rules.notation, game.board), list(invalid)
+    raise AssertionError("no phony found")
+
+
+def test_a_puzzle_is_its_position_and_nothing_of_the_answer(client: TestClient, puzzle: Puzzle) -> None:
+    game = puzzle.game
+    got = client.get(f"/api/puzzles/{NUMBER}")
+    assert got.status_code == 200, got.text
+    position = got.json()
+    assert set(position) == POSITION_KEYS  # no history, moves, seed or racks but the player's
+    seat = game.to_move
+    assert position["number"] == NUMBER and position["to_move"] == seat and position["turn"] == len(game.history) + 1
+    assert position["board"] == game.board.rows_text() and position["rack"] == game.rack_text(seat)
+    assert position["unseen"] == game.unseen(seat)  # the bag and the other rack together, sorted
+    assert position["bag_count"] == len(game.bag) and position["lexicon"] == "ENABLE"
+    assert position["notation"] == game.rules.notation.value and position["rules"]["size"] == 15
+    assert [p["score"] for p in position["players"]] == list(game.scores)
+    assert [p["name"] for p in position["players"]] == ["You" if i == seat else "Opponent" for i in range(2)]
+    text = got.text
+    assert str(game.seed) not in text and "seed" not in text and "history" not in text
+    for option in puzzle.ranked()[:20]:  # none of the engine's plays is in it
+        assert format_move(option.move, game.rules.notation, game.board) not in text
+    other = game.racks[1 - seat]
+    assert game.rules.tile_set.text(other) not in text or len(other) < 3
+
+
+def test_moves_are_judged_and_ranked(client: TestClient, puzzle: Puzzle) -> None:
+    game = puzzle.game
+    options = puzzle.ranked()
+    notation = game.rules.notation
+    before = client.get(f"/api/puzzles/{NUMBER}").json()
+    shown = answer(client, {"give_up": True}).json()
+    assert set(shown) == {"number", "plays", "best"} and shown["plays"] == len(options)
+    best = [format_move(o.move, notation, game.board) for o in options[:5]]
+    assert [b["move"] for b in shown["best"]] == best
+    assert [b["score"] for b in shown["best"]] == [o.score for o in options[:5]]
+    assert [b["equity"] for b in shown["best"]] == [round(o.equity, 2) for o in options[:5]]
+    top = answer(client, {"move": best[0]}).json()
+    assert top["answer"] == {**shown["best"][0], "rank": 1, "lost": 0.0, "best_play": True} and top["best"] == shown["best"]
+    worse = next(o for o in options if o.equity < options[0].equity - 1)
+    rank = 1 + sum(1 for o in options if o.equity > worse.equity + 1e-9)
+    judged = answer(client, {"move": format_move(worse.move, notation, game.board)}).json()["answer"]
+    assert judged["rank"] == rank > 1 and not judged["best_play"]
+    assert judged["lost"] == pytest.approx(options[0].equity - worse.equity, abs=0.01)
+    assert judged["score"] == worse.score
+    assert client.get(f"/api/puzzles/{NUMBER}").json() == before  # nothing changed
+
+
+def test_an_exchange_is_ranked_too(client: TestClient, puzzle: Puzzle) -> None:
+    game = puzzle.game
+    rack = game.rack_text(game.to_move)
+    assert len(game.bag) >= 7
+    judged = answer(client, {"move": f"exchange {rack[:2]}"})
+    assert judged.status_code == 200, judged.text
+    assert judged.json()["answer"]["move"].lower().startswith(("exchange", "-"))
+    assert judged.json()["answer"]["rank"] > 1
+    missing = next(letter for letter in "QZXJKVWY" if letter not in rack)
+    error(answer(client, {"move": f"exchange {missing}"}), 422, "cannot_make")
+
+
+def test_illegal_moves_and_phonies_are_named(client: TestClient, puzzle: Puzzle) -> None:
+    game = puzzle.game
+    phony, words = a_phony(game, puzzle)
+    refused = error(answer(client, {"move": phony}), 422, "phony_word")
+    assert refused["words"] == words and "not in the dictionary (ENABLE)" in refused["message"]
+    assert words[0] in refused["message"] and "Try another play" in refused["message"]
+    rows = game.board.rows_text()
+    rack = game.rack_text(game.to_move).replace("?", "")
+    far = next(format_move(Place(r, c, Direction.ACROSS, rack[:2]), game.rules.notation, game.board)
+               for r in range(15) for c in range(14)
+               if all(rows[y][x] == "." for y in range(max(0, r - 1), min(15, r + 2))
+                      for x in range(max(0, c - 1), min(15, c + 3))))
+    assert "touch" in error(answer(client, {"move": far}), 422, "illegal_move")["message"]  # the engine's reason
+    assert "a pass is not ranked" in error(answer(client, {"move": "pass"}), 422, "not_ranked")["message"]
+    error(answer(client, {"move": "challenge"}), 422, "not_ranked")
+    error(answer(client, {"move": "zz"}), 422, "malformed_move")
+    assert "not a square" in error(answer(client, {"move": "Z99 QI"}), 422, "illegal_move")["message"]
+
+
+def test_a_number_is_always_the_same_puzzle(client: TestClient, tmp_path: Path) -> None:
+    """The same position from another server and from another process (another hash seed),
+    and another position from another number."""
+    position = client.get(f"/api/puzzles/{NUMBER}").json()
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'other.sqlite3'}", computer_processes=0)) as other:
+        assert other.get(f"/api/puzzles/{NUMBER}").json() == position
+        assert other.get(f"/api/puzzles/{NUMBER + 1}").json()["board"] != position["board"]
+    script = ("import json; from qiza.lexicon import load_lexicon; from qiza.players.puzzle_cli import self_play_puzzle; "
+              "from qiza.web.puzzles import position_json; "
+              f"print(json.dumps(position_json(self_play_puzzle(load_lexicon('enable'), {NUMBER}).game, {NUMBER})))")
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    made = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=600, check=True)
+    assert json.loads(made.stdout) == position
+
+
+def test_hostile_input_is_a_clear_4xx(client: TestClient) -> None:
+    for number in ("0", "-1", str(10 ** 30), str(MAX_PUZZLE + 1), "abc", "1.5", "1e3", "%20"):
+        error(client.get(f"/api/puzzles/{number}"), 422, "malformed_request")
+        error(client.post(f"/api/puzzles/{number}/answer", json={"give_up": True}), 422, "malformed_request")
+    bodies: list[Any] = [{}, {"move": ""}, {"move": "H8 " + "A" * 60}, {"move": "H8 QI", "give_up": True},
+                         {"give_up": False}, {"give_up": 1}, {"give_up": "true"}, {"move": 5}, {"move": ["H8 QI"]}, [],
+                         "H8 QI", None, {"move": "H8 QI", "extra": 1}]
+    for body in bodies:
+        error(answer(client, body), 422, "malformed_request")
+    error(client.post(f"/api/puzzles/{NUMBER}/answer", content=b"{not json", headers={"Content-Type": "application/json"}),
+          422, "malformed_request")
+    error(client.post(f"/api/puzzles/{NUMBER}/answer", content=b'{"move": "' + b"A" * 70_000 + b'"}',
+                      headers={"Content-Type": "application/json"}), 413, "body_too_large")
+    error(client.get(f"/api/puzzles/{NUMBER}/answer"), 405, "method_not_allowed")
+    error(client.post(f"/api/puzzles/{NUMBER}", json={}), 405, "method_not_allowed")
+    error(answer(client, {"move": "H8 \u0000\u202e"}), 422, "malformed_move")
+
+
+def test_new_puzzles_per_address_are_limited(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(web_puzzles, "MADE_AT_ONCE", 2)
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'few.sqlite3'}", computer_processes=0)) as few:
+        error(few.get("/api/puzzles/0"), 422, "malformed_request")  # not counted
+        assert few.get("/api/puzzles/1").status_code == 200
+        assert answer(few, {"give_up": True}, 2).status_code == 200
+        assert few.get("/api/puzzles/1").status_code == 200  # made before: free
+        assert answer(few, {"move": "pass"}, 2).status_code == 422
+        refused = few.get("/api/puzzles/3")
+        body = error(refused, 429, "too_many_puzzles")
+        assert "try again in 2 seconds" in body["message"] and refused.headers["Retry-After"] == "2"
+
+
+def test_a_puzzle_asked_for_at_once_is_made_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    made: list[int] = []
+    lock = threading.Lock()
+    real = web_puzzles.make
+
+    def counted(lexicon: str, number: int) -> Any:
+        with lock:
+            made.append(number)
+        return real(lexicon, number)
+
+    monkeypatch.setattr(web_puzzles, "make", counted)
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'once.sqlite3'}", computer_processes=0)) as once:
+        with ThreadPoolExecutor(4) as pool:
+            answers = list(pool.map(lambda _: once.get("/api/puzzles/11").json(), range(4)))
+        assert made == [11] and all(a == answers[0] for a in answers)
+
+
+def test_the_numbers_agree() -> None:
+    assert web_puzzles.MAX_PUZZLE == MAX_PUZZLE
