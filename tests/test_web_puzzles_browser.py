@@ -1,0 +1,126 @@
+"""The puzzles page in headless Chromium (as tests/test_web_browser.py): a phony typed is named
+and the player tries again, the best play is ranked first, and the page works with the
+keyboard alone (the focus goes where the next step is, the verdict is said in a live region)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (python package) is not installed")
+pytest.importorskip("uvicorn")
+pytest.importorskip("qiza.players.puzzle_cli")
+
+from test_web_browser import CHROMIUM, ServerThread, chromium, watch  # noqa: E402
+from test_web_puzzles import a_phony  # noqa: E402
+
+from qiza.lexicon import load_lexicon  # noqa: E402
+from qiza.move import format_move  # noqa: E402
+from qiza.players.puzzle_cli import Puzzle, self_play_puzzle  # noqa: E402
+
+pytestmark = pytest.mark.skipif(not (os.path.exists(CHROMIUM) or shutil.which("chromium")),
+                                reason=f"chromium is not installed at {CHROMIUM}")
+NUMBER = 7
+MADE = 120_000
+"""Milliseconds a page is given to show a puzzle: a computer worker makes it, and the first
+waits for the worker's warm-up (the lexicon and the compiled move generator loaded)."""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
+    with ServerThread(f"sqlite:///{tmp_path_factory.mktemp('puzzles') / 'puzzles.sqlite3'}") as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with chromium() as launched:
+        yield launched
+
+
+@pytest.fixture(scope="module")
+def puzzle() -> Puzzle:
+    return self_play_puzzle(load_lexicon("enable"), NUMBER)
+
+
+def open_puzzle(browser: Any, url: str, errors: list[str]) -> Any:
+    page = browser.new_context(viewport={"width": 1100, "height": 1000}).new_page()
+    watch(page, errors)
+    page.set_default_timeout(15000)
+    page.goto(url)
+    sync_api.expect(page.locator("#verdict")).to_have_text(re.compile(r"^Puzzle \d+: find the best play"), timeout=MADE)
+    return page
+
+
+def focused(page: Any) -> str:
+    return str(page.evaluate("document.activeElement ? document.activeElement.id : ''"))
+
+
+def test_a_phony_is_named_and_the_best_play_ranked_first(server: ServerThread, browser: Any, puzzle: Puzzle) -> None:
+    errors: list[str] = []
+    page = open_puzzle(browser, f"{server.url}/puzzles/{NUMBER}", errors)
+    game = puzzle.game
+    rack = game.rack_text(game.to_move)
+    sync_api.expect(page.locator("#puzzle-title")).to_have_text(f"Puzzle {NUMBER}")
+    sync_api.expect(page.locator("#rack [role=listitem]")).to_have_count(len(rack))
+    assert page.locator("#board .square.filled").count() == sum(ch != "." for row in game.board.rows_text() for ch in row)
+    assert page.locator("#verdict").get_attribute("role") == "status"
+    phony, words = a_phony(game, puzzle)
+    page.locator("#move-text").fill(phony)
+    page.locator("#move-text").press("Enter")
+    verdict = page.locator("#verdict")
+    sync_api.expect(verdict).to_have_text(re.compile(re.escape(f"{phony}: {words[0]}") + ".* not in the dictionary"))
+    assert page.locator("#answer").is_hidden() and focused(page) == "move-text"  # try again
+    best = puzzle.ranked()[0]
+    page.locator("#move-text").fill(format_move(best.move, game.rules.notation, game.board))
+    page.locator("#check").click()
+    sync_api.expect(verdict).to_contain_text("The best play — well found!")
+    first = page.locator("#best tbody tr").first
+    sync_api.expect(first).to_have_class("yours")
+    sync_api.expect(first.locator("td").nth(1)).to_have_text(format_move(best.move, game.rules.notation, game.board))
+    sync_api.expect(page.locator("#best tbody tr")).to_have_count(5)
+    assert errors == []
+
+
+def test_the_keyboard_alone_reaches_the_answer_and_the_next_puzzle(server: ServerThread, browser: Any,
+                                                                    puzzle: Puzzle) -> None:
+    errors: list[str] = []
+    page = open_puzzle(browser, f"{server.url}/puzzles/{NUMBER}", errors)
+    page.locator("#move-text").focus()
+    page.keyboard.press("Tab")
+    assert focused(page) == "check"
+    page.keyboard.press("Enter")  # nothing typed: said, and the focus goes back to the box
+    sync_api.expect(page.locator("#verdict")).to_have_text("Type a square and a word first, e.g. H8 WORD.")
+    assert focused(page) == "move-text"
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")
+    assert focused(page) == "give-up"
+    page.keyboard.press("Enter")
+    best = format_move(puzzle.ranked()[0].move, puzzle.game.rules.notation, puzzle.game.board)
+    sync_api.expect(page.locator("#verdict")).to_have_text(re.compile(f"^The best play: {re.escape(best)}, "))
+    sync_api.expect(page.locator("#answer")).to_be_focused()
+    page.locator("#next").focus()
+    page.keyboard.press("Enter")
+    sync_api.expect(page.locator("#verdict")).to_have_text(re.compile(rf"^Puzzle {NUMBER + 1}: "), timeout=MADE)
+    assert page.url.endswith(f"/puzzles/{NUMBER + 1}") and page.locator("#answer").is_hidden()
+    sync_api.expect(page.locator("#move-text")).to_be_focused()
+    page.go_back()  # the browser's history goes back to the puzzle before
+    sync_api.expect(page.locator("#verdict")).to_have_text(re.compile(rf"^Puzzle {NUMBER}: "))
+    assert errors == []
+
+
+def test_puzzles_from_the_lobby(server: ServerThread, browser: Any) -> None:
+    errors: list[str] = []
+    page = browser.new_context().new_page()
+    watch(page, errors)
+    page.goto(server.url + "/")
+    page.locator("#puzzles-link").click()
+    sync_api.expect(page.locator("#verdict")).to_have_text(re.compile(r"^Puzzle \d+: find the best play"), timeout=MADE)
+    assert re.search(r"/puzzles/\d+$", page.url)
+    assert errors == []
