@@ -222,3 +222,20 @@ def test_a_puzzle_asked_for_at_once_is_made_once(tmp_path: Path, monkeypatch: py
 
 def test_the_numbers_agree() -> None:
     assert web_puzzles.MAX_PUZZLE == MAX_PUZZLE
+
+
+def test_the_puzzles_kept_are_the_last_asked_for(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    made: list[int] = []
+    real = web_puzzles.make
+
+    def counted(lexicon: str, number: int) -> Any:
+        made.append(number)
+        return real(lexicon, number)
+
+    monkeypatch.setattr(web_puzzles, "make", counted)
+    app = create_app(f"sqlite:///{tmp_path / 'kept.sqlite3'}", computer_processes=0)
+    with TestClient(app):
+        kept = web_puzzles.Puzzles(app.state.service, kept=2)
+        for number in (1, 2, 1, 3, 1, 2):  # 2 dropped for 3 (1 was asked for since), then made again
+            assert kept.position(number)["number"] == number
+        assert made == [1, 2, 3, 2]

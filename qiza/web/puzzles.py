@@ -39,7 +39,7 @@ from qiza.web.views import rules_json
 #: computer players to import)
 MAX_PUZZLE = 1_000_000_000
 #: puzzles kept made (the least recently asked for are dropped first)
-KEPT = 64
+KEPT = 32
 #: puzzles one address may have made at once, then one every :data:`MADE_EVERY` seconds (those
 #: already made cost nothing)
 MADE_AT_ONCE = 30
@@ -167,8 +167,9 @@ class Puzzles:
             except ImportError:
                 raise ApiError(501, "puzzles_unavailable", "the computer players are not installed") from None
             game = savefile.from_dict(made.save, lexicon=lexicon)
-            puzzle = _Puzzle(made, game, {key: i for i, key in reversed(list(enumerate(made.keys)))},
-                             position_json(game, number))
+            index = {key: i for i, key in reversed(list(enumerate(made.keys)))}
+            made.keys = []  # the index has them
+            puzzle = _Puzzle(made, game, index, position_json(game, number))
             with self._guard:
                 self._puzzles[number] = puzzle
                 while len(self._puzzles) > self.kept:
@@ -188,8 +189,8 @@ class Puzzles:
         (``move`` None: the best plays alone). An illegal move or a phony: 422, naming why."""
         puzzle = self._get(number, before_work)
         made = puzzle.made
-        best = [self._play(made, i) for i in range(min(BEST_SHOWN, len(made.keys)))]
-        out: dict[str, Any] = {"number": number, "plays": len(made.keys), "best": best}
+        best = [self._play(made, i) for i in range(min(BEST_SHOWN, len(made.moves)))]
+        out: dict[str, Any] = {"number": number, "plays": len(made.moves), "best": best}
         if move is None:
             return out
         chosen = self._judge(puzzle, move)
