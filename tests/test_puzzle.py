@@ -129,3 +129,5 @@ def test_the_command_asks_a_numbered_puzzle(monkeypatch: pytest.MonkeyPatch, cap
     assert f"to play with {game.rack_text(game.to_move)}." in out and "From puzzle 42, a computer game" in out
     assert main(["puzzle", "--number", "0"]) == 1
     assert "--number must be from 1 to" in capsys.readouterr().err
+    assert main(["puzzle", "--number", "5", "some.gcg"]) == 1
+    assert "give it without records" in capsys.readouterr().err

@@ -269,6 +269,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.count < 1:
         raise QizaError(f"--count must be at least 1, not {args.count}")
+    if args.number is not None and args.records:
+        raise QizaError("--number asks the computer's numbered puzzles: give it without records")
     if args.number is not None and not 1 <= args.number <= MAX_PUZZLE - args.count + 1:
         raise QizaError(f"--number must be from 1 to {MAX_PUZZLE - args.count + 1}, not {args.number}")
     prepare_move_generator()
