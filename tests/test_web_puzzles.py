@@ -239,3 +239,16 @@ def test_the_puzzles_kept_are_the_last_asked_for(tmp_path: Path, monkeypatch: py
         for number in (1, 2, 1, 3, 1, 2):  # 2 dropped for 3 (1 was asked for since), then made again
             assert kept.position(number)["number"] == number
         assert made == [1, 2, 3, 2]
+
+
+def test_plays_with_a_blank_are_found_and_ties_share_a_rank(client: TestClient) -> None:
+    blank = self_play_puzzle(load_lexicon("enable"), 77)  # a rack with a blank: the best plays use it
+    game = blank.game
+    assert "?" in game.rack_text(game.to_move)
+    options = blank.ranked()[:5]
+    assert any(ch.islower() for ch in format_move(options[0].move, game.rules.notation, game.board))
+    for option in options:
+        judged = answer(client, {"move": format_move(option.move, game.rules.notation, game.board)}, 77)
+        assert judged.status_code == 200, judged.text
+        better = sum(1 for o in blank.ranked() if o.equity > option.equity + 1e-9)
+        assert judged.json()["answer"]["rank"] == 1 + better
