@@ -21,7 +21,7 @@ from test_web_browser import CHROMIUM, ServerThread, chromium, watch  # noqa: E4
 from test_web_puzzles import a_phony  # noqa: E402
 
 from qiza.lexicon import load_lexicon  # noqa: E402
-from qiza.move import format_move  # noqa: E402
+from qiza.move import Direction, Place, format_move  # noqa: E402
 from qiza.players.puzzle_cli import Puzzle, self_play_puzzle  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not (os.path.exists(CHROMIUM) or shutil.which("chromium")),
@@ -112,6 +112,43 @@ def test_the_keyboard_alone_reaches_the_answer_and_the_next_puzzle(server: Serve
     sync_api.expect(page.locator("#move-text")).to_be_focused()
     page.go_back()  # the browser's history goes back to the puzzle before
     sync_api.expect(page.locator("#verdict")).to_have_text(re.compile(rf"^Puzzle {NUMBER}: "))
+    assert errors == []
+
+
+def type_on_board(page: Any, move: Place) -> None:
+    """Puts ``move``'s tiles down by typing them on the board, from its first new tile."""
+    cells = move.cells()
+    dr, dc = move.direction.step
+    first = next(i for i, c in enumerate(cells) if c != ".")
+    square = page.locator(f"#sq-{chr(65 + move.col + first * dc)}{move.row + first * dr + 1}")
+    square.click()
+    way = "across" if move.direction is Direction.ACROSS else "down"
+    if f"typing {way}" not in (square.get_attribute("aria-label") or ""):
+        square.click()  # the same square again turns the arrow
+    sync_api.expect(square).to_have_attribute("aria-label", re.compile(f"typing {way}"))
+    page.keyboard.type("".join(c for c in cells if c != "."))
+
+
+def test_tiles_typed_on_the_board_write_the_move(server: ServerThread, browser: Any, puzzle: Puzzle) -> None:
+    """The tiles put down on the board are the move in the box, written as the engine writes
+    it (the letters already on the board in brackets), and Enter checks it."""
+    errors: list[str] = []
+    page = open_puzzle(browser, f"{server.url}/puzzles/{NUMBER}", errors)
+    game = puzzle.game
+    plays = [(o.move, o.equity) for o in puzzle.ranked()[:8]
+             if isinstance(o.move, Place) and o.move.word.upper() == o.move.word]  # no blank
+    assert any("." in move.word for move, _ in plays)  # one plays through a letter on the board
+    for move, _ in plays:
+        page.locator("#move-text").fill("")  # takes the tiles back
+        sync_api.expect(page.locator("#board .square.tentative")).to_have_count(0)
+        type_on_board(page, move)
+        sync_api.expect(page.locator("#move-text")).to_have_value(format_move(move, game.rules.notation, game.board))
+    page.keyboard.press("Enter")
+    rank = 1 + sum(1 for o in puzzle.ranked() if o.equity > plays[-1][1] + 1e-9)
+    sync_api.expect(page.locator("#verdict")).to_contain_text(
+        "The best play" if rank == 1 else f"Number {rank} of {len(puzzle.ranked())} plays")
+    page.keyboard.press("Q" if "Q" not in game.rack_text(game.to_move) else "Z")
+    sync_api.expect(page.locator("#verdict")).to_have_text(re.compile(r"^No [QZ] on your rack\.$"))
     assert errors == []
 
 

@@ -1,8 +1,9 @@
 /* The puzzles page: a position to find the best play in (/puzzles/N), the move typed checked by
    the server (an illegal move or a phony named, and the player tries again), ranked among every
-   play, and the best plays shown. The board is drawn as the game page draws it (board.js). */
-import {render, setRenderer, setText, store, tileLabels} from "./state.js";
-import {renderBoard, squareName, tileElement, tileValue} from "./board.js";
+   play, and the best plays shown. The board is drawn as the game page draws it (board.js), and
+   takes letters typed on it as the game page does: the tiles put down are written in the move box. */
+import {render, setRenderer, setText, store, tileLabels, update} from "./state.js";
+import {renderBoard, setBoardHooks, squareName, tileElement, tileValue, usedIndexes} from "./board.js";
 import {renderTracker} from "./panel.js";
 import {plural} from "./words.js";
 
@@ -31,20 +32,78 @@ function points(n) { return plural(n, "point"); }
 function equity(n) { return Number(n).toFixed(1); }
 
 function notationHelp(notation) {
-  return notation === "tournament"
+  return (notation === "tournament"
     ? "Tournament notation: number first (8H) reads across, letter first (H8) reads down."
-    : "Letter first (H8) reads across, number first (8H) reads down. Choosing a square on the board puts it in the box.";
+    : "Letter first (H8) reads across, number first (8H) reads down.")
+    + " Or choose a square on the board and type your letters there.";
 }
 
 function renderRack() {
   const box = $("rack");
-  box.replaceChildren(...tileLabels(store.game.rack).map(ch => {
+  const used = usedIndexes();
+  box.replaceChildren(...store.rack.map((ch, index) => {
     const tile = tileElement(ch);
     tile.classList.add("rack-tile", "puzzle-tile");
+    tile.classList.toggle("used", used.has(index));
     tile.setAttribute("role", "listitem");
-    tile.setAttribute("aria-label", ch === "?" ? "blank" : `${ch}, ${points(tileValue(ch))}`);
+    tile.setAttribute("aria-label", (ch === "?" ? "blank" : `${ch}, ${points(tileValue(ch))}`)
+      + (used.has(index) ? ", on the board" : ""));
     return tile;
   }));
+}
+
+// -- tiles put on the board, written in the move box --------------------------------------------
+function letterOn(sq) {
+  const size = store.game.rules.size;
+  return store.game.board[Math.floor(sq / size)][sq % size];
+}
+
+/** A square's name in the puzzle's notation, for a word read ``across`` or down from it. */
+function coordinateOf(sq, across) {
+  const name = squareName(sq);
+  const letter = name[0], row = name.slice(1);
+  return across !== (store.game.notation === "tournament") ? letter + row : row + letter;
+}
+
+/** The tiles put on the board as a move ("H8 WO(R)D"), or null when they are not in one line
+    without gaps. */
+function tentativeMove() {
+  const size = store.game.rules.size;
+  const squares = [...store.tentative.keys()].sort((a, b) => a - b);
+  const taken = sq => sq >= 0 && sq < size * size && (letterOn(sq) !== "." || store.tentative.has(sq));
+  const first = squares[0];
+  let across = squares.every(sq => Math.floor(sq / size) === Math.floor(first / size));
+  if (squares.length === 1) {  // one tile: the way it makes a word with the tiles beside it
+    const c = first % size;
+    across = (c > 0 && taken(first - 1)) || (c < size - 1 && taken(first + 1)) || !(taken(first - size) || taken(first + size));
+  } else if (!across && !squares.every(sq => sq % size === first % size)) {
+    return null;
+  }
+  const step = across ? 1 : size;
+  const inLine = sq => across ? Math.floor(sq / size) === Math.floor(first / size) && sq >= 0 : sq >= 0 && sq < size * size;
+  let start = first;
+  while (inLine(start - step) && taken(start - step)) start -= step;
+  let word = "", kept = "", sq = start;
+  const label = ch => ch.length > 1 ? `[${ch}]` : ch;
+  for (; inLine(sq) && taken(sq); sq += step) {
+    if (store.tentative.has(sq)) {
+      if (kept) { word += `(${kept})`; kept = ""; }
+      word += label(store.tentative.get(sq).char);
+    } else {
+      kept += label(letterOn(sq));
+    }
+  }
+  if (kept) word += `(${kept})`;
+  if (squares.some(q => q >= sq)) return null;  // a gap before the last tile
+  return `${coordinateOf(start, across)} ${word}`;
+}
+
+/** After the tiles on the board change: the move box says them. */
+function tilesChanged() {
+  if (!store.tentative.size) { $("move-text").value = ""; coordinate = ""; return; }
+  const move = tentativeMove();
+  $("move-text").value = move || "";
+  if (!move) say("The tiles must be in one line, without gaps.");
 }
 
 function renderPlayers() {
@@ -67,12 +126,8 @@ function renderPlayers() {
 /** A square chosen on the board (clicked, or moved to with the keys) goes into the move box, in
     the direction its arrow shows; the word typed after it stays. */
 function followCursor() {
-  if (store.cursor === null) return;
-  const name = squareName(store.cursor);
-  const letter = name[0], row = name.slice(1);
-  const across = store.direction === "across";
-  const tournament = store.game.notation === "tournament";
-  const coord = across !== tournament ? letter + row : row + letter;
+  if (store.cursor === null || store.tentative.size) return;
+  const coord = coordinateOf(store.cursor, store.direction === "across");
   if (coord === coordinate) return;
   const input = $("move-text");
   const word = input.value.trim().split(/\s+/).slice(1).join(" ");
@@ -81,6 +136,11 @@ function followCursor() {
 }
 
 function renderAll() {
+  if (store.message) {  // a note of the board's (no such letter on the rack)
+    const note = store.message;
+    store.message = "";
+    say(note);
+  }
   renderPlayers();
   renderBoard();
   renderRack();
@@ -119,6 +179,7 @@ async function load(n, push) {
   if (push) history.pushState({number: n}, "", `/puzzles/${n}`);
   document.title = `Puzzle ${n} — qiza`;
   setText($("puzzle-title"), `Puzzle ${n}`);
+  store.tentative.clear();
   clearAnswer();
   $("move-text").value = "";
   coordinate = "";
@@ -129,6 +190,8 @@ async function load(n, push) {
     if (n !== number) return;  // another puzzle was asked for meanwhile
     position.board = position.board.map(row => tileLabels(row));
     store.game = position;
+    store.me = {seat: position.to_move};  // the board takes the letters typed on it
+    store.rack = tileLabels(position.rack);
     store.cursor = null;
     store.direction = "across";
     store.tentative.clear();
@@ -145,7 +208,7 @@ async function load(n, push) {
 }
 
 async function check(event) {
-  event.preventDefault();
+  if (event) event.preventDefault();
   if (busy || !store.game) return;
   const move = $("move-text").value.trim();
   if (!move || /^[A-Za-z]?\d*[A-Za-z]?$/.test(move)) {
@@ -193,6 +256,11 @@ function numberFromPath() {
 
 function start() {
   setRenderer(renderAll);
+  setBoardHooks({changed: tilesChanged, submit: () => check(null)});
+  // a move typed in the box takes back the tiles put on the board (the box says the move)
+  $("move-text").addEventListener("input", () => {
+    if (store.tentative.size) update(s => { s.tentative.clear(); });
+  });
   $("answer-form").addEventListener("submit", check);
   $("give-up").addEventListener("click", giveUp);
   $("next").addEventListener("click", async () => {
