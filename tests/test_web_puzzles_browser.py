@@ -152,6 +152,29 @@ def test_tiles_typed_on_the_board_write_the_move(server: ServerThread, browser: 
     assert errors == []
 
 
+def test_a_check_sent_while_the_last_is_on_its_way_is_answered(server: ServerThread, browser: Any,
+                                                                 puzzle: Puzzle) -> None:
+    """A key pressed while the server has not answered yet is not lost without a word."""
+    errors: list[str] = []
+    page = open_puzzle(browser, f"{server.url}/puzzles/{NUMBER}", errors)
+    held: list[Any] = []
+
+    def hold(route: Any) -> None:
+        held.append(route)
+
+    page.route(re.compile(r".*/api/puzzles/\d+/answer$"), hold)
+    page.locator("#move-text").fill(format_move(puzzle.ranked()[0].move, puzzle.game.rules.notation, puzzle.game.board))
+    page.locator("#move-text").press("Enter")
+    page.wait_for_timeout(100)
+    assert len(held) == 1
+    page.locator("#move-text").press("Enter")
+    sync_api.expect(page.locator("#verdict")).to_have_text(
+        "The last request is still on its way: wait for its answer, then try again.")
+    held[0].continue_()
+    sync_api.expect(page.locator("#verdict")).to_contain_text("The best play — well found!")
+    assert len(held) == 1 and errors == []
+
+
 def test_puzzles_from_the_lobby(server: ServerThread, browser: Any) -> None:
     errors: list[str] = []
     page = browser.new_context().new_page()

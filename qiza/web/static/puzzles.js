@@ -207,9 +207,16 @@ async function load(n, push) {
   }
 }
 
+/** Whether the page is waiting for the server (said, so that a key pressed meanwhile is not lost
+    without a word). */
+function waiting() {
+  if (busy) say("The last request is still on its way: wait for its answer, then try again.");
+  return busy || !store.game;
+}
+
 async function check(event) {
   if (event) event.preventDefault();
-  if (busy || !store.game) return;
+  if (waiting()) return;
   const move = $("move-text").value.trim();
   if (!move || /^[A-Za-z]?\d*[A-Za-z]?$/.test(move)) {
     say("Type a square and a word first, e.g. H8 WORD.");
@@ -233,7 +240,7 @@ async function check(event) {
 }
 
 async function giveUp() {
-  if (busy || !store.game) return;
+  if (waiting()) return;
   setBusy(true);
   try {
     const result = await qiza.api("POST", `/api/puzzles/${number}/answer`, {give_up: true});
@@ -264,7 +271,7 @@ function start() {
   $("answer-form").addEventListener("submit", check);
   $("give-up").addEventListener("click", giveUp);
   $("next").addEventListener("click", async () => {
-    if (busy) return;
+    if (waiting()) return;
     await load(number >= MAX_PUZZLE ? 1 : number + 1, true);
     $("move-text").focus();
   });
