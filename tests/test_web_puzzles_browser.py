@@ -175,6 +175,25 @@ def test_a_check_sent_while_the_last_is_on_its_way_is_answered(server: ServerThr
     assert len(held) == 1 and errors == []
 
 
+def test_a_next_puzzle_refused_leaves_the_puzzle_shown(server: ServerThread, browser: Any, puzzle: Puzzle) -> None:
+    """Next puzzle refused (too many new puzzles from this address): the page says so and stays
+    on the puzzle it showed, whose moves are still checked against it."""
+    errors: list[str] = []
+    page = open_puzzle(browser, f"{server.url}/puzzles/{NUMBER}", errors)
+    refusal = {"error": {"code": "too_many_puzzles", "retry_after": 2,
+                         "message": "too many new puzzles from your address: try again in 2 seconds"}}
+    page.route(f"**/api/puzzles/{NUMBER + 1}", lambda route: route.fulfill(status=429, json=refusal))
+    page.locator("#next").click()
+    sync_api.expect(page.locator("#verdict")).to_have_text(
+        f"Too many new puzzles from your address: try again in 2 seconds. This is still puzzle {NUMBER}.")
+    sync_api.expect(page.locator("#puzzle-title")).to_have_text(f"Puzzle {NUMBER}")
+    assert page.url.endswith(f"/puzzles/{NUMBER}")
+    page.locator("#move-text").fill(format_move(puzzle.ranked()[0].move, puzzle.game.rules.notation, puzzle.game.board))
+    page.locator("#check").click()
+    sync_api.expect(page.locator("#verdict")).to_contain_text("The best play — well found!")
+    assert errors == []
+
+
 def test_puzzles_from_the_lobby(server: ServerThread, browser: Any) -> None:
     errors: list[str] = []
     page = browser.new_context().new_page()

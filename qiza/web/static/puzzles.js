@@ -173,12 +173,21 @@ function setBusy(on) {
   for (const id of ["check", "give-up", "next"]) $(id).setAttribute("aria-disabled", String(on));
 }
 
-/** Shows puzzle ``n`` (``push``: as a new page of the browser's history). */
-async function load(n, push) {
-  number = n;
-  if (push) history.pushState({number: n}, "", `/puzzles/${n}`);
+let loads = 0;  // puzzles asked for: only the answer to the last one asked is shown
+
+function showTitle(n) {
   document.title = `Puzzle ${n} — qiza`;
   setText($("puzzle-title"), `Puzzle ${n}`);
+}
+
+/** Shows puzzle ``n`` (``push``: as a new page of the browser's history). One that cannot be
+    shown (too many new puzzles just now) leaves the puzzle shown before as it was. */
+async function load(n, push) {
+  const asked = ++loads;
+  const before = store.game ? store.game.number : null;
+  number = n;
+  if (push) history.pushState({number: n}, "", `/puzzles/${n}`);
+  showTitle(n);
   store.tentative.clear();
   clearAnswer();
   $("move-text").value = "";
@@ -187,7 +196,7 @@ async function load(n, push) {
   setBusy(true);
   try {
     const position = await qiza.api("GET", `/api/puzzles/${n}`);
-    if (n !== number) return;  // another puzzle was asked for meanwhile
+    if (asked !== loads) return;  // another puzzle was asked for meanwhile
     position.board = position.board.map(row => tileLabels(row));
     store.game = position;
     store.me = {seat: position.to_move};  // the board takes the letters typed on it
@@ -201,9 +210,18 @@ async function load(n, push) {
     const rack = tileLabels(position.rack).map(ch => ch === "?" ? "blank" : ch).join(" ");
     say(`Puzzle ${n}: find the best play with ${rack}.`);
   } catch (error) {
-    say(sentence(error.message));
+    if (asked !== loads) return;
+    if (before !== null && before !== n) {  // still the puzzle shown before
+      number = before;
+      showTitle(before);
+      history.replaceState({number: before}, "", `/puzzles/${before}`);
+      render();
+      say(`${sentence(error.message)} This is still puzzle ${before}.`);
+    } else {
+      say(sentence(error.message));
+    }
   } finally {
-    if (n === number) setBusy(false);
+    if (asked === loads) setBusy(false);
   }
 }
 
