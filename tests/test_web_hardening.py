@@ -1054,3 +1054,18 @@ def test_serve_passes_its_limits_to_the_app(monkeypatch: pytest.MonkeyPatch) -> 
     with pytest.raises(Stop):
         server.run(parser.parse_args([]))
     assert made["heavy_work"] == 10
+
+
+def test_a_limit_says_how_long_to_wait_in_plain_words() -> None:
+    from qiza.web.errors import ApiError
+    from qiza.web.throttle import FailureThrottle
+
+    now = [0.0]
+    throttle = FailureThrottle(1, 1.0, clock=lambda: now[0])
+    throttle.take("address", "too_many_things", "things")
+    with pytest.raises(ApiError) as refused:
+        throttle.take("address", "too_many_things", "things")
+    assert refused.value.message == "too many things from your address: try again in 1 second"
+    assert refused.value.extra["retry_after"] == 1
+    now[0] += 1.0
+    throttle.take("address", "too_many_things", "things")  # refilled

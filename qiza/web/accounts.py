@@ -34,6 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from qiza.text import plural
 from qiza.web.db import Store, sessions, users
 from qiza.web.errors import ApiError, errors
 from qiza.web.names import skeleton
@@ -291,7 +292,7 @@ def router(accounts: Accounts, throttle: FailureThrottle, sign_up_burst: int = S
         key = (request.client.host if request.client else "", "signin", name_key(name))
         wait = throttle.wait(key)
         if wait:
-            raise ApiError(429, "too_many_attempts", f"too many wrong passwords: try again in {wait} seconds",
+            raise ApiError(429, "too_many_attempts", f"too many wrong passwords: try again in {plural(wait, 'second')}",
                            retry_after=wait)
         return key
 

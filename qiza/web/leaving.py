@@ -22,6 +22,7 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from qiza.game import EndReason, Game
+from qiza.text import plural
 from qiza.web.db import GameRow
 from qiza.web.errors import ApiError, errors
 from qiza.web.seeks import GameIdPath
@@ -115,7 +116,7 @@ class Leaving:
                                f"moves within {int(self.claim_after)} seconds of it")
             left = float(reminder["claim_at"]) - self.games.now()
             if left > 0:
-                raise ApiError(409, "too_soon", f"the game can be claimed in {int(left) + 1} seconds")
+                raise ApiError(409, "too_soon", f"the game can be claimed in {plural(int(left) + 1, 'second')}")
             game.resign(game.to_move, EndReason.ABANDONED)  # with two others still in, the game goes on
 
         return self._act(request, game_id, body, take, moved=True)

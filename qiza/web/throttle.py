@@ -17,6 +17,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 
+from qiza.text import plural
+
 T = TypeVar("T")
 #: error codes of a wrong guess
 GUESS_FAILURES = frozenset({"wrong_token", "wrong_invite"})
@@ -84,7 +86,7 @@ class FailureThrottle:
 
         wait = self.wait(key)
         if wait:
-            raise ApiError(429, code, f"too many {what} from your address: try again in {wait} seconds",
+            raise ApiError(429, code, f"too many {what} from your address: try again in {plural(wait, 'second')}",
                            retry_after=wait)
 
     def take(self, key: Hashable, code: str, what: str) -> None:
@@ -102,7 +104,7 @@ class FailureThrottle:
         wait = self.wait(key)
         if wait:
             raise ApiError(429, "too_many_attempts", "too many wrong seat tokens or invites for this game from "
-                           f"your address: try again in {wait} seconds", retry_after=wait)
+                           f"your address: try again in {plural(wait, 'second')}", retry_after=wait)
         try:
             return check(*args)
         except ApiError as exc:
