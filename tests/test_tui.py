@@ -127,6 +127,18 @@ def test_three_people_hot_seat_one_resigns_and_the_others_play_on(monkeypatch: p
     assert 1 not in again.winners()
 
 
+def test_after_a_resignation_the_next_person_is_handed_the_device(monkeypatch: pytest.MonkeyPatch,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """Ann resigns a game of three with Bob and a computer: Bob is the only person still in, but
+    Ann still sits at the screen, so Bob's rack waits for the hand-over, in the challenge round too."""
+    game = new_game(players=3, seed=4)
+    status, out = play(["-p", "Ann", "-p", "Bob", "-p", "computer:easy", "--first-player", "fixed", "--seed", "4"],
+                       ["resign", "pass", "quit"], monkeypatch, capsys)
+    after = out.split("Ann resigns and is out of the game; the others play on.")[1]
+    assert after.index("-- pass the device to Bob --") < after.index("Bob's rack")
+    assert game.rack_text(1) not in out.split("-- pass the device to Bob --")[0].split("Ann resigns")[1]
+
+
 def test_the_panel_and_the_score_sheet_show_who_is_out() -> None:
     from qiza.sheet import EndReason
     from qiza.tui import render

@@ -362,6 +362,12 @@ class Session:
         look at the screen to play)."""
         return [i for i, s in enumerate(self.seats) if not s.computer and self.game.in_game(i)]
 
+    def shares_device(self) -> bool:
+        """Whether more than one person plays at this screen (hot seat): a rack is shown only
+        after a hand-over. A person who left a game of three or four still sits at it, so it
+        stays shared."""
+        return sum(not s.computer for s in self.seats) > 1
+
     def draw(self, viewer: int | None, *, force: bool = False) -> None:
         """Show the screen and pending messages.
 
@@ -487,7 +493,7 @@ class Session:
                 continue
             if len(self.humans()) == 1 or (seat == game.to_move and seat == people[-1]):
                 # nobody else looks at this screen now: the player sees their own rack
-                if len(self.humans()) > 1 and self._last_human != seat:
+                if self.shares_device() and self._last_human != seat:
                     if not self.handoff(seat):
                         return self.quit_now()
                 self._last_human = seat
@@ -631,8 +637,7 @@ class Session:
         return True
 
     def human_turn(self, seat: int) -> str:
-        humans = self.humans()
-        if len(humans) > 1 and self._last_human != seat:  # the first turn too
+        if self.shares_device() and self._last_human != seat:  # the first turn too
             if not self.handoff(seat):
                 return self.quit_now()
         self._last_human = seat
