@@ -77,6 +77,10 @@ def test_a_phony_is_named_and_the_best_play_ranked_first(server: ServerThread, b
     verdict = page.locator("#verdict")
     sync_api.expect(verdict).to_have_text(re.compile(re.escape(f"{phony}: {words[0]}") + ".* not in the dictionary"))
     assert page.locator("#answer").is_hidden() and focused(page) == "move-text"  # try again
+    page.locator("#move-text").fill("H8 QQQ")  # the first play covered H8: the engine quotes the move
+    page.locator("#move-text").press("Enter")
+    sync_api.expect(verdict).to_contain_text("square H8 already holds")
+    assert verdict.inner_text().count("H8 QQQ") == 1  # named once
     best = puzzle.ranked()[0]
     page.locator("#move-text").fill(format_move(best.move, game.rules.notation, game.board))
     page.locator("#check").click()

@@ -251,7 +251,9 @@ async function check(event) {
       : `${head}. Number ${a.rank} of ${result.plays} plays: ${equity(a.lost)} equity less than the best. Try again, or show the answer.`);
     showBest(result.best, a.move);
   } catch (error) {
-    say(error.status === 422 ? `${move}: ${sentence(error.message)}` : sentence(error.message));
+    // the move named once: some of the engine's messages quote it already
+    const named = error.status === 422 && !error.message.includes(move);
+    say(named ? `${move}: ${sentence(error.message)}` : sentence(error.message));
   } finally {
     setBusy(false);
   }
