@@ -63,8 +63,14 @@ def _check(args: argparse.Namespace) -> int:
         record = gcg.load(path)
         problems = [f"  error: {e}" for e in record.errors]
         warnings = [f"  warning: {w}" for w in record.warnings]
-        result = gcg.replay(record, lexicon=lexicon) if record.events else None
-        if result is None and not record.errors:
+        result = None
+        if record.events:
+            try:
+                result = gcg.replay(record, lexicon=lexicon)
+            except gcg.FileFormatError as exc:  # no game can be made of the record
+                where = f"line {exc.line}" if exc.line else "the record"
+                problems.append(f"  differs: {where}: {exc.reason}")
+        elif not record.errors:
             problems.append("  error: no events")
         checked = result.checked if result else 0
         events += checked
@@ -91,9 +97,10 @@ def _replayed(path: str) -> tuple[gcg.GameRecord, gcg.Replay]:
     record = gcg.load(path)
     if record.errors and not record.events:
         raise QizaError(str(record.errors[0]))
-    result = gcg.replay(record)
-    if result.game is None:
-        raise QizaError(f"{path}: {result.differences[0].message}")
+    try:
+        result = gcg.replay(record)
+    except gcg.FileFormatError as exc:
+        raise QizaError(f"{path}: {exc}") from None
     return record, result
 
 
@@ -101,7 +108,6 @@ def _show(args: argparse.Namespace) -> int:
     from qiza import text
 
     record, result = _replayed(args.file)
-    assert result.game is not None
     for problem in [*record.errors, *record.warnings]:
         print(f"warning: {problem}", file=sys.stderr)
     print(text.board_text(result.game.board, last=result.game.last_play()))
@@ -159,7 +165,6 @@ def _export(args: argparse.Namespace) -> int:
     from qiza import cgp
 
     _, result = _replayed(args.file)
-    assert result.game is not None
     position = cgp.Position.from_game(result.game)
     if not result.game.over:  # a rack after the last event is known only from a #rack line
         known = {result.game_seat(number - 1) for number in record.final_racks if number <= len(record.players)}

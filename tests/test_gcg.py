@@ -313,9 +313,9 @@ def test_a_gap_in_the_player_numbers_is_an_error(text: str, number: int) -> None
     assert [e.reason for e in record.errors] == [f"no #player{number} line (players are numbered from 1, "
                                                  "without gaps)"]
     assert record.errors[0].line == 1  # the line that skipped the number
-    result = gcg.replay(record)
-    assert result.game is None and result.differences[0].message == f"no #player{number} line: player " \
-                                                                     f"{number} is unknown"
+    with pytest.raises(gcg.FileFormatError) as caught:
+        gcg.replay(record)
+    assert caught.value.reason == f"no #player{number} line: player {number} is unknown"
 
 
 @pytest.mark.parametrize("line,number,message", MALFORMED)
@@ -828,3 +828,21 @@ def test_every_record_read_without_an_error_is_written_and_read_back_equal() -> 
         record = gcg.loads(text)
         if not record.errors:
             assert gcg.loads(gcg.dumps(record)) == record, text
+
+
+def test_replay_game_is_always_a_game(tmp_path: Path) -> None:
+    """``gcg.replay(record).game`` was ``Game | None``, so ``result.game.scores`` (the README's
+    own example) failed ``mypy --strict`` in a user's script: a record no game can be made of
+    raises instead, and the game is always there."""
+    import typing
+
+    from qiza.gcg.replay import Replay
+
+    assert typing.get_type_hints(Replay)["game"] is Game
+    with pytest.raises(gcg.FileFormatError, match="no players"):
+        gcg.replay(gcg.loads(""))
+    path = tmp_path / "stranger.gcg"
+    path.write_text("#player1 a A\n#player2 b B\n>a: ENORSTU 8F NOT +6 6\n#player1 c C\n", encoding="utf-8")
+    [(_, record, result)] = gcg.check_files([path])
+    assert result is None and "'a' is not a player of the record" in str(record.errors[-1])
+    assert record.errors[-1].line == 3

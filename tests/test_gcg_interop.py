@@ -150,8 +150,8 @@ def test_a_finish_line_record_replays_to_its_end() -> None:
     assert result.game.players == ["Ann", "Bob"]
     # targets that do not fit the players are the record's error, not a traceback
     for bad in ("#finish-line 70", "#finish-line 70 x", "#finish-line 70 0", "#finish-line 70 1234567"):
-        result = gcg.replay(gcg.loads(text.replace("#finish-line 70 200", bad)))
-        assert result.game is None and "#finish-line" in result.differences[0].message, bad
+        with pytest.raises(gcg.FileFormatError, match="#finish-line"):
+            gcg.replay(gcg.loads(text.replace("#finish-line 70 200", bad)))
 
 
 def test_a_super_set_qiza_does_not_have_is_refused() -> None:

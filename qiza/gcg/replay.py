@@ -193,7 +193,9 @@ class Difference:
 class Replay:
     """The result of :func:`replay`: the engine's game, the events checked and what differed."""
 
-    game: Game | None
+    game: Game
+    """The engine's game after the last event replayed (always there: a record that cannot be
+    replayed at all makes :func:`replay` raise)."""
     checked: int = 0
     differences: list[Difference] = field(default_factory=list)
     warnings: list[Difference] = field(default_factory=list)
@@ -206,7 +208,7 @@ class Replay:
 
     def game_seat(self, record_seat: int) -> int:
         """The game's seat of a player of the record, by the record's 0-based seat."""
-        return (record_seat - self.first) % len(self.game.players) if self.game is not None else record_seat
+        return (record_seat - self.first) % len(self.game.players)
 
     @property
     def clean(self) -> bool:
@@ -231,26 +233,24 @@ def replay(record: GameRecord, *, lexicon: Lexicon | str | None = None, rules: R
     whole record for the first part of it), Finish Line targets by the record's players. A
     Finish Line game ends after its last event when that play reached a target (a play open to
     challenge stands, as the record shows) unless the record is ``#incomplete``.
+
+    Raises :class:`~qiza.errors.FileFormatError` (with the line, when one is to blame) for a
+    record no game can be made of: no players, a gap in the ``#player`` numbers, an event of a
+    player who is not one of them, rules :func:`rules_for` cannot read. Any other problem is a
+    :class:`Difference` of the result, whose :attr:`Replay.game` is always a game.
     """
     _check_record(record)
-    try:
-        if not record.players:
-            raise FileFormatError(f"no players: {record.errors[0] if record.errors else 'no events'}")
-        missing = next((n for n, p in enumerate(record.players, start=1) if not p.nick), None)
-        if missing is not None:
-            raise FileFormatError(f"no #player{missing} line: player {missing} is unknown")
-        rules = rules or rules_for(record)
-    except FileFormatError as exc:
-        result = Replay(None)
-        result.differences.append(Difference(0, "the record", str(exc.reason)))
-        return result
+    if not record.players:
+        raise FileFormatError(f"no players: {record.errors[0] if record.errors else 'no events'}")
+    missing = next((n for n, p in enumerate(record.players, start=1) if not p.nick), None)
+    if missing is not None:
+        raise FileFormatError(f"no #player{missing} line: player {missing} is unknown")
+    rules = rules or rules_for(record)
     nicks = {player.nick for player in record.players}
     for event in record.events:
         if not (event.player in nicks if event.seat is None else 0 <= event.seat < len(record.players)):
-            result = Replay(None)
-            result.differences.append(Difference(event.line, _describe(event),
-                                                 f"player {event.player!r} is not a player of the record"))
-            return result
+            raise FileFormatError(f"{_describe(event)}: player {event.player!r} is not a player of the record",
+                                  event.line)
     real = load_lexicon(lexicon) if isinstance(lexicon, str) else lexicon
     return _Replayer(record, rules, real).run()
 
@@ -637,10 +637,17 @@ class _Replayer:
 
 def check_files(paths: Sequence[str | os.PathLike[str]], *,
                 lexicon: Lexicon | None = None) -> list[tuple[str, GameRecord, Replay | None]]:
-    """Read and replay several files (see :func:`replay`)."""
+    """Read and replay several files (see :func:`replay`): for each, its path, its record and
+    the replay (``None`` for a record without events, or one that cannot be replayed, whose
+    :class:`~qiza.errors.FileFormatError` is then the last of the record's ``errors``)."""
     out: list[tuple[str, GameRecord, Replay | None]] = []
     for path in paths:
         record = load(path)
-        result = replay(record, lexicon=lexicon) if record.events else None
+        result = None
+        if record.events:
+            try:
+                result = replay(record, lexicon=lexicon)
+            except FileFormatError as exc:
+                record.errors.append(exc)
         out.append((str(path), record, result))
     return out

@@ -98,8 +98,10 @@ def analyze_game(path: str) -> GameAnalysis:
     for event in record.events:
         totals[event.player] = event.total
     nicks = [p.nick for p in record.players]
-    game = gcg.replay(record).game
-    finished = game is not None and game.over  # as the rules engine saw it (Quackle marks ended games #incomplete too)
+    try:  # as the rules engine saw it (Quackle marks ended games #incomplete too)
+        finished = gcg.replay(record).game.over
+    except gcg.FileFormatError:
+        finished = False
     return GameAnalysis(path, nicks, [totals.get(nick, 0) for nick in nicks], turns, name.upper(), finished)
 
 

@@ -156,10 +156,11 @@ def game_from_record(record: GameRecord, turn: int | None, lexicon: Lexicon | st
         rules = gcg.rules_for(record)
     except gcg.FileFormatError:
         rules = None  # the replay says why
-    replayed = gcg.replay(partial, lexicon=None, rules=rules)
+    try:
+        replayed = gcg.replay(partial, lexicon=None, rules=rules)
+    except gcg.FileFormatError as exc:
+        raise QizaError(f"{source}: {exc}") from None
     game = replayed.game
-    if game is None:
-        raise QizaError(f"{source}: {replayed.differences[0] if replayed.differences else 'cannot replay'}")
     if replayed.stopped is not None and replayed.stopped.is_turn:  # else the position would be an earlier one
         raise QizaError(f"{source}: the rules engine cannot replay the record up to turn {turn}: "
                         f"{replayed.differences[-1] if replayed.differences else 'it stops early'}")
@@ -192,7 +193,7 @@ def _over_after_last_turn(record: GameRecord) -> bool:
         game = gcg.replay(record, lexicon=None, rules=gcg.rules_for(record)).game
     except gcg.FileFormatError:
         return False
-    return game is not None and game.over
+    return game.over
 
 
 def tiles_missing(game: Game) -> int:
