@@ -1071,8 +1071,10 @@ class Game:
         return undone
 
     def copy(self) -> Game:
-        """An independent copy of the game (sharing the immutable rules and lexicon)."""
-        clone = copy.copy(self)
+        """An independent copy of the game (sharing the immutable rules and lexicon), without
+        the moves :meth:`pop` could take back. ``copy.copy`` and ``copy.deepcopy`` make the same."""
+        clone = object.__new__(type(self))
+        clone.__dict__.update(self.__dict__)
         state = self._snapshot()
         clone._rng = random.Random()
         clone._rng.setstate(state.rng_state)
@@ -1086,6 +1088,12 @@ class Game:
         clone.first_draws = list(self.first_draws)
         clone._stack = []
         return clone
+
+    def __copy__(self) -> Game:
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Game:
+        return self.copy()  # the rules and the lexicon are immutable: shared, not copied
 
     def tile_total(self) -> int:
         """Tiles on the board, on racks and in the bag (always the full set)."""

@@ -745,6 +745,27 @@ def test_push_pop_over_the_end_of_the_game(make_game: GameFactory) -> None:
     assert state_of(game) == before and not game.over
 
 
+@pytest.mark.parametrize("how", ["method", "copy", "deepcopy"])
+def test_a_copy_of_a_game_is_independent_and_shares_the_lexicon(make_game: GameFactory, how: str) -> None:
+    """copy.copy(game) shared the board, racks, bag, scores and score sheet with the game, so a
+    move played on the copy changed the game; copy.deepcopy copied the whole lexicon (0.2 s)."""
+    import copy
+
+    game = make_game(racks={0: "QATEEEE", 1: "SXZEEEE"})
+    game.push(QAT)
+    before = state_of(game)
+    clone = {"method": Game.copy, "copy": copy.copy, "deepcopy": copy.deepcopy}[how](game)
+    assert state_of(clone) == before and clone.lexicon is game.lexicon and clone.rules is game.rules
+    clone.play("H7 SXZ")
+    clone.play("challenge")
+    clone.play("exchange EE")
+    assert state_of(game) == before
+    with pytest.raises(RuleError, match="no move to take back"):
+        clone.pop()  # the copy starts without the moves the game can take back
+    game.pop()
+    assert game.history == []
+
+
 def test_save_and_load_give_the_same_game(make_game: GameFactory) -> None:
     game = Game(CLASSIC, players=2, seed=5, lexicon=make_game().lexicon)
     game.set_rack(game.to_move, "QATEEEE")
