@@ -754,7 +754,7 @@ def test_a_copy_of_a_game_is_independent_and_shares_the_lexicon(make_game: GameF
     game = make_game(racks={0: "QATEEEE", 1: "SXZEEEE"})
     game.push(QAT)
     before = state_of(game)
-    clone = {"method": Game.copy, "copy": copy.copy, "deepcopy": copy.deepcopy}[how](game)
+    clone = game.copy() if how == "method" else copy.copy(game) if how == "copy" else copy.deepcopy(game)
     assert state_of(clone) == before and clone.lexicon is game.lexicon and clone.rules is game.rules
     clone.play("H7 SXZ")
     clone.play("challenge")
