@@ -47,10 +47,13 @@ class Board:
     def __getitem__(self, square: int) -> int:
         """Tile code on a square (0 if empty); :class:`IndexError` for a square off the board
         (a negative one too: ``board[-1]`` is no square)."""
+        self._check_square(square)
+        return self.cells[square]
+
+    def _check_square(self, square: int) -> None:
         if not 0 <= square < len(self.cells):
             raise IndexError(f"square {square} is not on the {self.size}x{self.size} board "
                              f"(0 to {len(self.cells) - 1})")
-        return self.cells[square]
 
     def get(self, row: int, col: int) -> int:
         """Tile code at a row and column (0 if empty or off the board)."""
@@ -59,7 +62,9 @@ class Board:
         return EMPTY
 
     def set(self, square: int, tile: int) -> None:
-        """Put a tile code on a square (0 empties it)."""
+        """Put a tile code on a square (0 empties it); :class:`IndexError` for a square off the
+        board, as ``board[square]`` (``board.set(-1, tile)`` put the tile on the last square)."""
+        self._check_square(square)
         self.cells[square] = tile
 
     def is_empty(self) -> bool:

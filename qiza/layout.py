@@ -101,7 +101,11 @@ class Layout:
         return row * self.size + col
 
     def square_name(self, square: int) -> str:
-        """Column letter and row number, e.g. ``H8``."""
+        """Column letter and row number, e.g. ``H8``; :class:`~qiza.errors.QizaError` for a
+        square off the board."""
+        if not 0 <= square < self.size * self.size:
+            raise QizaError(f"square {square} is not on the {self.size}x{self.size} board "
+                            f"(0 to {self.size * self.size - 1})")
         row, col = divmod(square, self.size)
         return f"{string.ascii_uppercase[col]}{row + 1}"
 

@@ -9,7 +9,7 @@ import pytest
 from qiza import Game
 from qiza.alphabet import BLANK, ENGLISH, FRENCH, TileSet, find_tile_set
 from qiza.board import Board
-from qiza.errors import IllegalMoveError
+from qiza.errors import IllegalMoveError, QizaError
 from qiza.layout import STANDARD, SUPER, Layout, Premium, find_layout
 from qiza.rules import CLASSIC
 
@@ -138,3 +138,19 @@ def test_a_square_off_the_board_is_an_index_error() -> None:
         with pytest.raises(IndexError, match=f"square {square} is not on the 15x15 board"):
             board[square]
     assert board.get(-1, 0) == 0  # get() says off-board squares are empty, as documented
+
+
+def test_naming_or_filling_a_square_off_the_board_is_refused() -> None:
+    """``STANDARD.square_name(999)`` gave 'J67' and ``square_name(-1)`` 'O0'; ``board.set(-1, t)``
+    put the tile on the last square: each now names the square and the board."""
+    for layout in (STANDARD, SUPER):
+        last = layout.size * layout.size - 1
+        assert layout.parse_square(layout.square_name(last)) == last
+        for square in (-1, last + 1, 999):
+            with pytest.raises(QizaError, match=f"square {square} is not on the {layout.size}x{layout.size} board"):
+                layout.square_name(square)
+    board = Board(STANDARD)
+    for square in (-1, 225):
+        with pytest.raises(IndexError, match=f"square {square} is not on the 15x15 board"):
+            board.set(square, 5)
+    assert board.is_empty()
