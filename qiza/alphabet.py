@@ -21,6 +21,7 @@ engine never assumes English.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import tomllib
 import unicodedata
@@ -100,6 +101,15 @@ class TileSet:
     _plain: bool = field(default=False, repr=False, compare=False)
     _to_codes: Mapping[int, str] = field(default_factory=dict, repr=False, compare=False)
     _labels_only: re.Pattern[str] | None = field(default=None, repr=False, compare=False)
+
+    def __repr__(self) -> str:
+        """A built-in set as ``find_tile_set('english')``, which gives it back (so that the repr of
+        :class:`~qiza.rules.Rules` and ``help()`` of what takes a tile set stay readable); any
+        other with its fields."""
+        if globals().get("TILE_SETS", {}).get(self.name) == self:
+            return f"find_tile_set({self.name!r})"
+        shown = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in dataclasses.fields(self) if f.repr)
+        return f"{type(self).__name__}({shown})"
 
     def __post_init__(self) -> None:
         where = f"tile set {self.name!r}"

@@ -52,6 +52,14 @@ class Layout:
     name: str
     rows: tuple[str, ...]
 
+    def __repr__(self) -> str:
+        """A registered layout as ``find_layout('standard')``, which gives it back (so that the
+        repr of :class:`~qiza.rules.Rules` and ``help()`` of what takes a layout stay readable);
+        any other with its rows."""
+        if globals().get("LAYOUTS", {}).get(self.name) == self:
+            return f"find_layout({self.name!r})"
+        return f"{type(self).__name__}(name={self.name!r}, rows={self.rows!r})"
+
     def __post_init__(self) -> None:
         size = len(self.rows)
         if size > len(string.ascii_uppercase):

@@ -154,3 +154,21 @@ def test_naming_or_filling_a_square_off_the_board_is_refused() -> None:
         with pytest.raises(IndexError, match=f"square {square} is not on the 15x15 board"):
             board.set(square, 5)
     assert board.is_empty()
+
+
+def test_the_repr_of_rules_names_built_in_equipment_and_stays_short() -> None:
+    """``repr(CLASSIC)`` (and so ``print(view.rules)`` and ``help(qiza.Game)``, whose signature
+    shows the default rules) ran to 1,500 characters of tile counts and premium rows: a built-in
+    tile set or layout is shown as the call that gives it back; others keep their fields."""
+    import qiza
+
+    assert repr(ENGLISH) == "find_tile_set('english')" and repr(STANDARD) == "find_layout('standard')"
+    for value in (*qiza.alphabet.TILE_SETS.values(), STANDARD, SUPER):
+        assert eval(repr(value), vars(qiza)) is value
+    assert len(repr(CLASSIC)) < 500 and "find_tile_set('english'), layout=find_layout('standard')" in repr(CLASSIC)
+    tiny = Layout("tiny", (".....", ".....", "..*..", ".....", "....."))
+    assert repr(tiny) == "Layout(name='tiny', rows=('.....', '.....', '..*..', '.....', '.....'))"
+    assert eval(repr(tiny), {"Layout": Layout}) == tiny
+    mine = dataclasses.replace(ENGLISH, name="mine")
+    assert repr(mine).startswith("TileSet(name='mine', letters=('A', 'B',") and "_index" not in repr(mine)
+    assert eval(repr(mine), {"TileSet": TileSet}) == mine
