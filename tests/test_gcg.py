@@ -846,3 +846,15 @@ def test_replay_game_is_always_a_game(tmp_path: Path) -> None:
     [(_, record, result)] = gcg.check_files([path])
     assert result is None and "'a' is not a player of the record" in str(record.errors[-1])
     assert record.errors[-1].line == 3
+
+
+def test_the_seat_of_no_player_of_the_record_is_the_records_error() -> None:
+    """GameRecord.seat('nobody') and seat_of an event of no player raised a bare KeyError('nobody'):
+    a FileFormatError naming the player (and the event's line), still a KeyError for old callers."""
+    record = gcg.loads("#player1 a A\n#player2 b B\n>a: ENORSTU 8F NOT +6 6\n#player1 c C\n")
+    with pytest.raises(gcg.FileFormatError, match="'nobody' is not a player of the record \\(c, b\\)"):
+        record.seat("nobody")
+    with pytest.raises(gcg.FileFormatError, match="^3: 'a' is not a player of the record \\(c, b\\)$") as caught:
+        record.seat_of(record.events[0])
+    assert caught.value.line == 3 and isinstance(caught.value, KeyError)
+    assert record.seat("b") == 1

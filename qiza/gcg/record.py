@@ -182,15 +182,30 @@ class GameRecord:
         return None
 
     def seat(self, nick: str) -> int:
-        """The 0-based seat of a player by nickname."""
+        """The 0-based seat of a player by nickname; :class:`~qiza.errors.FileFormatError` for
+        a nickname of no player of the record."""
         for index, player in enumerate(self.players):
             if player.nick == nick:
                 return index
-        raise KeyError(nick)
+        raise _NotAPlayer(f"{nick!r} is not a player of the record "
+                          f"({', '.join(player.nick for player in self.players) or 'it has none'})")
 
     def seat_of(self, event: Event) -> int:
-        """The 0-based seat of the player of an event."""
-        return event.seat if event.seat is not None else self.seat(event.player)
+        """The 0-based seat of the player of an event; :class:`~qiza.errors.FileFormatError`
+        (with the event's line) when the event's player is none of the record's."""
+        if event.seat is not None:
+            return event.seat
+        try:
+            return self.seat(event.player)
+        except _NotAPlayer as exc:
+            raise _NotAPlayer(exc.reason, event.line) from None
+
+
+class _NotAPlayer(FileFormatError, KeyError):
+    """A nickname of no player of a record: a :class:`~qiza.errors.FileFormatError`, and a
+    :class:`KeyError` for callers written when :meth:`GameRecord.seat` raised a bare one."""
+
+    __str__ = BaseException.__str__  # KeyError's would quote the message
 
 
 # -- shared by the reader, the writer and the replay ---------------------------------------

@@ -176,7 +176,7 @@ def game_from_record(record: GameRecord, turn: int | None, lexicon: Lexicon | st
         event = record.events[cut]
         try:
             seat = replayed.game_seat(record.seat_of(event))  # the replay turns the seats: first to move is 0
-        except KeyError:
+        except gcg.FileFormatError:
             raise QizaError(f"{source}: line {event.line}: player {event.player!r} is not a player of the record") \
                 from None
         game.to_move = seat
