@@ -334,16 +334,19 @@ def _tokens(text: str, board: Board | None, raw: str) -> list[str]:
 def format_word(move: Place, board: Board | None = None, *, parens: bool = True) -> str:
     """The word of a placement with played-through letters filled in from ``board``.
 
-    With ``parens`` they are wrapped in parentheses (``(A)BC``); without a board
-    they are written ``.``.
+    With ``parens`` they are wrapped in parentheses (``(A)BC``); without a board, and for
+    a square off the board, they are written ``.``.
     """
     if board is None:
         return move.word
     out: list[str] = []
     open_group = False
-    for square, char in zip(move.squares(board.size), move.cells()):
-        if char == THROUGH:
-            letter = board.tile_set.tile_text(board[square])
+    size = board.size
+    dr, dc = move.direction.step
+    for i, char in enumerate(move.cells()):
+        row, col = move.row + i * dr, move.col + i * dc
+        if char == THROUGH and 0 <= row < size and 0 <= col < size:
+            letter = board.tile_set.tile_text(board[row * size + col])
             if parens and not open_group:
                 out.append("(")
                 open_group = True

@@ -74,6 +74,18 @@ def test_a_placement_off_the_board_names_its_square_and_is_refused(make_game: Ga
             refused_unchanged(game, lambda place=place: game.format(place), named, "off the board")
 
 
+def test_writing_a_placement_that_runs_off_the_board_never_reads_another_square(make_game: GameFactory) -> None:
+    """game.format(Place(7, 14, ACROSS, "Q.T")) filled the square past the right edge from the
+    next row's first square (a letter that is not there), and one past the last row raised a
+    bare IndexError: a played-through square off the board is written '.'."""
+    game = make_game(racks={0: "QATEEEE"})
+    game.play("H8 QAT")  # row 8 (index 7), columns H-J: the next row starts with an empty A9 ...
+    game.board.set(8 * 15, game.rules.tile_set.code("Z"))  # ... given a Z, which must not be read
+    assert game.format(Place(7, 14, Direction.ACROSS, "Q.T")) == "O8 Q.T"
+    assert game.format(Place(14, 7, Direction.DOWN, "Q.T")) == "15H Q.T"
+    assert game.format(Place(7, 6, Direction.ACROSS, "E...S")) == "G8 E(QAT)S"  # on the board: filled in
+
+
 @pytest.mark.parametrize("tiles", [None, 3, ["Q"]])
 def test_an_exchange_of_what_is_not_text_is_refused(tiles: Any) -> None:
     with pytest.raises(TypeError, match="tiles"):
