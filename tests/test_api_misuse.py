@@ -8,6 +8,7 @@ game."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -377,3 +378,27 @@ def test_a_rack_set_while_its_play_is_open_to_challenge_keeps_every_tile(make_ga
     on_board = Counter(BLANK if is_blank(tile) else tile for tile in game.board.cells if tile)
     everywhere = Counter(game.bag) + Counter(tile for rack in game.racks for tile in rack) + on_board
     assert everywhere == Counter(game.rules.tile_set.full_bag())
+
+
+def test_the_readme_examples_pass_mypy_strict_as_a_users_script(tmp_path: Path) -> None:
+    """The README's examples pasted into a script are what a user starts from: result.game.scores
+    of a GCG replay (a Game | None) and names reused for values of other types failed
+    ``mypy --strict`` against the shipped type hints (py.typed)."""
+    import re
+
+    mypy_api = pytest.importorskip("mypy.api")
+    root = Path(__file__).resolve().parent.parent
+    lines = []
+    for block in re.findall(r"```python\n(.*?)```", (root / "README.md").read_text(encoding="utf-8"), re.S):
+        for line in block.splitlines():
+            if line.startswith((">>> ", "... ")):
+                lines.append(line[4:])
+            elif line in (">>>", "..."):
+                lines.append("")
+    script = tmp_path / "readme_examples.py"
+    script.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    config = tmp_path / "mypy.ini"  # qiza as a user's mypy sees an installed package: its own errors silent
+    config.write_text(f"[mypy]\nstrict = True\nmypy_path = {root}\ncache_dir = {tmp_path / 'cache'}\n"
+                      "[mypy-qiza.*,numba.*,numpy.*,llvmlite.*]\nfollow_imports = silent\n", encoding="utf-8")
+    report, errors, status = mypy_api.run(["--config-file", str(config), str(script)])
+    assert status == 0, report + errors
