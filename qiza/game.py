@@ -210,14 +210,16 @@ class Game:
             raise RuleError(f"{self.players[seat]} {FORFEIT_WORDS[reason]} and is out of the game")
 
     def rack_text(self, seat: int | None = None) -> str:
-        """A player's rack as text (``?`` for a blank); the player to move by default."""
+        """A player's rack as text (``?`` for a blank); the player to move by default.
+        :class:`~qiza.errors.RuleError` for a seat not in the game (:class:`TypeError` for one
+        that is not a whole number), as every method taking a seat."""
         if seat is not None:
             self._check_seat(seat)
         return self.rules.tile_set.text(self.racks[self.to_move if seat is None else seat])
 
     def unseen(self, seat: int | None) -> str:
-        """Tiles a player cannot see (bag plus other racks), sorted, blanks first; with
-        ``None``, what a spectator cannot see (the bag and every rack)."""
+        """Tiles a player cannot see (bag plus other racks) as rack text, sorted, blanks first;
+        with ``None``, what a spectator cannot see (the bag and every rack)."""
         if seat is not None:
             self._check_seat(seat)
         tiles = list(self.bag)
@@ -270,18 +272,25 @@ class Game:
             raise RuleError(f"there is no seat {seat} in a {len(self.players)}-player game")
 
     def parse(self, text: str) -> Move:
-        """Read a move in the game's notation against the current board."""
+        """Read a move in the game's notation against the current board (see
+        :func:`~qiza.move.parse_move`): :class:`~qiza.errors.MoveSyntaxError` for text that is no
+        move. Whether the move is legal is :meth:`evaluate`'s and :meth:`play`'s to say."""
         return parse_move(text, self.rules.notation, self.board)
 
     def format(self, move: Move) -> str:
-        """Write a move in the game's notation against the current board."""
+        """Write a move in the game's notation against the current board, as :meth:`parse`
+        reads it back (played-through letters in parentheses); :class:`TypeError` for what is no
+        :class:`~qiza.move.Move`."""
         return format_move(move, self.rules.notation, self.board)
 
     # -- checking a placement without playing it -----------------------------------------
     def evaluate(self, move: Place | str, seat: int | None = None) -> Evaluation:
         """Check a placement for the player (geometry and tiles on the rack) and score it.
 
-        Words are not looked up; see :meth:`invalid_words`. Changes nothing.
+        Words are not looked up; see :meth:`invalid_words`. Changes nothing. Returns the
+        :class:`~qiza.scoring.Evaluation` (its ``move`` with played-through letters as ``.``);
+        raises :class:`~qiza.errors.MoveSyntaxError` for text that is no placement and
+        :class:`~qiza.errors.IllegalMoveError` for a placement the board or the rack does not allow.
         """
         place = self.parse(move) if isinstance(move, str) else move
         if not isinstance(place, Place):
@@ -405,7 +414,8 @@ class Game:
         return record
 
     def accept(self) -> None:
-        """Let the play open to challenge stand (ends the game if that play went out)."""
+        """Let the play open to challenge stand (ends the game if that play went out); does
+        nothing when no play is open to challenge."""
         if self._pending is not None:
             self.actions.append((self.to_move, "accept"))
         self._close_challenge()
@@ -536,6 +546,11 @@ class Game:
         challenge (five- or ten-point), the points given, when a game record says what they
         were (online records mix 5 and 10 in one game, or give 5 a word): a positive multiple
         of 5, at most 10 a word of the play. Default: the rule's.
+
+        Returns the score sheet line of the outcome. Raises :class:`~qiza.errors.RuleError`
+        when no play is open to challenge (or the rule checks plays at once), for a challenge of
+        one's own play or a bonus no rule gives, :class:`~qiza.errors.GameOverError` once the
+        game is over.
         """
         if self.over:
             raise GameOverError("the game is over")
@@ -1039,14 +1054,18 @@ class Game:
                       list(self.actions), self._resigned, list(self._out))
 
     def push(self, move: Move | str) -> Record:
-        """Make a move, remembering the position so that :meth:`pop` can take it back."""
+        """Make a move, remembering the position so that :meth:`pop` can take it back.
+
+        Returns the score sheet line and raises as :meth:`play` does (a refused move is not
+        remembered)."""
         state = self._snapshot()
         record = self.play(move)
         self._stack.append(state)
         return record
 
     def pop(self) -> Record:
-        """Take back the last move made with :meth:`push`; returns its score sheet line.
+        """Take back the last move made with :meth:`push`; returns its score sheet line
+        (:class:`~qiza.errors.RuleError` when no pushed move is left).
 
         The game returns to the position just before that push: moves made since with
         :meth:`play` (a computer's reply, a challenge) are taken back with it."""
