@@ -50,6 +50,15 @@ class Board:
         self._check_square(square)
         return self.cells[square]
 
+    def __len__(self) -> int:
+        """How many squares the board has (225, or 441 for the Super board)."""
+        return len(self.cells)
+
+    def __iter__(self) -> Iterator[int]:
+        """The tile code of every square in square order (0 if empty), as ``board[square]`` for
+        ``square`` in ``range(len(board))``; :meth:`occupied` gives the squares holding a tile."""
+        return iter(self.cells)
+
     def _check_square(self, square: int) -> None:
         if not 0 <= square < len(self.cells):
             raise IndexError(f"square {square} is not on the {self.size}x{self.size} board "

@@ -172,3 +172,14 @@ def test_the_repr_of_rules_names_built_in_equipment_and_stays_short() -> None:
     mine = dataclasses.replace(ENGLISH, name="mine")
     assert repr(mine).startswith("TileSet(name='mine', letters=('A', 'B',") and "_index" not in repr(mine)
     assert eval(repr(mine), {"TileSet": TileSet}) == mine
+
+
+def test_a_board_is_a_typed_sequence_of_its_squares_tiles() -> None:
+    """``for tile in board`` and ``0 in board`` worked only through Python's old __getitem__
+    protocol, which mypy --strict refuses ('Board' is not iterable), and len(board) failed."""
+    board = Board.from_rows(["." * 15] * 7 + [".......QI......"] + ["." * 15] * 7)
+    tiles: list[int] = list(board)
+    assert len(board) == len(tiles) == 225 and tiles == [board[square] for square in range(len(board))]
+    assert ENGLISH.code("Q") in board and tiles.count(0) == 223 and bool(Board(STANDARD))
+    assert len(Board(SUPER, find_tile_set("super"))) == 441
+    assert [square for square, tile in enumerate(board) if tile] == list(board.occupied())
