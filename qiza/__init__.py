@@ -7,6 +7,24 @@ lexicons with word tools, a compiled move generator and computer players.
 >>> game = Game(COMPUTER, players=["Ann", "Bob"], seed=7)
 >>> game.to_move
 0
+
+Where to look:
+
+* :class:`Game`: ``play`` / ``push`` / ``pop`` a move (a :class:`Place`, :class:`Exchange`,
+  :class:`Pass` or :class:`Challenge`, or its text), ``legal_moves()``, ``evaluate``,
+  ``view(seat)`` (a :class:`PlayerView`: what one player may see), ``history`` (the score
+  sheet: :class:`Record` lines), ``copy()``.
+* :func:`find_preset` and :meth:`Rules.with_options` for the rules; :func:`load_lexicon`.
+* :mod:`qiza.players` (``make_player``, the ``ComputerPlayer`` protocol) and
+  :mod:`qiza.analysis` (``legal_placements`` of a view) for computer players;
+  :mod:`qiza.players.selfplay` (``play_game``) to play them against each other.
+* :mod:`qiza.gcg` and :mod:`qiza.cgp` for game records and positions, :mod:`qiza.savefile`
+  for saved games, :mod:`qiza.svg` and :mod:`qiza.text` for pictures.
+
+Every error raised for bad input is a :class:`QizaError` (a ``ValueError``):
+:class:`MoveSyntaxError`, :class:`IllegalMoveError` (:class:`PhonyWordError`),
+:class:`RuleError` (:class:`GameOverError`), :class:`FileFormatError`; a value of the wrong
+type is a ``TypeError``. A refused action leaves the game as it was.
 """
 
 from qiza.alphabet import BLANK, BLANK_FLAG, ENGLISH, FRENCH, TileSet, find_tile_set

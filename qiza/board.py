@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from qiza.alphabet import BLANK_FLAG, ENGLISH, TileSet
-from qiza.errors import MoveSyntaxError
+from qiza.errors import MoveSyntaxError, QizaError
 from qiza.layout import STANDARD, Layout
 
 EMPTY = 0
@@ -36,7 +36,7 @@ class Board:
         self.tile_set = tile_set
         self.cells: list[int] = list(cells) if cells is not None else [EMPTY] * (layout.size ** 2)
         if len(self.cells) != layout.size ** 2:
-            raise ValueError(f"a {layout.size}x{layout.size} board has {layout.size ** 2} squares, not {len(self.cells)}")
+            raise QizaError(f"a {layout.size}x{layout.size} board has {layout.size ** 2} squares, not {len(self.cells)}")
 
     # -- access ----------------------------------------------------------------
     @property
