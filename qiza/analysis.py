@@ -186,6 +186,8 @@ def legal_placements(game_or_view: Game | PlayerView, seat: int | None = None, *
     ``game_or_view`` is a :class:`~qiza.game.Game` (``seat`` defaults to the player to move,
     the lexicon to the game's) or a :class:`~qiza.game.PlayerView` (pass ``lexicon``). On an
     empty board only plays across are listed (plays down are their mirror images).
+    Raises :class:`~qiza.errors.QizaError` for a view without ``lexicon`` or a ``seat`` other
+    than the view's.
     """
     moves, counts = move_list(game_or_view, seat, lexicon=lexicon)
     rules = game_or_view.rules

@@ -186,7 +186,7 @@ def dumps(game: Game, **kwargs: Any) -> str:
 
 
 def loads(text: str, *, lexicon: Lexicon | None = None) -> Game:
-    """A game from a JSON string."""
+    """A game from a JSON string (:class:`FileFormatError` naming the problem, as :func:`from_dict`)."""
     return from_dict(parse_json(text), lexicon=lexicon)
 
 
@@ -296,7 +296,8 @@ def _sync_folder(folder: Path) -> None:
 
 
 def load(path: str | os.PathLike[str], *, lexicon: Lexicon | None = None) -> Game:
-    """Read a game saved with :func:`save`; errors name the file."""
+    """Read a game saved with :func:`save`: a :class:`FileFormatError` naming the file when it
+    cannot be read or holds no game :func:`from_dict` can rebuild."""
     try:
         return loads(read_text(path), lexicon=lexicon)
     except FileFormatError as exc:

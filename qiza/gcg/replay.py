@@ -81,7 +81,9 @@ def rules_for(record: GameRecord) -> Rules:
     challenge rule (double when it records a turn lost to a challenge, five- or ten-point
     when it records challenge bonuses, else single), how end-rack
     points were settled (doubled, the tournament rule, or the rule book's) and the Finish Line
-    targets of a ``#finish-line`` note (by the record's players, as :func:`replay` takes them)."""
+    targets of a ``#finish-line`` note (by the record's players, as :func:`replay` takes them).
+    Raises :class:`~qiza.errors.FileFormatError` when no tile set or layout fits the record, or
+    for a bad ``#finish-line`` note."""
     _check_record(record)
     tile_set = tile_set_for(record)
     challenge = ChallengeRule.SINGLE

@@ -165,7 +165,9 @@ def _event_line(event: Event, index: int, nicks: set[str], size: int) -> str:
 
 
 def dump(record: GameRecord, path: str | os.PathLike[str]) -> None:
-    """Write a record to a file: UTF-8 with the pragma, else ISO-8859-1 (strict)."""
+    """Write a record to a file: UTF-8 with the pragma, else ISO-8859-1 (strict: a
+    :class:`~qiza.errors.FileFormatError` as :func:`dumps` raises, or for text the character
+    set cannot hold; :class:`OSError` when the file cannot be written)."""
     text = dumps(record)
     encoding = record.character_encoding or "latin-1"
     try:

@@ -57,7 +57,8 @@ def play_game(players: Sequence[ComputerPlayer], *, seed: int, lexicon: Lexicon 
     """Play one game between computer players; seat ``s`` gets player ``(s + rotate) % n``.
 
     Refused moves (which a correct player never makes) count as passes and are reported in
-    :attr:`GameResult.errors`.
+    :attr:`GameResult.errors`. Raises :class:`~qiza.errors.QizaError` for a game that has not
+    ended after 2000 moves.
     """
     n = len(players)
     order = [(s + rotate) % n for s in range(n)]
