@@ -121,15 +121,27 @@ def cells(word: str) -> list[str]:
     return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Exchange:
-    """Tiles returned to the bag (``?`` for a blank)."""
+    """Tiles returned to the bag (``?`` for a blank). Two exchanges of the same tiles are equal
+    (and hash alike) whatever their order: ``Exchange("UQ") == Exchange("QU")``."""
 
     tiles: str
 
     def __post_init__(self) -> None:
         if not isinstance(self.tiles, str):
             raise TypeError(f"Exchange tiles must be a text like 'QU?', not {self.tiles!r}")
+
+    def _key(self) -> tuple[str, ...]:
+        return tuple(sorted(cells(self.tiles)))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Exchange):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash((Exchange, self._key()))
 
 
 @dataclass(frozen=True)
