@@ -185,11 +185,15 @@ def legal_placements(game_or_view: Game | PlayerView, seat: int | None = None, *
 
     ``game_or_view`` is a :class:`~qiza.game.Game` (``seat`` defaults to the player to move,
     the lexicon to the game's) or a :class:`~qiza.game.PlayerView` (pass ``lexicon``). On an
-    empty board only plays across are listed (plays down are their mirror images).
-    Raises :class:`~qiza.errors.QizaError` for a view without ``lexicon`` or a ``seat`` other
-    than the view's.
+    empty board only plays across are listed (plays down are their mirror images). As
+    :meth:`Game.legal_moves <qiza.game.Game.legal_moves>`, nothing is listed once the game is
+    over, nor while a play that ends the game is open to challenge (``pending_ends_game``: the
+    player to move may only challenge it or pass). Raises :class:`~qiza.errors.QizaError` for
+    a view without ``lexicon`` or a ``seat`` other than the view's.
     """
     moves, counts = move_list(game_or_view, seat, lexicon=lexicon)
+    if game_or_view.over or game_or_view.pending_ends_game:
+        return []
     rules = game_or_view.rules
     cands = candidates_from(moves, counts, rules.bingo_min_tiles, rules.tile_set)
     cands.sort(key=lambda c: -c.score)

@@ -175,6 +175,25 @@ def test_after_a_play_that_went_out_no_placement_is_listed_and_computer_players_
     assert game.over
 
 
+def test_legal_placements_of_a_view_agree_with_legal_moves_after_a_play_that_went_out(
+        make_game: GameFactory) -> None:
+    """analysis.legal_placements(view) listed placements while a play that went out was open to
+    challenge, so a player written as the README shows (the best of them) had every move refused
+    in a loop of its own ('the last play ends the game'), and placements once the game was over."""
+    from qiza.analysis import legal_placements
+    from qiza.errors import RuleError
+
+    game = make_game(racks={0: "AX", 1: "AEIOUVW"}, challenge="double", bag=0)
+    assert legal_placements(game.view(0), lexicon=game.lexicon)
+    game.play("H8 AX")
+    assert game.legal_moves() == []
+    assert legal_placements(game.view(1), lexicon=game.lexicon) == [] == legal_placements(game)
+    with pytest.raises(RuleError, match="the last play ends the game"):
+        game.play("8G down VA(X)")
+    game.play("pass")
+    assert game.over and legal_placements(game, 1) == [] == legal_placements(game.view(1), lexicon=game.lexicon)
+
+
 # -- making a game --------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("options", "shown"), [
