@@ -28,7 +28,7 @@ from typing import Any
 
 from qiza.alphabet import BLANK, BLANK_FLAG, ENGLISH, Tile, is_blank
 from qiza.board import Board
-from qiza.errors import GameOverError, IllegalMoveError, MoveSyntaxError, PhonyWordError, QizaError, RuleError
+from qiza.errors import GameOverError, IllegalMoveError, MoveSyntaxError, PhonyWordError, RuleError
 from qiza.languages import rules_for_lexicon
 from qiza.lexicon import Lexicon, load_lexicon
 from qiza.move import THROUGH, Challenge, Exchange, Move, Pass, Place, format_move, parse_move
@@ -88,8 +88,8 @@ class Game:
 
     ``players`` is a number of players or a list of their names; ``seed`` a whole number of
     absolute value below ``2**64`` (what a saved game holds), random when ``None``. Arguments
-    of the wrong type raise :class:`TypeError`; a seed out of range a
-    :class:`~qiza.errors.QizaError` (a :class:`ValueError`), too many or too few players a
+    of the wrong type raise :class:`TypeError`, a seed out of range :class:`ValueError` (as a
+    wrong type, an error of the calling code), too many or too few players a
     :class:`~qiza.errors.RuleError`.
     """
 
@@ -107,7 +107,7 @@ class Game:
             if type(seed) is not int:
                 raise TypeError(f"seed is a whole number, not {seed!r}")
             if not abs(seed) < 2 ** 64:
-                raise QizaError(f"seed {seed} is out of range: a saved game holds seeds of absolute value "
+                raise ValueError(f"seed {seed} is out of range: a saved game holds seeds of absolute value "
                                  "below 2**64")
         names = [f"Player {i + 1}" for i in range(players)] if isinstance(players, int) else list(players)
         if not rules.min_players <= len(names) <= rules.max_players:
