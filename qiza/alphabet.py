@@ -33,6 +33,10 @@ from typing import Any
 
 from qiza.errors import QizaError
 
+__all__ = ["Tile", "BLANK", "BLANK_FLAG", "BLANK_CHAR", "nfc", "tiles_in_text", "is_blank", "letter_of",
+           "TileSetError", "TileSet", "tile_set_from_data", "load_tile_set_file", "TILE_SETS", "ENGLISH", "FRENCH",
+           "POLISH", "SPANISH", "SUPER", "find_tile_set"]
+
 Tile = int
 """A tile code: 0 for a blank, 1..N for letters, ``letter | BLANK_FLAG`` for a played blank."""
 

@@ -13,6 +13,8 @@ from qiza.alphabet import BLANK_FLAG, ENGLISH, TileSet
 from qiza.errors import MoveSyntaxError, QizaError
 from qiza.layout import STANDARD, Layout
 
+__all__ = ["EMPTY", "Board"]
+
 EMPTY = 0
 
 

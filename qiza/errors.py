@@ -6,6 +6,9 @@ leaves the game exactly as it was.
 
 from __future__ import annotations
 
+__all__ = ["QizaError", "MoveSyntaxError", "IllegalMoveError", "PhonyWordError", "RuleError", "GameOverError",
+           "FileFormatError"]
+
 
 class QizaError(ValueError):
     """Base class of every error qiza raises on bad input."""

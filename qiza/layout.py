@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 from qiza.errors import QizaError
 
+__all__ = ["Premium", "Layout", "STANDARD", "SUPER", "LAYOUTS", "find_layout"]
+
 
 class Premium(enum.IntEnum):
     """What a square does to a tile placed on it that turn."""

@@ -32,6 +32,10 @@ from qiza.alphabet import BLANK, BLANK_FLAG, ENGLISH, TileSet, TileSetError, nfc
 from qiza.errors import QizaError
 from qiza.paths import exists, is_file, user_cache_dir
 
+__all__ = ["MIN_LENGTH", "MAX_LENGTH", "MAX_RACK_QUERY", "MAX_WORD_LIST_BYTES", "ALPHABET", "LexiconError",
+           "LoadReport", "normalise", "read_word_list", "read_word_list_bytes", "decode_word_list", "Lexicon",
+           "LANGUAGE_LEXICONS", "BUILTIN", "is_loaded", "load_lexicon"]
+
 if TYPE_CHECKING:
     import numpy as np
 

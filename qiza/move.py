@@ -30,6 +30,9 @@ from qiza.alphabet import nfc
 from qiza.errors import MoveSyntaxError
 from qiza.rules import Notation
 
+__all__ = ["Direction", "THROUGH", "Place", "cells", "Exchange", "Pass", "Challenge", "Move", "MAX_MOVE_LENGTH",
+           "parse_coordinate", "format_coordinate", "parse_move", "format_word", "format_move"]
+
 if TYPE_CHECKING:
     from qiza.board import Board
 

@@ -19,6 +19,11 @@ from qiza.alphabet import ENGLISH, TileSet, find_tile_set
 from qiza.errors import QizaError
 from qiza.layout import STANDARD, Layout, find_layout
 
+__all__ = ["ChallengeRule", "EndRule", "FirstPlayer", "Notation", "EndPoints", "MAX_PLAYERS", "MAX_NUMBER", "Level",
+           "FINISH_LINE_TARGETS", "finish_line_targets", "Rules", "rules_from_dict", "CLASSIC", "EIGHT_TILE",
+           "NINE_TILE", "LARGE_PRINT", "COMPUTER", "TOURNAMENT", "SUPER_BOARD", "FRENCH_SET", "PRESETS", "ALIASES",
+           "find_preset", "TOURNAMENT_PRESETS", "allows_exchange", "default_challenge", "finish_line"]
+
 
 class ChallengeRule(enum.Enum):
     """How phony words are dealt with."""

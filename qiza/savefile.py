@@ -28,6 +28,9 @@ from qiza.paths import is_file, read_regular
 from qiza.rules import MAX_NUMBER, Rules, rules_from_dict
 from qiza.text import clean_name
 
+__all__ = ["FORMAT", "VERSION", "to_dict", "from_dict", "MAX_PLAYERS", "MAX_TEXT", "MAX_ACTION", "MAX_ACTIONS",
+           "dumps", "loads", "parse_json", "MAX_SAVE_BYTES", "read_text", "in_file", "save", "previous_path", "load"]
+
 FORMAT = "qiza-game"
 VERSION = 2
 """The newest format version read. Version 2 adds the ``withdraw`` actions (a player out of a game

@@ -17,6 +17,8 @@ from qiza.errors import IllegalMoveError, MoveSyntaxError
 from qiza.move import THROUGH, Direction, Place
 from qiza.rules import Rules
 
+__all__ = ["Word", "Evaluation", "place_from_cells", "canonical", "evaluate", "explain"]
+
 
 @dataclass(frozen=True)
 class Word:

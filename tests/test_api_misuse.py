@@ -408,6 +408,32 @@ def test_a_rack_set_while_its_play_is_open_to_challenge_keeps_every_tile(make_ga
     assert everywhere == Counter(game.rules.tile_set.full_bag())
 
 
+@pytest.mark.parametrize("name", ["qiza.errors", "qiza.alphabet", "qiza.layout", "qiza.rules", "qiza.board",
+                                  "qiza.move", "qiza.scoring", "qiza.lexicon", "qiza.savefile", "qiza.game",
+                                  "qiza.sheet", "qiza.analysis", "qiza.cgp", "qiza.gcg", "qiza.players"])
+def test_the_librarys_modules_say_what_they_export(name: str) -> None:
+    """The core modules had no __all__: ``from qiza.move import *`` brought in ``re``, ``string``,
+    ``numbers``, ``dataclass`` and ``Notation``, and ``help(qiza.move)`` listed them. Each lists
+    the names it defines (a name it imports only when it says so)."""
+    import importlib
+    import types
+
+    module = importlib.import_module(name)
+    exported = module.__all__
+    assert len(set(exported)) == len(exported)
+    namespace: dict[str, object] = {}
+    exec(f"from {name} import *", namespace)
+    for export, value in namespace.items():
+        if export != "__builtins__":
+            assert not isinstance(value, types.ModuleType), export
+            assert export in exported
+    for defined, value in vars(module).items():
+        if defined.startswith("_") or isinstance(value, types.ModuleType):
+            continue
+        if getattr(value, "__module__", None) == name and (isinstance(value, type) or callable(value)):
+            assert defined in exported, f"{name}.{defined} is not in __all__"
+
+
 def test_the_readme_examples_pass_mypy_strict_as_a_users_script(tmp_path: Path) -> None:
     """The README's examples pasted into a script are what a user starts from: result.game.scores
     of a GCG replay (a Game | None) and names reused for values of other types failed
