@@ -384,7 +384,10 @@ SUPER = TILE_SETS["super"]
 
 
 def find_tile_set(name: str) -> TileSet:
-    """A built-in tile set by name (``english``, ``french``, ``spanish``, ``super``...)."""
+    """A built-in tile set by name (``english``, ``french``, ``spanish``, ``super``...):
+    :class:`TileSetError` for an unknown name, :class:`TypeError` for what is not a text."""
+    if not isinstance(name, str):
+        raise TypeError(f"a tile set's name is a text, not {name!r}")
     try:
         return TILE_SETS[name.lower()]
     except KeyError:

@@ -160,7 +160,10 @@ def candidates_from(moves: Iterable[GenMove], rack: np.ndarray, bingo_tiles: int
 def _source(game_or_view: Game | PlayerView, seat: int | None,
             lexicon: Lexicon | None) -> tuple[Board, str, Rules, Lexicon]:
     from qiza.game import Game
+    from qiza.lexicon import Lexicon
 
+    if lexicon is not None and not isinstance(lexicon, Lexicon):
+        raise TypeError(f"lexicon is a Lexicon (load_lexicon('enable')), not {lexicon!r:.60}")
     if isinstance(game_or_view, Game):
         seat = game_or_view.to_move if seat is None else seat
         return game_or_view.board, game_or_view.rack_text(seat), game_or_view.rules, lexicon or game_or_view.lexicon

@@ -135,8 +135,12 @@ class Board:
         """A board from row strings (``A-Z`` tile, ``a-z`` blank, ``.`` or space empty).
 
         Raises :class:`~qiza.errors.MoveSyntaxError` naming the row for anything else (``?``
-        included: a blank on the board is the letter it stands for, in lower case)."""
-        lines = [line.rstrip("\n") for line in rows]
+        included: a blank on the board is the letter it stands for, in lower case), and
+        :class:`TypeError` for rows that are not texts."""
+        texts = list(rows) if not isinstance(rows, (str, bytes)) else [rows]
+        if isinstance(rows, (str, bytes)) or not all(isinstance(line, str) for line in texts):
+            raise TypeError(f"a board's rows are a list of texts, one a row, not {rows!r:.60}")
+        lines = [line.rstrip("\n") for line in texts]
         if len(lines) != layout.size:
             raise MoveSyntaxError(f"a board needs {layout.size} rows, got {len(lines)}")
         cells: list[int] = []

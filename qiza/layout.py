@@ -120,7 +120,11 @@ class Layout:
         return f"{string.ascii_uppercase[col]}{row + 1}"
 
     def parse_square(self, name: str) -> int:
-        """Inverse of :meth:`square_name` (column letter first, case-insensitive)."""
+        """Inverse of :meth:`square_name` (column letter first, case-insensitive):
+        :class:`~qiza.errors.QizaError` for a name of no square, :class:`TypeError` for what is
+        not a text."""
+        if not isinstance(name, str):
+            raise TypeError(f"a square's name is a text like 'H8', not {name!r}")
         text = name.strip().upper()
         if len(text) < 2 or not text[0].isalpha() or not text[1:].isdigit():
             raise QizaError(f"{name!r} is not a square name like H8")
@@ -167,7 +171,10 @@ LAYOUTS: dict[str, Layout] = {layout.name: layout for layout in (STANDARD, SUPER
 
 
 def find_layout(name: str) -> Layout:
-    """A registered layout by name (``standard``, ``super``)."""
+    """A registered layout by name (``standard``, ``super``): :class:`~qiza.errors.QizaError`
+    for an unknown name, :class:`TypeError` for what is not a text."""
+    if not isinstance(name, str):
+        raise TypeError(f"a layout's name is a text, not {name!r}")
     try:
         return LAYOUTS[name.lower()]
     except KeyError:

@@ -183,7 +183,7 @@ class Lexicon:
 
         ``words`` is a list of words: one word is ``[word]`` (a text alone would be read as
         its letters, so it is a :class:`TypeError`)."""
-        if isinstance(words, str):
+        if isinstance(words, (str, bytes)):
             raise TypeError(f"invalid_words takes a list of words, not the text {words[:40]!r} (use [word])")
         out: list[str] = []
         for word in words:

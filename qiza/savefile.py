@@ -39,7 +39,10 @@ older qiza reads too."""
 
 
 def to_dict(game: Game, *, extra: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The game as JSON-able data. ``extra`` is kept as is (e.g. which seats are computers)."""
+    """The game as JSON-able data. ``extra`` is kept as is (e.g. which seats are computers).
+    :class:`TypeError` for what is not a :class:`~qiza.game.Game`."""
+    if not isinstance(game, Game):
+        raise TypeError(f"a saved game is made of a Game, not {game!r:.60}")
     data: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION if any(text.startswith("withdraw") for _, text in game.actions) else 1,

@@ -66,8 +66,10 @@ def place_from_cells(board: Board, cells: Mapping[int, str]) -> Place:
     ``cells`` maps square numbers to tile characters (lower-case for a blank). Raises
     :class:`IllegalMoveError` when a square is off the board or the tiles are not in one line or
     leave a gap, :class:`MoveSyntaxError` for what is not one tile of the board's tile set, and
-    :class:`TypeError` for a square that is not a whole number.
+    :class:`TypeError` for a square that is not a whole number (or ``cells`` that are no mapping).
     """
+    if not isinstance(cells, Mapping):
+        raise TypeError(f"cells map square numbers to tiles, e.g. {{112: 'Q'}}, not {cells!r:.60}")
     if not cells:
         raise IllegalMoveError("no tiles placed")
     size = board.size

@@ -46,7 +46,10 @@ PREMIUM_LABELS: dict[Premium, str] = {Premium.NONE: "", Premium.DL: "DL", Premiu
 
 def board_svg(board: Board, *, last: Iterable[int] = (), square: int = 32, coordinates: bool = True,
               title: str | None = None) -> str:
-    """The board as an SVG document; ``last`` lists the squares to highlight (the last play)."""
+    """The board as an SVG document; ``last`` lists the squares to highlight (the last play).
+    :class:`TypeError` for what is not a :class:`~qiza.board.Board` (a game's is ``game.board``)."""
+    if not isinstance(board, Board):
+        raise TypeError(f"board_svg draws a Board (a game's is game.board), not {board!r:.60}")
     size = board.size
     layout = board.layout
     tile_set = board.tile_set

@@ -35,7 +35,10 @@ LEGEND = "= triple word  - double word  \" triple letter  ' double letter  * sta
 
 def board_text(board: Board, *, last: Record | Iterable[int] | None = None, legend: bool = False) -> str:
     """The board as text with column letters and row numbers (two characters per square; more
-    when the tile set has labels of several characters, such as Spanish ``CH``)."""
+    when the tile set has labels of several characters, such as Spanish ``CH``).
+    :class:`TypeError` for what is not a :class:`~qiza.board.Board` (a game's is ``game.board``)."""
+    if not isinstance(board, Board):
+        raise TypeError(f"board_text draws a Board (a game's is game.board), not {board!r:.60}")
     layout = board.layout
     size = board.size
     width = max(len(label) for label in board.tile_set.letters)

@@ -367,6 +367,31 @@ def test_public_functions_refuse_arguments_of_the_wrong_type_by_name(make_game: 
     assert gcg.parse_bytes(bytearray(b"#player1 a A\n")).players[0].nick == "a"
 
 
+def test_more_public_functions_refuse_arguments_of_the_wrong_type_by_name(make_game: GameFactory) -> None:
+    """Each failed inside with an AttributeError ('NoneType' object has no attribute 'lower',
+    'str' object has no attribute 'content_hash', 'int' object has no attribute 'items' ...)."""
+    from qiza import gcg, savefile, svg, text
+    from qiza.alphabet import find_tile_set
+    from qiza.analysis import legal_placements
+    from qiza.board import Board
+    from qiza.layout import STANDARD, find_layout
+    from qiza.scoring import place_from_cells
+
+    game = make_game()
+    record = gcg.loads(">ann: AEINRST 8D RETINAS +66 66\n")
+    for action, shown in ((lambda: find_layout(None), "None"), (lambda: find_tile_set(5), "5"),
+                          (lambda: STANDARD.parse_square(112), "112"),
+                          (lambda: place_from_cells(game.board, "H8"), "'H8'"),
+                          (lambda: legal_placements(game.view(0), lexicon="enable"), "'enable'"),
+                          (lambda: gcg.replay(record, lexicon=5), "5"),
+                          (lambda: savefile.dumps(game.view(0)), "PlayerView"),
+                          (lambda: svg.board_svg(game), "game.board"), (lambda: text.board_text(None), "None"),
+                          (lambda: Board.from_rows("." * 15), "'...."), (lambda: Board.from_rows([b"." * 15]), "b'"),
+                          (lambda: game.lexicon.invalid_words(b"QI"), "b'QI'")):
+        with pytest.raises(TypeError, match=shown):
+            action()
+
+
 def test_every_public_class_function_and_method_of_the_library_has_a_docstring() -> None:
     """The library's promise is a documented API: Board.size, Game.player_count, Replay.clean ...
     had none."""

@@ -253,6 +253,8 @@ def replay(record: GameRecord, *, lexicon: Lexicon | str | None = None, rules: R
         if not (event.player in nicks if event.seat is None else 0 <= event.seat < len(record.players)):
             raise FileFormatError(f"{_describe(event)}: player {event.player!r} is not a player of the record",
                                   event.line)
+    if lexicon is not None and not isinstance(lexicon, (Lexicon, str)):
+        raise TypeError(f"lexicon is a Lexicon or a lexicon's name, not {lexicon!r:.60}")
     real = load_lexicon(lexicon) if isinstance(lexicon, str) else lexicon
     return _Replayer(record, rules, real).run()
 
