@@ -386,7 +386,7 @@ def test_more_public_functions_refuse_arguments_of_the_wrong_type_by_name(make_g
                           (lambda: gcg.replay(record, lexicon=5), "5"),
                           (lambda: savefile.dumps(game.view(0)), "PlayerView"),
                           (lambda: svg.board_svg(game), "game.board"), (lambda: text.board_text(None), "None"),
-                          (lambda: Board.from_rows("." * 15), "'...."), (lambda: Board.from_rows([b"." * 15]), "b'"),
+                          (lambda: Board.from_rows("." * 15), "'...."), (lambda: Board.from_rows([b"." * 15]), "b'"),  # type: ignore[list-item]
                           (lambda: game.lexicon.invalid_words(b"QI"), "b'QI'")):
         with pytest.raises(TypeError, match=shown):
             action()
