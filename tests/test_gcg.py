@@ -11,6 +11,7 @@ import pytest
 
 from qiza import gcg
 from qiza.cli import main
+from qiza.errors import QizaError
 from qiza.game import Game, Kind
 from qiza.lexicon import Lexicon
 from qiza.move import Move
@@ -858,3 +859,13 @@ def test_the_seat_of_no_player_of_the_record_is_the_records_error() -> None:
         record.seat_of(record.events[0])
     assert caught.value.line == 3 and isinstance(caught.value, KeyError)
     assert record.seat("b") == 1
+
+
+def test_the_games_seat_of_a_seat_the_record_does_not_have_is_refused() -> None:
+    """Replay.game_seat(-1) or (2) of a two-player record gave a seat of the game all the same
+    (the seat turned modulo the players)."""
+    result = gcg.replay(gcg.loads("#player1 a A\n#player2 b B\n>b: AEINRST 8D RETAINS +66 66\n"))
+    assert result.first == 1 and [result.game_seat(seat) for seat in (0, 1)] == [1, 0]
+    for seat in (-1, 2):
+        with pytest.raises(QizaError, match=f"the record has seats 0 to 1 \\(0-based\\), not {seat}"):
+            result.game_seat(seat)

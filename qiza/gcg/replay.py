@@ -209,8 +209,12 @@ class Replay:
     record's turned so that this player is seat 0 (see :meth:`game_seat`)."""
 
     def game_seat(self, record_seat: int) -> int:
-        """The game's seat of a player of the record, by the record's 0-based seat."""
-        return (record_seat - self.first) % len(self.game.players)
+        """The game's seat of a player of the record, by the record's 0-based seat
+        (:class:`~qiza.errors.QizaError` for a seat the record does not have)."""
+        players = len(self.game.players)
+        if type(record_seat) is not int or not 0 <= record_seat < players:
+            raise QizaError(f"the record has seats 0 to {players - 1} (0-based), not {record_seat!r}")
+        return (record_seat - self.first) % players
 
     @property
     def clean(self) -> bool:
