@@ -230,6 +230,7 @@ class PlayerStats:
 
     @property
     def win_rate(self) -> float:
+        """Wins per game, 0 to 1 (0 before any game)."""
         return self.wins / self.games if self.games else 0.0
 
 
