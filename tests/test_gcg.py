@@ -13,7 +13,7 @@ from qiza import gcg
 from qiza.cli import main
 from qiza.errors import QizaError
 from qiza.game import Game, Kind
-from qiza.lexicon import Lexicon
+from qiza.lexicon import Lexicon, load_lexicon
 from qiza.move import Move
 from qiza.rules import COMPUTER, ChallengeRule, Rules
 
@@ -869,3 +869,16 @@ def test_the_games_seat_of_a_seat_the_record_does_not_have_is_refused() -> None:
     for seat in (-1, 2):
         with pytest.raises(QizaError, match=f"the record has seats 0 to 1 \\(0-based\\), not {seat}"):
             result.game_seat(seat)
+
+
+def test_the_replays_game_plays_on_with_the_lexicon_given() -> None:
+    """gcg.replay(record, lexicon='twl06').game kept the replay's stand-in lexicon (named TWL06,
+    one word): legal_moves() was empty and a challenge upheld any word, so a research script
+    analysing the position after a record silently found no moves."""
+    record = gcg.loads("#player1 a A\n#player2 b B\n>a: AEINRST 8D RETAINS +66 66\n#rack2 LNRIEEA\n")
+    twl = load_lexicon("twl06")
+    result = gcg.replay(record, lexicon=twl)
+    assert result.clean and result.game.lexicon is twl and not result.game.over
+    moves = result.game.legal_moves()
+    assert moves and all(not result.game.invalid_words(move) for move in moves[:20])
+    assert gcg.replay(record).game.lexicon.name == "any"  # without a lexicon: the stand-in, as documented

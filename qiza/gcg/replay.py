@@ -197,7 +197,9 @@ class Replay:
 
     game: Game
     """The engine's game after the last event replayed (always there: a record that cannot be
-    replayed at all makes :func:`replay` raise)."""
+    replayed at all makes :func:`replay` raise). Its lexicon is the one given to :func:`replay`;
+    without one, a stand-in named ``any`` that takes every word, whose legal moves mean nothing:
+    give ``lexicon`` to analyse the position or play on."""
     checked: int = 0
     differences: list[Difference] = field(default_factory=list)
     warnings: list[Difference] = field(default_factory=list)
@@ -324,6 +326,9 @@ class _Replayer:
             if self.rules.finish_line is not None and game.pending_ends_game and not self.record.incomplete:
                 game.accept()  # the play that reached the target stands: the record ends there
             self.deal_final_racks()
+        if self.real is not None:  # the position is the caller's to analyse: moves, challenges
+            self.game.lexicon = self.real
+            self.game.detect_blocked = True
         return self.result
 
     def withdraw(self, notes: list[str], event: Event | None) -> None:
