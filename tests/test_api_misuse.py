@@ -399,7 +399,9 @@ def test_every_public_class_function_and_method_of_the_library_has_a_docstring()
     import inspect
 
     missing = []
-    for name in ("qiza", "qiza.gcg", "qiza.cgp", "qiza.players", "qiza.sheet"):
+    for name in ("qiza", "qiza.gcg", "qiza.cgp", "qiza.players", "qiza.sheet", "qiza.game", "qiza.errors", "qiza.alphabet",
+                 "qiza.layout", "qiza.rules", "qiza.board", "qiza.move", "qiza.scoring", "qiza.lexicon", "qiza.savefile",
+                 "qiza.analysis"):
         module = importlib.import_module(name)
         for export in getattr(module, "__all__", ()):
             obj = getattr(module, export)
