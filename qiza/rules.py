@@ -157,7 +157,10 @@ class Rules:
         for name, kind in _FIELD_TYPES.items():
             value = getattr(self, name)
             if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-                raise QizaError(f"rule option {name} must be {_KIND_NAMES[name]}, not {value!r}")
+                if kind in (int, str):
+                    raise QizaError(f"rule option {name} must be {_KIND_NAMES[name]}, not {value!r}")
+                raise QizaError(f"rule option {name} of Rules() must be {_TYPE_NAMES[name]}, not {value!r}"
+                                 f"{_READ_BY_NAME}")
         if not 2 <= self.rack_size <= 9:
             raise QizaError(f"rack size must be 2 to 9, not {self.rack_size}")
         if not 1 <= self.bingo_min_tiles <= self.rack_size:
@@ -174,8 +177,8 @@ class Rules:
         if self.finish_line is not None:
             if not isinstance(self.finish_line, tuple) or not all(
                     type(target) is int and target > 0 for target in self.finish_line):
-                raise QizaError(f"rule option finish_line must be null or a list of positive target "
-                                 f"scores, not {self.finish_line!r}")
+                raise QizaError(f"rule option finish_line of Rules() must be None or a tuple of positive "
+                                 f"target scores, not {self.finish_line!r}{_READ_BY_NAME}")
         numbers = [getattr(self, name) for name in _WHOLE_NUMBERS] + list(self.finish_line or ())
         if max(numbers) > MAX_NUMBER:
             raise QizaError(f"rule options are numbers of at most {MAX_NUMBER:,}, not {max(numbers):,}")
@@ -242,6 +245,15 @@ _KIND_NAMES: dict[str, str] = {
 }
 
 
+_TYPE_NAMES: dict[str, str] = {
+    "tile_set": "a TileSet (find_tile_set('english'))", "layout": "a Layout (find_layout('standard'))",
+    **{key: f"a {kind.__name__} ({kind.__name__}.{next(iter(kind)).name}...)" for key, kind in _ENUM_OPTIONS.items()},
+}
+"""What :class:`Rules` itself holds of the options :meth:`Rules.with_options` reads by name, for
+the errors of ``Rules(...)``."""
+_READ_BY_NAME = " (with_options reads names and lists: CLASSIC.with_options(challenge='single'))"
+
+
 def _convert_option(key: str, value: Any) -> Any:
     """An option's value as :class:`Rules` holds it: names of settings as texts (or the enum
     members), whole numbers as numbers (or texts of digits, as a command line gives them);
@@ -259,8 +271,11 @@ def _convert_option(key: str, value: Any) -> Any:
         except ValueError:
             known = ", ".join(str(e.value) for e in enum_type)
             raise QizaError(f"unknown {key.replace('_', ' ')} {value!r} (known: {known})") from None
-    if key in ("tile_set", "layout") and isinstance(value, str):
-        return find_tile_set(value) if key == "tile_set" else find_layout(value)
+    if key in ("tile_set", "layout"):
+        if isinstance(value, str):
+            return find_tile_set(value) if key == "tile_set" else find_layout(value)
+        if not isinstance(value, TileSet if key == "tile_set" else Layout):
+            raise wrong
     if key == "finish_line":
         if value is None:
             return None

@@ -122,7 +122,7 @@ def test_options_given_as_command_line_texts_or_enum_members() -> None:
 
 
 def test_rules_made_directly_are_checked_too() -> None:
-    with pytest.raises(ValueError, match="challenge must be one of"):
+    with pytest.raises(ValueError, match=r"challenge of Rules\(\) must be a ChallengeRule"):
         dataclasses.replace(CLASSIC, challenge="double")  # type: ignore[arg-type]
 
 
@@ -199,3 +199,25 @@ def test_finish_line_levels_are_a_list_of_levels() -> None:
     with pytest.raises(QizaError, match="unknown Finish Line level 'grandmaster' .known: beginner, intermediate"):
         finish_line(["beginner", "grandmaster"])
     assert finish_line(["Beginner", "expert"]).finish_line == (70, 200)
+
+
+def test_rules_made_directly_say_what_they_take() -> None:
+    """Rules(challenge="double") was refused with 'rule option challenge must be one of double,
+    auto, single, ... not 'double'', Rules(tile_set="french") with 'must be a tile set's name, not
+    'french'' and Rules(finish_line=[70, 200]) with 'must be null or a list of positive target
+    scores, not [70, 200]': each says what Rules() takes and that with_options reads names."""
+    from qiza.errors import QizaError
+    from qiza.layout import STANDARD
+
+    for bad, shown in (({"challenge": "double"}, "a ChallengeRule (ChallengeRule.DOUBLE...), not 'double'"),
+                       ({"tile_set": "french"}, "a TileSet (find_tile_set('english')), not 'french'"),
+                       ({"layout": None}, "a Layout (find_layout('standard')), not None"),
+                       ({"finish_line": [70, 200]}, "None or a tuple of positive target scores, not [70, 200]")):
+        with pytest.raises(QizaError) as caught:
+            Rules(**bad)
+        assert shown in str(caught.value) and "with_options reads names" in str(caught.value)
+    with pytest.raises(QizaError, match="^rule option name must be a text, not 3$"):
+        Rules(name=3)  # type: ignore[arg-type]
+    with pytest.raises(QizaError, match="^rule option tile_set must be a tile set's name, not 5$"):
+        CLASSIC.with_options(tile_set=5)
+    assert Rules(challenge=ChallengeRule.SINGLE, layout=STANDARD) == CLASSIC.with_options(challenge="single")
