@@ -151,6 +151,9 @@ class Lexicon:
         """A hash of where the words came from (the word list's bytes and the code that read
         them), when the loader knows it: it keys the on-disk word graph without hashing the
         words themselves (millions of them in Polish)."""
+        self.path: str | None = None
+        """The word list file :func:`load_lexicon` read it from (an absolute path), which a saved
+        game names to load it again; ``None`` for a built-in lexicon or one made otherwise."""
         self._code_words: dict[tuple[str, ...], list[str]] = {}
         self._graphs: dict[tuple[str, ...], np.ndarray[Any, Any]] = {}
 
@@ -466,7 +469,9 @@ def load_lexicon(name_or_path: str | os.PathLike[str] = "enable") -> Lexicon:
             if os.sep in key or "/" in key or Path(key).suffix:
                 raise LexiconError(f"unknown lexicon {key!r}: no such word list file (built-in lexicons: {names})")
             raise LexiconError(f"unknown lexicon {key!r}: use {names} or the path of a word list file")
-        return Lexicon.from_file(key)
+        lexicon = Lexicon.from_file(key)
+        lexicon.path = os.path.abspath(key)
+        return lexicon
     if builtin not in _loaded:
         if builtin == "ENABLE":
             _loaded[builtin] = _enable()

@@ -40,7 +40,9 @@ older qiza reads too."""
 
 def to_dict(game: Game, *, extra: dict[str, Any] | None = None) -> dict[str, Any]:
     """The game as JSON-able data. ``extra`` is kept as is (e.g. which seats are computers).
-    :class:`TypeError` for what is not a :class:`~qiza.game.Game`."""
+    The lexicon is named by its name, or by the word list file :func:`~qiza.lexicon.load_lexicon`
+    read it from (:attr:`Lexicon.path <qiza.lexicon.Lexicon.path>`), so that :func:`from_dict`
+    loads it again. :class:`TypeError` for what is not a :class:`~qiza.game.Game`."""
     if not isinstance(game, Game):
         raise TypeError(f"a saved game is made of a Game, not {game!r:.60}")
     data: dict[str, Any] = {
@@ -48,7 +50,7 @@ def to_dict(game: Game, *, extra: dict[str, Any] | None = None) -> dict[str, Any
         "version": VERSION if any(text.startswith("withdraw") for _, text in game.actions) else 1,
         "rules": game.rules.describe(),
         "players": list(game.players),
-        "lexicon": game.lexicon.name,
+        "lexicon": game.lexicon.path or game.lexicon.name,
         "seed": game.seed,
         "actions": [[seat, text] for seat, text in game.actions],
     }

@@ -14,7 +14,7 @@ from qiza import savefile
 from qiza.errors import FileFormatError
 from qiza.game import Game
 from qiza.lexicon import Lexicon, load_lexicon
-from qiza.rules import COMPUTER, find_preset
+from qiza.rules import CLASSIC, COMPUTER, find_preset
 
 
 @pytest.fixture(scope="module")
@@ -211,3 +211,21 @@ def test_player_names_lose_their_control_characters(game: Game, lexicon: Lexicon
     again = savefile.from_dict(data, lexicon=lexicon)
     assert again.players == ["Ev[31mRED]0;pwned", "Bob X", "Player 3"]
     assert again.scores == game.scores
+
+
+def test_a_game_with_a_word_list_of_ones_own_saves_and_loads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game with load_lexicon("words.txt") (as qiza play --lexicon words.txt makes) saved its
+    lexicon as 'WORDS', which loading refused ('neither a built-in lexicon nor a word list file'):
+    qiza play --resume could not go on with it. The save names the file, wherever it is loaded."""
+    (tmp_path / "words.txt").write_text("QI\nQAT\nAT\nTA\nEAT\nTEA\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    lexicon = load_lexicon("words.txt")
+    assert lexicon.name == "WORDS" and lexicon.path == str(tmp_path / "words.txt")
+    game = Game(CLASSIC, players=["Ann", "Bob"], lexicon=lexicon, seed=3)
+    game.play("pass")
+    savefile.save(game, tmp_path / "game.json")
+    monkeypatch.chdir("/")
+    again = savefile.load(tmp_path / "game.json")
+    assert again.lexicon.words == lexicon.words and again.lexicon.name == "WORDS"
+    assert again.actions == game.actions and again.racks == game.racks
+    assert savefile.to_dict(Game(CLASSIC, lexicon=load_lexicon("enable"), seed=1))["lexicon"] == "ENABLE"
