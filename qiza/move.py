@@ -127,7 +127,8 @@ def cells(word: str) -> list[str]:
 @dataclass(frozen=True, eq=False)
 class Exchange:
     """Tiles returned to the bag (``?`` for a blank). Two exchanges of the same tiles are equal
-    (and hash alike) whatever their order: ``Exchange("UQ") == Exchange("QU")``."""
+    (and hash alike) whatever their order and case, as the game reads them:
+    ``Exchange("UQ") == Exchange("qu")``."""
 
     tiles: str
 
@@ -136,7 +137,7 @@ class Exchange:
             raise TypeError(f"Exchange tiles must be a text like 'QU?', not {self.tiles!r}")
 
     def _key(self) -> tuple[str, ...]:
-        return tuple(sorted(cells(self.tiles)))
+        return tuple(sorted(cells(self.tiles.upper())))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Exchange):

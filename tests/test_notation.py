@@ -162,7 +162,7 @@ def test_a_notation_given_by_name_is_read_as_that_notation() -> None:
 def test_an_exchange_of_the_same_tiles_is_the_same_move_whatever_their_order() -> None:
     """Exchange("UQ") != Exchange("QU"), and a set of a player's candidate moves held both: the
     tiles are a multiset (a label of several characters is one tile); the text is kept as given."""
-    assert Exchange("UQ") == Exchange("QU") and hash(Exchange("UQ")) == hash(Exchange("QU"))
+    assert Exchange("UQ") == Exchange("QU") == Exchange("qu") and hash(Exchange("UQ")) == hash(Exchange("qu"))
     assert len({Exchange("AE?"), Exchange("?EA"), Exchange("EA?")}) == 1
     assert Exchange("AE") != Exchange("AEE") and Exchange("[CH]A") == Exchange("A[CH]") != Exchange("ACH")
     assert Exchange("UQ").tiles == "UQ" and repr(Exchange("UQ")) == "Exchange(tiles='UQ')"
