@@ -12,7 +12,7 @@ across, ``H8`` down). A direction word (``H8 across WORD``) is read in either.
 >>> from qiza.rules import Notation
 >>> move = parse_move("H8 QI", Notation.RULEBOOK)
 >>> move
-Place(row=7, col=7, direction=<Direction.ACROSS: 0>, word='QI')
+Place(row=7, col=7, direction=Direction.ACROSS, word='QI')
 >>> format_move(move, Notation.TOURNAMENT)
 '8H QI'
 """
@@ -42,6 +42,11 @@ class Direction(enum.IntEnum):
 
     ACROSS = 0
     DOWN = 1
+
+    def __repr__(self) -> str:
+        """``Direction.ACROSS``, so that the repr of a :class:`Place` (or a scored word) is
+        the code that makes it."""
+        return f"Direction.{self.name}"
 
     @property
     def step(self) -> tuple[int, int]:

@@ -167,3 +167,13 @@ def test_an_exchange_of_the_same_tiles_is_the_same_move_whatever_their_order() -
     assert Exchange("AE") != Exchange("AEE") and Exchange("[CH]A") == Exchange("A[CH]") != Exchange("ACH")
     assert Exchange("UQ").tiles == "UQ" and repr(Exchange("UQ")) == "Exchange(tiles='UQ')"
     assert Exchange("QU") != Pass() and Exchange("") != Pass()
+
+
+def test_the_repr_of_a_placement_is_the_code_that_makes_it() -> None:
+    """repr(Place) read 'Place(row=7, col=7, direction=<Direction.ACROSS: 0>, word='QI')', which
+    is no Python: a move printed in a log or a test could not be pasted back."""
+    import qiza
+
+    for move in (Place(7, 7, Direction.ACROSS, "QI"), Place(0, 14, Direction.DOWN, "q.I"), Exchange("QU"), Pass()):
+        assert eval(repr(move), vars(qiza)) == move
+    assert repr(Direction.DOWN) == "Direction.DOWN" and str(Direction.DOWN.value) == "1"
