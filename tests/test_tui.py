@@ -90,6 +90,7 @@ def test_people_double_challenge_hot_seat_and_resign(monkeypatch: pytest.MonkeyP
         "n",                  # Bob does not challenge
         "sheet",
         "resign",
+        "y",                  # Ann confirms
     ]
     status, out = play(["--player", "Ann", "--player", "Bob", "--first-player", "fixed", "--seed", "4"],
                        lines, monkeypatch, capsys)
@@ -111,7 +112,7 @@ def test_people_double_challenge_hot_seat_and_resign(monkeypatch: pytest.MonkeyP
 def test_three_people_hot_seat_one_resigns_and_the_others_play_on(monkeypatch: pytest.MonkeyPatch,
                                                                     capsys: pytest.CaptureFixture[str],
                                                                     data_dir: Path) -> None:
-    lines = ["pass", "resign"] + ["pass"] * 5  # Ann, Bob resigns, then Cy and Ann until the end
+    lines = ["pass", "resign", "yes"] + ["pass"] * 5  # Ann, Bob resigns, then Cy and Ann until the end
     status, out = play(["-p", "Ann", "-p", "Bob", "-p", "Cy", "--first-player", "fixed", "--seed", "3"],
                        lines, monkeypatch, capsys)
     assert status == 0
@@ -133,10 +134,26 @@ def test_after_a_resignation_the_next_person_is_handed_the_device(monkeypatch: p
     Ann still sits at the screen, so Bob's rack waits for the hand-over, in the challenge round too."""
     game = new_game(players=3, seed=4)
     status, out = play(["-p", "Ann", "-p", "Bob", "-p", "computer:easy", "--first-player", "fixed", "--seed", "4"],
-                       ["resign", "pass", "quit"], monkeypatch, capsys)
+                       ["resign yes", "pass", "quit"], monkeypatch, capsys)
     after = out.split("Ann resigns and is out of the game; the others play on.")[1]
     assert after.index("-- pass the device to Bob --") < after.index("Bob's rack")
     assert game.rack_text(1) not in out.split("-- pass the device to Bob --")[0].split("Ann resigns")[1]
+
+
+def test_resigning_asks_first(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+                              data_dir: Path) -> None:
+    """'resign' typed by a slip is not a game lost: the player is asked, and anything but yes
+    keeps the game on; in a game of three the question says the others play on."""
+    status, out = play(["-p", "Ann", "-p", "Bob", "--first-player", "fixed", "--seed", "4"],
+                       ["resign", "n", "resign", "", "pass", "quit"], monkeypatch, capsys)
+    assert out.count("Ann: resign and lose the game? [y/N]") == 2
+    assert out.count("Not resigned: the game goes on.") == 2
+    _, game = saved(data_dir)
+    assert not game.over and [r.kind for r in game.history] == [Kind.PASS]
+    status, out = play(["-p", "Ann", "-p", "Bob", "-p", "Cy", "--first-player", "fixed", "--seed", "4", "--no-save"],
+                       ["resign", "yes", "quit"], monkeypatch, capsys)
+    assert "Ann: resign and leave the game (the others play on)? [y/N]" in out
+    assert "Ann resigns and is out of the game; the others play on." in out
 
 
 def test_the_panel_and_the_score_sheet_show_who_is_out() -> None:
@@ -1425,7 +1442,7 @@ def test_help_after_the_end_lists_what_still_works(monkeypatch: pytest.MonkeyPat
                                                    capsys: pytest.CaptureFixture[str]) -> None:
     """'help' at 'game over>' listed every command of a game being played (exchange, hint,
     undo...), which the prompt then refused."""
-    status, out = play(["--seed", "3", "-p", "Ann", "-p", "Bob", "--no-save"], ["resign", "help", "help sheet"],
+    status, out = play(["--seed", "3", "-p", "Ann", "-p", "Bob", "--no-save"], ["resign", "y", "help", "help sheet"],
                        monkeypatch, capsys)
     after = out[out.index("game over> help"):]
     assert "exchange TILES" not in after and "The game is over: sheet, analyze" in after

@@ -190,7 +190,7 @@ COMMANDS: list[Command] = [
     Command("gcg", "gcg [FILE]", "Export the game record as a GCG file (finished or not; before the end "
             "it holds your own racks only, as the score sheet shows them).", ("export",), "do_gcg"),
     Command("resign", "resign", "Give up the game (in a game of three or four you are out of it and the "
-            "others play on).", (), "do_resign"),
+            "others play on); you are asked to confirm ('resign yes' does not ask).", (), "do_resign"),
     Command("help", "help [COMMAND]", "This list, or help on one command.", ("?", "h"), "do_help"),
     Command("quit", "quit", "Stop playing; the game is saved and 'qiza play --resume' continues it.",
             ("q", "exit"), "do_quit"),
@@ -956,8 +956,17 @@ class Session:
         self.say(_long(f"GCG written to {path}"))
 
     def do_resign(self, seat: int, rest: str) -> str:
-        self.game.resign(seat)
         name = self.seats[seat].name
+        if rest.lower() not in ("y", "yes"):  # a game is not given up by a slip of the keyboard
+            leaves = len([s for s in range(self.game.player_count) if self.game.in_game(s)]) > 2
+            what = "leave the game (the others play on)" if leaves else "lose the game"
+            answer = self.terminal.ask(f"{name}: resign and {what}? [y/N] ", ["yes", "no"])
+            if answer is None:
+                return self.quit_now()
+            if answer.strip().lower() not in ("y", "yes"):
+                self.say("Not resigned: the game goes on.")
+                return STAY
+        self.game.resign(seat)
         if self.game.over:
             self.say(f"{name} {render.verb(name, 'resigns', 'resign')}.")
         else:  # a game of three or four goes on without them
