@@ -182,6 +182,9 @@ function showTitle(n) {
 
 /** Shows puzzle ``n`` (``push``: as a new page of the browser's history). One that cannot be
     shown (too many new puzzles just now) leaves the puzzle shown before as it was. */
+/** Milliseconds before a puzzle still loading says why it takes long. */
+const SLOW_LOAD_MS = 4000;
+
 async function load(n, push) {
   const asked = ++loads;
   const before = store.game ? store.game.number : null;
@@ -194,6 +197,10 @@ async function load(n, push) {
   coordinate = "";
   say(`Loading puzzle ${n}…`);
   setBusy(true);
+  // a server's first start compiles the move generator: the first puzzles then take a while
+  const slow = setTimeout(() => {
+    if (asked === loads) say(`Still making puzzle ${n}: just after the server starts, the computer takes up to a minute to get ready.`);
+  }, SLOW_LOAD_MS);
   try {
     const position = await qiza.api("GET", `/api/puzzles/${n}`);
     if (asked !== loads) return;  // another puzzle was asked for meanwhile
@@ -221,6 +228,7 @@ async function load(n, push) {
       say(sentence(error.message));
     }
   } finally {
+    clearTimeout(slow);
     if (asked === loads) setBusy(false);
   }
 }
