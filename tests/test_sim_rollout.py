@@ -279,3 +279,16 @@ def test_opponent_leaves_in_both_rollouts(enable: Lexicon, players: int, seed: i
     np.testing.assert_array_equal(_same(player, replace(task, opp_leave=True)), _same(player, task))
     sims = _make_players(["sim", "sim:oppleave"], enable, {"workers": 1}, seed=1)
     assert [p.opp_leave for p in sims if isinstance(p, SimPlayer)] == [False, True]
+
+
+def test_a_player_out_of_the_game_is_no_opponent_of_the_simulation(enable: Lexicon) -> None:
+    """Bob resigned a game of three: the simulation deals a rack to the one opponent left (its
+    rollouts and the worth of going out then count that opponent alone, as in a game of two)."""
+    game = Game(fixed(CLASSIC), players=["Ann", "Bob", "Cy"], lexicon=enable, seed=6)
+    game.resign(1)
+    view = game.view(0)
+    player = SimPlayer(enable, seed=1, workers=1, candidates=4)
+    task = SimTask.of_view(view, player.sim_candidates(view), 2, 0)
+    assert task.opponent_sizes == [7]
+    assert SimTask.of_view(game.view(2), player.sim_candidates(game.view(2)), 2, 0).opponent_sizes == [7]
+    _same(player, task)  # the compiled rollouts agree with Python's on it

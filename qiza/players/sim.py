@@ -148,12 +148,15 @@ class SimTask:
                 deadline: float = float("inf"), at_least_one: bool = True, owner: int = 0,
                 opponent_leaves: np.ndarray | None = None, leave_fade: bool = True,
                 table_leaves: bool = False, playout: bool = False, opp_leave: bool = False) -> SimTask:
-        """The task of simulating ``candidates`` in the position a player sees."""
+        """The task of simulating ``candidates`` in the position a player sees. The opponents are
+        the players still in the game (one who resigned, lost on time or left a game of three or
+        four no longer plays, and going out no longer earns their tiles)."""
         n = len(view.scores)
         me = view.seat if view.seat is not None else view.to_move
         ts = view.rules.tile_set
+        opponents = [(me + k) % n for k in range(1, n) if (me + k) % n not in view.out]
         return cls(board_array(view.board), rack_counts(view.rack, ts), counts_to_tiles(rack_counts(view.unseen, ts)),
-                   [view.rack_counts[(me + k) % n] for k in range(1, n)], view.bag_count, list(candidates),
+                   [view.rack_counts[seat] for seat in opponents], view.bag_count, list(candidates),
                    iterations, seed, view.rules, deadline, at_least_one, owner, opponent_leaves, leave_fade,
                    table_leaves, playout, opp_leave)
 
