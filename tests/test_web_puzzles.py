@@ -157,6 +157,26 @@ def test_illegal_moves_and_phonies_are_named(client: TestClient, puzzle: Puzzle)
     assert "not a square" in error(answer(client, {"move": "Z99 QI"}), 422, "illegal_move")["message"]
 
 
+def test_tiles_on_the_board_are_written_by_the_engine(client: TestClient, puzzle: Puzzle) -> None:
+    """The page's move box says the tiles put on the board as the engine writes the move."""
+    from qiza.move import Place, format_move
+
+    game = puzzle.game
+    size = game.board.size
+    through = next(o.move for o in puzzle.ranked() if isinstance(o.move, Place) and "." in o.move.word)
+    step = 1 if through.direction.value == 0 else size
+    start = through.row * size + through.col
+    cells = {game.rules.layout.square_name(start + i * step): ch
+             for i, ch in enumerate(through.word) if ch != "."}
+    written = client.post(f"/api/puzzles/{NUMBER}/written", json={"cells": cells})
+    assert written.status_code == 200, written.text
+    assert written.json() == {"move": format_move(through, game.rules.notation, game.board)}
+    apart = {"A1": "A", "O15": "A"}  # not in one line
+    error(client.post(f"/api/puzzles/{NUMBER}/written", json={"cells": apart}), 422, "illegal_move")
+    error(client.post(f"/api/puzzles/{NUMBER}/written", json={"cells": {"Z99": "A"}}), 422, "malformed_move")
+    error(client.post(f"/api/puzzles/{NUMBER}/written", json={"cells": {}}), 422, "malformed_request")
+
+
 def test_a_number_is_always_the_same_puzzle(client: TestClient, tmp_path: Path) -> None:
     """The same position from another server and from another process (another hash seed),
     and another position from another number."""

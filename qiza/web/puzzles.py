@@ -28,10 +28,10 @@ from pydantic import Field, StrictBool, model_validator
 
 from qiza.errors import MoveSyntaxError, QizaError
 from qiza.game import Game
-from qiza.web.bodies import Body
+from qiza.web.bodies import Body, Cells
 from qiza.web.computer import worker_lexicon
 from qiza.web.errors import ApiError, errors
-from qiza.web.service import GameService
+from qiza.web.service import GameService, placement_from_cells
 from qiza.web.throttle import FailureThrottle
 from qiza.web.views import rules_json
 
@@ -62,6 +62,13 @@ class AnswerIn(Body):
         if (self.move is None) != self.give_up:
             raise ValueError("send a move (e.g. 'H8 WORD') or give_up: true, not both")
         return self
+
+
+class TilesIn(Body):
+    """Tiles put on the board: squares (a name like ``H8``, or a number) to letters, lower case
+    for a blank."""
+
+    cells: Cells = Field(min_length=1)
 
 
 @dataclass
@@ -199,6 +206,15 @@ class Puzzles:
         rank = 1 + sum(1 for e in made.equities if e > made.equities[chosen] + 1e-9)
         return {**out, "answer": {**played, "rank": rank, "lost": round(lost, 2), "best_play": lost < 0.05}}
 
+    def written(self, number: int, cells: dict[str, str],
+                before_work: Callable[[], None] | None = None) -> dict[str, Any]:
+        """Tiles put on puzzle ``number``'s board as the engine writes the move (``move``, in the
+        puzzle's notation, e.g. ``7A D(J)INN``), not judged; 422 when they are not one move."""
+        puzzle = self._get(number, before_work)
+        with puzzle.lock:
+            game = puzzle.game
+            return {"move": game.format(placement_from_cells(game, cells))}
+
     @staticmethod
     def _play(made: Made, i: int) -> dict[str, Any]:
         return {"move": made.moves[i], "score": made.scores[i], "equity": round(made.equities[i], 2),
@@ -257,5 +273,12 @@ def router(puzzles: Puzzles, made: FailureThrottle | None = None) -> APIRouter:
         equity ``lost`` against the best; ``best`` is the five best plays. ``give_up``: the best
         plays alone."""
         return puzzles.answer(number, body.move, before_work(request))
+
+    @api.post("/api/puzzles/{number}/written", tags=["puzzles"], responses=errors(429, 501, 503))
+    def written(request: Request, number: PuzzleNumber, body: TilesIn) -> dict[str, Any]:
+        """Tiles put on the board (``cells``: squares to letters) as a move in the puzzle's
+        notation (``move``), as the page's move box shows them; not judged. Tiles not in one
+        line, with a gap, or on squares taken: 422 naming why."""
+        return puzzles.written(number, dict(body.cells), before_work(request))
 
     return api

@@ -97,6 +97,28 @@ def _with_id(write: Callable[[Any, str], None], game_id: str) -> Callable[[Any],
     return lambda connection: write(connection, game_id)
 
 
+def placement_from_cells(game: Game, cells: Mapping[str, str]) -> Place:
+    """The placement of tiles put on squares (a square's name, or its number, to a tile) in
+    ``game``; 422 naming what is wrong. The keys are this API's; what is on them is the engine's
+    to judge (:func:`~qiza.scoring.place_from_cells`: the tiles, a line without gaps)."""
+    squares: dict[int, str] = {}
+    size = game.board.size
+    for key, value in cells.items():
+        try:
+            square = game.rules.layout.parse_square(key) if not str(key).isdigit() else int(key)
+        except (ValueError, IndexError):
+            raise ApiError(422, "malformed_move", f"{key!r} is not a square") from None
+        if not 0 <= square < size * size:
+            raise ApiError(422, "malformed_move", f"square {key} is off the board")
+        squares[square] = value
+    try:
+        return place_from_cells(game.board, squares)
+    except MoveSyntaxError as exc:
+        raise ApiError(422, "malformed_move", str(exc)) from None
+    except QizaError as exc:
+        raise ApiError(422, "illegal_move", str(exc)) from None
+
+
 class GameService(SeatsMixin, ClocksMixin, ComputerSeatsMixin):
     """Every game of one server process: creating games, what each seat sees, and acting (the
     concerns are the mixins', storing is :class:`~qiza.web.game_core.GameCore`'s)."""
@@ -315,24 +337,7 @@ class GameService(SeatsMixin, ClocksMixin, ComputerSeatsMixin):
     # -- acting ---------------------------------------------------------------------------
     def _placement(self, game: Game, action: Action) -> Place:
         if action.cells is not None:
-            # the keys are this API's (a square's name, or its number); what is on them is the
-            # engine's to judge (:func:`place_from_cells`: the tiles, a line without gaps)
-            cells: dict[int, str] = {}
-            size = game.board.size
-            for key, value in action.cells.items():
-                try:
-                    square = game.rules.layout.parse_square(key) if not str(key).isdigit() else int(key)
-                except (ValueError, IndexError):
-                    raise ApiError(422, "malformed_move", f"{key!r} is not a square") from None
-                if not 0 <= square < size * size:
-                    raise ApiError(422, "malformed_move", f"square {key} is off the board")
-                cells[square] = value
-            try:
-                return place_from_cells(game.board, cells)
-            except MoveSyntaxError as exc:
-                raise ApiError(422, "malformed_move", str(exc)) from None
-            except QizaError as exc:
-                raise ApiError(422, "illegal_move", str(exc)) from None
+            return placement_from_cells(game, action.cells)
         if not action.move:
             raise ApiError(422, "malformed_move", "a placement needs 'move' (e.g. 'H8 WORD') or 'cells'")
         try:

@@ -53,11 +53,6 @@ function renderRack() {
 }
 
 // -- tiles put on the board, written in the move box --------------------------------------------
-function letterOn(sq) {
-  const size = store.game.rules.size;
-  return store.game.board[Math.floor(sq / size)][sq % size];
-}
-
 /** A square's name in the puzzle's notation, for a word read ``across`` or down from it. */
 function coordinateOf(sq, across) {
   const name = squareName(sq);
@@ -65,45 +60,28 @@ function coordinateOf(sq, across) {
   return across !== (store.game.notation === "tournament") ? letter + row : row + letter;
 }
 
-/** The tiles put on the board as a move ("H8 WO(R)D"), or null when they are not in one line
-    without gaps. */
-function tentativeMove() {
-  const size = store.game.rules.size;
-  const squares = [...store.tentative.keys()].sort((a, b) => a - b);
-  const taken = sq => sq >= 0 && sq < size * size && (letterOn(sq) !== "." || store.tentative.has(sq));
-  const first = squares[0];
-  let across = squares.every(sq => Math.floor(sq / size) === Math.floor(first / size));
-  if (squares.length === 1) {  // one tile: the way it makes a word with the tiles beside it
-    const c = first % size;
-    across = (c > 0 && taken(first - 1)) || (c < size - 1 && taken(first + 1)) || !(taken(first - size) || taken(first + size));
-  } else if (!across && !squares.every(sq => sq % size === first % size)) {
-    return null;
-  }
-  const step = across ? 1 : size;
-  const inLine = sq => across ? Math.floor(sq / size) === Math.floor(first / size) && sq >= 0 : sq >= 0 && sq < size * size;
-  let start = first;
-  while (inLine(start - step) && taken(start - step)) start -= step;
-  let word = "", kept = "", sq = start;
-  const label = ch => ch.length > 1 ? `[${ch}]` : ch;
-  for (; inLine(sq) && taken(sq); sq += step) {
-    if (store.tentative.has(sq)) {
-      if (kept) { word += `(${kept})`; kept = ""; }
-      word += label(store.tentative.get(sq).char);
-    } else {
-      kept += label(letterOn(sq));
-    }
-  }
-  if (kept) word += `(${kept})`;
-  if (squares.some(q => q >= sq)) return null;  // a gap before the last tile
-  return `${coordinateOf(start, across)} ${word}`;
+function cells() {
+  const out = {};
+  for (const [sq, t] of store.tentative) out[squareName(sq)] = t.char;
+  return out;
 }
 
-/** After the tiles on the board change: the move box says them. */
-function tilesChanged() {
-  if (!store.tentative.size) { $("move-text").value = ""; coordinate = ""; return; }
-  const move = tentativeMove();
-  $("move-text").value = move || "";
-  if (!move) say("The tiles must be in one line, without gaps.");
+/** The tiles put on the board as the engine writes their move ("H8 WO(R)D") in the move box;
+    its refusal (not in one line, a gap) said. Returns whether the box holds their move. */
+async function writeTiles() {
+  if (!store.tentative.size) { $("move-text").value = ""; coordinate = ""; return false; }
+  const asked = JSON.stringify(cells());
+  try {
+    const result = await qiza.api("POST", `/api/puzzles/${number}/written`, {cells: cells()});
+    if (JSON.stringify(cells()) !== asked) return false;  // the tiles changed meanwhile
+    $("move-text").value = result.move;
+    return true;
+  } catch (error) {
+    if (JSON.stringify(cells()) !== asked) return false;
+    $("move-text").value = "";
+    say(sentence(error.message));
+    return false;
+  }
 }
 
 function renderPlayers() {
@@ -243,6 +221,7 @@ function waiting() {
 async function check(event) {
   if (event) event.preventDefault();
   if (waiting()) return;
+  if (store.tentative.size && !(await writeTiles())) return;  // the tiles' move, as the engine writes it
   const move = $("move-text").value.trim();
   if (!move || /^[A-Za-z]?\d*[A-Za-z]?$/.test(move)) {
     say("Type a square and a word first, e.g. H8 WORD.");
@@ -291,7 +270,7 @@ function numberFromPath() {
 
 function start() {
   setRenderer(renderAll);
-  setBoardHooks({changed: tilesChanged, submit: () => check(null)});
+  setBoardHooks({changed: () => { writeTiles(); }, submit: () => check(null)});
   // a move typed in the box takes back the tiles put on the board (the box says the move)
   $("move-text").addEventListener("input", () => {
     if (store.tentative.size) update(s => { s.tentative.clear(); });
