@@ -12,12 +12,12 @@ from qiza.errors import MoveSyntaxError
 from qiza.game import Game
 from qiza.lexicon import Lexicon
 from qiza.rules import Rules
-from qiza.sheet import EndReason
+from qiza.sheet import FORFEIT_ACTIONS, EndReason
 
 __all__ = ["apply_action", "replay"]
 
-_FORFEITS = {"": EndReason.RESIGNED, "time": EndReason.TIME, "abandoned": EndReason.ABANDONED}
-_FORFEIT_ACTIONS = {f"{verb} {how}".strip() for verb in ("resign", "withdraw") for how in _FORFEITS}
+_FORFEITS: dict[str, EndReason] = {how.strip(): reason for reason, how in FORFEIT_ACTIONS.items()}
+_FORFEIT_ACTIONS = {verb + how for verb in ("resign", "withdraw") for how in FORFEIT_ACTIONS.values()}
 
 
 def apply_action(game: Game, seat: int, text: str) -> None:

@@ -34,7 +34,17 @@ from qiza.lexicon import Lexicon, load_lexicon
 from qiza.move import THROUGH, Challenge, Exchange, Move, Pass, Place, format_move, parse_move
 from qiza.rules import CLASSIC, COMPUTER, EndPoints, EndRule, FirstPlayer, Rules, allows_exchange
 from qiza.scoring import Evaluation, evaluate
-from qiza.sheet import FORFEIT_WORDS, FORFEITS, TURN_KINDS, EndReason, Kind, PlayerView, Record, visible_record
+from qiza.sheet import (
+    FORFEIT_ACTIONS,
+    FORFEIT_WORDS,
+    FORFEITS,
+    TURN_KINDS,
+    EndReason,
+    Kind,
+    PlayerView,
+    Record,
+    visible_record,
+)
 
 __all__ = ["Game", "Kind", "Record", "EndReason", "PlayerView", "replay", "apply_action", "visible_record", "COMPUTER",
            "FORFEITS", "TURN_KINDS"]
@@ -934,8 +944,7 @@ class Game:
             return
         self._resigned = seat
         self._out.append((seat, reason))
-        self.actions.append((seat, {EndReason.RESIGNED: "resign", EndReason.TIME: "resign time",
-                                    EndReason.ABANDONED: "resign abandoned"}[reason]))
+        self.actions.append((seat, "resign" + FORFEIT_ACTIONS[reason]))
         self._pending = None
         self._scores_before_end = list(self.scores)
         self.end_reason = reason
@@ -966,8 +975,7 @@ class Game:
         self.racks[seat] = []
         self._skip_next.discard(seat)
         self._out.append((seat, reason))
-        self.actions.append((seat, {EndReason.RESIGNED: "withdraw", EndReason.TIME: "withdraw time",
-                                    EndReason.ABANDONED: "withdraw abandoned"}[reason]))
+        self.actions.append((seat, "withdraw" + FORFEIT_ACTIONS[reason]))
         if self.to_move == seat:
             self._advance()
         self._check_scoreless_end()  # fewer players: the scoreless turns so far may be enough now

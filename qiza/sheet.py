@@ -68,6 +68,8 @@ FORFEITS = (EndReason.RESIGNED, EndReason.TIME, EndReason.ABANDONED)
 
 FORFEIT_WORDS = {EndReason.RESIGNED: "resigned", EndReason.TIME: "lost on time", EndReason.ABANDONED: "left the game"}
 """How each forfeit is said of the player (``Bob lost on time``)."""
+FORFEIT_ACTIONS = {EndReason.RESIGNED: "", EndReason.TIME: " time", EndReason.ABANDONED: " abandoned"}
+"""How each forfeit ends a ``resign`` or ``withdraw`` action of :attr:`Game.actions <qiza.game.Game.actions>`."""
 
 
 @dataclass(frozen=True)
