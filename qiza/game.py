@@ -211,9 +211,12 @@ class Game:
         self._check_seat(seat)
         return next((reason for gone, reason in self._out if gone == seat), None)
 
-    def _seats_in(self) -> list[int]:
+    @property
+    def seats_in(self) -> tuple[int, ...]:
+        """Seats of the players still in the game, in seat order (every seat but those
+        :attr:`out`); a game of three or four with two players left is played on as a game of two."""
         gone = self.out
-        return [seat for seat in range(len(self.players)) if seat not in gone]
+        return tuple(seat for seat in range(len(self.players)) if seat not in gone)
 
     def _check_in(self, seat: int) -> None:
         """Refuse an action of a player who is out of the game, saying why."""
@@ -876,7 +879,7 @@ class Game:
     def _scoreless_end(self) -> EndReason | None:
         """The end rule the turns so far meet: every player still in has had their scoreless
         turns or passes in a row."""
-        n = len(self._seats_in())
+        n = len(self.seats_in)
         if self.rules.end_rule is EndRule.SCORELESS_TURNS:
             if self.scoreless_streak() >= self.rules.scoreless_turns * n:
                 return EndReason.SCORELESS
@@ -896,7 +899,7 @@ class Game:
             from qiza.analysis import has_placement
         except ImportError:  # pragma: no cover - move generation not available
             return False
-        return not any(has_placement(self, seat) for seat in self._seats_in())
+        return not any(has_placement(self, seat) for seat in self.seats_in)
 
     def _finish(self, reason: EndReason, seat: int | None = None) -> None:
         self._pending = None
@@ -906,7 +909,7 @@ class Game:
             return
         tile_set = self.rules.tile_set
         # the players still in: those out of the game hold no tiles and their scores stay
-        values = {s: tile_set.rack_value(self.racks[s]) for s in self._seats_in()}
+        values = {s: tile_set.rack_value(self.racks[s]) for s in self.seats_in}
         if reason is EndReason.WENT_OUT and seat is not None:
             others = sum(v for s, v in values.items() if s != seat)
             double = self.rules.end_points is EndPoints.DOUBLE
@@ -939,7 +942,7 @@ class Game:
         ``resign`` action of a saved game does, as qiza did before players could withdraw).
         """
         self._check_forfeit(seat, reason)
-        if not end_game and len(self._seats_in()) > 2:
+        if not end_game and len(self.seats_in) > 2:
             self.withdraw(seat, reason)
             return
         self._resigned = seat
@@ -962,7 +965,7 @@ class Game:
         turns that end a game count the players still in from then on.
         """
         self._check_forfeit(seat, reason)
-        if len(self._seats_in()) <= 2:
+        if len(self.seats_in) <= 2:
             raise RuleError(f"{self.players[seat]} cannot leave a game that fewer than two others play on: "
                             "resigning ends it")
         if self._pending is not None and self._pending.seat == seat:
@@ -1000,7 +1003,7 @@ class Game:
         """
         if not self.over:
             return []
-        seats = self._seats_in()  # never a player who resigned, lost on time or left
+        seats = self.seats_in  # never a player who resigned, lost on time or left
         if self.end_reason is EndReason.FINISH_LINE:
             # the player whose play (or its challenge bonus) reached the target, whatever was
             # written after the end (time penalties)

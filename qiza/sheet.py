@@ -131,6 +131,12 @@ class PlayerView:
     """Seats of the players out of the game (resigned, lost on time or left), in the order they
     left (:attr:`Game.out <qiza.game.Game.out>`)."""
 
+    @property
+    def seats_in(self) -> tuple[int, ...]:
+        """Seats of the players still in the game, in seat order (every seat but those
+        :attr:`out`): a game of three or four with two players left is played on as a game of two."""
+        return tuple(seat for seat in range(len(self.scores)) if seat not in self.out)
+
 
 def visible_record(record: Record, viewer: int | None, *, over: bool) -> Record:
     """A score sheet line as the player in seat ``viewer`` (``None``: a spectator) may see it.

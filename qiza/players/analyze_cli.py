@@ -162,8 +162,8 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
                     sim = SimPlayer(game.lexicon, seed=1, time_limit=3600.0, min_iterations=iterations + 1,
                                     max_iterations=iterations, workers=workers)
             view = game.view(game.to_move)
-            exact = engine_name in ("endgame", "auto") and view.bag_count == 0 and len(game.players) == 2
-            pre = engine_name == "auto" and view.bag_count in (1, 2) and len(game.players) == 2
+            exact = engine_name in ("endgame", "auto") and view.bag_count == 0 and len(game.seats_in) == 2
+            pre = engine_name == "auto" and view.bag_count in (1, 2) and len(game.seats_in) == 2
             if sim is None and engine_name == "auto" and not exact and not pre:
                 sim = SimPlayer(game.lexicon, seed=1, time_limit=3600.0, min_iterations=iterations + 1,
                                 max_iterations=iterations, workers=workers)
@@ -305,7 +305,7 @@ def _chances(game: Game, view: PlayerView, exact: bool, played: float | None, be
     from qiza.players.winprob import win_probability
 
     me = game.to_move
-    lead = game.scores[me] - max(s for i, s in enumerate(game.scores) if i != me)
+    lead = game.scores[me] - max(game.scores[i] for i in game.seats_in if i != me)  # those out place last
     unseen = len(view.unseen)
 
     def chance(value: float | None, tiles: int) -> float | None:

@@ -335,7 +335,7 @@ def resolve_engine(game: Game, engine: str) -> str:
     if engine != "auto":
         return engine
     bag = len(game.bag)
-    return "endgame" if bag == 0 else "preendgame" if len(game.players) == 2 and bag <= 2 else "sim"
+    return "endgame" if bag == 0 else "preendgame" if len(game.seats_in) == 2 and bag <= 2 else "sim"
 
 
 def check_engine(game: Game, engine: str) -> None:
@@ -345,7 +345,7 @@ def check_engine(game: Game, engine: str) -> None:
     bag = len(game.bag)
     if engine == "endgame" and bag:
         raise QizaError("the endgame engine needs an empty bag")
-    if engine == "preendgame" and (len(game.players) != 2 or bag not in (1, 2)):
+    if engine == "preendgame" and (len(game.seats_in) != 2 or bag not in (1, 2)):
         raise QizaError("the pre-endgame engine needs two players and one or two tiles in the bag")
 
 
@@ -353,7 +353,7 @@ def search_note(game: Game, engine: str, iterations: int) -> str | None:
     """What ``qiza best`` says before a search that takes a while (None for the quick ones)."""
     engine = resolve_engine(game, engine)
     if engine == "endgame":
-        limit = MULTI_ENDGAME_SECONDS if len(game.players) > 2 else ENDGAME_SECONDS
+        limit = MULTI_ENDGAME_SECONDS if len(game.seats_in) > 2 else ENDGAME_SECONDS
         return f"Searching the endgame (up to {limit:g} s)..."
     if engine == "preendgame":
         return f"Searching the pre-endgame over every possible bag (up to {PRE_ENDGAME_SECONDS:g} s)..."
@@ -384,10 +384,10 @@ def format_best(game: Game, top: int = 10, engine: str = "static", *, iterations
         return lines_preendgame(game, top)
     if engine == "endgame" and view.bag_count:
         raise QizaError("the endgame engine needs an empty bag")
-    if engine == "endgame" and len(game.players) > 2:
+    if engine == "endgame" and len(game.seats_in) > 2:
         return lines_multi_endgame(game, top)
     me = game.to_move
-    lead = game.scores[me] - max(s for i, s in enumerate(game.scores) if i != me)
+    lead = game.scores[me] - max(game.scores[i] for i in game.seats_in if i != me)  # those out place last
     unseen = len(view.unseen)
     lines = [f"{game.players[me]} to move, rack {view.rack}, bag {view.bag_count}, lexicon {game.lexicon.name}, "
              f"engine {engine}", notation_note(game.rules.notation)]
@@ -472,7 +472,7 @@ def lines_preendgame(game: Game, top: int) -> list[str]:
     from qiza.text import notation_note
 
     view = game.view(game.to_move)
-    if len(game.players) != 2 or view.bag_count not in (1, 2):
+    if len(game.seats_in) != 2 or view.bag_count not in (1, 2):
         raise QizaError("the pre-endgame engine needs two players and one or two tiles in the bag")
     found = solve_pre_endgame(view, game.lexicon, candidates=max(top, 8), time_limit=PRE_ENDGAME_SECONDS)
     lines = [f"{game.players[game.to_move]} to move, rack {view.rack}, bag {view.bag_count}, "

@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -142,9 +142,12 @@ class _List:
         return list(zip(self.sq[k, :n].tolist(), self.tl[k, :n].tolist()))
 
 
-def scoreless_streak(history: Sequence[Record], rules: Rules) -> int:
+def scoreless_streak(history: Sequence[Record], rules: Rules, out: Collection[int] = ()) -> int:
     """Turns in a row at the end of ``history`` that count towards the scoreless end rule
-    (scoreless turns, or passes under ``EndRule.PASSES``)."""
+    (scoreless turns, or passes under ``EndRule.PASSES``). As the game counts them
+    (:meth:`Game.scoreless_streak <qiza.game.Game.scoreless_streak>`), the turns of the players
+    ``out`` of the game (in seats ``out``) do not count, though their play ends a streak as
+    anyone's does."""
     streak = 0
     for record in reversed(history):
         if not record.is_turn:
@@ -154,7 +157,7 @@ def scoreless_streak(history: Sequence[Record], rules: Rules) -> int:
                 break
         elif record.kind is Kind.PLACE and not record.challenged_off and record.score != 0:
             break
-        streak += 1
+        streak += record.seat not in out
     return streak
 
 
@@ -416,16 +419,23 @@ class _Search:
 
 
 def solve(view: PlayerView, lexicon: Lexicon, *, time_limit: float = 5.0, max_depth: int = 40) -> Solution:
-    """The best move of a two-player position with the bag empty (see the module doc)."""
+    """The best move of a two-player position with the bag empty (see the module doc); in a game
+    of three or four, of the two players still in (the others' turns are passed over and they
+    hold no tiles). Raises :class:`~qiza.errors.RuleError` when more than two players are in."""
     from qiza.analysis import generator
+    from qiza.errors import RuleError
 
+    if len(view.seats_in) != 2:
+        raise RuleError(f"the endgame search is for two players; {len(view.seats_in)} are in this game "
+                        "(qiza.players.endgame_multi searches three or four)")
     rules = view.rules
     board = board_array(view.board).copy()
     me = rack_counts(view.rack, rules.tile_set)
     opp = rack_counts(view.unseen, rules.tile_set)
     limit = (rules.passes if rules.end_rule is EndRule.PASSES else rules.scoreless_turns) * 2
     return solve_position(generator(lexicon, rules), rules, board, me, opp, time_limit=time_limit,
-                          max_depth=max_depth, streak=scoreless_streak(view.history, rules), streak_limit=limit)
+                          max_depth=max_depth, streak=scoreless_streak(view.history, rules, view.out),
+                          streak_limit=limit)
 
 
 def solve_position(gen: MoveGenerator, rules: Rules, board: np.ndarray, me: np.ndarray, opp: np.ndarray, *,
@@ -725,7 +735,7 @@ class EndgamePlayer(StaticPlayer):
 
     def choose(self, view: PlayerView) -> Move:
         if view.bag_count == 0 and view.rack and view.rules.finish_line is None:
-            if len(view.scores) == 2:
+            if len(view.seats_in) == 2:
                 solution = solve(view, self.lexicon, time_limit=self.time_limit)
                 self.last_solution = solution
                 if solution.move is not None:

@@ -39,7 +39,7 @@ def infer_leaves(view: PlayerView, gen: MoveGenerator, tile_values: np.ndarray, 
                  samples: int = SAMPLES, tolerance: float = TOLERANCE) -> np.ndarray | None:
     """Leaves (rows of tile counts, one per tile kind) the opponent may have kept with their last play, one
     row per accepted deal (as often as the bag dealt it); ``None`` when nothing is inferred."""
-    if len(view.scores) != 2 or view.bag_count == 0:
+    if len(view.seats_in) != 2 or view.bag_count == 0:
         return None
     me = view.seat if view.seat is not None else view.to_move
     turns = [r for r in view.history if r.is_turn]

@@ -154,19 +154,20 @@ class _Draws:
     def __init__(self, view: PlayerView, lexicon: Lexicon) -> None:
         from qiza.errors import RuleError
 
-        if len(view.scores) != 2 or view.bag_count not in (1, 2):
-            raise RuleError("the pre-endgame search needs two players and one or two tiles in the bag")
+        if len(view.seats_in) != 2 or view.bag_count not in (1, 2):
+            raise RuleError("the pre-endgame search needs two players (in the game) and one or two tiles in the bag")
         self.rules = view.rules
         self.gen = generator(lexicon, view.rules)
         me = view.seat if view.seat is not None else view.to_move
-        self.lead = view.scores[me] - view.scores[1 - me]
+        (opponent,) = (seat for seat in view.seats_in if seat != me)
+        self.lead = view.scores[me] - view.scores[opponent]
         self.rack = rack_counts(view.rack, view.rules.tile_set)
         self.unseen = rack_counts(view.unseen, view.rules.tile_set)
         # the likeliest bags first: their endgames count most towards a candidate's share of wins
         self.bags = sorted(possible_bags([int(n) for n in self.unseen], view.bag_count), key=lambda b: -b[1])
         self.total = sum(ways for _, ways in self.bags)
         self.board = board_array(view.board)
-        self.streak = scoreless_streak(view.history, view.rules)
+        self.streak = scoreless_streak(view.history, view.rules, view.out)
 
     def candidate(self, move: Place, score: int) -> _Candidate:
         """The placement ready to search: nothing searched yet."""

@@ -43,7 +43,8 @@ Iterations run on ``workers`` processes (every core by default): a pool forked o
 player with the move generator and the leave model already loaded, each round a batch of
 iterations per worker with its own seed.
 
-With ``endgame=True`` (the champion level) and the bag empty in a two-player game, the exact
+With ``endgame=True`` (the champion level) and the bag empty in a two-player game (or a game of
+three or four with two players left: :attr:`~qiza.sheet.PlayerView.seats_in`), the exact
 endgame solver (:mod:`qiza.players.endgame`) chooses instead.
 """
 
@@ -617,7 +618,7 @@ class SimPlayer(StaticPlayer):
         if not use_compiled():  # compiling in the background (qiza.coldstart): play as the static player
             return super().choose(view)
         start = time.perf_counter()
-        nplayers = len(view.scores)
+        nplayers = len(view.seats_in)  # a game of three or four with two players left is played as one of two
         if view.bag_count == 0 and nplayers == 2:
             if self.endgame and view.rules.finish_line is None and view.rack:
                 from qiza.players.endgame import solve
@@ -673,7 +674,7 @@ class SimPlayer(StaticPlayer):
         """Index of the best candidate by simulation (see the module doc)."""
         start = time.perf_counter()
         rules = view.rules
-        n = len(view.scores)
+        two = len(view.seats_in) == 2
         me = view.seat if view.seat is not None else view.to_move
         gen = self.generator(rules)
         model = self.model_for(rules)
@@ -687,7 +688,7 @@ class SimPlayer(StaticPlayer):
         iterations = rounds = 0
         seed_base = self.rng.randrange(2 ** 31)
         max_iter = self.max_iterations
-        if n == 2 and view.bag_count == 0:
+        if two and view.bag_count == 0:
             max_iter = 1  # both racks known: every deal is the same
         inferred = None
         if self.infer:
@@ -721,8 +722,9 @@ class SimPlayer(StaticPlayer):
         data = np.vstack(blocks) if blocks else np.zeros((0, ncand))
         best, means = self._pick(data, alive, static)
         wins = None
-        if self.win and n == 2 and view.bag_count <= self.win_from and len(data):
-            spread = view.scores[me] - view.scores[(me + 1) % n]
+        if self.win and two and view.bag_count <= self.win_from and len(data):
+            (opponent,) = (seat for seat in view.seats_in if seat != me)
+            spread = view.scores[me] - view.scores[opponent]
             wins = win_means(data, np.vstack(unseen_blocks), spread)
             best = max(alive, key=lambda i: (round(float(wins[i]), 3), means[i]))  # type: ignore[index]
         self.last_report = {"iterations": iterations, "rounds": rounds, "seconds": time.perf_counter() - start,
