@@ -74,8 +74,8 @@ def test_the_exact_endgame_search_plays_two_left_as_a_game_of_two(endgame_of_two
     assert move == reference.move
 
     champion = make_player("champion", game.lexicon, seed=1, time_limit=30.0, workers=1)
+    assert isinstance(champion, SimPlayer)
     try:
-        assert isinstance(champion, SimPlayer)
         assert champion.choose(view) == reference.move
         assert "endgame" in champion.last_report
     finally:
