@@ -61,7 +61,7 @@ ENGINES: list[PlayerLevel] = [
     PlayerLevel("maxscore", "the highest-scoring play, nothing else"),
     PlayerLevel("static", "score + leave value + opening and end-of-bag adjustments, exchanges"),
     PlayerLevel("sim", "Monte Carlo simulation two plies ahead of the static player's top candidates"),
-    PlayerLevel("endgame", "static, with the exact endgame solver once the bag is empty (2 players; 3-4: max-n over sampled deals)"),
+    PlayerLevel("endgame", "static, with the exact endgame solver once the bag is empty (2 players, or 2 left of 3-4; 3-4: max-n over sampled deals)"),
 ]
 """Named engines (for self-play and analysis)."""
 

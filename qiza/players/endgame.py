@@ -722,8 +722,9 @@ def as_moves(infos: Sequence[MoveInfo], size: int, tile_set: TileSet, board: np.
 
 
 class EndgamePlayer(StaticPlayer):
-    """The static player, with the exact endgame solver once the bag is empty (2 players), and
-    the max-n search over sampled deals with 3 or 4 players (:mod:`qiza.players.endgame_multi`)."""
+    """The static player, with the exact endgame solver once the bag is empty (2 players, or two
+    left of 3 or 4), and the max-n search over sampled deals with 3 or 4 players still in
+    (:mod:`qiza.players.endgame_multi`)."""
 
     name = "endgame"
 
