@@ -975,3 +975,37 @@ def test_the_others_are_told_live_that_a_player_is_out(client: TestClient) -> No
         pushed = cy_live.receive_json()["state"]
         assert pushed["out"] == [0] and pushed["players"][0]["out"] == "resigned" and pushed["to_move"] == 1
         assert not pushed["over"] and pushed["history"][-1]["kind"] == "resigned"
+
+
+def test_a_square_named_twice_in_cells_is_refused(client: TestClient) -> None:
+    """H8, h8, 112 and H08 are one square: a placement naming it twice (two tiles on one square)
+    is refused naming both keys; before, the last one silently won and the other tile was
+    dropped (here: a first play of one tile, refused for the wrong reason, and an F lost)."""
+    game_id, tokens = new_game(client)
+    t = tokens["0"]
+    for cells in ({"H8": "F", "112": "O", "I8": "R"}, {"H8": "F", "h8": "F", "I8": "O"},
+                  {"H08": "F", "H8": "O"}):
+        for path in ("actions", "preview"):
+            body = {"seat": 0, "token": t, "cells": cells, **({"version": 1, "kind": "place"} if path == "actions" else {})}
+            answer = client.post(f"/api/games/{game_id}/{path}", json=body)
+            message = error(answer, 422, "malformed_move")["message"]
+            first, second = list(cells)[:2]
+            assert "twice" in message and repr(first) in message and repr(second) in message, message
+    assert state(client, game_id, 0, t)["version"] == 1
+
+
+@pytest.mark.parametrize("kind,extra", [
+    ("pass", {"move": "H8 FORD"}), ("pass", {"tiles": "F"}), ("pass", {"cells": {"H8": "F", "I8": "O"}}),
+    ("exchange", {"tiles": "F", "move": "H8 FORD"}), ("challenge", {"move": "H8 FORD"}),
+    ("resign", {"tiles": "F"}), ("place", {"move": "H8 FORD", "cells": {"H8": "F", "I8": "O"}}),
+    ("place", {"move": "H8 FORD", "tiles": "F"}),
+])
+def test_an_action_with_fields_of_another_kind_is_refused(client: TestClient, kind: str, extra: dict[str, Any]) -> None:
+    """A pass that carries a move (or a placement given both as text and as squares) says two
+    things at once: it is refused naming the field, and nothing changes (before, the pass was
+    made and the move ignored, or the squares won over the text)."""
+    game_id, tokens = new_game(client)
+    body = error(act(client, game_id, 0, tokens["0"], 1, kind, **extra), 422, "malformed_move")
+    assert any(f"'{field}'" in body["message"] for field in extra), body["message"]
+    assert state(client, game_id, 0, tokens["0"])["version"] == 1
+    assert act(client, game_id, 0, tokens["0"], 1, "place", move="H8 FORD").status_code == 200

@@ -102,6 +102,7 @@ def placement_from_cells(game: Game, cells: Mapping[str, str]) -> Place:
     ``game``; 422 naming what is wrong. The keys are this API's; what is on them is the engine's
     to judge (:func:`~qiza.scoring.place_from_cells`: the tiles, a line without gaps)."""
     squares: dict[int, str] = {}
+    keys: dict[int, str] = {}
     size = game.board.size
     for key, value in cells.items():
         try:
@@ -110,6 +111,10 @@ def placement_from_cells(game: Game, cells: Mapping[str, str]) -> Place:
             raise ApiError(422, "malformed_move", f"{key!r} is not a square") from None
         if not 0 <= square < size * size:
             raise ApiError(422, "malformed_move", f"square {key} is off the board")
+        if square in keys:  # H8, h8, H08 and 112 are one square: two tiles cannot go on it
+            raise ApiError(422, "malformed_move", f"{keys[square]!r} and {key!r} name the same square "
+                           f"{game.rules.layout.square_name(square)} twice: one tile a square")
+        keys[square] = key
         squares[square] = value
     try:
         return place_from_cells(game.board, squares)
@@ -336,6 +341,9 @@ class GameService(SeatsMixin, ClocksMixin, ComputerSeatsMixin):
 
     # -- acting ---------------------------------------------------------------------------
     def _placement(self, game: Game, action: Action) -> Place:
+        if action.cells is not None and action.move is not None:
+            raise ApiError(422, "malformed_move", "a placement is given either as 'move' text or as 'cells', "
+                           "not both")
         if action.cells is not None:
             return placement_from_cells(game, action.cells)
         if not action.move:
@@ -420,7 +428,19 @@ class GameService(SeatsMixin, ClocksMixin, ComputerSeatsMixin):
             raise ApiError(409, "out_of_game", f"{game.players[seat]} {FORFEIT_WORDS[reason]} and is out of the "
                            "game: the others play on without them")
 
+    @staticmethod
+    def _check_fields(action: Action) -> None:
+        """422 ``malformed_move`` for an action that carries a field of another kind (a pass with a
+        move, an exchange with squares): it says two things at once, and neither is guessed."""
+        given = {"move": action.move, "cells": action.cells, "tiles": action.tiles}
+        allowed = {"place": ("move", "cells"), "exchange": ("tiles",)}.get(action.kind, ())
+        stray = [name for name, value in given.items() if value is not None and name not in allowed]
+        if stray:
+            raise ApiError(422, "malformed_move", f"{action.kind!r} takes no {' or '.join(repr(n) for n in stray)}"
+                           + (f" (only {' or '.join(repr(n) for n in allowed)})" if allowed else ""))
+
     def _apply(self, game: Game, seat: int, action: Action) -> Record:
+        self._check_fields(action)
         try:
             if action.kind == "place":
                 return game.play(self._placement(game, action), seat=seat)
