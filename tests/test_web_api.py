@@ -1009,3 +1009,16 @@ def test_an_action_with_fields_of_another_kind_is_refused(client: TestClient, ki
     assert any(f"'{field}'" in body["message"] for field in extra), body["message"]
     assert state(client, game_id, 0, tokens["0"])["version"] == 1
     assert act(client, game_id, 0, tokens["0"], 1, "place", move="H8 FORD").status_code == 200
+
+
+def test_a_player_joining_under_a_taken_name_is_numbered(client: TestClient) -> None:
+    """Two seats never show one name (the board, the score sheet, the chat): a new game numbers
+    them, so does a computer given a free seat, and so does a join (before, two players called
+    Ann sat side by side)."""
+    created = client.post("/api/games", json={"seats": [{"name": "Ann"}, {}, {}, {}]}).json()
+    game_id, invite = created["id"], created["invite"]
+    for seat, name in ((1, "Ann"), (2, " Ann\n"), (3, "Seat 3")):
+        assert client.post(f"/api/games/{game_id}/join", json={"seat": seat, "name": name, "invite": invite}).status_code == 200
+    names = [p["name"] for p in state(client, game_id, None, None)["players"]]
+    assert names == ["Ann", "Ann 2", "Ann 3", "Seat 3"], names
+    assert len(set(names)) == 4

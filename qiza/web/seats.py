@@ -18,7 +18,7 @@ from qiza.web.computer import (
 from qiza.web.db import GameRow
 from qiza.web.errors import ApiError
 from qiza.web.game_core import COMPUTER, PERSON, GameCore, hash_token
-from qiza.web.views import game_state
+from qiza.web.views import game_state, unique_name
 
 
 def _keystream(nonce: str, key: str) -> bytes:
@@ -120,8 +120,9 @@ class SeatsMixin(GameCore):
             entry["token_hash"] = hash_token(token)
             entry["joined"] = True
             clean = clean_name(name)
-            if clean:
-                cached.game.players[seat] = clean
+            if clean:  # numbered when another seat has the name ("Ann" beside "Ann": "Ann 2")
+                players = cached.game.players
+                players[seat] = unique_name(clean, players[:seat] + players[seat + 1:])
             writes = []
             if user_id is not None:
                 entry["user_id"] = user_id
@@ -251,14 +252,9 @@ class SeatsMixin(GameCore):
                 raise ApiError(422, "bad_level", f"unknown computer level {chosen!r} "
                                f"(known: {', '.join(computer_levels())})")
             entry.update(kind=COMPUTER, level=chosen, token_hash=None, joined=True)
-            given = clean_name(name) or f"Computer ({chosen})"
-            others = set(game.players[:target] + game.players[target + 1:])
-            number = 2
-            while given in others:  # another seat has the name already: number this one
-                head, bracket, tail = (clean_name(name) or f"Computer ({chosen})").partition(" (")
-                given = f"{head} {number} ({tail}" if bracket and tail.endswith(")") else f"{head} {number}"
-                number += 1
-            game.players[target] = given
+            # another seat has the name already: number this one
+            game.players[target] = unique_name(clean_name(name) or f"Computer ({chosen})",
+                                               game.players[:target] + game.players[target + 1:])
             self._commit(row, cached, moved=False)
             return game_state(row, game, seat, self.store.rack_order(game_id, seat), now=self.now())
 

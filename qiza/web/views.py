@@ -59,6 +59,20 @@ def distinct_names(names: Sequence[str]) -> list[str]:
     return out
 
 
+def unique_name(name: str, others: Sequence[str]) -> str:
+    """``name`` for a seat taken in a game whose other seats have the names ``others``: numbered
+    when another seat has it already ("Ann" beside "Ann": "Ann 2"; "Computer (hard)": "Computer 2
+    (hard)"), as the names of a new game are (:func:`distinct_names`), so that the board, the
+    score sheet and the records never show two players of one name."""
+    taken = set(others)
+    given, number = name, 2
+    head, bracket, tail = name.partition(" (")
+    while given in taken:
+        given = f"{head} {number} ({tail}" if bracket and tail.endswith(")") else f"{name} {number}"
+        number += 1
+    return given
+
+
 # -- JSON views ---------------------------------------------------------------------------------
 
 
