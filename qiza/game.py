@@ -1020,7 +1020,8 @@ class Game:
 
     def places(self) -> list[int]:
         """Each seat's final place (1 = first; empty before the end). The winners are first,
-        then the other players still in by score (equal scores share a place); then the players
+        then the other players still in by score (equal scores: by the score before the
+        unplayed-tile adjustment, as for the first place; equal both ways share a place); then the players
         out of the game (resigned, lost on time, left), whatever their scores: the later a
         player left, the better their place (the player whose forfeit ended the game is ahead of
         those who left before)."""
@@ -1028,8 +1029,11 @@ class Game:
             return []
         winners = set(self.winners())
         order = self.out
-        keys = [(len(order) - order.index(seat) if seat in order else 0, seat not in winners, -self.scores[seat])
-                for seat in range(len(self.players))]
+        # equal final scores: the higher score before the unplayed-tile adjustment is placed
+        # higher, as it wins a tie for the first place (the rule book's tie-break)
+        before = self._scores_before_end if self._scores_before_end is not None else self.scores
+        keys = [(len(order) - order.index(seat) if seat in order else 0, seat not in winners, -self.scores[seat],
+                 -before[seat]) for seat in range(len(self.players))]
         return [1 + sum(1 for other in keys if other < key) for key in keys]
 
     def standings(self) -> list[int]:

@@ -289,3 +289,20 @@ def test_a_turn_lost_to_a_failed_challenge_is_not_written_for_a_player_who_left(
     game.play("pass")  # seat 1; seat 2 is passed over, no turn of theirs is written
     assert game.to_move == 0
     assert not [r for r in game.history if r.kind is Kind.LOST_TURN]
+
+
+def test_a_tie_below_the_winner_goes_to_the_higher_score_before_the_unplayed_tiles(make_game: GameFactory) -> None:
+    """The rule book's tie-break (the higher score before the unplayed-tile adjustment) orders
+    every place, not only the first: two players level at the end are placed by it (before,
+    they shared second place, and a game of three or four was rated as their draw)."""
+    game = make_game(players=3, racks={0: "AX", 1: "ZQ", 2: "D"}, bag=0, challenge="auto")
+    game.scores[:] = [0, 30, 12]
+    game.play("H8 AX")  # goes out: seat 1 keeps 20 points of tiles, seat 2 keeps 2
+    assert game.over and game.end_reason is EndReason.WENT_OUT
+    assert game.scores[1] == game.scores[2] == 10 and game.scores_before_end() == [18, 30, 12]
+    assert game.winners() == [0] and game.places() == [1, 2, 3] and game.standings() == [0, 1, 2]
+    # still level before the adjustment: the place is shared
+    game = make_game(players=3, racks={0: "AX", 1: "KF", 2: "JA"}, bag=0, challenge="auto")
+    game.scores[:] = [0, 30, 30]
+    game.play("H8 AX")
+    assert game.over and game.places() == [1, 2, 2]
