@@ -294,6 +294,9 @@ def _parse_word(text: str, row: int, col: int, direction: Direction,
             out.append(THROUGH)
             continue
         label = char[1:-1] if char.startswith("[") else char
+        if char == "?":  # the rack's sign for a blank: say how a blank is played
+            raise MoveSyntaxError(f"{raw!r}: '?' is not a letter: a blank is written as the lower-case letter it "
+                                  f"stands for: {raw.replace('?', 'a', 1)} plays it as A")
         if not label or not (label.isalpha() or len(char) > 1):
             raise MoveSyntaxError(f"{raw!r}: {char!r} is not a letter")
         on_board = None
