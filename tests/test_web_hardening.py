@@ -779,6 +779,39 @@ def test_serve_names_a_database_it_cannot_use(tmp_path: Path, capsys: pytest.Cap
     assert err.strip() == f"qiza serve: cannot make the database's folder {tmp_path / 'a-file' / 'qiza'}: Not a directory"
 
 
+def test_serve_on_a_port_in_use_says_so_and_starts_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """'qiza serve' on a port another program (or another qiza serve) listens on printed
+    'serving on ...', started the app against the database the other server uses (its clocks
+    and computer seats taken up, its worker processes spawned, which then died with
+    tracebacks) and only then failed to listen, exiting 3 with uvicorn's log line. Now the
+    port is taken first: a plain error naming it, status 1, and nothing started."""
+    import qiza.web.app
+    from qiza import coldstart
+    from qiza.cli import main
+
+    monkeypatch.setattr(coldstart, "start", lambda *_args, **_kw: None)
+    started: list[str] = []
+    real = qiza.web.app.create_app
+
+    def watched(*args: Any, **options: Any) -> Any:
+        app = real(*args, **options)
+        app.router.on_startup.append(lambda: started.append("startup"))
+        return app
+
+    monkeypatch.setattr(qiza.web.app, "create_app", watched)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        status = main(["serve", "--port", str(port), "--computer-workers", "0",
+                       "--database-url", f"sqlite:///{tmp_path / 'games.sqlite3'}"])
+    captured = capsys.readouterr()
+    assert status == 1 and "Traceback" not in captured.err and "serving on" not in captured.out
+    assert captured.err.strip() == f"qiza serve: cannot listen on 127.0.0.1:{port}: address already in use", captured.err
+    assert started == []
+
+
 # -- 9. the database away --------------------------------------------------------------------------
 class Proxy:
     """A TCP proxy on a loopback port to ``target`` that the test can cut and restore (the

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import socket
 from pathlib import Path
 
 from qiza.web.throttle import HEAVY_WORK, NEW_GAMES
@@ -86,7 +87,31 @@ def run(args: argparse.Namespace) -> int:
         raise QizaError(f"cannot use the database: {exc.orig}; the server needs to read and write it") from None
     except OSError as exc:  # the default database's folder cannot be made
         raise QizaError(f"cannot make the database's folder {exc.filename}: {exc.strerror}") from None
+    # the port is taken before the app starts: on a port in use (another qiza serve on the same
+    # database), nothing of the app runs (no clocks or computer seats taken up, no workers)
+    listening = listen(args.host, args.port)
     print(f"qiza: serving on http://{args.host}:{args.port}/ (API documentation at /docs)", flush=True)
     # WebSocket messages are small (the first names the seat; then "ping" or "refresh")
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=MAX_BODY)
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=MAX_BODY)
+    uvicorn.Server(config).run(sockets=[listening])
     return 0
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host`` and ``port`` for the server (as uvicorn binds its own);
+    :class:`~qiza.errors.QizaError` naming the address when it cannot be (in use, no permission,
+    no such address)."""
+    from qiza.errors import QizaError
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family=family)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except (OSError, OverflowError) as exc:
+        sock.close()
+        reason = (exc.strerror or str(exc)) if isinstance(exc, OSError) else str(exc)
+        shown = f"[{host}]" if family == socket.AF_INET6 else host
+        raise QizaError(f"cannot listen on {shown}:{port}: {reason[:1].lower()}{reason[1:]}") from None
+    sock.set_inheritable(True)
+    return sock
