@@ -281,6 +281,9 @@ def _convert_option(key: str, value: Any) -> Any:
             return None
         if not isinstance(value, (list, tuple)) or not all(type(v) is int for v in value):
             raise wrong
+        if not all(v > 0 for v in value):  # said here in the option's words, not Rules()'s
+            raise QizaError(f"rule option finish_line: the target scores must be more than 0, not "
+                            f"{', '.join(str(v) for v in value)}")
         return tuple(value)
     if key in _WHOLE_NUMBERS:
         if isinstance(value, str) and value.strip().lstrip("+-").isdigit():

@@ -103,7 +103,7 @@ def test_options_by_name_and_value() -> None:
     ({"rack_size": True}, "rack_size must be a whole number"),
     ({"bingo_bonus": 50.5}, "bingo_bonus must be a whole number"),
     ({"finish_line": "12"}, "finish_line must be null or a list of target scores"),
-    ({"finish_line": [0, 100]}, "positive target scores"),
+    ({"finish_line": [0, 100]}, "^rule option finish_line: the target scores must be more than 0, not 0, 100$"),
     ({"bingo_bonus": -50}, "bingo bonus cannot be negative"),
     ({"max_players": 1}, "min_players must be at least 1 and at most max_players"),
     # the rule books' 2 to 4 players: a fifth seat would start with an empty rack and could

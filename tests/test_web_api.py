@@ -1022,3 +1022,24 @@ def test_a_player_joining_under_a_taken_name_is_numbered(client: TestClient) -> 
     names = [p["name"] for p in state(client, game_id, None, None)["players"]]
     assert names == ["Ann", "Ann 2", "Ann 3", "Seat 3"], names
     assert len(set(names)) == 4
+
+
+@pytest.mark.parametrize("options,message", [
+    ({"extra": {}}, "options.extra: a rule option is true or false, a whole number, a name, or a list of Finish Line "
+                    "target scores"),
+    ({"finish_line": [-5, 10]}, "options.finish_line.targets.0: Input should be greater than or equal to 0"),
+    ({"exchange_limit": 3.5}, "options.exchange_limit.number: Input should be a valid integer, got a number with a "
+                              "fractional part"),
+    ({"finish_line": [0, 10]}, "rule option finish_line: the target scores must be more than 0, not 0, 10"),
+])
+def test_a_rule_option_of_the_wrong_kind_is_named_plainly(client: TestClient, options: dict[str, Any],
+                                                          message: str) -> None:
+    """A rule option's value of the wrong kind was refused with one error per kind the option
+    may have, the validators' reprs among them ('function-after[functools.partial(<function
+    less_than_or_equal_validator at 0x7f...>...'); a Finish Line target of 0 with a hint at the
+    library's Rules() and with_options. Now one plain sentence each."""
+    answer = client.post("/api/games", json={"seats": [{"name": "Ann"}, {"name": "Bob"}], "options": options})
+    assert answer.status_code == 422, answer.text
+    body = answer.json()["error"]
+    assert body["message"] == message
+    assert "0x" not in answer.text and "functools" not in answer.text and "Rules()" not in answer.text

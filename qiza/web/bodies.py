@@ -11,10 +11,12 @@ from pydantic import (
     BaseModel,
     BeforeValidator,
     ConfigDict,
+    Discriminator,
     Field,
     Strict,
     StrictBool,
     StringConstraints,
+    Tag,
 )
 
 from qiza.alphabet import TILE_SETS
@@ -41,10 +43,34 @@ MAX_TILES = 9
 #: the longest text of a rack (exchanged tiles, a rack's order) as the page writes it: with
 #: tiles of several letters in the set, every tile in brackets ("[L·L]" in Catalan)
 MAX_RACK_TEXT = MAX_TILES * (2 + max(len(label) for tiles in TILE_SETS.values() for label in tiles.letters))
+
+
+def _option_kind(value: Any) -> str | None:
+    """Which kind of rule option value ``value`` is (by its JSON type), so that a refusal names
+    the one kind it is meant as, never every kind of the union (with the validators' reprs)."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "flag"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, str):
+        return "name"
+    if isinstance(value, list):
+        return "targets"
+    return None
+
+
 #: a rule option's value: a name, a whole number, or per-seat numbers (Finish Line)
-OptionValue = (StrictBool | Annotated[WholeNumber, Field(ge=-1_000_000, le=1_000_000)]
-               | Annotated[str, StringConstraints(max_length=40)]
-               | Annotated[list[Annotated[WholeNumber, Field(ge=0, le=1_000_000)]], Field(max_length=4)] | None)
+OptionValue = Annotated[
+    Annotated[StrictBool, Tag("flag")]
+    | Annotated[WholeNumber, Field(ge=-1_000_000, le=1_000_000), Tag("number")]
+    | Annotated[str, StringConstraints(max_length=40), Tag("name")]
+    | Annotated[list[Annotated[WholeNumber, Field(ge=0, le=1_000_000)]], Field(max_length=4), Tag("targets")]
+    | Annotated[None, Tag("none")],
+    Discriminator(_option_kind, custom_error_type="bad_option",
+                  custom_error_message="a rule option is true or false, a whole number, a name, or a list of "
+                                       "Finish Line target scores")]
 #: a placement as squares to letters (new tiles only)
 Cells = Annotated[dict[Annotated[str, StringConstraints(max_length=8)], Annotated[str, StringConstraints(max_length=4)]],
                   Field(max_length=MAX_TILES)]
