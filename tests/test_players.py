@@ -668,7 +668,10 @@ def test_analyze_rates_each_turn_against_the_best_move(capsys: pytest.CaptureFix
     assert windy.best_equity >= windy.played_equity and windy.lost == windy.best_equity - windy.played_equity
     assert javelin.played == "E3 JAVE(LI)N" and javelin.lost is not None
     assert phony.played_equity is None and phony.lost is None and phony.note == "VOXD, VD not in TWL06: a phony"
-    assert passed.note == "pass" and passed.lost is None and passed.best_equity is not None
+    # a pass is valued as keeping the whole rack (before, it was not rated: passing with a
+    # 70-point bingo on the rack never counted among a player's mistakes)
+    assert passed.note == "pass" and passed.played == "pass" and passed.best_equity is not None
+    assert passed.played_equity is not None and passed.lost is not None and passed.lost > 50
     # an exchange GCG records by its count only (-4) is not "not a legal play"
     counted = tmp_path / "counted.gcg"
     counted.write_text(ANALYSIS_RECORD.replace(">ann: ADENOST - +0 66", ">ann: ADENOST -4 +0 66"))
@@ -686,7 +689,7 @@ def test_analyze_rates_each_turn_against_the_best_move(capsys: pytest.CaptureFix
     assert out[0] == "Lexicon: TWL06 (the record names none; TWL06 accepts the most of its words; --lexicon to choose)"
     assert out[1] == "Moves in tournament notation (as in GCG files): 8H reads across, H8 reads down."
     assert out[2].split()[:4] == ["turn", "player", "rack", "played"]
-    assert out[-1].split()[:3] == ["ann", "3", "2"]  # 3 turns, 2 rated (the pass is not)
+    assert out[-1].split()[:3] == ["ann", "3", "3"]  # 3 turns, 3 rated (the pass too)
 
 
 def test_the_position_of_a_turn_has_the_player_to_move_and_the_racks_the_record_gives() -> None:
@@ -863,6 +866,38 @@ def test_analyze_with_simulation(tmp_path: Path) -> None:
         assert t.played_equity is not None and t.best_equity is not None and t.lost is not None
         assert t.best_equity >= t.played_equity and np.isfinite(t.best_equity) and np.isfinite(t.played_equity)
     assert phony.played_equity is None and "phony" in phony.note and phony.best_equity is not None
+    assert passed.played_equity is not None and passed.lost is not None and passed.lost > 30  # simulated too
+
+
+def test_analyze_rates_a_pass_in_an_endgame_exactly(lexicon: Lexicon, tmp_path: Path) -> None:
+    """With the bag empty a pass is worth what the opponent's best answer leaves (the exact
+    search from the opponent's side), as a placement is."""
+    from qiza import gcg
+    from qiza.players.analyze_cli import analyze_record
+    from qiza.players.endgame import solve
+
+    for seed in range(1, 40):  # an endgame the search solves at once (the analysis' limit is 10 s)
+        game = Game(CLASSIC.with_options(challenge="auto"), lexicon=lexicon, seed=seed)
+        static = make_player("static", lexicon, seed=1)
+        while not game.over and game.bag:
+            game.play(static.choose(game.view(game.to_move)))
+        if game.over or len(game.rack_text(game.to_move)) < 2:
+            continue
+        me = game.to_move
+        after = game.copy()
+        after.play(Pass())
+        answer = solve(after.view(1 - me), lexicon, time_limit=10.0)
+        if answer.exact and answer.nodes < 20_000:
+            break
+    else:  # pragma: no cover
+        raise AssertionError("no game reached a short endgame")
+    expected = -answer.value
+    game.play(Pass())
+    record = gcg.from_game(game)
+    turns = len([e for e in record.events if e.is_turn])
+    passed = analyze_record(record, lexicon, engine_name="endgame")[turns - 1]
+    assert passed.played == "pass" and passed.played_equity == expected
+    assert passed.best_equity is not None and passed.lost == max(0.0, passed.best_equity - expected)
 
 
 def test_play_round_plays_the_training_games(lexicon: Lexicon) -> None:

@@ -843,9 +843,10 @@ def test_analysis_after_the_game(client: TestClient) -> None:
     assert first["lost"] == pytest.approx(first["best_equity"] - first["equity"])
     # the chances to win after the move played and after the best, as qiza analyze shows them
     assert 0 <= first["win"] <= 1 and 0 <= first["best_win"] <= 1
-    assert second["note"] == "pass" and second["lost"] is None
+    # a pass is rated as keeping the whole rack (qiza analyze's rating)
+    assert second["note"] == "pass" and second["lost"] is not None and second["lost"] > 0
     assert [p["player"] for p in data["players"]] == ["Ann", "Bob"]
-    assert data["players"][0]["rated"] == 1 and data["players"][1]["rated"] == 0
+    assert data["players"][0]["rated"] == 2 and data["players"][1]["rated"] == 1
     assert client.get(f"/api/games/{game_id}/analysis").json() == data  # kept, not recomputed
     error(client.get("/api/games/nosuchgame/analysis"), 404, "no_such_game")
 

@@ -48,7 +48,8 @@ class TurnAnalysis:
     """The score the record gives the move."""
     played_equity: float | None
     """The engine's equity of the played move (None: not among the legal moves, e.g. a phony,
-    or a pass or an exchange of unrecorded tiles)."""
+    or an exchange of unrecorded tiles). A pass is valued as keeping the whole rack
+    (:meth:`~qiza.players.engine.StaticPlayer.pass_option`; in a solved endgame, exactly)."""
     best: str
     best_equity: float | None
     note: str = ""
@@ -173,6 +174,7 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
             best_equity = best.equity if best else 0.0
             size = game.rules.layout.size
             move: Move | None = None
+            found: Option | None = None
             note = ""
             pre_wins: tuple[float | None, float] | None = None
             try:
@@ -204,12 +206,19 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
                     best_text, best_equity, played_equity, pre_wins = _pre_endgame(game, move, notation)
                 elif sim is not None and options and engine_name != "endgame":
                     best_text, best_equity, played_equity = _simulated(sim, game, found, notation)
-            elif event.type in (EventType.PASS, EventType.TURN_LOST):
-                note = "turn lost to a challenge" if event.type is EventType.TURN_LOST else "pass"
-                if event.type is EventType.PASS:
-                    played = "pass"
+            elif event.type is EventType.PASS:  # valued as the engine values what a play keeps
+                note, played, found = "pass", "pass", engine.pass_option(view)
+                played_equity = found.equity
+                if exact and options:
+                    best_text, best_equity, played_equity = _solved(game, found, notation)
+                elif pre and options:  # the pre-endgame search values plays that empty the bag only
+                    best_text, best_equity, played_equity, pre_wins = _pre_endgame(game, None, notation)
+                elif sim is not None and options and engine_name != "endgame":
+                    best_text, best_equity, played_equity = _simulated(sim, game, found, notation)
+            elif event.type is EventType.TURN_LOST:
+                note = "turn lost to a challenge"
             played_win, best_win = _chances(game, view, exact, played_equity, best_equity,
-                                            found.tiles_placed if move is not None and found is not None else 0,
+                                            found.tiles_placed if found is not None else 0,
                                             best.tiles_placed if best is not None else 0)
             if pre and pre_wins is not None:  # the share of the possible draws that win
                 played_win, best_win = pre_wins
@@ -261,15 +270,16 @@ def _solved(game: Game, played: Option | None, notation: Notation) -> tuple[str,
     if played is None:
         return best_text, solution.value, None
     me = game.to_move
-    before = game.scores[me] - game.scores[1 - me]
+    (opponent,) = (seat for seat in game.seats_in if seat != me)  # two players, or two left
+    before = game.scores[me] - game.scores[opponent]
     game.push(played.move)
     try:
         if game.can_challenge:  # a play that went out ends the game once it stands (pop takes both back)
             game.accept()
         if game.over:
-            value = float(game.scores[me] - game.scores[1 - me] - before)
+            value = float(game.scores[me] - game.scores[opponent] - before)
         else:
-            value = played.score - solve(game.view(1 - me), game.lexicon, time_limit=10.0).value
+            value = played.score - solve(game.view(opponent), game.lexicon, time_limit=10.0).value
     finally:
         game.pop()
     return best_text, solution.value, value

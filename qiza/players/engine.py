@@ -517,6 +517,18 @@ class StaticPlayer(BasePlayer):
         return [Option(Exchange(counts_text(rack - leaves.counts[k], ts)), 0, counts_text(leaves.counts[k], ts),
                        float(e)) for k, e in zip(kept, equity)]
 
+    def pass_option(self, view: PlayerView) -> Option:
+        """Passing, valued as the engine values what a placement keeps: no score, and the whole
+        rack kept (its leave value, faded as the bag runs out; with the bag empty, the stuck-tile
+        penalty of every tile on it). For judging a pass (``qiza analyze``); the engine itself
+        passes only when it has no placement and cannot exchange."""
+        ev = self.evaluate(view)
+        rules = view.rules
+        unseen = float(rack_counts(view.unseen, rules.tile_set).dot(tile_values_of(rules))) if view.bag_count == 0 else 0.0
+        kept = leave_equities(ev.leaves, self.settings, rules, view.bag_count, unseen)
+        full = ev.leaves.full if ev.rack.sum() else 0
+        return Option(Pass(), 0, counts_text(ev.rack, rules.tile_set), float(kept[full]))
+
     def ranked(self, view: PlayerView, top: int | None = None, *, with_exchanges: bool = True) -> list[Option]:
         """The engine's options (placements and exchanges), best equity first."""
         ev = self.evaluate(view)
