@@ -668,6 +668,24 @@ def test_the_same_refusal_twice_is_said_twice(server: ServerThread, browser: Any
     assert not errors, errors
 
 
+def test_a_refused_move_is_said_once(server: ServerThread, browser: Any) -> None:
+    """A typed move that the preview already says is wrong, played anyway: the refusal is the
+    note, and the preview of the same move is emptied (the page showed, and read out, both)."""
+    errors: list[str] = []
+    page = my_turn(server, browser, errors)
+    page.locator("#move-text").focus()
+    page.keyboard.type("H8 QQQ")
+    sync_api.expect(page.locator("#preview")).not_to_be_empty()
+    page.keyboard.press("Enter")
+    sync_api.expect(page.locator("#message")).not_to_be_empty()
+    sync_api.expect(page.locator("#preview")).to_have_text("")
+    page.wait_for_timeout(400)  # an answer to a preview asked before the move comes too late to show
+    sync_api.expect(page.locator("#preview")).to_have_text("")
+    page.keyboard.type("Q")  # the next change of the move is previewed again
+    sync_api.expect(page.locator("#preview")).not_to_be_empty()
+    assert not errors, errors
+
+
 def test_the_same_note_twice_is_said_twice(server: ServerThread, browser: Any) -> None:
     """A note said again in the same words (a letter typed on the board that is not on the rack,
     Play with no tiles down) is read out again."""

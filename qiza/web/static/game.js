@@ -13,6 +13,7 @@ const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).p
 const $ = id => document.getElementById(id);
 let socket = null;
 let previewTimer = null;
+let previewAsked = 0;  // the preview asked last: an answer to an earlier one is dropped
 let previewFor = "";  // the tiles and version the preview was last asked for
 
 function renderAll() {
@@ -123,6 +124,7 @@ async function preview() {
   if (!store.me || store.game.over || (!store.tentative.size && !text)) { update(s => { s.preview = ""; }); return; }
   const body = store.tentative.size ? {cells: cells()} : {move: text};
   const asked = JSON.stringify(body) + store.game.version;
+  const ask = ++previewAsked;
   let line;
   try {
     const p = await seatApi("POST", `/api/games/${encodeURIComponent(gameId)}/preview`, body);
@@ -136,7 +138,7 @@ async function preview() {
   }
   // an answer about tiles that are no longer down, or an older board, is dropped
   const now = store.tentative.size ? {cells: cells()} : {move: $("move-text").value.trim()};
-  if (JSON.stringify(now) + store.game.version === asked) update(s => { s.preview = line; });
+  if (ask === previewAsked && JSON.stringify(now) + store.game.version === asked) update(s => { s.preview = line; });
 }
 
 // -- actions ----------------------------------------------------------------------------------
@@ -161,7 +163,10 @@ async function act(kind, extra) {
     receive(next);  // draws the page, even when a newer state came first over the WebSocket
     return true;
   } catch (error) {
-    update(s => { s.busy = false; s.message = error.message; });
+    // the refusal says what is wrong once: the preview of the same move (often the same words) goes
+    clearTimeout(previewTimer);
+    previewAsked++;
+    update(s => { s.busy = false; s.message = error.message; s.preview = ""; });
     if (error.code === "stale_version" && socket && socket.readyState === 1) socket.send("refresh");
     if (error.code === "token_expired") renewSeat();
     return false;
