@@ -164,7 +164,8 @@ class Rules:
         if not 2 <= self.rack_size <= 9:
             raise QizaError(f"rack size must be 2 to 9, not {self.rack_size}")
         if not 1 <= self.bingo_min_tiles <= self.rack_size:
-            raise QizaError(f"bingo needs 1 to {self.rack_size} tiles, not {self.bingo_min_tiles}")
+            raise QizaError(f"bingo needs 1 to {self.rack_size} tiles (rule option bingo_min_tiles, at most "
+                            f"rack_size), not {self.bingo_min_tiles}")
         if self.bingo_bonus < 0:
             raise QizaError(f"the bingo bonus cannot be negative, not {self.bingo_bonus}")
         if self.exchange_limit < 0:

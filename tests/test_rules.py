@@ -89,6 +89,8 @@ def test_options_by_name_and_value() -> None:
     ({"rack_size": 1}, "rack size must be 2 to 9"),
     ({"rack_size": 10}, "rack size must be 2 to 9"),
     ({"bingo_min_tiles": 8}, "bingo needs 1 to 7 tiles"),
+    # a smaller rack alone: the message names the other option to change
+    ({"rack_size": 5}, r"bingo needs 1 to 5 tiles \(rule option bingo_min_tiles, at most rack_size\), not 7"),
     ({"exchange_limit": -1}, "cannot be negative"),
     ({"scoreless_turns": 0}, "at least 1"),
     ({"layout": "hexagonal"}, "unknown layout"),
