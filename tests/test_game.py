@@ -769,6 +769,26 @@ def test_a_copy_of_a_game_is_independent_and_shares_the_lexicon(make_game: GameF
     assert game.history == []
 
 
+def test_a_pickled_game_names_its_built_in_lexicon() -> None:
+    """A pickled game held the whole lexicon (ENABLE: 2.1 MB, 11 MB once its word graph was
+    built), so that sending a game to a worker process cost seconds; it now names it, and every
+    game unpickled in a process shares that process's lexicon."""
+    import pickle
+
+    from qiza.lexicon import load_lexicon
+
+    game = Game(CLASSIC, seed=1)
+    game.play(game.legal_moves()[0].move)
+    data = pickle.dumps(game)
+    assert len(data) < 20_000
+    first, second = pickle.loads(data), pickle.loads(data)
+    assert first.lexicon is second.lexicon is load_lexicon("enable")
+    assert state_of(first) == state_of(game) and first.bag == game.bag
+    first.play("pass")
+    game.play("pass")
+    assert state_of(first) == state_of(game)
+
+
 def test_save_and_load_give_the_same_game(make_game: GameFactory) -> None:
     game = Game(CLASSIC, players=2, seed=5, lexicon=make_game().lexicon)
     game.set_rack(game.to_move, "QATEEEE")

@@ -64,6 +64,44 @@ def test_a_users_word_list_with_skipped_entries(tmp_path: Path) -> None:
     assert Lexicon.from_file(path, "MINE").report.skipped == {"with characters outside A-Z": 1}
 
 
+def test_a_built_in_lexicon_pickles_as_its_name(enable: Lexicon) -> None:
+    """Pickling ENABLE wrote its 172,763 words (2 MB); it is its name, loaded again on unpickling
+    and shared, and refused when that process's list is another one."""
+    import pickle
+
+    from qiza import lexicon as lexicon_module
+
+    _ = enable.gaddag  # a built word graph is not pickled either (9 MB)
+    data = pickle.dumps(enable)
+    assert len(data) < 200 and pickle.loads(data) is enable
+    with pytest.raises(LexiconError, match="ENABLE had 5 words, this process's has 172763"):
+        lexicon_module._load_pickled_builtin("enable", 5)
+
+
+def test_a_users_lexicon_pickles_with_its_words(tmp_path: Path) -> None:
+    """A lexicon of one's own word list or of words in memory keeps its words in a pickle (its
+    file may change or be absent where it is unpickled), without its word graph."""
+    import pickle
+
+    from qiza.alphabet import SPANISH
+
+    path = tmp_path / "mine.txt"
+    path.write_text("QAT\nZA\nQI\n")
+    mine = load_lexicon(str(path))
+    graph = mine.gaddag
+    assert mine.anagrams("TAQ") == ["QAT"]
+    data = pickle.dumps(mine)
+    path.write_text("OTHER\nWORDS\n")
+    again = pickle.loads(data)
+    assert again is not mine and again.words == {"QAT", "ZA", "QI"} and again.name == "MINE"
+    assert again.path == mine.path and again.report == mine.report and again.tile_set == mine.tile_set
+    assert "gaddag" not in again.__dict__ and np.array_equal(again.gaddag, graph)
+    assert again.anagrams("TAQ") == ["QAT"]
+    spanish = Lexicon("ES", ["CHICO", "LLAMA"], tile_set=SPANISH)
+    copied = pickle.loads(pickle.dumps(spanish))
+    assert copied.words == spanish.words and copied.tile_set == SPANISH and copied.tiles_in("CHICO") == 4
+
+
 def test_bad_word_lists(tmp_path: Path) -> None:
     empty = tmp_path / "empty.txt"
     empty.write_text("# nothing\nx\n")
