@@ -25,6 +25,21 @@ class Board:
     >>> board.set(board.layout.parse_square("H8"), ENGLISH.code("Q"))
     >>> board.char_at(board.layout.parse_square("H8"))
     'Q'
+
+    Boards compare equal by their layout, tile set and tiles. A board changes, so it is not
+    hashable (as python-chess's boards): one put in a set or used as a dict key and then
+    changed would be lost there. To key a position, key a snapshot of it: ``tuple(board)``
+    (the tile codes in square order), with ``board.layout.name`` and ``board.tile_set.name``
+    when boards of several layouts or tile sets meet, and the rack, scores or player to move
+    as the position needs them:
+
+    >>> seen = {tuple(board)}
+    >>> tuple(board.copy()) in seen
+    True
+    >>> hash(board)
+    Traceback (most recent call last):
+    ...
+    TypeError: unhashable type: 'Board'
     """
 
     __slots__ = ("layout", "tile_set", "cells")
@@ -104,8 +119,7 @@ class Board:
         return (isinstance(other, Board) and self.layout == other.layout
                 and self.tile_set == other.tile_set and self.cells == other.cells)
 
-    def __hash__(self) -> int:
-        return hash(tuple(self.cells))
+    __hash__ = None  # type: ignore[assignment]  # mutable: see the class's docstring
 
     # -- text ------------------------------------------------------------------
     def rows_text(self) -> list[str]:

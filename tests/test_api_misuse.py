@@ -483,3 +483,24 @@ def test_the_readme_examples_pass_mypy_strict_as_a_users_script(tmp_path: Path) 
                       "[mypy-qiza.*,numba.*,numpy.*,llvmlite.*]\nfollow_imports = silent\n", encoding="utf-8")
     report, errors, status = mypy_api.run(["--config-file", str(config), str(script)])
     assert status == 0, report + errors
+
+
+def test_a_board_is_not_hashable_so_a_changed_one_is_never_lost_in_a_set(make_game: GameFactory) -> None:
+    """A Board hashed its tiles while it could change: one used as a dict key and then played on
+    was no longer found there, nor another board equal to it. Like python-chess's boards it is
+    unhashable; a position is keyed by a snapshot (``tuple(board)``)."""
+    import collections.abc
+
+    from qiza.board import Board
+
+    board = make_game().board.copy()
+    with pytest.raises(TypeError, match="unhashable type: 'Board'"):
+        hash(board)
+    with pytest.raises(TypeError):
+        {board: 1}  # noqa: B018
+    assert not isinstance(board, collections.abc.Hashable)
+    seen = {tuple(board)}
+    again = Board(board.layout, board.tile_set, board)
+    assert again == board and tuple(again) in seen
+    board.set(112, 1)
+    assert again != board and tuple(board) not in seen
