@@ -120,27 +120,12 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _unique_nicknames(record: gcg.GameRecord) -> list[str]:
-    """Give each player who shares a nickname with an earlier one a nickname of their own, and
-    their events with it (the reader told them apart by turn order and totals; strict GCG, and
-    the programs that read it, need one nickname a player). Returns what was renamed."""
-    from qiza.gcg.writer import _nick
-
-    taken: set[str] = set()
-    renamed: dict[int, str] = {}
-    said = []
-    for seat, player in enumerate(record.players):
-        if player.nick in taken:
-            nick = _nick(player.nick, taken, seat)
-            said.append(f"player {seat + 1}'s nickname {player.nick!r} is also another player's: written as {nick!r}")
-            renamed[seat] = nick
-            player.nick = nick
-        else:
-            taken.add(player.nick)
-    if renamed:
-        for event in record.events:
-            if event.seat in renamed:
-                event.player = renamed[event.seat]
-    return said
+    """What the writer renames: each player who shares a nickname with an earlier one is written
+    with one of their own, and their events with it (the reader told them apart by turn order
+    and totals; strict GCG, and the programs that read it, need one nickname a player)."""
+    return [f"player {seat + 1}'s nickname {player.nick!r} is also another player's: written as {nick!r}"
+            for seat, (player, nick) in enumerate(zip(record.players, gcg.written_nicknames(record)))
+            if nick != player.nick]
 
 
 def _export(args: argparse.Namespace) -> int:

@@ -1265,6 +1265,22 @@ def test_gcg_during_the_game_shows_only_the_own_rack(
     assert gcg.replay(record).clean
 
 
+def test_gcg_of_two_people_of_the_same_name_reads_back(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Two people called Ann play hot seat: 'gcg FILE' writes a nickname each (GCG tells players
+    apart by nickname), and the record reads back and replays clean."""
+    from qiza import gcg
+
+    path = tmp_path / "anns.gcg"
+    status, out = play(["--seed", "5", "--first-player", "fixed", "-p", "Ann", "-p", "Ann", "--no-save"],
+                       ["pass", "", "pass", "", f"gcg {path}", "quit"], monkeypatch, capsys)
+    assert status == 0 and "Traceback" not in out
+    record = gcg.load(path)
+    assert not record.errors and not record.warnings and len({p.nick for p in record.players}) == 2
+    assert [e.player for e in record.events] == [p.nick for p in record.players]
+    assert gcg.replay(record).clean
+
+
 def test_gcg_never_replaces_another_game_or_file(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], data_dir: Path, tmp_path: Path) -> None:
     """'gcg FILE' replaced any file without a word: another game's save file (that game was lost:

@@ -665,6 +665,25 @@ def test_gcg_download_after_the_game(client: TestClient) -> None:
     assert record.id == f"qiza {game_id}" and not record.pragmas and not record.warnings
 
 
+def test_gcg_download_of_two_players_of_the_same_name(client: TestClient) -> None:
+    """Two people called Ann (the game names them Ann 1 and Ann 2): the record is downloaded
+    with a nickname each and reads back and replays clean."""
+    from qiza import gcg
+
+    game_id, tokens = new_game(client, seats=[{"name": "Ann"}, {"name": "Ann"}],
+                               options={"challenge": "double", "scoreless_turns": 1})
+    assert act(client, game_id, 0, tokens["0"], 1, "pass").status_code == 200
+    assert act(client, game_id, 1, tokens["1"], 2, "pass").status_code == 200
+    answer = client.get(f"/api/games/{game_id}/gcg")
+    assert answer.status_code == 200, answer.text
+    record = gcg.loads(answer.text)
+    assert not record.errors and not record.warnings
+    nicks = [p.nick for p in record.players]
+    names = [p["name"] for p in state(client, game_id, None, None)["players"]]
+    assert len(set(nicks)) == 2 and [p.name for p in record.players] == names
+    assert [e.player for e in record.events][:2] == nicks and gcg.replay(record).clean
+
+
 def test_computer_challenges_a_phony(db_url: str) -> None:
     with TestClient(create_app(db_url, seeds=fixed_seed)) as client:
         answer = client.post("/api/games", json={

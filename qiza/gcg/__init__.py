@@ -63,10 +63,10 @@ from qiza.gcg.record import (
     Player,
 )
 from qiza.gcg.replay import Difference, Replay, check_files, replay, rules_for, tile_set_for
-from qiza.gcg.writer import dump, dumps, from_game
+from qiza.gcg.writer import dump, dumps, from_game, written_nicknames
 
 __all__ = [
-    "EventType", "Event", "Player", "GameRecord", "loads", "load", "parse_bytes", "dumps", "dump",
+    "EventType", "Event", "Player", "GameRecord", "loads", "load", "parse_bytes", "dumps", "dump", "written_nicknames",
     "from_game", "replay", "Replay", "Difference", "rules_for", "tile_set_for", "check_files",
     "FileFormatError", "MAX_EVENTS", "MAX_PLAYERS", "MAX_PROBLEMS", "TURN_EVENTS",
     "UNSUCCESSFUL_CHALLENGE_NOTE", "CHALLENGER_NOTE", "WITHDREW_NOTE",

@@ -64,22 +64,40 @@ _OWN_PRAGMAS = ("note", "id", "incomplete", *_KNOWN_SIMPLE)
 would be read back into them."""
 
 
+def written_nicknames(record: GameRecord) -> list[str]:
+    """The nickname each player of a record is written with: their own, except for a player who
+    shares it with an earlier one (two people called Ann, or Quackle's ``NoName`` for both), who
+    gets one of their own (``Ann_2``: GCG, and the programs that read it, tell players apart by
+    nickname). The full names stay as they are."""
+    _check_record(record)
+    taken = {player.nick for player in record.players}
+    seen: set[str] = set()
+    nicks = []
+    for seat, player in enumerate(record.players):
+        nicks.append(player.nick if player.nick not in seen else _nick(player.nick, taken, seat))
+        seen.add(player.nick)
+    return nicks
+
+
 def dumps(record: GameRecord) -> str:
-    """The record as GCG text (``\\n`` line endings). Strict: raises FileFormatError on a bad record."""
+    """The record as GCG text (``\\n`` line endings). Strict: raises FileFormatError on a bad record.
+
+    Players who share a nickname are written with nicknames of their own
+    (:func:`written_nicknames`), and their events with them: each such event needs its
+    :attr:`Event.seat <qiza.gcg.Event.seat>` (the reader sets it), else it is refused."""
     _check_record(record)
     out: list[str] = []
     if record.character_encoding:
         out.append(f"#character-encoding {record.character_encoding}")
-    nicks: set[str] = set()
-    for index, player in enumerate(record.players, start=1):
+    written = written_nicknames(record)
+    for index, (player, nick) in enumerate(zip(record.players, written), start=1):
         if not player.nick or re.search(r"[\s:]", player.nick):
             raise FileFormatError(f"player {index}: nickname {player.nick!r} must be non-empty, "
                                   "without spaces or ':'")
-        if player.nick in nicks:
-            raise FileFormatError(f"player {index}: nickname {player.nick!r} is used twice")
-        nicks.add(player.nick)
         _check_text(player.name, "a player name")
-        out.append(f"#player{index} {player.nick} {player.name or player.nick}")
+        out.append(f"#player{index} {nick} {player.name or player.nick}")
+    nicks = {player.nick for player in record.players}
+    shared = {player.nick for player, nick in zip(record.players, written) if nick != player.nick}
     for attr, name in (("title", "title"), ("description", "description"), ("id", "id"),
                        ("lexicon", "lexicon"), ("tile_distribution", "tile-distribution"),
                        ("board_layout", "board-layout"), ("game_type", "game-type")):
@@ -97,7 +115,14 @@ def dumps(record: GameRecord) -> str:
         out.append("#incomplete")
     out.extend(_note_lines(record.notes))
     for index, event in enumerate(record.events, start=1):
-        out.append(_event_line(event, index, nicks, _board_size(record)))
+        nick = event.player
+        if nick in shared:
+            seat = event.seat
+            if seat is None or not 0 <= seat < len(record.players) or record.players[seat].nick != nick:
+                raise FileFormatError(f"event {index} ({nick}): players share the nickname {nick!r} and the "
+                                      "event does not say whose it is (Event.seat)")
+            nick = written[seat]
+        out.append(_event_line(event, index, nicks, _board_size(record), nick))
         if event.type is EventType.TURN_LOST:
             out.append(f"#note {UNSUCCESSFUL_CHALLENGE_NOTE}")
         out.extend(_note_lines(event.notes))
@@ -124,7 +149,7 @@ def _note_lines(notes: Iterable[str]) -> list[str]:
     return lines
 
 
-def _event_line(event: Event, index: int, nicks: set[str], size: int) -> str:
+def _event_line(event: Event, index: int, nicks: set[str], size: int, nick: str) -> str:
     where = f"event {index} ({event.player})"
     if event.player not in nicks:
         raise FileFormatError(f"{where}: player {event.player!r} has no #player pragma")
@@ -154,7 +179,7 @@ def _event_line(event: Event, index: int, nicks: set[str], size: int) -> str:
     if " ".join(event.extra.split()) != event.extra:
         raise FileFormatError(f"{where}: the text after the total cannot hold runs of spaces (a reader "
                               f"reads one): {event.extra!r}")
-    parts = [f">{event.player}:", event.rack, event.move_text(), score, str(event.total)]
+    parts = [f">{nick}:", event.rack, event.move_text(), score, str(event.total)]
     if event.type is EventType.END_RACK_POINTS and not event.rack:
         del parts[1]  # ``>nick: (TILES) +score total``
     # an unknown rack stays an empty field (``>nick:  (challenge) +5 534``), as Macondo
