@@ -29,7 +29,7 @@ import numpy as np
 from qiza.alphabet import BLANK_FLAG, ENGLISH, TileSet
 from qiza.board import Board
 from qiza.coldstart import use_compiled
-from qiza.errors import QizaError
+from qiza.errors import MoveSyntaxError, QizaError, RuleError
 from qiza.move import THROUGH, Direction, Place
 from qiza.movegen import Move as GenMove
 from qiza.movegen import MoveGenerator, MoveList
@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Candidate", "generator", "board_array", "rack_counts", "counts_text", "legal_placements",
-    "has_placement", "candidates_from", "to_place", "check_candidate", "move_list",
+    "has_placement", "candidates_from", "to_place", "check_candidate", "move_list", "check_rack",
 ]
 
 _LOCK = threading.Lock()
@@ -91,14 +91,16 @@ def board_array(board: Board) -> np.ndarray:
 def rack_counts(rack: str | Iterable[int], tile_set: TileSet | None = None) -> np.ndarray:
     """A rack as counts per tile kind (index 0 = blanks; ``tile_set.size + 1`` of them, 27 for
     English, the default) from rack text (``?`` blank, ``[CH]`` or ``CH`` a multi-letter tile)
-    or tile codes."""
+    or tile codes; :class:`~qiza.errors.MoveSyntaxError` for text that is no tiles of the set.
+    The counts are not checked against a rack's size or the set's tiles (the unseen tiles are
+    counted too): :func:`check_rack` does that."""
     ts = tile_set or ENGLISH
     counts = np.zeros(ts.size + 1, np.int32)
     if isinstance(rack, str):
         try:
             codes = ts.codes("".join(rack.split()).upper())
         except QizaError as exc:
-            raise QizaError(f"{rack!r} is not a rack of the {ts.name} tile set: {exc}") from None
+            raise MoveSyntaxError(f"{rack!r} is not a rack of the {ts.name} tile set: {exc}") from None
         for code in codes:
             counts[code] += 1
     else:
@@ -107,6 +109,51 @@ def rack_counts(rack: str | Iterable[int], tile_set: TileSet | None = None) -> n
             if code > ts.size:
                 raise QizaError(f"{tile} is not a tile of the {ts.name} tile set")
             counts[code] += 1
+    return counts
+
+
+def check_rack(rack: str, rules: Rules, board: Board | None = None) -> np.ndarray:
+    """The counts of a rack (as :func:`rack_counts`) that a player could hold under ``rules``,
+    with the tiles of ``board`` played: what takes a rack from a caller (a
+    :class:`~qiza.game.PlayerView` given to :func:`legal_placements` or a computer player)
+    checks it here.
+
+    Raises :class:`~qiza.errors.MoveSyntaxError` for text that is no tiles of the rules' tile
+    set, and :class:`~qiza.errors.RuleError` for more tiles than a rack holds or more of a tile
+    than the set has (counting those on the board; a played blank is a blank).
+
+    >>> from qiza.rules import CLASSIC
+    >>> check_rack("ZZZ", CLASSIC)
+    Traceback (most recent call last):
+    ...
+    qiza.errors.RuleError: rack 'ZZZ' holds 3 Z; the english set has 1 Z
+    """
+    if not isinstance(rack, str):
+        raise TypeError(f"a rack is a text like 'AEINRST', not {rack!r:.60}")
+    ts = rules.tile_set
+    counts = rack_counts(rack, ts)
+    held = int(counts.sum())
+    if held > rules.rack_size:
+        raise RuleError(f"rack {rack!r} holds {held} tiles; a rack holds at most {rules.rack_size}")
+    on_board = np.zeros_like(counts)
+    if board is not None:
+        kinds = len(counts)
+        for tile in board.cells:
+            if tile:
+                code = 0 if tile & BLANK_FLAG else tile
+                if code < kinds:  # the board's own tiles are the board's concern
+                    on_board[code] += 1
+    have = np.array((ts.blanks, *ts.counts), np.int32)
+    over = [code for code in range(len(counts)) if counts[code] and counts[code] + on_board[code] > have[code]]
+    if over:
+        def label(code: int) -> str:
+            return "?" if code == 0 else ts.tile_text(code)
+
+        parts = []
+        for code in over:
+            played = f" and the board {on_board[code]}" if on_board[code] else ""
+            parts.append(f"{counts[code]} {label(code)}{played}; the {ts.name} set has {have[code]} {label(code)}")
+        raise RuleError(f"rack {rack!r} holds " + ", ".join(parts))
     return counts
 
 
@@ -177,8 +224,11 @@ def _source(game_or_view: Game | PlayerView, seat: int | None,
 def move_list(game_or_view: Game | PlayerView, seat: int | None = None, *,
               lexicon: Lexicon | None = None) -> tuple[MoveList, np.ndarray]:
     """The raw :class:`~qiza.movegen.MoveList` of a position and the rack counts it used."""
+    from qiza.game import Game
+
     board, rack, rules, lex = _source(game_or_view, seat, lexicon)
-    counts = rack_counts(rack, rules.tile_set)
+    # a game's racks come from its bag; a view's may be anyone's text
+    counts = rack_counts(rack, rules.tile_set) if isinstance(game_or_view, Game) else check_rack(rack, rules, board)
     return generator(lex, rules).generate(board_array(board), counts), counts
 
 
@@ -192,7 +242,8 @@ def legal_placements(game_or_view: Game | PlayerView, seat: int | None = None, *
     :meth:`Game.legal_moves <qiza.game.Game.legal_moves>`, nothing is listed once the game is
     over, nor while a play that ends the game is open to challenge (``pending_ends_game``: the
     player to move may only challenge it or pass). Raises :class:`~qiza.errors.QizaError` for
-    a view without ``lexicon`` or a ``seat`` other than the view's.
+    a view without ``lexicon`` or a ``seat`` other than the view's, and as :func:`check_rack`
+    for a view whose rack no player could hold (three Z in the English set, eight tiles).
     """
     moves, counts = move_list(game_or_view, seat, lexicon=lexicon)
     if game_or_view.over or game_or_view.pending_ends_game:

@@ -504,3 +504,39 @@ def test_a_board_is_not_hashable_so_a_changed_one_is_never_lost_in_a_set(make_ga
     assert again == board and tuple(again) in seen
     board.set(112, 1)
     assert again != board and tuple(board) not in seen
+
+
+@pytest.mark.parametrize(("rack", "error", "named"), [
+    ("ZZZ", "RuleError", "rack 'ZZZ' holds 3 Z; the english set has 1 Z"),
+    ("AEINRSTQ", "RuleError", "rack 'AEINRSTQ' holds 8 tiles; a rack holds at most 7"),
+    ("???", "RuleError", "holds 3 ?; the english set has 2 ?"),
+    ("AB1", "MoveSyntaxError", "'AB1' is not a rack of the english tile set"),
+    ("QA", "RuleError", "rack 'QA' holds 1 Q and the board 1; the english set has 1 Q"),
+])
+def test_a_view_or_player_given_a_rack_no_player_could_hold_is_refused_by_name(
+        make_game: GameFactory, enable: Any, rack: str, error: str, named: str) -> None:
+    """legal_placements(view) and a computer player's choose(view) took any rack a caller wrote
+    into a view (three Z in the English set, eight tiles on a rack of seven, a Q beside the one on
+    the board) and listed placements of it; letters outside the tile set were a bare QizaError."""
+    import dataclasses
+    import re
+
+    from qiza import errors
+    from qiza.analysis import check_rack, legal_placements, move_list
+    from qiza.players import make_player
+
+    game = make_game(racks={0: "QATEEEE", 1: "AEIRST?"})
+    game.play("H8 QAT")
+    view = dataclasses.replace(game.view(1), rack=rack)
+    kind = getattr(errors, error)
+    with pytest.raises(kind, match=re.escape(named)):
+        legal_placements(view, lexicon=enable)
+    with pytest.raises(kind, match=re.escape(named)):
+        move_list(view, lexicon=enable)
+    with pytest.raises(kind, match=re.escape(named)):
+        make_player("medium", enable, seed=1).choose(view)
+    with pytest.raises(kind, match=re.escape(named)):
+        check_rack(rack, view.rules, view.board)
+    # a rack the set gives is listed as before: the view's own, and one with both blanks
+    assert legal_placements(game.view(1), lexicon=enable) == legal_placements(game, 1)
+    assert legal_placements(dataclasses.replace(view, rack="Z??"), lexicon=enable)
