@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from qiza.analysis import Candidate, board_array, check_rack, counts_text, generator, rack_counts, to_place
+from qiza.analysis import Candidate, board_array, counts_text, generator, rack_counts, to_place
 from qiza.errors import RuleError
 from qiza.game import Kind, PlayerView, Record
 from qiza.move import Exchange, Move, Pass
@@ -72,8 +72,7 @@ def _accepting_game_end(choose: Callable[[Any, PlayerView], Move]) -> Callable[[
     """``choose`` that passes (accepts) when the previous play ends the game and is open to
     challenge: no placement or exchange is allowed then (whether to challenge is
     :meth:`BasePlayer.wants_challenge`'s question, asked before). What is not one player's view
-    (the game itself, a spectator's view) is refused here, not deep inside an engine, and so is a
-    rack no player could hold (:func:`~qiza.analysis.check_rack`)."""
+    (the game itself, a spectator's view) is refused here, not deep inside an engine."""
 
     @functools.wraps(choose)
     def wrapper(self: Any, view: PlayerView) -> Move:
@@ -85,7 +84,6 @@ def _accepting_game_end(choose: Callable[[Any, PlayerView], Move]) -> Callable[[
                             "to move, game.view(game.to_move)")
         if view.pending_ends_game:
             return Pass()
-        check_rack(view.rack, view.rules, view.board)  # a view may be anyone's: no engine reads an impossible rack
         return choose(self, view)
 
     wrapper._accepts_game_end = True  # type: ignore[attr-defined]
