@@ -812,6 +812,37 @@ def test_serve_on_a_port_in_use_says_so_and_starts_nothing(tmp_path: Path, capsy
     assert started == []
 
 
+def test_ctrl_c_stops_serve_quietly(tmp_path: Path) -> None:
+    """Ctrl+C in the terminal (SIGINT to the server's process group) printed a KeyboardInterrupt
+    traceback from every computer worker, and a first start printed a line for each of the
+    schema migration tool's plugins: a new user's screen was full of both."""
+    import httpx
+
+    port = free_port()
+    env = {**os.environ, "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data")}
+    server = subprocess.Popen([sys.executable, "-m", "qiza", "serve", "--port", str(port), "--computer-workers", "1"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, start_new_session=True)
+    try:
+        for _ in range(600):  # up to a minute to answer
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"http://127.0.0.1:{port}/", timeout=2).status_code < 500:
+                    break
+            time.sleep(0.1)
+        answer = httpx.post(f"http://127.0.0.1:{port}/api/games", timeout=30,
+                            json={"preset": "classic", "seats": [{"name": "Ann"}, {"kind": "computer", "level": "easy"}]})
+        assert answer.status_code == 201, answer.text
+        time.sleep(3)  # the worker process up and waiting for tasks
+        os.killpg(server.pid, signal.SIGINT)
+        out, err = server.communicate(timeout=60)
+    finally:
+        if server.poll() is None:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait()
+    assert "serving on" in out
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert "alembic" not in err, err
+
+
 # -- 9. the database away --------------------------------------------------------------------------
 class Proxy:
     """A TCP proxy on a loopback port to ``target`` that the test can cut and restore (the

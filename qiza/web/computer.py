@@ -25,6 +25,7 @@ import importlib
 import logging
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from collections.abc import Callable
@@ -237,6 +238,11 @@ def wants_challenge(level: str, lexicon: str, view: PlayerView, record: Record, 
     return bool(player.wants_challenge(canonical_view(view), record))
 
 
+def _end_quietly(_signum: int, _frame: object) -> None:
+    """A worker's answer to Ctrl+C (see :func:`_init_worker`)."""
+    os._exit(0)
+
+
 def _watch_parent(parent: int) -> None:
     """End this worker when the server process is gone (killed without shutting the pool
     down): a worker holds its own task queue open, so it would otherwise wait forever."""
@@ -256,6 +262,11 @@ def _init_worker(lexicon: str | None, levels: tuple[str, ...], first: Any = None
     # updates come first
     with contextlib.suppress(OSError, AttributeError):
         os.nice(10)
+    # Ctrl+C in the terminal reaches every process of the server: a worker ends at once and
+    # quietly (it printed a KeyboardInterrupt traceback; ignoring it instead, a worker still
+    # compiling on a first run kept the server from ending until it was done)
+    with contextlib.suppress(ValueError):  # not the main thread (never, in a worker process)
+        signal.signal(signal.SIGINT, _end_quietly)
     threading.Thread(target=_watch_parent, args=(os.getppid(),), name="qiza-watch-parent", daemon=True).start()
     if not lexicon:
         return
@@ -340,10 +351,12 @@ class ComputerPool:
             try:
                 return pool.submit(fn, *args).result()
             except BrokenProcessPool:
-                log.warning("a computer worker process died; restarting the pool")
                 with self._lock:
+                    if self._closed:
+                        raise  # its workers stopped by close(): the server is ending
                     if self._executor is pool:
                         self._executor = None
+                log.warning("a computer worker process died; restarting the pool")
                 pool.shutdown(wait=False, cancel_futures=True)
                 if attempt:
                     raise
@@ -365,4 +378,10 @@ class ComputerPool:
             self._closed = True
             pool, self._executor = self._executor, None
         if pool is not None:
+            # a worker may be deep in a first compile (native code, where no signal handler of
+            # Python's runs): it is stopped, so that the server ends now and not minutes later
+            processes = list((getattr(pool, "_processes", None) or {}).values())
             pool.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                with contextlib.suppress(OSError, ValueError, AttributeError):
+                    process.terminate()

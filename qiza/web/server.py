@@ -72,6 +72,8 @@ def run(args: argparse.Namespace) -> int:
     from qiza.web.guard import MAX_BODY
 
     logging.basicConfig(level=args.log_level.upper())
+    if args.log_level != "debug":  # the schema's migrations, one line each plugin, are not news
+        logging.getLogger("alembic").setLevel(max(logging.WARNING, logging.getLevelName(args.log_level.upper())))
     # a fresh install: the move generator compiles in another process; the computer seats
     # (here and in the worker processes) play without it meanwhile
     coldstart.start(["enable"])
