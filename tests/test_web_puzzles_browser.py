@@ -229,3 +229,23 @@ def test_puzzles_from_the_lobby(server: ServerThread, browser: Any) -> None:
     sync_api.expect(page.locator("#verdict")).to_have_text(re.compile(r"^Puzzle \d+: find the best play"), timeout=MADE)
     assert re.search(r"/puzzles/\d+$", page.url)
     assert errors == []
+
+
+def test_the_starting_puzzle_is_drawn_by_the_server(server: ServerThread, browser: Any) -> None:
+    """``/puzzles`` shows the puzzle the server draws (just after its first start, one it makes at
+    once), or, when the server cannot say, one drawn by the page."""
+    errors: list[str] = []
+    page = browser.new_context().new_page()
+    watch(page, errors)
+    page.route("**/api/puzzles/random", lambda route: route.fulfill(json={"number": NUMBER}))
+    page.goto(server.url + "/puzzles")
+    sync_api.expect(page.locator("#verdict")).to_have_text(re.compile(rf"^Puzzle {NUMBER}: find the best play"),
+                                                         timeout=MADE)
+    assert page.url.endswith(f"/puzzles/{NUMBER}")
+    other = browser.new_context().new_page()
+    other.route("**/api/puzzles/random", lambda route: route.abort())
+    other.goto(server.url + "/puzzles")
+    sync_api.expect(other.locator("#verdict")).to_have_text(re.compile(r"^Puzzle \d+: find the best play"),
+                                                          timeout=MADE)
+    assert re.search(r"/puzzles/\d+$", other.url)
+    assert errors == []

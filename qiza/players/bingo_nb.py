@@ -113,30 +113,20 @@ def leave_probs(counts, rows, bag, full, one, masks, two):  # type: ignore[no-un
     return out
 
 
-@nb.njit(cache=CACHE)
-def _word_codes(letters, keys):  # type: ignore[no-untyped-def]  # pragma: no cover
+def _word_codes(letters: np.ndarray, keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """For each word (a row of 7 letter codes): its code, the codes of its 7 six-letter parts
     with the letter each leaves out, and the codes of its 21 five-letter parts (int64 sums
-    wrap around: the sums modulo 2^64 of :func:`anagram_code`)."""
+    wrap around: the sums modulo 2^64 of :func:`anagram_code`). numpy, not compiled: a fresh
+    install gets the bingo odds without waiting for the compiler."""
     n = letters.shape[0]
-    full = np.empty(n, np.int64)
-    six = np.empty(n * 7, np.int64)
-    out = np.empty(n * 7, np.int64)
-    five = np.empty(n * 21, np.int64)
-    for w in range(n):
-        total = np.int64(0)
-        for i in range(7):
-            total += keys[letters[w, i]]
-        full[w] = total
-        k = 0
-        for i in range(7):
-            part = total - keys[letters[w, i]]
-            six[w * 7 + i] = part
-            out[w * 7 + i] = letters[w, i]
-            for j in range(i + 1, 7):
-                five[w * 21 + k] = part - keys[letters[w, j]]
-                k += 1
-    return full, six, out, five
+    key = keys[letters]  # n x 7
+    full = key.sum(axis=1)
+    six = full[:, None] - key
+    pairs = [(i, j) for i in range(7) for j in range(i + 1, 7)]
+    five = np.empty((n, len(pairs)), np.int64)
+    for k, (i, j) in enumerate(pairs):
+        five[:, k] = six[:, i] - key[:, j]
+    return full, six.reshape(-1), letters.astype(np.int64).reshape(-1), five.reshape(-1)
 
 
 def tables(words: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -155,7 +145,7 @@ def tables(words: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nda
 
 
 def warm_up() -> None:
-    """Compile the kernels (a tiny word list)."""
+    """Compile the kernel (a tiny word list)."""
     full, one, masks, two = tables(["AEINRST"])
     bag = np.full(27, 4, np.int64)
     leave = np.zeros(27, np.int64)

@@ -20,7 +20,8 @@ from qiza.analysis import Candidate, board_array, counts_text, generator, rack_c
 from qiza.errors import RuleError
 from qiza.game import Kind, PlayerView, Record
 from qiza.move import Exchange, Move, Pass
-from qiza.movegen import MoveGenerator, MoveList, kind_values
+from qiza.movegen import O_WIDTH, MoveGenerator, MoveList, kind_values
+from qiza.movegen_py import decode_rows
 from qiza.players.leaves import LETTERS, LeaveModel, RackLeaves, model_for_tile_set, vowel_codes
 from qiza.rules import ChallengeRule, Rules, allows_exchange
 
@@ -215,14 +216,16 @@ class BingoOdds:
         """Odds already computed, by the size of a full leave table and the leave's rank in it."""
 
     def probs(self, counts: np.ndarray, rows: np.ndarray) -> np.ndarray:
-        """:meth:`prob` of the blank-free leaves ``counts[rows]`` (27 counts each), compiled."""
-        from qiza.players import bingo_nb
+        """:meth:`prob` of the blank-free leaves ``counts[rows]`` (27 counts each), compiled
+        (:mod:`~qiza.players.bingo_py`, the same numbers, while the compiled code is not ready)."""
+        from qiza.coldstart import use_compiled
+        from qiza.players import bingo_nb, bingo_py
 
         if self._codes is None:
             self._codes = bingo_nb.tables(self.words)
         full, one, masks, two = self._codes
-        return bingo_nb.leave_probs(np.asarray(counts, np.int64), np.asarray(rows, np.int64), self.bag,
-                                    full, one, masks, two)
+        kernel = bingo_nb.leave_probs if use_compiled() else bingo_py.leave_probs  # the same numbers
+        return kernel(np.asarray(counts, np.int64), np.asarray(rows, np.int64), self.bag, full, one, masks, two)
 
     def leave_probs(self, leaves: RackLeaves, rows: np.ndarray) -> np.ndarray:
         """:meth:`probs` of the sub-leaves ``rows`` of a rack, remembered by their rank in the
@@ -511,7 +514,9 @@ class StaticPlayer(BasePlayer):
         ts = view.rules.tile_set
         odds = self._odds(view.rules)
         leaves = with_bingo_odds(self.model_for(view.rules).rack_leaves(rack), self.settings, odds)
-        ev = Evaluation(MoveList(np.zeros((0, 8), np.int32), board_array(view.board), view.rules.layout.size),
+        none = MoveList(np.zeros((0, O_WIDTH), np.int32), board_array(view.board), view.rules.layout.size,
+                        decode=decode_rows)  # numpy: nothing to compile on a fresh install
+        ev = Evaluation(none,
                         np.zeros(0), np.zeros(0, np.int64), leaves, rack, self.settings.leave_weight)
         kept, equity = exchange_equities(ev, self.settings, view.bag_count, view.rules.exchange_limit)
         return [Option(Exchange(counts_text(rack - leaves.counts[k], ts)), 0, counts_text(leaves.counts[k], ts),

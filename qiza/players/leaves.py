@@ -135,6 +135,24 @@ class RackLeaves:
                           table_size=self.table_size)
 
 
+
+def enumerate_leaves(rack: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every sub-leave of a rack (a count per tile kind): the mixed radix of the rack's kinds
+    and the counts of each sub-leave by its code (``int32``, code 0 the empty leave, the last
+    the whole rack), as :func:`qiza.players.leaves_nb.sub_leaves` numbers them."""
+    kinds = len(rack)
+    radix = np.zeros(kinds, np.int64)
+    n = 1
+    tiles = [t for t in range(kinds) if rack[t]]
+    for t in tiles:
+        radix[t] = n
+        n *= int(rack[t]) + 1
+    codes = np.arange(n)
+    counts = np.zeros((n, kinds), np.int32)
+    for t in tiles:
+        counts[:, t] = (codes // radix[t]) % (int(rack[t]) + 1)
+    return radix, counts
+
 class LeaveModel:
     """Values of leaves: superleave table, then feature weights (see the module doc)."""
 
@@ -200,10 +218,17 @@ class LeaveModel:
         full = self.full
         if full is not None and full.index.caps.shape[0] == self.kinds:
             # the full table for the leaves it holds (compiled enumeration), the model for the others
+            from qiza.coldstart import use_compiled
             from qiza.players.leaves_nb import sub_leaves
 
             index = full.index
-            radix, counts, ranks = sub_leaves(rack.astype(np.int64), index.offsets, index.caps, index.max_size)
+            if use_compiled():
+                radix, counts, ranks = sub_leaves(rack.astype(np.int64), index.offsets, index.caps, index.max_size)
+            else:  # the same with numpy while the compiled code is not ready
+                radix, counts = enumerate_leaves(rack)
+                ranks = np.full(len(counts), -1, np.int64)
+                held = index.valid(counts)
+                ranks[held] = index.ranks(counts[held])
             n = len(counts)
             inside = ranks >= 0
             values = np.empty(n, np.float64)
@@ -213,16 +238,8 @@ class LeaveModel:
                 values[i] = self.value_key(leave_key(counts[i], self.names), counts[i])
             outside = np.zeros(0, np.int64)  # the table dict is read by value_key already
         else:
-            radix = np.zeros(self.kinds, np.int64)
-            n = 1
-            tiles = [t for t in range(self.kinds) if rack[t]]
-            for t in tiles:
-                radix[t] = n
-                n *= int(rack[t]) + 1
-            codes = np.arange(n)
-            counts = np.zeros((n, self.kinds), np.int32)
-            for t in tiles:
-                counts[:, t] = (codes // radix[t]) % (int(rack[t]) + 1)
+            radix, counts = enumerate_leaves(rack)
+            n = len(counts)
             ranks = np.full(n, -1, np.int64)
             outside = np.arange(n)
             values = self.values_of(counts)

@@ -24,12 +24,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, NamedTuple, TypeVar
 
+import numpy as np
+
+from qiza.analysis import rack_counts
 from qiza.errors import QizaError
-from qiza.game import Game
+from qiza.game import Game, PlayerView
 from qiza.lexicon import Lexicon, load_lexicon
-from qiza.move import Exchange, Pass, Place, format_move, parse_move
+from qiza.move import Exchange, Move, Pass, Place, format_move, parse_move
 from qiza.players.analyze_cli import move_key
-from qiza.players.engine import Option, StaticPlayer
+from qiza.players.engine import Option, StaticPlayer, leave_equities, tile_values_of
 from qiza.rules import CLASSIC, Notation
 from qiza.text import input_line, plural
 
@@ -52,11 +55,22 @@ class Puzzle:
 
     def ranked(self) -> list[Option]:
         """Every play and exchange of the player to move, best equity first (the static
-        engine: score plus the value of the tiles kept); computed once."""
+        engine: score plus the value of the tiles kept), plays of the same equity in the order
+        of :func:`tie_order` (not the move generator's: the compiled one and the Python one of a
+        fresh install find them in orders of their own); computed once."""
         if self._options is None:
             game = self.game
-            self._options = StaticPlayer(game.lexicon).ranked(game.view(game.to_move))
+            options = StaticPlayer(game.lexicon).ranked(game.view(game.to_move))
+            self._options = sorted(options, key=lambda o: (-o.equity, tie_order(o.move)))
         return self._options
+
+
+def tie_order(move: Move) -> tuple[int, int, int, int, str]:
+    """Where a move goes among those of the same equity: placements (by row, column,
+    direction and word) before exchanges (by the tiles given)."""
+    if isinstance(move, Place):
+        return 0, move.row, move.col, int(move.direction), move.word
+    return 1, 0, 0, 0, move.tiles if isinstance(move, Exchange) else ""
 
 
 @dataclass
@@ -75,23 +89,91 @@ def self_play_puzzle(lexicon: Lexicon, number: int) -> Puzzle:
     """Puzzle ``number`` (1 to :data:`MAX_PUZZLE`): a position of a game of the computer against
     itself (``hard`` against ``hard``) at a turn from the 3rd to the 16th, with tiles left in
     the bag and a play or an exchange to make; the same number gives the same position (the
-    web's ``/puzzles/N`` and ``qiza puzzle --number N`` ask the same)."""
-    from qiza.players import make_player
+    web's ``/puzzles/N`` and ``qiza puzzle --number N`` ask the same).
+
+    While the compiled move generator is not ready (:func:`qiza.coldstart.use_compiled`: a fresh
+    install compiles it in the background), the game is played with the Python one, which
+    finds the same plays with the same equities in another order: every move it chooses is
+    the compiled generator's when no other play has its equity. When one has (two plays
+    of the best equity: each generator keeps the first it finds), the puzzle is made again
+    with the compiled generator, compiled here if need be, so that puzzle ``number`` is the
+    same whenever and wherever it is made."""
+    from qiza.coldstart import use_compiled
 
     if not 1 <= number <= MAX_PUZZLE:
         raise QizaError(f"puzzles are numbered 1 to {MAX_PUZZLE}, not {number}")
+    if not use_compiled():
+        made = made_without_compiled_code(lexicon, number)
+        if made is not None:
+            return made
+    return _self_play(lexicon, number, compiled=True)
+
+
+def made_without_compiled_code(lexicon: Lexicon, number: int) -> Puzzle | None:
+    """Puzzle ``number`` (:func:`self_play_puzzle`) made with the Python move generator, or None
+    when its game has a move that only the compiled generator chooses as it does (two plays of
+    the best equity). For a fresh install's first puzzle, while the compiled code compiles."""
+    if not 1 <= number <= MAX_PUZZLE:
+        raise QizaError(f"puzzles are numbered 1 to {MAX_PUZZLE}, not {number}")
+    try:
+        return _self_play(lexicon, number, compiled=False)
+    except _NeedsCompiled:
+        return None
+
+
+class _NeedsCompiled(Exception):
+    """A move of a puzzle's game that only the compiled generator chooses as it does."""
+
+
+def _self_play(lexicon: Lexicon, number: int, *, compiled: bool) -> Puzzle:
+    """:func:`self_play_puzzle` with the compiled move generator (``compiled``, also while this
+    process plays without it: then compiled or loaded here), or with the one
+    :func:`qiza.analysis.generator` gives, checking, when that is the Python one, that each
+    placement chosen is the only one of its equity (:class:`_NeedsCompiled` when not)."""
+    from qiza.coldstart import use_compiled
+    from qiza.players import make_player
+
     rng = random.Random(number)
+    checked = not use_compiled() and not compiled
+    graph = lexicon.graph_for(CLASSIC.tile_set) if compiled and not use_compiled() else None
     while True:
         game_seed = rng.randrange(2 ** 31)
         stop = rng.randrange(2, 16)
         game = Game(CLASSIC, players=["Ann", "Bob"], lexicon=lexicon, seed=game_seed)
-        players = [make_player("hard", lexicon, seed=game_seed + i) for i in range(2)]
+        if graph is None:
+            players = [make_player("hard", lexicon, seed=game_seed + i) for i in range(2)]
+        else:  # the players of make_player("hard") on the compiled generator
+            players = [StaticPlayer(lexicon, name="hard", seed=game_seed + i, graph=graph) for i in range(2)]
         while not game.over and len(game.history) < stop:
-            game.play(players[game.to_move].choose(game.view(game.to_move)))
+            view = game.view(game.to_move)
+            player = players[game.to_move]
+            move = player.choose(view)
+            if checked and isinstance(move, Place) and isinstance(player, StaticPlayer) and tied_best(player, view):
+                raise _NeedsCompiled(f"puzzle {number}: two plays of the best equity")
+            game.play(move)
         if not game.over and len(game.bag) > 0:
             puzzle = Puzzle(game, f"puzzle {number}, a computer game (seed {game_seed}), turn {len(game.history) + 1}")
             if puzzle.ranked():
                 return puzzle
+
+
+def tied_best(player: StaticPlayer, view: PlayerView) -> bool:
+    """Whether another placement has the equity of the best one of ``player`` in ``view``, as
+    its choice compares them: the equity on an empty board, else score and sub-leave value in
+    thousandths of a point, as the best-only search of the move generator counts."""
+    ev = player.evaluate(view)
+    if not len(ev.moves):
+        return False
+    if view.board.is_empty():
+        equity = ev.equity
+    else:
+        rules = view.rules
+        unseen = float(rack_counts(view.unseen, rules.tile_set).dot(tile_values_of(rules))) if view.bag_count == 0 \
+            else 0.0
+        per_code = leave_equities(ev.leaves, player.settings, rules, view.bag_count, unseen)
+        milli = np.round(per_code * 1000).astype(np.int64)
+        equity = ev.moves.score.astype(np.int64) * 1000 + milli[ev.leave]
+    return int(np.count_nonzero(equity == equity.max())) > 1
 
 
 def from_self_play(lexicon: Lexicon, count: int, seed: int, first: int | None = None) -> list[Puzzle]:
@@ -265,6 +347,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Ask the puzzles on standard input and output."""
+    from qiza import coldstart
     from qiza.cli import prepare_move_generator
 
     if args.count < 1:
@@ -273,7 +356,10 @@ def run(args: argparse.Namespace) -> int:
         raise QizaError("--number asks the computer's numbered puzzles: give it without records")
     if args.number is not None and not 1 <= args.number <= MAX_PUZZLE - args.count + 1:
         raise QizaError(f"--number must be from 1 to {MAX_PUZZLE - args.count + 1}, not {args.number}")
-    prepare_move_generator()
+    if args.records or not coldstart.start([args.lexicon or "enable"]):
+        prepare_move_generator()
+    # else a fresh install: the computer's games are played without the compiled code while it
+    # compiles in the background, as far as that makes the same puzzles (see self_play_puzzle)
     seed = args.seed if args.seed is not None else random.randrange(2 ** 31)
     if args.records:
         puzzles = from_records(args.records, args.lexicon, args.player, args.threshold, args.count, seed)

@@ -16,11 +16,13 @@ that the games' computer seats need.
 
 from __future__ import annotations
 
+import random
 import threading
+import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, Request
 from fastapi import Path as PathParam
@@ -35,6 +37,9 @@ from qiza.web.service import GameService, placement_from_cells
 from qiza.web.throttle import FailureThrottle
 from qiza.web.views import rules_json
 
+if TYPE_CHECKING:
+    from qiza.players.puzzle_cli import Puzzle
+
 #: the highest puzzle number (as :data:`qiza.players.puzzle_cli.MAX_PUZZLE`, which needs the
 #: computer players to import)
 MAX_PUZZLE = 1_000_000_000
@@ -46,6 +51,12 @@ MADE_AT_ONCE = 30
 MADE_EVERY = 2.0
 #: plays shown as the answer
 BEST_SHOWN = 5
+#: the numbers a puzzle to start with is drawn from (``GET /api/puzzles/random``)
+STARTING_UP_TO = 100_000
+#: numbers tried, and seconds spent, to find a puzzle to start with that is made at once while
+#: the computer compiles (:meth:`Puzzles.starting_number`)
+QUICK_TRIES = 40
+QUICK_SECONDS = 4.0
 
 PuzzleNumber = Annotated[int, PathParam(ge=1, le=MAX_PUZZLE, description=f"the puzzle's number, 1 to {MAX_PUZZLE}")]
 
@@ -94,12 +105,39 @@ def move_text_key(key: object) -> str:
 def make(lexicon: str, number: int) -> Made:
     """Puzzle ``number`` in ``lexicon`` (a source, see :func:`~qiza.web.computer.worker_lexicon`)
     and every play of it ranked (runs in a computer worker)."""
+    from qiza.players.puzzle_cli import self_play_puzzle
+
+    return _made(self_play_puzzle(worker_lexicon(lexicon), number))
+
+
+def make_quick(lexicon: str, numbers: Sequence[int], seconds: float = QUICK_SECONDS) -> tuple[int, Made | None]:
+    """The first of ``numbers`` whose puzzle this worker makes at once, and the puzzle (runs in a
+    computer worker). With the compiled move generator ready that is the first number, not
+    made here; on a fresh install, while it compiles, the first that the Python generator makes
+    as the compiled one does (see :func:`~qiza.players.puzzle_cli.self_play_puzzle`), tried
+    for ``seconds`` at most, else the first number, not made."""
+    from qiza.coldstart import use_compiled
+    from qiza.players.puzzle_cli import made_without_compiled_code
+
+    if not numbers:
+        raise ValueError("no number to try")
+    lex = worker_lexicon(lexicon)
+    deadline = time.monotonic() + seconds
+    for number in numbers:
+        if use_compiled() or time.monotonic() > deadline:
+            break
+        puzzle = made_without_compiled_code(lex, number)
+        if puzzle is not None:
+            return number, _made(puzzle)
+    return numbers[0], None
+
+
+def _made(puzzle: Puzzle) -> Made:
+    """A puzzle and every play of it ranked, as :class:`Made` keeps them."""
     from qiza import savefile
     from qiza.move import format_move
     from qiza.players.analyze_cli import move_key
-    from qiza.players.puzzle_cli import self_play_puzzle
 
-    puzzle = self_play_puzzle(worker_lexicon(lexicon), number)
     game = puzzle.game
     options = puzzle.ranked()
     opening = game.board.is_empty()
@@ -148,6 +186,7 @@ class Puzzles:
         self._puzzles: OrderedDict[int, _Puzzle] = OrderedDict()
         self._making: dict[int, threading.Event] = {}
         self._guard = threading.Lock()
+        self._random = random.SystemRandom()
 
     def _get(self, number: int, before_work: Callable[[], None] | None) -> _Puzzle:
         """Puzzle ``number``, made once: a request that comes while it is being made waits for
@@ -166,26 +205,53 @@ class Puzzles:
         try:
             if before_work is not None:
                 before_work()
-            from qiza import savefile
-
-            lexicon = self.service.lexicon(self.lexicon)
             try:
                 made = self.service.thinker.run(make, self.service.lexicon_source(self.lexicon), number)
             except ImportError:
                 raise ApiError(501, "puzzles_unavailable", "the computer players are not installed") from None
-            game = savefile.from_dict(made.save, lexicon=lexicon)
-            index = {key: i for i, key in reversed(list(enumerate(made.keys)))}
-            made.keys = []  # the index has them
-            puzzle = _Puzzle(made, game, index, position_json(game, number))
-            with self._guard:
-                self._puzzles[number] = puzzle
-                while len(self._puzzles) > self.kept:
-                    self._puzzles.popitem(last=False)
-            return puzzle
+            return self._keep(number, made)
         finally:
             with self._guard:
                 del self._making[number]
             making.set()
+
+    def _keep(self, number: int, made: Made) -> _Puzzle:
+        """Puzzle ``number`` as a worker made it, rebuilt here and kept."""
+        from qiza import savefile
+
+        game = savefile.from_dict(made.save, lexicon=self.service.lexicon(self.lexicon))
+        index = {key: i for i, key in reversed(list(enumerate(made.keys)))}
+        made.keys = []  # the index has them
+        puzzle = _Puzzle(made, game, index, position_json(game, number))
+        with self._guard:
+            self._puzzles[number] = puzzle
+            while len(self._puzzles) > self.kept:
+                self._puzzles.popitem(last=False)
+        return puzzle
+
+    def starting_number(self, before_work: Callable[[], None] | None = None) -> int:
+        """A puzzle to start with: a number from 1 to :data:`STARTING_UP_TO` at random. Just
+        after a fresh install, while the computer compiles, most puzzles wait for the compiled
+        code (:func:`~qiza.players.puzzle_cli.self_play_puzzle`): then one of
+        :data:`QUICK_TRIES` random numbers that a worker makes at once (and keeps), when one is
+        found within :data:`QUICK_SECONDS`."""
+        numbers = [self._random.randint(1, STARTING_UP_TO) for _ in range(QUICK_TRIES)]
+        from qiza import coldstart
+
+        if not coldstart.compiling():  # this process has the compiled code, so its workers have it too
+            return numbers[0]
+        with self._guard:
+            if any(n in self._puzzles for n in numbers):
+                return next(n for n in numbers if n in self._puzzles)
+        if before_work is not None:
+            before_work()
+        try:
+            number, made = self.service.thinker.run(make_quick, self.service.lexicon_source(self.lexicon), numbers)
+        except ImportError:
+            raise ApiError(501, "puzzles_unavailable", "the computer players are not installed") from None
+        if made is not None:
+            self._keep(number, made)
+        return number
 
     def position(self, number: int, before_work: Callable[[], None] | None = None) -> dict[str, Any]:
         """Puzzle ``number``'s position (:func:`position_json`)."""
@@ -254,6 +320,12 @@ def router(puzzles: Puzzles, made: FailureThrottle | None = None) -> APIRouter:
     def before_work(request: Request) -> Callable[[], None]:
         address = request.client.host if request.client else ""
         return lambda: made.take(address, "too_many_puzzles", "new puzzles")
+
+    @api.get("/api/puzzles/random", tags=["puzzles"], responses=errors(429, 501, 503))
+    def starting(request: Request) -> dict[str, int]:
+        """A puzzle to start with (``number``): one from 1 to 100,000 at random; just after the
+        server's first start, while the computer compiles, one made at once when one is found."""
+        return {"number": puzzles.starting_number(before_work(request))}
 
     @api.get("/api/puzzles/{number}", tags=["puzzles"], responses=errors(429, 501, 503))
     def position(request: Request, number: PuzzleNumber) -> dict[str, Any]:

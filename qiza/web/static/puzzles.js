@@ -294,13 +294,23 @@ function start() {
   });
   window.addEventListener("popstate", () => { const n = numberFromPath(); if (n) load(n, false); });
   const asked = numberFromPath();
-  if (asked) {
-    load(asked, false);
-  } else {
-    const n = 1 + Math.floor(Math.random() * 100000);
-    history.replaceState({number: n}, "", `/puzzles/${n}`);
-    load(n, false);
+  if (asked) load(asked, false);
+  else loadStarting();
+}
+
+/** Shows a puzzle to start with: the server draws it (just after its first start, one it makes at
+    once), or, if it cannot, one drawn here. */
+async function loadStarting() {
+  say("Loading a puzzle…");
+  let n = null;
+  try {
+    n = (await qiza.api("GET", "/api/puzzles/random")).number;
+  } catch (error) {
+    n = null;
   }
+  if (!Number.isInteger(n) || n < 1 || n > MAX_PUZZLE) n = 1 + Math.floor(Math.random() * 100000);
+  history.replaceState({number: n}, "", `/puzzles/${n}`);
+  await load(n, false);
 }
 
 start();
