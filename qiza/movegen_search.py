@@ -25,6 +25,8 @@ compiles nothing (see :mod:`qiza.coldstart`).
 
 from __future__ import annotations
 
+import threading
+
 import numba as nb
 import numpy as np
 from numba import types
@@ -433,10 +435,14 @@ def prepare(wide: bool = False) -> None:
     one (``int64`` graph and work array); once it is there this does nothing. Callers of the
     compiled search call it first."""
     sig = _REC_SIG_WIDE if wide else _REC_SIG
-    if sig.args not in _rec.signatures:
-        _rec.disable_compile(False)
-        _rec.compile(sig)
-        _rec.disable_compile()
+    with _PREPARING:  # two threads at once: the second would find compiling disabled by the first
+        if sig.args not in _rec.signatures:
+            _rec.disable_compile(False)
+            _rec.compile(sig)
+            _rec.disable_compile()
+
+
+_PREPARING = threading.Lock()
 
 
 @nb.njit(cache=CACHE, inline="always")

@@ -155,3 +155,21 @@ def test_a_started_server_draws_the_starting_puzzle(tmp_path: Path, monkeypatch:
     with TestClient(create_app(f"sqlite:///{tmp_path / 'p.sqlite3'}", computer_processes=0)) as client:
         numbers = {client.get("/api/puzzles/random").json()["number"] for _ in range(5)}
     assert all(1 <= n <= web_puzzles.STARTING_UP_TO for n in numbers) and len(numbers) > 1
+
+
+def test_the_greedy_level_does_not_compile_while_the_code_compiles(enable: Lexicon,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server's workers warm up every level at their start: the greedy one compiled the move
+    generator in each worker (competing with the first puzzles for the CPU) on a fresh install."""
+    from qiza.game import Game
+    from qiza.movegen_py import PyMoveGenerator
+    from qiza.web.computer import GreedyPlayer
+
+    monkeypatch.setattr(coldstart, "_fallback", True)
+    forbid_compiled_code(monkeypatch)
+    greedy = GreedyPlayer(enable)
+    assert isinstance(greedy._generator(CLASSIC), PyMoveGenerator)
+    game = Game(CLASSIC, players=2, lexicon=enable, seed=5)
+    for _ in range(4):
+        game.play(greedy.choose(game.view(game.to_move)))  # the rules engine accepts them
+    assert sum(record.score > 0 for record in game.history) >= 2

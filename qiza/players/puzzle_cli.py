@@ -148,8 +148,10 @@ def _self_play(lexicon: Lexicon, number: int, *, compiled: bool) -> Puzzle:
             view = game.view(game.to_move)
             player = players[game.to_move]
             move = player.choose(view)
-            if checked and isinstance(move, Place) and isinstance(player, StaticPlayer) and tied_best(player, view):
-                raise _NeedsCompiled(f"puzzle {number}: two plays of the best equity")
+            if checked and isinstance(move, Place):
+                assert isinstance(player, StaticPlayer)
+                if tied_best(player, view):
+                    raise _NeedsCompiled(f"puzzle {number}: two plays of the best equity")
             game.play(move)
         if not game.over and len(game.bag) > 0:
             puzzle = Puzzle(game, f"puzzle {number}, a computer game (seed {game_seed}), turn {len(game.history) + 1}")

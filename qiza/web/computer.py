@@ -109,8 +109,12 @@ class GreedyPlayer:
         self.lexicon = lexicon
 
     def _generator(self, rules: Rules) -> Any:
+        from qiza.analysis import generator
+        from qiza.coldstart import use_compiled
         from qiza.movegen import MoveGenerator
 
+        if not use_compiled():  # a fresh install compiles in the background: the Python generator meanwhile
+            return generator(self.lexicon, rules)
         key = (self.lexicon.content_hash, rules.layout.name, rules.tile_set.name, rules.bingo_min_tiles)
         cache: dict[Any, Any] = getattr(self._local, "generators", None) or {}
         self._local.generators = cache

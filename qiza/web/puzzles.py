@@ -7,7 +7,9 @@ the answer tells nothing of the solution (no moves, no seed, no other rack). ``P
 /api/puzzles/{number}/answer`` judges a move with the rules engine (an illegal move or a phony is
 a 422 naming why; puzzles keep no state, so nothing changes) and ranks it among every play by
 the static engine's equity (score plus the value of the tiles kept), with the best five;
-``{"give_up": true}`` answers the best five alone.
+``{"give_up": true}`` answers the best five alone. ``GET /api/puzzles/random`` draws a number to
+start with: just after a fresh install, while the computer compiles and most puzzles wait for
+it (see :func:`~qiza.players.puzzle_cli.self_play_puzzle`), one a worker makes at once.
 
 The positions made are kept (the :data:`KEPT` last asked for); one address may have a few made
 at once, then one every few seconds (:data:`MADE_AT_ONCE`), since each takes a computer worker
