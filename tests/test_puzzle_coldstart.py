@@ -173,3 +173,34 @@ def test_the_greedy_level_does_not_compile_while_the_code_compiles(enable: Lexic
     for _ in range(4):
         game.play(greedy.choose(game.view(game.to_move)))  # the rules engine accepts them
     assert sum(record.score > 0 for record in game.history) >= 2
+
+
+def test_the_command_on_a_fresh_install(enable: Lexicon, monkeypatch: pytest.MonkeyPatch,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """``qiza puzzle --number N`` compiled the move generator first (47 s on a fresh install
+    here): now it starts the background compile and asks a puzzle without a tie at once, and
+    compiles (saying so) only for one that needs it."""
+    import io
+
+    from qiza import cli
+    from qiza.cli import main
+
+    expected = {n: self_play_puzzle(enable, n).game for n in (TIE_FREE, WITH_TIES[0])}
+    started: list[list[str]] = []
+    prepared: list[bool] = []
+
+    def start(lexicons: list[str]) -> bool:
+        started.append(list(lexicons))
+        coldstart._fallback = True  # (monkeypatch puts it back)
+        return True
+
+    monkeypatch.setattr(coldstart, "_fallback", False)
+    monkeypatch.setattr(coldstart, "start", start)
+    monkeypatch.setattr(cli, "prepare_move_generator", lambda: prepared.append(True))
+    for number in (TIE_FREE, WITH_TIES[0]):
+        monkeypatch.setattr("sys.stdin", io.StringIO("\n"))
+        assert main(["puzzle", "--number", str(number), "--count", "1"]) == 0
+        game = expected[number]
+        assert f"to play with {game.rack_text(game.to_move)}." in capsys.readouterr().out
+        assert prepared == ([True] if number != TIE_FREE else [])  # the compile said only when needed
+    assert started == [["enable"], ["enable"]]

@@ -199,8 +199,9 @@ def test_a_next_puzzle_refused_leaves_the_puzzle_shown(server: ServerThread, bro
 
 
 def test_a_puzzle_slow_to_come_says_why(server: ServerThread, browser: Any, puzzle: Puzzle) -> None:
-    """Just after a server's first start the computer compiles: a puzzle may take half a
-    minute, and the page says why instead of 'Loading' alone; then it shows the puzzle."""
+    """Just after a server's first start the computer compiles: most puzzles wait for it (half
+    a minute to a few minutes), and the page says why instead of 'Loading' alone; then it shows
+    the puzzle."""
     errors: list[str] = []
     page = open_puzzle(browser, f"{server.url}/puzzles/{NUMBER}", errors)
     held: list[Any] = []
@@ -212,8 +213,8 @@ def test_a_puzzle_slow_to_come_says_why(server: ServerThread, browser: Any, puzz
     page.locator("#next").click()
     sync_api.expect(page.locator("#verdict")).to_have_text(f"Loading puzzle {NUMBER + 1}…")
     sync_api.expect(page.locator("#verdict")).to_have_text(
-        f"Still making puzzle {NUMBER + 1}: just after the server starts, the computer takes up to a minute to "
-        "get ready.", timeout=10_000)
+        f"Still making puzzle {NUMBER + 1}: just after the server's first start, the computer takes from half a "
+        "minute to a few minutes to get ready.", timeout=10_000)
     held[0].continue_()
     sync_api.expect(page.locator("#verdict")).to_have_text(re.compile(rf"^Puzzle {NUMBER + 1}: find the best play"),
                                                          timeout=MADE)

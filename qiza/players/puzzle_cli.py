@@ -85,7 +85,7 @@ class PuzzleResult:
         return sum(1 for x in self.lost if x is not None and x < 0.05)
 
 
-def self_play_puzzle(lexicon: Lexicon, number: int) -> Puzzle:
+def self_play_puzzle(lexicon: Lexicon, number: int, *, before_compiling: Callable[[], object] | None = None) -> Puzzle:
     """Puzzle ``number`` (1 to :data:`MAX_PUZZLE`): a position of a game of the computer against
     itself (``hard`` against ``hard``) at a turn from the 3rd to the 16th, with tiles left in
     the bag and a play or an exchange to make; the same number gives the same position (the
@@ -97,7 +97,8 @@ def self_play_puzzle(lexicon: Lexicon, number: int) -> Puzzle:
     the compiled generator's when no other play has its equity. When one has (two plays
     of the best equity: each generator keeps the first it finds), the puzzle is made again
     with the compiled generator, compiled here if need be, so that puzzle ``number`` is the
-    same whenever and wherever it is made."""
+    same whenever and wherever it is made (``before_compiling`` is called first: e.g. to say
+    why nothing happens for a while)."""
     from qiza.coldstart import use_compiled
 
     if not 1 <= number <= MAX_PUZZLE:
@@ -106,6 +107,8 @@ def self_play_puzzle(lexicon: Lexicon, number: int) -> Puzzle:
         made = made_without_compiled_code(lexicon, number)
         if made is not None:
             return made
+        if before_compiling is not None:
+            before_compiling()
     return _self_play(lexicon, number, compiled=True)
 
 
@@ -178,13 +181,15 @@ def tied_best(player: StaticPlayer, view: PlayerView) -> bool:
     return int(np.count_nonzero(equity == equity.max())) > 1
 
 
-def from_self_play(lexicon: Lexicon, count: int, seed: int, first: int | None = None) -> list[Puzzle]:
-    """``count`` puzzles of the computer's games against itself (:func:`self_play_puzzle`):
-    numbers ``first``, ``first + 1``... when given, else numbers drawn with ``seed``."""
-    if first is not None:
-        return [self_play_puzzle(lexicon, number) for number in range(first, first + count)]
+def from_self_play(lexicon: Lexicon, count: int, seed: int, first: int | None = None, *,
+                   before_compiling: Callable[[], object] | None = None) -> list[Puzzle]:
+    """``count`` puzzles of the computer's games against itself (:func:`self_play_puzzle`, which
+    calls ``before_compiling``): numbers ``first``, ``first + 1``... when given, else numbers
+    drawn with ``seed``."""
     rng = random.Random(seed)
-    return [self_play_puzzle(lexicon, rng.randrange(1, MAX_PUZZLE + 1)) for _ in range(count)]
+    numbers = range(first, first + count) if first is not None else [rng.randrange(1, MAX_PUZZLE + 1)
+                                                                      for _ in range(count)]
+    return [self_play_puzzle(lexicon, number, before_compiling=before_compiling) for number in numbers]
 
 
 def from_records(paths: Sequence[str], lexicon: str | None, player: str | None, threshold: float,
@@ -361,7 +366,8 @@ def run(args: argparse.Namespace) -> int:
     if args.records or not coldstart.start([args.lexicon or "enable"]):
         prepare_move_generator()
     # else a fresh install: the computer's games are played without the compiled code while it
-    # compiles in the background, as far as that makes the same puzzles (see self_play_puzzle)
+    # compiles in the background, as far as that makes the same puzzles (see self_play_puzzle);
+    # prepare_move_generator says why a puzzle that needs it takes long
     seed = args.seed if args.seed is not None else random.randrange(2 ** 31)
     if args.records:
         puzzles = from_records(args.records, args.lexicon, args.player, args.threshold, args.count, seed)
@@ -369,7 +375,8 @@ def run(args: argparse.Namespace) -> int:
             raise QizaError(f"no turn of these records lost {args.threshold:g} equity or more"
                             + (f" for {args.player}" if args.player else ""))
     else:
-        puzzles = from_self_play(load_lexicon(args.lexicon or "enable"), args.count, seed, first=args.number)
+        puzzles = from_self_play(load_lexicon(args.lexicon or "enable"), args.count, seed, first=args.number,
+                                 before_compiling=prepare_move_generator)
 
     try:
         result = run_puzzles(puzzles, input_line, print, Notation(args.notation))

@@ -175,9 +175,10 @@ async function load(n, push) {
   coordinate = "";
   say(`Loading puzzle ${n}…`);
   setBusy(true);
-  // a server's first start compiles the move generator: the first puzzles then take a while
+  // a server's first start compiles the move generator: most puzzles wait for it (not the
+  // starting one, see loadStarting)
   const slow = setTimeout(() => {
-    if (asked === loads) say(`Still making puzzle ${n}: just after the server starts, the computer takes up to a minute to get ready.`);
+    if (asked === loads) say(`Still making puzzle ${n}: just after the server's first start, the computer takes from half a minute to a few minutes to get ready.`);
   }, SLOW_LOAD_MS);
   try {
     const position = await qiza.api("GET", `/api/puzzles/${n}`);
