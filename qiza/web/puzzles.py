@@ -57,8 +57,8 @@ BEST_SHOWN = 5
 STARTING_UP_TO = 100_000
 #: numbers tried, and seconds spent, to find a puzzle to start with that is made at once while
 #: the computer compiles (:meth:`Puzzles.starting_number`)
-QUICK_TRIES = 40
-QUICK_SECONDS = 4.0
+QUICK_TRIES = 100
+QUICK_SECONDS = 15.0
 
 PuzzleNumber = Annotated[int, PathParam(ge=1, le=MAX_PUZZLE, description=f"the puzzle's number, 1 to {MAX_PUZZLE}")]
 
