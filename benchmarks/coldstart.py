@@ -10,15 +10,22 @@ no word graph), as on a machine where qiza was just installed:
   (:class:`qiza.web.computer.ComputerPool`, as ``qiza serve`` runs them), from creating
   the pool to the move;
 * the full compile: ``python -m qiza.coldstart`` (what runs in the background meanwhile),
-  and the time until the background compile of the terminal run has finished.
+  and the time until the background compile of the terminal run has finished;
+* puzzles (``--puzzles``, alone): ``qiza serve``, then the puzzles page's first requests (the
+  number the server draws and its puzzle), then a puzzle that waits for the compiled code.
 
     python benchmarks/coldstart.py [--skip-compile] [--per-function]
+    python benchmarks/coldstart.py --puzzles [--port N]
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import random
+import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -96,6 +103,53 @@ pool.close()
     return float(done.stdout.split()[0])
 
 
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _stop_compiles(cache: str) -> None:
+    """End the background compile a measurement started (the processes with this cache folder)."""
+    for proc in Path("/proc").glob("[0-9]*"):
+        with contextlib.suppress(OSError):
+            if f"QIZA_CACHE_DIR={cache}".encode() + b"\0" in (proc / "environ").read_bytes():
+                os.kill(int(proc.name), signal.SIGTERM)
+
+
+def puzzles(cache: str, port: int, tied: int = 1) -> tuple[float, float, float]:
+    """Seconds from starting ``qiza serve`` to its answering, to the page's first puzzle
+    (``GET /api/puzzles/random``, then that puzzle) and then to puzzle ``tied`` (whose game
+    has a tie, so it waits for the compiled code)."""
+    import httpx
+
+    url = f"http://127.0.0.1:{port}"
+    t0 = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "qiza", "serve", "--port", str(port)], env=_env(cache), cwd=ROOT,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        while True:
+            try:
+                httpx.get(f"{url}/api/meta", timeout=2)
+                break
+            except httpx.HTTPError:
+                if proc.poll() is not None or time.perf_counter() - t0 > 300:
+                    raise SystemExit("qiza serve did not start") from None
+                time.sleep(0.1)
+        up = time.perf_counter() - t0
+        drawn = httpx.get(f"{url}/api/puzzles/random", timeout=900)
+        # (a server from before GET /api/puzzles/random: the page drew the number itself)
+        number = drawn.json()["number"] if drawn.status_code == 200 else random.randint(1, 100_000)
+        httpx.get(f"{url}/api/puzzles/{number}", timeout=900).raise_for_status()
+        first = time.perf_counter() - t0
+        httpx.get(f"{url}/api/puzzles/{tied}", timeout=900).raise_for_status()
+        return up, first, time.perf_counter() - t0 - first
+    finally:
+        proc.terminate()
+        proc.wait(60)
+        _stop_compiles(cache)
+
+
 def full_compile(cache: str) -> float:
     """Seconds of ``python -m qiza.coldstart enable`` on an empty cache."""
     t0 = time.perf_counter()
@@ -141,11 +195,21 @@ def per_function(cache: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--skip-compile", action="store_true", help="skip the separate full-compile measurement")
+    parser.add_argument("--puzzles", action="store_true",
+                        help="the web's puzzles alone: qiza serve, the page's first puzzle, then one that waits "
+                             "for the compiled code")
+    parser.add_argument("--port", type=int, default=0, help="the port of --puzzles' server (default: a free one)")
     parser.add_argument("--per-function", action="store_true",
                         help="also compile once more, timing each compiled function (where the time goes)")
     args = parser.parse_args(argv)
     load = " ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"load average: {load} on {os.cpu_count()} CPUs")
+    if args.puzzles:
+        with tempfile.TemporaryDirectory() as cache:
+            up, first, tied = puzzles(cache, args.port or _free_port())
+        print(f"puzzles: qiza serve answers after {up:.1f} s, the page's first puzzle after {first:.1f} s; "
+              f"then puzzle 1 (a tie: the compiled code) {tied:.1f} s")
+        return 0
     with tempfile.TemporaryDirectory() as cache:
         first, compiled = terminal(cache)
         print(f"terminal: computer's first move {first:.1f} s after start (background compile done after "
