@@ -25,9 +25,11 @@ from qiza.rules import CLASSIC
 from qiza.web.puzzles import position_json
 
 TIE_FREE = 11
-"""A puzzle whose game has no two plays of the best equity at any move: made without compiled code."""
-WITH_TIES = (2, 7)
-"""Puzzles whose games have (the opening; a later move): the compiled generator decides."""
+"""A puzzle whose game has no two plays of the best equity at a move: made without compiled code."""
+WITH_TIES = (2, 3)
+"""Puzzles whose games have (at the opening; at a later move): the compiled generator decides.
+(These depend on the engine: after a change of leave values, test_a_tie_at_the_best_move_is_seen
+says whether they still are what they are chosen for.)"""
 
 
 @pytest.fixture(scope="module")
