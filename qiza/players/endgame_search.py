@@ -95,6 +95,8 @@ positions in the same order.
 
 from __future__ import annotations
 
+import threading
+
 import numba as nb
 import numpy as np
 from numba import types
@@ -930,10 +932,14 @@ def prepare(wide: bool = False) -> None:
     i64 = types.int64
     sig = i64(nb.typeof(tuple(E)), nb.typeof(np.zeros(1, np.int32)), i64, nb.typeof(np.zeros((2, 27), np.int32)),
               *([i64] * 14))
-    if sig.args not in _node.signatures:
-        _node.disable_compile(False)
-        _node.compile(sig)
-        _node.disable_compile()
+    with _PREPARING:  # two threads at once: the second found compiling disabled by the first
+        if sig.args not in _node.signatures:
+            _node.disable_compile(False)
+            _node.compile(sig)
+            _node.disable_compile()
+
+
+_PREPARING = threading.Lock()
 
 
 def _small_generator() -> MoveGenerator:
