@@ -498,6 +498,37 @@ def test_a_rematch_ask_lapses_so_a_player_who_left_is_not_put_on_the_clock(club:
     assert post(ann, f"/api/games/{game_id}/rematch")["game"]  # both there: the rematch is on
 
 
+def test_a_rematch_of_a_lobby_game_keeps_every_rule_option(club: Club) -> None:
+    """A game made in the lobby by a signed-in player and joined by another has its rematch with
+    the same rules: rack size, bingo bonus, exchange limit, word help, and each player's Finish
+    Line target (the seats turned round with their players). It was made from the preset and
+    challenge rule alone: an 8-tile game's rematch dealt 7."""
+    ann, bob = sign_up(club, "Ann"), sign_up(club, "Bob")
+    created = post(ann, "/api/games", {"preset": "classic", "creator_seat": 0, "word_help": True,
+                                        "options": {"rack_size": 8, "bingo_bonus": 70, "exchange_limit": 3},
+                                        "finish_line_levels": ["beginner", "expert"],
+                                        "seats": [{"name": "Ann"}, {"name": "Bob"}]}, 201)
+    game_id = created["id"]
+    joined = post(bob, f"/api/games/{game_id}/join", {"seat": 1, "name": "Bob", "invite": created["invite"]})
+    seats = {"a": {"seat": 0, "token": created["tokens"]["0"]}, "b": {"seat": 1, "token": joined["token"]}}
+    before = view(ann, game_id, seats["a"])
+    act(ann, game_id, seats["a"], "resign")
+    post(ann, f"/api/games/{game_id}/rematch")
+    new_id = post(bob, f"/api/games/{game_id}/rematch")["game"]
+    assert new_id
+    ann_seat, bob_seat = post(ann, f"/api/games/{new_id}/my-seat"), post(bob, f"/api/games/{new_id}/my-seat")
+    after = view(ann, new_id, ann_seat)
+    starter = {0: "Ann", 1: "Bob"}[before["to_move"]]
+    assert after["players"][after["to_move"]]["name"] != starter  # who started plays last
+    for option, value in (("rack_size", 8), ("bingo_bonus", 70), ("exchange_limit", 3)):
+        assert after["rules"][option] == before["rules"][option] == value, option
+    assert len(after["rack"]) == 8 and after["word_help"] is True
+    targets = before["rules"]["finish_line"]
+    assert targets and targets[0] != targets[1]
+    assert after["rules"]["finish_line"][ann_seat["seat"]] == targets[0]  # Ann's target is still hers
+    assert after["rules"]["finish_line"][bob_seat["seat"]] == targets[1]
+
+
 def test_a_rematch_the_old_game_could_not_record_is_aborted(club: Club, monkeypatch: pytest.MonkeyPatch) -> None:
     from sqlalchemy import update
 
@@ -623,6 +654,28 @@ def test_seek_rating_range_and_unrated_games(club: Club) -> None:
     state = view(bob, game_id, seats["b"])
     assert state["over"] and state["rating_changes"] is None
     assert bob.get("/api/leaderboard", params={"variant": "classic/untimed"}).json()["players"] == []
+
+
+def test_a_seek_whose_rules_and_dictionary_make_no_game_is_refused_when_offered(club: Club) -> None:
+    """The ``french`` preset has the French tiles: a dictionary spelt in other letters (German,
+    Spanish...) makes no game with it. Such a seek was listed, and every player who accepted
+    it got 422 while it stayed open; now it is refused when offered, by name."""
+    from qiza.languages import LANGUAGES
+
+    french = LANGUAGES["french-debian"].tile_set.letters if "french-debian" in LANGUAGES else None
+    other = next((name for name, language in LANGUAGES.items() if language.path.is_file()
+                  and language.tile_set.letters != french), None)
+    if other is None:
+        pytest.skip("no word list of a language spelt in other letters than French is installed")
+    ann, bob = sign_up(club, "Ann"), sign_up(club, "Bob")
+    refused = ann.post("/api/seeks", json={"preset": "french", "lexicon": other}, headers=csrf(ann))
+    assert refused.status_code == 422, refused.text
+    error = refused.json()["error"]
+    assert error["code"] == "bad_rules" and other.upper() in error["message"] and "tile set" in error["message"]
+    assert bob.get("/api/seeks").json()["open"] == []  # nothing listed
+    # the same dictionary with the classic preset plays in its own tiles, and the seek starts a game
+    game_id, _ = seek_and_accept(club, ann, bob, lexicon=other)
+    assert club.service.peek(game_id)[1].rules.tile_set.name != "english"
 
 
 def test_a_game_from_a_seek_withdraws_its_players_other_seeks(club: Club) -> None:

@@ -86,12 +86,14 @@ class Seeks:
         self.now = now
 
     def post(self, user: User, body: SeekIn) -> dict[str, Any]:
-        """A new seek (checked: a preset, lexicon and challenge rule the server has)."""
+        """A new seek (checked: a preset, lexicon and challenge rule the server has, that make a
+        game together: else it would be listed while nobody could start its game)."""
         if body.preset not in PRESETS:
             raise ApiError(422, "bad_rules", f"unknown preset {body.preset!r} (known: {', '.join(PRESETS)})")
         self.games.lexicon_source(body.lexicon)
         if body.challenge is not None and body.challenge not in {c.value for c in ChallengeRule}:
             raise ApiError(422, "bad_rules", f"unknown challenge rule {body.challenge!r}")
+        self.games.rules_of(body.preset, {"challenge": body.challenge} if body.challenge else None, body.lexicon)
         if body.min_rating is not None and body.max_rating is not None and body.min_rating > body.max_rating:
             raise ApiError(422, "bad_rating_range", "the lowest rating is above the highest")
         settings = body.model_dump()
@@ -259,12 +261,15 @@ class Seeks:
         the rules' option of who starts (``"fixed"``: the first seat), the preset's if ``None``;
         ``also``: writes that commit with the game or not at all (see :meth:`GameService.create`)."""
         control = settings.get("time_control")
-        options: dict[str, Any] = {"challenge": settings["challenge"]} if settings.get("challenge") else {}
+        options: dict[str, Any] = dict(settings.get("options") or {})  # a rematch of a lobby game: all of them
+        if settings.get("challenge"):
+            options["challenge"] = settings["challenge"]
         if first_player is not None:
             options["first_player"] = first_player
         created = self.games.create(
             preset=settings["preset"], options=options or None, lexicon=settings["lexicon"],
             seats=[SeatSpec(PERSON, name, user_id=uid) for uid, name in players], claim=[],
+            word_help=settings.get("word_help"), finish_line_levels=settings.get("finish_line_levels"),
             time_control=TimeControl.from_json(control) if control else None, rated=bool(settings.get("rated")),
             extra={**extra, "seek_settings": settings}, also=also)
         return created.id
@@ -298,7 +303,9 @@ class Seeks:
                     # the order of play turned round: who started plays last, the next player starts
                     order = [(game.starter + 1 + i) % len(seats) for i in range(len(seats))]
                     turned = [(str(seats[i]), game.players[i]) for i in order]
-                    settings = row.settings.get("seek_settings") or self._settings_of(row)
+                    settings = dict(row.settings.get("seek_settings") or self._settings_of(row))
+                    if settings.get("finish_line_levels"):  # each player keeps their target
+                        settings["finish_line_levels"] = [settings["finish_line_levels"][i] for i in order]
                     made.append(self.start(turned, settings, {"rematch_of": row.id}, first_player="fixed"))
                     offer["game"] = made[-1]
             return dict(offer)
@@ -313,10 +320,18 @@ class Seeks:
 
     @staticmethod
     def _settings_of(row: GameRow) -> dict[str, Any]:
+        """The settings of a game not made from a seek (made in the lobby by players signed in),
+        for its rematch: every rule option (rack size, bingo bonus...), word help and the Finish
+        Line targets, not only the preset (a rematch of an 8-tile game was played with 7)."""
         clock = row.settings.get("clock")
-        return {"preset": row.settings.get("preset", "classic"), "lexicon": row.settings.get("lexicon", "enable"),
-                "challenge": (row.settings.get("options") or {}).get("challenge"),
-                "time_control": clock["control"] if clock else None, "rated": bool(row.settings.get("rated"))}
+        options = dict(row.settings.get("options") or {})
+        settings = {"preset": row.settings.get("preset", "classic"), "lexicon": row.settings.get("lexicon", "enable"),
+                    "challenge": options.get("challenge"), "options": options,
+                    "word_help": row.settings.get("word_help"),
+                    "time_control": clock["control"] if clock else None, "rated": bool(row.settings.get("rated"))}
+        if row.settings.get("finish_line_levels"):
+            settings["finish_line_levels"] = list(row.settings["finish_line_levels"])
+        return settings
 
 
 _PRIVATE = frozenset({"joined", "joined_seen"})

@@ -37,8 +37,9 @@ from qiza.errors import (
 )
 from qiza.game import Game, Kind, Record, visible_record
 from qiza.languages import rules_for_lexicon
+from qiza.lexicon import Lexicon
 from qiza.move import Exchange, Pass, Place
-from qiza.rules import Notation, default_challenge, find_preset, finish_line
+from qiza.rules import Notation, Rules, default_challenge, find_preset, finish_line
 from qiza.scoring import place_from_cells
 from qiza.sheet import FORFEIT_WORDS
 from qiza.text import clean_name
@@ -149,17 +150,13 @@ class GameService(SeatsMixin, ClocksMixin, ComputerSeatsMixin):
         if finish_line_levels and len(finish_line_levels) != len(seats):
             raise ApiError(422, "bad_rules", f"Finish Line needs one level per seat: {len(finish_line_levels)} "
                            f"levels for {len(seats)} seats")
-        try:
-            rules = find_preset(preset)
-            if not options or "challenge" not in options:  # the terminal's default (qiza.rules)
-                against = any(spec.kind == COMPUTER for spec in seats)
+        if not options or "challenge" not in options:  # the terminal's default (qiza.rules)
+            against = any(spec.kind == COMPUTER for spec in seats)
+            try:
                 options = {**(options or {}), "challenge": default_challenge(preset, against_computer=against).value}
-            if finish_line_levels:
-                rules = finish_line(list(finish_line_levels), rules)
-            if options:
-                rules = rules.with_options(**dict(options))
-        except (ValueError, TypeError) as exc:
-            raise ApiError(422, "bad_rules", str(exc)) from None
+            except (ValueError, TypeError) as exc:
+                raise ApiError(422, "bad_rules", str(exc)) from None
+        rules, lex = self.rules_of(preset, options, lexicon, finish_line_levels)
         levels = known_levels()
         names: list[str] = []
         stored: list[dict[str, Any]] = []
@@ -189,9 +186,7 @@ class GameService(SeatsMixin, ClocksMixin, ComputerSeatsMixin):
                 if spec.user_id is not None and session is not None:
                     entry["token_sessions"] = {entry["token_hash"]: session}
             stored.append(entry)
-        lex = self.lexicon(lexicon)
         try:
-            rules = rules_for_lexicon(rules, lex)  # a French lexicon plays with the French tiles
             game = Game(rules, players=names, lexicon=lex, seed=self.seeds() if seed is None else seed)
         except (QizaError, ValueError) as exc:
             raise ApiError(422, "bad_rules", str(exc)) from None
@@ -223,6 +218,27 @@ class GameService(SeatsMixin, ClocksMixin, ComputerSeatsMixin):
         if self._needs_computer(row, game):
             self.schedule_computers(game_id)
         return Created(game_id, tokens, invite)
+
+    def rules_of(self, preset: str, options: Mapping[str, Any] | None, lexicon: str,
+                 finish_line_levels: Sequence[str] | None = None) -> tuple[Rules, Lexicon]:
+        """The rules and lexicon of a game with these settings (loading the lexicon once per
+        process), as :meth:`create` makes them: 422 ``bad_rules`` when they do not go together
+        (an unknown preset or option, a lexicon spelt in tiles the preset's set lacks), 422
+        ``unknown_lexicon`` for a lexicon the server does not offer. A seek checks its settings
+        with it when it is offered, not when somebody accepts it."""
+        try:
+            rules = find_preset(preset)
+            if finish_line_levels:
+                rules = finish_line(list(finish_line_levels), rules)
+            if options:
+                rules = rules.with_options(**dict(options))
+        except (ValueError, TypeError) as exc:
+            raise ApiError(422, "bad_rules", str(exc)) from None
+        lex = self.lexicon(lexicon)
+        try:
+            return rules_for_lexicon(rules, lex), lex  # a French lexicon plays with the French tiles
+        except (QizaError, ValueError) as exc:
+            raise ApiError(422, "bad_rules", str(exc)) from None
 
     # -- reading --------------------------------------------------------------------------
     def state(self, game_id: str, seat: int | None = None, token: str | None = None,
