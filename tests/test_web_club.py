@@ -220,6 +220,23 @@ def test_sign_in_attempts_are_throttled(club: Club) -> None:
                         headers=csrf(guesser)).status_code == 429
 
 
+def test_wrong_passwords_from_one_address_are_limited_whatever_the_names(club: Club) -> None:
+    """One address trying a password on many accounts (each a different name) is throttled too,
+    not only one trying many passwords on one account: each try also costs an Argon2 hash."""
+    from qiza.web.accounts import WRONG_PASSWORDS
+
+    sign_up(club, "Ann")
+    sprayer = club.browser()
+    codes = []
+    while 429 not in codes and len(codes) < WRONG_PASSWORDS + 5:  # (a slow machine refills a guess or two)
+        codes.append(sprayer.post("/api/account/signin", json={"name": f"user{len(codes)}", "password": "password1"},
+                                  headers=csrf(sprayer)).status_code)
+    assert codes[-1] == 429 and set(codes[:-1]) == {401} and len(codes) > WRONG_PASSWORDS, codes
+    refused = sprayer.post("/api/account/signin", json={"name": "Ann", "password": PASSWORD}, headers=csrf(sprayer))
+    assert refused.status_code == 429 and refused.json()["error"]["code"] == "too_many_attempts"
+    assert int(refused.headers["Retry-After"]) > 0
+
+
 def test_the_operator_can_mark_every_cookie_secure(tmp_path: Path) -> None:
     behind_tls = Club(tmp_path, secure_cookies=True)
     try:

@@ -278,23 +278,35 @@ class Me(BaseModel):
 #: accounts one address may make at once, and how fast that comes back (one every 5 minutes)
 SIGN_UPS = 5
 SIGN_UPS_PER_SECOND = 1 / 300
+#: wrong passwords one address may give at once, whatever the names (then one every 20 s): the
+#: limit per name alone let one address try a password on every account (and each try costs
+#: the server an Argon2 hash, a tenth of a second of CPU or more)
+WRONG_PASSWORDS = 30
+WRONG_PASSWORDS_PER_SECOND = 1 / 20
 
 
 def router(accounts: Accounts, throttle: FailureThrottle, sign_up_burst: int = SIGN_UPS) -> APIRouter:
     """The account API under ``/api/account``."""
     api = APIRouter(prefix="/api/account", tags=["accounts"])
     sign_ups = FailureThrottle(sign_up_burst, SIGN_UPS_PER_SECOND)
+    guesses = FailureThrottle(WRONG_PASSWORDS, WRONG_PASSWORDS_PER_SECOND)  # per address, any name
     csrf = [Depends(check_double_submit)]
 
     def password_key(request: Request, name: str) -> tuple[str, str, str]:
         """The throttle's key of password guesses for an account from an address; 429 while
-        that address has guessed wrong too often (at sign-in or changing the password)."""
-        key = (request.client.host if request.client else "", "signin", name_key(name))
-        wait = throttle.wait(key)
+        that address has guessed wrong too often, for this name or for all (at sign-in or
+        changing the password); :func:`wrong` counts a wrong guess."""
+        address = request.client.host if request.client else ""
+        key = (address, "signin", name_key(name))
+        wait = max(throttle.wait(key), guesses.wait(address))
         if wait:
             raise ApiError(429, "too_many_attempts", f"too many wrong passwords: try again in {plural(wait, 'second')}",
                            retry_after=wait)
         return key
+
+    def wrong(key: tuple[str, str, str]) -> None:
+        throttle.fail(key)
+        guesses.fail(key[0])
 
     def signed_in(request: Request, response: Response, user: User) -> Me:
         old = request.cookies.get(SESSION_COOKIE)
@@ -330,7 +342,7 @@ def router(accounts: Accounts, throttle: FailureThrottle, sign_up_burst: int = S
         try:
             user = accounts.verify(body.name, body.password)
         except ApiError:
-            throttle.fail(key)
+            wrong(key)
             raise
         return signed_in(request, response, user)
 
@@ -354,7 +366,7 @@ def router(accounts: Accounts, throttle: FailureThrottle, sign_up_burst: int = S
             accounts.change_password(user, body.old_password, body.new_password)
         except ApiError as exc:
             if exc.code == "wrong_password":
-                throttle.fail(key)
+                wrong(key)
             raise
         secret, csrf = accounts.open_session(user)
         set_cookies(response, request, secret, csrf)
