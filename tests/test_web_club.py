@@ -227,7 +227,7 @@ def test_wrong_passwords_from_one_address_are_limited_whatever_the_names(club: C
 
     sign_up(club, "Ann")
     sprayer = club.browser()
-    codes = []
+    codes: list[int] = []
     while 429 not in codes and len(codes) < WRONG_PASSWORDS + 5:  # (a slow machine refills a guess or two)
         codes.append(sprayer.post("/api/account/signin", json={"name": f"user{len(codes)}", "password": "password1"},
                                   headers=csrf(sprayer)).status_code)
