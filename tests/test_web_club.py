@@ -237,6 +237,32 @@ def test_wrong_passwords_from_one_address_are_limited_whatever_the_names(club: C
     assert int(refused.headers["Retry-After"]) > 0
 
 
+def test_a_browser_restarted_still_acts_and_signs_out_with_its_session(club: Club) -> None:
+    """The session cookie lasts 30 days; the CSRF cookie is a browser-session cookie, gone when
+    the browser restarts. The page then gave the browser a new random CSRF cookie, not its
+    session's token: signed in, every request that changes something was refused (403
+    csrf_failed, "reload the page", which did not help): taking one's seat, seeking, signing out.
+    A page now gives a signed-in browser its session's token back."""
+    ann, bob = sign_up(club, "Ann"), sign_up(club, "Bob")
+    game_id, _ = seek_and_accept(club, ann, bob)
+    session = ann.cookies.get("qiza_session") or ""
+    ann.cookies.clear()  # the browser closed: its session cookies are gone, the 30-day one is kept
+    ann.cookies.set("qiza_session", session, domain="testserver.local")
+    for page in (f"/game/{game_id}", "/"):
+        assert ann.get(page).status_code == 200
+        assert post(ann, f"/api/games/{game_id}/my-seat")["token"]  # the page takes the seat
+    assert ann.get("/api/account").json()["user"]["name"] == "Ann"
+    post(ann, "/api/account/signout")
+    assert ann.get("/api/account").json()["user"] is None
+    thief = club.browser()  # the session really ended on the server
+    thief.cookies.set("qiza_session", session, domain="testserver.local")
+    assert thief.get("/api/account").json()["user"] is None
+    # and the CSRF cookie of a sign-in now lasts as long as its session
+    answer = ann.post("/api/account/signin", json={"name": "Ann", "password": PASSWORD}, headers=csrf(ann))
+    token = next(c for c in answer.headers.get_list("set-cookie") if c.startswith("qiza_csrf="))
+    assert answer.status_code == 200 and "Max-Age=2592000" in token
+
+
 def test_the_operator_can_mark_every_cookie_secure(tmp_path: Path) -> None:
     behind_tls = Club(tmp_path, secure_cookies=True)
     try:

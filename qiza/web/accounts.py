@@ -234,12 +234,24 @@ def set_cookies(response: Response, request: Request, secret: str | None, csrf: 
     else:
         response.set_cookie(SESSION_COOKIE, secret, max_age=SESSION_SECONDS, path="/", httponly=True,
                             samesite="lax", secure=secure)
-    response.set_cookie(CSRF_COOKIE, csrf, path="/", httponly=False, samesite="strict", secure=secure)
+    # as long as the session: a browser restarted keeps both (a cookie without an age ends with it)
+    response.set_cookie(CSRF_COOKIE, csrf, max_age=SESSION_SECONDS if secret is not None else None, path="/",
+                        httponly=False, samesite="strict", secure=secure)
 
 
-def ensure_csrf_cookie(request: Request, response: Response) -> None:
-    """Give a browser without one a CSRF cookie (what its first sign-in sends back)."""
-    if not request.cookies.get(CSRF_COOKIE):
+def ensure_csrf_cookie(request: Request, response: Response, accounts: Accounts | None = None) -> None:
+    """Give a browser without one a CSRF cookie (what its first sign-in sends back), and a
+    browser signed in (with ``accounts``) its session's own token when its cookie holds another:
+    the cookie was lost (a browser restarted before the cookie had an age, or cleared) while the
+    session lives on, and the page was given a random one, so every request that changed
+    something was refused (403 ``csrf_failed``), signing out too."""
+    found = accounts.session(request.cookies.get(SESSION_COOKIE)) if accounts is not None else None
+    held = request.cookies.get(CSRF_COOKIE)
+    if found is not None:
+        if held is None or not secrets.compare_digest(held, found[1]):
+            response.set_cookie(CSRF_COOKIE, found[1], max_age=SESSION_SECONDS, path="/", httponly=False,
+                                samesite="strict", secure=tls(request))
+    elif not held:
         response.set_cookie(CSRF_COOKIE, secrets.token_urlsafe(24), path="/", httponly=False, samesite="strict",
                             secure=tls(request))
 
@@ -324,6 +336,7 @@ def router(accounts: Accounts, throttle: FailureThrottle, sign_up_burst: int = S
             ensure_csrf_cookie(request, response)
             return Me(user=None, csrf=None)
         user, csrf = found
+        ensure_csrf_cookie(request, response, accounts)
         return Me(user={"id": user.id, "name": user.name}, csrf=csrf)
 
     @api.post("/signup", dependencies=csrf, response_model=Me, status_code=201, responses=errors(403, 409, 429, 503))

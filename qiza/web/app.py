@@ -222,7 +222,7 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
 
     def page(request: Request, name: str) -> FileResponse:
         response = FileResponse(TEMPLATES / name, headers=PAGE_HEADERS)
-        ensure_csrf_cookie(request, response)
+        ensure_csrf_cookie(request, response, accounts)
         return response
 
     @app.get("/", include_in_schema=False)
