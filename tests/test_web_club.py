@@ -302,6 +302,36 @@ def test_new_accounts_per_address_are_limited(tmp_path: Path) -> None:
         few.close()
 
 
+def test_the_addresses_of_one_ipv6_network_share_their_limits(tmp_path: Path) -> None:
+    """A host is given a whole IPv6 /64: each of its addresses counted apart, one client had
+    endless new accounts and wrong passwords (a fresh address for each). They count as one."""
+    from types import SimpleNamespace
+
+    from qiza.web.throttle import address
+
+    few = Club(tmp_path, sign_ups=2)
+    try:
+        def from_address(host: str) -> TestClient:
+            client = TestClient(few.app, client=(host, 50000))
+            assert client.get("/api/account").status_code == 200
+            return client
+
+        codes = []
+        for i in range(3):
+            client = from_address(f"2001:db8:1:2::{i + 1:x}")
+            codes.append(client.post("/api/account/signup", json={"name": f"user{i}", "password": PASSWORD},
+                                     headers=csrf(client)).status_code)
+        assert codes == [201, 201, 429]
+        other = from_address("2001:db8:1:3::1")  # another network: its own limit
+        assert other.post("/api/account/signup", json={"name": "user9", "password": PASSWORD},
+                          headers=csrf(other)).status_code == 201
+    finally:
+        few.close()
+    for host, key in (("2001:db8:1:2:aaaa:bbbb:cccc:dddd", "2001:db8:1:2::/64"), ("::ffff:192.0.2.7", "192.0.2.7"),
+                      ("192.0.2.7", "192.0.2.7"), ("testclient", "testclient")):
+        assert address(SimpleNamespace(client=SimpleNamespace(host=host))) == key, host
+
+
 def test_no_session_fixation_and_password_change_ends_other_sessions(club: Club) -> None:
     ann = sign_up(club, "Ann")
     # an attacker plants their own session cookie in the victim's browser before sign-in

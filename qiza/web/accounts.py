@@ -38,7 +38,7 @@ from qiza.text import plural
 from qiza.web.db import Store, sessions, users
 from qiza.web.errors import ApiError, errors
 from qiza.web.names import skeleton
-from qiza.web.throttle import FailureThrottle
+from qiza.web.throttle import FailureThrottle, address
 
 log = logging.getLogger("qiza.web.accounts")
 
@@ -308,9 +308,9 @@ def router(accounts: Accounts, throttle: FailureThrottle, sign_up_burst: int = S
         """The throttle's key of password guesses for an account from an address; 429 while
         that address has guessed wrong too often, for this name or for all (at sign-in or
         changing the password); :func:`wrong` counts a wrong guess."""
-        address = request.client.host if request.client else ""
-        key = (address, "signin", name_key(name))
-        wait = max(throttle.wait(key), guesses.wait(address))
+        where = address(request)
+        key = (where, "signin", name_key(name))
+        wait = max(throttle.wait(key), guesses.wait(where))
         if wait:
             raise ApiError(429, "too_many_attempts", f"too many wrong passwords: try again in {plural(wait, 'second')}",
                            retry_after=wait)
@@ -342,7 +342,7 @@ def router(accounts: Accounts, throttle: FailureThrottle, sign_up_burst: int = S
     @api.post("/signup", dependencies=csrf, response_model=Me, status_code=201, responses=errors(403, 409, 429, 503))
     def sign_up(request: Request, response: Response, body: Credentials) -> Me:
         """Make an account and sign in to it (a few accounts per address, then one every 5 minutes)."""
-        key = request.client.host if request.client else ""
+        key = address(request)
         sign_ups.refuse_when_spent(key, "too_many_accounts", "new accounts")
         user = accounts.sign_up(body.name, body.password)
         sign_ups.fail(key)  # counts every account made

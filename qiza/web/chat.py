@@ -30,7 +30,7 @@ from qiza.web.db import GameRow, chat
 from qiza.web.errors import ApiError, errors
 from qiza.web.seeks import GameIdPath
 from qiza.web.service import GameService
-from qiza.web.throttle import FailureThrottle
+from qiza.web.throttle import FailureThrottle, address
 
 MAX_LENGTH = 300
 RATE_COUNT = 5
@@ -82,7 +82,7 @@ class Chat:
         return user is not None and any(entry.get("user_id") == user[0].id for entry in row.seats)
 
     def _check(self, request: Request, game_id: str, row: GameRow, seat: int, token: str) -> None:
-        key = (request.client.host if request.client else "", game_id)
+        key = (address(request), game_id)
         self.throttle.guard(key, self.games.check_token, row, seat, token)
 
     def post(self, game_id: str, request: Request, body: ChatIn) -> dict[str, Any]:

@@ -38,6 +38,7 @@ from qiza.web.throttle import (
     NEW_GAMES,
     NEW_GAMES_PER_SECOND,
     FailureThrottle,
+    address,
     heavy_work,
 )
 
@@ -55,7 +56,7 @@ def router(service: GameService, accounts: Accounts, throttle: FailureThrottle,
     def guarded(client: Request | WebSocket, game_id: str, check: Callable[..., T], *args: Any) -> T:
         """``check(*args)``, a call that checks a seat token or an invite of ``game_id``,
         throttled per client address and game (:meth:`FailureThrottle.guard`)."""
-        return throttle.guard((client.client.host if client.client else "", game_id), check, *args)
+        return throttle.guard((address(client), game_id), check, *args)
 
     @api.get("/api/meta", tags=["games"], responses=errors())
     def meta() -> dict[str, Any]:
@@ -82,8 +83,8 @@ def router(service: GameService, accounts: Accounts, throttle: FailureThrottle,
         """Create a game. The creator takes ``creator_seat`` (or every person seat with ``claim_all``);
         signed in, the creator's account holds that seat (the game shows on their profile). One
         address may create a few games at once, then one every 20 seconds (429 ``too_many_games``)."""
-        address = request.client.host if request.client else ""
-        creations.refuse_when_spent(address, "too_many_games", "new games")
+        where = address(request)
+        creations.refuse_when_spent(where, "too_many_games", "new games")
         user = accounts.user_of(request)
         persons = [i for i, s in enumerate(body.seats) if s.kind == "person"]
         if body.claim_all:
@@ -102,7 +103,7 @@ def router(service: GameService, accounts: Accounts, throttle: FailureThrottle,
             finish_line_levels=body.finish_line_levels, claim=claim,
             time_control=TimeControl(**body.time_control.model_dump()) if body.time_control else None,
             session=accounts.session_key(request) if user is not None else None)
-        creations.fail(address)  # counts every game made
+        creations.fail(where)  # counts every game made
         url = f"/game/{created.id}"
         return CreatedOut(id=created.id, tokens=created.tokens, url=url, invite=created.invite,
                           invite_url=f"{url}#invite={created.invite}")

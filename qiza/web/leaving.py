@@ -27,7 +27,7 @@ from qiza.web.db import GameRow
 from qiza.web.errors import ApiError, errors
 from qiza.web.seeks import GameIdPath
 from qiza.web.service import PERSON, GameService, game_state
-from qiza.web.throttle import FailureThrottle
+from qiza.web.throttle import FailureThrottle, address
 from qiza.web.views import ABORT_WAIT, abort_asks
 
 __all__ = ["ABORT_WAIT", "CLAIM_AFTER", "REMIND_AFTER", "Leaving", "SeatIn", "router"]
@@ -57,7 +57,7 @@ class Leaving:
     def _act(self, request: Request, game_id: str, body: SeatIn, fn: Callable[[GameRow, Game], None],
              moved: bool = False) -> dict[str, Any]:
         def checked(row: GameRow, game: Game) -> None:
-            key = (request.client.host if request.client else "", game_id)
+            key = (address(request), game_id)
             self.throttle.guard(key, self.games.check_token, row, body.seat, body.token)
             if row.settings.get("aborted"):
                 raise ApiError(409, "game_aborted", "the game was aborted")

@@ -25,7 +25,7 @@ from qiza.web.bodies import Body, WholeNumber
 from qiza.web.db import Store
 from qiza.web.errors import DATABASE_ERRORS, ApiError, database_error
 from qiza.web.service import GameService
-from qiza.web.throttle import FailureThrottle
+from qiza.web.throttle import FailureThrottle, address
 
 T = TypeVar("T")
 
@@ -215,7 +215,7 @@ def router(service: GameService, hub: Hub, throttle: FailureThrottle) -> APIRout
     api = APIRouter()
 
     def guarded(client: WebSocket, game_id: str, check: Callable[..., T], *args: Any) -> T:
-        return throttle.guard((client.client.host if client.client else "", game_id), check, *args)
+        return throttle.guard((address(client), game_id), check, *args)
 
     @api.websocket("/ws/games/{game_id}")
     async def live(socket: WebSocket, game_id: str) -> None:

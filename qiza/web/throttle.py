@@ -10,6 +10,7 @@ tells whether a guess was right. Right tokens cost nothing: a player never notic
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import threading
 import time
@@ -39,11 +40,28 @@ HEAVY_WORK_PER_SECOND = 1 / 30
 MAX_KEYS = 20_000
 
 
+def address(client: Any) -> str:
+    """What a client's limits are counted by (a request's or a WebSocket's): its IP address, and
+    for IPv6 its /64 network. One host (one home, one server) is given a whole /64: counting each
+    of its addresses apart gave one client 2^64 allowances of wrong passwords, new accounts and
+    games, guesses of seat tokens. An IPv4 address mapped into IPv6 counts as that IPv4 address."""
+    host = client.client.host if client.client else ""
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:  # not an IP address (a test client, a Unix socket)
+        return host
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return host
+
+
 def heavy_work(work: FailureThrottle, request: Any) -> Callable[[], None]:
     """What to call before work an address asked for (an analysis, a game archive) is done:
     one of its :data:`HEAVY_WORK` is counted, or 429 ``too_much_work`` when none is left."""
-    address = request.client.host if request.client else ""
-    return lambda: work.take(address, "too_much_work", "analyses and game archives")
+    key = address(request)
+    return lambda: work.take(key, "too_much_work", "analyses and game archives")
 
 
 class FailureThrottle:
