@@ -291,15 +291,20 @@ def rules_for_lexicon(rules: Rules, lexicon: Lexicon) -> Rules:
     words are spelt in the same letters (``super`` with English words, ``french`` with any
     A-Z list). Raises :class:`~qiza.errors.RuleError` when the letters differ (Spanish words
     on the English Super set)."""
+    return rules_for_tile_set(rules, lexicon.tile_set, lexicon.name)
+
+
+def rules_for_tile_set(rules: Rules, wanted: TileSet, lexicon_name: str) -> Rules:
+    """:func:`rules_for_lexicon` of a lexicon called ``lexicon_name`` spelt in ``wanted``, without
+    the lexicon (a web server checks a seek's rules with it before loading any word list)."""
     from qiza.alphabet import ENGLISH
     from qiza.errors import RuleError
 
-    wanted = lexicon.tile_set
     if wanted == rules.tile_set:
         return rules
     if rules.tile_set == ENGLISH and wanted != ENGLISH:
         return rules.with_options(tile_set=wanted.name)
     if wanted.letters == rules.tile_set.letters:
         return rules
-    raise RuleError(f"the lexicon {lexicon.name} is spelt in the {wanted.name} tile set, which these rules "
+    raise RuleError(f"the lexicon {lexicon_name} is spelt in the {wanted.name} tile set, which these rules "
                     f"({rules.name}: the {rules.tile_set.name} tile set) do not have")

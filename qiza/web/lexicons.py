@@ -17,6 +17,7 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 
+from qiza.alphabet import ENGLISH, TileSet
 from qiza.languages import LANGUAGES
 from qiza.lexicon import Lexicon, load_lexicon
 
@@ -65,6 +66,13 @@ class Catalogue:
     def names(self) -> list[str]:
         """The names clients may choose from."""
         return list(self.sources)
+
+    def tile_set(self, name: str) -> TileSet:
+        """The tile set an offered lexicon is spelt in, known without loading it: a language's
+        own (``german-debian``...), else English (the built-in lists, and an operator's, which
+        :func:`load_source` reads as English words)."""
+        language = LANGUAGES.get(name.lower())
+        return language.tile_set if language is not None else ENGLISH
 
     def source(self, name: str) -> str | None:
         """The source of the lexicon called ``name`` (any case), or ``None`` if the server

@@ -93,7 +93,7 @@ class Seeks:
         self.games.lexicon_source(body.lexicon)
         if body.challenge is not None and body.challenge not in {c.value for c in ChallengeRule}:
             raise ApiError(422, "bad_rules", f"unknown challenge rule {body.challenge!r}")
-        self.games.rules_of(body.preset, {"challenge": body.challenge} if body.challenge else None, body.lexicon)
+        self.games.check_rules(body.preset, {"challenge": body.challenge} if body.challenge else None, body.lexicon)
         if body.min_rating is not None and body.max_rating is not None and body.min_rating > body.max_rating:
             raise ApiError(422, "bad_rating_range", "the lowest rating is above the highest")
         settings = body.model_dump()

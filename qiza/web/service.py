@@ -36,8 +36,7 @@ from qiza.errors import (
     RuleError,
 )
 from qiza.game import Game, Kind, Record, visible_record
-from qiza.languages import rules_for_lexicon
-from qiza.lexicon import Lexicon
+from qiza.languages import rules_for_lexicon, rules_for_tile_set
 from qiza.move import Exchange, Pass, Place
 from qiza.rules import Notation, Rules, default_challenge, find_preset, finish_line
 from qiza.scoring import place_from_cells
@@ -156,7 +155,12 @@ class GameService(SeatsMixin, ClocksMixin, ComputerSeatsMixin):
                 options = {**(options or {}), "challenge": default_challenge(preset, against_computer=against).value}
             except (ValueError, TypeError) as exc:
                 raise ApiError(422, "bad_rules", str(exc)) from None
-        rules, lex = self.rules_of(preset, options, lexicon, finish_line_levels)
+        rules = self._preset_rules(preset, options, finish_line_levels)
+        lex = self.lexicon(lexicon)
+        try:
+            rules = rules_for_lexicon(rules, lex)  # a French lexicon plays with the French tiles
+        except (QizaError, ValueError) as exc:
+            raise ApiError(422, "bad_rules", str(exc)) from None
         levels = known_levels()
         names: list[str] = []
         stored: list[dict[str, Any]] = []
@@ -219,24 +223,28 @@ class GameService(SeatsMixin, ClocksMixin, ComputerSeatsMixin):
             self.schedule_computers(game_id)
         return Created(game_id, tokens, invite)
 
-    def rules_of(self, preset: str, options: Mapping[str, Any] | None, lexicon: str,
-                 finish_line_levels: Sequence[str] | None = None) -> tuple[Rules, Lexicon]:
-        """The rules and lexicon of a game with these settings (loading the lexicon once per
-        process), as :meth:`create` makes them: 422 ``bad_rules`` when they do not go together
-        (an unknown preset or option, a lexicon spelt in tiles the preset's set lacks), 422
-        ``unknown_lexicon`` for a lexicon the server does not offer. A seek checks its settings
-        with it when it is offered, not when somebody accepts it."""
+    @staticmethod
+    def _preset_rules(preset: str, options: Mapping[str, Any] | None,
+                      finish_line_levels: Sequence[str] | None = None) -> Rules:
+        """A preset with options (422 ``bad_rules`` for an unknown preset or option)."""
         try:
             rules = find_preset(preset)
             if finish_line_levels:
                 rules = finish_line(list(finish_line_levels), rules)
-            if options:
-                rules = rules.with_options(**dict(options))
+            return rules.with_options(**dict(options)) if options else rules
         except (ValueError, TypeError) as exc:
             raise ApiError(422, "bad_rules", str(exc)) from None
-        lex = self.lexicon(lexicon)
+
+    def check_rules(self, preset: str, options: Mapping[str, Any] | None, lexicon: str) -> Rules:
+        """The rules a game with these settings would have, as :meth:`create` makes them, checked
+        without loading the lexicon (its tile set is known by its name): 422 ``bad_rules`` when
+        they do not go together (an unknown preset or option, a lexicon spelt in letters the
+        preset's tile set lacks), 422 ``unknown_lexicon`` for a lexicon the server does not offer.
+        A seek checks its settings with it when it is offered, not when somebody accepts it."""
+        self.lexicon_source(lexicon)
+        rules = self._preset_rules(preset, options)
         try:
-            return rules_for_lexicon(rules, lex), lex  # a French lexicon plays with the French tiles
+            return rules_for_tile_set(rules, self.catalogue.tile_set(lexicon), lexicon.upper())
         except (QizaError, ValueError) as exc:
             raise ApiError(422, "bad_rules", str(exc)) from None
 
