@@ -268,3 +268,83 @@ def test_the_page_of_a_player_who_does_not_exist_says_so_alone(tmp_path: Path, b
         for title in ("#record-title", "#ratings-title", "#recent-title"):
             sync_api.expect(page.locator(title)).to_be_hidden()
     assert errors == []
+
+
+def test_a_visitor_signed_out_is_told_why_the_seeks_cannot_be_accepted(tmp_path: Path, browser: Any) -> None:
+    """The Accept buttons of a visitor not signed in are greyed; a tooltip alone said why, which a
+    phone never shows. The lobby says it under the seeks, and no more once signed in. Cancelling
+    a seek that was taken a moment before says so (it failed silently)."""
+    errors: list[str] = []
+    with Server(f"sqlite:///{tmp_path / 'club.sqlite3'}", FakeTime()) as server:
+        ann = sign_up(browser, server.url, "Ann", errors)
+        assert ann.is_hidden("#seeks-signed-out")
+        ann.click("#post-seek")
+        ann.wait_for_selector("#seek-message >> text=Seek posted")
+        visitor = browser.new_context(viewport={"width": 400, "height": 800}).new_page()
+        watch(visitor, errors, "visitor")
+        visitor.goto(server.url + "/")
+        visitor.wait_for_selector("#seeks .accept-seek:disabled")
+        assert visitor.is_visible("#seeks-signed-out")
+        assert "Sign in or sign up" in visitor.inner_text("#seeks-signed-out")
+        # on the phone no word of the seek breaks across lines ("150" over "0", "Acc" over "ept")
+        broken = visitor.evaluate("""() => [...document.querySelectorAll('#seeks tbody td, #seeks button')]
+            .filter(e => e.children.length === 0).filter(e => {
+                const range = document.createRange();
+                range.selectNodeContents(e);
+                const lines = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+                return e.textContent.split(' ').length === 1 && lines.size > 1;
+            }).map(e => e.textContent)""")
+        assert broken == [], broken
+        label = visitor.evaluate("getComputedStyle(document.querySelector('#seeks tbody td:nth-child(2)'), "
+                                 "'::before').content")
+        assert label == '"Rating: "'  # the header row is not shown: each value says what it is
+        # Ann's seek taken by someone just before her Cancel arrives: the server answers 404
+
+        def gone(route: Any) -> None:
+            if route.request.method != "DELETE":
+                route.fallback()
+                return
+            route.fulfill(status=404, content_type="application/json", body=json.dumps(
+                {"error": {"code": "no_such_seek", "message": "you have no open seek with this id"}}))
+
+        ann.route("**/api/seeks/*", gone)
+        ann.click("#seeks button >> text=Cancel")
+        ann.wait_for_selector("#seek-message >> text=no open seek")
+    assert not [e for e in errors if "404" not in e], errors
+
+
+def test_ratings_on_a_phone_break_no_word(tmp_path: Path, browser: Any) -> None:
+    """A player's ratings and the leaderboard at 320 pixels: nothing runs past the window, and
+    no header, number or variant breaks inside a word ("Ratin" over "g", "classic/bli" over
+    "tz"); a variant may break after its "/", a long name anywhere."""
+    import sqlite3
+
+    errors: list[str] = []
+    database = tmp_path / "club.sqlite3"
+    with Server(f"sqlite:///{database}", FakeTime()) as server:
+        sign_up(browser, server.url, "Ann_with_a_long_name", errors).context.close()
+        with sqlite3.connect(database) as connection:
+            (user_id,) = connection.execute("SELECT id FROM users").fetchone()
+            for variant in ("classic/blitz", "large-print/untimed/multi"):
+                connection.execute("INSERT INTO ratings VALUES (?, ?, 1662.3, 290.3, 0.06, 12, 0)", (user_id, variant))
+        phone = browser.new_context(viewport={"width": 320, "height": 700}).new_page()
+        watch(phone, errors, "phone")
+        for path, table in (("/player/Ann_with_a_long_name", "#ratings"),
+                            ("/leaderboard?variant=large-print/untimed/multi", "#leaders")):
+            phone.goto(server.url + path)
+            phone.wait_for_selector(f"{table} tbody td >> text=1662")
+            found = phone.evaluate("""table => {
+                const within = document.documentElement.scrollWidth <= document.documentElement.clientWidth;
+                const walker = document.createTreeWalker(document.querySelector(table), NodeFilter.SHOW_TEXT);
+                const broken = [];
+                for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+                    if (node.parentElement.closest('a') || !node.textContent.trim()) continue;  // a name may break
+                    const range = document.createRange();
+                    range.selectNodeContents(node);
+                    const lines = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+                    if (lines.size > 1 && !node.textContent.trim().includes(' ')) broken.push(node.textContent);
+                }
+                return {within, broken};
+            }""", table)
+            assert found == {"within": True, "broken": []}, (path, found)
+    assert errors == [], errors

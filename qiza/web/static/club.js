@@ -5,9 +5,10 @@
   const $ = id => document.getElementById(id);
   const waiting = new Set();  // ids of my open seeks
 
-  function cell(row, text) {
+  function cell(row, text, label) {
     const td = document.createElement("td");
     td.textContent = text;
+    if (label) td.dataset.label = label;  // shown before the value on a phone, where the header row is not
     row.appendChild(td);
     return td;
   }
@@ -27,6 +28,8 @@
     $("password-form").hidden = !user;
     $("seek-form").hidden = !user;
     $("account-status").textContent = user ? `Signed in as ${user.name}.` : "";
+    // signed out, the Accept buttons are greyed: say why where it shows (a tooltip does not on a phone)
+    $("seeks-signed-out").hidden = !!user;
     return user;
   }
 
@@ -51,9 +54,9 @@
     for (const seek of listing.open) {
       const row = document.createElement("tr");
       cell(row, seek.player);
-      cell(row, String(seek.rating));
-      cell(row, `${seek.preset}, ${seek.lexicon}`);
-      cell(row, seek.clock_text);
+      cell(row, String(seek.rating), "Rating");
+      cell(row, `${seek.preset}, ${seek.lexicon}`, "Rules");
+      cell(row, seek.clock_text, "Clock");
       const range = seek.min_rating != null || seek.max_rating != null
         ? `, ratings ${seek.min_rating ?? 0}-${seek.max_rating ?? "any"}` : "";
       cell(row, `${seek.rated ? "rated" : "casual"}${range}, ${seek.seated} of ${seek.players} players`);
@@ -62,7 +65,12 @@
       button.type = "button";
       if (seek.yours || seek.joined_by_you) {
         button.textContent = seek.yours ? "Cancel" : "Leave";
-        button.addEventListener("click", async () => { await qiza.api("DELETE", "/api/seeks/" + seek.id); loadSeeks(); });
+        button.addEventListener("click", async () => {
+          // taken a moment ago (the game opens), or gone: say so instead of failing silently
+          try { await qiza.api("DELETE", "/api/seeks/" + seek.id); }
+          catch (error) { $("seek-message").textContent = error.message; }
+          loadSeeks();
+        });
       } else {
         button.textContent = "Accept";
         button.className = "accept-seek";

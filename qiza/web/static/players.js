@@ -13,6 +13,17 @@
     return tr;
   }
 
+  /** A variant's name ("large-print/untimed/multi") that a narrow table may break after each
+      "/" and nowhere else. */
+  function variantName(text) {
+    const span = document.createElement("span");
+    text.split("/").forEach((part, i) => {
+      if (i) { span.append("/"); span.appendChild(document.createElement("wbr")); }
+      span.append(part);
+    });
+    return span;
+  }
+
   function link(href, text) {
     const a = document.createElement("a");
     a.href = href;
@@ -37,7 +48,7 @@
     $("record").textContent = `Rated games: ${line(data.rated_record)}. ` +
       `All finished games, rated or not: ${line(data.record)}.`;
     const body = $("ratings").querySelector("tbody");
-    for (const rating of data.ratings) body.appendChild(row([rating.variant, rating.rating, rating.deviation, rating.games]));
+    for (const rating of data.ratings) body.appendChild(row([variantName(rating.variant), rating.rating, rating.deviation, rating.games]));
     if (!data.ratings.length) body.appendChild(row(["No rated games yet.", "", "", ""]));
     for (const game of data.recent) {
       const li = document.createElement("li");
