@@ -162,6 +162,28 @@ def test_sign_up_in_out_and_the_cookies(club: Club, caplog: pytest.LogCaptureFix
     assert thief.post("/api/seeks", json={}, headers=csrf(thief)).status_code == 401
 
 
+def test_a_taken_name_is_refused_before_any_password_hash(club: Club, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Signing up with a taken name hashed the password (Argon2: a tenth of a second of CPU or
+    more) before the database refused the name; refusals count towards no limit, so one
+    client could keep the server hashing. The name is checked first now."""
+    hashes: list[str] = []
+
+    class Counting(PasswordHasher):
+        def hash(self, password: str | bytes, *, salt: bytes | None = None) -> str:
+            hashes.append("hash")
+            return super().hash(password, salt=salt)
+
+    monkeypatch.setattr(club.app.state.accounts, "hasher", Counting(time_cost=1, memory_cost=8192, parallelism=1))
+    sign_up(club, "Ann")
+    assert len(hashes) == 1
+    other = club.browser()
+    for name in ("Ann", "ANN", "ann"):
+        answer = other.post("/api/account/signup", json={"name": name, "password": PASSWORD}, headers=csrf(other))
+        assert answer.status_code == 409 and answer.json()["error"]["code"] == "name_taken", answer.text
+        assert "'" + name + "' is taken" in answer.json()["error"]["message"]
+    assert len(hashes) == 1
+
+
 def test_a_name_that_looks_like_a_taken_one_is_refused(club: Club) -> None:
     sign_up(club, "Bill")
     sign_up(club, "mary")

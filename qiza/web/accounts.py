@@ -103,12 +103,15 @@ class Accounts:
                 if alike is not None:
                     raise ApiError(409, "name_confusable", f"the name {name!r} looks like {alike!r}, which is "
                                    "taken; choose another")
+                # before the hash: a taken name cost an Argon2 hash, and refusals count towards no limit
+                if connection.execute(select(users.c.id).where(users.c.name_key == name_key(name))).first():
+                    raise _name_taken(name)
                 connection.execute(insert(users).values(id=user.id, name=name, name_key=name_key(name),
                                                         name_skeleton=look,
                                                         password_hash=self.hasher.hash(password),
                                                         created_at=self.now()))
-        except IntegrityError:
-            raise ApiError(409, "name_taken", f"the name {name!r} is taken") from None
+        except IntegrityError:  # taken at the same moment
+            raise _name_taken(name) from None
         log.info("new account %s", user.name)
         return user
 
@@ -209,6 +212,10 @@ class Accounts:
         if user is None:
             raise ApiError(401, "not_signed_in", "sign in first")
         return user
+
+
+def _name_taken(name: str) -> ApiError:
+    return ApiError(409, "name_taken", f"the name {name!r} is taken")
 
 
 _DUMMY_HASH = PasswordHasher().hash(secrets.token_urlsafe(16))
