@@ -184,6 +184,30 @@ def test_a_taken_name_is_refused_before_any_password_hash(club: Club, monkeypatc
     assert len(hashes) == 1
 
 
+def test_a_session_expires_and_its_row_goes_at_the_next_sign_in(club: Club) -> None:
+    """A session opens nothing after 30 days; expired sessions were never removed (every sign-in
+    left its row in the database for good): the next sign-in of the account removes them."""
+    from sqlalchemy import func, select
+
+    from qiza.web.accounts import SESSION_SECONDS
+    from qiza.web.db import sessions
+
+    def rows() -> int:
+        with club.service.store.read() as connection:
+            return int(connection.execute(select(func.count()).select_from(sessions)).scalar() or 0)
+
+    ann = sign_up(club, "Ann")
+    post(ann, "/api/account/signin", {"name": "Ann", "password": PASSWORD})
+    other = club.browser()
+    post(other, "/api/account/signin", {"name": "Ann", "password": PASSWORD})
+    assert rows() == 2  # this browser's (its first session ended when it signed in again) and the other's
+    club.time.advance(SESSION_SECONDS + 1)
+    assert ann.get("/api/account").json()["user"] is None  # expired
+    assert ann.post("/api/seeks", json={}, headers=csrf(ann)).status_code == 401
+    post(club.browser(), "/api/account/signin", {"name": "Ann", "password": PASSWORD})
+    assert rows() == 1
+
+
 def test_a_name_that_looks_like_a_taken_one_is_refused(club: Club) -> None:
     sign_up(club, "Bill")
     sign_up(club, "mary")

@@ -166,6 +166,9 @@ class Accounts:
         csrf = secrets.token_urlsafe(24)
         now = self.now()
         with self.store.transaction() as connection:
+            # the account's sessions that expired go (nothing else removed them: every sign-in
+            # left a row for good)
+            connection.execute(delete(sessions).where(sessions.c.user_id == user.id, sessions.c.expires_at <= now))
             connection.execute(insert(sessions).values(id_hash=_digest(secret), user_id=user.id, csrf=csrf,
                                                        created_at=now, expires_at=now + SESSION_SECONDS))
         return secret, csrf
