@@ -36,7 +36,7 @@ from qiza.web.bodies import Body, Cells
 from qiza.web.computer import worker_lexicon
 from qiza.web.errors import ApiError, errors
 from qiza.web.service import GameService, placement_from_cells
-from qiza.web.throttle import FailureThrottle
+from qiza.web.throttle import FailureThrottle, address
 from qiza.web.views import rules_json
 
 if TYPE_CHECKING:
@@ -320,8 +320,8 @@ def router(puzzles: Puzzles, made: FailureThrottle | None = None) -> APIRouter:
     api = APIRouter()
 
     def before_work(request: Request) -> Callable[[], None]:
-        address = request.client.host if request.client else ""
-        return lambda: made.take(address, "too_many_puzzles", "new puzzles")
+        where = address(request)  # an IPv6 client by its /64, as every limit counts
+        return lambda: made.take(where, "too_many_puzzles", "new puzzles")
 
     @api.get("/api/puzzles/random", tags=["puzzles"], responses=errors(429, 501, 503))
     def starting(request: Request) -> dict[str, int]:
