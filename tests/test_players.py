@@ -797,6 +797,37 @@ def test_best_reads_a_game_saved_by_qiza_as_analyze_does(tmp_path: Path, capsys:
     assert capsys.readouterr().out.splitlines()[1].startswith(f"Bob to move, rack {game.rack_text(1)}, ")
 
 
+def test_best_and_analyze_write_a_saved_games_moves_in_its_own_notation(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A game played in the rule book notation (H8 across, the terminal's default) came back from
+    'qiza best GAME.json' and 'qiza analyze GAME.json' (the command the terminal names at the
+    end of a game) in the tournament notation: 8H for the H8 the player typed, although the
+    help of qiza best says a saved game's moves are written in its own notation."""
+    from qiza import savefile
+    from qiza.cli import main
+    from qiza.rules import Notation
+
+    game, path = _saved_game(tmp_path, 2)
+    assert game.rules.notation is Notation.RULEBOOK
+    first = game.history[0].notation  # as the player typed it, e.g. H8 WORD across
+    assert main(["best", "-n", "1", "--turn", "1", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "Moves in rule book notation" in out and "tournament" not in out
+    assert main(["best", "-n", "1", "--turn", "1", "--notation", "tournament", str(path)]) == 0
+    assert "Moves in tournament notation" in capsys.readouterr().out  # --notation still chooses
+    assert main(["analyze", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "Moves in rule book notation" in out and f" {first} " in out
+    tournament = Game(game.rules.with_options(notation=Notation.TOURNAMENT), players=["Ann", "Bob"],
+                      lexicon=game.lexicon, seed=3)
+    for record in game.history:
+        assert record.move is not None
+        tournament.play(record.move)
+    savefile.save(tournament, path)
+    assert main(["analyze", str(path)]) == 0
+    assert "Moves in tournament notation" in capsys.readouterr().out
+
+
 def test_analyze_refuses_an_unknown_lexicon_before_naming_it(capsys: pytest.CaptureFixture[str],
                                                               tmp_path: Path) -> None:
     """'Lexicon: NOSUCH' came out on standard output before the error saying there is no such lexicon."""

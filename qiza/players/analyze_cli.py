@@ -85,16 +85,24 @@ def move_key(move: Move, size: int, opening: bool = False) -> object:
 
 def load_record(path: str) -> GameRecord:
     """A game record from a GCG file or a game saved by qiza (JSON)."""
+    return load_record_and_notation(path)[0]
+
+
+def load_record_and_notation(path: str) -> tuple[GameRecord, Notation]:
+    """:func:`load_record`, with the notation to write its moves in: a game saved by qiza, the
+    notation it was played in (the player typed H8 WORD across in the rule book's); a GCG
+    record, GCG's (tournament)."""
     from qiza import gcg, savefile
 
     if path.lower().endswith(".json"):
-        return gcg.from_game(savefile.load(path))
+        game = savefile.load(path)
+        return gcg.from_game(game), game.rules.notation
     record = gcg.load(path)
     if record.errors and not record.events:  # unreadable, or nothing of a game in it: say why
         raise record.errors[0]
     if not record.events and not record.players:  # an empty file: not a lexicon chosen for its words
         raise QizaError(f"{path}: no game in it (no #player line, no move)")
-    return record
+    return record, Notation.TOURNAMENT
 
 
 def analyze(path: str, lexicon: str | None = None, player: str | None = None, engine_name: str = "static",
@@ -408,8 +416,9 @@ def summarize(results: list[TurnAnalysis], threshold: float = 5.0) -> list[dict[
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the subcommand's arguments."""
     parser.add_argument("record", nargs="+",
-                        help="a GCG game record, or a game saved by qiza (.json); several, or folders of "
-                             "them: a line per game, each player's totals and the turns that lost the most")
+                        help="a GCG game record (moves in its tournament notation), or a game saved by qiza "
+                             "(.json, moves in the notation it was played in); several, or folders of them: a "
+                             "line per game, each player's totals and the turns that lost the most")
     parser.add_argument("--player", default=None, help="only this player's turns (nickname or name)")
     parser.add_argument("--lexicon", default=None,
                         help="lexicon (default: the record's, else the built-in English list that accepts most of its words)")
@@ -456,7 +465,7 @@ def run(args: argparse.Namespace) -> int:
 
     from qiza.players.best_cli import record_lexicon, warn_problems
 
-    record = load_record(args.record)
+    record, notation = load_record_and_notation(args.record)  # a saved game's moves as they were typed
     warn_problems(record)
     if args.lexicon:
         note_lexicon_load(args.lexicon)
@@ -469,14 +478,14 @@ def run(args: argparse.Namespace) -> int:
         lexicon = load_lexicon(name)
     try:
         results = analyze_record(record, lexicon, args.player, args.engine, args.iterations,
-                                 args.record, on_turn=advance)
+                                 args.record, notation, on_turn=advance)
     finally:
         if bar is not None:
             bar.close()
     if not results:
         raise QizaError(f"{args.record} has no turns to analyse")
     width = shutil.get_terminal_size().columns if sys.stdout.isatty() else None
-    for line in format_analysis(results, args.threshold, width=width, notation=Notation.TOURNAMENT):
+    for line in format_analysis(results, args.threshold, width=width, notation=notation):
         print(line)
     return 0
 

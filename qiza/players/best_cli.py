@@ -285,10 +285,12 @@ def run(args: argparse.Namespace) -> int:
     source = args.position
     path = Path(source)
     lexicon = args.lexicon
+    own: Notation | None = None  # the notation of the position's moves: a saved game's own
     if path.suffix.lower() in (".gcg", ".json"):  # a file, or a missing / unreadable one: say so, not "a CGP needs ..."
-        from qiza.players.analyze_cli import load_record
+        from qiza.players.analyze_cli import load_record_and_notation
 
-        record = load_record(source)  # a GCG record, or a game saved by qiza (as qiza analyze reads them)
+        # a GCG record, or a game saved by qiza (as qiza analyze reads them; its moves in its own notation)
+        record, own = load_record_and_notation(source)
         warn_problems(record)
         if not lexicon:
             lexicon, why = record_lexicon(record)
@@ -318,8 +320,9 @@ def run(args: argparse.Namespace) -> int:
                   "for tiles drawn at random from the unseen ones", file=sys.stderr)
     if args.iterations < 1:
         raise QizaError("--iterations must be at least 1")
-    if args.notation:  # the moves are only written here: the rules of play are the same
-        game.rules = game.rules.with_options(notation=Notation(args.notation))
+    notation = Notation(args.notation) if args.notation else own
+    if notation is not None:  # the moves are only written here: the rules of play are the same
+        game.rules = game.rules.with_options(notation=notation)
     check_engine(game, args.engine)  # not "Searching the pre-endgame ..." and then that it does not apply
     note = search_note(game, args.engine, args.iterations)
     if note:
