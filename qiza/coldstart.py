@@ -185,6 +185,9 @@ def _wait_and_load(lexicons: Sequence[str]) -> None:
     _load(wide)
     _fallback = False
     _forget_tries()
+    process = _process
+    if process is not None:  # it wrote the marker last and ends now: reap it, not a zombie for the game's life
+        process.wait()
 
 
 def _compile_here() -> None:

@@ -207,6 +207,28 @@ def test_start_plays_without_compiled_code_until_the_background_compile_is_done(
     assert coldstart.wait(30)
     assert loaded == [False]  # loaded before the players switch to it
     assert coldstart.use_compiled() and not coldstart.compiling()
+    process = coldstart._process
+    assert process is not None and process.returncode == 0  # reaped: no zombie for the rest of the game
+
+
+def test_the_background_compile_is_reaped_once_its_marker_is_there(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compile process writes the marker last, then exits: the waiting thread saw the marker,
+    loaded the code and ended without waiting for it, so the process stayed a zombie
+    ('[python] <defunct>') as long as the game or the server ran."""
+    for name, value in (("CACHE_DIR", tmp_path), ("_watcher", None), ("_process", None), ("_fallback", False),
+                        ("POLL", 0.05)):
+        monkeypatch.setattr(coldstart, name, value)
+    monkeypatch.setenv(coldstart.ENV, "1")
+    monkeypatch.setattr(coldstart, "_load", lambda wide=False: None)
+    monkeypatch.setattr(coldstart, "_forget_tries", lambda: None)
+    marker = tmp_path / coldstart.MARKER
+    code = f"import pathlib, time; pathlib.Path({str(marker)!r}).write_text('done'); time.sleep(0.5)"
+    monkeypatch.setattr(coldstart, "_spawn", lambda lexicons: subprocess.Popen([sys.executable, "-c", code]))
+    assert coldstart.start() is True
+    assert coldstart.wait(30)
+    process = coldstart._process
+    assert process is not None and process.returncode == 0
 
 
 def test_a_slow_load_is_not_called_a_compile(monkeypatch: pytest.MonkeyPatch,
