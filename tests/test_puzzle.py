@@ -90,6 +90,31 @@ def test_puzzles_from_the_costly_turns_of_records(tmp_path: Path) -> None:
     assert from_records([str(tmp_path)], None, "Ann", 1000.0, 10, seed=1) == []
 
 
+def test_records_that_cannot_be_read_are_not_called_good_play(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """Every record skipped (a binary file, an empty one) ended in 'no turn of these records lost 5
+    equity or more', as if the games had been well played; a --threshold of nan was taken
+    (no turn loses nan or more: 'lost nan equity or more'), as was one below zero (every turn)."""
+    from qiza.cli import main
+
+    (tmp_path / "binary.gcg").write_bytes(bytes(range(256)) * 4)
+    (tmp_path / "empty.gcg").write_text("")
+    assert main(["puzzle", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert "binary.gcg: skipped" in err and "empty.gcg: skipped" in err
+    assert "none of the 2 records could be read" in err and "lost 5 equity" not in err
+    lexicon = load_lexicon("enable")
+    game = Game(CLASSIC, players=["Ann", "Bob"], lexicon=lexicon, seed=12)
+    (tmp_path / "game.gcg").write_text(gcg.dumps(gcg.from_game(game)), encoding="utf-8")
+    assert main(["puzzle", "--player", "Nobody", str(tmp_path)]) == 1
+    assert "no record has a player 'Nobody'" in capsys.readouterr().err
+    for bad in ("nan", "inf", "-1"):
+        for command in ("puzzle", "analyze"):
+            with pytest.raises(SystemExit):
+                main([command, "--threshold", bad, str(tmp_path)])
+            assert f"--threshold: equity lost of 0 or more, not {bad!r}" in capsys.readouterr().err
+
+
 def test_the_command(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     from qiza.cli import main
 

@@ -15,6 +15,7 @@ summary per player follows::
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import shutil
 import sys
@@ -83,6 +84,23 @@ def move_key(move: Move, size: int, opening: bool = False) -> object:
     return None
 
 
+def equity_threshold(text: str) -> float:
+    """An argparse type: the equity a turn must lose to count (``--threshold``), 0 or more;
+    nan (no turn would count) and infinities are refused."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"equity lost of 0 or more, not {text!r}")
+    return value
+
+
+def has_player(record: GameRecord, player: str) -> bool:
+    """Whether ``player`` is the nickname or the name of a player of ``record`` (``--player``)."""
+    return any(player in (p.nick, p.name) for p in record.players)
+
+
 def load_record(path: str) -> GameRecord:
     """A game record from a GCG file or a game saved by qiza (JSON)."""
     return load_record_and_notation(path)[0]
@@ -132,7 +150,7 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
         lexicon = load_lexicon(lexicon or record_lexicon(record)[0])
 
     nicks = {p.nick: p for p in record.players}
-    if player is not None and player not in nicks and all(p.name != player for p in record.players):
+    if player is not None and not has_player(record, player):
         known = ", ".join(f"{p.nick} ({p.name})" if p.name else p.nick for p in record.players)
         raise QizaError(f"{source} has no player {player!r} (players: {known})")
     turns = [e for e in record.events if e.is_turn]
@@ -422,7 +440,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--player", default=None, help="only this player's turns (nickname or name)")
     parser.add_argument("--lexicon", default=None,
                         help="lexicon (default: the record's, else the built-in English list that accepts most of its words)")
-    parser.add_argument("--threshold", type=float, default=5.0,
+    parser.add_argument("--threshold", type=equity_threshold, default=5.0,
                         help="equity lost that counts as a mistake (default 5)")
     parser.add_argument("--engine", choices=["static", "sim", "endgame", "auto"], default="static",
                         help="static (default): score + leave value; sim: the best candidates and the "

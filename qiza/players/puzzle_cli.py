@@ -31,7 +31,7 @@ from qiza.errors import QizaError
 from qiza.game import Game, PlayerView
 from qiza.lexicon import Lexicon, load_lexicon
 from qiza.move import Exchange, Move, Pass, Place, format_move, parse_move
-from qiza.players.analyze_cli import move_key
+from qiza.players.analyze_cli import equity_threshold, move_key
 from qiza.players.engine import Option, StaticPlayer, leave_equities, tile_values_of
 from qiza.rules import CLASSIC, Notation
 from qiza.text import input_line, plural
@@ -196,8 +196,9 @@ def from_records(paths: Sequence[str], lexicon: str | None, player: str | None, 
                  count: int, seed: int) -> list[Puzzle]:
     """Up to ``count`` positions of the records at ``paths`` (files or folders) where the move
     played (by ``player``, if given) lost at least ``threshold`` equity, in random order; a
-    record that cannot be read is skipped with a note on standard error."""
-    from qiza.players.analyze_cli import analyze_record, load_record
+    record that cannot be read is skipped with a note on standard error (a :class:`QizaError`
+    when none could be read: not the same as a game played without a costly turn)."""
+    from qiza.players.analyze_cli import analyze_record, has_player, load_record
     from qiza.players.analyze_many import record_files
     from qiza.players.best_cli import game_from_record, record_lexicon
 
@@ -205,9 +206,17 @@ def from_records(paths: Sequence[str], lexicon: str | None, player: str | None, 
     random.Random(seed).shuffle(files)
     loaded: dict[str, Lexicon] = {}
     found: list[Puzzle] = []
+    unreadable = absent = 0
     for path in files:
         try:
             record = load_record(path)
+        except (QizaError, OSError, UnicodeError) as exc:
+            print(f"{path}: skipped ({exc})", file=sys.stderr)
+            unreadable += 1
+            continue
+        if player is not None and not has_player(record, player):
+            absent += 1
+        try:
             name = lexicon or record_lexicon(record)[0]
             if name not in loaded:
                 loaded[name] = load_lexicon(name)
@@ -220,6 +229,11 @@ def from_records(paths: Sequence[str], lexicon: str | None, player: str | None, 
             print(f"{path}: skipped ({exc})", file=sys.stderr)
         if len(found) >= count:
             break
+    if files and unreadable == len(files):
+        raise QizaError(f"none of the {plural(len(files), 'record')} could be read" if len(files) > 1
+                        else "the record could not be read")
+    if files and player is not None and unreadable + absent == len(files):
+        raise QizaError(f"no record has a player {player!r} (a nickname or a name, as the records write it)")
     random.Random(seed).shuffle(found)
     return found[:count]
 
@@ -339,7 +353,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="GCG records or qiza saves, or folders of them: their costly turns (default: "
                              "positions of the computer's own games)")
     parser.add_argument("--player", default=None, help="only this player's turns of the records (nickname or name)")
-    parser.add_argument("--threshold", type=float, default=5.0,
+    parser.add_argument("--threshold", type=equity_threshold, default=5.0,
                         help="equity a turn of the records must have lost to be a puzzle (default 5)")
     parser.add_argument("--count", type=int, default=10, help="puzzles (default 10)")
     parser.add_argument("--lexicon", default=None, help="lexicon (default: each record's own; ENABLE for the "
