@@ -828,6 +828,26 @@ def test_best_and_analyze_write_a_saved_games_moves_in_its_own_notation(
     assert "Moves in tournament notation" in capsys.readouterr().out
 
 
+def test_analyze_finds_the_player_in_any_case(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--player matched the record's nickname or name letter for letter: 'qiza analyze game.gcg
+    --player david' (the README writes '--player ann') of a record of David was refused ('has no
+    player 'david''), and a folder of David's games analysed none of them."""
+    from qiza import gcg
+    from qiza.cli import main
+    from qiza.players.analyze_cli import player_in
+
+    record = tmp_path / "game.gcg"
+    record.write_text(ANALYSIS_RECORD.replace("ann", "Ann").replace("#player1 Ann Ann", "#player1 Ann Ann Lee"))
+    loaded = gcg.load(str(record))
+    assert player_in(loaded, "Ann") == "Ann" and player_in(loaded, "ann") == "Ann"
+    assert player_in(loaded, "ANN LEE") == "Ann Lee" and player_in(loaded, "Zed") is None
+    assert main(["analyze", "--player", "ann", str(record)]) == 0
+    out = capsys.readouterr().out
+    assert " Ann " in out and " bob " not in out
+    assert main(["analyze", "--player", "ann", str(tmp_path), str(record)]) == 0
+    assert "not analysed" not in capsys.readouterr().out
+
+
 def test_analyze_refuses_an_unknown_lexicon_before_naming_it(capsys: pytest.CaptureFixture[str],
                                                               tmp_path: Path) -> None:
     """'Lexicon: NOSUCH' came out on standard output before the error saying there is no such lexicon."""

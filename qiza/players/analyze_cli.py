@@ -96,9 +96,18 @@ def equity_threshold(text: str) -> float:
     return value
 
 
-def has_player(record: GameRecord, player: str) -> bool:
-    """Whether ``player`` is the nickname or the name of a player of ``record`` (``--player``)."""
-    return any(player in (p.nick, p.name) for p in record.players)
+def player_in(record: GameRecord, player: str) -> str | None:
+    """The nickname or name of a player of ``record`` that ``--player`` names, as the record
+    writes it: ``player`` itself, else the same letters in another case ('ann' for Ann); None
+    when no player of the record has it."""
+    if any(player in (p.nick, p.name) for p in record.players):
+        return player
+    folded = player.casefold()
+    for p in record.players:
+        for text in (p.nick, p.name):
+            if text and text.casefold() == folded:
+                return text
+    return None
 
 
 def load_record(path: str) -> GameRecord:
@@ -150,7 +159,9 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
         lexicon = load_lexicon(lexicon or record_lexicon(record)[0])
 
     nicks = {p.nick: p for p in record.players}
-    if player is not None and not has_player(record, player):
+    if player is not None and player_in(record, player) is not None:
+        player = player_in(record, player)  # as the record writes it: 'ann' is Ann
+    elif player is not None:
         known = ", ".join(f"{p.nick} ({p.name})" if p.name else p.nick for p in record.players)
         raise QizaError(f"{source} has no player {player!r} (players: {known})")
     turns = [e for e in record.events if e.is_turn]

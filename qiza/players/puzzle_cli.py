@@ -198,7 +198,7 @@ def from_records(paths: Sequence[str], lexicon: str | None, player: str | None, 
     played (by ``player``, if given) lost at least ``threshold`` equity, in random order; a
     record that cannot be read is skipped with a note on standard error (a :class:`QizaError`
     when none could be read: not the same as a game played without a costly turn)."""
-    from qiza.players.analyze_cli import analyze_record, has_player, load_record
+    from qiza.players.analyze_cli import analyze_record, load_record, player_in
     from qiza.players.analyze_many import record_files
     from qiza.players.best_cli import game_from_record, record_lexicon
 
@@ -214,7 +214,7 @@ def from_records(paths: Sequence[str], lexicon: str | None, player: str | None, 
             print(f"{path}: skipped ({exc})", file=sys.stderr)
             unreadable += 1
             continue
-        if player is not None and not has_player(record, player):
+        if player is not None and player_in(record, player) is None:
             absent += 1
         try:
             name = lexicon or record_lexicon(record)[0]
