@@ -1557,3 +1557,22 @@ def test_a_resumed_game_goes_on_as_it_would_have(monkeypatch: pytest.MonkeyPatch
     played = [r.notation for r in straight.history if r.kind is Kind.PLACE]
     assert len(played) >= 3
     assert [r.notation for r in resumed.history] == [r.notation for r in straight.history]
+
+
+def test_the_score_sheets_notation_line_is_not_broken_across_lines() -> None:
+    """The score sheet's notation line was the table's caption, wrapped to the table's width and
+    centred: early in a game 'Moves in rule book notation: H8 reads across, 8H' then, alone and
+    indented on the next line, 'reads down.'"""
+    from rich.console import Console
+
+    from qiza.text import notation_note
+    from qiza.tui import render
+
+    game = new_game()
+    game.play("pass")
+    for wide in (False, True):
+        console = Console(width=80, file=io.StringIO(), no_color=True, color_system=None)
+        console.print(render.score_sheet(game, show_racks=0, wide=wide))
+        text = console.file.getvalue()  # type: ignore[attr-defined]
+        assert notation_note(game.rules.notation) in text.splitlines()
+        assert "Score sheet" in text and "Player 1" in text

@@ -454,14 +454,15 @@ def screen(game: Game, seats: Sequence[SeatInfo], viewer: int | None, *, width: 
     return grid
 
 
-def score_sheet(game: Game, *, show_racks: bool | int = True, wide: bool = False) -> Table:
-    """The full score sheet: every turn's player, rack, move, score and running total.
+def score_sheet(game: Game, *, show_racks: bool | int = True, wide: bool = False) -> RenderableType:
+    """The full score sheet: every turn's player, rack, move, score and running total, then the
+    line saying the moves' notation (a line of its own: as the table's caption it was wrapped to
+    the width of the table).
 
     ``show_racks`` may be a seat number: only that player's racks are shown (the others' are
     hidden during the game).
     """
-    table = Table(title="Score sheet", caption=notation_note(game.rules.notation), show_edge=False, pad_edge=False,
-                  header_style="bold")
+    table = Table(title="Score sheet", show_edge=False, pad_edge=False, header_style="bold")
     table.add_column("#", justify="right")
     table.add_column("Player", no_wrap=True)
     table.add_column("Rack", no_wrap=True)
@@ -487,7 +488,7 @@ def score_sheet(game: Game, *, show_racks: bool | int = True, wide: bool = False
             row.append(", ".join(record.words))
         row += [f"{record.score:+d}" if record.score else "0", str(record.total)]
         table.add_row(*row)
-    return table
+    return Group(table, Text(notation_note(game.rules.notation)))
 
 
 def biggest_plays(game: Game, seat: int, count: int = 3) -> list[Record]:
