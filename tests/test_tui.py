@@ -1576,3 +1576,24 @@ def test_the_score_sheets_notation_line_is_not_broken_across_lines() -> None:
         text = console.file.getvalue()  # type: ignore[attr-defined]
         assert notation_note(game.rules.notation) in text.splitlines()
         assert "Score sheet" in text and "Player 1" in text
+
+
+def test_a_hint_ranks_plays_as_the_computer_does(monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """'hint' ranked the plays by their score alone: with RAMOZ?E it offered D8 ZiRAM 50 first,
+    spending the blank for 12 points, where the computer's best (and qiza best's) is MAZER
+    keeping it; nor did it ever offer an exchange. It now ranks by the hard player's equity
+    (score plus the value of the tiles kept), exchanges included."""
+    from qiza.players.engine import StaticPlayer
+
+    game = new_game(seed=10)
+    assert sorted(game.rack_text(0)) == sorted("RAMOZ?E")
+    best = StaticPlayer(LEX).ranked(game.view(0), 3)
+    status, out = play(["--seed", "10", "--first-player", "fixed", "-p", "Ann", "-p", "computer:easy", "--no-save"],
+                       ["hint 3", "quit"], monkeypatch, capsys)
+    assert status == 0
+    lines = out[out.index("Best plays for your rack"):].splitlines()
+    assert lines[0] == "Best plays for your rack (move, score, tiles kept, equity):"
+    shown = [line.split() for line in lines[2:5]]
+    assert [" ".join(row[:2]) for row in shown] == [game.format(option.move) for option in best]
+    assert shown[0][:2] != ["D8", "ZiRAM"] and shown[0][3] == "O?" and shown[0][4] == f"{best[0].equity:.1f}"

@@ -25,7 +25,6 @@ from qiza.actions import replay
 from qiza.alphabet import nfc
 from qiza.errors import FileFormatError, QizaError
 from qiza.game import Game, Kind, Record
-from qiza.move import Place
 from qiza.paths import exists, user_data_dir
 from qiza.rules import Notation
 from qiza.seeding import decision_seed
@@ -167,7 +166,8 @@ COMMANDS: list[Command] = [
     Command("sort", "sort", "Sort your rack alphabetically (blanks last).", (), "do_sort"),
     Command("score", "score H8 WORD", "Show what a placement would score, without playing it (the words "
             "are not looked up).", ("eval",), "do_score"),
-    Command("hint", "hint [N]", "The computer's best plays for your rack (when this game allows hints).",
+    Command("hint", "hint [N]", "The computer's best plays for your rack, exchanges too, by equity: the score plus the "
+            "value of the tiles kept (when this game allows hints).",
             ("hints",), "do_hint"),
     Command("check", "check WORD...", "Look words up in the dictionary (when this game allows word tools).",
             ("word", "lookup"), "do_check"),
@@ -264,6 +264,8 @@ class Session:
     _drawn: tuple[int, tuple[int, str] | None, int, int, int | None] | None = None
     _force: bool = False
     _warm: WarmUp | None = None
+    _hinter: Any = None
+    """The static player whose ranking ``hint`` shows (made at the first hint)."""
     _offered: int | None = None
     """Index in the score sheet of the last play offered to the other players for challenge."""
     _queued: tuple[int, str] | None = None
@@ -752,23 +754,26 @@ class Session:
             self.say("Hints are off in this game (start with --hints to allow them).")
             return STAY
         try:
-            from qiza.analysis import legal_placements
+            from qiza.analysis import has_placement
+            from qiza.players.engine import StaticPlayer
         except ImportError:
             self.say("Hints need the move generator bridge (qiza.analysis), which is not available.")
             return STAY
         count = int(rest) if re.fullmatch(r"[0-9]{1,4}", rest) else 5  # not '²', nor 5000 digits
         self.wait_for_computers()
-        candidates = list(legal_placements(self.game, seat))
-        if not candidates:
+        if self.game.pending_ends_game or not has_placement(self.game, seat):  # as legal_placements lists none
             self.say("No placement is possible with this rack: exchange or pass.")
             return STAY
-        candidates.sort(key=lambda c: -float(getattr(c, "equity", c.score)))
-        self.say(Text("Best plays for your rack (move, score, tiles kept):", "bold"),
+        # ranked as the computer (hard) and qiza best rank them: score plus the value of the tiles
+        # kept, exchanges too (by score alone, ZiRAM 50 came before MAZER keeping the blank)
+        if self._hinter is None or self._hinter.lexicon is not self.game.lexicon:
+            self._hinter = StaticPlayer(self.game.lexicon)
+        options = self._hinter.ranked(self.game.view(seat), max(count, 1))[:count]
+        self.say(Text("Best plays for your rack (move, score, tiles kept, equity):", "bold"),
                  notation_note(self.game.rules.notation))
-        for cand in candidates[:count]:
-            move: Place = cand.move
-            leave = getattr(cand, "leave", "") or "-"
-            self.say(f"  {self.game.format(move):<20} {cand.score:>4}   {leave}")
+        for option in options:
+            self.say(f"  {self.game.format(option.move):<20} {option.score:>4}   {option.leave or '-':<8} "
+                     f"{option.equity:6.1f}")
         return STAY
 
     def _word_tools(self) -> bool:
