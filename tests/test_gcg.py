@@ -915,3 +915,15 @@ def test_dumps_writes_players_who_share_a_nickname_with_their_own() -> None:
         gcg.dumps(made)
     made.events[0].seat = 1
     assert gcg.dumps(made).endswith("#player2 Ann_2 Ann\n>Ann_2:  - +0 0\n")
+
+
+def test_a_player_number_declared_twice_is_named() -> None:
+    """A second #player1 line replaced the first without a word: the events of the first player
+    were then refused as 'player 'a' is not declared by a #player pragma', although it was."""
+    record = gcg.loads("#player1 a Ann\n#player1 b Bob\n>a: AEINRST 8D RETAINS +66 66\n")
+    assert record.players[0].nick == "b"
+    warning = record.warnings[0]
+    assert warning.line == 2
+    assert "#player1 given again (line 1 declared 'a'): 'b' replaces it" in str(warning)
+    again = gcg.loads("#player1 a Ann\n#player1 a Ann\n#player2 b Bob\n>a: AEINRST 8D RETAINS +66 66\n")
+    assert not again.warnings and not again.errors  # the same line twice says nothing new

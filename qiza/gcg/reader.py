@@ -193,6 +193,8 @@ class _Reader:
         """More lines of the note being read (joined once at its end: a long note reads in linear time)."""
         self.declared_players = False
         self.gaps: dict[int, int] = {}
+        self.player_lines: dict[int, int] = {}
+        """The line of each player's first ``#playerN`` (0-based), to name it when a later one replaces it."""
         """Players (0-based) a ``#playerN`` line of a higher number made room for, by that line."""
 
     def error(self, message: str, line: int) -> None:
@@ -285,6 +287,11 @@ class _Reader:
                 if not same and (index < len(record.players) or any(p.nick == nick for p in record.players)):
                     self.error(f"#{name} after the first event renames or seats again a player of the "
                                "events before it: players are declared before the events", number)
+            before = record.players[index] if index < len(record.players) else None
+            if before is not None and before.nick and before.nick != nick:  # the later line wins: say so
+                self.warn(f"#{name} given again (line {self.player_lines.get(index, '?')} declared "
+                          f"{before.nick!r}): {nick!r} replaces it", number)
+            self.player_lines.setdefault(index, number)
             if any(p.nick == nick for i, p in enumerate(record.players) if i != index):
                 self.warn(f"#{name}: nickname {nick!r} is already used by another player: "
                           "their events are told apart by turn order and totals", number)
