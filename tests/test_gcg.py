@@ -927,3 +927,14 @@ def test_a_player_number_declared_twice_is_named() -> None:
     assert "#player1 given again (line 1 declared 'a'): 'b' replaces it" in str(warning)
     again = gcg.loads("#player1 a Ann\n#player1 a Ann\n#player2 b Bob\n>a: AEINRST 8D RETAINS +66 66\n")
     assert not again.warnings and not again.errors  # the same line twice says nothing new
+
+
+def test_a_score_of_too_many_digits_is_named() -> None:
+    """A score of 7 digits was called a 'truncated event' (the line is whole)."""
+    record = gcg.loads("#player1 a Ann\n#player2 b Bob\n>a: AEINRST 8D RETAINS +9999999 9999999\n")
+    assert "'+9999999': scores and totals are numbers of at most 6 digits" in str(record.errors[0])
+    record = gcg.loads("#player1 a Ann\n#player2 b Bob\n>a: AEINRST 8D RETAINS +66 " + "6" * 100 + "\n")
+    error = str(record.errors[0])
+    assert "'666666666666...': scores and totals are numbers" in error and len(error) < 100
+    record = gcg.loads("#player1 a Ann\n#player2 b Bob\n>a: AEINRST 8D RETAINS\n")
+    assert "truncated event" in str(record.errors[0])

@@ -31,6 +31,7 @@ _KNOWN_SIMPLE = {"title": "title", "description": "description", "lexicon": "lex
                  "character-encoding": "character_encoding"}
 _SCORE = re.compile(r"^[+-][0-9]{1,6}$")
 _TOTAL = re.compile(r"-?[0-9]{1,6}")
+_LONG_NUMBER = re.compile(r"[+-]?[0-9]{7,}")
 _NUMBERED = re.compile(r"(?:player|rack)[0-9]+")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -347,6 +348,11 @@ class _Reader:
         score_at = next((i for i in range(len(tokens) - 1)
                          if _SCORE.match(tokens[i]) and _TOTAL.fullmatch(tokens[i + 1])), None)
         if score_at is None or score_at + 1 >= len(tokens):
+            long = next((t for t in tokens if _LONG_NUMBER.fullmatch(t)), None)
+            if long is not None:  # the line is whole: say which number is too long
+                shown = long if len(long) <= 12 else long[:12] + "..."
+                self.error(f"{shown!r}: scores and totals are numbers of at most 6 digits", number)
+                return
             self.error("truncated event: expected a move, a score (+N or -N) and a cumulative total "
                        "(numbers of at most 6 digits)", number)
             return
