@@ -92,10 +92,18 @@ def run(args: argparse.Namespace) -> int:
             valid = word in lexicon
             ok &= valid
             why = f"not in {lexicon.name}"
+            if not word:
+                print("'': not a word (nothing to look up)")
+                continue
             if not valid and any(mark in word for mark in "?.*"):  # a pattern typed to check
                 why = f"not a word: ? and * are for patterns ('qiza words pattern {typed}' lists the words)"
             elif not valid and len(word) > MAX_LENGTH:
                 why += f" as qiza reads it (it keeps the words of {MIN_LENGTH} to {MAX_LENGTH} tiles)"
+            elif not valid:
+                try:
+                    lexicon.tile_set.codes(word)
+                except TileSetError as exc:  # '123': no word of any list, not one this list lacks
+                    why = f"not a word of {lexicon.tile_set.name} tiles ({exc})"
             shown = nfc(typed).upper()
             print(f"{shown if shown == word else f'{shown} ({word})'}: {'valid' if valid else why}")
         return 0 if ok else 1

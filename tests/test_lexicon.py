@@ -250,6 +250,14 @@ def test_words_check(capsys: pytest.CaptureFixture[str]) -> None:
         1, f"{long_word}: not in ENABLE as qiza reads it (it keeps the words of 2 to 21 tiles)\n")
 
 
+def test_words_check_names_what_is_no_word(capsys: pytest.CaptureFixture[str]) -> None:
+    """'qiza words check 123' and an empty argument said '123: not in ENABLE' and ': not in ENABLE',
+    as of a word the list lacks; hooks and anagram name the character that is no tile."""
+    assert run(capsys, "check", "C4T", "", "CAT") == (
+        1, "C4T: not a word of english tiles ('4' is not a letter of the english tile set)\n"
+           "'': not a word (nothing to look up)\nCAT: valid\n")
+
+
 def test_words_anagram(capsys: pytest.CaptureFixture[str]) -> None:
     code, out = run(capsys, "anagram", "AEINRST")
     assert code == 0 and "RETAINS" in out and out.endswith("(9 words)\n")
