@@ -90,6 +90,26 @@ def test_puzzles_from_the_costly_turns_of_records(tmp_path: Path) -> None:
     assert from_records([str(tmp_path)], None, "Ann", 1000.0, 10, seed=1) == []
 
 
+def test_the_move_played_is_written_in_the_puzzles_notation(tmp_path: Path) -> None:
+    """A puzzle of a record, asked in the rule book notation (the default), said 'the player
+    played C13 (E)L': the record's tournament notation, which in the rule book's reads across
+    from C13, another move than the one played (13C (E)L down)."""
+    lexicon = load_lexicon("enable")
+    game = Game(CLASSIC, players=["Ann", "Bob"], lexicon=lexicon, seed=12)
+    players = [make_player("beginner", lexicon, seed=1), make_player("hard", lexicon, seed=2)]
+    while not game.over and len(game.history) < 12:
+        game.play(players[game.to_move].choose(game.view(game.to_move)))
+    (tmp_path / "game.gcg").write_text(gcg.dumps(gcg.from_game(game)), encoding="utf-8")
+    for notation in Notation:
+        found = from_records([str(tmp_path)], None, "Ann", 5.0, 10, seed=1, notation=notation)
+        assert found
+        for puzzle in found:
+            turn = int(puzzle.source.rsplit("turn ", 1)[1].split()[0])
+            record = game.history[turn - 1]
+            assert record.move is not None
+            assert puzzle.played == format_move(record.move, notation, puzzle.game.board)
+
+
 def test_records_that_cannot_be_read_are_not_called_good_play(tmp_path: Path,
                                                                 capsys: pytest.CaptureFixture[str]) -> None:
     """Every record skipped (a binary file, an empty one) ended in 'no turn of these records lost 5

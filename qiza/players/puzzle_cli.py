@@ -193,9 +193,10 @@ def from_self_play(lexicon: Lexicon, count: int, seed: int, first: int | None = 
 
 
 def from_records(paths: Sequence[str], lexicon: str | None, player: str | None, threshold: float,
-                 count: int, seed: int) -> list[Puzzle]:
+                 count: int, seed: int, *, notation: Notation = Notation.RULEBOOK) -> list[Puzzle]:
     """Up to ``count`` positions of the records at ``paths`` (files or folders) where the move
-    played (by ``player``, if given) lost at least ``threshold`` equity, in random order; a
+    played (by ``player``, if given) lost at least ``threshold`` equity, in random order, the
+    move played written in ``notation`` (the puzzles'); a
     record that cannot be read is skipped with a note on standard error (a :class:`QizaError`
     when none could be read: not the same as a game played without a costly turn)."""
     from qiza.players.analyze_cli import analyze_record, load_record, player_in
@@ -220,7 +221,7 @@ def from_records(paths: Sequence[str], lexicon: str | None, player: str | None, 
             name = lexicon or record_lexicon(record)[0]
             if name not in loaded:
                 loaded[name] = load_lexicon(name)
-            turns = analyze_record(record, loaded[name], player, source=path)
+            turns = analyze_record(record, loaded[name], player, source=path, notation=notation)
             for turn in turns:
                 if turn.lost is not None and turn.lost >= threshold:
                     game = game_from_record(record, turn.turn, loaded[name], path)
@@ -384,7 +385,8 @@ def run(args: argparse.Namespace) -> int:
     # prepare_move_generator says why a puzzle that needs it takes long
     seed = args.seed if args.seed is not None else random.randrange(2 ** 31)
     if args.records:
-        puzzles = from_records(args.records, args.lexicon, args.player, args.threshold, args.count, seed)
+        puzzles = from_records(args.records, args.lexicon, args.player, args.threshold, args.count, seed,
+                               notation=Notation(args.notation))
         if not puzzles:
             raise QizaError(f"no turn of these records lost {args.threshold:g} equity or more"
                             + (f" for {args.player}" if args.player else ""))
