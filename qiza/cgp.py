@@ -10,7 +10,8 @@ move first (``AEINRST/DEFGHIJ 120/98``); a rack may be empty when unknown. Opcod
 name settings: ``lex`` lexicon, ``ld`` letter distribution, ``bdn`` board layout,
 ``cr`` challenge rule, ``etl`` exchange limit (the tiles the bag must hold; qiza wrote it
 ``ex`` before, which is still read), ``bb`` bingo bonus, ``mcnz`` scoreless turns that
-end the game; others are kept as they are.
+end the game; others are kept as they are. Without ``ld`` the tiles are English, or those of
+one of qiza's language lexicons that ``lex`` names (``lex spanish-debian;``: Spanish).
 
 :class:`Position` is independent of :class:`~qiza.game.Game`; :meth:`Position.from_game`
 and :meth:`Position.to_game` convert.
@@ -38,7 +39,7 @@ from qiza.layout import STANDARD, Layout, find_layout
 from qiza.lexicon import Lexicon
 from qiza.rules import ChallengeRule, FirstPlayer, Rules
 
-__all__ = ["Position", "loads", "dumps"]
+__all__ = ["Position", "loads", "dumps", "language_tiles"]
 
 _CHALLENGE_NAMES = {"single": ChallengeRule.SINGLE, "double": ChallengeRule.DOUBLE, "void": ChallengeRule.VOID,
                     "5pt": ChallengeRule.FIVE_POINT, "five-point": ChallengeRule.FIVE_POINT,
@@ -263,10 +264,22 @@ def dumps(position: Position) -> str:
     return text
 
 
-def loads(text: str) -> Position:
+def language_tiles(lexicon: str | None) -> str | None:
+    """The tile set (``ld`` name) a lexicon brings: that language's for one of qiza's language
+    lexicons (``spanish-debian``: ``spanish``), else None (an English list, any other name: no
+    rule is guessed from a lexicon's name)."""
+    from qiza.languages import LANGUAGES
+
+    language = LANGUAGES.get((lexicon or "").lower())
+    return language.tile_set_name if language is not None else None
+
+
+def loads(text: str, *, tile_distribution: str | None = None) -> Position:
     """Read a CGP string (composed: :func:`~qiza.alphabet.nfc`). Raises
     :class:`~qiza.errors.FileFormatError` naming the problem (:class:`TypeError` for what is not
-    a text)."""
+    a text). A position without ``ld`` is in ``tile_distribution``'s tiles when given, else in
+    those its ``lex`` brings (:func:`language_tiles`: ``lex spanish-debian;`` Spanish), else
+    English."""
     if not isinstance(text, str):
         raise TypeError(f"a CGP position to read is a text, not {type(text).__name__} {str(text)[:40]!r}")
     text = nfc(text).strip()
@@ -290,7 +303,7 @@ def loads(text: str) -> Position:
         options[name] = value.strip()
     position = Position(Board(), [], [])
     position.lexicon = options.pop("lex", None)
-    position.tile_distribution = options.pop("ld", None)
+    position.tile_distribution = options.pop("ld", None) or tile_distribution or language_tiles(position.lexicon)
     position.board_layout = options.pop("bdn", None)
     position.challenge_rule = options.pop("cr", None)
     limit = "ex" if "ex" in options and "etl" not in options else "etl"  # ex: qiza's name before the spec's etl

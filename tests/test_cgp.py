@@ -169,3 +169,31 @@ def test_a_super_position_is_written_with_macondos_names() -> None:
     for written in (text, text.replace("english_super", "super")):
         restored = cgp.loads(written).to_game(lexicon=game.lexicon)
         assert restored.rules.tile_set is game.rules.tile_set and restored.tile_total() == game.tile_total()
+
+
+def test_a_language_lexicon_brings_its_tiles_to_a_position_without_ld() -> None:
+    """'lex spanish-debian;' without 'ld spanish;' was read in English tiles: a rack with Ñ or
+    [CH] was refused ('Ñ' is not a letter of the english tile set: type N), although qiza's
+    language lexicons bring their tile set; 'qiza best --lexicon spanish-debian' the same."""
+    empty = "/".join(["15"] * 15)
+    position = cgp.loads(f"{empty} AEIORSÑ/ 0/0 0 lex spanish-debian;")
+    assert position.rules().tile_set.name == "spanish" and position.tile_distribution == "spanish"
+    assert "ld spanish;" in cgp.dumps(position)
+    assert cgp.loads(f"{empty} AEIOR[CH]/ 0/0 0", tile_distribution="spanish").rules().tile_set.name == "spanish"
+    assert cgp.loads(f"{empty} AEIORS/ 0/0 0 lex TWL06;").rules().tile_set.name == "english"
+    assert cgp.loads(f"{empty} AEIORS/ 0/0 0 lex FRENCH-DEBIAN; ld english;").rules().tile_set.name == "english"
+    with pytest.raises(FileFormatError, match="'Ñ' is not a letter of the english tile set"):
+        cgp.loads(f"{empty} AEIORSÑ/ 0/0 0")
+
+
+def test_qiza_best_reads_a_spanish_position_named_by_its_lexicon(capsys: pytest.CaptureFixture[str]) -> None:
+    from qiza.cli import main
+
+    empty = "/".join(["15"] * 15)
+    for args in ([f"{empty} AEIORS[CH]/ 0/0 0 lex spanish-debian;"],
+                 [f"{empty} AEIORS[CH]/ 0/0 0", "--lexicon", "spanish-debian"]):
+        assert main(["best", "-n", "2", *args]) == 0
+        out = capsys.readouterr().out
+        assert "rack AEIORS[CH]" in out and "lexicon SPANISH-DEBIAN" in out
+    assert main(["best", "-n", "1", f"{empty} AEKNRSW/ 0/0 0 lex spanish-debian;", "--lexicon", "twl06"]) == 0
+    assert "rack AEKNRSW, bag 86, lexicon TWL06" in capsys.readouterr().out  # English tiles: K and W

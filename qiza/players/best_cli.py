@@ -39,7 +39,7 @@ def game_from_cgp(text: str, lexicon: str | None) -> Game:
     from qiza import cgp
     from qiza.languages import LANGUAGES
 
-    position = cgp.loads(text.strip())
+    position = cgp.loads(text.strip(), tile_distribution=_tiles_of(lexicon))
     tiles = position.rules().tile_set.name
     language = next((lang for lang in LANGUAGES.values() if lang.tile_set_name == tiles), None)
     if not lexicon and language is not None:  # English lists cannot judge a game in another language's tiles
@@ -53,6 +53,15 @@ def game_from_cgp(text: str, lexicon: str | None) -> Game:
             print(f"Lexicon: {lexicon.upper()} (the closest built-in list to the position's {position.lexicon}; "
                   "--lexicon to choose)")
     return position.to_game(lexicon=lexicon)
+
+
+def _tiles_of(lexicon: str | None) -> str | None:
+    """The tiles of a CGP without ``ld`` judged by ``--lexicon``: those the lexicon brings
+    (``french-debian``: French; another list: English, whatever the position's ``lex``); without
+    ``--lexicon``, None (those of the position's ``lex``, see :func:`qiza.cgp.loads`)."""
+    from qiza import cgp
+
+    return None if not lexicon else cgp.language_tiles(lexicon) or "english"
 
 
 def _builtin_for(name: str | None) -> str:
@@ -315,7 +324,7 @@ def run(args: argparse.Namespace) -> int:
         game = game_from_cgp(text, lexicon)
         from qiza import cgp
 
-        if not cgp.loads(text.strip()).racks[game.to_move]:
+        if not cgp.loads(text.strip(), tile_distribution=_tiles_of(lexicon)).racks[game.to_move]:
             print(f"warning: the position does not give {game.players[game.to_move]}'s rack: the moves are "
                   "for tiles drawn at random from the unseen ones", file=sys.stderr)
     if args.iterations < 1:
