@@ -848,6 +848,27 @@ def test_analyze_finds_the_player_in_any_case(tmp_path: Path, capsys: pytest.Cap
     assert "not analysed" not in capsys.readouterr().out
 
 
+def test_best_reads_the_position_gcg_export_writes_as_json(tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """'qiza gcg export --to json' writes the position after a record's last line 'for qiza best',
+    but qiza best took every .json file for a saved game: 'not a qiza saved game'."""
+    from qiza.cli import main
+
+    record = tmp_path / "game.gcg"
+    record.write_text(ANALYSIS_RECORD.replace(">ann: ADENOST - +0 66\n", ""))
+    assert main(["gcg", "export", "--to", "json", str(record)]) == 0
+    position = tmp_path / "position.json"
+    position.write_text(capsys.readouterr().out)
+    assert main(["best", "-n", "1", str(position)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Player 1 to move, rack ") and "  1 " in out
+    assert main(["best", "--turn", "2", str(position)]) == 1
+    assert "--turn is for a game record" in capsys.readouterr().err
+    position.write_text('{"cgp": 5}')
+    assert main(["best", str(position)]) == 1
+    assert "not a qiza saved game" in capsys.readouterr().err
+
+
 def test_analyze_refuses_an_unknown_lexicon_before_naming_it(capsys: pytest.CaptureFixture[str],
                                                               tmp_path: Path) -> None:
     """'Lexicon: NOSUCH' came out on standard output before the error saying there is no such lexicon."""

@@ -243,7 +243,8 @@ def _give_rack(game: Game, seat: int, rack: str) -> None:
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the subcommand's arguments."""
-    parser.add_argument("position", help="a CGP line, a .cgp file, a .gcg file or a game saved by qiza (.json)")
+    parser.add_argument("position", help="a CGP line, a .cgp file, a .gcg file, a game saved by qiza (.json) or "
+                                         "a position 'qiza gcg export --to json' wrote")
     parser.add_argument("--turn", type=int, default=None, help="GCG: the position before this turn (1-based; turns are the players' "
                         "moves, exchanges and passes, not the record's lines: a phony taken off, a challenge "
                         "bonus or the end-of-game lines are no turns)")
@@ -271,6 +272,23 @@ MAX_CGP_BYTES = 2**20
 """The largest CGP file read (a position is one line of a few hundred characters)."""
 
 
+def _exported_cgp(path: str) -> str | None:
+    """The CGP of a position written as JSON by ``qiza gcg export --to json`` (its ``cgp``
+    field), else None (a saved game, or a file that cannot be read: the saved game's reader
+    says why)."""
+    import json
+
+    from qiza.paths import read_regular
+
+    try:
+        data = json.loads(read_regular(path, MAX_CGP_BYTES))
+    except (OSError, ValueError):
+        return None
+    if isinstance(data, dict) and "format" not in data and isinstance(data.get("cgp"), str):
+        return str(data["cgp"])
+    return None
+
+
 def _cgp_file_text(path: str) -> str:
     """The text of a CGP file; :class:`QizaError` naming the file when it cannot be read, is
     larger than :data:`MAX_CGP_BYTES` or is not UTF-8."""
@@ -295,7 +313,8 @@ def run(args: argparse.Namespace) -> int:
     path = Path(source)
     lexicon = args.lexicon
     own: Notation | None = None  # the notation of the position's moves: a saved game's own
-    if path.suffix.lower() in (".gcg", ".json"):  # a file, or a missing / unreadable one: say so, not "a CGP needs ..."
+    exported = _exported_cgp(source) if path.suffix.lower() == ".json" else None
+    if path.suffix.lower() in (".gcg", ".json") and exported is None:  # a missing file: say so, not "a CGP needs"
         from qiza.players.analyze_cli import load_record_and_notation
 
         # a GCG record, or a game saved by qiza (as qiza analyze reads them; its moves in its own notation)
@@ -319,7 +338,7 @@ def run(args: argparse.Namespace) -> int:
             raise QizaError("--turn is for a game record (.gcg, or a game saved by qiza); a CGP is one position")
         # a file, a .cgp name, or anything else that exists (a folder: say so, not "a CGP needs ...")
         named = is_file(source) or path.suffix.lower() == ".cgp" or exists(source)
-        text = _cgp_file_text(source) if named else source
+        text = exported if exported is not None else _cgp_file_text(source) if named else source
         note_lexicon_load(lexicon)
         game = game_from_cgp(text, lexicon)
         from qiza import cgp
