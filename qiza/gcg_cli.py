@@ -1,6 +1,7 @@
 """The ``qiza gcg`` subcommand: check GCG game records against the rules engine, show them, convert them.
 
-``qiza gcg check [--lexicon NAME|PATH] FILE...`` replays each file and prints the
+``qiza gcg check [--lexicon NAME|PATH] FILE...`` replays each file (a folder: its ``.gcg``
+files and its subfolders') and prints the
 number of events checked and every event whose recorded score or total differs from
 the engine's, then a total line; the exit status is 1 if anything differs or a file
 cannot be read. ``qiza gcg show FILE`` prints the final board and the score sheet;
@@ -13,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 from qiza import gcg
 from qiza.errors import QizaError
@@ -28,7 +30,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     check.add_argument("--lexicon", metavar="NAME|PATH",
                        help="also judge words (enable, twl06, sowpods or a word-list file)")
     check.add_argument("--quiet", "-q", action="store_true", help="only the differences and the total line")
-    check.add_argument("files", nargs="+", metavar="FILE", help="GCG game records")
+    check.add_argument("files", nargs="+", metavar="FILE", help="GCG game records, or folders of them")
     show = sub.add_parser("show", help="print the final board and the score sheet of a file")
     show.add_argument("file", metavar="FILE", help="a GCG game record")
     export = sub.add_parser("export", help="rewrite a file as strict GCG, or its final position as CGP / JSON")
@@ -55,10 +57,30 @@ def _load_lexicon(spec: str | None) -> Lexicon | None:
     return load_lexicon(spec)
 
 
+def _record_paths(paths: list[str]) -> list[tuple[str, str | None]]:
+    """Each path given, a folder as the ``.gcg`` files in it and its subfolders (in name
+    order), with why a folder holding none is nothing to check (else None)."""
+    found: list[tuple[str, str | None]] = []
+    for path in paths:
+        where = Path(path)
+        if not where.is_dir():
+            found.append((path, None))
+            continue
+        inside = sorted(str(p) for p in where.rglob("*") if p.is_file() and p.suffix.lower() == ".gcg")
+        found.extend((name, None) for name in inside)
+        if not inside:
+            found.append((path, "no GCG records (.gcg files) in this folder"))
+    return found
+
+
 def _check(args: argparse.Namespace) -> int:
     lexicon = _load_lexicon(args.lexicon)
     files = events = bad_files = differences = 0
-    for path in args.files:
+    for path, nothing in _record_paths(args.files):
+        if nothing is not None:
+            print(f"{path}: {nothing}")
+            differences += 1
+            continue
         files += 1
         record = gcg.load(path)
         problems = [f"  error: {e}" for e in record.errors]

@@ -938,3 +938,22 @@ def test_a_score_of_too_many_digits_is_named() -> None:
     assert "'666666666666...': scores and totals are numbers" in error and len(error) < 100
     record = gcg.loads("#player1 a Ann\n#player2 b Bob\n>a: AEINRST 8D RETAINS\n")
     assert "truncated event" in str(record.errors[0])
+
+
+def test_cli_check_reads_the_records_of_a_folder(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """'qiza gcg check ~/games/' said 'cannot read: Is a directory', where qiza analyze and
+    qiza puzzle read a folder's records."""
+    games = tmp_path / "games"
+    (games / "2026").mkdir(parents=True)
+    (games / "a.gcg").write_text("#player1 a A\n#player2 b B\n>a: ENORSTU 8F NOT +6 6\n")
+    (games / "2026" / "b.GCG").write_text("#player1 a A\n#player2 b B\n>a: ENORSTU 8F NOT +9 9\n")
+    (games / "notes.txt").write_text("not a record")
+    assert main(["gcg", "check", str(games)]) == 1
+    out = capsys.readouterr().out
+    assert f"{games / 'a.gcg'}: 1 move checked, ok" in out and f"{games / '2026' / 'b.GCG'}: 1 move" in out
+    assert "notes.txt" not in out and "total: 2 files, 2 moves checked, 1 difference in 1 file" in out
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert main(["gcg", "check", str(empty)]) == 1
+    out = capsys.readouterr().out
+    assert f"{empty}: no GCG records (.gcg files) in this folder" in out and "total: 0 files" in out
