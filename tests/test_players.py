@@ -869,6 +869,25 @@ def test_best_reads_the_position_gcg_export_writes_as_json(tmp_path: Path,
     assert "not a qiza saved game" in capsys.readouterr().err
 
 
+def test_best_says_a_saved_game_that_ended_is_over(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A game saved after a player resigned (no end in its GCG record) was ranked after its last
+    turn for a rack drawn at random ('the record does not give Ann's rack here'), as if it went
+    on; the saved game knows it is over."""
+    from qiza import savefile
+    from qiza.cli import main
+
+    game, path = _saved_game(tmp_path, 2)
+    game.resign(game.to_move)
+    savefile.save(game, path)
+    assert main(["best", str(path)]) == 1
+    captured = capsys.readouterr()
+    assert f"{path}: the game is over (a player resigned): --turn 1 to 2 gives the position before a turn" \
+        in captured.err
+    assert "drawn at random" not in captured.err
+    assert main(["best", "-n", "1", "--turn", "2", str(path)]) == 0
+    assert main(["analyze", str(path)]) == 0
+
+
 def test_analyze_refuses_an_unknown_lexicon_before_naming_it(capsys: pytest.CaptureFixture[str],
                                                               tmp_path: Path) -> None:
     """'Lexicon: NOSUCH' came out on standard output before the error saying there is no such lexicon."""

@@ -21,7 +21,7 @@ import shutil
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from qiza.errors import QizaError
 from qiza.game import Game, PlayerView
@@ -115,21 +115,33 @@ def load_record(path: str) -> GameRecord:
     return load_record_and_notation(path)[0]
 
 
-def load_record_and_notation(path: str) -> tuple[GameRecord, Notation]:
-    """:func:`load_record`, with the notation to write its moves in: a game saved by qiza, the
-    notation it was played in (the player typed H8 WORD across in the rule book's); a GCG
-    record, GCG's (tournament)."""
+class LoadedRecord(NamedTuple):
+    """A game record read by :func:`load_record_and_notation`."""
+
+    record: GameRecord
+    notation: Notation
+    """The notation to write its moves in: a game saved by qiza, the notation it was played in
+    (the player typed H8 WORD across in the rule book's); a GCG record, GCG's (tournament)."""
+    ended: str | None = None
+    """Why a game saved by qiza ended (an :class:`~qiza.sheet.EndReason` value), when it is over:
+    its GCG record may not say so (a resignation is a note)."""
+
+
+def load_record_and_notation(path: str) -> LoadedRecord:
+    """:func:`load_record`, with the notation to write its moves in and, for a saved game that
+    is over, why it ended (:class:`LoadedRecord`)."""
     from qiza import gcg, savefile
 
     if path.lower().endswith(".json"):
         game = savefile.load(path)
-        return gcg.from_game(game), game.rules.notation
+        ended = (game.end_reason.value if game.end_reason is not None else "it ended") if game.over else None
+        return LoadedRecord(gcg.from_game(game), game.rules.notation, ended)
     record = gcg.load(path)
     if record.errors and not record.events:  # unreadable, or nothing of a game in it: say why
         raise record.errors[0]
     if not record.events and not record.players:  # an empty file: not a lexicon chosen for its words
         raise QizaError(f"{path}: no game in it (no #player line, no move)")
-    return record, Notation.TOURNAMENT
+    return LoadedRecord(record, Notation.TOURNAMENT)
 
 
 def analyze(path: str, lexicon: str | None = None, player: str | None = None, engine_name: str = "static",
@@ -494,7 +506,7 @@ def run(args: argparse.Namespace) -> int:
 
     from qiza.players.best_cli import record_lexicon, warn_problems
 
-    record, notation = load_record_and_notation(args.record)  # a saved game's moves as they were typed
+    record, notation, _ = load_record_and_notation(args.record)  # a saved game's moves as they were typed
     warn_problems(record)
     if args.lexicon:
         note_lexicon_load(args.lexicon)

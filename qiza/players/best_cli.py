@@ -318,7 +318,11 @@ def run(args: argparse.Namespace) -> int:
         from qiza.players.analyze_cli import load_record_and_notation
 
         # a GCG record, or a game saved by qiza (as qiza analyze reads them; its moves in its own notation)
-        record, own = load_record_and_notation(source)
+        record, own, ended = load_record_and_notation(source)
+        if ended is not None and args.turn is None:  # after the last turn there is no position to rank
+            turns = sum(1 for event in record.events if event.is_turn)
+            raise QizaError(f"{source}: the game is over ({ended}): --turn 1 to {turns} gives the position "
+                            "before a turn")
         warn_problems(record)
         if not lexicon:
             lexicon, why = record_lexicon(record)
