@@ -888,6 +888,23 @@ def test_best_says_a_saved_game_that_ended_is_over(tmp_path: Path, capsys: pytes
     assert main(["analyze", str(path)]) == 0
 
 
+def test_best_reads_a_gcg_record_of_another_name(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A GCG record saved as game.txt (or without a suffix) was read by qiza analyze, but qiza
+    best took it for a CGP: 'a CGP position is one line; this text has 6 lines', or with --turn
+    '--turn is for a game record'."""
+    from qiza.cli import main
+
+    for name in ("game.txt", "game"):
+        record = tmp_path / name
+        record.write_text("\n" + ANALYSIS_RECORD)
+        assert main(["best", "-n", "1", "--turn", "2", str(record)]) == 0
+        assert "Bob to move, rack ADEEGIL" in capsys.readouterr().out
+    position = tmp_path / "position.txt"
+    position.write_text("/".join(["15"] * 15) + " AEINRST/ 0/0 0\n")
+    assert main(["best", "-n", "1", str(position)]) == 0  # a CGP file of any name is still one
+    assert "rack AEINRST" in capsys.readouterr().out
+
+
 def test_analyze_refuses_an_unknown_lexicon_before_naming_it(capsys: pytest.CaptureFixture[str],
                                                               tmp_path: Path) -> None:
     """'Lexicon: NOSUCH' came out on standard output before the error saying there is no such lexicon."""

@@ -272,6 +272,21 @@ MAX_CGP_BYTES = 2**20
 """The largest CGP file read (a position is one line of a few hundred characters)."""
 
 
+def _gcg_text(path: str) -> bool:
+    """Whether ``path`` is a file of another suffix than ``.gcg`` whose first line is a GCG
+    pragma or event (``#player1 ...``, ``>ann: ...``): a CGP line starts with the board."""
+    if path.lower().endswith(".cgp") or not is_file(path):
+        return False
+    from qiza.paths import read_regular
+
+    try:
+        head = read_regular(path, 2**24)[:4096].decode("latin-1")
+    except OSError:
+        return False
+    first = next((line.strip() for line in head.splitlines() if line.strip()), "")
+    return first.startswith(("#", ">"))
+
+
 def _exported_cgp(path: str) -> str | None:
     """The CGP of a position written as JSON by ``qiza gcg export --to json`` (its ``cgp``
     field), else None (a saved game, or a file that cannot be read: the saved game's reader
@@ -314,7 +329,8 @@ def run(args: argparse.Namespace) -> int:
     lexicon = args.lexicon
     own: Notation | None = None  # the notation of the position's moves: a saved game's own
     exported = _exported_cgp(source) if path.suffix.lower() == ".json" else None
-    if path.suffix.lower() in (".gcg", ".json") and exported is None:  # a missing file: say so, not "a CGP needs"
+    record_file = path.suffix.lower() in (".gcg", ".json") or _gcg_text(source)  # game.txt: a GCG record too
+    if record_file and exported is None:  # a missing file: say so, not "a CGP needs ..."
         from qiza.players.analyze_cli import load_record_and_notation
 
         # a GCG record, or a game saved by qiza (as qiza analyze reads them; its moves in its own notation)
