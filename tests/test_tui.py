@@ -1597,3 +1597,14 @@ def test_a_hint_ranks_plays_as_the_computer_does(monkeypatch: pytest.MonkeyPatch
     shown = [line.split() for line in lines[2:5]]
     assert [" ".join(row[:2]) for row in shown] == [game.format(option.move) for option in best]
     assert shown[0][:2] != ["D8", "ZiRAM"] and shown[0][3] == "O?" and shown[0][4] == f"{best[0].equity:.1f}"
+
+
+def test_pattern_without_a_pattern_says_how_to_give_one(monkeypatch: pytest.MonkeyPatch,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """'pattern' alone answered "'' is not a pattern of english letters ...", where 'check' and
+    'hooks' alone say what to type."""
+    status, out = play(["-p", "Ann", "-p", "computer:easy", "--first-player", "fixed", "--seed", "3", "--no-save"],
+                       ["pattern", "pattern  ", "quit"], monkeypatch, capsys)
+    assert status == 0
+    assert out.count("Say which pattern, e.g. 'pattern Q?I*' (? one letter, * any letters).") == 2
+    assert "'' is not a pattern" not in out

@@ -826,6 +826,9 @@ class Session:
     def do_pattern(self, seat: int, rest: str) -> str:
         if not self._word_tools():
             return STAY
+        if not rest.strip():
+            self.say("Say which pattern, e.g. 'pattern Q?I*' (? one letter, * any letters).")
+            return STAY
         self._word_list(f"Words matching {rest.upper()}", self.game.lexicon.matching(reader(self.game.lexicon)(rest)))
         return STAY
 
