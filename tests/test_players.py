@@ -624,7 +624,9 @@ def test_best_cli_on_a_game_record_without_a_lexicon(capsys: pytest.CaptureFixtu
     best_cli.configure(parser)
     assert best_cli.run(parser.parse_args([str(record), "--turn", "2", "-n", "3"])) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == "Lexicon: TWL06 (the record names none; TWL06 accepts the most of its words; --lexicon to choose)"
+    # fits an 80-column terminal: 'the record names none; TWL06 accepts the most of its words; --lexicon to
+    # choose' made a line of 96
+    assert out[0] == "Lexicon: TWL06 (none named; it accepts the most words; --lexicon chooses)"
     assert "lexicon TWL06" in out[1]
     # real placements are found (not only exchanges, as with an empty word graph)
     assert out[2].startswith("Moves in tournament notation")
@@ -686,7 +688,7 @@ def test_analyze_rates_each_turn_against_the_best_move(capsys: pytest.CaptureFix
     assert main(["analyze", str(record), "--player", "ann"]) == 0
     out = capsys.readouterr().out.splitlines()
     # no #lexicon line: the built-in list accepting the most words (VOXD is in neither)
-    assert out[0] == "Lexicon: TWL06 (the record names none; TWL06 accepts the most of its words; --lexicon to choose)"
+    assert out[0] == "Lexicon: TWL06 (none named; it accepts the most words; --lexicon chooses)"
     assert out[1] == "Moves in tournament notation (as in GCG files): 8H reads across, H8 reads down."
     assert out[2].split()[:4] == ["turn", "player", "rack", "played"]
     assert out[-1].split()[:3] == ["ann", "3", "3"]  # 3 turns, 3 rated (the pass too)
@@ -728,8 +730,8 @@ def test_a_record_without_a_lexicon_is_judged_by_the_list_that_accepts_its_words
     from qiza.players.best_cli import record_lexicon
 
     collins = gcg.loads("#player1 ann Ann\n#player2 bob Bob\n>ann: AEFGHTY 8H FY +16 16\n")
-    assert record_lexicon(collins) == ("sowpods", "the record names none; SOWPODS accepts the most of its "
-                                                  "words; --lexicon to choose")
+    assert record_lexicon(collins) == ("sowpods", "none named; it accepts the most words; --lexicon chooses")
+    assert len(f"Lexicon: SOWPODS ({record_lexicon(collins)[1]})") <= 80
     assert record_lexicon(gcg.loads(ANALYSIS_RECORD))[0] == "twl06"
     named = gcg.loads("#lexicon CSW21\n" + ANALYSIS_RECORD)
     assert record_lexicon(named) == ("sowpods", "the closest built-in list to the record's CSW21")
