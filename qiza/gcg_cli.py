@@ -19,7 +19,7 @@ from pathlib import Path
 from qiza import gcg
 from qiza.errors import QizaError
 from qiza.lexicon import Lexicon, load_lexicon
-from qiza.paths import is_file
+from qiza.paths import is_dir, is_file
 from qiza.text import plural
 
 
@@ -63,7 +63,7 @@ def _record_paths(paths: list[str]) -> list[tuple[str, str | None]]:
     found: list[tuple[str, str | None]] = []
     for path in paths:
         where = Path(path)
-        if not where.is_dir():
+        if not is_dir(where):  # a name too long to be a path is a file to say so of
             found.append((path, None))
             continue
         inside = sorted(str(p) for p in where.rglob("*") if p.is_file() and p.suffix.lower() == ".gcg")

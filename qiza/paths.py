@@ -50,6 +50,15 @@ def is_file(name: str | os.PathLike[str]) -> bool:
         return False
 
 
+def is_dir(name: str | os.PathLike[str]) -> bool:
+    """Whether ``name`` is the path of a folder; False for a name that cannot be a path here,
+    as :func:`is_file`."""
+    try:
+        return Path(name).is_dir()
+    except (OSError, ValueError):
+        return False
+
+
 def exists(name: str | os.PathLike[str]) -> bool:
     """Whether ``name`` names anything in the file system (a folder, a device, a broken link
     too); False for a name that cannot be a path here, as :func:`is_file`."""

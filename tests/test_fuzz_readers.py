@@ -593,6 +593,8 @@ LONG_NAME = "A" * 5000
     (["best", "{name}.gcg"], "cannot read"),
     (["best", "{name}.cgp"], "cannot read"),
     (["gcg", "check", "{name}.gcg"], None),
+    (["puzzle", "{name}.gcg"], "no such file or folder"),
+    (["analyze", "{name}.gcg", "{name}.json"], "no such file or folder"),
 ])
 def test_names_that_cannot_be_paths_get_one_line(capsys: pytest.CaptureFixture[str], name: str,
                                                  args: list[str], message: str) -> None:

@@ -21,6 +21,7 @@ from typing import Any
 
 from qiza.errors import QizaError
 from qiza.lexicon import Lexicon, load_lexicon
+from qiza.paths import exists, is_dir
 from qiza.players.analyze_cli import TurnAnalysis, analyze_record, load_record
 from qiza.players.cluster import run_many
 from qiza.text import cut, pad
@@ -54,12 +55,12 @@ def record_files(paths: Sequence[str]) -> list[str]:
     found: list[str] = []
     for path in paths:
         where = Path(path)
-        if where.is_dir():
+        if is_dir(where):  # a name too long to be a path: said not to exist below
             inside = sorted(str(p) for p in where.rglob("*") if p.is_file() and p.suffix.lower() in RECORD_SUFFIXES)
             if not inside:
                 raise QizaError(f"{path}: no game records (.gcg or .json files) in this folder")
             found.extend(inside)
-        elif where.exists():
+        elif exists(where):
             found.append(path)
         else:
             raise QizaError(f"{path}: no such file or folder")
