@@ -71,13 +71,19 @@ def test_a_phony_is_named_and_the_player_tries_again() -> None:
     assert down.lost == result.lost
 
 
-def test_puzzles_from_the_costly_turns_of_records(tmp_path: Path) -> None:
+def _beginner_against_hard(folder: Path) -> Game:
+    """Twelve turns of a beginner (Ann) against the hard computer, written to ``folder/game.gcg``."""
     lexicon = load_lexicon("enable")
     game = Game(CLASSIC, players=["Ann", "Bob"], lexicon=lexicon, seed=12)
     players = [make_player("beginner", lexicon, seed=1), make_player("hard", lexicon, seed=2)]
     while not game.over and len(game.history) < 12:
         game.play(players[game.to_move].choose(game.view(game.to_move)))
-    (tmp_path / "game.gcg").write_text(gcg.dumps(gcg.from_game(game)), encoding="utf-8")
+    (folder / "game.gcg").write_text(gcg.dumps(gcg.from_game(game)), encoding="utf-8")
+    return game
+
+
+def test_puzzles_from_the_costly_turns_of_records(tmp_path: Path) -> None:
+    _beginner_against_hard(tmp_path)
     found = from_records([str(tmp_path)], None, "Ann", 5.0, 10, seed=1)
     assert found, "the beginner's play lost 5 equity somewhere"
     record = gcg.load(str(tmp_path / "game.gcg"))
@@ -94,12 +100,7 @@ def test_the_move_played_is_written_in_the_puzzles_notation(tmp_path: Path) -> N
     """A puzzle of a record, asked in the rule book notation (the default), said 'the player
     played C13 (E)L': the record's tournament notation, which in the rule book's reads across
     from C13, another move than the one played (13C (E)L down)."""
-    lexicon = load_lexicon("enable")
-    game = Game(CLASSIC, players=["Ann", "Bob"], lexicon=lexicon, seed=12)
-    players = [make_player("beginner", lexicon, seed=1), make_player("hard", lexicon, seed=2)]
-    while not game.over and len(game.history) < 12:
-        game.play(players[game.to_move].choose(game.view(game.to_move)))
-    (tmp_path / "game.gcg").write_text(gcg.dumps(gcg.from_game(game)), encoding="utf-8")
+    game = _beginner_against_hard(tmp_path)
     for notation in Notation:
         found = from_records([str(tmp_path)], None, "Ann", 5.0, 10, seed=1, notation=notation)
         assert found

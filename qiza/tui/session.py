@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import RenderableType
 from rich.table import Table
@@ -34,6 +34,9 @@ from qiza.tui.savelock import lock_path
 from qiza.tui.terminal import Terminal
 from qiza.tui.warmup import WarmUp
 from qiza.wordtools import reader, typed_word
+
+if TYPE_CHECKING:
+    from qiza.players.engine import StaticPlayer
 
 __all__ = ["Seat", "Settings", "Session", "user_data_dir", "COMMANDS", "EXTRA_KEY"]
 
@@ -264,7 +267,7 @@ class Session:
     _drawn: tuple[int, tuple[int, str] | None, int, int, int | None] | None = None
     _force: bool = False
     _warm: WarmUp | None = None
-    _hinter: Any = None
+    _hinter: StaticPlayer | None = None
     """The static player whose ranking ``hint`` shows (made at the first hint)."""
     _offered: int | None = None
     """Index in the score sheet of the last play offered to the other players for challenge."""
