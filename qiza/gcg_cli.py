@@ -130,7 +130,9 @@ def _show(args: argparse.Namespace) -> int:
     from qiza import text
 
     record, result = _replayed(args.file)
-    for problem in [*record.errors, *record.warnings]:
+    for problem in record.errors:  # lines the reader could not take: what is shown lacks them
+        print(f"error: {problem}", file=sys.stderr)
+    for problem in record.warnings:
         print(f"warning: {problem}", file=sys.stderr)
     print(text.board_text(result.game.board, last=result.game.last_play()))
     print()
@@ -138,7 +140,7 @@ def _show(args: argparse.Namespace) -> int:
     print(text.score_sheet(result.game))
     for difference in result.differences:
         print(f"differs: {difference}", file=sys.stderr)
-    return 1 if result.differences else 0
+    return 1 if result.differences or record.errors else 0
 
 
 def _unique_nicknames(record: gcg.GameRecord) -> list[str]:

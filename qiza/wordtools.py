@@ -32,6 +32,17 @@ ALIASES: dict[str, list[str]] = {"check": ["valid"], "anagram": ["anagrams"], "h
 _ACTION_OF = {alias: action for action, aliases in ALIASES.items() for alias in aliases}
 
 
+def _word_length(text: str) -> int:
+    """A length of word for ``--min``: 1 to 99 letters."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= 99:
+        raise argparse.ArgumentTypeError(f"a word length from 1 to 99, not {text!r}")
+    return value
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the ``qiza words`` arguments."""
     parser.add_argument("--lexicon", "-l", default="enable", metavar="NAME|PATH",
@@ -45,7 +56,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                                  help="words made of a rack's tiles (? is a blank, [CH] one tile)")
     anagram.add_argument("rack")
     anagram.add_argument("--partial", "-p", action="store_true", help="also words using only some of the tiles")
-    anagram.add_argument("--min", type=int, default=2, metavar="N", help="shortest word to show (default 2)")
+    anagram.add_argument("--min", type=_word_length, default=2, metavar="N", help="shortest word to show (default 2)")
     hooks = actions.add_parser("hooks", aliases=ALIASES["hooks"], help="letters that go before and after a word")
     hooks.add_argument("word")
     actions.add_parser("twos", aliases=ALIASES["twos"], help="all two-letter words")

@@ -957,3 +957,15 @@ def test_cli_check_reads_the_records_of_a_folder(capsys: pytest.CaptureFixture[s
     assert main(["gcg", "check", str(empty)]) == 1
     out = capsys.readouterr().out
     assert f"{empty}: no GCG records (.gcg files) in this folder" in out and "total: 0 files" in out
+
+
+def test_show_says_a_record_has_errors_and_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """'qiza gcg show' printed the lines the reader could not take as warnings and exited 0, as
+    if the game shown were the whole record; 'gcg check' counts them as errors."""
+    path = tmp_path / "cut.gcg"
+    path.write_text("#player1 ann Ann\n#player2 bob Bob\n>ann: DINNVWY 8D WINDY +32 32\n>bob: ADEEGIL 7C GALE\n")
+    assert main(["gcg", "show", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert f"error: {path}:4: truncated event" in err and "warning:" not in err, err
+    path.write_text("#player1 ann Ann\n#player2 bob Bob\n>ann: DINNVWY 8D WINDY +32 32\n")
+    assert main(["gcg", "show", str(path)]) == 0

@@ -267,6 +267,12 @@ def test_words_anagram(capsys: pytest.CaptureFixture[str]) -> None:
     assert "QAT" in out.split()
     code, out = run(capsys, "anagram", "QXZ")
     assert out == "(0 words)\n"
+    code, out = run(capsys, "anagram", "QAT", "--partial", "--min", "3")
+    assert out.split() == ["QAT", "(1", "word)"]
+    for bad in ("-1", "0", "x", "100"):  # '--min -1' listed every word as if it were 2
+        with pytest.raises(SystemExit):
+            run(capsys, "anagram", "QAT", "--partial", "--min", bad)
+        assert f"a word length from 1 to 99, not {bad!r}" in capsys.readouterr().err
 
 
 def test_words_hooks_twos_threes_pattern(capsys: pytest.CaptureFixture[str]) -> None:
