@@ -1313,12 +1313,18 @@ def test_a_game_left_alone_can_be_claimed_after_a_reminder(club: Club) -> None:
     assert {"a": ann, "b": bob}[mover].post(f"/api/games/{game_id}/claim", json=own).status_code == 409
 
 
-def test_reminding_again_does_not_put_off_a_claim(club: Club) -> None:
+def _game_of_three(club: Club, **options: Any) -> tuple[Any, str, dict[str, str], int]:
+    """A game of Ann, Bob and Cy, every seat held by one browser (``options``: more of the new
+    game's fields): the browser, the game's id, the seats' tokens and the seat to move."""
     host = club.browser()
     created = post(host, "/api/games", {"seats": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cy"}],
-                                        "claim_all": True}, 201)
+                                        "claim_all": True, **options}, 201)
     game_id, tokens = created["id"], created["tokens"]
-    mover = host.get(f"/api/games/{game_id}").json()["to_move"]
+    return host, game_id, tokens, host.get(f"/api/games/{game_id}").json()["to_move"]
+
+
+def test_reminding_again_does_not_put_off_a_claim(club: Club) -> None:
+    host, game_id, tokens, mover = _game_of_three(club)
     waiter, friend = [seat for seat in range(3) if seat != mover]
     body = {"seat": waiter, "token": tokens[str(waiter)]}
     club.time.advance(61)
@@ -1456,11 +1462,7 @@ def test_two_rated_games_of_the_same_players_ending_at_once_are_both_rated_postg
 
 
 def test_a_player_of_three_past_the_most_overtime_is_out_and_the_clocks_go_on(club: Club) -> None:
-    host = club.browser()
-    created = post(host, "/api/games", {"seats": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cy"}],
-                                        "claim_all": True, "time_control": {"minutes": 1, "max_overtime": 1}}, 201)
-    game_id, tokens = created["id"], created["tokens"]
-    mover = host.get(f"/api/games/{game_id}").json()["to_move"]
+    host, game_id, tokens, mover = _game_of_three(club, time_control={"minutes": 1, "max_overtime": 1})
     club.time.advance(120)
     assert club.service.sweep_clocks() == 1
     state = host.get(f"/api/games/{game_id}").json()
@@ -1486,11 +1488,7 @@ def test_a_player_of_three_past_the_most_overtime_is_out_and_the_clocks_go_on(cl
 
 
 def test_a_player_of_three_out_of_the_game_cannot_remind_claim_or_abort(club: Club) -> None:
-    host = club.browser()
-    created = post(host, "/api/games", {"seats": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cy"}],
-                                        "claim_all": True}, 201)
-    game_id, tokens = created["id"], created["tokens"]
-    mover = host.get(f"/api/games/{game_id}").json()["to_move"]
+    host, game_id, tokens, mover = _game_of_three(club)
     gone = (mover + 1) % 3
     act(host, game_id, {"seat": gone, "token": tokens[str(gone)]}, "resign")
     club.time.advance(61)
@@ -1505,11 +1503,7 @@ def test_a_player_of_three_out_of_the_game_cannot_remind_claim_or_abort(club: Cl
 
 
 def test_an_action_after_the_flag_fell_in_a_game_of_three_takes_the_player_out(club: Club) -> None:
-    host = club.browser()
-    created = post(host, "/api/games", {"seats": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cy"}],
-                                        "claim_all": True, "time_control": {"minutes": 1, "max_overtime": 0}}, 201)
-    game_id, tokens = created["id"], created["tokens"]
-    mover = host.get(f"/api/games/{game_id}").json()["to_move"]
+    host, game_id, tokens, mover = _game_of_three(club, time_control={"minutes": 1, "max_overtime": 0})
     club.time.advance(61)  # no sweep ran: the late move itself finds the flag down
     refused = act(host, game_id, {"seat": mover, "token": tokens[str(mover)]}, "pass", status=409)
     assert refused["error"]["code"] == "out_of_time" and "the others play on" in refused["error"]["message"]

@@ -363,6 +363,13 @@ class Evaluation:
     """Weight of leave values in this position (less as the bag runs out)."""
 
 
+def unseen_points(view: PlayerView) -> float:
+    """Face value of the tiles the player of ``view`` cannot see once the bag is empty (what
+    going out earns); 0.0 while the bag has tiles (the end-of-game terms do not apply)."""
+    rules = view.rules
+    return float(rack_counts(view.unseen, rules.tile_set).dot(tile_values_of(rules))) if view.bag_count == 0 else 0.0
+
+
 def leave_weight(settings: StaticSettings, rules: Rules, bag_count: int) -> float:
     """How much leave values count: less as the bag runs out."""
     rack_size = rules.rack_size
@@ -496,7 +503,7 @@ class StaticPlayer(BasePlayer):
         rules = view.rules
         gen = self.generator(rules)
         ts = rules.tile_set
-        unseen = float(rack_counts(view.unseen, ts).dot(tile_values_of(rules))) if view.bag_count == 0 else 0.0
+        unseen = unseen_points(view)
         hot = self._hot_squares(rules) if view.board.is_empty() else None
         odds = self._odds(rules)
         return evaluate_position(gen, self.model_for(rules), self.settings, rules,
@@ -527,12 +534,12 @@ class StaticPlayer(BasePlayer):
         rack kept (its leave value, faded as the bag runs out; with the bag empty, the stuck-tile
         penalty of every tile on it). For judging a pass (``qiza analyze``); the engine itself
         passes only when it has no placement and cannot exchange."""
-        ev = self.evaluate(view)
         rules = view.rules
-        unseen = float(rack_counts(view.unseen, rules.tile_set).dot(tile_values_of(rules))) if view.bag_count == 0 else 0.0
-        kept = leave_equities(ev.leaves, self.settings, rules, view.bag_count, unseen)
-        full = ev.leaves.full if ev.rack.sum() else 0
-        return Option(Pass(), 0, counts_text(ev.rack, rules.tile_set), float(kept[full]))
+        rack = rack_counts(view.rack, rules.tile_set)  # the rack's sub-leaves only: no move generated
+        leaves = with_bingo_odds(self.model_for(rules).rack_leaves(rack), self.settings, self._odds(rules))
+        kept = leave_equities(leaves, self.settings, rules, view.bag_count, unseen_points(view))
+        full = leaves.full if rack.sum() else 0
+        return Option(Pass(), 0, counts_text(rack, rules.tile_set), float(kept[full]))
 
     def ranked(self, view: PlayerView, top: int | None = None, *, with_exchanges: bool = True) -> list[Option]:
         """The engine's options (placements and exchanges), best equity first."""
@@ -563,7 +570,7 @@ class StaticPlayer(BasePlayer):
         rules = view.rules
         gen = self.generator(rules)
         ts = rules.tile_set
-        unseen = float(rack_counts(view.unseen, ts).dot(tile_values_of(rules))) if view.bag_count == 0 else 0.0
+        unseen = unseen_points(view)
         odds = self._odds(rules)
         rack = rack_counts(view.rack, ts)
         leaves = with_bingo_odds(self.model_for(rules).rack_leaves(rack), self.settings, odds)

@@ -26,13 +26,12 @@ from typing import Generic, NamedTuple, TypeVar
 
 import numpy as np
 
-from qiza.analysis import rack_counts
 from qiza.errors import QizaError
 from qiza.game import Game, PlayerView
 from qiza.lexicon import Lexicon, load_lexicon
 from qiza.move import Exchange, Move, Pass, Place, format_move, parse_move
 from qiza.players.analyze_cli import equity_threshold, move_key
-from qiza.players.engine import Option, StaticPlayer, leave_equities, tile_values_of
+from qiza.players.engine import Option, StaticPlayer, leave_equities, unseen_points
 from qiza.rules import CLASSIC, Notation
 from qiza.text import input_line, plural
 
@@ -173,9 +172,7 @@ def tied_best(player: StaticPlayer, view: PlayerView) -> bool:
         equity = ev.equity
     else:
         rules = view.rules
-        unseen = float(rack_counts(view.unseen, rules.tile_set).dot(tile_values_of(rules))) if view.bag_count == 0 \
-            else 0.0
-        per_code = leave_equities(ev.leaves, player.settings, rules, view.bag_count, unseen)
+        per_code = leave_equities(ev.leaves, player.settings, rules, view.bag_count, unseen_points(view))
         milli = np.round(per_code * 1000).astype(np.int64)
         equity = ev.moves.score.astype(np.int64) * 1000 + milli[ev.leave]
     return int(np.count_nonzero(equity == equity.max())) > 1
