@@ -12,10 +12,13 @@ no word graph), as on a machine where qiza was just installed:
 * the full compile: ``python -m qiza.coldstart`` (what runs in the background meanwhile),
   and the time until the background compile of the terminal run has finished;
 * puzzles (``--puzzles``, alone): ``qiza serve``, then the puzzles page's first requests (the
-  number the server draws and its puzzle), then a puzzle that waits for the compiled code.
+  number the server draws and its puzzle), then a puzzle whose game has a tie;
+* a direct link (``--direct N...``): ``qiza serve``, then ``/puzzles/N`` and its puzzle, from a
+  fresh cache for each number.
 
     python benchmarks/coldstart.py [--skip-compile] [--per-function]
     python benchmarks/coldstart.py --puzzles [--port N]
+    python benchmarks/coldstart.py --direct N [N...] [--port N]
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -117,10 +121,10 @@ def _stop_compiles(cache: str) -> None:
                 os.kill(int(proc.name), signal.SIGTERM)
 
 
-def puzzles(cache: str, port: int, tied: int = 1) -> tuple[float, float, float]:
-    """Seconds from starting ``qiza serve`` to its answering, to the page's first puzzle
-    (``GET /api/puzzles/random``, then that puzzle) and then to puzzle ``tied`` (whose game
-    has a tie, so it waits for the compiled code)."""
+@contextlib.contextmanager
+def _serving(cache: str, port: int) -> Iterator[tuple[str, float, float]]:
+    """``qiza serve`` on an empty cache: its address, the time it started and the seconds until it
+    answered; stopped afterwards with the background compile it started."""
     import httpx
 
     url = f"http://127.0.0.1:{port}"
@@ -136,7 +140,20 @@ def puzzles(cache: str, port: int, tied: int = 1) -> tuple[float, float, float]:
                 if proc.poll() is not None or time.perf_counter() - t0 > 300:
                     raise SystemExit("qiza serve did not start") from None
                 time.sleep(0.1)
-        up = time.perf_counter() - t0
+        yield url, t0, time.perf_counter() - t0
+    finally:
+        proc.terminate()
+        proc.wait(60)
+        _stop_compiles(cache)
+
+
+def puzzles(cache: str, port: int, tied: int = 1) -> tuple[float, float, float]:
+    """Seconds from starting ``qiza serve`` to its answering, to the page's first puzzle
+    (``GET /api/puzzles/random``, then that puzzle) and then to puzzle ``tied`` (whose game
+    has a tie between plays of the best equity)."""
+    import httpx
+
+    with _serving(cache, port) as (url, t0, up):
         drawn = httpx.get(f"{url}/api/puzzles/random", timeout=900)
         # (a server from before GET /api/puzzles/random: the page drew the number itself)
         number = drawn.json()["number"] if drawn.status_code == 200 else random.randint(1, 100_000)
@@ -144,10 +161,17 @@ def puzzles(cache: str, port: int, tied: int = 1) -> tuple[float, float, float]:
         first = time.perf_counter() - t0
         httpx.get(f"{url}/api/puzzles/{tied}", timeout=900).raise_for_status()
         return up, first, time.perf_counter() - t0 - first
-    finally:
-        proc.terminate()
-        proc.wait(60)
-        _stop_compiles(cache)
+
+
+def direct(cache: str, port: int, number: int) -> tuple[float, float]:
+    """Seconds from starting ``qiza serve`` to its answering, and to puzzle ``number`` asked for
+    first (a direct link to ``/puzzles/N``: its page, then the puzzle it asks for)."""
+    import httpx
+
+    with _serving(cache, port) as (url, t0, up):
+        httpx.get(f"{url}/puzzles/{number}", timeout=900).raise_for_status()
+        httpx.get(f"{url}/api/puzzles/{number}", timeout=900).raise_for_status()
+        return up, time.perf_counter() - t0
 
 
 def full_compile(cache: str) -> float:
@@ -198,17 +222,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--puzzles", action="store_true",
                         help="the web's puzzles alone: qiza serve, the page's first puzzle, then one that waits "
                              "for the compiled code")
-    parser.add_argument("--port", type=int, default=0, help="the port of --puzzles' server (default: a free one)")
+    parser.add_argument("--direct", type=int, nargs="+", metavar="N",
+                        help="puzzles N asked for first (a direct link to /puzzles/N), each from a fresh cache")
+    parser.add_argument("--port", type=int, default=0, help="the port of --puzzles' and --direct's server (default: "
+                                                            "a free one)")
     parser.add_argument("--per-function", action="store_true",
                         help="also compile once more, timing each compiled function (where the time goes)")
     args = parser.parse_args(argv)
     load = " ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"load average: {load} on {os.cpu_count()} CPUs")
+    if args.direct:
+        for number in args.direct:
+            with tempfile.TemporaryDirectory() as cache:
+                up, answered = direct(cache, args.port or _free_port(), number)
+            load = " ".join(f"{x:.1f}" for x in os.getloadavg())
+            print(f"puzzle {number} asked for first: qiza serve answers after {up:.1f} s, the puzzle after "
+                  f"{answered:.1f} s (load {load})")
+        return 0
     if args.puzzles:
         with tempfile.TemporaryDirectory() as cache:
             up, first, tied = puzzles(cache, args.port or _free_port())
         print(f"puzzles: qiza serve answers after {up:.1f} s, the page's first puzzle after {first:.1f} s; "
-              f"then puzzle 1 (a tie: the compiled code) {tied:.1f} s")
+              f"then puzzle 1 (a tie) {tied:.1f} s")
         return 0
     with tempfile.TemporaryDirectory() as cache:
         first, compiled = terminal(cache)

@@ -1,12 +1,13 @@
 """Puzzles on a fresh install (qiza.players.puzzle_cli.self_play_puzzle while qiza.coldstart
-compiles in the background): puzzle N is the same puzzle as once the compiled code is ready,
-made without compiled code when the Python move generator chooses every move as the compiled
-one does, and the numpy kernels the static player uses meanwhile give the compiled numbers."""
+compiles in the background): puzzle N is the same puzzle as once the compiled code is ready, made
+without compiled code even when two plays of its game share the best equity (the puzzles' games
+break ties by tie_order on either move generator), and the numpy kernels the static player uses
+meanwhile give the compiled numbers."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -16,20 +17,22 @@ pytest.importorskip("fastapi")
 pytest.importorskip("sqlalchemy")
 
 from qiza import coldstart
+from qiza.game import Game, PlayerView
 from qiza.lexicon import Lexicon, load_lexicon
-from qiza.players import bingo_nb, bingo_py, leaves_nb, puzzle_cli
-from qiza.players.engine import bingo_odds
+from qiza.move import Direction, Place, format_move
+from qiza.players import bingo_nb, bingo_py, leaves_nb
+from qiza.players.engine import Option, StaticPlayer, bingo_odds
 from qiza.players.leaves import model_for_tile_set
-from qiza.players.puzzle_cli import Puzzle, self_play_puzzle, tie_order
-from qiza.rules import CLASSIC
+from qiza.players.puzzle_cli import TIE, Puzzle, PuzzlePlayer, in_tie_order, self_play_puzzle, tie_order
+from qiza.rules import CLASSIC, Notation
 from qiza.web.puzzles import position_json
 
 TIE_FREE = 11
-"""A puzzle whose game has no two plays of the best equity at a move: made without compiled code."""
+"""A puzzle whose game has no two plays of the best equity at a move."""
 WITH_TIES = (2, 3)
-"""Puzzles whose games have (at the opening; at a later move): the compiled generator decides.
-(These depend on the engine: after a change of leave values, test_a_tie_at_the_best_move_is_seen
-says whether they still are what they are chosen for.)"""
+"""Puzzles whose games have two plays of the best equity (at the opening; at the 11th move), as
+test_the_games_of_these_puzzles_have_ties checks (they depend on the engine: after a change of
+leave values, other numbers may be needed)."""
 
 
 @pytest.fixture(scope="module")
@@ -61,20 +64,57 @@ def test_a_puzzle_made_while_compiling_is_the_same_puzzle(enable: Lexicon, monke
     after = {n: made(self_play_puzzle(enable, n)) for n in (TIE_FREE, *WITH_TIES)}
     monkeypatch.setattr(coldstart, "_fallback", True)  # as on a fresh install, compiling in the background
     assert not coldstart.use_compiled()
-    for number in WITH_TIES:
-        assert made(self_play_puzzle(enable, number)) == after[number], number
-    forbid_compiled_code(monkeypatch)
-    assert made(self_play_puzzle(enable, TIE_FREE)) == after[TIE_FREE]  # and without compiled code
-    with pytest.raises(AssertionError, match="compiled code called"):
-        self_play_puzzle(enable, WITH_TIES[0])  # (which the others need)
+    forbid_compiled_code(monkeypatch)  # nothing waits for the compiled code, nor compiles it
+    for number in (TIE_FREE, *WITH_TIES):
+        assert made(self_play_puzzle(enable, number)) == after[number], number  # the position, rack, every play
 
 
-def test_a_tie_at_the_best_move_is_seen(enable: Lexicon, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(coldstart, "_fallback", True)
-    for number in WITH_TIES:
-        with pytest.raises(puzzle_cli._NeedsCompiled):
-            puzzle_cli._self_play(enable, number, compiled=False)
-    assert puzzle_cli._self_play(enable, TIE_FREE, compiled=False).ranked()
+def tied_moves(enable: Lexicon, number: int, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The moves of puzzle ``number``'s game (0 the opening) at which plays share the best equity."""
+    ties: list[int] = []
+    chosen: list[Option] = []
+    real = StaticPlayer.best_options
+
+    def spied(self: StaticPlayer, view: PlayerView, within: float) -> list[Option]:
+        best = real(self, view, within)
+        if len(best) > 1:
+            ties.append(len(chosen))
+            assert len({o.move for o in best}) == len(best)
+            assert max(o.equity for o in best) - min(o.equity for o in best) <= TIE
+        chosen.append(min(best, key=lambda o: tie_order(o.move)))
+        return best
+
+    with monkeypatch.context() as m:
+        m.setattr(StaticPlayer, "best_options", spied)
+        game = self_play_puzzle(enable, number).game
+    assert [o.move for o in chosen] == [r.move for r in game.history]  # the first of each tie by tie_order
+    return ties
+
+
+def test_the_games_of_these_puzzles_have_ties(enable: Lexicon, monkeypatch: pytest.MonkeyPatch) -> None:
+    opening, later = WITH_TIES
+    assert tied_moves(enable, opening, monkeypatch)[0] == 0
+    assert any(move > 0 for move in tied_moves(enable, later, monkeypatch))
+    assert tied_moves(enable, TIE_FREE, monkeypatch) == []
+    monkeypatch.setattr(coldstart, "_fallback", True)  # and so without the compiled code
+    assert tied_moves(enable, opening, monkeypatch)[0] == 0
+
+
+def test_the_generators_break_a_tie_differently(enable: Lexicon, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Why the puzzles' games break ties themselves: at the opening of puzzle 2's game, ``hard``
+    plays one of the plays of the best equity with the compiled move generator and another with
+    the Python one."""
+    seed = int(re.search(r"seed (\d+)", self_play_puzzle(enable, WITH_TIES[0]).source).group(1))  # type: ignore[union-attr]
+    view = Game(CLASSIC, players=["Ann", "Bob"], lexicon=enable, seed=seed).view(0)
+    compiled, puzzles = StaticPlayer(enable).choose(view), PuzzlePlayer(enable).choose(view)
+    with monkeypatch.context() as m:
+        m.setattr(coldstart, "_fallback", True)
+        python = StaticPlayer(enable).choose(view)
+        assert PuzzlePlayer(enable).choose(view) == puzzles
+    assert compiled != python
+    best = [o.move for o in StaticPlayer(enable).best_options(view, TIE)]
+    assert {compiled, python} <= set(best)
+    assert puzzles == min(best, key=tie_order)
 
 
 def test_plays_of_the_same_equity_are_ranked_in_a_fixed_order(enable: Lexicon) -> None:
@@ -82,6 +122,13 @@ def test_plays_of_the_same_equity_are_ranked_in_a_fixed_order(enable: Lexicon) -
     keys = [(-o.equity, tie_order(o.move)) for o in options]
     assert keys == sorted(keys)
     assert len({o.equity for o in options}) < len(options)  # there are ties to order
+
+
+def test_equities_the_same_but_for_rounding_are_a_tie() -> None:
+    a, b, c = (Place(7, col, Direction.ACROSS, "AB") for col in (9, 8, 7))
+    near = [Option(a, 10, "", 1.1 + 2.2), Option(b, 10, "", 3.3), Option(c, 10, "", 3.3 - 0.01)]
+    assert near[0].equity != near[1].equity  # 3.3000000000000003 and 3.3
+    assert [o.move for o in in_tie_order(near)] == [b, a, c]
 
 
 def test_the_numpy_kernels_give_the_compiled_numbers(enable: Lexicon, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -113,48 +160,39 @@ def test_the_numpy_kernels_give_the_compiled_numbers(enable: Lexicon, monkeypatc
     assert leaves > 1000
 
 
-class Numbers:
-    """Stands in for the random numbers of the starting puzzle."""
-
-    def __init__(self, numbers: list[int]) -> None:
-        self.numbers = iter(numbers)
-
-    def randint(self, low: int, high: int) -> int:
-        number = next(self.numbers)
-        assert low <= number <= high
-        return number
-
-
-def test_a_fresh_server_starts_with_a_puzzle_it_makes_at_once(enable: Lexicon, tmp_path: Path,
-                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_fresh_server_makes_a_puzzle_with_a_tie_at_once(enable: Lexicon, tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A direct link to ``/puzzles/N`` of a game with a tie: the same puzzle, made without the
+    compiled code (it waited for its compile: from half a minute to a few minutes)."""
     from fastapi.testclient import TestClient
 
-    from qiza.web import puzzles as web_puzzles
     from qiza.web.app import create_app
 
-    expected = position_json(self_play_puzzle(enable, TIE_FREE).game, TIE_FREE)
-    tries = [*WITH_TIES, TIE_FREE, *range(100, 100 + web_puzzles.QUICK_TRIES)]
-    monkeypatch.setattr(web_puzzles, "random", SimpleNamespace(SystemRandom=lambda: Numbers(tries)))
+    number = WITH_TIES[0]
+    puzzle = self_play_puzzle(enable, number)
+    expected = position_json(puzzle.game, number)
     with TestClient(create_app(f"sqlite:///{tmp_path / 'p.sqlite3'}", computer_processes=0)) as client:
         monkeypatch.setattr(coldstart, "_fallback", True)  # the server has just started on a fresh install
         forbid_compiled_code(monkeypatch)
-        answer = client.get("/api/puzzles/random")
+        answer = client.get(f"/api/puzzles/{number}")
         assert answer.status_code == 200, answer.text
-        assert answer.json() == {"number": TIE_FREE}
-        monkeypatch.setattr(web_puzzles, "make", lambda *args: pytest.fail("made again"))
-        assert client.get(f"/api/puzzles/{TIE_FREE}").json() == expected  # kept: the same puzzle
-        best = client.post(f"/api/puzzles/{TIE_FREE}/answer", json={"give_up": True}).json()["best"]
-        assert best[0]["equity"] == round(self_play_puzzle(enable, TIE_FREE).ranked()[0].equity, 2)
+        assert answer.json() == expected
+        best = client.post(f"/api/puzzles/{number}/answer", json={"give_up": True}).json()["best"]
+        assert [(b["score"], b["equity"], b["leave"]) for b in best] == \
+            [(o.score, round(o.equity, 2), o.leave) for o in puzzle.ranked()[:5]]
+        assert [b["move"] for b in best] == [puzzle.game.format(o.move) for o in puzzle.ranked()[:5]]
 
 
-def test_a_started_server_draws_the_starting_puzzle(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_starting_puzzle_is_drawn_without_making_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from fastapi.testclient import TestClient
 
     from qiza.web import puzzles as web_puzzles
     from qiza.web.app import create_app
 
-    monkeypatch.setattr(web_puzzles, "make_quick", lambda *args: pytest.fail("no puzzle to look for"))
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'p.sqlite3'}", computer_processes=0)) as client:
+    app = create_app(f"sqlite:///{tmp_path / 'p.sqlite3'}", computer_processes=0)
+    with TestClient(app) as client:
+        monkeypatch.setattr(app.state.service.thinker, "run", lambda *args: pytest.fail("no work for a computer"))
+        monkeypatch.setattr(coldstart, "_fallback", True)  # also on a fresh install, while compiling
         numbers = {client.get("/api/puzzles/random").json()["number"] for _ in range(5)}
     assert all(1 <= n <= web_puzzles.STARTING_UP_TO for n in numbers) and len(numbers) > 1
 
@@ -180,14 +218,14 @@ def test_the_greedy_level_does_not_compile_while_the_code_compiles(enable: Lexic
 def test_the_command_on_a_fresh_install(enable: Lexicon, monkeypatch: pytest.MonkeyPatch,
                                         capsys: pytest.CaptureFixture[str]) -> None:
     """``qiza puzzle --number N`` compiled the move generator first (47 s on a fresh install
-    here): now it starts the background compile and asks a puzzle without a tie at once, and
-    compiles (saying so) only for one that needs it."""
+    here): now it starts the background compile and asks the puzzle at once, one whose game has
+    a tie as well, without the compiled code."""
     import io
 
     from qiza import cli
     from qiza.cli import main
 
-    expected = {n: self_play_puzzle(enable, n).game for n in (TIE_FREE, WITH_TIES[0])}
+    expected = {n: self_play_puzzle(enable, n) for n in (TIE_FREE, *WITH_TIES)}
     started: list[list[str]] = []
     prepared: list[bool] = []
 
@@ -199,10 +237,13 @@ def test_the_command_on_a_fresh_install(enable: Lexicon, monkeypatch: pytest.Mon
     monkeypatch.setattr(coldstart, "_fallback", False)
     monkeypatch.setattr(coldstart, "start", start)
     monkeypatch.setattr(cli, "prepare_move_generator", lambda: prepared.append(True))
-    for number in (TIE_FREE, WITH_TIES[0]):
+    forbid_compiled_code(monkeypatch)
+    for number in (TIE_FREE, *WITH_TIES):
         monkeypatch.setattr("sys.stdin", io.StringIO("\n"))
         assert main(["puzzle", "--number", str(number), "--count", "1"]) == 0
-        game = expected[number]
-        assert f"to play with {game.rack_text(game.to_move)}." in capsys.readouterr().out
-        assert prepared == ([True] if number != TIE_FREE else [])  # the compile said only when needed
-    assert started == [["enable"], ["enable"]]
+        game = expected[number].game
+        out = capsys.readouterr().out
+        assert f"to play with {game.rack_text(game.to_move)}." in out
+        assert f"1. {format_move(expected[number].ranked()[0].move, Notation.RULEBOOK, game.board)} " in out
+    assert prepared == []  # nothing compiled, nor said to be
+    assert started == [["enable"]] * 3

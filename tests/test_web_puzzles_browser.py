@@ -199,9 +199,9 @@ def test_a_next_puzzle_refused_leaves_the_puzzle_shown(server: ServerThread, bro
 
 
 def test_a_puzzle_slow_to_come_says_why(server: ServerThread, browser: Any, puzzle: Puzzle) -> None:
-    """Just after a server's first start the computer compiles: most puzzles wait for it (half
-    a minute to a few minutes), and the page says why instead of 'Loading' alone; then it shows
-    the puzzle."""
+    """Just after a server's first start its computer workers start and the move generator
+    compiles: a puzzle is made more slowly, and the page says why instead of 'Loading' alone; then
+    it shows the puzzle."""
     errors: list[str] = []
     page = open_puzzle(browser, f"{server.url}/puzzles/{NUMBER}", errors)
     held: list[Any] = []
@@ -213,8 +213,8 @@ def test_a_puzzle_slow_to_come_says_why(server: ServerThread, browser: Any, puzz
     page.locator("#next").click()
     sync_api.expect(page.locator("#verdict")).to_have_text(f"Loading puzzle {NUMBER + 1}…")
     sync_api.expect(page.locator("#verdict")).to_have_text(
-        f"Still making puzzle {NUMBER + 1}: just after the server's first start, the computer takes from half a "
-        "minute to a few minutes to get ready.", timeout=10_000)
+        f"Still making puzzle {NUMBER + 1}: just after the server's first start, the computer is slower for a few "
+        "minutes.", timeout=10_000)
     held[0].continue_()
     sync_api.expect(page.locator("#verdict")).to_have_text(re.compile(rf"^Puzzle {NUMBER + 1}: find the best play"),
                                                          timeout=MADE)
@@ -233,8 +233,8 @@ def test_puzzles_from_the_lobby(server: ServerThread, browser: Any) -> None:
 
 
 def test_the_starting_puzzle_is_drawn_by_the_server(server: ServerThread, browser: Any) -> None:
-    """``/puzzles`` shows the puzzle the server draws (just after its first start, one it makes at
-    once), or, when the server cannot say, one drawn by the page."""
+    """``/puzzles`` shows the puzzle the server draws, or, when the server cannot say, one drawn by
+    the page."""
     errors: list[str] = []
     page = browser.new_context().new_page()
     watch(page, errors)

@@ -518,7 +518,6 @@ class StaticPlayer(BasePlayer):
 
     def exchange_options(self, view: PlayerView, rack: np.ndarray) -> list[Option]:
         """Every exchange with its equity (the value of the tiles kept), when exchanging is allowed."""
-        ts = view.rules.tile_set
         odds = self._odds(view.rules)
         leaves = with_bingo_odds(self.model_for(view.rules).rack_leaves(rack), self.settings, odds)
         none = MoveList(np.zeros((0, O_WIDTH), np.int32), board_array(view.board), view.rules.layout.size,
@@ -526,8 +525,22 @@ class StaticPlayer(BasePlayer):
         ev = Evaluation(none,
                         np.zeros(0), np.zeros(0, np.int64), leaves, rack, self.settings.leave_weight)
         kept, equity = exchange_equities(ev, self.settings, view.bag_count, view.rules.exchange_limit)
-        return [Option(Exchange(counts_text(rack - leaves.counts[k], ts)), 0, counts_text(leaves.counts[k], ts),
-                       float(e)) for k, e in zip(kept, equity)]
+        return _exchange_options(ev, kept, equity, view.rules.tile_set)
+
+    def best_options(self, view: PlayerView, within: float) -> list[Option]:
+        """Every placement and exchange whose equity is within ``within`` points of the best
+        (:meth:`evaluate`'s equity: every placement generated, not the best-only search), in no
+        particular order: the plays :meth:`choose` takes one of (the first the move generator
+        finds); none when the player can only pass."""
+        ev = self.evaluate(view)
+        kept, exchange_equity = exchange_equities(ev, self.settings, view.bag_count, view.rules.exchange_limit)
+        if not len(ev.moves) and not len(kept):
+            return []
+        best = max(float(ev.equity.max(initial=-np.inf)), float(exchange_equity.max(initial=-np.inf)))
+        ts = view.rules.tile_set
+        near = exchange_equity >= best - within
+        return ([_placement_option(ev, int(i), ts) for i in np.flatnonzero(ev.equity >= best - within)]
+                + _exchange_options(ev, kept[near], exchange_equity[near], ts))
 
     def pass_option(self, view: PlayerView) -> Option:
         """Passing, valued as the engine values what a placement keeps: no score, and the whole
@@ -544,13 +557,11 @@ class StaticPlayer(BasePlayer):
     def ranked(self, view: PlayerView, top: int | None = None, *, with_exchanges: bool = True) -> list[Option]:
         """The engine's options (placements and exchanges), best equity first."""
         ev = self.evaluate(view)
-        ml, equity = ev.moves, ev.equity
-        order = np.argsort(-equity, kind="stable")
+        order = np.argsort(-ev.equity, kind="stable")
         if top is not None:
             order = order[:top]
         ts = view.rules.tile_set
-        options = [Option(to_place(ml[int(i)], ts), int(ml.score[i]), counts_text(ev.leaves.counts[ev.leave[i]], ts),
-                          float(equity[i]), int(ml.ntiles[i]), ml[int(i)].word) for i in order]
+        options = [_placement_option(ev, int(i), ts) for i in order]
         if with_exchanges:
             options.extend(self.exchange_options(view, ev.rack))
             options.sort(key=lambda o: -o.equity)
@@ -604,6 +615,22 @@ class StaticPlayer(BasePlayer):
         if best_move is None:
             return self._no_play_counts(ev.rack, bag_count, rules)
         return best_move
+
+
+def _placement_option(ev: Evaluation, i: int, tile_set: TileSet) -> Option:
+    """Placement ``i`` of an evaluation as an :class:`Option`."""
+    ml = ev.moves
+    move = ml[i]
+    return Option(to_place(move, tile_set), int(ml.score[i]), counts_text(ev.leaves.counts[ev.leave[i]], tile_set),
+                  float(ev.equity[i]), int(ml.ntiles[i]), move.word)
+
+
+def _exchange_options(ev: Evaluation, kept: np.ndarray, equity: np.ndarray, tile_set: TileSet) -> list[Option]:
+    """The exchanges keeping the sub-leaves ``kept`` of an evaluation's rack, of ``equity``, as
+    :class:`Option` values."""
+    counts = ev.leaves.counts
+    return [Option(Exchange(counts_text(ev.rack - counts[k], tile_set)), 0, counts_text(counts[k], tile_set), float(e))
+            for k, e in zip(kept, equity)]
 
 
 class LevelPlayer(StaticPlayer):

@@ -24,14 +24,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, NamedTuple, TypeVar
 
-import numpy as np
-
 from qiza.errors import QizaError
 from qiza.game import Game, PlayerView
 from qiza.lexicon import Lexicon, load_lexicon
 from qiza.move import Exchange, Move, Pass, Place, format_move, parse_move
 from qiza.players.analyze_cli import equity_threshold, move_key
-from qiza.players.engine import Option, StaticPlayer, leave_equities, unseen_points
+from qiza.players.engine import Option, StaticPlayer
 from qiza.rules import CLASSIC, Notation
 from qiza.text import input_line, plural
 
@@ -55,21 +53,47 @@ class Puzzle:
     def ranked(self) -> list[Option]:
         """Every play and exchange of the player to move, best equity first (the static
         engine: score plus the value of the tiles kept), plays of the same equity in the order
-        of :func:`tie_order` (not the move generator's: the compiled one and the Python one of a
-        fresh install find them in orders of their own); computed once."""
+        of :func:`tie_order` (:func:`in_tie_order`); computed once."""
         if self._options is None:
             game = self.game
-            options = StaticPlayer(game.lexicon).ranked(game.view(game.to_move))
-            self._options = sorted(options, key=lambda o: (-o.equity, tie_order(o.move)))
+            self._options = in_tie_order(StaticPlayer(game.lexicon).ranked(game.view(game.to_move)))
         return self._options
+
+
+#: plays whose equities differ by less than this many points have the same equity (a tie, which
+#: :func:`tie_order` breaks) in the puzzles: their games (:class:`PuzzlePlayer`) and rankings
+TIE = 1e-9
 
 
 def tie_order(move: Move) -> tuple[int, int, int, int, str]:
     """Where a move goes among those of the same equity: placements (by row, column,
-    direction and word) before exchanges (by the tiles given)."""
+    direction and word, a blank in lower case: one placement each) before exchanges (by the
+    tiles given)."""
     if isinstance(move, Place):
         return 0, move.row, move.col, int(move.direction), move.word
     return 1, 0, 0, 0, move.tiles if isinstance(move, Exchange) else ""
+
+
+def in_tie_order(options: Sequence[Option]) -> list[Option]:
+    """``options`` best equity first, those of the same equity (within :data:`TIE` of the
+    best of them) in the order of :func:`tie_order`: not the move generator's, since the
+    compiled one and the Python one of a fresh install find them in orders of their own.
+
+    Equities the same but for rounding count as the same: a play's equity is a sum of floats
+    (score, leave value times its weight, adjustments), and two sums equal in exact arithmetic
+    may differ in their last bit. Those of different plays are otherwise far apart (at least
+    0.004 points between the best play and the next over the 2,520 positions of puzzles
+    1-300's games)."""
+    by_equity = sorted(options, key=lambda o: -o.equity)
+    ordered: list[Option] = []
+    start = 0
+    while start < len(by_equity):
+        end = start + 1
+        while end < len(by_equity) and by_equity[start].equity - by_equity[end].equity <= TIE:
+            end += 1
+        ordered.extend(sorted(by_equity[start:end], key=lambda o: tie_order(o.move)))
+        start = end
+    return ordered
 
 
 @dataclass
@@ -84,109 +108,54 @@ class PuzzleResult:
         return sum(1 for x in self.lost if x is not None and x < 0.05)
 
 
-def self_play_puzzle(lexicon: Lexicon, number: int, *, before_compiling: Callable[[], object] | None = None) -> Puzzle:
+class PuzzlePlayer(StaticPlayer):
+    """The computer of the puzzles' games: ``hard`` (the static engine) over every placement
+    (:meth:`~qiza.players.engine.StaticPlayer.evaluate`, not the best-only search) and exchange,
+    which plays the first by :func:`tie_order` of the plays of the best equity (within
+    :data:`TIE`).
+
+    ``hard`` itself keeps the first of them its move generator finds: the compiled generator and
+    the Python one of a fresh install (:func:`qiza.coldstart.use_compiled`) find the same plays
+    with the same equities (the same floats: the same numpy arithmetic on the same numbers) in
+    orders of their own, so that a puzzle's game would depend on which generator played it."""
+
+    name = "hard"
+
+    def choose(self, view: PlayerView) -> Move:
+        best = self.best_options(view, TIE)
+        return in_tie_order(best)[0].move if best else Pass()
+
+
+def self_play_puzzle(lexicon: Lexicon, number: int) -> Puzzle:
     """Puzzle ``number`` (1 to :data:`MAX_PUZZLE`): a position of a game of the computer against
-    itself (``hard`` against ``hard``) at a turn from the 3rd to the 16th, with tiles left in
-    the bag and a play or an exchange to make; the same number gives the same position (the
-    web's ``/puzzles/N`` and ``qiza puzzle --number N`` ask the same).
-
-    While the compiled move generator is not ready (:func:`qiza.coldstart.use_compiled`: a fresh
-    install compiles it in the background), the game is played with the Python one, which
-    finds the same plays with the same equities in another order: every move it chooses is
-    the compiled generator's when no other play has its equity. When one has (two plays
-    of the best equity: each generator keeps the first it finds), the puzzle is made again
-    with the compiled generator, compiled here if need be, so that puzzle ``number`` is the
-    same whenever and wherever it is made (``before_compiling`` is called first: e.g. to say
-    why nothing happens for a while)."""
-    from qiza.coldstart import use_compiled
-
+    itself (:class:`PuzzlePlayer`: ``hard`` against ``hard``, ties broken alike) at a turn from
+    the 3rd to the 16th, with tiles left in the bag and a play or an exchange to make; the same
+    number gives the same position (the web's ``/puzzles/N`` and ``qiza puzzle --number N`` ask
+    the same), with the compiled move generator or, while it compiles on a fresh install, the
+    Python one (:func:`qiza.analysis.generator`)."""
     if not 1 <= number <= MAX_PUZZLE:
         raise QizaError(f"puzzles are numbered 1 to {MAX_PUZZLE}, not {number}")
-    if not use_compiled():
-        made = made_without_compiled_code(lexicon, number)
-        if made is not None:
-            return made
-        if before_compiling is not None:
-            before_compiling()
-    return _self_play(lexicon, number, compiled=True)
-
-
-def made_without_compiled_code(lexicon: Lexicon, number: int) -> Puzzle | None:
-    """Puzzle ``number`` (:func:`self_play_puzzle`) made with the Python move generator, or None
-    when its game has a move that only the compiled generator chooses as it does (two plays of
-    the best equity). For a fresh install's first puzzle, while the compiled code compiles."""
-    if not 1 <= number <= MAX_PUZZLE:
-        raise QizaError(f"puzzles are numbered 1 to {MAX_PUZZLE}, not {number}")
-    try:
-        return _self_play(lexicon, number, compiled=False)
-    except _NeedsCompiled:
-        return None
-
-
-class _NeedsCompiled(Exception):
-    """A move of a puzzle's game that only the compiled generator chooses as it does."""
-
-
-def _self_play(lexicon: Lexicon, number: int, *, compiled: bool) -> Puzzle:
-    """:func:`self_play_puzzle` with the compiled move generator (``compiled``, also while this
-    process plays without it: then compiled or loaded here), or with the one
-    :func:`qiza.analysis.generator` gives, checking, when that is the Python one, that each
-    placement chosen is the only one of its equity (:class:`_NeedsCompiled` when not)."""
-    from qiza.coldstart import use_compiled
-    from qiza.players import make_player
-
     rng = random.Random(number)
-    checked = not use_compiled() and not compiled
-    graph = lexicon.graph_for(CLASSIC.tile_set) if compiled and not use_compiled() else None
     while True:
         game_seed = rng.randrange(2 ** 31)
         stop = rng.randrange(2, 16)
         game = Game(CLASSIC, players=["Ann", "Bob"], lexicon=lexicon, seed=game_seed)
-        if graph is None:
-            players = [make_player("hard", lexicon, seed=game_seed + i) for i in range(2)]
-        else:  # the players of make_player("hard") on the compiled generator
-            players = [StaticPlayer(lexicon, name="hard", seed=game_seed + i, graph=graph) for i in range(2)]
+        players = [PuzzlePlayer(lexicon, seed=game_seed + i) for i in range(2)]
         while not game.over and len(game.history) < stop:
-            view = game.view(game.to_move)
-            player = players[game.to_move]
-            move = player.choose(view)
-            if checked and isinstance(move, Place):
-                assert isinstance(player, StaticPlayer)
-                if tied_best(player, view):
-                    raise _NeedsCompiled(f"puzzle {number}: two plays of the best equity")
-            game.play(move)
+            game.play(players[game.to_move].choose(game.view(game.to_move)))
         if not game.over and len(game.bag) > 0:
             puzzle = Puzzle(game, f"puzzle {number}, a computer game (seed {game_seed}), turn {len(game.history) + 1}")
             if puzzle.ranked():
                 return puzzle
 
 
-def tied_best(player: StaticPlayer, view: PlayerView) -> bool:
-    """Whether another placement has the equity of the best one of ``player`` in ``view``, as
-    its choice compares them: the equity on an empty board, else score and sub-leave value in
-    thousandths of a point, as the best-only search of the move generator counts."""
-    ev = player.evaluate(view)
-    if not len(ev.moves):
-        return False
-    if view.board.is_empty():
-        equity = ev.equity
-    else:
-        rules = view.rules
-        per_code = leave_equities(ev.leaves, player.settings, rules, view.bag_count, unseen_points(view))
-        milli = np.round(per_code * 1000).astype(np.int64)
-        equity = ev.moves.score.astype(np.int64) * 1000 + milli[ev.leave]
-    return int(np.count_nonzero(equity == equity.max())) > 1
-
-
-def from_self_play(lexicon: Lexicon, count: int, seed: int, first: int | None = None, *,
-                   before_compiling: Callable[[], object] | None = None) -> list[Puzzle]:
-    """``count`` puzzles of the computer's games against itself (:func:`self_play_puzzle`, which
-    calls ``before_compiling``): numbers ``first``, ``first + 1``... when given, else numbers
-    drawn with ``seed``."""
+def from_self_play(lexicon: Lexicon, count: int, seed: int, first: int | None = None) -> list[Puzzle]:
+    """``count`` puzzles of the computer's games against itself (:func:`self_play_puzzle`):
+    numbers ``first``, ``first + 1``... when given, else numbers drawn with ``seed``."""
     rng = random.Random(seed)
     numbers = range(first, first + count) if first is not None else [rng.randrange(1, MAX_PUZZLE + 1)
                                                                       for _ in range(count)]
-    return [self_play_puzzle(lexicon, number, before_compiling=before_compiling) for number in numbers]
+    return [self_play_puzzle(lexicon, number) for number in numbers]
 
 
 def from_records(paths: Sequence[str], lexicon: str | None, player: str | None, threshold: float,
@@ -378,8 +347,7 @@ def run(args: argparse.Namespace) -> int:
     if args.records or not coldstart.start([args.lexicon or "enable"]):
         prepare_move_generator()
     # else a fresh install: the computer's games are played without the compiled code while it
-    # compiles in the background, as far as that makes the same puzzles (see self_play_puzzle);
-    # prepare_move_generator says why a puzzle that needs it takes long
+    # compiles in the background (the same puzzles: see self_play_puzzle)
     seed = args.seed if args.seed is not None else random.randrange(2 ** 31)
     if args.records:
         puzzles = from_records(args.records, args.lexicon, args.player, args.threshold, args.count, seed,
@@ -388,8 +356,7 @@ def run(args: argparse.Namespace) -> int:
             raise QizaError(f"no turn of these records lost {args.threshold:g} equity or more"
                             + (f" for {args.player}" if args.player else ""))
     else:
-        puzzles = from_self_play(load_lexicon(args.lexicon or "enable"), args.count, seed, first=args.number,
-                                 before_compiling=prepare_move_generator)
+        puzzles = from_self_play(load_lexicon(args.lexicon or "enable"), args.count, seed, first=args.number)
 
     try:
         result = run_puzzles(puzzles, input_line, print, Notation(args.notation))

@@ -8,8 +8,8 @@ the answer tells nothing of the solution (no moves, no seed, no other rack). ``P
 a 422 naming why; puzzles keep no state, so nothing changes) and ranks it among every play by
 the static engine's equity (score plus the value of the tiles kept), with the best five;
 ``{"give_up": true}`` answers the best five alone. ``GET /api/puzzles/random`` draws a number to
-start with: just after a fresh install, while the computer compiles and most puzzles wait for
-it (see :func:`~qiza.players.puzzle_cli.self_play_puzzle`), one a worker makes at once.
+start with. Just after a fresh install, while the computer compiles, the workers make puzzles with
+the Python move generator: the same puzzles (see :func:`~qiza.players.puzzle_cli.self_play_puzzle`).
 
 The positions made are kept (the :data:`KEPT` last asked for); one address may have a few made
 at once, then one every few seconds (:data:`MADE_AT_ONCE`), since each takes a computer worker
@@ -20,9 +20,8 @@ from __future__ import annotations
 
 import random
 import threading
-import time
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -55,10 +54,6 @@ MADE_EVERY = 2.0
 BEST_SHOWN = 5
 #: the numbers a puzzle to start with is drawn from (``GET /api/puzzles/random``)
 STARTING_UP_TO = 100_000
-#: numbers tried, and seconds spent, to find a puzzle to start with that is made at once while
-#: the computer compiles (:meth:`Puzzles.starting_number`)
-QUICK_TRIES = 100
-QUICK_SECONDS = 15.0
 
 PuzzleNumber = Annotated[int, PathParam(ge=1, le=MAX_PUZZLE, description=f"the puzzle's number, 1 to {MAX_PUZZLE}")]
 
@@ -110,28 +105,6 @@ def make(lexicon: str, number: int) -> Made:
     from qiza.players.puzzle_cli import self_play_puzzle
 
     return _made(self_play_puzzle(worker_lexicon(lexicon), number))
-
-
-def make_quick(lexicon: str, numbers: Sequence[int], seconds: float = QUICK_SECONDS) -> tuple[int, Made | None]:
-    """The first of ``numbers`` whose puzzle this worker makes at once, and the puzzle (runs in a
-    computer worker). With the compiled move generator ready that is the first number, not
-    made here; on a fresh install, while it compiles, the first that the Python generator makes
-    as the compiled one does (see :func:`~qiza.players.puzzle_cli.self_play_puzzle`), tried
-    for ``seconds`` at most, else the first number, not made."""
-    from qiza.coldstart import use_compiled
-    from qiza.players.puzzle_cli import made_without_compiled_code
-
-    if not numbers:
-        raise ValueError("no number to try")
-    lex = worker_lexicon(lexicon)
-    deadline = time.monotonic() + seconds
-    for number in numbers:
-        if use_compiled() or time.monotonic() > deadline:
-            break
-        puzzle = made_without_compiled_code(lex, number)
-        if puzzle is not None:
-            return number, _made(puzzle)
-    return numbers[0], None
 
 
 def _made(puzzle: Puzzle) -> Made:
@@ -231,29 +204,9 @@ class Puzzles:
                 self._puzzles.popitem(last=False)
         return puzzle
 
-    def starting_number(self, before_work: Callable[[], None] | None = None) -> int:
-        """A puzzle to start with: a number from 1 to :data:`STARTING_UP_TO` at random. Just
-        after a fresh install, while the computer compiles, most puzzles wait for the compiled
-        code (:func:`~qiza.players.puzzle_cli.self_play_puzzle`): then one of
-        :data:`QUICK_TRIES` random numbers that a worker makes at once (and keeps), when one is
-        found within :data:`QUICK_SECONDS`."""
-        numbers = [self._random.randint(1, STARTING_UP_TO) for _ in range(QUICK_TRIES)]
-        from qiza import coldstart
-
-        if not coldstart.compiling():  # this process has the compiled code, so its workers have it too
-            return numbers[0]
-        with self._guard:
-            if any(n in self._puzzles for n in numbers):
-                return next(n for n in numbers if n in self._puzzles)
-        if before_work is not None:
-            before_work()
-        try:
-            number, made = self.service.thinker.run(make_quick, self.service.lexicon_source(self.lexicon), numbers)
-        except ImportError:
-            raise ApiError(501, "puzzles_unavailable", "the computer players are not installed") from None
-        if made is not None:
-            self._keep(number, made)
-        return number
+    def starting_number(self) -> int:
+        """A puzzle to start with: a number from 1 to :data:`STARTING_UP_TO` at random."""
+        return self._random.randint(1, STARTING_UP_TO)
 
     def position(self, number: int, before_work: Callable[[], None] | None = None) -> dict[str, Any]:
         """Puzzle ``number``'s position (:func:`position_json`)."""
@@ -323,11 +276,10 @@ def router(puzzles: Puzzles, made: FailureThrottle | None = None) -> APIRouter:
         where = address(request)  # an IPv6 client by its /64, as every limit counts
         return lambda: made.take(where, "too_many_puzzles", "new puzzles")
 
-    @api.get("/api/puzzles/random", tags=["puzzles"], responses=errors(429, 501, 503))
-    def starting(request: Request) -> dict[str, int]:
-        """A puzzle to start with (``number``): one from 1 to 100,000 at random; just after the
-        server's first start, while the computer compiles, one made at once when one is found."""
-        return {"number": puzzles.starting_number(before_work(request))}
+    @api.get("/api/puzzles/random", tags=["puzzles"])
+    def starting() -> dict[str, int]:
+        """A puzzle to start with (``number``): one from 1 to 100,000 at random."""
+        return {"number": puzzles.starting_number()}
 
     @api.get("/api/puzzles/{number}", tags=["puzzles"], responses=errors(429, 501, 503))
     def position(request: Request, number: PuzzleNumber) -> dict[str, Any]:

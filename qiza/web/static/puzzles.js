@@ -175,10 +175,10 @@ async function load(n, push) {
   coordinate = "";
   say(`Loading puzzle ${n}…`);
   setBusy(true);
-  // a server's first start compiles the move generator: most puzzles wait for it (not the
-  // starting one, see loadStarting)
+  // just after a server's first start its computer workers start and the move generator compiles:
+  // puzzles are made without it meanwhile, more slowly
   const slow = setTimeout(() => {
-    if (asked === loads) say(`Still making puzzle ${n}: just after the server's first start, the computer takes from half a minute to a few minutes to get ready.`);
+    if (asked === loads) say(`Still making puzzle ${n}: just after the server's first start, the computer is slower for a few minutes.`);
   }, SLOW_LOAD_MS);
   try {
     const position = await qiza.api("GET", `/api/puzzles/${n}`);
@@ -299,8 +299,7 @@ function start() {
   else loadStarting();
 }
 
-/** Shows a puzzle to start with: the server draws it (just after its first start, one it makes at
-    once), or, if it cannot, one drawn here. */
+/** Shows a puzzle to start with: the server draws it, or, if it cannot, one drawn here. */
 async function loadStarting() {
   say("Loading a puzzle…");
   let n = null;
