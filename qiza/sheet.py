@@ -64,7 +64,7 @@ class EndReason(enum.Enum):
 
 
 FORFEITS = (EndReason.RESIGNED, EndReason.TIME, EndReason.ABANDONED)
-"""End reasons where one player loses whatever the scores: :meth:`Game.resign` with a reason."""
+"""End reasons where one player loses whatever the scores: :meth:`Game.resign <qiza.game.Game.resign>` with a reason."""
 
 FORFEIT_WORDS = {EndReason.RESIGNED: "resigned", EndReason.TIME: "lost on time", EndReason.ABANDONED: "left the game"}
 """How each forfeit is said of the player (``Bob lost on time``)."""

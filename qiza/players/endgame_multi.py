@@ -19,7 +19,7 @@ one of imperfect information. This search does what strong programs do with such
    ``reply_width`` (below) highest-scoring placements, every play that goes out first, plus
    passing; the tree goes ``plies`` turns deep after the candidate (one round of the other
    players and the player's own next turn by default). A branch ends when someone goes out
-   (the other players' tiles are settled by :attr:`Rules.end_points`, as the rules engine does)
+   (the other players' tiles are settled by :attr:`Rules.end_points <qiza.rules.Rules.end_points>`, as the rules engine does)
    or when every player has passed in a row (the game ends by the scoreless rule: each loses
    their own tiles). At the horizon each player is valued at their score less their tiles.
 4. **Choice.** A candidate's value is its mean margin over the deals, and its chance to win the
