@@ -48,6 +48,7 @@ autodoc_typehints = "signature"
 autodoc_class_signature = "mixed"
 autodoc_preserve_defaults = True
 add_module_names = False
+toc_object_entries_show_parents = "hide"  # the page's contents list "play()" under "Game", not "Game.play()"
 python_display_short_literal_types = True
 myst_heading_anchors = 3
 # the tour is the README's section from its "###" subsection on, included under the page's title
@@ -131,6 +132,8 @@ class QizaModule(SphinxDirective):
             lines += [f".. auto{kind}:: {member}"]
             if kind in {"class", "exception"}:
                 lines += ["   :members:", "   :undoc-members:"]
+            elif kind == "data" and len(repr(getattr(module, member))) > 80:
+                lines += ["   :no-value:"]  # a table of presets, the levels: their docstrings say what they hold
             lines.append("")
         self.env.note_dependency(inspect.getfile(module))
         container = nodes.container()
@@ -238,6 +241,8 @@ def _factories(app: Sphinx, what: str, name: str, obj: object, options: object, 
                return_annotation: str | None) -> tuple[str | None, str | None] | None:
     """A dataclass field's ``<factory>`` default as the call that makes it (``list()``): Sphinx
     cannot read a signature holding ``<factory>`` and splits its annotations at every comma."""
+    if what == "class" and getattr(obj, "_is_protocol", False):
+        return "", return_annotation  # a protocol is not made: no (*args, **kwargs)
     if signature is None or "<factory>" not in signature or not dataclasses.is_dataclass(obj):
         return None
     for field in dataclasses.fields(obj):
@@ -249,7 +254,10 @@ def _factories(app: Sphinx, what: str, name: str, obj: object, options: object, 
 
 def _no_type_docstring(app: Sphinx, what: str, name: str, obj: object, options: object, lines: list[str]) -> None:
     """A constant without a docstring of its own shows its value only, not its type's
-    docstring (a dict's is ``dict() -> new empty dictionary``...)."""
+    docstring (a dict's is ``dict() -> new empty dictionary``...); a named tuple's fields show
+    no "Alias for field number 0"."""
+    if what in {"property", "attribute"} and 0 < len(lines) <= 2 and lines[0].startswith("Alias for field number "):
+        lines.clear()
     if what in {"data", "attribute"} and lines and not (inspect.isclass(obj) or inspect.isroutine(obj)):
         own = type(obj).__doc__
         own = inspect.cleandoc(own) if isinstance(own, str) else ""

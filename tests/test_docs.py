@@ -8,6 +8,7 @@ that does not import, bad markup in a docstring. Skipped only when the documenta
 
 from __future__ import annotations
 
+import doctest
 import importlib
 import inspect
 import subprocess
@@ -75,6 +76,15 @@ def test_reference_builds_without_warnings(built: Path) -> None:
         assert (built / f"{page}.html").is_file(), page
     # the tour is the README's, examples included
     assert "Writing a computer player" in (built / "tour.html").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("page", ["index.rst", "words.rst"])
+def test_examples_of_the_pages(page: str) -> None:
+    """The reference's own examples (the tour's are the README's, run with it) print what
+    they say."""
+    result = doctest.testfile(str(REPO / "docs" / page), module_relative=False, report=True,
+                              optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted and not result.failed
 
 
 def test_reference_documents_the_public_api(built: Path) -> None:
