@@ -31,6 +31,7 @@ class PhonyWordError(IllegalMoveError):
     def __init__(self, message: str, words: list[str]) -> None:
         super().__init__(message)
         self.words = words
+        """The words of the placement that are not in the lexicon."""
 
 
 class RuleError(QizaError):
@@ -52,5 +53,8 @@ class FileFormatError(QizaError):
             where += f"{line}:"
         super().__init__(f"{where} {message}" if where else message)
         self.line = line
+        """The 1-based line number, when known."""
         self.path = path
+        """The file's path, when known."""
         self.reason = message
+        """The message without the path and line number."""

@@ -130,19 +130,31 @@ class Game:
         if rules.tile_set == ENGLISH and lexicon.tile_set != ENGLISH:
             rules = rules_for_lexicon(rules, lexicon)
         self.rules = rules
+        """The game's rules (with the lexicon's tile set: see above)."""
         self.players: list[str] = names
+        """The players' names, by seat."""
         self.lexicon: Lexicon = lexicon
+        """The word list that judges challenges and the ``auto`` challenge rule."""
         self.seed: int = seed if seed is not None else random.SystemRandom().randrange(2 ** 63)
+        """The seed of the bag's draws: the same seed and :attr:`actions` replay the game."""
         self._rng = random.Random(self.seed)
         self.board = Board(rules.layout, rules.tile_set)
+        """The board."""
         self.bag: list[Tile] = rules.tile_set.full_bag()
+        """The tile codes in the bag; tiles are drawn from it at random (from the seed)."""
         self.racks: list[list[Tile]] = [[] for _ in names]
+        """Each seat's rack as tile codes (:meth:`rack_text` writes one)."""
         self.scores: list[int] = [0] * len(names)
+        """Each seat's score."""
         self.history: list[Record] = []
+        """The score sheet: one :class:`Record` a line, oldest first."""
         self.first_draws: list[list[tuple[int, Tile]]] = []
+        """The draws for the first turn (``first_player="draw"``): each round's ``(seat, tile)``, until
+        one seat drew the tile nearest the start of the alphabet (a blank first)."""
         self._pending: _Pending | None = None
         self._skip_next: set[int] = set()
         self.end_reason: EndReason | None = None
+        """Why the game ended; ``None`` while it goes on."""
         self._scores_before_end: list[int] | None = None
         self._resigned: int | None = None
         self._out: list[tuple[int, EndReason]] = []
@@ -155,7 +167,9 @@ class Game:
         self.actions: list[tuple[int, str]] = []
         """Every action taken, as ``(seat, text)``: replaying them from the seed rebuilds the game."""
         self.starter = self._choose_starter()
+        """The seat that played first."""
         self.to_move = self.starter
+        """The seat whose turn it is."""
         for offset in range(len(names)):
             seat = (self.starter + offset) % len(names)
             self.racks[seat] = self._draw(rules.rack_size)

@@ -142,11 +142,16 @@ class Lexicon:
         if not normalised:
             raise LexiconError(f"lexicon {name}: no valid words ({report})")
         self.name = name
+        """The lexicon's name (``ENABLE``, ``TWL06``, a word list file's name without its suffix...)."""
         self.words = normalised
+        """The words, normalised (upper case; each a string of its tiles' labels)."""
         self.report = report
+        """What reading the words kept and dropped."""
         self.tile_set = tile_set
         """The tile set the words are spelt in (each word is its tiles' labels joined)."""
         self.description = description
+        """What the word list is, in a few words (the Debian lists say which list and language;
+        empty for the others)."""
         self.source_key = source_key
         """A hash of where the words came from (the word list's bytes and the code that read
         them), when the loader knows it: it keys the on-disk word graph without hashing the
