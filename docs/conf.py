@@ -1,10 +1,10 @@
 """Sphinx configuration of qiza's API reference: ``python -m sphinx docs docs/_build``.
 
-Each page lists the public objects of a few modules (``.. qiza-module::``): the names in a
-module's ``__all__`` that the module defines itself, so that an object is documented once, in
-the module that holds it, however many modules export it. ``tests/test_docs.py`` builds the
-reference with every warning an error (a broken cross-reference, a module that does not
-import, bad markup in a docstring).
+Each page shows a few modules (``.. qiza-module::``, below) with the names of their
+``__all__``; a name one module imports from another that the reference shows is documented
+there, so that each object is documented once, however many modules export it.
+``tests/test_docs.py`` builds the reference with every warning an error (a broken
+cross-reference, a module that does not import, bad markup in a docstring).
 """
 
 from __future__ import annotations
@@ -173,20 +173,20 @@ def _lookup(path: str, namespace: object | None = None) -> tuple[bool, object]:
         if hasattr(obj, part):
             obj = getattr(obj, part)
         elif inspect.isclass(obj) and (part in getattr(obj, "__annotations__", {})
-                                       or f"self.{part} " in _source(obj)):
+                                       or re.search(rf"self\.{re.escape(part)}\b\s*[:=]", _source(obj))):
             return True, None  # an instance attribute
         else:
             return False, None
     return True, obj
 
 
-_DOCUMENTED: dict[int, dict[int, str]] = {}
+_NAMES_BY_ID: dict[int, dict[int, str]] = {}  # of the build environment being resolved
 
 
 def _documented(env: object) -> dict[int, str]:
     """The documented name of each documented object (but numbers and texts), by the object's id."""
-    if id(env) in _DOCUMENTED:
-        return _DOCUMENTED[id(env)]
+    if id(env) in _NAMES_BY_ID:
+        return _NAMES_BY_ID[id(env)]
     objects = env.get_domain("py").objects  # type: ignore[attr-defined]
     names: dict[int, str] = {}
     for name, entry in objects.items():
@@ -194,8 +194,8 @@ def _documented(env: object) -> dict[int, str]:
             found, obj = _lookup(name)
             if found and obj is not None and not isinstance(obj, (int, float, str, bytes, bool, tuple)):
                 names.setdefault(id(obj), name)
-    _DOCUMENTED.clear()
-    _DOCUMENTED[id(env)] = names
+    _NAMES_BY_ID.clear()
+    _NAMES_BY_ID[id(env)] = names
     return names
 
 
