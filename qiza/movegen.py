@@ -677,6 +677,7 @@ class BoardLineError(ValueError):
 
     def __init__(self, row: int, message: str) -> None:
         super().__init__(message)
+        #: the line's index among the board's lines (0 for the first)
         self.row = row
 
 

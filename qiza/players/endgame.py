@@ -731,10 +731,14 @@ class EndgamePlayer(StaticPlayer):
     def __init__(self, lexicon: Lexicon, *, name: str | None = None, seed: int | None = None,
                  time_limit: float = 5.0, **_: object) -> None:
         super().__init__(lexicon, name=name, seed=seed)
+        #: seconds the endgame search may take a move
         self.time_limit = time_limit
+        #: the last exact or best-found solution (None before the first endgame)
         self.last_solution: Solution | None = None
 
     def choose(self, view: PlayerView) -> Move:
+        """With the bag empty, the endgame search's move (exact when it finishes within
+        :attr:`time_limit`); before, the static player's."""
         if view.bag_count == 0 and view.rack and view.rules.finish_line is None:
             if len(view.seats_in) == 2:
                 solution = solve(view, self.lexicon, time_limit=self.time_limit)

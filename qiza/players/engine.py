@@ -129,6 +129,8 @@ class BasePlayer:
         return bool(self.lexicon.invalid_words(record.words))
 
     def choose(self, view: PlayerView) -> Move:  # pragma: no cover - overridden
+        """The move to make (:class:`~qiza.move.Place`, :class:`~qiza.move.Exchange` or
+        :class:`~qiza.move.Pass`) from the player's view alone; each level defines it."""
         raise NotImplementedError
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -157,6 +159,8 @@ class MaxScorePlayer(BasePlayer):
     name = "maxscore"
 
     def choose(self, view: PlayerView) -> Move:
+        """The highest-scoring placement (the first the generator finds of equal ones); with
+        none, an exchange of the whole rack when the bag allows it, else a pass."""
         rack = rack_counts(view.rack, view.rules.tile_set)
         best = self.generator(view.rules).best(board_array(view.board), rack)
         if best is None:
@@ -471,8 +475,10 @@ class StaticPlayer(BasePlayer):
                  graph: np.ndarray | None = None, leaves: LeaveModel | None = None,
                  settings: StaticSettings | None = None, vocabulary: Lexicon | None = None) -> None:
         super().__init__(lexicon, name=name, seed=seed, graph=graph, vocabulary=vocabulary)
+        #: the leave values (default: the shipped model of the lexicon's tile set)
         self.leaves = leaves or model_for_tile_set(lexicon.tile_set)
         self._own_leaves = leaves is not None
+        #: the weights of the equity's terms
         self.settings = settings or StaticSettings()
         self._last_odds: tuple[TileSet, BingoOdds | None] | None = None
 
@@ -570,6 +576,8 @@ class StaticPlayer(BasePlayer):
         return options
 
     def choose(self, view: PlayerView) -> Move:
+        """The placement or exchange of the best equity (:attr:`settings`: score, the leave's
+        value, the opening and end-of-bag terms); with neither possible, a pass."""
         if view.board.is_empty():  # the opening placement term needs every play: the full evaluation
             ev = self.evaluate(view)
             return self._decide(ev, view.bag_count, view.rules)
@@ -644,11 +652,18 @@ class LevelPlayer(StaticPlayer):
                  graph: np.ndarray | None = None, strategy: str = "score", pick_from: float = 0.0,
                  pick_top: int = 1, leaves: LeaveModel | None = None, vocabulary: Lexicon | None = None) -> None:
         super().__init__(lexicon, name=name, seed=seed, graph=graph, leaves=leaves, vocabulary=vocabulary)
+        #: ``"score"`` ranks placements by score alone, ``"equity"`` by the static evaluation
         self.strategy = strategy
+        #: the share of the ranked placements a choice is drawn from
         self.pick_from = pick_from
+        #: the fewest placements a choice is drawn from
         self.pick_top = pick_top
 
     def choose(self, view: PlayerView) -> Move:
+        """A placement drawn at random among the first ``k`` of the ranking by
+        :attr:`strategy` (``k`` the larger of :attr:`pick_top` and :attr:`pick_from` times the
+        number of placements), of its vocabulary's words; with no placement, an exchange of the
+        whole rack when the bag allows it, else a pass."""
         if self.strategy == "equity":
             ml, equity, _, rack = self.evaluate_all(view)
         else:

@@ -92,6 +92,7 @@ class SimCandidate:
 
     @property
     def is_exchange(self) -> bool:
+        """Whether the candidate is an exchange (not a placement)."""
         return isinstance(self.move, Exchange)
 
 
@@ -524,11 +525,17 @@ class SimPlayer(StaticPlayer):
                  win_from: int = 30, fade: bool = True, table_leaves: bool = False,
                  preendgame: bool = False, playout: bool = False, opp_leave: bool = False) -> None:
         super().__init__(lexicon, name=name, seed=seed, leaves=leaves)
+        #: seconds a move (the simulation stops at the first round past it)
         self.time_limit = time_limit
+        #: placements simulated: the static ranking's first ones within :attr:`margin` points
         self.candidates = candidates
+        #: worker processes sharing the iterations (default: every core; 1 runs in this process)
         self.workers = workers if workers is not None else (os.cpu_count() or 1)
+        #: iterations every candidate gets before any is dropped
         self.min_iterations = min_iterations
+        #: iterations after which the simulation stops whatever the time
         self.max_iterations = max_iterations
+        #: iterations a round (between the checks of the clock and the pruning)
         self.batch = batch
         #: prune a candidate the leader beats by more than ``z`` standard errors: 3 rather than 2,
         #: from ``benchmarks/sim_quality.py`` (220 positions, 1 s a move): 0.09 points a move given
@@ -536,9 +543,13 @@ class SimPlayer(StaticPlayer):
         #: in games (champion, 1 s a move, against static, the same 452 shuffles and seats) 58.8% and
         #: +19.7 a game against 56.2% and +13.2 with z=2: the same within the noise
         self.z = z
+        #: candidates more than this many points of static equity below the best are not simulated
         self.margin = margin
+        #: exchanges simulated beside the placements (the best by static equity)
         self.exchanges = exchanges
+        #: iterations' worth of weight given to a candidate's static equity in its mean (shrinkage)
         self.prior = prior
+        #: with the bag empty, solve the endgame exactly (:mod:`qiza.players.endgame`) instead of simulating
         self.endgame = endgame
         #: deal the opponent the leaves their last play suggests (:mod:`qiza.players.inference`);
         #: off by default: 400 self-play games against the same player without it gave 49.0%
@@ -549,6 +560,7 @@ class SimPlayer(StaticPlayer):
         #: with two players and at most ``win_from`` tiles in the bag, choose the candidate with
         #: the best mean chance to win (:mod:`qiza.players.winprob`), not the best mean spread
         self.win = win
+        #: the most tiles in the bag at which :attr:`win` applies
         self.win_from = win_from
         #: value the rollouts' final leaves less as the bag runs out (:func:`leave_share`): against
         #: the same simulation without it, 52.2% (95%: 47.4-57.1) over 400 games with 60
@@ -578,6 +590,7 @@ class SimPlayer(StaticPlayer):
         #: 100 iterations a move, 733 games: 48.2% (95%: 44.5-51.8), spread -2.7 a game (se 3.8);
         #: both with ``table_leaves``, 1,106 games: 47.6% (95%: 44.7-50.6), spread -5.5 (se 3.0)
         self.opp_leave = opp_leave
+        #: seconds of the endgame search (default: :attr:`time_limit`, at least 1 s)
         self.endgame_time = endgame_time if endgame_time is not None else max(time_limit, 1.0)
         self._pool: Any = None
         self._pool_key: object = None
@@ -615,6 +628,11 @@ class SimPlayer(StaticPlayer):
 
     # -- choosing -----------------------------------------------------------------------------
     def choose(self, view: PlayerView) -> Move:
+        """The candidate of the best mean result over the simulation's rollouts (spread, or
+        the chance to win late in a game of two: :attr:`win`) within :attr:`time_limit`; the
+        static player's move while the compiled code is not ready or when there is a single
+        candidate; with the bag empty and :attr:`endgame`, the endgame search's; with one tile
+        in the bag and :attr:`preendgame`, the pre-endgame search's."""
         if not use_compiled():  # compiling in the background (qiza.coldstart): play as the static player
             return super().choose(view)
         start = time.perf_counter()
