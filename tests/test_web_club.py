@@ -890,6 +890,46 @@ def test_a_seek_game_whose_id_could_not_be_recorded_is_not_left_running(tmp_path
         made.close()
 
 
+@pytest.mark.parametrize("database", ["sqlite", "postgres"])
+def test_the_limit_of_open_seeks_holds_when_two_are_posted_at_once(tmp_path: Path, database: str) -> None:
+    """A player with MAX_OPEN - 1 open seeks posts two more at once: each post has counted the
+    open seeks before either writes its own (unless one waits for the other), and only one
+    gets through."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from sqlalchemy import event
+
+    from qiza.web.seeks import MAX_OPEN
+
+    made = Club(tmp_path, database_url=postgres_url() if database == "postgres" else None)
+    try:
+        suffix = f"{int(time.time() * 1000) % 10**7}{os.getpid() % 1000}"
+        made.time.t = time.time()
+        ann = sign_up(made, "ann" + suffix)
+        for _ in range(MAX_OPEN - 1):
+            post(ann, "/api/seeks", {}, 201)
+        together = threading.Barrier(2)
+
+        def insert_together(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+            if statement.startswith("INSERT INTO seeks"):
+                with contextlib.suppress(threading.BrokenBarrierError):
+                    together.wait(timeout=1)
+
+        store = made.service.store
+        event.listen(store.engine, "before_cursor_execute", insert_together)
+        try:
+            with ThreadPoolExecutor(2) as pool:
+                codes = sorted(pool.map(lambda _: ann.post("/api/seeks", json={}, headers=csrf(ann)).status_code,
+                                        range(2)))
+        finally:
+            event.remove(store.engine, "before_cursor_execute", insert_together)
+        assert codes == [201, 409]
+        assert len([s for s in ann.get("/api/seeks").json()["mine"] if s["status"] == "open"]) == MAX_OPEN
+    finally:
+        made.close()
+
+
 def test_a_player_who_joined_a_seek_and_left_the_lobby_is_dropped_before_the_game_starts(club: Club) -> None:
     from qiza.web.seeks import AWAY
 

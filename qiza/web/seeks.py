@@ -99,6 +99,9 @@ class Seeks:
         settings = body.model_dump()
         seek_id = secrets.token_urlsafe(9)
         with self.store.transaction() as connection:
+            # PostgreSQL: one post (or accept) of this player's seeks at a time, else two posts at
+            # once each counted the others' seeks before either wrote its own (SQLite: IMMEDIATE)
+            self.store.serialize(connection, f"seeks of {user.id}")
             count = len(connection.execute(select(seeks.c.id).where(seeks.c.user_id == user.id,
                                                                     seeks.c.status == "open")).all())
             if count >= MAX_OPEN:
