@@ -220,36 +220,52 @@ def test_a_name_that_looks_like_a_taken_one_is_refused(club: Club) -> None:
     sign_up(club, "G0od")
     refused = other.post("/api/account/signup", json={"name": "GOOD", "password": PASSWORD}, headers=csrf(other))
     assert refused.json()["error"]["code"] == "name_confusable" and "G0od" in refused.json()["error"]["message"]
-    # letters of other scripts and full-width letters are no name characters at all
-    for foreign in ("\u0412ill", "\uff22ill", "m\u0430ry"):
+    # letters that run together: cl for d, vv for w (in either case)
+    for taken in ("dora", "wes", "elm"):
+        sign_up(club, taken)
+    for look_alike in ("clora", "vves", "VVes", "eIrn"):
+        answer = other.post("/api/account/signup", json={"name": look_alike, "password": PASSWORD},
+                            headers=csrf(other))
+        assert answer.status_code == 409, (look_alike, answer.text)
+        assert answer.json()["error"]["code"] == "name_confusable", answer.text
+    # letters of other scripts (Cyrillic, Greek), full-width letters, combining marks and
+    # invisible characters are no name characters at all
+    for foreign in ("\u0412ill", "\uff22ill", "m\u0430ry", "\u0392ill", "Bi\u0301ll", "Bi\u200bll"):
         answer = other.post("/api/account/signup", json={"name": foreign, "password": PASSWORD}, headers=csrf(other))
         assert answer.status_code == 422 and answer.json()["error"]["code"] == "bad_name"
     sign_up(club, "Billy")  # a name that only starts like another is not refused
     assert club.main.get("/api/players/BiII").status_code == 404  # nothing was made
 
 
-def test_accounts_made_before_look_alike_names_were_refused_get_their_skeleton(tmp_path: Path) -> None:
-    """Migration 0006 gives the accounts already stored their look-alike form: after the
-    upgrade, a name that looks like one of theirs is refused too."""
+@pytest.mark.parametrize(("before", "taken", "look_alike"), [("0005", "Bill", "Bi1l"), ("0006", "dave", "clave")])
+def test_accounts_made_before_look_alike_names_were_refused_get_their_skeleton(
+        tmp_path: Path, before: str, taken: str, look_alike: str) -> None:
+    """Migration 0006 gives the accounts already stored their look-alike form, and 0007 makes it
+    again with the letters that run together (cl for d): after the upgrade, a name that looks
+    like one of theirs is refused too."""
     from alembic import command
     from alembic.config import Config
+    from sqlalchemy import update
 
-    from qiza.web.db import MIGRATIONS, make_engine
+    from qiza.web.db import MIGRATIONS, make_engine, users
 
     first = Club(tmp_path)
-    sign_up(first, "Bill")
+    sign_up(first, taken)
     first.close()
     engine = make_engine(f"sqlite:///{first.db}")
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as connection:
         config.attributes["connection"] = connection
-        command.downgrade(config, "0005")  # as stored before the look-alike rule
+        command.downgrade(config, before)  # as stored before the look-alike rule (or its letters)
+        if before == "0006":  # the form 0006 gave the account
+            connection.execute(update(users).values(name_skeleton=taken))
     engine.dispose()
     again = Club(tmp_path)  # the server upgrades the database as it starts
     try:
         other = again.browser()
-        answer = other.post("/api/account/signup", json={"name": "Bi1l", "password": PASSWORD}, headers=csrf(other))
+        answer = other.post("/api/account/signup", json={"name": look_alike, "password": PASSWORD},
+                            headers=csrf(other))
         assert answer.status_code == 409 and answer.json()["error"]["code"] == "name_confusable", answer.text
     finally:
         again.close()
