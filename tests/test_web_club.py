@@ -1222,6 +1222,27 @@ def test_a_guest_player_cannot_read_the_spectators_chat_by_leaving_out_the_token
         "Ann should play QI at 8G"]
 
 
+def test_a_guest_player_who_signs_in_later_cannot_read_the_spectators_chat(club: Club) -> None:
+    """A browser that took a seat as a guest holds it: signed in later, to any account, it is a
+    player whichever token it sends (or none)."""
+    host, guest = club.browser(), club.browser()  # nobody signed in
+    created = host.post("/api/games", json={"seats": [{"name": "Ann"}, {}]}).json()
+    game_id = created["id"]
+    joined = guest.post(f"/api/games/{game_id}/join", json={"seat": 1, "name": "Bob", "invite": created["invite"]})
+    assert joined.status_code == 200, joined.text
+    base = f"/api/games/{game_id}/chat"
+    post(sign_up(club, "Cat"), base, {"channel": "spectators", "text": "Ann should play QI at 8G"}, 201)
+    for browser, name in ((host, "Ann"), (guest, "Bob")):
+        post(browser, "/api/account/signup", {"name": name, "password": PASSWORD}, 201)
+        hidden = browser.get(base, params={"channel": "spectators"})
+        assert hidden.status_code == 403 and hidden.json()["error"]["code"] == "spectator_chat_hidden", name
+        post(browser, "/api/account/signout", {})
+        post(browser, "/api/account/signin", {"name": name, "password": PASSWORD})
+        assert browser.get(base, params={"channel": "spectators"}).status_code == 403
+    # a spectator's browser is no player
+    assert len(sign_up(club, "Dan").get(base, params={"channel": "spectators"}).json()["messages"]) == 1
+
+
 def test_an_invite_game_clock_waits_for_every_seat(club: Club) -> None:
     host = club.browser()
     created = host.post("/api/games", json={"seats": [{"name": "Ann"}, {}], "time_control": {"minutes": 1,

@@ -14,6 +14,10 @@
   (sign up, in, out, password) must send the ``qiza_csrf`` cookie's value there
   (:func:`check_double_submit`), so no other site can sign a browser in or out. Guests acting
   with a seat token carry no cookie of authority and need no CSRF token.
+* A browser that takes a seat is given a ``qiza_holder`` cookie (a random secret, HttpOnly, for a
+  year; :func:`seat_holder`), whose hash the seat keeps: whoever signs in or out in that browser
+  later, it is still the browser of a player (the spectators' chat stays hidden from it,
+  :mod:`qiza.web.chat`). It gives no authority: the seat token does.
 """
 
 from __future__ import annotations
@@ -44,6 +48,9 @@ log = logging.getLogger("qiza.web.accounts")
 
 SESSION_COOKIE = "qiza_session"
 CSRF_COOKIE = "qiza_csrf"
+HOLDER_COOKIE = "qiza_holder"
+#: how long a browser keeps its seat holder cookie (seconds)
+HOLDER_SECONDS = 365 * 24 * 3600
 CSRF_HEADER = "x-csrf-token"
 #: how long a session lasts without signing in again (seconds)
 SESSION_SECONDS = 30 * 24 * 3600
@@ -264,6 +271,24 @@ def ensure_csrf_cookie(request: Request, response: Response, accounts: Accounts 
     elif not held:
         response.set_cookie(CSRF_COOKIE, secrets.token_urlsafe(24), path="/", httponly=False, samesite="strict",
                             secure=tls(request))
+
+
+def holder_key(request: Request) -> str | None:
+    """The stored form (hash) of the browser's seat holder cookie, if it sends one."""
+    secret = request.cookies.get(HOLDER_COOKIE)
+    return _digest(secret) if secret and len(secret) <= 100 else None
+
+
+def seat_holder(request: Request, response: Response) -> str:
+    """The stored form of the seat holder cookie of a browser taking a seat (see the module),
+    given one if it has none."""
+    key = holder_key(request)
+    if key is None:
+        secret = secrets.token_urlsafe(32)
+        response.set_cookie(HOLDER_COOKIE, secret, max_age=HOLDER_SECONDS, path="/", httponly=True, samesite="lax",
+                            secure=tls(request))
+        key = _digest(secret)
+    return key
 
 
 def check_double_submit(request: Request) -> None:

@@ -3,7 +3,9 @@
 * ``players``: the players write (with their seat token); everyone may read it.
 * ``spectators``: signed-in spectators write; the players of the game do not see it until the
   game is over (or aborted), so nobody can be helped. A reader counts as a player if they show a seat token
-  of the game or are signed in to an account that holds one of its seats; a player asking for
+  of the game, are signed in to an account that holds one of its seats, or read in a browser that
+  took one of its seats (its seat holder cookie, :func:`qiza.web.accounts.seat_holder`: a guest
+  player who signs in later, to any account, is still a player); a player asking for
   the spectators' chat during the game is refused (403 ``spectator_chat_hidden``). Until then
   only signed-in readers may read it (401 ``not_signed_in``): a guest player, whose only key is
   the seat token, would otherwise read it by leaving the token out. Once the game is over (or
@@ -25,7 +27,7 @@ from fastapi import APIRouter, Header, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import func, insert, select
 
-from qiza.web.accounts import Accounts
+from qiza.web.accounts import Accounts, holder_key
 from qiza.web.db import GameRow, chat
 from qiza.web.errors import ApiError, errors
 from qiza.web.seeks import GameIdPath
@@ -79,7 +81,7 @@ class Chat:
             except ApiError:
                 pass
         user = self.accounts.session(request.cookies.get("qiza_session"))
-        return user is not None and any(entry.get("user_id") == user[0].id for entry in row.seats)
+        return self.games.holds_seat(row, user[0].id if user is not None else None, holder_key(request))
 
     def _check(self, request: Request, game_id: str, row: GameRow, seat: int, token: str) -> None:
         key = (address(request), game_id)
@@ -98,7 +100,7 @@ class Chat:
             user = self.accounts.user_of(request)
             if user is None:
                 raise ApiError(401, "not_signed_in", "sign in to write in the spectators' chat")
-            if any(entry.get("user_id") == user.id for entry in row.seats) or body.seat is not None:
+            if self.games.holds_seat(row, user.id, holder_key(request)) or body.seat is not None:
                 raise ApiError(403, "players_cannot_watch", "players write in the players' chat")
             author, seat, user_id = user.name, None, user.id
         now = self.now()

@@ -13,7 +13,7 @@ from fastapi import Path as PathParam
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 
 from qiza.rules import PRESETS, ChallengeRule, EndPoints, EndRule, FirstPlayer, Level, Notation, finish_line_targets
-from qiza.web.accounts import Accounts
+from qiza.web.accounts import Accounts, seat_holder
 from qiza.web.bodies import (
     SEAT_ERRORS,
     ActionIn,
@@ -79,7 +79,7 @@ def router(service: GameService, accounts: Accounts, throttle: FailureThrottle,
         }
 
     @api.post("/api/games", tags=["games"], status_code=201, response_model=CreatedOut, responses=errors(429, 503))
-    def create_game(request: Request, body: CreateGameIn) -> CreatedOut:
+    def create_game(request: Request, response: Response, body: CreateGameIn) -> CreatedOut:
         """Create a game. The creator takes ``creator_seat`` (or every person seat with ``claim_all``);
         signed in, the creator's account holds that seat (the game shows on their profile). One
         address may create a few games at once, then one every 20 seconds (429 ``too_many_games``)."""
@@ -102,7 +102,8 @@ def router(service: GameService, accounts: Accounts, throttle: FailureThrottle,
             lexicon=body.lexicon, word_help=body.word_help,
             finish_line_levels=body.finish_line_levels, claim=claim,
             time_control=TimeControl(**body.time_control.model_dump()) if body.time_control else None,
-            session=accounts.session_key(request) if user is not None else None)
+            session=accounts.session_key(request) if user is not None else None,
+            holder=seat_holder(request, response) if claim else None)
         creations.fail(where)  # counts every game made
         url = f"/game/{created.id}"
         return CreatedOut(id=created.id, tokens=created.tokens, url=url, invite=created.invite,
@@ -130,13 +131,14 @@ def router(service: GameService, accounts: Accounts, throttle: FailureThrottle,
 
     @api.post("/api/games/{game_id}/join", tags=["games"], response_model=JoinOut,
               responses=errors(403, 404, 409, 410, 429, 503))
-    def join_game(request: Request, game_id: GameId, body: JoinIn) -> JoinOut:
+    def join_game(request: Request, response: Response, game_id: GameId, body: JoinIn) -> JoinOut:
         """Take an open person seat with the invite secret (from the creator's invite link);
         keep the returned token secret."""
         user = accounts.user_of(request)
         token, version = guarded(request, game_id, service.join, game_id, body.seat, body.name, body.invite,
                                  user.id if user is not None else None,
-                                 accounts.session_key(request) if user is not None else None)
+                                 accounts.session_key(request) if user is not None else None,
+                                 seat_holder(request, response))
         return JoinOut(seat=body.seat, token=token, version=version)
 
     def invite_out(game_id: str, found: dict[str, Any]) -> InviteOut:

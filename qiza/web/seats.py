@@ -57,6 +57,13 @@ class SeatsMixin(GameCore):
         """:meth:`check_token` on the game as stored now (for a live connection opened earlier)."""
         self._check_token(self._row(game_id), seat, token)
 
+    @staticmethod
+    def holds_seat(row: GameRow, user_id: str | None, holder: str | None) -> bool:
+        """Whether an account (``user_id``) or a browser (``holder``, its seat holder cookie's
+        hash) holds a seat of the game, whichever seat token it sends."""
+        return any((user_id is not None and entry.get("user_id") == user_id)
+                   or (holder is not None and holder in entry.get("holders", ())) for entry in row.seats)
+
     def token_ends(self, game_id: str, seat: int, token: str) -> bool:
         """Whether a seat's token was given to a sign-in and ends with it (a guest's never does)."""
         entry = self._row(game_id).seats[seat]
@@ -94,11 +101,12 @@ class SeatsMixin(GameCore):
         return token
 
     def join(self, game_id: str, seat: int, name: str, invite: str | None,
-             user_id: str | None = None, session: str | None = None) -> tuple[str, int]:
+             user_id: str | None = None, session: str | None = None, holder: str | None = None) -> tuple[str, int]:
         """Take an open person seat with the game's invite secret; returns the seat's secret
         token and the new version. (Games stored before invites existed need none.)
         ``user_id``: the signed-in account taking the seat (its profile lists the game), and
-        ``session`` the hash of its session: the token works while that is open."""
+        ``session`` the hash of its session: the token works while that is open. ``holder``: the
+        browser taking it (:func:`qiza.web.accounts.seat_holder`)."""
         with self._lock(game_id):
             row = self._row(game_id)
             if "invite_hash" in row.settings:
@@ -119,6 +127,8 @@ class SeatsMixin(GameCore):
             token = secrets.token_urlsafe(24)
             entry["token_hash"] = hash_token(token)
             entry["joined"] = True
+            if holder is not None:
+                entry["holders"] = [holder]
             clean = clean_name(name)
             if clean:  # numbered when another seat has the name ("Ann" beside "Ann": "Ann 2")
                 players = cached.game.players

@@ -133,7 +133,7 @@ class GameService(SeatsMixin, ClocksMixin, ComputerSeatsMixin):
                seats: Sequence[SeatSpec], seed: int | None = None, lexicon: str = "enable",
                word_help: bool | None = None, finish_line_levels: Sequence[str] | None = None,
                claim: Sequence[int] = (0,), time_control: TimeControl | None = None, rated: bool = False,
-               extra: Mapping[str, Any] | None = None, session: str | None = None,
+               extra: Mapping[str, Any] | None = None, session: str | None = None, holder: str | None = None,
                also: Sequence[Callable[[Any, str], None]] = ()) -> Created:
         """Create a game; returns its id, the secret tokens of the person seats in ``claim``
         and the invite secret that others need to take the free person seats. ``seed``: the
@@ -141,7 +141,8 @@ class GameService(SeatsMixin, ClocksMixin, ComputerSeatsMixin):
         seat claimed is the creator's: that player may show the invite again, replace or
         withdraw it, and give free seats to the computer. ``session``: the hash of the session of a
         signed-in creator, whose account holds their seat: that seat's token works while it is open
-        (as :meth:`~qiza.web.seats.SeatsMixin.issue_token`'s). ``also``: more writes that commit with
+        (as :meth:`~qiza.web.seats.SeatsMixin.issue_token`'s). ``holder``: the creator's browser
+        (:func:`qiza.web.accounts.seat_holder`), kept with the seats claimed. ``also``: more writes that commit with
         the new game or not at all (a seek records its game), each called with the connection and
         the game's id."""
         if not 2 <= len(seats) <= 4:
@@ -187,6 +188,8 @@ class GameService(SeatsMixin, ClocksMixin, ComputerSeatsMixin):
                 tokens[index] = token
                 entry["token_hash"] = hash_token(token)
                 entry["joined"] = True
+                if holder is not None:
+                    entry["holders"] = [holder]
                 if spec.user_id is not None and session is not None:
                     entry["token_sessions"] = {entry["token_hash"]: session}
             stored.append(entry)
