@@ -224,7 +224,8 @@ def test_an_anonymous_spectator_is_told_to_sign_in_to_read_the_spectators_chat(t
 
 def test_the_lobby_and_the_leaderboard_fit_a_phone(tmp_path: Path, browser: Any) -> None:
     """At 390 and 320 pixels wide nothing runs past the window: the new game's challenge rule
-    list (its longest option), the seeks table with a seek listed and the leaderboard; a phone
+    list (its longest option), the seeks table with a seek listed, the list of games with a
+    guest's name of 40 letters and no space, the leaderboard, and that game's page; a phone
     accepts the seek with its Accept button in view."""
     now = FakeTime()
     errors: list[str] = []
@@ -239,17 +240,25 @@ def test_the_lobby_and_the_leaderboard_fit_a_phone(tmp_path: Path, browser: Any)
         ann = sign_up(browser, server.url, "Ann_with_a_long_name", errors)
         ann.click("#post-seek")
         ann.wait_for_selector("#seek-message >> text=Seek posted")
+        made = urllib.request.Request(server.url + "/api/games", method="POST", headers={
+            "Content-Type": "application/json"}, data=json.dumps({"seats": [{"name": "W" * 40}, {}]}).encode())
+        with urllib.request.urlopen(made, timeout=30) as answer:
+            game_url = json.loads(answer.read())["url"]
         for width in (390, 320):
             phone = browser.new_context(viewport={"width": width, "height": 844}).new_page()
             watch(phone, errors, "phone")
             phone.set_default_timeout(20000)
             phone.goto(server.url + "/")
             phone.wait_for_selector("#seeks >> text=Ann_with_a_long_name")
+            phone.wait_for_selector("#games >> text=WWWWWWWWWW")
             assert overflow(phone) is True, (width, overflow(phone))
             box = phone.locator("#seeks button").bounding_box()
             assert box is not None and box["x"] + box["width"] <= width, (width, box)
             phone.goto(server.url + "/leaderboard")
             phone.wait_for_selector("#leaders th")
+            assert overflow(phone) is True, (width, overflow(phone))
+            phone.goto(server.url + game_url)  # the name in the scores and in the banner of the free seat
+            phone.wait_for_selector("#players >> text=WWWWWWWWWW")
             assert overflow(phone) is True, (width, overflow(phone))
             phone.context.close()
     assert errors == []
