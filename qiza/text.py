@@ -24,7 +24,7 @@ from qiza.layout import Premium
 from qiza.rules import Notation
 
 __all__ = ["board_text", "score_sheet", "PREMIUM_MARKS", "LEGEND", "notation_note", "short_names", "clean_name",
-           "plural"]
+           "tame_marks", "plural"]
 
 PREMIUM_MARKS: dict[Premium, str] = {Premium.NONE: " ", Premium.DL: "'", Premium.TL: '"', Premium.DW: "-",
                                      Premium.TW: "=", Premium.QL: "^", Premium.QW: "~"}
@@ -109,9 +109,32 @@ def clean_name(name: str, limit: int = 40) -> str:
     'Ann >Bob: ABC 8H ABC +10 10'
     >>> clean_name("\u202eevil\x1b[2J")
     'evil[2J'
+
+    Combining marks are kept as :func:`tame_marks` keeps them.
     """
     kept = "".join(" " if ch.isspace() else ch for ch in name if ch.isspace() or unicodedata.category(ch)[0] != "C")
-    return " ".join(kept.split())[:limit].strip()
+    return " ".join(tame_marks(kept).split())[:limit].strip()
+
+
+#: combining marks kept on one character (a written language puts up to three on a letter)
+MARKS_ON_A_LETTER = 3
+
+
+def tame_marks(text: str) -> str:
+    r"""``text`` in NFC with at most :data:`MARKS_ON_A_LETTER` combining marks on each character:
+    marks stacked by the dozen ("Zalgo" text) run over the lines above and below wherever the
+    text is shown.
+
+    >>> tame_marks("Z" + "\u0336" * 20 + "oe\u0301")
+    'Z\u0336\u0336\u0336oé'
+    """
+    kept: list[str] = []
+    run = 0
+    for ch in unicodedata.normalize("NFC", text):
+        run = run + 1 if unicodedata.category(ch) in ("Mn", "Me") else 0
+        if run <= MARKS_ON_A_LETTER:
+            kept.append(ch)
+    return "".join(kept)
 
 
 def visible(text: str) -> str:

@@ -9,6 +9,7 @@ import logging
 import os
 import re
 import time
+import unicodedata
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -1241,6 +1242,24 @@ def test_a_guest_player_who_signs_in_later_cannot_read_the_spectators_chat(club:
         assert browser.get(base, params={"channel": "spectators"}).status_code == 403
     # a spectator's browser is no player
     assert len(sign_up(club, "Dan").get(base, params={"channel": "spectators"}).json()["messages"]) == 1
+
+
+def test_names_and_chat_lines_keep_at_most_three_marks_on_a_letter(club: Club) -> None:
+    """Combining marks stacked on a letter (Zalgo text) run over the lines above and below on
+    every page that shows a name or a chat line: three stay on each letter (as many as a written
+    language puts on one), the rest go."""
+    stack = "\u0336\u0334\u0337\u0338\u0321\u0322\u0327\u0328\u031b" * 3
+    host = club.browser()
+    created = host.post("/api/games", json={"seats": [{"name": "Z" + stack + "algo"}, {}]}).json()
+    joined = host.post(f"/api/games/{created['id']}/join",
+                       json={"seat": 1, "name": "Cafe\u0301 \u05e9\u05c1\u05bc\u05b8", "invite": created["invite"]})
+    assert joined.status_code == 200, joined.text
+    names = [p["name"] for p in host.get(f"/api/games/{created['id']}").json()["players"]]
+    hebrew = unicodedata.normalize("NFC", "\u05e9\u05c1\u05bc\u05b8")  # shin with three points, all kept
+    assert names == ["Z\u0336\u0334\u0337algo", "Caf\u00e9 " + hebrew]
+    sent = host.post(f"/api/games/{created['id']}/chat", json={"text": "hi" + stack, "seat": 0,
+                                                               "token": created["tokens"]["0"]})
+    assert sent.status_code == 201 and sent.json()["text"] == "hi\u0336\u0334\u0337", sent.text
 
 
 def test_an_invite_game_clock_waits_for_every_seat(club: Club) -> None:
