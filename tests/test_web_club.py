@@ -618,6 +618,39 @@ def test_seek_accept_play_on_the_clock_into_overtime_rated_and_rematch(club: Clu
     assert new_state["players"][1]["name"] == starter and new_state["to_move"] == 0
 
 
+@pytest.mark.parametrize("ending", ["resign", "time"])
+def test_a_rated_game_ended_before_both_players_made_a_turn_is_not_rated(club: Club, ending: str) -> None:
+    """A player's second account resigning (or letting the clock run out) before it has played
+    lends the first account a rated win for nothing, as often as they like: such a game is not
+    rated (as an aborted one), and says why. Once both have played a turn, it is."""
+    ann, bob = sign_up(club, "Ann"), sign_up(club, "Bob")
+    game_id, seats = seek_and_accept(club, ann, bob, time_control={"minutes": 1, "max_overtime": 0}, rated=True)
+    state = view(ann, game_id, seats["a"])
+    first = "a" if state["to_move"] == seats["a"]["seat"] else "b"
+    second = "b" if first == "a" else "a"
+    clients = {"a": ann, "b": bob}
+    act(clients[first], game_id, seats[first], "pass")
+    if ending == "resign":
+        act(clients[second], game_id, seats[second], "resign")
+    else:
+        club.time.advance(61)
+        club.service.sweep_clocks()
+    state = view(ann, game_id, seats["a"])
+    assert state["over"] and state["rating_changes"] is None
+    assert state["not_rated"] == "the game ended before every player had played a turn"
+    assert bob.get("/api/leaderboard", params={"variant": "classic/blitz"}).json()["players"] == []
+    assert ann.get("/api/players/ann").json()["rated_record"] == {"wins": 0, "losses": 0, "draws": 0}
+    # both have played: rated
+    game_id, seats = seek_and_accept(club, ann, bob, time_control={"minutes": 1, "max_overtime": 0}, rated=True)
+    first = "a" if view(ann, game_id, seats["a"])["to_move"] == seats["a"]["seat"] else "b"
+    second = "b" if first == "a" else "a"
+    act(clients[first], game_id, seats[first], "pass")
+    act(clients[second], game_id, seats[second], "pass")
+    act(clients[first], game_id, seats[first], "resign")
+    state = view(ann, game_id, seats["a"])
+    assert state["rating_changes"]["variant"] == "classic/blitz" and state["not_rated"] is None
+
+
 def test_a_rematch_ask_lapses_so_a_player_who_left_is_not_put_on_the_clock(club: Club) -> None:
     from qiza.web.seeks import REMATCH_WAIT
 
@@ -1075,7 +1108,8 @@ def test_a_profile_shows_the_rated_record_apart_from_every_game(club: Club) -> N
     for rated, loser in ((True, 1), (False, 1), (False, 0)):  # one rated win for Ann, two casual games
         made = club.service.create(seats=[SeatSpec(PERSON, "Ann", user_id=ids[0]),
                                           SeatSpec(PERSON, "Bob", user_id=ids[1])], claim=[], rated=rated)
-        club.service.change(made.id, lambda _row, game, loser=loser: game.resign(loser), moved=True)
+        club.service.change(made.id, lambda _row, game, loser=loser: resign_after_a_turn_each(game, loser),
+                            moved=True)
     profile = bob.get("/api/players/Ann").json()
     assert profile["record"] == {"wins": 2, "losses": 1, "draws": 0}  # every finished game
     assert profile["rated_record"] == {"wins": 1, "losses": 0, "draws": 0}
@@ -1455,6 +1489,14 @@ def test_a_seat_nobody_took_is_neither_reminded_nor_claimed(club: Club) -> None:
     assert after["version"] == before["version"] and not after["over"] and after["reminder"] is None
 
 
+def resign_after_a_turn_each(game: Any, loser: int) -> None:
+    """Both players pass, then ``loser`` resigns (a rated game ended before both played a turn is
+    not rated)."""
+    game.play("pass")
+    game.play("pass")
+    game.resign(loser)
+
+
 def postgres_url() -> str:
     """The test database's URL; skips the test without a PostgreSQL server."""
     psycopg = pytest.importorskip("psycopg")
@@ -1493,6 +1535,7 @@ def test_a_clock_started_by_one_server_runs_out_on_another_postgres() -> None:
     seek = {"time_control": {"minutes": 1, "max_overtime": 1}, "rated": True}
     with two_servers_on_postgres(clock, seek) as (apps, one, _two, game_id, seat):
         assert view(one, game_id, seat)["clock"]["running"] is not None
+        apps[0].state.service.change(game_id, lambda _row, game: [game.play("pass") for _ in range(2)], moved=True)
         clock.advance(121)
         assert apps[1].state.service.sweep_clocks() >= 1  # the other server ends it
         state = view(one, game_id, seat)
@@ -1546,7 +1589,8 @@ def test_two_rated_games_of_the_same_players_ending_at_once_are_both_rated_postg
         monkeypatch.setattr(Ratings, "get", get_together)
 
         def resign(app: Any, game_id: str) -> None:
-            app.state.service.change(game_id, lambda _row, game: game.resign(game.to_move), moved=True)
+            app.state.service.change(game_id, lambda _row, game: resign_after_a_turn_each(game, game.to_move),
+                                     moved=True)
 
         with ThreadPoolExecutor(2) as pool:
             for done in [pool.submit(resign, apps[0], first), pool.submit(resign, apps[1], second)]:

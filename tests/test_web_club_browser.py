@@ -134,8 +134,12 @@ def test_two_accounts_seek_play_on_the_clock_chat_rate_and_rematch(tmp_path: Pat
         first.click("#chat-send")
         second.wait_for_selector("#chat-messages li >> text=<b>nice</b> game")
         assert second.eval_on_selector("#chat-messages", "list => list.querySelector('b') === null")
-        # the second player resigns: the game ends, the first player's penalty is on the score sheet
+        # the second player passes (a rated game ended before both played a turn is not rated), then
+        # resigns: the game ends, the first player's penalty is on the score sheet
         now.t += 5
+        second.click("#pass")
+        for page in (ann, bob):
+            page.wait_for_selector(f"#players li.to-move >> text={first_name}")
         second.click("#resign")
         second.click("#resign-confirm")
         for page in (ann, bob):

@@ -318,13 +318,17 @@ def test_the_club_across_two_processes(servers: tuple[Process, Process]) -> None
     messages = bob.call("GET", f"{two.url}/api/games/{game_id}/chat")[1]["messages"]
     assert [m["text"] for m in messages] == ["good luck"]
     assert bob.call("GET", f"{two.url}/api/games/{game_id}/chat?channel=spectators")[0] == 403
-    # a resignation on process two ends the rated game; both ratings are changed once
+    # a pass and a resignation on process two end the rated game (a turn each: a rated game ended
+    # before both played is not rated); both ratings are changed once
     other_seat = seats[id(bob if first is ann else ann)]
     loser = bob if first is ann else ann
-    status, ended = loser.call("POST", f"{two.url}/api/games/{game_id}/actions",
-                               {"seat": other_seat["seat"], "token": other_seat["token"],
-                                "version": moved["version"], "kind": "resign"})
-    assert status == 200, ended
+    version = moved["version"]
+    for kind in ("pass", "resign"):
+        status, ended = loser.call("POST", f"{two.url}/api/games/{game_id}/actions",
+                                   {"seat": other_seat["seat"], "token": other_seat["token"], "version": version,
+                                    "kind": kind})
+        assert status == 200, ended
+        version = ended["version"]
     changes = ann.call("GET", f"{one.url}/api/games/{game_id}")[1]["rating_changes"]
     assert changes["after"][other_seat["seat"]] < 1500 < changes["after"][first_seat["seat"]]
     status, board = ann.call("GET", f"{one.url}/api/players/ann{suffix}")

@@ -62,7 +62,7 @@ class Players:
             if outcome is not None:
                 key = {"win": "wins", "loss": "losses", "draw": "draws"}[outcome]
                 record[key] += 1
-                if settings.get("rated"):
+                if settings.get("rated") and not settings.get("not_rated"):
                     rated[key] += 1
         recent: list[dict[str, Any]] = []
         for r in rows:

@@ -136,6 +136,7 @@ def game_state(row: GameRow, game: Game, seat: int | None, order: str | None = N
         "aborted": bool(row.settings.get("aborted")),
         "abort_asked": abort_asks(row.settings, now),
         "rating_changes": row.settings.get("rating_changes"),
+        "not_rated": row.settings.get("not_rated"),
         "rematch": rematch_offer(row.settings, now),
         "reminder": row.settings.get("reminder"),
         "accounts": [bool(entry.get("user_id")) for entry in row.seats],

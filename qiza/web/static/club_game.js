@@ -120,6 +120,7 @@ function renderActions() {
     status.push(`Ratings (${changes.variant}): ` + game.players.map((p, i) =>
       `${p.name} ${changes.before[i]} → ${changes.after[i]}`).join(", ") + ".");
   }
+  if (game.not_rated) status.push(`Not rated: ${game.not_rated}.`);
   setText($("club-status"), status.join(" "));
 }
 
