@@ -858,6 +858,20 @@ def test_a_game_from_a_seek_withdraws_its_players_other_seeks(club: Club) -> Non
     assert post(ann, "/api/seeks", {}, 201)["status"] == "open"  # and a new one may be posted
 
 
+def test_a_game_from_a_seek_takes_its_players_out_of_the_seeks_they_joined(club: Club) -> None:
+    """Bob waits in Cat's seek for four, then accepts Ann's seek for two: that game starts, and
+    Bob leaves Cat's seek (its game would start later with him on two clocks at once)."""
+    people = {name: sign_up(club, name) for name in ("Ann", "Bob", "Cat", "Dan", "Eve")}
+    four = post(people["Cat"], "/api/seeks", {"players": 4, "time_control": {"minutes": 3}}, 201)
+    two = post(people["Ann"], "/api/seeks", {"time_control": {"minutes": 3}}, 201)
+    assert post(people["Bob"], f"/api/seeks/{four['id']}/accept")["game_id"] is None
+    assert post(people["Bob"], f"/api/seeks/{two['id']}/accept")["game_id"]
+    listed = next(s for s in people["Dan"].get("/api/seeks").json()["open"] if s["id"] == four["id"])
+    assert listed["seated"] == 1
+    assert post(people["Dan"], f"/api/seeks/{four['id']}/accept")["waiting_for"] == 2
+    assert not any(s["id"] == four["id"] for s in people["Bob"].get("/api/seeks").json()["mine"])
+
+
 def test_a_seek_lapses_while_its_player_is_away_from_the_lobby(club: Club) -> None:
     ann, bob = sign_up(club, "Ann"), sign_up(club, "Bob")
     posted = post(ann, "/api/seeks", {"rated": True, "time_control": {"minutes": 1}}, 201)

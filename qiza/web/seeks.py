@@ -178,8 +178,9 @@ class Seeks:
         starts it with the last player needed (until then ``game_id`` is null and ``waiting_for``
         says how many more; players who joined it and left the lobby, not seen for :data:`AWAY`
         seconds, are dropped first). 409 ``seek_taken`` if the seek filled up or was withdrawn first. The
-        game's players' other open seeks are withdrawn when it starts (one game at a time: two
-        seeks of one player accepted at once gave them two games on the clock)."""
+        game's players' other open seeks are withdrawn when it starts, and they leave the seeks
+        they joined (one game at a time: two seeks of one player accepted at once gave them two
+        games on the clock)."""
         with self.store.read() as connection:
             found = connection.execute(select(seeks).where(seeks.c.id == seek_id)).first()
         if found is None:
@@ -214,6 +215,8 @@ class Seeks:
             full = 1 + len(joined) >= int(settings.get("players", 2))
             connection.execute(update(seeks).where(seeks.c.id == seek_id).values(
                 settings=json.dumps(settings), status="accepted" if full else "open"))
+            if full:  # (before the withdrawals: the rows of other seeks are locked in one order)
+                self._leave_joined(connection, [found.user_id, *joined], seek_id)
             others = (select(seeks.c.id).where(seeks.c.user_id.in_([found.user_id, *joined]), seeks.c.status == "open",
                                                seeks.c.id != seek_id))
             withdrawn = list(connection.execute(others).scalars()) if full else []
@@ -232,7 +235,8 @@ class Seeks:
             game_id = self.start(players, {k: v for k, v in settings.items() if k != "joined_seen"},
                                  {"seek": seek_id}, also=[record])
         except BaseException:
-            # no game: the seek is open again, without this player (who may accept again)
+            # no game: the seek is open again, without this player (who may accept again; the
+            # players are not put back in the other seeks they had joined)
             joined.remove(user.id)
             settings["joined_seen"].pop(user.id, None)
             with self.store.transaction() as connection:
@@ -242,6 +246,18 @@ class Seeks:
                                    .values(status="open"))
             raise
         return {"game_id": game_id, "game_url": f"/game/{game_id}", "waiting_for": 0}
+
+    def _leave_joined(self, connection: Any, players: list[str], seek_id: str) -> None:
+        """Take the players of a game that starts out of the other open seeks they joined (each
+        would start later with them on two clocks at once)."""
+        query = select(seeks).where(seeks.c.status == "open", seeks.c.id != seek_id,
+                                    or_(*[seeks.c.settings.contains(p) for p in players]))
+        for row in connection.execute(query.with_for_update() if self.store.is_postgres else query).all():
+            settings = json.loads(row.settings)
+            if any(p in settings.get("joined", []) for p in players):
+                settings["joined"] = [j for j in settings["joined"] if j not in players]
+                settings["joined_seen"] = {j: t for j, t in settings.get("joined_seen", {}).items() if j not in players}
+                connection.execute(update(seeks).where(seeks.c.id == row.id).values(settings=json.dumps(settings)))
 
     def leave(self, user: User, seek_id: str) -> None:
         """Withdraw one's own open seek, or leave a seek one joined that is still waiting."""
