@@ -48,8 +48,8 @@ class Club:
         self.time = FakeTime()
         self.db = tmp_path / "club.sqlite3"
         url = options.pop("database_url", None) or f"sqlite:///{self.db}"
-        self.app = create_app(url, computer_processes=0, now=self.time, clock_sweep=0,
-                              password_hasher=PasswordHasher(time_cost=1, memory_cost=8192, parallelism=1),
+        hasher = options.pop("password_hasher", None) or PasswordHasher(time_cost=1, memory_cost=8192, parallelism=1)
+        self.app = create_app(url, computer_processes=0, now=self.time, clock_sweep=0, password_hasher=hasher,
                               seeds=lambda: 5, **{"sign_ups": 50, **options})
         self.main = TestClient(self.app)
         self.main.__enter__()
@@ -236,6 +236,38 @@ def test_a_name_that_looks_like_a_taken_one_is_refused(club: Club) -> None:
         assert answer.status_code == 422 and answer.json()["error"]["code"] == "bad_name"
     sign_up(club, "Billy")  # a name that only starts like another is not refused
     assert club.main.get("/api/players/BiII").status_code == 404  # nothing was made
+
+
+def test_the_password_of_a_new_account_is_hashed_while_the_database_is_free(tmp_path: Path) -> None:
+    """An Argon2 hash takes half a second of CPU with the default settings: SQLite's write lock,
+    held all that time by the sign-up's transaction, kept every move of every game waiting. A
+    taken name is still refused before any hash."""
+    import sqlite3
+
+    class Hasher(PasswordHasher):
+        calls = 0
+
+        def hash(self, password: str | bytes, *, salt: bytes | None = None) -> str:
+            Hasher.calls += 1
+            other = sqlite3.connect(made.db, timeout=0.1, isolation_level=None)
+            try:
+                other.execute("BEGIN IMMEDIATE")  # another writer: 'database is locked' while it is held
+                other.execute("ROLLBACK")
+            finally:
+                other.close()
+            return super().hash(password, salt=salt)
+
+    made = Club(tmp_path, password_hasher=Hasher(time_cost=1, memory_cost=8192, parallelism=1))
+    try:
+        sign_up(made, "mary")
+        assert Hasher.calls == 1
+        other = made.browser()
+        for taken in ("MARY", "rnary"):
+            assert other.post("/api/account/signup", json={"name": taken, "password": PASSWORD},
+                              headers=csrf(other)).status_code == 409
+        assert Hasher.calls == 1
+    finally:
+        made.close()
 
 
 @pytest.mark.parametrize(("before", "taken", "look_alike"), [("0005", "Bill", "Bi1l"), ("0006", "dave", "clave")])

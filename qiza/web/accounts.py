@@ -102,25 +102,35 @@ class Accounts:
         self.check_password(password)
         user = User(secrets.token_hex(12), name)
         look = skeleton(name)
+        # before the hash: a taken name cost an Argon2 hash, and refusals count towards no limit
+        with self.store.read() as connection:
+            self._check_free(connection, name, look)
+        # and outside the transaction: on SQLite it holds the write lock, and every game's moves
+        # waited the hash's half a second
+        hashed = self.hasher.hash(password)
         try:
             with self.store.transaction() as connection:
                 self.store.serialize(connection, f"name {look}")  # two look-alikes at once: one account
-                alike = connection.execute(select(users.c.name).where(users.c.name_skeleton == look,
-                                                                      users.c.name_key != name_key(name))).scalar()
-                if alike is not None:
-                    raise ApiError(409, "name_confusable", f"the name {name!r} looks like {alike!r}, which is "
-                                   "taken; choose another")
-                # before the hash: a taken name cost an Argon2 hash, and refusals count towards no limit
-                if connection.execute(select(users.c.id).where(users.c.name_key == name_key(name))).first():
-                    raise _name_taken(name)
+                self._check_free(connection, name, look)  # (taken since the first look?)
                 connection.execute(insert(users).values(id=user.id, name=name, name_key=name_key(name),
-                                                        name_skeleton=look,
-                                                        password_hash=self.hasher.hash(password),
+                                                        name_skeleton=look, password_hash=hashed,
                                                         created_at=self.now()))
         except IntegrityError:  # taken at the same moment
             raise _name_taken(name) from None
         log.info("new account %s", user.name)
         return user
+
+    @staticmethod
+    def _check_free(connection: Any, name: str, look: str) -> None:
+        """409 unless ``name`` is free: no account has it (in any case) or one like it (``look``,
+        its :func:`~qiza.web.names.skeleton`)."""
+        alike = connection.execute(select(users.c.name).where(users.c.name_skeleton == look,
+                                                              users.c.name_key != name_key(name))).scalar()
+        if alike is not None:
+            raise ApiError(409, "name_confusable", f"the name {name!r} looks like {alike!r}, which is taken; "
+                           "choose another")
+        if connection.execute(select(users.c.id).where(users.c.name_key == name_key(name))).first():
+            raise _name_taken(name)
 
     def verify(self, name: str, password: str) -> User:
         """The account if the password is its password; 401 ``wrong_password`` otherwise (the
