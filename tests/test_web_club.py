@@ -683,6 +683,22 @@ def test_a_rated_game_ended_before_both_players_made_a_turn_is_not_rated(club: C
     assert state["rating_changes"]["variant"] == "classic/blitz" and state["not_rated"] is None
 
 
+def test_a_rated_game_of_three_left_by_two_players_before_their_turn_is_not_rated(club: Club) -> None:
+    """Two second accounts leaving a game of three at once lend the third player a win."""
+    from qiza.web.ratings import NOT_RATED
+
+    people = {name: sign_up(club, name) for name in ("Ann", "Bob", "Cat")}
+    posted = post(people["Ann"], "/api/seeks", {"players": 3, "rated": True}, 201)
+    post(people["Bob"], f"/api/seeks/{posted['id']}/accept")
+    game_id = post(people["Cat"], f"/api/seeks/{posted['id']}/accept")["game_id"]
+    seats = {name: post(client, f"/api/games/{game_id}/my-seat") for name, client in people.items()}
+    for _ in range(2):
+        mover = next(n for n in seats if view(people[n], game_id, seats[n])["to_move"] == seats[n]["seat"])
+        act(people[mover], game_id, seats[mover], "resign")
+    state = view(people["Ann"], game_id, seats["Ann"])
+    assert state["over"] and state["rating_changes"] is None and state["not_rated"] == NOT_RATED
+
+
 def test_a_rematch_ask_lapses_so_a_player_who_left_is_not_put_on_the_clock(club: Club) -> None:
     from qiza.web.seeks import REMATCH_WAIT
 
@@ -1072,6 +1088,9 @@ def test_a_four_player_seek_fills_up_and_rates_with_openskill(club: Club) -> Non
         assert [s["game_id"] for s in mine if s["id"] == posted["id"]] == [game_id]
         seats[name] = post(people[name], f"/api/games/{game_id}/my-seat")
     assert sorted(s["seat"] for s in seats.values()) == [0, 1, 2, 3]
+    for _ in range(4):  # a turn each (a rated game ended before every player played is not rated)
+        mover = next(n for n in seats if view(people[n], game_id, seats[n])["to_move"] == seats[n]["seat"])
+        act(people[mover], game_id, seats[mover], "pass")
     resigner = next(n for n in seats if view(people[n], game_id, seats[n])["to_move"] == seats[n]["seat"])
     act(people[resigner], game_id, seats[resigner], "resign")  # out: the three others play on, unrated yet
     state = view(people["Ann"], game_id, seats["Ann"])

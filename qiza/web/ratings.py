@@ -8,9 +8,9 @@ is its own rating period); a rated game of three or four players by the Plackett
 same database transaction that stores the game's end, so a game is rated once or not at all,
 and the change shows on the score sheet (``rating_changes`` of the game).
 
-A rated game of two that ends before both players have played a turn (one resigned or let the
-clock run out at once) is not rated, as an aborted one is not: else a player's second account
-lent the first a rated win for nothing, as often as they liked. The game says why
+A rated game that ends before every player has played a turn (one resigned, left or let the
+clock run out at once) is not rated, as an aborted one is not: else a player's second accounts
+lent the first rated wins for nothing, as often as they liked. The game says why
 (``not_rated``: :data:`NOT_RATED`).
 """
 
@@ -37,7 +37,7 @@ START_DEVIATION = 350.0
 START_VOLATILITY = 0.06
 #: openskill's mu and sigma on the Glicko scale: 25 (its start) shows as 1500
 SKILL_SCALE = 1500.0 / 25.0
-#: why a rated game of two was not rated (see the module)
+#: why a rated game was not rated (see the module)
 NOT_RATED = "the game ended before every player had played a turn"
 
 
@@ -126,7 +126,7 @@ class Ratings:
         seats = [entry.get("user_id") for entry in row.seats]
         if not row.settings.get("rated") or not all(seats) or len(set(seats)) != len(seats):
             return []
-        if len(seats) == 2 and not all(any(r.seat == s and r.is_turn for r in game.history) for s in (0, 1)):
+        if not all(any(r.seat == s and r.is_turn for r in game.history) for s in range(len(seats))):
             row.settings["not_rated"] = NOT_RATED
             return []
         control = TimeControl.from_json(row.settings["clock"]["control"]) if row.settings.get("clock") else None
