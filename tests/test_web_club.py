@@ -1361,6 +1361,18 @@ def test_names_and_chat_lines_keep_at_most_three_marks_on_a_letter(club: Club) -
     assert sent.status_code == 201 and sent.json()["text"] == "hi\u0336\u0334\u0337", sent.text
 
 
+def test_a_seat_held_by_an_account_plays_under_the_accounts_name(club: Club) -> None:
+    """Signed in, Ann created a game in the seat 'Magnus' and Bob joined it as 'Carlsen': the
+    game, its chat and their profiles showed names of other players (or of other accounts)."""
+    ann, bob = sign_up(club, "Ann"), sign_up(club, "Bob")
+    created = post(ann, "/api/games", {"seats": [{"name": "Magnus"}, {}]}, 201)
+    post(bob, f"/api/games/{created['id']}/join", {"seat": 1, "name": "Carlsen", "invite": created["invite"]})
+    guest = club.browser()
+    made = guest.post("/api/games", json={"seats": [{"name": "Magnus"}, {}]}).json()  # a guest names the seat
+    for game_id, names in ((created["id"], ["Ann", "Bob"]), (made["id"], ["Magnus", "Seat 2"])):
+        assert [p["name"] for p in guest.get(f"/api/games/{game_id}").json()["players"]] == names
+
+
 def test_an_invite_game_clock_waits_for_every_seat(club: Club) -> None:
     host = club.browser()
     created = host.post("/api/games", json={"seats": [{"name": "Ann"}, {}], "time_control": {"minutes": 1,

@@ -81,7 +81,8 @@ def router(service: GameService, accounts: Accounts, throttle: FailureThrottle,
     @api.post("/api/games", tags=["games"], status_code=201, response_model=CreatedOut, responses=errors(429, 503))
     def create_game(request: Request, response: Response, body: CreateGameIn) -> CreatedOut:
         """Create a game. The creator takes ``creator_seat`` (or every person seat with ``claim_all``);
-        signed in, the creator's account holds that seat (the game shows on their profile). One
+        signed in, the creator's account holds that seat (the game shows on their profile), under the
+        account's name. One
         address may create a few games at once, then one every 20 seconds (429 ``too_many_games``)."""
         where = address(request)
         creations.refuse_when_spent(where, "too_many_games", "new games")
@@ -95,10 +96,11 @@ def router(service: GameService, accounts: Accounts, throttle: FailureThrottle,
             claim = [body.creator_seat]
         else:
             claim = []
+        held = claim[0] if user is not None and claim and not body.claim_all else None  # the account's seat
         created = service.create(
             preset=body.preset, options=body.options,
-            seats=[SeatSpec(s.kind, s.name, s.level, user.id if user is not None and claim[:1] == [i]
-                            and not body.claim_all else None) for i, s in enumerate(body.seats)],
+            seats=[SeatSpec(s.kind, s.name, s.level) if i != held or user is None
+                   else SeatSpec(s.kind, user.name, s.level, user.id) for i, s in enumerate(body.seats)],
             lexicon=body.lexicon, word_help=body.word_help,
             finish_line_levels=body.finish_line_levels, claim=claim,
             time_control=TimeControl(**body.time_control.model_dump()) if body.time_control else None,
@@ -133,9 +135,11 @@ def router(service: GameService, accounts: Accounts, throttle: FailureThrottle,
               responses=errors(403, 404, 409, 410, 429, 503))
     def join_game(request: Request, response: Response, game_id: GameId, body: JoinIn) -> JoinOut:
         """Take an open person seat with the invite secret (from the creator's invite link);
-        keep the returned token secret."""
+        keep the returned token secret. Signed in, the account holds the seat, under its name
+        (``name`` is a guest's)."""
         user = accounts.user_of(request)
-        token, version = guarded(request, game_id, service.join, game_id, body.seat, body.name, body.invite,
+        name = user.name if user is not None else body.name
+        token, version = guarded(request, game_id, service.join, game_id, body.seat, name, body.invite,
                                  user.id if user is not None else None,
                                  accounts.session_key(request) if user is not None else None,
                                  seat_holder(request, response))
