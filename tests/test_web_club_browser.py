@@ -229,8 +229,9 @@ def test_an_anonymous_spectator_is_told_to_sign_in_to_read_the_spectators_chat(t
 def test_the_lobby_and_the_leaderboard_fit_a_phone(tmp_path: Path, browser: Any) -> None:
     """At 390 and 320 pixels wide nothing runs past the window: the new game's challenge rule
     list (its longest option), the seeks table with a seek listed, the list of games with a
-    guest's name of 40 letters and no space, the leaderboard, and that game's page; a phone
-    accepts the seek with its Accept button in view."""
+    guest's name of 40 letters and no space, the leaderboard, and that game's page (where a name
+    in a right-to-left script keeps its place before its score); a phone accepts the seek with its
+    Accept button in view."""
     now = FakeTime()
     errors: list[str] = []
 
@@ -245,7 +246,7 @@ def test_the_lobby_and_the_leaderboard_fit_a_phone(tmp_path: Path, browser: Any)
         ann.click("#post-seek")
         ann.wait_for_selector("#seek-message >> text=Seek posted")
         made = urllib.request.Request(server.url + "/api/games", method="POST", headers={
-            "Content-Type": "application/json"}, data=json.dumps({"seats": [{"name": "W" * 40}, {}]}).encode())
+            "Content-Type": "application/json"}, data=json.dumps({"seats": [{"name": "\u05d0\u05d1\u05d2 123"}, {"name": "W" * 40}]}).encode())
         with urllib.request.urlopen(made, timeout=30) as answer:
             game_url = json.loads(answer.read())["url"]
         for width in (390, 320):
@@ -264,6 +265,10 @@ def test_the_lobby_and_the_leaderboard_fit_a_phone(tmp_path: Path, browser: Any)
             phone.goto(server.url + game_url)  # the name in the scores and in the banner of the free seat
             phone.wait_for_selector("#players >> text=WWWWWWWWWW")
             assert overflow(phone) is True, (width, overflow(phone))
+            # a name in Hebrew ending in digits stays before its score (it read "0 :123 אבג points")
+            assert phone.evaluate("""() => { const li = document.querySelectorAll('#players li')[0];
+                return li.querySelector('.score').getBoundingClientRect().left
+                    >= li.querySelector('.name').getBoundingClientRect().right - 1; }""")
             phone.context.close()
     assert errors == []
 
