@@ -234,7 +234,12 @@ def test_a_name_that_looks_like_a_taken_one_is_refused(club: Club) -> None:
     for foreign in ("\u0412ill", "\uff22ill", "m\u0430ry", "\u0392ill", "Bi\u0301ll", "Bi\u200bll"):
         answer = other.post("/api/account/signup", json={"name": foreign, "password": PASSWORD}, headers=csrf(other))
         assert answer.status_code == 422 and answer.json()["error"]["code"] == "bad_name"
+    # names that speak for the club or its computer players, in any look-alike form
+    for reserved in ("admin", "Adrnin", "MODERATOR", "qiza", "Computer", "c0mputer", "Guest", "system"):
+        answer = other.post("/api/account/signup", json={"name": reserved, "password": PASSWORD}, headers=csrf(other))
+        assert answer.status_code == 409 and answer.json()["error"]["code"] == "name_reserved", (reserved, answer.text)
     sign_up(club, "Billy")  # a name that only starts like another is not refused
+    sign_up(club, "Computers")
     assert club.main.get("/api/players/BiII").status_code == 404  # nothing was made
 
 

@@ -41,7 +41,7 @@ from sqlalchemy.exc import IntegrityError
 from qiza.text import plural
 from qiza.web.db import Store, sessions, users
 from qiza.web.errors import ApiError, errors
-from qiza.web.names import skeleton
+from qiza.web.names import reserved, skeleton
 from qiza.web.throttle import FailureThrottle, address
 
 log = logging.getLogger("qiza.web.accounts")
@@ -97,9 +97,12 @@ class Accounts:
 
     def sign_up(self, name: str, password: str) -> User:
         """A new account; 409 ``name_taken`` if the name (in any case) has an account, 409
-        ``name_confusable`` if it looks like one that has (:func:`qiza.web.names.skeleton`)."""
+        ``name_confusable`` if it looks like one that has (:func:`qiza.web.names.skeleton`), 409
+        ``name_reserved`` if it is or looks like a name kept for the club (:data:`qiza.web.names.RESERVED`)."""
         self.check_name(name)
         self.check_password(password)
+        if reserved(name):
+            raise ApiError(409, "name_reserved", f"the name {name!r} is kept for the club; choose another")
         user = User(secrets.token_hex(12), name)
         look = skeleton(name)
         # before the hash: a taken name cost an Argon2 hash, and refusals count towards no limit

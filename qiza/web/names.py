@@ -28,6 +28,10 @@ from __future__ import annotations
 
 import unicodedata
 
+#: names no account may take, nor one like them: they would speak for the club, its staff or its
+#: computer players ("Computer (medium)" in a game)
+RESERVED = ("admin", "administrator", "moderator", "qiza", "system", "computer", "guest", "support")
+
 #: look-alikes among the name characters: character to its prototype (see the module)
 CONFUSABLE = {"0": "O", "1": "l", "I": "l", "m": "rn", "d": "cl", "w": "vv", "W": "VV"}
 
@@ -38,5 +42,17 @@ def skeleton(name: str) -> str:
     return _prototypes(folded)
 
 
+def reserved(name: str) -> bool:
+    """Whether ``name`` is one of the :data:`RESERVED` names or looks like one.
+
+    >>> reserved("Adrnin"), reserved("C0MPUTER"), reserved("Computers")
+    (True, True, False)
+    """
+    return skeleton(name) in _RESERVED_SKELETONS
+
+
 def _prototypes(text: str) -> str:
     return "".join(CONFUSABLE.get(ch, ch) for ch in text)
+
+
+_RESERVED_SKELETONS = frozenset(skeleton(name) for name in RESERVED)
