@@ -115,21 +115,18 @@ def _check(args: argparse.Namespace) -> int:
     return 1 if differences else 0
 
 
-def _replayed(path: str) -> tuple[gcg.GameRecord, gcg.Replay]:
-    record = gcg.load(path)
-    if record.errors and not record.events:
-        raise QizaError(str(record.errors[0]))
+def _replayed(record: gcg.GameRecord, path: str) -> gcg.Replay:
     try:
-        result = gcg.replay(record)
+        return gcg.replay(record)
     except gcg.FileFormatError as exc:
         raise QizaError(f"{path}: {exc}") from None
-    return record, result
 
 
 def _show(args: argparse.Namespace) -> int:
     from qiza import text
 
-    record, result = _replayed(args.file)
+    record = gcg.load_game(args.file)  # unreadable, binary or empty: one error line, nothing shown
+    result = _replayed(record, args.file)
     for problem in record.errors:  # lines the reader could not take: what is shown lacks them
         print(f"error: {problem}", file=sys.stderr)
     for problem in record.warnings:
@@ -153,7 +150,7 @@ def _unique_nicknames(record: gcg.GameRecord) -> list[str]:
 
 
 def _export(args: argparse.Namespace) -> int:
-    record = gcg.load(args.file)
+    record = gcg.load_game(args.file)  # unreadable, binary or empty: one error line, nothing written
     for problem in record.errors:
         print(f"error: {problem}", file=sys.stderr)
     if args.to == "gcg":
@@ -173,7 +170,7 @@ def _export(args: argparse.Namespace) -> int:
         return 1 if record.errors else 0
     from qiza import cgp
 
-    _, result = _replayed(args.file)
+    result = _replayed(record, args.file)
     position = cgp.Position.from_game(result.game)
     if not result.game.over:  # a rack after the last event is known only from a #rack line
         known = {result.game_seat(number - 1) for number in record.final_racks if number <= len(record.players)}

@@ -969,3 +969,50 @@ def test_show_says_a_record_has_errors_and_fails(tmp_path: Path, capsys: pytest.
     assert f"error: {path}:4: truncated event" in err and "warning:" not in err, err
     path.write_text("#player1 ann Ann\n#player2 bob Bob\n>ann: DINNVWY 8D WINDY +32 32\n")
     assert main(["gcg", "show", str(path)]) == 0
+
+
+# a PNG's first bytes, a gzip'd record's, random bytes: no text file holds NUL bytes
+NOT_TEXT = [b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x01\x00", b"\x1f\x8b\x08\x00\xa3\xf1\x9b>\x00\x03\xed\x9d",
+            random.Random(5).randbytes(3000)]
+
+
+@pytest.mark.parametrize("data", NOT_TEXT, ids=["png", "gzip", "random"])
+@pytest.mark.parametrize("action", [["show"], ["export"], ["export", "--to", "cgp"], ["export", "--to", "json"]])
+def test_a_binary_file_is_one_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str], data: bytes,
+                                          action: list[str]) -> None:
+    """'gcg export --to cgp' of a binary file printed its bytes as 'error: FILE:1: not a pragma
+    (#...) or an event (>...): <junk>' lines before its error (and the error repeated the first);
+    'gcg export' wrote a record ('#character-encoding UTF-8') with them."""
+    path = tmp_path / "game.gcg"
+    path.write_bytes(data)
+    assert main(["gcg", *action, str(path)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    line = len(data[:data.index(0)].replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n"))  # the first NUL's
+    assert captured.err == f"qiza gcg: {path}:{line}: {gcg.reader.BINARY}\n"
+
+
+def test_a_nul_byte_in_a_record_of_a_game_is_a_warning() -> None:
+    """The lines of a record holding a stray NUL byte are still read (it is removed, with a warning)."""
+    record = gcg.parse_bytes(b"#player1 a A\n#player2 b B\n#note x\x00y\n>a: ENORSTU 8F NOT +6 6\n")
+    assert not record.errors and record.notes == ["xy"] and "control characters" in str(record.warnings[0])
+
+
+@pytest.mark.parametrize("action", [["show"], ["export"], ["export", "--to", "cgp"]])
+@pytest.mark.parametrize("name, data, message", [
+    ("empty.gcg", b"", "{path}: no game in it (no #player line, no move)"),
+    ("folder", None, "{path}: cannot read: Is a directory"),
+])
+def test_an_empty_file_or_a_folder_is_one_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                      action: list[str], name: str, data: bytes | None,
+                                                      message: str) -> None:
+    """'gcg export' of an empty file wrote '#character-encoding UTF-8' and exited 0; of a folder it
+    said 'cannot read' and wrote that line too; '--to cgp' said 'cannot read' twice."""
+    path = tmp_path / name
+    if data is None:
+        path.mkdir()
+    else:
+        path.write_bytes(data)
+    assert main(["gcg", *action, str(path)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == f"qiza gcg: {message.format(path=path)}\n"

@@ -5,7 +5,7 @@ pragmas (``#player1 nick Full Name``, ``#title``, ``#lexicon`` ...) and events, 
 per line (``>nick: RACK 8D WORD +24 24``). :class:`GameRecord` holds one file;
 :func:`loads` / :func:`load` read it leniently (every problem goes to
 :attr:`GameRecord.errors` or :attr:`GameRecord.warnings` with its line number, never
-an exception), :func:`dumps` / :func:`dump` write it strictly. A record written and
+an exception; :func:`load_game` raises when a file gives no game at all), :func:`dumps` / :func:`dump` write it strictly. A record written and
 read back is equal to the original. :func:`from_game` makes a record of a
 :class:`~qiza.game.Game`; :func:`replay` plays a record through the rules engine and
 lists every event whose recorded score or total differs from the engine's.
@@ -51,7 +51,7 @@ double rule, a ``+5`` / ``+10`` challenge bonus the five- / ten-point rule, else
 """
 
 from qiza.errors import FileFormatError
-from qiza.gcg.reader import MAX_EVENTS, MAX_PLAYERS, MAX_PROBLEMS, load, loads, parse_bytes
+from qiza.gcg.reader import MAX_EVENTS, MAX_PLAYERS, MAX_PROBLEMS, load, load_game, loads, parse_bytes
 from qiza.gcg.record import (
     CHALLENGER_NOTE,
     TURN_EVENTS,
@@ -66,7 +66,7 @@ from qiza.gcg.replay import Difference, Replay, check_files, replay, rules_for, 
 from qiza.gcg.writer import dump, dumps, from_game, written_nicknames
 
 __all__ = [
-    "EventType", "Event", "Player", "GameRecord", "loads", "load", "parse_bytes", "dumps", "dump", "written_nicknames",
+    "EventType", "Event", "Player", "GameRecord", "loads", "load", "load_game", "parse_bytes", "dumps", "dump", "written_nicknames",
     "from_game", "replay", "Replay", "Difference", "rules_for", "tile_set_for", "check_files",
     "FileFormatError", "MAX_EVENTS", "MAX_PLAYERS", "MAX_PROBLEMS", "TURN_EVENTS",
     "UNSUCCESSFUL_CHALLENGE_NOTE", "CHALLENGER_NOTE", "WITHDREW_NOTE",

@@ -150,7 +150,29 @@ def parse_bytes(data: bytes, *, path: str | None = None) -> GameRecord:
     warnings: list[FileFormatError] = []
     text = _decode(bytes(data), warnings, path)
     record = loads(text, path=path)
+    nul = text.find("\x00")
+    if nul >= 0 and not record.events:  # an image, an archive ...: its "lines" are no help to anyone
+        record = GameRecord()
+        record.errors.append(FileFormatError(BINARY, len(_LINE_BREAK.split(text[:nul])), path))
+        return record
     record.warnings[:0] = warnings
+    return record
+
+
+BINARY = "binary data (NUL bytes), not text: not a GCG record"
+"""The error of a file holding NUL bytes and no event: no text file holds them (UTF-16 read as
+such has none), so the lines such a file gives are not shown one by one."""
+
+
+def load_game(path: str | os.PathLike[str]) -> GameRecord:
+    """:func:`load` for a command that needs a game: :class:`FileFormatError` (naming the file)
+    when the file gives none: it cannot be read, no line of it is an event of a game (the first
+    error says why), or it is empty (no ``#player`` line, no event)."""
+    record = load(path)
+    if record.errors and not record.events:
+        raise record.errors[0]
+    if not record.events and not record.players:
+        raise FileFormatError("no game in it (no #player line, no move)", None, str(path))
     return record
 
 

@@ -136,12 +136,8 @@ def load_record_and_notation(path: str) -> LoadedRecord:
         game = savefile.load(path)
         ended = (game.end_reason.value if game.end_reason is not None else "it ended") if game.over else None
         return LoadedRecord(gcg.from_game(game), game.rules.notation, ended)
-    record = gcg.load(path)
-    if record.errors and not record.events:  # unreadable, or nothing of a game in it: say why
-        raise record.errors[0]
-    if not record.events and not record.players:  # an empty file: not a lexicon chosen for its words
-        raise QizaError(f"{path}: no game in it (no #player line, no move)")
-    return LoadedRecord(record, Notation.TOURNAMENT)
+    # unreadable, or nothing of a game in it: say why (an empty file: not a lexicon chosen for its words)
+    return LoadedRecord(gcg.load_game(path), Notation.TOURNAMENT)
 
 
 def analyze(path: str, lexicon: str | None = None, player: str | None = None, engine_name: str = "static",
