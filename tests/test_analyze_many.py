@@ -136,3 +136,23 @@ def test_the_report_keeps_names_in_wide_characters_in_line() -> None:
     assert len(rows) == 2 and cells(rows[0].split(" 1 ")[0]) == cells(rows[1].split(" 1 ")[0])
     worst = [line for line in lines if " 8D RETAINS" in line or " 8H QI" in line]
     assert len(worst) == 2 and len({cells(line) for line in worst}) == 1
+
+
+def test_the_report_tells_games_of_like_names_apart() -> None:
+    """The report cut game names to 25 characters (18 in the worst turns), so that
+    guy_vs_bot.gcg and guy_vs_bot_almost_complete.gcg looked alike; files of the same name in
+    two folders (a tournament's rounds) were alike whole."""
+    from qiza.players.analyze_cli import TurnAnalysis
+    from qiza.players.analyze_many import GameAnalysis
+
+    turns = [TurnAnalysis(5, "guy", "EILNRUU", "J3 ULU", 4, 0.0, "E5 UN(R)ULIER", 70.4)]
+    sources = ["games/macondo__guy_vs_bot.gcg", "games/macondo__guy_vs_bot_almost_complete.gcg",
+               "club/r1/game.gcg", "club/r2/game.gcg"]
+    games = [GameAnalysis(source, ["guy", "bot"], [454, 424], turns, "SOWPODS", True) for source in sources]
+    lines = format_many(games[:2])
+    for name in ("macondo__guy_vs_bot.gcg ", "macondo__guy_vs_bot_almost_complete.gcg "):
+        assert sum(line.startswith(name) for line in lines) == 2, lines  # its line and its worst turn
+    lines = format_many(games)
+    assert sum(line.startswith(("club/r1/game.gcg ", "club/r2/game.gcg ")) for line in lines) == 4, lines
+    assert lines[2].startswith("games/macondo__guy_vs_bot_almost_complete.gcg ")  # from the folder in common
+    assert len({line.index("SOWPODS") for line in lines if "SOWPODS" in line}) == 1  # in line

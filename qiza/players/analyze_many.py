@@ -24,7 +24,7 @@ from qiza.lexicon import Lexicon, load_lexicon
 from qiza.paths import exists, is_dir
 from qiza.players.analyze_cli import TurnAnalysis, analyze_record, load_record
 from qiza.players.cluster import run_many
-from qiza.text import cut, pad
+from qiza.text import cells, pad
 
 RECORD_SUFFIXES = (".gcg", ".json")
 """The files of a folder that are analysed: GCG records and games saved by qiza."""
@@ -170,36 +170,66 @@ def totals(games: Sequence[GameAnalysis], threshold: float = 5.0) -> list[Player
     return sorted(table.values(), key=lambda r: (-r.games, r.player.lower()))
 
 
+def game_names(sources: Sequence[str]) -> dict[str, str]:
+    """The name each record file is shown by in the report: its file name, or when two files of
+    different folders share one (``r1/game.gcg``, ``r2/game.gcg``), every path from the folder
+    the files have in common.
+
+    >>> game_names(["t/r1/game.gcg", "t/r2/game.gcg"])
+    {'t/r1/game.gcg': 'r1/game.gcg', 't/r2/game.gcg': 'r2/game.gcg'}
+    """
+    names = {source: Path(source).name for source in sources}
+    if len(set(names.values())) == len(names):
+        return names
+    common = os.path.commonpath([os.path.abspath(os.path.dirname(source)) for source in sources])
+    return {source: Path(os.path.relpath(os.path.abspath(source), common)).as_posix() for source in sources}
+
+
+def _column(values: Sequence[str], header: str) -> int:
+    """The width of a column of ``values`` under ``header``: the widest of them (terminal columns)."""
+    return max(cells(text) for text in [header, *values])
+
+
 def format_many(games: Sequence[GameAnalysis], threshold: float = 5.0, worst: int = 10) -> list[str]:
     """The report: a line per game (in the order given), each player's totals, and the
-    ``worst`` turns by equity lost (80 columns but for long names and final scores)."""
-    lines = [f"{'game':<25} {'turns':>5} {'lost/turn':>9} {'mistakes':>8}  {'lexicon':<8} final scores"]
+    ``worst`` turns by equity lost (80 columns but for long names, moves and final scores:
+    names are shown whole, so that ``guy_vs_bot`` and ``guy_vs_bot_almost_complete`` are told apart)."""
+    names = game_names([g.source for g in games])
+    width = _column(list(names.values()), "game")
+    lines = [f"{pad('game', width)} {'turns':>5} {'lost/turn':>9} {'mistakes':>8}  {'lexicon':<8} final scores"]
     for game in games:
-        name = Path(game.source).name
+        name = names[game.source]
         if game.error:
-            lines.append(f"{name[:25]:<25} not analysed: {game.error}")
+            lines.append(f"{pad(name, width)} not analysed: {game.error}")
             continue
         rated = [t.lost for t in game.turns if t.lost is not None]
         per_turn = f"{sum(rated) / len(rated):.1f}" if rated else "-"
         score = ", ".join(f"{nick} {s}" for nick, s in zip(game.players, game.scores))
-        lines.append(f"{name[:25]:<25} {len(game.turns):>5} {per_turn:>9} "
+        lines.append(f"{pad(name, width)} {len(game.turns):>5} {per_turn:>9} "
                      f"{sum(1 for x in rated if x >= threshold):>8}  {game.lexicon:<8} {score}"
                      + ("" if game.finished else " (unfinished)"))
     rows = totals(games, threshold)
     done = sum(1 for g in games if not g.error)
+    width = _column([row.player for row in rows], "player" + " " * 10)
     lines += ["", f"{done} of {len(games)} games analysed",
-              f"{'player':<16} {'games':>5} {'wins':>6} {'turns':>5} {'best found':>10} {'lost/turn':>9} {'mistakes':>8}"]
+              f"{pad('player', width)} {'games':>5} {'wins':>6} {'turns':>5} {'best found':>10} {'lost/turn':>9} "
+              f"{'mistakes':>8}"]
     for row in rows:
         found = f"{100 * row.best_found / row.rated:.0f}%" if row.rated else "-"
         per_turn = "-" if row.per_turn is None else f"{row.per_turn:.1f}"
-        lines.append(f"{pad(cut(row.player, 16), 16)} {row.games:>5} {row.wins:>6g} {row.turns:>5} {found:>10} {per_turn:>9} "
-                     f"{row.mistakes:>8}")
+        lines.append(f"{pad(row.player, width)} {row.games:>5} {row.wins:>6g} {row.turns:>5} {found:>10} "
+                     f"{per_turn:>9} {row.mistakes:>8}")
     ranked = sorted(((t.lost, g, t) for g in games for t in g.turns if t.lost is not None and t.lost >= threshold),
                     key=lambda x: -x[0])[:worst]
     if ranked:
+        game_width = _column([names[g.source] for _, g, _ in ranked], "game")
+        player_width = _column([t.player for _, _, t in ranked], "player  ")
+        played_width = _column([t.played for _, _, t in ranked], "played" + " " * 8)
+        best_width = _column([t.best for _, _, t in ranked], "best" + " " * 10)
         lines += ["", f"The {len(ranked)} turns that lost the most equity:",
-                  f"{'game':<18} {'turn':>4} {'player':<8} {'rack':<9} {'played':<14} {'best':<14} {'lost':>6}"]
+                  f"{pad('game', game_width)} {'turn':>4} {pad('player', player_width)} {'rack':<9} "
+                  f"{pad('played', played_width)} {pad('best', best_width)} {'lost':>6}"]
         for lost, game, t in ranked:
-            lines.append(f"{Path(game.source).name[:18]:<18} {t.turn:>4} {pad(cut(t.player, 8), 8)} {t.rack:<9} "
-                         f"{t.played[:14]:<14} {t.best[:14]:<14} {lost:>6.1f}")
+            lines.append(f"{pad(names[game.source], game_width)} {t.turn:>4} {pad(t.player, player_width)} "
+                         f"{t.rack:<9} {pad(t.played, played_width)} {pad(t.best, best_width)} {lost:>6.1f}")
     return lines
