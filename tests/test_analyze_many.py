@@ -4,6 +4,7 @@ processes or a Ray cluster (qiza.players.cluster), as self-play uses them too.""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -156,3 +157,29 @@ def test_the_report_tells_games_of_like_names_apart() -> None:
     assert sum(line.startswith(("club/r1/game.gcg ", "club/r2/game.gcg ")) for line in lines) == 4, lines
     assert lines[2].startswith("games/macondo__guy_vs_bot_almost_complete.gcg ")  # from the folder in common
     assert len({line.index("SOWPODS") for line in lines if "SOWPODS" in line}) == 1  # in line
+
+
+def test_one_record_says_ray_spreads_games_and_gives_jobs_to_its_simulation(
+        games: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """'qiza analyze game.gcg --ray auto' analysed the game on this machine without a word (the
+    cluster takes whole games), and -j was ignored: the simulation ran on every core."""
+    from qiza.cli import main
+    from qiza.players import analyze_cli
+
+    record = str(games / "game1.gcg")
+    assert main(["analyze", record]) == 0
+    alone = capsys.readouterr()
+    assert main(["analyze", record, "--ray", "auto"]) == 0  # the same analysis, said to be made here
+    captured = capsys.readouterr()
+    assert captured.out == alone.out and analyze_cli.RAY_ONE_RECORD in captured.err.splitlines()
+    given: list[int | None] = []
+    real = analyze_cli.analyze_record
+
+    def spy(*args: object, **options: Any) -> list[analyze_cli.TurnAnalysis]:
+        given.append(options.get("workers"))
+        return real(*args, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(analyze_cli, "analyze_record", spy)
+    for jobs in ("1", "0"):  # 0: every core, as for several games
+        assert main(["analyze", record, "-j", jobs]) == 0
+    assert given == [1, None]

@@ -470,10 +470,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--iterations", type=int, default=200,
                         help="sim: continuations simulated per move (default 200)")
     parser.add_argument("-j", "--jobs", type=int, default=None,
-                        help="several games: worker processes (default: all cores)")
+                        help="worker processes (default: all cores): several games, a game each; one game, "
+                             "the simulation's (--engine sim or auto)")
     parser.add_argument("--ray", metavar="ADDRESS", default=None,
                         help="several games: analyse them on a Ray cluster (auto, ray://HOST:10001, or local; "
-                             "needs qiza[train])")
+                             "needs qiza[train]); one game is analysed on this machine")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -488,6 +489,8 @@ def run(args: argparse.Namespace) -> int:
     if len(args.record) > 1 or os.path.isdir(args.record[0]):
         return _run_many(args)
     args.record = args.record[0]
+    if args.ray is not None:  # the same analysis, made here: said, not refused (a glob may match one file)
+        print(RAY_ONE_RECORD, file=sys.stderr, flush=True)
     from qiza.players.selfplay import progress_bar
 
     bar = None
@@ -515,7 +518,7 @@ def run(args: argparse.Namespace) -> int:
         lexicon = load_lexicon(name)
     try:
         results = analyze_record(record, lexicon, args.player, args.engine, args.iterations,
-                                 args.record, notation, on_turn=advance)
+                                 args.record, notation, on_turn=advance, workers=args.jobs or None)
     finally:
         if bar is not None:
             bar.close()
@@ -525,6 +528,11 @@ def run(args: argparse.Namespace) -> int:
     for line in format_analysis(results, args.threshold, width=width, notation=notation):
         print(line)
     return 0
+
+
+RAY_ONE_RECORD = ("note: --ray spreads several games over a cluster, a game a task; one record is analysed on "
+                  "this machine (-j sets its simulation's processes)")
+"""Said when ``--ray`` is given with one record: the analysis is the one asked for, made here."""
 
 
 def _run_many(args: argparse.Namespace) -> int:
