@@ -1608,3 +1608,24 @@ def test_pattern_without_a_pattern_says_how_to_give_one(monkeypatch: pytest.Monk
     assert status == 0
     assert out.count("Say which pattern, e.g. 'pattern Q?I*' (? one letter, * any letters).") == 2
     assert "'' is not a pattern" not in out
+
+
+def test_a_folder_made_for_a_file_the_player_names_is_said_to_be_made(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], data_dir: Path, tmp_path: Path) -> None:
+    """'gcg FILE' (and 'save FILE', --save FILE) made the missing folders of FILE without a word:
+    a slip of the keyboard ('gcg ~/Documnets/game.gcg') made a folder nobody saw. They are still
+    made, as saves always made them, and said to be; qiza's own folder of games is made quietly."""
+    record = tmp_path / "new" / "sub" / "game.gcg"
+    saved = tmp_path / "other" / "game.json"
+    status, out = play(["--seed", "3", "-p", "Ann", "-p", "Bob", "--no-save"],
+                       [f"gcg {record}", f"gcg {record}", f"save {saved}", "gcg", "quit"], monkeypatch, capsys)
+    squeezed = "".join(out.split())  # a long path may be wrapped anywhere on the screen
+    assert status == 0 and record.is_file() and saved.is_file()
+    made = "".join(f"Made the folder {record.parent} (it did not exist). GCG written to {record}".split())
+    assert squeezed.count(made) == 1 and squeezed.count(f"GCGwrittento{record}") == 2
+    assert "".join(f"Made the folder {saved.parent} (it did not exist). Saved to {saved}".split()) in squeezed
+    assert squeezed.count("Madethefolder") == 2  # not for the games folder of 'gcg' alone
+    later = tmp_path / "later" / "game.json"
+    status, out = play(["--seed", "3", "-p", "Ann", "-p", "Bob", "--save", str(later)], ["quit"], monkeypatch, capsys)
+    assert status == 0 and later.is_file()
+    assert "".join(f"Made the folder {later.parent} (it did not exist).".split()) in "".join(out.split())

@@ -53,9 +53,11 @@ from qiza.tui.session import (
     Seat,
     Session,
     Settings,
+    folder_made,
     gcg_refused,
     latest_save,
     load_players_module,
+    missing_folder,
     new_save_path,
     save_refused,
 )
@@ -222,6 +224,7 @@ def run(args: argparse.Namespace) -> int:
             session.save_path = target
         if args.no_save:
             session.save_path = None
+        made = missing_folder(session.save_path) if args.save and session.save_path else None
         if args.gcg:
             session.gcg_path = _gcg_path(args.gcg, session.game)
         actions = len(session.game.actions)
@@ -232,7 +235,8 @@ def run(args: argparse.Namespace) -> int:
             _check_computers(session.seats)
         except QizaError as exc:  # a level the file names (edited, or saved by another version)
             raise QizaError(f"{path}: {exc}") from None
-        with hold(session.save_path):
+        with hold(session.save_path):  # the lock file makes the folder
+            _say_folder_made(session, made)
             return session.run()
 
     level = (args.level or DEFAULT_LEVEL).lower()
@@ -270,10 +274,18 @@ def run(args: argparse.Namespace) -> int:
         session.say(f"Draw for first play: {draws}. First to play: {first}.")
     else:
         session.say(f"First to play: {first}.")
+    made = missing_folder(save_path) if args.save and save_path else None
     with hold(session.save_path, new=True, fresh=None if args.save else new_save_path) as held:
         session.save_path = held
+        _say_folder_made(session, made)
         session.autosave()
         return session.run()
+
+
+def _say_folder_made(session: Session, folder: Path | None) -> None:
+    """Say that the folder of a ``--save`` file was made (as 'save FILE' and 'gcg FILE' say it)."""
+    if folder is not None:
+        session.say(Text(f"{folder_made(folder)}The game's saves go there.", no_wrap=True, overflow="ignore"))
 
 
 def _previous_save_note(path: Path, terminal: Terminal) -> str:

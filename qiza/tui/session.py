@@ -63,6 +63,18 @@ def new_save_path() -> Path:
     return path
 
 
+def missing_folder(path: Path) -> Path | None:
+    """The folder of ``path`` when it does not exist yet (saving makes it), else None: a folder a
+    player named that qiza makes is said to be made (a slip of the keyboard makes no folder unseen)."""
+    folder = path.parent
+    return None if exists(folder) else folder
+
+
+def folder_made(folder: Path | None) -> str:
+    """The sentence saying that qiza made ``folder`` for a file (empty for None)."""
+    return f"Made the folder {folder} (it did not exist). " if folder is not None else ""
+
+
 def latest_save() -> Path | None:
     """The most recently saved game, if any: the newest regular ``*.json`` file of the folder (a
     broken link, a folder, or a file removed meanwhile is passed over, never an error)."""
@@ -920,6 +932,7 @@ class Session:
             self.say(Text(refused, "bold red"))
             return STAY
         own = path == self.save_path
+        made = missing_folder(path) if rest else None
         if own and self._changed_elsewhere():
             self.say(Text(f"{path} was changed by another program since this game saved it there: it is kept; "
                           "'save FILE' saves the game to another file.", "bold red"))
@@ -934,21 +947,23 @@ class Session:
             self.save_path, self._save_error = path, None
         if path == self.save_path:
             self._saved = (path, list(self.game.actions), self.extra())
-        self.say(_long(f"Saved to {path}"))
+        self.say(_long(f"{folder_made(made)}Saved to {path}"))
         return STAY
 
     def do_gcg(self, seat: int, rest: str) -> str:
         path = Path(rest).expanduser() if rest else (self.gcg_path or self._default_gcg_path())
-        self.export_gcg(path, seat)
+        self.export_gcg(path, seat, named=bool(rest) or self.gcg_path is not None)
         return STAY
 
     def _default_gcg_path(self) -> Path:
         base = self.save_path or new_save_path()
         return base.with_suffix(".gcg")
 
-    def export_gcg(self, path: Path, seat: int | None = None) -> None:
+    def export_gcg(self, path: Path, seat: int | None = None, *, named: bool = True) -> None:
         """Write the game record as GCG (needs :mod:`qiza.gcg`); with ``seat``, a game not over
-        as that player may see it (the others' racks and exchanged tiles left out)."""
+        as that player may see it (the others' racks and exchanged tiles left out). A folder
+        missing is made, and said to be when the player ``named`` the file (as ``save FILE``
+        says it; qiza's own folder of games is made without a word)."""
         try:
             from qiza import gcg
         except ImportError:
@@ -958,13 +973,14 @@ class Session:
         if refused:
             self.say(Text(refused, "bold red"))
             return
+        made = missing_folder(path) if named else None
         try:
             path.parent.mkdir(parents=True, exist_ok=True)  # as 'save' does: the default folder too
             gcg.dump(gcg.from_game(self.game, seat=seat), path)
         except OSError as exc:
             self.say(Text(f"Could not write {path}: {exc.strerror}", "bold red"))
             return
-        self.say(_long(f"GCG written to {path}"))
+        self.say(_long(f"{folder_made(made)}GCG written to {path}"))
 
     def do_resign(self, seat: int, rest: str) -> str:
         name = self.seats[seat].name
