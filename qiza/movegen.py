@@ -99,6 +99,7 @@ from qiza.movegen_search import (
 )
 from qiza.paths import read_regular
 from qiza.positions import MAX_POSITIONS_BYTES
+from qiza.rules import Rules
 
 __all__ = [
     "FIRST_RUN_NOTE", "MAX_RACK", "MAX_SIZE", "O_EQUITY", "O_META", "O_SCORE", "O_TILES", "O_WIDTH", "PASS",
@@ -714,13 +715,20 @@ def parse_rack(text: str) -> np.ndarray:
     return r
 
 
-def read_positions(path: str | Path, size: int = STANDARD.size) -> list[tuple[np.ndarray, np.ndarray]]:
+def read_positions(path: str | Path, size: int = STANDARD.size, *,
+                   rules: Rules | None = None) -> list[tuple[np.ndarray, np.ndarray]]:
     """Positions of a file: ``size`` board lines, then ``RACK: ...``, then an empty line.
 
     Raises :class:`~qiza.errors.FileFormatError` with the line number of the first problem
     (a board of the wrong size, a bad tile, a rack of more than :data:`MAX_RACK` tiles), or
-    when the file cannot be read or is not UTF-8.
+    when the file cannot be read or is not UTF-8. With ``rules``, a rack no player could hold
+    under them is a problem too: more tiles than their racks hold, or more of a tile than their
+    set has, counting the board's (:func:`qiza.analysis.check_rack`, whose message it gives).
     """
+    if rules is not None:
+        from qiza.analysis import check_rack
+        from qiza.board import Board
+
     try:
         text = read_regular(path, MAX_POSITIONS_BYTES).decode("utf-8")
     except OSError as exc:
@@ -746,6 +754,8 @@ def read_positions(path: str | Path, size: int = STANDARD.size) -> list[tuple[np
                 except BoardLineError as exc:  # named at its own line, not at the rack's
                     number = numbers[exc.row]
                     raise
+                if rules is not None:
+                    check_rack(rack, rules, Board.from_rows(lines, rules.layout, rules.tile_set))
                 positions.append((board, parse_rack(rack)))
                 lines, numbers = [], []
             elif len(lines) >= size:

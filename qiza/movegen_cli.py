@@ -4,6 +4,11 @@ of a file in the shared positions format (board lines, ``RACK: ...``, an empty l
 Prints for each position the number of placements (``--count``, one integer a line) or every
 placement as ``index<TAB>score<TAB>cells`` (the ``moves.txt`` format), so that outside checks
 can compare qiza with other engines.
+
+A rack no player could hold is refused at its line with the rules engine's reason
+(``positions.txt:16: rack 'ZZZZZZZ' holds 7 Z; the english set has 1 Z``): more of a tile
+than the English set has, counting the board's. Racks of up to 9 tiles are read, as the
+format allows them (the 8- and 9-tile variants play with the same set).
 """
 
 from __future__ import annotations
@@ -27,8 +32,10 @@ def run(args: argparse.Namespace) -> int:
 
     prepare_move_generator()
     from qiza.movegen import load_generator, read_positions
+    from qiza.rules import NINE_TILE
 
-    positions = read_positions(args.file)  # FileFormatError naming the file and line
+    # FileFormatError naming the file and line; the 9-tile rules: the largest rack the format holds
+    positions = read_positions(args.file, rules=NINE_TILE)
     try:
         gen = load_generator(args.lexicon)
     except FileNotFoundError as exc:

@@ -230,11 +230,17 @@ def test_exchanges() -> None:
     assert len({tuple(e) for e in ex}) == len(ex)
 
 
-def test_cli_count(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    words = tmp_path / "words.txt"
+def _cat_words_and_position(folder: Path, rack: str) -> tuple[Path, Path]:
+    """A word list (cat, cats, at) and a positions file of ``rack`` on the empty board, in ``folder``."""
+    words = folder / "words.txt"
     words.write_text("cat\ncats\nat\n")
-    pos = tmp_path / "pos.txt"
-    pos.write_text("\n".join(["." * 15] * 15) + "\nRACK: CATS\n\n")
+    pos = folder / "pos.txt"
+    pos.write_text("\n".join(["." * 15] * 15) + f"\nRACK: {rack}\n\n")
+    return words, pos
+
+
+def test_cli_count(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    words, pos = _cat_words_and_position(tmp_path, "CATS")
     assert cli_main(["movegen", "--lexicon", str(words), "--count", str(pos)]) == 0
     n = int(capsys.readouterr().out.strip())
     assert cli_main(["movegen", "--lexicon", str(words), str(pos)]) == 0
@@ -429,3 +435,29 @@ def test_warm_up_says_why_only_when_it_takes_long() -> None:
     warm_up(notes.append, after=0.0)  # the note may come before or after the (cached) code is loaded
     time.sleep(0.05)
     assert notes in ([], [FIRST_RUN_NOTE])
+
+
+@pytest.mark.parametrize("rack, board_z, message", [
+    ("ZZZZZZZ", False, "rack 'ZZZZZZZ' holds 7 Z; the english set has 1 Z"),
+    ("AEIZ", True, "rack 'AEIZ' holds 1 Z and the board 1; the english set has 1 Z"),
+    ("???", False, "rack '???' holds 3 ?; the english set has 2 ?"),
+])
+def test_cli_refuses_a_rack_no_player_could_hold(capsys: pytest.CaptureFixture[str], tmp_path: Path, rack: str,
+                                                 board_z: bool, message: str) -> None:
+    """'qiza movegen' listed the moves of ZZZZZZZ (the set has one Z), or of a Z with the Z on the
+    board: the rules engine's check of a rack (analysis.check_rack) names the file's line now."""
+    rows = ["." * 15] * 15
+    if board_z:
+        rows[7] = "." * 7 + "Z" + "." * 7
+    pos = tmp_path / "pos.txt"
+    pos.write_text("\n".join(["." * 15] * 15) + "\nRACK: AEINRST\n\n" + "\n".join(rows) + f"\nRACK: {rack}\n\n")
+    assert cli_main(["movegen", "--count", str(pos)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.splitlines()[-1] == f"qiza movegen: {pos}:33: {message}"
+
+
+def test_cli_reads_racks_of_the_nine_tile_variant(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """The format holds racks of up to 9 tiles (the 8- and 9-tile variants, with the same set)."""
+    words, pos = _cat_words_and_position(tmp_path, "CATSEEEE?")
+    assert cli_main(["movegen", "--lexicon", str(words), "--count", str(pos)]) == 0
+    assert int(capsys.readouterr().out) > 0
