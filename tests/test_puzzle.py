@@ -124,6 +124,9 @@ def test_records_that_cannot_be_read_are_not_called_good_play(tmp_path: Path,
     err = capsys.readouterr().err
     assert "binary.gcg: skipped" in err and "empty.gcg: skipped" in err
     assert "none of the 2 records could be read" in err and "lost 5 equity" not in err
+    # one record: its error, once ('skipped (...)' and then 'the record could not be read')
+    assert main(["puzzle", str(tmp_path / "binary.gcg")]) == 1
+    assert capsys.readouterr().err == f"qiza puzzle: {tmp_path / 'binary.gcg'}:1: {gcg.reader.BINARY}\n"
     lexicon = load_lexicon("enable")
     game = Game(CLASSIC, players=["Ann", "Bob"], lexicon=lexicon, seed=12)
     (tmp_path / "game.gcg").write_text(gcg.dumps(gcg.from_game(game)), encoding="utf-8")

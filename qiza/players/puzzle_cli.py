@@ -164,7 +164,8 @@ def from_records(paths: Sequence[str], lexicon: str | None, player: str | None, 
     played (by ``player``, if given) lost at least ``threshold`` equity, in random order, the
     move played written in ``notation`` (the puzzles'); a
     record that cannot be read is skipped with a note on standard error (a :class:`QizaError`
-    when none could be read: not the same as a game played without a costly turn)."""
+    when none could be read: not the same as a game played without a costly turn; the record's
+    own error when it is the only one)."""
     from qiza.players.analyze_cli import analyze_record, load_record, player_in
     from qiza.players.analyze_many import record_files
     from qiza.players.best_cli import game_from_record, record_lexicon
@@ -178,6 +179,8 @@ def from_records(paths: Sequence[str], lexicon: str | None, player: str | None, 
         try:
             record = load_record(path)
         except (QizaError, OSError, UnicodeError) as exc:
+            if len(files) == 1:  # the one record asked for: its error is the command's, said once
+                raise exc if isinstance(exc, QizaError) else QizaError(f"{path}: {exc}") from None
             print(f"{path}: skipped ({exc})", file=sys.stderr)
             unreadable += 1
             continue
