@@ -60,6 +60,8 @@ _MAX_OPCODES = 100
 _WHOLE = re.compile(r"[0-9]{1,6}")
 _SCORE = re.compile(r"-?[0-9]{1,6}")
 _ROW_PART = re.compile(r"([0-9]+)|(.)", re.DOTALL)
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+"""Control characters but the tab and line breaks (said otherwise): ESC starts terminal escape sequences."""
 
 
 def _board_row(number: int, row: str, size: int) -> str:
@@ -282,10 +284,14 @@ def loads(text: str, *, tile_distribution: str | None = None) -> Position:
     English."""
     if not isinstance(text, str):
         raise TypeError(f"a CGP position to read is a text, not {type(text).__name__} {str(text)[:40]!r}")
-    text = nfc(text).strip()
+    text = nfc(text.removeprefix("\ufeff")).strip()  # the byte order mark of a file saved by Windows Notepad
     if "\n" in text or "\r" in text:  # the opcodes would swallow the next lines: say so
         lines = len(text.splitlines())
         raise FileFormatError(f"a CGP position is one line; this text has {lines} lines (one position at a time)")
+    control = _CONTROL.search(text)
+    if control:  # an escape sequence in a lex name would act on the terminal that shows it
+        raise FileFormatError(f"a CGP holds no control characters: U+{ord(control.group()):04X} at character "
+                              f"{control.start() + 1}")
     fields = text.split(None, 4)
     if len(fields) < 4:
         raise FileFormatError(f"a CGP needs the board, racks, scores and scoreless turns; got {len(fields)} "

@@ -197,3 +197,15 @@ def test_qiza_best_reads_a_spanish_position_named_by_its_lexicon(capsys: pytest.
         assert "rack AEIORS[CH]" in out and "lexicon SPANISH-DEBIAN" in out
     assert main(["best", "-n", "1", f"{empty} AEKNRSW/ 0/0 0 lex spanish-debian;", "--lexicon", "twl06"]) == 0
     assert "rack AEKNRSW, bag 86, lexicon TWL06" in capsys.readouterr().out  # English tiles: K and W
+
+
+def test_a_byte_order_mark_is_no_square_and_control_characters_are_refused() -> None:
+    """A CGP file saved by Windows Notepad (UTF-8 with a byte order mark) was 'board row 1
+    ('\\ufeff15') has more than 15 squares'; an escape sequence in an opcode (lex) reached the
+    terminal through qiza best's 'Lexicon:' line."""
+    assert cgp.loads(f"\ufeff{EMPTY} AEINRST/ 0/0 0 lex NWL20;\r\n").racks[0] == "AEINRST"
+    at = len(f"{EMPTY} AEINRST/ 0/0 0 lex A") + 1
+    for control in ("\x1b[2J", "\x07", "\x9b"):
+        with pytest.raises(FileFormatError, match=f"no control characters: U\\+{ord(control[0]):04X} at character {at}$"):
+            cgp.loads(f"{EMPTY} AEINRST/ 0/0 0 lex A{control}B;")
+    assert cgp.loads(f"{EMPTY}\tAEINRST/\t0/0\t0").racks[0] == "AEINRST"  # tabs separate fields
