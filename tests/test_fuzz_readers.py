@@ -530,6 +530,8 @@ CLI_FILES = {
     "latin1.json": _save_text().replace("Ann", "\u00c5nn").encode("latin-1"),
     "positions.txt": ("\n".join(["." * 15] * 15) + "\nRACK: " + "A" * 100 + "\n").encode(),
     "binary.cgp": b"\xff\xfe garbage\n",
+    "empty.cgp": b"",
+    "short.cgp": b"15/15 AEINRST/ 0/0 0\n",
     "refused.gcg": b"#player1 a A\n#player2 b B\n>a: DINNVWY 8D WINDY +32 32\n>b: ADEEGIL 2C GALE +16 16\n"
                    b">a: AEJNOSV 1A JAVE +10 42\n",
 }
@@ -551,6 +553,9 @@ CLI_FILES = {
     (["movegen", "--count", "{dir}/latin1.json"], "{dir}/latin1.json: not a positions file"),
     # a CGP file that is not UTF-8 was a UnicodeDecodeError traceback
     (["best", "{dir}/binary.cgp"], "{dir}/binary.cgp: not a CGP position (not UTF-8"),
+    # the problems of a CGP file's text did not name the file
+    (["best", "{dir}/empty.cgp"], "{dir}/empty.cgp: a CGP needs the board, racks, scores"),
+    (["best", "{dir}/short.cgp"], "{dir}/short.cgp: the board has 2 rows, not 15"),
     # a record the engine stops replaying at line 4 gave the position after turn 1, as if final
     (["best", "--engine", "static", "{dir}/refused.gcg"], "cannot replay the record up to turn 4: line 4"),
     (["best", "-n", "-5", "{dir}/refused.gcg"], "--top must be at least 1"),

@@ -360,7 +360,10 @@ def run(args: argparse.Namespace) -> int:
         named = is_file(source) or path.suffix.lower() == ".cgp" or exists(source)
         text = exported if exported is not None else _cgp_file_text(source) if named else source
         note_lexicon_load(lexicon)
-        game = game_from_cgp(text, lexicon)
+        try:
+            game = game_from_cgp(text, lexicon)
+        except QizaError as exc:  # a file's problem is said with its name, as a record's is
+            raise QizaError(f"{source}: {exc}") if named or exported is not None else exc from None
         from qiza import cgp
 
         if not cgp.loads(text.strip(), tile_distribution=_tiles_of(lexicon)).racks[game.to_move]:
