@@ -95,8 +95,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parsed = parser.parse_args(args[1:])
     try:
         return int(module.run(parsed) or 0)
-    except QizaError as exc:
-        print(f"qiza {name}: {exc}", file=sys.stderr)
+    except QizaError as exc:  # file names (of a folder's files too) shown, never acting on the terminal
+        from qiza.text import visible
+
+        print(f"qiza {name}: {visible(str(exc))}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130

@@ -20,7 +20,7 @@ from qiza import gcg
 from qiza.errors import QizaError
 from qiza.lexicon import Lexicon, load_lexicon
 from qiza.paths import is_dir, is_file
-from qiza.text import plural
+from qiza.text import plural, visible
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -78,7 +78,7 @@ def _check(args: argparse.Namespace) -> int:
     files = events = bad_files = differences = 0
     for path, nothing in _record_paths(args.files):
         if nothing is not None:
-            print(f"{path}: {nothing}")
+            print(f"{visible(path)}: {nothing}")
             differences += 1
             continue
         files += 1
@@ -101,15 +101,15 @@ def _check(args: argparse.Namespace) -> int:
         if count:
             bad_files += 1
         status = "ok" if not count else plural(count, "difference")
-        print(f"{path}: {plural(checked, 'move')} checked, {status}")
+        print(f"{visible(path)}: {plural(checked, 'move')} checked, {status}")
         if result:
             problems.extend(f"  differs: {d}" for d in result.differences)
             warnings.extend(f"  warning: {w}" for w in result.warnings)
-        for line in problems:
-            print(line)
+        for line in problems:  # a file name of a folder's may hold an escape sequence
+            print(visible(line))
         if not args.quiet:
             for line in warnings:
-                print(line)
+                print(visible(line))
     print(f"total: {plural(files, 'file')}, {plural(events, 'move')} checked, "
           f"{plural(differences, 'difference')} in {plural(bad_files, 'file')}")
     return 1 if differences else 0

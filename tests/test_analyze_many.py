@@ -183,3 +183,12 @@ def test_one_record_says_ray_spreads_games_and_gives_jobs_to_its_simulation(
     for jobs in ("1", "0"):  # 0: every core, as for several games
         assert main(["analyze", record, "-j", jobs]) == 0
     assert given == [1, None]
+
+
+def test_the_report_shows_control_characters_of_file_names_as_symbols() -> None:
+    """A file name holding an escape sequence acted on the terminal that showed the report."""
+    from qiza.players.analyze_many import GameAnalysis
+
+    games = [GameAnalysis("games/a\x1b[2J.gcg", error="games/a\x1b[2J.gcg:1: binary data")]
+    lines = format_many(games)
+    assert lines[1] == "a\u241b[2J.gcg not analysed: games/a\u241b[2J.gcg:1: binary data"

@@ -1016,3 +1016,17 @@ def test_an_empty_file_or_a_folder_is_one_clear_error(tmp_path: Path, capsys: py
     assert main(["gcg", *action, str(path)]) == 1
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err == f"qiza gcg: {message.format(path=path)}\n"
+
+
+def test_file_names_never_act_on_the_terminal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A record of a folder named with an escape sequence ('\\x1b[2J.gcg': a downloaded archive's)
+    was printed as it is by 'gcg check' and in the errors of every command: the terminal cleared
+    its screen. Control characters are shown as symbols (text.visible)."""
+    name = "a\x1b[2J.gcg"
+    (tmp_path / name).write_bytes(b"\x00binary")
+    assert main(["gcg", "check", str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and f"{tmp_path}/a\u241b[2J.gcg: 0 moves checked, 1 difference" in out
+    assert main(["gcg", "show", str(tmp_path / name)]) == 1
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and err.startswith(f"qiza gcg: {tmp_path}/a\u241b[2J.gcg:1: binary data")

@@ -24,7 +24,7 @@ from qiza.lexicon import Lexicon, load_lexicon
 from qiza.paths import exists, is_dir
 from qiza.players.analyze_cli import TurnAnalysis, analyze_record, load_record
 from qiza.players.cluster import run_many
-from qiza.text import cells, pad
+from qiza.text import cells, pad, visible
 
 RECORD_SUFFIXES = (".gcg", ".json")
 """The files of a folder that are analysed: GCG records and games saved by qiza."""
@@ -179,10 +179,10 @@ def game_names(sources: Sequence[str]) -> dict[str, str]:
     {'t/r1/game.gcg': 'r1/game.gcg', 't/r2/game.gcg': 'r2/game.gcg'}
     """
     names = {source: Path(source).name for source in sources}
-    if len(set(names.values())) == len(names):
-        return names
-    common = os.path.commonpath([os.path.abspath(os.path.dirname(source)) for source in sources])
-    return {source: Path(os.path.relpath(os.path.abspath(source), common)).as_posix() for source in sources}
+    if len(set(names.values())) != len(names):
+        common = os.path.commonpath([os.path.abspath(os.path.dirname(source)) for source in sources])
+        names = {source: Path(os.path.relpath(os.path.abspath(source), common)).as_posix() for source in sources}
+    return {source: visible(name) for source, name in names.items()}  # an escape sequence in a name: shown
 
 
 def _column(values: Sequence[str], header: str) -> int:
@@ -200,7 +200,7 @@ def format_many(games: Sequence[GameAnalysis], threshold: float = 5.0, worst: in
     for game in games:
         name = names[game.source]
         if game.error:
-            lines.append(f"{pad(name, width)} not analysed: {game.error}")
+            lines.append(f"{pad(name, width)} not analysed: {visible(game.error)}")
             continue
         rated = [t.lost for t in game.turns if t.lost is not None]
         per_turn = f"{sum(rated) / len(rated):.1f}" if rated else "-"

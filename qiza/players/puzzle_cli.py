@@ -31,7 +31,7 @@ from qiza.move import Exchange, Move, Pass, Place, format_move, parse_move
 from qiza.players.analyze_cli import equity_threshold, move_key
 from qiza.players.engine import Option, StaticPlayer
 from qiza.rules import CLASSIC, Notation
-from qiza.text import input_line, plural
+from qiza.text import input_line, plural, visible
 
 T = TypeVar("T")
 BEST_SHOWN = 5
@@ -181,7 +181,7 @@ def from_records(paths: Sequence[str], lexicon: str | None, player: str | None, 
         except (QizaError, OSError, UnicodeError) as exc:
             if len(files) == 1:  # the one record asked for: its error is the command's, said once
                 raise exc if isinstance(exc, QizaError) else QizaError(f"{path}: {exc}") from None
-            print(f"{path}: skipped ({exc})", file=sys.stderr)
+            print(visible(f"{path}: skipped ({exc})"), file=sys.stderr)
             unreadable += 1
             continue
         if player is not None and player_in(record, player) is None:
@@ -194,9 +194,9 @@ def from_records(paths: Sequence[str], lexicon: str | None, player: str | None, 
             for turn in turns:
                 if turn.lost is not None and turn.lost >= threshold:
                     game = game_from_record(record, turn.turn, loaded[name], path)
-                    found.append(Puzzle(game, f"{path}, turn {turn.turn} ({turn.player})", turn.played))
+                    found.append(Puzzle(game, visible(f"{path}, turn {turn.turn} ({turn.player})"), turn.played))
         except (QizaError, OSError, UnicodeError) as exc:
-            print(f"{path}: skipped ({exc})", file=sys.stderr)
+            print(visible(f"{path}: skipped ({exc})"), file=sys.stderr)
         if len(found) >= count:
             break
     if files and unreadable == len(files):
