@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable
 from qiza import quiz
 from qiza.alphabet import TileSetError, nfc
 from qiza.lexicon import MAX_LENGTH, MIN_LENGTH, Lexicon, load_lexicon, user_cache_dir
-from qiza.text import plural
+from qiza.text import plural, visible
 
 COLUMNS = 80
 ALIASES: dict[str, list[str]] = {"check": ["valid"], "anagram": ["anagrams"], "hooks": ["hook"],
@@ -86,6 +86,10 @@ def _print_list(words: list[str], noun: str = "word", where: str = "") -> None:
     print(f"({plural(len(words), noun)}{where})")
 
 
+SHOWN_WORD = 40
+"""The most characters of a word checked that are shown (more, and the count is said)."""
+
+
 def run(args: argparse.Namespace) -> int:
     """Run one word tool; returns the exit status."""
     from qiza.cli import note_lexicon_load
@@ -116,7 +120,10 @@ def run(args: argparse.Namespace) -> int:
                 except TileSetError as exc:  # '123': no word of any list, not one this list lacks
                     why = f"not a word of {lexicon.tile_set.name} tiles ({exc})"
             shown = nfc(typed).upper()
-            print(f"{shown if shown == word else f'{shown} ({word})'}: {'valid' if valid else why}")
+            label = shown if shown == word else f"{shown} ({word})"
+            if len(label) > SHOWN_WORD:  # a word of 100,000 letters was printed whole
+                label = f"{label[:SHOWN_WORD]}... ({plural(len(shown), 'character')})"
+            print(f"{visible(label)}: {'valid' if valid else why}")
         return 0 if ok else 1
     if action == "anagram":
         found = lexicon.anagrams(read(args.rack), partial=args.partial, min_length=args.min)

@@ -258,6 +258,15 @@ def test_words_check_names_what_is_no_word(capsys: pytest.CaptureFixture[str]) -
            "'': not a word (nothing to look up)\nCAT: valid\n")
 
 
+def test_words_check_shows_a_long_or_odd_word_in_one_short_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """'qiza words check' of a word of 100,000 letters printed it whole; an escape sequence typed
+    (or read from a file by a script) reached the terminal."""
+    code, out = run(capsys, "check", "A" * 100_000, "CA\x1b[2JT")
+    assert code == 1 and out.splitlines() == [
+        f"{'A' * 40}... (100000 characters): not in ENABLE as qiza reads it (it keeps the words of 2 to 21 tiles)",
+        "CA\u241b[2JT: not a word of english tiles ('\\x1b' is not a letter of the english tile set)"]
+
+
 def test_words_anagram(capsys: pytest.CaptureFixture[str]) -> None:
     code, out = run(capsys, "anagram", "AEINRST")
     assert code == 0 and "RETAINS" in out and out.endswith("(9 words)\n")
