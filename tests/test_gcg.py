@@ -1030,3 +1030,16 @@ def test_file_names_never_act_on_the_terminal(tmp_path: Path, capsys: pytest.Cap
     assert main(["gcg", "show", str(tmp_path / name)]) == 1
     err = capsys.readouterr().err
     assert "\x1b" not in err and err.startswith(f"qiza gcg: {tmp_path}/a\u241b[2J.gcg:1: binary data")
+
+
+def test_export_says_what_it_read_otherwise_than_written(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """'gcg export' wrote a record read with warnings (a declared character set the text is not
+    in, control characters removed) without a word of them, where 'gcg show' names them."""
+    path = tmp_path / "game.gcg"
+    path.write_bytes(b"#character-encoding UTF-8\n#player1 c\xe9sar C\xe9sar\n#player2 doug Doug\n#title a\x07b\n"
+                     b">c\xe9sar: DINNVWY 8D WINDY +32 32\n")
+    for to in ("gcg", "cgp"):
+        assert main(["gcg", "export", "--to", to, str(path)]) == 0
+        assert capsys.readouterr().err.splitlines() == [
+            f"warning: {path}:2: text is not valid UTF-8 (byte 0xe9): read as UTF-8 or Windows-1252",
+            f"warning: {path}:4: control characters removed (a terminal would take them as commands)"]
