@@ -132,6 +132,9 @@ def test_records_that_cannot_be_read_are_not_called_good_play(tmp_path: Path,
     (tmp_path / "game.gcg").write_text(gcg.dumps(gcg.from_game(game)), encoding="utf-8")
     assert main(["puzzle", "--player", "Nobody", str(tmp_path)]) == 1
     assert "no record has a player 'Nobody'" in capsys.readouterr().err
+    assert main(["puzzle", "--player", "Nobody", str(tmp_path / "game.gcg")]) == 1  # 'skipped (...)' before
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"qiza puzzle: {tmp_path / 'game.gcg'} has no player 'Nobody'")
     for bad in ("nan", "inf", "-1"):
         for command in ("puzzle", "analyze"):
             with pytest.raises(SystemExit):

@@ -175,13 +175,17 @@ def from_records(paths: Sequence[str], lexicon: str | None, player: str | None, 
     loaded: dict[str, Lexicon] = {}
     found: list[Puzzle] = []
     unreadable = absent = 0
+
+    def skip(path: str, exc: Exception) -> None:
+        if len(files) == 1:  # the one record asked for: its error is the command's, said once
+            raise exc if isinstance(exc, QizaError) else QizaError(f"{path}: {exc}") from None
+        print(visible(f"{path}: skipped ({exc})"), file=sys.stderr)
+
     for path in files:
         try:
             record = load_record(path)
         except (QizaError, OSError, UnicodeError) as exc:
-            if len(files) == 1:  # the one record asked for: its error is the command's, said once
-                raise exc if isinstance(exc, QizaError) else QizaError(f"{path}: {exc}") from None
-            print(visible(f"{path}: skipped ({exc})"), file=sys.stderr)
+            skip(path, exc)
             unreadable += 1
             continue
         if player is not None and player_in(record, player) is None:
@@ -196,12 +200,11 @@ def from_records(paths: Sequence[str], lexicon: str | None, player: str | None, 
                     game = game_from_record(record, turn.turn, loaded[name], path)
                     found.append(Puzzle(game, visible(f"{path}, turn {turn.turn} ({turn.player})"), turn.played))
         except (QizaError, OSError, UnicodeError) as exc:
-            print(visible(f"{path}: skipped ({exc})"), file=sys.stderr)
+            skip(path, exc)
         if len(found) >= count:
             break
-    if files and unreadable == len(files):
-        raise QizaError(f"none of the {plural(len(files), 'record')} could be read" if len(files) > 1
-                        else "the record could not be read")
+    if files and unreadable == len(files):  # several: one alone says its own error
+        raise QizaError(f"none of the {plural(len(files), 'record')} could be read")
     if files and player is not None and unreadable + absent == len(files):
         raise QizaError(f"no record has a player {player!r} (a nickname or a name, as the records write it)")
     random.Random(seed).shuffle(found)
