@@ -36,6 +36,8 @@ def run(args: argparse.Namespace) -> int:
 
     # FileFormatError naming the file and line; the 9-tile rules: the largest rack the format holds
     positions = read_positions(args.file, rules=NINE_TILE)
+    if not positions:  # an empty file listed nothing and exited 0, as if each position had no moves
+        raise QizaError(f"{args.file}: no positions in it (each is 15 board lines and a 'RACK: ...' line)")
     try:
         gen = load_generator(args.lexicon)
     except FileNotFoundError as exc:

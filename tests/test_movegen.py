@@ -461,3 +461,13 @@ def test_cli_reads_racks_of_the_nine_tile_variant(capsys: pytest.CaptureFixture[
     words, pos = _cat_words_and_position(tmp_path, "CATSEEEE?")
     assert cli_main(["movegen", "--lexicon", str(words), "--count", str(pos)]) == 0
     assert int(capsys.readouterr().out) > 0
+
+
+def test_cli_says_a_file_holds_no_positions(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """An empty file (or one of blank lines) printed nothing and exited 0."""
+    pos = tmp_path / "pos.txt"
+    pos.write_text("\n\n")
+    assert cli_main(["movegen", "--count", str(pos)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.splitlines()[-1] == (
+        f"qiza movegen: {pos}: no positions in it (each is 15 board lines and a 'RACK: ...' line)")
