@@ -1043,3 +1043,14 @@ def test_export_says_what_it_read_otherwise_than_written(tmp_path: Path, capsys:
         assert capsys.readouterr().err.splitlines() == [
             f"warning: {path}:2: text is not valid UTF-8 (byte 0xe9): read as UTF-8 or Windows-1252",
             f"warning: {path}:4: control characters removed (a terminal would take them as commands)"]
+
+
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
+def test_utf16_without_a_byte_order_mark_is_read_with_a_warning(encoding: str) -> None:
+    """UTF-16 saved without a byte order mark has a NUL byte in each letter of a Latin alphabet:
+    it is text, not binary data (which it was taken for once NUL bytes made a file binary)."""
+    data = "#player1 césar César\n#player2 doug Doug\n>césar: DINNVWY 8D WINDY +32 32\n".encode(encoding)
+    record = gcg.parse_bytes(data, path="game.gcg")
+    assert not record.errors and record.players[0].name == "César" and len(record.events) == 1
+    assert [str(w) for w in record.warnings] == [
+        f"game.gcg:1: UTF-16 text without a byte order mark: read as {encoding.upper()}"]

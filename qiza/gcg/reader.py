@@ -98,6 +98,22 @@ def _ascii_compatible(codec: str) -> bool:
         return False
 
 
+def _utf16_without_bom(data: bytes) -> str:
+    """``utf-16-le`` or ``utf-16-be`` for text of those without a byte order mark (saved as "Unicode"
+    by a program that writes none), else "": the second (first) byte of nearly every pair of the
+    file's start is NUL, as in the letters of Latin alphabets, and no other is."""
+    sample = data[:4096]
+    pairs = len(sample) // 2
+    if pairs < 4:
+        return ""
+    low, high = sample[0:2 * pairs:2].count(0), sample[1:2 * pairs:2].count(0)
+    if high >= 0.9 * pairs and not low:
+        return "utf-16-le"
+    if low >= 0.9 * pairs and not high:
+        return "utf-16-be"
+    return ""
+
+
 def _decode(data: bytes, warnings: list[FileFormatError], path: str | None) -> str:
     """Decode a GCG file: as a ``#character-encoding`` pragma says, or a byte order mark (UTF-8
     or UTF-16); else as UTF-8 when it is valid UTF-8 (ISO-8859-1 or Windows-1252 text with
@@ -107,6 +123,10 @@ def _decode(data: bytes, warnings: list[FileFormatError], path: str | None) -> s
         return data[len(codecs.BOM_UTF8):].decode("utf-8", errors="replace")
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):  # Windows editors' "Unicode"
         return data.decode("utf-16", errors="replace")
+    wide = _utf16_without_bom(data)
+    if wide:  # NUL bytes every other byte: not binary data, letters of two bytes
+        warnings.append(FileFormatError(f"UTF-16 text without a byte order mark: read as {wide.upper()}", 1, path))
+        return data.decode(wide, errors="replace")
     declared = None
     for number, raw in enumerate(data.splitlines(), start=1):
         if raw.lower().startswith(b"#character-encoding"):
