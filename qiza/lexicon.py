@@ -14,6 +14,7 @@ loads with :meth:`Lexicon.from_file`.
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import importlib.metadata
 import itertools
@@ -122,9 +123,12 @@ def read_word_list_bytes(path: str | os.PathLike[str]) -> bytes:
 
 
 def decode_word_list(data: bytes) -> list[str]:
-    """The lines of a word list's content (UTF-8, else Latin-1)."""
+    """The lines of a word list's content (UTF-8, else Latin-1; UTF-8 or UTF-16 with a byte order
+    mark, as Windows Notepad saves them: the mark was a character of the first word, which was lost)."""
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return data.decode("utf-16", errors="replace").splitlines()
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         text = data.decode("latin-1")
     return text.splitlines()

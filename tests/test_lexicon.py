@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -349,3 +350,17 @@ def test_words_other_lexicons_and_errors(capsys: pytest.CaptureFixture[str], tmp
     assert code == 1 and "is not a pattern" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         qiza_main(["words"])  # an action is required
+
+
+@pytest.mark.parametrize("encode", [lambda text: b"\xef\xbb\xbf" + text.encode("utf-8"),
+                                    lambda text: text.encode("utf-16"),
+                                    lambda text: b"\xfe\xff" + text.encode("utf-16-be")],
+                         ids=["utf-8-bom", "utf-16-le-bom", "utf-16-be-bom"])
+def test_a_word_list_with_a_byte_order_mark_keeps_its_first_word(tmp_path: Path, encode: Any) -> None:
+    """A word list saved by Windows Notepad (UTF-8 with a byte order mark) lost its first word:
+    the mark was read as one of its characters; in UTF-16 (Notepad's 'Unicode') every word was lost."""
+    path = tmp_path / "words.txt"
+    path.write_bytes(encode("cat\r\ncats\r\ncafé\r\n"))
+    lexicon = Lexicon.from_file(path)
+    assert "CAT" in lexicon and "CATS" in lexicon
+    assert lexicon.report.skipped == {"with characters outside A-Z": 1}  # café
