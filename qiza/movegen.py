@@ -730,7 +730,7 @@ def read_positions(path: str | Path, size: int = STANDARD.size, *,
         from qiza.board import Board
 
     try:
-        text = read_regular(path, MAX_POSITIONS_BYTES).decode("utf-8")
+        text = read_regular(path, MAX_POSITIONS_BYTES).decode("utf-8-sig")  # a byte order mark: Notepad's
     except OSError as exc:
         raise FileFormatError(f"cannot read: {exc.strerror}", None, str(path)) from None
     except UnicodeDecodeError as exc:

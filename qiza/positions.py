@@ -62,7 +62,7 @@ MAX_POSITIONS_BYTES = 256 * 2**20
 def load(path: str | os.PathLike[str]) -> list[Position]:
     """Read a positions file."""
     try:
-        text = read_regular(path, MAX_POSITIONS_BYTES).decode("utf-8")
+        text = read_regular(path, MAX_POSITIONS_BYTES).decode("utf-8-sig")  # a byte order mark: Notepad's
     except OSError as exc:
         raise FileFormatError(f"cannot read: {exc.strerror}", None, str(path)) from None
     except UnicodeDecodeError as exc:

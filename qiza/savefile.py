@@ -217,7 +217,7 @@ MAX_SAVE_BYTES = 64 * 2**20
 def read_text(path: str | os.PathLike[str]) -> str:
     """The text of a saved game's file; :class:`FileFormatError` when it cannot be read or is not UTF-8."""
     try:
-        return read_regular(path, MAX_SAVE_BYTES).decode("utf-8")
+        return read_regular(path, MAX_SAVE_BYTES).decode("utf-8-sig")  # a byte order mark: the file edited in Windows Notepad
     except OSError as exc:
         raise FileFormatError(f"cannot read: {exc.strerror}", path=str(path)) from None
     except UnicodeDecodeError as exc:

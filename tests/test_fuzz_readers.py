@@ -654,6 +654,22 @@ def test_readers_refuse_devices_and_huge_files(tmp_path: Path, capsys: pytest.Ca
     assert read_regular(big, 2049) == b"x" * 2049
 
 
+def test_readers_read_past_a_byte_order_mark(tmp_path: Path) -> None:
+    """A positions file or a saved game edited in Windows Notepad (UTF-8 with a byte order
+    mark) was 'board line 1 has 16 squares, not 15' and 'not JSON'."""
+    from qiza import positions
+    from qiza.lexicon import load_lexicon
+    from qiza.movegen import read_positions
+
+    bom = b"\xef\xbb\xbf"
+    board = tmp_path / "positions.txt"
+    board.write_bytes(bom + ("\n".join(["." * 15] * 15) + "\nRACK: CATS\n").encode())
+    assert int(read_positions(board)[0][1].sum()) == 4 and positions.load(board)[0].racks[0] == "CATS"
+    saved = tmp_path / "game.json"
+    saved.write_bytes(bom + json.dumps(saved_game()).encode())
+    assert savefile.load(saved, lexicon=load_lexicon("enable")).actions
+
+
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
 def test_readers_refuse_a_named_pipe_at_once(tmp_path: Path) -> None:
     """Opening a named pipe waits for a writer: gcg check, analyze, play --resume and the
