@@ -896,9 +896,9 @@ def test_best_reads_a_gcg_record_of_another_name(tmp_path: Path, capsys: pytest.
     '--turn is for a game record'."""
     from qiza.cli import main
 
-    for name in ("game.txt", "game"):
+    for name, start in (("game.txt", "\n"), ("game", "\n"), ("notepad.txt", "\ufeff")):  # UTF-8 with its mark
         record = tmp_path / name
-        record.write_text("\n" + ANALYSIS_RECORD)
+        record.write_text(start + ANALYSIS_RECORD, encoding="utf-8")
         assert main(["best", "-n", "1", "--turn", "2", str(record)]) == 0
         assert "Bob to move, rack ADEEGIL" in capsys.readouterr().out
     position = tmp_path / "position.txt"

@@ -280,7 +280,7 @@ def _gcg_text(path: str) -> bool:
     from qiza.paths import read_regular
 
     try:
-        head = read_regular(path, 2**24)[:4096].decode("latin-1")
+        head = read_regular(path, 2**24)[:4096].removeprefix(b"\xef\xbb\xbf").decode("latin-1")  # Notepad's mark
     except OSError:
         return False
     first = next((line.strip() for line in head.splitlines() if line.strip()), "")
