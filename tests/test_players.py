@@ -578,6 +578,12 @@ def test_best_and_analyze_say_what_of_a_record_they_could_not_read(capsys: pytes
         assert f"warning: {record}:4: wrong total for bob: 0 +16 is 16, not 1" in err, command
 
 
+FINISHED_RECORD = ("#player1 ann Ann\n#player2 bob Bob\n>ann: AEINRST 8D RETAINS +66 66\n"
+                   ">bob: - +0 0\n>ann: - +0 66\n>bob: - +0 0\n>ann: - +0 66\n>bob: - +0 0\n>ann: - +0 66\n"
+                   ">ann: EIOQRRT (EIOQRRT) -16 50\n>bob: ADEILNO (ADEILNO) -8 -8\n")
+"""A game ended by six scoreless turns after the first play."""
+
+
 def test_best_says_when_a_record_has_no_position_or_no_rack_to_rank(capsys: pytest.CaptureFixture[str],
                                                                     tmp_path: Path) -> None:
     """After the last turn of a finished game it ranked moves for a player of a game that is
@@ -586,9 +592,7 @@ def test_best_says_when_a_record_has_no_position_or_no_rack_to_rank(capsys: pyte
     from qiza.cli import main
 
     finished = tmp_path / "finished.gcg"
-    finished.write_text("#player1 ann Ann\n#player2 bob Bob\n>ann: AEINRST 8D RETAINS +66 66\n"
-                        ">bob: - +0 0\n>ann: - +0 66\n>bob: - +0 0\n>ann: - +0 66\n>bob: - +0 0\n>ann: - +0 66\n"
-                        ">ann: EIOQRRT (EIOQRRT) -16 50\n>bob: ADEILNO (ADEILNO) -8 -8\n")
+    finished.write_text(FINISHED_RECORD)
     assert main(["best", "-n", "1", str(finished)]) == 1
     assert "the game is over after its last turn: --turn 1 to 7 gives the position" in capsys.readouterr().err
     # a turn out of range is told the turns that have a position (it said "1 to 8", then 8 failed)
@@ -1117,3 +1121,23 @@ def test_analyze_writes_played_exchanges_and_passes_as_it_writes_the_best_moves(
     assert exchange.played == "exchange ADNS" and exchange.lost is not None
     record.write_text(ANALYSIS_RECORD)
     assert analyze(str(record))[4].played == "pass"
+
+
+def test_a_mistyped_turn_or_player_is_the_only_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """qiza best printed 'Lexicon: TWL06 (...)' on standard output (after replaying the record
+    with two lexicons to choose one) before saying that --turn 9 is not a turn of the record, or
+    that the game is over after its last turn; qiza analyze did the same before saying that
+    --player names nobody of the record."""
+    from qiza.cli import main
+
+    record = tmp_path / "game.gcg"
+    record.write_text(ANALYSIS_RECORD)
+    finished = tmp_path / "finished.gcg"  # both players pass three times
+    finished.write_text(FINISHED_RECORD)
+    for args, message in ((["best", str(record), "--turn", "9"], "has 5 turns: --turn must be 1 to 6"),
+                          (["best", str(finished)], "the game is over after its last turn: --turn 1 to 7"),
+                          (["best", str(finished), "--turn", "8"], "the game is over after its last turn"),
+                          (["analyze", str(record), "--player", "cy"], "has no player 'cy'")):
+        assert main(args) == 1
+        captured = capsys.readouterr()
+        assert captured.out == "" and captured.err.count("\n") == 1 and message in captured.err, captured

@@ -110,6 +110,18 @@ def player_in(record: GameRecord, player: str) -> str | None:
     return None
 
 
+def record_player(record: GameRecord, player: str | None, source: str = "the record") -> str | None:
+    """``--player`` as ``record`` writes it ('ann' is Ann: :func:`player_in`), None for None;
+    :class:`QizaError` listing the players when the record has no such player."""
+    if player is None:
+        return None
+    found = player_in(record, player)
+    if found is None:
+        known = ", ".join(f"{p.nick} ({p.name})" if p.name else p.nick for p in record.players)
+        raise QizaError(f"{source} has no player {player!r} (players: {known})")
+    return found
+
+
 def load_record(path: str) -> GameRecord:
     """A game record from a GCG file or a game saved by qiza (JSON)."""
     return load_record_and_notation(path)[0]
@@ -167,11 +179,7 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
         lexicon = load_lexicon(lexicon or record_lexicon(record)[0])
 
     nicks = {p.nick: p for p in record.players}
-    if player is not None and player_in(record, player) is not None:
-        player = player_in(record, player)  # as the record writes it: 'ann' is Ann
-    elif player is not None:
-        known = ", ".join(f"{p.nick} ({p.name})" if p.name else p.nick for p in record.players)
-        raise QizaError(f"{source} has no player {player!r} (players: {known})")
+    player = record_player(record, player, source)
     turns = [e for e in record.events if e.is_turn]
     engine: StaticPlayer | None = None
     sim: SimPlayer | None = None
@@ -507,6 +515,7 @@ def run(args: argparse.Namespace) -> int:
 
     record, notation, _ = load_record_and_notation(args.record)  # a saved game's moves as they were typed
     warn_problems(record)
+    record_player(record, args.player, args.record)  # before the lexicon is named: the error alone
     if args.lexicon:
         note_lexicon_load(args.lexicon)
         lexicon = load_lexicon(args.lexicon)  # an unknown name is refused before it is announced

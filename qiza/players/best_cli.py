@@ -148,14 +148,10 @@ def game_from_record(record: GameRecord, turn: int | None, lexicon: Lexicon | st
     (the opponent's pass that lets a play going out stand, as Woogles writes it)."""
     from qiza import gcg
 
-    if len(record.players) < 2:  # the replay reads such a record; no position of a game has one player
-        raise QizaError(f"{source} has {plural(len(record.players), 'player')}: a position to rank needs 2 to 4")
+    check_turn(record, turn, source)
     turns = [i for i, e in enumerate(record.events) if e.is_turn]
     if turn is None:
         turn = len(turns) + 1
-    if not 1 <= turn <= len(turns) + 1:
-        last = len(turns) if _over_after_last_turn(record) else len(turns) + 1
-        raise QizaError(f"{source} has {plural(len(turns), 'turn')}: --turn must be 1 to {last}")
     cut = turns[turn - 1] if turn <= len(turns) else len(record.events)
     partial = copy.copy(record)
     partial.events = record.events[:cut]
@@ -192,6 +188,21 @@ def game_from_record(record: GameRecord, turn: int | None, lexicon: Lexicon | st
         if event.rack:
             _give_rack(game, seat, event.rack)
     return game
+
+
+def check_turn(record: GameRecord, turn: int | None, source: str = "the record") -> None:
+    """:class:`QizaError` when a record has no position before turn ``turn`` (1-based; None: after
+    the last turn): it has fewer than two players, or fewer turns. Checked before anything is
+    said of the record (its lexicon), so that a mistyped ``--turn`` is the only line."""
+    if len(record.players) < 2:  # the replay reads such a record; no position of a game has one player
+        raise QizaError(f"{source} has {plural(len(record.players), 'player')}: a position to rank needs 2 to 4")
+    turns = sum(1 for e in record.events if e.is_turn)
+    if turn is not None and not 1 <= turn <= turns + 1:
+        last = turns if _over_after_last_turn(record) else turns + 1
+        raise QizaError(f"{source} has {plural(turns, 'turn')}: --turn must be 1 to {last}")
+    if (turn is None or turn == turns + 1) and _over_after_last_turn(record):
+        raise QizaError(f"{source}: the game is over after its last turn: --turn 1 to {turns} gives the position "
+                        "before a turn")
 
 
 def _over_after_last_turn(record: GameRecord) -> bool:
@@ -340,6 +351,7 @@ def run(args: argparse.Namespace) -> int:
             raise QizaError(f"{source}: the game is over ({ended}): --turn 1 to {turns} gives the position "
                             "before a turn")
         warn_problems(record)
+        check_turn(record, args.turn, source)  # before the lexicon is named: the error alone
         if not lexicon:
             lexicon, why = record_lexicon(record)
             print(f"Lexicon: {lexicon.upper()} ({why})", flush=True)
