@@ -276,7 +276,7 @@ def router(puzzles: Puzzles, made: FailureThrottle | None = None) -> APIRouter:
         where = address(request)  # an IPv6 client by its /64, as every limit counts
         return lambda: made.take(where, "too_many_puzzles", "new puzzles")
 
-    @api.get("/api/puzzles/random", tags=["puzzles"])
+    @api.get("/api/puzzles/random", tags=["puzzles"], responses=errors())
     def starting() -> dict[str, int]:
         """A puzzle to start with (``number``): one from 1 to 100,000 at random."""
         return {"number": puzzles.starting_number()}
