@@ -426,6 +426,29 @@ def test_a_waiting_page_learns_of_a_move_whose_push_was_lost(server: ServerThrea
     assert not errors, errors
 
 
+def test_play_the_computer_clicked_before_the_servers_options_came(server: ServerThread, browser: Any) -> None:
+    """On a slow line the lobby's options (``GET /api/meta``) may come after the page has loaded:
+    "Play the computer" was given its click handler only once they came, so a click before did
+    nothing at all (seen in CI on a loaded machine). The click now waits for them and starts the game."""
+    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    page = context.new_page()
+    errors: list[str] = []
+    watch(page, errors)
+    held: list[Any] = []
+    page.route("**/api/meta", lambda route: held.append(route))
+    page.goto(server.url + "/")
+    page.click("#quick-play")
+    page.wait_for_timeout(300)
+    assert page.url == server.url + "/" and held  # nothing yet: the options are on their way
+    for route in held:
+        route.continue_()
+    page.wait_for_selector(".rack-tile", timeout=20000)
+    state = api_state(server, page.url.rsplit("/", 1)[-1])
+    assert [p["kind"] for p in state["players"]] == ["person", "computer"]
+    context.close()
+    assert not errors, errors
+
+
 def test_computer_names_and_the_lobbys_one_click_game(server: ServerThread, browser: Any) -> None:
     """Two computer seats get distinct names, each said once with its level; the lobby's
     "Play the computer" starts a game against the default level under the terminal's

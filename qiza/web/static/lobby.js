@@ -2,6 +2,8 @@
 "use strict";
 (function () {
   let meta = null;
+  /** the request for the server's options (GET /api/meta), made once at the start */
+  let metaAsked = null;
   const seatsBox = document.getElementById("seats");
   const message = document.getElementById("lobby-message");
 
@@ -84,10 +86,19 @@
     }
   }
 
-  /** One click: you against the computer at the default level, classic rules, the default challenge rule. */
-  function quickPlay() {
-    open({preset: "classic", seats: [{kind: "person", name: "You"}, {kind: "computer", level: meta.default_level}],
-          creator_seat: 0}, 0, document.getElementById("quick-message"));
+  /** One click: you against the computer at the default level, classic rules, the default challenge rule
+   *  (a click before the server's options came waits for them). */
+  async function quickPlay() {
+    const where = document.getElementById("quick-message");
+    let known;
+    try {
+      known = await metaAsked;
+    } catch (error) {
+      where.textContent = "Cannot create the game: " + error.message;
+      return;
+    }
+    await open({preset: "classic", seats: [{kind: "person", name: "You"}, {kind: "computer", level: known.default_level}],
+                creator_seat: 0}, 0, where);
   }
 
   async function create(event) {
@@ -119,7 +130,11 @@
   }
 
   async function start() {
-    meta = await qiza.api("GET", "/api/meta");
+    // the buttons answer at once, also while the server's options are on their way (a slow line)
+    document.getElementById("quick-play").addEventListener("click", quickPlay);
+    document.getElementById("create-form").addEventListener("submit", create);
+    metaAsked = qiza.api("GET", "/api/meta");
+    meta = await metaAsked;
     const preset = document.getElementById("preset");
     for (const name of Object.keys(meta.presets)) option(preset, name);
     for (const [key, values] of Object.entries(meta.options)) {
@@ -130,9 +145,7 @@
     for (const name of meta.lexicons) option(lexicon, name);
     document.getElementById("seat-count").addEventListener("change", renderSeats);
     document.getElementById("finish-line").addEventListener("change", syncFinishLine);
-    document.getElementById("create-form").addEventListener("submit", create);
     document.getElementById("quick-level").textContent = meta.default_level;
-    document.getElementById("quick-play").addEventListener("click", quickPlay);
     renderSeats();
     loadGames();
     setInterval(() => loadGames().catch(() => {}), 5000);
