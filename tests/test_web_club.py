@@ -19,6 +19,7 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("argon2")
 
+import postgres_db  # noqa: E402
 from argon2 import PasswordHasher  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 
@@ -1581,13 +1582,11 @@ def resign_after_a_turn_each(game: Any, loser: int) -> None:
 
 def postgres_url() -> str:
     """The test database's URL; skips the test without a PostgreSQL server."""
-    psycopg = pytest.importorskip("psycopg")
-    url = os.environ.get("QIZA_TEST_POSTGRES_URL", "postgresql://qiza:qiza@127.0.0.1:5432/qiza_test")
-    try:
-        psycopg.connect(url, connect_timeout=3).close()
-    except Exception as exc:  # noqa: BLE001 - any failure means: skip
-        pytest.skip(f"PostgreSQL is not reachable at {url} ({exc.__class__.__name__}); run .ci/web-services.sh")
-    return url
+    pytest.importorskip("psycopg")
+    why = postgres_db.unreachable()
+    if why:
+        pytest.skip(why)
+    return postgres_db.url()
 
 
 @contextlib.contextmanager

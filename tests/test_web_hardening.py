@@ -22,6 +22,7 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("sqlalchemy")
 
+import postgres_db  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
 from web_client import call, free_port  # noqa: E402
@@ -466,17 +467,8 @@ def test_every_field_is_bounded(client: TestClient) -> None:
 
 
 # -- 8. the request record commits with the game ------------------------------------------------------
-POSTGRES_URL = os.environ.get("QIZA_TEST_POSTGRES_URL", "postgresql://qiza:qiza@127.0.0.1:5432/qiza_test")
-
-
 def _postgres_down() -> str | None:
-    try:
-        import psycopg
-
-        with psycopg.connect(POSTGRES_URL, connect_timeout=3):
-            return None
-    except Exception as exc:  # noqa: BLE001 - any failure means: skip
-        return f"PostgreSQL is not reachable at {POSTGRES_URL} ({exc.__class__.__name__}); run .ci/web-services.sh"
+    return postgres_db.unreachable()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -486,7 +478,7 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     why = _postgres_down()
     if why:
         pytest.skip(why)
-    return POSTGRES_URL
+    return postgres_db.url()
 
 
 def service_on(url: str) -> Any:
@@ -908,7 +900,7 @@ def test_postgres_away_gives_503_json_and_recovers() -> None:
         pytest.skip(why)
     from sqlalchemy.engine import make_url
 
-    real = make_url(POSTGRES_URL)
+    real = make_url(postgres_db.url())
     proxy = Proxy((real.host or "127.0.0.1", real.port or 5432))
     url = real.set(host="127.0.0.1", port=proxy.port).render_as_string(hide_password=False)
     try:

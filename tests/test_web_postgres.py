@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import subprocess
 import sys
 import threading
@@ -26,23 +25,14 @@ pytest.importorskip("fastapi")
 psycopg = pytest.importorskip("psycopg", reason="psycopg is not installed (pip install 'qiza[postgres]')")
 ws_client = pytest.importorskip("websockets.sync.client")
 
+import postgres_db  # noqa: E402
 import web_client  # noqa: E402
 from web_client import free_port  # noqa: E402
 
-URL = os.environ.get("QIZA_TEST_POSTGRES_URL", "postgresql://qiza:qiza@127.0.0.1:5432/qiza_test")
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def _reachable() -> str | None:
-    try:
-        with psycopg.connect(URL, connect_timeout=3):
-            return None
-    except Exception as exc:  # noqa: BLE001 - any failure means: skip
-        return f"PostgreSQL is not reachable at {URL} ({exc.__class__.__name__}); run .ci/web-services.sh"
-
-
-_WHY = _reachable()
+_WHY = postgres_db.unreachable()
 pytestmark = pytest.mark.skipif(_WHY is not None, reason=_WHY or "")
+URL = postgres_db.url() if _WHY is None else postgres_db.BASE_URL
 
 
 def call(method: str, url: str, body: dict[str, Any] | None = None, token: str | None = None) -> tuple[int, Any]:
