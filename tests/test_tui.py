@@ -1629,3 +1629,27 @@ def test_a_folder_made_for_a_file_the_player_names_is_said_to_be_made(
     status, out = play(["--seed", "3", "-p", "Ann", "-p", "Bob", "--save", str(later)], ["quit"], monkeypatch, capsys)
     assert status == 0 and later.is_file()
     assert "".join(f"Made the folder {later.parent} (it did not exist).".split()) in "".join(out.split())
+
+
+def test_the_score_sheet_shows_blank_digraphs_and_names_as_typed() -> None:
+    """The score sheet's cells were read as Rich markup: a Spanish blank standing for CH, written
+    '[ch]', is a markup tag, so 'B8 [ch]O[RR]EADA' showed as 'B8 O[RR]EADA' (a move that was not
+    played), in the sheet, the end summary's biggest plays and the rules table; a player named
+    '[/x]' stopped the game with a MarkupError."""
+    from rich.console import Console
+
+    from qiza.alphabet import find_tile_set
+    from qiza.lexicon import Lexicon
+    from qiza.tui import render
+
+    rules = find_preset("classic").with_options(first_player="fixed", challenge="void", tile_set=find_tile_set("spanish"))
+    game = Game(rules, players=["[/x]", "[bold]Bob"], lexicon=Lexicon("[es]", ["CHORREADA", "OLA"]), seed=1)
+    game.set_rack(0, "AEA?O[RR]D")
+    game.play("B8 chORREADA")
+    game.play("pass")
+    game.resign(0)
+    for item in (render.score_sheet(game, show_racks=True, wide=True), render.end_summary(game, wide=True)):
+        console = Console(width=120, file=io.StringIO(), no_color=True, color_system=None)
+        console.print(item)
+        text = console.file.getvalue()  # type: ignore[attr-defined]
+        assert "B8 [ch]O[RR]EADA" in text and "[/x]" in text and "[bold]Bob" in text

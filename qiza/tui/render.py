@@ -487,7 +487,7 @@ def score_sheet(game: Game, *, show_racks: bool | int = True, wide: bool = False
         if wide:
             row.append(", ".join(record.words))
         row += [f"{record.score:+d}" if record.score else "0", str(record.total)]
-        table.add_row(*row)
+        table.add_row(*map(Text, row))  # as written: a blank's '[ch]' or a name's '[b]' is no markup
     return Group(table, Text(notation_note(game.rules.notation)))
 
 
@@ -526,7 +526,7 @@ def end_summary(game: Game, *, wide: bool = False) -> RenderableType:
         row.append(str(game.scores[seat]))
         row.append(", ".join(f"{r.notation} {r.score} (turn {game.history.index(r) + 1})"
                              for r in biggest_plays(game, seat)) or "-")
-        final.add_row(*row)
+        final.add_row(*map(Text, row))
     parts.append(final)
     if len(winners) > 1:
         names = [game.players[s] for s in winners]

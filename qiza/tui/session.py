@@ -910,8 +910,8 @@ class Session:
         for key, value in rules.describe().items():
             if key in ("min_players", "max_players"):
                 continue
-            table.add_row(key.replace("_", " "), str(value))
-        table.add_row("lexicon", self.game.lexicon.name)
+            table.add_row(key.replace("_", " "), Text(str(value)))
+        table.add_row("lexicon", Text(self.game.lexicon.name))  # a word list file's name, as it is
         # the seed tells every draw to come: shown once the game is over (for replaying it)
         table.add_row("seed", str(self.game.seed) if self.game.over else "shown when the game is over")
         for key, value in asdict(self.settings).items():
