@@ -1653,3 +1653,31 @@ def test_the_score_sheet_shows_blank_digraphs_and_names_as_typed() -> None:
         console.print(item)
         text = console.file.getvalue()  # type: ignore[attr-defined]
         assert "B8 [ch]O[RR]EADA" in text and "[/x]" in text and "[bold]Bob" in text
+
+
+def test_a_game_saved_while_another_resumes_it_is_resumed_as_saved(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """'qiza play --resume FILE' read the file, then (after loading the lexicon and the computer
+    players: seconds in Polish) took its lock. A first 'qiza play' on the file that saved a turn
+    and quit in between left the second one playing the game without that turn: it showed the
+    older position, and its first save was refused (the file had changed), so every turn played
+    there went unsaved. The file is now read again when it changed before the lock was taken."""
+    from qiza.tui import app, savelock
+
+    path = tmp_path / "game.json"
+    game = Game(find_preset("classic").with_options(first_player="fixed"), players=["Ann", "Bob"], lexicon=LEX,
+                seed=3)
+    savefile.save(game, path)
+    game.play("pass")  # the other terminal's turn, saved as it quits
+
+    @contextlib.contextmanager
+    def the_other_quits_first(held: Path | None, **kwargs: Any) -> Iterator[Path | None]:
+        savefile.save(game, path)
+        with savelock.hold(held, **kwargs) as taken:
+            yield taken
+
+    monkeypatch.setattr(app, "hold", the_other_quits_first)
+    status, out = play(["--resume", str(path)], ["pass", "quit"], monkeypatch, capsys)
+    assert status == 0 and "Could not save" not in out and "Traceback" not in out
+    assert json.loads(path.read_text())["actions"] == [[0, "pass"], [1, "pass"]]
+    assert "(1 action so far)" in out and "(0 actions so far)" not in out  # told once, of the game played

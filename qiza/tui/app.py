@@ -212,30 +212,13 @@ def run(args: argparse.Namespace) -> int:
         path = latest_save() if args.resume == "latest" else Path(args.resume).expanduser()
         if path is None:
             raise QizaError("there is no saved game to resume; start one with 'qiza play'")
-        try:
-            session = Session.from_file(path, terminal)
-        except FileFormatError as exc:
-            raise QizaError(f"{exc}{_previous_save_note(path, terminal)}") from None
-        if args.save:
-            target = Path(args.save).expanduser()
-            refused = save_refused(target, session.game, path)
-            if refused:
-                raise QizaError(f"--save: {refused}")
-            session.save_path = target
-        if args.no_save:
-            session.save_path = None
+        session = _resumed(path, args, terminal)
         made = missing_folder(session.save_path) if args.save and session.save_path else None
-        if args.gcg:
-            session.gcg_path = _gcg_path(args.gcg, session.game)
-        actions = len(session.game.actions)
-        # said with the first screen: printed before it, a real terminal's clearing hid it
-        session.say(Text(f"Resuming {path} ({actions} action{'' if actions == 1 else 's'} so far).", no_wrap=True,
-                         overflow="ignore"))
-        try:
-            _check_computers(session.seats)
-        except QizaError as exc:  # a level the file names (edited, or saved by another version)
-            raise QizaError(f"{path}: {exc}") from None
         with hold(session.save_path):  # the lock file makes the folder
+            if session.save_path == path and session.changed_elsewhere():
+                # another qiza play on the file saved and quit after it was read here, before its
+                # lock was free: play the game as that one left it, not the turns before
+                session = _resumed(path, args, terminal)
             _say_folder_made(session, made)
             return session.run()
 
@@ -286,6 +269,33 @@ def _say_folder_made(session: Session, folder: Path | None) -> None:
     """Say that the folder of a ``--save`` file was made (as 'save FILE' and 'gcg FILE' say it)."""
     if folder is not None:
         session.say(Text(f"{folder_made(folder)}The game's saves go there.", no_wrap=True, overflow="ignore"))
+
+
+def _resumed(path: Path, args: argparse.Namespace, terminal: Terminal) -> Session:
+    """The saved game ``path`` read for ``qiza play --resume`` with these options."""
+    try:
+        session = Session.from_file(path, terminal)
+    except FileFormatError as exc:
+        raise QizaError(f"{exc}{_previous_save_note(path, terminal)}") from None
+    if args.save:
+        target = Path(args.save).expanduser()
+        refused = save_refused(target, session.game, path)
+        if refused:
+            raise QizaError(f"--save: {refused}")
+        session.save_path = target
+    if args.no_save:
+        session.save_path = None
+    if args.gcg:
+        session.gcg_path = _gcg_path(args.gcg, session.game)
+    actions = len(session.game.actions)
+    # said with the first screen: printed before it, a real terminal's clearing hid it
+    session.say(Text(f"Resuming {path} ({actions} action{'' if actions == 1 else 's'} so far).", no_wrap=True,
+                     overflow="ignore"))
+    try:
+        _check_computers(session.seats)
+    except QizaError as exc:  # a level the file names (edited, or saved by another version)
+        raise QizaError(f"{path}: {exc}") from None
+    return session
 
 
 def _previous_save_note(path: Path, terminal: Terminal) -> str:

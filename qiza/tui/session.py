@@ -322,7 +322,7 @@ class Session:
         if state == self._saved:
             return
         try:
-            if self._changed_elsewhere():
+            if self.changed_elsewhere():
                 # another qiza (where files cannot be locked) or a person wrote it: never write over it
                 raise OSError(errno.EEXIST, CHANGED_ELSEWHERE)
             savefile.save(self.game, self.save_path, keep_previous=True, extra=state[2])
@@ -340,7 +340,7 @@ class Session:
             self._save_error = None
         self._saved = state
 
-    def _changed_elsewhere(self) -> bool:
+    def changed_elsewhere(self) -> bool:
         """Whether the save file no longer holds what this game last wrote there or read from it."""
         if self._saved is None or self._saved[0] != self.save_path or not exists(self.save_path):
             return False
@@ -933,7 +933,7 @@ class Session:
             return STAY
         own = path == self.save_path
         made = missing_folder(path) if rest else None
-        if own and self._changed_elsewhere():
+        if own and self.changed_elsewhere():
             self.say(Text(f"{path} was changed by another program since this game saved it there: it is kept; "
                           "'save FILE' saves the game to another file.", "bold red"))
             return STAY
