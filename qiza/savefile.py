@@ -238,8 +238,9 @@ def save(game: Game, path: str | os.PathLike[str], *, keep_previous: bool = Fals
     ``keep_previous``: the file replaced is kept as :func:`previous_path` (``NAME.bak``), so that
     a save damaged later (by the disk, or by hand) still leaves the game as of the save before.
     Only a regular file is replaced: a folder, a device (``/dev/null``) or a pipe at ``path``
-    raises :class:`OSError` ("not a regular file") and is left as it is."""
-    target = Path(path)
+    raises :class:`OSError` ("not a regular file") and is left as it is. A symbolic link at
+    ``path`` stays: the file it names is saved."""
+    target = Path(os.path.realpath(path))  # renamed over, a link would become a copy of its own
     target.parent.mkdir(parents=True, exist_ok=True)
     mode: int | None
     try:
@@ -264,8 +265,9 @@ def save(game: Game, path: str | os.PathLike[str], *, keep_previous: bool = Fals
 
 
 def previous_path(path: str | os.PathLike[str]) -> Path:
-    """Where :func:`save` with ``keep_previous`` keeps the save it replaced: ``NAME.bak``."""
-    target = Path(path)
+    """Where :func:`save` with ``keep_previous`` keeps the save it replaced: ``NAME.bak`` beside
+    the file (the one a symbolic link ``path`` names)."""
+    target = Path(os.path.realpath(path))
     return target.with_name(target.name + ".bak")
 
 

@@ -229,3 +229,22 @@ def test_a_game_with_a_word_list_of_ones_own_saves_and_loads(tmp_path: Path, mon
     assert again.lexicon.words == lexicon.words and again.lexicon.name == "WORDS"
     assert again.actions == game.actions and again.racks == game.racks
     assert savefile.to_dict(Game(CLASSIC, lexicon=load_lexicon("enable"), seed=1))["lexicon"] == "ENABLE"
+
+
+def test_a_save_through_a_symbolic_link_writes_the_file_it_names(game: Game, tmp_path: Path) -> None:
+    """Saving to a symbolic link renamed the new save over the link itself: the link became a
+    file of its own and the file it named stayed at the older turn (two copies of one game
+    going their own ways; NAME.bak was a copy of the link). The file the link names is saved,
+    its previous save kept beside it, and the link stays a link."""
+    real = tmp_path / "games" / "game.json"
+    savefile.save(game, real, keep_previous=True)
+    link = tmp_path / "link.json"
+    link.symlink_to(real)
+    before = list(game.actions)
+    game.play("pass")
+    savefile.save(game, link, keep_previous=True)
+    assert link.is_symlink() and link.resolve() == real
+    assert savefile.load(real, lexicon=game.lexicon).actions == game.actions
+    assert savefile.previous_path(link) == savefile.previous_path(real)
+    assert savefile.load(savefile.previous_path(link), lexicon=game.lexicon).actions == before
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["game.json", "game.json.bak", "games", "link.json"]

@@ -1681,3 +1681,25 @@ def test_a_game_saved_while_another_resumes_it_is_resumed_as_saved(
     assert status == 0 and "Could not save" not in out and "Traceback" not in out
     assert json.loads(path.read_text())["actions"] == [[0, "pass"], [1, "pass"]]
     assert "(1 action so far)" in out and "(0 actions so far)" not in out  # told once, of the game played
+
+
+def test_one_saved_game_under_two_names_is_played_once(tmp_path: Path) -> None:
+    """The save lock was taken by the name the game was resumed by: 'qiza play --resume
+    link.json' (a symbolic link to game.json) and 'qiza play --resume game.json' played the one
+    game at once, each saving its own turns. The lock is the file's, whatever its name."""
+    from qiza.errors import QizaError
+    from qiza.tui import savelock
+
+    real = tmp_path / "game.json"
+    real.write_text("{}")
+    link = tmp_path / "sub" / "link.json"
+    link.parent.mkdir()
+    link.symlink_to(real)
+    with savelock.hold(link) as held:
+        assert held == link
+        with pytest.raises(QizaError, match="is being played in another qiza play"):
+            with savelock.hold(real):
+                pass
+    with savelock.hold(real), pytest.raises(QizaError, match="is being played in another qiza play"):
+        with savelock.hold(link):
+            pass

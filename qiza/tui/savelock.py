@@ -87,7 +87,8 @@ def hold(path: Path | None, *, new: bool = False, fresh: Callable[[], Path] | No
         yield None
         return
     for _ in range(1000):
-        name = lock_path(path)
+        real = Path(os.path.realpath(path))  # the file's lock, whatever name (a link) it is played by
+        name = lock_path(real)
         fd, pid = _take(name)
         if pid is None and not (new and exists(path)):
             break
@@ -107,7 +108,7 @@ def hold(path: Path | None, *, new: bool = False, fresh: Callable[[], Path] | No
         raise QizaError(f"no free file name for the game beside {path}")
     if fd is not None:
         # the temporary files of a save cut off (a kill during a write): nobody else writes them now
-        for left in path.parent.glob(f".{glob.escape(path.name)}.*.tmp"):
+        for left in real.parent.glob(f".{glob.escape(real.name)}.*.tmp"):
             with contextlib.suppress(OSError):
                 left.unlink()
     try:
