@@ -1703,3 +1703,18 @@ def test_one_saved_game_under_two_names_is_played_once(tmp_path: Path) -> None:
     with savelock.hold(real), pytest.raises(QizaError, match="is being played in another qiza play"):
         with savelock.hold(link):
             pass
+
+
+@pytest.mark.parametrize(("width", "height"), [(80, 24), (100, 30), (200, 50)])
+def test_the_super_boards_key_names_its_quadruple_squares(width: int, height: int) -> None:
+    """The key beside the board named the triple and double squares only: on the Super board the
+    quadruple word and letter squares ('#' and '^' on the compact board, '4W' and '4L' on the
+    wider ones) were explained nowhere. The classic board's key is as it was."""
+    game = new_game("super")
+    text = _screen_text(game, width, height)
+    compact = " #4W  =3W  -2W" in text and " ^4L  \"3L  '2L  abc=blank" in text
+    assert compact or ("4W 3W 2W word x4 x3 x2" in text and "4L 3L 2L letter x4 x3 x2  " in text)
+    assert "=blank" in text and len(text.splitlines()) <= height
+    classic = _screen_text(new_game(), width, height)
+    assert "4W" not in classic and "#" not in classic and "x4" not in classic
+    assert " =3W  -2W  \"3L  '2L  abc=blank" in classic or "3L 2L letter x3 x2   abc=blank" in classic

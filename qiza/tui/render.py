@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 import string
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from rich.console import Group, RenderableType
@@ -146,23 +146,30 @@ def _cell(board: Board, tile_set: TileSet, premium: Premium, square: int, is_las
     return _centre(label, w), cell_style
 
 
-def legend(style: BoardStyle = COMPACT) -> Text:
-    """What the premium marks mean."""
-    out = Text()
-    if style.width == 2:
-        pairs = [(Premium.TW, "3W"), (Premium.DW, "2W"), (Premium.TL, "3L"), (Premium.DL, "2L")]
-        for premium, meaning in pairs:
-            out.append(f" {PREMIUM_SYMBOLS[premium]}", PREMIUM_STYLES[premium])
-            out.append(f"{meaning} ")
-    else:
-        for pair, meaning in [((Premium.TW, Premium.DW), "word"), ((Premium.TL, Premium.DL), "letter")]:
-            for premium in pair:
-                out.append(PREMIUM_LABELS[premium], PREMIUM_STYLES[premium])
-                out.append(" ")
-            out.append(f"{meaning} x3 x2  ")
-    out.append(" abc", BLANK_STYLE)
-    out.append("=blank")
-    return out
+def legend(style: BoardStyle = COMPACT, premiums: Collection[Premium] = (), width: int = 0) -> list[Text]:
+    """What the premium marks mean: one line, or two (word, then letter premiums) when one is wider
+    than ``width``. ``premiums``: the board's, for the quadruple squares of a larger board."""
+    words = [p for p in (Premium.QW, Premium.TW, Premium.DW) if p is not Premium.QW or p in premiums]
+    letters = [p for p in (Premium.QL, Premium.TL, Premium.DL) if p is not Premium.QL or p in premiums]
+    parts = []
+    for kind, meaning in ((words, "word"), (letters, "letter")):
+        part = Text()
+        for premium in kind:
+            if style.width == 2:
+                part.append(f" {PREMIUM_SYMBOLS[premium]}", PREMIUM_STYLES[premium])
+                part.append(f"{PREMIUM_LABELS[premium]} ")
+            else:
+                part.append(PREMIUM_LABELS[premium], PREMIUM_STYLES[premium])
+                part.append(" ")
+        if style.width != 2:
+            part.append(f"{meaning} {' '.join('x' + PREMIUM_LABELS[p][0] for p in kind)}  ")
+        parts.append(part)
+    parts[1].append(" abc", BLANK_STYLE)
+    parts[1].append("=blank")
+    if len(parts[0]) + len(parts[1]) <= width or not width:
+        return [Text("").join(parts)]
+    parts[0].rstrip()
+    return parts
 
 
 def rack_text(rack: str, tile_set: TileSet) -> Text:
@@ -262,11 +269,11 @@ def side_panel(game: Game, seats: Sequence[SeatInfo], viewer: int | None, *, wid
         header.append(f" {plural(vowels, 'vowel')}, {plural(unseen.count('?'), 'blank')}", "grey62")
         body.append(header)
         body.extend(Text(line) for line in textwrap.wrap(unseen_runs(unseen, rules.tile_set), width))
-    key = legend(style)
+    *keys, key = legend(style, {rules.layout.premium(s) for s in rules.layout.squares}, width)
     across = f"  {'H8' if rules.notation is Notation.RULEBOOK else '8H'}=across"  # the moves' notation
     if len(key) + len(across) <= width:
         key.append(across)
-    body.append(key)
+    body.extend([*keys, key])
     note_lines = [Text(_fit(note, width), "grey62") for note in notes]
     earlier = game.history[:-1]
     room = lines - len(head) - len(body)
