@@ -1718,3 +1718,35 @@ def test_the_super_boards_key_names_its_quadruple_squares(width: int, height: in
     classic = _screen_text(new_game(), width, height)
     assert "4W" not in classic and "#" not in classic and "x4" not in classic
     assert " =3W  -2W  \"3L  '2L  abc=blank" in classic or "3L 2L letter x3 x2   abc=blank" in classic
+
+
+def test_save_to_a_file_another_game_is_playing_is_refused(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """'save FILE' replaced a copy of the same game even while another 'qiza play' was playing
+    it: a copy resumed with --save, then 'save game.json', wrote the copy's older turns over the
+    file the first terminal held and saved to (its next saves were refused, the file having
+    changed). A file another qiza play holds is refused, naming it; the game's own file and a
+    file nobody plays are saved as before."""
+    from qiza.tui import savelock
+
+    path, copy = tmp_path / "game.json", tmp_path / "copy.json"
+    game = Game(find_preset("classic").with_options(first_player="fixed"), players=["Ann", "Bob"], lexicon=LEX,
+                seed=3)
+    savefile.save(game, path)
+    with savelock.hold(path):  # the first terminal plays on, and has saved a turn
+        game.play("pass")
+        savefile.save(game, path)
+        kept = path.read_bytes()
+        status, out = play(["--resume", str(path), "--save", str(copy)], ["pass", f"save {path}", "quit"],
+                           monkeypatch, capsys)
+        assert status == 0 and "Traceback" not in out
+        assert f"{path} is being played in another qiza play" in " ".join(out.split())
+        assert path.read_bytes() == kept
+    assert json.loads(copy.read_text())["actions"] == [[0, "pass"], [1, "pass"]]
+    (tmp_path / "link.json").symlink_to(copy)
+    status, out = play(["--resume", str(copy)], ["pass", f"save {tmp_path / 'link.json'}", f"save {path}", "quit"],
+                       monkeypatch, capsys)
+    out = " ".join(out.split())
+    assert status == 0 and f"Saved to {copy}" in out and "Could not" not in out  # its own file, by another name
+    assert f"Saved to {path}" in out  # nobody plays it now: a copy
+    assert json.loads(path.read_text())["actions"] == [[0, "pass"], [1, "pass"], [0, "pass"]]

@@ -6,7 +6,9 @@ The session never decides what is legal: every move goes to :meth:`qiza.game.Gam
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import os
 import random
 import re
 import stat
@@ -30,7 +32,7 @@ from qiza.rules import Notation
 from qiza.seeding import decision_seed
 from qiza.text import notation_note, visible
 from qiza.tui import render
-from qiza.tui.savelock import lock_path
+from qiza.tui.savelock import hold, lock_path
 from qiza.tui.terminal import Terminal
 from qiza.tui.warmup import WarmUp
 from qiza.wordtools import reader, typed_word
@@ -931,6 +933,8 @@ class Session:
         if refused:
             self.say(Text(refused, "bold red"))
             return STAY
+        if self.save_path is not None and os.path.realpath(path) == os.path.realpath(self.save_path):
+            path = self.save_path  # its own file, by whatever name (it holds its lock)
         own = path == self.save_path
         made = missing_folder(path) if rest else None
         if own and self.changed_elsewhere():
@@ -938,7 +942,14 @@ class Session:
                           "'save FILE' saves the game to another file.", "bold red"))
             return STAY
         try:
-            savefile.save(self.game, path, keep_previous=own, extra=self.extra())
+            # another file is saved holding its lock: a copy of this game that another qiza play
+            # is playing is never written over (its turns since would be lost)
+            with contextlib.nullcontext() if own else hold(path):
+                savefile.save(self.game, path, keep_previous=own, extra=self.extra())
+        except QizaError:  # its lock is held
+            self.say(Text(f"{path} is being played in another qiza play: it is kept; choose another file name.",
+                          "bold red"))
+            return STAY
         except OSError as exc:
             self.say(Text(f"Could not save to {path}: {exc.strerror}", "bold red"))
             return STAY
