@@ -12,6 +12,7 @@ import string
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from qiza.alphabet import Tile
 from qiza.board import EMPTY, Board
 from qiza.errors import IllegalMoveError, MoveSyntaxError
 from qiza.move import THROUGH, Direction, Place
@@ -97,19 +98,21 @@ def place_from_cells(board: Board, cells: Mapping[int, str]) -> Place:
     dr, dc = direction.step
     (r0, c0), (r1, c1) = coords[0], coords[-1]
     word: list[str] = []
+    run: list[Tile] = []  # the tiles put down since the last one on the board
     r, c = r0, c0
     while (r, c) <= (r1, c1):
         sq = r * size + c
         if sq in cells:
-            label = cells[sq]
-            # a tile set with labels of several letters (Spanish CH): each tile in brackets, so
-            # that C and H put down side by side are not read back as the CH tile
-            word.append(f"[{label}]" if board.tile_set.multi_letter else label)
+            # one tile each (bracketed: C and H put down are not read as the CH tile)
+            run.extend(board.tile_set.codes(f"[{cells[sq]}]"))
         elif board[sq] != EMPTY:
-            word.append(THROUGH)
+            # written as typed: brackets only where needed (Spanish '[C]HE', '[ch]U[LL]A')
+            word.append(board.tile_set.text(run) + THROUGH)
+            run = []
         else:
             raise IllegalMoveError(f"there is a gap at {_name(board, r, c)}")
         r, c = r + dr, c + dc
+    word.append(board.tile_set.text(run))
     return canonical(board, Place(r0, c0, direction, "".join(word)))
 
 

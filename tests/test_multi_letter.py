@@ -218,3 +218,31 @@ def test_a_letter_the_set_lacks_names_the_tiles_to_type() -> None:
     for text in ("K", "ı", "\u0303"):  # no letter of the set to type instead
         with pytest.raises(ValueError, match="tile set$"):
             SPANISH.codes(text)
+
+
+def test_tiles_put_on_squares_are_written_as_the_same_move_typed() -> None:
+    """A placement made of tiles put on squares (the web board's drag and drop) wrote every tile
+    in brackets: 'H8 [ch]U[LL]A' put down was recorded 'H8 [ch][U][LL][A]' on the score sheet,
+    in the game's actions and in the GCG record, though the same move typed was 'H8 [ch]U[LL]A'.
+    The tiles are written as the tile set writes them, in brackets only where needed ('[C]HE':
+    C and H side by side, never the CH tile)."""
+    from qiza.gcg.writer import dumps, from_game
+    from qiza.scoring import place_from_cells
+
+    game = _spanish_game()
+    square = game.rules.layout.parse_square
+    game.set_rack(0, "[C]HE?U[LL]A")
+    for put, typed in (({square("H8"): "ch", square("I8"): "U", square("J8"): "LL", square("K8"): "A"},
+                          "H8 [ch]U[LL]A"),
+                         ({square("H8"): "C", square("I8"): "H", square("J8"): "E"}, "H8 [C]HE"),
+                         ({square("H8"): "c", square("I8"): "H", square("J8"): "E"}, "H8 cHE"),
+                         ({square("H8"): "C", square("H9"): "H", square("H10"): "E"}, "8H [C]HE")):
+        move = place_from_cells(game.board, put)
+        assert game.format(move) == typed and move == game.parse(typed)
+    game.play(place_from_cells(game.board, {square("H8"): "ch", square("I8"): "U", square("J8"): "LL",
+                                            square("K8"): "A"}))
+    assert game.actions[-1] == (0, "H8 [ch]U[LL]A") and game.history[-1].notation == "H8 [ch]U[LL]A"
+    game.set_rack(1, "[C]HEOSAI")
+    game.play(place_from_cells(game.board, {square("K9"): "C", square("K10"): "H", square("K11"): "E"}))
+    assert game.history[-1].notation == "8K (A)[C]HE"
+    assert "8H [ch]U[LL]A" in dumps(from_game(game))
