@@ -404,9 +404,20 @@ class Game:
         note = "; a lower-case letter is a blank" if blank and placing else ""
         if held == 0:
             what = "a blank" if blank else self.rules.tile_set.char(tile)
-            return IllegalMoveError(f"{what} is not on the rack ({self.rack_text(seat)}){note}")
+            return IllegalMoveError(f"{what} is not on the rack ({self.rack_text(seat)}){note}{self._apart(seat, what)}")
         what = "blanks" if blank else f"x {self.rules.tile_set.char(tile)}"
         return IllegalMoveError(f"the move needs {wanted} {what}, the rack has {held} ({self.rack_text(seat)}){note}")
+
+    def _apart(self, seat: int, label: str) -> str:
+        """For a multi-letter tile (Spanish LL) missing from a rack that holds its letters as
+        tiles of their own: how those are typed ('; the tiles L and L are typed [L]L')."""
+        tile_set = self.rules.tile_set
+        if len(label) < 2 or not all(char in tile_set.letters for char in label):
+            return ""
+        parts = [tile_set.code(char) for char in label]
+        if any(self.racks[seat].count(part) < parts.count(part) for part in parts):
+            return ""
+        return f"; the tiles {' and '.join(label)} are typed {tile_set.text(parts)}"
 
     # -- actions ----------------------------------------------------------------------
     def play(self, move: Move | str, *, seat: int | None = None) -> Record:

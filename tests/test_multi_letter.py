@@ -246,3 +246,19 @@ def test_tiles_put_on_squares_are_written_as_the_same_move_typed() -> None:
     game.play(place_from_cells(game.board, {square("K9"): "C", square("K10"): "H", square("K11"): "E"}))
     assert game.history[-1].notation == "8K (A)[C]HE"
     assert "8H [ch]U[LL]A" in dumps(from_game(game))
+
+
+def test_a_multi_letter_tile_missing_from_the_rack_says_how_to_type_its_letters() -> None:
+    """With two L tiles and no LL, 'exchange LL' or 'H8 OLLA' said only 'LL is not on the rack
+    ([L]LAEIOU)': a new player of the Spanish set is not told that LL typed is the LL tile and
+    that two L tiles are typed [L]L. The refusal says so where the rack holds those tiles."""
+    game = _spanish_game()
+    game.set_rack(0, "[L]LAEIO[R]")
+    for typed in ("exchange LL", "H8 OLLA"):
+        with pytest.raises(IllegalMoveError) as info:
+            game.play(typed)
+        assert str(info.value) == "LL is not on the rack ([L]LAEIOR); the tiles L and L are typed [L]L"
+    with pytest.raises(IllegalMoveError) as info:
+        game.play("exchange RR")  # one R: nothing to say of typing R and R
+    assert str(info.value) == "RR is not on the rack ([L]LAEIOR)"
+    assert game.play("exchange [L]L").notation == "exchange [L]L"
