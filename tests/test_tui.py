@@ -1750,3 +1750,21 @@ def test_save_to_a_file_another_game_is_playing_is_refused(
     assert status == 0 and f"Saved to {copy}" in out and "Could not" not in out  # its own file, by another name
     assert f"Saved to {path}" in out  # nobody plays it now: a copy
     assert json.loads(path.read_text())["actions"] == [[0, "pass"], [1, "pass"], [0, "pass"]]
+
+
+def test_help_on_moves_says_how_tiles_of_several_letters_are_typed(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """'help move' in a Spanish game said nothing of the CH, LL and RR tiles: nowhere did the game
+    tell a new player that CH typed is the CH tile, that a blank standing for it is typed 'ch',
+    or that C and H, two tiles, are typed [C]H. An English game's help is as it was."""
+    from language_words import SPANISH_WORDS, use_word_lists
+
+    use_word_lists(tmp_path, {"spanish": SPANISH_WORDS}, monkeypatch)
+    status, out = play(["--lexicon", "spanish-debian", "-p", "Ann", "-p", "Bob", "--no-save"], ["help move", "quit"],
+                       monkeypatch, capsys)
+    out = " ".join(out.split())
+    assert status == 0
+    assert ("Tiles of several letters (CH, LL, RR) are typed as they are written (CH), a blank standing for one "
+            "in lower case (ch); one-letter tiles that would read as one go in brackets ([C]H: C, then H).") in out
+    status, out = play(["-p", "Ann", "-p", "Bob", "--no-save"], ["help move", "quit"], monkeypatch, capsys)
+    assert status == 0 and "several letters" not in out

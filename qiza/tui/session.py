@@ -24,7 +24,7 @@ from rich.text import Text
 
 from qiza import savefile
 from qiza.actions import replay
-from qiza.alphabet import nfc
+from qiza.alphabet import TileSet, nfc
 from qiza.errors import FileFormatError, QizaError
 from qiza.game import Game, Kind, Record
 from qiza.paths import exists, user_data_dir
@@ -92,6 +92,16 @@ def latest_save() -> Path | None:
         if stat.S_ISREG(status.st_mode):
             found.append((status.st_mtime, path))
     return max(found)[1] if found else None
+
+
+def multi_letter_note(tile_set: TileSet) -> str:
+    """How the tiles of several letters of a set (Spanish CH, LL, RR) are typed."""
+    labels = [label for label in tile_set.letters if len(label) > 1]
+    apart = next((label for label in labels if all(char in tile_set.letters for char in label)), None)
+    brackets = ("; one-letter tiles that would read as one go in brackets "
+                f"([{apart[0]}]{apart[1:]}: {', then '.join(apart)})") if apart else ""
+    return (f"Tiles of several letters ({', '.join(labels)}) are typed as they are written ({labels[0]}), a blank "
+            f"standing for one in lower case ({labels[0].lower()}){brackets}.")
 
 
 def save_refused(path: Path, game: Game, own: Path | None = None) -> str | None:
@@ -1022,6 +1032,8 @@ class Session:
                 self.say(Text(self._usage(command) + aliases, "bold"), command.help)
                 if "H8" in command.usage:
                     self.say(notation_note(self.game.rules.notation))
+                    if self.game.rules.tile_set.multi_letter:
+                        self.say(multi_letter_note(self.game.rules.tile_set))
             return STAY
         table = Table(title="Commands", show_edge=False, show_header=False, pad_edge=False)
         table.add_column(no_wrap=True, style="bold")
