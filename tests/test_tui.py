@@ -1768,3 +1768,12 @@ def test_help_on_moves_says_how_tiles_of_several_letters_are_typed(
             "in lower case (ch); one-letter tiles that would read as one go in brackets ([C]H: C, then H).") in out
     status, out = play(["-p", "Ann", "-p", "Bob", "--no-save"], ["help move", "quit"], monkeypatch, capsys)
     assert status == 0 and "several letters" not in out
+
+
+def test_help_on_a_square_is_help_on_moves(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The list of commands shows moves as 'H8 WORD': 'help H8' said "No command 'H8'"."""
+    for asked in ("H8", "8h", "h8 word"):
+        status, out = play(["-p", "Ann", "-p", "Bob", "--no-save"], [f"help {asked}", "quit"], monkeypatch, capsys)
+        assert status == 0 and "No command" not in out and "Place tiles: the first square, then the word" in out
+    status, out = play(["-p", "Ann", "-p", "Bob", "--no-save"], ["help H8X", "quit"], monkeypatch, capsys)
+    assert "No command 'H8X'" in out

@@ -1024,7 +1024,10 @@ class Session:
 
     def do_help(self, seat: int, rest: str) -> str:
         if rest:
-            command = _BY_NAME.get(rest.split()[0].lower())
+            first = rest.split()[0].lower()
+            # the list shows a move as 'H8 WORD': 'help H8' (any square, either notation) is help on moves
+            command = _BY_NAME.get(first) or (_BY_NAME["move"] if re.fullmatch(r"[a-z][0-9]{1,2}|[0-9]{1,2}[a-z]",
+                                                                                first) else None)
             if command is None:
                 self.say(f"No command {rest!r}. Type 'help' for the list.")
             else:
