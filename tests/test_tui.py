@@ -1777,3 +1777,29 @@ def test_help_on_a_square_is_help_on_moves(monkeypatch: pytest.MonkeyPatch, caps
         assert status == 0 and "No command" not in out and "Place tiles: the first square, then the word" in out
     status, out = play(["-p", "Ann", "-p", "Bob", "--no-save"], ["help H8X", "quit"], monkeypatch, capsys)
     assert "No command 'H8X'" in out
+
+
+def test_a_long_word_list_is_announced_before_a_game_reads_it(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """'qiza play --lexicon polish-debian' the first time read Debian's Polish list (60 MB) and
+    prepared its word graph, 15-45 s, on a blank screen ('qiza words', 'best' and 'analyze'
+    said first that it takes a while); resuming such a game did the same. Both say so now."""
+    from language_words import POLISH_WORDS, use_word_lists
+
+    from qiza import languages
+
+    use_word_lists(tmp_path, {"polish": POLISH_WORDS}, monkeypatch)
+    monkeypatch.setenv("QIZA_CACHE_DIR", str(tmp_path / "cache"))  # the list never read before
+    monkeypatch.delenv("QIZA_NO_CACHE", raising=False)
+    monkeypatch.setattr(languages, "SLOW_LIST_BYTES", 1)
+    path = tmp_path / "game.json"
+    status, out = play(["--lexicon", "polish-debian", "-p", "Ann", "-p", "Bob", "--save", str(path)], ["quit"],
+                       monkeypatch, capsys)
+    assert status == 0 and f"Reading {tmp_path / 'polish'}" in out and "takes a while" in out
+    for kept in (tmp_path / "cache").glob("lexicon-*"):
+        kept.unlink()
+    monkeypatch.setattr("qiza.lexicon._loaded", {})
+    status, out = play(["--resume", str(path)], ["quit"], monkeypatch, capsys)
+    assert status == 0 and f"Reading {tmp_path / 'polish'}" in out and "takes a while" in out
+    status, out = play(["--resume", str(path)], ["quit"], monkeypatch, capsys)  # loaded: nothing to wait for
+    assert status == 0 and "takes a while" not in out

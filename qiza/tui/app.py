@@ -229,6 +229,9 @@ def run(args: argparse.Namespace) -> int:
         raise QizaError(f"a game has 2 to 4 players, not {len(seats)}")
     _name_computers(seats)
     _check_computers(seats)
+    from qiza.cli import note_lexicon_load
+
+    note_lexicon_load(args.lexicon)  # Polish: seconds on a blank screen the first time
     lexicon = load_lexicon(args.lexicon)
     rules = rules_for_lexicon(build_rules(args, seats), lexicon)
     try:

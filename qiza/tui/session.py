@@ -316,6 +316,10 @@ class Session:
         field when the file is not a saved game or its ``extra.tui`` data is malformed."""
         try:
             data = savefile.parse_json(savefile.read_text(path))
+            if isinstance(data, dict) and isinstance(data.get("lexicon"), str):
+                from qiza.cli import note_lexicon_load
+
+                note_lexicon_load(data["lexicon"])  # Polish: seconds on a blank screen the first time
             game = savefile.from_dict(data)  # checks every field it reads, and that extra is an object
             seats, settings, computer_seed = _front_end_data(data.get("extra", {}), game.players)
         except FileFormatError as exc:
