@@ -74,15 +74,19 @@ def board_text(board: Board, *, last: Record | Iterable[int] | None = None, lege
 def score_sheet(game: Game) -> str:
     """The score sheet: one line per event with player, rack, move, score and running total."""
     width = max(len(name) for name in game.players)
-    lines = []
+    moves = []
     for record in game.history:
         move = record.notation or record.kind.value
         if record.challenged_off:
             move += " (challenged off)"
         if record.kind is Kind.PLACE and record.bingo:
             move += " bingo"
-        lines.append(f"{game.players[record.seat]:<{width}}  {record.rack:<9} {move:<24} "
-                     f"{record.score:+4d} {record.total:5d}")
+        moves.append(move)
+    # columns as wide as their longest entry: a rack with [RR] or [CH], a long move
+    rack_width = max([9, *(len(record.rack) for record in game.history)])
+    move_width = max([24, *map(len, moves)])
+    lines = [f"{game.players[record.seat]:<{width}}  {record.rack:<{rack_width}} {move:<{move_width}} "
+             f"{record.score:+4d} {record.total:5d}" for record, move in zip(game.history, moves)]
     totals = "  ".join(f"{name} {score}" for name, score in zip(game.players, game.scores))
     lines.append(f"scores: {totals}" + (f" ({game.end_reason.value})" if game.end_reason else ""))
     return "\n".join(lines)

@@ -262,3 +262,23 @@ def test_a_multi_letter_tile_missing_from_the_rack_says_how_to_type_its_letters(
         game.play("exchange RR")  # one R: nothing to say of typing R and R
     assert str(info.value) == "RR is not on the rack ([L]LAEIOR)"
     assert game.play("exchange [L]L").notation == "exchange [L]L"
+
+
+def test_the_text_score_sheet_keeps_its_columns_with_racks_of_several_letter_tiles() -> None:
+    """'qiza gcg show' of a Spanish game printed its score sheet with a rack column 9 characters
+    wide and a move column 24 wide: a rack written with [RR] or [CH] (or a move longer than 24)
+    pushed the rest of its line to the right, so the moves, scores and totals no longer stood
+    in columns. The columns are as wide as their longest entry (at least as before)."""
+    from qiza.text import score_sheet
+
+    game = _spanish_game()
+    game.set_rack(0, "[CH][LL][RR]AEIO")
+    game.play("exchange [CH][LL][RR]")
+    game.set_rack(1, "[C]HICOSA")
+    game.play("H8 [C]HICOS")
+    game.play("pass")
+    lines = score_sheet(game).splitlines()[:-1]
+    assert len(lines) == 3 and lines[0].startswith("Player 1  [CH][LL][RR]AEIO exchange [CH][LL][RR]")
+    assert len({len(line) for line in lines}) == 1  # the totals end in one column
+    assert len({line.index(" exchange ") if "exchange" in line else line.index(" H8 ") if "H8" in line
+                else line.index(" pass ") for line in lines}) == 1  # the moves start in one column
