@@ -1803,3 +1803,27 @@ def test_a_long_word_list_is_announced_before_a_game_reads_it(
     assert status == 0 and f"Reading {tmp_path / 'polish'}" in out and "takes a while" in out
     status, out = play(["--resume", str(path)], ["quit"], monkeypatch, capsys)  # loaded: nothing to wait for
     assert status == 0 and "takes a while" not in out
+
+
+def test_save_to_a_file_another_game_saved_meanwhile_is_refused(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """'save FILE' checked that FILE was no other game before it took FILE's lock: another
+    terminal's 'save FILE' of another game in between was written over (its game gone from
+    the file). The check is made again once the lock is held."""
+    from qiza.tui import savelock, session
+
+    target = tmp_path / "shared.json"
+    other = savefile.dumps(Game(find_preset("classic"), players=["Cy", "Di"], lexicon=LEX, seed=99))
+
+    @contextlib.contextmanager
+    def the_other_saves_first(path: Path | None, **kwargs: Any) -> Iterator[Path | None]:
+        if path == target and not target.exists():
+            target.write_text(other)
+        with savelock.hold(path, **kwargs) as taken:
+            yield taken
+
+    monkeypatch.setattr(session, "hold", the_other_saves_first)
+    status, out = play(["-p", "Ann", "-p", "Bob", "--no-save"], ["pass", f"save {target}", "quit"], monkeypatch, capsys)
+    assert status == 0 and "Traceback" not in out
+    assert f"{target} already exists and is another saved game: it is kept" in " ".join(out.split())
+    assert target.read_text() == other

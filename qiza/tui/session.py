@@ -959,13 +959,18 @@ class Session:
             # another file is saved holding its lock: a copy of this game that another qiza play
             # is playing is never written over (its turns since would be lost)
             with contextlib.nullcontext() if own else hold(path):
-                savefile.save(self.game, path, keep_previous=own, extra=self.extra())
+                refused = None if own else save_refused(path, self.game)  # again: saved meanwhile?
+                if refused is None:
+                    savefile.save(self.game, path, keep_previous=own, extra=self.extra())
         except QizaError:  # its lock is held
             self.say(Text(f"{path} is being played in another qiza play: it is kept; choose another file name.",
                           "bold red"))
             return STAY
         except OSError as exc:
             self.say(Text(f"Could not save to {path}: {exc.strerror}", "bold red"))
+            return STAY
+        if refused:
+            self.say(Text(refused, "bold red"))
             return STAY
         if self.save_path is None or self._save_error is not None:
             # the game's saves go on here (its own file could not be written)
