@@ -1805,25 +1805,49 @@ def test_a_long_word_list_is_announced_before_a_game_reads_it(
     assert status == 0 and "takes a while" not in out
 
 
+def _another_game_saved_first(target: Path, text: str) -> Callable[..., contextlib.AbstractContextManager[Path | None]]:
+    """The save lock, with another game (``text``) saved to ``target`` just before its lock is
+    taken (by another terminal), when ``target`` does not exist yet."""
+    from qiza.tui import savelock
+
+    @contextlib.contextmanager
+    def hold(held: Path | None, **kwargs: Any) -> Iterator[Path | None]:
+        if held == target and not target.exists():
+            target.write_text(text)
+        with savelock.hold(held, **kwargs) as taken:
+            yield taken
+
+    return hold
+
+
 def test_save_to_a_file_another_game_saved_meanwhile_is_refused(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """'save FILE' checked that FILE was no other game before it took FILE's lock: another
     terminal's 'save FILE' of another game in between was written over (its game gone from
     the file). The check is made again once the lock is held."""
-    from qiza.tui import savelock, session
+    from qiza.tui import session
 
     target = tmp_path / "shared.json"
     other = savefile.dumps(Game(find_preset("classic"), players=["Cy", "Di"], lexicon=LEX, seed=99))
-
-    @contextlib.contextmanager
-    def the_other_saves_first(path: Path | None, **kwargs: Any) -> Iterator[Path | None]:
-        if path == target and not target.exists():
-            target.write_text(other)
-        with savelock.hold(path, **kwargs) as taken:
-            yield taken
-
-    monkeypatch.setattr(session, "hold", the_other_saves_first)
+    monkeypatch.setattr(session, "hold", _another_game_saved_first(target, other))
     status, out = play(["-p", "Ann", "-p", "Bob", "--no-save"], ["pass", f"save {target}", "quit"], monkeypatch, capsys)
     assert status == 0 and "Traceback" not in out
     assert f"{target} already exists and is another saved game: it is kept" in " ".join(out.split())
+    assert target.read_text() == other
+
+
+def test_resume_into_a_file_another_game_saved_meanwhile_is_refused(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """'qiza play --resume A --save B' checked that B was no other game before it took B's lock:
+    another game saved to B in between was written over by the first turn. The check is made
+    again once the lock is held."""
+    from qiza.tui import app
+
+    path, target = tmp_path / "game.json", tmp_path / "copy.json"
+    savefile.save(Game(find_preset("classic"), players=["Ann", "Bob"], lexicon=LEX, seed=3), path)
+    other = savefile.dumps(Game(find_preset("classic"), players=["Cy", "Di"], lexicon=LEX, seed=99))
+    monkeypatch.setattr(app, "hold", _another_game_saved_first(target, other))
+    status, out = play(["--resume", str(path), "--save", str(target)], ["pass", "quit"], monkeypatch, capsys)
+    assert status == 1 and "Traceback" not in out
+    assert f"--save: {target} already exists and is another saved game: it is kept" in " ".join(out.split())
     assert target.read_text() == other

@@ -219,6 +219,10 @@ def run(args: argparse.Namespace) -> int:
                 # another qiza play on the file saved and quit after it was read here, before its
                 # lock was free: play the game as that one left it, not the turns before
                 session = _resumed(path, args, terminal)
+            elif session.save_path is not None and session.save_path != path:
+                refused = save_refused(session.save_path, session.game, path)  # another game saved there meanwhile?
+                if refused:
+                    raise QizaError(f"--save: {refused}")
             _say_folder_made(session, made)
             return session.run()
 
