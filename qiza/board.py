@@ -13,7 +13,7 @@ from qiza.alphabet import BLANK_FLAG, ENGLISH, TileSet
 from qiza.errors import MoveSyntaxError, QizaError
 from qiza.layout import STANDARD, Layout
 
-__all__ = ["EMPTY", "Board"]
+__all__ = ["EMPTY", "Board", "row_tiles"]
 
 EMPTY = 0
 
@@ -159,19 +159,10 @@ class Board:
             raise MoveSyntaxError(f"a board needs {layout.size} rows, got {len(lines)}")
         cells: list[int] = []
         for number, line in enumerate(lines, start=1):
-            row: list[int] = []
-            for char in _row_cells(line):
-                if char in ". ":
-                    row.append(EMPTY)
-                else:
-                    try:
-                        tile = tile_set.code(char)
-                    except ValueError as exc:
-                        raise MoveSyntaxError(f"board row {number}: {exc}") from None
-                    if tile == EMPTY:  # '?': the blank's code, which on a square is no tile
-                        raise MoveSyntaxError(f"board row {number}: {char!r}: a blank on the board is written as "
-                                              "the lower-case letter it stands for")
-                    row.append(tile)
+            try:
+                row = row_tiles(line, tile_set)
+            except MoveSyntaxError as exc:
+                raise MoveSyntaxError(f"board row {number}: {exc}") from None
             if len(row) != layout.size:
                 raise MoveSyntaxError(f"board row {number} has {len(row)} squares, not {layout.size}: {line!r}")
             cells.extend(row)
@@ -180,6 +171,31 @@ class Board:
     def blank_squares(self) -> list[int]:
         """Squares holding a blank."""
         return [s for s, t in enumerate(self.cells) if t & BLANK_FLAG]
+
+
+def row_tiles(line: str, tile_set: TileSet = ENGLISH) -> list[int]:
+    """The squares of one board row's text, as :meth:`Board.from_rows` reads each row: a tile
+    code for a tile (``A-Z``, ``a-z`` a blank, ``[label]`` a tile of several letters),
+    :data:`EMPTY` for ``.`` or a space. Raises :class:`~qiza.errors.MoveSyntaxError` for
+    anything else (``?`` included: a blank on the board is written as the letter it stands for).
+
+    >>> row_tiles("..Qi")
+    [0, 0, 17, 73]
+    """
+    row: list[int] = []
+    for char in _row_cells(line):
+        if char in ". ":
+            row.append(EMPTY)
+            continue
+        try:
+            tile = tile_set.code(char)
+        except ValueError as exc:
+            raise MoveSyntaxError(str(exc)) from None
+        if tile == EMPTY:  # '?': the blank's code, which on a square is no tile
+            raise MoveSyntaxError(f"{char!r}: a blank on the board is written as the lower-case letter it "
+                                  "stands for")
+        row.append(tile)
+    return row
 
 
 def _row_cells(line: str) -> list[str]:

@@ -56,7 +56,6 @@ import numpy as np
 
 from qiza import gaddag
 from qiza.alphabet import BLANK_FLAG, ENGLISH
-from qiza.errors import FileFormatError
 from qiza.jitcache import CACHE
 from qiza.layout import STANDARD, Layout
 from qiza.movegen_best import _generate_best
@@ -97,8 +96,6 @@ from qiza.movegen_search import (
     decode_packed,
     prepare,
 )
-from qiza.paths import read_regular
-from qiza.positions import MAX_POSITIONS_BYTES
 from qiza.rules import Rules
 
 __all__ = [
@@ -717,57 +714,44 @@ def parse_rack(text: str) -> np.ndarray:
 
 def read_positions(path: str | Path, size: int = STANDARD.size, *,
                    rules: Rules | None = None) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Positions of a file: ``size`` board lines, then ``RACK: ...``, then an empty line.
+    """Positions of a file: ``size`` board lines, then ``RACK: ...``, then an empty line, each
+    as the board's array (:func:`parse_board`) and the rack's counts (:func:`parse_rack`).
 
-    Raises :class:`~qiza.errors.FileFormatError` with the line number of the first problem
-    (a board of the wrong size, a bad tile, a rack of more than :data:`MAX_RACK` tiles), or
-    when the file cannot be read or is not UTF-8. With ``rules``, a rack no player could hold
-    under them is a problem too: more tiles than their racks hold, or more of a tile than their
-    set has, counting the board's (:func:`qiza.analysis.check_rack`, whose message it gives).
+    The file is read by :func:`qiza.positions.load`, with its errors: a
+    :class:`~qiza.errors.FileFormatError` with the line number of the first problem (a board of
+    the wrong size, a bad tile, a rack of more than :data:`MAX_RACK` tiles), or when the file
+    cannot be read or is not UTF-8. With ``rules`` (whose board has ``size`` lines), a rack no
+    player could hold under them is a problem too: more tiles than their racks hold, or more of
+    a tile than their set has, counting the board's (:func:`qiza.analysis.check_rack`, whose
+    message it gives); their tile set spells the board and the racks.
     """
-    if rules is not None:
-        from qiza.analysis import check_rack
-        from qiza.board import Board
+    from qiza import positions
+    from qiza.layout import LAYOUTS
 
-    try:
-        text = read_regular(path, MAX_POSITIONS_BYTES).decode("utf-8-sig")  # a byte order mark: Notepad's
-    except OSError as exc:
-        raise FileFormatError(f"cannot read: {exc.strerror}", None, str(path)) from None
-    except UnicodeDecodeError as exc:
-        raise FileFormatError(f"not a positions file (not UTF-8 text: {exc.reason})", None, str(path)) from None
-    positions = []
-    lines: list[str] = []
-    numbers: list[int] = []  # the file's line numbers of the board's lines
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
-        if not line:
-            continue
-        try:
-            if line.startswith("RACK:"):
-                if len(lines) != size:
-                    raise ValueError(f"a board needs {size} lines, got {len(lines)}")
-                rack = line[5:].strip()
-                if len(rack) > MAX_RACK:
-                    raise ValueError(f"a rack holds 0..{MAX_RACK} tiles, not {len(rack)}")
-                try:
-                    board = parse_board(lines)
-                except BoardLineError as exc:  # named at its own line, not at the rack's
-                    number = numbers[exc.row]
-                    raise
-                if rules is not None:
-                    check_rack(rack, rules, Board.from_rows(lines, rules.layout, rules.tile_set))
-                positions.append((board, parse_rack(rack)))
-                lines, numbers = [], []
-            elif len(lines) >= size:
-                raise ValueError(f"a board has {size} lines: expected 'RACK: ...'")
-            else:
-                lines.append(line)
-                numbers.append(number)
-        except ValueError as exc:
-            raise FileFormatError(str(exc), number, str(path)) from None
-    if lines:
-        raise FileFormatError("the file ends inside a board (no RACK: line)", None, str(path))
-    return positions
+    if rules is not None:
+        if rules.layout.size != size:
+            raise ValueError(f"the rules' board has {rules.layout.size} lines, not {size}")
+        layout = rules.layout
+    else:
+        if not 1 <= size <= MAX_SIZE:
+            raise ValueError(f"a board has 1 to {MAX_SIZE} lines, not {size}")
+        layout = next((lay for lay in LAYOUTS.values() if lay.size == size), None) or _plain_layout(size)
+    tile_set = rules.tile_set if rules is not None else ENGLISH
+    out = []
+    for position in positions.load(path, layout=layout, rules=rules):
+        rack = np.zeros(tile_set.size + 1, np.int32)
+        for code in tile_set.codes(position.racks[0]):
+            rack[code] += 1
+        out.append((np.array(position.board.cells, np.int32), rack))
+    return out
+
+
+def _plain_layout(size: int) -> Layout:
+    """A board of ``size`` lines without premium squares (only the start square)."""
+    rows = ["." * size] * size
+    middle = size // 2
+    rows[middle] = "." * middle + "*" + "." * (size - middle - 1)
+    return Layout(f"plain-{size}", tuple(rows))
 
 
 def load_lexicon_words(name: str) -> list[str]:

@@ -162,13 +162,69 @@ def test_a_bad_board_line_is_named_at_its_own_line(tmp_path: Path) -> None:
     rows = ["." * 15] * 15
     path = tmp_path / "one.txt"
     path.write_text("\n".join(rows[:2] + ["....#.........."] + rows[3:] + ["RACK: WINDY", ""]))
-    with pytest.raises(FileFormatError, match="bad board character '#'") as raised:
+    with pytest.raises(FileFormatError, match="board line 3: '#' is not a letter") as raised:
         read_positions(path)
     assert raised.value.line == 3  # not 16, the rack's line
     path.write_text("\n".join(["." * 15] * 2 + ["." * 14] + rows[3:] + ["RACK: WINDY", ""]))
     with pytest.raises(FileFormatError, match="board line 3 has 14 squares") as raised:
         read_positions(path)
     assert raised.value.line == 3
+
+
+_ROWS = ["." * 15] * 15
+_BAD_POSITIONS = {
+    "...#": ("\n".join(_ROWS[:2] + ["....#.........."] + _ROWS[3:] + ["RACK: WINDY", ""]), 3,
+             "board line 3: '#' is not a letter of the english tile set"),
+    "14 squares": ("\n".join(_ROWS[:2] + ["." * 14] + _ROWS[3:] + ["RACK: WINDY"]), 3,
+                   "board line 3 has 14 squares, not 15"),
+    "no rack": ("\n".join(_ROWS + ["RACK: A", ""] + _ROWS[:3]) + "\n", 18,
+                "the file ends inside a board (no RACK: line)"),
+    "empty line": ("\n".join(_ROWS[:7] + [""] + _ROWS[7:] + ["RACK: A"]), 8,
+                   "an empty line inside a board (after 7 of its 15 lines)"),
+    "16 lines": ("\n".join(_ROWS + _ROWS[:1] + ["RACK: A"]), 16, "a board has 15 lines: expected 'RACK: ...'"),
+    "14 lines": ("\n".join(_ROWS[1:] + ["RACK: A"]), 15, "a board needs 15 lines, got 14"),
+    "10 tiles": ("\n".join(_ROWS + ["RACK: ABCDEFGHIJ"]), 16, "a rack holds 0..9 tiles, not 10"),
+    "rack #": ("\n".join(_ROWS + ["RACK: AB#"]), 16, "'#' is not a letter of the english tile set"),
+    "ZZZ": ("\n".join(_ROWS + ["RACK: ZZZ"]), 16, "rack 'ZZZ' holds 3 Z; the english set has 1 Z"),
+    "Z on the board": ("\n".join(_ROWS[:7] + ["Z" + "." * 14] + _ROWS[8:] + ["RACK: Z?"]), 16,
+                       "rack 'Z?' holds 1 Z and the board 1; the english set has 1 Z"),
+}
+
+
+@pytest.mark.parametrize("name", list(_BAD_POSITIONS))
+def test_both_positions_readers_are_one_reader(tmp_path: Path, name: str) -> None:
+    """qiza.positions.load and movegen.read_positions read the format alike: the same error at
+    the same line, the rack checked against the rules in both (only read_positions checked it,
+    and each had errors and line numbers of its own)."""
+    from qiza import positions
+    from qiza.errors import FileFormatError
+    from qiza.rules import NINE_TILE
+
+    text, line, message = _BAD_POSITIONS[name]
+    path = tmp_path / "positions.txt"
+    path.write_text(text)
+    for read in (positions.load, read_positions):
+        with pytest.raises(FileFormatError) as raised:
+            read(path, rules=NINE_TILE)
+        assert (raised.value.line, raised.value.reason) == (line, message), read
+    with pytest.raises(FileFormatError) as raised:
+        positions.loads(text, rules=NINE_TILE, path="p.txt")
+    assert (raised.value.line, raised.value.reason) == (line, message)
+
+
+def test_both_positions_readers_read_the_same_positions(tmp_path: Path) -> None:
+    from qiza import positions
+    from qiza.movegen_search import MAX_RACK as GENERATOR_RACK
+
+    assert positions.MAX_RACK == GENERATOR_RACK
+    path = tmp_path / "positions.txt"
+    rows = _ROWS[:7] + ["...FORAm......."] + _ROWS[8:]
+    path.write_text("\n".join(rows + ["rack: deeeik?", "", *_ROWS, "RACK:", ""]))
+    read = positions.load(path)
+    arrays = read_positions(path)
+    assert [p.racks[0] for p in read] == ["DEEEIK?", ""]
+    assert len(arrays) == 2 and np.array_equal(arrays[0][0], parse_board(rows))
+    assert np.array_equal(arrays[0][1], parse_rack("DEEEIK?")) and not arrays[1][1].any()
 
 
 def test_text_forms_and_blanks() -> None:
