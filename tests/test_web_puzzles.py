@@ -254,6 +254,36 @@ def test_a_puzzle_asked_for_at_once_is_made_once(tmp_path: Path, monkeypatch: py
         assert made == [11] and all(a == answers[0] for a in answers)
 
 
+def test_a_puzzle_waits_for_no_computer_worker(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A computer worker made the puzzle: on a fresh server the first waited for the workers to
+    start and warm up every level (some 7 s more than the puzzle's 0.7 s). The request's thread
+    makes it, one puzzle at a time, with the server's own lexicon."""
+    making: list[int] = []
+    overlapped: list[int] = []
+    real = web_puzzles.make
+
+    def one_at_a_time(lexicon: Any, number: int) -> Any:
+        assert not isinstance(lexicon, str), "the server's lexicon, not a second copy"
+        if making:
+            overlapped.append(number)
+        making.append(number)
+        try:
+            return real(lexicon, number)
+        finally:
+            making.remove(number)
+
+    def no_worker(*args: object) -> None:
+        raise AssertionError("a puzzle waited for a computer worker")
+
+    app = create_app(f"sqlite:///{tmp_path / 'inline.sqlite3'}", computer_processes=1)
+    with TestClient(app) as client:
+        monkeypatch.setattr(app.state.service.thinker, "run", no_worker)
+        monkeypatch.setattr(web_puzzles, "make", one_at_a_time)
+        with ThreadPoolExecutor(3) as pool:
+            answers = list(pool.map(lambda n: client.get(f"/api/puzzles/{n}"), (11, 12, 13)))
+    assert [a.status_code for a in answers] == [200] * 3 and not overlapped
+
+
 def test_the_numbers_agree() -> None:
     assert web_puzzles.MAX_PUZZLE == MAX_PUZZLE
 

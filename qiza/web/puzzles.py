@@ -1,19 +1,20 @@
 """Puzzles in the browser: find the best play in a position, as ``qiza puzzle`` asks it.
 
 ``GET /api/puzzles/{number}`` is puzzle ``number``'s position: the board, the rack of the player
-to move, the scores, the bag and the unseen tiles. A computer worker makes it from the number
-alone (:func:`qiza.players.puzzle_cli.self_play_puzzle`, a game of the computer against itself);
+to move, the scores, the bag and the unseen tiles. The request's thread makes it from the number
+alone (:func:`qiza.players.puzzle_cli.self_play_puzzle`, a game of the computer against itself),
+one puzzle at a time in the server process: not a computer worker, which on a fresh server starts
+and warms up every level first (seconds more than the puzzle, 0.1-0.8 s, takes);
 the answer tells nothing of the solution (no moves, no seed, no other rack). ``POST
 /api/puzzles/{number}/answer`` judges a move with the rules engine (an illegal move or a phony is
 a 422 naming why; puzzles keep no state, so nothing changes) and ranks it among every play by
 the static engine's equity (score plus the value of the tiles kept), with the best five;
 ``{"give_up": true}`` answers the best five alone. ``GET /api/puzzles/random`` draws a number to
-start with. Just after a fresh install, while the computer compiles, the workers make puzzles with
-the Python move generator: the same puzzles (see :func:`~qiza.players.puzzle_cli.self_play_puzzle`).
+start with. Just after a fresh install, while the computer compiles, puzzles are made with the
+Python move generator: the same puzzles (see :func:`~qiza.players.puzzle_cli.self_play_puzzle`).
 
 The positions made are kept (the :data:`KEPT` last asked for); one address may have a few made
-at once, then one every few seconds (:data:`MADE_AT_ONCE`), since each takes a computer worker
-that the games' computer seats need.
+at once, then one every few seconds (:data:`MADE_AT_ONCE`), since each takes the server's CPU.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from pydantic import Field, StrictBool, model_validator
 
 from qiza.errors import MoveSyntaxError, QizaError
 from qiza.game import Game
+from qiza.lexicon import Lexicon
 from qiza.web.bodies import Body, Cells
 from qiza.web.computer import worker_lexicon
 from qiza.web.errors import ApiError, errors
@@ -99,12 +101,12 @@ def move_text_key(key: object) -> str:
     return repr(sorted(key, key=repr)) if isinstance(key, frozenset) else repr(key)
 
 
-def make(lexicon: str, number: int) -> Made:
-    """Puzzle ``number`` in ``lexicon`` (a source, see :func:`~qiza.web.computer.worker_lexicon`)
-    and every play of it ranked (runs in a computer worker)."""
+def make(lexicon: Lexicon | str, number: int) -> Made:
+    """Puzzle ``number`` in ``lexicon`` (or a source, see :func:`~qiza.web.computer.worker_lexicon`)
+    and every play of it ranked."""
     from qiza.players.puzzle_cli import self_play_puzzle
 
-    return _made(self_play_puzzle(worker_lexicon(lexicon), number))
+    return _made(self_play_puzzle(lexicon if isinstance(lexicon, Lexicon) else worker_lexicon(lexicon), number))
 
 
 def _made(puzzle: Puzzle) -> Made:
@@ -161,6 +163,7 @@ class Puzzles:
         self._puzzles: OrderedDict[int, _Puzzle] = OrderedDict()
         self._making: dict[int, threading.Event] = {}
         self._guard = threading.Lock()
+        self._one_at_a_time = threading.Lock()  # made in request threads: one takes the CPU at a time
         self._random = random.SystemRandom()
 
     def _get(self, number: int, before_work: Callable[[], None] | None) -> _Puzzle:
@@ -180,8 +183,10 @@ class Puzzles:
         try:
             if before_work is not None:
                 before_work()
+            lexicon = self.service.lexicon(self.lexicon)
             try:
-                made = self.service.thinker.run(make, self.service.lexicon_source(self.lexicon), number)
+                with self._one_at_a_time:
+                    made = make(lexicon, number)
             except ImportError:
                 raise ApiError(501, "puzzles_unavailable", "the computer players are not installed") from None
             return self._keep(number, made)
