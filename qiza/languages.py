@@ -284,27 +284,95 @@ def reading_note(name: str) -> str | None:
             "this takes a while...")
 
 
-def rules_for_lexicon(rules: Rules, lexicon: Lexicon) -> Rules:
+ENGLISH_LEXICONS = ("enable", "twl06", "twl", "sowpods")
+"""The built-in English lexicons' names."""
+
+
+def tile_set_language(tile_set: TileSet) -> str | None:
+    """The language of a built-in tile set (``english`` for the English and the Super sets,
+    ``french`` for the French one...), None for any other (a set of one's own).
+
+    >>> tile_set_language(find_tile_set("super"))
+    'english'
+    """
+    if alphabet.TILE_SETS.get(tile_set.name) != tile_set:
+        return None
+    return "english" if tile_set.name == "super" else tile_set.name
+
+
+def lexicon_language(lexicon: Lexicon | str) -> str | None:
+    """The language of a built-in lexicon (a loaded one, or its name): ``english`` for ENABLE,
+    TWL06 and SOWPODS, a Debian list's own (``french`` for ``french-debian``); None for a word
+    list file, whose language nobody says."""
+    if isinstance(lexicon, Lexicon):
+        if lexicon.path is not None:
+            return None
+        lexicon = lexicon.name
+    key = lexicon.lower()
+    if key in ENGLISH_LEXICONS:
+        return "english"
+    language = LANGUAGES.get(key)
+    return tile_set_language(language.tile_set) if language is not None else None
+
+
+def language_mismatch(rules: Rules, lexicon: Lexicon | str, *, advice: bool = True) -> str | None:
+    """Why ``lexicon`` (a loaded one, or a built-in's name) does not go with the tile set of
+    ``rules``: their languages differ (English words on the French tiles: ``french`` rules with
+    ENABLE), naming both and (``advice``) what to choose instead; None when they agree or when
+    either's language is unknown (a word list file, a tile set of one's own)."""
+    words = lexicon_language(lexicon)
+    tiles = tile_set_language(rules.tile_set)
+    if words is None or tiles is None or words == tiles:
+        return None
+    name = (lexicon.name if isinstance(lexicon, Lexicon) else lexicon).upper()
+    said = (f"the lexicon {name} is {words.title()} and the {rules.name} rules play with the "
+            f"{tiles.title()} tiles ({rules.tile_set.name} tile set)")
+    if not advice:  # of a position or a record: their rules' names say little (cgp, gcg)
+        return f"the lexicon {name} is {words.title()} and the tiles {tiles.title()} ({rules.tile_set.name} tile set)"
+    same = "enable" if tiles == "english" else next(
+        (lang.lexicon for lang in LANGUAGES.values() if tile_set_language(lang.tile_set) == tiles), None)
+    article = "an" if tiles[0] in "aeiou" else "a"
+    instead = f"{article} {tiles.title()} lexicon ({same})" if same else f"{article} {tiles.title()} word list file"
+    return f"{said}: choose {instead}, or rules with {words.title()} tiles (classic, which takes the lexicon's own set)"
+
+
+def rules_for_lexicon(rules: Rules, lexicon: Lexicon, *, other_language: bool = False) -> Rules:
     """The rules of a game with ``lexicon``: a lexicon spelt in another tile set than the English
     one (``french-debian``...) plays with its own set when the rules have the English set (the
     ``classic`` preset and its kin); rules with a set of their own keep it when the lexicon's
-    words are spelt in the same letters (``super`` with English words, ``french`` with any
-    A-Z list). Raises :class:`~qiza.errors.RuleError` when the letters differ (Spanish words
-    on the English Super set)."""
-    return rules_for_tile_set(rules, lexicon.tile_set, lexicon.name)
+    words are spelt in the same letters (``super`` with English words, ``french`` with a word
+    list file). Raises :class:`~qiza.errors.RuleError` when the letters differ (Spanish words
+    on the English Super set), and, unless ``other_language``, when the lexicon's language is not
+    the tile set's (:func:`language_mismatch`: ``french`` rules with ENABLE)."""
+    result = rules_for_tile_set(rules, lexicon.tile_set, lexicon.name, other_language=True)
+    _check_language(result, lexicon, other_language)
+    return result
 
 
-def rules_for_tile_set(rules: Rules, wanted: TileSet, lexicon_name: str) -> Rules:
+def rules_for_tile_set(rules: Rules, wanted: TileSet, lexicon_name: str, *, other_language: bool = False) -> Rules:
     """:func:`rules_for_lexicon` of a lexicon called ``lexicon_name`` spelt in ``wanted``, without
-    the lexicon (a web server checks a seek's rules with it before loading any word list)."""
+    the lexicon (a web server checks a seek's rules with it before loading any word list; the
+    language of a name other than a built-in lexicon's is unknown)."""
     from qiza.alphabet import ENGLISH
     from qiza.errors import RuleError
 
     if wanted == rules.tile_set:
-        return rules
-    if rules.tile_set == ENGLISH and wanted != ENGLISH:
-        return rules.with_options(tile_set=wanted.name)
-    if wanted.letters == rules.tile_set.letters:
-        return rules
-    raise RuleError(f"the lexicon {lexicon_name} is spelt in the {wanted.name} tile set, which these rules "
-                    f"({rules.name}: the {rules.tile_set.name} tile set) do not have")
+        result = rules
+    elif rules.tile_set == ENGLISH and wanted != ENGLISH:
+        result = rules.with_options(tile_set=wanted.name)
+    elif wanted.letters == rules.tile_set.letters:
+        result = rules
+    else:
+        raise RuleError(f"the lexicon {lexicon_name} is spelt in the {wanted.name} tile set, which these rules "
+                        f"({rules.name}: the {rules.tile_set.name} tile set) do not have")
+    _check_language(result, lexicon_name, other_language)
+    return result
+
+
+def _check_language(rules: Rules, lexicon: Lexicon | str, other_language: bool) -> None:
+    from qiza.errors import RuleError
+
+    if not other_language:
+        mismatch = language_mismatch(rules, lexicon)
+        if mismatch:
+            raise RuleError(mismatch)

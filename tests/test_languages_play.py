@@ -300,3 +300,68 @@ def test_the_terminal_shows_unseen_multi_letter_tiles_by_kind() -> None:
     panel = render.side_panel(game, [render.SeatInfo("You", "person"), render.SeatInfo("Computer", "computer")], 0,
                               width=44, lines=40).plain
     assert f"Unseen ({SPANISH.total - 7})" in panel and "[" not in panel.split("Unseen")[1]
+
+
+def _language_of(lexicon: str) -> str:
+    from qiza.languages import LANGUAGES
+
+    return LANGUAGES[lexicon].tile_set_name if lexicon in LANGUAGES else "english"
+
+
+def test_every_preset_and_lexicon_of_other_languages_is_refused_naming_both() -> None:
+    """``--rules french`` with ENABLE (the default) gave English words on French tiles without a
+    word, and so did ``super`` with french-debian; a word list file stays allowed with any."""
+    from qiza.languages import LANGUAGES, rules_for_tile_set, tile_set_language
+    from qiza.lexicon import BUILTIN
+    from qiza.rules import PRESETS
+
+    refused = set()
+    for preset, rules in PRESETS.items():
+        for name in BUILTIN:
+            wanted = LANGUAGES[name].tile_set if name in LANGUAGES else ENGLISH
+            try:
+                allowed = rules_for_tile_set(rules, wanted, name.upper(), other_language=True)
+            except RuleError:
+                continue  # spelt in letters the rules' set lacks: refused before too
+            if tile_set_language(allowed.tile_set) == _language_of(name):
+                assert rules_for_tile_set(rules, wanted, name.upper()) == allowed
+                continue
+            with pytest.raises(RuleError) as raised:
+                rules_for_tile_set(rules, wanted, name.upper())
+            message = str(raised.value)
+            assert name.upper() in message and preset in message and allowed.tile_set.name in message
+            refused.add((preset, name))
+    assert {("french", "enable"), ("french", "sowpods"), ("super", "french-debian")} <= refused
+    assert all(preset in ("french", "super") for preset, _ in refused)
+    # a word list file: its language is unknown, allowed with any set of the same letters
+    words = Lexicon("WORDS", frozenset(ENGLISH_WORDS), LoadReport())
+    words.path = "/somewhere/enable"
+    assert rules_for_lexicon(PRESETS["french"], words) is PRESETS["french"]
+    english = Lexicon("ENABLE", frozenset(ENGLISH_WORDS), LoadReport())
+    with pytest.raises(RuleError, match="the lexicon ENABLE is English and the french rules play with the French "
+                                        r"tiles \(french tile set\): choose a French lexicon \(french-debian\)"):
+        rules_for_lexicon(PRESETS["french"], english)
+    assert rules_for_lexicon(PRESETS["french"], english, other_language=True) is PRESETS["french"]
+
+
+def test_the_terminal_warns_of_a_lexicon_of_another_language(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("QIZA_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    assert main(["play", "--rules", "french", "-p", "Ann", "-p", "Bob", "--seed", "3", "--plain"]) == 0
+    out = " ".join(capsys.readouterr().out.split())  # the lines wrapped
+    assert "Warning: the lexicon ENABLE is English and the french rules play with the French tiles" in out
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    assert main(["play", "--rules", "classic", "-p", "Ann", "-p", "Bob", "--seed", "3", "--plain"]) == 0
+    assert "Warning" not in capsys.readouterr().out
+
+
+def test_best_warns_of_a_lexicon_of_another_language(capsys: pytest.CaptureFixture[str]) -> None:
+    """``qiza best --lexicon enable`` of a position in French tiles judged it by English words
+    without a word; it still does (the words asked for), saying so."""
+    position = "/".join(["15"] * 15) + " ENTRAIS/ 0/0 0 ld french;"
+    assert main(["best", "-n", "3", "--engine", "maxscore", "--lexicon", "enable", position]) == 0
+    err = capsys.readouterr().err
+    assert "warning: the lexicon ENABLE is English and the tiles French (french tile set)" in err, err
+    assert main(["best", "-n", "3", "--engine", "maxscore", "--lexicon", "enable", position.replace(" ld french;", "")]) == 0
+    assert "warning" not in capsys.readouterr().err

@@ -138,3 +138,16 @@ def test_a_full_rack_of_bracketed_tiles_is_rearranged_and_exchanged(client: Test
                                                                  "kind": "exchange", "tiles": page_text})
     assert answer.status_code == 200, answer.text
     assert answer.json()["record"]["kind"] == "exchange"
+
+
+def test_a_lexicon_of_another_language_than_the_tiles_is_refused(client: TestClient) -> None:
+    """The ``french`` preset with ENABLE made a game of English words on French tiles."""
+    refused = client.post("/api/games", json={"preset": "french", "lexicon": "enable",
+                                              "seats": [{"name": "Ann"}, {"kind": "computer"}]})
+    assert refused.status_code == 422, refused.text
+    error = refused.json()["error"]
+    assert error["code"] == "bad_rules" and "ENABLE is English" in error["message"]
+    assert "French tiles" in error["message"] and "french-debian" in error["message"]
+    created = client.post("/api/games", json={"preset": "classic", "lexicon": "enable",
+                                              "seats": [{"name": "Ann"}, {"name": "Bob"}]})
+    assert created.status_code == 201, created.text

@@ -15,6 +15,7 @@ summary per player follows::
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import os
 import shutil
@@ -511,7 +512,7 @@ def run(args: argparse.Namespace) -> int:
         bar.update(done - shown)
         shown = done
 
-    from qiza.players.best_cli import record_lexicon, warn_problems
+    from qiza.players.best_cli import record_lexicon, warn_language, warn_problems
 
     record, notation, _ = load_record_and_notation(args.record)  # a saved game's moves as they were typed
     warn_problems(record)
@@ -520,6 +521,10 @@ def run(args: argparse.Namespace) -> int:
         note_lexicon_load(args.lexicon)
         lexicon = load_lexicon(args.lexicon)  # an unknown name is refused before it is announced
         print(f"Lexicon: {lexicon.name}", flush=True)
+        from qiza import gcg
+
+        with contextlib.suppress(gcg.FileFormatError):  # rules it cannot read: the replay says why
+            warn_language(gcg.rules_for(record), lexicon)
     else:
         name, why = record_lexicon(record)
         print(f"Lexicon: {name.upper()} ({why})", flush=True)

@@ -25,7 +25,7 @@ from qiza.lexicon import Lexicon, load_lexicon
 from qiza.move import Exchange, Move, Place
 from qiza.paths import exists, is_file
 from qiza.players.winprob import win_probability
-from qiza.rules import Notation
+from qiza.rules import Notation, Rules
 from qiza.text import plural
 
 if TYPE_CHECKING:
@@ -188,6 +188,17 @@ def game_from_record(record: GameRecord, turn: int | None, lexicon: Lexicon | st
         if event.rack:
             _give_rack(game, seat, event.rack)
     return game
+
+
+def warn_language(rules: Rules, lexicon: Lexicon) -> None:
+    """A warning on standard error when the lexicon chosen is of another language than the
+    position's tiles (``--lexicon enable`` for a French game): its words are judged by it all the
+    same (:func:`qiza.languages.language_mismatch`)."""
+    from qiza.languages import language_mismatch
+
+    mismatch = language_mismatch(rules, lexicon, advice=False)
+    if mismatch:
+        print(f"warning: {mismatch}: the words are judged by it all the same (--lexicon to choose)", file=sys.stderr)
 
 
 def check_turn(record: GameRecord, turn: int | None, source: str = "the record") -> None:
@@ -381,6 +392,7 @@ def run(args: argparse.Namespace) -> int:
         if not cgp.loads(text.strip(), tile_distribution=_tiles_of(lexicon)).racks[game.to_move]:
             print(f"warning: the position does not give {game.players[game.to_move]}'s rack: the moves are "
                   "for tiles drawn at random from the unseen ones", file=sys.stderr)
+    warn_language(game.rules, game.lexicon)
     if args.iterations < 1:
         raise QizaError("--iterations must be at least 1")
     notation = Notation(args.notation) if args.notation else own

@@ -33,7 +33,7 @@ from rich.text import Text
 from qiza import savefile
 from qiza.errors import FileFormatError, QizaError
 from qiza.game import Game
-from qiza.languages import rules_for_lexicon
+from qiza.languages import language_mismatch, rules_for_lexicon
 from qiza.lexicon import load_lexicon
 from qiza.rules import (
     ChallengeRule,
@@ -237,7 +237,10 @@ def run(args: argparse.Namespace) -> int:
 
     note_lexicon_load(args.lexicon)  # Polish: seconds on a blank screen the first time
     lexicon = load_lexicon(args.lexicon)
-    rules = rules_for_lexicon(build_rules(args, seats), lexicon)
+    # a lexicon of another language than the tiles' (--rules french with the default ENABLE) is
+    # the player's choice, said with the first screen; the web refuses it
+    rules = rules_for_lexicon(build_rules(args, seats), lexicon, other_language=True)
+    other_language = language_mismatch(rules, lexicon)
     try:
         game = Game(rules, players=[s.name for s in seats], lexicon=lexicon, seed=args.seed)
     except QizaError:
@@ -264,6 +267,8 @@ def run(args: argparse.Namespace) -> int:
         session.say(f"Draw for first play: {draws}. First to play: {first}.")
     else:
         session.say(f"First to play: {first}.")
+    if other_language:
+        session.say(f"Warning: {other_language} (--lexicon, --rules).")
     made = missing_folder(save_path) if args.save and save_path else None
     with hold(session.save_path, new=True, fresh=None if args.save else new_save_path) as held:
         session.save_path = held
