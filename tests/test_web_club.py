@@ -1682,6 +1682,81 @@ def test_two_rated_games_of_the_same_players_ending_at_once_are_both_rated_postg
         assert [r["games"] for r in one.get(f"/api/players/{name}").json()["ratings"]] == [2]
 
 
+@pytest.mark.parametrize("database", ["sqlite", "postgres"])
+def test_wrong_passwords_and_seat_tokens_are_limited_across_servers(tmp_path: Path, database: str) -> None:
+    """Two servers on one database (PostgreSQL, as several ``qiza serve`` processes are run; or
+    one SQLite file): wrong passwords and seat-token guesses from one address spread over both
+    are refused once the limit is reached. Each server counted its own: twice the guesses."""
+    import random
+
+    from qiza.web.accounts import WRONG_PASSWORDS
+    from qiza.web.throttle import BURST
+
+    url = postgres_url() if database == "postgres" else f"sqlite:///{tmp_path / 'shared.sqlite3'}"
+    clock = FakeTime()
+    clock.t = time.time()
+    hasher = PasswordHasher(time_cost=1, memory_cost=8192, parallelism=1)
+    apps = [create_app(url, computer_processes=0, now=clock, clock_sweep=0, password_hasher=hasher, sign_ups=50)
+            for _ in range(2)]
+    # an address of its own: the limits of earlier runs on the test database still hold
+    host = f"2001:db8:{random.randrange(1 << 16):x}:{random.randrange(1 << 16):x}::1"
+    with TestClient(apps[0], client=(host, 50000)) as one, TestClient(apps[1], client=(host, 50001)) as two:
+        both = (one, two)
+        for client in both:
+            client.get("/api/account")
+        name = f"ann{int(time.time() * 1000) % 10**8}{os.getpid() % 1000}"
+        post(one, "/api/account/signup", {"name": name, "password": PASSWORD}, 201)
+
+        def until_refused(send: Any, most: int) -> list[int]:
+            codes: list[int] = []
+            while 429 not in codes and len(codes) < most:
+                codes.append(send(both[len(codes) % 2], len(codes)).status_code)
+            return codes
+
+        def sign_in(client: TestClient, i: int, who: str | None = None) -> Any:
+            return client.post("/api/account/signin", json={"name": who or f"user{i}", "password": f"guess {i}"},
+                               headers=csrf(client))
+
+        one_name = until_refused(lambda client, i: sign_in(client, i, name), 3 * BURST)
+        assert one_name == [401] * BURST + [429], one_name
+        many_names = until_refused(sign_in, 3 * WRONG_PASSWORDS)  # the address has the rest of its allowance
+        assert many_names == [401] * (WRONG_PASSWORDS - BURST) + [429], many_names
+        assert sign_in(two, 0, name).status_code == 429  # even the right password would be refused
+
+        created = post(one, "/api/games", {"seats": [{"name": "Ann"}, {"name": "Bob"}], "claim_all": True}, 201)
+        game_id = created["id"]
+
+        def guess(client: TestClient, i: int) -> Any:
+            return client.post(f"/api/games/{game_id}/actions",
+                               json={"seat": 0, "token": f"guess{i}", "version": 1, "kind": "pass"})
+
+        assert until_refused(guess, 3 * BURST) == [403] * BURST + [429]
+        refused = two.get(f"/api/games/{game_id}", params={"seat": 0}, headers={"X-Seat-Token": created["tokens"]["0"]})
+        assert refused.status_code == 429 and refused.json()["error"]["code"] == "too_many_attempts"
+
+
+def test_the_rows_of_buckets_full_again_are_deleted(tmp_path: Path) -> None:
+    from sqlalchemy import func, select
+
+    from qiza.web.db import Store, failures
+    from qiza.web.throttle import SWEEP_EVERY, StoredThrottle
+
+    store = Store(f"sqlite:///{tmp_path / 'failures.sqlite3'}")
+    now = [1000.0]
+    throttle = StoredThrottle(store, "test", burst=2, per_second=1.0, clock=lambda: now[0])
+    throttle.fail("a")
+    throttle.fail("a")
+    assert throttle.wait("a") == 1 and throttle.wait("b") == 0
+    now[0] += 1
+    assert throttle.wait("a") == 0
+    now[0] += SWEEP_EVERY
+    throttle.fail("b")
+    with store.read() as connection:
+        assert connection.execute(select(func.count()).select_from(failures)).scalar() == 1  # b's alone
+    assert throttle.wait("a") == 0 and throttle.wait("b") == 0
+    store.dispose()
+
+
 def test_a_player_of_three_past_the_most_overtime_is_out_and_the_clocks_go_on(club: Club) -> None:
     host, game_id, tokens, mover = _game_of_three(club, time_control={"minutes": 1, "max_overtime": 1})
     club.time.advance(120)

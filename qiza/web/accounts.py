@@ -42,7 +42,7 @@ from qiza.text import plural
 from qiza.web.db import Store, sessions, users
 from qiza.web.errors import ApiError, errors
 from qiza.web.names import reserved, skeleton
-from qiza.web.throttle import FailureThrottle, address
+from qiza.web.throttle import FailureThrottle, StoredThrottle, address
 
 log = logging.getLogger("qiza.web.accounts")
 
@@ -349,7 +349,8 @@ def router(accounts: Accounts, throttle: FailureThrottle, sign_up_burst: int = S
     """The account API under ``/api/account``."""
     api = APIRouter(prefix="/api/account", tags=["accounts"])
     sign_ups = FailureThrottle(sign_up_burst, SIGN_UPS_PER_SECOND)
-    guesses = FailureThrottle(WRONG_PASSWORDS, WRONG_PASSWORDS_PER_SECOND)  # per address, any name
+    # per address, any name; counted in the database, as ``throttle`` is, by every process on it
+    guesses = StoredThrottle(accounts.store, "passwords", WRONG_PASSWORDS, WRONG_PASSWORDS_PER_SECOND, accounts.now)
     csrf = [Depends(check_double_submit)]
 
     def password_key(request: Request, name: str) -> tuple[str, str, str]:

@@ -62,7 +62,7 @@ from qiza.web.ratings import router as ratings_router
 from qiza.web.seeks import Seeks
 from qiza.web.seeks import router as seeks_router
 from qiza.web.service import GameService
-from qiza.web.throttle import HEAVY_WORK, HEAVY_WORK_PER_SECOND, NEW_GAMES, FailureThrottle
+from qiza.web.throttle import HEAVY_WORK, HEAVY_WORK_PER_SECOND, NEW_GAMES, FailureThrottle, StoredThrottle
 
 log = logging.getLogger("qiza.web")
 T = TypeVar("T")
@@ -124,7 +124,7 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
     service = GameService(store, computer_workers=computer_workers, computer_delay=computer_delay,
                           computer_processes=computer_processes, seeds=seeds, lexicons=Catalogue(lexicons), now=now)
     hub = Hub(service)
-    throttle = FailureThrottle()
+    throttle = StoredThrottle(store, "guesses", clock=now)  # every process on the database counts together
     work = FailureThrottle(heavy_work, HEAVY_WORK_PER_SECOND)
     accounts = Accounts(store, password_hasher, now=now)
     board = Ratings(store, now=now)

@@ -147,6 +147,16 @@ heartbeats = Table(
     Column("at", Float, nullable=False),
 )
 
+# buckets of failed checks that protect secrets (qiza.web.throttle.StoredThrottle): a row while
+# its bucket is not full again, by the SHA-256 of the throttle's name and key
+failures = Table(
+    "failures", metadata,
+    Column("key", String(64), primary_key=True),
+    Column("attempts", Float, nullable=False),  # attempts left at `at`
+    Column("at", Float, nullable=False),
+    Column("full_at", Float, nullable=False),  # when the bucket is full again (the row may go then)
+)
+
 MIGRATIONS = Path(__file__).with_name("migrations")
 
 

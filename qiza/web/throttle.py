@@ -6,11 +6,22 @@ Each (client address, game) has a small bucket of attempts (:data:`BURST`) that 
 request of that client naming that game's seats or invite is refused with 429
 ``too_many_attempts`` and ``Retry-After``, *before* its token is checked, so an answer never
 tells whether a guess was right. Right tokens cost nothing: a player never notices.
+
+The limits that keep secrets (wrong passwords, seat-token and invite guesses) are counted in the
+database (:class:`StoredThrottle`, table ``failures``), so they hold however many server
+processes share it: counted in each process's memory, N processes on one PostgreSQL database
+gave N times the guesses to a client spreading its requests. A check reads its bucket (one
+lookup by primary key); only a failure writes. This is so on SQLite too (one code path, and two
+processes may share a file). The limits on what an address makes (accounts, games, analyses,
+puzzles) stay in each process's memory (:class:`FailureThrottle`): they keep one client from
+taking a process's workers and time, and they count successes, which must not write.
 """
 
 from __future__ import annotations
 
+import hashlib
 import ipaddress
+import logging
 import math
 import threading
 import time
@@ -18,8 +29,13 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 
-from qiza.text import plural
+from sqlalchemy import delete, insert, select, update
+from sqlalchemy.exc import DBAPIError
 
+from qiza.text import plural
+from qiza.web.db import Store, failures
+
+log = logging.getLogger("qiza.web.throttle")
 T = TypeVar("T")
 #: error codes of a wrong guess
 GUESS_FAILURES = frozenset({"wrong_token", "wrong_invite"})
@@ -38,6 +54,8 @@ HEAVY_WORK = 10
 HEAVY_WORK_PER_SECOND = 1 / 30
 #: clients kept (the oldest are dropped first; a dropped client starts afresh)
 MAX_KEYS = 20_000
+#: seconds between two sweeps of the full buckets' rows by one process (:class:`StoredThrottle`)
+SWEEP_EVERY = 60.0
 
 
 def address(client: Any) -> str:
@@ -65,7 +83,8 @@ def heavy_work(work: FailureThrottle, request: Any) -> Callable[[], None]:
 
 
 class FailureThrottle:
-    """Token buckets of failed checks, by key (e.g. ``(client address, game id)``)."""
+    """Token buckets of failed checks, by key (e.g. ``(client address, game id)``), in this
+    process's memory."""
 
     def __init__(self, burst: int = BURST, per_second: float = REFILL_PER_SECOND,
                  clock: Callable[[], float] = time.monotonic) -> None:
@@ -75,24 +94,28 @@ class FailureThrottle:
         self._buckets: OrderedDict[Hashable, tuple[float, float]] = OrderedDict()  # key: (attempts left, when)
         self._lock = threading.Lock()
 
-    def _left(self, key: Hashable, now: float) -> float:
-        found = self._buckets.get(key)
-        if found is None:
+    def _left(self, bucket: tuple[float, float] | None, now: float) -> float:
+        """Attempts left at ``now`` in a bucket that had ``(attempts, when)`` (``None``: full)."""
+        if bucket is None:
             return float(self.burst)
-        left, when = found
-        return min(float(self.burst), left + (now - when) * self.per_second)
+        left, when = bucket
+        return min(float(self.burst), left + max(0.0, now - when) * self.per_second)
+
+    def _bucket(self, key: Hashable) -> tuple[float, float] | None:
+        """``key``'s bucket as last written: ``(attempts left, when)``, or ``None`` (full)."""
+        with self._lock:
+            return self._buckets.get(key)
 
     def wait(self, key: Hashable) -> int:
         """Whole seconds until ``key`` may try again (0: it may now)."""
-        with self._lock:
-            left = self._left(key, self.clock())
+        left = self._left(self._bucket(key), self.clock())
         return 0 if left >= 1 else max(1, math.ceil((1 - left) / self.per_second))
 
     def fail(self, key: Hashable) -> None:
         """Count one failed check of ``key``."""
         with self._lock:
             now = self.clock()
-            self._buckets[key] = (max(0.0, self._left(key, now) - 1), now)
+            self._buckets[key] = (max(0.0, self._left(self._buckets.get(key), now) - 1), now)
             self._buckets.move_to_end(key)
             while len(self._buckets) > MAX_KEYS:
                 self._buckets.popitem(last=False)
@@ -129,3 +152,54 @@ class FailureThrottle:
             if exc.code in GUESS_FAILURES:
                 self.fail(key)
             raise
+
+
+class StoredThrottle(FailureThrottle):
+    """The same buckets in the database's ``failures`` table, shared by every server process on
+    it. ``name`` sets this throttle's keys apart from another's; ``clock`` is wall-clock time
+    (the processes compare their times). A row is kept while its bucket is not full again (each
+    process deletes those that are, once a :data:`SWEEP_EVERY`); its key is the SHA-256 of the
+    name and key (a fixed width, and no address or account name in clear)."""
+
+    def __init__(self, store: Store, name: str, burst: int = BURST, per_second: float = REFILL_PER_SECOND,
+                 clock: Callable[[], float] = time.time) -> None:
+        super().__init__(burst, per_second, clock)
+        self.store = store
+        self.name = name
+        self._next_sweep = 0.0
+
+    def _digest(self, key: Hashable) -> str:
+        return hashlib.sha256(repr((self.name, key)).encode()).hexdigest()
+
+    @staticmethod
+    def _read(connection: Any, digest: str) -> tuple[float, float] | None:
+        found = connection.execute(select(failures.c.attempts, failures.c.at).where(failures.c.key == digest)).first()
+        return None if found is None else (found.attempts, found.at)
+
+    def _bucket(self, key: Hashable) -> tuple[float, float] | None:
+        with self.store.read() as connection:
+            return self._read(connection, self._digest(key))
+
+    def fail(self, key: Hashable) -> None:
+        digest = self._digest(key)
+        with self.store.transaction() as connection:
+            # one failure of a key at a time, whichever process counts it (no two read the same
+            # bucket and write it back one less)
+            self.store.serialize(connection, f"failures {digest}")
+            now = self.clock()
+            left = max(0.0, self._left(self._read(connection, digest), now) - 1)
+            values = {"attempts": left, "at": now, "full_at": now + (self.burst - left) / self.per_second}
+            if connection.execute(update(failures).where(failures.c.key == digest).values(values)).rowcount == 0:
+                connection.execute(insert(failures).values(key=digest, **values))
+        if now >= self._next_sweep:
+            self._next_sweep = now + SWEEP_EVERY
+            self.sweep(now)
+
+    def sweep(self, now: float) -> None:
+        """Delete the rows of buckets full again by ``now`` (another process sweeping at once may
+        make this one fail: the next sweep deletes them)."""
+        try:
+            with self.store.transaction() as connection:
+                connection.execute(delete(failures).where(failures.c.full_at <= now))
+        except DBAPIError:
+            log.warning("could not delete the rows of full buckets", exc_info=True)
