@@ -177,7 +177,7 @@ def test_two_players_play_a_game_to_the_end(server: ServerThread, browser: Any) 
     sync_api.expect(ann.locator("#preview")).to_contain_text("16 points")
     ann.click("#play")
     sync_api.expect(bob.locator("#sq-H8")).to_have_attribute("aria-label", "H8, F, last move")
-    sync_api.expect(bob.locator("#players")).to_contain_text("Ann: 16 points")
+    sync_api.expect(bob.locator("#players")).to_contain_text("Ann (guest): 16 points")  # a guest, said so
     sync_api.expect(bob.locator("#challenge-window")).to_contain_text("Ann played H8 FORD")
 
     # Ann shuffles her rack while Bob thinks: the server keeps the order across a reload.

@@ -1379,6 +1379,24 @@ def test_a_seat_held_by_an_account_plays_under_the_accounts_name(club: Club) -> 
         assert [p["name"] for p in guest.get(f"/api/games/{game_id}").json()["players"]] == names
 
 
+def test_the_seats_held_by_accounts_are_told_apart_from_guests_of_the_same_name(club: Club) -> None:
+    """A guest may name a seat after an account ("magnus", with the account magnus signed up):
+    the game and the lobby's list said nothing that told them apart. Each player now has
+    ``account``, the name of the account holding the seat (its profile's), or null."""
+    magnus = sign_up(club, "magnus")
+    held = post(magnus, "/api/games", {"seats": [{}, {}]}, 201)
+    guest = club.browser()
+    post(guest, f"/api/games/{held['id']}/join", {"seat": 1, "name": "magnus", "invite": held["invite"]})
+    posing = guest.post("/api/games", json={"seats": [{"name": "magnus"}, {"kind": "computer"}]}).json()
+    for game_id, players in ((held["id"], [("magnus", "magnus"), ("magnus 2", None)]),
+                             (posing["id"], [("magnus", None), ("Computer (medium)", None)])):
+        state = guest.get(f"/api/games/{game_id}").json()
+        assert [(p["name"], p["account"]) for p in state["players"]] == players
+        listed = next(g for g in guest.get("/api/games").json() if g["id"] == game_id)
+        assert [(p["name"], p["account"]) for p in listed["players"]] == players
+    assert guest.get("/api/players/magnus").status_code == 200  # the profile the page links to
+
+
 def test_an_invite_game_clock_waits_for_every_seat(club: Club) -> None:
     host = club.browser()
     created = host.post("/api/games", json={"seats": [{"name": "Ann"}, {}], "time_control": {"minutes": 1,

@@ -366,3 +366,48 @@ def test_ratings_on_a_phone_break_no_word(tmp_path: Path, browser: Any) -> None:
             }""", table)
             assert found == {"within": True, "broken": []}, (path, found)
     assert errors == [], errors
+
+
+def test_the_seats_of_accounts_link_to_their_profiles_and_guests_are_marked(tmp_path: Path, browser: Any) -> None:
+    """A guest may name a seat "magnus" while the account magnus exists: the game page and the
+    lobby's list showed both alike. An account's name is now a link to its profile, and a guest's
+    name says "(guest)" (in the scores, the lobby and the players' chat); the invite's join box
+    tells a guest so."""
+    errors: list[str] = []
+    with Server(f"sqlite:///{tmp_path / 'club.sqlite3'}", FakeTime()) as server:
+        magnus = sign_up(browser, server.url, "magnus", errors)
+        held = magnus.evaluate("""() => qiza.api("POST", "/api/games", {seats: [{}, {}], creator_seat: 0})""")
+        made = urllib.request.Request(server.url + "/api/games", method="POST", headers={
+            "Content-Type": "application/json"}, data=json.dumps({"seats": [{"name": "magnus"}, {"name": "Bob"}],
+                                                                  "claim_all": True}).encode())
+        with urllib.request.urlopen(made, timeout=30) as answer:
+            posing = json.loads(answer.read())
+        guest = browser.new_context(viewport={"width": 420, "height": 900}).new_page()
+        watch(guest, errors, "guest")
+        guest.set_default_timeout(20000)
+        guest.goto(server.url + held["invite_url"])
+        sync_api.expect(guest.locator("#join-guest")).to_be_visible()
+        guest.fill("#join-name", "magnus")  # numbered beside the account: "magnus 2", a guest
+        guest.click("#open-seats button")
+        guest.wait_for_selector(".rack-tile")
+        sync_api.expect(guest.locator("#players a.name")).to_have_text("magnus")
+        assert guest.locator("#players a.name").get_attribute("href") == "/player/magnus"
+        assert guest.locator("#players li.you .name").inner_text() == "magnus 2 — you"  # one's own seat: "you"
+        guest.fill("#chat-text", "hello")
+        guest.click("#chat-send")
+        guest.wait_for_selector("#chat-messages li >> text=magnus 2 (guest): hello")
+        magnus.goto(server.url + held["url"])
+        sync_api.expect(magnus.locator("#players li").nth(1).locator(".name")).to_have_text("magnus 2 (guest)")
+        magnus.goto(server.url + posing["url"])
+        sync_api.expect(magnus.locator("#players li").first.locator(".name")).to_have_text("magnus (guest)")
+        assert magnus.locator("#players a.name").count() == 0
+        magnus.goto(server.url + "/")
+        lines = magnus.locator("#games li")
+        sync_api.expect(lines).to_have_count(2)
+        accounts = lines.filter(has_text="magnus 2")
+        assert accounts.inner_text().startswith("magnus, magnus 2 (guest) — active"), lines.all_inner_texts()
+        assert accounts.locator("a.name").get_attribute("href") == "/player/magnus"
+        guests = lines.filter(has_text="Bob")
+        assert guests.inner_text().startswith("magnus (guest), Bob (guest) — active"), lines.all_inner_texts()
+        assert guests.locator("a.name").count() == 0
+    assert errors == []

@@ -41,6 +41,7 @@ from qiza.web.throttle import (
     address,
     heavy_work,
 )
+from qiza.web.views import seat_account
 
 T = TypeVar("T")
 
@@ -113,12 +114,14 @@ def router(service: GameService, accounts: Accounts, throttle: FailureThrottle,
 
     @api.get("/api/games", tags=["games"], responses=errors(503))
     def list_games() -> list[dict[str, Any]]:
-        """Recent games (for watching): id, players, status."""
+        """Recent games (for watching): id, players, status. A player's ``account`` is the name of
+        the account that holds the seat (its profile is ``/player/NAME``); ``null``: a guest, a free
+        seat or a computer."""
         out = []
         for row in store.list_games():
             out.append({"id": row.id, "status": row.status, "version": row.version,
-                        "players": [{"name": n, "kind": s["kind"], "joined": s["joined"]}
-                                    for n, s in zip(row.save["players"], row.seats)]})
+                        "players": [{"name": n, "kind": s["kind"], "joined": s["joined"],
+                                     "account": seat_account(s, n)} for n, s in zip(row.save["players"], row.seats)]})
         return out
 
     @api.get("/api/games/{game_id}", tags=["games"], responses=errors(403, 404, 429, 503))

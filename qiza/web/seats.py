@@ -104,7 +104,8 @@ class SeatsMixin(GameCore):
              user_id: str | None = None, session: str | None = None, holder: str | None = None) -> tuple[str, int]:
         """Take an open person seat with the game's invite secret; returns the seat's secret
         token and the new version. (Games stored before invites existed need none.)
-        ``user_id``: the signed-in account taking the seat (its profile lists the game), and
+        ``user_id``: the signed-in account taking the seat (its profile lists the game; ``name`` is
+        then the account's), and
         ``session`` the hash of its session: the token works while that is open. ``holder``: the
         browser taking it (:func:`qiza.web.accounts.seat_holder`)."""
         with self._lock(game_id):
@@ -136,6 +137,7 @@ class SeatsMixin(GameCore):
             writes = []
             if user_id is not None:
                 entry["user_id"] = user_id
+                entry["account"] = name  # the profile the page links to (the seat's name may be numbered)
                 if session is not None:
                     entry["token_sessions"] = {entry["token_hash"]: session}
                 writes.append(self.store.hold_seats(game_id, {seat: user_id}, self.now()))

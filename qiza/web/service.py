@@ -69,6 +69,7 @@ class SeatSpec:
 
     kind: str = PERSON
     name: str = ""
+    """The player's name; for a seat an account holds, the account's name."""
     level: str | None = None
     user_id: str | None = None
     """The account that holds the seat (a seek's or a rematch's players), if any."""
@@ -182,7 +183,7 @@ class GameService(SeatsMixin, ClocksMixin, ComputerSeatsMixin):
             level = (spec.level or default_level()) if spec.kind == COMPUTER else None
             entry: dict[str, Any] = {"kind": spec.kind, "level": level, "token_hash": None, "joined": spec.kind == COMPUTER}
             if spec.user_id is not None:
-                entry.update(user_id=spec.user_id, joined=True)
+                entry.update(user_id=spec.user_id, account=spec.name, joined=True)
             if spec.kind == PERSON and index in claim:
                 token = secrets.token_urlsafe(24)
                 tokens[index] = token

@@ -76,6 +76,15 @@ def unique_name(name: str, others: Sequence[str]) -> str:
 # -- JSON views ---------------------------------------------------------------------------------
 
 
+def seat_account(entry: dict[str, Any], name: str) -> str | None:
+    """The name of the account that holds a seat (its profile is ``/player/NAME``), or ``None``:
+    a guest's seat, a free seat or a computer's. ``name``: the seat's player name, which is the
+    account's in the games stored before seats kept it."""
+    if not entry.get("user_id"):
+        return None
+    return str(entry.get("account") or name)
+
+
 def record_json(record: Record) -> dict[str, Any]:
     """A score sheet line as JSON data, as it is: pass it through
     :func:`~qiza.game.visible_record` for the seat that will see it."""
@@ -116,6 +125,7 @@ def game_state(row: GameRow, game: Game, seat: int | None, order: str | None = N
             "seat": index, "name": game.players[index], "kind": entry["kind"], "level": entry.get("level"),
             "joined": bool(entry.get("joined")), "score": game.scores[index],
             "rack_count": len(game.racks[index]), "you": index == seat,
+            "account": seat_account(entry, game.players[index]),
             "out": FORFEIT_WORDS[reason] if (reason := game.out_reason(index)) is not None else None,
         })
     return {

@@ -2,6 +2,7 @@
    only counts down between updates), chat, and abort / remind / claim / rematch. Text written
    by people is put in the page as text, never as HTML. */
 import {setText, store} from "./state.js";
+import {isGuest} from "./words.js";
 
 const $ = id => document.getElementById(id);
 let hooks = null;         // {gameId, say, receive, refresh}
@@ -174,7 +175,8 @@ async function pollChat() {
     for (const m of data.messages) {
       const li = document.createElement("li");
       const who = document.createElement("strong");
-      who.textContent = m.author + ": ";
+      const player = m.seat === null || m.seat === undefined ? null : store.game.players[m.seat];
+      who.textContent = m.author + (player && isGuest(player) ? " (guest)" : "") + ": ";
       li.append(who, m.text);  // text, never HTML
       $("chat-messages").appendChild(li);
       chatAfter[channel] = m.id;

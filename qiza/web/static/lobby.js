@@ -62,11 +62,23 @@
     list.innerHTML = "";
     for (const game of games) {
       const li = document.createElement("li");
+      const players = document.createElement("span");
+      players.className = "players";
+      game.players.forEach((p, i) => {
+        // an account's name is a link to its profile; a guest (any name, an account's too) says so
+        const name = document.createElement(p.account ? "a" : "span");
+        name.className = "name";
+        name.textContent = p.name;
+        if (p.account) name.href = "/player/" + encodeURIComponent(p.account);
+        const person = p.kind === "person";
+        const mark = !person ? "" : !p.joined ? " (free seat)" : p.account ? "" : " (guest)";
+        players.append(i ? ", " : "", name, mark);
+      });
       const link = document.createElement("a");
       link.href = "/game/" + game.id;
-      const names = game.players.map(p => p.name + (p.kind === "person" && !p.joined ? " (free seat)" : "")).join(", ");
-      link.textContent = `${names} — ${game.status}`;
-      li.appendChild(link);
+      link.textContent = game.status === "active" ? "Watch" : "See the game";
+      link.setAttribute("aria-label", `${link.textContent}: ${players.textContent} (${game.status})`);
+      li.append(players, ` — ${game.status} · `, link);
       list.appendChild(li);
     }
     if (!games.length) list.innerHTML = "<li>No games yet.</li>";

@@ -2,7 +2,7 @@
    rack and the controls, the recent events, the tile tracker, the score sheet and the game over box. */
 import {setText, store, tileLabels} from "./state.js";
 import {tileElement, tileValue, usedIndexes} from "./board.js";
-import {endText, eventText, playerLabel, plural, possessive, sheetMove, winnerText} from "./words.js";
+import {endText, eventText, isGuest, playerLabel, plural, possessive, sheetMove, winnerText} from "./words.js";
 
 const $ = id => document.getElementById(id);
 const EVENTS_SHOWN = 5;
@@ -59,9 +59,7 @@ export function renderScoreboard() {
     li.className = (turn ? "to-move " : "") + (p.you ? "you " : "") + (p.out ? "out" : "");
     const targets = game.rules.finish_line;
     const target = targets && targets[p.seat] !== undefined ? ` of ${targets[p.seat]}` : "";
-    const name = document.createElement("span");
-    name.className = "name";
-    name.textContent = playerLabel(p) + (p.you && p.name.toLowerCase() !== "you" ? " — you" : "");
+    const name = playerName(p);
     const score = document.createElement("span");
     score.className = "score";
     const unit = document.createElement("span");
@@ -82,6 +80,24 @@ export function renderScoreboard() {
     }
     players.appendChild(li);
   }
+}
+
+/** A player's name in the scores: a link to the profile of the account that holds the seat, or
+    the name marked "(guest)" (not on this page's own seat, which says "you"). */
+function playerName(p) {
+  const name = document.createElement(p.account ? "a" : "span");
+  name.className = "name";
+  name.textContent = playerLabel(p) + (p.you && p.name.toLowerCase() !== "you" ? " — you" : "");
+  if (p.account) {
+    name.href = "/player/" + encodeURIComponent(p.account);
+    name.title = `Profile of ${p.account}`;
+  } else if (isGuest(p) && !p.you) {
+    const mark = document.createElement("span");
+    mark.className = "guest";
+    mark.textContent = " (guest)";
+    name.appendChild(mark);
+  }
+  return name;
 }
 
 let rackDrawn = "";

@@ -25,6 +25,8 @@ export function renderJoin() {
   loadInvite();
   const open = freeSeats();
   $("join").hidden = Boolean(store.me) || !open.length || !store.invite;
+  // signed in, the account takes the seat under its own name
+  $("join-name-label").hidden = $("join-guest").hidden = Boolean(qiza.user);
   const seats = $("open-seats");
   seats.replaceChildren(...open.map(p => {
     const button = document.createElement("button");

@@ -75,6 +75,11 @@ export function playerLabel(p) {
   return p.joined ? p.name : `${p.name} (free seat)`;
 }
 
+/** Whether a player is a guest: a person in a seat that no account holds. A guest may take any
+    name, an account's too; the page says "(guest)" after it, and an account's name is a link to
+    its profile. */
+export function isGuest(p) { return p.kind === "person" && p.joined && !p.account; }
+
 /** Why the game ended, and who did it. */
 export function endText(game) {
   const names = game.players.map(p => p.name);
