@@ -568,7 +568,7 @@ def test_the_one_click_games_you_reads_as_you(server: ServerThread, browser: Any
                 w.eventText({seat: 1, kind: 'end-rack-penalty', score: -2, move: '(AE)'}, players),
                 w.eventText({seat: 0, kind: 'failed-challenge', note: 'turn lost'}, players),
                 w.eventText({seat: 0, kind: 'phony-removed', move: 'H8 ZZ', words: ['ZZ'], score: 0}, players),
-                w.possessive('You'), w.possessive('Ann')];
+                w.possessive('You'), w.possessive('Ann')].map(w.plainText);  // as shown: names in a <bdi>
     }""")
     assert said == ["You win.", "Computer (medium) wins.",
                     "You get +2 for the tiles left on the other racks.",

@@ -411,3 +411,61 @@ def test_the_seats_of_accounts_link_to_their_profiles_and_guests_are_marked(tmp_
         assert guests.inner_text().startswith("magnus (guest), Bob (guest) — active"), lines.all_inner_texts()
         assert guests.locator("a.name").count() == 0
     assert errors == []
+
+
+#: where ``pattern`` (a regular expression) is first written in the text of an element: the box of
+#: those characters as laid out (``null``: not found)
+TEXT_BOX = """(element, pattern) => {
+    const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const found = new RegExp(pattern).exec(node.data);
+        if (!found) continue;
+        const range = document.createRange();
+        range.setStart(node, found.index);
+        range.setEnd(node, found.index + found[0].length);
+        const box = range.getBoundingClientRect();
+        return {left: box.left, right: box.right};
+    }
+    return null;
+}"""
+
+
+def test_names_in_sentences_are_laid_out_apart_from_the_words_and_numbers_beside_them(tmp_path: Path,
+                                                                                         browser: Any) -> None:
+    """A name in a right-to-left script written into a longer text took the numbers beside it into
+    its own direction: the clock "אבג: 1:00" read "1:00 :אבג". Each name in the turn line, the
+    events, the clocks and the lobby's list is now in an element laid out apart (a <bdi>, or the
+    name's own element), and the text keeps its words (the tests read it as before)."""
+    errors: list[str] = []
+    hebrew = "\u05d0\u05d1\u05d2"
+    with Server(f"sqlite:///{tmp_path / 'club.sqlite3'}", FakeTime()) as server:
+        made = urllib.request.Request(server.url + "/api/games", method="POST", headers={
+            "Content-Type": "application/json"}, data=json.dumps({
+                "seats": [{"name": hebrew}, {"name": "Bob"}], "claim_all": True, "options": {"first_player": "fixed"},
+                "time_control": {"minutes": 1}}).encode())
+        with urllib.request.urlopen(made, timeout=30) as answer:
+            created = json.loads(answer.read())
+        for version, seat in ((1, 0), (2, 1)):  # both pass: the Hebrew name is to move again
+            turn = urllib.request.Request(server.url + f"/api/games/{created['id']}/actions", method="POST", headers={
+                "Content-Type": "application/json"}, data=json.dumps({
+                    "seat": seat, "token": created["tokens"][str(seat)], "version": version, "kind": "pass"}).encode())
+            urllib.request.urlopen(turn, timeout=30).close()
+        page = browser.new_context(viewport={"width": 420, "height": 900}).new_page()
+        watch(page, errors, "spectator")
+        page.set_default_timeout(20000)
+        page.goto(server.url + created["url"])
+        sync_api.expect(page.locator("#turn")).to_have_text(f"{hebrew}'s turn.")
+        sync_api.expect(page.locator("#events li")).to_have_text(["Bob passed.", f"{hebrew} passed."])
+        clock = page.locator("#clock-list li").first
+        sync_api.expect(clock).to_contain_text(f"{hebrew}: ")
+        name, time_left = (clock.evaluate(TEXT_BOX, pattern) for pattern in (hebrew, r"\d+:\d\d"))
+        assert name is not None and time_left is not None and name["right"] <= time_left["left"] + 1, (name, time_left)
+        isolated = """(element, name) => [...element.querySelectorAll('*')].some(e => e.textContent === name
+            && ['isolate', 'plaintext'].includes(getComputedStyle(e).unicodeBidi))"""
+        for where in (page.locator("#turn"), page.locator("#events li").last, clock):
+            assert where.evaluate(isolated, hebrew), where
+        page.goto(server.url + "/")
+        line = page.locator("#games li").first
+        sync_api.expect(line).to_contain_text(f"{hebrew} (guest), Bob (guest)")
+        assert line.evaluate(isolated, hebrew)
+    assert errors == []

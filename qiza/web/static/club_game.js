@@ -2,7 +2,7 @@
    only counts down between updates), chat, and abort / remind / claim / rematch. Text written
    by people is put in the page as text, never as HTML. */
 import {setText, store} from "./state.js";
-import {isGuest} from "./words.js";
+import {isGuest, named} from "./words.js";
 
 const $ = id => document.getElementById(id);
 let hooks = null;         // {gameId, say, receive, refresh}
@@ -55,7 +55,7 @@ function renderClocks() {
   left.forEach((ms, seat) => {
     const li = list.children[seat];
     const penalty = ms < 0 ? ` (overtime: −${10 * Math.ceil(-ms / 60000)})` : "";
-    li.textContent = `${game.players[seat].name}: ${qiza.clockText(ms)}${penalty}`;
+    setText(li, `${named(game.players[seat].name)}: ${qiza.clockText(ms)}${penalty}`);
     li.classList.toggle("running", game.clock.running === seat);
     li.classList.toggle("low", ms < LOW_TIME);
   });
@@ -95,7 +95,7 @@ function renderActions() {
   if (reminder && !game.over && reminder.seat === game.to_move) {
     const when = new Date(reminder.claim_at * 1000).toLocaleString();
     status.push(me && me.seat === reminder.seat ? `You were reminded to play: the game can be claimed from ${when}.`
-      : `${game.players[reminder.seat].name} was reminded; the game can be claimed from ${when}.`);
+      : `${named(game.players[reminder.seat].name)} was reminded; the game can be claimed from ${when}.`);
   }
   const everyAccount = game.accounts.every(Boolean);
   const offer = game.rematch;
@@ -114,12 +114,12 @@ function renderActions() {
       if (offer.asked.includes(me.seat)) location.href = link.href;
     }
   } else if (offer && offer.asked.length) {
-    status.push(`Rematch asked by ${offer.asked.map(s => game.players[s].name).join(", ")}.`);
+    status.push(`Rematch asked by ${offer.asked.map(s => named(game.players[s].name)).join(", ")}.`);
   }
   const changes = game.rating_changes;
   if (changes) {
     status.push(`Ratings (${changes.variant}): ` + game.players.map((p, i) =>
-      `${p.name} ${changes.before[i]} → ${changes.after[i]}`).join(", ") + ".");
+      `${named(p.name)} ${changes.before[i]} → ${changes.after[i]}`).join(", ") + ".");
   }
   if (game.not_rated) status.push(`Not rated: ${game.not_rated}.`);
   setText($("club-status"), status.join(" "));

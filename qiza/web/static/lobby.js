@@ -68,6 +68,7 @@
         // an account's name is a link to its profile; a guest (any name, an account's too) says so
         const name = document.createElement(p.account ? "a" : "span");
         name.className = "name";
+        name.dir = "auto";  // laid out apart from the names and words beside it, in its own direction
         name.textContent = p.name;
         if (p.account) name.href = "/player/" + encodeURIComponent(p.account);
         const person = p.kind === "person";

@@ -2,7 +2,8 @@
    rack and the controls, the recent events, the tile tracker, the score sheet and the game over box. */
 import {setText, store, tileLabels} from "./state.js";
 import {tileElement, tileValue, usedIndexes} from "./board.js";
-import {endText, eventText, isGuest, playerLabel, plural, possessive, sheetMove, winnerText} from "./words.js";
+import {endText, eventText, isGuest, named, plainText, playerLabel, plural, possessive, sheetMove, winnerText}
+  from "./words.js";
 
 const $ = id => document.getElementById(id);
 const EVENTS_SHOWN = 5;
@@ -38,7 +39,7 @@ export function turnText() {
 
 export function renderScoreboard() {
   const game = store.game;
-  document.title = `${turnText()} — qiza`;
+  document.title = plainText(`${turnText()} — qiza`);
   // a new turn is said again even in the same words ("Your turn." when the computer's reply to
   // one's own move came before the answer to it): the status region's text is then set anew
   const turn = $("turn");
@@ -46,7 +47,7 @@ export function renderScoreboard() {
   const key = `${game.over}/${game.to_move}/${game.history.length}`;
   if (turn.dataset.turn !== key) {
     turn.dataset.turn = key;
-    turn.textContent = said;
+    setText(turn, said, true);
   } else {
     setText(turn, said);
   }
@@ -184,7 +185,7 @@ export function renderEvents() {
     if (shown.has(key)) return shown.get(key);
     const li = document.createElement("li");
     li.dataset.key = key;
-    li.textContent = key.slice(key.indexOf("\u0000") + 1);
+    setText(li, key.slice(key.indexOf("\u0000") + 1));
     return li;
   });
   for (const li of [...list.children]) if (!items.includes(li)) li.remove();
@@ -241,7 +242,7 @@ export function renderSheet() {
       td.textContent = v;
       tr.appendChild(td);
     }
-    tr.title = eventText(r, game.players);
+    tr.title = plainText(eventText(r, game.players));
     body.appendChild(tr);
   });
 }
@@ -252,7 +253,7 @@ export function renderChallengeWindow() {
   box.hidden = !game.challenge_window;
   if (game.challenge_window) {
     const w = game.challenge_window;
-    setText(box, `${game.players[w.seat].name} played ${w.move} (${w.words.join(", ")}) for ${plural(w.score, "point")}. ` +
+    setText(box, `${named(game.players[w.seat].name)} played ${w.move} (${w.words.join(", ")}) for ${plural(w.score, "point")}. ` +
       (game.can_challenge ? "You may challenge it until the next player starts their turn." : "Other players may challenge it."));
   }
 }
@@ -265,7 +266,7 @@ export function renderSummary() {
   const box = $("summary");
   box.hidden = !game.over;
   if (!game.over) return;
-  $("summary-text").textContent = `${endText(game)} ${winnerText(game)}`;
+  setText($("summary-text"), `${endText(game)} ${winnerText(game)}`);
   const before = game.scores_before_end || game.players.map(p => p.score);
   // time penalties come at the end too: their own column, not counted as tiles left
   const time = game.players.map(() => 0);

@@ -1,5 +1,6 @@
 /* Seats: joining with an invite link, and the creator's invite link and free seats. */
 import {render, setText, store} from "./state.js";
+import {named} from "./words.js";
 
 const $ = id => document.getElementById(id);
 let ctx = null;            // {gameId, say, seatApi, seatHeaders, connect, receive} from game.js
@@ -42,9 +43,9 @@ export function renderJoin() {
   waiting.hidden = !open.some(p => p.seat === game.to_move);
   if (!waiting.hidden) {
     setText(waiting, isCreator()
-      ? `It is seat ${turn.seat + 1}'s turn (${turn.name}), but nobody has taken that seat yet. Send the invite link, ` +
+      ? `It is seat ${turn.seat + 1}'s turn (${named(turn.name)}), but nobody has taken that seat yet. Send the invite link, ` +
         "or let the computer play it (under Free seats)."
-      : `Waiting for someone to take seat ${turn.seat + 1} (${turn.name}), whose turn it is. ` +
+      : `Waiting for someone to take seat ${turn.seat + 1} (${named(turn.name)}), whose turn it is. ` +
         "The player who created the game can let the computer play it.");
   }
   if (!store.me && !game.over && !store.message) {
@@ -75,7 +76,7 @@ export function renderCreator() {
     const li = document.createElement("li");
     li.dataset.seat = p.seat;
     const label = document.createElement("label");
-    label.textContent = `Seat ${p.seat + 1} (${p.name}): computer level `;
+    setText(label, `Seat ${p.seat + 1} (${named(p.name)}): computer level `);
     const level = document.createElement("select");
     level.className = "free-level";
     for (const name of store.meta.levels) {

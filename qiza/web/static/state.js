@@ -3,6 +3,8 @@
    a WebSocket push, in whatever order they arrive) go through receive(), which keeps the newest
    version, so the page shows the same thing whatever the order of arrival. */
 
+import {plainText} from "./words.js";
+
 export const store = {
   game: null,          // the newest game state from the server
   me: null,            // {seat, token} of this browser's seat, or null (watching)
@@ -38,8 +40,16 @@ export function update(change) {
 
 /** Sets an element's text only when it differs: a live region (status, alert) written again,
     even with the same words, is read out again by screen readers (on every key typed). */
-export function setText(el, text) {
-  if (el.textContent !== text) el.textContent = text;
+/** Sets ``el``'s text if it changed (``again``: even if not, so that a live region says it
+    again); each player's name marked by named() goes in a <bdi> of its own. */
+export function setText(el, text, again = false) {
+  if (el.textContent === plainText(text) && !again) return;
+  el.replaceChildren(...text.split(/\u2068([^\u2069]*)\u2069/).map((part, i) => {
+    if (i % 2 === 0) return part;
+    const name = document.createElement("bdi");
+    name.textContent = part;
+    return name;
+  }).filter(part => part !== ""));
 }
 
 /** The tiles of a tile text, one label each: ``[CH]`` (a tile of several letters) is one tile. */

@@ -2,17 +2,30 @@
 
 export function plural(n, one, many) { return `${n} ${n === 1 || n === -1 ? one : (many || one + "s")}`; }
 
+/** A player's name put in a longer text, marked (by Unicode's first strong isolate and pop
+    directional isolate) so that setText (state.js) shows it in an element of its own, a <bdi>:
+    laid out apart from the words and numbers around it, in its own direction (a name in a
+    right-to-left script ending in digits beside a number read "0 :123 אבג points"). The marks
+    never reach the page: plainText takes them out of a text no element can go in (a title, a
+    tooltip). Names never hold them (the server drops format characters from names). */
+export function named(name) { return `\u2068${name}\u2069`; }
+
+/** ``text`` without the marks of named(). */
+export function plainText(text) { return text.replace(/[\u2068\u2069]/g, ""); }
+
 function points(n) { return plural(n, "point"); }
 
 /** Whether a player's name is "You" (the one-click game's name for its person), which takes
     "you win", "your play", not "You wins", "You's play". */
-function isYou(name) { return String(name).trim().toLowerCase() === "you"; }
+function isYou(name) { return plainText(String(name)).trim().toLowerCase() === "you"; }
 
 /** The verb that goes with a player's name: ``one`` ("wins"), or ``many`` ("win") after "You". */
 export function verb(name, one, many) { return isYou(name) ? many : one; }
 
 /** A player's name as an owner: "Ann's", or "Your" for "You". */
-export function possessive(name) { return isYou(name) ? (name.trim()[0] === "y" ? "your" : "Your") : `${name}'s`; }
+export function possessive(name) {
+  return isYou(name) ? (plainText(name).trim()[0] === "y" ? "your" : "Your") : `${named(plainText(name))}'s`;
+}
 
 function signed(n) { return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0"; }
 
@@ -26,7 +39,7 @@ function exchanged(move) {
 
 /** One score sheet line as a sentence. */
 export function eventText(r, players) {
-  const name = players[r.seat] ? players[r.seat].name : `Seat ${r.seat + 1}`;
+  const name = named(players[r.seat] ? players[r.seat].name : `Seat ${r.seat + 1}`);
   switch (r.kind) {
     case "place":
       return `${name} played ${r.move} for ${points(r.score)}` + (r.bingo ? " (a bingo)" : "") + ".";
@@ -82,7 +95,7 @@ export function isGuest(p) { return p.kind === "person" && p.joined && !p.accoun
 
 /** Why the game ended, and who did it. */
 export function endText(game) {
-  const names = game.players.map(p => p.name);
+  const names = game.players.map(p => named(p.name));
   if (game.resigned !== null && game.resigned !== undefined) {
     const how = game.players[game.resigned].out || "resigned";
     return `${names[game.resigned]} ${how}.`;
@@ -100,7 +113,7 @@ export function endText(game) {
 
 /** Who won, as a sentence. */
 export function winnerText(game) {
-  const names = game.winners.map(s => game.players[s].name);
+  const names = game.winners.map(s => named(game.players[s].name));
   if (!names.length) return "";
   return names.length > 1 ? `Shared win: ${names.join(" and ")}.` : `${names[0]} ${verb(names[0], "wins", "win")}.`;
 }
