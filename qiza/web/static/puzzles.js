@@ -175,8 +175,8 @@ async function load(n, push) {
   coordinate = "";
   say(`Loading puzzle ${n}…`);
   setBusy(true);
-  // just after a server's first start its computer workers start and the move generator compiles:
-  // puzzles are made without it meanwhile, more slowly
+  // just after a server's first start the move generator compiles: puzzles are made without it
+  // meanwhile (in the server's own process), more slowly
   const slow = setTimeout(() => {
     if (asked === loads) say(`Still making puzzle ${n}: just after the server's first start, the computer is slower for a few minutes.`);
   }, SLOW_LOAD_MS);
