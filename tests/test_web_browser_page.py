@@ -459,7 +459,14 @@ def test_computer_names_and_the_lobbys_one_click_game(server: ServerThread, brow
     page = open_page(browser, url, errors)
     names = page.locator("#players li .name").all_inner_texts()
     assert names == ["Ann — you", "Computer 1 (medium)", "Computer 2 (medium)"]
+    # the computers agree to abort at once: the button asks nobody else (it said "both must agree")
+    sync_api.expect(page.locator("#abort")).to_have_text("Abort")
     page.context.close()
+    for people, label in ((2, "Abort (both must agree)"), (3, "Abort (every player must agree)")):
+        url, _ = new_game(server, preset="classic", seats=[{"name": f"P{i}"} for i in range(people)])
+        page = open_page(browser, url, errors)
+        sync_api.expect(page.locator("#abort")).to_have_text(label)
+        page.context.close()
 
     context = browser.new_context(viewport={"width": 1024, "height": 768})
     page = context.new_page()

@@ -83,6 +83,8 @@ function renderActions() {
   const turns = game.history.filter(r => ["place", "exchange", "pass", "lost-turn", "failed-challenge"].includes(r.kind)).length;
   const status = [];
   $("abort").hidden = !me || game.over || game.aborted || turns >= 2 || game.abort_asked.includes(me.seat);
+  const people = game.players.filter(p => p.kind === "person").length;  // the computers agree at once
+  $("abort").textContent = people <= 1 ? "Abort" : people === 2 ? "Abort (both must agree)" : "Abort (every player must agree)";
   if (game.aborted) status.push("This game was aborted by its players: no result, no rating.");
   else if (game.abort_asked.length && !game.over) {
     status.push(`Asked to abort: ${game.abort_asked.map(s => game.players[s].name).join(", ")}.`);
