@@ -34,7 +34,6 @@ from qiza.errors import MoveSyntaxError, QizaError
 from qiza.game import Game
 from qiza.lexicon import Lexicon
 from qiza.web.bodies import Body, Cells
-from qiza.web.computer import worker_lexicon
 from qiza.web.errors import ApiError, errors
 from qiza.web.service import GameService, placement_from_cells
 from qiza.web.throttle import FailureThrottle, address
@@ -101,12 +100,11 @@ def move_text_key(key: object) -> str:
     return repr(sorted(key, key=repr)) if isinstance(key, frozenset) else repr(key)
 
 
-def make(lexicon: Lexicon | str, number: int) -> Made:
-    """Puzzle ``number`` in ``lexicon`` (or a source, see :func:`~qiza.web.computer.worker_lexicon`)
-    and every play of it ranked."""
+def make(lexicon: Lexicon, number: int) -> Made:
+    """Puzzle ``number`` in ``lexicon`` and every play of it ranked."""
     from qiza.players.puzzle_cli import self_play_puzzle
 
-    return _made(self_play_puzzle(lexicon if isinstance(lexicon, Lexicon) else worker_lexicon(lexicon), number))
+    return _made(self_play_puzzle(lexicon, number))
 
 
 def _made(puzzle: Puzzle) -> Made:
