@@ -151,3 +151,30 @@ def test_a_lexicon_of_another_language_than_the_tiles_is_refused(client: TestCli
     created = client.post("/api/games", json={"preset": "classic", "lexicon": "enable",
                                               "seats": [{"name": "Ann"}, {"name": "Bob"}]})
     assert created.status_code == 201, created.text
+
+
+def test_the_lexicons_of_each_preset_are_listed_and_others_refused_before_loading(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``/api/meta`` lists for each preset the lexicons a game of it may have (the lobby offers
+    only these), the preset's language first; a game with any other is refused before its word
+    list is read (the French preset with the Polish list read 60 MB first, seconds, to refuse it)."""
+    meta = client.get("/api/meta").json()
+    assert meta["preset_languages"]["french"] == "french" and meta["preset_languages"]["super"] == "english"
+    assert meta["lexicon_languages"]["enable"] == "english"
+    assert meta["preset_lexicons"]["classic"][:3] == ["enable", "twl06", "sowpods"]
+    assert not {"enable", "twl06", "sowpods"} & set(meta["preset_lexicons"]["french"])
+    installed = [name for name in LANGUAGES if LANGUAGES[name].path.is_file()]
+    assert set(meta["preset_lexicons"]["classic"]) == {"enable", "twl06", "sowpods", *installed} & set(meta["lexicons"])
+    if "french-debian" in installed:
+        assert meta["preset_lexicons"]["french"] == ["french-debian"]
+    service = client.app.state.service  # type: ignore[attr-defined]
+
+    def no_loading(name: str) -> None:
+        raise AssertionError(f"loaded {name} to refuse it")
+
+    monkeypatch.setattr(service, "lexicon", no_loading)
+    for preset, lexicon in [("french", name) for name in meta["lexicons"] if name not in meta["preset_lexicons"]["french"]] \
+            + [("super", name) for name in installed]:
+        refused = client.post("/api/games", json={"preset": preset, "lexicon": lexicon,
+                                                  "seats": [{"name": "Ann"}, {"name": "Bob"}]})
+        assert refused.status_code == 422 and refused.json()["error"]["code"] == "bad_rules", (preset, lexicon)

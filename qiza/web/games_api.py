@@ -12,6 +12,7 @@ from fastapi import APIRouter, Header, Query, Request, WebSocket
 from fastapi import Path as PathParam
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 
+from qiza.languages import lexicon_language, tile_set_language
 from qiza.rules import PRESETS, ChallengeRule, EndPoints, EndRule, FirstPlayer, Level, Notation, finish_line_targets
 from qiza.web.accounts import Accounts, seat_holder
 from qiza.web.bodies import (
@@ -77,6 +78,11 @@ def router(service: GameService, accounts: Accounts, throttle: FailureThrottle,
             "finish_line_targets": {n: {lv.value: finish_line_targets([lv] * n)[0] for lv in Level}
                                     for n in (2, 3, 4)},
             "lexicons": service.catalogue.names(),
+            # the form offers for each preset only the lexicons a game of it may have (a French
+            # tile set with ENABLE is refused, 422 bad_rules), by language, the preset's first
+            "lexicon_languages": {name: lexicon_language(name) for name in service.catalogue.names()},
+            "preset_languages": {name: tile_set_language(rules.tile_set) for name, rules in PRESETS.items()},
+            "preset_lexicons": {name: service.lexicons_for(name) for name in PRESETS},
         }
 
     @api.post("/api/games", tags=["games"], status_code=201, response_model=CreatedOut, responses=errors(429, 503))

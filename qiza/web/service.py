@@ -18,6 +18,7 @@ names the problem; the app turns them into JSON error answers.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import logging
 import secrets
@@ -36,7 +37,7 @@ from qiza.errors import (
     RuleError,
 )
 from qiza.game import Game, Kind, Record, visible_record
-from qiza.languages import rules_for_lexicon, rules_for_tile_set
+from qiza.languages import lexicon_language, rules_for_lexicon, rules_for_tile_set, tile_set_language
 from qiza.move import Exchange, Pass, Place
 from qiza.rules import Notation, Rules, default_challenge, find_preset, finish_line
 from qiza.scoring import place_from_cells
@@ -158,6 +159,7 @@ class GameService(SeatsMixin, ClocksMixin, ComputerSeatsMixin):
             except (ValueError, TypeError) as exc:
                 raise ApiError(422, "bad_rules", str(exc)) from None
         rules = self._preset_rules(preset, options, finish_line_levels)
+        self._fit_lexicon(rules, lexicon)  # refused before loading a word list (Polish: seconds)
         lex = self.lexicon(lexicon)
         try:
             rules = rules_for_lexicon(rules, lex)  # a French lexicon plays with the French tiles
@@ -245,12 +247,29 @@ class GameService(SeatsMixin, ClocksMixin, ComputerSeatsMixin):
         they do not go together (an unknown preset or option, a lexicon spelt in letters the
         preset's tile set lacks), 422 ``unknown_lexicon`` for a lexicon the server does not offer.
         A seek checks its settings with it when it is offered, not when somebody accepts it."""
+        return self._fit_lexicon(self._preset_rules(preset, options), lexicon)
+
+    def _fit_lexicon(self, rules: Rules, lexicon: str) -> Rules:
+        """``rules`` with the tile set ``lexicon`` is spelt in (:meth:`check_rules`)."""
         self.lexicon_source(lexicon)
-        rules = self._preset_rules(preset, options)
         try:
             return rules_for_tile_set(rules, self.catalogue.tile_set(lexicon), lexicon.upper())
         except (QizaError, ValueError) as exc:
             raise ApiError(422, "bad_rules", str(exc)) from None
+
+    def lexicons_for(self, preset: str) -> list[str]:
+        """The offered lexicons a game of ``preset`` may have (:meth:`check_rules` takes them): those
+        of the preset's language first (ENABLE... for ``classic``, ``french-debian`` for ``french``),
+        then those that bring their own tiles (``classic`` with ``german-debian``) or whose language
+        nobody says (an operator's word list)."""
+        rules = self._preset_rules(preset, None)
+        language = tile_set_language(rules.tile_set)
+        fitting = []
+        for name in self.catalogue.names():
+            with contextlib.suppress(ApiError):
+                self._fit_lexicon(rules, name)
+                fitting.append(name)
+        return sorted(fitting, key=lambda name: lexicon_language(name) != language)  # stable: the list's order
 
     # -- reading --------------------------------------------------------------------------
     def state(self, game_id: str, seat: int | None = None, token: str | None = None,

@@ -131,8 +131,7 @@
     });
     $("seek-form").addEventListener("submit", postSeek);
     const meta = await qiza.api("GET", "/api/meta");
-    for (const name of Object.keys(meta.presets)) $("seek-preset").add(new Option(name, name));
-    for (const name of meta.lexicons) $("seek-lexicon").add(new Option(name, name));
+    qiza.rulesMenus(meta, $("seek-preset"), $("seek-lexicon"));
     await showAccount();
     await loadSeeks();
     setInterval(loadSeeks, 2000);

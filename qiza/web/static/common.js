@@ -61,6 +61,38 @@ const qiza = {
     }
     return qiza.user;
   },
+  /** Fill a preset menu and its lexicon menu from GET /api/meta so that they always go together:
+      for the chosen preset only the lexicons a game of it may have (``preset_lexicons``: a French
+      tile set with ENABLE is refused), in a group per language, the preset's own first; when the
+      preset's language changes, its first lexicon is chosen. A preset no offered lexicon goes
+      with is not offered. */
+  rulesMenus(meta, preset, lexicon) {
+    for (const name of Object.keys(meta.presets)) {
+      if ((meta.preset_lexicons[name] || []).length) preset.add(new Option(name, name));
+    }
+    let language;
+    const fill = () => {
+      const offered = meta.preset_lexicons[preset.value] || [];
+      const wanted = meta.preset_languages[preset.value];
+      const keep = wanted === language && offered.includes(lexicon.value) ? lexicon.value : offered[0];
+      language = wanted;
+      lexicon.textContent = "";
+      const groups = new Map();
+      for (const name of offered) {
+        const said = meta.lexicon_languages[name];
+        const label = said ? said[0].toUpperCase() + said.slice(1) : "Other word lists";
+        if (!groups.has(label)) {
+          const group = document.createElement("optgroup");
+          group.label = label;
+          groups.set(label, lexicon.appendChild(group));
+        }
+        groups.get(label).appendChild(new Option(name, name));
+      }
+      lexicon.value = keep;
+    };
+    preset.addEventListener("change", fill);
+    fill();
+  },
   /** A duration in milliseconds as m:ss (negative: overtime, with a minus sign). */
   clockText(ms) {
     const sign = ms < 0 ? "-" : "";

@@ -116,6 +116,12 @@
 
   async function create(event) {
     event.preventDefault();
+    try {
+      await metaAsked;  // a click before the server's options came: the menus are filled first
+    } catch (error) {
+      message.textContent = "Cannot create the game: " + error.message;
+      return;
+    }
     const seats = [...seatsBox.querySelectorAll(".seat")].map(row => {
       const kind = row.querySelector(".kind").value;
       const seat = {kind, name: row.querySelector(".name").value};
@@ -148,14 +154,11 @@
     document.getElementById("create-form").addEventListener("submit", create);
     metaAsked = qiza.api("GET", "/api/meta");
     meta = await metaAsked;
-    const preset = document.getElementById("preset");
-    for (const name of Object.keys(meta.presets)) option(preset, name);
+    qiza.rulesMenus(meta, document.getElementById("preset"), document.getElementById("lexicon"));
     for (const [key, values] of Object.entries(meta.options)) {
       const select = document.getElementById("opt-" + key);
       if (select) for (const v of values) option(select, v);
     }
-    const lexicon = document.getElementById("lexicon");
-    for (const name of meta.lexicons) option(lexicon, name);
     document.getElementById("seat-count").addEventListener("change", renderSeats);
     document.getElementById("finish-line").addEventListener("change", syncFinishLine);
     document.getElementById("quick-level").textContent = meta.default_level;
