@@ -9,7 +9,6 @@ import contextlib
 import json
 import os
 import shutil
-import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -22,7 +21,7 @@ pytest.importorskip("fastapi")
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (python package) is not installed")
 uvicorn = pytest.importorskip("uvicorn")
 
-from web_client import free_port  # noqa: E402
+from web_client import ServerThread  # noqa: E402, F401  (the browser tests' server, here since before)
 
 CHROMIUM = os.environ.get("QIZA_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -37,37 +36,6 @@ move that takes a second here took over 30 s with two busy loops beside it."""
 pytestmark = pytest.mark.skipif(not (os.path.exists(CHROMIUM) or shutil.which("chromium")),
                                 reason=f"chromium is not installed at {CHROMIUM} (apt-get install chromium; "
                                 "see .ci/web-services.sh)")
-
-
-class ServerThread:
-    """A uvicorn server in a thread of the test process, on loopback."""
-
-    def __init__(self, database_url: str) -> None:
-        from qiza.web.app import create_app
-
-        self.port = free_port()
-        # warm_up as ``qiza serve`` does: the computer worker processes start with the server
-        # every game gets seed 1 (clients cannot choose a seed)
-        config = uvicorn.Config(create_app(database_url, warm_up=True, seeds=lambda: 1), host="127.0.0.1", port=self.port, log_level="warning")
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def __enter__(self) -> ServerThread:
-        self.thread.start()
-        end = time.monotonic() + 30
-        while not self.server.started:
-            if time.monotonic() > end or not self.thread.is_alive():
-                raise RuntimeError("server did not start")
-            time.sleep(0.05)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=10)
 
 
 def post(url: str, body: dict[str, Any]) -> Any:

@@ -9,6 +9,9 @@ import os
 import subprocess
 import sys
 import threading
+import time
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -21,6 +24,7 @@ pytest.importorskip("sqlalchemy")
 pytest.importorskip("qiza.players.puzzle_cli")
 
 from fastapi.testclient import TestClient  # noqa: E402
+from web_client import ServerThread  # noqa: E402
 
 from qiza.game import Game  # noqa: E402
 from qiza.lexicon import load_lexicon  # noqa: E402
@@ -319,3 +323,55 @@ def test_plays_with_a_blank_are_found_and_ties_share_a_rank(client: TestClient) 
         assert judged.status_code == 200, judged.text
         better = sum(1 for o in blank.ranked() if o.equity > option.equity + 1e-9)
         assert judged.json()["answer"]["rank"] == 1 + better
+
+
+def fetched(url: str) -> tuple[int, str | None, Any]:
+    """A GET's status, ``Retry-After`` header and JSON body (10 s at most)."""
+    try:
+        with urllib.request.urlopen(url, timeout=10) as answer:
+            return answer.status, answer.headers.get("Retry-After"), json.load(answer)
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.headers.get("Retry-After"), json.load(exc)
+
+
+def test_other_requests_are_answered_while_puzzle_requests_pile_up(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Puzzles are made in request threads, one at a time: 60 new puzzles asked for at once (a
+    crawler, from many addresses) held all 40 of the server's threads waiting for the maker, and
+    the lobby's options stalled until they were made. Now a request waits for the maker a
+    moment at most, and only a few wait at once: the others are told to try again (503
+    ``puzzles_busy``, ``Retry-After``), a puzzle made before and the other pages answer at once."""
+    monkeypatch.setattr(web_puzzles, "MADE_AT_ONCE", 10_000)  # as many addresses would have
+    gate = threading.Event()
+    real = web_puzzles.make
+
+    def slow(lexicon: Any, number: int) -> Any:
+        if number != 1:
+            gate.wait(25)  # a slow puzzle: a loaded machine, a cold start
+        return real(lexicon, number)
+
+    monkeypatch.setattr(web_puzzles, "make", slow)
+    with ServerThread(f"sqlite:///{tmp_path / 'pile.sqlite3'}", computer_processes=0, warm_up=False) as server:
+        assert fetched(server.url + "/api/puzzles/1")[0] == 200
+        try:
+            with ThreadPoolExecutor(60) as pool:
+                piled = [pool.submit(fetched, f"{server.url}/api/puzzles/{n}") for n in range(100, 160)]
+                time.sleep(1.0)  # they came, and wait for the maker or are refused
+                started = time.monotonic()
+                assert fetched(server.url + "/api/meta")[0] == 200
+                assert fetched(server.url + "/api/puzzles/1")[0] == 200  # made before
+                with urllib.request.urlopen(server.url + "/puzzles/1", timeout=10) as page:
+                    assert page.status == 200
+                took = time.monotonic() - started
+                time.sleep(max(0.0, web_puzzles.MAKER_WAIT + 0.5 - (time.monotonic() - started)))
+                refused = [f.result() for f in piled if f.done()]
+                gate.set()
+                answers = [f.result() for f in piled]
+        finally:
+            gate.set()
+    assert took < 2.0, f"the other requests waited {took:.1f} s"
+    # all but the one being made were refused within the wait, each saying when to try again
+    assert len(refused) == 59 and [a[0] for a in answers].count(200) == 1
+    for status, retry_after, body in refused:
+        assert status == 503 and body["error"]["code"] == "puzzles_busy" and "try again" in body["error"]["message"]
+        assert retry_after == str(web_puzzles.BUSY_RETRY_AFTER)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -218,6 +219,32 @@ def test_a_puzzle_slow_to_come_says_why(server: ServerThread, browser: Any, puzz
     held[0].continue_()
     sync_api.expect(page.locator("#verdict")).to_have_text(re.compile(rf"^Puzzle {NUMBER + 1}: find the best play"),
                                                          timeout=MADE)
+    assert errors == []
+
+
+def test_a_puzzle_refused_while_the_server_is_busy_is_asked_for_again(server: ServerThread, browser: Any) -> None:
+    """The server refuses a new puzzle while it makes others (503 ``puzzles_busy``, with
+    ``Retry-After``): the page says so and asks again after the time the server gave."""
+    errors: list[str] = []
+    page = open_puzzle(browser, f"{server.url}/puzzles/{NUMBER}", errors)
+    refusal = {"error": {"code": "puzzles_busy", "message": "the server is making other puzzles just now: try "
+                         "again in 1 seconds (puzzles made before answer at once)", "retry_after": 1}}
+    asked: list[float] = []
+
+    def busy_once(route: Any) -> None:
+        asked.append(time.monotonic())
+        if len(asked) == 1:
+            route.fulfill(status=503, json=refusal, headers={"Retry-After": "1"})
+        else:
+            route.continue_()
+
+    page.route(f"**/api/puzzles/{NUMBER + 1}", busy_once)
+    page.locator("#next").click()
+    sync_api.expect(page.locator("#verdict")).to_have_text(
+        f"The server is busy making other puzzles: puzzle {NUMBER + 1} is asked for again in 1 second.")
+    sync_api.expect(page.locator("#verdict")).to_have_text(re.compile(rf"^Puzzle {NUMBER + 1}: find the best play"),
+                                                         timeout=MADE)
+    assert len(asked) == 2 and asked[1] - asked[0] >= 0.9
     assert errors == []
 
 

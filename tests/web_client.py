@@ -1,10 +1,12 @@
 """Plain HTTP to a qiza server started by a test (standard library only): a free loopback
-port and one JSON request."""
+port, one JSON request, and a server in a thread of the test process (uvicorn)."""
 
 from __future__ import annotations
 
 import json
 import socket
+import threading
+import time
 import urllib.error
 import urllib.request
 from typing import Any
@@ -29,3 +31,39 @@ def call(url: str, method: str = "GET", body: Any = None, token: str | None = No
             return answer.status, json.load(answer)
     except urllib.error.HTTPError as exc:
         return exc.code, json.load(exc)
+
+
+class ServerThread:
+    """A uvicorn server in a thread of the test process, on loopback: the app of
+    ``create_app(database_url, **options)``, by default as ``qiza serve`` makes it (the computer
+    worker processes start with the server) and with every game's seed 1 (clients cannot
+    choose a seed)."""
+
+    def __init__(self, database_url: str, **options: Any) -> None:
+        import uvicorn
+
+        from qiza.web.app import create_app
+
+        self.port = free_port()
+        options = {"warm_up": True, "seeds": lambda: 1, **options}
+        config = uvicorn.Config(create_app(database_url, **options), host="127.0.0.1", port=self.port,
+                                log_level="warning")
+        self.server: Any = uvicorn.Server(config)  # tests reach the app through it (server.config.app)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def __enter__(self) -> ServerThread:
+        self.thread.start()
+        end = time.monotonic() + 30
+        while not self.server.started:
+            if time.monotonic() > end or not self.thread.is_alive():
+                raise RuntimeError("server did not start")
+            time.sleep(0.05)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)

@@ -59,7 +59,8 @@ _ERROR_TEXT: dict[int, str] = {
     429: "too_many_attempts: too many wrong tokens or invites from this address for this game; "
          "see the Retry-After header",
     501: "this server lacks the GCG or analysis module (or the computer players, which make the puzzles)",
-    503: "database_unavailable (or lexicon_unavailable): try again after the Retry-After header's seconds",
+    503: "database_unavailable (or lexicon_unavailable, or puzzles_busy: other puzzles being made): try again "
+         "after the Retry-After header's seconds",
 }
 
 

@@ -15,14 +15,18 @@ Python move generator: the same puzzles (see :func:`~qiza.players.puzzle_cli.sel
 
 The positions made are kept (the :data:`KEPT` last asked for); one address may have a few made
 at once, then one every few seconds (:data:`MADE_AT_ONCE`), since each takes the server's CPU.
+A request waits for the maker a moment at most, and only a few wait at once (:data:`MAKER_WAIT`,
+:data:`MAKER_WAITING`); others are told to try again (503 ``puzzles_busy`` with ``Retry-After``),
+so puzzles asked for by the hundred never hold the threads the server's other pages need.
 """
 
 from __future__ import annotations
 
+import contextlib
 import random
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -51,6 +55,14 @@ KEPT = 32
 #: already made cost nothing)
 MADE_AT_ONCE = 30
 MADE_EVERY = 2.0
+#: seconds a request waits for the puzzle maker (another puzzle being made) before it is
+#: refused with 503 ``puzzles_busy``: made in request threads, puzzles asked for by the hundred
+#: (a crawler, an attacker) held every thread of the server waiting, and its other pages stalled
+MAKER_WAIT = 2.0
+#: requests that may wait for the puzzle maker at once; more are refused at once (503)
+MAKER_WAITING = 4
+#: seconds a request refused as busy is told to wait (``Retry-After``)
+BUSY_RETRY_AFTER = 3
 #: plays shown as the answer
 BEST_SHOWN = 5
 #: the numbers a puzzle to start with is drawn from (``GET /api/puzzles/random``)
@@ -162,11 +174,15 @@ class Puzzles:
         self._making: dict[int, threading.Event] = {}
         self._guard = threading.Lock()
         self._one_at_a_time = threading.Lock()  # made in request threads: one takes the CPU at a time
+        self._waiting = 0  # requests waiting for the maker (under _guard)
         self._random = random.SystemRandom()
 
     def _get(self, number: int, before_work: Callable[[], None] | None) -> _Puzzle:
         """Puzzle ``number``, made once: a request that comes while it is being made waits for
-        it. ``before_work`` is called (and may refuse by raising) only when it is to be made."""
+        it. ``before_work`` is called (and may refuse by raising) only when it is to be made. A
+        puzzle made before answers at once; a request that would wait for the maker over
+        :data:`MAKER_WAIT` seconds, or when :data:`MAKER_WAITING` requests wait already, is
+        refused (503 ``puzzles_busy``, :meth:`_busy`), so that puzzles never hold every thread."""
         while True:
             with self._guard:
                 found = self._puzzles.get(number)
@@ -177,21 +193,46 @@ class Puzzles:
                 if making is None:
                     making = self._making[number] = threading.Event()
                     break
-            making.wait()  # then take it (or, if making it failed, make it)
+            with self._waiter():
+                if not making.wait(MAKER_WAIT):  # then take it (or, if making it failed, make it)
+                    raise self._busy()
         try:
             if before_work is not None:
                 before_work()
-            lexicon = self.service.lexicon(self.lexicon)
+            with self._waiter():
+                if not self._one_at_a_time.acquire(timeout=MAKER_WAIT):
+                    raise self._busy()
             try:
-                with self._one_at_a_time:
-                    made = make(lexicon, number)
+                made = make(self.service.lexicon(self.lexicon), number)  # the lexicon's first load too
             except ImportError:
                 raise ApiError(501, "puzzles_unavailable", "the computer players are not installed") from None
+            finally:
+                self._one_at_a_time.release()
             return self._keep(number, made)
         finally:
             with self._guard:
                 del self._making[number]
             making.set()
+
+    @contextlib.contextmanager
+    def _waiter(self) -> Iterator[None]:
+        """A request's wait for the maker, counted; refused at once (:meth:`_busy`) when
+        :data:`MAKER_WAITING` wait already."""
+        with self._guard:
+            if self._waiting >= MAKER_WAITING:
+                raise self._busy()
+            self._waiting += 1
+        try:
+            yield
+        finally:
+            with self._guard:
+                self._waiting -= 1
+
+    @staticmethod
+    def _busy() -> ApiError:
+        return ApiError(503, "puzzles_busy", "the server is making other puzzles just now: try again in "
+                        f"{BUSY_RETRY_AFTER} seconds (puzzles made before answer at once)",
+                        retry_after=BUSY_RETRY_AFTER)
 
     def _keep(self, number: int, made: Made) -> _Puzzle:
         """Puzzle ``number`` as a worker made it, rebuilt here and kept."""
@@ -290,7 +331,8 @@ def router(puzzles: Puzzles, made: FailureThrottle | None = None) -> APIRouter:
         square, lower case a blank), the rack of the player to move, the scores, the bag and the
         tiles unseen (in the bag or on the other rack), the lexicon and the notation of moves.
         The same number is always the same position. One address may have a few puzzles made
-        at once, then one every 2 seconds (429 ``too_many_puzzles``); one made before is free."""
+        at once, then one every 2 seconds (429 ``too_many_puzzles``); one made before is free.
+        While other puzzles are being made: 503 ``puzzles_busy``, try again after ``Retry-After``."""
         return puzzles.position(number, before_work(request))
 
     @api.post("/api/puzzles/{number}/answer", tags=["puzzles"], responses=errors(429, 501, 503))

@@ -22,6 +22,7 @@ const qiza = {
       const error = new Error(message);
       error.status = response.status;
       error.code = data && data.error ? data.error.code : "";
+      error.retryAfter = Number(response.headers.get("Retry-After")) || 0;  // seconds (0: not said)
       throw error;
     }
     return data;

@@ -177,12 +177,24 @@ async function load(n, push) {
   setBusy(true);
   // just after a server's first start the move generator compiles: puzzles are made without it
   // meanwhile (in the server's own process), more slowly
-  const slow = setTimeout(() => {
+  let slow = setTimeout(() => {
     if (asked === loads) say(`Still making puzzle ${n}: just after the server's first start, the computer is slower for a few minutes.`);
   }, SLOW_LOAD_MS);
   try {
-    const position = await qiza.api("GET", `/api/puzzles/${n}`);
-    if (asked !== loads) return;  // another puzzle was asked for meanwhile
+    let position = null;
+    while (position === null) {
+      try {
+        position = await qiza.api("GET", `/api/puzzles/${n}`);
+      } catch (error) {
+        // the server is making other puzzles (many asked for at once): it says when to ask again
+        if (error.code !== "puzzles_busy" || asked !== loads) throw error;
+        clearTimeout(slow);
+        const seconds = error.retryAfter || 3;
+        say(`The server is busy making other puzzles: puzzle ${n} is asked for again in ${plural(seconds, "second")}.`);
+        await new Promise(resolve => { slow = setTimeout(resolve, seconds * 1000); });
+      }
+      if (asked !== loads) return;  // another puzzle was asked for meanwhile
+    }
     position.board = position.board.map(row => tileLabels(row));
     store.game = position;
     store.me = {seat: position.to_move};  // the board takes the letters typed on it
