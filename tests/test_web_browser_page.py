@@ -284,7 +284,7 @@ def test_typing_direction_events_title_and_sound(server: ServerThread, browser: 
     ann = open_page(browser, f"{game}#seat=0&token={created['tokens']['0']}", errors, init=TONES)
     bob = open_page(browser, f"{game}#seat=1&token={created['tokens']['1']}", errors, size=(390, 844), init=TONES)
     sync_api.expect(ann.locator("#turn")).to_have_text("Your turn.")
-    assert ann.title() == "Your turn — qiza" and bob.title() == "Ann's turn — qiza"
+    assert ann.title() == "Your turn — qiza" and bob.title() == "\u2068Ann\u2069's turn — qiza"
     assert not bob.locator("#sound").is_checked()  # off unless asked for
     bob.check("#sound")
 
@@ -315,7 +315,7 @@ def test_typing_direction_events_title_and_sound(server: ServerThread, browser: 
     assert bob.title() == "Your turn — qiza"
     sync_api.expect(bob.locator("#message")).to_be_empty()
     # Ann's page learns of her move by its own answer or push, which may come after Bob's
-    sync_api.expect(ann).to_have_title("Bob's turn — qiza")
+    sync_api.expect(ann).to_have_title("\u2068Bob\u2069's turn — qiza")
     sync_api.expect(ann.locator("#board .arrow")).to_have_count(0)
     sync_api.expect(ann.locator("#preview")).to_have_text("")
     wait_until(lambda: bob.evaluate("window.__tones") == 1)

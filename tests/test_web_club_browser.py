@@ -435,7 +435,8 @@ def test_names_in_sentences_are_laid_out_apart_from_the_words_and_numbers_beside
     """A name in a right-to-left script written into a longer text took the numbers beside it into
     its own direction: the clock "אבג: 1:00" read "1:00 :אבג". Each name in the turn line, the
     events, the clocks and the lobby's list is now in an element laid out apart (a <bdi>, or the
-    name's own element), and the text keeps its words (the tests read it as before)."""
+    name's own element), and the text keeps its words (the tests read it as before); in the tab
+    title and the score sheet's tooltips it is between isolate marks."""
     errors: list[str] = []
     hebrew = "\u05d0\u05d1\u05d2"
     with Server(f"sqlite:///{tmp_path / 'club.sqlite3'}", FakeTime()) as server:
@@ -464,6 +465,11 @@ def test_names_in_sentences_are_laid_out_apart_from_the_words_and_numbers_beside
             && ['isolate', 'plaintext'].includes(getComputedStyle(e).unicodeBidi))"""
         for where in (page.locator("#turn"), page.locator("#events li").last, clock):
             assert where.evaluate(isolated, hebrew), where
+        # no element goes in the tab title or a tooltip: the name keeps its isolate marks there
+        # (the title read "אבג's turn — qiza", which a right-to-left tab strip reordered)
+        assert page.title() == f"\u2068{hebrew}\u2069's turn — qiza"
+        tips = page.eval_on_selector_all("#sheet tbody tr[title]", "rows => rows.map(row => row.title)")
+        assert f"\u2068{hebrew}\u2069 passed." in tips, tips
         page.goto(server.url + "/")
         line = page.locator("#games li").first
         sync_api.expect(line).to_contain_text(f"{hebrew} (guest), Bob (guest)")

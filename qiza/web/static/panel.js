@@ -2,7 +2,7 @@
    rack and the controls, the recent events, the tile tracker, the score sheet and the game over box. */
 import {setText, store, tileLabels} from "./state.js";
 import {tileElement, tileValue, usedIndexes} from "./board.js";
-import {endText, eventText, isGuest, named, plainText, playerLabel, plural, possessive, sheetMove, winnerText}
+import {endText, eventText, isGuest, named, playerLabel, plural, possessive, sheetMove, winnerText}
   from "./words.js";
 
 const $ = id => document.getElementById(id);
@@ -39,7 +39,9 @@ export function turnText() {
 
 export function renderScoreboard() {
   const game = store.game;
-  document.title = plainText(`${turnText()} — qiza`);
+  // the name keeps its isolate marks: the tab strip lays the title out by Unicode's rules too,
+  // and a right-to-left name took the words beside it into its direction ("s turn — qiza'אבג")
+  document.title = `${turnText()} — qiza`;
   // a new turn is said again even in the same words ("Your turn." when the computer's reply to
   // one's own move came before the answer to it): the status region's text is then set anew
   const turn = $("turn");
@@ -242,7 +244,7 @@ export function renderSheet() {
       td.textContent = v;
       tr.appendChild(td);
     }
-    tr.title = plainText(eventText(r, game.players));
+    tr.title = eventText(r, game.players);  // a tooltip is laid out as the title is: the marks stay
     body.appendChild(tr);
   });
 }

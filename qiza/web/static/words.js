@@ -5,9 +5,10 @@ export function plural(n, one, many) { return `${n} ${n === 1 || n === -1 ? one 
 /** A player's name put in a longer text, marked (by Unicode's first strong isolate and pop
     directional isolate) so that setText (state.js) shows it in an element of its own, a <bdi>:
     laid out apart from the words and numbers around it, in its own direction (a name in a
-    right-to-left script ending in digits beside a number read "0 :123 אבג points"). The marks
-    never reach the page: plainText takes them out of a text no element can go in (a title, a
-    tooltip). Names never hold them (the server drops format characters from names). */
+    right-to-left script ending in digits beside a number read "0 :123 אבג points"). In a text
+    no element can go in (the tab title, a tooltip) the marks stay and isolate the name there;
+    in the page setText replaces them by the <bdi>. Names never hold them (the server drops
+    format characters from names). */
 export function named(name) { return `\u2068${name}\u2069`; }
 
 /** ``text`` without the marks of named(). */
