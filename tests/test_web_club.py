@@ -1544,6 +1544,34 @@ def test_a_game_left_alone_can_be_claimed_after_a_reminder(club: Club) -> None:
     assert {"a": ann, "b": bob}[mover].post(f"/api/games/{game_id}/claim", json=own).status_code == 409
 
 
+def test_the_view_says_when_a_reminder_and_a_claim_can_be_sent(club: Club) -> None:
+    """The game page showed Remind as soon as the other player was to move (the server refused
+    it for a day) and Claim with the reminder: the view now says from when a reminder may be
+    sent (``remind_at``, the reminder's ``claim_at`` for a claim), and gives the reminder only
+    while it stands (a reminder sent before the player last moved made the page say they were
+    reminded, and offer Claim, when their turn came again)."""
+    host = club.browser()
+    created = post(host, "/api/games", {"seats": [{"name": "Ann"}, {"name": "Bob"}], "claim_all": True,
+                                        "options": {"first_player": "fixed"}}, 201)
+    game_id, tokens = created["id"], created["tokens"]
+    start = club.time()
+    state = host.get(f"/api/games/{game_id}").json()
+    assert (state["remind_at"], state["reminder"]) == (start + 60, None)
+    club.time.advance(61)
+    assert host.get(f"/api/games/{game_id}").json()["remind_at"] == start + 60  # the same game reads the same
+    state = post(host, f"/api/games/{game_id}/remind", {"seat": 1, "token": tokens["1"]})
+    assert state["reminder"]["seat"] == 0 and state["reminder"]["claim_at"] == start + 61 + 120
+    club.time.advance(20)
+    for seat, version in ((0, state["version"]), (1, state["version"] + 1)):  # Ann, then Bob, pass
+        post(host, f"/api/games/{game_id}/actions", {"seat": seat, "token": tokens[str(seat)], "version": version,
+                                                     "kind": "pass"})
+    state = host.get(f"/api/games/{game_id}").json()
+    assert state["to_move"] == 0 and (state["remind_at"], state["reminder"]) == (start + 81 + 60, None)
+    timed = post(host, "/api/games", {"seats": [{"name": "Ann"}, {"name": "Bob"}], "claim_all": True,
+                                      "time_control": {"minutes": 5}}, 201)
+    assert host.get(f"/api/games/{timed['id']}").json()["remind_at"] is None  # the clock decides
+
+
 def _game_of_three(club: Club, **options: Any) -> tuple[Any, str, dict[str, str], int]:
     """A game of Ann, Bob and Cy, every seat held by one browser (``options``: more of the new
     game's fields): the browser, the game's id, the seats' tokens and the seat to move."""

@@ -39,14 +39,15 @@ class FakeTime:
 
 
 class Server:
-    def __init__(self, database_url: str, now: FakeTime) -> None:
+    def __init__(self, database_url: str, now: FakeTime, **options: Any) -> None:
         from argon2 import PasswordHasher
 
         from qiza.web.app import create_app
 
         self.port = free_port()
         app = create_app(database_url, computer_processes=0, now=now, clock_sweep=0,
-                         password_hasher=PasswordHasher(time_cost=1, memory_cost=8192, parallelism=1), sign_ups=20)
+                         password_hasher=PasswordHasher(time_cost=1, memory_cost=8192, parallelism=1), sign_ups=20,
+                         **options)
         self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning"))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.url = f"http://127.0.0.1:{self.port}"
@@ -474,4 +475,68 @@ def test_names_in_sentences_are_laid_out_apart_from_the_words_and_numbers_beside
         line = page.locator("#games li").first
         sync_api.expect(line).to_contain_text(f"{hebrew} (guest), Bob (guest)")
         assert line.evaluate(isolated, hebrew)
+    assert errors == []
+
+
+def test_abort_remind_and_claim_show_only_when_they_can_work(tmp_path: Path, browser: Any) -> None:
+    """In a game of guests (no accounts) Remind showed as soon as the other player was to move,
+    and the server refused it ("last moved 0 seconds ago; a reminder can be sent after 86400
+    seconds"), and again once sent; Claim showed with the reminder, long before it could work;
+    a game whose other seat nobody took said "Abort (both must agree)", though the server aborts
+    it at once. Now each shows when it can work, and comes without a reload when its time does."""
+    errors: list[str] = []
+    clock = FakeTime()
+    with Server(f"sqlite:///{tmp_path / 'club.sqlite3'}", clock, remind_after=60, claim_after=3) as server:
+        def game(body: dict[str, Any]) -> dict[str, Any]:
+            made = urllib.request.Request(server.url + "/api/games", method="POST", data=json.dumps(body).encode(),
+                                          headers={"Content-Type": "application/json"})
+            with urllib.request.urlopen(made, timeout=30) as answer:
+                return dict(json.loads(answer.read()))
+
+        def seat_page(created: dict[str, Any], seat: int) -> Any:
+            page = browser.new_context(viewport={"width": 1100, "height": 1000}).new_page()
+            watch(page, errors, f"seat {seat}")
+            page.set_default_timeout(20000)
+            page.goto(f"{server.url}{created['url']}#seat={seat}&token={created['tokens'][str(seat)]}")
+            page.wait_for_selector(".rack-tile")
+            return page
+
+        # the server's time is the page's less 50 s: Ann may be reminded 10 s after her turn begins
+        clock.t = time.time() - 50
+        guests = game({"seats": [{"name": "Ann"}, {"name": "Bob"}], "claim_all": True,
+                       "options": {"first_player": "fixed"}})
+        ann, bob = seat_page(guests, 0), seat_page(guests, 1)
+        sync_api.expect(bob.locator("#turn")).to_have_text("Ann's turn.")
+        for page in (ann, bob):
+            sync_api.expect(page.locator("#abort")).to_have_text("Abort (both must agree)")
+            assert page.locator("#remind").is_hidden() and page.locator("#claim").is_hidden()
+        sync_api.expect(bob.locator("#remind")).to_be_visible(timeout=20_000)  # when its time comes, no reload
+        assert ann.locator("#remind").is_hidden()  # her own turn
+        clock.t = time.time()  # the server's time as the page's now: Ann may be reminded, then claimed in 3 s
+        bob.click("#remind")
+        sync_api.expect(bob.locator("#club-status")).to_contain_text("Ann was reminded")
+        assert bob.locator("#remind").is_hidden() and bob.locator("#claim").is_hidden()  # sent; claimed later
+        sync_api.expect(ann.locator("#club-status")).to_contain_text("You were reminded to play")
+        assert ann.locator("#remind").is_hidden() and ann.locator("#claim").is_hidden()
+        sync_api.expect(bob.locator("#claim")).to_be_visible(timeout=10_000)
+        assert bob.locator("#remind").is_hidden() and ann.locator("#claim").is_hidden()
+        clock.t = time.time()
+        bob.click("#claim")
+        sync_api.expect(bob.locator("#summary-text")).to_contain_text("wins")
+
+        # the seat to move free: nobody to remind, and the server aborts at once (nobody to ask)
+        clock.t = time.time() - 1000  # idle long since
+        alone = game({"seats": [{"name": "Cy"}, {"name": "Di"}], "creator_seat": 1,
+                      "options": {"first_player": "fixed"}})
+        di = seat_page(alone, 1)
+        sync_api.expect(di.locator("#turn")).to_contain_text("seat 1")
+        sync_api.expect(di.locator("#abort")).to_have_text("Abort")
+        assert di.locator("#remind").is_hidden() and di.locator("#claim").is_hidden()
+        # against the computer: Abort alone, nobody to remind
+        computer = game({"seats": [{"name": "Ed"}, {"kind": "computer"}], "creator_seat": 0})  # long idle too
+        ed = seat_page(computer, 0)
+        sync_api.expect(ed.locator("#abort")).to_have_text("Abort")
+        assert ed.locator("#remind").is_hidden() and ed.locator("#claim").is_hidden()
+        di.click("#abort")
+        sync_api.expect(di.locator("#club-status")).to_contain_text("This game was aborted")
     assert errors == []

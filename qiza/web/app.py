@@ -122,7 +122,8 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
     are when the request came over TLS or with ``X-Forwarded-Proto: https``)."""
     store = Store(database_url or default_database_url())
     service = GameService(store, computer_workers=computer_workers, computer_delay=computer_delay,
-                          computer_processes=computer_processes, seeds=seeds, lexicons=Catalogue(lexicons), now=now)
+                          computer_processes=computer_processes, seeds=seeds, lexicons=Catalogue(lexicons), now=now,
+                          remind_after=remind_after)
     hub = Hub(service)
     throttle = StoredThrottle(store, "guesses", clock=now)  # every process on the database counts together
     work = FailureThrottle(heavy_work, HEAVY_WORK_PER_SECOND)

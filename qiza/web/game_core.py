@@ -42,6 +42,7 @@ from qiza.web.computer import (
 from qiza.web.db import Duplicate, GameRow, Store
 from qiza.web.errors import DATABASE_RETRY_AFTER, ApiError
 from qiza.web.lexicons import Catalogue, load_source
+from qiza.web.views import game_state
 
 log = logging.getLogger("qiza.web")
 T = TypeVar("T")
@@ -94,10 +95,14 @@ class GameCore:
 
     def __init__(self, store: Store, *, computer_workers: int = 2, computer_delay: float = 0.0,
                  computer_processes: int | None = None, seeds: Callable[[], int] | None = None,
-                 lexicons: Catalogue | None = None, now: Callable[[], float] = time.time) -> None:
+                 lexicons: Catalogue | None = None, now: Callable[[], float] = time.time,
+                 remind_after: float | None = None) -> None:
         self.store = store
         #: the time source of clocks and reminders (seconds; tests pass a fake one)
         self.now = now
+        #: seconds without a move before the player to move may be reminded (the views say when;
+        #: :mod:`qiza.web.leaving` decides), ``None``: not said
+        self.remind_after = remind_after
         #: what else must happen when a game ends (ratings), in the game's own transaction:
         #: each is called with (row, game) and returns writes for :meth:`Store.swap`
         self.on_end: list[Callable[[GameRow, Game], list[Callable[[Any], None]]]] = []
@@ -250,6 +255,10 @@ class GameCore:
             evicted, _ = self._cache.popitem(last=False)
             self._forget(evicted)
         return cached
+
+    def view(self, row: GameRow, game: Game, seat: int | None, order: str | None = None) -> dict[str, Any]:
+        """What ``seat`` (``None``: a spectator) may see of a game now (:func:`~qiza.web.views.game_state`)."""
+        return game_state(row, game, seat, order, now=self.now(), remind_after=self.remind_after)
 
     def _commit(self, row: GameRow, cached: _Cached, request_id: str | None = None, *, moved: bool = True,
                 writes: Sequence[Callable[[Any], None]] = ()) -> int:

@@ -26,7 +26,7 @@ from qiza.text import plural
 from qiza.web.db import GameRow
 from qiza.web.errors import ApiError, errors
 from qiza.web.seeks import GameIdPath
-from qiza.web.service import PERSON, GameService, game_state
+from qiza.web.service import PERSON, GameService
 from qiza.web.throttle import FailureThrottle, address
 from qiza.web.views import ABORT_WAIT, abort_asks
 
@@ -67,7 +67,7 @@ class Leaving:
             fn(row, game)
 
         _, row, game = self.games.change(game_id, checked, moved=moved)
-        return game_state(row, game, body.seat, now=self.games.now())
+        return self.games.view(row, game, body.seat)
 
     def abort(self, request: Request, game_id: str, body: SeatIn) -> dict[str, Any]:
         """Ask to abort (before the second turn); the game is aborted when every person asked

@@ -18,7 +18,7 @@ from qiza.web.computer import (
 from qiza.web.db import GameRow
 from qiza.web.errors import ApiError
 from qiza.web.game_core import COMPUTER, PERSON, GameCore, hash_token
-from qiza.web.views import game_state, unique_name
+from qiza.web.views import unique_name
 
 
 def _keystream(nonce: str, key: str) -> bytes:
@@ -268,5 +268,5 @@ class SeatsMixin(GameCore):
             game.players[target] = unique_name(clean_name(name) or f"Computer ({chosen})",
                                                game.players[:target] + game.players[target + 1:])
             self._commit(row, cached, moved=False)
-            return game_state(row, game, seat, self.store.rack_order(game_id, seat), now=self.now())
+            return self.view(row, game, seat, self.store.rack_order(game_id, seat))
 

@@ -283,7 +283,7 @@ class GameService(SeatsMixin, ClocksMixin, ComputerSeatsMixin):
         order = self.store.rack_order(game_id, seat) if seat is not None else None
         with self._lock(game_id):
             cached = self._game(row)
-            return game_state(row, cached.game, seat, order, now=self.now())
+            return self.view(row, cached.game, seat, order)
 
     def pushed_state(self, game_id: str, seat: int | None, version: int) -> dict[str, Any]:
         """A seat's view for a live update about ``version`` (from memory when this process
@@ -292,7 +292,7 @@ class GameService(SeatsMixin, ClocksMixin, ComputerSeatsMixin):
         with self._lock(game_id):
             cached = self._cache.get(game_id)
             if cached is not None and cached.row is not None and cached.version >= version:
-                return game_state(cached.row, cached.game, seat, order, now=self.now())
+                return self.view(cached.row, cached.game, seat, order)
         return self.state(game_id, seat, None, check=False)
 
     def version(self, game_id: str) -> int:
@@ -426,7 +426,7 @@ class GameService(SeatsMixin, ClocksMixin, ComputerSeatsMixin):
                                f"{ordered_rack(game, seat, self.store.rack_order(game_id, seat))}")
             text = tile_set.text(tiles)
             self.store.set_rack_order(game_id, seat, text)
-            return game_state(row, game, seat, text, now=self.now())
+            return self.view(row, game, seat, text)
 
     def act(self, game_id: str, seat: int, token: str, version: int, action: Action,
             request_id: str | None = None) -> dict[str, Any]:
@@ -462,7 +462,7 @@ class GameService(SeatsMixin, ClocksMixin, ComputerSeatsMixin):
                                f"not seat {seat}'s")
             record = self._apply(game, seat, action)
             self._commit(row, cached, request_id)
-            state = game_state(row, game, seat, self.store.rack_order(game_id, seat), now=self.now())
+            state = self.view(row, game, seat, self.store.rack_order(game_id, seat))
             state["record"] = record_json(visible_record(record, seat, over=game.over))
             return state
 

@@ -106,9 +106,10 @@ def rules_json(rules: Rules) -> dict[str, Any]:
 
 
 def game_state(row: GameRow, game: Game, seat: int | None, order: str | None = None,
-               now: float | None = None) -> dict[str, Any]:
+               now: float | None = None, remind_after: float | None = None) -> dict[str, Any]:
     """What the player in ``seat`` (``None``: a spectator) may see, as JSON data; ``order``:
-    the order the player put their rack in (see :func:`ordered_rack`)."""
+    the order the player put their rack in (see :func:`ordered_rack`); ``remind_after``: the
+    seconds without a move before the player to move may be reminded (``remind_at``)."""
     view = game.view(seat)  # the one place that decides what a seat (or a spectator) may see
     history = [record_json(r) for r in view.history]
     rack = ordered_rack(game, seat, order) if seat is not None else ""
@@ -148,9 +149,24 @@ def game_state(row: GameRow, game: Game, seat: int | None, order: str | None = N
         "rating_changes": row.settings.get("rating_changes"),
         "not_rated": row.settings.get("not_rated"),
         "rematch": rematch_offer(row.settings, now),
-        "reminder": row.settings.get("reminder"),
+        **reminding(row, game, remind_after),
         "accounts": [bool(entry.get("user_id")) for entry in row.seats],
     }
+
+
+def reminding(row: GameRow, game: Game, remind_after: float | None) -> dict[str, Any]:
+    """A game's reminder as it stands: ``reminder``, the one sent to the player to move since
+    their last move, with ``claim_at``, when the game may be claimed from them (``None``: none;
+    one sent before they last moved is past); ``remind_at``, when one may be sent (the server's
+    time in seconds, as ``claim_at``; ``None``: never, a game over or with a clock, or the
+    server's wait not known). Times, not waits, so that the same game reads the same."""
+    sent = row.settings.get("reminder")
+    live = not game.over and not row.settings.get("aborted")
+    current = sent if live and sent and sent["seat"] == game.to_move and sent["moved"] == row.moved else None
+    remind_at = None
+    if live and remind_after is not None and not row.settings.get("clock"):
+        remind_at = float(row.settings.get("moved_at", 0)) + remind_after
+    return {"reminder": current, "remind_at": remind_at}
 
 
 def rematch_offer(settings: dict[str, Any], now: float | None) -> dict[str, Any] | None:

@@ -1,7 +1,7 @@
 /* The game page's club parts: the seat an account holds, the clocks (the server's; the page
    only counts down between updates), chat, and abort / remind / claim / rematch. Text written
    by people is put in the page as text, never as HTML. */
-import {setText, store} from "./state.js";
+import {render, setText, store} from "./state.js";
 import {isGuest, named} from "./words.js";
 
 const $ = id => document.getElementById(id);
@@ -14,6 +14,7 @@ const CHANNELS = ["players", "spectators"];
 let chatAfter = {players: 0, spectators: 0};
 let chatTimer = null;
 let askTimer = null;      // a refresh while an ask that lapses (abort, rematch) is shown
+let dueTimer = null;      // a drawing when Remind or Claim comes due (nothing is pushed then)
 const LOW_TIME = 30_000;
 const ASK_REFRESH = 60_000;
 
@@ -82,19 +83,33 @@ function renderActions() {
   const me = store.me;
   const turns = game.history.filter(r => ["place", "exchange", "pass", "lost-turn", "failed-challenge"].includes(r.kind)).length;
   const status = [];
-  $("abort").hidden = !me || game.over || game.aborted || turns >= 2 || game.abort_asked.includes(me.seat);
-  const people = game.players.filter(p => p.kind === "person").length;  // the computers agree at once
+  const inGame = !!me && !game.players[me.seat].out;  // a player out of a game of three is refused these
+  $("abort").hidden = !inGame || game.over || game.aborted || turns >= 2 || game.abort_asked.includes(me.seat);
+  // who must agree, as the server counts them: the people seated and still in (computers agree at
+  // once, and a seat nobody took has nobody to ask)
+  const people = game.players.filter(p => p.kind === "person" && p.joined && !p.out).length;
   $("abort").textContent = people <= 1 ? "Abort" : people === 2 ? "Abort (both must agree)" : "Abort (every player must agree)";
   if (game.aborted) status.push("This game was aborted by its players: no result, no rating.");
   else if (game.abort_asked.length && !game.over) {
-    status.push(`Asked to abort: ${game.abort_asked.map(s => game.players[s].name).join(", ")}.`);
+    status.push(`Asked to abort: ${game.abort_asked.map(s => named(game.players[s].name)).join(", ")}.`);
   }
-  const reminder = game.reminder;
-  const idle = !game.over && !game.aborted && !game.clock && me && game.to_move !== me.seat
-    && game.players[game.to_move].kind === "person" && game.players[game.to_move].joined;
-  $("remind").hidden = !idle;
-  $("claim").hidden = !(idle && reminder && reminder.seat === game.to_move);
-  if (reminder && !game.over && reminder.seat === game.to_move) {
+  // Remind and Claim show when they can work: a person who took the seat to move, idle for the
+  // server's wait (remind_at), not reminded yet; then claimed from the reminder's claim_at (times of
+  // the server, read on this device's clock: one that is wrong shows them early or late, and the
+  // server says why it refuses)
+  const reminder = game.reminder;  // the one sent since the player to move last moved, if any
+  const waitingFor = game.players[game.to_move];
+  const idle = !game.over && !game.aborted && game.remind_at !== null && inGame && game.to_move !== me.seat
+    && waitingFor.kind === "person" && waitingFor.joined && !waitingFor.out;
+  const now = Date.now() / 1000;
+  const remindIn = idle && !reminder ? Math.max(0, game.remind_at - now) : null;
+  const claimIn = idle && reminder ? Math.max(0, reminder.claim_at - now) : null;
+  $("remind").hidden = remindIn === null || remindIn > 0;
+  $("claim").hidden = claimIn === null || claimIn > 0;
+  clearTimeout(dueTimer);
+  const due = remindIn || claimIn;
+  if (due) dueTimer = setTimeout(render, Math.min(due * 1000 + 50, 2 ** 31 - 1));
+  if (reminder && !game.over) {
     const when = new Date(reminder.claim_at * 1000).toLocaleString();
     status.push(me && me.seat === reminder.seat ? `You were reminded to play: the game can be claimed from ${when}.`
       : `${named(game.players[reminder.seat].name)} was reminded; the game can be claimed from ${when}.`);
