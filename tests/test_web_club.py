@@ -909,7 +909,44 @@ def test_a_game_from_a_seek_withdraws_its_players_other_seeks(club: Club) -> Non
     refused = cat.post(f"/api/seeks/{rapid['id']}/accept", headers=csrf(cat))  # no second game on Ann's clock
     assert refused.status_code == 409 and refused.json()["error"]["code"] == "seek_taken"
     assert cat.get("/api/seeks").json()["open"] == []  # Bob's seek is withdrawn too
-    assert post(ann, "/api/seeks", {}, 201)["status"] == "open"  # and a new one may be posted
+    # and no new one is posted while her game is on the clock (one game on the clock at a time)
+    refused = ann.post("/api/seeks", json={}, headers=csrf(ann))
+    assert refused.status_code == 409 and refused.json()["error"]["code"] == "in_another_game"
+    assert post(cat, "/api/seeks", {}, 201)["status"] == "open"
+
+
+def test_one_game_on_the_clock_at_a_time(club: Club) -> None:
+    """Accepting a seek, or posting one, while playing a game on the clock started a second game
+    whose clock ran while the player played the first. Refused now, naming the game (409
+    ``in_another_game``), as is accepting a seek whose player is in such a game (409
+    ``seeker_in_game``); games without a clock do not count, and the game once over does not."""
+    ann, bob, cy, di = (sign_up(club, name) for name in ("Ann", "Bob", "Cyd", "Dee"))
+    seek_and_accept(club, cy, di)  # Cyd and Dee play over days: they may seek meanwhile
+    cys = post(cy, "/api/seeks", {"preset": "classic", "time_control": {"minutes": 5}}, 201)
+    game_id, seats = seek_and_accept(club, ann, bob, time_control={"minutes": 5})
+    for client, answer in ((ann, ann.post("/api/seeks", json={"preset": "classic"}, headers=csrf(ann))),
+                           (bob, bob.post(f"/api/seeks/{cys['id']}/accept", headers=csrf(bob)))):
+        assert answer.status_code == 409, answer.text
+        error = answer.json()["error"]
+        assert error["code"] == "in_another_game" and "another game on the clock" in error["message"]
+        assert (error["game_id"], error["game_url"]) == (game_id, f"/game/{game_id}")
+        assert not [s for s in client.get("/api/seeks").json()["mine"] if s["status"] == "open"]  # nothing made
+    assert [s["id"] for s in cy.get("/api/seeks").json()["open"]] == [cys["id"]]  # still open
+    # a seek posted before its player's game on the clock began waits for that game's end
+    dis = post(di, "/api/seeks", {"preset": "classic"}, 201)
+    lobby = post(di, "/api/games", {"seats": [{"name": "Dee"}, {"name": "Guest"}], "creator_seat": 0,
+                                    "time_control": {"minutes": 5}}, 201)
+    answer = cy.post(f"/api/seeks/{dis['id']}/accept", headers=csrf(cy))
+    assert answer.status_code == 409 and answer.json()["error"]["code"] == "seeker_in_game", answer.text
+    # the game over, its players may play again
+    act(ann, game_id, seats["a"], "resign")
+    assert post(bob, f"/api/seeks/{cys['id']}/accept")["game_id"]
+    assert post(ann, f"/api/games/{game_id}/rematch")["asked"]  # Ann is free; Bob plays Cyd on the clock
+    answer = bob.post(f"/api/games/{game_id}/rematch", headers=csrf(bob))
+    assert answer.status_code == 409 and answer.json()["error"]["code"] == "in_another_game", answer.text
+    assert post(ann, "/api/seeks", {"preset": "classic"}, 201)["status"] == "open"
+    post(di, f"/api/games/{lobby['id']}/abort", {"seat": 0, "token": lobby["tokens"]["0"]})
+    assert post(ann, f"/api/seeks/{dis['id']}/accept")["game_id"]  # (Cyd plays Bob on the clock now)
 
 
 def test_a_game_from_a_seek_takes_its_players_out_of_the_seeks_they_joined(club: Club) -> None:

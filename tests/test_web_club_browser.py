@@ -540,3 +540,34 @@ def test_abort_remind_and_claim_show_only_when_they_can_work(tmp_path: Path, bro
         di.click("#abort")
         sync_api.expect(di.locator("#club-status")).to_contain_text("This game was aborted")
     assert errors == []
+
+
+def test_the_lobby_refuses_a_second_game_on_the_clock_with_a_link_to_the_first(tmp_path: Path, browser: Any) -> None:
+    """Posting or accepting a seek while playing a game on the clock started a second game whose
+    clock ran while the first was played; the lobby now says why it is refused and links the game."""
+    errors: list[str] = []
+    with Server(f"sqlite:///{tmp_path / 'club.sqlite3'}", FakeTime()) as server:
+        ann, bob = seek_game(browser, server.url, errors)  # 20 minutes a player
+        bob.wait_for_url(re.compile(r"/game/"))
+        game_path = "/game/" + ann.url.rsplit("/game/", 1)[1]
+        cat = sign_up(browser, server.url, "Cat", errors)
+        cat.click("#post-seek")
+        cat.wait_for_selector("#seek-message >> text=Seek posted")
+        bob.goto(server.url + "/")
+        bob.click("#seeks .accept-seek")  # Cat's
+        message = bob.locator("#seek-message")
+        sync_api.expect(message).to_have_text("You are playing another game on the clock: finish it (or abort it, "
+                                              "before its second turn) before you start one more. Go to your game "
+                                              "in progress.")
+        assert bob.get_attribute("#game-in-progress", "href") == game_path
+        assert bob.url == server.url + "/"
+        ann.goto(server.url + "/")
+        ann.click("#post-seek")
+        sync_api.expect(ann.locator("#seek-message")).to_contain_text("You are playing another game on the clock")
+        ann.click("#game-in-progress")
+        ann.wait_for_url(server.url + game_path)
+        ann.wait_for_selector(".rack-tile")
+        if os.environ.get("QIZA_SCREENSHOTS"):
+            Path(os.environ["QIZA_SCREENSHOTS"]).mkdir(parents=True, exist_ok=True)
+            bob.locator("#seeks-section").screenshot(path=str(Path(os.environ["QIZA_SCREENSHOTS"]) / "in-game.png"))
+    assert errors == []

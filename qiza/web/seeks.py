@@ -16,6 +16,13 @@ rated, against a player who left (and wins it on time). It is live again when th
 The players who joined a seek for 3 or 4 are watched the same way (their listings mark them
 seen in the seek's ``joined_seen``): one not seen for :data:`AWAY` seconds is dropped from it
 when another player accepts it, so the game never starts with them; they may join again.
+
+One game on the clock at a time, as Woogles has it: a player who holds a seat in a live game
+with a clock (not over, not aborted, still in it) can neither post a seek nor accept or join
+one, nor ask for a rematch (409 ``in_another_game``, naming that game and its page), since the
+new game's opponents would wait on them, and a timed one's clock run, while they play the
+first; and a seek whose player (or one who joined it) is in such a game cannot be accepted
+until it ends (409 ``seeker_in_game``). Games without a clock, played over days, do not count.
 """
 
 from __future__ import annotations
@@ -34,7 +41,7 @@ from qiza.game import Game
 from qiza.rules import PRESETS, ChallengeRule
 from qiza.web.accounts import Accounts, User
 from qiza.web.clocks import TimeControl
-from qiza.web.db import GameRow, seeks
+from qiza.web.db import GameRow, game_players, games, seeks
 from qiza.web.errors import ApiError, errors
 from qiza.web.ratings import Ratings, variant
 from qiza.web.service import PERSON, GameService, SeatSpec
@@ -85,9 +92,32 @@ class Seeks:
         self.ratings = ratings
         self.now = now
 
+    def on_the_clock(self, user_id: str) -> str | None:
+        """The id of a live game with a clock in which ``user_id``'s account holds a seat and is
+        still in (the newest), or None."""
+        query = (select(games.c.id, games.c.settings, game_players.c.seat)
+                 .join(game_players, game_players.c.game_id == games.c.id)
+                 .where(game_players.c.user_id == user_id, games.c.status == "active")
+                 .order_by(games.c.created_at.desc()))
+        with self.store.read() as connection:
+            rows = connection.execute(query).all()
+        for row in rows:
+            if json.loads(row.settings).get("clock") and self.games.peek(row.id)[1].in_game(row.seat):
+                return str(row.id)
+        return None
+
+    def _refuse_when_playing(self, user: User) -> None:
+        """409 ``in_another_game`` while ``user`` plays a game on the clock (:meth:`on_the_clock`)."""
+        game_id = self.on_the_clock(user.id)
+        if game_id is not None:
+            raise ApiError(409, "in_another_game", "you are playing another game on the clock: finish it (or abort "
+                           "it, before its second turn) before you start one more", game_id=game_id,
+                           game_url=f"/game/{game_id}")
+
     def post(self, user: User, body: SeekIn) -> dict[str, Any]:
         """A new seek (checked: a preset, lexicon and challenge rule the server has, that make a
-        game together: else it would be listed while nobody could start its game)."""
+        game together: else it would be listed while nobody could start its game); refused while
+        its player plays a game on the clock (409 ``in_another_game``)."""
         if body.preset not in PRESETS:
             raise ApiError(422, "bad_rules", f"unknown preset {body.preset!r} (known: {', '.join(PRESETS)})")
         self.games.lexicon_source(body.lexicon)
@@ -96,6 +126,7 @@ class Seeks:
         self.games.check_rules(body.preset, {"challenge": body.challenge} if body.challenge else None, body.lexicon)
         if body.min_rating is not None and body.max_rating is not None and body.min_rating > body.max_rating:
             raise ApiError(422, "bad_rating_range", "the lowest rating is above the highest")
+        self._refuse_when_playing(user)
         settings = body.model_dump()
         seek_id = secrets.token_urlsafe(9)
         with self.store.transaction() as connection:
@@ -180,11 +211,15 @@ class Seeks:
         seconds, are dropped first). 409 ``seek_taken`` if the seek filled up or was withdrawn first. The
         game's players' other open seeks are withdrawn when it starts, and they leave the seeks
         they joined (one game at a time: two seeks of one player accepted at once gave them two
-        games on the clock)."""
+        games on the clock). A player in a game on the clock may not accept (409
+        ``in_another_game``, naming it), nor the seek be accepted while its players are in one
+        (409 ``seeker_in_game``)."""
         with self.store.read() as connection:
             found = connection.execute(select(seeks).where(seeks.c.id == seek_id)).first()
         if found is None:
             raise ApiError(404, "no_such_seek", "there is no such seek")
+        if found.status != "open":  # (checked again below, in the transaction)
+            raise ApiError(409, "seek_taken", "this seek was taken or withdrawn")
         settings = json.loads(found.settings)
         control = TimeControl.from_json(settings["time_control"]) if settings.get("time_control") else None
         mine = self.ratings.rating(user.id, variant(settings["preset"], control, int(settings.get("players", 2)))).rating
@@ -192,6 +227,11 @@ class Seeks:
         if (low is not None and mine < low) or (high is not None and mine > high):
             raise ApiError(409, "outside_rating_range", f"this seek is for ratings {low or 0}-{high or '...'}; "
                            f"yours is {round(mine)}")
+        self._refuse_when_playing(user)
+        if any(self.on_the_clock(player) for player in [found.user_id, *settings.get("joined", [])]
+               if player != user.id):
+            raise ApiError(409, "seeker_in_game", "a player of this seek is playing another game on the clock just "
+                           "now: it can be accepted when that game ends")
         with self.store.transaction() as connection:  # one accepting at a time (SQLite: IMMEDIATE)
             for key in sorted({found.user_id, user.id}):  # PostgreSQL: and each player's seeks at a time
                 self.store.serialize(connection, f"seeks of {key}")
@@ -298,7 +338,9 @@ class Seeks:
         player has asked within :data:`REMATCH_WAIT` seconds of each other (its id is in the old
         game's ``rematch`` from then on). If the old game
         cannot record it (another server process changed that game at the same moment), the game
-        just made is aborted: else it would run, rated and on the clock, with nobody told of it."""
+        just made is aborted: else it would run, rated and on the clock, with nobody told of it.
+        Refused while the player plays another game on the clock (409 ``in_another_game``)."""
+        self._refuse_when_playing(user)  # a rematch is one more game, on the clock if the last was
         made: list[str] = []
 
         def ask(row: GameRow, game: Game) -> dict[str, Any]:

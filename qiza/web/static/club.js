@@ -33,6 +33,19 @@
     return user;
   }
 
+  /** A refusal in the seeks' message line; playing a game on the clock already, with a link to it. */
+  function refused(error) {
+    const where = $("seek-message");
+    const url = error.detail && error.detail.game_url;
+    if (error.code !== "in_another_game" || !url) { where.textContent = error.message; return; }
+    const link = document.createElement("a");
+    link.id = "game-in-progress";
+    link.href = url;
+    link.textContent = "your game in progress";
+    where.replaceChildren("You are playing another game on the clock: finish it (or abort it, before its second "
+      + "turn) before you start one more. Go to ", link, ".");
+  }
+
   function openGame(gameId) {
     location.href = "/game/" + encodeURIComponent(gameId);
   }
@@ -86,7 +99,7 @@
               loadSeeks();
             }
           }
-          catch (error) { $("seek-message").textContent = error.message; loadSeeks(); }
+          catch (error) { refused(error); loadSeeks(); }
         });
       }
       act.appendChild(button);
@@ -112,7 +125,7 @@
       $("seek-message").textContent = "Seek posted: the game opens here when someone accepts it.";
       loadSeeks();
     } catch (error) {
-      $("seek-message").textContent = error.message;
+      refused(error);
     }
   }
 

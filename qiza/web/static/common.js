@@ -23,6 +23,7 @@ const qiza = {
       error.status = response.status;
       error.code = data && data.error ? data.error.code : "";
       error.retryAfter = Number(response.headers.get("Retry-After")) || 0;  // seconds (0: not said)
+      error.detail = data && data.error ? data.error : {};  // the refusal's other fields (e.g. game_url)
       throw error;
     }
     return data;
