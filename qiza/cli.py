@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -51,6 +52,26 @@ def note_lexicon_load(name: str | None) -> None:
     note = reading_note(name) if name else None
     if note:
         print(note, file=sys.stderr, flush=True)
+
+
+def process_count(text: str) -> int:
+    """The argparse type of an option giving a number of worker processes (``-j``): 0 (every core,
+    or as the option says), or a count, at most the machine's cores. A larger count is lowered to the cores with a
+    note on standard error (the work is computation: more processes than cores only share them,
+    each with its own copy of the lexicon and the players); a negative one, or not a whole
+    number, is refused (:class:`argparse.ArgumentTypeError`)."""
+    try:
+        count = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a number of processes is a whole number, not {text!r}") from None
+    if count < 0:
+        raise argparse.ArgumentTypeError(f"a number of processes is 0 or more, not {count}")
+    cores = os.cpu_count() or 1
+    if count > cores:
+        print(f"note: {count} processes asked for, more than the {cores} cores of this machine: {cores} are used",
+              file=sys.stderr, flush=True)
+        return cores
+    return count
 
 
 LOADING_NOTE = "Loading the move generator's compiled code..."

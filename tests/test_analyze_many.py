@@ -100,8 +100,10 @@ def test_the_command_analyses_a_folder(games: Path, capsys: pytest.CaptureFixtur
     assert [line.split()[0] for line in out[3:6]] == ["later.gcg", "game0.gcg", "game1.gcg"]  # in file order
     assert "3 of 3 games analysed" in out
     assert next(line for line in out if line.startswith("Ann")).split()[1] == "3"  # three games
-    assert main(["analyze", str(games), "--jobs", "-1"]) == 1
-    assert "--jobs must be 0 (all cores) or more" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:  # a usage error, as argparse's own
+        main(["analyze", str(games), "--jobs", "-1"])
+    assert stop.value.code == 2
+    assert "argument -j/--jobs: a number of processes is 0 or more, not -1" in capsys.readouterr().err
 
 
 def test_self_play_and_analysis_on_ray_match_the_process_pool(games: Path) -> None:
@@ -183,6 +185,11 @@ def test_one_record_says_ray_spreads_games_and_gives_jobs_to_its_simulation(
     for jobs in ("1", "0"):  # 0: every core, as for several games
         assert main(["analyze", record, "-j", jobs]) == 0
     assert given == [1, None]
+    capsys.readouterr()
+    monkeypatch.setattr("qiza.cli.os.cpu_count", lambda: 2)
+    assert main(["analyze", record, "-j", "500"]) == 0  # started 500 simulation processes
+    assert given[-1] == 2
+    assert "note: 500 processes asked for, more than the 2 cores of this machine: 2 are used" in capsys.readouterr().err
 
 
 def test_the_report_shows_control_characters_of_file_names_as_symbols() -> None:

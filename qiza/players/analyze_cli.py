@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from qiza.cli import process_count
 from qiza.errors import QizaError
 from qiza.game import Game, PlayerView
 from qiza.gcg import GameRecord
@@ -478,9 +479,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "players), sim elsewhere")
     parser.add_argument("--iterations", type=int, default=200,
                         help="sim: continuations simulated per move (default 200)")
-    parser.add_argument("-j", "--jobs", type=int, default=None,
-                        help="worker processes (default: all cores): several games, a game each; one game, "
-                             "the simulation's (--engine sim or auto)")
+    parser.add_argument("-j", "--jobs", type=process_count, default=None,
+                        help="worker processes (default and 0: all cores; at most the cores): several games, a "
+                             "game each; one game, the simulation's (--engine sim or auto)")
     parser.add_argument("--ray", metavar="ADDRESS", default=None,
                         help="several games: analyse them on a Ray cluster (auto, ray://HOST:10001, or local; "
                              "needs qiza[train]); one game is analysed on this machine")
@@ -493,8 +494,6 @@ def run(args: argparse.Namespace) -> int:
     prepare_move_generator()
     if args.iterations < 1:
         raise QizaError("--iterations must be at least 1")
-    if args.jobs is not None and args.jobs < 0:
-        raise QizaError(f"--jobs must be 0 (all cores) or more, not {args.jobs}")
     if len(args.record) > 1 or os.path.isdir(args.record[0]):
         return _run_many(args)
     args.record = args.record[0]

@@ -26,6 +26,7 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
+from qiza.cli import process_count
 from qiza.errors import QizaError
 from qiza.game import Game, Kind
 from qiza.lexicon import Lexicon, load_lexicon
@@ -302,7 +303,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-n", "--games", type=int, default=100, help="number of games (default 100)")
     parser.add_argument("--lexicon", default="twl06", help="twl06 (default), sowpods, enable or a word-list file")
     parser.add_argument("--rules", default="classic", help="rule preset (classic, 8-tile, 9-tile, ...)")
-    parser.add_argument("-j", "--jobs", type=int, default=None, help="worker processes (default: all cores)")
+    parser.add_argument("-j", "--jobs", type=process_count, default=None,
+                        help="worker processes (default and 0: all cores; at most the cores)")
     parser.add_argument("--ray", metavar="ADDRESS", default=None,
                         help="play on a Ray cluster instead: auto, ray://HOST:10001, or local (needs qiza[train])")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0): a run repeats exactly, "
@@ -344,8 +346,6 @@ def run(args: argparse.Namespace) -> int:
         raise QizaError("--both-seats needs two players")
     if args.games < 1:
         raise QizaError(f"--games must be at least 1, not {args.games}")
-    if args.jobs is not None and args.jobs < 0:
-        raise QizaError(f"--jobs must be 0 (all cores) or more, not {args.jobs}")
     if args.time_limit is not None and not args.time_limit > 0:
         raise QizaError(f"--time-limit must be more than 0 seconds, not {args.time_limit}")
     if args.candidates is not None and args.candidates < 1:

@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from qiza.cli import process_count
 from qiza.errors import QizaError
 from qiza.lexicon import load_lexicon
 from qiza.players.cluster import connect_ray, ray_cpus, ray_machines, run_many
@@ -414,7 +415,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="lexicon (default twl06); a language lexicon (french-debian...) trains its tile set's leaves")
     parser.add_argument("--rules", default="classic",
                         help="rule preset of the games (classic, 8-tile, 9-tile: the rack size the leaves are for)")
-    parser.add_argument("-j", "--jobs", type=int, default=None, help="worker processes (default: all cores)")
+    parser.add_argument("-j", "--jobs", type=process_count, default=None,
+                        help="worker processes (default and 0: all cores; at most the cores)")
     parser.add_argument("--seed", type=int, default=1_000_000, help="seed of the first game")
     parser.add_argument("--from-shipped", action="store_true",
                         help="start from the shipped model (for the tile set and rack size), not the hand-made one")

@@ -29,6 +29,8 @@ from typing import Any
 
 import numpy as np
 
+from qiza.cli import process_count
+
 BAND = 7
 """Width of a band of unseen tiles (0-6, 7-13, ...)."""
 BANDS = 15
@@ -145,7 +147,7 @@ def generate(games: int, jobs: int, seed: int = 0) -> WinModel:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="learn the win-probability curves by self-play")
     parser.add_argument("--games", type=int, default=6000)
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--jobs", type=process_count, default=os.cpu_count() or 1)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("-o", "--output", default=str(Path(__file__).resolve().parents[1] / "data" / DATA_FILE))
     args = parser.parse_args(argv)

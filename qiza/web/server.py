@@ -7,6 +7,7 @@ import logging
 import socket
 from pathlib import Path
 
+from qiza.cli import process_count
 from qiza.web.throttle import HEAVY_WORK, NEW_GAMES
 
 
@@ -17,7 +18,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--database-url", default=None,
                         help="SQLAlchemy URL, e.g. postgresql://user@localhost/qiza "
                         "(default: a SQLite file in the user's data directory)")
-    parser.add_argument("--computer-workers", type=int, default=2, help="worker processes deciding the computer seats' moves (0: threads of the server process)")
+    parser.add_argument("--computer-workers", type=process_count, default=2,
+                        help="worker processes deciding the computer seats' moves (0: threads of the server process; "
+                        "at most the cores)")
     parser.add_argument("--computer-delay", type=float, default=1.5,
                         help="seconds a computer waits after a person's play, so others may challenge it")
     parser.add_argument("--lexicon", action="append", default=[], type=_lexicon_option, metavar="NAME=PATH",
