@@ -12,12 +12,14 @@ import numpy as np
 import pytest
 from conftest import game_gone_out
 
+from qiza import gcg
 from qiza.board import Board
 from qiza.errors import QizaError
 from qiza.game import Game, Kind, PlayerView, Record
 from qiza.lexicon import Lexicon, load_lexicon
 from qiza.move import Direction, Exchange, Pass, Place
 from qiza.players import ENGINES, LEVELS, ComputerPlayer, level_names, make_player
+from qiza.players.analyze_cli import analyze_record
 from qiza.players.endgame import solve
 from qiza.players.leaves import LeaveModel, default_model, leave_key
 from qiza.players.selfplay import format_table, play_game, run_games, summarize
@@ -606,16 +608,24 @@ def test_best_says_when_a_record_has_no_position_or_no_rack_to_rank(capsys: pyte
 
 def test_best_and_analyze_refuse_a_record_of_one_player(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """The replay reads a record with one #player line; qiza best then stopped with a Python
-    traceback (max() of the other players' scores), and qiza analyze too once it had a turn."""
+    traceback (max() of the other players' scores), and qiza analyze too once it had a turn; then
+    analyze said 'position not rebuilt' of every turn and exited 0: one error now, status 1."""
     from qiza.cli import main
 
-    for text in ("#player1 ann Ann\n", "#player1 ann Ann\n>ann: AEINRST 8D RETAINS +66 66\n"):
+    for text in ("#player1 ann Ann\n", "#player1 ann Ann\n>ann: AEINRST 8D RETAINS +66 66\n"
+                 ">ann: QUIZ?EA 9F QI +21 87\n"):
         record = tmp_path / "solo.gcg"
         record.write_text(text)
         assert main(["best", "-n", "1", str(record)]) == 1
         assert f"{record} has 1 player: a position to rank needs 2 to 4" in capsys.readouterr().err
-    assert main(["analyze", str(record)]) == 0
-    assert "(position not rebuilt: " in capsys.readouterr().out
+    assert main(["analyze", str(record)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == f"qiza analyze: {record} has 1 player: qiza analyses games of 2 to 4 players\n"
+    with pytest.raises(QizaError, match="has 1 player: qiza analyses games of 2 to 4 players"):
+        analyze_record(gcg.load(str(record)), "enable")  # the library's analysis (puzzles, the web) too
+    (tmp_path / "duo.gcg").write_text(ANALYSIS_RECORD)
+    assert main(["analyze", str(tmp_path)]) == 0  # of several, a line says why the solo game is not analysed
+    assert f"solo.gcg not analysed: {record} has 1 player: qiza analyses games" in capsys.readouterr().out
 
 
 def test_best_cli_on_a_game_record_without_a_lexicon(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -124,6 +124,14 @@ def record_player(record: GameRecord, player: str | None, source: str = "the rec
     return found
 
 
+def check_players(record: GameRecord, source: str = "the record") -> None:
+    """:class:`QizaError` when ``record`` is not of a game of 2 to 4 players (a solo game's
+    record: no position of it is one the engine can rank, as every turn said)."""
+    if len(record.players) < 2:  # GCG numbers its players 1 to 4: never more
+        raise QizaError(f"{source} has {plural(len(record.players), 'player')}: qiza analyses games of 2 to 4 "
+                        "players")
+
+
 def load_record(path: str) -> GameRecord:
     """A game record from a GCG file or a game saved by qiza (JSON)."""
     return load_record_and_notation(path)[0]
@@ -172,7 +180,8 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
                    workers: int | None = None) -> list[TurnAnalysis]:
     """:func:`analyze` for a record in memory (``lexicon``: a lexicon, or its name); moves are
     written in ``notation`` (GCG's, tournament, unless the game was played in another).
-    ``workers``: the simulation's processes (default: the cores)."""
+    ``workers``: the simulation's processes (default: the cores). A record of fewer than two
+    players is refused (:func:`check_players`)."""
     from qiza.gcg import EventType
     from qiza.players.best_cli import AfterTheEnd, game_from_record, record_lexicon, tiles_missing
     from qiza.players.engine import StaticPlayer
@@ -180,6 +189,7 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
     if not isinstance(lexicon, Lexicon):  # loaded once, not at every turn
         lexicon = load_lexicon(lexicon or record_lexicon(record)[0])
 
+    check_players(record, source)
     nicks = {p.nick: p for p in record.players}
     player = record_player(record, player, source)
     turns = [e for e in record.events if e.is_turn]
@@ -514,6 +524,7 @@ def run(args: argparse.Namespace) -> int:
     from qiza.players.best_cli import record_lexicon, warn_language, warn_problems
 
     record, notation, _ = load_record_and_notation(args.record)  # a saved game's moves as they were typed
+    check_players(record, args.record)  # before the record's problems and lexicon are told: the error alone
     warn_problems(record)
     record_player(record, args.player, args.record)  # before the lexicon is named: the error alone
     if args.lexicon:
