@@ -3,15 +3,22 @@
 Each subcommand lives in its own module, which defines ``configure(parser)`` and
 ``run(args) -> int``; only the module of the subcommand asked for is imported, so
 ``qiza`` starts quickly.
+
+Exit statuses, the same for every subcommand (:data:`EXIT_STATUSES`): 0 done; 1 the command
+failed on what it was given (a :class:`~qiza.errors.QizaError`); 2 the command line itself is
+wrong (argparse's own checks, and the same kind found later: a :class:`UsageError`); 130
+interrupted.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import NoReturn
 
 from qiza.errors import QizaError
 
@@ -31,6 +38,91 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 ALIASES: dict[str, str] = {"analyse": "analyze", "word": "words"}
 """Other spellings users type for a command (qiza's own messages say "analyse")."""
+
+
+EXIT_STATUSES = """\
+exit status, the same for every command:
+  0  done
+  1  the command failed on what it was given: a file it works on that is missing, cannot be read
+     or holds errors (a record with an illegal move, a damaged save), a --turn or --player the
+     record does not have, a lexicon or computer player this installation lacks
+  2  the command line is wrong: an unknown option or command, a bad option value (out of range,
+     an unknown rule preset, lexicon or computer level, options that do not go together), a file
+     an option names that does not exist (or that --save would overwrite)
+  130  interrupted (Ctrl-C)"""
+"""What each exit status of ``qiza`` means (the epilog of ``qiza --help``)."""
+
+
+class UsageError(QizaError):
+    """A command line that cannot be acted on, found after argparse read it or by argparse
+    itself (``parser`` then is the parser that found it): ``qiza`` says it as argparse does,
+    after the usage, and exits with status 2."""
+
+    def __init__(self, message: str, parser: argparse.ArgumentParser | None = None) -> None:
+        super().__init__(message)
+        self.parser = parser
+        """The (sub)command's parser whose usage is shown; None: the subcommand's."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are :class:`UsageError`: :func:`main` says them and
+    returns 2, as it returns 1 for a failure (argparse's own ``error`` exits)."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message, self)
+
+
+@contextlib.contextmanager
+def usage_errors(option: str | None = None) -> Iterator[None]:
+    """Within it, a :class:`~qiza.errors.QizaError` (or ``ValueError``) is the command line's: a
+    :class:`UsageError` with the same message, after ``option`` when given (a rule option out
+    of range, an unknown preset or level)."""
+    try:
+        yield
+    except UsageError:
+        raise
+    except ValueError as exc:
+        raise UsageError(f"{option}: {exc}" if option else str(exc)) from None
+
+
+def lexicon_option(text: str) -> str:
+    """The argparse type of ``--lexicon``: a built-in lexicon's name or a word list file that
+    exists (:func:`qiza.lexicon.check_lexicon_name`: an unknown name is a usage error before any
+    work); read later, by the command."""
+    from qiza.lexicon import LexiconError, check_lexicon_name
+
+    try:
+        check_lexicon_name(text)
+    except LexiconError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
+def whole_number(low: int, high: int | None = None) -> Callable[[str], int]:
+    """The argparse type of an option taking a whole number from ``low`` (to ``high``): out of
+    range or not a number, a usage error naming the range."""
+    wanted = f"a whole number from {low} to {high}" if high is not None else f"a whole number of {low} or more"
+
+    def number(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{wanted}, not {text!r}") from None
+        if value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"{wanted}, not {value}")
+        return value
+
+    return number
+
+
+def existing_file(text: str) -> str:
+    """The argparse type of an option naming a file to read (``qiza train --resume MODEL``): a
+    path that does not exist is a usage error; one that cannot be read is the command's failure."""
+    from qiza.paths import exists
+
+    if not exists(text):
+        raise argparse.ArgumentTypeError(f"no such file: {text!r}")
+    return text
 
 
 def prepare_move_generator() -> None:
@@ -79,8 +171,9 @@ LOADING_NOTE = "Loading the move generator's compiled code..."
 
 
 def _top_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="qiza", description="Scrabble in Python. Run 'qiza' alone to play against the computer.")
+    parser = _Parser(
+        prog="qiza", description="Scrabble in Python. Run 'qiza' alone to play against the computer.",
+        epilog=EXIT_STATUSES, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"qiza {_version()}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (_, help_text) in COMMANDS.items():
@@ -101,7 +194,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = ["play", *args]
     args[0] = ALIASES.get(args[0], args[0])
     if args[0] not in COMMANDS:
-        _top_parser().parse_args(args)  # prints help, version or the error and exits
+        top = _top_parser()
+        try:
+            top.parse_args(args)  # prints help or version and exits
+        except UsageError as exc:
+            return _usage_error(exc, top)
         return 2
     name = args[0]
     module_name, help_text = COMMANDS[name]
@@ -111,11 +208,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"qiza {name}: needs an optional dependency that is missing ({exc.name}): "
               "pip install 'qiza[all]'", file=sys.stderr)
         return 2
-    parser = argparse.ArgumentParser(prog=f"qiza {name}", description=help_text)
+    parser = _Parser(prog=f"qiza {name}", description=help_text)
     module.configure(parser)
-    parsed = parser.parse_args(args[1:])
     try:
-        return int(module.run(parsed) or 0)
+        return int(module.run(parser.parse_args(args[1:])) or 0)
+    except UsageError as exc:
+        return _usage_error(exc, parser)
     except QizaError as exc:  # file names (of a folder's files too) shown, never acting on the terminal
         from qiza.text import visible
 
@@ -126,6 +224,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # output piped into a command that stopped reading (e.g. head)
         sys.stderr.close()
         return 0
+
+
+def _usage_error(error: UsageError, parser: argparse.ArgumentParser) -> int:
+    """Say a usage error as argparse says its own (the usage, then 'PROG: error: ...'); 2."""
+    from qiza.text import visible
+
+    shown = error.parser or parser
+    shown.print_usage(sys.stderr)
+    print(f"{shown.prog}: error: {visible(str(error))}", file=sys.stderr)
+    return 2
 
 
 if __name__ == "__main__":  # pragma: no cover

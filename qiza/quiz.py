@@ -159,9 +159,12 @@ def configure(actions: argparse._SubParsersAction) -> None:  # type: ignore[type
 
 def command(lexicon: Lexicon, args: argparse.Namespace, read: Callable[[str], str]) -> int:
     """``qiza words quiz``: the quiz on standard input and output (or ``--list``)."""
+    from qiza.cli import UsageError, usage_errors
+
     if args.count < 1:
-        raise QizaError(f"--count must be at least 1, not {args.count}")
-    ranks = parse_ranks(args.ranks)
+        raise UsageError(f"--count must be at least 1, not {args.count}")
+    with usage_errors():
+        ranks = parse_ranks(args.ranks)
     ranked = alphagrams(lexicon, args.length)
     if not ranked:
         raise QizaError(f"{lexicon.name} has no words of {args.length} tiles")

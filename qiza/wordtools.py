@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable
 
 from qiza import quiz
 from qiza.alphabet import TileSetError, nfc
+from qiza.cli import lexicon_option
 from qiza.lexicon import MAX_LENGTH, MIN_LENGTH, Lexicon, load_lexicon, user_cache_dir
 from qiza.text import plural, visible
 
@@ -45,7 +46,7 @@ def _word_length(text: str) -> int:
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the ``qiza words`` arguments."""
-    parser.add_argument("--lexicon", "-l", default="enable", metavar="NAME|PATH",
+    parser.add_argument("--lexicon", "-l", default="enable", type=lexicon_option, metavar="NAME|PATH",
                         help="enable (default), twl06, sowpods, a language lexicon (french-debian, "
                              "spanish-debian...), or the path of a word list (one word a line)")
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+from pathlib import Path
 
 import pytest
 
@@ -76,6 +77,81 @@ def test_selfplay_plays_on_the_capped_count(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setattr(selfplay, "format_table", lambda *args: "")
     assert main(["selfplay", "easy", "beginner", "-n", "1", "-j", "64", "--lexicon", "enable"]) == 0
     assert given == [2]
+    assert main(["selfplay", "easy", "beginner", "-n", "1", "-j", "-2"]) == 2
+    assert "argument -j/--jobs: a number of processes is 0 or more" in capsys.readouterr().err
+
+
+RECORD = "#player1 a Ann\n#player2 b Bob\n>a: DINNVWY 8D WINDY +32 32\n>b: ADEEGIL 7C GALE +16 16\n"
+REFUSED = RECORD + ">a: AEJNOSV 1A JAVE +10 42\n"
+"""A record whose third turn the rules engine refuses (JAVE touches nothing)."""
+
+
+@pytest.mark.parametrize("args, message", [
+    (["bogus"], "argument COMMAND: invalid choice: 'bogus'"),
+    (["play", "--plain", "--no-save", "--rules", "bogus"], "unknown rule preset 'bogus'"),
+    (["play", "--plain", "--no-save", "--exchange-limit", "1000001"], "at most 1,000,000"),
+    (["play", "--plain", "--no-save", "-p", "Ann", "-p", "computer:grandmaster"], "unknown computer level"),
+    (["play", "--plain", "--resume", "{dir}/missing.json"], "--resume: no such file: '{dir}/missing.json'"),
+    (["play", "--plain", "--width", "0"], "argument --width"),
+    (["words", "--lexicon", "nosuch", "check", "CAT"], "argument --lexicon/-l: unknown lexicon 'nosuch'"),
+    (["words", "quiz", "--count", "0"], "--count must be at least 1, not 0"),
+    (["words", "quiz", "--ranks", "x"], "--ranks is FIRST-LAST or LAST"),
+    (["gcg", "check", "--lexicon", "{dir}/missing.txt", "{dir}/game.gcg"], "no such word list file"),
+    (["best", "--top", "0", "{dir}/game.gcg"], "--top must be at least 1, not 0"),
+    (["best", "--iterations", "0", "{dir}/game.gcg"], "--iterations must be at least 1"),
+    (["analyze", "--iterations", "0", "{dir}/game.gcg"], "--iterations must be at least 1"),
+    (["analyze", "--threshold", "-1", "{dir}/game.gcg"], "argument --threshold"),
+    (["puzzle", "--number", "5", "{dir}/game.gcg"], "--number asks the computer's numbered puzzles"),
+    (["selfplay", "easy", "bogus", "-n", "1"], "unknown player 'bogus'"),
+    (["selfplay", "easy", "beginner", "-n", "0"], "--games must be at least 1, not 0"),
+    (["selfplay", "easy", "beginner", "--rules", "bogus"], "unknown rule preset 'bogus'"),
+    (["train", "--rules", "bogus"], "unknown rule preset 'bogus'"),
+    (["train", "--rules", "french", "--lexicon", "enable"], "the lexicon ENABLE is English"),
+    (["train", "--resume", "{dir}/missing.json"], "argument --resume: no such file"),
+    (["serve", "--port", "99999999"], "argument --port: a whole number from 0 to 65535, not 99999999"),
+    (["serve", "--sign-ups", "-1"], "argument --sign-ups: a whole number of 0 or more, not -1"),
+])
+def test_usage_errors_exit_2_in_every_command(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                              args: list[str], message: str) -> None:
+    """A bad option value exited with 2 when argparse checked it and 1 when the command did
+    ('qiza best --top 0', 'qiza play --rules bogus', an unknown --lexicon): every usage error is
+    now said as argparse says its own (the usage, then 'qiza COMMAND: error: ...') with status 2."""
+    (tmp_path / "game.gcg").write_text(RECORD)
+    status = main([arg.replace("{dir}", str(tmp_path)) for arg in args])
+    err = capsys.readouterr().err
+    assert status == 2, err
+    assert err.startswith("usage: qiza") and "Traceback" not in err
+    errors = [line for line in err.splitlines() if line.startswith("qiza")]
+    assert len(errors) == 1 and ": error: " in errors[0] and message.replace("{dir}", str(tmp_path)) in errors[0]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["analyze", "{dir}/missing.gcg"], "{dir}/missing.gcg: cannot read: No such file"),
+    (["analyze", "--player", "nobody", "{dir}/game.gcg"], "has no player 'nobody'"),
+    (["best", "--turn", "9", "{dir}/game.gcg"], "has 2 turns: --turn must be 1 to 3"),
+    (["best", "--engine", "static", "{dir}/refused.gcg"], "cannot replay the record up to turn 4"),
+    (["gcg", "show", "{dir}/binary.gcg"], "{dir}/binary.gcg:1:"),
+    (["movegen", "{dir}/missing.txt"], "{dir}/missing.txt: cannot read: No such file"),
+    (["words", "pattern", "Q-T"], "is not a pattern"),
+])
+def test_failures_exit_1_without_the_usage(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                           args: list[str], message: str) -> None:
+    """What the command was given fails (a file it works on, a record's move, a --turn the record
+    does not have): status 1, the error alone."""
+    (tmp_path / "game.gcg").write_text(RECORD)
+    (tmp_path / "refused.gcg").write_text(REFUSED)
+    (tmp_path / "binary.gcg").write_bytes(b"\x00\xff\x00 binary")
+    status = main([arg.replace("{dir}", str(tmp_path)) for arg in args])
+    err = capsys.readouterr().err
+    assert status == 1, err
+    errors = [line for line in err.splitlines() if line.startswith("qiza")]
+    assert "usage:" not in err and len(errors) == 1 and message.replace("{dir}", str(tmp_path)) in errors[0], err
+
+
+def test_help_says_what_the_exit_statuses_mean(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as stop:
-        main(["selfplay", "easy", "beginner", "-n", "1", "-j", "-2"])
-    assert stop.value.code == 2 and "argument -j/--jobs: a number of processes is 0 or more" in capsys.readouterr().err
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert stop.value.code == 0
+    assert "exit status, the same for every command:" in out
+    assert "\n  2  the command line is wrong: an unknown option or command, a bad option value" in out

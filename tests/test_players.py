@@ -928,7 +928,7 @@ def test_analyze_refuses_an_unknown_lexicon_before_naming_it(capsys: pytest.Capt
 
     record = tmp_path / "game.gcg"
     record.write_text(ANALYSIS_RECORD)
-    assert main(["analyze", "--lexicon", "nosuch", str(record)]) == 1
+    assert main(["analyze", "--lexicon", "nosuch", str(record)]) == 2  # a usage error
     captured = capsys.readouterr()
     assert "Lexicon" not in captured.out and "unknown lexicon 'nosuch'" in captured.err
     assert main(["analyze", "--lexicon", "sowpods", "--player", "ann", str(record)]) == 0

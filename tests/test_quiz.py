@@ -95,7 +95,7 @@ def test_the_command_quizzes_on_standard_input(monkeypatch: pytest.MonkeyPatch,
     assert "Anagram quiz: 1 alphagram of 7 tiles from ENABLE, probability ranks 1-1" in out
     assert "right: RETINAE, TRAINEE; missed: ARENITE" in out
     assert "Solved 0 of 1 alphagram (0%); found 2 of 3 words." in out
-    assert main(["words", "quiz", "--ranks", "x"]) == 1
+    assert main(["words", "quiz", "--ranks", "x"]) == 2  # a usage error
     assert "--ranks is FIRST-LAST" in capsys.readouterr().err
     assert main(["words", "quiz", "--length", "40"]) == 1
     assert "no words of 40 tiles" in capsys.readouterr().err

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from qiza.cli import process_count
+from qiza.cli import UsageError, lexicon_option, process_count
 from qiza.errors import QizaError
 from qiza.game import Game, PlayerView
 from qiza.gcg import GameRecord
@@ -477,7 +477,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "(.json, moves in the notation it was played in); several, or folders of them: a "
                              "line per game, each player's totals and the turns that lost the most")
     parser.add_argument("--player", default=None, help="only this player's turns (nickname or name)")
-    parser.add_argument("--lexicon", default=None,
+    parser.add_argument("--lexicon", default=None, type=lexicon_option,
                         help="lexicon (default: the record's, else the built-in English list that accepts most of its words)")
     parser.add_argument("--threshold", type=equity_threshold, default=5.0,
                         help="equity lost that counts as a mistake (default 5)")
@@ -501,9 +501,9 @@ def run(args: argparse.Namespace) -> int:
     """Print the analysis."""
     from qiza.cli import note_lexicon_load, prepare_move_generator
 
-    prepare_move_generator()
     if args.iterations < 1:
-        raise QizaError("--iterations must be at least 1")
+        raise UsageError("--iterations must be at least 1")
+    prepare_move_generator()
     if len(args.record) > 1 or os.path.isdir(args.record[0]):
         return _run_many(args)
     args.record = args.record[0]

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from qiza.analysis import counts_text, rack_counts
+from qiza.cli import UsageError, lexicon_option
 from qiza.errors import GameOverError, QizaError
 from qiza.game import Game
 from qiza.lexicon import Lexicon, load_lexicon
@@ -270,7 +271,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--turn", type=int, default=None, help="GCG: the position before this turn (1-based; turns are the players' "
                         "moves, exchanges and passes, not the record's lines: a phony taken off, a challenge "
                         "bonus or the end-of-game lines are no turns)")
-    parser.add_argument("--lexicon", default=None,
+    parser.add_argument("--lexicon", default=None, type=lexicon_option,
                         help="lexicon (default: for a position in another language's tiles, that language's "
                              "Debian list; else the position's, or the closest built-in list to it: sowpods for "
                              "Collins, else twl06; for a GCG record without one, the built-in English list that "
@@ -342,7 +343,9 @@ def _cgp_file_text(path: str) -> str:
 def run(args: argparse.Namespace) -> int:
     """Print the top moves."""
     if args.top < 1:
-        raise QizaError(f"--top must be at least 1, not {args.top}")
+        raise UsageError(f"--top must be at least 1, not {args.top}")
+    if args.iterations < 1:
+        raise UsageError("--iterations must be at least 1")
     from qiza.cli import note_lexicon_load, prepare_move_generator
 
     prepare_move_generator()
@@ -393,8 +396,6 @@ def run(args: argparse.Namespace) -> int:
             print(f"warning: the position does not give {game.players[game.to_move]}'s rack: the moves are "
                   "for tiles drawn at random from the unseen ones", file=sys.stderr)
     warn_language(game.rules, game.lexicon)
-    if args.iterations < 1:
-        raise QizaError("--iterations must be at least 1")
     notation = Notation(args.notation) if args.notation else own
     if notation is not None:  # the moves are only written here: the rules of play are the same
         game.rules = game.rules.with_options(notation=notation)

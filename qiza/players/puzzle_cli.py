@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, NamedTuple, TypeVar
 
+from qiza.cli import UsageError, lexicon_option
 from qiza.errors import QizaError
 from qiza.game import Game, PlayerView
 from qiza.lexicon import Lexicon, load_lexicon
@@ -329,7 +330,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--threshold", type=equity_threshold, default=5.0,
                         help="equity a turn of the records must have lost to be a puzzle (default 5)")
     parser.add_argument("--count", type=int, default=10, help="puzzles (default 10)")
-    parser.add_argument("--lexicon", default=None, help="lexicon (default: each record's own; ENABLE for the "
+    parser.add_argument("--lexicon", default=None, type=lexicon_option, help="lexicon (default: each record's own; ENABLE for the "
                                                         "computer's games)")
     parser.add_argument("--notation", choices=[n.value for n in Notation], default=Notation.RULEBOOK.value,
                         help="how moves are typed and shown (default rulebook: H8 WORD across)")
@@ -345,11 +346,11 @@ def run(args: argparse.Namespace) -> int:
     from qiza.cli import prepare_move_generator
 
     if args.count < 1:
-        raise QizaError(f"--count must be at least 1, not {args.count}")
+        raise UsageError(f"--count must be at least 1, not {args.count}")
     if args.number is not None and args.records:
-        raise QizaError("--number asks the computer's numbered puzzles: give it without records")
+        raise UsageError("--number asks the computer's numbered puzzles: give it without records")
     if args.number is not None and not 1 <= args.number <= MAX_PUZZLE - args.count + 1:
-        raise QizaError(f"--number must be from 1 to {MAX_PUZZLE - args.count + 1}, not {args.number}")
+        raise UsageError(f"--number must be from 1 to {MAX_PUZZLE - args.count + 1}, not {args.number}")
     if args.records or not coldstart.start([args.lexicon or "enable"]):
         prepare_move_generator()
     # else a fresh install: the computer's games are played without the compiled code while it

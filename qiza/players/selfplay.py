@@ -26,7 +26,7 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from qiza.cli import process_count
+from qiza.cli import UsageError, lexicon_option, process_count
 from qiza.errors import QizaError
 from qiza.game import Game, Kind
 from qiza.lexicon import Lexicon, load_lexicon
@@ -301,7 +301,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("players", nargs="+", metavar="PLAYER",
                         help=f"2 to 4 players: {', '.join(level_names())}, static:PATH (the static player with the leaves of a file), sim:infer, sim:nowin, sim:nofade, sim:playout, sim:oppleave, champion:peg (sim with inference of the opponent's leave, without win probability, without valuing the final leave of its rollouts less as the bag runs out, playing out the rollouts that empty the bag, counting the leaves of the opponents' replies against its candidates, or choosing by the pre-endgame search with one tile in the bag; flags combine: champion:peg,infer)")
     parser.add_argument("-n", "--games", type=int, default=100, help="number of games (default 100)")
-    parser.add_argument("--lexicon", default="twl06", help="twl06 (default), sowpods, enable or a word-list file")
+    parser.add_argument("--lexicon", default="twl06", type=lexicon_option, help="twl06 (default), sowpods, enable or a word-list file")
     parser.add_argument("--rules", default="classic", help="rule preset (classic, 8-tile, 9-tile, ...)")
     parser.add_argument("-j", "--jobs", type=process_count, default=None,
                         help="worker processes (default and 0: all cores; at most the cores)")
@@ -322,7 +322,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Play the games and print the table."""
     if not 2 <= len(args.players) <= 4:
-        raise QizaError("self-play needs 2 to 4 players")
+        raise UsageError("self-play needs 2 to 4 players")
     specs = []
     for spec in args.players:
         level, colon, leaves_file = spec.partition(":")
@@ -331,29 +331,29 @@ def run(args: argparse.Namespace) -> int:
             continue
         if colon:
             if level.lower() != "static" or not is_file(leaves_file):
-                raise QizaError(f"{spec!r}: a player with its own leaves is static:PATH, PATH a file written by "
-                                "qiza train")
+                raise UsageError(f"{spec!r}: a player with its own leaves is static:PATH, PATH a file written by "
+                                 "qiza train")
             from qiza.players.leaves import LeaveModel
 
             LeaveModel.load(leaves_file)  # a bad file is one error here, not a crash in every worker
             specs.append(f"static:{leaves_file}")
             continue
         if spec.lower() not in level_names():
-            raise QizaError(f"unknown player {spec!r} (known: {', '.join(level_names())}, static:PATH, "
-                            "sim:infer, sim:nowin, sim:nofade, sim:playout, sim:oppleave, champion:peg)")
+            raise UsageError(f"unknown player {spec!r} (known: {', '.join(level_names())}, static:PATH, "
+                             "sim:infer, sim:nowin, sim:nofade, sim:playout, sim:oppleave, champion:peg)")
         specs.append(spec.lower())
     if args.both_seats and len(specs) != 2:
-        raise QizaError("--both-seats needs two players")
+        raise UsageError("--both-seats needs two players")
     if args.games < 1:
-        raise QizaError(f"--games must be at least 1, not {args.games}")
+        raise UsageError(f"--games must be at least 1, not {args.games}")
     if args.time_limit is not None and not args.time_limit > 0:
-        raise QizaError(f"--time-limit must be more than 0 seconds, not {args.time_limit}")
+        raise UsageError(f"--time-limit must be more than 0 seconds, not {args.time_limit}")
     if args.candidates is not None and args.candidates < 1:
-        raise QizaError(f"--candidates must be at least 1, not {args.candidates}")
+        raise UsageError(f"--candidates must be at least 1, not {args.candidates}")
     try:
         rules = find_preset(args.rules)
     except ValueError as exc:  # an unknown preset, named with the known ones
-        raise QizaError(str(exc)) from None
+        raise UsageError(str(exc)) from None
     options: dict[str, object] = {"workers": 1}
     if args.time_limit is not None:
         options["time_limit"] = args.time_limit
@@ -361,7 +361,7 @@ def run(args: argparse.Namespace) -> int:
         options["candidates"] = args.candidates
     if args.iterations is not None:
         if args.iterations < 1:
-            raise QizaError("--iterations must be at least 1")
+            raise UsageError("--iterations must be at least 1")
         options["max_iterations"] = args.iterations
         if args.time_limit is None:
             options["time_limit"] = 3600.0

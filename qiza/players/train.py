@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from qiza.cli import process_count
+from qiza.cli import UsageError, existing_file, lexicon_option, process_count, usage_errors
 from qiza.errors import QizaError
 from qiza.lexicon import load_lexicon
 from qiza.players.cluster import connect_ray, ray_cpus, ray_machines, run_many
@@ -411,7 +411,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     """Add the subcommand's arguments."""
     parser.add_argument("-n", "--games", type=int, nargs="+", default=[6000, 12000],
                         help="games per round (default: 6000 12000)")
-    parser.add_argument("--lexicon", default="twl06",
+    parser.add_argument("--lexicon", default="twl06", type=lexicon_option,
                         help="lexicon (default twl06); a language lexicon (french-debian...) trains its tile set's leaves")
     parser.add_argument("--rules", default="classic",
                         help="rule preset of the games (classic, 8-tile, 9-tile: the rack size the leaves are for)")
@@ -422,7 +422,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="start from the shipped model (for the tile set and rack size), not the hand-made one")
     parser.add_argument("--explore", type=float, default=0.1,
                         help="share of turns that play one of the ten best placements at random (default 0.1)")
-    parser.add_argument("--resume", metavar="MODEL", default=None,
+    parser.add_argument("--resume", metavar="MODEL", default=None, type=existing_file,
                         help="start from this model file (as written by qiza train) instead")
     parser.add_argument("--ray", metavar="ADDRESS", default=None,
                         help="play on a Ray cluster: auto, ray://HOST:10001, or local (needs qiza[train])")
@@ -455,10 +455,11 @@ def run(args: argparse.Namespace) -> int:
     from qiza.languages import rules_for_lexicon
     from qiza.rules import find_preset
 
-    try:
-        rules = rules_for_lexicon(find_preset(args.rules), load_lexicon(args.lexicon))
-    except ValueError as exc:
-        raise QizaError(str(exc)) from None
+    with usage_errors():  # an unknown preset, named with the known ones
+        preset = find_preset(args.rules)
+    lexicon = load_lexicon(args.lexicon)
+    with usage_errors():  # a built-in lexicon of another language than the preset's tiles
+        rules = rules_for_lexicon(preset, lexicon)
     out = Path(args.output) if args.output else default_output(rules)
     if args.report:
         model = LeaveModel.load(out) if args.output else model_for_tile_set(rules.tile_set, rules.rack_size)
@@ -496,7 +497,7 @@ def _run_forced(args: argparse.Namespace, rules: Rules, out: Path) -> int:
     from qiza.players.engine import bingo_odds
 
     if not english_values(rules.tile_set) or rules.rack_size != 7:
-        raise QizaError("--forced-draws refines the full leave table: English tiles, seven-tile racks")
+        raise UsageError("--forced-draws refines the full leave table: English tiles, seven-tile racks")
     start = LeaveModel.load(args.resume) if args.resume else model_for_tile_set(rules.tile_set, rules.rack_size)
     if start.full is None:
         raise QizaError("--forced-draws needs a model with a full leave table")

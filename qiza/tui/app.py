@@ -31,6 +31,7 @@ from pathlib import Path
 from rich.text import Text
 
 from qiza import savefile
+from qiza.cli import UsageError, lexicon_option, usage_errors
 from qiza.errors import FileFormatError, QizaError
 from qiza.game import Game
 from qiza.languages import language_mismatch, rules_for_lexicon
@@ -102,7 +103,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                        help="game ends after scoreless turns (3 each) or passes (2 each)")
     rules.add_argument("--end-points", choices=[e.value for e in EndPoints], default=None,
                        help="settling unplayed tiles at the end")
-    rules.add_argument("--lexicon", "--words", default="enable", metavar="NAME|FILE",
+    rules.add_argument("--lexicon", "--words", default="enable", type=lexicon_option, metavar="NAME|FILE",
                        help="dictionary: enable (default), twl06, sowpods, a language's list (french-debian, "
                             "german-debian, spanish-debian, catalan-debian, italian-debian, dutch-debian, "
                             "polish-debian: played with that language's tile set), or a word list file")
@@ -145,7 +146,7 @@ def parse_player(text: str, level: str) -> Seat:
         name = clean_name(parts[2]) if len(parts) > 2 else ""
         return Seat(name, lvl)
     if not clean_name(text):
-        raise QizaError("a player's name cannot be empty")
+        raise UsageError("a player's name cannot be empty")
     return Seat(clean_name(text))
 
 
@@ -165,24 +166,25 @@ def _name_computers(seats: list[Seat]) -> None:
 
 
 def build_rules(args: argparse.Namespace, seats: list[Seat]) -> Rules:
-    """The game's rules from the preset and the options."""
+    """The game's rules from the preset and the options; :class:`~qiza.cli.UsageError` naming
+    an option that cannot be played."""
     preset = args.preset.strip().lower()
     levels_text = args.finish_line
     if preset in ("finish-line", "finishline", "finish"):
         preset = "classic"
         levels_text = levels_text or "intermediate"
-    try:
+    with usage_errors():  # every problem here is of an option (a preset, a level, a rule option)
         rules = find_preset(preset)
         if levels_text:
             levels = [v.strip().lower() for v in levels_text.split(",") if v.strip()]
             if len(levels) == 1:
                 levels *= len(seats)
             if len(levels) != len(seats):
-                raise QizaError(f"--finish-line: {len(levels)} levels for {len(seats)} players")
+                raise UsageError(f"--finish-line: {len(levels)} levels for {len(seats)} players")
             known = [lv.value for lv in Level]
             for lv in levels:
                 if lv not in known:
-                    raise QizaError(f"--finish-line: unknown level {lv!r} (known: {', '.join(known)})")
+                    raise UsageError(f"--finish-line: unknown level {lv!r} (known: {', '.join(known)})")
             rules = finish_line(levels, base=rules)
         options: dict[str, object] = {}
         has_computer = any(s.computer for s in seats)
@@ -195,8 +197,6 @@ def build_rules(args: argparse.Namespace, seats: list[Seat]) -> Rules:
             if value is not None:
                 options[key] = value
         return rules.with_options(**options) if options else rules
-    except ValueError as exc:
-        raise QizaError(str(exc)) from None
 
 
 def _terminal(args: argparse.Namespace) -> Terminal:
@@ -212,6 +212,8 @@ def run(args: argparse.Namespace) -> int:
         path = latest_save() if args.resume == "latest" else Path(args.resume).expanduser()
         if path is None:
             raise QizaError("there is no saved game to resume; start one with 'qiza play'")
+        if not _exists(path):
+            raise UsageError(f"--resume: no such file: {str(path)!r}")
         session = _resumed(path, args, terminal)
         made = missing_folder(session.save_path) if args.save and session.save_path else None
         with hold(session.save_path):  # the lock file makes the folder
@@ -222,7 +224,7 @@ def run(args: argparse.Namespace) -> int:
             elif session.save_path is not None and session.save_path != path:
                 refused = save_refused(session.save_path, session.game, path)  # another game saved there meanwhile?
                 if refused:
-                    raise QizaError(f"--save: {refused}")
+                    raise UsageError(f"--save: {refused}")
             _say_folder_made(session, made)
             return session.run()
 
@@ -230,7 +232,7 @@ def run(args: argparse.Namespace) -> int:
     players = args.player or ["You", f"computer:{level}"]
     seats = [parse_player(p, level) for p in players]
     if not 2 <= len(seats) <= 4:
-        raise QizaError(f"a game has 2 to 4 players, not {len(seats)}")
+        raise UsageError(f"a game has 2 to 4 players, not {len(seats)}")
     _name_computers(seats)
     _check_computers(seats)
     from qiza.cli import note_lexicon_load
@@ -246,7 +248,7 @@ def run(args: argparse.Namespace) -> int:
     except QizaError:
         raise
     except ValueError as exc:  # a seed out of range: the engine says which
-        raise QizaError(f"--seed: {exc}") from None
+        raise UsageError(f"--seed: {exc}") from None
     against_computer = any(s.computer for s in seats)
     settings = Settings(
         hints=against_computer if args.hints is None else args.hints,
@@ -255,7 +257,7 @@ def run(args: argparse.Namespace) -> int:
     )
     save_path = None if args.no_save else (Path(args.save).expanduser() if args.save else new_save_path())
     if save_path is not None and args.save and _exists(save_path):
-        raise QizaError(f"--save: {save_path} already exists and is kept: continue that game with "
+        raise UsageError(f"--save: {save_path} already exists and is kept: continue that game with "
                         f"'qiza play --resume {save_path}', or choose another file name")
     session = Session(game, seats, terminal, settings, save_path=save_path,
                       gcg_path=_gcg_path(args.gcg, game) if args.gcg else None,
@@ -293,7 +295,7 @@ def _resumed(path: Path, args: argparse.Namespace, terminal: Terminal) -> Sessio
         target = Path(args.save).expanduser()
         refused = save_refused(target, session.game, path)
         if refused:
-            raise QizaError(f"--save: {refused}")
+            raise UsageError(f"--save: {refused}")
         session.save_path = target
     if args.no_save:
         session.save_path = None
@@ -305,7 +307,7 @@ def _resumed(path: Path, args: argparse.Namespace, terminal: Terminal) -> Sessio
                      overflow="ignore"))
     try:
         _check_computers(session.seats)
-    except QizaError as exc:  # a level the file names (edited, or saved by another version)
+    except QizaError as exc:  # a level the file names (edited, or saved by another version): the file's
         raise QizaError(f"{path}: {exc}") from None
     return session
 
@@ -332,7 +334,7 @@ def _gcg_path(name: str, game: Game) -> Path:
     path = Path(name).expanduser()
     refused = gcg_refused(path, game)
     if refused:
-        raise QizaError(f"--gcg: {refused}")
+        raise UsageError(f"--gcg: {refused}")
     return path
 
 
@@ -353,4 +355,4 @@ def _check_computers(seats: list[Seat]) -> None:
     levels = list(players.computer_levels())
     for seat in seats:
         if seat.computer and levels and seat.level not in levels:
-            raise QizaError(f"unknown computer level {seat.level!r} (known: {', '.join(levels)})")
+            raise UsageError(f"unknown computer level {seat.level!r} (known: {', '.join(levels)})")
