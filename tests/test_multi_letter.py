@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+
 import pytest
 
 from qiza.alphabet import BLANK_FLAG, SPANISH, find_tile_set
@@ -181,14 +183,15 @@ def test_a_one_letter_tile_typed_in_brackets_is_written_back_so() -> None:
 
 def test_the_terminal_board_shows_the_catalan_l_l_tile_whole() -> None:
     """On the terminal's compact board (two columns a square, an 80-column terminal) the L·L
-    tile was cut to 'L·' and its blank to 'l·'; it is written ĿL (Unicode's L with middle
-    dot, then L), ŀl for the blank, in its own two columns."""
+    tile was cut to 'L·' and its blank to 'l·'; then written ĿL in both columns, it ran into
+    the O before it ('OĿL'); it is Ŀ (Unicode's L with middle dot), ŀ for the blank, after a
+    space as every one-letter tile (the key says Ŀ=L·L); the wide board writes it whole."""
     from qiza.tui.render import COMPACT, WIDE, board_text
 
     catalan = find_tile_set("catalan")
     lexicon = Lexicon("CA-TEST", frozenset({"COL·LA", "CEL·LA"}), LoadReport(), tile_set=catalan)
     rules = CLASSIC.with_options(tile_set="catalan", first_player="fixed")
-    for typed, shown in (("H8 CO[L·L]A", "ĿL"), ("H8 CE[l·l]A", "ŀl")):
+    for typed, shown in (("H8 CO[L·L]A", " Ŀ"), ("H8 CE[l·l]A", " ŀ")):
         game = Game(rules, players=2, seed=1, lexicon=lexicon)
         game.set_rack(0, "COE[L·L]A?S")
         game.play(typed)
@@ -197,7 +200,37 @@ def test_the_terminal_board_shows_the_catalan_l_l_tile_whole() -> None:
         assert row8[header.index("J") - 1:header.index("J") + 1] == shown, row8
         assert row8[header.index("K")] == "A" and len(row8) == len(lines[7])  # the columns line up
         wide = board_text(game.board, style=WIDE).plain.splitlines()[8]
-        assert shown.replace("Ŀ", "L·").replace("ŀ", "l·") in wide
+        assert shown.strip().replace("Ŀ", "L·L").replace("ŀ", "l·l") in wide
+
+
+def test_the_compact_board_writes_spanish_digraphs_in_one_column_with_a_key() -> None:
+    """The compact board (an 80x24 terminal) wrote a Spanish CH, LL or RR in both columns of its
+    square, so it ran into the square before it: CHORRO read "'CH ORR O". Each is one letter
+    after a space, as every other tile (Ĉ, Ł, Ř; a blank's in lower case), and the key beside the
+    board says what they stand for."""
+    from rich.console import Console
+
+    from qiza.tui import render
+
+    lexicon = Lexicon("ES-TEST", frozenset({"CHORRO", "OLLO"}), LoadReport(), tile_set=SPANISH)
+    rules = CLASSIC.with_options(tile_set="spanish", first_player="fixed")
+    game = Game(rules, players=["Ann", "Bob"], seed=1, lexicon=lexicon)
+    game.set_rack(0, "[CH]O[RR]OAEI")
+    game.play("E8 [CH]O[RR]O")
+    game.set_rack(1, "?OAEIUS")
+    game.play("8H (O)[ll]O")  # down, a blank LL under the last O of CHORRO
+    console = Console(width=80, height=24, file=io.StringIO(), no_color=True, color_system=None)
+    seats = [render.SeatInfo(name, "person") for name in game.players]
+    console.print(render.screen(game, seats, 0, width=80, height=24, notes=["Type a move (e.g. H8 WORD) or 'help'."]))
+    lines = console.file.getvalue().splitlines()  # type: ignore[attr-defined]
+    header = lines[0]
+    assert lines[8].startswith(" 8  = . . ' Ĉ O Ř O . . . ' . . = 8 "), lines[8]
+    assert lines[9].startswith(" 9  . . ' . . . ' ł ' . . . ' . . 9 "), lines[9]
+    assert lines[8].index("Ř") == header.index("G") and lines[9].index("ł") == header.index("H")
+    assert any(line.rstrip().endswith("Ĉ=CH  Ł=LL  Ř=RR") for line in lines), "\n".join(lines)
+    assert any("Type a move" in line for line in lines)
+    wide = render.board_text(game.board, style=render.WIDE).plain.splitlines()[8]
+    assert "CH O  RR O" in wide  # the wide board keeps the labels, a space apart
 
 
 def test_a_letter_the_set_lacks_names_the_tiles_to_type() -> None:

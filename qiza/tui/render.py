@@ -74,6 +74,28 @@ def board_style_for(width: int, height: int, size: int = 15) -> BoardStyle:
     return COMPACT
 
 
+ONE_COLUMN_FORMS = {"CH": "Ĉ", "LL": "Ł", "RR": "Ř", "L·L": "Ŀ", "NY": "Ñ", "QU": "Q"}
+"""One-column forms of multi-letter tiles on the compact board, said in its key (``Ř=RR``): with
+two columns a square a single letter is drawn after a space, but a two-letter tile filled both
+and ran into the square before it (Spanish ``CHORRO`` read ``'CH ORR O``); now ``Ĉ O Ř O``. A
+blank's form is in lower case (``ř``), as its label is."""
+
+
+def compact_forms(tile_set: TileSet) -> dict[str, str]:
+    """The multi-letter tiles of ``tile_set`` with their :data:`ONE_COLUMN_FORMS` (one that is a
+    letter of the set itself is not used: such a tile keeps its label)."""
+    return {label: ONE_COLUMN_FORMS[label] for label in tile_set.letters
+            if label in ONE_COLUMN_FORMS and ONE_COLUMN_FORMS[label] not in tile_set.letters}
+
+
+def _compact_label(label: str, tile_set: TileSet) -> str:
+    """A tile's label on the compact board: one column where it has a form (:func:`compact_forms`)."""
+    form = compact_forms(tile_set).get(label.upper()) if len(label) > 1 else None
+    if form is None:
+        return _short_label(label, 2)
+    return form.lower() if label.islower() else form
+
+
 _SHORT_FORMS = {"L·": "Ŀ", "l·": "ŀ"}
 """Letters Unicode has for two characters of a label: Catalan ``L·L`` in two columns is ``ĿL``."""
 
@@ -130,8 +152,11 @@ def _cell(board: Board, tile_set: TileSet, premium: Premium, square: int, is_las
             cell_style = LAST_BLANK_STYLE if blank else LAST_STYLE
         else:
             cell_style = BLANK_STYLE if blank else TILE_STYLE
-        if line == 0:
-            text = " " + char if w == 2 and len(char) == 1 else _centre(_short_label(char, w), w)
+        if line == 0 and w == 2:
+            label = _compact_label(char, tile_set)
+            text = " " + label if len(label) == 1 else label
+        elif line == 0:
+            text = _centre(_short_label(char, w), w)
         else:
             value = "" if blank else str(tile_set.value(tile))
             text = value.rjust(w - 1) + " "
@@ -274,6 +299,13 @@ def side_panel(game: Game, seats: Sequence[SeatInfo], viewer: int | None, *, wid
     if len(key) + len(across) <= width:
         key.append(across)
     body.extend([*keys, key])
+    forms = compact_forms(rules.tile_set) if style.width == 2 else {}
+    if forms:  # the compact board's one-column forms of multi-letter tiles: Ř=RR
+        tiles = Text("  ".join(f"{form}={label}" for label, form in forms.items()))
+        if key.cell_len + 2 + tiles.cell_len <= width:
+            key.append("  ").append_text(tiles)
+        else:
+            body.append(Text(" ").append_text(tiles))
     note_lines = [Text(_fit(note, width), "grey62") for note in notes]
     earlier = game.history[:-1]
     room = lines - len(head) - len(body)
