@@ -1366,6 +1366,24 @@ def test_a_rule_option_too_large_to_save_is_refused_at_the_start(
     assert status == 0 and "Resuming" in out
 
 
+def test_the_super_board_at_80_columns_keeps_the_hint_to_type_a_move(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """On the Super board at 80x24 the panel beside the board is 30 columns: the hint was cut to
+    'Type a move (e.g. H8 WORD) or…' and, once two or three turns were listed, left out, the
+    unseen tiles' runs (24 E...) taking nine lines and the key two. The runs are counts there
+    (E×24: four lines) and the hint is written whole in a shorter form."""
+    status, out = play(["--rules", "super", "-p", "Ann", "-p", "Bob", "-p", "Cy", "--no-save", "--width", "80",
+                        "--seed", "3"], ["pass"] * 6 + ["quit"], monkeypatch, capsys)
+    assert status == 0 and out.count("Bag: ") == 7  # a screen a turn
+    assert out.count("Move (e.g. H8 WORD) or 'help'.") == 7 and out.count("Earlier turns:") == 5  # with the turns
+    assert "A×16" in out and "AAAA" not in out
+    board = [line for line in out.splitlines() if line[:3].strip().isdigit()]
+    assert max(len(line.rstrip()) for line in board) <= 80
+    status, out = play(["-p", "Ann", "-p", "Bob", "--no-save", "--width", "80", "--seed", "3"], ["quit"],
+                       monkeypatch, capsys)
+    assert "Type a move (e.g. H8 WORD) or 'help'." in out and "AAAA" in out  # the classic board as it was
+
+
 def test_a_width_below_one_is_refused(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """'qiza play --width -5' stopped with rich's ValueError traceback ('invalid width -5')."""
     for width in ("-5", "0", "1e3"):

@@ -209,12 +209,18 @@ def rack_text(rack: str, tile_set: TileSet) -> Text:
     return Text("\n").join([top, bottom])
 
 
+LARGE_SET = 150
+"""Tile sets of more tiles than this (the Super board's 200) count their unseen tiles: ``E×24``."""
+
+
 def unseen_runs(unseen: str, tile_set: TileSet) -> str:
     """Unseen tiles (:meth:`~qiza.game.Game.unseen`'s text) as one group per kind:
     ``?? AAAA BB`` for sets of one-letter tiles; ``A×4 CH L×2 LL`` where a label has several
-    letters (``LL`` could not tell two L tiles from the LL tile)."""
+    letters (``LL`` could not tell two L tiles from the LL tile), and for sets of more than
+    :data:`LARGE_SET` tiles (the Super board's 24 E were a run nobody counts, and its runs took
+    nine lines of the panel at 80 columns, where the hint to type a move had none left)."""
     groups = [(tile, len(list(run))) for tile, run in itertools.groupby(tile_set.codes(unseen))]
-    if not tile_set.multi_letter:
+    if not tile_set.multi_letter and sum(tile_set.counts) <= LARGE_SET:
         return " ".join(tile_set.char(tile) * count for tile, count in groups)
     return " ".join(tile_set.char(tile) + (f"×{count}" if count > 1 else "") for tile, count in groups)
 
@@ -237,11 +243,12 @@ class SeatInfo:
 
 
 def side_panel(game: Game, seats: Sequence[SeatInfo], viewer: int | None, *, width: int = 42,
-               lines: int = 17, notes: Sequence[str] = (), style: BoardStyle = COMPACT) -> Text:
+               lines: int = 17, notes: Sequence[str | Sequence[str]] = (), style: BoardStyle = COMPACT) -> Text:
     """The panel beside the board: rules, scores, bag, last move, the viewer's rack and unseen tiles,
     then the turns before the last one as far as room allows.
 
-    ``viewer`` is the seat whose rack is shown (``None`` hides every rack). When room is short
+    ``viewer`` is the seat whose rack is shown (``None`` hides every rack). A note is a text, or
+    texts from the longest to the shortest (the first that fits is shown). When room is short
     the ``notes`` go first, then the line naming the rack; every line keeps its key words
     (names, moves and scores are shortened, never cut off at the end).
     """
@@ -306,7 +313,8 @@ def side_panel(game: Game, seats: Sequence[SeatInfo], viewer: int | None, *, wid
             key.append("  ").append_text(tiles)
         else:
             body.append(Text(" ").append_text(tiles))
-    note_lines = [Text(_fit(note, width), "grey62") for note in notes]
+    note_lines = [Text(_fit(note, width) if isinstance(note, str) else _first_fit(note, width), "grey62")
+                  for note in notes]
     earlier = game.history[:-1]
     room = lines - len(head) - len(body)
     wanted = min(len(earlier), max(len(game.players) - 1, 3)) + 1 if earlier else 0
@@ -472,7 +480,7 @@ def _what(record: Record) -> str:
 
 
 def screen(game: Game, seats: Sequence[SeatInfo], viewer: int | None, *, width: int, height: int,
-           notes: Sequence[str] = ()) -> RenderableType:
+           notes: Sequence[str | Sequence[str]] = ()) -> RenderableType:
     """The whole game screen: board on the left, panel on the right (or below when narrow)."""
     style = board_style_for(width, height, game.board.size)
     last = game.last_play()

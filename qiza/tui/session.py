@@ -415,7 +415,8 @@ class Session:
             return
         self._drawn = key
         example = "H8 WORD" if self.game.rules.notation is Notation.RULEBOOK else "8H WORD"
-        notes = [f"Type a move (e.g. {example}) or 'help'."]
+        notes = [(f"Type a move (e.g. {example}) or 'help'.", f"Move (e.g. {example}) or 'help'.",
+                  "Type a move or 'help'.")]  # whole in the Super board's panel at 80 columns
         main = render.screen(self.game, self.seat_infos(), viewer, width=width, height=height, notes=notes)
         board_lines = self.game.board.size * render.board_style_for(width, height).height + 2
         if term.interactive:
