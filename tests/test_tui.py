@@ -1126,6 +1126,39 @@ def test_two_terminals_never_play_one_saved_game(
     assert sorted(p.name for p in tmp_path.glob(".*")) == [".other.json.x5y6.tmp"]
 
 
+def test_a_hard_link_to_a_game_being_played_is_refused(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """The save lock was a file named after the save: two names of one file (a hard link, 'ln
+    game.json copy.json') took two locks, and two 'qiza play --resume' played the one game at
+    once. The file itself is locked too (its device and inode), as resumed and as each save
+    leaves it: any name of it is refused while the game is played, and plays once it is not."""
+    path, link = tmp_path / "game.json", tmp_path / "other" / "copy.json"
+    link.parent.mkdir()
+    savefile.save(Game(find_preset("classic").with_options(first_player="fixed"), players=["Ann", "Bob"],
+                       lexicon=LEX, seed=3), path)
+    os.link(path, link)
+    with _other_qiza_play("--resume", str(path)) as first:
+        _read_until(first, b"Resuming")
+        status, out = play(["--resume", str(link)], ["pass", "quit"], monkeypatch, capsys)
+        assert status == 1 and "Traceback" not in out
+        assert said(f"{link} is being played in another qiza play, by another name of the same file (a hard link)",
+                    out), out
+        assert first.stdin is not None
+        first.stdin.write(b"pass\n")
+        first.stdin.flush()
+        _read_until(first, b"Ann passed")  # saved: game.json is a new file, copy.json still the one resumed
+        newer = tmp_path / "newer.json"
+        os.link(path, newer)  # a link to the file the save made
+        for name in (link, newer):
+            status, out = play(["--resume", str(name)], ["pass", "quit"], monkeypatch, capsys)
+            assert status == 1 and said("by another name of the same file", out), out
+        rest, _ = first.communicate(b"quit\n", timeout=300)
+        assert first.returncode == 0, rest
+    assert json.loads(path.read_text())["actions"] == [[0, "pass"]]
+    status, out = play(["--resume", str(newer)], ["pass", "quit"], monkeypatch, capsys)
+    assert status == 0 and "Resuming" in out  # free once the first has quit
+
+
 def test_games_started_in_the_same_second_get_files_of_their_own(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], data_dir: Path) -> None:
     """Games get an automatic file name from the time to the second: two scripts starting games

@@ -5,7 +5,14 @@ played holds an exclusive lock (``flock``) on a lock file beside its save, ``.NA
 also records the holder's process id; a second ``qiza play`` on the same file is refused. The
 system drops the lock when the process ends, however it ends (``kill -9`` included), so a lock
 file left behind holds nothing. The holder removes the temporary files that a save cut off by
-a kill left behind. Where the system has no ``flock`` (Windows) nothing is locked, and
+a kill left behind.
+
+The lock file is named after the save, so two names of one file each had their own: a hard
+link (``ln game.json copy.json``) let a second ``qiza play`` play the game the first was
+playing. The holder therefore also locks the save file itself (``flock`` on the file: its
+device and inode, whatever its name), as it was resumed and as each of its saves leaves it (a
+save replaces the file: the old one stays under the link's name and as ``NAME.bak``), and a
+``qiza play`` on any name of a file held so is refused as one on the same name. Where the system has no ``flock`` (Windows) nothing is locked, and
 :meth:`qiza.tui.session.Session.autosave` still refuses to write over a save that another
 program changed.
 """
@@ -26,7 +33,11 @@ try:
 except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
 
-__all__ = ["lock_path", "hold"]
+__all__ = ["lock_path", "hold", "follow"]
+
+_HELD: dict[Path, dict[tuple[int, int], int]] = {}
+"""The save files this process plays (their real paths): the files locked for each (device and
+inode: the file as resumed and as each save left it), with their descriptors."""
 
 
 def lock_path(path: Path) -> Path:
@@ -68,6 +79,45 @@ def _take(name: Path) -> tuple[int | None, int | None]:
         os.close(fd)  # the holder before removed this file as it let go: lock the one there now
 
 
+def _lock_file(path: Path, held: dict[tuple[int, int], int]) -> bool:
+    """Lock the file ``path`` itself (its device and inode: every name of it) into ``held``,
+    unless this process holds it already (a second descriptor would conflict with the first:
+    'save FILE' of a link to the game's own file is this game's); False when another process
+    holds it. A file that cannot be opened or locked (none
+    yet, a system without ``flock``) is no refusal: the saves say what fails."""
+    if fcntl is None:  # pragma: no cover - Windows
+        return True
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError:
+        return True
+    try:
+        info = os.fstat(fd)
+        if any((info.st_dev, info.st_ino) in files for files in (held, *_HELD.values())):
+            os.close(fd)
+            return True
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return False
+    except OSError:
+        os.close(fd)
+        return True
+    held[info.st_dev, info.st_ino] = fd
+    return True
+
+
+def follow(path: Path | None) -> None:
+    """After a save to ``path``, which this process holds (:func:`hold`): lock the file the save
+    made too, so that a link made to it now is refused as well."""
+    if path is None:
+        return
+    real = Path(os.path.realpath(path))
+    held = _HELD.get(real)
+    if held is not None:
+        _lock_file(real, held)
+
+
 def _release(name: Path, fd: int) -> None:
     with contextlib.suppress(OSError):
         os.unlink(name)  # while still locked: a process that opened it meanwhile sees it went
@@ -106,6 +156,15 @@ def hold(path: Path | None, *, new: bool = False, fresh: Callable[[], Path] | No
                         f"here: qiza play --resume {path} --save OTHER.json")
     else:  # pragma: no cover - a thousand names taken at once
         raise QizaError(f"no free file name for the game beside {path}")
+    files: dict[tuple[int, int], int] = {}
+    if not _lock_file(real, files):  # the same file under another name (a hard link) is being played
+        if fd is not None:
+            _release(name, fd)
+        raise QizaError(f"{path} is being played in another qiza play, by another name of the same file (a hard "
+                        f"link): go on there, or quit that one first (two games saving to one file would each "
+                        f"lose the other's turns); to play a copy of it here: qiza play --resume {path} "
+                        f"--save OTHER.json")
+    _HELD[real] = files
     if fd is not None:
         # the temporary files of a save cut off (a kill during a write): nobody else writes them now
         for left in real.parent.glob(f".{glob.escape(real.name)}.*.tmp"):
@@ -114,5 +173,8 @@ def hold(path: Path | None, *, new: bool = False, fresh: Callable[[], Path] | No
     try:
         yield path
     finally:
+        _HELD.pop(real, None)
+        for file in files.values():
+            os.close(file)  # the file's lock goes with it
         if fd is not None:
             _release(name, fd)

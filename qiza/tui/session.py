@@ -32,7 +32,7 @@ from qiza.rules import Notation
 from qiza.seeding import decision_seed
 from qiza.text import notation_note, visible
 from qiza.tui import render
-from qiza.tui.savelock import hold, lock_path
+from qiza.tui.savelock import follow, hold, lock_path
 from qiza.tui.terminal import Terminal
 from qiza.tui.warmup import WarmUp
 from qiza.wordtools import reader, typed_word
@@ -342,6 +342,7 @@ class Session:
                 # another qiza (where files cannot be locked) or a person wrote it: never write over it
                 raise OSError(errno.EEXIST, CHANGED_ELSEWHERE)
             savefile.save(self.game, self.save_path, keep_previous=True, extra=state[2])
+            follow(self.save_path)  # the file this save made is the game's too
         except OSError as exc:  # a full disk, a folder made read-only: the game goes on in memory
             reason = exc.strerror or str(exc)
             told, self._save_error = self._save_error, reason
