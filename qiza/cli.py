@@ -45,7 +45,7 @@ exit status, the same for every command:
   0  done
   1  the command failed on what it was given: a file it works on that is missing, cannot be read
      or holds errors (a record with an illegal move, a damaged save), a --turn or --player the
-     record does not have, a lexicon or computer player this installation lacks
+     record does not have, a dependency, lexicon or computer player this installation lacks
   2  the command line is wrong: an unknown option or command, a bad option value (out of range,
      an unknown rule preset, lexicon or computer level, options that do not go together), a file
      an option names that does not exist (or that --save would overwrite)
@@ -207,7 +207,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ImportError as exc:
         print(f"qiza {name}: needs an optional dependency that is missing ({exc.name}): "
               "pip install 'qiza[all]'", file=sys.stderr)
-        return 2
+        return 1  # the installation's lack, not the command line's
     parser = _Parser(prog=f"qiza {name}", description=help_text)
     module.configure(parser)
     try:

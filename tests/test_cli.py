@@ -155,3 +155,18 @@ def test_help_says_what_the_exit_statuses_mean(capsys: pytest.CaptureFixture[str
     assert stop.value.code == 0
     assert "exit status, the same for every command:" in out
     assert "\n  2  the command line is wrong: an unknown option or command, a bad option value" in out
+
+
+def test_a_missing_optional_dependency_is_a_failure_not_a_usage_error(monkeypatch: pytest.MonkeyPatch,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """'qiza serve' without the web extra exited 2, as if its command line were wrong."""
+    real = importlib.import_module
+
+    def without_web(name: str, package: str | None = None) -> object:
+        if name == "qiza.web.server":
+            raise ModuleNotFoundError("No module named 'fastapi'", name="fastapi")
+        return real(name, package)
+
+    monkeypatch.setattr("qiza.cli.importlib.import_module", without_web)
+    assert main(["serve"]) == 1
+    assert "qiza serve: needs an optional dependency that is missing (fastapi)" in capsys.readouterr().err
