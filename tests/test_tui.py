@@ -1152,6 +1152,13 @@ def test_a_hard_link_to_a_game_being_played_is_refused(
         for name in (link, newer):
             status, out = play(["--resume", str(name)], ["pass", "quit"], monkeypatch, capsys)
             assert status == 1 and said("by another name of the same file", out), out
+        first.stdin.write(b"save\n")  # 'save' of its own file makes a new one as well
+        first.stdin.flush()
+        _read_until(first, b"Saved to")
+        newest = tmp_path / "newest.json"
+        os.link(path, newest)
+        status, out = play(["--resume", str(newest)], ["pass", "quit"], monkeypatch, capsys)
+        assert status == 1 and said("by another name of the same file", out), out
         rest, _ = first.communicate(b"quit\n", timeout=300)
         assert first.returncode == 0, rest
     assert json.loads(path.read_text())["actions"] == [[0, "pass"]]

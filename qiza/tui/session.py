@@ -964,6 +964,7 @@ class Session:
                 refused = None if own else save_refused(path, self.game)  # again: saved meanwhile?
                 if refused is None:
                     savefile.save(self.game, path, keep_previous=own, extra=self.extra())
+                    follow(path)  # its own file: the file this save made is the game's too
         except QizaError:  # its lock is held
             self.say(Text(f"{path} is being played in another qiza play: it is kept; choose another file name.",
                           "bold red"))
