@@ -34,6 +34,7 @@ from qiza.move import THROUGH, Direction, Place
 from qiza.movegen import Move as GenMove
 from qiza.movegen import MoveGenerator, MoveList
 from qiza.movegen_py import PyMoveGenerator
+from qiza.movegen_ties import place_of
 from qiza.rules import Rules
 
 if TYPE_CHECKING:
@@ -191,9 +192,7 @@ class Candidate:
 def to_place(move: GenMove, tile_set: TileSet | None = None) -> Place:
     """A generator move as an engine :class:`~qiza.move.Place` (``.`` for played-through squares,
     lower case for blanks, ``[CH]`` for a multi-letter tile of ``tile_set``, English by default)."""
-    ts = tile_set or ENGLISH
-    chars = [THROUGH if t == 0 else ts.tile_text(t) for t in move.tiles]
-    return Place(move.row, move.col, Direction.DOWN if move.down else Direction.ACROSS, "".join(chars))
+    return place_of(move.row, move.col, move.down, move.tiles, (tile_set or ENGLISH).letters)
 
 
 def _leave(rack: np.ndarray, move: GenMove, tile_set: TileSet | None) -> str:

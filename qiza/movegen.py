@@ -16,7 +16,10 @@ empty board only plays across are produced.
 
 Best-only mode (:meth:`MoveGenerator.best`, :mod:`qiza.movegen_best`) bounds the
 equity of every anchor's plays first and searches the most promising anchors first,
-stopping when no other play can be better.
+stopping when no other play can be better. It works in thousandths of a point and keeps the
+plays within a few of them of its best; the best of those in floats, ties broken by
+:func:`qiza.ties.tie_order`, is the play (:mod:`qiza.movegen_ties`): the same play and
+equity as the Python generator and the static player's full evaluation.
 
 The compiled entry points release the GIL; a generator can be shared by threads.
 
@@ -64,7 +67,6 @@ from qiza.movegen_search import (
     MAX_RACK,
     MAX_SIZE,
     MAX_SUB,
-    META_BLANKS,
     O_EQUITY,
     O_HAVE,
     O_META,
@@ -78,8 +80,10 @@ from qiza.movegen_search import (
     P_HASLEAVE,
     P_HAVEBEST,
     P_KINDS,
+    P_MARGIN,
     P_MAXLEAVE,
     P_MODE,
+    P_NEAR,
     P_NOUT,
     P_OVERFLOW,
     P_SIZE,
@@ -96,6 +100,7 @@ from qiza.movegen_search import (
     decode_packed,
     prepare,
 )
+from qiza.movegen_ties import SubLeaves, margin, pick_best, row_tiles
 from qiza.rules import Rules
 
 __all__ = [
@@ -180,7 +185,7 @@ def _many(g, anag, w0, out, boards, racks, prem, result):  # type: ignore[no-unt
             if w[P_HAVEBEST]:
                 for k in range(O_WIDTH):
                     result[i, k] = out[0, k]
-                result[i, O_HAVE] = 1
+                result[i, O_HAVE] = 1 if not w[P_NEAR] else -2 if w[P_OVERFLOW] else w[P_NOUT]
 
 
 # ---------------------------------------------------------------------------------------
@@ -321,28 +326,16 @@ def _full_word(board: np.ndarray, r: int, c: int, d: bool, tiles: tuple[int, ...
     return "".join(word)
 
 
-def row_tiles(meta: int, words: Sequence[int]) -> list[int]:
-    """The tiles of a packed row's line (``words``: its ``O_TILES`` columns), blanks flagged."""
-    n = (meta >> 11) & 31
-    tiles = []
-    bit = META_BLANKS
-    for i in range(n):
-        t = (words[i // 5] >> (6 * (i % 5))) & 63
-        if t:
-            t |= ((meta >> bit) & 1) << 6
-            bit += 1
-        tiles.append(t)
-    return tiles
-
-
-def _move_from_row(row: np.ndarray, board: np.ndarray, labels: Labels | None = None) -> Move:
-    """Decode one output row (scalar code: much faster than :func:`_decode` for a single move)."""
+def _move_from_row(row: np.ndarray, board: np.ndarray, labels: Labels | None = None,
+                   equity: float | None = None) -> Move:
+    """Decode one output row (scalar code: much faster than :func:`_decode` for a single move);
+    ``equity``: the move's (else the row's, in thousandths)."""
     v = row.tolist()
     meta = v[O_META]
     r, c, d = meta & 31, (meta >> 5) & 31, (meta >> 10) & 1
     t = tuple(row_tiles(meta, v[O_TILES:O_WIDTH]))
     return Move(v[O_SCORE], r, c, bool(d), t, _full_word(board, r, c, bool(d), t, labels or code_labels(26)),
-                v[O_EQUITY] / 1000.0)
+                v[O_EQUITY] / 1000.0 if equity is None else equity)
 
 
 def kind_values(values: Sequence[int] | np.ndarray, letters: int) -> np.ndarray:
@@ -525,7 +518,7 @@ class MoveGenerator:
 
     def best(
         self, board: np.ndarray, rack: np.ndarray, leave_values: Sequence[float] | np.ndarray | None = None,
-        *, sub_leaves: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
+        *, sub_leaves: SubLeaves | None = None, first_found: bool = False,
     ) -> Move | None:
         """The highest-scoring placement (or highest score + leave value), or None.
 
@@ -537,44 +530,86 @@ class MoveGenerator:
         ``(radix, values, sizes)``: a sub-leave keeping ``k[t]`` copies of tile ``t`` has the
         code ``sum(k[t] * radix[t])`` (``radix`` one int per tile kind, 0 for tiles not on the
         rack); ``values[code]`` is its value in points and ``sizes[code]`` its number of tiles (the
-        layout of :class:`qiza.players.leaves.RackLeaves`). The move's :attr:`Move.equity`
-        is then its score plus the value of what it keeps, to a thousandth of a point.
+        layout of :class:`qiza.players.leaves.RackLeaves`).
+
+        The move's :attr:`Move.equity` is its score plus the value of what it keeps, in floats
+        (:func:`qiza.movegen_ties.row_equities`: with ``sub_leaves`` the static player's
+        full evaluation's number to the last bit), and of the plays of the best equity (within
+        :data:`qiza.ties.TIE`) it is the first by :func:`qiza.ties.tie_order`: the same play as
+        :class:`~qiza.movegen_py.PyMoveGenerator` finds. The compiled search bounds and compares
+        equities in thousandths of a point (leave values rounded), so it keeps every play within
+        :func:`qiza.movegen_ties.margin` of its best, and the choice is made among those.
+
+        ``first_found``: the first play of the best equity in thousandths the search finds, its
+        :attr:`Move.equity` in thousandths, as :meth:`best_many` and the simulation's compiled
+        rollouts take it (a little faster: no play within the margin is searched for).
         """
         b = self._board(board)
         r = self._rack(rack)
-        if sub_leaves is not None:
-            row = self._run_sub_leaves(b, r, sub_leaves)
-        else:
-            row = self._run(b[None, :], r[None, :], 1, np.zeros((1, O_WIDTH), np.int32), leave_values)[0]
-        if not row[O_HAVE]:
+        work = self._best_work(r, leave_values, sub_leaves)
+        if first_found:
+            result = np.zeros((1, O_WIDTH + 1), np.int32)
+            self._search_best(work, b, r, np.zeros((1, O_WIDTH), np.int32), result)
+            return _move_from_row(result[0], b.reshape(self.size, self.size), self.labels) if result[0, O_HAVE] else None
+        rows = self._near_best(work, b, r, margin(leave_values, sub_leaves))
+        if not len(rows):
             return None
-        return _move_from_row(row, b.reshape(self.size, self.size), self.labels)
+        i, equity = pick_best(rows, r, self.labels, leave_values, sub_leaves)
+        return _move_from_row(rows[i], b.reshape(self.size, self.size), self.labels, equity)
 
-    def _run_sub_leaves(self, b: np.ndarray, r: np.ndarray,
-                        sub_leaves: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
-        """:meth:`best` with a value per sub-leave (see there); the compiled search reads it."""
-        radix, values, sizes = (np.asarray(x) for x in sub_leaves)
+    def _best_work(self, r: np.ndarray, leave_values: Sequence[float] | np.ndarray | None,
+                   sub_leaves: SubLeaves | None) -> np.ndarray:
+        """The work array of a best-only search of rack ``r`` with these leave values (see :meth:`best`)."""
+        if sub_leaves is None:
+            return self._templates[1] if leave_values is None else self._with_leaves(self._templates[1], leave_values)
+        radix, values, sizes = self.check_sub_leaves(r, sub_leaves)
         kinds = self.kinds
-        full = int((radix * r).sum()) if radix.shape == (kinds,) else -1
-        if radix.shape != (kinds,) or values.shape != (full + 1,) or sizes.shape != values.shape or full >= MAX_SUB:
-            raise ValueError(f"sub_leaves must be (radix of {kinds}, a value and a size per sub-leave code) "
-                             "of this rack")
         nr = int(r.sum())
         milli = np.round(values * 1000).astype(np.int64)
         w0 = self._templates[1].copy()
         w0[W_RADIX:W_RADIX + kinds] = radix
-        w0[W_SUB:W_SUB + full + 1] = milli
-        for played in range(1, nr + 1):
-            kept = milli[sizes == nr - played]
-            w0[W_LVB + played] = int(kept.max()) if len(kept) else 0
+        w0[W_SUB:W_SUB + len(milli)] = milli
+        none = np.iinfo(np.int64).min
+        kept = np.full(nr + 1, none)  # the best sub-leave by tiles played
+        np.maximum.at(kept, nr - sizes, milli)
+        w0[W_LVB + 1:W_LVB + nr + 1] = np.where(kept[1:] == none, 0, kept[1:])
         w0[P_MAXLEAVE] = int(milli.max())
         w0[P_HASLEAVE] = 2
-        result = np.zeros((1, O_WIDTH + 1), np.int32)
-        _many(self.graph, self._anagrams(), w0, np.zeros((1, O_WIDTH), np.int32), b[None, :], r[None, :],
-              self.prem, result)
-        if result[0, O_HAVE] < 0:
+        return w0
+
+    def check_sub_leaves(self, rack: np.ndarray, sub_leaves: SubLeaves) -> SubLeaves:
+        """``sub_leaves`` (see :meth:`best`) as arrays, when they are those of ``rack`` (a
+        :class:`ValueError` says what they must be otherwise)."""
+        radix, values, sizes = (np.asarray(x) for x in sub_leaves)
+        kinds = self.kinds
+        full = int((radix * rack).sum()) if radix.shape == (kinds,) else -1
+        if radix.shape != (kinds,) or values.shape != (full + 1,) or sizes.shape != values.shape or full >= MAX_SUB:
+            raise ValueError(f"sub_leaves must be (radix of {kinds}, a value and a size per sub-leave code) "
+                             "of this rack")
+        return radix, values.astype(np.float64), sizes
+
+    def _search_best(self, work: np.ndarray, b: np.ndarray, r: np.ndarray, out: np.ndarray, result: np.ndarray) -> None:
+        """One best-only search of board ``b`` and rack ``r`` with the work array ``work`` into
+        ``out`` and ``result`` (see :func:`_many`)."""
+        _many(self.graph, self._anagrams(), work, out, b[None, :], r[None, :], self.prem, result)
+        if result[0, O_HAVE] == -1:
             raise ValueError(f"a rack holds 0..{MAX_RACK} tiles")
-        return result[0]
+
+    def _near_best(self, work: np.ndarray, b: np.ndarray, r: np.ndarray, within: int) -> np.ndarray:
+        """The packed rows of the plays within ``within`` milli-points of the best the compiled
+        search finds (every play when more than its buffer holds: rare)."""
+        work = work.copy()
+        work[P_NEAR] = 1
+        work[P_MARGIN] = within
+        out: np.ndarray | None = getattr(self._local, "near", None)
+        if out is None:
+            out = self._local.near = np.zeros((NEAR_ROWS, O_WIDTH), np.int32)
+        result = np.zeros((1, O_WIDTH + 1), np.int32)
+        self._search_best(work, b, r, out, result)
+        n = int(result[0, O_HAVE])
+        if n == -2:  # more plays that close than the buffer holds
+            return self.generate_packed(b, r)
+        return out[:n].copy()
 
     def count_many(self, boards: np.ndarray, racks: np.ndarray) -> np.ndarray:
         """Number of placements of each position (boards: n x size*size, racks: n x kinds), in one
@@ -588,7 +623,8 @@ class MoveGenerator:
     def best_many(
         self, boards: np.ndarray, racks: np.ndarray, leave_values: Sequence[float] | np.ndarray | None = None
     ) -> list[Move | None]:
-        """:meth:`best` of each position, in one compiled loop."""
+        """:meth:`best` of each position with ``first_found`` (the first play of the best equity in
+        thousandths the search finds), in one compiled loop."""
         result = self._run(boards, racks, 1, np.zeros((1, O_WIDTH), np.int32), leave_values)
         flat = np.asarray(boards, dtype=np.int32).reshape(len(result), -1)
         moves: list[Move | None] = []
@@ -599,6 +635,10 @@ class MoveGenerator:
                 moves.append(None)
         return moves
 
+
+NEAR_ROWS = 64
+"""The plays within the margin of the best one search of :meth:`MoveGenerator.best` keeps (more: every play is
+generated)."""
 
 FIRST_RUN_NOTE = ("Compiling the move generator: the first run of qiza on a machine takes from half a minute "
                   "to a few minutes, with the machine's load (later runs load it in about a second)...")

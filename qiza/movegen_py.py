@@ -5,7 +5,8 @@ algorithm over a letter trie of the word list, expanded as the search reaches it
 generator's packed rows (see :mod:`qiza.movegen`), so that a :class:`~qiza.movegen.MoveList`,
 :meth:`best` and everything built on them work unchanged. It follows the compiled
 generator's conventions: a one-tile play is produced once, on an empty board only plays
-across are produced, and ``best`` ranks by score plus leave values in milli-points.
+across are produced, and ``best`` finds the same play with the same equity
+(:mod:`qiza.movegen_ties`: in floats, ties broken by :func:`qiza.ties.tie_order`).
 
 It is some hundred times slower than the compiled generator (tens of milliseconds to a
 few seconds a position, the most with two blanks), and needs no compilation: the computer
@@ -29,7 +30,6 @@ from qiza.movegen import (
     MAX_SIZE,
     O_EQUITY,
     O_META,
-    O_SCORE,
     O_TILES,
     O_WIDTH,
     Labels,
@@ -42,6 +42,7 @@ from qiza.movegen import (
     row_tiles,
 )
 from qiza.movegen_search import META_BLANKS
+from qiza.movegen_ties import SubLeaves, decode_rows, pick_best
 
 Node = list[Any]
 """A node of the lazy letter trie: ``[lo, hi, depth, children, is_word, words]``, the words
@@ -95,21 +96,6 @@ def forget_tries() -> None:
     """Drop the cached tries (once the compiled generator has taken over)."""
     with _LOCK:
         _TRIES.clear()
-
-
-def decode_rows(out: np.ndarray) -> tuple[np.ndarray, ...]:
-    """:func:`qiza.movegen_search.decode_packed` with numpy (no compiled code)."""
-    out = np.asarray(out, dtype=np.int32).reshape(-1, O_WIDTH)
-    meta = out[:, O_META]
-    length = (meta >> 11) & 31
-    j = np.arange(MAX_SIZE)
-    words = out[:, O_TILES + j // 5]
-    six = ((words >> (6 * (j % 5))) & 63) * (j[None, :] < length[:, None])
-    placed = np.cumsum(six != 0, axis=1) - 1  # the index of each placed tile among those placed
-    blank = (meta[:, None] >> (META_BLANKS + np.maximum(placed, 0))) & 1
-    tiles = six | ((blank * (six != 0)) << 6)
-    return (out[:, O_SCORE].copy(), meta & 31, (meta >> 5) & 31, (meta >> 10) & 1, length, (meta >> 16) & 31,
-            out[:, O_EQUITY].copy(), tiles.astype(np.int32))
 
 
 def _decode_points(out: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -176,34 +162,42 @@ class PyMoveGenerator(MoveGenerator):
 
     def best(self, board: np.ndarray, rack: np.ndarray,
              leave_values: Sequence[float] | np.ndarray | None = None, *,
-             sub_leaves: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> Move | None:
+             sub_leaves: SubLeaves | None = None, first_found: bool = False) -> Move | None:
         """The placement of the highest score, or score plus leave values (per tile, or per
-        sub-leave: see :meth:`qiza.movegen.MoveGenerator.best`), or None."""
+        sub-leave), or None: the play :meth:`qiza.movegen.MoveGenerator.best` finds, with the
+        same equity (in floats), of plays of the same equity the first by
+        :func:`qiza.ties.tie_order`. ``first_found``: the first of the best equity in thousandths
+        in this generator's order (not the compiled one's), with that equity."""
         b, r = self._check(board, rack)
+        if sub_leaves is not None:
+            sub_leaves = self.check_sub_leaves(np.asarray(r), sub_leaves)
+        elif leave_values is not None and np.shape(leave_values) != (self.kinds,):
+            raise ValueError(f"leave_values must have {self.kinds} entries")
         rows = self._search(b, r)
         if not rows:
             return None
+        board2d = np.asarray(b, np.int32).reshape(self.size, self.size)
+        if not first_found:
+            packed = np.asarray(rows, dtype=np.int64).astype(np.int32)
+            i, equity = pick_best(packed, np.asarray(r), self.labels, leave_values, sub_leaves)
+            return _move_from_row(packed[i], board2d, self.labels, equity)
         if sub_leaves is not None:
             radix = np.asarray(sub_leaves[0], np.int64)
             sub_milli = np.round(np.asarray(sub_leaves[1], np.float64) * 1000).astype(np.int64)
             for row in rows:
                 row[O_EQUITY] += int(sub_milli[int(np.dot(self._leave_counts(row, r), radix))])
         elif leave_values is not None:
-            lv = np.asarray(leave_values, dtype=np.float64)
-            if lv.shape != (self.kinds,):
-                raise ValueError(f"leave_values must have {self.kinds} entries")
-            milli = np.round(lv * 1000).astype(np.int64)
+            milli = np.round(np.asarray(leave_values, dtype=np.float64) * 1000).astype(np.int64)
             for row in rows:
                 row[O_EQUITY] += int(np.dot(self._leave_counts(row, r), milli))
         best = max(rows, key=lambda row: row[O_EQUITY])
-        return _move_from_row(np.asarray(best, dtype=np.int64), np.asarray(b, np.int32).reshape(self.size, self.size),
-                              self.labels)
+        return _move_from_row(np.asarray(best, dtype=np.int64), board2d, self.labels)
 
     def best_many(self, boards: np.ndarray, racks: np.ndarray,
                   leave_values: Sequence[float] | np.ndarray | None = None) -> list[Move | None]:
-        """:meth:`best` of each position."""
+        """:meth:`best` of each position, ``first_found`` (as the compiled generator's)."""
         flat = np.asarray(boards, dtype=np.int32).reshape(len(racks), -1)
-        return [self.best(flat[i], np.asarray(racks)[i], leave_values) for i in range(len(flat))]
+        return [self.best(flat[i], np.asarray(racks)[i], leave_values, first_found=True) for i in range(len(flat))]
 
     def count_many(self, boards: np.ndarray, racks: np.ndarray) -> np.ndarray:
         """:meth:`count` of each position."""

@@ -73,6 +73,9 @@ P_LCOUNT = P + 16  # best mode: tiles placed left of the anchor (right part of t
 P_KINDS = P + 19  # tile kinds of the alphabet: letters + 1 (27 for English)
 P_BLANKS0 = P + 20  # blanks on the rack before the move (a move used one when W_RACK holds fewer)
 P_SHADOW = P + 21  # 1: board tiles right of the anchor, the left part read on from them too (W_SNODE)
+P_NEAR = P + 22  # best mode: 1 keeps every play within P_MARGIN of the best (rows of out), 0 the first best found
+P_MARGIN = P + 23  # ... how far below the best a play kept may be (milli-points)
+P_TOP = P + 24  # ... the best equity found (P_BEST is then the bound a play must beat to be kept)
 W_TAB = P + 32  # best mode: span bounds of the current anchor (see _shadow), rows of TAB_W
 TAB_W = MAX_RACK + 2
 W_TABB = W_TAB + (MAX_RACK + 1) * TAB_W  # ... the same of the plays that put down a blank (their leave keeps none)
@@ -179,9 +182,14 @@ def _record(w, out, start, end, score, nt):  # type: ignore[no-untyped-def]  # p
             equity += leave
             if w[P_HAVEBEST] and equity <= w[P_BEST]:
                 return
-        w[P_HAVEBEST] = 1
-        w[P_BEST] = equity
-        n = 0
+        if w[P_NEAR]:
+            n = _keep_near(w, out, equity)
+            if n < 0:
+                return
+        else:
+            w[P_HAVEBEST] = 1
+            w[P_BEST] = equity
+            n = 0
     elif n >= w[P_CAP]:
         w[P_OVERFLOW] = 1
         return
@@ -216,10 +224,36 @@ def _record(w, out, start, end, score, nt):  # type: ignore[no-untyped-def]  # p
                 blanks |= ((t >> 6) & 1) << bb
                 bb += 1
     out[o + O_META] = meta | (d << 10) | ((end - start + 1) << 11) | (nt << 16) | blanks
-    if mode == 0:
+    if mode == 0 or w[P_NEAR]:
         w[P_NOUT] = n + 1
     else:
         w[P_NOUT] = 1
+
+
+@nb.njit(cache=CACHE)
+def _keep_near(w, out, equity):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Best mode with ``P_NEAR``: make room for a play of ``equity`` (not below ``P_BEST``, the
+    bound to beat) among the plays kept in ``out``; a new best drops those more than ``P_MARGIN``
+    below it. Returns the row to write, -1 when ``out`` is full (``P_OVERFLOW`` set)."""
+    n = w[P_NOUT] if w[P_HAVEBEST] else 0
+    if not w[P_HAVEBEST] or equity > w[P_TOP]:
+        low = equity - w[P_MARGIN]
+        k = 0
+        for i in range(n):
+            if out[i * O_WIDTH + O_EQUITY] >= low:
+                if k != i:
+                    for x in range(O_WIDTH):
+                        out[k * O_WIDTH + x] = out[i * O_WIDTH + x]
+                k += 1
+        n = k
+        w[P_HAVEBEST] = 1
+        w[P_TOP] = equity
+        w[P_BEST] = low - 1
+    w[P_NOUT] = n
+    if n >= w[P_CAP]:
+        w[P_OVERFLOW] = 1
+        return -1
+    return n
 
 
 _I32P = types.CPointer(types.int32)

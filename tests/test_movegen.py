@@ -99,8 +99,10 @@ def test_best_with_leave_values(twl_gen: MoveGenerator, positions: list[tuple[np
             left = r.copy()
             for t in moves.tiles[i][moves.tiles[i] != 0]:
                 left[0 if t & BLANK_FLAG else t] -= 1
-            eq.append(int(moves.score[i]) + float(np.dot(left, np.round(leave * 1000) / 1000)))
-        assert best.equity == pytest.approx(max(eq), abs=1e-6)
+            eq.append(int(moves.score[i]) + float(np.dot(left, leave)))  # in floats, not thousandths
+        assert best.equity == pytest.approx(max(eq), abs=1e-9)
+        first = twl_gen.best(b, r, leave, first_found=True)  # in thousandths: half of one a tile kept
+        assert first is not None and first.equity == pytest.approx(max(eq), abs=0.0005 * int(r.sum()))
 
 
 def test_packed_rows_follow_the_documented_layout(twl_gen: MoveGenerator,

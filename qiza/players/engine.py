@@ -24,6 +24,7 @@ from qiza.movegen import O_WIDTH, MoveGenerator, MoveList, kind_values
 from qiza.movegen_py import decode_rows
 from qiza.players.leaves import LETTERS, LeaveModel, RackLeaves, model_for_tile_set, vowel_codes
 from qiza.rules import ChallengeRule, Rules, allows_exchange
+from qiza.ties import TIE, first_in_tie_order, tie_order
 
 if TYPE_CHECKING:
     from qiza.alphabet import TileSet
@@ -536,8 +537,9 @@ class StaticPlayer(BasePlayer):
     def best_options(self, view: PlayerView, within: float) -> list[Option]:
         """Every placement and exchange whose equity is within ``within`` points of the best
         (:meth:`evaluate`'s equity: every placement generated, not the best-only search), in no
-        particular order: the plays :meth:`choose` takes one of (the first the move generator
-        finds); none when the player can only pass."""
+        particular order: the plays :meth:`choose` takes one of (the first by
+        :func:`~qiza.ties.tie_order` of those within :data:`~qiza.ties.TIE`); none when the
+        player can only pass."""
         ev = self.evaluate(view)
         kept, exchange_equity = exchange_equities(ev, self.settings, view.bag_count, view.rules.exchange_limit)
         if not len(ev.moves) and not len(kept):
@@ -547,6 +549,16 @@ class StaticPlayer(BasePlayer):
         near = exchange_equity >= best - within
         return ([_placement_option(ev, int(i), ts) for i in np.flatnonzero(ev.equity >= best - within)]
                 + _exchange_options(ev, kept[near], exchange_equity[near], ts))
+
+    def choose_evaluated(self, view: PlayerView) -> Move:
+        """:meth:`choose` over the full evaluation (every placement generated: :meth:`best_options`),
+        not the best-only search: the same move (tested), slower; what the puzzles' games play
+        (:class:`~qiza.players.puzzle_cli.PuzzlePlayer`) and ``hard``'s opening (the opening's
+        vowel term needs every play)."""
+        best = self.best_options(view, TIE)
+        if not best:
+            return Pass()
+        return best[first_in_tie_order([o.move for o in best], [o.equity for o in best])].move
 
     def pass_option(self, view: PlayerView) -> Option:
         """Passing, valued as the engine values what a placement keeps: no score, and the whole
@@ -577,15 +589,17 @@ class StaticPlayer(BasePlayer):
 
     def choose(self, view: PlayerView) -> Move:
         """The placement or exchange of the best equity (:attr:`settings`: score, the leave's
-        value, the opening and end-of-bag terms); with neither possible, a pass."""
+        value, the opening and end-of-bag terms); with neither possible, a pass. Of moves of the
+        same equity (within :data:`~qiza.ties.TIE`), the first by :func:`~qiza.ties.tie_order`:
+        the same move with the compiled move generator and with the Python one of a fresh install."""
         if view.board.is_empty():  # the opening placement term needs every play: the full evaluation
-            ev = self.evaluate(view)
-            return self._decide(ev, view.bag_count, view.rules)
+            return self.choose_evaluated(view)
         return self._decide_compiled(view)
 
     def _decide_compiled(self, view: PlayerView) -> Move:
-        """The same decision as :meth:`_decide` over :meth:`evaluate`, with the placements
-        searched by the compiled best-only search reading the value of every sub-leave."""
+        """The same decision as :meth:`choose_evaluated`, with the placements searched by the
+        best-only search reading the value of every sub-leave (whose equities are the full
+        evaluation's, to the last bit: :meth:`~qiza.movegen.MoveGenerator.best`)."""
         rules = view.rules
         gen = self.generator(rules)
         ts = rules.tile_set
@@ -595,34 +609,20 @@ class StaticPlayer(BasePlayer):
         leaves = with_bingo_odds(self.model_for(rules).rack_leaves(rack), self.settings, odds)
         per_code = leave_equities(leaves, self.settings, rules, view.bag_count, unseen)
         found = gen.best(board_array(view.board), rack, sub_leaves=(leaves.radix, per_code, leaves.sizes))
-        best_move: Move | None = None
-        best_equity = -1e9
+        moves: list[Move] = []
+        equities: list[float] = []
         if found is not None and found.equity is not None:
-            best_move, best_equity = to_place(found, ts), found.equity
+            moves.append(to_place(found, ts))
+            equities.append(found.equity)
         kept, equity = exchange_equities_of(leaves, self.settings, view.bag_count, rules.exchange_limit)
         if len(kept):
-            j = int(np.argmax(equity))
-            if equity[j] > best_equity:
-                best_move = Exchange(counts_text(rack - leaves.counts[kept[j]], ts))
-        if best_move is None:
+            top = max(float(equity.max()), *equities)
+            for j in np.flatnonzero(equity >= top - TIE):
+                moves.append(Exchange(counts_text(rack - leaves.counts[kept[j]], ts)))
+                equities.append(float(equity[j]))
+        if not moves:
             return self._no_play_counts(rack, view.bag_count, rules)
-        return best_move
-
-    def _decide(self, ev: Evaluation, bag_count: int, rules: Rules) -> Move:
-        """The best placement, or the best exchange when it is worth more."""
-        best_move: Move | None = None
-        best_equity = -1e9
-        if len(ev.moves):
-            i = int(np.argmax(ev.equity))
-            best_move, best_equity = to_place(ev.moves[i], rules.tile_set), float(ev.equity[i])
-        kept, equity = exchange_equities(ev, self.settings, bag_count, rules.exchange_limit)
-        if len(kept):
-            j = int(np.argmax(equity))
-            if equity[j] > best_equity:
-                best_move = Exchange(counts_text(ev.rack - ev.leaves.counts[kept[j]], rules.tile_set))
-        if best_move is None:
-            return self._no_play_counts(ev.rack, bag_count, rules)
-        return best_move
+        return moves[first_in_tie_order(moves, equities)]
 
 
 def _placement_option(ev: Evaluation, i: int, tile_set: TileSet) -> Option:
@@ -675,8 +675,12 @@ class LevelPlayer(StaticPlayer):
         order = np.argsort(-equity, kind="stable")
         k = max(self.pick_top, int(len(order) * self.pick_from))
         k = min(k, len(order))
-        choice = int(order[self.rng.randrange(k)])
-        return to_place(ml[choice], view.rules.tile_set)
+        pick = self.rng.randrange(k)
+        # the plays of the equity drawn in the order of tie_order, not the move generator's (the
+        # compiled one and the Python one of a fresh install list them in orders of their own)
+        same = np.flatnonzero(np.abs(equity[order] - equity[order[pick]]) <= TIE)  # a run of order
+        places = [to_place(ml[int(i)], view.rules.tile_set) for i in order[same]]
+        return sorted(places, key=tie_order)[pick - int(same[0])]
 
 
 # -- vocabulary of the weaker levels -------------------------------------------------------

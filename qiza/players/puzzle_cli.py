@@ -33,6 +33,7 @@ from qiza.players.analyze_cli import equity_threshold, move_key
 from qiza.players.engine import Option, StaticPlayer
 from qiza.rules import CLASSIC, Notation
 from qiza.text import input_line, plural, visible
+from qiza.ties import TIE, in_tie_order, tie_order  # noqa: F401 (TIE and tie_order were defined here)
 
 T = TypeVar("T")
 BEST_SHOWN = 5
@@ -61,42 +62,6 @@ class Puzzle:
         return self._options
 
 
-#: plays whose equities differ by less than this many points have the same equity (a tie, which
-#: :func:`tie_order` breaks) in the puzzles: their games (:class:`PuzzlePlayer`) and rankings
-TIE = 1e-9
-
-
-def tie_order(move: Move) -> tuple[int, int, int, int, str]:
-    """Where a move goes among those of the same equity: placements (by row, column,
-    direction and word, a blank in lower case: one placement each) before exchanges (by the
-    tiles given)."""
-    if isinstance(move, Place):
-        return 0, move.row, move.col, int(move.direction), move.word
-    return 1, 0, 0, 0, move.tiles if isinstance(move, Exchange) else ""
-
-
-def in_tie_order(options: Sequence[Option]) -> list[Option]:
-    """``options`` best equity first, those of the same equity (within :data:`TIE` of the
-    best of them) in the order of :func:`tie_order`: not the move generator's, since the
-    compiled one and the Python one of a fresh install find them in orders of their own.
-
-    Equities the same but for rounding count as the same: a play's equity is a sum of floats
-    (score, leave value times its weight, adjustments), and two sums equal in exact arithmetic
-    may differ in their last bit. Those of different plays are otherwise far apart (at least
-    0.004 points between the best play and the next over the 2,520 positions of puzzles
-    1-300's games)."""
-    by_equity = sorted(options, key=lambda o: -o.equity)
-    ordered: list[Option] = []
-    start = 0
-    while start < len(by_equity):
-        end = start + 1
-        while end < len(by_equity) and by_equity[start].equity - by_equity[end].equity <= TIE:
-            end += 1
-        ordered.extend(sorted(by_equity[start:end], key=lambda o: tie_order(o.move)))
-        start = end
-    return ordered
-
-
 @dataclass
 class PuzzleResult:
     """How a series of puzzles went: equity lost per puzzle answered (None: given up)."""
@@ -111,20 +76,16 @@ class PuzzleResult:
 
 class PuzzlePlayer(StaticPlayer):
     """The computer of the puzzles' games: ``hard`` (the static engine) over every placement
-    (:meth:`~qiza.players.engine.StaticPlayer.evaluate`, not the best-only search) and exchange,
-    which plays the first by :func:`tie_order` of the plays of the best equity (within
-    :data:`TIE`).
-
-    ``hard`` itself keeps the first of them its move generator finds: the compiled generator and
-    the Python one of a fresh install (:func:`qiza.coldstart.use_compiled`) find the same plays
-    with the same equities (the same floats: the same numpy arithmetic on the same numbers) in
-    orders of their own, so that a puzzle's game would depend on which generator played it."""
+    (:meth:`~qiza.players.engine.StaticPlayer.choose_evaluated`, not the best-only search) and
+    exchange, which plays the first by :func:`tie_order` of the plays of the best equity (within
+    :data:`TIE`), as ``hard`` itself does: the same move with the compiled move generator and
+    the Python one of a fresh install (:func:`qiza.coldstart.use_compiled`), which find the same
+    plays with the same equities in orders of their own."""
 
     name = "hard"
 
     def choose(self, view: PlayerView) -> Move:
-        best = self.best_options(view, TIE)
-        return in_tie_order(best)[0].move if best else Pass()
+        return self.choose_evaluated(view)
 
 
 def self_play_puzzle(lexicon: Lexicon, number: int) -> Puzzle:

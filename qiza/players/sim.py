@@ -199,7 +199,8 @@ def _best_each(gen: MoveGenerator, boards: np.ndarray, racks: np.ndarray, rows: 
             for i in group:
                 sub = model.rack_leaves(racks[i])
                 values = np.where(sub.ranks >= 0, sub.values, 0.0)
-                out[i] = gen.best(boards[i], racks[i], sub_leaves=(sub.radix, values, sub.sizes))
+                out[i] = gen.best(boards[i], racks[i], sub_leaves=(sub.radix, values, sub.sizes),
+                                    first_found=True)  # as the compiled rollouts
             continue
         idx = np.asarray(group)
         moves = gen.best_many(boards[idx], racks[idx], end_leave if empty else tv)
