@@ -840,7 +840,7 @@ def test_replay_game_is_always_a_game(tmp_path: Path) -> None:
     raises instead, and the game is always there."""
     import typing
 
-    from qiza.gcg.replay import Replay
+    from qiza.gcg.replayer import Replay
 
     assert typing.get_type_hints(Replay)["game"] is Game
     with pytest.raises(gcg.FileFormatError, match="no players"):
@@ -850,6 +850,27 @@ def test_replay_game_is_always_a_game(tmp_path: Path) -> None:
     [(_, record, result)] = gcg.check_files([path])
     assert result is None and "'a' is not a player of the record" in str(record.errors[-1])
     assert record.errors[-1].line == 3
+
+
+def test_replay_is_the_function_and_the_module_has_a_name_of_its_own() -> None:
+    """``qiza.gcg.replay`` was a module and a function: ``from qiza.gcg import replay`` gave the
+    function, ``importlib.import_module("qiza.gcg.replay")`` (and ``from qiza.gcg.replay import
+    ...``) the module. The module is ``qiza.gcg.replayer``; its old name still imports, warning."""
+    import importlib
+
+    from qiza.gcg import replay, replayer
+
+    assert replay is replayer.replay is gcg.replay and callable(replay)
+    old = importlib.import_module("qiza.gcg.replay")
+    assert old is not replayer
+    with pytest.warns(DeprecationWarning, match="qiza.gcg.replayer"):
+        assert old.Replay is gcg.Replay
+    namespace: dict[str, object] = {}
+    with pytest.warns(DeprecationWarning, match="import Difference from qiza.gcg or qiza.gcg.replayer"):
+        exec("from qiza.gcg.replay import Difference", namespace)
+    assert namespace["Difference"] is gcg.Difference
+    with pytest.raises(AttributeError):
+        old.no_such_name  # noqa: B018
 
 
 def test_the_seat_of_no_player_of_the_record_is_the_records_error() -> None:

@@ -8,7 +8,9 @@ per line (``>nick: RACK 8D WORD +24 24``). :class:`GameRecord` holds one file;
 an exception; :func:`load_game` raises when a file gives no game at all), :func:`dumps` / :func:`dump` write it strictly. A record written and
 read back is equal to the original. :func:`from_game` makes a record of a
 :class:`~qiza.game.Game`; :func:`replay` plays a record through the rules engine and
-lists every event whose recorded score or total differs from the engine's.
+lists every event whose recorded score or total differs from the engine's (it is defined in
+the module ``qiza.gcg.replayer``: ``qiza.gcg.replay`` is the function; the module's old name
+still imports, with a :class:`DeprecationWarning`).
 
 Coordinates are always in the tournament notation (``8D`` reads across, ``D8`` down).
 
@@ -50,6 +52,10 @@ double rule, a ``+5`` / ``+10`` challenge bonus the five- / ten-point rule, else
 >Ann: AEINRST 8D RETINAS +72 72
 """
 
+import sys
+import types
+import warnings
+
 from qiza.errors import FileFormatError
 from qiza.gcg.reader import MAX_EVENTS, MAX_PLAYERS, MAX_PROBLEMS, load, load_game, loads, parse_bytes
 from qiza.gcg.record import (
@@ -62,7 +68,7 @@ from qiza.gcg.record import (
     GameRecord,
     Player,
 )
-from qiza.gcg.replay import Difference, Replay, check_files, replay, rules_for, tile_set_for
+from qiza.gcg.replayer import Difference, Replay, check_files, replay, rules_for, tile_set_for
 from qiza.gcg.writer import dump, dumps, from_game, written_nicknames
 
 __all__ = [
@@ -71,3 +77,23 @@ __all__ = [
     "FileFormatError", "MAX_EVENTS", "MAX_PLAYERS", "MAX_PROBLEMS", "TURN_EVENTS",
     "UNSUCCESSFUL_CHALLENGE_NOTE", "CHALLENGER_NOTE", "WITHDREW_NOTE",
 ]
+
+
+class _OldReplayModule(types.ModuleType):
+    """``qiza.gcg.replay`` as a module, deprecated: the module is ``qiza.gcg.replayer``, and
+    ``qiza.gcg.replay`` is the function :func:`replay` (one name for both: ``from qiza.gcg import
+    replay`` gave the function, ``importlib.import_module("qiza.gcg.replay")`` the module). ``from
+    qiza.gcg.replay import Replay`` still works, with a :class:`DeprecationWarning`."""
+
+    def __getattr__(self, name: str) -> object:
+        from qiza.gcg import replayer
+
+        if name.startswith("__"):  # (__path__, __file__: what the import system looks for)
+            raise AttributeError(name)
+        value = getattr(replayer, name)
+        warnings.warn("the module qiza.gcg.replay is now qiza.gcg.replayer (qiza.gcg.replay is the function): "
+                      f"import {name} from qiza.gcg or qiza.gcg.replayer", DeprecationWarning, stacklevel=2)
+        return value
+
+
+sys.modules.setdefault(__name__ + ".replay", _OldReplayModule(__name__ + ".replay", _OldReplayModule.__doc__))
