@@ -60,6 +60,24 @@ def test_the_game_has_ties(enable: Lexicon, monkeypatch: pytest.MonkeyPatch) -> 
     assert ties[0] == 0 and len(ties) > 1
 
 
+def test_the_ranking_is_the_same_with_either_generator(enable: Lexicon, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What ``qiza best``, ``qiza analyze``, hints and the simulation's candidates read: plays of
+    the same equity in tie order, also where the top cuts a tie; the first is ``hard``'s move."""
+    player = StaticPlayer(enable)
+    views = [Game(CLASSIC, players=2, lexicon=enable, seed=TIED_OPENING).view(0)]
+    game = Game(CLASSIC, players=2, lexicon=enable, seed=3)
+    for _ in range(6):
+        game.play(player.choose(game.view(game.to_move)))
+        views.append(game.view(game.to_move))
+    compiled = [(player.ranked(view), player.ranked(view, 1), player.ranked(view, 7)) for view in views]
+    for view, (every, first, top) in zip(views, compiled):
+        assert first == every[:1] and top == every[:7] and first[0].move == player.choose(view)
+    assert len(compiled[0][0]) > 1 and compiled[0][0][0].equity == compiled[0][0][1].equity  # a tie at the top
+    monkeypatch.setattr(coldstart, "_fallback", True)
+    forbid_compiled_code(monkeypatch)
+    assert [(player.ranked(view), player.ranked(view, 1), player.ranked(view, 7)) for view in views] == compiled
+
+
 def test_best_breaks_ties_by_tie_order(enable: Lexicon) -> None:
     """The best-only search's play (score alone: many ties) is the first by tie_order of the
     plays of the best score, with the compiled generator and the Python one."""

@@ -24,7 +24,7 @@ from qiza.movegen import O_WIDTH, MoveGenerator, MoveList, kind_values
 from qiza.movegen_py import decode_rows
 from qiza.players.leaves import LETTERS, LeaveModel, RackLeaves, model_for_tile_set, vowel_codes
 from qiza.rules import ChallengeRule, Rules, allows_exchange
-from qiza.ties import TIE, first_in_tie_order, tie_order
+from qiza.ties import TIE, first_in_tie_order, in_tie_order, tie_order
 
 if TYPE_CHECKING:
     from qiza.alphabet import TileSet
@@ -573,19 +573,18 @@ class StaticPlayer(BasePlayer):
         return Option(Pass(), 0, counts_text(rack, rules.tile_set), float(kept[full]))
 
     def ranked(self, view: PlayerView, top: int | None = None, *, with_exchanges: bool = True) -> list[Option]:
-        """The engine's options (placements and exchanges), best equity first."""
+        """The engine's options (placements and exchanges), best equity first, those of the same
+        equity in the order of :func:`~qiza.ties.in_tie_order` (not the move generator's): the
+        first is the move :meth:`choose` makes, and the list is the same with either generator."""
         ev = self.evaluate(view)
         order = np.argsort(-ev.equity, kind="stable")
-        if top is not None:
-            order = order[:top]
+        if top is not None and 0 < top < len(order):  # and the plays tied with the last one kept
+            order = order[:top + np.count_nonzero(ev.equity[order[top:]] >= ev.equity[order[top - 1]] - TIE)]
         ts = view.rules.tile_set
         options = [_placement_option(ev, int(i), ts) for i in order]
         if with_exchanges:
             options.extend(self.exchange_options(view, ev.rack))
-            options.sort(key=lambda o: -o.equity)
-            if top is not None:
-                options = options[:top]
-        return options
+        return in_tie_order(options)[:top]
 
     def choose(self, view: PlayerView) -> Move:
         """The placement or exchange of the best equity (:attr:`settings`: score, the leave's

@@ -58,7 +58,7 @@ class Puzzle:
         of :func:`tie_order` (:func:`in_tie_order`); computed once."""
         if self._options is None:
             game = self.game
-            self._options = in_tie_order(StaticPlayer(game.lexicon).ranked(game.view(game.to_move)))
+            self._options = StaticPlayer(game.lexicon).ranked(game.view(game.to_move))
         return self._options
 
 
