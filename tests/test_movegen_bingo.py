@@ -19,7 +19,10 @@ import pytest
 
 from qiza import gaddag
 from qiza.alphabet import BLANK_FLAG
-from qiza.movegen import MoveGenerator, read_positions
+from qiza.analysis import to_place
+from qiza.movegen import MAX_RACK, MoveGenerator, read_positions
+from qiza.movegen_ties import row_equities
+from qiza.ties import TIE, tie_order
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "movegen"
 GOLDEN = Path(__file__).parent / "golden" / "best_moves.txt"
@@ -56,23 +59,36 @@ def _sub_leaves(rack: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray,
     return radix, values, sizes
 
 
-def best_lines(gen: MoveGenerator, positions: list[tuple[np.ndarray, np.ndarray]]) -> list[str]:
-    """One line per search: position, variant, then the best play's cells, score and equity."""
+Search = tuple[np.ndarray, np.ndarray, np.ndarray | None, tuple[np.ndarray, np.ndarray, np.ndarray] | None]
+
+
+def searches(gen: MoveGenerator, positions: list[tuple[np.ndarray, np.ndarray]]) -> list[tuple[int, str, Search]]:
+    """The searches of the golden file: position, variant, and the board, rack and leave values."""
     rng = np.random.default_rng(13)
-    lines = []
+    out = []
     for i, (board, rack) in enumerate(positions):
         leave = rng.normal(0, 3, gen.kinds)
         leave[0] = 25.0
         blank = _with_blank(rack)
-        searches: dict[str, tuple[np.ndarray, np.ndarray | None, tuple[np.ndarray, np.ndarray, np.ndarray] | None]]
-        searches = {"given": (rack, leave, None), "blank": (blank, leave, None)}
+        variants: dict[str, tuple[np.ndarray, np.ndarray | None, tuple[np.ndarray, np.ndarray, np.ndarray] | None]]
+        variants = {"given": (rack, leave, None), "blank": (blank, leave, None)}
         if i % 3 == 0:
-            searches["score"] = (blank, None, None)
-            searches["sub"] = (blank, None, _sub_leaves(blank, rng))
-        for name, (r, lv, sub) in searches.items():
-            move = gen.best(board, r, sub_leaves=sub) if sub is not None else gen.best(board, r, lv)
-            what = "-" if move is None else f"{move.cells()} {move.score} {move.equity:.3f}"
-            lines.append(f"{i} {name} {what}")
+            variants["score"] = (blank, None, None)
+            variants["sub"] = (blank, None, _sub_leaves(blank, rng))
+        for name, (r, lv, sub) in variants.items():
+            out.append((i, name, (board, r, lv, sub)))
+    return out
+
+
+def best_lines(gen: MoveGenerator, positions: list[tuple[np.ndarray, np.ndarray]]) -> list[str]:
+    """One line per search: position, variant, then the best play's cells, score and equity, as
+    the search finds it first (``first_found``: the search's own order among ties, in
+    thousandths)."""
+    lines = []
+    for i, name, (board, r, lv, sub) in searches(gen, positions):
+        move = gen.best(board, r, lv, sub_leaves=sub, first_found=True)
+        what = "-" if move is None else f"{move.cells()} {move.score} {move.equity:.3f}"
+        lines.append(f"{i} {name} {what}")
     return lines
 
 
@@ -90,6 +106,31 @@ def test_best_moves_are_those_found_before(twl_gen: MoveGenerator,
     assert len(lines) == len(want)
     bad = [(a, b) for a, b in zip(lines, want) if a != b]
     assert not bad, f"{len(bad)} searches differ (got, want): {bad[:5]}"
+
+
+def test_best_is_the_first_by_tie_order_of_the_best_in_floats(twl_gen: MoveGenerator,
+                                                               positions: list[tuple[np.ndarray, np.ndarray]]) -> None:
+    """:meth:`MoveGenerator.best` (the search keeping the plays within its margin of its best)
+    against every play: the first by tie_order of the plays of the best equity in floats, and
+    that equity; the same as the search's first play but on ties and equities closer than its
+    thousandths."""
+    checked = differ = 0
+    for i, name, (board, r, lv, sub) in searches(twl_gen, positions)[::3]:
+        best = twl_gen.best(board, r, lv, sub_leaves=sub)
+        rows = twl_gen.generate_packed(board, r)
+        assert (best is None) == (len(rows) == 0)
+        if best is None:
+            continue
+        equity = row_equities(rows, r, lv, sub)
+        tied = np.flatnonzero(equity >= equity.max() - TIE)
+        moves = twl_gen.generate(board, r)
+        want = min((moves[int(k)] for k in tied), key=lambda m: tie_order(to_place(m)))
+        assert (best.cells(), best.score, best.equity) == (want.cells(), want.score, equity.max()), (i, name)
+        first = twl_gen.best(board, r, lv, sub_leaves=sub, first_found=True)
+        assert first is not None and first.equity == pytest.approx(best.equity, abs=0.0005 * MAX_RACK)
+        differ += first.cells() != best.cells()
+        checked += 1
+    assert checked > 400 and differ > 0
 
 
 def test_blank_racks_best_is_the_best_equity(twl_gen: MoveGenerator,
