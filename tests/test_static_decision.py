@@ -11,9 +11,11 @@ from qiza.analysis import board_array, rack_counts
 from qiza.game import Game
 from qiza.lexicon import Lexicon, load_lexicon
 from qiza.move import Direction, Place
+from qiza.movegen import MoveGenerator
 from qiza.movegen_py import PyMoveGenerator
 from qiza.players.engine import StaticPlayer, leave_codes, leave_equities, with_bingo_odds
 from qiza.rules import CLASSIC
+from qiza.ties import in_tie_order
 
 
 @pytest.fixture(scope="module")
@@ -104,3 +106,15 @@ def test_best_with_sub_leaves_is_the_best_equity(lexicon: Lexicon) -> None:
             break
     with pytest.raises(ValueError, match="sub_leaves"):
         gen.best(board, rack, sub_leaves=(leaves.radix, values[:-1], leaves.sizes[:-1]))
+
+
+def test_without_a_placement_the_best_exchange(enable: Lexicon, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No placement found by the best-only search: the exchange of the best equity (the first by
+    tie_order of a tie), as the full evaluation would choose among the exchanges."""
+    player = StaticPlayer(enable, seed=0)
+    game = Game(CLASSIC, players=["A", "B"], lexicon=enable, seed=5)
+    game.play(player.choose(game.view(game.to_move)))
+    view = game.view(game.to_move)
+    monkeypatch.setattr(MoveGenerator, "best", lambda *args, **kwargs: None)
+    exchanges = in_tie_order(player.exchange_options(view, rack_counts(view.rack)))
+    assert len(exchanges) > 100 and player.choose(view) == exchanges[0].move

@@ -615,7 +615,7 @@ class StaticPlayer(BasePlayer):
             equities.append(found.equity)
         kept, equity = exchange_equities_of(leaves, self.settings, view.bag_count, rules.exchange_limit)
         if len(kept):
-            top = max(float(equity.max()), *equities)
+            top = max([float(equity.max()), *equities])
             for j in np.flatnonzero(equity >= top - TIE):
                 moves.append(Exchange(counts_text(rack - leaves.counts[kept[j]], ts)))
                 equities.append(float(equity[j]))
