@@ -860,6 +860,22 @@ def test_the_end_summary_is_paged_and_ends_in_view_at_80x24() -> None:
     assert len(last_page.splitlines()) <= 23  # the end, the notes after it and the prompt fit one screen
 
 
+def test_the_last_page_leaves_the_reserve_free() -> None:
+    """A rest that filled the screen but for the reserve was shown whole as the last page, so the
+    lines printed after it (the winner, the commands) pushed its top off the screen: seen when
+    the computer's ties changed the game above (its end summary, 46 lines at 80x24)."""
+    from rich.text import Text
+
+    for total in (30, 40, 46, 60):
+        screen = ScriptedScreen([], width=80, height=24)
+        screen.term.page(Text("\n".join(f"line {i}" for i in range(total))), reserve=6)
+        pages = screen.out.getvalue().split("-- more (")
+        last = pages[-1].splitlines()[1:]
+        assert last[-1] == f"line {total - 1}" and len(last) <= 23 - 6, total  # the reserve's lines stay free
+        shown = [line for page in pages for line in page.splitlines() if line.startswith("line ")]
+        assert set(shown) == {f"line {i}" for i in range(total)}, total  # every line shown
+
+
 def test_panel_title_keeps_the_rules_and_rules_hide_the_seed(monkeypatch: pytest.MonkeyPatch,
                                                              capsys: pytest.CaptureFixture[str]) -> None:
     game = Game(find_preset("tournament").with_options(challenge="five-point"), players=["Ann", "Bob"], lexicon=LEX,

@@ -81,6 +81,12 @@ class Terminal:
             if not self.more(_more_message(start, len(lines))):
                 return
         last = max(1, size - reserve)
+        if len(lines) - start > last:  # the rest fits a page but not above the reserve: a page up to the last one
+            for line in lines[start:len(lines) - last]:
+                self.console.print(Text.from_ansi(line), width=self.width, soft_wrap=True)
+            start = len(lines) - last
+            if not self.more(_more_message(start, len(lines))):
+                return
         for line in lines[min(start, max(0, len(lines) - last)):]:
             self.console.print(Text.from_ansi(line), width=self.width, soft_wrap=True)
 
