@@ -313,7 +313,8 @@ def has_placement(game: Game, seat: int) -> bool:
     if not rack:
         return False
     gen = generator(game.lexicon, game.rules)
-    return gen.best(board_array(game.board), rack_counts(rack, game.rules.tile_set)) is not None
+    board, counts = board_array(game.board), rack_counts(rack, game.rules.tile_set)
+    return gen.best(board, counts, first_found=True) is not None  # (any play: no tie to break)
 
 
 def check_candidate(game: Game, candidate: Candidate, seat: int | None = None) -> Evaluation:
