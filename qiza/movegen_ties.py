@@ -1,7 +1,7 @@
 """The best play of packed move rows (:mod:`qiza.movegen`), the same from either move generator.
 
 :meth:`qiza.movegen.MoveGenerator.best` (the compiled best-only search, which keeps every play
-within a few milli-points of its best: :data:`margin`) and
+within a few milli-points of its best: :func:`margin`) and
 :meth:`qiza.movegen_py.PyMoveGenerator.best` (every play) both end here: each play's equity is
 worked out in floats (:func:`row_equities`: the score plus the value of the tiles kept, the
 same numbers as the static player's full evaluation), and of the plays of the best equity
