@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from qiza import gaddag
+from qiza.alphabet import BLANK_FLAG
 from qiza.board import Board
 from qiza.game import Game
 from qiza.lexicon import Lexicon, load_lexicon
@@ -56,6 +57,21 @@ def fixed(rules: Rules = CLASSIC, **options: Any) -> Rules:
 GameFactory = Callable[..., Game]
 
 
+def _take_tile(game: Game, key: int) -> None:
+    """Take one tile for the board once: from the bag, else from a rack that holds it (the rack
+    refilled from the bag while it has tiles); a tile the game has no more of is a ValueError."""
+    if key in game.bag:
+        game.bag.remove(key)
+        return
+    for rack in game.racks:
+        if key in rack:
+            rack.remove(key)
+            if game.bag:
+                rack.append(game.bag.pop())
+            return
+    raise ValueError(f"the board rows hold more {game.rules.tile_set.text([key])} tiles than the game has")
+
+
 @pytest.fixture
 def make_game(enable: Lexicon) -> GameFactory:
     """Build a game where seat 0 starts, with chosen racks, board rows and bag size.
@@ -73,15 +89,7 @@ def make_game(enable: Lexicon) -> GameFactory:
             board = Board.from_rows(rows, game.rules.layout, game.rules.tile_set)
             for tile in board.cells:
                 if tile:
-                    key = 0 if tile & 0x40 else tile
-                    if key not in game.bag:
-                        # take it from a rack that holds it
-                        for rack in game.racks:
-                            if key in rack:
-                                rack.remove(key)
-                                rack.append(game.bag.pop())
-                                break
-                    game.bag.remove(key)
+                    _take_tile(game, 0 if tile & BLANK_FLAG else tile)
             game.board = board
         for seat, text in (racks or {}).items():
             game.set_rack(seat, text)
