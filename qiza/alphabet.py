@@ -380,7 +380,9 @@ POLISH = TILE_SETS["polish"]
 SPANISH = TILE_SETS["spanish"]
 """The Spanish set: 98 letters (with CH, LL, RR and Ñ) and 2 blanks."""
 SUPER = TILE_SETS["super"]
-"""The Super Scrabble set: 196 letters and 4 blanks."""
+"""The Super Scrabble set: 196 letters and 4 blanks.
+
+Not ``qiza.SUPER`` (top level), which is the Super board layout, :data:`qiza.layout.SUPER`."""
 
 
 def find_tile_set(name: str) -> TileSet:

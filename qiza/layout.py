@@ -165,7 +165,9 @@ SUPER = Layout("super", _mirror([
     ".d...d...D.D...d...d.",
     "T....t...d*d...t....T",
 ]))
-"""A 21x21 board in the style of Super Scrabble, with quadruple squares in the corners."""
+"""A 21x21 board in the style of Super Scrabble, with quadruple squares in the corners.
+
+``qiza.SUPER`` (top level) is this board layout; the Super tile set is :data:`qiza.alphabet.SUPER`."""
 
 LAYOUTS: dict[str, Layout] = {layout.name: layout for layout in (STANDARD, SUPER)}
 
