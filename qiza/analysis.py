@@ -31,8 +31,7 @@ from qiza.board import Board
 from qiza.coldstart import use_compiled
 from qiza.errors import MoveSyntaxError, QizaError, RuleError
 from qiza.move import THROUGH, Direction, Place
-from qiza.movegen import Move as GenMove
-from qiza.movegen import MoveGenerator, MoveList
+from qiza.movegen import GeneratedMove, MoveGenerator, MoveList
 from qiza.movegen_py import PyMoveGenerator
 from qiza.movegen_ties import place_of
 from qiza.rules import Rules
@@ -189,13 +188,13 @@ class Candidate:
     bingo: bool = False
 
 
-def to_place(move: GenMove, tile_set: TileSet | None = None) -> Place:
+def to_place(move: GeneratedMove, tile_set: TileSet | None = None) -> Place:
     """A generator move as an engine :class:`~qiza.move.Place` (``.`` for played-through squares,
     lower case for blanks, ``[CH]`` for a multi-letter tile of ``tile_set``, English by default)."""
     return place_of(move.row, move.col, move.down, move.tiles, (tile_set or ENGLISH).letters)
 
 
-def _leave(rack: np.ndarray, move: GenMove, tile_set: TileSet | None) -> str:
+def _leave(rack: np.ndarray, move: GeneratedMove, tile_set: TileSet | None) -> str:
     left = rack.copy()
     for t in move.tiles:
         if t:
@@ -203,12 +202,12 @@ def _leave(rack: np.ndarray, move: GenMove, tile_set: TileSet | None) -> str:
     return counts_text(left, tile_set)
 
 
-def candidates_from(moves: Iterable[GenMove] | MoveList, rack: np.ndarray, bingo_tiles: int = 7,
+def candidates_from(moves: Iterable[GeneratedMove] | MoveList, rack: np.ndarray, bingo_tiles: int = 7,
                     tile_set: TileSet | None = None) -> list[Candidate]:
     """Generator moves as :class:`Candidate` values (leave computed from ``rack`` counts).
 
     A :class:`~qiza.movegen.MoveList` is read from its arrays, without making a
-    :class:`~qiza.movegen.Move` of each move (the same candidates, about three times faster)."""
+    :class:`~qiza.movegen.GeneratedMove` of each move (the same candidates, about three times faster)."""
     if isinstance(moves, MoveList):
         return _candidates_of_list(moves, rack, bingo_tiles, tile_set)
     return [Candidate(to_place(m, tile_set), m.score, _leave(rack, m, tile_set), m.tile_count, float(m.score),

@@ -41,7 +41,7 @@ Usage::
     moves = gen.generate(board, parse_rack("WINDY??"))   # a MoveList (numpy arrays)
     moves.text(0)                              # (7, 3, False, "WINDY")
     moves[0].cells(), moves[0].word            # "D8=W E8=I ...", "WINDY"
-    best = gen.best(board, rack, leave_values) # a Move or None
+    best = gen.best(board, rack, leave_values) # a GeneratedMove or None
     gen.count_many(boards, racks)              # many positions in one compiled loop
     gen.generate_packed(board, rack)           # the moves as packed int32 rows
 """
@@ -50,9 +50,11 @@ from __future__ import annotations
 
 import gzip
 import threading
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numba as nb
 import numpy as np
@@ -105,7 +107,7 @@ from qiza.rules import Rules
 
 __all__ = [
     "FIRST_RUN_NOTE", "MAX_RACK", "MAX_SIZE", "O_EQUITY", "O_META", "O_SCORE", "O_TILES", "O_WIDTH", "PASS",
-    "BoardLineError", "Move", "MoveGenerator", "MoveList", "decode_packed", "exchanges", "load_generator", "load_lexicon_words",
+    "BoardLineError", "GeneratedMove", "MoveGenerator", "MoveList", "decode_packed", "exchanges", "load_generator", "load_lexicon_words",
     "parse_board", "parse_rack", "read_positions", "read_reference_moves",
     "stack_positions", "warm_up",
 ]
@@ -212,8 +214,10 @@ def _tile_char(t: int) -> str:
 
 
 @dataclass(frozen=True)
-class Move:
-    """One placement: its first square, direction, and the tiles of its whole line.
+class GeneratedMove:
+    """One placement found by the generator: its first square, direction, and the tiles of its whole line
+    (a game's moves are :class:`qiza.move.Move`; :func:`qiza.analysis.to_place` makes a
+    :class:`~qiza.move.Place` of this; ``Move``, its old name here, still imports, with a warning).
 
     ``tiles[i]`` is the tile placed on the i-th square of the line (a letter code,
     ``letter | 0x40`` for a blank) or 0 where a tile already on the board is
@@ -253,6 +257,16 @@ class Move:
         return sum(1 for t in self.tiles if t)
 
 
+
+if not TYPE_CHECKING:  # (hidden from mypy, so that a misspelt name of this module stays an error)
+    def __getattr__(name: str) -> object:
+        """``Move``: the old name of :class:`GeneratedMove`, with a :class:`DeprecationWarning`."""
+        if name == "Move":
+            warnings.warn("qiza.movegen.Move is deprecated: it is now qiza.movegen.GeneratedMove "
+                          "(qiza.move.Move is the union of the moves of a game)", DeprecationWarning, stacklevel=2)
+            return GeneratedMove
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 class MoveList:
     """The moves of one position as numpy arrays (one entry per move).
 
@@ -283,20 +297,20 @@ class MoveList:
     def __len__(self) -> int:
         return int(self._out.shape[0])
 
-    def __getitem__(self, i: int) -> Move:
+    def __getitem__(self, i: int) -> GeneratedMove:
         if not -len(self) <= i < len(self):
             raise IndexError(i)
         r, c, d, n = int(self.row[i]), int(self.col[i]), bool(self.direction[i]), int(self.length[i])
         tiles = tuple(int(t) for t in self.tiles[i, :n])
-        return Move(int(self.score[i]), r, c, d, tiles, _full_word(self.board, r, c, d, tiles, self.labels),
+        return GeneratedMove(int(self.score[i]), r, c, d, tiles, _full_word(self.board, r, c, d, tiles, self.labels),
                     float(self.equity[i]))
 
-    def __iter__(self) -> Iterator[Move]:
+    def __iter__(self) -> Iterator[GeneratedMove]:
         for i in range(len(self)):
             yield self[i]
 
     def text(self, i: int) -> tuple[int, int, bool, str]:
-        """The plain text form of move ``i`` (see :meth:`Move.text`)."""
+        """The plain text form of move ``i`` (see :meth:`GeneratedMove.text`)."""
         return self[i].text()
 
     def cells(self, i: int) -> str:
@@ -327,14 +341,14 @@ def _full_word(board: np.ndarray, r: int, c: int, d: bool, tiles: tuple[int, ...
 
 
 def _move_from_row(row: np.ndarray, board: np.ndarray, labels: Labels | None = None,
-                   equity: float | None = None) -> Move:
+                   equity: float | None = None) -> GeneratedMove:
     """Decode one output row (scalar code: much faster than :func:`_decode` for a single move);
     ``equity``: the move's (else the row's, in thousandths)."""
     v = row.tolist()
     meta = v[O_META]
     r, c, d = meta & 31, (meta >> 5) & 31, (meta >> 10) & 1
     t = tuple(row_tiles(meta, v[O_TILES:O_WIDTH]))
-    return Move(v[O_SCORE], r, c, bool(d), t, _full_word(board, r, c, bool(d), t, labels or code_labels(26)),
+    return GeneratedMove(v[O_SCORE], r, c, bool(d), t, _full_word(board, r, c, bool(d), t, labels or code_labels(26)),
                 v[O_EQUITY] / 1000.0 if equity is None else equity)
 
 
@@ -360,7 +374,7 @@ class MoveGenerator:
     the rack's length: N + 1 counts, index 0 the blank. ``values`` are tile values indexed
     by letter code (N + 1 entries with index 0 the blank, or N such as
     ``ENGLISH.values``). A play of at least ``bingo_tiles`` tiles scores ``bingo_bonus``
-    extra. ``labels`` (the tile set's letters) spell :attr:`Move.word`; by default
+    extra. ``labels`` (the tile set's letters) spell :attr:`GeneratedMove.word`; by default
     ``chr(64 + code)``, the letters themselves for English.
     """
 
@@ -519,7 +533,7 @@ class MoveGenerator:
     def best(
         self, board: np.ndarray, rack: np.ndarray, leave_values: Sequence[float] | np.ndarray | None = None,
         *, sub_leaves: SubLeaves | None = None, first_found: bool = False,
-    ) -> Move | None:
+    ) -> GeneratedMove | None:
         """The highest-scoring placement (or highest score + leave value), or None.
 
         ``leave_values``: optional value of each tile kept on the rack, indexed
@@ -532,7 +546,7 @@ class MoveGenerator:
         rack); ``values[code]`` is its value in points and ``sizes[code]`` its number of tiles (the
         layout of :class:`qiza.players.leaves.RackLeaves`).
 
-        The move's :attr:`Move.equity` is its score plus the value of what it keeps, in floats
+        The move's :attr:`GeneratedMove.equity` is its score plus the value of what it keeps, in floats
         (:func:`qiza.movegen_ties.row_equities`: with ``sub_leaves`` the static player's
         full evaluation's number to the last bit), and of the plays of the best equity (within
         :data:`qiza.ties.TIE`) it is the first by :func:`qiza.ties.tie_order`: the same play as
@@ -541,7 +555,7 @@ class MoveGenerator:
         :func:`qiza.movegen_ties.margin` of its best, and the choice is made among those.
 
         ``first_found``: the first play of the best equity in thousandths the search finds, its
-        :attr:`Move.equity` in thousandths, as :meth:`best_many` and the simulation's compiled
+        :attr:`GeneratedMove.equity` in thousandths, as :meth:`best_many` and the simulation's compiled
         rollouts take it (a little faster: no play within the margin is searched for).
         """
         b = self._board(board)
@@ -622,12 +636,12 @@ class MoveGenerator:
 
     def best_many(
         self, boards: np.ndarray, racks: np.ndarray, leave_values: Sequence[float] | np.ndarray | None = None
-    ) -> list[Move | None]:
+    ) -> list[GeneratedMove | None]:
         """:meth:`best` of each position with ``first_found`` (the first play of the best equity in
         thousandths the search finds), in one compiled loop."""
         result = self._run(boards, racks, 1, np.zeros((1, O_WIDTH), np.int32), leave_values)
         flat = np.asarray(boards, dtype=np.int32).reshape(len(result), -1)
-        moves: list[Move | None] = []
+        moves: list[GeneratedMove | None] = []
         for i in range(len(result)):
             if result[i, O_HAVE]:
                 moves.append(_move_from_row(result[i].copy(), flat[i].reshape(self.size, self.size), self.labels))

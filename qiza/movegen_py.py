@@ -32,8 +32,8 @@ from qiza.movegen import (
     O_META,
     O_TILES,
     O_WIDTH,
+    GeneratedMove,
     Labels,
-    Move,
     MoveGenerator,
     MoveList,
     _move_from_row,
@@ -110,7 +110,7 @@ class PyMoveGenerator(MoveGenerator):
 
     ``words``: code strings of an alphabet of ``letters`` letters (upper-case words for
     English); ``key`` names the word list for the trie cache (the same key must mean the same
-    words); ``labels`` spell :attr:`~qiza.movegen.Move.word` (see
+    words); ``labels`` spell :attr:`~qiza.movegen.GeneratedMove.word` (see
     :class:`~qiza.movegen.MoveGenerator`).
     """
 
@@ -162,7 +162,7 @@ class PyMoveGenerator(MoveGenerator):
 
     def best(self, board: np.ndarray, rack: np.ndarray,
              leave_values: Sequence[float] | np.ndarray | None = None, *,
-             sub_leaves: SubLeaves | None = None, first_found: bool = False) -> Move | None:
+             sub_leaves: SubLeaves | None = None, first_found: bool = False) -> GeneratedMove | None:
         """The placement of the highest score, or score plus leave values (per tile, or per
         sub-leave), or None: the play :meth:`qiza.movegen.MoveGenerator.best` finds, with the
         same equity (in floats), of plays of the same equity the first by
@@ -194,7 +194,7 @@ class PyMoveGenerator(MoveGenerator):
         return _move_from_row(np.asarray(best, dtype=np.int64), board2d, self.labels)
 
     def best_many(self, boards: np.ndarray, racks: np.ndarray,
-                  leave_values: Sequence[float] | np.ndarray | None = None) -> list[Move | None]:
+                  leave_values: Sequence[float] | np.ndarray | None = None) -> list[GeneratedMove | None]:
         """:meth:`best` of each position, ``first_found`` (as the compiled generator's)."""
         flat = np.asarray(boards, dtype=np.int32).reshape(len(racks), -1)
         return [self.best(flat[i], np.asarray(racks)[i], leave_values, first_found=True) for i in range(len(flat))]

@@ -529,3 +529,16 @@ def test_cli_says_a_file_holds_no_positions(capsys: pytest.CaptureFixture[str], 
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err.splitlines()[-1] == (
         f"qiza movegen: {pos}: no positions in it (each is 15 board lines and a 'RACK: ...' line)")
+
+
+def test_old_name_move_imports_generated_move_with_a_deprecation_warning() -> None:
+    import qiza.movegen
+    from qiza.movegen import GeneratedMove
+
+    with pytest.warns(DeprecationWarning, match=r"qiza\.movegen\.GeneratedMove") as caught:
+        from qiza.movegen import Move  # type: ignore[attr-defined]
+    assert Move is GeneratedMove
+    assert caught[0].filename == __file__  # the warning names the line that imports the old name
+    assert "Move" not in qiza.movegen.__all__  # (a star import does not warn)
+    with pytest.raises(AttributeError, match="has no attribute 'Mvoe'"):
+        qiza.movegen.Mvoe  # type: ignore[attr-defined]  # noqa: B018

@@ -41,7 +41,7 @@ import numpy as np
 
 from qiza.analysis import board_array, generator, rack_counts, to_place
 from qiza.move import Move, Pass
-from qiza.movegen import Move as GenMove
+from qiza.movegen import GeneratedMove
 from qiza.rules import EndPoints
 
 if TYPE_CHECKING:
@@ -89,7 +89,7 @@ class _Tree:
         self.nodes = 0
         self.deadline = float("inf")
 
-    def moves(self, board: np.ndarray, rack: np.ndarray, width: int) -> list[GenMove]:
+    def moves(self, board: np.ndarray, rack: np.ndarray, width: int) -> list[GeneratedMove]:
         """The plays searched for a rack: every way out (only the best-scoring, as going out ends
         the game at once), then the ``width`` highest-scoring placements."""
         listed = self.gen.generate(board, rack)
@@ -99,7 +99,7 @@ class _Tree:
         rest = [int(i) for i in order if int(listed.ntiles[i]) != total][:width]
         return [listed[i] for i in out_moves + rest]
 
-    def play(self, board: np.ndarray, rack: np.ndarray, move: GenMove) -> tuple[np.ndarray, np.ndarray]:
+    def play(self, board: np.ndarray, rack: np.ndarray, move: GeneratedMove) -> tuple[np.ndarray, np.ndarray]:
         """The board and rack after a placement (new arrays)."""
         board = board.copy()
         rack = rack.copy()
@@ -127,7 +127,7 @@ class _Tree:
         """Final scores when the game ends with tiles left on every rack: each loses their own."""
         return [s - float(r @ self.values) for s, r in zip(scores, racks, strict=True)]
 
-    def after(self, board: np.ndarray, racks: list[np.ndarray], scores: list[float], seat: int, move: GenMove,
+    def after(self, board: np.ndarray, racks: list[np.ndarray], scores: list[float], seat: int, move: GeneratedMove,
               plies: int) -> list[float]:
         """The final (or horizon) scores after ``seat`` plays ``move``, the others searched
         ``plies`` turns deep (none if the play goes out)."""
@@ -215,7 +215,7 @@ def solve_multi_position(gen: MoveGenerator, rules: Rules, board: np.ndarray, mi
     tree = _Tree(gen, rules, values, reply_width)
     tree.deadline = start + time_limit
     plies = n if plies is None else plies
-    candidates: list[GenMove | None] = [*tree.moves(board, mine, width), None]
+    candidates: list[GeneratedMove | None] = [*tree.moves(board, mine, width), None]
     margins = [0.0] * len(candidates)
     wins = [0.0] * len(candidates)
     rng = random.Random(seed)
@@ -258,7 +258,7 @@ def solve_multi_position(gen: MoveGenerator, rules: Rules, board: np.ndarray, mi
 
 
 def _candidate_final(tree: _Tree, board: np.ndarray, racks: list[np.ndarray], scores: list[float], me: int,
-                     cand: GenMove | None, plies: int) -> list[float]:
+                     cand: GeneratedMove | None, plies: int) -> list[float]:
     """The final scores after the player's candidate (``None``: a pass) in one deal."""
     if cand is None:
         return tree.search(board, racks, scores, (me + 1) % len(racks), plies, 1)

@@ -7,10 +7,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from qiza.movegen import Move as GenMove
+from qiza.movegen import GeneratedMove
 
 
-def used_counts(move: GenMove, kinds: int = 27) -> np.ndarray:
+def used_counts(move: GeneratedMove, kinds: int = 27) -> np.ndarray:
     """Rack tiles a generated move uses, as ``kinds`` counts (index 0 = blanks; 27 for English)."""
     used = np.zeros(kinds, np.int32)
     for t in move.tiles:
@@ -19,7 +19,7 @@ def used_counts(move: GenMove, kinds: int = 27) -> np.ndarray:
     return used
 
 
-def apply_move(board: np.ndarray, move: GenMove, size: int) -> None:
+def apply_move(board: np.ndarray, move: GeneratedMove, size: int) -> None:
     """Put a generated move's tiles on a flat board array (in place)."""
     for i, t in enumerate(move.tiles):
         if t:

@@ -49,7 +49,7 @@ from pathlib import Path
 
 import numpy as np
 
-from qiza.movegen import Move, MoveGenerator
+from qiza.movegen import GeneratedMove, MoveGenerator
 from qiza.players.engine import BingoOdds, StaticSettings, leave_equities, with_bingo_odds
 from qiza.players.fast import apply_move
 from qiza.players.leave_table import FullTable
@@ -94,7 +94,7 @@ class Decision:
     score: int
     kept: int
     placed: int
-    move: Move | None = None
+    move: GeneratedMove | None = None
 
 
 def decide(gen: MoveGenerator, model: LeaveModel, settings: StaticSettings, rules: Rules, board: np.ndarray,
@@ -201,7 +201,7 @@ def collect_pool(gen: MoveGenerator, model: LeaveModel, rules: Rules, games: int
 
 
 def _draw(bag: np.ndarray, rack: np.ndarray, count: int, rng: random.Random) -> None:
-    """Move ``count`` random tiles (fewer if the bag runs out) from ``bag`` counts to ``rack``."""
+    """GeneratedMove ``count`` random tiles (fewer if the bag runs out) from ``bag`` counts to ``rack``."""
     for _ in range(min(count, int(bag.sum()))):
         i = rng.randrange(int(bag.sum()))
         t = int(np.searchsorted(np.cumsum(bag), i, side="right"))

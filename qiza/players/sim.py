@@ -66,8 +66,7 @@ from qiza.analysis import board_array, rack_counts
 from qiza.coldstart import use_compiled
 from qiza.game import PlayerView
 from qiza.move import Exchange, Move, Place
-from qiza.movegen import Move as GenMove
-from qiza.movegen import MoveGenerator, kind_values
+from qiza.movegen import GeneratedMove, MoveGenerator, kind_values
 from qiza.players.engine import StaticPlayer
 from qiza.players.fast import counts_to_tiles
 from qiza.players.inference import infer_leaves, rest_of
@@ -185,12 +184,12 @@ def _end_bonus(rules: Rules, held: float, opponents: int) -> float:
 
 def _best_each(gen: MoveGenerator, boards: np.ndarray, racks: np.ndarray, rows: list[int],
                bag_lens: np.ndarray, tv: np.ndarray, end_leave: np.ndarray,
-               model: LeaveModel | None = None) -> dict[int, GenMove | None]:
+               model: LeaveModel | None = None) -> dict[int, GeneratedMove | None]:
     """The best reply of each position in ``rows`` (one compiled call per kind of leave value:
     the per-tile leave values while the bag has tiles, the end-of-game ones when it is empty).
     With ``model``, positions with tiles in the bag value leaves by its full table instead (one
     call each, as :func:`qiza.players.sim_nb.table_work` values them: 0 for a leave it lacks)."""
-    out: dict[int, GenMove | None] = {}
+    out: dict[int, GeneratedMove | None] = {}
     for empty in (False, True):
         group = [i for i in rows if (bag_lens[i] == 0) == empty]
         if not group:
@@ -232,7 +231,7 @@ def _play_out(gen: MoveGenerator, board: np.ndarray, mine: np.ndarray, theirs: n
         theirs_turn = not theirs_turn
 
 
-def _play(board: np.ndarray, rack: np.ndarray, move: GenMove, size: int) -> None:
+def _play(board: np.ndarray, rack: np.ndarray, move: GeneratedMove, size: int) -> None:
     """Put a generated move on a flat board row and take its tiles off the rack (in place)."""
     step = size if move.down else 1
     sq = move.row * size + move.col
