@@ -949,6 +949,57 @@ def test_one_game_on_the_clock_at_a_time(club: Club) -> None:
     assert post(ann, f"/api/seeks/{dis['id']}/accept")["game_id"]  # (Cyd plays Bob on the clock now)
 
 
+def test_a_timed_seat_taken_while_a_seek_is_accepted_is_caught(club: Club, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bob takes the last seat of a timed lobby game in the moment between the accept's checks of
+    "one game on the clock at a time" and the seek's game: the check made before the transaction
+    let the seek's game start, Bob on two clocks. The game's own transaction checks again now:
+    409 ``in_another_game`` naming the lobby game, no game made, the seek open again. Likewise
+    for a rematch whose other player took such a seat since they asked (409
+    ``opponent_in_game``)."""
+    from qiza.web.seeks import Seeks
+
+    ann, bob, cyd = (sign_up(club, name) for name in ("Ann", "Bob", "Cyd"))
+    seek = post(ann, "/api/seeks", {"preset": "classic", "time_control": {"minutes": 5}}, 201)
+    lobby = post(cyd, "/api/games", {"seats": [{"name": "Cyd"}, {"name": "Guest"}], "creator_seat": 0,
+                                     "time_control": {"minutes": 5}}, 201)
+    checked = Seeks._refuse_when_playing
+    seated: list[str] = []
+
+    def then_take_the_seat(hall: Seeks, user: Any) -> Any:
+        found = checked(hall, user)
+        if user.name == "Bob" and not seated:
+            seated.append(user.id)
+            post(bob, f"/api/games/{lobby['id']}/join", {"seat": 1, "name": "Bob", "invite": lobby["invite"]})
+        return found
+
+    monkeypatch.setattr(Seeks, "_refuse_when_playing", then_take_the_seat)
+    answer = bob.post(f"/api/seeks/{seek['id']}/accept", headers=csrf(bob))
+    assert answer.status_code == 409, answer.text
+    error = answer.json()["error"]
+    assert (error["code"], error["game_id"]) == ("in_another_game", lobby["id"])
+    assert [s["status"] for s in ann.get("/api/seeks").json()["mine"]] == ["open"]
+    assert [s["id"] for s in bob.get("/api/seeks").json()["open"]] == [seek["id"]]
+    assert len(club.service.store.list_games()) == 1  # the lobby game alone
+    # a rematch: Dee asked, then took a timed seat in a game whose last seat filled meanwhile
+    monkeypatch.setattr(Seeks, "_refuse_when_playing", checked)
+    dee = sign_up(club, "Dee")
+    game_id, seats = seek_and_accept(club, dee, ann)
+    act(ann, game_id, seats["b"], "resign")
+    assert post(dee, f"/api/games/{game_id}/rematch")["asked"]
+    other = post(cyd, "/api/games", {"seats": [{"name": "Cyd"}, {"name": "Guest"}], "creator_seat": 0,
+                                     "time_control": {"minutes": 5}}, 201)
+
+    def then_dee_sits(hall: Seeks, user: Any) -> Any:
+        found = checked(hall, user)
+        post(dee, f"/api/games/{other['id']}/join", {"seat": 1, "name": "Dee", "invite": other["invite"]})
+        return found
+
+    monkeypatch.setattr(Seeks, "_refuse_when_playing", then_dee_sits)
+    answer = ann.post(f"/api/games/{game_id}/rematch", headers=csrf(ann))
+    assert answer.status_code == 409 and answer.json()["error"]["code"] == "opponent_in_game", answer.text
+    assert ann.get(f"/api/games/{game_id}").json()["rematch"]["game"] is None
+
+
 def test_a_game_from_a_seek_takes_its_players_out_of_the_seeks_they_joined(club: Club) -> None:
     """Bob waits in Cat's seek for four, then accepts Ann's seek for two: that game starts, and
     Bob leaves Cat's seek (its game would start later with him on two clocks at once)."""

@@ -22,7 +22,10 @@ with a clock (not over, not aborted, still in it) can neither post a seek nor ac
 one, nor ask for a rematch (409 ``in_another_game``, naming that game and its page), since the
 new game's opponents would wait on them, and a timed one's clock run, while they play the
 first; and a seek whose player (or one who joined it) is in such a game cannot be accepted
-until it ends (409 ``seeker_in_game``). Games without a clock, played over days, do not count.
+until it ends (409 ``seeker_in_game``), nor a rematch start while another of its players is (409
+``opponent_in_game``). Games without a clock, played over days, do not count. These are checked
+first, and again in the new game's own transaction, under each player's lock of seeks: a timed
+game whose last seat is taken in between is caught there.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from __future__ import annotations
 import json
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Request
@@ -92,27 +95,59 @@ class Seeks:
         self.ratings = ratings
         self.now = now
 
+    @staticmethod
+    def _clock_games(connection: Any, user_ids: Sequence[str]) -> list[Any]:
+        """Rows ``(id, user_id, seat)`` of the live games with a clock in which these accounts hold
+        a seat (newest first), whether or not they are still in them."""
+        query = (select(games.c.id, games.c.settings, game_players.c.user_id, game_players.c.seat)
+                 .join(game_players, game_players.c.game_id == games.c.id)
+                 .where(game_players.c.user_id.in_(list(user_ids)), games.c.status == "active")
+                 .order_by(games.c.created_at.desc()))
+        return [row for row in connection.execute(query).all() if json.loads(row.settings).get("clock")]
+
+    def _clock_seats(self, user_id: str) -> tuple[str | None, set[str]]:
+        """The id of a live game with a clock in which ``user_id``'s account holds a seat and is
+        still in (the newest, or None), and the ids of those it is out of (a game of three or four
+        the others play on)."""
+        with self.store.read() as connection:
+            rows = self._clock_games(connection, [user_id])
+        out = {str(row.id) for row in rows if not self.games.peek(row.id)[1].in_game(row.seat)}
+        return next((str(row.id) for row in rows if str(row.id) not in out), None), out
+
     def on_the_clock(self, user_id: str) -> str | None:
         """The id of a live game with a clock in which ``user_id``'s account holds a seat and is
         still in (the newest), or None."""
-        query = (select(games.c.id, games.c.settings, game_players.c.seat)
-                 .join(game_players, game_players.c.game_id == games.c.id)
-                 .where(game_players.c.user_id == user_id, games.c.status == "active")
-                 .order_by(games.c.created_at.desc()))
-        with self.store.read() as connection:
-            rows = connection.execute(query).all()
-        for row in rows:
-            if json.loads(row.settings).get("clock") and self.games.peek(row.id)[1].in_game(row.seat):
-                return str(row.id)
-        return None
+        return self._clock_seats(user_id)[0]
 
-    def _refuse_when_playing(self, user: User) -> None:
-        """409 ``in_another_game`` while ``user`` plays a game on the clock (:meth:`on_the_clock`)."""
-        game_id = self.on_the_clock(user.id)
+    def _refuse_when_playing(self, user: User) -> set[str]:
+        """409 ``in_another_game`` while ``user`` plays a game on the clock (:meth:`on_the_clock`);
+        else the ids of the games on the clock they are out of."""
+        game_id, out = self._clock_seats(user.id)
         if game_id is not None:
-            raise ApiError(409, "in_another_game", "you are playing another game on the clock: finish it (or abort "
-                           "it, before its second turn) before you start one more", game_id=game_id,
-                           game_url=f"/game/{game_id}")
+            raise _in_another_game(game_id)
+        return out
+
+    def _free_players(self, asker: str, others_code: str, others_message: str,
+                      out: Mapping[str, set[str]]) -> Callable[[Any, str], None]:
+        """A write of a new game's own transaction (``also``: before any other) that refuses it
+        when one of its players holds a seat in another live game on the clock (409
+        ``in_another_game`` for ``asker``, ``others_code`` for another player): the checks made
+        before it leave a moment in which a timed game's last seat may be taken. It holds each
+        player's lock of seeks (PostgreSQL; SQLite's writes are one at a time), as posting and
+        accepting do, so that two new games of one player wait for each other and the second
+        sees the first. ``out``: by player, the games on the clock they are out of (found before,
+        with the games loaded: a game loaded here could wait on a write this transaction holds
+        back); a game started since is counted whether or not they are out of it."""
+        def check(connection: Any, game_id: str) -> None:
+            players = sorted(out)
+            for player in players:
+                self.store.serialize(connection, f"seeks of {player}")
+            for row in self._clock_games(connection, players):
+                if row.id != game_id and str(row.id) not in out[row.user_id]:
+                    if row.user_id == asker:
+                        raise _in_another_game(str(row.id))
+                    raise ApiError(409, others_code, others_message)
+        return check
 
     def post(self, user: User, body: SeekIn) -> dict[str, Any]:
         """A new seek (checked: a preset, lexicon and challenge rule the server has, that make a
@@ -227,11 +262,11 @@ class Seeks:
         if (low is not None and mine < low) or (high is not None and mine > high):
             raise ApiError(409, "outside_rating_range", f"this seek is for ratings {low or 0}-{high or '...'}; "
                            f"yours is {round(mine)}")
-        self._refuse_when_playing(user)
-        if any(self.on_the_clock(player) for player in [found.user_id, *settings.get("joined", [])]
-               if player != user.id):
-            raise ApiError(409, "seeker_in_game", "a player of this seek is playing another game on the clock just "
-                           "now: it can be accepted when that game ends")
+        out = {user.id: self._refuse_when_playing(user)}
+        for player in [found.user_id, *settings.get("joined", [])]:
+            busy, out[player] = self._clock_seats(player)
+            if busy is not None and player != user.id:
+                raise ApiError(409, "seeker_in_game", SEEKER_IN_GAME)
         with self.store.transaction() as connection:  # one accepting at a time (SQLite: IMMEDIATE)
             for key in sorted({found.user_id, user.id}):  # PostgreSQL: and each player's seeks at a time
                 self.store.serialize(connection, f"seeks of {key}")
@@ -271,9 +306,11 @@ class Seeks:
         def record(connection: Any, game_id: str) -> None:  # in the game's own transaction: both or neither
             connection.execute(update(seeks).where(seeks.c.id == seek_id).values(game_id=game_id))
 
+        # (checked again in the game's transaction: a timed game's last seat may be taken meanwhile)
+        free = self._free_players(user.id, "seeker_in_game", SEEKER_IN_GAME, {p: out.get(p, set()) for p in ids})
         try:
             game_id = self.start(players, {k: v for k, v in settings.items() if k != "joined_seen"},
-                                 {"seek": seek_id}, also=[record])
+                                 {"seek": seek_id}, also=[free, record])
         except BaseException:
             # no game: the seek is open again, without this player (who may accept again; the
             # players are not put back in the other seeks they had joined)
@@ -340,7 +377,12 @@ class Seeks:
         cannot record it (another server process changed that game at the same moment), the game
         just made is aborted: else it would run, rated and on the clock, with nobody told of it.
         Refused while the player plays another game on the clock (409 ``in_another_game``)."""
-        self._refuse_when_playing(user)  # a rematch is one more game, on the clock if the last was
+        out = {user.id: self._refuse_when_playing(user)}  # a rematch is one more game, on the clock if the last was
+        for entry in self.games.peek(game_id)[0].seats:
+            if entry.get("user_id") and entry["user_id"] != user.id:
+                out[str(entry["user_id"])] = self._clock_seats(str(entry["user_id"]))[1]
+        free = self._free_players(user.id, "opponent_in_game", "another player of this game is playing another game "
+                                  "on the clock just now: the rematch can start when that game ends", out)
         made: list[str] = []
 
         def ask(row: GameRow, game: Game) -> dict[str, Any]:
@@ -367,7 +409,8 @@ class Seeks:
                     settings = dict(row.settings.get("seek_settings") or self._settings_of(row))
                     if settings.get("finish_line_levels"):  # each player keeps their target
                         settings["finish_line_levels"] = [settings["finish_line_levels"][i] for i in order]
-                    made.append(self.start(turned, settings, {"rematch_of": row.id}, first_player="fixed"))
+                    made.append(self.start(turned, settings, {"rematch_of": row.id}, first_player="fixed",
+                                           also=[free]))
                     offer["game"] = made[-1]
             return dict(offer)
 
@@ -393,6 +436,16 @@ class Seeks:
         if row.settings.get("finish_line_levels"):
             settings["finish_line_levels"] = list(row.settings["finish_line_levels"])
         return settings
+
+
+SEEKER_IN_GAME = ("a player of this seek is playing another game on the clock just now: it can be accepted when "
+                  "that game ends")
+
+
+def _in_another_game(game_id: str) -> ApiError:
+    """409 ``in_another_game``: the player is in ``game_id``, a live game on the clock."""
+    return ApiError(409, "in_another_game", "you are playing another game on the clock: finish it (or abort it, "
+                    "before its second turn) before you start one more", game_id=game_id, game_url=f"/game/{game_id}")
 
 
 _PRIVATE = frozenset({"joined", "joined_seen"})
