@@ -949,6 +949,32 @@ def test_one_game_on_the_clock_at_a_time(club: Club) -> None:
     assert post(ann, f"/api/seeks/{dis['id']}/accept")["game_id"]  # (Cyd plays Bob on the clock now)
 
 
+def test_the_game_on_the_clock_a_player_plays_is_said_without_a_table_scan(club: Club) -> None:
+    """``GET /api/account/playing`` and the seeks' listing (the lobby's refresh) name the game on
+    the clock a signed-in player is in, for the lobby's banner; none when signed out, for an
+    untimed game, or once it is over. Found by the index on ``game_players.user_id``."""
+    from sqlalchemy import text
+
+    from qiza.web.seeks import Seeks
+
+    ann, bob, cyd = (sign_up(club, name) for name in ("Ann", "Bob", "Cyd"))
+    nothing = {"game_id": None, "game_url": None}
+    assert club.browser().get("/api/account/playing").json() == nothing
+    seek_and_accept(club, ann, cyd)  # untimed
+    assert ann.get("/api/account/playing").json() == nothing == ann.get("/api/seeks").json()["playing"]
+    game_id, seats = seek_and_accept(club, ann, bob, time_control={"minutes": 5})
+    for client in (ann, bob):
+        playing = {"game_id": game_id, "game_url": f"/game/{game_id}"}
+        assert client.get("/api/account/playing").json() == playing == client.get("/api/seeks").json()["playing"]
+    assert cyd.get("/api/seeks").json()["playing"] == nothing
+    act(ann, game_id, seats["a"], "resign")
+    assert bob.get("/api/seeks").json()["playing"] == nothing
+    query = Seeks._clock_query(["someone"]).compile(club.service.store.engine, compile_kwargs={"literal_binds": True})
+    with club.service.store.read() as connection:
+        plan = " ".join(str(row[-1]) for row in connection.execute(text(f"EXPLAIN QUERY PLAN {query}")))
+    assert "USING INDEX ix_game_players_user_id" in plan and "SCAN game_players" not in plan, plan
+
+
 def test_a_timed_seat_taken_while_a_seek_is_accepted_is_caught(club: Club, monkeypatch: pytest.MonkeyPatch) -> None:
     """Bob takes the last seat of a timed lobby game in the moment between the accept's checks of
     "one game on the clock at a time" and the seek's game: the check made before the transaction

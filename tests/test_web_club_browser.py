@@ -571,3 +571,39 @@ def test_the_lobby_refuses_a_second_game_on_the_clock_with_a_link_to_the_first(t
             Path(os.environ["QIZA_SCREENSHOTS"]).mkdir(parents=True, exist_ok=True)
             bob.locator("#seeks-section").screenshot(path=str(Path(os.environ["QIZA_SCREENSHOTS"]) / "in-game.png"))
     assert errors == []
+
+
+def test_the_lobby_says_you_play_a_game_on_the_clock_before_you_click(tmp_path: Path, browser: Any) -> None:
+    """The lobby said nothing of the game on the clock a player was in until they posted or
+    accepted a seek and were refused. A banner now says it, with a link to the game, on every club
+    page (the lobby, profiles) when it opens, and goes at the lobby's next refresh once the game
+    ends; nothing on the game's own page, nor for a player in no such game."""
+    errors: list[str] = []
+    with Server(f"sqlite:///{tmp_path / 'club.sqlite3'}", FakeTime()) as server:
+        ann, bob = seek_game(browser, server.url, errors)  # 20 minutes a player
+        bob.wait_for_url(re.compile(r"/game/"))
+        bob.wait_for_selector(".rack-tile")
+        game_path = "/game/" + ann.url.rsplit("/game/", 1)[1]
+        cat = sign_up(browser, server.url, "Cat", errors)
+        ann.goto(server.url + "/")
+        banner = ann.locator("#playing-banner")
+        sync_api.expect(banner).to_have_text("You are in a game on the clock: no seek or rematch until it ends. "
+                                             "Go to your game in progress.")
+        assert banner.locator("a").get_attribute("href") == game_path
+        if os.environ.get("QIZA_SCREENSHOTS"):
+            Path(os.environ["QIZA_SCREENSHOTS"]).mkdir(parents=True, exist_ok=True)
+            ann.screenshot(path=str(Path(os.environ["QIZA_SCREENSHOTS"]) / "playing-banner.png"))
+        assert bob.locator("#playing-banner").count() == 0  # the game's own page
+        ann.goto(server.url + "/player/Cat")
+        sync_api.expect(ann.locator("#playing-banner")).to_contain_text("You are in a game on the clock")
+        cat.wait_for_selector("#seeks tbody tr")
+        time.sleep(2.5)  # a refresh of Cat's lobby
+        assert cat.locator("#playing-banner").count() == 0
+        ann.goto(server.url + "/")
+        sync_api.expect(banner).to_be_visible()
+        bob.click("#resign")
+        bob.click("#resign-confirm")
+        sync_api.expect(banner).to_be_hidden(timeout=10000)  # the lobby's refresh
+        ann.click("#post-seek")
+        ann.wait_for_selector("#seek-message >> text=Seek posted")
+    assert errors == []

@@ -113,7 +113,7 @@ game_players = Table(
     "game_players", metadata,
     Column("game_id", String(40), primary_key=True),
     Column("seat", Integer, primary_key=True),
-    Column("user_id", String(32), nullable=False),
+    Column("user_id", String(32), nullable=False, index=True),  # ix_game_players_user_id (migration 0003)
     Column("created_at", Float, nullable=False),
 )
 

@@ -38,7 +38,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Request
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import func, insert, or_, select, update
+from sqlalchemy import Select, func, insert, or_, select, update
 
 from qiza.game import Game
 from qiza.rules import PRESETS, ChallengeRule
@@ -96,14 +96,19 @@ class Seeks:
         self.now = now
 
     @staticmethod
-    def _clock_games(connection: Any, user_ids: Sequence[str]) -> list[Any]:
+    def _clock_query(user_ids: Sequence[str]) -> Select[Any]:
+        """The live games these accounts hold a seat in (by the index on ``game_players.user_id``)."""
+        return (select(games.c.id, games.c.settings, game_players.c.user_id, game_players.c.seat)
+                .join(game_players, game_players.c.game_id == games.c.id)
+                .where(game_players.c.user_id.in_(list(user_ids)), games.c.status == "active")
+                .order_by(games.c.created_at.desc()))
+
+    @classmethod
+    def _clock_games(cls, connection: Any, user_ids: Sequence[str]) -> list[Any]:
         """Rows ``(id, user_id, seat)`` of the live games with a clock in which these accounts hold
         a seat (newest first), whether or not they are still in them."""
-        query = (select(games.c.id, games.c.settings, game_players.c.user_id, game_players.c.seat)
-                 .join(game_players, game_players.c.game_id == games.c.id)
-                 .where(game_players.c.user_id.in_(list(user_ids)), games.c.status == "active")
-                 .order_by(games.c.created_at.desc()))
-        return [row for row in connection.execute(query).all() if json.loads(row.settings).get("clock")]
+        return [row for row in connection.execute(cls._clock_query(user_ids)).all()
+                if json.loads(row.settings).get("clock")]
 
     def _clock_seats(self, user_id: str) -> tuple[str | None, set[str]]:
         """The id of a live game with a clock in which ``user_id``'s account holds a seat and is
@@ -118,6 +123,12 @@ class Seeks:
         """The id of a live game with a clock in which ``user_id``'s account holds a seat and is
         still in (the newest), or None."""
         return self._clock_seats(user_id)[0]
+
+    def playing(self, viewer: User | None) -> dict[str, str | None]:
+        """``game_id`` and ``game_url`` of the game on the clock ``viewer`` plays
+        (:meth:`on_the_clock`; both ``None``: none, or nobody signed in): the lobby's banner."""
+        game_id = self.on_the_clock(viewer.id) if viewer is not None else None
+        return {"game_id": game_id, "game_url": f"/game/{game_id}" if game_id else None}
 
     def _refuse_when_playing(self, user: User) -> set[str]:
         """409 ``in_another_game`` while ``user`` plays a game on the clock (:meth:`on_the_clock`);
@@ -190,7 +201,8 @@ class Seeks:
                 **{k: v for k, v in settings.items() if k not in _PRIVATE}, "players": int(settings.get("players", 2))}
 
     def listing(self, viewer: User | None) -> dict[str, Any]:
-        """Open seeks, and the viewer's own seeks (with the game of one accepted lately)."""
+        """Open seeks, and the viewer's own seeks (with the game of one accepted lately), and the
+        game on the clock they play (:meth:`playing`)."""
         now = self.now()
         since = now - SHOWN_ACCEPTED
         with self.store.read() as connection:
@@ -225,7 +237,7 @@ class Seeks:
             return self._json(r.id, r.user_id, names.get(r.user_id, "?"), json.loads(r.settings), r.status,
                               r.game_id, viewer)
 
-        return {"open": [out(r) for r in rows], "mine": [out(r) for r in mine]}
+        return {"open": [out(r) for r in rows], "mine": [out(r) for r in mine], "playing": self.playing(viewer)}
 
     def _mark_joiner_seen(self, user_id: str, seek_ids: list[str], now: float) -> None:
         """Record that a player who joined these open seeks has the lobby open."""
@@ -476,8 +488,15 @@ def router(hall: Seeks) -> APIRouter:
 
     @api.get("/api/seeks", responses=errors(503))
     def list_seeks(request: Request) -> dict[str, Any]:
-        """Open seeks (anyone), and your own (signed in), with the game of an accepted one."""
+        """Open seeks (anyone), and your own (signed in), with the game of an accepted one;
+        ``playing``: the game on the clock you play (as ``GET /api/account/playing``)."""
         return hall.listing(accounts.user_of(request))
+
+    @api.get("/api/account/playing", responses=errors(503))
+    def playing(request: Request) -> dict[str, Any]:
+        """The game on the clock you play (signed in; ``game_id`` and ``game_url``, null when none):
+        one at a time, so no seek, accept or rematch until it ends. ``GET /api/seeks`` says it too."""
+        return hall.playing(accounts.user_of(request))
 
     @api.post("/api/seeks", status_code=201, responses=errors(401, 403, 409, 503))
     def post_seek(request: Request, body: SeekIn) -> dict[str, Any]:

@@ -53,6 +53,7 @@
   async function loadSeeks() {
     let listing;
     try { listing = await qiza.api("GET", "/api/seeks"); } catch (e) { return; }
+    qiza.showPlaying(listing.playing);  // a game on the clock begun or ended since the last refresh
     // a seek of mine posted while this page was open was accepted: the game is on
     for (const mine of listing.mine) {
       if (mine.status === "open") waiting.add(mine.id);

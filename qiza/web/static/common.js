@@ -63,6 +63,32 @@ const qiza = {
     }
     return qiza.user;
   },
+  /** The banner under the page's header while the signed-in player plays a game on the clock
+      (``playing``: ``{game_id, game_url}`` from GET /api/account/playing or the seeks' listing),
+      with a link to it; hidden when there is none, and on that game's own page. */
+  showPlaying(playing) {
+    const url = playing && playing.game_url;
+    const shown = !!url && location.pathname !== url;
+    let banner = document.getElementById("playing-banner");
+    if (!banner) {
+      if (!shown) return;
+      banner = document.createElement("p");
+      banner.id = "playing-banner";
+      banner.className = "banner";
+      banner.setAttribute("role", "status");
+      document.querySelector("header.top").after(banner);
+    }
+    banner.hidden = !shown;
+    if (!shown) return;
+    const link = document.createElement("a");
+    link.href = url;
+    link.textContent = "Go to your game in progress";
+    banner.replaceChildren("You are in a game on the clock: no seek or rematch until it ends. ", link, ".");
+  },
+  /** Ask the server whether the signed-in player plays a game on the clock (:func:`showPlaying`). */
+  async checkPlaying() {
+    try { qiza.showPlaying(await qiza.api("GET", "/api/account/playing")); } catch (e) { /* shown at the next check */ }
+  },
   /** Fill a preset menu and its lexicon menu from GET /api/meta so that they always go together:
       for the chosen preset only the lexicons a game of it may have (``preset_lexicons``: a French
       tile set with ENABLE is refused), in a group per language, the preset's own first; when the
@@ -102,4 +128,7 @@ const qiza = {
     return `${sign}${Math.floor(total / 60)}:${String(total % 60).padStart(2, "0")}`;
   },
 };
-document.addEventListener("DOMContentLoaded", () => { qiza.setupModes(); qiza.account(); });
+document.addEventListener("DOMContentLoaded", async () => {
+  qiza.setupModes();
+  if (await qiza.account()) qiza.checkPlaying();
+});
