@@ -207,6 +207,13 @@ class Game:
         return len(self.players)
 
     @property
+    def turns_played(self) -> int:
+        """Turns the players have played: the score sheet's lines that took a turn (a play, an
+        exchange, a pass, a play taken back; a failed challenge only when the rules make it cost
+        the challenger their turn, :attr:`qiza.rules.ChallengeRule.failed_challenge_loses_turn`)."""
+        return sum(1 for record in self.history if record.is_turn)
+
+    @property
     def out(self) -> tuple[int, ...]:
         """Seats of the players out of the game, in the order they left: in a game of three or
         four a player who resigns, loses on time or leaves is out while the others play on

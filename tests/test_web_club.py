@@ -1564,6 +1564,35 @@ def test_abort_by_agreement_before_the_second_turn(club: Club) -> None:
     assert answer.status_code == 409 and answer.json()["error"]["code"] == "too_late_to_abort"
 
 
+@pytest.mark.parametrize(("rule", "turns", "still_open"), [("single", 1, True), ("five-point", 1, True),
+                                                        ("double", 2, False)])
+def test_a_failed_challenge_counts_for_abort_only_when_it_costs_a_turn(club: Club, rule: str, turns: int,
+                                                                        still_open: bool) -> None:
+    """The page counted every failed challenge as a turn for the Abort rule (and hid Abort), the
+    server only those that cost the challenger their turn (``double``). The game's state now says
+    it (``turns_played``, ``abort_open``: the rules engine's count), and the page shows Abort from it."""
+    from qiza.move import format_move
+
+    host = club.browser()
+    created = post(host, "/api/games", {"seats": [{"name": "Ann"}, {"name": "Bob"}], "claim_all": True,
+                                        "options": {"challenge": rule}}, 201)
+    game_id, tokens = created["id"], created["tokens"]
+    game = club.service.peek(game_id)[1]
+    mover = game.to_move
+    play = format_move(game.legal_moves()[0].move, game.rules.notation)
+    seat = {str(s): {"seat": s, "token": tokens[str(s)]} for s in (0, 1)}
+    act(host, game_id, seat[str(mover)], "place", move=play)
+    state = act(host, game_id, seat[str(1 - mover)], "challenge")
+    assert state["history"][-1]["kind"] in {"failed-challenge", "challenge-bonus"}, state["history"]
+    assert (state["turns_played"], state["abort_open"]) == (turns, still_open)
+    asked = [host.post(f"/api/games/{game_id}/abort", json=seat[str(s)]) for s in (0, 1)]
+    if still_open:
+        assert asked[1].status_code == 200 and asked[1].json()["aborted"], asked[1].text
+        assert not asked[1].json()["abort_open"]
+    else:
+        assert asked[0].status_code == 409 and asked[0].json()["error"]["code"] == "too_late_to_abort"
+
+
 def test_an_ask_to_abort_lapses_like_an_ask_for_a_rematch(club: Club) -> None:
     from qiza.web.leaving import ABORT_WAIT
 

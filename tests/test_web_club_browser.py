@@ -607,3 +607,40 @@ def test_the_lobby_says_you_play_a_game_on_the_clock_before_you_click(tmp_path: 
         ann.click("#post-seek")
         ann.wait_for_selector("#seek-message >> text=Seek posted")
     assert errors == []
+
+
+def test_abort_shows_after_a_failed_challenge_that_costs_no_turn(tmp_path: Path, browser: Any) -> None:
+    """Under the single challenge rule a failed challenge costs the challenger nothing, and the
+    server lets the game be aborted after it (one turn played); the page counted it as a turn and
+    hid Abort. It shows Abort from the server's ``abort_open`` now."""
+    errors: list[str] = []
+    with Server(f"sqlite:///{tmp_path / 'club.sqlite3'}", FakeTime()) as server:
+        def send(path: str, body: dict[str, Any]) -> dict[str, Any]:
+            made = urllib.request.Request(server.url + path, method="POST", data=json.dumps(body).encode(),
+                                          headers={"Content-Type": "application/json"})
+            with urllib.request.urlopen(made, timeout=30) as answer:
+                return dict(json.loads(answer.read()))
+
+        from qiza.move import format_move
+
+        created = send("/api/games", {"seats": [{"name": "Ann"}, {"name": "Bob"}], "claim_all": True,
+                                      "options": {"first_player": "fixed", "challenge": "single"}})
+        game_id, tokens = created["id"], created["tokens"]
+        game = server.server.config.app.state.service.peek(game_id)[1]
+        play = format_move(game.legal_moves()[0].move, game.rules.notation)
+        state = send(f"/api/games/{game_id}/actions", {"seat": 0, "token": tokens["0"], "version": 1, "kind": "place",
+                                                       "move": play})
+        state = send(f"/api/games/{game_id}/actions", {"seat": 1, "token": tokens["1"], "version": state["version"],
+                                                       "kind": "challenge"})
+        assert state["history"][-1]["kind"] == "failed-challenge" and state["abort_open"]
+        page = browser.new_context(viewport={"width": 1100, "height": 1000}).new_page()
+        watch(page, errors, "Bob")
+        page.set_default_timeout(20000)
+        page.goto(f"{server.url}{created['url']}#seat=1&token={tokens['1']}")
+        page.wait_for_selector(".rack-tile")
+        sync_api.expect(page.locator("#sheet")).to_contain_text("unsuccessful challenge")
+        sync_api.expect(page.locator("#abort")).to_be_visible()
+        sync_api.expect(page.locator("#abort")).to_have_text("Abort (both must agree)")
+        page.click("#abort")
+        sync_api.expect(page.locator("#club-status")).to_contain_text("Asked to abort: Bob")
+    assert errors == []

@@ -28,7 +28,7 @@ from qiza.web.errors import ApiError, errors
 from qiza.web.seeks import GameIdPath
 from qiza.web.service import PERSON, GameService
 from qiza.web.throttle import FailureThrottle, address
-from qiza.web.views import ABORT_WAIT, abort_asks
+from qiza.web.views import ABORT_WAIT, abort_asks, abort_open
 
 __all__ = ["ABORT_WAIT", "CLAIM_AFTER", "REMIND_AFTER", "Leaving", "SeatIn", "router"]
 
@@ -73,8 +73,7 @@ class Leaving:
         """Ask to abort (before the second turn); the game is aborted when every person asked
         within :data:`ABORT_WAIT` seconds of each other (an older ask lapses)."""
         def ask(row: GameRow, game: Game) -> None:
-            turns = sum(1 for record in game.history if record.is_turn)
-            if turns >= 2:
+            if not abort_open(row, game):  # (over or aborted: refused before)
                 raise ApiError(409, "too_late_to_abort", "a game can be aborted only before its second turn")
             now = self.games.now()
             asked = [seat for seat in abort_asks(row.settings, now) if seat != body.seat] + [body.seat]

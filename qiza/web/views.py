@@ -17,6 +17,15 @@ from qiza.web.db import GameRow
 ABORT_WAIT = 300.0
 #: seconds a player's ask for a rematch waits for the others' (then it lapses)
 REMATCH_WAIT = 300.0
+#: a game may be aborted before this many turns are played (:attr:`qiza.game.Game.turns_played`)
+ABORT_BEFORE_TURNS = 2
+
+
+def abort_open(row: GameRow, game: Game) -> bool:
+    """Whether the game may still be aborted: not over nor aborted, and fewer than
+    :data:`ABORT_BEFORE_TURNS` turns played, as the rules count them (a failed challenge that
+    does not cost the challenger their turn is none). The page shows Abort from it."""
+    return not game.over and not row.settings.get("aborted") and game.turns_played < ABORT_BEFORE_TURNS
 
 
 def ordered_rack(game: Game, seat: int, order: str | None) -> str:
@@ -146,6 +155,7 @@ def game_state(row: GameRow, game: Game, seat: int | None, order: str | None = N
         "rated": bool(row.settings.get("rated")),
         "aborted": bool(row.settings.get("aborted")),
         "abort_asked": abort_asks(row.settings, now),
+        "turns_played": game.turns_played, "abort_open": abort_open(row, game),
         "rating_changes": row.settings.get("rating_changes"),
         "not_rated": row.settings.get("not_rated"),
         "rematch": rematch_offer(row.settings, now),

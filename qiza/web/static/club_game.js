@@ -81,10 +81,10 @@ async function clubAction(path) {
 function renderActions() {
   const game = store.game;
   const me = store.me;
-  const turns = game.history.filter(r => ["place", "exchange", "pass", "lost-turn", "failed-challenge"].includes(r.kind)).length;
   const status = [];
   const inGame = !!me && !game.players[me.seat].out;  // a player out of a game of three is refused these
-  $("abort").hidden = !inGame || game.over || game.aborted || turns >= 2 || game.abort_asked.includes(me.seat);
+  // the server says whether the game may still be aborted (the turns as the rules count them)
+  $("abort").hidden = !inGame || !game.abort_open || game.abort_asked.includes(me.seat);
   // who must agree, as the server counts them: the people seated and still in (computers agree at
   // once, and a seat nobody took has nobody to ask)
   const people = game.players.filter(p => p.kind === "person" && p.joined && !p.out).length;
