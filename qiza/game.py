@@ -213,6 +213,12 @@ class Game:
         the challenger their turn, :attr:`qiza.rules.ChallengeRule.failed_challenge_loses_turn`)."""
         return sum(1 for record in self.history if record.is_turn)
 
+    def placed_tiles(self, seat: int) -> bool:
+        """Whether the player in ``seat`` has a play on the board: tiles they placed that were not
+        taken back after a challenge."""
+        self._check_seat(seat)
+        return any(r.seat == seat and r.kind is Kind.PLACE and not r.challenged_off for r in self.history)
+
     @property
     def out(self) -> tuple[int, ...]:
         """Seats of the players out of the game, in the order they left: in a game of three or

@@ -118,6 +118,16 @@ def act(client: TestClient, game_id: str, seat: dict[str, Any], kind: str, statu
     return answer.json()
 
 
+def place(club: Club, client: TestClient, game_id: str, seat: dict[str, Any]) -> Any:
+    """The seat's player puts tiles on the board (the highest-scoring play): a rated game counts
+    only when every player did."""
+    from qiza.move import format_move
+
+    game = club.service.peek(game_id)[1]
+    play = format_move(game.legal_moves(seat["seat"])[0].move, game.rules.notation)
+    return act(client, game_id, seat, "place", move=play)
+
+
 # -- accounts -------------------------------------------------------------------------------------
 def test_sign_up_in_out_and_the_cookies(club: Club, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.DEBUG)
@@ -610,12 +620,12 @@ def test_seek_accept_play_on_the_clock_into_overtime_rated_and_rematch(club: Clu
     first = "a" if state["to_move"] == seats["a"]["seat"] else "b"
     second = "b" if first == "a" else "a"
     clients = {"a": ann, "b": bob}
-    # the first player thinks 90 s: 30 s into overtime, then passes
+    # the first player thinks 90 s: 30 s into overtime, then plays
     club.time.advance(90)
     assert view(ann, game_id, seats["a"])["clock"]["remaining"][seats[first]["seat"]] == -30_000
-    act(clients[first], game_id, seats[first], "pass")
+    place(club, clients[first], game_id, seats[first])
     club.time.advance(20)
-    act(clients[second], game_id, seats[second], "pass")
+    place(club, clients[second], game_id, seats[second])
     state = view(ann, game_id, seats["a"])
     assert state["clock"]["remaining"][seats[first]["seat"]] == -30_000
     assert state["clock"]["remaining"][seats[second]["seat"]] == 40_000
@@ -656,37 +666,72 @@ def test_seek_accept_play_on_the_clock_into_overtime_rated_and_rematch(club: Clu
     assert new_state["players"][1]["name"] == starter and new_state["to_move"] == 0
 
 
-@pytest.mark.parametrize("ending", ["resign", "time"])
-def test_a_rated_game_ended_before_both_players_made_a_turn_is_not_rated(club: Club, ending: str) -> None:
+@pytest.mark.parametrize("ending", ["resign", "time", "pass then resign", "exchange then resign"])
+def test_a_rated_game_is_rated_only_once_every_player_put_tiles_on_the_board(club: Club, ending: str) -> None:
     """A player's second account resigning (or letting the clock run out) before it has played
     lends the first account a rated win for nothing, as often as they like: such a game is not
-    rated (as an aborted one), and says why. Once both have played a turn, it is."""
+    rated (as an aborted one), and says why. A pass or an exchange before resigning was enough
+    to have it rated; now every player must have put tiles on the board, then it is."""
+    from qiza.web.ratings import NOT_RATED
+
     ann, bob = sign_up(club, "Ann"), sign_up(club, "Bob")
     game_id, seats = seek_and_accept(club, ann, bob, time_control={"minutes": 1, "max_overtime": 0}, rated=True)
     state = view(ann, game_id, seats["a"])
     first = "a" if state["to_move"] == seats["a"]["seat"] else "b"
     second = "b" if first == "a" else "a"
     clients = {"a": ann, "b": bob}
-    act(clients[first], game_id, seats[first], "pass")
-    if ending == "resign":
-        act(clients[second], game_id, seats[second], "resign")
-    else:
+    place(club, clients[first], game_id, seats[first])
+    if ending == "time":
         club.time.advance(61)
         club.service.sweep_clocks()
+    else:
+        if ending != "resign":
+            rack = view(clients[second], game_id, seats[second])["rack"]
+            extra = {"tiles": rack[:2]} if ending.startswith("exchange") else {}
+            act(clients[second], game_id, seats[second], ending.split()[0], **extra)
+        act(clients[second], game_id, seats[second], "resign")
     state = view(ann, game_id, seats["a"])
     assert state["over"] and state["rating_changes"] is None
-    assert state["not_rated"] == "the game ended before every player had played a turn"
+    assert state["not_rated"] == NOT_RATED == "the game ended before every player had put tiles on the board"
     assert bob.get("/api/leaderboard", params={"variant": "classic/blitz"}).json()["players"] == []
     assert ann.get("/api/players/ann").json()["rated_record"] == {"wins": 0, "losses": 0, "draws": 0}
-    # both have played: rated
+    # both have put tiles down: rated
     game_id, seats = seek_and_accept(club, ann, bob, time_control={"minutes": 1, "max_overtime": 0}, rated=True)
     first = "a" if view(ann, game_id, seats["a"])["to_move"] == seats["a"]["seat"] else "b"
     second = "b" if first == "a" else "a"
-    act(clients[first], game_id, seats[first], "pass")
-    act(clients[second], game_id, seats[second], "pass")
+    place(club, clients[first], game_id, seats[first])
+    place(club, clients[second], game_id, seats[second])
     act(clients[first], game_id, seats[first], "resign")
     state = view(ann, game_id, seats["a"])
     assert state["rating_changes"]["variant"] == "classic/blitz" and state["not_rated"] is None
+
+
+def test_the_same_two_accounts_have_a_few_rated_games_a_day(club: Club) -> None:
+    """A second account that plays a tile and resigns could lend wins all day long: the same two
+    accounts have :data:`PAIR_RATED_PER_DAY` rated games counted in 24 hours; later ones are not
+    rated and say why, until a day has passed. Another pair is not held back."""
+    from qiza.web.ratings import NOT_RATED_PAIR, PAIR_RATED_PER_DAY, PAIR_WINDOW
+
+    ann, bob, cat = sign_up(club, "Ann"), sign_up(club, "Bob"), sign_up(club, "Cat")
+
+    def rated_game(a: TestClient, b: TestClient) -> dict[str, Any]:
+        game_id, seats = seek_and_accept(club, a, b, rated=True)
+        order = sorted(("a", "b"), key=lambda k: (seats[k]["seat"] - view(a, game_id, seats["a"])["to_move"]) % 2)
+        clients = {"a": a, "b": b}
+        for k in order:
+            place(club, clients[k], game_id, seats[k])
+        act(b, game_id, seats["b"], "resign")
+        return dict(view(a, game_id, seats["a"]))
+
+    for _ in range(PAIR_RATED_PER_DAY):
+        assert rated_game(ann, bob)["rating_changes"]
+        club.time.advance(60)
+    state = rated_game(bob, ann)
+    assert state["over"] and state["rating_changes"] is None and state["not_rated"] == NOT_RATED_PAIR
+    assert rated_game(ann, cat)["rating_changes"]  # Ann with another player
+    assert bob.get("/api/players/Ann").json()["rated_record"]["wins"] == PAIR_RATED_PER_DAY + 1
+    club.time.advance(PAIR_WINDOW - 60 * (PAIR_RATED_PER_DAY - 1))  # the first of them a day ago
+    assert rated_game(ann, bob)["rating_changes"]
 
 
 def test_a_rated_game_of_three_left_by_two_players_before_their_turn_is_not_rated(club: Club) -> None:
@@ -1208,9 +1253,9 @@ def test_a_four_player_seek_fills_up_and_rates_with_openskill(club: Club) -> Non
         assert [s["game_id"] for s in mine if s["id"] == posted["id"]] == [game_id]
         seats[name] = post(people[name], f"/api/games/{game_id}/my-seat")
     assert sorted(s["seat"] for s in seats.values()) == [0, 1, 2, 3]
-    for _ in range(4):  # a turn each (a rated game ended before every player played is not rated)
+    for _ in range(4):  # a play each (a rated game ended before every player put tiles down is not rated)
         mover = next(n for n in seats if view(people[n], game_id, seats[n])["to_move"] == seats[n]["seat"])
-        act(people[mover], game_id, seats[mover], "pass")
+        place(club, people[mover], game_id, seats[mover])
     resigner = next(n for n in seats if view(people[n], game_id, seats[n])["to_move"] == seats[n]["seat"])
     act(people[resigner], game_id, seats[resigner], "resign")  # out: the three others play on, unrated yet
     state = view(people["Ann"], game_id, seats["Ann"])
@@ -1762,10 +1807,10 @@ def test_a_seat_nobody_took_is_neither_reminded_nor_claimed(club: Club) -> None:
 
 
 def resign_after_a_turn_each(game: Any, loser: int) -> None:
-    """Both players pass, then ``loser`` resigns (a rated game ended before both played a turn is
-    not rated)."""
-    game.play("pass")
-    game.play("pass")
+    """Both players put tiles on the board, then ``loser`` resigns (a rated game ended before
+    every player did is not rated)."""
+    for _ in range(2):
+        game.play(game.legal_moves()[0].move)
     game.resign(loser)
 
 
@@ -1805,7 +1850,8 @@ def test_a_clock_started_by_one_server_runs_out_on_another_postgres() -> None:
     seek = {"time_control": {"minutes": 1, "max_overtime": 1}, "rated": True}
     with two_servers_on_postgres(clock, seek) as (apps, one, _two, game_id, seat):
         assert view(one, game_id, seat)["clock"]["running"] is not None
-        apps[0].state.service.change(game_id, lambda _row, game: [game.play("pass") for _ in range(2)], moved=True)
+        apps[0].state.service.change(game_id, lambda _row, game: [game.play(game.legal_moves()[0].move)
+                                                                   for _ in range(2)], moved=True)
         clock.advance(121)
         assert apps[1].state.service.sweep_clocks() >= 1  # the other server ends it
         state = view(one, game_id, seat)

@@ -125,9 +125,18 @@ def test_two_accounts_seek_play_on_the_clock_chat_rate_and_rematch(tmp_path: Pat
         second = bob if first is ann else ann
         first_name, second_name = ("Ann", "Bob") if first is ann else ("Bob", "Ann")
         assert f"{second_name}: 1:00" in ann.inner_text("#clock-list")  # not running: it does not tick
-        # the first player thinks 90 s (30 s into overtime), then passes
+        def play(page: Any) -> None:
+            """The page's player puts tiles on the board (the best-scoring play), typed (a rated
+            game counts only once every player did)."""
+            from qiza.move import format_move
+
+            game = server.server.config.app.state.service.peek(game_id)[1]
+            page.fill("#move-text", format_move(game.legal_moves()[0].move, game.rules.notation, game.board))
+            page.click("#play-typed")
+
+        # the first player thinks 90 s (30 s into overtime), then plays
         now.t += 90
-        first.click("#pass")
+        play(first)
         for page in (ann, bob):
             page.wait_for_selector(f"#clock-list >> text={first_name}: -0:30 (overtime: −10)")
         # chat between the players: markup is shown as text
@@ -135,10 +144,10 @@ def test_two_accounts_seek_play_on_the_clock_chat_rate_and_rematch(tmp_path: Pat
         first.click("#chat-send")
         second.wait_for_selector("#chat-messages li >> text=<b>nice</b> game")
         assert second.eval_on_selector("#chat-messages", "list => list.querySelector('b') === null")
-        # the second player passes (a rated game ended before both played a turn is not rated), then
+        # the second player plays (a rated game ended before both put tiles down is not rated), then
         # resigns: the game ends, the first player's penalty is on the score sheet
         now.t += 5
-        second.click("#pass")
+        play(second)
         for page in (ann, bob):
             page.wait_for_selector(f"#players li.to-move >> text={first_name}")
         second.click("#resign")
@@ -151,7 +160,8 @@ def test_two_accounts_seek_play_on_the_clock_chat_rate_and_rematch(tmp_path: Pat
             # the game-over box shows the penalty in its own column, not as tiles left
             assert page.is_visible("#summary-time")
             row = page.inner_text(f"#summary-scores tbody tr:nth-child({names.index(first_name) + 1})")
-            assert re.search(r"\t0\t0\t−10\t-10$", row.strip()), row  # before, tiles, time, final
+            scored = server.get(f"/api/games/{game_id}")["scores_before_end"][names.index(first_name)]
+            assert re.search(rf"\t{scored}\t0\t−10\t{scored - 10}$", row.strip()), row  # before, tiles, time, final
         status = ann.inner_text("#club-status")
         before_after = dict(re.findall(r"(\w+) 1500 → (\d+)", status))
         assert int(before_after[first_name]) > 1500 > int(before_after[second_name]), status

@@ -263,6 +263,20 @@ class Browser:
             return exc.code, json.load(exc)
 
 
+def a_play(who: Browser, url: str, game_id: str, seat: dict[str, Any]) -> str:
+    """A play that puts tiles on the board for ``seat`` (a rated game counts only once every
+    player did), found in the seat's view of the game."""
+    from qiza import Game, find_preset, load_lexicon
+    from qiza.move import format_move
+
+    state = who.call("GET", f"{url}/api/games/{game_id}?seat={seat['seat']}", headers={"X-Seat-Token": seat["token"]})[1]
+    game = Game(find_preset(state["preset"]), players=["A", "B"], lexicon=load_lexicon("enable"))
+    racks = ["", ""]
+    racks[seat["seat"]] = state["rack"]
+    game.setup_position(state["board"], racks, [0, 0], seat["seat"])
+    return format_move(game.legal_moves()[0].move, game.rules.notation)
+
+
 def test_the_club_across_two_processes(servers: tuple[Process, Process]) -> None:
     one, two = servers
     suffix = str(int(time.time() * 1000))[-8:]
@@ -295,9 +309,10 @@ def test_the_club_across_two_processes(servers: tuple[Process, Process]) -> None
     first = ann if seats[id(ann)]["seat"] == state_one["to_move"] else bob
     first_seat = seats[id(first)]
     time.sleep(1.2)
+    play = a_play(first, one.url, game_id, first_seat)
     status, moved = first.call("POST", f"{one.url}/api/games/{game_id}/actions",
                                {"seat": first_seat["seat"], "token": first_seat["token"], "version": state_one["version"],
-                                "kind": "pass"})
+                                "kind": "place", "move": play})
     assert status == 200, moved
     clock = bob.call("GET", f"{two.url}/api/games/{game_id}")[1]["clock"]
     assert clock["running"] == 1 - first_seat["seat"] and clock["left"][first_seat["seat"]] <= 300_000 - 1000
@@ -308,15 +323,15 @@ def test_the_club_across_two_processes(servers: tuple[Process, Process]) -> None
     messages = bob.call("GET", f"{two.url}/api/games/{game_id}/chat")[1]["messages"]
     assert [m["text"] for m in messages] == ["good luck"]
     assert bob.call("GET", f"{two.url}/api/games/{game_id}/chat?channel=spectators")[0] == 403
-    # a pass and a resignation on process two end the rated game (a turn each: a rated game ended
-    # before both played is not rated); both ratings are changed once
+    # a play and a resignation on process two end the rated game (tiles on the board for each: a
+    # rated game ended before every player put some down is not rated); both ratings change once
     other_seat = seats[id(bob if first is ann else ann)]
     loser = bob if first is ann else ann
     version = moved["version"]
-    for kind in ("pass", "resign"):
+    for kind, more in (("place", {"move": a_play(loser, two.url, game_id, other_seat)}), ("resign", {})):
         status, ended = loser.call("POST", f"{two.url}/api/games/{game_id}/actions",
                                    {"seat": other_seat["seat"], "token": other_seat["token"], "version": version,
-                                    "kind": kind})
+                                    "kind": kind, **more})
         assert status == 200, ended
         version = ended["version"]
     changes = ann.call("GET", f"{one.url}/api/games/{game_id}")[1]["rating_changes"]

@@ -8,10 +8,20 @@ is its own rating period); a rated game of three or four players by the Plackett
 same database transaction that stores the game's end, so a game is rated once or not at all,
 and the change shows on the score sheet (``rating_changes`` of the game).
 
-A rated game that ends before every player has played a turn (one resigned, left or let the
-clock run out at once) is not rated, as an aborted one is not: else a player's second accounts
-lent the first rated wins for nothing, as often as they liked. The game says why
-(``not_rated``: :data:`NOT_RATED`).
+A rated game counts only when it was played (else a player's second accounts lend the first rated
+wins for nothing, as often as they like), as the strong sites keep rating farming out:
+
+* every player put tiles on the board at least once (:meth:`qiza.game.Game.placed_tiles`; a play
+  challenged off does not count): a game one player resigned, left or let the clock run out in
+  before that is not rated, as an aborted one is not (a pass or an exchange then a resignation
+  was rated before, which took two clicks of a second account);
+* the same accounts' rated games together count :data:`PAIR_RATED_PER_DAY` times in 24 hours
+  at most (each pair of a game of three or four too): later ones that day are played as
+  casual games. A second account that places a tile and resigns still lends a few wins a day,
+  each worth less as its rating falls (Glicko-2 gives little for beating a low-rated player);
+  sign-ups per address are limited across the server's processes.
+
+The game says why it was not rated (``not_rated``: :data:`NOT_RATED` or :data:`NOT_RATED_PAIR`).
 """
 
 from __future__ import annotations
@@ -20,6 +30,7 @@ import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import combinations
 from typing import Any
 
 import glicko2
@@ -29,7 +40,7 @@ from sqlalchemy import insert, select, update
 
 from qiza.game import Game
 from qiza.web.clocks import TimeControl, band
-from qiza.web.db import GameRow, Store, games, ratings, users
+from qiza.web.db import GameRow, Store, game_players, games, ratings, users
 from qiza.web.errors import errors
 
 START_RATING = 1500.0
@@ -38,7 +49,12 @@ START_VOLATILITY = 0.06
 #: openskill's mu and sigma on the Glicko scale: 25 (its start) shows as 1500
 SKILL_SCALE = 1500.0 / 25.0
 #: why a rated game was not rated (see the module)
-NOT_RATED = "the game ended before every player had played a turn"
+NOT_RATED = "the game ended before every player had put tiles on the board"
+#: rated games of the same two accounts that count in :data:`PAIR_WINDOW` seconds
+PAIR_RATED_PER_DAY = 5
+PAIR_WINDOW = 86400.0
+NOT_RATED_PAIR = (f"these players had {PAIR_RATED_PER_DAY} rated games together in the last 24 hours already: "
+                  "more are not rated until a day has passed")
 
 
 @dataclass
@@ -126,7 +142,7 @@ class Ratings:
         seats = [entry.get("user_id") for entry in row.seats]
         if not row.settings.get("rated") or not all(seats) or len(set(seats)) != len(seats):
             return []
-        if not all(any(r.seat == s and r.is_turn for r in game.history) for s in range(len(seats))):
+        if not all(game.placed_tiles(s) for s in range(len(seats))):
             row.settings["not_rated"] = NOT_RATED
             return []
         control = TimeControl.from_json(row.settings["clock"]["control"]) if row.settings.get("clock") else None
@@ -134,6 +150,14 @@ class Ratings:
 
         def write(connection: Any) -> None:
             ids = [str(s) for s in seats]
+            now = self.now()
+            pairs = list(combinations(sorted(ids), 2))
+            for a, b in pairs:  # (two of a pair's games ending at once count each other)
+                self.store.serialize(connection, f"rated pair {a} {b}")
+            if any(self.rated_together(connection, a, b, now, row.id) >= PAIR_RATED_PER_DAY for a, b in pairs):
+                row.settings["not_rated"] = NOT_RATED_PAIR
+                connection.execute(update(games).where(games.c.id == row.id).values(settings=json.dumps(row.settings)))
+                return
             # one game's ratings at a time per player, in one order (no deadlock): FOR UPDATE
             # locks no row that does not exist yet, so two games ending at once for a player
             # with no rating in the variant both inserted it, and one failed
@@ -147,11 +171,23 @@ class Ratings:
             for uid, old, new in zip(ids, before, after):
                 self.put(connection, uid, name, new, old.games > 0)
             changes = {"variant": name, "before": [round(r.rating) for r in before],
-                       "after": [round(r.rating) for r in after]}
+                       "after": [round(r.rating) for r in after], "at": now}
             row.settings["rating_changes"] = changes
             connection.execute(update(games).where(games.c.id == row.id).values(settings=json.dumps(row.settings)))
 
         return [write]
+
+    @staticmethod
+    def rated_together(connection: Any, a: str, b: str, now: float, but: str) -> int:
+        """Games (but ``but``) in which accounts ``a`` and ``b`` both held seats and whose ratings
+        changed in the :data:`PAIR_WINDOW` before ``now`` (found by the index on
+        ``game_players.user_id``, the newest first)."""
+        one, two = game_players.alias(), game_players.alias()
+        query = (select(games.c.settings).join(one, one.c.game_id == games.c.id).join(two, two.c.game_id == games.c.id)
+                 .where(one.c.user_id == a, two.c.user_id == b, games.c.status == "over", games.c.id != but)
+                 .order_by(games.c.updated_at.desc()).limit(4 * PAIR_RATED_PER_DAY))
+        changed = (json.loads(found).get("rating_changes") or {} for found in connection.execute(query).scalars())
+        return sum(1 for changes in changed if float(changes.get("at", 0)) >= now - PAIR_WINDOW)
 
     def of_user(self, user_id: str) -> list[dict[str, Any]]:
         """A player's ratings, by variant."""
