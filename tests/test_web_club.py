@@ -1917,28 +1917,37 @@ def test_two_rated_games_of_the_same_players_ending_at_once_are_both_rated_postg
         assert [r["games"] for r in one.get(f"/api/players/{name}").json()["ratings"]] == [2]
 
 
-@pytest.mark.parametrize("database", ["sqlite", "postgres"])
-def test_wrong_passwords_and_seat_tokens_are_limited_across_servers(tmp_path: Path, database: str) -> None:
-    """Two servers on one database (PostgreSQL, as several ``qiza serve`` processes are run; or
-    one SQLite file): wrong passwords and seat-token guesses from one address spread over both
-    are refused once the limit is reached. Each server counted its own: twice the guesses."""
+@contextlib.contextmanager
+def two_servers_one_address(tmp_path: Path, database: str, sign_ups: int) -> Iterator[tuple[FakeTime, TestClient,
+                                                                                             TestClient]]:
+    """Two servers on one database (a PostgreSQL schema, or one SQLite file), on real time, and a
+    client of each from one address of its own (the limits of earlier runs on the test database
+    still hold), with their CSRF cookies."""
     import random
-
-    from qiza.web.accounts import WRONG_PASSWORDS
-    from qiza.web.throttle import BURST
 
     url = postgres_url() if database == "postgres" else f"sqlite:///{tmp_path / 'shared.sqlite3'}"
     clock = FakeTime()
     clock.t = time.time()
     hasher = PasswordHasher(time_cost=1, memory_cost=8192, parallelism=1)
-    apps = [create_app(url, computer_processes=0, now=clock, clock_sweep=0, password_hasher=hasher, sign_ups=50)
+    apps = [create_app(url, computer_processes=0, now=clock, clock_sweep=0, password_hasher=hasher, sign_ups=sign_ups)
             for _ in range(2)]
-    # an address of its own: the limits of earlier runs on the test database still hold
     host = f"2001:db8:{random.randrange(1 << 16):x}:{random.randrange(1 << 16):x}::1"
     with TestClient(apps[0], client=(host, 50000)) as one, TestClient(apps[1], client=(host, 50001)) as two:
-        both = (one, two)
-        for client in both:
+        for client in (one, two):
             client.get("/api/account")
+        yield clock, one, two
+
+
+@pytest.mark.parametrize("database", ["sqlite", "postgres"])
+def test_wrong_passwords_and_seat_tokens_are_limited_across_servers(tmp_path: Path, database: str) -> None:
+    """Two servers on one database (PostgreSQL, as several ``qiza serve`` processes are run; or
+    one SQLite file): wrong passwords and seat-token guesses from one address spread over both
+    are refused once the limit is reached. Each server counted its own: twice the guesses."""
+    from qiza.web.accounts import WRONG_PASSWORDS
+    from qiza.web.throttle import BURST
+
+    with two_servers_one_address(tmp_path, database, sign_ups=50) as (_clock, one, two):
+        both = (one, two)
         name = f"ann{int(time.time() * 1000) % 10**8}{os.getpid() % 1000}"
         post(one, "/api/account/signup", {"name": name, "password": PASSWORD}, 201)
 
@@ -1968,6 +1977,32 @@ def test_wrong_passwords_and_seat_tokens_are_limited_across_servers(tmp_path: Pa
         assert until_refused(guess, 3 * BURST) == [403] * BURST + [429]
         refused = two.get(f"/api/games/{game_id}", params={"seat": 0}, headers={"X-Seat-Token": created["tokens"]["0"]})
         assert refused.status_code == 429 and refused.json()["error"]["code"] == "too_many_attempts"
+
+
+@pytest.mark.parametrize("database", ["sqlite", "postgres"])
+def test_new_accounts_are_limited_across_servers(tmp_path: Path, database: str) -> None:
+    """Two servers on one database: sign-ups from one address spread over both stop at the limit
+    (each server counted its own: twice the accounts, each a rating to lend wins from). A sign-up
+    refused (its name taken) costs nothing of the allowance."""
+    with two_servers_one_address(tmp_path, database, sign_ups=3) as (clock, one, two):
+        both = (one, two)
+        stem = f"u{int(time.time() * 1000) % 10**8}{os.getpid() % 1000}"
+
+        def sign_up_as(i: int, name: str) -> int:
+            client = both[i % 2]
+            client.cookies.delete("qiza_session")
+            answer = client.post("/api/account/signup", json={"name": name, "password": PASSWORD},
+                                 headers=csrf(client))
+            return answer.status_code
+
+        assert sign_up_as(0, stem + "a") == 201
+        assert sign_up_as(1, stem + "a") == 409  # taken: no account made, none counted
+        codes = [sign_up_as(i, f"{stem}{i}") for i in range(1, 5)]
+        assert codes == [201, 201, 429, 429], codes
+        refused = two.post("/api/account/signup", json={"name": stem + "z", "password": PASSWORD}, headers=csrf(two))
+        assert refused.json()["error"]["code"] == "too_many_accounts" and refused.headers["Retry-After"]
+        clock.advance(300)  # one more every 5 minutes
+        assert [sign_up_as(i, f"{stem}{i}") for i in (5, 6)] == [201, 429]
 
 
 def test_the_rows_of_buckets_full_again_are_deleted(tmp_path: Path) -> None:

@@ -348,7 +348,8 @@ WRONG_PASSWORDS_PER_SECOND = 1 / 20
 def router(accounts: Accounts, throttle: FailureThrottle, sign_up_burst: int = SIGN_UPS) -> APIRouter:
     """The account API under ``/api/account``."""
     api = APIRouter(prefix="/api/account", tags=["accounts"])
-    sign_ups = FailureThrottle(sign_up_burst, SIGN_UPS_PER_SECOND)
+    # per address; counted in the database, so the limit holds however many processes share it
+    sign_ups = StoredThrottle(accounts.store, "sign-ups", sign_up_burst, SIGN_UPS_PER_SECOND, accounts.now)
     # per address, any name; counted in the database, as ``throttle`` is, by every process on it
     guesses = StoredThrottle(accounts.store, "passwords", WRONG_PASSWORDS, WRONG_PASSWORDS_PER_SECOND, accounts.now)
     csrf = [Depends(check_double_submit)]
@@ -392,9 +393,12 @@ def router(accounts: Accounts, throttle: FailureThrottle, sign_up_burst: int = S
     def sign_up(request: Request, response: Response, body: Credentials) -> Me:
         """Make an account and sign in to it (a few accounts per address, then one every 5 minutes)."""
         key = address(request)
-        sign_ups.refuse_when_spent(key, "too_many_accounts", "new accounts")
-        user = accounts.sign_up(body.name, body.password)
-        sign_ups.fail(key)  # counts every account made
+        sign_ups.take(key, "too_many_accounts", "new accounts")  # counts every account made
+        try:
+            user = accounts.sign_up(body.name, body.password)
+        except BaseException:
+            sign_ups.give_back(key)  # none made (a name taken, a password refused)
+            raise
         return signed_in(request, response, user)
 
     @api.post("/signin", dependencies=csrf, response_model=Me, responses=errors(401, 403, 429, 503))

@@ -12,9 +12,12 @@ database (:class:`StoredThrottle`, table ``failures``), so they hold however man
 processes share it: counted in each process's memory, N processes on one PostgreSQL database
 gave N times the guesses to a client spreading its requests. A check reads its bucket (one
 lookup by primary key); only a failure writes. This is so on SQLite too (one code path, and two
-processes may share a file). The limits on what an address makes (accounts, games, analyses,
-puzzles) stay in each process's memory (:class:`FailureThrottle`): they keep one client from
-taking a process's workers and time, and they count successes, which must not write.
+processes may share a file). New accounts are counted there too (:meth:`StoredThrottle.take`,
+checked and counted in one transaction, given back when the account is not made): else N
+processes let one address make N times the accounts (each a rating to lend wins from). The
+other limits on what an address makes (games, analyses, puzzles) stay in each process's memory
+(:class:`FailureThrottle`): they keep one client from taking a process's workers and time, and
+they count successes, which must not write.
 """
 
 from __future__ import annotations
@@ -181,13 +184,36 @@ class StoredThrottle(FailureThrottle):
             return self._read(connection, self._digest(key))
 
     def fail(self, key: Hashable) -> None:
+        self._count(key, -1)
+
+    def take(self, key: Hashable, code: str, what: str) -> None:
+        """Count one of ``key``'s allowance, or raise 429 ``code`` when nothing is left: checked
+        and counted in one transaction, so that processes taking the last one at once do not
+        both get it (:meth:`FailureThrottle.take` checks, then counts)."""
+        self._count(key, -1, (code, what))
+
+    def give_back(self, key: Hashable) -> None:
+        """Return one of ``key``'s allowance taken by :meth:`take` (what it was taken for was not
+        made)."""
+        self._count(key, 1)
+
+    def _count(self, key: Hashable, change: int, refuse: tuple[str, str] | None = None) -> None:
+        """Add ``change`` to ``key``'s attempts left (within 0 and the burst); ``refuse``: the
+        error's code and words of :meth:`refuse_when_spent` when less than one is left."""
+        from qiza.web.errors import ApiError
+
         digest = self._digest(key)
         with self.store.transaction() as connection:
-            # one failure of a key at a time, whichever process counts it (no two read the same
+            # one change of a key at a time, whichever process makes it (no two read the same
             # bucket and write it back one less)
             self.store.serialize(connection, f"failures {digest}")
             now = self.clock()
-            left = max(0.0, self._left(self._read(connection, digest), now) - 1)
+            before = self._left(self._read(connection, digest), now)
+            if refuse is not None and before < 1:
+                wait = max(1, math.ceil((1 - before) / self.per_second))
+                raise ApiError(429, refuse[0], f"too many {refuse[1]} from your address: try again in "
+                               f"{plural(wait, 'second')}", retry_after=wait)
+            left = min(float(self.burst), max(0.0, before + change))
             values = {"attempts": left, "at": now, "full_at": now + (self.burst - left) / self.per_second}
             if connection.execute(update(failures).where(failures.c.key == digest).values(values)).rowcount == 0:
                 connection.execute(insert(failures).values(key=digest, **values))
