@@ -1020,16 +1020,24 @@ def test_the_game_on_the_clock_a_player_plays_is_said_without_a_table_scan(club:
     assert "USING INDEX ix_game_players_user_id" in plan and "SCAN game_players" not in plan, plan
 
 
-def test_a_timed_seat_taken_while_a_seek_is_accepted_is_caught(club: Club, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("database", ["sqlite", "postgres"])
+def test_a_timed_seat_taken_while_a_seek_is_accepted_is_caught(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                 database: str) -> None:
     """Bob takes the last seat of a timed lobby game in the moment between the accept's checks of
     "one game on the clock at a time" and the seek's game: the check made before the transaction
     let the seek's game start, Bob on two clocks. The game's own transaction checks again now:
     409 ``in_another_game`` naming the lobby game, no game made, the seek open again. Likewise
     for a rematch whose other player took such a seat since they asked (409
     ``opponent_in_game``)."""
+    with contextlib.closing(Club(tmp_path, database_url=postgres_url() if database == "postgres" else None)) as club:
+        _timed_seat_taken_while_accepting(club, monkeypatch)
+
+
+def _timed_seat_taken_while_accepting(club: Club, monkeypatch: pytest.MonkeyPatch) -> None:
     from qiza.web.seeks import Seeks
 
-    ann, bob, cyd = (sign_up(club, name) for name in ("Ann", "Bob", "Cyd"))
+    suffix = f"{int(time.time() * 1000) % 10**7}{os.getpid() % 100}"  # names of their own on a shared database
+    ann, bob, cyd = (sign_up(club, name + suffix) for name in ("Ann", "Bob", "Cyd"))
     seek = post(ann, "/api/seeks", {"preset": "classic", "time_control": {"minutes": 5}}, 201)
     lobby = post(cyd, "/api/games", {"seats": [{"name": "Cyd"}, {"name": "Guest"}], "creator_seat": 0,
                                      "time_control": {"minutes": 5}}, 201)
@@ -1038,7 +1046,7 @@ def test_a_timed_seat_taken_while_a_seek_is_accepted_is_caught(club: Club, monke
 
     def then_take_the_seat(hall: Seeks, user: Any) -> Any:
         found = checked(hall, user)
-        if user.name == "Bob" and not seated:
+        if user.name.startswith("Bob") and not seated:
             seated.append(user.id)
             post(bob, f"/api/games/{lobby['id']}/join", {"seat": 1, "name": "Bob", "invite": lobby["invite"]})
         return found
@@ -1048,12 +1056,12 @@ def test_a_timed_seat_taken_while_a_seek_is_accepted_is_caught(club: Club, monke
     assert answer.status_code == 409, answer.text
     error = answer.json()["error"]
     assert (error["code"], error["game_id"]) == ("in_another_game", lobby["id"])
-    assert [s["status"] for s in ann.get("/api/seeks").json()["mine"]] == ["open"]
-    assert [s["id"] for s in bob.get("/api/seeks").json()["open"]] == [seek["id"]]
-    assert len(club.service.store.list_games()) == 1  # the lobby game alone
+    assert [(s["status"], s["game_id"]) for s in ann.get("/api/seeks").json()["mine"]] == [("open", None)]
+    assert seek["id"] in [s["id"] for s in bob.get("/api/seeks").json()["open"]]
+    assert bob.get("/api/account/playing").json()["game_id"] == lobby["id"]  # no game but the lobby's
     # a rematch: Dee asked, then took a timed seat in a game whose last seat filled meanwhile
     monkeypatch.setattr(Seeks, "_refuse_when_playing", checked)
-    dee = sign_up(club, "Dee")
+    dee = sign_up(club, "Dee" + suffix)
     game_id, seats = seek_and_accept(club, dee, ann)
     act(ann, game_id, seats["b"], "resign")
     assert post(dee, f"/api/games/{game_id}/rematch")["asked"]
