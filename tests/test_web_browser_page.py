@@ -463,7 +463,8 @@ def test_computer_names_and_the_lobbys_one_click_game(server: ServerThread, brow
     sync_api.expect(page.locator("#abort")).to_have_text("Abort")
     page.context.close()
     for people, label in ((2, "Abort (both must agree)"), (3, "Abort (every player must agree)")):
-        url, _ = new_game(server, preset="classic", seats=[{"name": f"P{i}"} for i in range(people)])
+        # every seat taken: a seat nobody took has nobody to ask (the server aborts without it)
+        url, _ = new_game(server, preset="classic", seats=[{"name": f"P{i}"} for i in range(people)], claim_all=True)
         page = open_page(browser, url, errors)
         sync_api.expect(page.locator("#abort")).to_have_text(label)
         page.context.close()
