@@ -8,6 +8,7 @@ import errno
 import io
 import json
 import os
+import re
 import select
 import subprocess
 import sys
@@ -1438,6 +1439,40 @@ def test_the_super_board_at_80_columns_keeps_the_hint_to_type_a_move(
     status, out = play(["-p", "Ann", "-p", "Bob", "--no-save", "--width", "80", "--seed", "3"], ["quit"],
                        monkeypatch, capsys)
     assert "Type a move (e.g. H8 WORD) or 'help'." in out and "AAAA" in out  # the classic board as it was
+
+
+def test_the_super_board_panel_lines_fit_whole_at_80_columns(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The Super board's panel at 80x24 is 30 columns: each earlier turn ended in '…' (its score
+    and total cut off: 'Ann      pass               …') and 'Unseen (193): 72 vowels, 3 bl…'. Three
+    players, two of them computers that play words: every panel line is whole."""
+    status, out = play(["--rules", "super", "-p", "Ann", "-p", "computer:hard", "-p",
+                        "computer:easy:Cyrano_de_Bergerac", "--no-save", "--width", "80", "--seed", "5"],
+                       ["pass", "pass", "quit"], monkeypatch, capsys)
+    screens = [line for line in out.splitlines() if line[:3].strip().isdigit() or line.startswith("    A B")]
+    assert status == 0 and max(len(line.rstrip()) for line in screens) <= 80
+    assert not [line for line in screens if "…" in line]
+    assert "Unseen (" in out and "vowels  " in out and "?×" in out  # the blanks counted by the runs below
+    turns = [line.rstrip() for line in screens if line[50:].startswith(" Ann    pass")]
+    assert turns and all(line.endswith("+0    0") for line in turns)
+    plays = [line[50:] for line in screens if line[50:].startswith((" Comput ", " Cyrano "))]
+    assert plays and all(re.fullmatch(r" \w+ +\S.{12} +\+\d+ +\d+", line.rstrip()) for line in plays), plays
+
+
+def test_a_short_record_narrows_its_event_and_keeps_the_score() -> None:
+    """The panel's line of a turn takes the width it is given: a long event is shortened with
+    '…', the score and total stay whole; at 39 columns and more it is as it was."""
+    from qiza.sheet import EndReason
+    from qiza.tui import render
+
+    game = new_game(players=4)
+    game.play("pass")
+    record = game.history[-1]
+    assert render.short_record(game, record) == "Player 1 pass                   +0    0"
+    assert render.short_record(game, record, width=29) == "Play 1 pass           +0    0"
+    game.resign(2, EndReason.TIME)  # 'out: lost on time'
+    line = render.short_record(game, game.history[-1], width=24)
+    assert len(line) == 24 and line.endswith("+0    0") and "…" in line
 
 
 def test_a_width_below_one_is_refused(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:

@@ -281,8 +281,11 @@ def side_panel(game: Game, seats: Sequence[SeatInfo], viewer: int | None, *, wid
             line.append(_first_fit([f"  {info.kind}", "  " + info.kind.replace("computer, ", "")],
                                    max(0, width - line.cell_len)), "grey62")
         head.append(line)
+    racks = "  Racks: " + " ".join(str(len(r)) if game.in_game(s) else "-" for s, r in enumerate(game.racks))
     bag = Text(f"Bag: {plural(len(game.bag), 'tile')}", "bold")
-    bag.append("  Racks: " + " ".join(str(len(r)) if game.in_game(s) else "-" for s, r in enumerate(game.racks)))
+    if bag.cell_len + len(racks) > width:  # four racks beside the Super board: "Bag: 179  Racks: 7 7 7 7"
+        bag = Text(f"Bag: {len(game.bag)}", "bold")
+    bag.append(racks)
     head.append(bag)
     previous = game.history[-1] if game.history else None
     if previous is not None:
@@ -297,8 +300,11 @@ def side_panel(game: Game, seats: Sequence[SeatInfo], viewer: int | None, *, wid
         body.extend(rack_text(game.rack_text(viewer), rules.tile_set).split())
         unseen = game.unseen(viewer)
         header = Text(f"Unseen ({len(rules.tile_set.codes(unseen))}):", "bold")
-        vowels = vowel_count(unseen, rules.tile_set)
-        header.append(f" {plural(vowels, 'vowel')}, {plural(unseen.count('?'), 'blank')}", "grey62")
+        counts = f" {plural(vowel_count(unseen, rules.tile_set), 'vowel')}"
+        blanks = f", {plural(unseen.count('?'), 'blank')}"
+        if header.cell_len + cells(counts + blanks) <= width:  # else the runs below, led by ?×4, count them
+            counts += blanks
+        header.append(counts, "grey62")
         body.append(header)
         body.extend(Text(line) for line in textwrap.wrap(unseen_runs(unseen, rules.tile_set), width))
     *keys, key = legend(style, {rules.layout.premium(s) for s in rules.layout.squares}, width)
@@ -325,10 +331,9 @@ def side_panel(game: Game, seats: Sequence[SeatInfo], viewer: int | None, *, wid
     room -= len(label) + len(note_lines)
     recent: list[Text] = []
     if earlier and room > 1:
-        names = short_names(game.players, 8)
         recent.append(Text("Earlier turns:", "bold"))
         for record in earlier[-(room - 1):]:
-            recent.append(Text(_fit(" " + short_record(game, record, names), width)))
+            recent.append(Text(" " + short_record(game, record, width=width - 1)))
     out = head + label + body + note_lines + recent
     return Text("\n").join(out[:lines])
 
@@ -447,11 +452,22 @@ def end_sentence(game: Game) -> str:
     return sentence(f"Game over: {reason.value}")
 
 
-def short_record(game: Game, record: Record, names: Sequence[str] | None = None) -> str:
-    """A compact score sheet line for the side panel (``names``: the players' short names,
-    told apart; by default :func:`qiza.text.short_names` of 8 characters)."""
-    name = (names or short_names(game.players, 8))[record.seat]
-    return f"{pad(name, 8)} {_what(record)[:20]:<20} {record.score:>+4} {record.total:>4}"
+RECORD_WIDTH = 39
+"""The columns of a :func:`short_record` line at its widest: name 8, event 20, score, total."""
+
+
+def short_record(game: Game, record: Record, names: Sequence[str] | None = None, *,
+                 width: int = RECORD_WIDTH) -> str:
+    """A compact score sheet line for the side panel, at most ``width`` columns (from 24), the
+    score and the total always whole: the event's column narrows and a longer event is
+    shortened with ``…``; below :data:`RECORD_WIDTH` the name takes 6 columns, not 8 (the Super
+    board's panel at 80 columns has 30). ``names``: the players' short names, told apart; by
+    default :func:`qiza.text.short_names` of the name column's width."""
+    name_width = 8 if width >= RECORD_WIDTH else 6
+    name = (names or short_names(game.players, name_width))[record.seat]
+    score = f"{record.score:>+4} {record.total:>4}"
+    what_width = max(4, width - max(cells(name), name_width) - cells(score) - 2)
+    return f"{pad(name, name_width)} {pad(_fit(_what(record), what_width), what_width)} {score}"
 
 
 def _what(record: Record) -> str:
