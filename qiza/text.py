@@ -222,6 +222,18 @@ def short_names(names: Iterable[str], width: int) -> list[str]:
     return out
 
 
+def quoted(text: str, limit: int = 40) -> str:
+    """``text`` quoted for a message (``repr``), its first ``limit`` characters and its length
+    when it is longer: a line of 3,000 characters typed by mistake is not said back whole.
+
+    >>> quoted("FOO"), quoted("Q" * 3000, 5)
+    ("'FOO'", "'QQQQQ…' (3000 characters)")
+    """
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit] + '…'!r} ({len(text)} characters)"
+
+
 def plural(count: int, word: str, many: str | None = None) -> str:
     """``1 tile``, ``2 tiles`` (``many``: the plural when it is not ``word + "s"``)."""
     return f"{count} {word if count == 1 else (many or word + 's')}"

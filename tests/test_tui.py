@@ -1475,6 +1475,24 @@ def test_a_short_record_narrows_its_event_and_keeps_the_score() -> None:
     assert len(line) == 24 and line.endswith("+0    0") and "…" in line
 
 
+def test_a_huge_line_typed_is_refused_and_not_said_back_whole(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A line of 3,000 characters (a paste gone wrong) was said back whole in the error, 40
+    lines of Q at 80 columns ('order', 'help', 'save' and a bare word alike). It is refused by
+    its length, nothing done; a long unknown word or command is named by its start and length."""
+    huge = "ж" * 3000
+    status, out = play(["-p", "Ann", "-p", "Bob", "--no-save", "--seed", "3"],
+                       [huge, f"order {huge}", f"help {huge}", "X" * 50, "help " + "Y" * 50, "quit"],
+                       monkeypatch, capsys)
+    assert status == 0 and out.count("ж") == 3 * 3000  # the three lines as typed (the plain screen's echo) only
+    for length in (3000, 3006, 3005):
+        assert said(f"That line is {length} characters long: a move or a command takes at most 1000. Nothing was "
+                    "done.", out)
+    assert said(f"'{'X' * 40}…' (50 characters) is not a command or a move.", out)
+    assert said(f"No command '{'Y' * 40}…' (50 characters).", out)
+    assert "Ann played" not in out and "Ann passed" not in out
+
+
 def test_a_width_below_one_is_refused(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """'qiza play --width -5' stopped with rich's ValueError traceback ('invalid width -5')."""
     for width in ("-5", "0", "1e3"):

@@ -30,7 +30,7 @@ from qiza.game import Game, Kind, Record
 from qiza.paths import exists, user_data_dir
 from qiza.rules import Notation
 from qiza.seeding import decision_seed
-from qiza.text import notation_note, visible
+from qiza.text import notation_note, quoted, visible
 from qiza.tui import render
 from qiza.tui.savelock import follow, hold, lock_path
 from qiza.tui.terminal import Terminal
@@ -231,6 +231,10 @@ for _command in COMMANDS:
 
 # what a handler returns
 STAY, TURN_DONE, QUIT = "stay", "done", "quit"
+
+LINE_LIMIT = 1000
+"""The longest line a player may type (the longest move is 21 tiles; a file name to save to is
+the longest thing typed): a longer one is refused whole, as a slip (a paste gone wrong)."""
 
 
 def _front_end_data(extra: dict[str, Any], players: list[str]) -> tuple[list[Seat], Settings, int]:
@@ -712,6 +716,10 @@ class Session:
         text = line.strip()
         if not text:
             return STAY
+        if len(text) > LINE_LIMIT:
+            self.say(Text(f"That line is {len(text)} characters long: a move or a command takes at most "
+                          f"{LINE_LIMIT}. Nothing was done.", "bold red"))
+            return STAY
         word, _, rest = text.partition(" ")
         command = _BY_NAME.get(word.lower())
         if command is None or command.name == "move":
@@ -738,7 +746,7 @@ class Session:
         parts = text.split()
         if len(parts) == 1 and _BY_NAME.get(parts[0].lower()) is None:
             example = "H8 WORD" if self.game.rules.notation is Notation.RULEBOOK else "8H WORD"
-            self.say(Text(f"{text!r} is not a command or a move. Type a move like '{example}', "
+            self.say(Text(f"{quoted(text)} is not a command or a move. Type a move like '{example}', "
                           "or 'help'.", "bold red"))
             return STAY
         return self._play(seat, text)
@@ -1041,7 +1049,7 @@ class Session:
             command = _BY_NAME.get(first) or (_BY_NAME["move"] if re.fullmatch(r"[a-z][0-9]{1,2}|[0-9]{1,2}[a-z]",
                                                                                 first) else None)
             if command is None:
-                self.say(f"No command {rest!r}. Type 'help' for the list.")
+                self.say(f"No command {quoted(rest)}. Type 'help' for the list.")
             else:
                 aliases = f"  (also: {', '.join(command.aliases)})" if command.aliases else ""
                 self.say(Text(self._usage(command) + aliases, "bold"), command.help)
