@@ -899,11 +899,12 @@ def test_odd_hint_counts_and_unwritable_saves_keep_the_game_going(
     folder.mkdir()
     (tmp_path / "f").write_text("a file, not a folder")
     status, out = play(["--seed", "21", "-p", "Ann", "-p", "computer:easy"],
-                       ["hint ²", "hint " + "9" * 5000, f"save {folder}", f"save {tmp_path / 'f' / 'x.json'}",
+                       ["hint ²", "hint " + "9" * 5000, "hint " + "9" * 990, f"save {folder}", f"save {tmp_path / 'f' / 'x.json'}",
                         "save /proc/qiza/x.json", "quit"], monkeypatch, capsys)
     out = " ".join(out.split())
     assert status == 0 and "Traceback" not in out
-    assert out.count("Best plays for your rack") == 2
+    assert out.count("Best plays for your rack") == 2  # 'hint ²' and 990 digits
+    assert "That line is 5005 characters long" in out  # over the limit of a line: refused as such
     squeezed = "".join(out.split())  # a long path may be wrapped anywhere on the screen
     assert f"{folder}alreadyexists" in squeezed and folder.is_dir()
     assert "Couldnotsaveto/proc/qiza/x.json" in squeezed and f"Couldnotsaveto{tmp_path / 'f' / 'x.json'}" in squeezed
