@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from qiza.alphabet import TileSetError
 from qiza.errors import QizaError
 from qiza.lexicon import Lexicon
-from qiza.text import input_line, plural
+from qiza.text import brief, input_line, plural
 
 
 @dataclass(frozen=True)
@@ -115,7 +115,7 @@ def run_quiz(lexicon: Lexicon, questions: Sequence[Alphagram], ask: Callable[[st
         parts = [f"right: {', '.join(found)}" if found else "", f"missed: {', '.join(missed)}" if missed else ""]
         for word in wrong:
             why = "not a word" if word not in lexicon else "not an anagram of these tiles"
-            parts.append(f"{word}: {why}")
+            parts.append(f"{brief(word)}: {why}")  # an escape typed ('\x1b[2J' cleared the screen) is shown, not sent
         say(("all found: " + ", ".join(found)) if not missed and not wrong
             else "; ".join(p for p in parts if p))
     return result

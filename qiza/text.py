@@ -222,6 +222,18 @@ def short_names(names: Iterable[str], width: int) -> list[str]:
     return out
 
 
+def brief(text: str, limit: int = 40) -> str:
+    r"""``text`` safe to print (:func:`visible`), its first ``limit`` characters and its length
+    when it is longer: what someone typed, said back in a message.
+
+    >>> brief("\x1b[2JAB"), brief("Q" * 3000, 5)
+    ('␛[2JAB', 'QQQQQ… (3000 characters)')
+    """
+    if len(text) <= limit:
+        return visible(text)
+    return f"{visible(text[:limit])}… ({len(text)} characters)"
+
+
 def quoted(text: str, limit: int = 40) -> str:
     """``text`` quoted for a message (``repr``), its first ``limit`` characters and its length
     when it is longer: a line of 3,000 characters typed by mistake is not said back whole.

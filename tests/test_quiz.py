@@ -67,6 +67,17 @@ def test_a_quiz_judges_each_answer_and_stops_when_asked() -> None:
     assert prompts == ["1/1  AEINRST  (3 words)> "] and said[-1] == "all found: NASTIER, RETAINS, STAINER"
 
 
+def test_a_wrong_answer_is_said_back_safe_to_print_and_short() -> None:
+    """An answer with an escape ('\x1b[2J') was said back as typed and cleared the screen; a line
+    of 3,000 letters was said back whole."""
+    questions = alphagrams(WORDS, 7)[:2]
+    answers = iter(["\x1b[2Jab\x07", "Q" * 3000])
+    said: list[str] = []
+    run_quiz(WORDS, questions, lambda prompt: next(answers), said.append)
+    assert said[0].endswith("; ␛[2JAB␇: not a word") and "\x1b" not in said[0]
+    assert said[1].endswith(f"; {'Q' * 40}… (3000 characters): not a word")
+
+
 def test_ranks_and_picks() -> None:
     assert parse_ranks("1-200") == (1, 200) and parse_ranks("50") == (1, 50)
     for bad in ("0-5", "9-3", "a-b", ""):
