@@ -75,12 +75,15 @@ def _record_paths(paths: list[str]) -> list[tuple[str, str | None]]:
 
 
 def _check(args: argparse.Namespace) -> int:
+    """Check records; a record's lines that cannot be read are counted as errors, apart from the
+    differences of the moves read with the engine ('qiza gcg check /etc/passwd' said
+    '25 differences' of a file that is no record)."""
     lexicon = _load_lexicon(args.lexicon)
-    files = events = bad_files = differences = 0
+    files = events = bad_files = differences = errors = 0
     for path, nothing in _record_paths(args.files):
         if nothing is not None:
             print(f"{visible(path)}: {nothing}")
-            differences += 1
+            errors += 1
             continue
         files += 1
         record = gcg.load(path)
@@ -97,12 +100,13 @@ def _check(args: argparse.Namespace) -> int:
             problems.append("  error: no events")
         checked = result.checked if result else 0
         events += checked
-        count = len(problems) + (len(result.differences) if result else 0)
-        differences += count
-        if count:
+        wrong = sum(line.startswith("  error:") for line in problems)
+        differs = len(problems) - wrong + (len(result.differences) if result else 0)
+        errors += wrong
+        differences += differs
+        if wrong or differs:
             bad_files += 1
-        status = "ok" if not count else plural(count, "difference")
-        print(f"{visible(path)}: {plural(checked, 'move')} checked, {status}")
+        print(f"{visible(path)}: {plural(checked, 'move')} checked, {_counts(wrong, differs)}")
         if result:
             problems.extend(f"  differs: {d}" for d in result.differences)
             warnings.extend(f"  warning: {w}" for w in result.warnings)
@@ -111,9 +115,15 @@ def _check(args: argparse.Namespace) -> int:
         if not args.quiet:
             for line in warnings:
                 print(visible(line))
-    print(f"total: {plural(files, 'file')}, {plural(events, 'move')} checked, "
-          f"{plural(differences, 'difference')} in {plural(bad_files, 'file')}")
-    return 1 if differences else 0
+    found = _counts(errors, differences) if errors or differences else plural(0, "difference")
+    print(f"total: {plural(files, 'file')}, {plural(events, 'move')} checked, {found} in {plural(bad_files, 'file')}")
+    return 1 if differences or errors else 0
+
+
+def _counts(errors: int, differences: int) -> str:
+    """``ok``, ``2 differences``, ``25 errors`` (lines that are no GCG) or ``1 error, 2 differences``."""
+    parts = ([plural(errors, "error")] if errors else []) + ([plural(differences, "difference")] if differences else [])
+    return ", ".join(parts) or "ok"
 
 
 def _replayed(record: gcg.GameRecord, path: str) -> gcg.Replay:

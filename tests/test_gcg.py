@@ -1039,6 +1039,19 @@ def test_an_empty_file_or_a_folder_is_one_clear_error(tmp_path: Path, capsys: py
     assert captured.out == "" and captured.err == f"qiza gcg: {message.format(path=path)}\n"
 
 
+def test_cli_check_counts_unreadable_lines_as_errors_not_differences(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """'qiza gcg check /etc/passwd' said '0 moves checked, 25 differences': the engine differed
+    from nothing. Lines that are no GCG are errors; differences are the engine's with moves read."""
+    (tmp_path / "notes.gcg").write_text("root:x:0:0\nbin:x:2:2\n")
+    (tmp_path / "b.gcg").write_text("#player1 a A\n#player2 b B\n>a: ENORSTU 8F NOT +9 9\nstray line\n")
+    assert main(["gcg", "check", str(tmp_path / "notes.gcg"), str(tmp_path / "b.gcg")]) == 1
+    out = capsys.readouterr().out
+    assert f"{tmp_path / 'notes.gcg'}: 0 moves checked, 2 errors\n" in out
+    assert f"{tmp_path / 'b.gcg'}: 1 move checked, 1 error, 1 difference\n" in out
+    assert out.splitlines()[-1] == "total: 2 files, 1 move checked, 3 errors, 1 difference in 2 files"
+
+
 def test_file_names_never_act_on_the_terminal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A record of a folder named with an escape sequence ('\\x1b[2J.gcg': a downloaded archive's)
     was printed as it is by 'gcg check' and in the errors of every command: the terminal cleared
@@ -1047,7 +1060,7 @@ def test_file_names_never_act_on_the_terminal(tmp_path: Path, capsys: pytest.Cap
     (tmp_path / name).write_bytes(b"\x00binary")
     assert main(["gcg", "check", str(tmp_path)]) == 1
     out = capsys.readouterr().out
-    assert "\x1b" not in out and f"{tmp_path}/a\u241b[2J.gcg: 0 moves checked, 1 difference" in out
+    assert "\x1b" not in out and f"{tmp_path}/a\u241b[2J.gcg: 0 moves checked, 1 error" in out
     assert main(["gcg", "show", str(tmp_path / name)]) == 1
     err = capsys.readouterr().err
     assert "\x1b" not in err and err.startswith(f"qiza gcg: {tmp_path}/a\u241b[2J.gcg:1: binary data")
