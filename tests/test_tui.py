@@ -1144,6 +1144,35 @@ def test_two_terminals_never_play_one_saved_game(
     assert sorted(p.name for p in tmp_path.glob(".*")) == [".other.json.x5y6.tmp"]
 
 
+def test_a_game_whose_folder_was_deleted_while_played_is_locked_again_by_its_next_save(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """The folder of a game being played, deleted ('rm -rf'), is made again by its next save, but
+    its lock file was not: a second 'qiza play --resume' was refused as playing 'another name of
+    the same file (a hard link)', which it was not, without the number of the process."""
+    import shutil
+
+    path = tmp_path / "games" / "game.json"
+    path.parent.mkdir()
+    savefile.save(Game(find_preset("classic").with_options(first_player="fixed"), players=["Ann", "Bob"],
+                       lexicon=LEX, seed=3), path)
+    with _other_qiza_play("--resume", str(path)) as first:
+        _read_until(first, b"Resuming")
+        shutil.rmtree(path.parent)
+        assert first.stdin is not None
+        first.stdin.write(b"pass\n")
+        first.stdin.flush()
+        _read_until(first, b"Ann passed")
+        _read_until(first, b"Bag: ")  # saved, then Bob's screen: the folder and the file made again
+        assert path.exists() and (path.parent / ".game.json.lock").exists()
+        status, out = play(["--resume", str(path)], ["pass", "quit"], monkeypatch, capsys)
+        assert status == 1 and said(f"{path} is being played in another qiza play (process {first.pid})", out), out
+        assert "hard link" not in out
+        rest, _ = first.communicate(b"quit\n", timeout=300)
+        assert first.returncode == 0, rest
+    assert not (path.parent / ".game.json.lock").exists()
+    assert json.loads(path.read_text())["actions"] == [[0, "pass"]]
+
+
 def test_a_hard_link_to_a_game_being_played_is_refused(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """The save lock was a file named after the save: two names of one file (a hard link, 'ln

@@ -107,15 +107,34 @@ def _lock_file(path: Path, held: dict[tuple[int, int], int]) -> bool:
     return True
 
 
+_NAMED: dict[Path, int] = {}
+"""The lock files this process holds (by the real path of their save file): their descriptors."""
+
+
 def follow(path: Path | None) -> None:
     """After a save to ``path``, which this process holds (:func:`hold`): lock the file the save
-    made too, so that a link made to it now is refused as well."""
+    made too, so that a link made to it now is refused as well; and make the lock file again if
+    it was removed meanwhile (its folder deleted and made again by the save): a second ``qiza
+    play`` on the game was refused then as if it named a hard link, without the holder's number."""
     if path is None:
         return
     real = Path(os.path.realpath(path))
     held = _HELD.get(real)
     if held is not None:
         _lock_file(real, held)
+    fd = _NAMED.get(real)
+    if fd is None:
+        return
+    name = lock_path(real)
+    try:
+        gone = os.fstat(fd).st_ino != os.stat(name).st_ino
+    except OSError:
+        gone = True
+    if gone:
+        again, _ = _take(name)
+        if again is not None:
+            os.close(fd)
+            _NAMED[real] = again
 
 
 def _release(name: Path, fd: int) -> None:
@@ -166,6 +185,7 @@ def hold(path: Path | None, *, new: bool = False, fresh: Callable[[], Path] | No
                         f"--save OTHER.json")
     _HELD[real] = files
     if fd is not None:
+        _NAMED[real] = fd
         # the temporary files of a save cut off (a kill during a write): nobody else writes them now
         for left in real.parent.glob(f".{glob.escape(real.name)}.*.tmp"):
             with contextlib.suppress(OSError):
@@ -176,5 +196,6 @@ def hold(path: Path | None, *, new: bool = False, fresh: Callable[[], Path] | No
         _HELD.pop(real, None)
         for file in files.values():
             os.close(file)  # the file's lock goes with it
+        fd = _NAMED.pop(real, fd)  # made again by follow() when it was removed
         if fd is not None:
             _release(name, fd)
