@@ -215,9 +215,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         return _usage_error(exc, parser)
     except QizaError as exc:  # file names (of a folder's files too) shown, never acting on the terminal
-        from qiza.text import visible
+        from qiza.text import squeezed, visible
 
-        print(f"qiza {name}: {visible(str(exc))}", file=sys.stderr)
+        print(f"qiza {name}: {visible(squeezed(str(exc)))}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
@@ -228,11 +228,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _usage_error(error: UsageError, parser: argparse.ArgumentParser) -> int:
     """Say a usage error as argparse says its own (the usage, then 'PROG: error: ...'); 2."""
-    from qiza.text import visible
+    from qiza.text import squeezed, visible
 
     shown = error.parser or parser
     shown.print_usage(sys.stderr)
-    print(f"{shown.prog}: error: {visible(str(error))}", file=sys.stderr)
+    print(f"{shown.prog}: error: {visible(squeezed(str(error)))}", file=sys.stderr)
     return 2
 
 

@@ -234,6 +234,20 @@ def brief(text: str, limit: int = 40) -> str:
     return f"{visible(text[:limit])}… ({len(text)} characters)"
 
 
+def squeezed(text: str, limit: int = 400) -> str:
+    """A message of at most about ``limit`` characters: a longer one keeps its start and its end
+    (what it is about and what is wrong) around ``…`` and the count of characters left out, so
+    that an argument of thousands of letters said back in an error is not printed whole.
+
+    >>> squeezed("'" + "Q" * 3000 + "': at most 21 tiles, not 3000", 60)
+    "'QQQQQQQQQQQQQQQQQQQQQQQQQQQQQ … (2970 characters) …Q': at most 21 tiles, not 3000"
+    """
+    if len(text) <= limit:
+        return text
+    half = limit // 2
+    return f"{text[:half]} … ({len(text) - 2 * half} characters) …{text[-half:]}"
+
+
 def quoted(text: str, limit: int = 40) -> str:
     """``text`` quoted for a message (``repr``), its first ``limit`` characters and its length
     when it is longer: a line of 3,000 characters typed by mistake is not said back whole.

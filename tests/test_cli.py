@@ -170,3 +170,14 @@ def test_a_missing_optional_dependency_is_a_failure_not_a_usage_error(monkeypatc
     monkeypatch.setattr("qiza.cli.importlib.import_module", without_web)
     assert main(["serve"]) == 1
     assert "qiza serve: needs an optional dependency that is missing (fastapi)" in capsys.readouterr().err
+
+
+def test_an_error_about_a_huge_argument_is_not_said_back_whole(capsys: pytest.CaptureFixture[str]) -> None:
+    """'qiza words anagram' of 3,000 letters said them all back in its error (40 lines at 80
+    columns) before 'at most 21 tiles, not 3000'. A long message keeps its start and its end."""
+    assert main(["words", "anagram", "Q" * 3000]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("qiza words: 'QQQ") and err.rstrip().endswith("': at most 21 tiles, not 3000")
+    assert err.count("Q") < 420 and " characters) …" in err
+    assert main(["words", "anagram", "AB1"]) == 1  # a short message is whole
+    assert "('1' is not a letter of the english tile set)" in capsys.readouterr().err
