@@ -56,6 +56,16 @@ def test_answers_are_judged_and_ranked(puzzles: list[Puzzle]) -> None:
     assert "equity less than the best" in "\n".join(said)
 
 
+def test_the_board_has_a_key_to_its_marks(puzzles: list[Puzzle]) -> None:
+    """The puzzle's board showed = - " ' and < with no word of what they mean (the game's screen
+    has its key): a new player could not tell a triple word from the last play."""
+    said: list[str] = []
+    run_puzzles(puzzles[:1], lambda prompt: "quit", said.append)
+    text = "\n".join(said)
+    assert "= triple word  - double word" in text and "X< marks the tiles of the last play" in text
+    assert text.index("triple word") < text.index("Puzzle 1 of 1")  # under the board, before the question
+
+
 def test_a_phony_is_named_and_the_player_tries_again() -> None:
     lexicon = load_lexicon("enable")
     game = Game(CLASSIC, players=["Ann", "Bob"], lexicon=lexicon, seed=1)

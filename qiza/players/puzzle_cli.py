@@ -233,7 +233,10 @@ def run_puzzles(puzzles: Sequence[Puzzle], ask: Callable[[str], str | None], say
             continue
         scores = ", ".join(f"{name} {score}" for name, score in zip(game.players, game.scores))
         say("")
-        say(board_text(game.board, last=game.last_play()))
+        last = game.last_play()
+        say(board_text(game.board, last=last, legend=True))  # the marks of the squares: what = or ' means
+        if last is not None:
+            say("X< marks the tiles of the last play")
         say(f"Puzzle {number} of {len(puzzles)}: {game.players[seat]} to play with {game.rack_text(seat)}. "
             f"Scores {scores}; {plural(len(game.bag), 'tile')} in the bag.")
         chosen: Option | None = None
