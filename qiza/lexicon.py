@@ -35,7 +35,7 @@ from qiza.paths import exists, is_file, user_cache_dir
 
 __all__ = ["MIN_LENGTH", "MAX_LENGTH", "MAX_RACK_QUERY", "MAX_WORD_LIST_BYTES", "ALPHABET", "LexiconError",
            "LoadReport", "normalise", "read_word_list", "read_word_list_bytes", "decode_word_list", "Lexicon",
-           "LANGUAGE_LEXICONS", "BUILTIN", "is_loaded", "load_lexicon"]
+           "LANGUAGE_LEXICONS", "BUILTIN", "is_loaded", "check_lexicon_name", "load_lexicon"]
 
 if TYPE_CHECKING:
     import numpy as np
