@@ -864,10 +864,11 @@ def test_the_end_summary_is_paged_and_ends_in_view_at_80x24() -> None:
 def test_the_last_page_leaves_the_reserve_free() -> None:
     """A rest that filled the screen but for the reserve was shown whole as the last page, so the
     lines printed after it (the winner, the commands) pushed its top off the screen: seen when
-    the computer's ties changed the game above (its end summary, 46 lines at 80x24)."""
+    the computer's ties changed the game above (its end summary, 46 lines at 80x24); and a rest
+    of 18 to 23 lines, less than a screen, was shown at once whatever the reserve."""
     from rich.text import Text
 
-    for total in (30, 40, 46, 60):
+    for total in (10, 17, 18, 20, 23, 30, 40, 46, 60):
         screen = ScriptedScreen([], width=80, height=24)
         screen.term.page(Text("\n".join(f"line {i}" for i in range(total))), reserve=6)
         pages = screen.out.getvalue().split("-- more (")

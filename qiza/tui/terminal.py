@@ -66,7 +66,7 @@ class Terminal:
             self.show(*items)
             return
         lines = self.rendered_lines(*items)
-        if len(lines) <= max(3, self.height - 1):
+        if len(lines) <= max(3, self.height - 1 - reserve):  # it fits above the reserve: at once
             self.show(*items)
             return
         # the wait's own line may wrap on a narrow screen: a page leaves it all its rows (with a
