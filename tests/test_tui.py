@@ -1867,6 +1867,31 @@ def test_one_saved_game_under_two_names_is_played_once(tmp_path: Path) -> None:
             pass
 
 
+
+def test_a_long_game_keeps_few_save_files_open(tmp_path: Path) -> None:
+    """Each save makes a new file, which the game locks (so that a hard link made to it is
+    refused): the files of earlier saves, replaced and no longer named, were kept open and
+    locked to the game's end, a descriptor a turn (300 turns held 301; on macOS 256 is the
+    default limit, and every save would then fail). Only files with a name stay locked."""
+    fcntl = pytest.importorskip("fcntl")
+    from qiza.tui import savelock
+
+    path = tmp_path / "game.json"
+    game = Game(find_preset("classic"), players=["Ann", "Bob"], lexicon=LEX, seed=3)
+    savefile.save(game, path)
+    with savelock.hold(path):
+        for _ in range(60):
+            savefile.save(game, path, keep_previous=True)
+            savelock.follow(path)
+        held = savelock._HELD[Path(os.path.realpath(path))]
+        assert 1 <= len(held) <= 2  # the save and its NAME.bak
+        fd = os.open(path, os.O_RDONLY)  # the file as the last save left it is still locked
+        try:
+            with pytest.raises(BlockingIOError):
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        finally:
+            os.close(fd)
+
 @pytest.mark.parametrize(("width", "height"), [(80, 24), (100, 30), (200, 50)])
 def test_the_super_boards_key_names_its_quadruple_squares(width: int, height: int) -> None:
     """The key beside the board named the triple and double squares only: on the Super board the

@@ -115,13 +115,20 @@ def follow(path: Path | None) -> None:
     """After a save to ``path``, which this process holds (:func:`hold`): lock the file the save
     made too, so that a link made to it now is refused as well; and make the lock file again if
     it was removed meanwhile (its folder deleted and made again by the save): a second ``qiza
-    play`` on the game was refused then as if it named a hard link, without the holder's number."""
+    play`` on the game was refused then as if it named a hard link, without the holder's number.
+    The files earlier saves left that no name is left to are let go (a descriptor each, kept
+    for the whole game, ran a long game out of open files)."""
     if path is None:
         return
     real = Path(os.path.realpath(path))
     held = _HELD.get(real)
     if held is not None:
         _lock_file(real, held)
+        for key, file in list(held.items()):  # files no name is left to (replaced by saves): let go
+            with contextlib.suppress(OSError):
+                if os.fstat(file).st_nlink == 0:
+                    os.close(file)
+                    del held[key]
     fd = _NAMED.get(real)
     if fd is None:
         return
