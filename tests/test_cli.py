@@ -109,7 +109,10 @@ REFUSED = RECORD + ">a: AEJNOSV 1A JAVE +10 42\n"
     (["train", "--rules", "french", "--lexicon", "enable"], "the lexicon ENABLE is English"),
     (["train", "--resume", "{dir}/missing.json"], "argument --resume: no such file"),
     (["serve", "--port", "99999999"], "argument --port: a whole number from 0 to 65535, not 99999999"),
-    (["serve", "--sign-ups", "-1"], "argument --sign-ups: a whole number of 0 or more, not -1"),
+    (["serve", "--sign-ups", "-1"], "argument --sign-ups: a whole number of 1 or more, not -1"),
+    (["serve", "--sign-ups", "0"], "argument --sign-ups: a whole number of 1 or more, not 0"),
+    (["serve", "--new-games", "0"], "argument --new-games: a whole number of 1 or more, not 0"),
+    (["serve", "--analyses", "0"], "argument --analyses: a whole number of 1 or more, not 0"),
 ])
 def test_usage_errors_exit_2_in_every_command(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                               args: list[str], message: str) -> None:

@@ -26,11 +26,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lexicon", action="append", default=[], type=_lexicon_option, metavar="NAME=PATH",
                         help="offer the word list file PATH to players as lexicon NAME (repeatable); "
                         "players choose only among these and the built-in ones")
-    parser.add_argument("--sign-ups", type=whole_number(0), default=5, metavar="N",
+    parser.add_argument("--sign-ups", type=whole_number(1), default=5, metavar="N",
                         help="new accounts one address may make at once, then one every 5 minutes (default 5)")
-    parser.add_argument("--new-games", type=whole_number(0), default=NEW_GAMES, metavar="N",
+    parser.add_argument("--new-games", type=whole_number(1), default=NEW_GAMES, metavar="N",
                         help=f"games one address may create at once, then one every 20 seconds (default {NEW_GAMES})")
-    parser.add_argument("--analyses", type=whole_number(0), default=HEAVY_WORK, metavar="N",
+    parser.add_argument("--analyses", type=whole_number(1), default=HEAVY_WORK, metavar="N",
                         help="analyses and game archives one address may have made at once, then one every 30 "
                         f"seconds (default {HEAVY_WORK}; those made before cost nothing)")
     parser.add_argument("--secure-cookies", action="store_true",
