@@ -160,7 +160,7 @@ class MaxScorePlayer(BasePlayer):
     name = "maxscore"
 
     def choose(self, view: PlayerView) -> Move:
-        """The highest-scoring placement (the first the generator finds of equal ones); with
+        """The highest-scoring placement (of equal ones, the first in :func:`qiza.ties.tie_order`); with
         none, an exchange of the whole rack when the bag allows it, else a pass."""
         rack = rack_counts(view.rack, view.rules.tile_set)
         best = self.generator(view.rules).best(board_array(view.board), rack)

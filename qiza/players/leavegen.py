@@ -201,7 +201,7 @@ def collect_pool(gen: MoveGenerator, model: LeaveModel, rules: Rules, games: int
 
 
 def _draw(bag: np.ndarray, rack: np.ndarray, count: int, rng: random.Random) -> None:
-    """GeneratedMove ``count`` random tiles (fewer if the bag runs out) from ``bag`` counts to ``rack``."""
+    """Move ``count`` random tiles (fewer if the bag runs out) from ``bag`` counts to ``rack``."""
     for _ in range(min(count, int(bag.sum()))):
         i = rng.randrange(int(bag.sum()))
         t = int(np.searchsorted(np.cumsum(bag), i, side="right"))
