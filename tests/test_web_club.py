@@ -715,13 +715,7 @@ def test_the_same_two_accounts_have_a_few_rated_games_a_day(club: Club) -> None:
     ann, bob, cat = sign_up(club, "Ann"), sign_up(club, "Bob"), sign_up(club, "Cat")
 
     def rated_game(a: TestClient, b: TestClient) -> dict[str, Any]:
-        game_id, seats = seek_and_accept(club, a, b, rated=True)
-        order = sorted(("a", "b"), key=lambda k: (seats[k]["seat"] - view(a, game_id, seats["a"])["to_move"]) % 2)
-        clients = {"a": a, "b": b}
-        for k in order:
-            place(club, clients[k], game_id, seats[k])
-        act(b, game_id, seats["b"], "resign")
-        return dict(view(a, game_id, seats["a"]))
+        return _played_game(club, a, b, rated=True)
 
     for _ in range(PAIR_RATED_PER_DAY):
         assert rated_game(ann, bob)["rating_changes"]
@@ -732,6 +726,37 @@ def test_the_same_two_accounts_have_a_few_rated_games_a_day(club: Club) -> None:
     assert bob.get("/api/players/Ann").json()["rated_record"]["wins"] == PAIR_RATED_PER_DAY + 1
     club.time.advance(PAIR_WINDOW - 60 * (PAIR_RATED_PER_DAY - 1))  # the first of them a day ago
     assert rated_game(ann, bob)["rating_changes"]
+
+
+def _played_game(club: Club, a: TestClient, b: TestClient, **seek: Any) -> dict[str, Any]:
+    """A lobby game of ``a``'s seek accepted by ``b``: each puts tiles on the board, then ``b``
+    resigns; the game as ``a`` sees it."""
+    game_id, seats = seek_and_accept(club, a, b, **seek)
+    order = sorted(("a", "b"), key=lambda k: (seats[k]["seat"] - view(a, game_id, seats["a"])["to_move"]) % 2)
+    clients = {"a": a, "b": b}
+    for k in order:
+        place(club, clients[k], game_id, seats[k])
+    act(b, game_id, seats["b"], "resign")
+    return dict(view(a, game_id, seats["a"]))
+
+
+def test_unrated_games_of_a_pair_do_not_hide_its_rated_ones_from_the_day_s_count(club: Club) -> None:
+    """The pair's count looked at its 20 newest finished games only: 5 rated games, then 16
+    casual ones, and the count saw 4 rated games, so a 6th was rated. It counts every game of
+    the pair rated in the last 24 hours, however many unrated ones came since."""
+    from qiza.web.ratings import NOT_RATED_PAIR, PAIR_RATED_PER_DAY
+
+    ann, bob = sign_up(club, "Ann"), sign_up(club, "Bob")
+    for _ in range(PAIR_RATED_PER_DAY):
+        assert _played_game(club, ann, bob, rated=True)["rating_changes"]
+        club.time.advance(60)
+    for _ in range(16):
+        game_id, seats = seek_and_accept(club, bob, ann)
+        act(ann, game_id, seats["b"], "resign")
+        assert view(ann, game_id, seats["b"])["over"]
+        club.time.advance(30)
+    state = _played_game(club, ann, bob, rated=True)
+    assert state["over"] and state["rating_changes"] is None and state["not_rated"] == NOT_RATED_PAIR
 
 
 def test_a_rated_game_of_three_left_by_two_players_before_their_turn_is_not_rated(club: Club) -> None:

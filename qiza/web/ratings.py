@@ -36,7 +36,7 @@ from typing import Any
 import glicko2
 from fastapi import APIRouter, Query
 from openskill.models import PlackettLuce
-from sqlalchemy import insert, select, update
+from sqlalchemy import JSON, cast, func, insert, select, type_coerce, update
 
 from qiza.game import Game
 from qiza.web.clocks import TimeControl, band
@@ -180,14 +180,19 @@ class Ratings:
     @staticmethod
     def rated_together(connection: Any, a: str, b: str, now: float, but: str) -> int:
         """Games (but ``but``) in which accounts ``a`` and ``b`` both held seats and whose ratings
-        changed in the :data:`PAIR_WINDOW` before ``now`` (found by the index on
-        ``game_players.user_id``, the newest first)."""
+        changed in the :data:`PAIR_WINDOW` before ``now`` (``rating_changes.at`` of the game's
+        settings), counted in the database over all their games together (found by the index on
+        ``game_players.user_id``): no fixed number of newest games, which unrated ones filled."""
         one, two = game_players.alias(), game_players.alias()
-        query = (select(games.c.settings).join(one, one.c.game_id == games.c.id).join(two, two.c.game_id == games.c.id)
-                 .where(one.c.user_id == a, two.c.user_id == b, games.c.status == "over", games.c.id != but)
-                 .order_by(games.c.updated_at.desc()).limit(4 * PAIR_RATED_PER_DAY))
-        changed = (json.loads(found).get("rating_changes") or {} for found in connection.execute(query).scalars())
-        return sum(1 for changes in changed if float(changes.get("at", 0)) >= now - PAIR_WINDOW)
+        # PostgreSQL reads JSON paths only of a JSON value; SQLite's CAST AS JSON would make a number
+        settings = (cast(games.c.settings, JSON) if connection.dialect.name == "postgresql"
+                    else type_coerce(games.c.settings, JSON))
+        rated_at = settings[("rating_changes", "at")].as_float()
+        query = (select(func.count()).select_from(games).join(one, one.c.game_id == games.c.id)
+                 .join(two, two.c.game_id == games.c.id)
+                 .where(one.c.user_id == a, two.c.user_id == b, games.c.status == "over", games.c.id != but,
+                        rated_at >= now - PAIR_WINDOW))
+        return int(connection.execute(query).scalar_one())
 
     def of_user(self, user_id: str) -> list[dict[str, Any]]:
         """A player's ratings, by variant."""
