@@ -1051,7 +1051,8 @@ def test_a_timed_seat_taken_while_a_seek_is_accepted_is_caught(tmp_path: Path, m
     """Bob takes the last seat of a timed lobby game in the moment between the accept's checks of
     "one game on the clock at a time" and the seek's game: the check made before the transaction
     let the seek's game start, Bob on two clocks. The game's own transaction checks again now:
-    409 ``in_another_game`` naming the lobby game, no game made, the seek open again. Likewise
+    409 ``in_another_game`` naming the lobby game, no game made, the seek open again, and Ann and
+    Bob still in the seek for four they had joined (they left it before the game was refused). Likewise
     for a rematch whose other player took such a seat since they asked (409
     ``opponent_in_game``)."""
     with contextlib.closing(Club(tmp_path, database_url=postgres_url() if database == "postgres" else None)) as club:
@@ -1064,6 +1065,9 @@ def _timed_seat_taken_while_accepting(club: Club, monkeypatch: pytest.MonkeyPatc
     suffix = f"{int(time.time() * 1000) % 10**7}{os.getpid() % 100}"  # names of their own on a shared database
     ann, bob, cyd = (sign_up(club, name + suffix) for name in ("Ann", "Bob", "Cyd"))
     seek = post(ann, "/api/seeks", {"preset": "classic", "time_control": {"minutes": 5}}, 201)
+    four = post(cyd, "/api/seeks", {"preset": "classic", "players": 4}, 201)  # Ann and Bob wait in it
+    for client in (ann, bob):
+        assert post(client, f"/api/seeks/{four['id']}/accept")["game_id"] is None
     lobby = post(cyd, "/api/games", {"seats": [{"name": "Cyd"}, {"name": "Guest"}], "creator_seat": 0,
                                      "time_control": {"minutes": 5}}, 201)
     checked = Seeks._refuse_when_playing
@@ -1081,9 +1085,14 @@ def _timed_seat_taken_while_accepting(club: Club, monkeypatch: pytest.MonkeyPatc
     assert answer.status_code == 409, answer.text
     error = answer.json()["error"]
     assert (error["code"], error["game_id"]) == ("in_another_game", lobby["id"])
-    assert [(s["status"], s["game_id"]) for s in ann.get("/api/seeks").json()["mine"]] == [("open", None)]
+    mine = ann.get("/api/seeks").json()["mine"]
+    assert [(s["status"], s["game_id"]) for s in mine if s["id"] == seek["id"]] == [("open", None)]
     assert seek["id"] in [s["id"] for s in bob.get("/api/seeks").json()["open"]]
     assert bob.get("/api/account/playing").json()["game_id"] == lobby["id"]  # no game but the lobby's
+    # and they still wait in the seek they had joined: the refused accept changed nothing
+    assert [s["seated"] for s in cyd.get("/api/seeks").json()["mine"] if s["id"] == four["id"]] == [3]
+    for client in (ann, bob):
+        assert [s["joined_by_you"] for s in client.get("/api/seeks").json()["mine"] if s["id"] == four["id"]] == [True]
     # a rematch: Dee asked, then took a timed seat in a game whose last seat filled meanwhile
     monkeypatch.setattr(Seeks, "_refuse_when_playing", checked)
     dee = sign_up(club, "Dee" + suffix)

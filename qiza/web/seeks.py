@@ -289,7 +289,8 @@ class Seeks:
             if _seen(found) < self.now() - AWAY:
                 raise ApiError(409, "seek_lapsed", "the player of this seek has left the lobby: it is open again "
                                "when they come back")
-            settings = json.loads(found.settings)
+            stored = found.settings  # (put back if the game is refused: a refusal changes nothing)
+            settings = json.loads(stored)
             now = self.now()
             seen = {j: _joiner_seen(found, settings, j) or 0.0 for j in settings.get("joined", [])}
             # who joined and left the lobby is dropped: the game would start with them on the clock
@@ -302,8 +303,6 @@ class Seeks:
             full = 1 + len(joined) >= int(settings.get("players", 2))
             connection.execute(update(seeks).where(seeks.c.id == seek_id).values(
                 settings=json.dumps(settings), status="accepted" if full else "open"))
-            if full:  # (before the withdrawals: the rows of other seeks are locked in one order)
-                self._leave_joined(connection, [found.user_id, *joined], seek_id)
             others = (select(seeks.c.id).where(seeks.c.user_id.in_([found.user_id, *joined]), seeks.c.status == "open",
                                                seeks.c.id != seek_id))
             withdrawn = list(connection.execute(others).scalars()) if full else []
@@ -317,6 +316,8 @@ class Seeks:
         secrets.SystemRandom().shuffle(players)
         def record(connection: Any, game_id: str) -> None:  # in the game's own transaction: both or neither
             connection.execute(update(seeks).where(seeks.c.id == seek_id).values(game_id=game_id))
+            # so do the players leave the other seeks they joined: a refused game leaves them there
+            self._leave_joined(connection, ids, seek_id)
 
         # (checked again in the game's transaction: a timed game's last seat may be taken meanwhile)
         free = self._free_players(user.id, "seeker_in_game", SEEKER_IN_GAME, {p: out.get(p, set()) for p in ids})
@@ -324,13 +325,12 @@ class Seeks:
             game_id = self.start(players, {k: v for k, v in settings.items() if k != "joined_seen"},
                                  {"seek": seek_id}, also=[free, record])
         except BaseException:
-            # no game: the seek is open again, without this player (who may accept again; the
-            # players are not put back in the other seeks they had joined)
-            joined.remove(user.id)
-            settings["joined_seen"].pop(user.id, None)
+            # no game: the seek is open again as it was (who joined it, when each was seen; this
+            # player may accept again), and so are the players' seeks withdrawn for it
             with self.store.transaction() as connection:
-                connection.execute(update(seeks).where(seeks.c.id == seek_id).values(
-                    status="open", settings=json.dumps(settings)))
+                connection.execute(update(seeks).where(seeks.c.id == seek_id, seeks.c.status == "accepted",
+                                                       seeks.c.game_id.is_(None))
+                                   .values(status="open", settings=stored))
                 connection.execute(update(seeks).where(seeks.c.id.in_(withdrawn), seeks.c.status == "cancelled")
                                    .values(status="open"))
             raise
@@ -340,7 +340,7 @@ class Seeks:
         """Take the players of a game that starts out of the other open seeks they joined (each
         would start later with them on two clocks at once)."""
         query = select(seeks).where(seeks.c.status == "open", seeks.c.id != seek_id,
-                                    or_(*[seeks.c.settings.contains(p) for p in players]))
+                                    or_(*[seeks.c.settings.contains(p) for p in players])).order_by(seeks.c.id)
         for row in connection.execute(query.with_for_update() if self.store.is_postgres else query).all():
             settings = json.loads(row.settings)
             if any(p in settings.get("joined", []) for p in players):
