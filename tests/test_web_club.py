@@ -740,13 +740,22 @@ def _played_game(club: Club, a: TestClient, b: TestClient, **seek: Any) -> dict[
     return dict(view(a, game_id, seats["a"]))
 
 
-def test_unrated_games_of_a_pair_do_not_hide_its_rated_ones_from_the_day_s_count(club: Club) -> None:
+@pytest.mark.parametrize("database", ["sqlite", "postgres"])
+def test_unrated_games_of_a_pair_do_not_hide_its_rated_ones_from_the_day_s_count(tmp_path: Path,
+                                                                                 database: str) -> None:
     """The pair's count looked at its 20 newest finished games only: 5 rated games, then 16
     casual ones, and the count saw 4 rated games, so a 6th was rated. It counts every game of
-    the pair rated in the last 24 hours, however many unrated ones came since."""
+    the pair rated in the last 24 hours, however many unrated ones came since (in SQL, by a
+    JSON path that each database reads its own way)."""
+    with contextlib.closing(Club(tmp_path, database_url=postgres_url() if database == "postgres" else None)) as club:
+        _unrated_games_then_a_rated_one(club)
+
+
+def _unrated_games_then_a_rated_one(club: Club) -> None:
     from qiza.web.ratings import NOT_RATED_PAIR, PAIR_RATED_PER_DAY
 
-    ann, bob = sign_up(club, "Ann"), sign_up(club, "Bob")
+    suffix = f"{int(time.time() * 1000) % 10**7}{os.getpid() % 100}"  # names of their own on a shared database
+    ann, bob = sign_up(club, "Ann" + suffix), sign_up(club, "Bob" + suffix)
     for _ in range(PAIR_RATED_PER_DAY):
         assert _played_game(club, ann, bob, rated=True)["rating_changes"]
         club.time.advance(60)
