@@ -234,18 +234,21 @@ def brief(text: str, limit: int = 40) -> str:
     return f"{visible(text[:limit])}… ({len(text)} characters)"
 
 
-def squeezed(text: str, limit: int = 400) -> str:
-    """A message of at most about ``limit`` characters: a longer one keeps its start and its end
-    (what it is about and what is wrong) around ``…`` and the count of characters left out, so
-    that an argument of thousands of letters said back in an error is not printed whole.
+def squeezed(text: str, limit: int = 400, longest: int = 1000) -> str:
+    """A message with every run of over ``longest`` characters without a space (an argument of
+    thousands of letters said back in an error) cut to about ``limit``: its start and its end
+    around ``…`` and the count of characters left out. Sentences and file names stay whole (a
+    message naming long paths, and the command that continues a game, are read and copied).
 
-    >>> squeezed("'" + "Q" * 3000 + "': at most 21 tiles, not 3000", 60)
-    "'QQQQQQQQQQQQQQQQQQQQQQQQQQQQQ … (2970 characters) …Q': at most 21 tiles, not 3000"
+    >>> squeezed("'" + "Q" * 3000 + "': at most 21 tiles, not 3000", 60, 100)
+    "'QQQQQQQQQQQQQQQQQQQQQQQQQQQQQ … (2943 characters) …QQQQQQQQQQQQQQQQQQQQQQQQQQQQ': at most 21 tiles, not 3000"
     """
-    if len(text) <= limit:
-        return text
-    half = limit // 2
-    return f"{text[:half]} … ({len(text) - 2 * half} characters) …{text[-half:]}"
+    def cut(match: re.Match[str]) -> str:
+        run = match.group()
+        half = limit // 2
+        return f"{run[:half]} … ({len(run) - 2 * half} characters) …{run[-half:]}"
+
+    return re.sub(rf"\S{{{longest + 1},}}", cut, text)
 
 
 def quoted(text: str, limit: int = 40) -> str:

@@ -184,3 +184,14 @@ def test_an_error_about_a_huge_argument_is_not_said_back_whole(capsys: pytest.Ca
     assert err.count("Q") < 420 and " characters) …" in err
     assert main(["words", "anagram", "AB1"]) == 1  # a short message is whole
     assert "('1' is not a letter of the english tile set)" in capsys.readouterr().err
+
+
+def test_an_error_naming_long_paths_is_said_whole(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Errors over 400 characters were cut in the middle, whatever they held: a damaged save's
+    message, which names the file twice and the command that continues from the save before it,
+    lost that command in a folder of long names. Only runs of over 1,000 characters without a
+    space (an argument said back) are cut."""
+    path = tmp_path / ("d" * 200) / ("e" * 200) / "game.json"
+    assert main(["play", "--resume", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert str(path) in err and " characters) …" not in err
