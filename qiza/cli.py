@@ -7,7 +7,7 @@ Each subcommand lives in its own module, which defines ``configure(parser)`` and
 Exit statuses, the same for every subcommand (:data:`EXIT_STATUSES`): 0 done; 1 the command
 failed on what it was given (a :class:`~qiza.errors.QizaError`); 2 the command line itself is
 wrong (argparse's own checks, and the same kind found later: a :class:`UsageError`); 130
-interrupted.
+interrupted (a game of ``qiza play`` stops, saved, with 0).
 """
 
 from __future__ import annotations
@@ -42,14 +42,16 @@ ALIASES: dict[str, str] = {"analyse": "analyze", "word": "words"}
 
 EXIT_STATUSES = """\
 exit status, the same for every command:
-  0  done
-  1  the command failed on what it was given: a file it works on that is missing, cannot be read
-     or holds errors (a record with an illegal move, a damaged save), a --turn or --player the
-     record does not have, a dependency, lexicon or computer player this installation lacks
-  2  the command line is wrong: an unknown option or command, a bad option value (out of range,
-     an unknown rule preset, lexicon or computer level, options that do not go together), a file
-     an option names that does not exist (or that --save would overwrite)
-  130  interrupted (Ctrl-C)"""
+  0    done
+  1    the command failed on what it was given: a file it works on that is
+       missing, cannot be read or holds errors (a record with an illegal move,
+       a damaged save), a --turn or --player the record does not have, a
+       dependency, lexicon or computer player this installation lacks
+  2    the command line is wrong: an unknown option or command, a bad option
+       value (out of range, an unknown rule preset, lexicon or computer level,
+       options that do not go together), a file an option names that does not
+       exist (or that --save would overwrite)
+  130  interrupted (Ctrl-C; a game of qiza play is saved and exits 0)"""
 """What each exit status of ``qiza`` means (the epilog of ``qiza --help``)."""
 
 

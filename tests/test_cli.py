@@ -157,7 +157,10 @@ def test_help_says_what_the_exit_statuses_mean(capsys: pytest.CaptureFixture[str
     out = capsys.readouterr().out
     assert stop.value.code == 0
     assert "exit status, the same for every command:" in out
-    assert "\n  2  the command line is wrong: an unknown option or command, a bad option value" in out
+    assert "\n  2    the command line is wrong: an unknown option or command, a bad option\n" in out
+    assert "\n  130  interrupted (Ctrl-C; a game of qiza play is saved and exits 0)" in out
+    lines = out[out.index("exit status,"):].splitlines()
+    assert max(len(line) for line in lines) <= 78  # the statuses fit an 80-column terminal unwrapped
 
 
 def test_a_missing_optional_dependency_is_a_failure_not_a_usage_error(monkeypatch: pytest.MonkeyPatch,
