@@ -23,14 +23,16 @@ from qiza.game import Game, Kind, Record
 from qiza.layout import Premium
 from qiza.rules import Notation
 
-__all__ = ["board_text", "score_sheet", "PREMIUM_MARKS", "LEGEND", "notation_note", "short_names", "clean_name",
-           "tame_marks", "plural"]
+__all__ = ["board_text", "score_sheet", "PREMIUM_MARKS", "LEGEND", "QUADRUPLE_LEGEND", "notation_note", "short_names",
+           "clean_name", "tame_marks", "plural"]
 
 PREMIUM_MARKS: dict[Premium, str] = {Premium.NONE: " ", Premium.DL: "'", Premium.TL: '"', Premium.DW: "-",
                                      Premium.TW: "=", Premium.QL: "^", Premium.QW: "~"}
 """The mark of an empty square of each premium."""
 
 LEGEND = "= triple word  - double word  \" triple letter  ' double letter  * start  a-z blank"
+QUADRUPLE_LEGEND = "~ quadruple word  ^ quadruple letter"
+"""The key's second line on a board with quadruple squares (the Super board)."""
 
 
 def board_text(board: Board, *, last: Record | Iterable[int] | None = None, legend: bool = False) -> str:
@@ -68,6 +70,9 @@ def board_text(board: Board, *, last: Record | Iterable[int] | None = None, lege
         lines.append(f"{row + 1:>2}{text}".rstrip())
     if legend:
         lines.append(LEGEND)
+        premiums = {layout.premium(square) for square in range(size * size)}
+        if Premium.QW in premiums or Premium.QL in premiums:  # the Super board's
+            lines.append(QUADRUPLE_LEGEND)
     return "\n".join(lines)
 
 

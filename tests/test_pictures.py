@@ -45,6 +45,17 @@ def test_text_golden(game: Game) -> None:
     assert "a<" in text.splitlines()[6]  # the blank is lower case
 
 
+def test_the_super_boards_text_key_names_its_quadruple_squares() -> None:
+    """The key under a board's text named the triple and double squares only: the Super board's
+    quadruple squares (``~`` and ``^``) were explained nowhere. The classic board's key is as it was."""
+    from qiza.rules import find_preset
+    from qiza.text import LEGEND, QUADRUPLE_LEGEND
+
+    text = board_text(Game(find_preset("super"), players=["Ann", "Bob"], seed=1, lexicon="enable").board, legend=True)
+    assert "~" in text and "^" in text and text.splitlines()[-2:] == [LEGEND, QUADRUPLE_LEGEND]
+    classic = board_text(Game(COMPUTER, players=["Ann", "Bob"], seed=1, lexicon="enable").board, legend=True)
+    assert classic.splitlines()[-1] == LEGEND and "quadruple" not in classic
+
 def test_score_sheet_golden(game: Game) -> None:
     _golden("score_sheet.txt", score_sheet(game) + "\n")
 
