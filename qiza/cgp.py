@@ -55,6 +55,8 @@ _CGP_TILE_SET = {"super": "english_super"}
 _KNOWN = ("lex", "ld", "bdn", "cr", "etl", "bb", "mcnz")
 MAX_PLAYERS = 4
 """A CGP names 2 to 4 players' racks and scores."""
+MAX_RACK_SIZE = 9
+"""The largest rack a position's rules are given (the 9-tile game's)."""
 _MAX_DIGITS = 6
 _MAX_OPCODES = 100
 _WHOLE = re.compile(r"[0-9]{1,6}")
@@ -94,6 +96,14 @@ def _layout(name: str | None) -> Layout:
         return find_layout(_LAYOUT_NAMES.get(name.lower(), name))
     except ValueError as exc:
         raise FileFormatError(f"bdn: {exc}") from None
+
+
+def _rack_length(rack: str, tile_set: TileSet) -> int:
+    """The tiles of a rack (``[CH]`` is one), 0 for one that is no rack of the set (refused later)."""
+    try:
+        return len(tile_set.codes(rack.upper()))
+    except ValueError:
+        return 0
 
 
 def _tile_set(name: str | None) -> TileSet:
@@ -147,11 +157,18 @@ class Position:
         )
 
     def rules(self, base: Rules | None = None) -> Rules:
-        """The rules the position's settings describe (player 1 starts; other settings from ``base``)."""
+        """The rules the position's settings describe (player 1 starts; other settings from ``base``).
+
+        CGP has no opcode for the rack size: a rack of 8 or 9 tiles makes it 8 or 9 (the 8- and
+        9-tile games, as :func:`qiza.gcg.rules_for` reads a record), else it is ``base``'s (7).
+        """
         rules = base or Rules(name="cgp")
-        options: dict[str, Any] = {"first_player": FirstPlayer.FIXED,
-                                   "tile_set": _tile_set(self.tile_distribution),
+        tile_set = _tile_set(self.tile_distribution)
+        options: dict[str, Any] = {"first_player": FirstPlayer.FIXED, "tile_set": tile_set,
                                    "layout": _layout(self.board_layout)}
+        longest = max((_rack_length(rack, tile_set) for rack in self.racks), default=0)
+        if longest > rules.rack_size:
+            options["rack_size"] = min(longest, MAX_RACK_SIZE)
         if self.challenge_rule:
             rule = _CHALLENGE_NAMES.get(self.challenge_rule.lower())
             if rule is None:

@@ -9,7 +9,7 @@ import pytest
 from qiza import cgp, positions
 from qiza.errors import FileFormatError
 from qiza.game import Game
-from qiza.rules import COMPUTER, ChallengeRule
+from qiza.rules import COMPUTER, ChallengeRule, find_preset
 
 EMPTY = "/".join(["15"] * 15)
 SHARED_POSITIONS = Path(__file__).resolve().parents[1].parent / "shared" / "movegen" / "positions.txt"
@@ -209,3 +209,19 @@ def test_a_byte_order_mark_is_no_square_and_control_characters_are_refused() -> 
         with pytest.raises(FileFormatError, match=f"no control characters: U\\+{ord(control[0]):04X} at character {at}$"):
             cgp.loads(f"{EMPTY} AEINRST/ 0/0 0 lex A{control}B;")
     assert cgp.loads(f"{EMPTY}\tAEINRST/\t0/0\t0").racks[0] == "AEINRST"  # tabs separate fields
+
+
+@pytest.mark.parametrize("preset", ["8-tile", "9-tile"])
+def test_a_position_of_racks_of_8_or_9_tiles_is_a_game_of_that_rack_size(preset: str) -> None:
+    """CGP has no opcode for the rack size: the position of a 9-tile game, written and read back,
+    made a game of racks of 7, which refused its racks ('holds more than 7 tiles')."""
+    rules = find_preset(preset).with_options(first_player="fixed")
+    game = Game(rules, players=["Ann", "Bob", "Cy"], seed=3)
+    game.play(game.legal_moves()[0].move)
+    again = cgp.loads(cgp.dumps(cgp.Position.from_game(game))).to_game(lexicon=game.lexicon)
+    assert again.rules.rack_size == rules.rack_size
+    assert [again.rack_text(s) for s in range(3)] == [game.rack_text(s) for s in (1, 2, 0)]
+    assert len(again.rack_text(0)) == rules.rack_size and again.board == game.board
+    shorter = cgp.loads(f"{EMPTY} AEINRST/DGOU 0/0 0").to_game(rules=rules)  # no longer rack: the rules'
+    assert shorter.rules.rack_size == rules.rack_size
+    assert cgp.loads(f"{EMPTY} AEINRST/DGOU 0/0 0").rules().rack_size == 7
