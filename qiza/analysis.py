@@ -257,15 +257,18 @@ def _candidates_of_list(moves: MoveList, rack: np.ndarray, bingo_tiles: int,
 
 
 def _source(game_or_view: Game | PlayerView, seat: int | None,
-            lexicon: Lexicon | None) -> tuple[Board, str, Rules, Lexicon]:
+            lexicon: Lexicon | str | None) -> tuple[Board, str, Rules, Lexicon]:
     from qiza.game import Game
-    from qiza.lexicon import Lexicon
+    from qiza.lexicon import Lexicon, load_lexicon
 
-    if lexicon is not None and not isinstance(lexicon, Lexicon):
-        raise TypeError(f"lexicon is a Lexicon (load_lexicon('enable')), not {lexicon!r:.60}")
+    if isinstance(lexicon, str):  # a lexicon's name, as Game and make_player take it
+        lexicon = load_lexicon(lexicon)
+    elif lexicon is not None and not isinstance(lexicon, Lexicon):
+        raise TypeError(f"lexicon is a Lexicon (load_lexicon('enable')) or a lexicon's name, not {lexicon!r:.60}")
     if isinstance(game_or_view, Game):
         seat = game_or_view.to_move if seat is None else seat
-        return game_or_view.board, game_or_view.rack_text(seat), game_or_view.rules, lexicon or game_or_view.lexicon
+        lexicon = game_or_view.lexicon if lexicon is None else lexicon
+        return game_or_view.board, game_or_view.rack_text(seat), game_or_view.rules, lexicon
     if seat is not None and seat != game_or_view.seat:
         raise QizaError("a player's view shows only that player's rack")
     if lexicon is None:
@@ -274,7 +277,7 @@ def _source(game_or_view: Game | PlayerView, seat: int | None,
 
 
 def move_list(game_or_view: Game | PlayerView, seat: int | None = None, *,
-              lexicon: Lexicon | None = None) -> tuple[MoveList, np.ndarray]:
+              lexicon: Lexicon | str | None = None) -> tuple[MoveList, np.ndarray]:
     """The raw :class:`~qiza.movegen.MoveList` of a position and the rack counts it used."""
     from qiza.game import Game
 
@@ -285,11 +288,12 @@ def move_list(game_or_view: Game | PlayerView, seat: int | None = None, *,
 
 
 def legal_placements(game_or_view: Game | PlayerView, seat: int | None = None, *,
-                     lexicon: Lexicon | None = None) -> list[Candidate]:
+                     lexicon: Lexicon | str | None = None) -> list[Candidate]:
     """Every legal placement for a player, highest score first.
 
     ``game_or_view`` is a :class:`~qiza.game.Game` (``seat`` defaults to the player to move,
-    the lexicon to the game's) or a :class:`~qiza.game.PlayerView` (pass ``lexicon``). On an
+    the lexicon to the game's) or a :class:`~qiza.game.PlayerView` (pass ``lexicon``: a
+    :class:`~qiza.lexicon.Lexicon` or a lexicon's name, as :class:`~qiza.game.Game` takes it). On an
     empty board only plays across are listed (plays down are their mirror images). As
     :meth:`Game.legal_moves <qiza.game.Game.legal_moves>`, nothing is listed once the game is
     over, nor while a play that ends the game is open to challenge (``pending_ends_game``: the

@@ -59,10 +59,16 @@ def to_dict(game: Game, *, extra: dict[str, Any] | None = None) -> dict[str, Any
     return data
 
 
-def from_dict(data: Any, *, lexicon: Lexicon | None = None) -> Game:
+def from_dict(data: Any, *, lexicon: Lexicon | str | None = None) -> Game:
     """Rebuild a game from :func:`to_dict` data. Raises :class:`FileFormatError` naming the
     field when it cannot (each field is checked for its type and range before it is used).
+    ``lexicon`` (a :class:`~qiza.lexicon.Lexicon` or a lexicon's name, as :class:`~qiza.game.Game`
+    takes it) stands for the one the save names.
     Player names lose their control characters (:func:`qiza.text.clean_name`)."""
+    if isinstance(lexicon, str):  # the caller's, not the file's: its LexiconError as it is
+        lexicon = load_lexicon(lexicon)
+    elif lexicon is not None and not isinstance(lexicon, Lexicon):
+        raise TypeError(f"lexicon is a Lexicon or a lexicon's name, not {lexicon!r:.60}")
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise FileFormatError("not a qiza saved game")
     version = data.get("version")
@@ -95,7 +101,7 @@ def from_dict(data: Any, *, lexicon: Lexicon | None = None) -> Game:
     actions = _actions(_field(data, "actions", list, "a list of [seat, action] pairs"), len(players))
     try:
         rules = rules_from_dict(rules_data)
-        lex = lexicon or load_lexicon(_lexicon_source(lexicon_name))
+        lex = load_lexicon(_lexicon_source(lexicon_name)) if lexicon is None else lexicon
     except FileFormatError:  # already says which field
         raise
     except ValueError as exc:  # an unknown rule option or value (QizaError is a ValueError too)
@@ -193,7 +199,7 @@ def dumps(game: Game, **kwargs: Any) -> str:
     return json.dumps(to_dict(game, **kwargs), indent=1)
 
 
-def loads(text: str, *, lexicon: Lexicon | None = None) -> Game:
+def loads(text: str, *, lexicon: Lexicon | str | None = None) -> Game:
     """A game from a JSON string (:class:`FileFormatError` naming the problem, as :func:`from_dict`)."""
     return from_dict(parse_json(text), lexicon=lexicon)
 
@@ -305,7 +311,7 @@ def _sync_folder(folder: Path) -> None:
         os.close(fd)
 
 
-def load(path: str | os.PathLike[str], *, lexicon: Lexicon | None = None) -> Game:
+def load(path: str | os.PathLike[str], *, lexicon: Lexicon | str | None = None) -> Game:
     """Read a game saved with :func:`save`: a :class:`FileFormatError` naming the file when it
     cannot be read or holds no game :func:`from_dict` can rebuild."""
     try:

@@ -53,7 +53,7 @@ class GameResult:
     errors: list[str] = field(default_factory=list)
 
 
-def play_game(players: Sequence[ComputerPlayer], *, seed: int, lexicon: Lexicon | None = None,
+def play_game(players: Sequence[ComputerPlayer], *, seed: int, lexicon: Lexicon | str | None = None,
               rules: Rules | None = None, rotate: int = 0) -> GameResult:
     """Play one game between computer players; seat ``s`` gets player ``(s + rotate) % n``.
 
