@@ -187,15 +187,21 @@ class Position:
                 players: list[str] | None = None, rules: Rules | None = None) -> Game:
         """A game in this position, for analysis (its history starts here).
 
-        Unknown racks are drawn at random (with ``seed``) from the tiles not on the board
-        or on known racks. Raises :class:`~qiza.errors.FileFormatError` when the board and
-        racks hold more of a tile than the set has.
+        ``lexicon`` judges the words; by default the built-in lexicon closest to the position's
+        (:func:`qiza.languages.builtin_for`: ``lex NWL23`` is TWL06, ``lex CSW21`` SOWPODS, a
+        position in French tiles the French list, none ENABLE), as ``qiza best`` chooses it:
+        the game's :attr:`~qiza.game.Game.lexicon` says which. Unknown racks are drawn at random
+        (with ``seed``) from the tiles not on the board or on known racks. Raises
+        :class:`~qiza.errors.FileFormatError` when the board and racks hold more of a tile than
+        the set has.
         """
+        from qiza.languages import builtin_for
+
         game_rules = self.rules(rules)
         if self.board.layout != game_rules.layout or self.board.tile_set != game_rules.tile_set:
             raise FileFormatError("the board's layout or tile set differ from the rules")
-        if lexicon is None and self.lexicon and self.lexicon.lower() in ("enable", "twl06", "sowpods"):
-            lexicon = self.lexicon.lower()
+        if lexicon is None:
+            lexicon = builtin_for(self.lexicon, game_rules.tile_set)
         n = len(self.racks)
         names = players or [f"Player {i + 1}" for i in range(n)]
         try:

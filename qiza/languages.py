@@ -300,6 +300,26 @@ def tile_set_language(tile_set: TileSet) -> str | None:
     return "english" if tile_set.name == "super" else tile_set.name
 
 
+def builtin_for(name: str | None, tile_set: TileSet | None = None) -> str:
+    """The built-in lexicon closest to one a game record or position names (``#lexicon``, CGP
+    ``lex``): for tiles of another language (``tile_set``), that language's Debian list; else the
+    named one when built in (a language's Debian list too), SOWPODS for Collins lists (``CSW21``),
+    TWL06 for any other name (``NWL23``), ENABLE (the default) for none.
+
+    >>> builtin_for("NWL23"), builtin_for("CSW21"), builtin_for(None, find_tile_set("french"))
+    ('twl06', 'sowpods', 'french-debian')
+    """
+    language = next((lang for lang in LANGUAGES.values() if lang.tile_set == tile_set), None)
+    if language is not None:  # English lists cannot judge a game in another language's tiles
+        return language.lexicon
+    key = (name or "").lower()
+    if not key:
+        return "enable"
+    if key in ("enable", "twl06", "sowpods") or key in LANGUAGES:
+        return key
+    return "sowpods" if key.startswith(("csw", "sow", "collins")) else "twl06"
+
+
 def lexicon_language(lexicon: Lexicon | str) -> str | None:
     """The language of a built-in lexicon (a loaded one, or its name): ``english`` for ENABLE,
     TWL06 and SOWPODS, a Debian list's own (``french`` for ``french-debian``); None for a word

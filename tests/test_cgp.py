@@ -225,3 +225,16 @@ def test_a_position_of_racks_of_8_or_9_tiles_is_a_game_of_that_rack_size(preset:
     shorter = cgp.loads(f"{EMPTY} AEINRST/DGOU 0/0 0").to_game(rules=rules)  # no longer rack: the rules'
     assert shorter.rules.rack_size == rules.rack_size
     assert cgp.loads(f"{EMPTY} AEINRST/DGOU 0/0 0").rules().rack_size == 7
+
+
+@pytest.mark.parametrize(("opcodes", "lexicon"), [
+    ("lex NWL23;", "TWL06"), ("lex CSW21;", "SOWPODS"), ("lex sowpods;", "SOWPODS"), ("", "ENABLE"),
+    ("lex french-debian;", "FRENCH-DEBIAN"), ("ld french;", "FRENCH-DEBIAN"), ("lex ODS8; ld french;", "FRENCH-DEBIAN"),
+])
+def test_a_position_is_judged_by_the_built_in_lexicon_closest_to_its_own(opcodes: str, lexicon: str) -> None:
+    """Position.to_game() judged every position but ENABLE, TWL06 and SOWPODS ones by ENABLE, even
+    one in French tiles or naming qiza's own french-debian, where qiza best chose the closest."""
+    game = cgp.loads(f"{EMPTY} AEINRST/ 0/0 0 {opcodes}").to_game()
+    assert game.lexicon.name == lexicon
+    if game.rules.tile_set.name == "english":  # the caller's lexicon is the one
+        assert cgp.loads(f"{EMPTY} AEINRST/ 0/0 0 {opcodes}").to_game(lexicon="twl06").lexicon.name == "TWL06"

@@ -36,9 +36,9 @@ if TYPE_CHECKING:
 def game_from_cgp(text: str, lexicon: str | None) -> Game:
     """A game at the position of a CGP line, judged by ``lexicon`` (default: for a position in
     another language's tiles (``ld french``) that language's Debian list, else the built-in list
-    closest to the position's ``lex``, see :func:`_builtin_for`, else the default lexicon)."""
+    closest to the position's ``lex``, see :func:`qiza.languages.builtin_for`, else the default lexicon)."""
     from qiza import cgp
-    from qiza.languages import LANGUAGES
+    from qiza.languages import LANGUAGES, builtin_for
 
     position = cgp.loads(text.strip(), tile_distribution=_tiles_of(lexicon))
     tiles = position.rules().tile_set.name
@@ -49,7 +49,7 @@ def game_from_cgp(text: str, lexicon: str | None) -> Game:
         print(f"Lexicon: {lexicon.upper()} ({where}; its tiles are {tiles}: the Debian {tiles} list; "
               "--lexicon to choose)")
     if not lexicon and position.lexicon:
-        lexicon = _builtin_for(position.lexicon)
+        lexicon = builtin_for(position.lexicon)
         if lexicon.lower() != position.lexicon.lower():
             print(f"Lexicon: {lexicon.upper()} (the closest built-in list to the position's {position.lexicon}; "
                   "--lexicon to choose)")
@@ -65,26 +65,15 @@ def _tiles_of(lexicon: str | None) -> str | None:
     return None if not lexicon else cgp.language_tiles(lexicon) or "english"
 
 
-def _builtin_for(name: str | None) -> str:
-    """The built-in lexicon closest to a game record's: the record's own when built in (a
-    language's Debian list too), SOWPODS for Collins lists, else TWL06."""
-    from qiza.languages import LANGUAGES
-
-    key = (name or "").lower()
-    if key in ("twl06", "sowpods", "enable") or key in LANGUAGES:
-        return key
-    return "sowpods" if key.startswith(("csw", "sow", "collins")) else "twl06"
-
-
 def record_lexicon(record: GameRecord) -> tuple[str, str]:
     """The built-in lexicon to judge a record's words by, and why: for a record in another
     language's tiles (``#tile-distribution``, ``#lexicon OSPS49``, or letters such as Ę) that
     language's Debian list; else the record's own (or the
-    closest built-in one, see :func:`_builtin_for`); for a record that names none, the built-in
+    closest built-in one, see :func:`qiza.languages.builtin_for`); for a record that names none, the built-in
     English list that accepts the most of the words played (TWL06 unless SOWPODS accepts more:
     a record without a ``#lexicon`` line is as often a Collins game)."""
     from qiza import gcg
-    from qiza.languages import LANGUAGES
+    from qiza.languages import LANGUAGES, builtin_for
 
     try:
         tiles = gcg.tile_set_for(record).name
@@ -95,7 +84,7 @@ def record_lexicon(record: GameRecord) -> tuple[str, str]:
         where = f"the record's {record.lexicon}" if record.lexicon else "the record names none"
         return language.lexicon, f"{where}; its tiles are {tiles}: the Debian {tiles} list"
     if record.lexicon:
-        name = _builtin_for(record.lexicon)
+        name = builtin_for(record.lexicon)
         return name, f"the record's {record.lexicon}" if name.lower() == record.lexicon.lower() else \
             f"the closest built-in list to the record's {record.lexicon}"
     phonies: dict[str, int] = {}
