@@ -29,7 +29,7 @@ from typing import Any
 from qiza.alphabet import BLANK, BLANK_FLAG, ENGLISH, Tile, is_blank
 from qiza.board import Board
 from qiza.errors import GameOverError, IllegalMoveError, MoveSyntaxError, PhonyWordError, RuleError
-from qiza.languages import rules_for_lexicon
+from qiza.languages import builtin_for, rules_for_lexicon
 from qiza.lexicon import Lexicon, load_lexicon
 from qiza.move import THROUGH, Challenge, Exchange, Move, Pass, Place, format_move, parse_move
 from qiza.rules import CLASSIC, COMPUTER, EndPoints, EndRule, FirstPlayer, Rules, allows_exchange
@@ -87,10 +87,12 @@ class _State:
 class Game:
     """A game of 2 to 4 players under a set of :class:`~qiza.rules.Rules`.
 
-    The lexicon (ENABLE when none is given) decides the tile set when the rules have the
-    English one: ``Game(CLASSIC, lexicon=load_lexicon("french-debian"))`` plays with the French
-    tiles, and ``game.rules`` says so (:func:`qiza.languages.rules_for_lexicon`, as the
-    terminal and the web do). Rules with a tile set of their own keep it.
+    The lexicon (a :class:`~qiza.lexicon.Lexicon` or its name) decides the tile set when the
+    rules have the English one: ``Game(CLASSIC, lexicon=load_lexicon("french-debian"))`` plays
+    with the French tiles, and ``game.rules`` says so (:func:`qiza.languages.rules_for_lexicon`,
+    as the terminal and the web do). Rules with a tile set of their own keep it. When none is
+    given it is the rules' language's (:func:`qiza.languages.builtin_for`): ENABLE for the
+    English and Super tiles, ``french-debian`` for ``find_preset("french")``.
 
     In a game of three or four a player who resigns, loses on time or leaves is out of it and
     the others play on (:meth:`resign`, :meth:`withdraw`; :attr:`out`, :meth:`in_game`,
@@ -125,8 +127,10 @@ class Game:
         if rules.finish_line is not None and len(rules.finish_line) != len(names):
             raise RuleError(f"Finish Line needs one target per player: {len(rules.finish_line)} "
                             f"targets for {len(names)} players")
-        if lexicon is None or isinstance(lexicon, str):
-            lexicon = load_lexicon(lexicon or "enable")
+        if lexicon is None:  # the rules' language's: French tiles are not judged by an English list
+            lexicon = builtin_for(None, rules.tile_set)
+        if isinstance(lexicon, str):
+            lexicon = load_lexicon(lexicon)
         if rules.tile_set == ENGLISH and lexicon.tile_set != ENGLISH:
             rules = rules_for_lexicon(rules, lexicon)
         self.rules = rules

@@ -229,12 +229,13 @@ def test_a_position_of_racks_of_8_or_9_tiles_is_a_game_of_that_rack_size(preset:
 
 @pytest.mark.parametrize(("opcodes", "lexicon"), [
     ("lex NWL23;", "TWL06"), ("lex CSW21;", "SOWPODS"), ("lex sowpods;", "SOWPODS"), ("", "ENABLE"),
-    ("lex french-debian;", "FRENCH-DEBIAN"), ("ld french;", "FRENCH-DEBIAN"), ("lex ODS8; ld french;", "FRENCH-DEBIAN"),
-])
+    ("bdn SuperCrosswordGame; ld english_super;", "ENABLE"),
+])  # positions in other languages' tiles: tests/test_languages_play.py (with small word lists)
 def test_a_position_is_judged_by_the_built_in_lexicon_closest_to_its_own(opcodes: str, lexicon: str) -> None:
     """Position.to_game() judged every position but ENABLE, TWL06 and SOWPODS ones by ENABLE, even
     one in French tiles or naming qiza's own french-debian, where qiza best chose the closest."""
-    game = cgp.loads(f"{EMPTY} AEINRST/ 0/0 0 {opcodes}").to_game()
+    board = "/".join(["21"] * 21) if "Super" in opcodes else EMPTY
+    game = cgp.loads(f"{board} AEINRST/ 0/0 0 {opcodes}").to_game()
     assert game.lexicon.name == lexicon
     if game.rules.tile_set.name == "english":  # the caller's lexicon is the one
-        assert cgp.loads(f"{EMPTY} AEINRST/ 0/0 0 {opcodes}").to_game(lexicon="twl06").lexicon.name == "TWL06"
+        assert cgp.loads(f"{board} AEINRST/ 0/0 0 {opcodes}").to_game(lexicon="twl06").lexicon.name == "TWL06"

@@ -205,6 +205,22 @@ def language_lists(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @pytest.mark.parametrize("name", sorted(LISTS))
+def test_a_game_or_position_given_no_lexicon_is_judged_in_its_tiles_language(name: str,
+                                                                           language_lists: Path) -> None:
+    """Game(find_preset("french")) and a CGP position in French tiles (ld french, or even lex
+    french-debian) were judged by ENABLE, an English list, unless a lexicon was given."""
+    from qiza import cgp
+
+    lexicon = f"{name.upper()}-DEBIAN"
+    assert Game(CLASSIC.with_options(tile_set=name), players=2, seed=1).lexicon.name == lexicon
+    assert Game(SUPER_BOARD, players=3, seed=1).lexicon.name == "ENABLE" == Game(seed=1).lexicon.name
+    empty = "/".join(["15"] * 15)
+    for opcodes in (f"ld {name};", f"lex {name}-debian;", f"lex XYZ; ld {name};"):
+        game = cgp.loads(f"{empty} AE/ 0/0 0 {opcodes}").to_game()
+        assert (game.lexicon.name, game.rules.tile_set.name) == (lexicon, name), opcodes
+
+
+@pytest.mark.parametrize("name", sorted(LISTS))
 def test_a_game_against_the_computer_in_the_terminal(name: str, language_lists: Path,
                                                      monkeypatch: pytest.MonkeyPatch,
                                                      capsys: pytest.CaptureFixture[str]) -> None:
