@@ -19,7 +19,9 @@ Where to look:
   :mod:`qiza.analysis` (``legal_placements`` of a view) for computer players;
   :mod:`qiza.players.selfplay` (``play_game``) to play them against each other.
 * :mod:`qiza.gcg` and :mod:`qiza.cgp` for game records and positions, :mod:`qiza.savefile`
-  for saved games, :mod:`qiza.svg` and :mod:`qiza.text` for pictures.
+  for saved games, :mod:`qiza.svg` and :mod:`qiza.text` for pictures. :func:`replay` here
+  rebuilds a game from its seed and ``game.actions`` (:mod:`qiza.actions`); a GCG record is
+  replayed by ``qiza.gcg.replay``.
 
 Every error raised for bad input is a :class:`QizaError` (a ``ValueError``):
 :class:`MoveSyntaxError`, :class:`IllegalMoveError` (:class:`PhonyWordError`),

@@ -93,7 +93,9 @@ def _setup_fields(text: str) -> tuple[list[str], list[str], list[int], int, int]
 
 def replay(rules: Rules, players: Sequence[str], seed: int, actions: Sequence[tuple[int, str]],
            lexicon: Lexicon | str | None = None) -> Game:
-    """Rebuild a game from its rules, players, seed and :attr:`Game.actions`."""
+    """Rebuild a game from its rules, players, seed and :attr:`Game.actions` (this is
+    ``qiza.replay``; a GCG record is replayed by :func:`qiza.gcg.replay`, which returns a
+    :class:`~qiza.gcg.Replay` with the scores that differ)."""
     game = Game(rules, players=players, lexicon=lexicon, seed=seed)
     for seat, text in actions:
         apply_action(game, seat, text)
