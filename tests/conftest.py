@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -151,3 +151,17 @@ def lexicon() -> Lexicon:
         return load_lexicon("twl06")
     except Exception:  # pragma: no cover
         return load_lexicon("enable")
+
+
+@pytest.fixture()
+def club(tmp_path: Path) -> Iterator[Any]:
+    """An online club (``club_helpers.Club``: one app on SQLite, a fake clock, a browser per
+    player), with reminders after 60 s and claims after 120 s; the club's tests use it. Skips
+    without the ``web`` extra."""
+    pytest.importorskip("fastapi")
+    pytest.importorskip("argon2")
+    from club_helpers import Club
+
+    made = Club(tmp_path, remind_after=60, claim_after=120)
+    yield made
+    made.close()
