@@ -27,11 +27,12 @@ from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
+import jinja2
 from argon2 import PasswordHasher
 from fastapi import FastAPI, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import JSONResponse, Response
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import DBAPIError
@@ -81,6 +82,17 @@ PAGE_HEADERS = {
     "Referrer-Policy": "same-origin",
 }
 """Headers of every page (the lobby, a game, a player, the leaderboard)."""
+PAGES = ("lobby.html", "game.html", "player.html", "leaderboard.html", "puzzles.html")
+"""The pages, each a template that extends ``base.html`` (the head, the top bar and the common
+script, written once)."""
+
+
+def render_pages() -> dict[str, bytes]:
+    """Every page of :data:`PAGES` as the browser gets it (rendered once: nothing in a page
+    depends on the request; what differs comes from the API)."""
+    templates = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True, trim_blocks=True,
+                                   keep_trailing_newline=True, undefined=jinja2.StrictUndefined)
+    return {name: templates.get_template(name).render().encode() for name in PAGES}
 
 
 def api_routes(routes: Iterable[Any]) -> Iterator[APIRoute]:
@@ -221,26 +233,28 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
     # -- pages ---------------------------------------------------------------------------------
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
-    def page(request: Request, name: str) -> FileResponse:
-        response = FileResponse(TEMPLATES / name, headers=PAGE_HEADERS)
+    pages = render_pages()
+
+    def page(request: Request, name: str) -> Response:
+        response = Response(pages[name], media_type="text/html", headers=PAGE_HEADERS)
         ensure_csrf_cookie(request, response, accounts)
         return response
 
     @app.get("/", include_in_schema=False)
-    def lobby_page(request: Request) -> FileResponse:
+    def lobby_page(request: Request) -> Response:
         return page(request, "lobby.html")
 
     @app.get("/player/{name}", include_in_schema=False)
-    def player_page(request: Request, name: str) -> FileResponse:
+    def player_page(request: Request, name: str) -> Response:
         return page(request, "player.html")
 
     @app.get("/leaderboard", include_in_schema=False)
-    def leaderboard_page(request: Request) -> FileResponse:
+    def leaderboard_page(request: Request) -> Response:
         return page(request, "leaderboard.html")
 
     @app.get("/puzzles", include_in_schema=False)
     @app.get("/puzzles/{number}", include_in_schema=False)
-    def puzzles_page(request: Request) -> FileResponse:
+    def puzzles_page(request: Request) -> Response:
         return page(request, "puzzles.html")
 
     @app.get("/favicon.ico", include_in_schema=False)
@@ -248,7 +262,7 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
         return Response(status_code=204)
 
     @app.get("/game/{game_id}", include_in_schema=False)
-    def game_page(request: Request, game_id: str) -> FileResponse:
+    def game_page(request: Request, game_id: str) -> Response:
         return page(request, "game.html")
 
     # -- API -----------------------------------------------------------------------------------
