@@ -1090,6 +1090,7 @@ def test_serve_passes_its_limits_to_the_app(monkeypatch: pytest.MonkeyPatch) -> 
     import qiza.web.app
     from qiza import coldstart
     from qiza.web import server
+    from qiza.web.throttle import LIVE_PER_ADDRESS
 
     made: dict[str, Any] = {}
 
@@ -1105,11 +1106,11 @@ def test_serve_passes_its_limits_to_the_app(monkeypatch: pytest.MonkeyPatch) -> 
     parser = argparse.ArgumentParser()
     server.configure(parser)
     with pytest.raises(Stop):
-        server.run(parser.parse_args(["--analyses", "3", "--new-games", "4"]))
-    assert made["heavy_work"] == 3 and made["new_games"] == 4
+        server.run(parser.parse_args(["--analyses", "3", "--new-games", "4", "--live-connections", "7"]))
+    assert made["heavy_work"] == 3 and made["new_games"] == 4 and made["live_connections"] == 7
     with pytest.raises(Stop):
         server.run(parser.parse_args([]))
-    assert made["heavy_work"] == 10
+    assert made["heavy_work"] == 10 and made["live_connections"] == LIVE_PER_ADDRESS
 
 
 def test_a_limit_says_how_long_to_wait_in_plain_words() -> None:

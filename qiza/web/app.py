@@ -63,7 +63,14 @@ from qiza.web.ratings import router as ratings_router
 from qiza.web.seeks import Seeks
 from qiza.web.seeks import router as seeks_router
 from qiza.web.service import GameService
-from qiza.web.throttle import HEAVY_WORK, HEAVY_WORK_PER_SECOND, NEW_GAMES, FailureThrottle, StoredThrottle
+from qiza.web.throttle import (
+    HEAVY_WORK,
+    HEAVY_WORK_PER_SECOND,
+    LIVE_PER_ADDRESS,
+    NEW_GAMES,
+    FailureThrottle,
+    StoredThrottle,
+)
 
 log = logging.getLogger("qiza.web")
 T = TypeVar("T")
@@ -112,7 +119,8 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
                now: Callable[[], float] = time.time, clock_sweep: float = 1.0,
                password_hasher: PasswordHasher | None = None, remind_after: float = REMIND_AFTER,
                claim_after: float = CLAIM_AFTER, sign_ups: int = SIGN_UPS, new_games: int = NEW_GAMES,
-               secure_cookies: bool = False, heavy_work: int = HEAVY_WORK) -> FastAPI:
+               secure_cookies: bool = False, heavy_work: int = HEAVY_WORK,
+               live_connections: int = LIVE_PER_ADDRESS) -> FastAPI:
     """The qiza web app on a database (SQLite file by default, or any SQLAlchemy URL).
 
     ``computer_workers``: worker processes deciding the computers' moves (``computer_processes=0``
@@ -131,12 +139,13 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
     address may create at once (then one every 20 seconds); ``heavy_work``: analyses and game
     archives one address may have made at once (then one every 30 seconds); ``secure_cookies``: mark
     the cookies ``Secure`` on every answer (the server is reached only over TLS; otherwise they
-    are when the request came over TLS or with ``X-Forwarded-Proto: https``)."""
+    are when the request came over TLS or with ``X-Forwarded-Proto: https``); ``live_connections``:
+    live connections (WebSockets) one address may hold open at once."""
     store = Store(database_url or default_database_url())
     service = GameService(store, computer_workers=computer_workers, computer_delay=computer_delay,
                           computer_processes=computer_processes, seeds=seeds, lexicons=Catalogue(lexicons), now=now,
                           remind_after=remind_after)
-    hub = Hub(service)
+    hub = Hub(service, live_connections)
     throttle = StoredThrottle(store, "guesses", clock=now)  # every process on the database counts together
     work = FailureThrottle(heavy_work, HEAVY_WORK_PER_SECOND)
     accounts = Accounts(store, password_hasher, now=now)

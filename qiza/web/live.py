@@ -8,6 +8,7 @@ import asyncio
 import logging
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -25,7 +26,7 @@ from qiza.web.bodies import Body, WholeNumber
 from qiza.web.db import Store
 from qiza.web.errors import DATABASE_ERRORS, ApiError, database_error
 from qiza.web.service import GameService
-from qiza.web.throttle import FailureThrottle, address
+from qiza.web.throttle import LIVE_PER_ADDRESS, FailureThrottle, address
 
 T = TypeVar("T")
 
@@ -79,14 +80,38 @@ class _Conn:
 class Hub:
     """WebSocket connections per game; pushes each its own view when the game changes."""
 
-    def __init__(self, service: GameService) -> None:
+    def __init__(self, service: GameService, per_address: int = LIVE_PER_ADDRESS) -> None:
         self.service = service
         self.conns: dict[str, set[_Conn]] = {}
+        self.per_address = per_address
+        self._open: Counter[str] = Counter()
+        self._open_lock = threading.Lock()  # (a test client serves each socket on a thread of its own)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._pushes: set[asyncio.Task[None]] = set()
         """The pushes under way: the event loop keeps only weak references to its tasks, and a
         push waiting for the database was collected as garbage now and then, never sent."""
+
+    def admit(self, key: str) -> bool:
+        """Count one more connection open from address ``key``, unless it holds
+        :attr:`per_address` already (False: refuse it)."""
+        with self._open_lock:
+            if self._open[key] >= self.per_address:
+                return False
+            self._open[key] += 1
+            return True
+
+    def release(self, key: str) -> None:
+        """One connection admitted from ``key`` closed."""
+        with self._open_lock:
+            self._open[key] -= 1
+            if self._open[key] <= 0:
+                del self._open[key]
+
+    def open_connections(self) -> dict[str, int]:
+        """Connections open now per address."""
+        with self._open_lock:
+            return dict(self._open)
 
     def notify_threadsafe(self, game_id: str, version: int) -> None:
         """Called from any thread after a game changed: a push starts on each event loop that
@@ -223,8 +248,21 @@ def router(service: GameService, hub: Hub, throttle: FailureThrottle) -> APIRout
         ``{"seat": N, "token": T}`` for a player, ``{}`` for a spectator (the token never goes
         in the URL); then a ``{"type": "state", "state": ...}`` message follows every change.
         A refusal is one ``{"type": "error", "error": ...}`` message, then the socket closes
-        with code 4000 + the HTTP status."""
+        with code 4000 + the HTTP status; 4429 ``too_many_connections`` when the address holds
+        :data:`qiza.web.throttle.LIVE_PER_ADDRESS` connections open already (``qiza serve
+        --live-connections``)."""
+        key = address(socket)
         await socket.accept()
+        if not hub.admit(key):
+            await _refuse(socket, ApiError(429, "too_many_connections", f"this address has {hub.per_address} live "
+                                           "connections open already: close some of its pages of games"))
+            return
+        try:
+            await serve(socket, game_id)
+        finally:
+            hub.release(key)
+
+    async def serve(socket: WebSocket, game_id: str) -> None:
         try:
             hello = await _hello(socket)
             ends = False

@@ -8,7 +8,7 @@ import socket
 from pathlib import Path
 
 from qiza.cli import process_count, whole_number
-from qiza.web.throttle import HEAVY_WORK, NEW_GAMES
+from qiza.web.throttle import HEAVY_WORK, LIVE_PER_ADDRESS, NEW_GAMES
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -33,6 +33,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--analyses", type=whole_number(1), default=HEAVY_WORK, metavar="N",
                         help="analyses and game archives one address may have made at once, then one every 30 "
                         f"seconds (default {HEAVY_WORK}; those made before cost nothing)")
+    parser.add_argument("--live-connections", type=whole_number(1), default=LIVE_PER_ADDRESS, metavar="N",
+                        help="live connections (pages of games) one address may hold open at once "
+                        f"(default {LIVE_PER_ADDRESS})")
     parser.add_argument("--secure-cookies", action="store_true",
                         help="always mark the session cookies Secure (the server is reached only over TLS, "
                         "through a proxy that may not send X-Forwarded-Proto)")
@@ -85,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
                          computer_processes=args.computer_workers,
                          computer_delay=args.computer_delay, warm_up=True, lexicons=dict(args.lexicon),
                          sign_ups=args.sign_ups, new_games=args.new_games, heavy_work=args.analyses,
-                         secure_cookies=args.secure_cookies,
+                         live_connections=args.live_connections, secure_cookies=args.secure_cookies,
                          remind_after=args.remind_after * 3600, claim_after=args.claim_after * 3600)
     except DBAPIError as exc:  # a read-only file or folder, a missing folder, a server refusing
         # the driver's own message (never the URL, which may hold a password)

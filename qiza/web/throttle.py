@@ -59,6 +59,11 @@ HEAVY_WORK_PER_SECOND = 1 / 30
 MAX_KEYS = 20_000
 #: seconds between two sweeps of the full buckets' rows by one process (:class:`StoredThrottle`)
 SWEEP_EVERY = 60.0
+#: live connections (WebSockets) one address may hold open at once in one server process, to
+#: every game and before their first message too; more are refused (429
+#: ``too_many_connections``). Each costs a socket and about 70 KB: one client opening thousands
+#: would use up the process's open files. Room for a club behind one NAT address.
+LIVE_PER_ADDRESS = 200
 
 
 def address(client: Any) -> str:

@@ -1,0 +1,65 @@
+"""What one address may hold open on the live channel (``/ws/games/{id}``): each connection
+costs the server a socket and memory, and one client opening thousands (6,000 from one
+address took 400 MB, and 20,000 would use up the server's open files) must not starve the
+others."""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from fastapi.testclient import TestClient  # noqa: E402
+from starlette.websockets import WebSocketDisconnect  # noqa: E402
+
+from qiza.web.app import create_app  # noqa: E402
+from qiza.web.throttle import LIVE_PER_ADDRESS  # noqa: E402
+
+
+def new_game(client: TestClient) -> dict[str, Any]:
+    answer = client.post("/api/games", json={"seats": [{"name": "Ann"}, {"name": "Bob"}]})
+    assert answer.status_code == 201, answer.text
+    created: dict[str, Any] = answer.json()
+    return created
+
+
+def test_live_connections_of_one_address_are_limited(tmp_path: Path) -> None:
+    app = create_app(f"sqlite:///{tmp_path / 'live.sqlite3'}", computer_processes=0, clock_sweep=0,
+                     live_connections=3)
+    with TestClient(app) as client:
+        first, second = new_game(client), new_game(client)
+        with contextlib.ExitStack() as held:
+            # the limit counts every game's connections, and those that have not said hello yet
+            quiet = held.enter_context(client.websocket_connect(f"/ws/games/{first['id']}"))
+            for game in (first, second):
+                live = held.enter_context(client.websocket_connect(f"/ws/games/{game['id']}"))
+                live.send_json({})
+                assert live.receive_json()["type"] == "state"
+            with client.websocket_connect(f"/ws/games/{second['id']}") as refused:
+                message = refused.receive_json()
+                assert message["error"]["code"] == "too_many_connections", message
+                assert "3 live connections" in message["error"]["message"]
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    refused.receive_json()
+                assert closed.value.code == 4429
+            quiet.close()
+            # one closed: room for one more, as a player this time
+            with client.websocket_connect(f"/ws/games/{first['id']}") as player:
+                player.send_json({"seat": 0, "token": first["tokens"]["0"]})
+                assert player.receive_json()["state"]["seat"] == 0
+        # a connection refused after its hello (a wrong token) gives its place back too
+        for _ in range(4):
+            with client.websocket_connect(f"/ws/games/{first['id']}") as wrong:
+                wrong.send_json({"seat": 1, "token": "not-the-token"})
+                assert wrong.receive_json()["error"]["code"] in ("wrong_token", "too_many_attempts")
+        assert not app.state.hub.open_connections()
+
+
+
+def test_the_default_limit_leaves_room_for_a_club_behind_one_address() -> None:
+    """A club or a school behind one NAT address, each player with a few pages open."""
+    assert 100 <= LIVE_PER_ADDRESS <= 1000
