@@ -500,6 +500,30 @@ def test_malformed_bodies(client: TestClient, raw: bytes) -> None:
     error(answer, 422, "malformed_request")
 
 
+@pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded", None])
+def test_a_json_body_of_another_content_type_is_named_as_such(client: TestClient, content_type: str | None) -> None:
+    """The body is read as JSON only with Content-Type: application/json; of another type
+    (or none) it was said to be "not a valid dictionary", which named neither the cause nor the
+    remedy. Nothing is created."""
+    before = client.get("/api/games").json()
+    body = json.dumps({"seats": [{"name": "Ann"}, {"name": "Bob"}]}).encode()
+    answer = client.post("/api/games", content=body, headers={"Content-Type": content_type} if content_type else {})
+    message = error(answer, 422, "malformed_request")["message"]
+    assert "Content-Type: application/json" in message and (content_type or "no Content-Type") in message, message
+    assert client.get("/api/games").json() == before
+
+
+@pytest.mark.parametrize("raw", [b"[" * 20000 + b"]" * 20000, b'{"seats": "\xff\xfe"}',
+                                 b'{"seats": [], "creator_seat": ' + b"9" * 5000 + b"}"],
+                         ids=["nested-too-deep", "not-utf-8", "number-of-5000-digits"])
+def test_a_body_that_cannot_be_read_as_json_is_named_as_such(client: TestClient, raw: bytes) -> None:
+    """Nested too deeply, not UTF-8, a number of thousands of digits: FastAPI's own "There was
+    an error parsing the body" (code http_error) said nothing of what was wrong."""
+    answer = client.post("/api/games", content=raw, headers={"Content-Type": "application/json"})
+    message = error(answer, 400, "malformed_request")["message"]
+    assert "could not be read as JSON" in message, message
+
+
 def test_unknown_game_and_bad_creation(client: TestClient) -> None:
     error(client.get("/api/games/nope"), 404, "no_such_game")
     error(act(client, "nope", 0, "t", 1, "pass"), 404, "no_such_game")

@@ -102,6 +102,17 @@ def render_pages() -> dict[str, bytes]:
     return {name: templates.get_template(name).render().encode() for name in PAGES}
 
 
+UNREADABLE_BODY = "There was an error parsing the body"
+"""FastAPI's 400 detail for a JSON body it could not read other than by its syntax (a
+RecursionError, a UnicodeDecodeError, a number too long for Python's int)."""
+
+
+def is_json(content_type: str) -> bool:
+    """Whether a Content-Type header says JSON, as FastAPI decides to read a body as JSON."""
+    kind = content_type.split(";", 1)[0].strip().lower()
+    return kind == "application/json" or (kind.startswith("application/") and kind.endswith("+json"))
+
+
 def api_routes(routes: Iterable[Any]) -> Iterator[APIRoute]:
     """Every API route, also those of included routers (which newer FastAPI keeps apart)."""
     for route in routes:
@@ -206,12 +217,17 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
         return JSONResponse(exc.body(), status_code=exc.status, headers=headers)
 
     @app.exception_handler(RequestValidationError)
-    async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
         details = jsonable_encoder(exc.errors(), exclude={"input", "ctx", "url"})
         parts = []
         for err in details:
             where = ".".join(str(p) for p in err.get("loc", ()) if p != "body")
             parts.append(f"{where or 'body'}: {err.get('msg', 'invalid')}")
+        kind = request.headers.get("content-type", "")
+        if any(tuple(err.get("loc", ())) == ("body",) for err in details) and not is_json(kind):
+            # FastAPI reads a body as JSON only when it says it is: another type's body is "missing"
+            parts = [f"the request body is JSON, sent with Content-Type: application/json (this one came with "
+                     f"{repr(kind[:60]) if kind else 'no Content-Type'})"]
         return JSONResponse({"error": {"code": "malformed_request", "message": "; ".join(parts) or "malformed request",
                                        "details": details}}, status_code=422)
 
@@ -231,6 +247,10 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
         headers = dict(exc.headers or {})
+        if exc.status_code == 400 and exc.detail == UNREADABLE_BODY:  # FastAPI's words for any failure but bad syntax
+            return JSONResponse({"error": {"code": "malformed_request", "message": "the request body could not be "
+                                           "read as JSON: not UTF-8, nested too deeply or a number of too many "
+                                           "digits"}}, status_code=400)
         if exc.status_code == 405:  # every method of the path, not only those of its first route
             path = request.url.path
             methods = sorted({m for r in api_routes(app.routes) if r.path_regex.match(path)
