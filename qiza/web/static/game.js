@@ -1,7 +1,7 @@
 /* The game page: the seat and its token, requests to the server, live updates over the
    WebSocket, and the page's buttons. Drawing is in board.js and panel.js, the page's state in
    state.js; every state from the server goes through receive() there. */
-import {receive, render, setRenderer, store, tilesText, update} from "./state.js";
+import {receive, render, setRenderer, setText, store, tilesText, update} from "./state.js";
 import {renderBoard, setBoardHooks, squareName, usedIndexes} from "./board.js";
 import {myTurn, renderChallengeWindow, renderControls, renderEvents, renderRack, renderScoreboard, renderSheet,
         renderSummary, renderTracker, setRackHooks} from "./panel.js";
@@ -252,7 +252,10 @@ function connect() {
     const message = JSON.parse(event.data);
     if (message.type === "state") { retryDelay = 1; receive(message.state); }
     else if (message.type === "error") {
-      say(message.error.message);
+      // nothing is drawn before the first state (render waits for a game): the refusal is
+      // written alone, and the first state's render clears it
+      if (store.game) say(message.error.message);
+      else setText($("message"), message.error.message);
       if (message.error.code === "wrong_token" || message.error.code === "token_expired") renewSeat();
     }
   };
