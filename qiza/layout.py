@@ -120,13 +120,13 @@ class Layout:
         return f"{string.ascii_uppercase[col]}{row + 1}"
 
     def parse_square(self, name: str) -> int:
-        """Inverse of :meth:`square_name` (column letter first, case-insensitive):
+        """Inverse of :meth:`square_name` (column letter first, case-insensitive, in ASCII):
         :class:`~qiza.errors.QizaError` for a name of no square, :class:`TypeError` for what is
         not a text."""
         if not isinstance(name, str):
             raise TypeError(f"a square's name is a text like 'H8', not {name!r}")
         text = name.strip().upper()
-        if len(text) < 2 or not text[0].isalpha() or not text[1:].isdigit():
+        if len(text) < 2 or not text.isascii() or not text[0].isalpha() or not text[1:].isdigit():
             raise QizaError(f"{name!r} is not a square name like H8")
         return self.square(int(text[1:]) - 1, ord(text[0]) - ord("A"))
 

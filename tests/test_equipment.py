@@ -128,6 +128,14 @@ def test_bad_layouts() -> None:
         STANDARD.parse_square("88")
 
 
+@pytest.mark.parametrize("name", ["H\u0668", "H\uff18", "\uff28" + "8", "H\u0967\u0968"])
+def test_a_square_name_is_written_in_ascii(name: str) -> None:
+    """A row in Arabic-Indic or full-width digits was read as that row (int() reads every
+    script's digits): 'H٨' was H8; the column letter already had to be ASCII."""
+    with pytest.raises(ValueError, match="not a square name"):
+        STANDARD.parse_square(name)
+
+
 def test_a_square_off_the_board_is_an_index_error() -> None:
     """``board[-1]`` read the last square (Python's negative index), ``board[225]`` a bare
     list error: both name the square and the board."""

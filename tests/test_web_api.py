@@ -1038,6 +1038,20 @@ def test_a_square_named_twice_in_cells_is_refused(client: TestClient) -> None:
     assert state(client, game_id, 0, t)["version"] == 1
 
 
+def test_a_square_number_is_written_in_ascii_digits(client: TestClient) -> None:
+    """A square's number in other digits (Arabic-Indic, Devanagari: Python's int() reads them)
+    was taken as that square, while a square name in full-width letters was refused: one rule
+    for both, ASCII digits as for every number the readers take."""
+    game_id, tokens = new_game(client)
+    t = tokens["0"]
+    for key in ("\u0667\u0661", "\u096d", "\uff11\uff11\uff12", "H\u0668"):  # 71, 7, 112, H8 in other digits
+        for path in ("actions", "preview"):
+            body = {"seat": 0, "token": t, "cells": {key: "F"}, **({"version": 1, "kind": "place"} if path == "actions" else {})}
+            message = error(client.post(f"/api/games/{game_id}/{path}", json=body), 422, "malformed_move")["message"]
+            assert f"{key!r} is not a square" in message, message
+    assert state(client, game_id, 0, t)["version"] == 1
+
+
 @pytest.mark.parametrize("kind,extra", [
     ("pass", {"move": "H8 FORD"}), ("pass", {"tiles": "F"}), ("pass", {"cells": {"H8": "F", "I8": "O"}}),
     ("exchange", {"tiles": "F", "move": "H8 FORD"}), ("challenge", {"move": "H8 FORD"}),

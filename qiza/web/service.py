@@ -108,7 +108,8 @@ def placement_from_cells(game: Game, cells: Mapping[str, str]) -> Place:
     size = game.board.size
     for key, value in cells.items():
         try:
-            square = game.rules.layout.parse_square(key) if not str(key).isdigit() else int(key)
+            # a number in ASCII digits (int() would read any script's digits too)
+            square = int(key) if key.isascii() and key.isdigit() else game.rules.layout.parse_square(key)
         except (ValueError, IndexError):
             raise ApiError(422, "malformed_move", f"{key!r} is not a square") from None
         if not 0 <= square < size * size:
