@@ -63,3 +63,29 @@ def test_live_connections_of_one_address_are_limited(tmp_path: Path) -> None:
 def test_the_default_limit_leaves_room_for_a_club_behind_one_address() -> None:
     """A club or a school behind one NAT address, each player with a few pages open."""
     assert 100 <= LIVE_PER_ADDRESS <= 1000
+
+
+def test_the_refreshes_of_one_address_are_limited_over_its_connections(tmp_path: Path) -> None:
+    """Each connection may ask for a refresh (a read of the game) 4 times a second; 190
+    connections of one address asking at once kept the server busy, and others waited seconds.
+    Past the address's allowance a refresh is not answered (a push or a later refresh brings the
+    state)."""
+    from qiza.web.throttle import FailureThrottle
+
+    app = create_app(f"sqlite:///{tmp_path / 'live.sqlite3'}", computer_processes=0, clock_sweep=0)
+    app.state.hub.refreshes = FailureThrottle(2, 0.001)  # two at once, then (almost) none
+    with TestClient(app) as client:
+        game = new_game(client)
+        answered = []
+        with contextlib.ExitStack() as held:
+            for _ in range(3):
+                live = held.enter_context(client.websocket_connect(f"/ws/games/{game['id']}"))
+                live.send_json({})
+                assert live.receive_json()["type"] == "state"
+                live.send_text("refresh")
+                live.send_text("ping")  # answered after the refresh, if that is answered
+                first = live.receive_json()["type"]
+                answered.append(first == "state")
+                if first == "state":
+                    assert live.receive_json() == {"type": "pong"}
+        assert answered == [True, True, False]

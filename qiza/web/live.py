@@ -26,7 +26,13 @@ from qiza.web.bodies import Body, WholeNumber
 from qiza.web.db import Store
 from qiza.web.errors import DATABASE_ERRORS, ApiError, database_error
 from qiza.web.service import GameService
-from qiza.web.throttle import LIVE_PER_ADDRESS, FailureThrottle, address
+from qiza.web.throttle import (
+    LIVE_PER_ADDRESS,
+    LIVE_REFRESH_BURST,
+    LIVE_REFRESHES_PER_SECOND,
+    FailureThrottle,
+    address,
+)
 
 T = TypeVar("T")
 
@@ -72,6 +78,7 @@ class _Conn:
     """The event loop that serves this socket: its pushes run there (a test client serves each
     socket on a loop of its own, and a push from another loop wakes no one)."""
     token: str | None = None  # a seat token that ends with a sign-in, checked again before each push
+    address: str = ""  # where it comes from (throttle.address): its refreshes count there
     last: int = 0
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     refreshed: float = -REFRESH_INTERVAL
@@ -84,6 +91,7 @@ class Hub:
         self.service = service
         self.conns: dict[str, set[_Conn]] = {}
         self.per_address = per_address
+        self.refreshes = FailureThrottle(LIVE_REFRESH_BURST, LIVE_REFRESHES_PER_SECOND)
         self._open: Counter[str] = Counter()
         self._open_lock = threading.Lock()  # (a test client serves each socket on a thread of its own)
         self._stop = threading.Event()
@@ -151,9 +159,10 @@ class Hub:
         """Send one connection its view again, read anew from the database (its client met a
         stale version): only this connection's view is read, whatever other seats watch."""
         now = time.monotonic()
-        if now - conn.refreshed < REFRESH_INTERVAL:
-            return
+        if now - conn.refreshed < REFRESH_INTERVAL or self.refreshes.wait(conn.address):
+            return  # too soon for this connection, or its address asked too many
         conn.refreshed = now
+        self.refreshes.fail(conn.address)
         if not await self._still_seated(game_id, conn):
             return
         try:
@@ -279,7 +288,7 @@ def router(service: GameService, hub: Hub, throttle: FailureThrottle) -> APIRout
         except WebSocketDisconnect:
             return
         seat = hello.seat
-        conn = _Conn(socket, seat, asyncio.get_running_loop(), hello.token if ends else None)
+        conn = _Conn(socket, seat, asyncio.get_running_loop(), hello.token if ends else None, address(socket))
         hub.conns.setdefault(game_id, set()).add(conn)
         try:
             await hub._send(conn, state)

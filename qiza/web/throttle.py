@@ -64,6 +64,12 @@ SWEEP_EVERY = 60.0
 #: ``too_many_connections``). Each costs a socket and about 70 KB: one client opening thousands
 #: would use up the process's open files. Room for a club behind one NAT address.
 LIVE_PER_ADDRESS = 200
+#: refreshes of the live channel (each a read of the game from the database) one address may
+#: have answered at once, then so many a second, over all its connections; more are not
+#: answered (each connection may ask 4 a second: 200 connections asking at once kept the
+#: server's CPU busy and others waited seconds for an answer)
+LIVE_REFRESH_BURST = 40
+LIVE_REFRESHES_PER_SECOND = 10.0
 
 
 def address(client: Any) -> str:
