@@ -4,7 +4,7 @@
 
     qiza words check QAT QXZ          # is each word valid? (exit status 1 if any is not)
     qiza words anagram AEINRST?       # words of exactly these tiles (? is a blank)
-    qiza words anagram QAT --partial  # ... or of some of them
+    qiza words anagram QAT --partial  # ... or of some of them (QAT+ as well, as in a game)
     qiza words hooks CARE             # letters that go before / after
     qiza words twos                   # all two-letter words (threes: three-letter words)
     qiza words pattern 'Q?I*'         # ? or . one letter, * any letters
@@ -55,7 +55,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     check.add_argument("words", nargs="+", metavar="WORD")
     anagram = actions.add_parser("anagram", aliases=ALIASES["anagram"],
                                  help="words made of a rack's tiles (? is a blank, [CH] one tile)")
-    anagram.add_argument("rack")
+    anagram.add_argument("rack", help="the tiles (? a blank); a final + adds shorter words, as --partial "
+                                      "does (and as 'anagrams RETAINS+' in a game)")
     anagram.add_argument("--partial", "-p", action="store_true", help="also words using only some of the tiles")
     anagram.add_argument("--min", type=_word_length, default=2, metavar="N", help="shortest word to show (default 2)")
     hooks = actions.add_parser("hooks", aliases=ALIASES["hooks"], help="letters that go before and after a word")
@@ -127,7 +128,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"{visible(label)}: {'valid' if valid else why}")
         return 0 if ok else 1
     if action == "anagram":
-        found = lexicon.anagrams(read(args.rack), partial=args.partial, min_length=args.min)
+        # 'RETAINS+' as the game's 'anagrams' takes it: the '+' was refused as no letter of the tile set
+        partial = args.partial or args.rack.endswith("+")
+        found = lexicon.anagrams(read(args.rack.removesuffix("+")), partial=partial, min_length=args.min)
         _print_list(found)
         return 0
     if action == "hooks":

@@ -273,6 +273,8 @@ def test_words_anagram(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and "RETAINS" in out and out.endswith("(9 words)\n")
     code, out = run(capsys, "anagram", "QAT", "--partial")
     assert out.split() == ["QAT", "AT", "TA", "(3", "words)"]
+    # a final '+' as in a game ('anagrams RETAINS+'): it was refused as no letter of the tile set
+    assert run(capsys, "anagram", "QAT+") == run(capsys, "anagram", "QAT", "--partial")
     code, out = run(capsys, "anagram", "QA?")
     assert "QAT" in out.split()
     code, out = run(capsys, "anagram", "QXZ")
