@@ -748,6 +748,45 @@ def test_help_is_paged_at_80x24() -> None:
     assert max(len(line) for line in shown.splitlines()) <= 80
 
 
+def test_a_move_typed_at_the_wait_for_the_board_is_played() -> None:
+    """After messages too long for the screen (help, a hint at 80x24) the game waits for Enter
+    before the board; a move typed there was dropped without a word and the board came back
+    as if nothing had been typed. It is run as the next command; 'q', the pages' stop, is not."""
+    from qiza.tui.session import Seat, Session
+
+    game = new_game(seed=1)
+    word = opening(game.rack_text(0))
+    typed_at_wait = ["q", f"H8 {word}"]
+    screen = ScriptedScreen(["help", "help", "quit"], width=80, height=24)
+
+    def read_after(message: str) -> str | None:
+        answer = typed_at_wait.pop(0)
+        screen.out.write(f"{message} {answer}\n")
+        return answer
+
+    screen.term.read_after = read_after  # type: ignore[method-assign]
+    session = Session(game, [Seat("Ann"), Seat("Bob")], screen.term)
+    assert session.run() == 0
+    assert not typed_at_wait
+    assert [record.notation for record in session.game.history] == [f"H8 {word}"]
+    assert "press Enter for the board, or type a move or command" in screen.out.getvalue()
+
+
+def test_the_wait_for_the_board_returns_what_was_typed() -> None:
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from qiza.tui.terminal import RichTerminal
+
+    with create_pipe_input() as keys, create_app_session(input=keys, output=DummyOutput()):
+        term = RichTerminal()
+        keys.send_text("H8 QAT\r")
+        assert term.read_after("-- press Enter for the board --") == "H8 QAT"
+        keys.send_text("\r")
+        assert term.read_after("-- press Enter for the board --") == ""
+
+
 def _four_players_game(names: tuple[str, ...], turns: int) -> Game:
     """A game of four players after ``turns`` turns of each one's top-scoring play."""
     game = Game(find_preset("classic").with_options(first_player="fixed"), players=list(names), lexicon=LEX, seed=5)

@@ -406,10 +406,13 @@ class Session:
         stays shared."""
         return sum(not s.computer for s in self.seats) > 1
 
-    def draw(self, viewer: int | None, *, force: bool = False) -> None:
+    def draw(self, viewer: int | None, *, force: bool = False) -> str:
         """Show the screen and pending messages.
 
         In plain mode the board is printed again only when something changed (or ``force``).
+        Messages too long to show under the board are shown first, then a wait for Enter: what
+        the player typed there (a move after a hint) is returned, to be run as the next command
+        (it was dropped unseen); ``""`` for nothing, and for ``q``, the pages' way to stop.
         """
         term = self.terminal
         width, height = term.width, term.height
@@ -417,13 +420,14 @@ class Session:
         key = (len(actions), actions[-1] if actions else None, len(self.game.history), self.game.to_move, viewer)
         if not term.interactive and key == self._drawn and not force:
             self.flush()
-            return
+            return ""
         self._drawn = key
         example = "H8 WORD" if self.game.rules.notation is Notation.RULEBOOK else "8H WORD"
         notes = [(f"Type a move (e.g. {example}) or 'help'.", f"Move (e.g. {example}) or 'help'.",
                   "Type a move or 'help'.")]  # whole in the Super board's panel at 80 columns
         main = render.screen(self.game, self.seat_infos(), viewer, width=width, height=height, notes=notes)
         board_lines = self.game.board.size * render.board_style_for(width, height).height + 2
+        typed = ""
         if term.interactive:
             message_lines = len(term.rendered_lines(*self.messages)) if self.messages else 0
             term.clear()
@@ -431,13 +435,16 @@ class Session:
                 # too long to show under the board: show the messages alone, a page at a time
                 term.page(*self.messages)
                 self.messages.clear()
-                if not term.pause("-- press Enter for the board --"):
-                    return
+                typed = term.read_after("-- press Enter for the board, or type a move or command --")
+                if typed is None:
+                    return ""
+                typed = "" if typed.strip().lower() == "q" else typed
                 term.clear()
         term.show(main)
         if self.messages:
             term.show(*self.messages)
             self.messages.clear()
+        return typed
 
     def flush(self) -> None:
         """Print pending messages."""
@@ -522,6 +529,7 @@ class Session:
         for seat in askers:
             if not game.can_challenge:
                 break
+            typed = ""
             name = self.seats[seat].name
             if self.seats[seat].computer:
                 if self.computer_challenges(seat, target):
@@ -536,7 +544,7 @@ class Session:
                     if not self.handoff(seat):
                         return self.quit_now()
                 self._last_human = seat
-                self.draw(seat)
+                typed = self.draw(seat)
             else:
                 if not shown_public:
                     shown_public = True
@@ -547,7 +555,7 @@ class Session:
                         self.flush()
                 # the Enter the one before typed twice (their move, their answer) is not this answer
                 self.terminal.discard_typed_ahead()
-            outcome = self.ask_challenge(seat, target)
+            outcome = self.ask_challenge(seat, target, typed)
             if outcome != STAY:
                 return outcome
         if game.can_challenge and game.pending_ends_game:
@@ -555,14 +563,16 @@ class Session:
             return TURN_DONE
         return STAY
 
-    def ask_challenge(self, seat: int, target: Record) -> str:
-        """Ask one person whether they challenge: TURN_DONE if they did, QUIT, or STAY (no)."""
+    def ask_challenge(self, seat: int, target: Record, typed: str = "") -> str:
+        """Ask one person whether they challenge: TURN_DONE if they did, QUIT, or STAY (no).
+        ``typed``: what they typed at the wait before the board (see :meth:`draw`), the answer."""
         game = self.game
         name = self.seats[seat].name
         question = (f"{name}: challenge {render.owner(game.players[target.seat])} "
                     f"{target.notation} ({', '.join(target.words)})? [y/N] ")
         while True:
-            answer = self.terminal.ask(question, ["yes", "no"])
+            answer = typed if typed.strip() else self.terminal.ask(question, ["yes", "no"])
+            typed = ""
             if answer is None:
                 return self.quit_now()
             word = answer.strip().lower()
@@ -687,9 +697,10 @@ class Session:
             if outcome != STAY:
                 return outcome
         while True:
-            self.draw(seat, force=self._force)
+            typed = self.draw(seat, force=self._force)
             self._force = False
-            line = self.terminal.ask(f"{self.seats[seat].name}> ", self.completion_words())
+            line = typed if typed.strip() else self.terminal.ask(f"{self.seats[seat].name}> ",
+                                                                  self.completion_words())
             if line is None:
                 return self.quit_now()
             outcome = self.dispatch(seat, line)

@@ -94,6 +94,11 @@ class Terminal:
         """Wait between pages: False when the rest should be skipped."""
         return self.pause(message)
 
+    def read_after(self, message: str) -> str | None:
+        """Wait as :meth:`pause` does, and return what was typed before Enter (``""`` for nothing;
+        in plain mode always ``""``); ``None`` at end of input."""
+        return "" if self.pause(message) else None
+
     def rendered_lines(self, *items: RenderableType) -> list[str]:
         """The screen lines of renderables at this terminal's width (with colour codes)."""
         lines: list[str] = []
@@ -241,6 +246,12 @@ class RichTerminal(Terminal):
         except KeyboardInterrupt:
             return False
         return True
+
+    def read_after(self, message: str) -> str | None:
+        try:
+            return self._prompt(message + " ")
+        except (EOFError, KeyboardInterrupt):
+            return None
 
     def more(self, message: str) -> bool:
         try:
