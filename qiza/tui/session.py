@@ -435,10 +435,10 @@ class Session:
                 # too long to show under the board: show the messages alone, a page at a time
                 term.page(*self.messages)
                 self.messages.clear()
-                typed = term.read_after("-- press Enter for the board, or type a move or command --")
-                if typed is None:
+                line = term.read_after("-- press Enter for the board, or type a move or command --")
+                if line is None:
                     return ""
-                typed = "" if typed.strip().lower() == "q" else typed
+                typed = "" if line.strip().lower() == "q" else line
                 term.clear()
         term.show(main)
         if self.messages:
