@@ -732,6 +732,16 @@ def test_undo_mixes_the_unseen_tiles_so_the_next_draw_is_new(monkeypatch: pytest
 
 # -- 80x24: paged help, rows that fit, told-apart names; hot seat from the first turn ---------------
 
+def test_play_help_says_what_each_end_points_rule_does(capsys: pytest.CaptureFixture[str]) -> None:
+    """'--end-points {rulebook,double}' said only 'settling unplayed tiles at the end': a new user
+    could not tell what 'double' does without reading the code."""
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "rulebook (the others lose their tiles' value, the player out gains it)" in text
+    assert "double (the player out gains twice the others' tiles, nobody loses; the tournament rule)" in text
+
+
 def test_help_is_paged_at_80x24() -> None:
     from qiza.tui.session import Seat, Session
 

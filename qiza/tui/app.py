@@ -102,7 +102,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     rules.add_argument("--end-rule", choices=[e.value for e in EndRule], default=None,
                        help="game ends after scoreless turns (3 each) or passes (2 each)")
     rules.add_argument("--end-points", choices=[e.value for e in EndPoints], default=None,
-                       help="settling unplayed tiles at the end")
+                       help="when a player goes out: rulebook (the others lose their tiles' value, the "
+                            "player out gains it) or double (the player out gains twice the others' tiles, "
+                            "nobody loses; the tournament rule); default: the preset's")
     rules.add_argument("--lexicon", "--words", default="enable", type=lexicon_option, metavar="NAME|FILE",
                        help="dictionary: enable (default), twl06, sowpods, a language's list (french-debian, "
                             "german-debian, spanish-debian, catalan-debian, italian-debian, dutch-debian, "
