@@ -306,3 +306,31 @@ def test_the_creator_manages_the_invite_and_gives_a_free_seat_to_the_computer(se
         sync_api.expect(page.locator("#waiting")).to_be_hidden()
     assert ann.locator("#free-seats").is_hidden() and ann.locator("#new-invite").is_hidden()
     assert not errors, errors
+
+
+def test_a_seat_nobody_named_is_not_named_twice(server: ServerThread, browser: Any) -> None:
+    """A seat created without a name is called "Seat 2" by the server: the page said "seat 2
+    (Seat 2)" in the wait for it and "Seat 2 (Seat 2): computer level" among the free seats.
+    A seat with a name keeps it in brackets."""
+    created = post(server.url + "/api/games", {
+        "preset": "classic", "options": {"first_player": "fixed"},
+        "seats": [{"name": "Ann"}, {}, {"name": "Cy"}], "creator_seat": 0})
+    game = server.url + "/game/" + created["id"]
+    errors: list[str] = []
+    ann = open_player(browser, f"{game}#seat=0&token={created['tokens']['0']}", errors)
+    sync_api.expect(ann.locator("#free-list li")).to_have_count(2)
+    labels = [" ".join(text.split()) for text in ann.locator("#free-list li label").all_inner_texts()]
+    assert [label.split(":")[0].replace("\u2068", "").replace("\u2069", "") for label in labels] == [
+        "Seat 2", "Seat 3 (Cy)"]
+    from qiza.lexicon import load_lexicon
+
+    rack = rack_text(ann).replace("?", "")
+    word = next(w for w in load_lexicon("enable").anagrams(rack, partial=True) if len(w) >= 2)
+    ann.fill("#move-text", f"H8 {word}")
+    ann.click("#play-typed")
+    sync_api.expect(ann.locator("#waiting")).to_contain_text("It is seat 2's turn, but nobody has taken")
+    bob = browser.new_context().new_page()
+    watch(bob, errors)
+    bob.goto(server.url + created["invite_url"])
+    sync_api.expect(bob.locator("#waiting")).to_contain_text("Waiting for someone to take seat 2, whose turn it is.")
+    assert not errors, errors

@@ -13,6 +13,9 @@ function isCreator() {
   const me = store.me;
   return Boolean(me) && store.game.seat === me.seat && store.game.creator_seat === me.seat;
 }
+/** " (Ann)" after "seat 2": the seat's name, or nothing for the name the server gives a seat
+    nobody named ("Seat 2"), which read "seat 2 (Seat 2)". */
+function seatName(p) { return p.name === `Seat ${p.seat + 1}` ? "" : ` (${named(p.name)})`; }
 function freeSeats() { return store.game.over ? [] : store.game.players.filter(p => p.kind === "person" && !p.joined); }
 function loadInvite() { store.invite = localStorage.getItem(qiza.inviteKey(ctx.gameId)); }
 function storeInvite(value) {
@@ -43,9 +46,9 @@ export function renderJoin() {
   waiting.hidden = !open.some(p => p.seat === game.to_move);
   if (!waiting.hidden) {
     setText(waiting, isCreator()
-      ? `It is seat ${turn.seat + 1}'s turn (${named(turn.name)}), but nobody has taken that seat yet. Send the invite link, ` +
+      ? `It is seat ${turn.seat + 1}'s turn${seatName(turn)}, but nobody has taken that seat yet. Send the invite link, ` +
         "or let the computer play it (under Free seats)."
-      : `Waiting for someone to take seat ${turn.seat + 1} (${named(turn.name)}), whose turn it is. ` +
+      : `Waiting for someone to take seat ${turn.seat + 1}${seatName(turn)}, whose turn it is. ` +
         "The player who created the game can let the computer play it.");
   }
   if (!store.me && !game.over && !store.message) {
@@ -76,7 +79,7 @@ export function renderCreator() {
     const li = document.createElement("li");
     li.dataset.seat = p.seat;
     const label = document.createElement("label");
-    setText(label, `Seat ${p.seat + 1} (${named(p.name)}): computer level `);
+    setText(label, `Seat ${p.seat + 1}${seatName(p)}: computer level `);
     const level = document.createElement("select");
     level.className = "free-level";
     for (const name of store.meta.levels) {
