@@ -25,8 +25,9 @@ from qiza.errors import QizaError
 COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("qiza.tui.app", "play a game in the terminal (the default)"),
     "serve": ("qiza.web.server", "serve games in the browser"),
-    "words": ("qiza.wordtools", "word tools: check, anagrams, hooks, two-letter words, patterns"),
-    "gcg": ("qiza.gcg_cli", "game records: check a GCG file against the rules engine"),
+    "words": ("qiza.wordtools", "word tools: check, anagrams, hooks, two- and three-letter words, patterns, "
+                                "info, an anagram quiz"),
+    "gcg": ("qiza.gcg_cli", "game records: check a GCG file against the rules engine, show it, export it"),
     "movegen": ("qiza.movegen_cli", "all legal placements of positions in the shared positions format"),
     "best": ("qiza.players.best_cli", "the computer's best moves for a position"),
     "analyze": ("qiza.players.analyze_cli", "each turn of a game record against the computer's best move"),

@@ -163,6 +163,20 @@ def test_help_says_what_the_exit_statuses_mean(capsys: pytest.CaptureFixture[str
     assert max(len(line) for line in lines) <= 78  # the statuses fit an 80-column terminal unwrapped
 
 
+def test_help_names_every_action_of_words_and_gcg(capsys: pytest.CaptureFixture[str]) -> None:
+    """'qiza --help' said 'gcg: check a GCG file' (it also shows and exports one) and left the
+    word tools' threes, info and quiz out: a new user reading it did not know they were there."""
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    summary = " ".join(capsys.readouterr().out.split())
+    words = summary[summary.index("words word tools:"):summary.index(" gcg ")]
+    gcg = summary[summary.index(" gcg game records:"):summary.index(" movegen ")]
+    for action in ("check", "anagrams", "hooks", "two-", "three-letter words", "patterns", "info", "quiz"):
+        assert action in words, (action, words)
+    for action in ("check", "show", "export"):
+        assert action in gcg, (action, gcg)
+
+
 def test_a_missing_optional_dependency_is_a_failure_not_a_usage_error(monkeypatch: pytest.MonkeyPatch,
                                                                       capsys: pytest.CaptureFixture[str]) -> None:
     """'qiza serve' without the web extra exited 2, as if its command line were wrong."""
