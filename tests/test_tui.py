@@ -939,6 +939,20 @@ def test_panel_title_keeps_the_rules_and_rules_hide_the_seed(monkeypatch: pytest
     assert "seed" in out and "shown when the game is over" in out and "21" not in out.split("seed")[1][:40]
 
 
+def test_rules_say_off_for_finish_line_not_python_none(monkeypatch: pytest.MonkeyPatch,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """'rules' showed 'finish line  None' in a game without Finish Line, and its targets as a
+    Python list ('[70, 200]') in a game with it."""
+    status, out = play(["--seed", "21", "-p", "Ann", "-p", "computer:easy", "--no-save"], ["rules", "quit"],
+                       monkeypatch, capsys)
+    row = next(line for line in out.splitlines() if "finish line" in line)
+    assert row.split()[-1] == "off" and "None" not in out
+    status, out = play(["--seed", "21", "-p", "Ann", "-p", "computer:easy", "--no-save", "--finish-line",
+                        "beginner,expert"], ["rules", "quit"], monkeypatch, capsys)
+    row = next(line for line in out.splitlines() if "finish line" in line)
+    assert row.split("│")[-1].strip() == "70, 200" and "[" not in row
+
+
 # -- hostile commands and files ------------------------------------------------------------------
 
 def test_odd_hint_counts_and_unwritable_saves_keep_the_game_going(

@@ -947,7 +947,7 @@ class Session:
         for key, value in rules.describe().items():
             if key in ("min_players", "max_players"):
                 continue
-            table.add_row(key.replace("_", " "), Text(str(value)))
+            table.add_row(key.replace("_", " "), Text(_setting_text(value)))
         table.add_row("lexicon", Text(self.game.lexicon.name))  # a word list file's name, as it is
         # the seed tells every draw to come: shown once the game is over (for replaying it)
         table.add_row("seed", str(self.game.seed) if self.game.over else "shown when the game is over")
@@ -1142,6 +1142,16 @@ def _analysis_lines(game: Game, width: int) -> list[str]:
     notation = game.rules.notation
     return format_analysis(analyze_record(gcg.from_game(game), game.lexicon, notation=notation), width=width,
                            notation=notation)
+
+
+def _setting_text(value: object) -> str:
+    """A rule's value as the 'rules' command shows it: ``off`` for a rule not in play (Finish Line
+    in a game without it said Python's ``None``), a list as its items (``70, 200``)."""
+    if value is None:
+        return "off"
+    if isinstance(value, list):
+        return ", ".join(str(item) for item in value)
+    return str(value)
 
 
 def _long(text: str) -> Text:
