@@ -351,7 +351,7 @@ def test_typing_direction_events_title_and_sound(server: ServerThread, browser: 
     play_on_board(bob, move, size)
     sync_api.expect(ann.locator("#challenge")).to_be_visible()
     ann.click("#challenge")
-    failed = "Ann challenged, but the words are good and loses this turn."
+    failed = "Ann challenged, but the words are good: Ann loses this turn."
     sync_api.expect(bob.locator("#events li.latest")).to_have_text(failed)
     time.sleep(2)  # the events stay: newest first, the last five
     texts = bob.locator("#events li").all_inner_texts()
@@ -575,6 +575,7 @@ def test_the_one_click_games_you_reads_as_you(server: ServerThread, browser: Any
                 w.eventText({seat: 0, kind: 'end-rack-penalty', score: -2, move: '(AE)'}, players),
                 w.eventText({seat: 1, kind: 'end-rack-penalty', score: -2, move: '(AE)'}, players),
                 w.eventText({seat: 0, kind: 'failed-challenge', note: 'turn lost'}, players),
+                w.eventText({seat: 1, kind: 'failed-challenge', note: 'next turn lost'}, players),
                 w.eventText({seat: 0, kind: 'phony-removed', move: 'H8 ZZ', words: ['ZZ'], score: 0}, players),
                 w.possessive('You'), w.possessive('Ann')].map(w.plainText);  // as shown: names in a <bdi>
     }""")
@@ -582,7 +583,8 @@ def test_the_one_click_games_you_reads_as_you(server: ServerThread, browser: Any
                     "You get +2 for the tiles left on the other racks.",
                     "You lose 2 points for the tiles left on your rack.",
                     "Computer (medium) loses 2 points for the tiles left on their rack.",
-                    "You challenged, but the words are good and lose this turn.",
+                    "You challenged, but the words are good: you lose this turn.",
+                    "Computer (medium) challenged, but the words are good: Computer (medium) loses the next turn.",
                     "Your play H8 ZZ comes off: ZZ is not in the dictionary (0).",
                     "Your", "Ann's"]
     page.context.close()

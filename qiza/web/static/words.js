@@ -53,9 +53,11 @@ export function eventText(r, players) {
     case "challenge-bonus":
       return `${possessive(name)} play stands: the challenge failed, ${name} ${verb(name, "gets", "get")} ${signed(r.score)}.`;
     case "failed-challenge": {
+      // "Ann challenged, but the words are good and loses this turn" read as if the words lost it
+      const who = isYou(name) ? "you" : name;
       const loses = verb(name, "loses", "lose");
-      const cost = r.note && /next turn lost/.test(r.note) ? ` and ${loses} the next turn`
-        : r.note && /turn lost/.test(r.note) ? ` and ${loses} this turn` : "";
+      const cost = r.note && /next turn lost/.test(r.note) ? `: ${who} ${loses} the next turn`
+        : r.note && /turn lost/.test(r.note) ? `: ${who} ${loses} this turn` : "";
       return `${name} challenged, but the words are good${cost}.`;
     }
     case "lost-turn": return `${name} ${verb(name, "loses", "lose")} this turn (an unsuccessful challenge).`;
