@@ -334,3 +334,20 @@ def test_a_seat_nobody_named_is_not_named_twice(server: ServerThread, browser: A
     bob.goto(server.url + created["invite_url"])
     sync_api.expect(bob.locator("#waiting")).to_contain_text("Waiting for someone to take seat 2, whose turn it is.")
     assert not errors, errors
+
+
+def test_the_typed_move_box_says_how_its_square_reads(server: ServerThread, browser: Any) -> None:
+    """The game page's box said only 'e.g. H8 WORD': nothing told that 8H reads down, nor that a
+    game in tournament notation reads them the other way (the puzzles page said it)."""
+    errors: list[str] = []
+    for notation, text in (("rulebook", "Letter first (H8) reads across, number first (8H) reads down."),
+                           ("tournament", "Tournament notation: number first (8H) reads across, "
+                                          "letter first (H8) reads down.")):
+        created = post(server.url + "/api/games", {"preset": "classic", "options": {"notation": notation},
+                                                   "seats": [{"name": "Ann"}, {"name": "Bob"}], "claim_all": True})
+        page = open_player(browser, f"{server.url}/game/{created['id']}#seat=0&token={created['tokens']['0']}",
+                           errors)
+        sync_api.expect(page.locator("#notation-help")).to_have_text(text)
+        assert page.get_attribute("#move-text", "aria-describedby") == "notation-help"
+        page.context.close()
+    assert not errors, errors

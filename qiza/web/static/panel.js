@@ -2,7 +2,7 @@
    rack and the controls, the recent events, the tile tracker, the score sheet and the game over box. */
 import {setText, store, tileLabels} from "./state.js";
 import {tileElement, tileValue, usedIndexes} from "./board.js";
-import {endText, eventText, isGuest, named, playerLabel, plural, possessive, sheetMove, winnerText}
+import {endText, eventText, isGuest, named, notationText, playerLabel, plural, possessive, sheetMove, winnerText}
   from "./words.js";
 
 const $ = id => document.getElementById(id);
@@ -159,6 +159,7 @@ export function renderControls() {
   setText($("preview"), store.preview);
   setText($("message"), store.message);
   if (!mine) return;
+  setText($("notation-help"), notationText(game.rules.notation));
   const turn = myTurn();
   $("play-controls").hidden = game.over;
   for (const id of ["play", "pass"]) $(id).disabled = !turn || store.busy;

@@ -5,7 +5,7 @@
 import {render, setRenderer, setText, store, tileLabels, update} from "./state.js";
 import {renderBoard, setBoardHooks, squareName, tileElement, tileValue, usedIndexes} from "./board.js";
 import {renderTracker} from "./panel.js";
-import {plural} from "./words.js";
+import {notationText, plural} from "./words.js";
 
 const $ = id => document.getElementById(id);
 const MAX_PUZZLE = 1000000000;
@@ -32,10 +32,7 @@ function points(n) { return plural(n, "point"); }
 function equity(n) { return Number(n).toFixed(1); }
 
 function notationHelp(notation) {
-  return (notation === "tournament"
-    ? "Tournament notation: number first (8H) reads across, letter first (H8) reads down."
-    : "Letter first (H8) reads across, number first (8H) reads down.")
-    + " Or choose a square on the board and type your letters there.";
+  return notationText(notation) + " Or choose a square on the board and type your letters there.";
 }
 
 function renderRack() {

@@ -38,6 +38,13 @@ function exchanged(move) {
   return tiles;
 }
 
+/** How a typed move's square reads in a game's notation ("rulebook" or "tournament"). */
+export function notationText(notation) {
+  return notation === "tournament"
+    ? "Tournament notation: number first (8H) reads across, letter first (H8) reads down."
+    : "Letter first (H8) reads across, number first (8H) reads down.";
+}
+
 /** One score sheet line as a sentence. */
 export function eventText(r, players) {
   const name = named(players[r.seat] ? players[r.seat].name : `Seat ${r.seat + 1}`);
