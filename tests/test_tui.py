@@ -820,6 +820,16 @@ def test_four_players_at_80x24_keep_names_apart_and_key_words() -> None:
     assert "H8=across" in text  # the notation of the moves listed
 
 
+def test_the_first_play_note_is_whole_beside_the_super_board_at_80x24() -> None:
+    """Beside the Super board at 80 columns it read 'First play must cover the * s…'."""
+    game = Game(find_preset("super").with_options(first_player="fixed"), players=["Ann", "Bob", "Cy", "Dee"],
+                lexicon=LEX, seed=5)
+    note = next(line for line in _screen_text(game, 80, 24, viewer=0).splitlines() if "First play" in line)
+    assert "…" not in note and note.rstrip().endswith(("*", "square")), note
+    wide = next(line for line in _screen_text(game, 120, 40, viewer=0).splitlines() if "First play" in line)
+    assert wide.rstrip().endswith("First play must cover the * square")
+
+
 def test_names_in_wide_characters_keep_the_panel_in_line() -> None:
     """Chinese, Japanese and Korean characters take two columns of a terminal: the panel pads
     and cuts names by columns, so scores stay under each other and lines within the screen."""

@@ -291,7 +291,9 @@ def side_panel(game: Game, seats: Sequence[SeatInfo], viewer: int | None, *, wid
     if previous is not None:
         head.append(Text(last_line(game, previous, width)))
     elif game.last_play() is None:
-        head.append(Text("First play must cover the * square", "grey62"))
+        # whole beside the Super board at 80 columns ("First play must cover the * s…")
+        head.append(Text(_first_fit(["First play must cover the * square", "First play covers the * square",
+                                     "First play covers *"], width), "grey62"))
     label: list[Text] = []
     body: list[Text] = []
     if viewer is not None:
