@@ -183,3 +183,22 @@ def test_train_forced_draws_command(tmp_path: Path) -> None:
     assert entry["method"] == "forced draws" and entry["decisions"] >= 400  # the empty leave's samples at least
     assert model.meta["forced_draws"]["budget"] == 40
     assert model.meta["forced_draws"]["matched_positions"] and model.meta["forced_draws"]["only_unobserved"]
+
+
+def test_decide_breaks_ties_by_tie_order(gen: MoveGenerator) -> None:
+    """A rack with no placement, leaves all worth nothing: every exchange has the same equity,
+    and decide gives the first by tie_order (the tiles given: "B"), as the static player does,
+    not the first sub-leave code (keeping nothing)."""
+    from qiza.analysis import counts_text
+    from qiza.move import Exchange
+    from qiza.players.engine import StaticSettings
+    from qiza.ties import tie_order
+
+    flat = LeaveModel({}, {}, [0.0] * 27)
+    rack = key_counts("BCDFGHJ").astype(np.int32)
+    board = np.zeros(CLASSIC.layout.size ** 2, np.int32)
+    choice, _, _ = leavegen.decide(gen, flat, StaticSettings(), CLASSIC, board, rack, 80, None)
+    leaves = flat.rack_leaves(rack)
+    given = [Exchange(counts_text(rack - leaves.counts[k], CLASSIC.tile_set)) for k in range(leaves.full)]
+    assert choice.move is None and choice.placed == 0
+    assert given[choice.kept] == min(given, key=tie_order) == Exchange("B")

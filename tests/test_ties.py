@@ -126,3 +126,24 @@ def test_tie_order_and_the_first_of_a_tie() -> None:
     with pytest.raises(ValueError, match="at least one move"):
         first_in_tie_order([], [])
 
+
+
+TIED_TRAINING = range(3)
+"""Training games whose observations depended on the generator's order before training took
+ties in tie order (each of the three did: a tie broken by the generator's order, at the
+opening or in the exploration's ten best)."""
+
+
+def test_a_seeded_training_round_is_the_same_with_either_generator(enable: Lexicon,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """``qiza train``'s games (train.play_round, 10% exploration as benchmarks/throughput.py
+    plays them) keep the same leaves with the same targets on a fresh install."""
+    from qiza.players import train
+    from qiza.players.leaves import default_model
+
+    model = default_model()
+    compiled = train.play_round(model, TIED_TRAINING, lexicon="enable", explore=0.1)
+    assert len(compiled) > 40
+    monkeypatch.setattr(coldstart, "_fallback", True)
+    forbid_compiled_code(monkeypatch)
+    assert train.play_round(model, TIED_TRAINING, lexicon="enable", explore=0.1) == compiled

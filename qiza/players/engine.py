@@ -20,9 +20,10 @@ from qiza.analysis import Candidate, board_array, counts_text, generator, rack_c
 from qiza.errors import RuleError
 from qiza.game import Kind, PlayerView, Record
 from qiza.move import Exchange, Move, Pass
-from qiza.movegen import O_WIDTH, MoveGenerator, MoveList, kind_values
+from qiza.movegen import O_WIDTH, GeneratedMove, MoveGenerator, MoveList, kind_values
 from qiza.movegen_py import decode_rows
 from qiza.players.leaves import LETTERS, LeaveModel, RackLeaves, model_for_tile_set, vowel_codes
+from qiza.players.static_ties import exchange_choice
 from qiza.rules import ChallengeRule, Rules, allows_exchange
 from qiza.ties import TIE, first_in_tie_order, in_tie_order, tie_order
 
@@ -444,6 +445,26 @@ def exchange_equities_of(leaves: RackLeaves, settings: StaticSettings, bag_count
     return kept, leaves.values[kept] * settings.leave_weight - settings.exchange_penalty
 
 
+def static_decision(gen: MoveGenerator, board: np.ndarray, rack: np.ndarray, leaves: RackLeaves,
+                    per_code: np.ndarray, settings: StaticSettings, rules: Rules,
+                    bag_count: int) -> tuple[GeneratedMove | None, int]:
+    """The static player's decision from arrays, with the placements searched by the best-only
+    search (``per_code``: the equity of keeping each sub-leave of ``leaves``,
+    :func:`leave_equities`): ``(placement, -1)``, ``(None, code)`` for the exchange keeping
+    sub-leave ``code``, or ``(None, -1)`` when it can do neither. Of plays of the same equity
+    (within :data:`~qiza.ties.TIE`), the first by :func:`~qiza.ties.tie_order`: placements before
+    exchanges (:func:`~qiza.players.static_ties.exchange_choice`)."""
+    found = gen.best(board, rack, sub_leaves=(leaves.radix, per_code, leaves.sizes))
+    placement = -np.inf
+    if found is not None and found.equity is not None:
+        placement = found.equity
+    else:
+        found = None
+    kept, equity = exchange_equities_of(leaves, settings, bag_count, rules.exchange_limit)
+    code = exchange_choice(leaves, rack, kept, equity, rules.tile_set, placement)
+    return (None, code) if code >= 0 else (found, -1)
+
+
 _HOT: dict[tuple[str, int], np.ndarray] = {}
 
 
@@ -607,21 +628,13 @@ class StaticPlayer(BasePlayer):
         rack = rack_counts(view.rack, ts)
         leaves = with_bingo_odds(self.model_for(rules).rack_leaves(rack), self.settings, odds)
         per_code = leave_equities(leaves, self.settings, rules, view.bag_count, unseen)
-        found = gen.best(board_array(view.board), rack, sub_leaves=(leaves.radix, per_code, leaves.sizes))
-        moves: list[Move] = []
-        equities: list[float] = []
-        if found is not None and found.equity is not None:
-            moves.append(to_place(found, ts))
-            equities.append(found.equity)
-        kept, equity = exchange_equities_of(leaves, self.settings, view.bag_count, rules.exchange_limit)
-        if len(kept):
-            top = max([float(equity.max()), *equities])
-            for j in np.flatnonzero(equity >= top - TIE):
-                moves.append(Exchange(counts_text(rack - leaves.counts[kept[j]], ts)))
-                equities.append(float(equity[j]))
-        if not moves:
+        found, kept = static_decision(gen, board_array(view.board), rack, leaves, per_code, self.settings, rules,
+                                      view.bag_count)
+        if kept >= 0:
+            return Exchange(counts_text(rack - leaves.counts[kept], ts))
+        if found is None:
             return self._no_play_counts(rack, view.bag_count, rules)
-        return moves[first_in_tie_order(moves, equities)]
+        return to_place(found, ts)
 
 
 def _placement_option(ev: Evaluation, i: int, tile_set: TileSet) -> Option:

@@ -50,11 +50,10 @@ from pathlib import Path
 import numpy as np
 
 from qiza.movegen import GeneratedMove, MoveGenerator
-from qiza.players.engine import BingoOdds, StaticSettings, leave_equities, with_bingo_odds
+from qiza.players.engine import BingoOdds, StaticSettings, leave_equities, static_decision, with_bingo_odds
 from qiza.players.fast import apply_move
 from qiza.players.leave_table import FullTable
-from qiza.players.leaves import LeaveModel, RackLeaves
-from qiza.players.leaves_nb import sub_leaves
+from qiza.players.leaves import LeaveModel, RackLeaves, table_sub_leaves
 from qiza.rules import Rules
 
 KINDS = 27
@@ -99,31 +98,26 @@ class Decision:
 
 def decide(gen: MoveGenerator, model: LeaveModel, settings: StaticSettings, rules: Rules, board: np.ndarray,
            rack: np.ndarray, bag_count: int, odds: BingoOdds | None) -> tuple[Decision, np.ndarray, np.ndarray]:
-    """The static player's decision (as :meth:`StaticPlayer._decide_compiled`, bag not empty):
+    """The static player's decision (:func:`~qiza.players.engine.static_decision`, as
+    :meth:`StaticPlayer.choose` after the opening, bag not empty; of plays of the same equity the
+    first by :func:`qiza.ties.tie_order`, whichever move generator ``gen`` is):
     returns the decision, the rack's sub-leave values (the model's, without the bingo odds)
     and the sub-leaves' ranks in the full table."""
     base = rack_leaves(model, rack)
     leaves = with_bingo_odds(base, settings, odds)
     per_code = leave_equities(leaves, settings, rules, bag_count, 0.0)
-    found = gen.best(board, rack, sub_leaves=(leaves.radix, per_code, leaves.sizes))
-    best_eq = -1e9
-    choice = Decision(0, leaves.full, 0)  # a pass keeps the rack
-    if found is not None and found.equity is not None:
-        used = 0
-        placed = 0
-        for t in found.tiles:
-            if t:
-                used += int(leaves.radix[0 if t & 64 else t])
-                placed += 1
-        choice, best_eq = Decision(found.score, leaves.full - used, placed, found), found.equity
-    if bag_count >= max(rules.exchange_limit, 1) and leaves.full:
-        kept = np.flatnonzero(leaves.sizes[leaves.full] - leaves.sizes[:leaves.full] <= bag_count)
-        if len(kept):
-            equity = leaves.values[kept] * settings.leave_weight - settings.exchange_penalty
-            j = int(np.argmax(equity))
-            if equity[j] > best_eq:
-                choice = Decision(0, int(kept[j]), 0)
-    return choice, base.values, base.ranks
+    found, kept = static_decision(gen, board, rack, leaves, per_code, settings, rules, bag_count)
+    if kept >= 0:
+        return Decision(0, kept, 0), base.values, base.ranks
+    if found is None:
+        return Decision(0, leaves.full, 0), base.values, base.ranks  # a pass keeps the rack
+    used = 0
+    placed = 0
+    for t in found.tiles:
+        if t:
+            used += int(leaves.radix[0 if t & 64 else t])
+            placed += 1
+    return Decision(found.score, leaves.full - used, placed, found), base.values, base.ranks
 
 
 def rack_leaves(model: LeaveModel, rack: np.ndarray) -> RackLeaves:
@@ -134,7 +128,7 @@ def rack_leaves(model: LeaveModel, rack: np.ndarray) -> RackLeaves:
     if full is None:
         return model.rack_leaves(rack)
     index = full.index
-    radix, counts, ranks = sub_leaves(rack.astype(np.int64), index.offsets, index.caps, index.max_size)
+    radix, counts, ranks = table_sub_leaves(rack, index)
     inside = ranks >= 0
     values = np.empty(len(counts), np.float64)
     values[inside] = full.values[ranks[inside]]

@@ -40,6 +40,7 @@ import numpy as np
 from qiza.alphabet import TileSet
 from qiza.errors import FileFormatError
 from qiza.paths import read_regular
+from qiza.players.leave_index import LeaveIndex
 from qiza.players.leave_table import FullTable, build
 
 MAX_LEAVE_FILE_BYTES = 64 * 2**20
@@ -95,6 +96,24 @@ def features(counts: Sequence[int] | np.ndarray, names: str = LETTERS,
         for u in present[i + 1:]:
             out.append(names[t] + names[u])
     return out
+
+
+def table_sub_leaves(rack: np.ndarray, index: LeaveIndex) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`enumerate_leaves` of a rack with each sub-leave's rank in a full table's ``index``
+    (-1 for a leave it does not hold): the compiled enumeration
+    (:func:`qiza.players.leaves_nb.sub_leaves`), or the same with numpy while the compiled code
+    is not ready (:func:`qiza.coldstart.use_compiled`)."""
+    from qiza.coldstart import use_compiled
+    from qiza.players.leaves_nb import sub_leaves
+
+    if use_compiled():
+        radix, counts, ranks = sub_leaves(rack.astype(np.int64), index.offsets, index.caps, index.max_size)
+        return radix, counts, ranks
+    radix, counts = enumerate_leaves(rack)
+    ranks = np.full(len(counts), -1, np.int64)
+    held = index.valid(counts)
+    ranks[held] = index.ranks(counts[held])
+    return radix, counts, ranks
 
 
 class RackLeaves:
@@ -217,18 +236,8 @@ class LeaveModel:
             return got
         full = self.full
         if full is not None and full.index.caps.shape[0] == self.kinds:
-            # the full table for the leaves it holds (compiled enumeration), the model for the others
-            from qiza.coldstart import use_compiled
-            from qiza.players.leaves_nb import sub_leaves
-
-            index = full.index
-            if use_compiled():
-                radix, counts, ranks = sub_leaves(rack.astype(np.int64), index.offsets, index.caps, index.max_size)
-            else:  # the same with numpy while the compiled code is not ready
-                radix, counts = enumerate_leaves(rack)
-                ranks = np.full(len(counts), -1, np.int64)
-                held = index.valid(counts)
-                ranks[held] = index.ranks(counts[held])
+            # the full table for the leaves it holds, the model for the others
+            radix, counts, ranks = table_sub_leaves(rack, full.index)
             n = len(counts)
             inside = ranks >= 0
             values = np.empty(n, np.float64)

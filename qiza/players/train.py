@@ -78,12 +78,18 @@ def play_training_game(seed: int) -> list[Observation]:
     With probability ``explore`` (the run's setting) a turn with a full bag plays one of the ten
     best placements at random instead of the best, so rarer leaves get observations.
 
+    Of plays of the same equity (within :data:`qiza.ties.TIE`) the first by
+    :func:`qiza.ties.tie_order` is played (and the ten best are ranked in that order), as the
+    static player does: the same observations with the compiled move generator and with the
+    Python one of a fresh install (:mod:`qiza.players.static_ties`).
+
     The target of a leave is temporal-difference: the points of the same player's next turn
     plus the current model's value of the leave that turn keeps (when a full rack is drawn to
     it), so a leave's value counts the turns after the next as well.
     """
     from qiza.movegen import MoveGenerator
     from qiza.players.engine import StaticSettings, evaluate_position, exchange_equities, hot_squares
+    from qiza.players.static_ties import exchange_choice, ranked_placements
 
     gen = _STATE["gen"]
     model = _STATE["model"]
@@ -115,21 +121,18 @@ def play_training_game(seed: int) -> list[Observation]:
         unseen = float(racks[1 - p].dot(values)) if not bag else 0.0
         ev = evaluate_position(gen, model, settings, rules, board, rack, bag_before, unseen,
                                hot if on_board == 0 else None)
-        best_eq, best_i, keep_code = -1e9, -1, -1
-        if len(ev.moves):
-            best_i = int(np.argmax(ev.equity))
+        best_eq, best_i = -np.inf, -1
+        if len(ev.moves):  # of placements of the same equity, the first by tie_order (either generator)
+            best_i = ranked_placements(ev.moves, ev.equity, rules.tile_set)[0]
             best_eq = float(ev.equity[best_i])
             if explore and bag_before >= rack_size and rng.random() < explore:
                 # exploration: one of the ten best placements at random, so that leaves the
                 # model undervalues are kept (and observed) too
-                top = np.argsort(-ev.equity)[:10]
-                best_i = int(top[rng.randrange(len(top))])
+                top = ranked_placements(ev.moves, ev.equity, rules.tile_set, 10)
+                best_i = top[rng.randrange(len(top))]
                 best_eq = float(ev.equity[best_i])
         kept, ex_eq = exchange_equities(ev, settings, bag_before, rules.exchange_limit)
-        if len(kept):
-            j = int(np.argmax(ex_eq))
-            if ex_eq[j] > best_eq:
-                keep_code = int(kept[j])
+        keep_code = exchange_choice(ev.leaves, rack, kept, ex_eq, rules.tile_set, best_eq)
         if keep_code >= 0:  # exchange
             keep = ev.leaves.counts[keep_code]
             ex_tiles = rack - keep
