@@ -317,6 +317,17 @@ class Game:
         if not 0 <= seat < len(self.players):
             raise RuleError(f"there is no seat {seat} in a {len(self.players)}-player game")
 
+    def _tiles_of(self, text: object, what: str) -> list[Tile]:
+        """The tile codes of a text of tiles in the game's tile set (any case, ``?`` a blank):
+        :class:`TypeError` for what is not a text, :class:`~qiza.errors.MoveSyntaxError` for
+        a text that is not tiles (``what`` names the text in the first)."""
+        if not isinstance(text, str):
+            raise TypeError(f"{what} is a text like 'AEINRST', not {text!r}")
+        try:
+            return self.rules.tile_set.codes(text.upper())
+        except ValueError as exc:
+            raise MoveSyntaxError(str(exc)) from None
+
     def parse(self, text: str) -> Move:
         """Read a move in the game's notation against the current board (see
         :func:`~qiza.move.parse_move`): :class:`~qiza.errors.MoveSyntaxError` for text that is no
@@ -537,10 +548,7 @@ class Game:
     def _exchange(self, move: Exchange) -> Record:
         seat = self.to_move
         tile_set = self.rules.tile_set
-        try:
-            tiles = tile_set.codes(move.tiles.upper())
-        except ValueError as exc:
-            raise MoveSyntaxError(str(exc)) from None
+        tiles = self._tiles_of(move.tiles, "the tiles to exchange")
         if not tiles:
             raise MoveSyntaxError("say which tiles to exchange")
         if len(self.bag) < self.rules.exchange_limit:
@@ -731,13 +739,7 @@ class Game:
     def arrange_rack(self, seat: int, order: str) -> None:
         """Reorder a rack (the same tiles in another order, e.g. after a shuffle)."""
         self._check_seat(seat)
-        if not isinstance(order, str):
-            raise TypeError(f"a rack's order is a text like 'AEINRST', not {order!r}")
-        tile_set = self.rules.tile_set
-        try:
-            tiles = tile_set.codes(order.upper())
-        except ValueError as exc:
-            raise MoveSyntaxError(str(exc)) from None
+        tiles = self._tiles_of(order, "a rack's order")
         if Counter(tiles) != Counter(self.racks[seat]):
             raise IllegalMoveError(f"{order!r} is not a reordering of the rack {self.rack_text(seat)}")
         self.racks[seat] = tiles
@@ -857,13 +859,8 @@ class Game:
         self._check_seat(seat)
         if self.over:
             raise GameOverError("the game is over")
-        if not isinstance(rack, str):
-            raise TypeError(f"a rack is a text like 'AEINRST', not {rack!r}")
+        wanted = self._tiles_of(rack, "a rack")
         tile_set = self.rules.tile_set
-        try:
-            wanted = tile_set.codes(rack.upper())
-        except ValueError as exc:
-            raise MoveSyntaxError(str(exc)) from None
         if len(wanted) > self.rules.rack_size:
             raise RuleError(f"rack {rack.upper()}: {len(wanted)} tiles; a rack holds at most {self.rules.rack_size}")
         if wanted:
