@@ -281,7 +281,7 @@ def from_game(game: Game, *, title: str | None = None, seat: int | None = None) 
     elif game.end_reason in FORFEITS and game.ended_by() is not None:
         # GCG has no event for a game lost by resigning, on time or by leaving: say so in a note
         loser = players[game.ended_by() or 0].name  # cleaned (a line break would end the note), never empty
-        how = FORFEIT_WORDS[game.end_reason]  # type: ignore[index]
+        how = FORFEIT_WORDS[game.end_reason]
         (record.events[-1].notes if record.events else record.notes).append(f"{loser} {how}")
     return record
 

@@ -107,8 +107,9 @@ def table_sub_leaves(rack: np.ndarray, index: LeaveIndex) -> tuple[np.ndarray, n
     from qiza.players.leaves_nb import sub_leaves
 
     if use_compiled():
-        radix, counts, ranks = sub_leaves(rack.astype(np.int64), index.offsets, index.caps, index.max_size)
-        return radix, counts, ranks
+        found: tuple[np.ndarray, np.ndarray, np.ndarray] = sub_leaves(rack.astype(np.int64), index.offsets,
+                                                                      index.caps, index.max_size)
+        return found
     radix, counts = enumerate_leaves(rack)
     ranks = np.full(len(counts), -1, np.int64)
     held = index.valid(counts)
