@@ -570,35 +570,45 @@ def cross_mask(g, b, r, c, up, down, top, bot):  # type: ignore[no-untyped-def] 
 
 
 @nb.njit(cache=CACHE, inline="always")
+def cross_run(b, size, r, c, cross, xsum, val):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """Square ``(r, c)`` of ``b`` for the cross-checks of row ``r``: ``(-1, -1)`` for a square that
+    needs no mask, its ``cross`` and ``xsum`` set (a tile: 0 and -1; no tile above or below:
+    every letter and -1); otherwise the rows of the first and last tiles of the run across it
+    (``r`` on a side without one), with ``xsum`` set to their face value (blanks count 0). What
+    :func:`cross_row` and the endgame's cached cross-checks share."""
+    if b[r, c] != 0:
+        cross[r, c] = 0
+        xsum[r, c] = -1
+        return -1, -1
+    if not (r > 0 and b[r - 1, c] != 0) and not (r + 1 < size and b[r + 1, c] != 0):
+        cross[r, c] = ALL_LETTERS
+        xsum[r, c] = -1
+        return -1, -1
+    s = 0
+    top = r
+    while top > 0 and b[top - 1, c] != 0:
+        top -= 1
+        t = b[top, c]
+        if not t & 64:
+            s += val[t]
+    bot = r
+    while bot + 1 < size and b[bot + 1, c] != 0:
+        bot += 1
+        t = b[bot, c]
+        if not t & 64:
+            s += val[t]
+    xsum[r, c] = s
+    return top, bot
+
+
+@nb.njit(cache=CACHE, inline="always")
 def cross_row(g, b, size, r, cross, xsum, val):  # type: ignore[no-untyped-def]  # pragma: no cover
     """The cross-check masks and sums of row ``r`` (see :func:`_cross`): the endgame search
     computes only the rows it generates in."""
     for c in range(size):
-        if b[r, c] != 0:
-            cross[r, c] = 0
-            xsum[r, c] = -1
-            continue
-        up = r > 0 and b[r - 1, c] != 0
-        down = r + 1 < size and b[r + 1, c] != 0
-        if not up and not down:
-            cross[r, c] = ALL_LETTERS
-            xsum[r, c] = -1
-            continue
-        s = 0
-        top = r
-        while top > 0 and b[top - 1, c] != 0:
-            top -= 1
-            t = b[top, c]
-            if not t & 64:
-                s += val[t]
-        bot = r
-        while bot + 1 < size and b[bot + 1, c] != 0:
-            bot += 1
-            t = b[bot, c]
-            if not t & 64:
-                s += val[t]
-        xsum[r, c] = s
-        cross[r, c] = cross_mask(g, b, r, c, up, down, top, bot)
+        top, bot = cross_run(b, size, r, c, cross, xsum, val)
+        if top >= 0:
+            cross[r, c] = cross_mask(g, b, r, c, top < r, bot > r, top, bot)
 
 
 @nb.njit(cache=CACHE)

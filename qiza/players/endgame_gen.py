@@ -28,7 +28,6 @@ import numpy as np
 
 from qiza.jitcache import CACHE
 from qiza.movegen_search import (
-    ALL_LETTERS,
     P_DIR,
     P_KINDS,
     P_SIZE,
@@ -36,6 +35,7 @@ from qiza.movegen_search import (
     W_VAL,
     _popc,
     cross_mask,
+    cross_run,
     load_row,
     search_anchor,
 )
@@ -86,40 +86,20 @@ def _cross_row_cached(g, b, size, r, cross, xsum, val, xc, zt, d):  # type: igno
     rows per square and direction, each (key of the tiles across the row through the square, mask),
     the key the XOR of ``zt[square, letter]`` over those tiles (the same tiles give the same mask)."""
     for c in range(size):
-        if b[r, c] != 0:
-            cross[r, c] = 0
-            xsum[r, c] = -1
+        top, bot = cross_run(b, size, r, c, cross, xsum, val)
+        if top < 0:
             continue
-        up = r > 0 and b[r - 1, c] != 0
-        down = r + 1 < size and b[r + 1, c] != 0
-        if not up and not down:
-            cross[r, c] = ALL_LETTERS
-            xsum[r, c] = -1
-            continue
-        s = 0
         h = np.int64(0)
-        top = r
-        while top > 0 and b[top - 1, c] != 0:
-            top -= 1
-            t = b[top, c]
-            h ^= zt[top * size + c, t & 63]
-            if not t & 64:
-                s += val[t]
-        bot = r
-        while bot + 1 < size and b[bot + 1, c] != 0:
-            bot += 1
-            t = b[bot, c]
-            h ^= zt[bot * size + c, t & 63]
-            if not t & 64:
-                s += val[t]
-        xsum[r, c] = s
+        for rr in range(top, bot + 1):
+            if rr != r:
+                h ^= zt[rr * size + c, b[rr, c] & 63]
         if h == 0:
             h = np.int64(1)
         slot = ((d * size + r) * size + c) * XC_WAYS + (h & (XC_WAYS - 1))
         if xc[slot, 0] == h:
             cross[r, c] = xc[slot, 1]
         else:
-            mask = cross_mask(g, b, r, c, up, down, top, bot)
+            mask = cross_mask(g, b, r, c, top < r, bot > r, top, bot)
             xc[slot, 0] = h
             xc[slot, 1] = mask
             cross[r, c] = mask
