@@ -152,7 +152,7 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
     the cookies ``Secure`` on every answer (the server is reached only over TLS; otherwise they
     are when the request came over TLS or with ``X-Forwarded-Proto: https``); ``live_connections``:
     live connections (WebSockets) one address may hold open at once."""
-    store = Store(database_url or default_database_url())
+    store = Store(database_url or default_database_url(), now=now)
     service = GameService(store, computer_workers=computer_workers, computer_delay=computer_delay,
                           computer_processes=computer_processes, seeds=seeds, lexicons=Catalogue(lexicons), now=now,
                           remind_after=remind_after)

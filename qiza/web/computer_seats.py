@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 from typing import Any
 
 from qiza.errors import (
@@ -62,7 +61,7 @@ class ComputerSeatsMixin(GameCore):
         """Schedule the games that have waited for a computer longer than ``computer_stall``
         seconds: left by a server process that died after storing the move before (on the same
         database), or by a computer whose work failed. Returns how many."""
-        ids = self.store.waiting_for_computer(since=time.time() - self.computer_stall)
+        ids = self.store.waiting_for_computer(since=self.now() - self.computer_stall)
         for game_id in ids:
             self.schedule_computers(game_id)
         return len(ids)

@@ -279,8 +279,12 @@ def _committed(connection: Any) -> Iterator[Any]:
 class Store:
     """Reads and compare-and-swap writes of game rows."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, *, now: Callable[[], float] = time.time) -> None:
         self.url = normalise_url(url)
+        #: the time source of the times this store writes (``games.updated_at``...): the app's
+        #: clock (:func:`qiza.web.app.create_app` passes its ``now``), which the pages and the
+        #: sweeps compare them with
+        self.now = now
         self.engine = make_engine(self.url)
         migrate(self.engine)
 
@@ -321,7 +325,7 @@ class Store:
     def insert(self, row: GameRow, also: Sequence[Callable[[Any], None]] = ()) -> None:
         """Store a new game (version ``row.version``); ``also``: more writes of the same
         transaction, each called with the connection."""
-        now = time.time()
+        now = self.now()
         with self._begin() as connection:
             connection.execute(insert(games).values(
                 id=row.id, version=row.version, save=json.dumps(row.save), seats=json.dumps(row.seats),
@@ -364,7 +368,7 @@ class Store:
                 update(games).where(games.c.id == row.id, games.c.version == expected_version).values(
                     version=expected_version + 1, save=json.dumps(row.save), seats=json.dumps(row.seats),
                     settings=json.dumps(row.settings), status=row.status, computer_to_move=row.computer_to_move,
-                    moved_version=moved_version, deadline=row.deadline, updated_at=time.time()))
+                    moved_version=moved_version, deadline=row.deadline, updated_at=self.now()))
             if result.rowcount != 1:
                 connection.rollback()
                 return False
@@ -395,7 +399,7 @@ class Store:
             from sqlalchemy.dialects.postgresql import insert as upsert
         else:
             from sqlalchemy.dialects.sqlite import insert as upsert  # type: ignore[assignment]
-        now = time.time()
+        now = self.now()
         statement = upsert(rack_orders).values(game_id=game_id, seat=seat, rack_order=order, updated_at=now)
         statement = statement.on_conflict_do_update(index_elements=[rack_orders.c.game_id, rack_orders.c.seat],
                                                     set_={"rack_order": order, "updated_at": now})
