@@ -488,6 +488,73 @@ def test_names_in_sentences_are_laid_out_apart_from_the_words_and_numbers_beside
     assert errors == []
 
 
+def new_game(server: Server, body: dict[str, Any]) -> dict[str, Any]:
+    """A game made on ``server`` (POST /api/games with ``body``)."""
+    made = urllib.request.Request(server.url + "/api/games", method="POST", data=json.dumps(body).encode(),
+                                  headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(made, timeout=30) as answer:
+        return dict(json.loads(answer.read()))
+
+
+#: makes this page's clock ``SHIFT`` ms off (Date.now() and new Date()), as a device set wrong
+SHIFTED_CLOCK = """(() => {
+  const Real = Date;
+  class Shifted extends Real {
+    constructor(...args) { if (args.length === 0) super(Real.now() + SHIFT); else super(...args); }
+    static now() { return Real.now() + SHIFT; }
+  }
+  globalThis.Date = Shifted;
+})();"""
+
+
+def open_seat(browser: Any, server: Server, created: dict[str, Any], seat: int, errors: list[str],
+              shift: float = 0.0) -> Any:
+    """A page of ``seat`` of a game ``new_game`` made, on a device whose clock is ``shift`` seconds off."""
+    context = browser.new_context(viewport={"width": 1100, "height": 1000})
+    if shift:
+        context.add_init_script(SHIFTED_CLOCK.replace("SHIFT", str(int(shift * 1000))))
+    page = context.new_page()
+    watch(page, errors, f"seat {seat}")
+    page.set_default_timeout(20000)
+    page.goto(f"{server.url}{created['url']}#seat={seat}&token={created['tokens'][str(seat)]}")
+    page.wait_for_selector(".rack-tile")
+    return page
+
+
+def test_remind_and_claim_come_on_the_server_s_time_on_a_device_whose_clock_is_wrong(tmp_path: Path,
+                                                                                      browser: Any) -> None:
+    """The page compared the server's times (``remind_at``, ``claim_at``) with its device's clock:
+    a device an hour ahead showed Remind, then Claim, at once (the server refused them), one an
+    hour behind showed them an hour late. Every game state now says the server's time
+    (``server_time``) and the page reads the deadlines on it."""
+    errors: list[str] = []
+    clock = FakeTime()
+    with Server(f"sqlite:///{tmp_path / 'club.sqlite3'}", clock, remind_after=60, claim_after=3) as server:
+        clock.t = time.time() - 50  # Ann's turn began 50 s ago: she may be reminded 10 s from now
+        made = new_game(server, {"seats": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cy"}], "claim_all": True,
+                                 "options": {"first_player": "fixed"}})
+        clock.t = time.time()
+        bob = open_seat(browser, server, made, 1, errors, shift=3600)  # an hour ahead
+        cy = open_seat(browser, server, made, 2, errors, shift=-3600)  # an hour behind
+        for page in (bob, cy):
+            sync_api.expect(page.locator("#turn")).to_have_text("Ann's turn.")
+            assert page.locator("#remind").is_hidden()
+        for page in (bob, cy):
+            sync_api.expect(page.locator("#remind")).to_be_visible(timeout=20_000)
+        clock.t = time.time()
+        bob.click("#remind")
+        sync_api.expect(bob.locator("#club-status")).to_contain_text("Ann was reminded")
+        assert bob.locator("#claim").is_hidden()  # 3 s from now, not at once
+        sync_api.expect(cy.locator("#club-status")).to_contain_text("Ann was reminded")
+        for page in (bob, cy):
+            sync_api.expect(page.locator("#claim")).to_be_visible(timeout=10_000)
+        clock.t = time.time()
+        cy.click("#claim")
+        sync_api.expect(bob.locator("#turn")).not_to_have_text("Ann's turn.")  # she lost; the others play on
+        assert server.get(f"/api/games/{made['id']}")["players"][0]["out"]
+    assert errors == []
+
+
 def test_abort_remind_and_claim_show_only_when_they_can_work(tmp_path: Path, browser: Any) -> None:
     """In a game of guests (no accounts) Remind showed as soon as the other player was to move,
     and the server refused it ("last moved 0 seconds ago; a reminder can be sent after 86400
@@ -498,23 +565,16 @@ def test_abort_remind_and_claim_show_only_when_they_can_work(tmp_path: Path, bro
     clock = FakeTime()
     with Server(f"sqlite:///{tmp_path / 'club.sqlite3'}", clock, remind_after=60, claim_after=3) as server:
         def game(body: dict[str, Any]) -> dict[str, Any]:
-            made = urllib.request.Request(server.url + "/api/games", method="POST", data=json.dumps(body).encode(),
-                                          headers={"Content-Type": "application/json"})
-            with urllib.request.urlopen(made, timeout=30) as answer:
-                return dict(json.loads(answer.read()))
+            return new_game(server, body)
 
         def seat_page(created: dict[str, Any], seat: int) -> Any:
-            page = browser.new_context(viewport={"width": 1100, "height": 1000}).new_page()
-            watch(page, errors, f"seat {seat}")
-            page.set_default_timeout(20000)
-            page.goto(f"{server.url}{created['url']}#seat={seat}&token={created['tokens'][str(seat)]}")
-            page.wait_for_selector(".rack-tile")
-            return page
+            return open_seat(browser, server, created, seat, errors)
 
-        # the server's time is the page's less 50 s: Ann may be reminded 10 s after her turn begins
+        # Ann's turn began 50 s ago by the server's clock: she may be reminded 10 s from now
         clock.t = time.time() - 50
         guests = game({"seats": [{"name": "Ann"}, {"name": "Bob"}], "claim_all": True,
                        "options": {"first_player": "fixed"}})
+        clock.t = time.time()
         ann, bob = seat_page(guests, 0), seat_page(guests, 1)
         sync_api.expect(bob.locator("#turn")).to_have_text("Ann's turn.")
         for page in (ann, bob):

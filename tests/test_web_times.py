@@ -56,3 +56,19 @@ def test_the_sweep_takes_up_a_game_that_waited_for_a_computer_by_the_app_s_clock
     assert club.service.sweep_computers() == 0 and taken == []
     club.time.advance(2)
     assert club.service.sweep_computers() == 1 and taken == [created.id]
+
+
+def test_every_game_state_says_the_server_s_time(club: Club) -> None:
+    """A page reads ``remind_at``, ``claim_at`` and the clocks on the server's clock, learnt from
+    ``server_time``, the app's time the state was made at (a game without a clock too)."""
+    from test_web_club import view
+
+    created = club.main.post("/api/games", json={"seats": [{"name": "Ann"}, {"name": "Bob"}], "claim_all": True})
+    assert created.status_code == 201, created.text
+    game = created.json()
+    seat = {"seat": 0, "token": game["tokens"]["0"]}
+    state = view(club.main, game["id"], seat)
+    assert state["server_time"] == club.time() and state["clock"] is None
+    club.time.advance(90)
+    assert view(club.main, game["id"], seat)["server_time"] == club.time()
+    assert club.main.get(f"/api/games/{game['id']}").json()["server_time"] == club.time()  # a spectator's too

@@ -1,13 +1,11 @@
 /* The game page's club parts: the seat an account holds, the clocks (the server's; the page
    only counts down between updates), chat, and abort / remind / claim / rematch. Text written
    by people is put in the page as text, never as HTML. */
-import {render, setText, store} from "./state.js";
+import {deviceDate, render, serverNow, setText, store} from "./state.js";
 import {isGuest, named} from "./words.js";
 
 const $ = id => document.getElementById(id);
 let hooks = null;         // {gameId, say, receive, refresh}
-let shownState = null;    // the game state the clocks were last read from
-let receivedAt = 0;       // Date.now() when that state arrived
 let warned = -1;          // the seat warned last of its low time
 let chatChannel = "players";
 const CHANNELS = ["players", "spectators"];
@@ -30,10 +28,12 @@ export async function claimAccountSeat(gameId) {
   } catch (error) { /* not a player of this game: watch it */ }
 }
 
+/** The ms left on each seat's clock now: the running one less the time since the server read
+    them (its server_time), on the server's clock (serverNow), whatever this device's says. */
 function remaining(game) {
-  if (game !== shownState) { shownState = game; receivedAt = Date.now(); }
   const clock = game.clock;
-  return clock.remaining.map((ms, seat) => clock.running === seat ? ms - (Date.now() - receivedAt) : ms);
+  const since = Math.max(0, serverNow() - clock.server_time * 1000);
+  return clock.remaining.map((ms, seat) => clock.running === seat ? ms - since : ms);
 }
 
 function renderClocks() {
@@ -95,13 +95,13 @@ function renderActions() {
   }
   // Remind and Claim show when they can work: a person who took the seat to move, idle for the
   // server's wait (remind_at), not reminded yet; then claimed from the reminder's claim_at (times of
-  // the server, read on this device's clock: one that is wrong shows them early or late, and the
-  // server says why it refuses)
+  // the server, compared with the server's time now: serverNow, so that a device whose clock is
+  // wrong shows them neither early nor late)
   const reminder = game.reminder;  // the one sent since the player to move last moved, if any
   const waitingFor = game.players[game.to_move];
   const idle = !game.over && !game.aborted && game.remind_at !== null && inGame && game.to_move !== me.seat
     && waitingFor.kind === "person" && waitingFor.joined && !waitingFor.out;
-  const now = Date.now() / 1000;
+  const now = serverNow() / 1000;
   const remindIn = idle && !reminder ? Math.max(0, game.remind_at - now) : null;
   const claimIn = idle && reminder ? Math.max(0, reminder.claim_at - now) : null;
   $("remind").hidden = remindIn === null || remindIn > 0;
@@ -110,7 +110,7 @@ function renderActions() {
   const due = remindIn || claimIn;
   if (due) dueTimer = setTimeout(render, Math.min(due * 1000 + 50, 2 ** 31 - 1));
   if (reminder && !game.over) {
-    const when = new Date(reminder.claim_at * 1000).toLocaleString();
+    const when = deviceDate(reminder.claim_at).toLocaleString();  // as this device's clock will read then
     status.push(me && me.seat === reminder.seat ? `You were reminded to play: the game can be claimed from ${when}.`
       : `${named(game.players[reminder.seat].name)} was reminded; the game can be claimed from ${when}.`);
   }
