@@ -240,16 +240,27 @@ class Seeks:
         return {"open": [out(r) for r in rows], "mine": [out(r) for r in mine], "playing": self.playing(viewer)}
 
     def _mark_joiner_seen(self, user_id: str, seek_ids: list[str], now: float) -> None:
-        """Record that a player who joined these open seeks has the lobby open."""
-        with self.store.transaction() as connection:
-            for seek_id in seek_ids:
-                query = select(seeks).where(seeks.c.id == seek_id, seeks.c.status == "open")
-                found = connection.execute(query.with_for_update() if self.store.is_postgres else query).first()
-                settings = json.loads(found.settings) if found is not None else {}
-                if found is not None and user_id in settings.get("joined", []):
+        """Record that a player who joined these open seeks has the lobby open: each seek in a
+        transaction of its own that locks nothing before its one write, a compare-and-swap on the
+        settings it read (changed meanwhile: read again, a few times at most; the mark is renewed
+        at the next listing anyway, :data:`SEEN_EVERY`, long before :data:`AWAY`). A transaction
+        that holds no lock while it waits for one is in no deadlock. Before, one transaction
+        locked the seeks one by one in the listing's order (newest first): two listings, or a
+        listing and an accept (which holds its seek and then writes the players' other seeks),
+        could each hold a seek the other waited for, a deadlock on PostgreSQL."""
+        for seek_id in sorted(seek_ids):
+            for _ in range(3):
+                with self.store.transaction() as connection:
+                    found = connection.execute(select(seeks.c.settings).where(
+                        seeks.c.id == seek_id, seeks.c.status == "open")).first()
+                    settings = json.loads(found.settings) if found is not None else {}
+                    if found is None or user_id not in settings.get("joined", []):
+                        break
                     settings.setdefault("joined_seen", {})[user_id] = now
-                    connection.execute(update(seeks).where(seeks.c.id == seek_id)
-                                       .values(settings=json.dumps(settings)))
+                    if connection.execute(update(seeks).where(
+                            seeks.c.id == seek_id, seeks.c.status == "open", seeks.c.settings == found.settings)
+                            .values(settings=json.dumps(settings))).rowcount == 1:
+                        break
 
     def accept(self, user: User, seek_id: str) -> dict[str, Any]:
         """Take a seek. A two-player seek starts the game at once; a seek for 3 or 4 players
