@@ -101,3 +101,72 @@ def test_two_listings_at_once_both_mark_their_players_seen(club: Club) -> None:
     for seek_id in ids:
         seen = _joined_seen(club, seek_id)
         assert seen[user_ids["Cat"]] == seen[user_ids["Dan"]] == club.time()
+
+
+@pytest.fixture()
+def two_servers(tmp_path: Path) -> Iterator[tuple[Club, Club]]:
+    """Two app instances on one SQLite file (as two server processes), each with its own fake clock
+    (at the same time) and limits: one new game at once, one analysis or archive."""
+    made = [Club(tmp_path, new_games=1, heavy_work=1) for _ in range(2)]
+    yield made[0], made[1]
+    for club in made:
+        club.close()
+
+
+def _refused(answer: Any, code: str, wait: int) -> None:
+    assert answer.status_code == 429, answer.text
+    assert answer.json()["error"]["code"] == code and answer.headers["Retry-After"] == str(wait)
+
+
+def test_new_games_of_an_address_are_counted_by_every_server_on_the_database(two_servers: tuple[Club, Club]) -> None:
+    """The limit of new games per address was kept in each process's memory: N servers on one
+    database let an address make N times the games. It is counted in the database now; a game
+    refused is not counted."""
+    one, two = two_servers
+    seats = {"seats": [{"name": "Ann"}, {"kind": "computer", "level": "greedy"}], "creator_seat": 0}
+    refused = one.main.post("/api/games", json={**seats, "creator_seat": 1})
+    assert refused.status_code == 422 and refused.json()["error"]["code"] == "bad_seats"  # given back
+    assert one.main.post("/api/games", json=seats).status_code == 201
+    _refused(two.main.post("/api/games", json=seats), "too_many_games", 20)
+    _refused(one.main.post("/api/games", json=seats), "too_many_games", 20)
+    two.time.advance(20)
+    assert two.main.post("/api/games", json=seats).status_code == 201
+
+
+def test_analyses_and_archives_of_an_address_are_counted_by_every_server(two_servers: tuple[Club, Club]) -> None:
+    """Analyses and game archives (a computer worker's time, hundreds of records) were limited per
+    process; every server on the database counts them together now."""
+    from qiza.web.service import PERSON, SeatSpec
+
+    one, two = two_servers
+    ann = sign_up(one, "Ann")
+    user_id = ann.get("/api/account").json()["user"]["id"]
+    made = one.service.create(seats=[SeatSpec(PERSON, "Ann", user_id=user_id), SeatSpec(PERSON, "Bob")], claim=[])
+    one.service.change(made.id, lambda _row, game: game.resign(1), moved=True)
+    assert ann.get("/api/players/Ann/games.zip").status_code == 200  # made by the first server
+    _refused(two.main.get("/api/players/Ann/games.zip"), "too_much_work", 30)  # not kept by the second
+    _refused(two.main.get(f"/api/games/{made.id}/analysis"), "too_much_work", 30)
+
+
+def test_puzzles_made_for_an_address_are_counted_by_every_server(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from qiza.web import puzzles as web_puzzles
+    from qiza.web.errors import ApiError
+
+    monkeypatch.setattr(web_puzzles, "MADE_AT_ONCE", 1)
+    made: list[int] = []
+
+    def make(_lexicon: Any, number: int) -> Any:  # counted, then not made (no engine needed here)
+        made.append(number)
+        raise ApiError(503, "puzzles_busy", "not made in this test", retry_after=1)
+
+    monkeypatch.setattr(web_puzzles, "make", make)
+    monkeypatch.setattr("qiza.web.service.GameService.lexicon", lambda _self, _name: None)
+    one, two = Club(tmp_path), Club(tmp_path)
+    try:
+        assert one.main.get("/api/puzzles/1").status_code == 503 and made == [1]
+        _refused(two.main.get("/api/puzzles/2"), "too_many_puzzles", 2)
+        assert made == [1]
+    finally:
+        one.close()
+        two.close()

@@ -68,7 +68,6 @@ from qiza.web.throttle import (
     HEAVY_WORK_PER_SECOND,
     LIVE_PER_ADDRESS,
     NEW_GAMES,
-    FailureThrottle,
     StoredThrottle,
 )
 
@@ -158,7 +157,7 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
                           remind_after=remind_after)
     hub = Hub(service, live_connections)
     throttle = StoredThrottle(store, "guesses", clock=now)  # every process on the database counts together
-    work = FailureThrottle(heavy_work, HEAVY_WORK_PER_SECOND)
+    work = StoredThrottle(store, "heavy work", heavy_work, HEAVY_WORK_PER_SECOND, clock=now)  # likewise
     accounts = Accounts(store, password_hasher, now=now)
     board = Ratings(store, now=now)
     service.on_end.append(board.on_end)

@@ -39,6 +39,7 @@ from qiza.web.throttle import (
     NEW_GAMES,
     NEW_GAMES_PER_SECOND,
     FailureThrottle,
+    StoredThrottle,
     address,
     heavy_work,
 )
@@ -50,10 +51,11 @@ T = TypeVar("T")
 def router(service: GameService, accounts: Accounts, throttle: FailureThrottle,
            new_games: int = NEW_GAMES, work: FailureThrottle | None = None) -> APIRouter:
     """``/api/meta`` and ``/api/games...``; ``work`` limits the analyses one address may have made."""
-    work = work or FailureThrottle(HEAVY_WORK, HEAVY_WORK_PER_SECOND)
     api = APIRouter()
     store = service.store
-    creations = FailureThrottle(new_games, NEW_GAMES_PER_SECOND)
+    # counted in the database: every server process on it counts an address's games together
+    work = work or StoredThrottle(store, "heavy work", HEAVY_WORK, HEAVY_WORK_PER_SECOND, clock=service.now)
+    creations = StoredThrottle(store, "new games", new_games, NEW_GAMES_PER_SECOND, clock=service.now)
 
     def guarded(client: Request | WebSocket, game_id: str, check: Callable[..., T], *args: Any) -> T:
         """``check(*args)``, a call that checks a seat token or an invite of ``game_id``,
@@ -92,7 +94,14 @@ def router(service: GameService, accounts: Accounts, throttle: FailureThrottle,
         account's name. One
         address may create a few games at once, then one every 20 seconds (429 ``too_many_games``)."""
         where = address(request)
-        creations.refuse_when_spent(where, "too_many_games", "new games")
+        creations.take(where, "too_many_games", "new games")  # counts every game made
+        try:
+            return _create(request, response, body)
+        except BaseException:
+            creations.give_back(where)  # none made (rules refused, the database away)
+            raise
+
+    def _create(request: Request, response: Response, body: CreateGameIn) -> CreatedOut:
         user = accounts.user_of(request)
         persons = [i for i, s in enumerate(body.seats) if s.kind == "person"]
         if body.claim_all:
@@ -113,7 +122,6 @@ def router(service: GameService, accounts: Accounts, throttle: FailureThrottle,
             time_control=TimeControl(**body.time_control.model_dump()) if body.time_control else None,
             session=accounts.session_key(request) if user is not None else None,
             holder=seat_holder(request, response) if claim else None)
-        creations.fail(where)  # counts every game made
         url = f"/game/{created.id}"
         return CreatedOut(id=created.id, tokens=created.tokens, url=url, invite=created.invite,
                           invite_url=f"{url}#invite={created.invite}")

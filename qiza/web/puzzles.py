@@ -40,7 +40,7 @@ from qiza.lexicon import Lexicon
 from qiza.web.bodies import Body, Cells
 from qiza.web.errors import ApiError, errors
 from qiza.web.service import GameService, placement_from_cells
-from qiza.web.throttle import FailureThrottle, address
+from qiza.web.throttle import FailureThrottle, StoredThrottle, address
 from qiza.web.views import rules_json
 
 if TYPE_CHECKING:
@@ -313,7 +313,9 @@ class Puzzles:
 
 def router(puzzles: Puzzles, made: FailureThrottle | None = None) -> APIRouter:
     """``/api/puzzles/...``; ``made`` limits the puzzles one address may have made."""
-    made = made or FailureThrottle(MADE_AT_ONCE, 1 / MADE_EVERY)
+    # counted in the database: every server process on it counts an address's puzzles together
+    made = made or StoredThrottle(puzzles.service.store, "puzzles", MADE_AT_ONCE, 1 / MADE_EVERY,
+                                  clock=puzzles.service.now)
     api = APIRouter()
 
     def before_work(request: Request) -> Callable[[], None]:

@@ -14,10 +14,12 @@ gave N times the guesses to a client spreading its requests. A check reads its b
 lookup by primary key); only a failure writes. This is so on SQLite too (one code path, and two
 processes may share a file). New accounts are counted there too (:meth:`StoredThrottle.take`,
 checked and counted in one transaction, given back when the account is not made): else N
-processes let one address make N times the accounts (each a rating to lend wins from). The
-other limits on what an address makes (games, analyses, puzzles) stay in each process's memory
-(:class:`FailureThrottle`): they keep one client from taking a process's workers and time, and
-they count successes, which must not write.
+processes let one address make N times the accounts (each a rating to lend wins from). So are
+the other limits on what an address makes (new games, analyses and game archives, puzzles): held
+per process, N processes let one address make N times as many, each a computer's or the CPU's
+time. Each one made writes its bucket's row once, small beside making it.
+:class:`FailureThrottle` (the same buckets in this process's memory) is left for tests and
+callers with no database.
 """
 
 from __future__ import annotations
