@@ -31,11 +31,15 @@ pytestmark = pytest.mark.skipif(not (os.path.exists(CHROMIUM) or shutil.which("c
 
 
 class FakeTime:
+    """The server's clock: frozen at ``t``, or the real time while ``flowing`` (a page learns the
+    server's time from every answer, so a frozen clock holds the page's back too)."""
+
     def __init__(self) -> None:
         self.t = time.time()
+        self.flowing = False
 
     def __call__(self) -> float:
-        return self.t
+        return time.time() if self.flowing else self.t
 
 
 class Server:
@@ -525,15 +529,15 @@ def test_remind_and_claim_come_on_the_server_s_time_on_a_device_whose_clock_is_w
                                                                                       browser: Any) -> None:
     """The page compared the server's times (``remind_at``, ``claim_at``) with its device's clock:
     a device an hour ahead showed Remind, then Claim, at once (the server refused them), one an
-    hour behind showed them an hour late. Every game state now says the server's time
-    (``server_time``) and the page reads the deadlines on it."""
+    hour behind showed them an hour late. Every answer now says the server's time
+    (``X-Server-Time``; a live update ``server_time``) and the page reads the deadlines on it."""
     errors: list[str] = []
     clock = FakeTime()
     with Server(f"sqlite:///{tmp_path / 'club.sqlite3'}", clock, remind_after=60, claim_after=3) as server:
         clock.t = time.time() - 50  # Ann's turn began 50 s ago: she may be reminded 10 s from now
         made = new_game(server, {"seats": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cy"}], "claim_all": True,
                                  "options": {"first_player": "fixed"}})
-        clock.t = time.time()
+        clock.flowing = True  # the server's clock runs from now on
         bob = open_seat(browser, server, made, 1, errors, shift=3600)  # an hour ahead
         cy = open_seat(browser, server, made, 2, errors, shift=-3600)  # an hour behind
         for page in (bob, cy):
@@ -541,14 +545,12 @@ def test_remind_and_claim_come_on_the_server_s_time_on_a_device_whose_clock_is_w
             assert page.locator("#remind").is_hidden()
         for page in (bob, cy):
             sync_api.expect(page.locator("#remind")).to_be_visible(timeout=20_000)
-        clock.t = time.time()
         bob.click("#remind")
         sync_api.expect(bob.locator("#club-status")).to_contain_text("Ann was reminded")
         assert bob.locator("#claim").is_hidden()  # 3 s from now, not at once
         sync_api.expect(cy.locator("#club-status")).to_contain_text("Ann was reminded")
         for page in (bob, cy):
             sync_api.expect(page.locator("#claim")).to_be_visible(timeout=10_000)
-        clock.t = time.time()
         cy.click("#claim")
         sync_api.expect(bob.locator("#turn")).not_to_have_text("Ann's turn.")  # she lost; the others play on
         assert server.get(f"/api/games/{made['id']}")["players"][0]["out"]
@@ -574,7 +576,7 @@ def test_abort_remind_and_claim_show_only_when_they_can_work(tmp_path: Path, bro
         clock.t = time.time() - 50
         guests = game({"seats": [{"name": "Ann"}, {"name": "Bob"}], "claim_all": True,
                        "options": {"first_player": "fixed"}})
-        clock.t = time.time()
+        clock.flowing = True  # the server's clock runs from now on
         ann, bob = seat_page(guests, 0), seat_page(guests, 1)
         sync_api.expect(bob.locator("#turn")).to_have_text("Ann's turn.")
         for page in (ann, bob):
@@ -582,7 +584,7 @@ def test_abort_remind_and_claim_show_only_when_they_can_work(tmp_path: Path, bro
             assert page.locator("#remind").is_hidden() and page.locator("#claim").is_hidden()
         sync_api.expect(bob.locator("#remind")).to_be_visible(timeout=20_000)  # when its time comes, no reload
         assert ann.locator("#remind").is_hidden()  # her own turn
-        clock.t = time.time()  # the server's time as the page's now: Ann may be reminded, then claimed in 3 s
+        # Ann may be reminded, then claimed in 3 s
         bob.click("#remind")
         sync_api.expect(bob.locator("#club-status")).to_contain_text("Ann was reminded")
         assert bob.locator("#remind").is_hidden() and bob.locator("#claim").is_hidden()  # sent; claimed later
@@ -590,12 +592,11 @@ def test_abort_remind_and_claim_show_only_when_they_can_work(tmp_path: Path, bro
         assert ann.locator("#remind").is_hidden() and ann.locator("#claim").is_hidden()
         sync_api.expect(bob.locator("#claim")).to_be_visible(timeout=10_000)
         assert bob.locator("#remind").is_hidden() and ann.locator("#claim").is_hidden()
-        clock.t = time.time()
         bob.click("#claim")
         sync_api.expect(bob.locator("#summary-text")).to_contain_text("wins")
 
         # the seat to move free: nobody to remind, and the server aborts at once (nobody to ask)
-        clock.t = time.time() - 1000  # idle long since
+        clock.t, clock.flowing = time.time() - 1000, False  # idle long since
         alone = game({"seats": [{"name": "Cy"}, {"name": "Di"}], "creator_seat": 1,
                       "options": {"first_player": "fixed"}})
         di = seat_page(alone, 1)

@@ -58,17 +58,18 @@ def test_the_sweep_takes_up_a_game_that_waited_for_a_computer_by_the_app_s_clock
     assert club.service.sweep_computers() == 1 and taken == [created.id]
 
 
-def test_every_game_state_says_the_server_s_time(club: Club) -> None:
+def test_every_answer_and_live_update_says_the_server_s_time(club: Club) -> None:
     """A page reads ``remind_at``, ``claim_at`` and the clocks on the server's clock, learnt from
-    ``server_time``, the app's time the state was made at (a game without a clock too)."""
-    from test_web_club import view
-
+    the ``X-Server-Time`` of every answer and the ``server_time`` of every live update (the app's
+    time; the game state itself stays the same for the same version)."""
     created = club.main.post("/api/games", json={"seats": [{"name": "Ann"}, {"name": "Bob"}], "claim_all": True})
-    assert created.status_code == 201, created.text
+    assert created.status_code == 201 and float(created.headers["X-Server-Time"]) == club.time()
     game = created.json()
-    seat = {"seat": 0, "token": game["tokens"]["0"]}
-    state = view(club.main, game["id"], seat)
-    assert state["server_time"] == club.time() and state["clock"] is None
     club.time.advance(90)
-    assert view(club.main, game["id"], seat)["server_time"] == club.time()
-    assert club.main.get(f"/api/games/{game['id']}").json()["server_time"] == club.time()  # a spectator's too
+    answer = club.main.get(f"/api/games/{game['id']}")
+    assert float(answer.headers["X-Server-Time"]) == club.time() and "server_time" not in answer.json()
+    assert float(club.main.get("/api/nothing-here").headers["X-Server-Time"]) == club.time()  # errors too
+    with club.main.websocket_connect(f"/ws/games/{game['id']}") as live:
+        live.send_json({"seat": 0, "token": game["tokens"]["0"]})
+        message = live.receive_json()
+        assert message["state"]["version"] == 1 and message["server_time"] == club.time()

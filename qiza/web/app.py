@@ -39,6 +39,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as SQLAlchemyTimeoutError
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from qiza.web.accounts import SIGN_UPS, Accounts, ensure_csrf_cookie
 from qiza.web.accounts import router as accounts_router
@@ -122,6 +123,29 @@ def api_routes(routes: Iterable[Any]) -> Iterator[APIRoute]:
             yield from api_routes(inner.routes)
 
 
+class ServerTime:
+    """ASGI middleware: every HTTP answer says the server's time, ``X-Server-Time`` (seconds since
+    1970 on the app's clock ``now``), on which a page reads the deadlines the server gives
+    (Remind, Claim, the clocks) whatever its device's clock says (``qiza.heardServerTime`` in
+    ``static/common.js``; a live update says it as ``server_time``)."""
+
+    def __init__(self, app: ASGIApp, now: Callable[[], float]) -> None:
+        self.app = app
+        self.now = now
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def stamped(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), (b"x-server-time", repr(self.now()).encode())]
+            await send(message)
+
+        await self.app(scope, receive, stamped)
+
+
 def create_app(database_url: str | None = None, *, computer_workers: int = 2,
                computer_delay: float = 0.0, warm_up: bool = False,
                computer_processes: int | None = None, seeds: Callable[[], int] | None = None,
@@ -200,6 +224,8 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
                   "Live updates: WebSocket /ws/games/{id}, whose first message from the client is "
                   "{\"seat\": N, \"token\": T} (spectators: {}).")
     app.add_middleware(RequestGuard)
+
+    app.add_middleware(ServerTime, now=now)
     app.state.service = service
     app.state.hub = hub
     app.state.store = store

@@ -202,7 +202,8 @@ class Hub:
             if state["version"] <= conn.last:
                 return
             try:
-                await conn.socket.send_json({"type": "state", "state": state})
+                # the server's time as it is sent, as every HTTP answer says it (X-Server-Time)
+                await conn.socket.send_json({"type": "state", "state": state, "server_time": self.service.now()})
                 conn.last = state["version"]
             except Exception:  # noqa: BLE001 - a closed socket: forget it
                 self.conns.get(state["id"], set()).discard(conn)

@@ -118,10 +118,7 @@ def game_state(row: GameRow, game: Game, seat: int | None, order: str | None = N
                now: float | None = None, remind_after: float | None = None) -> dict[str, Any]:
     """What the player in ``seat`` (``None``: a spectator) may see, as JSON data; ``order``:
     the order the player put their rack in (see :func:`ordered_rack`); ``remind_after``: the
-    seconds without a move before the player to move may be reminded (``remind_at``).
-    ``server_time``: ``now``, the server's time the state was made at (seconds), from which a
-    page learns how far its device's clock is from the server's and reads every time the state
-    gives (``remind_at``, ``claim_at``, the clocks) on the server's clock."""
+    seconds without a move before the player to move may be reminded (``remind_at``)."""
     view = game.view(seat)  # the one place that decides what a seat (or a spectator) may see
     history = [record_json(r) for r in view.history]
     rack = ordered_rack(game, seat, order) if seat is not None else ""
@@ -142,7 +139,7 @@ def game_state(row: GameRow, game: Game, seat: int | None, order: str | None = N
             "out": FORFEIT_WORDS[reason] if (reason := game.out_reason(index)) is not None else None,
         })
     return {
-        "id": row.id, "version": row.version, "server_time": now, "seat": seat, "players": players,
+        "id": row.id, "version": row.version, "seat": seat, "players": players,
         "to_move": game.to_move, "rules": rules_json(game.rules), "preset": row.settings.get("preset"),
         "word_help": bool(row.settings.get("word_help")), "creator_seat": row.settings.get("creator_seat"),
         "board": game.board.rows_text(), "rack": rack, "bag_count": len(game.bag), "unseen": view.unseen,

@@ -1,6 +1,13 @@
 /* Shared helpers: display modes, JSON requests (with the CSRF token), the account bar. */
 "use strict";
 const qiza = {
+  /** The server's clock less this device's (ms), as the newest answer said (X-Server-Time, or a
+      live update's server_time); the time on the way counts in it, a fraction of a second. */
+  serverOffset: 0,
+  /** Notes the server's time (seconds) an answer that just came said. */
+  heardServerTime(seconds) {
+    if (Number.isFinite(seconds) && seconds > 0) qiza.serverOffset = seconds * 1000 - Date.now();
+  },
   /** The CSRF token this browser holds (the qiza_csrf cookie), sent with every request that
       changes something. */
   csrf() {
@@ -15,6 +22,7 @@ const qiza = {
       options.body = JSON.stringify(body);
     }
     const response = await fetch(path, options);
+    qiza.heardServerTime(Number(response.headers.get("X-Server-Time")));
     let data = null;
     try { data = await response.json(); } catch (e) { data = null; }
     if (!response.ok) {

@@ -250,7 +250,7 @@ function connect() {
   live.onopen = () => live.send(JSON.stringify(store.me ? {seat: store.me.seat, token: store.me.token} : {}));
   socket.onmessage = event => {
     const message = JSON.parse(event.data);
-    if (message.type === "state") { retryDelay = 1; receive(message.state); }
+    if (message.type === "state") { retryDelay = 1; qiza.heardServerTime(message.server_time); receive(message.state); }
     else if (message.type === "error") {
       // nothing is drawn before the first state (render waits for a game): the refusal is
       // written alone, and the first state's render clears it

@@ -25,16 +25,15 @@ export const store = {
 };
 
 let renderer = () => {};
-let serverOffset = 0;  // the server's clock less this device's (ms), as the newest state received said
 
-/** The server's time now (ms since 1970), read on this device's clock corrected by the newest
-    state's server_time: the deadlines the server gives (Remind, Claim, the clocks) are compared
-    with it, so that a device whose clock is wrong shows them on time. */
-export function serverNow() { return Date.now() + serverOffset; }
+/** The server's time now (ms since 1970): this device's clock corrected by the server's time the
+    newest answer said (qiza.serverOffset): the deadlines the server gives (Remind, Claim, the
+    clocks) are compared with it, so that a device whose clock is wrong shows them on time. */
+export function serverNow() { return Date.now() + qiza.serverOffset; }
 
 /** A time of the server (seconds) as a Date on this device's clock (what its own clock will
     read then), for saying it to the player. */
-export function deviceDate(serverSeconds) { return new Date(serverSeconds * 1000 - serverOffset); }
+export function deviceDate(serverSeconds) { return new Date(serverSeconds * 1000 - qiza.serverOffset); }
 
 /** Sets the function that draws the whole page from the store. */
 export function setRenderer(fn) { renderer = fn; }
@@ -93,9 +92,6 @@ function sameTiles(a, b) {
     again either way (a request that ended changes the controls even when its answer is stale).
     Returns whether the state was kept. */
 export function receive(next) {
-  // every state says the server's time as it was made: the offset of this device's clock from it
-  // (the time on the way counts in it, a fraction of a second)
-  if (typeof next.server_time === "number") serverOffset = next.server_time * 1000 - Date.now();
   const old = store.game;
   const kept = !old || next.version >= old.version;
   if (kept) {
