@@ -170,3 +170,48 @@ def test_puzzles_made_for_an_address_are_counted_by_every_server(tmp_path: Path,
     finally:
         one.close()
         two.close()
+
+
+def test_a_move_made_by_another_server_on_the_sqlite_file_is_pushed_within_a_second_or_two(tmp_path: Path) -> None:
+    """Two servers on one SQLite file: a page live on the first saw a move made through the second
+    only at its next refresh (every 20 s while it waits); PostgreSQL's NOTIFY has no SQLite
+    counterpart. Each server now looks at ``PRAGMA data_version`` twice a second."""
+    import queue
+    import time
+
+    from fastapi.testclient import TestClient
+
+    from qiza.web.app import create_app
+
+    url = f"sqlite:///{tmp_path / 'two.sqlite3'}"
+    with TestClient(create_app(url, computer_processes=0, clock_sweep=0)) as one, \
+            TestClient(create_app(url, computer_processes=0, clock_sweep=0)) as two:
+        made = one.post("/api/games", json={"seats": [{"name": "Ann"}, {"name": "Bob"}], "claim_all": True,
+                                            "options": {"first_player": "fixed"}}).json()
+        with one.websocket_connect(f"/ws/games/{made['id']}") as live:
+            live.send_json({"seat": 1, "token": made["tokens"]["1"]})
+            assert live.receive_json()["state"]["version"] == 1
+            pushed: queue.Queue[dict[str, Any]] = queue.Queue()
+            reader = threading.Thread(target=lambda: pushed.put(live.receive_json()), daemon=True)
+            reader.start()
+            moved = time.monotonic()
+            answer = two.post(f"/api/games/{made['id']}/actions",
+                              json={"seat": 0, "token": made["tokens"]["0"], "version": 1, "kind": "pass"})
+            assert answer.status_code == 200, answer.text
+            try:
+                state = pushed.get(timeout=5)["state"]
+            except queue.Empty:
+                raise AssertionError("the move made through the other server was not pushed") from None
+            assert state["version"] == 2 and [r["kind"] for r in state["history"]] == ["pass"]
+            assert time.monotonic() - moved < 3
+
+
+def test_the_versions_of_many_games_are_read_in_parts(tmp_path: Path) -> None:
+    from qiza.web.db import Store
+
+    store = Store(f"sqlite:///{tmp_path / 'versions.sqlite3'}")
+    try:
+        assert store.versions([f"no-game-{i}" for i in range(1200)]) == {}  # over SQLite's old 999 parameters
+        assert Store("sqlite://").sqlite_file is None and store.sqlite_file == str(tmp_path / "versions.sqlite3")
+    finally:
+        store.dispose()

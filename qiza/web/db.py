@@ -381,6 +381,26 @@ class Store:
         row.moved_version = moved_version
         return True
 
+    def versions(self, game_ids: Sequence[str]) -> dict[str, int]:
+        """The stored versions of these games (those that exist), a read per 500 (within any
+        database's limit of a statement's parameters)."""
+        ids = list(game_ids)
+        found: dict[str, int] = {}
+        with self.engine.connect() as connection:
+            for start in range(0, len(ids), 500):
+                rows = connection.execute(select(games.c.id, games.c.version).where(
+                    games.c.id.in_(ids[start:start + 500])))
+                found.update((str(r.id), int(r.version)) for r in rows)
+        return found
+
+    @property
+    def sqlite_file(self) -> str | None:
+        """The database's file, if it is an SQLite file (not PostgreSQL, not in memory)."""
+        url = self.engine.url
+        if url.get_backend_name() != "sqlite" or url.database in (None, "", ":memory:") or url.query.get("uri"):
+            return None
+        return str(url.database)
+
     def session_alive(self, id_hash: str, now: float) -> bool:
         """Whether the session with this hash is still open (not signed out, not expired)."""
         with self.engine.connect() as connection:

@@ -1,5 +1,6 @@
 """Live updates: a WebSocket per browser on a game, pushed its own view after every change
-(of this process, or of another on the same PostgreSQL database, by ``LISTEN``/``NOTIFY``).
+(of this process, or of another on the same database: on PostgreSQL by ``LISTEN``/``NOTIFY``, on
+an SQLite file by looking at ``PRAGMA data_version`` every :data:`SQLITE_WATCH` seconds).
 """
 
 from __future__ import annotations
@@ -44,6 +45,14 @@ HELLO_TIMEOUT = 10.0
 REFRESH_INTERVAL = 0.25
 """Seconds a connection waits between two ``refresh`` messages that are answered (one read of
 the game from the database each; those sent sooner are ignored)."""
+
+
+SQLITE_WATCH = 0.5
+"""Seconds between two looks at whether another connection (another server process on the same
+SQLite file) committed a change: ``PRAGMA data_version`` of a connection of its own, a few
+microseconds; when it changed, one read of the versions of the games this process has live
+connections to. Without it a page served by one process saw another's moves only at its next
+``refresh`` (every 20 s while it waits)."""
 
 
 class HelloIn(Body):
@@ -209,12 +218,42 @@ class Hub:
                 self.conns.get(state["id"], set()).discard(conn)
 
     def start_listener(self, store: Store) -> None:
-        """Listen to PostgreSQL notifications of changes made by other processes."""
-        if not store.is_postgres:
+        """Listen to PostgreSQL notifications of changes made by other processes, or watch an
+        SQLite file for them (:data:`SQLITE_WATCH`); a database in memory has no other process."""
+        if store.is_postgres:
+            dsn = store.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+            self._thread = threading.Thread(target=self._listen, args=(dsn,), name="qiza-listen", daemon=True)
+        elif (path := store.sqlite_file) is not None:
+            self._thread = threading.Thread(target=self._watch, args=(store, path), name="qiza-watch", daemon=True)
+        else:
             return
-        dsn = store.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
-        self._thread = threading.Thread(target=self._listen, args=(dsn,), name="qiza-listen", daemon=True)
         self._thread.start()
+
+    def _watch(self, store: Store, path: str) -> None:
+        """Push the games with live connections here that changed in the SQLite file since the
+        last look (a change of this process's own is pushed already: ``push`` skips it)."""
+        import sqlite3
+
+        connection: sqlite3.Connection | None = None
+        seen = None
+        while not self._stop.wait(SQLITE_WATCH):
+            try:
+                if connection is None:
+                    connection = sqlite3.connect(path, timeout=5, isolation_level=None, check_same_thread=False)
+                version = connection.execute("PRAGMA data_version").fetchone()[0]
+                if version == seen:
+                    continue
+                watched = list(self.conns)
+                for game_id, stored in (store.versions(watched) if watched else {}).items():
+                    self.notify_threadsafe(game_id, stored)
+                seen = version  # (after the pushes began: a failure before looks again)
+            except Exception:  # noqa: BLE001 - the file away for a moment: look again
+                log.warning("could not look for changes of other processes", exc_info=True)
+                if connection is not None:
+                    connection.close()
+                connection = None
+        if connection is not None:
+            connection.close()
 
     def _listen(self, dsn: str) -> None:
         import psycopg
