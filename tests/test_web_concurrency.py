@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("argon2")
 
-from test_web_club import Club, post, sign_up  # noqa: E402
+from club_helpers import Club, post, sign_up  # noqa: E402
 
 
 @pytest.fixture()

@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("argon2")
 
-from test_web_club import Club, sign_up  # noqa: E402
+from club_helpers import Club, sign_up  # noqa: E402
 
 
 @pytest.fixture()
