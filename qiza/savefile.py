@@ -29,7 +29,8 @@ from qiza.rules import MAX_NUMBER, Rules, rules_from_dict
 from qiza.text import clean_name
 
 __all__ = ["FORMAT", "VERSION", "to_dict", "from_dict", "MAX_PLAYERS", "MAX_TEXT", "MAX_ACTION", "MAX_ACTIONS",
-           "dumps", "loads", "parse_json", "MAX_SAVE_BYTES", "read_text", "in_file", "save", "previous_path", "load"]
+           "dumps", "loads", "parse_json", "MAX_SAVE_BYTES", "read_text", "in_file", "save", "READ_ONLY", "previous_path",
+           "load"]
 
 FORMAT = "qiza-game"
 VERSION = 2
@@ -245,7 +246,12 @@ def save(game: Game, path: str | os.PathLike[str], *, keep_previous: bool = Fals
     a save damaged later (by the disk, or by hand) still leaves the game as of the save before.
     Only a regular file is replaced: a folder, a device (``/dev/null``) or a pipe at ``path``
     raises :class:`OSError` ("not a regular file") and is left as it is. A symbolic link at
-    ``path`` stays: the file it names is saved."""
+    ``path`` stays: the file it names is saved.
+
+    The file replaced keeps its permission bits. A save its owner made read-only (no write
+    permission for its owner: ``chmod a-w``) is not replaced: :class:`OSError` (``EACCES``,
+    :data:`READ_ONLY`), whoever runs it (the rename would succeed even for its owner, and
+    always for root)."""
     target = Path(os.path.realpath(path))  # renamed over, a link would become a copy of its own
     target.parent.mkdir(parents=True, exist_ok=True)
     mode: int | None
@@ -255,8 +261,12 @@ def save(game: Game, path: str | os.PathLike[str], *, keep_previous: bool = Fals
         mode = None
     if mode is not None and not stat.S_ISREG(mode):
         raise OSError(errno.EINVAL, "not a regular file", str(target))
+    if mode is not None and not mode & stat.S_IWUSR:
+        raise OSError(errno.EACCES, READ_ONLY, str(target))
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
+        if mode is not None:  # the new save keeps the old one's permissions (mkstemp makes 0600)
+            os.chmod(tmp, stat.S_IMODE(mode))
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(dumps(game, **kwargs))
             handle.flush()
@@ -268,6 +278,10 @@ def save(game: Game, path: str | os.PathLike[str], *, keep_previous: bool = Fals
         Path(tmp).unlink(missing_ok=True)
         raise
     _sync_folder(target.parent)
+
+
+READ_ONLY = "the file is read-only (chmod u+w makes it writable)"
+"""Why :func:`save` refused to replace a save made read-only (the :class:`OSError`'s ``strerror``)."""
 
 
 def previous_path(path: str | os.PathLike[str]) -> Path:

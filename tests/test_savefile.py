@@ -248,3 +248,38 @@ def test_a_save_through_a_symbolic_link_writes_the_file_it_names(game: Game, tmp
     assert savefile.previous_path(link) == savefile.previous_path(real)
     assert savefile.load(savefile.previous_path(link), lexicon=game.lexicon).actions == before
     assert sorted(p.name for p in tmp_path.rglob("*")) == ["game.json", "game.json.bak", "games", "link.json"]
+
+
+def test_a_save_keeps_the_permissions_of_the_file_it_replaces(game: Game, tmp_path: Path) -> None:
+    """The new save was a temporary file (0600) renamed over the old one: a save shared with the
+    group (0640) became private, whatever its owner had chosen. The file replaced keeps its bits."""
+    path = tmp_path / "game.json"
+    savefile.save(game, path, keep_previous=True)
+    path.chmod(0o640)
+    game.play("pass")
+    savefile.save(game, path, keep_previous=True)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640
+    assert savefile.load(path, lexicon=game.lexicon).actions == game.actions
+
+
+def test_a_save_made_read_only_is_not_replaced(game: Game, tmp_path: Path) -> None:
+    """``chmod a-w`` on a save was undone by the next save (a new file renamed over it, writable
+    again, the position it kept lost). A read-only save is refused whoever saves (root too: the
+    mode bits are checked, not an EACCES) and nothing is changed; other files are saved."""
+    path = tmp_path / "game.json"
+    savefile.save(game, path, keep_previous=True)
+    game.play("pass")
+    savefile.save(game, path, keep_previous=True)
+    path.chmod(0o444)
+    files = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    game.play("pass")
+    with pytest.raises(OSError) as info:
+        savefile.save(game, path, keep_previous=True)
+    assert info.value.errno == errno.EACCES and info.value.strerror == savefile.READ_ONLY
+    assert "read-only" in str(info.value) and str(path) in str(info.value)
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == files  # no .bak moved, no temporary file
+    assert stat.S_IMODE(path.stat().st_mode) == 0o444
+    savefile.save(game, tmp_path / "other.json")  # elsewhere it saves
+    path.chmod(0o644)  # writable again: saved again
+    savefile.save(game, path, keep_previous=True)
+    assert savefile.load(path, lexicon=game.lexicon).actions == game.actions

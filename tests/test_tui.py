@@ -10,6 +10,7 @@ import json
 import os
 import re
 import select
+import stat
 import subprocess
 import sys
 import threading
@@ -1120,6 +1121,30 @@ def test_a_full_disk_is_told_and_the_game_goes_on_and_is_saved_when_it_can_be(
     assert "Gamestoppedandsaved" not in squeezed  # the last turn could not be saved there either
     assert len(json.loads((tmp_path / "elsewhere.json").read_text())["actions"]) == 5
     assert len(json.loads(path.read_text())["actions"]) == 4
+
+
+def test_a_save_made_read_only_is_kept_and_the_game_goes_on(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """``chmod a-w`` on the save during a game was undone by the next turn's save (a new file
+    renamed over it, writable again). Now the read-only save is kept as it is, which is told once
+    with how to make it writable (a read-only save resumes); made writable again, it is saved again."""
+    path = tmp_path / "game.json"
+    Disk(["pass", lambda: path.chmod(0o444), "pass", "pass", "quit"], monkeypatch)
+    status = main(["play", "--seed", "3", "-p", "Ann", "-p", "Bob", "--save", str(path)])
+    squeezed = "".join(capsys.readouterr().out.split())
+    assert status == 0 and "Traceback" not in squeezed
+    reason = "".join(savefile.READ_ONLY.split())
+    assert squeezed.count(f"Couldnotsaveto{path}:{reason}.Thegamegoeson;{path}holdsitasof1ofits2actions") == 1
+    assert f"Gamestopped,butnotsaved:couldnotsaveto{path}:{reason}" in squeezed
+    assert json.loads(path.read_text())["actions"] == [[0, "pass"]]
+    assert stat.S_IMODE(path.stat().st_mode) == 0o444
+    Disk(["pass", "save", lambda: path.chmod(0o600), "pass", "quit"], monkeypatch)
+    status = main(["play", "--resume", str(path)])  # a read-only save resumes
+    squeezed = "".join(capsys.readouterr().out.split())
+    assert status == 0 and squeezed.count(f"Couldnotsaveto{path}:{reason}") == 2  # the turn's save, then 'save'
+    assert squeezed.count(f"Savedagainto{path}") == 1 and "Gamestoppedandsaved" in squeezed
+    assert len(json.loads(path.read_text())["actions"]) == 3
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
 
 
 def test_a_game_started_on_a_full_disk_does_not_claim_to_be_saved(
