@@ -3,19 +3,21 @@ processes or a Ray cluster (qiza.players.cluster), as self-play uses them too.""
 
 from __future__ import annotations
 
+import os
+import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from qiza import gcg
+from qiza import gcg, savefile
 from qiza.errors import QizaError
 from qiza.game import Game
 from qiza.lexicon import load_lexicon
 from qiza.players import make_player
 from qiza.players.analyze_cli import analyze_record
 from qiza.players.analyze_many import analyze_many, format_many, record_files, totals
-from qiza.rules import CLASSIC
+from qiza.rules import CLASSIC, COMPUTER
 
 
 def _write_games(folder: Path, count: int, turns: int = 8) -> list[Path]:
@@ -46,7 +48,7 @@ def games(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_the_files_of_folders_and_what_is_not_there(games: Path, tmp_path: Path) -> None:
-    files = record_files([str(games), str(games / "game1.gcg")])
+    files = record_files([str(games), str(games / "game1.gcg")], recursive=True)
     assert [Path(f).relative_to(games).as_posix() for f in files] == ["club/later.gcg", "game0.gcg", "game1.gcg"]
     with pytest.raises(QizaError, match="nowhere.gcg: no such file or folder"):
         record_files([str(games / "nowhere.gcg")])
@@ -54,18 +56,51 @@ def test_the_files_of_folders_and_what_is_not_there(games: Path, tmp_path: Path)
         record_files([str(tmp_path)])
 
 
+def test_a_folder_is_searched_alone_for_records_unless_recursive(games: Path, tmp_path: Path) -> None:
+    """``qiza analyze /tmp`` walked the whole tree below the folder (over 100 s, not a word said)
+    and took every .json file for a game. A folder's own files are searched, its subfolders with
+    --recursive (not hidden ones), .json files only when they are games saved by qiza, each
+    folder searched told to ``progress``; a folder without records says what was searched."""
+    games = Path(shutil.copytree(games, tmp_path / "games"))
+    (games / "settings.json").write_text('{"theme": "dark"}')
+    save = games / "saved.json"
+    savefile.save(Game(COMPUTER, players=["Ann", "Bob"], seed=3), save)
+    (games / ".cache").mkdir()
+    _write_games(games / ".cache", 1)
+    os.mkfifo(games / "pipe.gcg")
+    told: list[tuple[int, int]] = []
+    files = record_files([str(games)], progress=lambda *args: told.append(args))
+    assert [Path(f).name for f in files] == ["game0.gcg", "game1.gcg", "saved.json"]
+    assert told == [(1, 3)]
+    told.clear()
+    files = record_files([str(games)], recursive=True, progress=lambda *args: told.append(args))
+    assert [Path(f).relative_to(games).as_posix() for f in files] == ["club/later.gcg", "game0.gcg", "game1.gcg",
+                                                                      "saved.json"]
+    assert told == [(1, 3), (2, 4)]
+    (tmp_path / "deep" / "er").mkdir(parents=True)
+    _write_games(tmp_path / "deep" / "er", 1)
+    with pytest.raises(QizaError, match=r"deep: no game records .* in this folder \(its subfolders are not "
+                                        r"searched: --recursive searches them\)"):
+        record_files([str(tmp_path / "deep")])
+    assert len(record_files([str(tmp_path / "deep")], recursive=True)) == 1
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(QizaError, match=r"empty: no game records \(.gcg files, or games saved by qiza\) in this "
+                                        r"folder$"):
+        record_files([str(tmp_path / "empty")])
+
+
 def test_many_games_are_each_analysed_as_one_is_and_totalled(games: Path, tmp_path: Path) -> None:
     bad = tmp_path / "bad.gcg"
     bad.write_bytes(b"\x00\x01 not a game")
     paths = [str(games), str(bad)]
-    serial = sorted(analyze_many(paths, jobs=1), key=lambda g: g.source)
-    parallel = sorted(analyze_many(paths, jobs=2), key=lambda g: g.source)
+    serial = sorted(analyze_many(paths, jobs=1, recursive=True), key=lambda g: g.source)
+    parallel = sorted(analyze_many(paths, jobs=2, recursive=True), key=lambda g: g.source)
     assert serial == parallel  # the same analysis on two worker processes
     by_name = {Path(g.source).name: g for g in serial}
     assert by_name["bad.gcg"].error and not by_name["bad.gcg"].turns
     for name in ("game0.gcg", "game1.gcg", "later.gcg"):
         game = by_name[name]
-        record = gcg.load(next(f for f in record_files([str(games)]) if f.endswith(name)))
+        record = gcg.load(next(f for f in record_files([str(games)], recursive=True) if f.endswith(name)))
         assert not game.error and game.lexicon == "ENABLE" and game.turns == analyze_record(record, "enable")
         assert game.players == [p.nick for p in record.players]
         assert game.scores == [[e.total for e in record.events if e.player == p.nick][-1]
@@ -81,7 +116,7 @@ def test_many_games_are_each_analysed_as_one_is_and_totalled(games: Path, tmp_pa
     assert rows["Ann"].wins + rows["Bob"].wins + rows["Cy"].wins == pytest.approx(2)  # two games finished
     assert rows["Bob"].wins == 0  # in the game cut short
     # one player's turns only: the others' games are not counted for them
-    only = list(analyze_many([str(games)], player="Bob", jobs=1))
+    only = list(analyze_many([str(games)], player="Bob", jobs=1, recursive=True))
     assert {t.player for g in only for t in g.turns} == {"Bob"}
     assert sorted(bool(g.error) for g in only) == [False, True, True]  # Bob played one game of three
     assert [row.player for row in totals(only)] == ["Bob"]
@@ -94,8 +129,10 @@ def test_many_games_are_each_analysed_as_one_is_and_totalled(games: Path, tmp_pa
 def test_the_command_analyses_a_folder(games: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from qiza.cli import main
 
-    assert main(["analyze", str(games), "--player", "Ann", "-j", "2"]) == 0
-    out = capsys.readouterr().out.splitlines()
+    assert main(["analyze", str(games), "--recursive", "--player", "Ann", "-j", "2"]) == 0
+    captured = capsys.readouterr()
+    assert "3 game records to analyse" in captured.err
+    out = captured.out.splitlines()
     assert out[0] == "Lexicon: each record's own"
     assert [line.split()[0] for line in out[3:6]] == ["later.gcg", "game0.gcg", "game1.gcg"]  # in file order
     assert "3 of 3 games analysed" in out

@@ -476,6 +476,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="a GCG game record (moves in its tournament notation), or a game saved by qiza "
                              "(.json, moves in the notation it was played in); several, or folders of them: a "
                              "line per game, each player's totals and the turns that lost the most")
+    parser.add_argument("-r", "--recursive", action="store_true",
+                        help="a folder: its subfolders' records too (default: only the .gcg files and games "
+                             "saved by qiza in the folder itself)")
     parser.add_argument("--player", default=None, help="only this player's turns (nickname or name)")
     parser.add_argument("--lexicon", default=None, type=lexicon_option,
                         help="lexicon (default: the record's, else the built-in English list that accepts most of its words)")
@@ -561,11 +564,13 @@ RAY_ONE_RECORD = ("note: --ray spreads several games over a cluster, a game a ta
 
 def _run_many(args: argparse.Namespace) -> int:
     """``qiza analyze`` of several records or folders (:mod:`qiza.players.analyze_many`)."""
-    from qiza.players.analyze_many import analyze_many, format_many, record_files
+    from qiza.players.analyze_many import analyze_many, finding, format_many, record_files
     from qiza.players.selfplay import progress_bar
-    from qiza.text import notation_note
+    from qiza.text import notation_note, plural
 
-    files = record_files(args.record)
+    with finding(sys.stderr.isatty()) as progress:
+        files = record_files(args.record, recursive=args.recursive, progress=progress)
+    print(f"{plural(len(files), 'game record')} to analyse", file=sys.stderr, flush=True)
     print(f"Lexicon: {args.lexicon.upper()}" if args.lexicon else "Lexicon: each record's own", flush=True)
     bar = progress_bar(len(files), sys.stderr.isatty())
     order = {path: n for n, path in enumerate(files)}

@@ -14,20 +14,29 @@ lost the most equity, the ones to study first::
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from qiza.errors import QizaError
 from qiza.lexicon import Lexicon, load_lexicon
-from qiza.paths import exists, is_dir
+from qiza.paths import exists, is_dir, is_file
 from qiza.players.analyze_cli import TurnAnalysis, analyze_record, load_record
 from qiza.players.cluster import run_many
 from qiza.text import cells, pad, visible
 
 RECORD_SUFFIXES = (".gcg", ".json")
-"""The files of a folder that are analysed: GCG records and games saved by qiza."""
+"""The files of a folder that are analysed: GCG records, and games saved by qiza (a ``.json``
+file that is not one, as most are, is passed over)."""
+
+SAVED_GAME_MARK = b'"qiza-game"'
+"""What the first :data:`SNIFF_BYTES` of a ``.json`` file of a folder hold when it is a game saved by qiza."""
+SNIFF_BYTES = 4096
+
+Progress = Callable[[int, int], None]
+"""Called as folders are searched: ``(folders searched, records found)``."""
 
 
 @dataclass(frozen=True)
@@ -48,23 +57,69 @@ class GameAnalysis:
     """Why the game was not analysed (an unreadable file, an unknown player...), else empty."""
 
 
-def record_files(paths: Sequence[str]) -> list[str]:
-    """The record files named by ``paths``: files as given, and the ``.gcg`` and ``.json``
-    files in each folder and its subfolders (in name order). A :class:`QizaError` names a path
-    that does not exist, or a folder without records."""
+def record_files(paths: Sequence[str], *, recursive: bool = False, progress: Progress | None = None) -> list[str]:
+    """The record files named by ``paths``: files as given, and in each folder its ``.gcg`` files
+    and the ``.json`` files that are games saved by qiza (in name order); with ``recursive``, those
+    of its subfolders too (hidden ones passed over, links to folders not followed). ``progress``
+    is told of each folder searched. A :class:`QizaError` names a path that does not exist, or a
+    folder without records (saying that its subfolders were not searched when they were not)."""
     found: list[str] = []
+    searched = 0
     for path in paths:
         where = Path(path)
         if is_dir(where):  # a name too long to be a path: said not to exist below
-            inside = sorted(str(p) for p in where.rglob("*") if p.is_file() and p.suffix.lower() in RECORD_SUFFIXES)
+            inside: list[str] = []
+            subfolders = False
+            for folder, names, files in os.walk(where):
+                subfolders = subfolders or bool(names)
+                names[:] = sorted(name for name in names if recursive and not name.startswith("."))
+                inside.extend(str(Path(folder) / name) for name in files if _is_record(Path(folder) / name))
+                searched += 1
+                if progress is not None:
+                    progress(searched, len(found) + len(inside))
             if not inside:
-                raise QizaError(f"{path}: no game records (.gcg or .json files) in this folder")
-            found.extend(inside)
+                deeper = " or its subfolders" if recursive else \
+                    " (its subfolders are not searched: --recursive searches them)" if subfolders else ""
+                raise QizaError(f"{path}: no game records (.gcg files, or games saved by qiza) in this "
+                                f"folder{deeper}")
+            found.extend(sorted(inside))
         elif exists(where):
             found.append(path)
         else:
             raise QizaError(f"{path}: no such file or folder")
     return list(dict.fromkeys(found))
+
+
+def _is_record(path: Path) -> bool:
+    """Whether a file found in a folder is a game record: a ``.gcg`` file, or a ``.json`` file
+    whose beginning marks it as a game saved by qiza (a regular file: never a pipe or a device)."""
+    suffix = path.suffix.lower()
+    if suffix not in RECORD_SUFFIXES or not is_file(path):
+        return False
+    if suffix == ".gcg":
+        return True
+    try:
+        with open(path, "rb") as handle:
+            return SAVED_GAME_MARK in handle.read(SNIFF_BYTES)
+    except OSError:
+        return False
+
+
+@contextmanager
+def finding(enabled: bool) -> Iterator[Progress | None]:
+    """A status line on standard error while :func:`record_files` searches folders (rich's; none
+    when not ``enabled``, a terminal, or without rich): the folders searched and records found."""
+    try:
+        from rich.console import Console
+    except ImportError:
+        enabled = False
+    if not enabled:
+        yield None
+        return
+    with Console(stderr=True).status("Finding game records...") as status:
+        def progress(folders: int, records: int) -> None:
+            status.update(f"Finding game records: {folders} folders searched, {records} records found")
+        yield progress
 
 
 _SETUP: dict[str, Any] = {}
@@ -108,16 +163,16 @@ def analyze_game(path: str) -> GameAnalysis:
 
 def analyze_many(paths: Sequence[str], *, lexicon: str | None = None, player: str | None = None,
                  engine: str = "static", iterations: int = 200, jobs: int | None = None,
-                 ray_address: str | None = None) -> Iterator[GameAnalysis]:
-    """Analyse the records named by ``paths`` (files, or folders: see :func:`record_files`),
-    yielding each game as it is done, in any order.
+                 ray_address: str | None = None, recursive: bool = False) -> Iterator[GameAnalysis]:
+    """Analyse the records named by ``paths`` (files, or folders, their subfolders too with
+    ``recursive``: see :func:`record_files`), yielding each game as it is done, in any order.
 
     ``lexicon``: every game's (default: each record's own); ``player``: only that player's
     turns (by nickname or name; games without them come back with an error); ``engine`` and
     ``iterations`` as in :func:`~qiza.players.analyze_cli.analyze_record`. The games run on
     ``jobs`` processes (default: the cores), a simulation on one core each, or on the Ray
     cluster at ``ray_address``."""
-    files = record_files(paths)
+    files = record_files(paths, recursive=recursive)
     jobs = jobs or os.cpu_count() or 1
     parallel = ray_address is not None or (jobs > 1 and len(files) > 1)
     yield from run_many(analyze_game, files, jobs=jobs, initializer=_setup,
