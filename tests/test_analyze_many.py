@@ -234,3 +234,36 @@ def test_the_report_shows_control_characters_of_file_names_as_symbols() -> None:
     games = [GameAnalysis("games/a\x1b[2J.gcg", error="games/a\x1b[2J.gcg:1: binary data")]
     lines = format_many(games)
     assert lines[1] == "a\u241b[2J.gcg not analysed: games/a\u241b[2J.gcg:1: binary data"
+
+
+def test_one_record_fits_the_screen_and_80_columns_without_one(
+        games: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """'qiza analyze game.gcg' printed its table 111 columns wide and more (notes) whenever its
+    output was not a terminal ('| less', a file, an 80-column window's pipe). Without a terminal
+    to measure it fits 80 columns; --width (or COLUMNS) gives the full table where it fits; a long
+    note is cut at the edge."""
+    from qiza.cli import main
+    from qiza.players.analyze_cli import WIDE, TurnAnalysis, format_analysis
+
+    monkeypatch.delenv("COLUMNS", raising=False)
+    record = str(games / "game0.gcg")
+    assert main(["analyze", record]) == 0
+    narrow = capsys.readouterr().out.splitlines()
+    assert max(len(line) for line in narrow) <= 80 and "equity" not in narrow[2]
+    assert main(["analyze", record, "--width", "120"]) == 0
+    wide = capsys.readouterr().out.splitlines()
+    assert "equity" in wide[2] and "win%" in wide[2] and max(len(line) for line in wide) > 80
+    monkeypatch.setenv("COLUMNS", "120")
+    assert main(["analyze", record]) == 0
+    assert capsys.readouterr().out.splitlines() == wide
+    assert main(["analyze", record, "--width", "0"]) == 2  # a usage error
+    assert "argument --width" in capsys.readouterr().err
+    note = "not a legal move: the word WORDS is not in the lexicon, nor are its hooks"
+    turns = [TurnAnalysis(1, "Ann", "AEINRST", "8D RETAINS", 70, 60.0, "8D NASTIER", 75.0, note),
+             TurnAnalysis(2, "Bob_with_a_long_name", "QQQQQQQ", "H4 SIXTEENLETTERS", 9, None, "H4 S", None,
+                          "phony")]
+    for width in (80, WIDE, 140, 200):
+        lines = format_analysis(turns, width=width)
+        assert max(len(line) for line in lines) <= width, width
+    assert format_analysis(turns, width=200)[1].endswith(f"({note})")  # room for it whole
+    assert format_analysis(turns, width=140)[1].endswith("…")

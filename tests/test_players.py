@@ -699,7 +699,7 @@ def test_analyze_rates_each_turn_against_the_best_move(capsys: pytest.CaptureFix
     assert progress == [(done, 5) for done in range(6)]
     with pytest.raises(QizaError, match="no player 'cy'"):
         analyze(str(record), player="cy")
-    assert main(["analyze", str(record), "--player", "ann"]) == 0
+    assert main(["analyze", str(record), "--player", "ann", "--width", "120"]) == 0  # the full table
     out = capsys.readouterr().out.splitlines()
     # no #lexicon line: the built-in list accepting the most words (VOXD is in neither)
     assert out[0] == "Lexicon: TWL06 (none named; it accepts the most words; --lexicon chooses)"

@@ -18,13 +18,12 @@ import argparse
 import contextlib
 import math
 import os
-import shutil
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from qiza.cli import UsageError, lexicon_option, process_count
+from qiza.cli import UsageError, lexicon_option, process_count, whole_number
 from qiza.errors import QizaError
 from qiza.game import Game, PlayerView
 from qiza.gcg import GameRecord
@@ -394,8 +393,24 @@ def _chances(game: Game, view: PlayerView, exact: bool, played: float | None, be
     return chance(played, played_tiles), chance(best, best_tiles)
 
 
-WIDE = 111
-"""Columns of the full analysis table; narrower screens get the compact one."""
+WIDE = 113
+"""Columns of the full analysis table (a row marked `` !``); narrower screens get the compact one."""
+
+NARROW = 80
+"""The columns ``qiza analyze`` writes for when it finds no terminal to measure (``--width`` says otherwise)."""
+
+
+def screen_width() -> int:
+    """The columns of the screen ``qiza analyze`` writes to: ``COLUMNS`` when set, else the width
+    of the terminal that standard output or standard error is (output piped into ``less`` or a
+    file is still read on it), else :data:`NARROW`."""
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(AttributeError, OSError, ValueError):
+            return os.get_terminal_size(stream.fileno()).columns
+    return NARROW
 
 _SHORT_NOTES = (("pass", "pass"), ("turn lost", "lost turn"), ("rack not", "no rack"),
                 ("not a legal", "illegal"), ("position not", "unreadable"), ("after the end", "game over"),
@@ -414,9 +429,16 @@ def format_analysis(results: list[TurnAnalysis], threshold: float = 5.0, *, widt
 
     ``notation``: the notation the moves are written in, stated in a first line. ``width``:
     the screen's columns; under :data:`WIDE` the table leaves out the equities (keeping the
-    equity lost), cuts names and moves and shortens the notes, so that every row fits.
+    equity lost), cuts names and moves and shortens the notes, and a note that would still
+    pass the edge is cut there (marked ``…``), so that every row fits.
     """
-    from qiza.text import notation_note, pad, short_names
+    from qiza.text import cells, cut, notation_note, pad, short_names
+
+    def fit(row: str, note: str) -> str:
+        if not note or width is None or cells(row + note) <= width:
+            return row + note
+        room = width - cells(row) - 1
+        return row + (cut(note, room) + "…" if room > 2 else "")
 
     def eq(value: float | None) -> str:
         return "-" if value is None else f"{value:.1f}"
@@ -437,13 +459,12 @@ def format_analysis(results: list[TurnAnalysis], threshold: float = 5.0, *, widt
         lost = t.lost
         mark = " !" if lost is not None and lost >= threshold else ""
         if compact:
-            lines.append(f"{t.turn:>3} {pad(short[t.player], 8)} {t.rack:<9} {t.played[:15]:<15} {t.score:>4}  "
-                         f"{t.best[:15]:<15} {eq(lost):>6}{mark}" + (f" ({_short_note(t.note)})" if t.note else ""))
+            lines.append(fit(f"{t.turn:>3} {pad(short[t.player], 8)} {t.rack:<9} {t.played[:15]:<15} {t.score:>4}  "
+                             f"{t.best[:15]:<15} {eq(lost):>6}{mark}", f" ({_short_note(t.note)})" if t.note else ""))
             continue
-        lines.append(f"{t.turn:>4} {pad(short[t.player], 10)} {t.rack:<9} {t.played[:20]:<20} {t.score:>5} "
-                     f"{eq(t.played_equity):>7} {pct(t.played_win):>6}  {t.best[:20]:<20} {eq(t.best_equity):>7} "
-                     f"{pct(t.best_win):>6} {eq(lost):>6}{mark}"
-                     + (f"  ({t.note})" if t.note else ""))
+        lines.append(fit(f"{t.turn:>4} {pad(short[t.player], 10)} {t.rack:<9} {t.played[:20]:<20} {t.score:>5} "
+                         f"{eq(t.played_equity):>7} {pct(t.played_win):>6}  {t.best[:20]:<20} {eq(t.best_equity):>7} "
+                         f"{pct(t.best_win):>6} {eq(lost):>6}{mark}", f"  ({t.note})" if t.note else ""))
     lines.append("")
     lines.append(f"{'player':<10} {'turns':>5} {'rated':>5} {'best found':>10} {'equity lost':>11} "
                  f"{'per turn':>8} {'mistakes':>8}")
@@ -480,6 +501,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="a folder: its subfolders' records too (default: only the .gcg files and games "
                              "saved by qiza in the folder itself)")
     parser.add_argument("--player", default=None, help="only this player's turns (nickname or name)")
+    parser.add_argument("--width", type=whole_number(1, 99999), default=None, metavar="COLUMNS",
+                        help=f"one record: the table's width (default: the terminal's, {NARROW} without one); "
+                             f"under {WIDE} the equities and chances are left out")
     parser.add_argument("--lexicon", default=None, type=lexicon_option,
                         help="lexicon (default: the record's, else the built-in English list that accepts most of its words)")
     parser.add_argument("--threshold", type=equity_threshold, default=5.0,
@@ -551,8 +575,7 @@ def run(args: argparse.Namespace) -> int:
             bar.close()
     if not results:
         raise QizaError(f"{args.record} has no turns to analyse")
-    width = shutil.get_terminal_size().columns if sys.stdout.isatty() else None
-    for line in format_analysis(results, args.threshold, width=width, notation=notation):
+    for line in format_analysis(results, args.threshold, width=args.width or screen_width(), notation=notation):
         print(line)
     return 0
 
