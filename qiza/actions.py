@@ -8,7 +8,7 @@ import json
 import re
 from collections.abc import Sequence
 
-from qiza.errors import MoveSyntaxError
+from qiza.errors import MoveSyntaxError, quoted
 from qiza.game import Game
 from qiza.lexicon import Lexicon
 from qiza.rules import Rules
@@ -34,7 +34,7 @@ def apply_action(game: Game, seat: int, text: str) -> None:
         game.challenge(seat)
     elif word == "challenge":
         if not re.fullmatch(r"[0-9]{1,4}", rest):
-            raise MoveSyntaxError(f"malformed challenge: {rest[:20]!r} is not a number of bonus points")
+            raise MoveSyntaxError(f"malformed challenge: {quoted(rest)} is not a number of bonus points")
         game.challenge(seat, bonus=int(rest))
     elif text in _FORFEIT_ACTIONS:
         # resign: the game ended (as every resignation did before players could withdraw);
@@ -51,12 +51,12 @@ def apply_action(game: Game, seat: int, text: str) -> None:
         game.arrange_rack(seat, rest)
     elif word == "redeal":
         if not (rest.isascii() and rest.isdigit() and len(rest) <= 20):
-            raise MoveSyntaxError(f"malformed redeal: {rest!r} is not a number")
+            raise MoveSyntaxError(f"malformed redeal: {quoted(rest)} is not a number")
         game.redeal_unseen(seat, int(rest))
     elif word == "penalty":
         points, _, note = rest.partition(" ")
         if not re.fullmatch(r"-?[0-9]{1,6}", points):
-            raise MoveSyntaxError(f"malformed penalty: {points[:20]!r} is not a whole number of points")
+            raise MoveSyntaxError(f"malformed penalty: {quoted(points)} is not a whole number of points")
         game.penalize(seat, int(points), note)
     else:
         game.play(text, seat=seat)

@@ -31,7 +31,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from qiza.errors import QizaError
+from qiza.errors import QizaError, quoted
 
 __all__ = ["Tile", "BLANK", "BLANK_FLAG", "BLANK_CHAR", "nfc", "tiles_in_text", "is_blank", "letter_of",
            "TileSetError", "TileSet", "tile_set_from_data", "load_tile_set_file", "TILE_SETS", "ENGLISH", "FRENCH",
@@ -125,16 +125,16 @@ class TileSet:
             raise TileSetError(f"{where}: at most {BLANK_FLAG - 1} letters, not {len(self.letters)}")
         for label in self.letters:
             if not isinstance(label, str) or not label or label != label.strip() or " " in label:
-                raise TileSetError(f"{where}: {label!r} is not a tile label")
+                raise TileSetError(f"{where}: {quoted(label)} is not a tile label")
             if _RESERVED & set(label):
-                raise TileSetError(f"{where}: label {label!r} uses one of ? [ ]")
+                raise TileSetError(f"{where}: label {quoted(label)} uses one of ? [ ]")
             if label != label.upper() or label.lower() == label:
-                raise TileSetError(f"{where}: label {label!r} must be upper case, with a lower-case form for blanks")
+                raise TileSetError(f"{where}: label {quoted(label)} must be upper case, with a lower-case form for blanks")
         if len(set(self.letters)) != len(self.letters):
             raise TileSetError(f"{where}: a label is listed twice")
         for number in (*self.counts, *self.values, self.blanks):
             if not isinstance(number, int) or isinstance(number, bool) or number < 0:
-                raise TileSetError(f"{where}: counts, values and blanks must be whole numbers >= 0, not {number!r}")
+                raise TileSetError(f"{where}: counts, values and blanks must be whole numbers >= 0, not {quoted(number)}")
         index = {letter: i + 1 for i, letter in enumerate(self.letters)}
         object.__setattr__(self, "_index", index)
         object.__setattr__(self, "_longest", max(len(label) for label in self.letters))
@@ -229,7 +229,7 @@ class TileSet:
             if ch == "[":
                 end = text.find("]", i + 1)
                 if end < 0:
-                    raise TileSetError(f"{text!r}: '[' at {i + 1} has no closing ']'")
+                    raise TileSetError(f"{quoted(text)}: '[' at {i + 1} has no closing ']'")
                 out.append(self.code(text[i:end + 1]))
                 i = end + 1
                 continue
@@ -263,10 +263,10 @@ class TileSet:
         if self._labels_only is not None:
             if self._labels_only.fullmatch(word):
                 return word.translate(self._to_codes)
-            raise TileSetError(f"{word!r} is not a word of natural tiles of the {self.name} tile set")
+            raise TileSetError(f"{quoted(word)} is not a word of natural tiles of the {self.name} tile set")
         codes = self.codes(word)
         if any(c == BLANK or c & BLANK_FLAG for c in codes):
-            raise TileSetError(f"{word!r} is not a word of natural tiles of the {self.name} tile set")
+            raise TileSetError(f"{quoted(word)} is not a word of natural tiles of the {self.name} tile set")
         return "".join(chr(64 + c) for c in codes)
 
     def text(self, tiles: Iterable[Tile]) -> str:
@@ -389,9 +389,9 @@ def find_tile_set(name: str) -> TileSet:
     """A built-in tile set by name (``english``, ``french``, ``spanish``, ``super``...):
     :class:`TileSetError` for an unknown name, :class:`TypeError` for what is not a text."""
     if not isinstance(name, str):
-        raise TypeError(f"a tile set's name is a text, not {name!r}")
+        raise TypeError(f"a tile set's name is a text, not {quoted(name)}")
     try:
         return TILE_SETS[name.lower()]
     except KeyError:
         known = ", ".join(sorted(TILE_SETS))
-        raise TileSetError(f"unknown tile set {name!r} (known: {known})") from None
+        raise TileSetError(f"unknown tile set {quoted(name)} (known: {known})") from None

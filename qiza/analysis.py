@@ -29,7 +29,7 @@ import numpy as np
 from qiza.alphabet import BLANK_FLAG, ENGLISH, TileSet
 from qiza.board import Board
 from qiza.coldstart import use_compiled
-from qiza.errors import MoveSyntaxError, QizaError, RuleError
+from qiza.errors import MoveSyntaxError, QizaError, RuleError, quoted
 from qiza.move import THROUGH, Direction, Place
 from qiza.movegen import GeneratedMove, MoveGenerator, MoveList
 from qiza.movegen_py import PyMoveGenerator
@@ -114,7 +114,7 @@ def _rack_codes(rack: str, ts: TileSet) -> list[int]:
     try:
         codes = ts.codes("".join(rack.split()).upper())
     except QizaError as exc:
-        raise MoveSyntaxError(f"{rack!r} is not a rack of the {ts.name} tile set: {exc}") from None
+        raise MoveSyntaxError(f"{quoted(rack)} is not a rack of the {ts.name} tile set: {exc}") from None
     return [0 if code & BLANK_FLAG else code for code in codes]
 
 
@@ -142,7 +142,7 @@ def check_rack(rack: str, rules: Rules, board: Board | None = None) -> np.ndarra
     for code in _rack_codes(rack, ts):
         held[code] += 1
     if sum(held) > rules.rack_size:
-        raise RuleError(f"rack {rack!r} holds {sum(held)} tiles; a rack holds at most {rules.rack_size}")
+        raise RuleError(f"rack {quoted(rack)} holds {sum(held)} tiles; a rack holds at most {rules.rack_size}")
     # each count in C (bytes.count): the board is read once per tile kind on the rack
     cells = bytes(board.cells) if board is not None else b""
     have = (ts.blanks, *ts.counts)
@@ -156,7 +156,7 @@ def check_rack(rack: str, rules: Rules, board: Board | None = None) -> np.ndarra
             also = f" and the board {played}" if played else ""
             parts.append(f"{count} {label}{also}; the {ts.name} set has {have[code]} {label}")
     if parts:
-        raise RuleError(f"rack {rack!r} holds " + ", ".join(parts))
+        raise RuleError(f"rack {quoted(rack)} holds " + ", ".join(parts))
     return np.array(held, np.int32)
 
 

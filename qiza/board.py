@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from qiza.alphabet import BLANK_FLAG, ENGLISH, TileSet
-from qiza.errors import MoveSyntaxError, QizaError
+from qiza.errors import MoveSyntaxError, QizaError, quoted
 from qiza.layout import STANDARD, Layout
 
 __all__ = ["EMPTY", "Board", "row_tiles"]
@@ -164,7 +164,7 @@ class Board:
             except MoveSyntaxError as exc:
                 raise MoveSyntaxError(f"board row {number}: {exc}") from None
             if len(row) != layout.size:
-                raise MoveSyntaxError(f"board row {number} has {len(row)} squares, not {layout.size}: {line!r}")
+                raise MoveSyntaxError(f"board row {number} has {len(row)} squares, not {layout.size}: {quoted(line)}")
             cells.extend(row)
         return cls(layout, tile_set, cells)
 
@@ -192,7 +192,7 @@ def row_tiles(line: str, tile_set: TileSet = ENGLISH) -> list[int]:
         except ValueError as exc:
             raise MoveSyntaxError(str(exc)) from None
         if tile == EMPTY:  # '?': the blank's code, which on a square is no tile
-            raise MoveSyntaxError(f"{char!r}: a blank on the board is written as the lower-case letter it "
+            raise MoveSyntaxError(f"{quoted(char)}: a blank on the board is written as the lower-case letter it "
                                   "stands for")
         row.append(tile)
     return row

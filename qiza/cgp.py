@@ -33,7 +33,7 @@ from typing import Any
 
 from qiza.alphabet import BLANK, BLANK_FLAG, ENGLISH, TileSet, find_tile_set, nfc
 from qiza.board import Board
-from qiza.errors import FileFormatError, QizaError
+from qiza.errors import FileFormatError, QizaError, quoted
 from qiza.game import Game
 from qiza.layout import STANDARD, Layout, find_layout
 from qiza.lexicon import Lexicon
@@ -83,9 +83,9 @@ def _board_row(number: int, row: str, size: int) -> str:
             out.append(part)
             length += 1
         if length > size:
-            raise FileFormatError(f"board row {number} ({row[:40]!r}) has more than {size} squares")
+            raise FileFormatError(f"board row {number} ({quoted(row)}) has more than {size} squares")
     if length != size:
-        raise FileFormatError(f"board row {number} ({row!r}) has {length} squares, not {size}")
+        raise FileFormatError(f"board row {number} ({quoted(row)}) has {length} squares, not {size}")
     return "".join(out)
 
 
@@ -172,7 +172,7 @@ class Position:
         if self.challenge_rule:
             rule = _CHALLENGE_NAMES.get(self.challenge_rule.lower())
             if rule is None:
-                raise FileFormatError(f"cr: unknown challenge rule {self.challenge_rule!r} "
+                raise FileFormatError(f"cr: unknown challenge rule {quoted(self.challenge_rule)} "
                                       f"(known: {', '.join(sorted(_CHALLENGE_NAMES))})")
             options["challenge"] = rule
         if self.exchange_limit is not None:
@@ -269,7 +269,7 @@ def dumps(position: Position) -> str:
     order = [(position.to_move + i) % n for i in range(n)]
     for seat in order:
         if not re.fullmatch(r"(?:[^\W\d_]|\?)*", position.racks[seat]):
-            raise FileFormatError(f"rack {seat + 1}: {position.racks[seat]!r} is not a rack")
+            raise FileFormatError(f"rack {seat + 1}: {quoted(position.racks[seat])} is not a rack")
     racks = "/".join(position.racks[s] for s in order)
     scores = "/".join(str(position.scores[s]) for s in order)
     ops: list[tuple[str, str]] = []
@@ -282,7 +282,7 @@ def dumps(position: Position) -> str:
     ops.extend(position.options.items())
     for name, value in ops:
         if ";" in value or not re.fullmatch(r"[\w.-]+", name):
-            raise FileFormatError(f"opcode {name!r} {value!r} cannot be written")
+            raise FileFormatError(f"opcode {quoted(name)} {quoted(value)} cannot be written")
     text = f"{'/'.join(rows)} {racks} {scores} {position.scoreless_turns}"
     if ops:
         text += " " + " ".join(f"{name} {value};".replace(" ;", ";") for name, value in ops)
@@ -306,7 +306,7 @@ def loads(text: str, *, tile_distribution: str | None = None) -> Position:
     those its ``lex`` brings (:func:`language_tiles`: ``lex spanish-debian;`` Spanish), else
     English."""
     if not isinstance(text, str):
-        raise TypeError(f"a CGP position to read is a text, not {type(text).__name__} {str(text)[:40]!r}")
+        raise TypeError(f"a CGP position to read is a text, not {type(text).__name__} {quoted(str(text))}")
     text = nfc(text.removeprefix("\ufeff")).strip()  # the byte order mark of a file saved by Windows Notepad
     if "\n" in text or "\r" in text:  # the opcodes would swallow the next lines: say so
         lines = len(text.splitlines())
@@ -340,7 +340,7 @@ def loads(text: str, *, tile_distribution: str | None = None) -> Position:
         if key in options:
             value = options.pop(key)
             if not _WHOLE.fullmatch(value):
-                raise FileFormatError(f"opcode {key}: {value!r} is not a whole number of at most "
+                raise FileFormatError(f"opcode {key}: {quoted(value)} is not a whole number of at most "
                                       f"{_MAX_DIGITS} digits")
             setattr(position, attr, int(value))
     position.options = options
@@ -370,11 +370,11 @@ def loads(text: str, *, tile_distribution: str | None = None) -> Position:
         try:
             tile_set.codes(rack.upper())
         except ValueError as exc:
-            raise FileFormatError(f"rack {number} ({rack!r}): {exc}") from None
+            raise FileFormatError(f"rack {number} ({quoted(rack)}): {exc}") from None
     position.racks = [r.upper() for r in racks]
     scores = scores_text.split("/", MAX_PLAYERS)
     if not all(_SCORE.fullmatch(score) for score in scores):
-        raise FileFormatError(f"scores {scores_text[:40]!r} are not numbers like 120/98 "
+        raise FileFormatError(f"scores {quoted(scores_text)} are not numbers like 120/98 "
                               f"(at most {_MAX_DIGITS} digits each)")
     position.scores = [int(score) for score in scores]
     if len(position.scores) != len(position.racks):
@@ -382,7 +382,7 @@ def loads(text: str, *, tile_distribution: str | None = None) -> Position:
     if len(racks) < 2:
         raise FileFormatError("a CGP needs a rack field for every player (racks separated by '/')")
     if not _WHOLE.fullmatch(zeros_text):
-        raise FileFormatError(f"consecutive scoreless turns {zeros_text[:40]!r} is not a whole number "
+        raise FileFormatError(f"consecutive scoreless turns {quoted(zeros_text)} is not a whole number "
                               f"of at most {_MAX_DIGITS} digits")
     position.scoreless_turns = int(zeros_text)
     return position

@@ -6,8 +6,37 @@ leaves the game exactly as it was.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 __all__ = ["QizaError", "MoveSyntaxError", "IllegalMoveError", "PhonyWordError", "RuleError", "GameOverError",
-           "FileFormatError"]
+           "FileFormatError", "QUOTED_LIMIT", "PATH_LIMIT", "REPR_LIMIT", "quoted"]
+
+QUOTED_LIMIT = 40
+"""How many characters of a text a message quotes (:func:`quoted`)."""
+PATH_LIMIT = 400
+"""How many characters of a file's path or name a message quotes (a path is read and copied whole)."""
+REPR_LIMIT = 200
+"""How many characters of a value's ``repr`` (not a text) :func:`quoted` shows: made by code, only a
+large container's is long."""
+
+
+def quoted(value: object, limit: int = QUOTED_LIMIT, *, show: Callable[[str], str] = repr) -> str:
+    """``value`` said back in a message: a text quoted (``repr``, or ``show``), its first
+    ``limit`` characters and its length when it is longer, so that a line of thousands of
+    characters given by mistake is not quoted whole; any other value by its ``repr``, cut after
+    :data:`REPR_LIMIT` characters.
+
+    >>> quoted("FOO"), quoted("Q" * 3000, 5), quoted(7)
+    ("'FOO'", "'QQQQQ…' (3000 characters)", '7')
+    >>> quoted(list(range(9999)))[-30:]
+    ' 50, 51, 5… (58884 characters)'
+    """
+    if not isinstance(value, str):
+        text = repr(value)
+        return text if len(text) <= REPR_LIMIT else f"{text[:REPR_LIMIT]}… ({len(text)} characters)"
+    if len(value) <= limit:
+        return show(value)
+    return f"{show(value[:limit] + '…')} ({len(value)} characters)"
 
 
 class QizaError(ValueError):

@@ -28,7 +28,7 @@ from typing import Any
 
 from qiza.alphabet import BLANK, BLANK_FLAG, ENGLISH, Tile, is_blank
 from qiza.board import Board
-from qiza.errors import GameOverError, IllegalMoveError, MoveSyntaxError, PhonyWordError, RuleError
+from qiza.errors import GameOverError, IllegalMoveError, MoveSyntaxError, PhonyWordError, RuleError, quoted
 from qiza.languages import builtin_for, rules_for_lexicon
 from qiza.lexicon import Lexicon, load_lexicon
 from qiza.move import THROUGH, Challenge, Exchange, Move, Pass, Place, format_move, parse_move
@@ -108,16 +108,16 @@ class Game:
     def __init__(self, rules: Rules = CLASSIC, *, players: int | Sequence[str] = 2,
                  lexicon: Lexicon | str | None = None, seed: int | None = None) -> None:
         if not isinstance(rules, Rules):
-            raise TypeError(f"rules must be Rules (e.g. find_preset({rules!r})), not {rules!r}")
+            raise TypeError(f"rules must be Rules (e.g. find_preset({quoted(rules)})), not {quoted(rules)}")
         if isinstance(players, str) or not isinstance(players, (int, Sequence)) or isinstance(players, bool):
-            raise TypeError(f"players is a number of players or a list of names, not {players!r}")
+            raise TypeError(f"players is a number of players or a list of names, not {quoted(players)}")
         if not isinstance(players, int) and not all(isinstance(name, str) for name in players):
-            raise TypeError(f"player names are texts, not {list(players)!r}")
+            raise TypeError(f"player names are texts, not {quoted(list(players))}")
         if lexicon is not None and not isinstance(lexicon, (Lexicon, str)):
-            raise TypeError(f"lexicon is a Lexicon or a lexicon's name, not {lexicon!r}")
+            raise TypeError(f"lexicon is a Lexicon or a lexicon's name, not {quoted(lexicon)}")
         if seed is not None:
             if type(seed) is not int:
-                raise TypeError(f"seed is a whole number, not {seed!r}")
+                raise TypeError(f"seed is a whole number, not {quoted(seed)}")
             if not abs(seed) < 2 ** 64:
                 raise ValueError(f"seed {seed} is out of range: a saved game holds seeds of absolute value "
                                  "below 2**64")
@@ -313,7 +313,7 @@ class Game:
 
     def _check_seat(self, seat: int) -> None:
         if type(seat) is not int and (isinstance(seat, bool) or not isinstance(seat, numbers.Integral)):
-            raise TypeError(f"a seat is a whole number from 0 to {len(self.players) - 1}, not {seat!r}")
+            raise TypeError(f"a seat is a whole number from 0 to {len(self.players) - 1}, not {quoted(seat)}")
         if not 0 <= seat < len(self.players):
             raise RuleError(f"there is no seat {seat} in a {len(self.players)}-player game")
 
@@ -322,7 +322,7 @@ class Game:
         :class:`TypeError` for what is not a text, :class:`~qiza.errors.MoveSyntaxError` for
         a text that is not tiles (``what`` names the text in the first)."""
         if not isinstance(text, str):
-            raise TypeError(f"{what} is a text like 'AEINRST', not {text!r}")
+            raise TypeError(f"{what} is a text like 'AEINRST', not {quoted(text)}")
         try:
             return self.rules.tile_set.codes(text.upper())
         except ValueError as exc:
@@ -351,7 +351,7 @@ class Game:
         """
         place = self.parse(move) if isinstance(move, str) else move
         if not isinstance(place, Place):
-            raise MoveSyntaxError(f"{move!r} is not a placement")
+            raise MoveSyntaxError(f"{quoted(move)} is not a placement")
         if seat is None:
             seat = self.to_move
         else:
@@ -460,7 +460,7 @@ class Game:
         if isinstance(move, str):
             move = self.parse(move)
         if not isinstance(move, (Place, Exchange, Pass, Challenge)):
-            raise TypeError(f"a move is a Place, Exchange, Pass or Challenge or its text, not {move!r}")
+            raise TypeError(f"a move is a Place, Exchange, Pass or Challenge or its text, not {quoted(move)}")
         if seat is not None:
             self._check_seat(seat)
             self._check_in(seat)
@@ -625,7 +625,7 @@ class Game:
         self._check_seat(seat)
         self._check_in(seat)
         if bonus is not None and type(bonus) is not int:
-            raise TypeError(f"a challenge bonus is a whole number of points, not {bonus!r}")
+            raise TypeError(f"a challenge bonus is a whole number of points, not {quoted(bonus)}")
         pending = self._pending
         if bonus is not None and pending is not None:
             words = max(1, len(pending.evaluation.words))
@@ -724,12 +724,12 @@ class Game:
         numbers of at most six digits); others raise :class:`~qiza.errors.RuleError`."""
         self._check_seat(seat)
         if type(points) is not int:
-            raise TypeError(f"a penalty is a whole number of points, not {points!r}")
+            raise TypeError(f"a penalty is a whole number of points, not {quoted(points)}")
         if not 0 <= points <= MAX_POINTS:
             raise RuleError(f"a penalty takes away 0 to {MAX_POINTS:,} points, not {points:,}"
                             if points >= 0 else f"a penalty takes points away: {points} would give {-points}")
         if not isinstance(note, str):
-            raise TypeError(f"a penalty's note is a text, not {note!r}")
+            raise TypeError(f"a penalty's note is a text, not {quoted(note)}")
         self.scores[seat] -= points
         self.actions.append((seat, f"penalty {points} {note}"))
         record = Record(seat, Kind.TIME_PENALTY, self.rack_text(seat), -points, self.scores[seat], note=note)
@@ -741,7 +741,7 @@ class Game:
         self._check_seat(seat)
         tiles = self._tiles_of(order, "a rack's order")
         if Counter(tiles) != Counter(self.racks[seat]):
-            raise IllegalMoveError(f"{order!r} is not a reordering of the rack {self.rack_text(seat)}")
+            raise IllegalMoveError(f"{quoted(order)} is not a reordering of the rack {self.rack_text(seat)}")
         self.racks[seat] = tiles
         self._log_arrangement(seat, f"arrange {order.upper()}")
 
@@ -777,7 +777,7 @@ class Game:
         if token is None:
             token = random.SystemRandom().randrange(2 ** 63)
         if type(token) is not int:
-            raise TypeError(f"a redeal token is a whole number, not {token!r}")
+            raise TypeError(f"a redeal token is a whole number, not {quoted(token)}")
         if token < 0:
             raise RuleError("a redeal token cannot be negative")
         self._check_in(seat)
@@ -814,7 +814,7 @@ class Game:
                 or not all(type(score) is int for score in scores):
             raise TypeError(f"a position's scores are a list of whole numbers, not {scores!r:.60}")
         if type(scoreless_turns) is not int:
-            raise TypeError(f"scoreless turns are a whole number, not {scoreless_turns!r}")
+            raise TypeError(f"scoreless turns are a whole number, not {quoted(scoreless_turns)}")
         if len(racks) != len(self.players) or len(scores) != len(self.players):
             raise RuleError(f"a position for {len(self.players)} players needs {len(self.players)} racks and scores")
         self._check_seat(to_move)
@@ -831,7 +831,7 @@ class Game:
             raise MoveSyntaxError(str(exc)) from None
         for seat, tiles in enumerate(rack_tiles):
             if len(tiles) > self.rules.rack_size:
-                raise RuleError(f"rack {racks[seat]!r} holds more than {self.rules.rack_size} tiles")
+                raise RuleError(f"rack {quoted(racks[seat])} holds more than {self.rules.rack_size} tiles")
         pool = Counter(tile_set.full_bag())
         used = Counter(BLANK if is_blank(t) else t for t in board.cells if t)
         for tiles in rack_tiles:
@@ -1028,7 +1028,7 @@ class Game:
     def _check_forfeit(self, seat: int, reason: EndReason) -> None:
         self._check_seat(seat)
         if not isinstance(reason, EndReason):
-            raise TypeError(f"a reason to lose is an EndReason, not {reason!r}")
+            raise TypeError(f"a reason to lose is an EndReason, not {quoted(reason)}")
         if reason not in FORFEITS:
             raise ValueError(f"a game is lost by resigning, on time or by leaving it, not because {reason.value}")
         if self.over:

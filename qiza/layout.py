@@ -11,7 +11,7 @@ import enum
 import string
 from dataclasses import dataclass
 
-from qiza.errors import QizaError
+from qiza.errors import QizaError, quoted
 
 __all__ = ["Premium", "Layout", "STANDARD", "SUPER", "LAYOUTS", "find_layout"]
 
@@ -65,15 +65,15 @@ class Layout:
     def __post_init__(self) -> None:
         size = len(self.rows)
         if size > len(string.ascii_uppercase):
-            raise QizaError(f"layout {self.name!r}: at most 26 columns")
+            raise QizaError(f"layout {quoted(self.name)}: at most 26 columns")
         for number, row in enumerate(self.rows, start=1):
             if len(row) != size:
-                raise QizaError(f"layout {self.name!r}: row {number} has {len(row)} squares, not {size}")
+                raise QizaError(f"layout {quoted(self.name)}: row {number} has {len(row)} squares, not {size}")
             bad = set(row) - set(_CODES)
             if bad:
-                raise QizaError(f"layout {self.name!r}: unknown square code(s) {sorted(bad)}")
+                raise QizaError(f"layout {quoted(self.name)}: unknown square code(s) {sorted(bad)}")
         if "".join(self.rows).count("*") != 1:
-            raise QizaError(f"layout {self.name!r}: needs exactly one start square '*'")
+            raise QizaError(f"layout {quoted(self.name)}: needs exactly one start square '*'")
 
     @property
     def size(self) -> int:
@@ -124,10 +124,10 @@ class Layout:
         :class:`~qiza.errors.QizaError` for a name of no square, :class:`TypeError` for what is
         not a text."""
         if not isinstance(name, str):
-            raise TypeError(f"a square's name is a text like 'H8', not {name!r}")
+            raise TypeError(f"a square's name is a text like 'H8', not {quoted(name)}")
         text = name.strip().upper()
         if len(text) < 2 or not text.isascii() or not text[0].isalpha() or not text[1:].isdigit():
-            raise QizaError(f"{name!r} is not a square name like H8")
+            raise QizaError(f"{quoted(name)} is not a square name like H8")
         return self.square(int(text[1:]) - 1, ord(text[0]) - ord("A"))
 
     def count(self, premium: Premium) -> int:
@@ -176,9 +176,9 @@ def find_layout(name: str) -> Layout:
     """A registered layout by name (``standard``, ``super``): :class:`~qiza.errors.QizaError`
     for an unknown name, :class:`TypeError` for what is not a text."""
     if not isinstance(name, str):
-        raise TypeError(f"a layout's name is a text, not {name!r}")
+        raise TypeError(f"a layout's name is a text, not {quoted(name)}")
     try:
         return LAYOUTS[name.lower()]
     except KeyError:
         known = ", ".join(sorted(LAYOUTS))
-        raise QizaError(f"unknown layout {name!r} (known: {known})") from None
+        raise QizaError(f"unknown layout {quoted(name)} (known: {known})") from None

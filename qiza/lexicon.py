@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from qiza.alphabet import BLANK, BLANK_FLAG, ENGLISH, TileSet, TileSetError, nfc
-from qiza.errors import QizaError
+from qiza.errors import PATH_LIMIT, QizaError, quoted
 from qiza.paths import exists, is_file, user_cache_dir
 
 __all__ = ["MIN_LENGTH", "MAX_LENGTH", "MAX_RACK_QUERY", "MAX_WORD_LIST_BYTES", "ALPHABET", "LexiconError",
@@ -217,7 +217,7 @@ class Lexicon:
         ``words`` is a list of words: one word is ``[word]`` (a text alone would be read as
         its letters, so it is a :class:`TypeError`)."""
         if isinstance(words, (str, bytes)):
-            raise TypeError(f"invalid_words takes a list of words, not the text {words[:40]!r} (use [word])")
+            raise TypeError(f"invalid_words takes a list of words, not the text {quoted(words)} (use [word])")
         out: list[str] = []
         for word in words:
             upper = nfc(word).upper()
@@ -313,7 +313,7 @@ class Lexicon:
         try:
             return self.tile_set.codes(text.upper())
         except TileSetError as exc:
-            raise QizaError(f"{text!r}: {what} ({exc})") from None
+            raise QizaError(f"{quoted(text)}: {what} ({exc})") from None
 
     def _tile_kinds(self) -> str:
         letters = self.tile_set.letters
@@ -349,7 +349,7 @@ class Lexicon:
         blanks = sum(1 for c in codes if c == BLANK)
         fixed = [chr(64 + c) for c in codes if c != BLANK]
         if len(codes) > MAX_RACK_QUERY:
-            raise QizaError(f"{rack!r}: at most {MAX_RACK_QUERY} tiles, not {len(codes)}")
+            raise QizaError(f"{quoted(rack)}: at most {MAX_RACK_QUERY} tiles, not {len(codes)}")
         if blanks > 2 or (partial and len(fixed) > 12):
             return self._sort_words(self._scan_anagrams(fixed, blanks, partial, min_length))
         alphabet = [chr(64 + n) for n in range(1, self.tile_set.size + 1)]
@@ -391,7 +391,7 @@ class Lexicon:
         if not codes:
             raise QizaError("say which word to hook, e.g. CARE")
         if any(c == BLANK or c & BLANK_FLAG for c in codes):
-            raise QizaError(f"{word!r}: a word to hook is written in letters, not blanks")
+            raise QizaError(f"{quoted(word)}: a word to hook is written in letters, not blanks")
         stem = "".join(chr(64 + c) for c in codes)
         by_code = self._words_by_code
         kinds = range(1, self.tile_set.size + 1)
@@ -402,7 +402,7 @@ class Lexicon:
     def words_of_length(self, length: int) -> list[str]:
         """All words of a number of tiles, sorted (e.g. the two-letter words)."""
         if type(length) is not int:
-            raise TypeError(f"a word length is a whole number, not {length!r}")
+            raise TypeError(f"a word length is a whole number, not {quoted(length)}")
         if self.tile_set.code_strings_are_labels:
             return sorted(w for w in self.words if len(w) == length)
         return sorted(w for code, w in self._words_by_code.items() if len(code) == length)
@@ -424,7 +424,7 @@ class Lexicon:
                 elif piece:
                     segments[-1] += "".join(re.escape(chr(64 + c)) for c in self.tile_set.codes(piece))
         except TileSetError:
-            raise QizaError(f"{pattern!r} is not a pattern of {self.tile_set.name} letters "
+            raise QizaError(f"{quoted(pattern)} is not a pattern of {self.tile_set.name} letters "
                             f"({self._tile_kinds()}), ? (one tile) and * (any tiles)") from None
         regex = re.compile(_glob_regex(segments), re.DOTALL)
         return sorted(w for code, w in self._words_by_code.items() if regex.fullmatch(code))
@@ -461,12 +461,12 @@ def _package_file(package: str, suffix: str, extra: str) -> Path:
     try:
         files = importlib.metadata.files(package) or []
     except importlib.metadata.PackageNotFoundError:
-        raise LexiconError(f"this lexicon needs the PyPI package {package!r}: "
+        raise LexiconError(f"this lexicon needs the PyPI package {quoted(package)}: "
                            f"pip install 'qiza[{extra}]'") from None
     for entry in files:
         if str(entry).replace("\\", "/").endswith(suffix):
             return Path(str(entry.locate()))
-    raise LexiconError(f"package {package!r} has no file {suffix}")
+    raise LexiconError(f"package {quoted(package)} has no file {suffix}")
 
 
 def _enable() -> Lexicon:
@@ -534,13 +534,13 @@ def check_lexicon_name(name_or_path: str) -> None:
     names = f"enable, twl06, sowpods, {', '.join(LANGUAGE_LEXICONS)}"
     if exists(name_or_path):  # a folder, a device...: not "unknown", which reads as a misspelt name
         what = "a folder" if os.path.isdir(name_or_path) else "not a regular file"
-        raise LexiconError(f"lexicon {name_or_path!r} is {what}, not a word list file (one word a line)")
+        raise LexiconError(f"lexicon {quoted(name_or_path, PATH_LIMIT)} is {what}, not a word list file (one word a line)")
     if os.sep in name_or_path or "/" in name_or_path or Path(name_or_path).suffix:
-        raise LexiconError(f"unknown lexicon {name_or_path!r}: no such word list file (built-in lexicons: {names})")
-    raise LexiconError(f"unknown lexicon {name_or_path!r}: use {names} or the path of a word list file")
+        raise LexiconError(f"unknown lexicon {quoted(name_or_path, PATH_LIMIT)}: no such word list file (built-in lexicons: {names})")
+    raise LexiconError(f"unknown lexicon {quoted(name_or_path, PATH_LIMIT)}: use {names} or the path of a word list file")
 
 
 def _check_text(value: object, what: str) -> None:
     """A :class:`TypeError` naming ``value`` unless it is a text (a word tool's argument)."""
     if not isinstance(value, str):
-        raise TypeError(f"a {what} is a text, not {value!r}")
+        raise TypeError(f"a {what} is a text, not {quoted(value)}")

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from qiza.alphabet import nfc
-from qiza.errors import MoveSyntaxError
+from qiza.errors import MoveSyntaxError, quoted
 from qiza.rules import Notation
 
 __all__ = ["Direction", "THROUGH", "Place", "cells", "Exchange", "Pass", "Challenge", "Move", "MAX_MOVE_LENGTH",
@@ -78,14 +78,14 @@ class Place:
             value = getattr(self, name)
             if type(value) is not int:
                 if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-                    raise TypeError(f"Place {name} must be a whole number (0-based), not {value!r}")
+                    raise TypeError(f"Place {name} must be a whole number (0-based), not {quoted(value)}")
                 object.__setattr__(self, name, int(value))
         if type(self.direction) is not Direction:
             if isinstance(self.direction, bool) or self.direction not in (0, 1):
-                raise TypeError(f"Place direction must be a Direction, not {self.direction!r}")
+                raise TypeError(f"Place direction must be a Direction, not {quoted(self.direction)}")
             object.__setattr__(self, "direction", Direction(self.direction))
         if not isinstance(self.word, str):
-            raise TypeError(f"Place word must be a text, not {self.word!r}")
+            raise TypeError(f"Place word must be a text, not {quoted(self.word)}")
 
     def cells(self) -> list[str]:
         """The word square by square: a tile's text (``[CH]`` for a label of several characters) or ``.``."""
@@ -139,7 +139,7 @@ class Exchange:
 
     def __post_init__(self) -> None:
         if not isinstance(self.tiles, str):
-            raise TypeError(f"Exchange tiles must be a text like 'QU?', not {self.tiles!r}")
+            raise TypeError(f"Exchange tiles must be a text like 'QU?', not {quoted(self.tiles)}")
 
     def _key(self) -> tuple[str, ...]:
         return tuple(sorted(cells(self.tiles.upper())))
@@ -175,8 +175,8 @@ def _notation(notation: Notation | str) -> Notation:
             return Notation(notation.strip().lower())
         except ValueError:
             known = ", ".join(n.value for n in Notation)
-            raise MoveSyntaxError(f"unknown notation {notation!r} (known: {known})") from None
-    raise TypeError(f"a notation is a Notation (e.g. Notation.RULEBOOK) or its name, not {notation!r}")
+            raise MoveSyntaxError(f"unknown notation {quoted(notation)} (known: {known})") from None
+    raise TypeError(f"a notation is a Notation (e.g. Notation.RULEBOOK) or its name, not {quoted(notation)}")
 
 
 _COORD = re.compile(r"^(?:([A-Za-z])([0-9]{1,2})|([0-9]{1,2})([A-Za-z]))$")
@@ -195,7 +195,7 @@ def parse_coordinate(text: str, notation: Notation | str,
     """
     match = _COORD.match(text.strip())
     if not match:
-        raise MoveSyntaxError(f"{text[:40]!r} is not a coordinate like H8 or 8H")
+        raise MoveSyntaxError(f"{quoted(text)} is not a coordinate like H8 or 8H")
     if match.group(1):
         col_letter, row_number, letter_first = match.group(1), match.group(2), True
     else:
@@ -203,7 +203,7 @@ def parse_coordinate(text: str, notation: Notation | str,
     col = ord(col_letter.upper()) - ord("A")
     row = int(row_number) - 1
     if row < 0:
-        raise MoveSyntaxError(f"{text!r}: rows are numbered from 1")
+        raise MoveSyntaxError(f"{quoted(text)}: rows are numbered from 1")
     if direction is None:
         across_when_letter_first = _notation(notation) is Notation.RULEBOOK
         direction = Direction.ACROSS if letter_first == across_when_letter_first else Direction.DOWN
@@ -241,13 +241,13 @@ def parse_move(text: str, notation: Notation | str, board: Board | None = None) 
     (:func:`~qiza.alphabet.nfc`: ``N`` + U+0303 is ``Ñ``).
     """
     if not isinstance(text, str):
-        raise TypeError(f"a move to read is a text like 'H8 WORD', not {text!r}")
+        raise TypeError(f"a move to read is a text like 'H8 WORD', not {quoted(text)}")
     notation = _notation(notation)
     raw = nfc(text).strip()
     if not raw:
         raise MoveSyntaxError("empty move")
     if len(raw) > MAX_MOVE_LENGTH:
-        raise MoveSyntaxError(f"a move of {len(raw)} characters ({raw[:20]!r}...): no move is longer than "
+        raise MoveSyntaxError(f"a move of {len(raw)} characters ({quoted(raw, 20)}): no move is longer than "
                               f"{MAX_MOVE_LENGTH}")
     lowered = raw.lower()
     if lowered in ("pass", "p", "--"):
@@ -258,7 +258,7 @@ def parse_move(text: str, notation: Notation | str, board: Board | None = None) 
     if ex:
         tiles = ex.group(1).upper()
         if not tiles:
-            raise MoveSyntaxError(f"{raw!r}: say which tiles to exchange, e.g. 'exchange QU?'")
+            raise MoveSyntaxError(f"{quoted(raw)}: say which tiles to exchange, e.g. 'exchange QU?'")
         return Exchange(tiles)
     parts = raw.split()
     direction: Direction | None = None
@@ -266,7 +266,7 @@ def parse_move(text: str, notation: Notation | str, board: Board | None = None) 
         direction = _DIRECTIONS[parts[1].lower()]
         parts = [parts[0], parts[2]]
     if len(parts) != 2:
-        raise MoveSyntaxError(f"{raw!r} is not a move: expected e.g. 'H8 WORD', 'H8 down WORD', "
+        raise MoveSyntaxError(f"{quoted(raw)} is not a move: expected e.g. 'H8 WORD', 'H8 down WORD', "
                               "'pass', 'exchange ABC' or 'challenge'")
     row, col, direction = parse_coordinate(parts[0], notation, direction)
     return Place(row, col, direction, _parse_word(parts[1], row, col, direction, board, raw))
@@ -280,12 +280,12 @@ def _parse_word(text: str, row: int, col: int, direction: Direction,
     for char in _tokens(text, board, raw):
         if char == "(":
             if in_parens:
-                raise MoveSyntaxError(f"{raw!r}: nested parentheses")
+                raise MoveSyntaxError(f"{quoted(raw)}: nested parentheses")
             in_parens = True
             continue
         if char == ")":
             if not in_parens:
-                raise MoveSyntaxError(f"{raw!r}: ')' without '('")
+                raise MoveSyntaxError(f"{quoted(raw)}: ')' without '('")
             in_parens = False
             continue
         index = len(out)
@@ -295,30 +295,30 @@ def _parse_word(text: str, row: int, col: int, direction: Direction,
             continue
         label = char[1:-1] if char.startswith("[") else char
         if char == "?":  # the rack's sign for a blank: say how a blank is played
-            raise MoveSyntaxError(f"{raw!r}: '?' is not a letter: a blank is written as the lower-case letter it "
+            raise MoveSyntaxError(f"{quoted(raw)}: '?' is not a letter: a blank is written as the lower-case letter it "
                                   f"stands for: {raw.replace('?', 'a', 1)} plays it as A")
         if not label or not (label.isalpha() or len(char) > 1):
-            raise MoveSyntaxError(f"{raw!r}: {char!r} is not a letter")
+            raise MoveSyntaxError(f"{quoted(raw)}: {quoted(char)} is not a letter")
         on_board = None
         if board is not None and 0 <= r < board.size and 0 <= c < board.size:
             tile = board.get(r, c)
             on_board = board.tile_set.char(tile) if tile else None
         if in_parens:
             if board is not None and on_board is not None and on_board.upper() != label.upper():
-                raise MoveSyntaxError(f"{raw!r}: square {string.ascii_uppercase[c]}{r + 1} "
+                raise MoveSyntaxError(f"{quoted(raw)}: square {string.ascii_uppercase[c]}{r + 1} "
                                       f"holds {on_board.upper()}, not {label.upper()}")
             out.append(THROUGH)
         elif on_board is not None:
             if on_board.upper() != label.upper():
-                raise MoveSyntaxError(f"{raw!r}: square {string.ascii_uppercase[c]}{r + 1} "
+                raise MoveSyntaxError(f"{quoted(raw)}: square {string.ascii_uppercase[c]}{r + 1} "
                                       f"already holds {on_board.upper()}, not {label.upper()}")
             out.append(THROUGH)
         else:
             out.append(char)
     if in_parens:
-        raise MoveSyntaxError(f"{raw!r}: '(' without ')'")
+        raise MoveSyntaxError(f"{quoted(raw)}: '(' without ')'")
     if not out:
-        raise MoveSyntaxError(f"{raw!r}: no word")
+        raise MoveSyntaxError(f"{quoted(raw)}: no word")
     return "".join(out)
 
 
@@ -335,7 +335,7 @@ def _tokens(text: str, board: Board | None, raw: str) -> list[str]:
         if text[i] == "[":
             end = text.find("]", i)
             if end < 0:
-                raise MoveSyntaxError(f"{raw!r}: '[' without ']'")
+                raise MoveSyntaxError(f"{quoted(raw)}: '[' without ']'")
             out.append(text[i:end + 1] if end > i + 2 or (multi and end == i + 2) else text[i + 1:end])
             i = end + 1
             continue
@@ -396,6 +396,6 @@ def format_move(move: Move, notation: Notation | str, board: Board | None = None
     if isinstance(move, Exchange):
         return f"exchange {move.tiles}"
     if not isinstance(move, Place):
-        raise TypeError(f"a move is a Place, Exchange, Pass or Challenge, not {move!r}")
+        raise TypeError(f"a move is a Place, Exchange, Pass or Challenge, not {quoted(move)}")
     coord = format_coordinate(move.row, move.col, move.direction, notation)
     return f"{coord} {format_word(move, board, parens=parens)}"

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from qiza.alphabet import BLANK_FLAG, ENGLISH, TileSet
 from qiza.board import Board, row_tiles
 from qiza.cgp import Position
-from qiza.errors import FileFormatError, QizaError
+from qiza.errors import FileFormatError, QizaError, quoted
 from qiza.layout import STANDARD, Layout
 from qiza.paths import read_regular
 
@@ -97,7 +97,7 @@ def _read(text: str, layout: Layout | None, tile_set: TileSet | None, rules: Rul
                 if len(codes) > MAX_RACK:
                     raise ValueError(f"a rack holds 0..{MAX_RACK} tiles, not {len(codes)}")
                 if any(code & BLANK_FLAG for code in codes):
-                    raise ValueError(f"rack {rack!r}: a blank on a rack is '?'")
+                    raise ValueError(f"rack {quoted(rack)}: a blank on a rack is '?'")
                 board = Board(layout, tile_set, cells)
                 if rules is not None:
                     check_rack(rack, rules, board)

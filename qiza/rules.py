@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from qiza.alphabet import ENGLISH, TileSet, find_tile_set
-from qiza.errors import QizaError
+from qiza.errors import QizaError, quoted
 from qiza.layout import STANDARD, Layout, find_layout
 
 __all__ = ["ChallengeRule", "EndRule", "FirstPlayer", "Notation", "EndPoints", "MAX_PLAYERS", "MAX_NUMBER", "Level",
@@ -158,8 +158,8 @@ class Rules:
             value = getattr(self, name)
             if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
                 if kind in (int, str):
-                    raise QizaError(f"rule option {name} must be {_KIND_NAMES[name]}, not {value!r}")
-                raise QizaError(f"rule option {name} of Rules() must be {_TYPE_NAMES[name]}, not {value!r}"
+                    raise QizaError(f"rule option {name} must be {_KIND_NAMES[name]}, not {quoted(value)}")
+                raise QizaError(f"rule option {name} of Rules() must be {_TYPE_NAMES[name]}, not {quoted(value)}"
                                  f"{_READ_BY_NAME}")
         if not 2 <= self.rack_size <= 9:
             raise QizaError(f"rack size must be 2 to 9, not {self.rack_size}")
@@ -179,7 +179,7 @@ class Rules:
             if not isinstance(self.finish_line, tuple) or not all(
                     type(target) is int and target > 0 for target in self.finish_line):
                 raise QizaError(f"rule option finish_line of Rules() must be None or a tuple of positive "
-                                 f"target scores, not {self.finish_line!r}{_READ_BY_NAME}")
+                                 f"target scores, not {quoted(self.finish_line)}{_READ_BY_NAME}")
         numbers = [getattr(self, name) for name in _WHOLE_NUMBERS] + list(self.finish_line or ())
         if max(numbers) > MAX_NUMBER:
             raise QizaError(f"rule options are numbers of at most {MAX_NUMBER:,}, not {max(numbers):,}")
@@ -200,7 +200,7 @@ class Rules:
             key = key.replace("-", "_")
             if key not in fields or key == "extra":
                 known = ", ".join(sorted(name for name in fields if name != "extra"))
-                raise QizaError(f"unknown rule option {key!r} (known: {known})")
+                raise QizaError(f"unknown rule option {quoted(key)} (known: {known})")
             converted[key] = _convert_option(key, value)
         return dataclasses.replace(self, **converted)
 
@@ -260,7 +260,7 @@ def _convert_option(key: str, value: Any) -> Any:
     members), whole numbers as numbers (or texts of digits, as a command line gives them);
     anything else is refused with a :class:`~qiza.errors.QizaError` (a ``ValueError``) naming the option."""
     wrong = QizaError(f"rule option {key} must be {_KIND_NAMES.get(key, 'null or a list of target scores')}, "
-                       f"not {value!r}")
+                       f"not {quoted(value)}")
     if key in _ENUM_OPTIONS:
         enum_type = _ENUM_OPTIONS[key]
         if isinstance(value, enum_type):
@@ -271,7 +271,7 @@ def _convert_option(key: str, value: Any) -> Any:
             return enum_type(value.lower())
         except ValueError:
             known = ", ".join(str(e.value) for e in enum_type)
-            raise QizaError(f"unknown {key.replace('_', ' ')} {value!r} (known: {known})") from None
+            raise QizaError(f"unknown {key.replace('_', ' ')} {quoted(value)} (known: {known})") from None
     if key in ("tile_set", "layout"):
         if isinstance(value, str):
             return find_tile_set(value) if key == "tile_set" else find_layout(value)
@@ -338,14 +338,14 @@ def find_preset(name: str) -> Rules:
     see :func:`finish_line`. Raises :class:`~qiza.errors.QizaError` (a ``ValueError``) for an unknown name, :class:`TypeError`
     for what is not a text."""
     if not isinstance(name, str):
-        raise TypeError(f"a rule preset's name is a text, not {name!r}")
+        raise TypeError(f"a rule preset's name is a text, not {quoted(name)}")
     key = name.strip().lower()
     key = ALIASES.get(key, key)
     try:
         return PRESETS[key]
     except KeyError:
         known = ", ".join(sorted(PRESETS)) + ", finish-line"
-        raise QizaError(f"unknown rule preset {name!r} (known: {known})") from None
+        raise QizaError(f"unknown rule preset {quoted(name)} (known: {known})") from None
 
 
 TOURNAMENT_PRESETS = ("tournament",)
@@ -373,18 +373,18 @@ def finish_line(levels: list[Level] | list[str], base: Rules = CLASSIC) -> Rules
     """Finish Line rules for players of these levels (combine with any base preset): a list of
     :class:`Level` or their names, one a player (``["beginner", "expert"]``)."""
     if isinstance(levels, str) or not isinstance(levels, (list, tuple)):
-        raise TypeError(f"Finish Line levels are a list, one level a player, not {levels!r}")
+        raise TypeError(f"Finish Line levels are a list, one level a player, not {quoted(levels)}")
     parsed: list[Level] = []
     for level in levels:
         if isinstance(level, Level):
             parsed.append(level)
             continue
         if not isinstance(level, str):
-            raise TypeError(f"a Finish Line level is a Level or its name, not {level!r}")
+            raise TypeError(f"a Finish Line level is a Level or its name, not {quoted(level)}")
         try:
             parsed.append(Level(level.strip().lower()))
         except ValueError:
             known = ", ".join(lv.value for lv in Level)
-            raise QizaError(f"unknown Finish Line level {level!r} (known: {known})") from None
+            raise QizaError(f"unknown Finish Line level {quoted(level)} (known: {known})") from None
     name = base.name if base.name.startswith("finish-line") else f"finish-line/{base.name}"
     return dataclasses.replace(base, name=name, finish_line=finish_line_targets(parsed))

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from qiza.alphabet import Tile
 from qiza.board import EMPTY, Board
-from qiza.errors import IllegalMoveError, MoveSyntaxError
+from qiza.errors import IllegalMoveError, MoveSyntaxError, quoted
 from qiza.move import THROUGH, Direction, Place
 from qiza.rules import Rules
 
@@ -77,11 +77,11 @@ def place_from_cells(board: Board, cells: Mapping[int, str]) -> Place:
     letters = board.tile_set.letters
     for square, label in cells.items():
         if type(square) is not int:
-            raise TypeError(f"a square is a whole number from 0 to {size * size - 1}, not {square!r}")
+            raise TypeError(f"a square is a whole number from 0 to {size * size - 1}, not {quoted(square)}")
         if not 0 <= square < size * size:
             raise IllegalMoveError(f"square {square} is not on the {size}x{size} board (0 to {size * size - 1})")
         if not (isinstance(label, str) and label.upper() in letters and label in (label.upper(), label.lower())):
-            raise MoveSyntaxError(f"square {_name(board, *divmod(square, size))}: {label!r} is not one tile of "
+            raise MoveSyntaxError(f"square {_name(board, *divmod(square, size))}: {quoted(label)} is not one tile of "
                                   f"the {board.tile_set.name} set (a letter; lower case for a blank)")
     coords = sorted(divmod(sq, size) for sq in cells)
     rows = {r for r, _ in coords}

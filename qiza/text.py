@@ -19,6 +19,7 @@ import unicodedata
 from collections.abc import Iterable
 
 from qiza.board import Board
+from qiza.errors import QUOTED_LIMIT, quoted
 from qiza.game import Game, Kind, Record
 from qiza.layout import Premium
 from qiza.rules import Notation
@@ -227,16 +228,15 @@ def short_names(names: Iterable[str], width: int) -> list[str]:
     return out
 
 
-def brief(text: str, limit: int = 40) -> str:
+def brief(text: str, limit: int = QUOTED_LIMIT) -> str:
     r"""``text`` safe to print (:func:`visible`), its first ``limit`` characters and its length
-    when it is longer: what someone typed, said back in a message.
+    when it is longer: what someone typed, said back in a message (:func:`~qiza.errors.quoted`
+    showing it by :func:`visible`, not in quotes).
 
     >>> brief("\x1b[2JAB"), brief("Q" * 3000, 5)
     ('␛[2JAB', 'QQQQQ… (3000 characters)')
     """
-    if len(text) <= limit:
-        return visible(text)
-    return f"{visible(text[:limit])}… ({len(text)} characters)"
+    return quoted(text, limit, show=visible)
 
 
 def squeezed(text: str, limit: int = 400, longest: int = 1000) -> str:
@@ -254,18 +254,6 @@ def squeezed(text: str, limit: int = 400, longest: int = 1000) -> str:
         return f"{run[:half]} … ({len(run) - 2 * half} characters) …{run[-half:]}"
 
     return re.sub(rf"\S{{{longest + 1},}}", cut, text)
-
-
-def quoted(text: str, limit: int = 40) -> str:
-    """``text`` quoted for a message (``repr``), its first ``limit`` characters and its length
-    when it is longer: a line of 3,000 characters typed by mistake is not said back whole.
-
-    >>> quoted("FOO"), quoted("Q" * 3000, 5)
-    ("'FOO'", "'QQQQQ…' (3000 characters)")
-    """
-    if len(text) <= limit:
-        return repr(text)
-    return f"{text[:limit] + '…'!r} ({len(text)} characters)"
 
 
 def plural(count: int, word: str, many: str | None = None) -> str:

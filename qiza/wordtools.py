@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable
 from qiza import quiz
 from qiza.alphabet import TileSetError, nfc
 from qiza.cli import lexicon_option
+from qiza.errors import quoted
 from qiza.lexicon import MAX_LENGTH, MIN_LENGTH, Lexicon, load_lexicon, user_cache_dir
 from qiza.text import plural, visible
 
@@ -40,7 +41,7 @@ def _word_length(text: str) -> int:
     except ValueError:
         value = 0
     if not 1 <= value <= 99:
-        raise argparse.ArgumentTypeError(f"a word length from 1 to 99, not {text!r}")
+        raise argparse.ArgumentTypeError(f"a word length from 1 to 99, not {quoted(text)}")
     return value
 
 

@@ -14,9 +14,14 @@ from typing import Any
 import pytest
 from conftest import GameFactory, state_of
 
+from qiza import cgp, gcg
+from qiza.alphabet import find_tile_set
 from qiza.errors import IllegalMoveError, MoveSyntaxError, QizaError
 from qiza.game import Game
-from qiza.move import Direction, Exchange, Place
+from qiza.layout import STANDARD
+from qiza.lexicon import load_lexicon
+from qiza.move import Direction, Exchange, Place, parse_move
+from qiza.rules import Notation, find_preset
 
 REFUSED = (QizaError, TypeError)
 
@@ -567,3 +572,29 @@ def test_a_view_or_player_given_a_rack_no_player_could_hold_is_refused_by_name(
     # a rack the set gives is listed as before: the view's own, and one with both blanks
     assert legal_placements(game.view(1), lexicon=enable) == legal_placements(game, 1)
     assert legal_placements(dataclasses.replace(view, rack="Z??"), lexicon=enable)
+
+
+
+HUGE = "Q" * 5000
+
+
+@pytest.mark.parametrize("call", [
+    lambda: parse_move("H8 " + HUGE + "1", Notation.RULEBOOK),
+    lambda: parse_move(HUGE + " WORD", Notation.RULEBOOK),
+    lambda: STANDARD.parse_square(HUGE),
+    lambda: find_preset(HUGE),
+    lambda: find_tile_set(HUGE),
+    lambda: load_lexicon(HUGE),
+    lambda: cgp.loads("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 ABC/ 0/0 0 bb " + HUGE + ";"),
+    lambda: gcg.replay(gcg.loads("#player1 a A\n#player2 b B\n#tile-distribution " + HUGE + "\n")),
+    lambda: load_lexicon("enable").anagrams(HUGE),
+], ids=["move word", "move square", "square", "preset", "tile set", "lexicon", "cgp opcode", "gcg tile distribution",
+        "anagram rack"])
+def test_library_errors_quote_huge_input_shortened(call: Callable[[], object]) -> None:
+    """The library's own messages quoted what they were given whole (a move, a square, a preset,
+    tile set or lexicon name, a CGP rack, a GCG coordinate of 5,000 characters): only the command
+    line cut them, a program using the library printed them all. They quote its start and length."""
+    with pytest.raises(QizaError) as info:
+        call()
+    message = str(info.value)
+    assert message.count("Q") <= 450 and "characters)" in message, message[:300]

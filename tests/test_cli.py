@@ -197,8 +197,8 @@ def test_an_error_about_a_huge_argument_is_not_said_back_whole(capsys: pytest.Ca
     columns) before 'at most 21 tiles, not 3000'. A long message keeps its start and its end."""
     assert main(["words", "anagram", "Q" * 3000]) == 1
     err = capsys.readouterr().err
-    assert err.startswith("qiza words: 'QQQ") and err.rstrip().endswith("': at most 21 tiles, not 3000")
-    assert err.count("Q") < 420 and " characters) …" in err
+    assert err.startswith("qiza words: 'QQQ") and err.rstrip().endswith(": at most 21 tiles, not 3000")
+    assert err.count("Q") < 420 and "(3000 characters)" in err  # cut by the library's message already
     assert main(["words", "anagram", "AB1"]) == 1  # a short message is whole
     assert "('1' is not a letter of the english tile set)" in capsys.readouterr().err
 

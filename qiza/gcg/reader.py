@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from qiza.alphabet import nfc
-from qiza.errors import FileFormatError
+from qiza.errors import FileFormatError, quoted
 from qiza.gcg.record import (
     _COORD,
     _RACK_OK,
@@ -140,7 +140,7 @@ def _decode(data: bytes, warnings: list[FileFormatError], path: str | None) -> s
     name, number = declared
     codec = _text_codec(name)
     if not codec:
-        warnings.append(FileFormatError(f"unknown character encoding {name[:40]!r}: read as UTF-8 or Windows-1252",
+        warnings.append(FileFormatError(f"unknown character encoding {quoted(name)}: read as UTF-8 or Windows-1252",
                                         number, path))
     elif not _ascii_compatible(codec):
         # the line naming UTF-16 (or EBCDIC...) was itself found written in ASCII: the name is wrong
@@ -217,7 +217,7 @@ def loads(text: str, *, path: str | None = None) -> GameRecord:
     with decomposed letters (``N`` + U+0303 for ``Ñ``, as macOS types it) are the letters they show.
     ``text`` that is not a text is a :class:`TypeError`."""
     if not isinstance(text, str):
-        raise TypeError(f"a GCG record to read is a text, not {type(text).__name__} {str(text)[:40]!r}")
+        raise TypeError(f"a GCG record to read is a text, not {type(text).__name__} {quoted(str(text))}")
     return _Reader(path).read(nfc(text))
 
 

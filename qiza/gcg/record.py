@@ -6,7 +6,7 @@ import enum
 import re
 from dataclasses import dataclass, field
 
-from qiza.errors import FileFormatError, MoveSyntaxError
+from qiza.errors import FileFormatError, MoveSyntaxError, quoted
 from qiza.layout import STANDARD, Layout, find_layout
 from qiza.move import parse_coordinate
 from qiza.rules import Notation
@@ -268,4 +268,4 @@ def _layout_for(record: GameRecord) -> Layout:
         return STANDARD
     if name in ("supercrosswordgame", "super"):  # Macondo's name, and qiza's before it wrote Macondo's
         return find_layout("super")
-    raise FileFormatError(f"board layout {record.board_layout!r} is not supported")
+    raise FileFormatError(f"board layout {quoted(record.board_layout)} is not supported")

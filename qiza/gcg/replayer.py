@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from qiza.alphabet import ENGLISH, SUPER, TILE_SETS, TileSet, find_tile_set
-from qiza.errors import FileFormatError, QizaError, RuleError
+from qiza.errors import FileFormatError, QizaError, RuleError, quoted
 from qiza.game import Game, Kind
 from qiza.gcg.reader import load
 from qiza.gcg.record import CHALLENGER_NOTE, TURN_EVENTS, WITHDREW_NOTE, Event, EventType, GameRecord, _layout_for
@@ -51,7 +51,7 @@ def _named_tile_set(record: GameRecord) -> TileSet:
         try:
             return find_tile_set("super" if name == "english_super" else name)  # no other Super set: catalan_super ...
         except ValueError:
-            raise FileFormatError(f"tile distribution {record.tile_distribution!r} is not supported "
+            raise FileFormatError(f"tile distribution {quoted(record.tile_distribution)} is not supported "
                                   f"(known: {', '.join(sorted(TILE_SETS))})") from None
     lexicon = (record.lexicon or "").strip().lower()
     for prefix, set_name in _LEXICON_TILE_SETS.items():
@@ -215,7 +215,7 @@ class Replay:
         (:class:`~qiza.errors.QizaError` for a seat the record does not have)."""
         players = len(self.game.players)
         if type(record_seat) is not int or not 0 <= record_seat < players:
-            raise QizaError(f"the record has seats 0 to {players - 1} (0-based), not {record_seat!r}")
+            raise QizaError(f"the record has seats 0 to {players - 1} (0-based), not {quoted(record_seat)}")
         return (record_seat - self.first) % players
 
     @property
@@ -257,7 +257,7 @@ def replay(record: GameRecord, *, lexicon: Lexicon | str | None = None, rules: R
     nicks = {player.nick for player in record.players}
     for event in record.events:
         if not (event.player in nicks if event.seat is None else 0 <= event.seat < len(record.players)):
-            raise FileFormatError(f"{_describe(event)}: player {event.player!r} is not a player of the record",
+            raise FileFormatError(f"{_describe(event)}: player {quoted(event.player)} is not a player of the record",
                                   event.line)
     if lexicon is not None and not isinstance(lexicon, (Lexicon, str)):
         raise TypeError(f"lexicon is a Lexicon or a lexicon's name, not {lexicon!r:.60}")

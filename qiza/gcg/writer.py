@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterable
 
 from qiza.alphabet import ENGLISH, tiles_in_text
-from qiza.errors import FileFormatError
+from qiza.errors import FileFormatError, quoted
 from qiza.game import Game
 from qiza.gcg.reader import _CONTROL, _KNOWN_SIMPLE, _NUMBERED, MAX_PLAYERS, _text_codec
 from qiza.gcg.record import (
@@ -46,11 +46,11 @@ def _check_text(value: str, what: str) -> None:
     """A text of one line that the reader reads back as it is: no line break, no control character
     (the reader drops them), no spaces at its ends and no runs of spaces (it strips and splits)."""
     if "\n" in value or "\r" in value:
-        raise FileFormatError(f"{what} cannot contain a line break: {value!r}")
+        raise FileFormatError(f"{what} cannot contain a line break: {quoted(value)}")
     if _CONTROL.search(value):
-        raise FileFormatError(f"{what} cannot contain a control character (a reader drops it): {value!r}")
+        raise FileFormatError(f"{what} cannot contain a control character (a reader drops it): {quoted(value)}")
     if value != value.strip():
-        raise FileFormatError(f"{what} cannot start or end with spaces (a reader drops them): {value!r}")
+        raise FileFormatError(f"{what} cannot start or end with spaces (a reader drops them): {quoted(value)}")
 
 
 def _check_number(value: int, what: str) -> None:
@@ -92,7 +92,7 @@ def dumps(record: GameRecord) -> str:
     written = written_nicknames(record)
     for index, (player, nick) in enumerate(zip(record.players, written), start=1):
         if not player.nick or re.search(r"[\s:]", player.nick):
-            raise FileFormatError(f"player {index}: nickname {player.nick!r} must be non-empty, "
+            raise FileFormatError(f"player {index}: nickname {quoted(player.nick)} must be non-empty, "
                                   "without spaces or ':'")
         _check_text(player.name, "a player name")
         out.append(f"#player{index} {nick} {player.name or player.nick}")
@@ -119,7 +119,7 @@ def dumps(record: GameRecord) -> str:
         if nick in shared:
             seat = event.seat
             if seat is None or not 0 <= seat < len(record.players) or record.players[seat].nick != nick:
-                raise FileFormatError(f"event {index} ({nick}): players share the nickname {nick!r} and the "
+                raise FileFormatError(f"event {index} ({nick}): players share the nickname {quoted(nick)} and the "
                                       "event does not say whose it is (Event.seat)")
             nick = written[seat]
         out.append(_event_line(event, index, nicks, _board_size(record), nick))
@@ -130,7 +130,7 @@ def dumps(record: GameRecord) -> str:
         if type(number) is not int or not 1 <= number <= MAX_PLAYERS:
             raise FileFormatError(f"#rack{number}: players are numbered 1 to {MAX_PLAYERS}")
         if not _RACK_OK.match(rack):
-            raise FileFormatError(f"#rack{number}: {rack!r} is not a rack")
+            raise FileFormatError(f"#rack{number}: {quoted(rack)} is not a rack")
         out.append(f"#rack{number} {rack}".rstrip())
     return "\n".join(out) + "\n"
 
@@ -139,12 +139,12 @@ def _note_lines(notes: Iterable[str]) -> list[str]:
     lines = []
     for note in notes:
         if _CONTROL.search(note.replace("\n", "")):
-            raise FileFormatError(f"a note cannot contain a control character (a reader drops it): {note[:60]!r}")
+            raise FileFormatError(f"a note cannot contain a control character (a reader drops it): {quoted(note)}")
         first, *rest = note.split("\n")
         lines.append(f"#note {first}".rstrip())
         for more in rest:
             if not more.strip() or more.lstrip().startswith(("#", ">")):
-                raise FileFormatError(f"note line {more!r} would not read back as part of the note")
+                raise FileFormatError(f"note line {quoted(more)} would not read back as part of the note")
             lines.append(more.strip())
     return lines
 
@@ -152,25 +152,25 @@ def _note_lines(notes: Iterable[str]) -> list[str]:
 def _event_line(event: Event, index: int, nicks: set[str], size: int, nick: str) -> str:
     where = f"event {index} ({event.player})"
     if event.player not in nicks:
-        raise FileFormatError(f"{where}: player {event.player!r} has no #player pragma")
+        raise FileFormatError(f"{where}: player {quoted(event.player)} has no #player pragma")
     if not _RACK_OK.match(event.rack):
-        raise FileFormatError(f"{where}: {event.rack!r} is not a rack")
+        raise FileFormatError(f"{where}: {quoted(event.rack)} is not a rack")
     problem = score_sign_problem(event.type, event.score)
     if problem is not None:
         raise FileFormatError(f"{where}: {problem}")
     if event.type is EventType.PLACE:
         if not _on_board(event.position, size):
-            raise FileFormatError(f"{where}: {event.position!r} is not a coordinate like 8D or D8 "
+            raise FileFormatError(f"{where}: {quoted(event.position)} is not a coordinate like 8D or D8 "
                                   f"on a {size}x{size} board")
         if not _is_word(event.word):
-            raise FileFormatError(f"{where}: {event.word!r} is not a placement word")
+            raise FileFormatError(f"{where}: {quoted(event.word)} is not a placement word")
     if event.type is EventType.EXCHANGE and not event.tiles and not 0 < event.count < 100:
         raise FileFormatError(f"{where}: an exchange needs its tiles or their count (1 to 99)")
     _check_number(event.score, f"{where}: the score")
     _check_number(event.total, f"{where}: the total")
     if event.type in (EventType.EXCHANGE, EventType.END_RACK_POINTS, EventType.END_RACK_PENALTY) \
             and not _RACK_OK.match(event.tiles):
-        raise FileFormatError(f"{where}: {event.tiles!r} is not a set of tiles")
+        raise FileFormatError(f"{where}: {quoted(event.tiles)} is not a set of tiles")
     if event.type is EventType.END_RACK_PENALTY and event.score == 0:
         score = "-0"
     else:
@@ -178,7 +178,7 @@ def _event_line(event: Event, index: int, nicks: set[str], size: int, nick: str)
     _check_text(event.extra, "text after the total")
     if " ".join(event.extra.split()) != event.extra:
         raise FileFormatError(f"{where}: the text after the total cannot hold runs of spaces (a reader "
-                              f"reads one): {event.extra!r}")
+                              f"reads one): {quoted(event.extra)}")
     parts = [f">{nick}:", event.rack, event.move_text(), score, str(event.total)]
     if event.type is EventType.END_RACK_POINTS and not event.rack:
         del parts[1]  # ``>nick: (TILES) +score total``
