@@ -921,6 +921,25 @@ def test_the_end_summary_is_paged_and_ends_in_view_at_80x24() -> None:
     assert len(last_page.splitlines()) <= 23  # the end, the notes after it and the prompt fit one screen
 
 
+def test_the_sheet_after_the_game_is_paged_at_80x24() -> None:
+    """'sheet' at the 'game over>' prompt printed the whole score sheet at once: at 80x24 its title,
+    header and first turns scrolled off before anyone saw them (found playing a game to its end
+    in tmux). It is paged as the end summary is, and each page fits the screen."""
+    from qiza.tui.session import Seat, Session
+
+    game = Game(find_preset("classic").with_options(first_player="fixed"), players=["Computer 1", "Computer 2"],
+                lexicon=LEX, seed=7)
+    screen = ScriptedScreen(["sheet", "quit"], width=80, height=24)
+    session = Session(game, [Seat("Computer 1", "medium"), Seat("Computer 2", "easy")], screen.term)
+    assert session.run() == 0
+    shown = screen.out.getvalue()
+    sheet = shown[shown.index("game over> sheet"):shown.rindex("game over>")]
+    assert len(sheet.splitlines()) > 24 and "Score sheet" in sheet.splitlines()[1]
+    pages = re.split(r"-- more \(\d+ of \d+ lines\)[^\n]*\n", sheet)
+    assert len(pages) > 1 and all(len(page.splitlines()) <= 23 for page in pages[1:])
+    assert len(pages[0].splitlines()) <= 24  # the command's own line, then a screenful
+
+
 def test_the_last_page_leaves_the_reserve_free() -> None:
     """A rest that filled the screen but for the reserve was shown whole as the last page, so the
     lines printed after it (the winner, the commands) pushed its top off the screen: seen when

@@ -446,10 +446,10 @@ class Session:
             self.messages.clear()
         return typed
 
-    def flush(self) -> None:
-        """Print pending messages."""
+    def flush(self, *, paged: bool = False) -> None:
+        """Print pending messages (``paged``: a screenful at a time, as :meth:`Terminal.page`)."""
         if self.messages:
-            self.terminal.show(*self.messages)
+            (self.terminal.page if paged else self.terminal.show)(*self.messages)
             self.messages.clear()
 
     # -- computer players --------------------------------------------------------------------
@@ -1130,7 +1130,7 @@ class Session:
                          "('help COMMAND' for one of them).")
             else:
                 self.dispatch(viewer, line)
-            self.flush()
+            self.flush(paged=True)  # the sheet of a whole game is taller than 24 lines: its top stays seen
 
 
 def _analysis_lines(game: Game, width: int) -> list[str]:
