@@ -598,3 +598,11 @@ def test_library_errors_quote_huge_input_shortened(call: Callable[[], object]) -
         call()
     message = str(info.value)
     assert message.count("Q") <= 450 and "characters)" in message, message[:300]
+
+
+def test_a_game_record_reader_quotes_huge_fields_shortened() -> None:
+    """The GCG reader collects what it cannot read (it is lenient) in messages that quoted a
+    5,000-letter #rack1 whole; they quote its start and length."""
+    record = gcg.loads("#player1 a A\n#player2 b B\n#rack1 " + HUGE + "\n")
+    assert record.errors and all(len(str(error)) < 200 for error in record.errors)
+    assert "(5000 characters)" in str(record.errors[0])

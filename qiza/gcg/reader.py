@@ -287,7 +287,7 @@ class _Reader:
             elif self.in_note:
                 self.note_lines.append(line)
             else:
-                self.error(f"not a pragma (#...) or an event (>...): {line[:40]!r}", number)
+                self.error(f"not a pragma (#...) or an event (>...): {quoted(line)}", number)
         self.end_note()
 
     # -- notes and pragmas -----------------------------------------------------------
@@ -333,10 +333,10 @@ class _Reader:
             before = record.players[index] if index < len(record.players) else None
             if before is not None and before.nick and before.nick != nick:  # the later line wins: say so
                 self.warn(f"#{name} given again (line {self.player_lines.get(index, '?')} declared "
-                          f"{before.nick!r}): {nick!r} replaces it", number)
+                          f"{quoted(before.nick)}): {quoted(nick)} replaces it", number)
             self.player_lines.setdefault(index, number)
             if any(p.nick == nick for i, p in enumerate(record.players) if i != index):
-                self.warn(f"#{name}: nickname {nick!r} is already used by another player: "
+                self.warn(f"#{name}: nickname {quoted(nick)} is already used by another player: "
                           "their events are told apart by turn order and totals", number)
             while len(record.players) <= index:
                 self.gaps.setdefault(len(record.players), number)  # the line that skipped a number
@@ -348,7 +348,7 @@ class _Reader:
             if index < 1:
                 self.error(f"#{name[:40]}: players are numbered 1 to {MAX_PLAYERS}", number)
             elif not _RACK_OK.match(value):
-                self.error(f"#{name}: {value!r} is not a rack", number)
+                self.error(f"#{name}: {quoted(value)} is not a rack", number)
             else:
                 record.final_racks[index] = value
         elif key == "incomplete":
@@ -375,14 +375,14 @@ class _Reader:
         head, colon, rest = line[1:].partition(":")
         nick = head.strip()
         if not colon or not nick or " " in nick:
-            self.error(f"an event starts with '>nickname:': {line[:40]!r}", number)
+            self.error(f"an event starts with '>nickname:': {quoted(line)}", number)
             return
         players = self.record.players
         if not any(p.nick == nick for p in players):
             if self.declared_players:
-                self.error(f"player {nick!r} is not declared by a #player pragma", number)
+                self.error(f"player {quoted(nick)} is not declared by a #player pragma", number)
             if len(players) >= MAX_PLAYERS:
-                self.error(f"player {nick!r} would be a {len(players) + 1}th player: a game has at most "
+                self.error(f"player {quoted(nick)} would be a {len(players) + 1}th player: a game has at most "
                            f"{MAX_PLAYERS}", number)
                 return
             players.append(Player(nick, nick))
@@ -393,7 +393,7 @@ class _Reader:
             long = next((t for t in tokens if _LONG_NUMBER.fullmatch(t)), None)
             if long is not None:  # the line is whole: say which number is too long
                 shown = long if len(long) <= 12 else long[:12] + "..."
-                self.error(f"{shown!r}: scores and totals are numbers of at most 6 digits", number)
+                self.error(f"{quoted(shown)}: scores and totals are numbers of at most 6 digits", number)
                 return
             self.error("truncated event: expected a move, a score (+N or -N) and a cumulative total "
                        "(numbers of at most 6 digits)", number)
@@ -402,7 +402,7 @@ class _Reader:
         try:
             total = int(total_text)
         except ValueError:
-            self.error(f"cumulative total {total_text!r} is not a number", number)
+            self.error(f"cumulative total {quoted(total_text)} is not a number", number)
             return
         score = int(score_text)
         extra = " ".join(tokens[score_at + 2:])
@@ -456,7 +456,7 @@ class _Reader:
             rack = fields[0]
             fields = fields[1:]
         if rack and not _RACK_OK.match(rack):
-            self.error(f"{rack!r} is not a rack", number)
+            self.error(f"{quoted(rack)} is not a rack", number)
             return None
 
         def make(kind: EventType, **more: Any) -> Event:
@@ -469,7 +469,7 @@ class _Reader:
                 self.error(f"{position} is off the {size}x{size} board", number)
                 return None
             if not _is_word(word):
-                self.error(f"{word!r} is not a placement word (letters, '.' or parentheses)", number)
+                self.error(f"{quoted(word)} is not a placement word (letters, '.' or parentheses)", number)
                 return None
             if score_text.startswith("-"):
                 self.error(f"a placement cannot score {score_text}", number)
@@ -479,7 +479,7 @@ class _Reader:
             if not fields:
                 self.error("truncated event: no move before the score", number)
             else:
-                self.error(f"cannot read the move {' '.join(fields)!r}", number)
+                self.error(f"cannot read the move {quoted(' '.join(fields))}", number)
             return None
         move = fields[0]
         lowered = move.lower()
@@ -507,7 +507,7 @@ class _Reader:
         if _COORD.match(move):
             self.error(f"truncated placement: {move} has no word", number)
         else:
-            self.error(f"cannot read the move {move!r}", number)
+            self.error(f"cannot read the move {quoted(move)}", number)
         return None
 
 
