@@ -20,7 +20,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import NoReturn
 
-from qiza.errors import QizaError
+from qiza.errors import PATH_LIMIT, QizaError, quoted
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("qiza.tui.app", "play a game in the terminal (the default)"),
@@ -110,7 +110,7 @@ def whole_number(low: int, high: int | None = None) -> Callable[[str], int]:
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{wanted}, not {text!r}") from None
+            raise argparse.ArgumentTypeError(f"{wanted}, not {quoted(text)}") from None
         if value < low or (high is not None and value > high):
             raise argparse.ArgumentTypeError(f"{wanted}, not {value}")
         return value
@@ -124,7 +124,7 @@ def existing_file(text: str) -> str:
     from qiza.paths import exists
 
     if not exists(text):
-        raise argparse.ArgumentTypeError(f"no such file: {text!r}")
+        raise argparse.ArgumentTypeError(f"no such file: {quoted(text, PATH_LIMIT)}")
     return text
 
 
@@ -158,7 +158,7 @@ def process_count(text: str) -> int:
     try:
         count = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"a number of processes is a whole number, not {text!r}") from None
+        raise argparse.ArgumentTypeError(f"a number of processes is a whole number, not {quoted(text)}") from None
     if count < 0:
         raise argparse.ArgumentTypeError(f"a number of processes is 0 or more, not {count}")
     cores = os.cpu_count() or 1

@@ -13,8 +13,9 @@ __all__ = ["QizaError", "MoveSyntaxError", "IllegalMoveError", "PhonyWordError",
 
 QUOTED_LIMIT = 40
 """How many characters of a text a message quotes (:func:`quoted`)."""
-PATH_LIMIT = 400
-"""How many characters of a file's path or name a message quotes (a path is read and copied whole)."""
+PATH_LIMIT = 4096
+"""How many characters of a file's path or name a message quotes: a real path (at most 4,096 bytes on Linux)
+whole, since it is read and copied."""
 REPR_LIMIT = 200
 """How many characters of a value's ``repr`` (not a text) :func:`quoted` shows: made by code, only a
 large container's is long."""

@@ -39,6 +39,7 @@ from pathlib import Path
 import numba as nb
 import numpy as np
 
+from qiza.errors import quoted
 from qiza.jitcache import CACHE
 
 MAGIC = 0x32474447  # "GDG2"
@@ -76,13 +77,13 @@ def _encode_words(words: Iterable[str], letters: int = 26) -> tuple[np.ndarray, 
         blob = "".join(w.ljust(MAX_WORD, "@") for w in clean).encode("ascii")
     except UnicodeEncodeError:
         bad = next(w for w in clean if not w.isascii())
-        raise ValueError(f"word {bad!r} has characters other than {what}") from None
+        raise ValueError(f"word {quoted(bad)} has characters other than {what}") from None
     arr = np.frombuffer(blob, dtype=np.uint8).reshape(n, MAX_WORD) - np.uint8(64)
     inside = np.arange(MAX_WORD)[None, :] < lengths[:, None]
     ok = np.where(inside, (arr >= 1) & (arr <= letters), arr == 0)
     if not ok.all():
         bad = clean[int(np.flatnonzero(~ok.all(axis=1))[0])]
-        raise ValueError(f"word {bad!r} has characters other than {what}")
+        raise ValueError(f"word {quoted(bad)} has characters other than {what}")
     return np.ascontiguousarray(arr), lengths
 
 

@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from qiza.alphabet import TileSetError
-from qiza.errors import QizaError
+from qiza.errors import QizaError, quoted
 from qiza.lexicon import Lexicon
 from qiza.text import brief, input_line, plural
 
@@ -44,7 +44,7 @@ class Alphagram:
 def alphagrams(lexicon: Lexicon, length: int) -> list[Alphagram]:
     """Every alphagram of ``length`` tiles in ``lexicon``, likeliest first (see the module)."""
     if type(length) is not int or length < 2:
-        raise QizaError(f"a word length is a whole number of at least 2, not {length!r}")
+        raise QizaError(f"a word length is a whole number of at least 2, not {quoted(length)}")
     tile_set = lexicon.tile_set
     groups: dict[tuple[int, ...], list[str]] = {}
     for word in lexicon.words_of_length(length):
@@ -69,9 +69,9 @@ def parse_ranks(text: str) -> tuple[int, int]:
     try:
         low, high = (int(first), int(last)) if dash else (1, int(first))
     except ValueError:
-        raise QizaError(f"--ranks is FIRST-LAST or LAST (e.g. 1-200), not {text!r}") from None
+        raise QizaError(f"--ranks is FIRST-LAST or LAST (e.g. 1-200), not {quoted(text)}") from None
     if not 1 <= low <= high:
-        raise QizaError(f"--ranks must count from 1 up, not {text!r}")
+        raise QizaError(f"--ranks must count from 1 up, not {quoted(text)}")
     return low, high
 
 

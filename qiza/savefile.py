@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from qiza.actions import apply_action
-from qiza.errors import FileFormatError, QizaError
+from qiza.errors import FileFormatError, QizaError, quoted
 from qiza.game import Game
 from qiza.lexicon import BUILTIN, Lexicon, load_lexicon
 from qiza.paths import is_file, read_regular
@@ -115,7 +115,7 @@ def from_dict(data: Any, *, lexicon: Lexicon | str | None = None) -> Game:
         try:
             apply_action(game, seat, text)
         except QizaError as exc:
-            raise FileFormatError(f"saved game action {number} ({text[:60]!r} by seat {seat}): {exc}") from None
+            raise FileFormatError(f"saved game action {number} ({quoted(text)} by seat {seat}): {exc}") from None
     return game
 
 

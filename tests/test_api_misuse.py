@@ -16,11 +16,12 @@ from conftest import GameFactory, state_of
 
 from qiza import cgp, gcg
 from qiza.alphabet import find_tile_set
-from qiza.errors import IllegalMoveError, MoveSyntaxError, QizaError
+from qiza.errors import PATH_LIMIT, IllegalMoveError, MoveSyntaxError, QizaError
 from qiza.game import Game
 from qiza.layout import STANDARD
 from qiza.lexicon import load_lexicon
 from qiza.move import Direction, Exchange, Place, parse_move
+from qiza.players import make_player
 from qiza.rules import Notation, find_preset
 
 REFUSED = (QizaError, TypeError)
@@ -584,12 +585,12 @@ HUGE = "Q" * 5000
     lambda: STANDARD.parse_square(HUGE),
     lambda: find_preset(HUGE),
     lambda: find_tile_set(HUGE),
-    lambda: load_lexicon(HUGE),
     lambda: cgp.loads("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 ABC/ 0/0 0 bb " + HUGE + ";"),
     lambda: gcg.replay(gcg.loads("#player1 a A\n#player2 b B\n#tile-distribution " + HUGE + "\n")),
     lambda: load_lexicon("enable").anagrams(HUGE),
-], ids=["move word", "move square", "square", "preset", "tile set", "lexicon", "cgp opcode", "gcg tile distribution",
-        "anagram rack"])
+    lambda: make_player(HUGE, load_lexicon("enable")),
+], ids=["move word", "move square", "square", "preset", "tile set", "cgp opcode", "gcg tile distribution",
+        "anagram rack", "computer level"])
 def test_library_errors_quote_huge_input_shortened(call: Callable[[], object]) -> None:
     """The library's own messages quoted what they were given whole (a move, a square, a preset,
     tile set or lexicon name, a CGP rack, a GCG coordinate of 5,000 characters): only the command
@@ -606,3 +607,11 @@ def test_a_game_record_reader_quotes_huge_fields_shortened() -> None:
     record = gcg.loads("#player1 a A\n#player2 b B\n#rack1 " + HUGE + "\n")
     assert record.errors and all(len(str(error)) < 200 for error in record.errors)
     assert "(5000 characters)" in str(record.errors[0])
+
+
+def test_a_lexicon_name_is_quoted_whole_up_to_the_longest_path() -> None:
+    """A lexicon is named by a name or a word list's path: a path is quoted whole (it is read and
+    copied), what is longer than any path is cut."""
+    with pytest.raises(QizaError) as info:
+        load_lexicon(HUGE * 2)
+    assert str(info.value).count("Q") == PATH_LIMIT and "(10000 characters)" in str(info.value)

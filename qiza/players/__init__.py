@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple, Protocol, runtime_checkable
 
+from qiza.errors import quoted
+
 if TYPE_CHECKING:
     from qiza.game import PlayerView, Record
     from qiza.lexicon import Lexicon
@@ -93,7 +95,7 @@ def make_player(level: str, lexicon: Lexicon | str, *, seed: int | None = None, 
     from qiza.players.engine import LevelPlayer, MaxScorePlayer, StaticPlayer, vocabulary
 
     if not isinstance(level, str):
-        raise TypeError(f"a computer level is a text like 'hard', not {level!r}")
+        raise TypeError(f"a computer level is a text like 'hard', not {quoted(level)}")
     if isinstance(lexicon, str):
         lexicon = load_lexicon(lexicon)
     elif not isinstance(lexicon, Lexicon):
@@ -122,4 +124,4 @@ def make_player(level: str, lexicon: Lexicon | str, *, seed: int | None = None, 
         except ImportError:  # pragma: no cover
             return StaticPlayer(lexicon, name=label, seed=seed)
         return EndgamePlayer(lexicon, name=label, seed=seed, **options)  # type: ignore[arg-type]
-    raise QizaError(f"unknown computer level {level!r} (known: {', '.join(level_names())})")
+    raise QizaError(f"unknown computer level {quoted(level)} (known: {', '.join(level_names())})")

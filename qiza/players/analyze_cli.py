@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from qiza.cli import UsageError, lexicon_option, process_count, whole_number
-from qiza.errors import QizaError
+from qiza.errors import QizaError, quoted
 from qiza.game import Game, PlayerView
 from qiza.gcg import GameRecord
 from qiza.lexicon import Lexicon, load_lexicon
@@ -93,7 +93,7 @@ def equity_threshold(text: str) -> float:
     except ValueError:
         value = math.nan
     if not math.isfinite(value) or value < 0:
-        raise argparse.ArgumentTypeError(f"equity lost of 0 or more, not {text!r}")
+        raise argparse.ArgumentTypeError(f"equity lost of 0 or more, not {quoted(text)}")
     return value
 
 
@@ -119,7 +119,7 @@ def record_player(record: GameRecord, player: str | None, source: str = "the rec
     found = player_in(record, player)
     if found is None:
         known = ", ".join(f"{p.nick} ({p.name})" if p.name else p.nick for p in record.players)
-        raise QizaError(f"{source} has no player {player!r} (players: {known})")
+        raise QizaError(f"{source} has no player {quoted(player)} (players: {known})")
     return found
 
 

@@ -20,7 +20,7 @@ import numpy as np
 
 from qiza.analysis import counts_text, rack_counts
 from qiza.cli import UsageError, lexicon_option
-from qiza.errors import GameOverError, QizaError
+from qiza.errors import GameOverError, QizaError, quoted
 from qiza.game import Game
 from qiza.lexicon import Lexicon, load_lexicon
 from qiza.move import Exchange, Move, Place
@@ -172,7 +172,7 @@ def game_from_record(record: GameRecord, turn: int | None, lexicon: Lexicon | st
         try:
             seat = replayed.game_seat(record.seat_of(event))  # the replay turns the seats: first to move is 0
         except gcg.FileFormatError:
-            raise QizaError(f"{source}: line {event.line}: player {event.player!r} is not a player of the record") \
+            raise QizaError(f"{source}: line {event.line}: player {quoted(event.player)} is not a player of the record") \
                 from None
         game.to_move = seat
         if event.rack:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Generic, NamedTuple, TypeVar
 
 from qiza.cli import UsageError, lexicon_option
-from qiza.errors import QizaError
+from qiza.errors import QizaError, quoted
 from qiza.game import Game, PlayerView
 from qiza.lexicon import Lexicon, load_lexicon
 from qiza.move import Exchange, Move, Pass, Place, format_move, parse_move
@@ -168,7 +168,7 @@ def from_records(paths: Sequence[str], lexicon: str | None, player: str | None, 
     if files and unreadable == len(files):  # several: one alone says its own error
         raise QizaError(f"none of the {plural(len(files), 'record')} could be read")
     if files and player is not None and unreadable + absent == len(files):
-        raise QizaError(f"no record has a player {player!r} (a nickname or a name, as the records write it)")
+        raise QizaError(f"no record has a player {quoted(player)} (a nickname or a name, as the records write it)")
     random.Random(seed).shuffle(found)
     return found[:count]
 

@@ -27,7 +27,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from qiza.cli import UsageError, lexicon_option, process_count
-from qiza.errors import QizaError
+from qiza.errors import QizaError, quoted
 from qiza.game import Game, Kind
 from qiza.lexicon import Lexicon, load_lexicon
 from qiza.move import Pass
@@ -331,7 +331,7 @@ def run(args: argparse.Namespace) -> int:
             continue
         if colon:
             if level.lower() != "static" or not is_file(leaves_file):
-                raise UsageError(f"{spec!r}: a player with its own leaves is static:PATH, PATH a file written by "
+                raise UsageError(f"{quoted(spec)}: a player with its own leaves is static:PATH, PATH a file written by "
                                  "qiza train")
             from qiza.players.leaves import LeaveModel
 
@@ -339,7 +339,7 @@ def run(args: argparse.Namespace) -> int:
             specs.append(f"static:{leaves_file}")
             continue
         if spec.lower() not in level_names():
-            raise UsageError(f"unknown player {spec!r} (known: {', '.join(level_names())}, static:PATH, "
+            raise UsageError(f"unknown player {quoted(spec)} (known: {', '.join(level_names())}, static:PATH, "
                              "sim:infer, sim:nowin, sim:nofade, sim:playout, sim:oppleave, champion:peg)")
         specs.append(spec.lower())
     if args.both_seats and len(specs) != 2:

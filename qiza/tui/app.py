@@ -32,7 +32,7 @@ from rich.text import Text
 
 from qiza import savefile
 from qiza.cli import UsageError, lexicon_option, usage_errors
-from qiza.errors import FileFormatError, QizaError
+from qiza.errors import PATH_LIMIT, FileFormatError, QizaError, quoted
 from qiza.game import Game
 from qiza.languages import language_mismatch, rules_for_lexicon
 from qiza.lexicon import load_lexicon
@@ -134,7 +134,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def _columns(text: str) -> int:
     """A ``--width``: a whole number of columns, at least 1 (argparse names the option)."""
     if not re.fullmatch(r"[0-9]{1,5}", text.strip()) or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of columns from 1 to 99999")
+        raise argparse.ArgumentTypeError(f"{quoted(text)} is not a number of columns from 1 to 99999")
     return int(text)
 
 
@@ -186,7 +186,7 @@ def build_rules(args: argparse.Namespace, seats: list[Seat]) -> Rules:
             known = [lv.value for lv in Level]
             for lv in levels:
                 if lv not in known:
-                    raise UsageError(f"--finish-line: unknown level {lv!r} (known: {', '.join(known)})")
+                    raise UsageError(f"--finish-line: unknown level {quoted(lv)} (known: {', '.join(known)})")
             rules = finish_line(levels, base=rules)
         options: dict[str, object] = {}
         has_computer = any(s.computer for s in seats)
@@ -215,7 +215,7 @@ def run(args: argparse.Namespace) -> int:
         if path is None:
             raise QizaError("there is no saved game to resume; start one with 'qiza play'")
         if not _exists(path):
-            raise UsageError(f"--resume: no such file: {str(path)!r}")
+            raise UsageError(f"--resume: no such file: {quoted(str(path), PATH_LIMIT)}")
         session = _resumed(path, args, terminal)
         made = missing_folder(session.save_path) if args.save and session.save_path else None
         with hold(session.save_path):  # the lock file makes the folder
@@ -357,4 +357,4 @@ def _check_computers(seats: list[Seat]) -> None:
     levels = list(players.computer_levels())
     for seat in seats:
         if seat.computer and levels and seat.level not in levels:
-            raise UsageError(f"unknown computer level {seat.level!r} (known: {', '.join(levels)})")
+            raise UsageError(f"unknown computer level {quoted(seat.level)} (known: {', '.join(levels)})")
