@@ -25,7 +25,7 @@ from qiza.lexicon import Lexicon, LoadReport
 from qiza.move import Place
 from qiza.players import make_player
 from qiza.players.leaves import LeaveModel, default_model, model_for_tile_set, vowel_codes
-from qiza.rules import CLASSIC, SUPER_BOARD, Rules
+from qiza.rules import CLASSIC, PRESETS, SUPER_BOARD, Rules
 
 LISTS = {"french": FRENCH_WORDS, "polish": POLISH_WORDS, "spanish": SPANISH_WORDS}
 
@@ -364,7 +364,8 @@ def test_the_terminal_warns_of_a_lexicon_of_another_language(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("QIZA_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
-    assert main(["play", "--rules", "french", "-p", "Ann", "-p", "Bob", "--seed", "3", "--plain"]) == 0
+    assert main(["play", "--rules", "french", "--lexicon", "enable", "-p", "Ann", "-p", "Bob", "--seed", "3",
+                 "--plain"]) == 0
     out = " ".join(capsys.readouterr().out.split())  # the lines wrapped
     assert "Warning: the lexicon ENABLE is English and the french rules play with the French tiles" in out
     monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
@@ -381,3 +382,34 @@ def test_best_warns_of_a_lexicon_of_another_language(capsys: pytest.CaptureFixtu
     assert "warning: the lexicon ENABLE is English and the tiles French (french tile set)" in err, err
     assert main(["best", "-n", "3", "--engine", "maxscore", "--lexicon", "enable", position.replace(" ld french;", "")]) == 0
     assert "warning" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", sorted(LISTS))
+def test_the_terminal_plays_a_preset_with_its_languages_list_when_none_is_named(
+        name: str, language_lists: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """``qiza play --rules french`` (no --lexicon) played ENABLE's English words on the French
+    tiles after a warning; it takes the French list, as the library's Game does."""
+    if name not in PRESETS:
+        pytest.skip(f"no preset named {name}")
+    from qiza import savefile
+
+    save = language_lists / "game.json"
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    assert main(["play", "--rules", name, "-p", "Ann", "-p", "Bob", "--seed", "3", "--plain",
+                 "--save", str(save)]) == 0
+    assert "Warning" not in capsys.readouterr().out
+    assert savefile.load(save).lexicon.name == f"{name.upper()}-DEBIAN"
+
+
+def test_the_terminal_says_when_a_presets_language_list_is_not_installed(
+        language_lists: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Without the tiles' language's list the game is played with ENABLE, saying which package
+    would give the list, and that the words are English."""
+    from qiza import languages
+
+    (language_lists / languages.LANGUAGES["french-debian"].dict_file).unlink()
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    assert main(["play", "--rules", "french", "-p", "Ann", "-p", "Bob", "--seed", "3", "--plain"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "which is not installed: apt-get install wfrench; playing with ENABLE's English words instead" in out
+    assert "Warning: the lexicon ENABLE is English and the french rules play with the French tiles" in out

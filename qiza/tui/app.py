@@ -34,8 +34,8 @@ from qiza import savefile
 from qiza.cli import UsageError, lexicon_option, usage_errors
 from qiza.errors import PATH_LIMIT, FileFormatError, QizaError, quoted
 from qiza.game import Game
-from qiza.languages import language_mismatch, rules_for_lexicon
-from qiza.lexicon import load_lexicon
+from qiza.languages import builtin_for, language_mismatch, rules_for_lexicon
+from qiza.lexicon import Lexicon, LexiconError, load_lexicon
 from qiza.rules import (
     ChallengeRule,
     EndPoints,
@@ -105,8 +105,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                        help="when a player goes out: rulebook (the others lose their tiles' value, the "
                             "player out gains it) or double (the player out gains twice the others' tiles, "
                             "nobody loses; the tournament rule); default: the preset's")
-    rules.add_argument("--lexicon", "--words", default="enable", type=lexicon_option, metavar="NAME|FILE",
-                       help="dictionary: enable (default), twl06, sowpods, a language's list (french-debian, "
+    rules.add_argument("--lexicon", "--words", default=None, type=lexicon_option, metavar="NAME|FILE",
+                       help="dictionary (default: the tiles' language's, enable for English tiles): "
+                            "enable, twl06, sowpods, a language's list (french-debian, "
                             "german-debian, spanish-debian, catalan-debian, italian-debian, dutch-debian, "
                             "polish-debian: played with that language's tile set), or a word list file")
     rules.add_argument("--seed", type=int, default=None, help="random seed (the same seed deals the same tiles)")
@@ -201,6 +202,21 @@ def build_rules(args: argparse.Namespace, seats: list[Seat]) -> Rules:
         return rules.with_options(**options) if options else rules
 
 
+def _default_lexicon(rules: Rules) -> tuple[Lexicon | None, str | None]:
+    """The lexicon of a game whose player named none: the word list of the tiles' language
+    (:func:`~qiza.languages.builtin_for`: ``french-debian`` for the ``french`` preset, ENABLE for
+    English tiles), as the library's :class:`~qiza.game.Game` takes; when that list is not
+    installed, ENABLE and why (the error that names the package to install)."""
+    from qiza.cli import note_lexicon_load
+
+    name = builtin_for(None, rules.tile_set)
+    note_lexicon_load(name)
+    try:
+        return load_lexicon(name), None
+    except LexiconError as exc:
+        return load_lexicon("enable"), str(exc)
+
+
 def _terminal(args: argparse.Namespace) -> Terminal:
     if args.plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
         return PlainTerminal(sys.stdin, sys.stdout, width=args.width)
@@ -239,11 +255,14 @@ def run(args: argparse.Namespace) -> int:
     _check_computers(seats)
     from qiza.cli import note_lexicon_load
 
-    note_lexicon_load(args.lexicon)  # Polish: seconds on a blank screen the first time
-    lexicon = load_lexicon(args.lexicon)
-    # a lexicon of another language than the tiles' (--rules french with the default ENABLE) is
-    # the player's choice, said with the first screen; the web refuses it
-    rules = rules_for_lexicon(build_rules(args, seats), lexicon, other_language=True)
+    base = build_rules(args, seats)
+    lexicon, missing = _default_lexicon(base) if args.lexicon is None else (None, None)
+    if lexicon is None:
+        note_lexicon_load(args.lexicon)  # Polish: seconds on a blank screen the first time
+        lexicon = load_lexicon(args.lexicon)
+    # a lexicon of another language than the tiles' (--rules french --lexicon enable, or the
+    # French list not installed) is the player's choice, said with the first screen; the web refuses it
+    rules = rules_for_lexicon(base, lexicon, other_language=True)
     other_language = language_mismatch(rules, lexicon)
     try:
         game = Game(rules, players=[s.name for s in seats], lexicon=lexicon, seed=args.seed)
@@ -271,6 +290,8 @@ def run(args: argparse.Namespace) -> int:
         session.say(f"Draw for first play: {draws}. First to play: {first}.")
     else:
         session.say(f"First to play: {first}.")
+    if missing:
+        session.say(f"Warning: {missing}; playing with ENABLE's English words instead.")
     if other_language:
         session.say(f"Warning: {other_language} (--lexicon, --rules).")
     made = missing_folder(save_path) if args.save and save_path else None
