@@ -386,12 +386,12 @@ Not ``qiza.SUPER`` (top level), which is the Super board layout, :data:`qiza.lay
 
 
 def find_tile_set(name: str) -> TileSet:
-    """A built-in tile set by name (``english``, ``french``, ``spanish``, ``super``...):
-    :class:`TileSetError` for an unknown name, :class:`TypeError` for what is not a text."""
+    """A built-in tile set by name (``english``, ``french``, ``spanish``, ``super``...; in any
+    case, spaces around it ignored): :class:`TileSetError` for an unknown name, :class:`TypeError` for what is not a text."""
     if not isinstance(name, str):
         raise TypeError(f"a tile set's name is a text, not {quoted(name)}")
     try:
-        return TILE_SETS[name.lower()]
+        return TILE_SETS[name.strip().lower()]
     except KeyError:
         known = ", ".join(sorted(TILE_SETS))
         raise TileSetError(f"unknown tile set {quoted(name)} (known: {known})") from None

@@ -269,7 +269,7 @@ def reading_note(name: str) -> str | None:
     the cache folder (else None; a list kept there loads in seconds)."""
     from qiza.lexicon import is_loaded
 
-    language = LANGUAGES.get(name.lower())
+    language = LANGUAGES.get(name.strip().lower())
     if language is None or is_loaded(name):
         return None
     if not os.environ.get("QIZA_NO_CACHE") and any(user_cache_dir().glob(f"lexicon-{language.lexicon}-*.txt")):
@@ -312,7 +312,7 @@ def builtin_for(name: str | None, tile_set: TileSet | None = None) -> str:
     language = next((lang for lang in LANGUAGES.values() if lang.tile_set == tile_set), None)
     if language is not None:  # English lists cannot judge a game in another language's tiles
         return language.lexicon
-    key = (name or "").lower()
+    key = (name or "").strip().lower()
     if not key:
         return "enable"
     if key in ("enable", "twl06", "sowpods") or key in LANGUAGES:
@@ -328,7 +328,7 @@ def lexicon_language(lexicon: Lexicon | str) -> str | None:
         if lexicon.path is not None:
             return None
         lexicon = lexicon.name
-    key = lexicon.lower()
+    key = lexicon.strip().lower()
     if key in ENGLISH_LEXICONS:
         return "english"
     language = LANGUAGES.get(key)

@@ -173,12 +173,13 @@ LAYOUTS: dict[str, Layout] = {layout.name: layout for layout in (STANDARD, SUPER
 
 
 def find_layout(name: str) -> Layout:
-    """A registered layout by name (``standard``, ``super``): :class:`~qiza.errors.QizaError`
+    """A registered layout by name (``standard``, ``super``; in any case, spaces around it
+    ignored): :class:`~qiza.errors.QizaError`
     for an unknown name, :class:`TypeError` for what is not a text."""
     if not isinstance(name, str):
         raise TypeError(f"a layout's name is a text, not {quoted(name)}")
     try:
-        return LAYOUTS[name.lower()]
+        return LAYOUTS[name.strip().lower()]
     except KeyError:
         known = ", ".join(sorted(LAYOUTS))
         raise QizaError(f"unknown layout {quoted(name)} (known: {known})") from None

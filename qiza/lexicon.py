@@ -338,14 +338,14 @@ class Lexicon:
     def anagrams(self, rack: str, *, partial: bool = False, min_length: int = MIN_LENGTH) -> list[str]:
         """Words made of exactly the rack's tiles (``?`` is a blank).
 
-        The rack is read into the lexicon's tiles (Spanish ``CHAO`` or ``[CH]AO`` is CH-A-O).
-        With ``partial`` also words using only some of them. Sorted longest first (in tiles),
+        The rack is read into the lexicon's tiles (Spanish ``CHAO`` or ``[CH]AO`` is CH-A-O);
+        as every word tool's text, spaces around it are ignored, and an empty one or one with
+        spaces inside is a :class:`~qiza.errors.QizaError`. With ``partial`` also words using only some of them. Sorted longest first (in tiles),
         then alphabetically.
         """
-        _check_text(rack, "rack")
-        codes = self._tile_codes(rack.replace(" ", ""),
-                                 f"a rack holds letters of the {self.tile_set.name} tile set "
-                                 f"({self._tile_kinds()}) and ? for a blank")
+        text = _query_text(rack, "rack", "say which tiles, e.g. AEINRST or QA?")
+        codes = self._tile_codes(text, f"a rack holds letters of the {self.tile_set.name} tile set "
+                                       f"({self._tile_kinds()}) and ? for a blank")
         blanks = sum(1 for c in codes if c == BLANK)
         fixed = [chr(64 + c) for c in codes if c != BLANK]
         if len(codes) > MAX_RACK_QUERY:
@@ -386,10 +386,8 @@ class Lexicon:
     def hooks(self, word: str) -> tuple[str, str]:
         """The tiles that can go before and after a word to make another word, as tile text
         (``S`` and ``DRSTX`` for English ``CARE``; a multi-letter tile in brackets, ``[CH]``)."""
-        _check_text(word, "word")
-        codes = self._tile_codes(word.strip(), f"not a word of {self.tile_set.name} tiles")
-        if not codes:
-            raise QizaError("say which word to hook, e.g. CARE")
+        text = _query_text(word, "word", "say which word to hook, e.g. CARE")
+        codes = self._tile_codes(text, f"not a word of {self.tile_set.name} tiles")
         if any(c == BLANK or c & BLANK_FLAG for c in codes):
             raise QizaError(f"{quoted(word)}: a word to hook is written in letters, not blanks")
         stem = "".join(chr(64 + c) for c in codes)
@@ -400,9 +398,12 @@ class Lexicon:
         return self.tile_set.text(front), self.tile_set.text(back)
 
     def words_of_length(self, length: int) -> list[str]:
-        """All words of a number of tiles, sorted (e.g. the two-letter words)."""
+        """All words of a number of tiles, sorted (e.g. the two-letter words); a length under 1 is a
+        :class:`~qiza.errors.QizaError`."""
         if type(length) is not int:
             raise TypeError(f"a word length is a whole number, not {quoted(length)}")
+        if length < 1:
+            raise QizaError(f"a word length is a whole number from 1, not {length}")
         if self.tile_set.code_strings_are_labels:
             return sorted(w for w in self.words if len(w) == length)
         return sorted(w for code, w in self._words_by_code.items() if len(code) == length)
@@ -410,12 +411,9 @@ class Lexicon:
     def matching(self, pattern: str) -> list[str]:
         """Words matching a pattern: ``?`` or ``.`` one tile, ``*`` any tiles (``Q?I*``); the
         letters are the lexicon's tiles (Spanish ``[CH]?CO`` or ``CH?CO``)."""
-        _check_text(pattern, "pattern")
-        text = pattern.strip().upper()
+        text = _query_text(pattern, "pattern", "say which pattern, e.g. Q?I*").upper()
         segments: list[str] = [""]  # the fixed-length pieces between the stars
         try:
-            if not text:
-                raise TileSetError("empty")
             for piece in re.split(r"([?.*])", text):
                 if piece in ("?", "."):
                     segments[-1] += "."
@@ -492,12 +490,16 @@ _loaded: dict[str, Lexicon] = {}
 
 def is_loaded(name: str) -> bool:
     """Whether the built-in lexicon ``name`` is loaded in this process already."""
-    builtin = BUILTIN.get(name.lower())
+    builtin = BUILTIN.get(name.strip().lower())
     return builtin is not None and builtin in _loaded
 
 
 def load_lexicon(name_or_path: str | os.PathLike[str] = "enable") -> Lexicon:
     """A built-in lexicon by name (``enable``, ``twl06``, ``sowpods``, ``french-debian``...) or a word list file.
+
+    A name is read as every registry of qiza reads one (:func:`~qiza.rules.find_preset`,
+    :func:`~qiza.players.make_player`...): in any case, spaces around it ignored; a file's path
+    is taken as given.
 
     Built-in lexicons are loaded once per process and shared; pickled, one is its name (loaded
     again by this function on unpickling), while a word list file's lexicon keeps its words. The ``*-debian`` lexicons read
@@ -505,7 +507,7 @@ def load_lexicon(name_or_path: str | os.PathLike[str] = "enable") -> Lexicon:
     """
     key = str(name_or_path)
     check_lexicon_name(key)
-    builtin = BUILTIN.get(key.lower())
+    builtin = BUILTIN.get(key.strip().lower())
     if builtin is None:
         lexicon = Lexicon.from_file(key)
         lexicon.path = os.path.abspath(key)
@@ -529,7 +531,7 @@ def check_lexicon_name(name_or_path: str) -> None:
     """:class:`LexiconError` when ``name_or_path`` is neither a built-in lexicon's name nor a
     regular file, as :func:`load_lexicon` says it, without reading anything (the command line's
     ``--lexicon`` is checked so before any work)."""
-    if name_or_path.lower() in BUILTIN or is_file(name_or_path):
+    if name_or_path.strip().lower() in BUILTIN or is_file(name_or_path):
         return
     names = f"enable, twl06, sowpods, {', '.join(LANGUAGE_LEXICONS)}"
     if exists(name_or_path):  # a folder, a device...: not "unknown", which reads as a misspelt name
@@ -540,7 +542,15 @@ def check_lexicon_name(name_or_path: str) -> None:
     raise LexiconError(f"unknown lexicon {quoted(name_or_path, PATH_LIMIT)}: use {names} or the path of a word list file")
 
 
-def _check_text(value: object, what: str) -> None:
-    """A :class:`TypeError` naming ``value`` unless it is a text (a word tool's argument)."""
+def _query_text(value: object, what: str, example: str) -> str:
+    """A word tool's text without the spaces around it: a :class:`TypeError` naming ``value``
+    unless it is a text, a :class:`~qiza.errors.QizaError` when it is empty (``example`` says
+    what to give) or has spaces inside (a rack, word or pattern is one run of tiles)."""
     if not isinstance(value, str):
         raise TypeError(f"a {what} is a text, not {quoted(value)}")
+    text = value.strip()
+    if not text:
+        raise QizaError(f"empty {what} {quoted(value)}: {example}")
+    if any(c.isspace() for c in text):
+        raise QizaError(f"{what} {quoted(value)} has spaces inside: write its tiles together")
+    return text

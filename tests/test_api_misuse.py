@@ -246,6 +246,41 @@ def test_word_tools_refuse_what_is_not_text(enable: Any) -> None:
             action()
 
 
+def test_word_tools_refuse_empty_or_spaced_text_alike(enable: Any) -> None:
+    """Each word tool refuses an empty text and spaces inside one, and ignores spaces around it
+    (anagrams("") gave [] and anagrams("A B") read AB, while hooks refused both)."""
+    for tool in (enable.anagrams, enable.hooks, enable.matching):
+        for text in ("", "   "):
+            with pytest.raises(QizaError, match=f"empty .*{text!r}"):
+                tool(text)
+        with pytest.raises(QizaError, match="'Q T' has spaces inside"):
+            tool("Q T")
+    assert enable.anagrams(" TAQ ") == ["QAT"]
+    assert enable.hooks(" CARE ") == ("S", "DRSTX")
+    assert enable.matching(" Q?T ") == ["QAT"]
+    for length in (0, -1):
+        with pytest.raises(QizaError, match=f"not {length}"):
+            enable.words_of_length(length)
+    assert enable.words_of_length(1) == []  # a length, with no words
+
+
+def test_names_ignore_spaces_around_them_everywhere() -> None:
+    """A built-in's name is read alike by every registry: spaces around it ignored
+    (load_lexicon(" enable ") was refused while find_preset and make_player took " classic ")."""
+    from qiza.alphabet import find_tile_set
+    from qiza.languages import builtin_for
+    from qiza.layout import find_layout
+    from qiza.lexicon import check_lexicon_name, load_lexicon
+    from qiza.rules import find_preset
+
+    check_lexicon_name(" Enable ")
+    assert load_lexicon(" enable ") is load_lexicon("enable")
+    assert find_tile_set(" French ") is find_tile_set("french")
+    assert find_layout(" super ") is find_layout("super")
+    assert find_preset(" classic ") is find_preset("classic")
+    assert builtin_for(" sowpods ") == "sowpods"
+
+
 def test_presets_and_readers_refuse_what_is_not_text() -> None:
     from qiza import cgp, gcg, savefile
     from qiza.rules import find_preset
