@@ -48,8 +48,9 @@ class Kind(enum.Enum):
 TURN_KINDS = (Kind.PLACE, Kind.EXCHANGE, Kind.PASS, Kind.LOST_TURN, Kind.FAILED_CHALLENGE)
 
 
-class EndReason(enum.Enum):
-    """Why a game ended."""
+class EndReason(enum.StrEnum):
+    """Why a game ended: a text enum, each member equal to its sentence
+    (``EndReason.WENT_OUT == "a player went out"``, and ``str()`` of it is the sentence)."""
 
     WENT_OUT = "a player went out"
     SCORELESS = "every player had three scoreless turns in a row"

@@ -47,3 +47,19 @@ def test_a_bad_player_spec_is_refused(tmp_path: Path) -> None:
     args.both_seats = True
     with pytest.raises(QizaError, match="two players"):
         selfplay.run(args)
+
+
+def test_play_game_gives_the_game_s_end_reason_and_a_short_repr() -> None:
+    """play_game's end_reason is the EndReason enum, as Game.end_reason (it was its text), still
+    equal to that text; the repr leaves out every move's time."""
+    from qiza.game import EndReason
+    from qiza.players import make_player
+
+    players = [make_player("maxscore", "enable"), make_player("maxscore", "enable")]
+    result = selfplay.play_game(players, seed=1, lexicon="enable")
+    assert isinstance(result.end_reason, EndReason)
+    assert result.end_reason == result.end_reason.value and str(result.end_reason) == result.end_reason.value
+    shown = repr(result)
+    assert shown == (f"GameResult(seed=1, scores={result.scores}, winners={result.winners}, "
+                     f"length={result.length}, end_reason={result.end_reason!r})")
+    assert len(shown) < 200 and result.move_times and all(result.move_times)

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 from qiza.cli import UsageError, lexicon_option, process_count
 from qiza.errors import QizaError, quoted
-from qiza.game import Game, Kind
+from qiza.game import EndReason, Game, Kind
 from qiza.lexicon import Lexicon, load_lexicon
 from qiza.move import Pass
 from qiza.paths import is_file
@@ -39,18 +39,24 @@ from qiza.rules import Rules, find_preset
 
 @dataclass
 class GameResult:
-    """One game's outcome, per player in the order the players were given (not seats)."""
+    """One game's outcome, per player in the order the players were given (not seats).
+
+    Its ``repr`` is short (seed, scores, winners, length and why it ended); the move times,
+    turns, bingos and errors are read from the fields."""
 
     seed: int
     scores: list[int]
     winners: list[int]
-    turns: list[int]
-    bingos: list[int]
-    move_times: list[list[float]]
+    turns: list[int] = field(repr=False)
+    bingos: list[int] = field(repr=False)
+    move_times: list[list[float]] = field(repr=False)
+    """Each player's seconds per move, in order."""
     length: int
     """Turns in the game (all players)."""
-    end_reason: str
-    errors: list[str] = field(default_factory=list)
+    end_reason: EndReason | None
+    """Why the game ended, as :attr:`Game.end_reason <qiza.game.Game.end_reason>` says it (a text
+    enum: ``result.end_reason == "a player went out"`` holds)."""
+    errors: list[str] = field(default_factory=list, repr=False)
 
 
 def play_game(players: Sequence[ComputerPlayer], *, seed: int, lexicon: Lexicon | str | None = None,
@@ -104,8 +110,7 @@ def play_game(players: Sequence[ComputerPlayer], *, seed: int, lexicon: Lexicon 
         if record.kind is Kind.PLACE and record.bingo and not record.challenged_off:
             bingos[order[record.seat]] += 1
     winners = sorted(order[s] for s in game.winners())
-    return GameResult(seed, scores, winners, turns, bingos, times, length,
-                      game.end_reason.value if game.end_reason else "", errors)
+    return GameResult(seed, scores, winners, turns, bingos, times, length, game.end_reason, errors)
 
 
 # -- parallel self-play -----------------------------------------------------------------------
