@@ -326,7 +326,7 @@ def check_candidate(game: Game, candidate: Candidate, seat: int | None = None) -
     Raises :class:`AssertionError` when the engine's score, tile count or word validity
     differ from the generator's (an engine or generator bug); returns the evaluation.
     """
-    evaluation = game.evaluate(candidate.move, seat)
+    evaluation = game.evaluate(candidate.move, seat=seat)
     if evaluation.score != candidate.score:
         raise AssertionError(f"{game.format(candidate.move)}: engine scores {evaluation.score}, "
                              f"generator {candidate.score}")

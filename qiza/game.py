@@ -28,6 +28,7 @@ from typing import Any
 
 from qiza.alphabet import BLANK, BLANK_FLAG, ENGLISH, Tile, is_blank
 from qiza.board import Board
+from qiza.deprecation import positional_seat
 from qiza.errors import GameOverError, IllegalMoveError, MoveSyntaxError, PhonyWordError, RuleError, quoted
 from qiza.languages import builtin_for, rules_for_lexicon
 from qiza.lexicon import Lexicon, load_lexicon
@@ -341,8 +342,11 @@ class Game:
         return format_move(move, self.rules.notation, self.board)
 
     # -- checking a placement without playing it -----------------------------------------
-    def evaluate(self, move: Place | str, seat: int | None = None) -> Evaluation:
-        """Check a placement for the player (geometry and tiles on the rack) and score it.
+    @positional_seat
+    def evaluate(self, move: Place | str, *, seat: int | None = None) -> Evaluation:
+        """Check a placement for a player (the player to move by default: geometry and tiles on
+        the rack) and score it. ``seat`` is keyword-only, as in :meth:`play` (given as the second
+        argument it still works, with a :class:`DeprecationWarning`, until the next release).
 
         Words are not looked up; see :meth:`invalid_words`. Changes nothing. Returns the
         :class:`~qiza.scoring.Evaluation` (its ``move`` with played-through letters as ``.``);
@@ -360,8 +364,11 @@ class Game:
         self._tiles_from_rack(seat, evaluation.move)
         return evaluation
 
-    def legal_moves(self, seat: int | None = None) -> list[Evaluation]:
+    @positional_seat
+    def legal_moves(self, *, seat: int | None = None) -> list[Evaluation]:
         """Every legal placement of a player (the player to move by default), highest score first.
+        ``seat`` is keyword-only, as in :meth:`play` (given positionally it still works, with a
+        :class:`DeprecationWarning`, until the next release).
 
         Each is an :class:`~qiza.scoring.Evaluation`: the :class:`~qiza.move.Place` to give to
         :meth:`play`, its score, the words it forms (each with its own score) and whether it is
@@ -501,7 +508,7 @@ class Game:
 
     def _place(self, move: Place) -> Record:
         seat = self.to_move
-        evaluation = self.evaluate(move, seat)
+        evaluation = self.evaluate(move, seat=seat)
         if self.rules.challenge.checks_at_once:
             invalid = self.invalid_words(evaluation)
             if invalid:
@@ -605,6 +612,10 @@ class Game:
 
     def challenge(self, seat: int | None = None, *, bonus: int | None = None) -> Record:
         """Challenge the previous play, by ``seat`` (the player to move by default).
+
+        ``seat`` is who challenges, what the call is about, so it stays the first argument, as
+        in :meth:`resign` or :meth:`view`; the seat that only qualifies a move (:meth:`play`,
+        :meth:`evaluate`, :meth:`legal_moves`) is keyword-only.
 
         All its words are judged together. If any is not in the lexicon the play is
         taken back and scores 0; otherwise the challenge rule decides the cost.

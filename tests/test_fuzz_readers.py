@@ -308,7 +308,7 @@ def play_text(text: str) -> None:
     game.set_rack(0, "QUIRET?")
     for notation in Notation:
         only_project_errors(functools.partial(parse_move, text, notation, game.board))
-    only_project_errors(lambda: game.evaluate(text, 0))
+    only_project_errors(lambda: game.evaluate(text, seat=0))
     only_project_errors(lambda: game.play(text))
 
 

@@ -36,10 +36,32 @@ def test_legal_moves_are_engine_evaluations_highest_first_and_all_playable() -> 
 
 def test_legal_moves_of_another_seat_and_after_the_end() -> None:
     game = Game(find_preset("classic").with_options(first_player="fixed"), players=2, lexicon=LEX, seed=1)
-    other = game.legal_moves(1)
-    assert other and all(game.evaluate(m.move, 1).score == m.score for m in other[:20])
+    other = game.legal_moves(seat=1)
+    assert other and all(game.evaluate(m.move, seat=1).score == m.score for m in other[:20])
     game.resign(0)
     assert game.legal_moves() == []
+
+
+def test_seat_is_keyword_only_as_in_play_and_positional_still_works_with_a_warning() -> None:
+    """evaluate(move, seat) and legal_moves(seat) took the seat positionally while play(move,
+    *, seat=) wanted the keyword: now all three want it, and the old calls work for one release."""
+    import inspect
+    import warnings
+
+    game = Game(find_preset("classic").with_options(first_player="fixed"), players=2, lexicon=LEX, seed=1)
+    for method in (Game.evaluate, Game.legal_moves, Game.play):
+        assert inspect.signature(method).parameters["seat"].kind is inspect.Parameter.KEYWORD_ONLY
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        wanted = game.legal_moves(seat=1)
+        move = wanted[0].move
+        assert game.evaluate(move, seat=1) == wanted[0]
+    with pytest.warns(DeprecationWarning, match=r"legal_moves.*seat=1"):
+        assert game.legal_moves(1) == wanted  # type: ignore[call-arg]
+    with pytest.warns(DeprecationWarning, match=r"evaluate.*seat=1"):
+        assert game.evaluate(move, 1) == wanted[0]  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        game.evaluate(move, 1, seat=1)  # type: ignore[call-arg, misc]
 
 
 # -- the quick paths give what the plain ones gave ------------------------------------------------

@@ -80,7 +80,7 @@ def a_phony(game: Game, puzzle: Puzzle) -> tuple[str, list[str]]:
                 changed[i] = letter
             place = Place(move.row, move.col, move.direction, "".join(changed))
             try:
-                invalid = game.invalid_words(game.evaluate(place, game.to_move))
+                invalid = game.invalid_words(game.evaluate(place, seat=game.to_move))
             except ValueError:
                 continue
             if invalid:

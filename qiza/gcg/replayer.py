@@ -474,7 +474,7 @@ class _Replayer:
             move = parse_move(f"{event.position} {event.word}", Notation.TOURNAMENT, game.board)
             assert isinstance(move, Place)
             self.ensure_tiles(seat, move.tiles(), event)
-            evaluation = game.evaluate(move, seat)
+            evaluation = game.evaluate(move, seat=seat)
             if self.real is not None:
                 invalid = self.real.invalid_words(w.letters for w in evaluation.words)
                 removed = any(e.type is EventType.PHONY_RETURNED for e in self._following(event))

@@ -245,7 +245,7 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
                 if event.type is EventType.PLACE:
                     parsed = parse_move(played, Notation.TOURNAMENT, game.board)
                     if isinstance(parsed, Place):
-                        move = game.evaluate(parsed, game.to_move).move
+                        move = game.evaluate(parsed, seat=game.to_move).move
                 elif event.type is EventType.EXCHANGE and event.tiles:
                     move = Exchange(event.tiles)
                 elif event.type is EventType.EXCHANGE:  # GCG's -N: only the count is known
@@ -261,7 +261,7 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
                 if found is not None:
                     played_equity = found.equity
                 elif isinstance(move, Place):
-                    invalid = game.invalid_words(game.evaluate(move, game.to_move))
+                    invalid = game.invalid_words(game.evaluate(move, seat=game.to_move))
                     note = f"{', '.join(invalid)} not in {game.lexicon.name}: a phony" if invalid else \
                         "not among the engine's moves"
                 if exact and options:

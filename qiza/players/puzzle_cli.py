@@ -192,7 +192,7 @@ def judge(game: Game, text: str, notation: Notation, find: Callable[[object], T 
     if isinstance(move, Pass):
         return Judged(None, "a pass is not ranked here: find a play (or Enter to see the answer)", "pass")
     if isinstance(move, Place):
-        evaluation = game.evaluate(move, game.to_move)  # an illegal placement raises, naming why
+        evaluation = game.evaluate(move, seat=game.to_move)  # an illegal placement raises, naming why
         invalid = game.invalid_words(evaluation)
         if invalid:
             return Judged(None, f"{', '.join(invalid)} not in {game.lexicon.name}: a phony, try again", "phony_word",

@@ -795,7 +795,7 @@ class Session:
         return STAY
 
     def do_score(self, seat: int, rest: str) -> str:
-        evaluation = self.game.evaluate(rest, seat)
+        evaluation = self.game.evaluate(rest, seat=seat)
         words = ", ".join(f"{w.text} {w.score}" for w in evaluation.words)
         bingo = " + bingo" if evaluation.bingo else ""
         self.say(f"{self.game.format(evaluation.move)} would score {evaluation.score} ({words}{bingo}).")

@@ -375,7 +375,7 @@ class GameService(SeatsMixin, ClocksMixin, ComputerSeatsMixin):
             game = self._game(row).game
             place = self._placement(game, action)
             try:
-                evaluation = game.evaluate(place, seat)
+                evaluation = game.evaluate(place, seat=seat)
             except QizaError as exc:
                 return {"ok": False, "error": str(exc)}
             out: dict[str, Any] = {

@@ -1,0 +1,34 @@
+"""Old ways of calling the API that still work for one release, with a :class:`DeprecationWarning`."""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import warnings
+from collections.abc import Callable
+from typing import Any, ParamSpec, TypeVar, cast
+
+__all__ = ["positional_seat"]
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+_POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+
+
+def positional_seat(method: Callable[P, R]) -> Callable[P, R]:
+    """``method`` (whose ``seat`` is keyword-only) taking ``seat`` also as one more positional
+    argument, as it did before, with a :class:`DeprecationWarning` (for one release)."""
+    positional = sum(1 for p in inspect.signature(method).parameters.values() if p.kind in _POSITIONAL)
+
+    @functools.wraps(method)
+    def wrapper(*args: Any, **kwargs: Any) -> R:
+        if len(args) == positional + 1 and "seat" not in kwargs:
+            warnings.warn(f"{method.__qualname__}(..., seat): the seat is keyword-only now, give it as "
+                          f"seat={args[-1]!r} (a positional seat stops working in the next release)",
+                          DeprecationWarning, stacklevel=2)
+            kwargs["seat"] = args[-1]
+            args = args[:-1]
+        return method(*args, **kwargs)
+
+    return cast(Callable[P, R], wrapper)
