@@ -112,7 +112,7 @@ def test_reading_and_writing_a_move_refuse_what_is_no_move(make_game: GameFactor
 def test_every_method_taking_a_seat_refuses_one_that_is_not_in_the_game(make_game: GameFactory, seat: int) -> None:
     game = make_game(racks={0: "QATEEEE"})
     for action in (lambda: game.rack_text(seat), lambda: game.unseen(seat), lambda: game.view(seat),
-                   lambda: game.evaluate("H8 QAT", seat), lambda: game.legal_moves(seat),
+                   lambda: game.evaluate("H8 QAT", seat=seat), lambda: game.legal_moves(seat=seat),
                    lambda: game.play("pass", seat=seat)):
         error = refused_unchanged(game, action, str(seat))
         assert isinstance(error, QizaError)
@@ -124,7 +124,7 @@ def test_a_seat_that_is_not_a_whole_number_is_a_type_error(make_game: GameFactor
     actions: list[Callable[[], object]] = [lambda: game.resign(seat), lambda: game.set_rack(seat, "A"), lambda: game.penalize(seat, 5)]
     if seat is not None:  # None is the player to move (or a spectator) where a seat is optional
         actions += [lambda: game.rack_text(seat), lambda: game.view(seat), lambda: game.unseen(seat),
-                    lambda: game.evaluate("H8 QAT", seat), lambda: game.legal_moves(seat),
+                    lambda: game.evaluate("H8 QAT", seat=seat), lambda: game.legal_moves(seat=seat),
                     lambda: game.play("pass", seat=seat), lambda: game.challenge(seat)]
     for action in actions:
         assert isinstance(refused_unchanged(game, action, repr(seat)), TypeError)
