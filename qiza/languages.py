@@ -303,8 +303,9 @@ def tile_set_language(tile_set: TileSet) -> str | None:
 def builtin_for(name: str | None, tile_set: TileSet | None = None) -> str:
     """The built-in lexicon closest to one a game record or position names (``#lexicon``, CGP
     ``lex``): for tiles of another language (``tile_set``), that language's Debian list; else the
-    named one when built in (a language's Debian list too), SOWPODS for Collins lists (``CSW21``),
-    TWL06 for any other name (``NWL23``), ENABLE (the default) for none.
+    named one when built in (a language's Debian list too, unless ``tile_set`` says the tiles
+    are English: its list would bring its own tiles, so ENABLE), SOWPODS for Collins lists
+    (``CSW21``), TWL06 for any other name (``NWL23``), ENABLE (the default) for none.
 
     >>> builtin_for("NWL23"), builtin_for("CSW21"), builtin_for(None, find_tile_set("french"))
     ('twl06', 'sowpods', 'french-debian')
@@ -314,6 +315,8 @@ def builtin_for(name: str | None, tile_set: TileSet | None = None) -> str:
         return language.lexicon
     key = (name or "").strip().lower()
     if not key:
+        return "enable"
+    if key in LANGUAGES and tile_set is not None:  # English tiles given: not played in the list's own
         return "enable"
     if key in ("enable", "twl06", "sowpods") or key in LANGUAGES:
         return key

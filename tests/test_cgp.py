@@ -239,3 +239,12 @@ def test_a_position_is_judged_by_the_built_in_lexicon_closest_to_its_own(opcodes
     assert game.lexicon.name == lexicon
     if game.rules.tile_set.name == "english":  # the caller's lexicon is the one
         assert cgp.loads(f"{board} AEINRST/ 0/0 0 {opcodes}").to_game(lexicon="twl06").lexicon.name == "TWL06"
+
+
+def test_a_position_in_english_tiles_naming_a_language_list_stays_in_english_tiles() -> None:
+    """``lex french-debian; ld english;`` chose the French list by default, which brought the
+    French tiles over the English ones the position states (K, W, Y worth 10): a play scored
+    by French values. The tiles the position gives win: ENABLE, the English tiles' list."""
+    game = cgp.loads(f"{EMPTY} WAXYZIE/DEF 0/0 0 lex french-debian; ld english;").to_game()
+    assert (game.rules.tile_set.name, game.lexicon.name) == ("english", "ENABLE")
+    assert game.evaluate("H8 WAX").score == 26  # (4 + 1 + 8) doubled on the centre, as in English

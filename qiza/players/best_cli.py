@@ -49,7 +49,7 @@ def game_from_cgp(text: str, lexicon: str | None) -> Game:
         print(f"Lexicon: {lexicon.upper()} ({where}; its tiles are {tiles}: the Debian {tiles} list; "
               "--lexicon to choose)")
     if not lexicon and position.lexicon:
-        lexicon = builtin_for(position.lexicon)
+        lexicon = builtin_for(position.lexicon, position.rules().tile_set)  # ld english: not a Debian list
         if lexicon.lower() != position.lexicon.lower():
             print(f"Lexicon: {lexicon.upper()} (the closest built-in list to the position's {position.lexicon}; "
                   "--lexicon to choose)")
