@@ -267,3 +267,13 @@ def test_one_record_fits_the_screen_and_80_columns_without_one(
         assert max(len(line) for line in lines) <= width, width
     assert format_analysis(turns, width=200)[1].endswith(f"({note})")  # room for it whole
     assert format_analysis(turns, width=140)[1].endswith("…")
+
+
+def test_a_folder_with_only_hidden_subfolders_does_not_send_to_recursive(tmp_path: Path) -> None:
+    """A folder whose only subfolder is hidden (a project's .git) said '--recursive searches
+    them', and --recursive passes hidden folders over: it then said 'or its subfolders'."""
+    (tmp_path / "project" / ".git").mkdir(parents=True)
+    _write_games(tmp_path / "project" / ".git", 1)
+    with pytest.raises(QizaError, match=r"project: no game records \(.gcg files, or games saved by qiza\) in this "
+                                        r"folder$"):
+        record_files([str(tmp_path / "project")])

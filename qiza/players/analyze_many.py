@@ -71,7 +71,7 @@ def record_files(paths: Sequence[str], *, recursive: bool = False, progress: Pro
             inside: list[str] = []
             subfolders = False
             for folder, names, files in os.walk(where):
-                subfolders = subfolders or bool(names)
+                subfolders = subfolders or any(not name.startswith(".") for name in names)  # --recursive's
                 names[:] = sorted(name for name in names if recursive and not name.startswith("."))
                 inside.extend(str(Path(folder) / name) for name in files if _is_record(Path(folder) / name))
                 searched += 1
