@@ -783,6 +783,33 @@ def test_a_move_typed_at_the_wait_for_the_board_is_played() -> None:
     assert "press Enter for the board, or type a move or command" in screen.out.getvalue()
 
 
+def test_a_move_typed_at_the_wait_before_a_queued_command_is_played() -> None:
+    """A command given as the answer to a challenge question is run at the start of the turn,
+    after the board; a move typed at the wait before that board (messages too long for the
+    screen) was still dropped there, unseen (b8f0d5f ran it only at the other waits)."""
+    from qiza.tui.session import STAY, Seat, Session
+
+    game = new_game(seed=1)
+    word = opening(game.rack_text(0))
+    typed_at_wait = [f"H8 {word}"]
+    screen = ScriptedScreen(["quit"], width=80, height=24)
+
+    def read_after(message: str) -> str | None:
+        answer = typed_at_wait.pop(0) if typed_at_wait else ""
+        screen.out.write(f"{message} {answer}\n")
+        return answer
+
+    screen.term.read_after = read_after  # type: ignore[method-assign]
+    session = Session(game, [Seat("Ann"), Seat("Bob")], screen.term)
+    session._last_human = 0  # no hand-over first
+    session._queued = (0, "rules")  # as a challenge question answered with a command leaves it
+    for number in range(12):  # too many lines under the board at 80x24: the wait comes first
+        session.say(f"message {number}")
+    assert session.human_turn(0) != STAY
+    assert not typed_at_wait
+    assert [record.notation for record in game.history] == [f"H8 {word}"]
+
+
 def test_the_wait_for_the_board_returns_what_was_typed() -> None:
     from prompt_toolkit.application import create_app_session
     from prompt_toolkit.input import create_pipe_input

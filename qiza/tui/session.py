@@ -692,10 +692,12 @@ class Session:
         self._last_human = seat
         queued, self._queued = self._queued, None
         if queued is not None and queued[0] == seat:
-            self.draw(seat)
-            outcome = self.dispatch(seat, queued[1])
-            if outcome != STAY:
-                return outcome
+            typed = self.draw(seat)
+            for command in (queued[1], typed):  # what was typed at the wait for the board comes after
+                if command.strip():
+                    outcome = self.dispatch(seat, command)
+                    if outcome != STAY:
+                        return outcome
         while True:
             typed = self.draw(seat, force=self._force)
             self._force = False
