@@ -810,6 +810,34 @@ def test_a_move_typed_at_the_wait_before_a_queued_command_is_played() -> None:
     assert [record.notation for record in game.history] == [f"H8 {word}"]
 
 
+def test_an_answer_typed_at_the_wait_for_the_hot_seat_board_answers_the_challenge() -> None:
+    """Three people on one screen: the board without racks before the challenge questions
+    waits for Enter when the messages are too long, and says a move or command may be typed
+    there; what was typed was dropped unseen (b8f0d5f took it only at the other waits). It is
+    the first asker's answer, as at the wait before their own board."""
+    from qiza.tui.session import Seat, Session
+
+    game = new_game(players=3, seed=1)
+    word = opening(game.rack_text(0))
+    typed_at_wait = ["y"]
+    screen = ScriptedScreen(["n", "n"], width=80, height=24)
+
+    def read_after(message: str) -> str | None:
+        answer = typed_at_wait.pop(0) if typed_at_wait else ""
+        screen.out.write(f"{message} {answer}\n")
+        return answer
+
+    screen.term.read_after = read_after  # type: ignore[method-assign]
+    session = Session(game, [Seat("Ann"), Seat("Bob"), Seat("Cy")], screen.term)
+    game.play(f"H8 {word}")
+    for number in range(12):  # too many lines under the board at 80x24: the wait comes first
+        session.say(f"message {number}")
+    session.challenge_round()
+    assert not typed_at_wait
+    assert screen.answers == ["n", "n"]  # nobody was asked: Bob's answer was the one typed
+    assert game.history[-1].seat == 1 and "challenge" in game.history[-1].kind.value.lower()
+
+
 def test_the_wait_for_the_board_returns_what_was_typed() -> None:
     from prompt_toolkit.application import create_app_session
     from prompt_toolkit.input import create_pipe_input

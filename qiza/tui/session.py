@@ -549,7 +549,7 @@ class Session:
                 if not shown_public:
                     shown_public = True
                     if self.terminal.interactive:
-                        self.draw(None, force=True)  # the board with every rack hidden
+                        typed = self.draw(None, force=True)  # the board with every rack hidden
                         self.terminal.forget()  # and the screens before it, with the last player's rack
                     else:
                         self.flush()
