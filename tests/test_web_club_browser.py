@@ -300,6 +300,13 @@ def test_the_page_of_a_player_who_does_not_exist_says_so_alone(tmp_path: Path, b
         sync_api.expect(page.locator("#player-message")).to_have_text("there is no player 'Nobody_here'")
         for title in ("#record-title", "#ratings-title", "#recent-title"):
             sync_api.expect(page.locator(title)).to_be_hidden()
+        # a name no account can have (a space; an address that does not decode): the same refusal
+        # and why, not the validation's "path.name: String should match pattern ..."
+        rule = ": a player's name is 3 to 20 letters, digits, '_' or '-' (no spaces)"
+        for path, said in (("Ann%20Smith", "'Ann Smith'"), ("Ann%E0%A4", "'Ann%E0%A4'")):
+            page.goto(server.url + "/player/" + path)
+            sync_api.expect(page.locator("#player-message")).to_have_text(f"there is no player {said}{rule}")
+            sync_api.expect(page.locator("#record-title")).to_be_hidden()
     assert errors == []
 
 

@@ -207,3 +207,19 @@ def test_game_archives_made_per_address_are_limited(tmp_path: Path) -> None:
             assert refused.status_code == 429 and refused.json()["error"]["code"] == "too_much_work"
     finally:
         club.close()
+
+
+@pytest.mark.parametrize("name", ["Ann Smith", "José", "<b>x", "x" * 300, "ab"])
+def test_a_name_no_account_can_have_is_no_such_player_not_a_malformed_request(club: Club, name: str) -> None:
+    """A name in a profile's or an archive's path that no account could have (a space, an
+    accent, too long, too short): 404 ``no_such_player`` saying the name's rule, not 422 and
+    the validation's "path.name: String should match pattern ..." (what the player page showed)."""
+    sign_up(club, "Ann")
+    for path in (f"/api/players/{name}", f"/api/players/{name}/games.zip"):
+        answer = club.main.get(path)
+        assert answer.status_code == 404, (path, answer.text)
+        error = answer.json()["error"]
+        assert error["code"] == "no_such_player"
+        shown = name if len(name) <= 40 else name[:40] + "…"
+        assert error["message"] == (f"there is no player {shown!r}: a player's name is 3 to 20 letters, digits, "
+                                    "'_' or '-' (no spaces)")

@@ -55,6 +55,8 @@ CSRF_HEADER = "x-csrf-token"
 #: how long a session lasts without signing in again (seconds)
 SESSION_SECONDS = 30 * 24 * 3600
 NAME = re.compile(r"[A-Za-z0-9_-]{3,20}")
+NAME_RULE = "3 to 20 letters, digits, '_' or '-' (no spaces)"
+"""What :data:`NAME` allows, in the words of the refusals."""
 UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
@@ -88,7 +90,7 @@ class Accounts:
     @staticmethod
     def check_name(name: str) -> None:
         if not NAME.fullmatch(name):
-            raise ApiError(422, "bad_name", "a name is 3 to 20 letters, digits, '_' or '-' (no spaces)")
+            raise ApiError(422, "bad_name", f"a name is {NAME_RULE}")
 
     @staticmethod
     def check_password(password: str) -> None:

@@ -50,7 +50,7 @@ _ERROR_TEXT: dict[int, str] = {
     401: "not_signed_in, or wrong_password",
     403: "wrong seat token or invite secret, not the game's creator, or csrf_failed: a signed-in request without "
          "its session's CSRF token in X-CSRF-Token",
-    404: "no such game",
+    404: "no such game (or no_such_player: no account has that name, or none could)",
     409: "not your turn, stale version, duplicate request, game over, seat taken, name taken, seek taken",
     410: "an invite secret its creator withdrew",
     413: "body_too_large: the request body is over 64 KiB",

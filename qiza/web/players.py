@@ -10,13 +10,13 @@ import time
 import zipfile
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Path, Request, Response
 from sqlalchemy import select
 
 from qiza.game import Game
-from qiza.web.accounts import Accounts, User
+from qiza.web.accounts import NAME, NAME_RULE, Accounts, User
 from qiza.web.db import GameRow, game_players, games
 from qiza.web.errors import ApiError, errors
 from qiza.web.ratings import Ratings
@@ -28,6 +28,12 @@ ARCHIVE_GAMES = 500
 """The most games in a player's archive of GCG records (the newest)."""
 ARCHIVES_KEPT = 16
 """Archives kept in memory: asking again for the same games costs a database read, not their records."""
+NAME_SHOWN = 40
+"""The most characters of a name asked for that a refusal repeats."""
+
+PlayerNamePath = Annotated[str, Path(description="the account's name (any case)")]
+"""A player's name in a path: any text, so that one no account can have is answered as the
+player it names not existing (404 ``no_such_player``), not as a malformed request."""
 
 
 class Players:
@@ -41,13 +47,22 @@ class Players:
         """Archives made, by account and their games' ids and times (the newest :data:`ARCHIVES_KEPT`)."""
         self._archives_lock = threading.Lock()
 
+    def _account(self, name: str) -> User:
+        """The account named ``name`` (in any case); 404 ``no_such_player`` if none is, and
+        one that no account could have says why (the name's rule) instead of the pattern it fails."""
+        if not NAME.fullmatch(name):
+            shown = name if len(name) <= NAME_SHOWN else name[:NAME_SHOWN] + "…"
+            raise ApiError(404, "no_such_player", f"there is no player {shown!r}: a player's name is {NAME_RULE}")
+        user = self.accounts.find(name)
+        if user is None:
+            raise ApiError(404, "no_such_player", f"there is no player {name!r}")
+        return user
+
     def profile(self, name: str) -> dict[str, Any]:
         """A player's ratings, records (wins, losses, draws) and recent games: ``rated_record``
         counts the finished rated games (those the ratings come from, what a club player means
         by a record), ``record`` every finished game, rated or not (aborted games are in neither)."""
-        user = self.accounts.find(name)
-        if user is None:
-            raise ApiError(404, "no_such_player", f"there is no player {name!r}")
+        user = self._account(name)
         held = (select(games.c.id, games.c.status, games.c.settings, game_players.c.seat)
                 .join(game_players, game_players.c.game_id == games.c.id).where(game_players.c.user_id == user.id))
         with self.games.store.read() as connection:
@@ -84,9 +99,7 @@ class Players:
         :data:`ARCHIVE_GAMES`; aborted games never end and are left out), for ``qiza analyze``
         or another program; returns the account's name and the file's bytes. ``before_work`` is
         called (and may refuse by raising) only when the file is to be made, not kept from before."""
-        user = self.accounts.find(name)
-        if user is None:
-            raise ApiError(404, "no_such_player", f"there is no player {name!r}")
+        user = self._account(name)
         query = (select(games.c.id, games.c.updated_at).join(game_players, game_players.c.game_id == games.c.id)
                  .where(game_players.c.user_id == user.id, games.c.status == "over")
                  .order_by(games.c.updated_at.desc()).limit(ARCHIVE_GAMES))
@@ -143,7 +156,7 @@ def router(players: Players, work: FailureThrottle) -> APIRouter:
     api = APIRouter(tags=["club"])
 
     @api.get("/api/players/{name}", responses=errors(404, 503))
-    def profile(name: GameIdPath) -> dict[str, Any]:
+    def profile(name: PlayerNamePath) -> dict[str, Any]:
         """A player's profile: ratings by variant, record of rated games (``rated_record``) and of
         every finished game (``record``), and recent games."""
         return players.profile(name)
@@ -152,7 +165,7 @@ def router(players: Players, work: FailureThrottle) -> APIRouter:
         200: {"description": "the player's finished games as GCG files",
               "content": {"application/zip": {"schema": {"type": "string", "format": "binary"}}}},
         **errors(404, 429, 503)})
-    def archive(request: Request, name: GameIdPath) -> Response:
+    def archive(request: Request, name: PlayerNamePath) -> Response:
         """The player's finished games (the newest 500), one GCG record each, in a zip file. One
         address may have a few archives made at once, then one every 30 seconds (429
         ``too_much_work``); a file asked for again with the same games is not made again."""

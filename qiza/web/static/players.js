@@ -32,7 +32,11 @@
   }
 
   async function player() {
-    const name = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
+    const part = location.pathname.split("/").filter(Boolean).pop();
+    // a mistyped address may not decode ("%E0%A4"): ask for it as it stands, and the server says
+    // that there is no such player, as for any other name
+    let name;
+    try { name = decodeURIComponent(part); } catch { name = part; }
     let data;
     try { data = await qiza.api("GET", "/api/players/" + encodeURIComponent(name)); }
     catch (error) {
