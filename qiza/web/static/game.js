@@ -82,8 +82,12 @@ function seatApi(method, path, body) {
 
 function loadSeat() {
   const hash = new URLSearchParams(location.hash.slice(1));
-  if (hash.has("seat") && hash.has("token")) {
-    localStorage.setItem(qiza.seatKey(gameId), JSON.stringify({seat: Number(hash.get("seat")), token: hash.get("token")}));
+  if (hash.has("seat") || hash.has("token")) {
+    // a seat that is no number, or no token, cannot be a seat's link: refused here as the server
+    // refuses a wrong token (a seat sent as null was taken for watching, and nothing said)
+    const seat = hash.get("seat") || "", token = hash.get("token") || "";
+    if (/^\d+$/.test(seat) && token) localStorage.setItem(qiza.seatKey(gameId), JSON.stringify({seat: Number(seat), token}));
+    else store.linkRefused = true;
   }
   if (hash.has("invite")) localStorage.setItem(qiza.inviteKey(gameId), hash.get("invite"));
   if (location.hash) history.replaceState(null, "", location.pathname);
@@ -232,12 +236,19 @@ setInterval(() => {
   }
 }, WAITING_REFRESH);
 
+/** Refusals of the seat and token this page holds (from a link) that mean the link is no
+    good: a token that is not the seat's, a seat the game does not have, a seat or token the
+    server cannot read. The page says so in its own words, which tell nothing of the seats (the
+    server's refusals name the seat). */
+const LINK_REFUSED = new Set(["wrong_token", "no_such_seat", "malformed_request"]);
+
 // The seat's token is unknown or belonged to a sign-in that ended: watch, or, signed in, take the
 // seat again with a new token.
 async function renewSeat() {
   localStorage.removeItem(qiza.seatKey(gameId));
   store.me = null;
   await claimAccountSeat(gameId);
+  if (store.me) store.linkRefused = false;  // signed in, the account's seat: playing again
   connect();
 }
 
@@ -252,11 +263,18 @@ function connect() {
     const message = JSON.parse(event.data);
     if (message.type === "state") { retryDelay = 1; qiza.heardServerTime(message.server_time); receive(message.state); }
     else if (message.type === "error") {
+      const code = message.error.code;
+      if (store.me && LINK_REFUSED.has(code)) {
+        // watching from now on, and the page says why (renderJoin), not the server's words
+        update(s => { s.linkRefused = true; s.message = ""; });
+        renewSeat();
+        return;
+      }
       // nothing is drawn before the first state (render waits for a game): the refusal is
       // written alone, and the first state's render clears it
       if (store.game) say(message.error.message);
       else setText($("message"), message.error.message);
-      if (message.error.code === "wrong_token" || message.error.code === "token_expired") renewSeat();
+      if (code === "token_expired") renewSeat();
     }
   };
   socket.onclose = () => {

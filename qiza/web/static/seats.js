@@ -51,9 +51,12 @@ export function renderJoin() {
       : `Waiting for someone to take seat ${turn.seat + 1}${seatName(turn)}, whose turn it is. ` +
         "The player who created the game can let the computer play it.");
   }
-  if (!store.me && !game.over && !store.message) {
-    setText($("message"), open.length && !store.invite ? "You are watching this game. To play, ask for the invite link."
-                                                       : "You are watching this game.");
+  if (!store.me && !store.message && (store.linkRefused || !game.over)) {
+    const ask = open.length && !store.invite ? " To play, ask for the invite link." : "";
+    setText($("message"), store.linkRefused
+      ? "This link's seat token is not valid (the seat may have been taken again or the link mistyped): " +
+        `you are watching this game.${ask}`
+      : `You are watching this game.${ask}`);
   }
 }
 

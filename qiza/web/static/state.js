@@ -8,6 +8,7 @@ import {plainText} from "./words.js";
 export const store = {
   game: null,          // the newest game state from the server
   me: null,            // {seat, token} of this browser's seat, or null (watching)
+  linkRefused: false,  // the seat and token of this page's link were refused: watching, and saying why
   busy: false,         // a request of this player is on its way
   rack: [],            // the local order of the rack's tiles ("?" for a blank)
   tentative: new Map(),// square -> {index, char}: tiles put on the board, not played yet
