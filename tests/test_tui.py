@@ -2110,6 +2110,30 @@ def test_save_to_a_file_another_game_is_playing_is_refused(
     assert json.loads(path.read_text())["actions"] == [[0, "pass"], [1, "pass"], [0, "pass"]]
 
 
+def test_save_to_the_games_former_file_after_its_saves_moved_is_saved(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Once 'save FILE' moved the game's saves to another file (its own could not be written),
+    'save <its former file>' said that file "is being played in another qiza play": the lock was
+    this game's own, still held. It is this game's file, which no other qiza play can be playing:
+    it is saved (the save it replaces kept as the previous one, NAME.bak), and the game's saves go
+    on in the new file."""
+    from qiza.tui import savelock
+
+    path, elsewhere = tmp_path / "game.json", tmp_path / "elsewhere.json"
+    Disk(["pass", "<full>", "pass", "<freed>", f"save {elsewhere}", "pass", f"save {path}", "pass", "quit"],
+         monkeypatch)
+    status = main(["play", "--seed", "3", "-p", "Ann", "-p", "Bob", "--save", str(path)])
+    out = capsys.readouterr()
+    text = out.out + out.err
+    assert status == 0 and "Traceback" not in text
+    assert not said("is being played in another qiza play", text)
+    assert said(f"Saved to {path}", text) and said(f"Saved to {elsewhere}", text)
+    assert len(json.loads(path.read_text())["actions"]) == 3
+    assert len(json.loads((tmp_path / "game.json.bak").read_text())["actions"]) == 1  # what it held before
+    assert len(json.loads(elsewhere.read_text())["actions"]) == 4  # the saves go on there
+    assert not savelock.lock_path(path).exists() and not savelock.lock_path(elsewhere).exists()  # all let go
+
+
 def test_help_on_moves_says_how_tiles_of_several_letters_are_typed(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """'help move' in a Spanish game said nothing of the CH, LL and RR tiles: nowhere did the game

@@ -33,7 +33,7 @@ try:
 except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
 
-__all__ = ["lock_path", "hold", "follow"]
+__all__ = ["lock_path", "hold", "follow", "held_here"]
 
 _HELD: dict[Path, dict[tuple[int, int], int]] = {}
 """The save files this process plays (their real paths): the files locked for each (device and
@@ -109,6 +109,13 @@ def _lock_file(path: Path, held: dict[tuple[int, int], int]) -> bool:
 
 _NAMED: dict[Path, int] = {}
 """The lock files this process holds (by the real path of their save file): their descriptors."""
+
+
+def held_here(path: Path) -> bool:
+    """Whether this process holds the lock of the save file ``path`` (:func:`hold`): a game
+    played here, such as the one whose saves 'save FILE' moved to another file, which no other
+    ``qiza play`` can be playing (a second :func:`hold` of it here would be refused as one)."""
+    return Path(os.path.realpath(path)) in _HELD
 
 
 def follow(path: Path | None) -> None:
