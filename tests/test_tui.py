@@ -1799,6 +1799,22 @@ def test_help_after_the_end_lists_what_still_works(monkeypatch: pytest.MonkeyPat
     assert "The full score sheet." in after  # help on one command still works
 
 
+def test_enter_alone_after_the_end_shows_the_choices_and_quit_leaves(monkeypatch: pytest.MonkeyPatch,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """An empty Enter at 'game over>' quit (a new player pressing Enter to go on left at once).
+    Now it quits nothing, as at a shell: it says the choices again, 'quit' to leave among them;
+    the commands after it still work, and input that ends (a script) still leaves."""
+    status, out = play(["--seed", "3", "-p", "Ann", "-p", "Bob", "--no-save"], ["pass", "resign", "y", "", "sheet", "quit"],
+                       monkeypatch, capsys)
+    assert status == 0
+    after = out[out.index("game over> sheet"):]
+    before = out[out.index("game over> \n"):out.index("game over> sheet")]
+    assert said("The game is over: sheet, analyze, gcg [FILE], save [FILE], board, or quit to leave.", before)
+    assert "Ann" in after and "game over> quit" in after  # the sheet, then 'quit' left
+    status, out = play(["--seed", "3", "-p", "Ann", "-p", "Bob", "--no-save"], ["resign", "y", ""], monkeypatch, capsys)
+    assert status == 0 and "game over> (end of input)" in out
+
+
 def test_a_person_called_ai_is_a_person() -> None:
     """'-p Ann -p Ai' gave Ann a computer opponent named 'Computer' instead of Ai (a given name):
     'ai', 'bot' and 'cpu' alone were taken for 'computer'. They need a level now ('ai:hard')."""

@@ -1125,13 +1125,15 @@ class Session:
             if line is None:
                 return 0
             word = line.strip().split(" ")[0].lower()
-            if word in ("", "quit", "q", "exit"):
+            if word in ("quit", "q", "exit"):
                 return 0
             command = _BY_NAME.get(word)
             if word in ("analyze", "analyse"):
                 self.show_analysis()
             elif command is None or command.name not in ("sheet", "gcg", "save", "board", "help", "rules"):
-                self.say("The game is over: sheet, analyze, gcg [FILE], save [FILE], board or quit.")
+                # Enter alone too: it quit, and a new player pressing Enter to go on left at once;
+                # as at a shell, an empty line quits nothing (the end of the input still leaves)
+                self.say("The game is over: sheet, analyze, gcg [FILE], save [FILE], board, or quit to leave.")
             elif command.name == "board":
                 term.show(render.screen(game, self.seat_infos(), None, width=term.width, height=term.height))
             elif command.name == "help" and not line.split()[1:]:
