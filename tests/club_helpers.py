@@ -105,7 +105,7 @@ def place(club: Club, client: TestClient, game_id: str, seat: dict[str, Any]) ->
     from qiza.move import format_move
 
     game = club.service.peek(game_id)[1]
-    play = format_move(game.legal_moves(seat["seat"])[0].move, game.rules.notation)
+    play = format_move(game.legal_moves(seat=seat["seat"])[0].move, game.rules.notation)
     return act(client, game_id, seat, "place", move=play)
 
 
