@@ -2150,6 +2150,86 @@ def test_save_to_the_games_former_file_after_its_saves_moved_is_saved(
     assert not savelock.lock_path(path).exists() and not savelock.lock_path(elsewhere).exists()  # all let go
 
 
+def test_the_file_saves_moved_to_is_locked_for_the_rest_of_the_game(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """After 'save FILE' moved the game's saves to FILE (its own file could not be written), FILE
+    was locked only while each save was written, and the game held the lock of its first file
+    instead: a second 'qiza play --resume FILE' was let in while the first game played it, and
+    only the "changed by another program" check caught the clash later. The game holds FILE's
+    lock from the moment its saves move there to its end, and lets go of its former file's,
+    where it no longer saves; a game saved nowhere (--no-save) holds the lock of the file 'save
+    FILE' starts saving to. (Another process, and a hard link: the test after this one.)"""
+    from qiza.errors import QizaError
+    from qiza.tui import savelock
+
+    path, elsewhere = tmp_path / "game.json", tmp_path / "elsewhere.json"
+    checked: list[str] = []
+
+    def refused(target: Path) -> Callable[[], None]:
+        def check() -> None:  # another terminal's 'qiza play --resume TARGET', while this game plays on
+            with pytest.raises(QizaError, match="is being played in another qiza play"):
+                with savelock.hold(target):
+                    pass
+            checked.append(target.name)
+        return check
+
+    def former_free() -> None:  # the former file is no longer this game's: another may resume it
+        with savelock.hold(path):
+            pass
+        checked.append("former free")
+
+    Disk(["pass", "<full>", "pass", "<freed>", f"save {elsewhere}", refused(elsewhere), former_free, "pass",
+          refused(elsewhere), "quit"], monkeypatch)
+    status = main(["play", "--seed", "3", "-p", "Ann", "-p", "Bob", "--save", str(path)])
+    out = capsys.readouterr()
+    assert status == 0 and "Traceback" not in out.out + out.err
+    assert checked == ["elsewhere.json", "former free", "elsewhere.json"]
+    assert len(json.loads(elsewhere.read_text())["actions"]) == 3
+    assert not savelock.lock_path(elsewhere).exists() and not savelock._HELD  # let go at the end
+    with savelock.hold(elsewhere):
+        pass
+
+    checked.clear()
+    fresh = tmp_path / "fresh.json"
+    Disk(["pass", f"save {fresh}", refused(fresh), "pass", refused(fresh), "quit"], monkeypatch)
+    status = main(["play", "--seed", "3", "-p", "Ann", "-p", "Bob", "--no-save"])
+    out = capsys.readouterr()
+    assert status == 0 and "Traceback" not in out.out + out.err
+    assert checked == ["fresh.json", "fresh.json"] and len(json.loads(fresh.read_text())["actions"]) == 2
+
+
+def test_another_qiza_play_on_the_file_saves_moved_to_is_refused(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """As the test before, with the first game in a process of its own, its saves moved by 'save
+    FILE' after its file was changed by another program: 'qiza play --resume FILE' is refused
+    naming the process, and so is one on a hard link to FILE (the file itself is locked, as the
+    game's first file is); the former file, where the game no longer saves, can be resumed."""
+    path, elsewhere, link = tmp_path / "game.json", tmp_path / "elsewhere.json", tmp_path / "link.json"
+    game = Game(find_preset("classic").with_options(first_player="fixed"), players=["Ann", "Bob"], lexicon=LEX,
+                seed=3)
+    savefile.save(game, path)
+    with _other_qiza_play("--resume", str(path)) as first:
+        assert first.stdin is not None
+        _read_until(first, b"Resuming")
+        game.play("pass")  # another program writes the file: the first game's next save is refused
+        savefile.save(game, path)
+        first.stdin.write(f"pass\nsave {elsewhere}\n".encode())
+        first.stdin.flush()
+        _read_until(first, b"Saved to")
+        status, out = play(["--resume", str(elsewhere)], ["pass", "quit"], monkeypatch, capsys)
+        assert status == 1 and said(f"{elsewhere} is being played in another qiza play (process {first.pid})", out)
+        os.link(elsewhere, link)
+        status, out = play(["--resume", str(link)], ["pass", "quit"], monkeypatch, capsys)
+        assert status == 1 and said("by another name of the same file (a hard link)", out), out
+        status, out = play(["--resume", str(path)], ["quit"], monkeypatch, capsys)
+        assert status == 0 and "Resuming" in out  # the former file is free
+        rest, _ = first.communicate(b"pass\nquit\n", timeout=300)
+        assert first.returncode == 0, rest
+    assert json.loads(elsewhere.read_text())["actions"] == [[0, "pass"], [1, "pass"]]
+    assert json.loads(path.read_text())["actions"] == [[0, "pass"]]  # as the other program left it
+    assert not (tmp_path / ".elsewhere.json.lock").exists()
+
+
 def test_help_on_moves_says_how_tiles_of_several_letters_are_typed(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """'help move' in a Spanish game said nothing of the CH, LL and RR tiles: nowhere did the game

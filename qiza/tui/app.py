@@ -234,11 +234,14 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"--resume: no such file: {quoted(str(path), PATH_LIMIT)}")
         session = _resumed(path, args, terminal)
         made = missing_folder(session.save_path) if args.save and session.save_path else None
-        with hold(session.save_path):  # the lock file makes the folder
+        # the lock of the file the game's saves go to, held to its end ('save FILE' may move them)
+        with session.save_lock as lock:
+            lock.enter_context(hold(session.save_path))  # the lock file makes the folder
             if session.save_path == path and session.changed_elsewhere():
                 # another qiza play on the file saved and quit after it was read here, before its
                 # lock was free: play the game as that one left it, not the turns before
                 session = _resumed(path, args, terminal)
+                session.save_lock = lock
             elif session.save_path is not None and session.save_path != path:
                 refused = save_refused(session.save_path, session.game, path)  # another game saved there meanwhile?
                 if refused:
@@ -295,8 +298,9 @@ def run(args: argparse.Namespace) -> int:
     if other_language:
         session.say(f"Warning: {other_language} (--lexicon, --rules).")
     made = missing_folder(save_path) if args.save and save_path else None
-    with hold(session.save_path, new=True, fresh=None if args.save else new_save_path) as held:
-        session.save_path = held
+    with session.save_lock as lock:  # held to the game's end, as the saves move ('save FILE')
+        session.save_path = lock.enter_context(hold(session.save_path, new=True,
+                                                    fresh=None if args.save else new_save_path))
         _say_folder_made(session, made)
         session.autosave()
         return session.run()

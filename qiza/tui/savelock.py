@@ -12,7 +12,9 @@ link (``ln game.json copy.json``) let a second ``qiza play`` play the game the f
 playing. The holder therefore also locks the save file itself (``flock`` on the file: its
 device and inode, whatever its name), as it was resumed and as each of its saves leaves it (a
 save replaces the file: the old one stays under the link's name and as ``NAME.bak``), and a
-``qiza play`` on any name of a file held so is refused as one on the same name. Where the system has no ``flock`` (Windows) nothing is locked, and
+``qiza play`` on any name of a file held so is refused as one on the same name. When 'save
+FILE' moves the game's saves to FILE, the game holds FILE's lock from then on and lets go of its
+former file's (:attr:`qiza.tui.session.Session.save_lock`). Where the system has no ``flock`` (Windows) nothing is locked, and
 :meth:`qiza.tui.session.Session.autosave` still refuses to write over a save that another
 program changed.
 """
@@ -33,7 +35,7 @@ try:
 except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
 
-__all__ = ["lock_path", "hold", "follow", "held_here"]
+__all__ = ["lock_path", "hold", "follow"]
 
 _HELD: dict[Path, dict[tuple[int, int], int]] = {}
 """The save files this process plays (their real paths): the files locked for each (device and
@@ -109,13 +111,6 @@ def _lock_file(path: Path, held: dict[tuple[int, int], int]) -> bool:
 
 _NAMED: dict[Path, int] = {}
 """The lock files this process holds (by the real path of their save file): their descriptors."""
-
-
-def held_here(path: Path) -> bool:
-    """Whether this process holds the lock of the save file ``path`` (:func:`hold`): a game
-    played here, such as the one whose saves 'save FILE' moved to another file, which no other
-    ``qiza play`` can be playing (a second :func:`hold` of it here would be refused as one)."""
-    return Path(os.path.realpath(path)) in _HELD
 
 
 def follow(path: Path | None) -> None:

@@ -32,7 +32,7 @@ from qiza.rules import Notation
 from qiza.seeding import decision_seed
 from qiza.text import notation_note, quoted, visible
 from qiza.tui import render
-from qiza.tui.savelock import follow, held_here, hold, lock_path
+from qiza.tui.savelock import follow, hold, lock_path
 from qiza.tui.terminal import Terminal
 from qiza.tui.warmup import WarmUp
 from qiza.wordtools import reader, typed_word
@@ -308,6 +308,11 @@ class Session:
     """Why the last automatic save failed (``None``: it did not); saving is tried again every turn."""
     _moved_from: set[str] = field(default_factory=set)
     """The real paths of the files whose saves 'save FILE' moved to another file."""
+    save_lock: contextlib.ExitStack[bool | None] = field(default_factory=contextlib.ExitStack, repr=False,
+                                                         compare=False)
+    """The lock the game holds on the file its saves go to (:func:`qiza.tui.savelock.hold`),
+    entered by whoever plays the game and let go when it ends: 'save FILE' that moves the game's
+    saves to FILE swaps it for FILE's, so that no other ``qiza play`` plays FILE meanwhile."""
 
     # -- saving -----------------------------------------------------------------------------
     def extra(self) -> dict[str, Any]:
@@ -980,18 +985,25 @@ class Session:
             self.say(Text(f"{path} was changed by another program since this game saved it there: it is kept; "
                           "'save FILE' saves the game to another file.", "bold red"))
             return STAY
-        # the game's file before 'save FILE' moved its saves, whose lock this game still holds
-        # (no other qiza play can be playing it; a second hold here would be refused as one):
-        # saved as a copy, the save it replaces kept (NAME.bak)
-        former = not own and os.path.realpath(path) in self._moved_from and held_here(path)
+        # the game's file before 'save FILE' moved its saves (its lock let go then: another qiza
+        # play may have resumed it since, and is refused by the lock as any other file): saved as
+        # a copy, the save it replaces kept (NAME.bak)
+        former = not own and os.path.realpath(path) in self._moved_from
+        # the game's saves go on there (its own file could not be written): its lock is kept
+        moves = not own and (self.save_path is None or self._save_error is not None)
         try:
-            # another file is saved holding its lock: a copy of this game that another qiza play
-            # is playing is never written over (its turns since would be lost)
-            with contextlib.nullcontext() if own or former else hold(path):
+            with contextlib.ExitStack() as lock:
+                # another file is saved holding its lock: a copy of this game that another qiza
+                # play is playing is never written over (its turns since would be lost)
+                if not own:
+                    lock.enter_context(hold(path))
                 refused = None if own else save_refused(path, self.game)  # again: saved meanwhile?
                 if refused is None:
                     savefile.save(self.game, path, keep_previous=own or former, extra=self.extra())
-                    follow(path)  # its own (or former) file: the file this save made is the game's too
+                    follow(path)  # its own (or held) file: the file this save made is the game's too
+                    if moves:  # held for the rest of the game; the former file's let go (not saved there now)
+                        self.save_lock.close()
+                        self.save_lock.enter_context(lock.pop_all())
         except QizaError:  # its lock is held
             self.say(Text(f"{path} is being played in another qiza play: it is kept; choose another file name.",
                           "bold red"))
@@ -1003,7 +1015,7 @@ class Session:
             self.say(Text(refused, "bold red"))
             return STAY
         if self.save_path is None or self._save_error is not None:
-            # the game's saves go on here (its own file could not be written)
+            # the game's saves go on here (its own file could not be written), its lock held
             if self.save_path is not None:
                 self._moved_from.add(os.path.realpath(self.save_path))
             self.save_path, self._save_error = path, None
