@@ -42,6 +42,34 @@ def test_a_super_game_is_written_with_macondos_names_and_old_names_still_read() 
     assert gcg.tile_set_for(bare) is SUPER
 
 
+def test_woogles_older_header_notes_name_the_board_and_the_tiles() -> None:
+    """Macondo, and so Woogles, wrote the variant, board and tiles of a game as notes before the
+    first event (``#note BoardLayout: SuperCrosswordGame``) before it wrote the pragmas: such a
+    record was replayed on the standard board ("off the 15x15 board")."""
+    game = Game(find_preset("super"), players=["Ann", "Bob"], lexicon=SUPER_WORDS, seed=3)
+    game.set_rack(0, "CATEEEE")
+    game.play("K11 CAT")
+    text = gcg.dumps(gcg.from_game(game))
+    older = text.replace("#board-layout SuperCrosswordGame\n", "") \
+        .replace("#tile-distribution english_super\n", "") \
+        .replace("#player1", "#note Variant: classic\n#note BoardLayout: SuperCrosswordGame\n"
+                             "#note LetterDistribution: english_super\n#player1")
+    record = gcg.loads(older)
+    assert not record.errors and not record.warnings, (record.errors, record.warnings)
+    assert (record.game_type, record.board_layout, record.tile_distribution) == \
+        ("classic", "SuperCrosswordGame", "english_super")
+    assert record.notes == []  # read as the pragmas they stand for: written back as those
+    assert gcg.rules_for(record).layout is find_layout("super") and gcg.tile_set_for(record) is SUPER
+    result = gcg.replay(record)
+    assert result.clean and result.game is not None and result.game.board == game.board
+    # a pragma of the file wins over a note that says otherwise, which stays a note
+    both = gcg.loads("#board-layout CrosswordGame\n#note BoardLayout: SuperCrosswordGame\n#player1 a A\n")
+    assert both.board_layout == "CrosswordGame" and both.notes == ["BoardLayout: SuperCrosswordGame"]
+    # the same words after the first event are an ordinary note
+    later = gcg.loads(text + "#note BoardLayout: SuperCrosswordGame\n")
+    assert later.events[-1].notes == ["BoardLayout: SuperCrosswordGame"]
+
+
 def test_a_file_without_an_encoding_line_is_read_as_windows_1252() -> None:
     """Files made on Windows hold curly quotes, the euro sign, œ, Š ... in bytes 0x80-0x9f, which
     ISO-8859-1 reads as control characters: they were dropped with a warning. The five bytes

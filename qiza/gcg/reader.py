@@ -29,6 +29,10 @@ _KNOWN_SIMPLE = {"title": "title", "description": "description", "lexicon": "lex
                  "tile-distribution": "tile_distribution", "letter-distribution": "tile_distribution",
                  "tile_distribution": "tile_distribution", "letterdist": "tile_distribution",
                  "character-encoding": "character_encoding"}
+_HEADER_NOTES = {"variant": "game_type", "boardlayout": "board_layout", "letterdistribution": "tile_distribution"}
+"""What Macondo (and so Woogles) wrote as notes before the first event (``#note BoardLayout:
+SuperCrosswordGame``) before it wrote the pragmas ``#game-type``, ``#board-layout`` and
+``#tile-distribution``: read as those."""
 _SCORE = re.compile(r"^[+-][0-9]{1,6}$")
 _TOTAL = re.compile(r"-?[0-9]{1,6}")
 _LONG_NUMBER = re.compile(r"[+-]?[0-9]{7,}")
@@ -313,6 +317,11 @@ class _Reader:
             events = record.events
             if value == UNSUCCESSFUL_CHALLENGE_NOTE and events and events[-1].type is EventType.PASS:
                 events[-1].type = EventType.TURN_LOST  # Macondo's mark of a turn lost to a challenge
+                return
+            tag, colon, said = value.partition(":")
+            field_name = _HEADER_NOTES.get(tag.strip().lower()) if colon and not events else None
+            if field_name is not None and said.strip() and getattr(record, field_name) in (None, said.strip()):
+                setattr(record, field_name, said.strip())  # a pragma of the file says otherwise: a note
                 return
             self.notes_list().append(value)
             self.in_note = True
