@@ -864,6 +864,37 @@ def test_analyze_finds_the_player_in_any_case(tmp_path: Path, capsys: pytest.Cap
     assert "not analysed" not in capsys.readouterr().out
 
 
+def test_analyze_tells_apart_players_who_share_a_nickname(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """quackle__consonant_heaviness_tendency.gcg names both players NoName (New Player 2 and
+    jasonkb): the summary merged them into one player of every turn, '--player jasonkb' analysed
+    both players' turns and '--player "New Player 2"' none ('has no turns to analyse')."""
+    from qiza import gcg
+    from qiza.cli import main
+    from qiza.players.analyze_many import analyze_many, totals
+
+    record = tmp_path / "game.gcg"
+    record.write_text(ANALYSIS_RECORD.replace("#player1 ann Ann", "#player1 NoName New Player 2")
+                      .replace("#player2 bob Bob", "#player2 NoName jasonkb")
+                      .replace(">ann:", ">NoName:").replace(">bob:", ">NoName:"))
+    turns = analyze_record(gcg.load(str(record)), "enable")
+    assert [t.player for t in turns] == ["New Player 2", "jasonkb"] * 2 + ["New Player 2"]
+    assert main(["analyze", "--width", "120", str(record)]) == 0
+    summary = capsys.readouterr().out.split("\nplayer ")[1].splitlines()[1:]
+    assert [(row.split()[-6:-5], row[:10].strip()) for row in summary] == \
+        [(["3"], "New 2"), (["2"], "jasonkb")]  # names cut to 10 columns
+    assert main(["analyze", "--player", "jasonkb", str(record)]) == 0
+    out = capsys.readouterr().out
+    assert "ADEEGIL" in out and "DINNVWY" not in out
+    assert main(["analyze", "--player", "new player 2", str(record)]) == 0
+    out = capsys.readouterr().out
+    assert "DINNVWY" in out and "ADEEGIL" not in out
+    assert main(["analyze", "--player", "NoName", str(record)]) == 1
+    assert "'NoName' is the nickname of 2 players (New Player 2, jasonkb): --player" in capsys.readouterr().err
+    [game] = analyze_many([str(record)], lexicon="enable", jobs=1)
+    assert game.players == ["New Player 2", "jasonkb"] and game.scores == [66, 61]
+    assert [(row.player, row.turns) for row in totals([game])] == [("jasonkb", 2), ("New Player 2", 3)]
+
+
 def test_best_reads_the_position_gcg_export_writes_as_json(tmp_path: Path,
                                                             capsys: pytest.CaptureFixture[str]) -> None:
     """'qiza gcg export --to json' writes the position after a record's last line 'for qiza best',

@@ -111,15 +111,39 @@ def player_in(record: GameRecord, player: str) -> str | None:
     return None
 
 
+def player_seats(record: GameRecord, player: str) -> list[int]:
+    """The 0-based seats of the players of ``record`` whose nickname or name is ``player``
+    (letter for letter, else in another case: :func:`player_in`); two players may share a
+    nickname (Quackle's NoName)."""
+    found = player_in(record, player)
+    return [seat for seat, p in enumerate(record.players) if found in (p.nick, p.name)]
+
+
+def player_labels(record: GameRecord) -> list[str]:
+    """Each seat's player as the analysis names them: the nickname, or where players share one,
+    the full name (else the nickname and the seat's number)."""
+    nicks = [p.nick for p in record.players]
+    names = [p.name or p.nick for p in record.players]
+    return [nick if nicks.count(nick) == 1
+            else name if names.count(name) == 1 and name not in nicks else f"{nick}#{seat + 1}"
+            for seat, (nick, name) in enumerate(zip(nicks, names))]
+
+
 def record_player(record: GameRecord, player: str | None, source: str = "the record") -> str | None:
     """``--player`` as ``record`` writes it ('ann' is Ann: :func:`player_in`), None for None;
-    :class:`QizaError` listing the players when the record has no such player."""
+    :class:`QizaError` listing the players when the record has no such player, or naming
+    those it could be when it is the nickname of several."""
     if player is None:
         return None
     found = player_in(record, player)
     if found is None:
         known = ", ".join(f"{p.nick} ({p.name})" if p.name else p.nick for p in record.players)
         raise QizaError(f"{source} has no player {quoted(player)} (players: {known})")
+    seats = player_seats(record, player)
+    if len(seats) > 1:
+        labels = player_labels(record)
+        raise QizaError(f"{source}: {quoted(found)} is the nickname of {len(seats)} players "
+                        f"({', '.join(labels[seat] for seat in seats)}): --player one of these names")
     return found
 
 
@@ -189,8 +213,9 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
         lexicon = load_lexicon(lexicon or record_lexicon(record)[0])
 
     check_players(record, source)
-    nicks = {p.nick: p for p in record.players}
+    labels = player_labels(record)
     player = record_player(record, player, source)
+    seats = None if player is None else player_seats(record, player)
     turns = [e for e in record.events if e.is_turn]
     engine: StaticPlayer | None = None
     sim: SimPlayer | None = None
@@ -199,26 +224,30 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
         for number, event in enumerate(turns, start=1):
             if on_turn is not None:
                 on_turn(number - 1, len(turns))
-            who = nicks.get(event.player)
-            if player is not None and player not in (event.player, who.name if who else None):
+            try:
+                seat: int | None = record.seat_of(event)
+            except QizaError:  # a player of no #player line: the replay says so
+                seat = None
+            if seats is not None and seat not in seats:
                 continue
+            who = event.player if seat is None else labels[seat]
             played = event.move_text()
             if not event.rack:
-                results.append(TurnAnalysis(number, event.player, "", played, event.score, None, "", None,
+                results.append(TurnAnalysis(number, who, "", played, event.score, None, "", None,
                                             "rack not recorded"))
                 continue
             try:
                 game: Game = game_from_record(record, number, lexicon, source)
             except AfterTheEnd as exc:
-                results.append(TurnAnalysis(number, event.player, event.rack, played, event.score, None, "-", None,
+                results.append(TurnAnalysis(number, who, event.rack, played, event.score, None, "-", None,
                                             f"after the end of the game: {exc.reason}"))
                 continue
             except QizaError as exc:
-                results.append(TurnAnalysis(number, event.player, event.rack, played, event.score, None, "", None,
+                results.append(TurnAnalysis(number, who, event.rack, played, event.score, None, "", None,
                                             f"position not rebuilt: {exc}"))
                 continue
             if tiles_missing(game):  # the tiles played only (an opponent's rack in a Quackle record)
-                results.append(TurnAnalysis(number, event.player, event.rack, played, event.score, None, "", None,
+                results.append(TurnAnalysis(number, who, event.rack, played, event.score, None, "", None,
                                             "rack only partly recorded"))
                 continue
             if engine is None:
@@ -286,7 +315,7 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
                                             best.tiles_placed if best is not None else 0)
             if pre and pre_wins is not None:  # the share of the possible draws that win
                 played_win, best_win = pre_wins
-            results.append(TurnAnalysis(number, event.player, event.rack, played, event.score, played_equity,
+            results.append(TurnAnalysis(number, who, event.rack, played, event.score, played_equity,
                                         best_text, best_equity, note, played_win, best_win))
     finally:
         if sim is not None:

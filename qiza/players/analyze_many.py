@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,7 +23,7 @@ from typing import Any
 from qiza.errors import QizaError
 from qiza.lexicon import Lexicon, load_lexicon
 from qiza.paths import exists, is_dir, is_file
-from qiza.players.analyze_cli import TurnAnalysis, analyze_record, load_record
+from qiza.players.analyze_cli import TurnAnalysis, analyze_record, load_record, player_labels
 from qiza.players.cluster import run_many
 from qiza.text import cells, pad, visible
 
@@ -46,7 +46,8 @@ class GameAnalysis:
     source: str
     """The file's path."""
     players: list[str] = field(default_factory=list)
-    """The players' nicknames, in the record's order."""
+    """The players' nicknames, in the record's order (the full name of a player who shares a
+    nickname: :func:`~qiza.players.analyze_cli.player_labels`)."""
     scores: list[int] = field(default_factory=list)
     """Each player's last total in the record (the final score of a finished game)."""
     turns: list[TurnAnalysis] = field(default_factory=list)
@@ -150,15 +151,16 @@ def analyze_game(path: str) -> GameAnalysis:
                                path, workers=_SETUP["workers"])
     except (QizaError, OSError, UnicodeError) as exc:
         return GameAnalysis(path, error=str(exc) or type(exc).__name__)
-    totals: dict[str, int] = {}
+    totals: dict[int, int] = {}
     for event in record.events:
-        totals[event.player] = event.total
-    nicks = [p.nick for p in record.players]
+        with suppress(gcg.FileFormatError):  # a player of no #player line: no total
+            totals[record.seat_of(event)] = event.total
     try:  # as the rules engine saw it (Quackle marks ended games #incomplete too)
         finished = gcg.replay(record).game.over
     except gcg.FileFormatError:
         finished = False
-    return GameAnalysis(path, nicks, [totals.get(nick, 0) for nick in nicks], turns, name.upper(), finished)
+    return GameAnalysis(path, player_labels(record), [totals.get(seat, 0) for seat in range(len(record.players))],
+                        turns, name.upper(), finished)
 
 
 def analyze_many(paths: Sequence[str], *, lexicon: str | None = None, player: str | None = None,
