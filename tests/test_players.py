@@ -895,6 +895,36 @@ def test_analyze_tells_apart_players_who_share_a_nickname(tmp_path: Path, capsys
     assert [(row.player, row.turns) for row in totals([game])] == [("jasonkb", 2), ("New Player 2", 3)]
 
 
+def test_analyze_json_gives_every_turn_the_engine_and_the_time(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """qiza analyze wrote a text table only, without the engine it ranked by or the time it took:
+    --json writes the turns, each player's summary, the lexicon, the engine and the seconds."""
+    import json
+
+    from qiza.cli import main
+
+    record = tmp_path / "game.gcg"
+    record.write_text(ANALYSIS_RECORD)
+    assert main(["analyze", "--json", "--player", "ann", str(record)]) == 0
+    captured = capsys.readouterr()
+    data = json.loads(captured.out)  # the whole of standard output: the lexicon's line goes to standard error
+    assert "Lexicon: TWL06" in captured.err
+    assert data["lexicon"] == "TWL06" and data["engine"] == "static" and data["notation"] == "tournament"
+    assert data["threshold"] == 5.0 and data["seconds"] >= 0
+    assert [t["turn"] for t in data["turns"]] == [1, 3, 5]
+    windy = data["turns"][0]
+    assert windy["player"] == "ann" and windy["played"] == "8D WINDY" and windy["score"] == 32
+    assert windy["lost"] == pytest.approx(windy["best_equity"] - windy["played_equity"])
+    assert 0 <= windy["played_win"] <= 1 and windy["best"]
+    assert data["turns"][2]["note"] == "pass"
+    assert [(row["player"], row["turns"], row["rated"]) for row in data["summary"]] == [("ann", 3, 3)]
+    assert main(["analyze", "--json", "--engine", "sim", "--iterations", "3", "-j", "1", str(record)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["engine"] == "sim" and data["iterations"] == 3
+    assert main(["analyze", "--json", str(record), str(record)]) == 2
+    assert "--json is for one record" in capsys.readouterr().err
+
+
 def test_best_reads_the_position_gcg_export_writes_as_json(tmp_path: Path,
                                                             capsys: pytest.CaptureFixture[str]) -> None:
     """'qiza gcg export --to json' writes the position after a record's last line 'for qiza best',

@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import math
 import os
 import sys
+import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any, NamedTuple
 
 from qiza.cli import UsageError, lexicon_option, process_count, whole_number
@@ -520,6 +522,16 @@ def summarize(results: list[TurnAnalysis], threshold: float = 5.0) -> list[dict[
     return rows
 
 
+def analysis_json(results: list[TurnAnalysis], threshold: float = 5.0, *, lexicon: str, engine: str,
+                  iterations: int, notation: Notation, seconds: float) -> dict[str, Any]:
+    """``qiza analyze --json``: the turns (each with the equity it lost), :func:`summarize`'s
+    rows, and what the analysis was made with (``iterations``: the simulation's, else None)."""
+    simulated = engine in ("sim", "auto")
+    return {"lexicon": lexicon, "engine": engine, "iterations": iterations if simulated else None,
+            "notation": notation.value, "threshold": threshold, "seconds": round(seconds, 3),
+            "turns": [{**asdict(t), "lost": t.lost} for t in results], "summary": summarize(results, threshold)}
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the subcommand's arguments."""
     parser.add_argument("record", nargs="+",
@@ -543,6 +555,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "search once the bag is empty (two players), static before; auto: endgame "
                              "with the bag empty, the pre-endgame search with one or two tiles in it (two "
                              "players), sim elsewhere")
+    parser.add_argument("--json", action="store_true",
+                        help="one record: write the analysis as JSON (each turn, each player's summary, the "
+                             "lexicon, the engine and the seconds it took) instead of the table")
     parser.add_argument("--iterations", type=int, default=200,
                         help="sim: continuations simulated per move (default 200)")
     parser.add_argument("-j", "--jobs", type=process_count, default=None,
@@ -559,8 +574,11 @@ def run(args: argparse.Namespace) -> int:
 
     if args.iterations < 1:
         raise UsageError("--iterations must be at least 1")
+    several = len(args.record) > 1 or os.path.isdir(args.record[0])
+    if args.json and several:
+        raise UsageError("--json is for one record (several: a line per game, as text)")
     prepare_move_generator()
-    if len(args.record) > 1 or os.path.isdir(args.record[0]):
+    if several:
         return _run_many(args)
     args.record = args.record[0]
     if args.ray is not None:  # the same analysis, made here: said, not refused (a glob may match one file)
@@ -583,19 +601,21 @@ def run(args: argparse.Namespace) -> int:
     check_players(record, args.record)  # before the record's problems and lexicon are told: the error alone
     warn_problems(record)
     record_player(record, args.player, args.record)  # before the lexicon is named: the error alone
+    said = sys.stderr if args.json else sys.stdout  # JSON: standard output holds the JSON alone
     if args.lexicon:
         note_lexicon_load(args.lexicon)
         lexicon = load_lexicon(args.lexicon)  # an unknown name is refused before it is announced
-        print(f"Lexicon: {lexicon.name}", flush=True)
+        print(f"Lexicon: {lexicon.name}", file=said, flush=True)
         from qiza import gcg
 
         with contextlib.suppress(gcg.FileFormatError):  # rules it cannot read: the replay says why
             warn_language(gcg.rules_for(record), lexicon)
     else:
         name, why = record_lexicon(record)
-        print(f"Lexicon: {name.upper()} ({why})", flush=True)
+        print(f"Lexicon: {name.upper()} ({why})", file=said, flush=True)
         note_lexicon_load(name)
         lexicon = load_lexicon(name)
+    started = time.perf_counter()
     try:
         results = analyze_record(record, lexicon, args.player, args.engine, args.iterations,
                                  args.record, notation, on_turn=advance, workers=args.jobs or None)
@@ -604,6 +624,11 @@ def run(args: argparse.Namespace) -> int:
             bar.close()
     if not results:
         raise QizaError(f"{args.record} has no turns to analyse")
+    if args.json:
+        print(json.dumps(analysis_json(results, args.threshold, lexicon=lexicon.name, engine=args.engine,
+                                       iterations=args.iterations, notation=notation,
+                                       seconds=time.perf_counter() - started), ensure_ascii=False, indent=1))
+        return 0
     for line in format_analysis(results, args.threshold, width=args.width or screen_width(), notation=notation):
         print(line)
     return 0
