@@ -70,6 +70,18 @@ def test_woogles_older_header_notes_name_the_board_and_the_tiles() -> None:
     assert later.events[-1].notes == ["BoardLayout: SuperCrosswordGame"]
 
 
+def test_a_time_penalty_written_plus_minus_is_read_as_macondo_reads_it() -> None:
+    """Macondo reads a time penalty written with both signs (``(time) +-10``, as a score
+    printed with '+' before a negative number comes out); qiza said 'truncated event'."""
+    text = "#player1 a Ann\n#player2 b Bob\n>a: AEINRST 8D RETAINS +66 66\n>b: ADEEGIL (time) +-10 -10\n"
+    record = gcg.loads(text)
+    assert not record.errors and not record.warnings, (record.errors, record.warnings)
+    penalty = record.events[1]
+    assert penalty.type is gcg.EventType.TIME_PENALTY and penalty.score == -10 and penalty.total == -10
+    assert gcg.loads(gcg.dumps(record)).events == record.events  # written as the format writes it: -10
+    assert ">b: ADEEGIL (time) -10 -10" in gcg.dumps(record)
+
+
 def test_a_file_without_an_encoding_line_is_read_as_windows_1252() -> None:
     """Files made on Windows hold curly quotes, the euro sign, œ, Š ... in bytes 0x80-0x9f, which
     ISO-8859-1 reads as control characters: they were dropped with a warning. The five bytes

@@ -34,6 +34,7 @@ _HEADER_NOTES = {"variant": "game_type", "boardlayout": "board_layout", "letterd
 SuperCrosswordGame``) before it wrote the pragmas ``#game-type``, ``#board-layout`` and
 ``#tile-distribution``: read as those."""
 _SCORE = re.compile(r"^[+-][0-9]{1,6}$")
+_PLUS_MINUS = re.compile(r"\+-[0-9]{1,6}")
 _TOTAL = re.compile(r"-?[0-9]{1,6}")
 _LONG_NUMBER = re.compile(r"[+-]?[0-9]{7,}")
 _NUMBERED = re.compile(r"(?:player|rack)[0-9]+")
@@ -396,6 +397,8 @@ class _Reader:
                 return
             players.append(Player(nick, nick))
         tokens = rest.split()
+        if "(time)" in tokens:  # '(time) +-10': a negative score printed after a '+', which Macondo reads as -10
+            tokens = ["-" + t[2:] if _PLUS_MINUS.fullmatch(t) else t for t in tokens]
         score_at = next((i for i in range(len(tokens) - 1)
                          if _SCORE.match(tokens[i]) and _TOTAL.fullmatch(tokens[i + 1])), None)
         if score_at is None or score_at + 1 >= len(tokens):
