@@ -925,6 +925,26 @@ def test_analyze_json_gives_every_turn_the_engine_and_the_time(tmp_path: Path,
     assert "--json is for one record" in capsys.readouterr().err
 
 
+def test_analyze_rates_a_phony_taken_off_the_board_as_the_pass_it_became(tmp_path: Path) -> None:
+    """A phony challenged off scores nothing and keeps the rack: the turn was a pass. qiza
+    analyze left it unrated ('a phony'), so a player's phonies never counted among their
+    mistakes; one that stood is still unrated (its worth hangs on the challenge that did not come)."""
+    from qiza.players.analyze_cli import analyze, format_analysis
+
+    record = tmp_path / "game.gcg"
+    record.write_text(ANALYSIS_RECORD.replace(">bob: DEILOVX F2 VOXD +45 61\n",
+                                              ">bob: DEILOVX F2 VOXD +45 61\n>bob: DEILOVX -- -45 16\n")
+                      .replace(">ann: ADENOST - +0 66", ">ann: ADENOST - +0 66\n>bob: DEILOVX - +0 16"))
+    turns = analyze(str(record))
+    phony, passed = turns[3], turns[5]
+    assert phony.note == "VOXD, VD not in TWL06: a phony, challenged off: valued as a pass"
+    assert phony.played_equity is not None and phony.played_equity == passed.played_equity  # the same rack kept
+    assert phony.lost is not None and phony.lost > 5 and phony.best_equity is not None
+    assert " (phony)" in format_analysis(turns, width=80)[4]
+    (tmp_path / "stood.gcg").write_text(ANALYSIS_RECORD)
+    assert analyze(str(tmp_path / "stood.gcg"))[3].lost is None
+
+
 def test_best_reads_the_position_gcg_export_writes_as_json(tmp_path: Path,
                                                             capsys: pytest.CaptureFixture[str]) -> None:
     """'qiza gcg export --to json' writes the position after a record's last line 'for qiza best',

@@ -28,7 +28,7 @@ from typing import Any, NamedTuple
 from qiza.cli import UsageError, lexicon_option, process_count, whole_number
 from qiza.errors import QizaError, quoted
 from qiza.game import Game, PlayerView
-from qiza.gcg import GameRecord
+from qiza.gcg import Event, GameRecord
 from qiza.lexicon import Lexicon, load_lexicon
 from qiza.move import Exchange, Move, Place, format_move, parse_move
 from qiza.players.engine import Option
@@ -51,8 +51,8 @@ class TurnAnalysis:
     score: int
     """The score the record gives the move."""
     played_equity: float | None
-    """The engine's equity of the played move (None: not among the legal moves, e.g. a phony,
-    or an exchange of unrecorded tiles). A pass is valued as keeping the whole rack
+    """The engine's equity of the played move (None: not among the legal moves, e.g. a phony
+    that stood, or an exchange of unrecorded tiles). A pass, and a phony challenged off, are valued as keeping the whole rack
     (:meth:`~qiza.players.engine.StaticPlayer.pass_option`; in a solved endgame, exactly)."""
     best: str
     best_equity: float | None
@@ -295,6 +295,10 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
                     invalid = game.invalid_words(game.evaluate(move, seat=game.to_move))
                     note = f"{', '.join(invalid)} not in {game.lexicon.name}: a phony" if invalid else \
                         "not among the engine's moves"
+                    if _challenged_off(record, event):  # 0 points, the rack kept: what a pass does
+                        note += ", challenged off: valued as a pass"
+                        move, found = None, engine.pass_option(view)
+                        played_equity = found.equity
                 if exact and options:
                     best_text, best_equity, played_equity = _solved(game, found, notation)
                 elif pre and options:
@@ -325,6 +329,16 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
     if on_turn is not None:
         on_turn(len(turns), len(turns))
     return results
+
+
+def _challenged_off(record: GameRecord, event: Event) -> bool:
+    """Whether the play of ``event`` was taken off the board by a challenge (the record's next
+    line gives its tiles back)."""
+    from qiza.gcg import EventType
+
+    index = next(i for i, e in enumerate(record.events) if e is event)
+    later = record.events[index + 1:index + 2]
+    return bool(later) and later[0].type is EventType.PHONY_RETURNED
 
 
 def _simulated(sim: SimPlayer, game: Game, played: Option | None,
@@ -449,7 +463,7 @@ _SHORT_NOTES = (("pass", "pass"), ("turn lost", "lost turn"), ("rack not", "no r
 
 
 def _short_note(note: str) -> str:
-    if note.endswith("a phony"):
+    if note.endswith("a phony") or "a phony," in note:
         return "phony"
     return next((short for start, short in _SHORT_NOTES if note.startswith(start)), note[:10])
 
