@@ -945,6 +945,38 @@ def test_analyze_rates_a_phony_taken_off_the_board_as_the_pass_it_became(tmp_pat
     assert analyze(str(tmp_path / "stood.gcg"))[3].lost is None
 
 
+def test_analyze_top_lists_the_best_alternatives_of_each_turn(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """qiza analyze gave each turn one best move; a student looking for what else was there ran
+    'qiza best --turn N' turn by turn. --top N lists each turn's N best moves by static equity."""
+    import json
+
+    from qiza.cli import main
+
+    record = tmp_path / "game.gcg"
+    record.write_text(ANALYSIS_RECORD)
+    assert main(["analyze", "--json", "--top", "3", str(record)]) == 0
+    windy = json.loads(capsys.readouterr().out)["turns"][0]
+    moves = windy["alternatives"]
+    assert len(moves) == 3 and moves[0]["move"] == windy["best"]
+    assert [m["equity"] for m in moves] == sorted((m["equity"] for m in moves), reverse=True)
+    assert all(set(m) == {"move", "score", "equity"} for m in moves)
+    assert main(["analyze", "--top", "3", "--width", "120", str(record)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith("   1 "))
+    column = lines[2].index("best")
+    assert [line[column:].split()[:2] for line in lines[first + 1:first + 3]] == \
+        [m["move"].split() for m in moves[1:]]
+    assert lines[first + 3].startswith("   2 ")
+    assert main(["analyze", str(record), "--width", "120"]) == 0  # without --top: one line a turn
+    plain = capsys.readouterr().out.splitlines()
+    assert plain[3].startswith("   1 ") and plain[4].startswith("   2 ")
+    assert main(["analyze", "--top", "3", "--width", "80", str(record)]) == 0  # the short table too
+    narrow = capsys.readouterr().out.splitlines()
+    assert max(len(line) for line in narrow) <= 80 and narrow[4].split() == moves[1]["move"].split()
+    assert main(["analyze", "--top", "0", str(record)]) == 2
+
+
 def test_best_reads_the_position_gcg_export_writes_as_json(tmp_path: Path,
                                                             capsys: pytest.CaptureFixture[str]) -> None:
     """'qiza gcg export --to json' writes the position after a record's last line 'for qiza best',

@@ -61,6 +61,9 @@ class TurnAnalysis:
     """The chance to win after the played move (:mod:`qiza.players.winprob`; exact in a solved endgame)."""
     best_win: float | None = None
     """The chance to win after the best move."""
+    alternatives: tuple[tuple[str, int, float], ...] = ()
+    """The engine's best moves by static equity, best first, as (move, score, equity): as many
+    as :func:`analyze_record`'s ``top`` asks for (none by default)."""
 
     @property
     def lost(self) -> float | None:
@@ -202,10 +205,11 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
                    engine_name: str = "static", iterations: int = 200,
                    source: str = "the record", notation: Notation = Notation.TOURNAMENT,
                    on_turn: Callable[[int, int], object] | None = None,
-                   workers: int | None = None) -> list[TurnAnalysis]:
+                   workers: int | None = None, top: int = 0) -> list[TurnAnalysis]:
     """:func:`analyze` for a record in memory (``lexicon``: a lexicon, or its name); moves are
     written in ``notation`` (GCG's, tournament, unless the game was played in another).
-    ``workers``: the simulation's processes (default: the cores). A record of fewer than two
+    ``workers``: the simulation's processes (default: the cores). ``top``: each turn's best moves
+    by static equity to list (:attr:`TurnAnalysis.alternatives`). A record of fewer than two
     players is refused (:func:`check_players`)."""
     from qiza.gcg import EventType
     from qiza.players.best_cli import AfterTheEnd, game_from_record, record_lexicon, tiles_missing
@@ -321,8 +325,9 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
                                             best.tiles_placed if best is not None else 0)
             if pre and pre_wins is not None:  # the share of the possible draws that win
                 played_win, best_win = pre_wins
+            alternatives = tuple((format_move(o.move, notation, game.board), o.score, o.equity) for o in options[:top])
             results.append(TurnAnalysis(number, who, event.rack, played, event.score, played_equity,
-                                        best_text, best_equity, note, played_win, best_win))
+                                        best_text, best_equity, note, played_win, best_win, alternatives))
     finally:
         if sim is not None:
             sim.close()
@@ -506,10 +511,12 @@ def format_analysis(results: list[TurnAnalysis], threshold: float = 5.0, *, widt
         if compact:
             lines.append(fit(f"{t.turn:>3} {pad(short[t.player], 8)} {t.rack:<9} {t.played[:15]:<15} {t.score:>4}  "
                              f"{t.best[:15]:<15} {eq(lost):>6}{mark}", f" ({_short_note(t.note)})" if t.note else ""))
+            lines.extend(f"{'':>45}{move[:15]}" for move, _, _ in t.alternatives[1:])
             continue
         lines.append(fit(f"{t.turn:>4} {pad(short[t.player], 10)} {t.rack:<9} {t.played[:20]:<20} {t.score:>5} "
                          f"{eq(t.played_equity):>7} {pct(t.played_win):>6}  {t.best[:20]:<20} {eq(t.best_equity):>7} "
                          f"{pct(t.best_win):>6} {eq(lost):>6}{mark}", f"  ({t.note})" if t.note else ""))
+        lines.extend(f"{'':>69}{move[:20]:<20} {equity:>7.1f}" for move, _, equity in t.alternatives[1:])
     lines.append("")
     lines.append(f"{'player':<10} {'turns':>5} {'rated':>5} {'best found':>10} {'equity lost':>11} "
                  f"{'per turn':>8} {'mistakes':>8}")
@@ -543,7 +550,10 @@ def analysis_json(results: list[TurnAnalysis], threshold: float = 5.0, *, lexico
     simulated = engine in ("sim", "auto")
     return {"lexicon": lexicon, "engine": engine, "iterations": iterations if simulated else None,
             "notation": notation.value, "threshold": threshold, "seconds": round(seconds, 3),
-            "turns": [{**asdict(t), "lost": t.lost} for t in results], "summary": summarize(results, threshold)}
+            "turns": [{**asdict(t), "lost": t.lost,
+                       "alternatives": [{"move": move, "score": score, "equity": equity}
+                                        for move, score, equity in t.alternatives]} for t in results],
+            "summary": summarize(results, threshold)}
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -569,6 +579,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "search once the bag is empty (two players), static before; auto: endgame "
                              "with the bag empty, the pre-endgame search with one or two tiles in it (two "
                              "players), sim elsewhere")
+    parser.add_argument("--top", type=whole_number(1, 100), default=1, metavar="N",
+                        help="one record: each turn's N best moves by static equity (default 1: the best; "
+                             "the others on the lines below it, or in the JSON's alternatives)")
     parser.add_argument("--json", action="store_true",
                         help="one record: write the analysis as JSON (each turn, each player's summary, the "
                              "lexicon, the engine and the seconds it took) instead of the table")
@@ -591,6 +604,8 @@ def run(args: argparse.Namespace) -> int:
     several = len(args.record) > 1 or os.path.isdir(args.record[0])
     if args.json and several:
         raise UsageError("--json is for one record (several: a line per game, as text)")
+    if args.top > 1 and several:
+        raise UsageError("--top is for one record (several: a line per game)")
     prepare_move_generator()
     if several:
         return _run_many(args)
@@ -632,7 +647,8 @@ def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     try:
         results = analyze_record(record, lexicon, args.player, args.engine, args.iterations,
-                                 args.record, notation, on_turn=advance, workers=args.jobs or None)
+                                 args.record, notation, on_turn=advance, workers=args.jobs or None,
+                                 top=args.top if args.top > 1 or args.json else 0)
     finally:
         if bar is not None:
             bar.close()
