@@ -223,3 +223,24 @@ def test_a_name_no_account_can_have_is_no_such_player_not_a_malformed_request(cl
         shown = name if len(name) <= 40 else name[:40] + "…"
         assert error["message"] == (f"there is no player {shown!r}: a player's name is 3 to 20 letters, digits, "
                                     "'_' or '-' (no spaces)")
+
+
+@pytest.mark.parametrize("name", ["a/b", "Ann/Bob", "../Ann", "Ann/"])
+def test_a_name_with_a_slash_is_no_such_player_too(club: Club, name: str) -> None:
+    """A name holding ``/`` (sent as ``%2F``, which the path holds as ``/``) is answered as any
+    other name no account can have: 404 ``no_such_player`` saying the name's rule (it matched no
+    route: a bare ``not_found``), and its player page is the page, which says so."""
+    from urllib.parse import quote
+
+    sign_up(club, "Ann")
+    sign_up(club, "Bob")
+    sent = quote(name, safe="")
+    for path in (f"/api/players/{sent}", f"/api/players/{sent}/games.zip"):
+        answer = club.main.get(path)
+        assert answer.status_code == 404, (path, answer.text)
+        assert answer.json()["error"] == {"code": "no_such_player", "message": (
+            f"there is no player {name!r}: a player's name is 3 to 20 letters, digits, '_' or '-' (no spaces)")}
+    page = club.main.get(f"/player/{sent}")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert club.main.get("/api/players/Ann").json()["name"] == "Ann"  # the others as before
+    assert club.main.get("/api/players/Ann/games.zip").status_code == 200

@@ -298,7 +298,7 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
     def lobby_page(request: Request) -> Response:
         return page(request, "lobby.html")
 
-    @app.get("/player/{name}", include_in_schema=False)
+    @app.get("/player/{name:path}", include_in_schema=False)  # "/" in a name too: the page says no such player
     def player_page(request: Request, name: str) -> Response:
         return page(request, "player.html")
 

@@ -155,13 +155,10 @@ def router(players: Players, work: FailureThrottle) -> APIRouter:
     one address may have made."""
     api = APIRouter(tags=["club"])
 
-    @api.get("/api/players/{name}", responses=errors(404, 503))
-    def profile(name: PlayerNamePath) -> dict[str, Any]:
-        """A player's profile: ratings by variant, record of rated games (``rated_record``) and of
-        every finished game (``record``), and recent games."""
-        return players.profile(name)
-
-    @api.get("/api/players/{name}/games.zip", response_class=Response, responses={
+    # ``:path``: a name holding "/" (sent as %2F, which the path holds decoded) is a name no
+    # account has (404 ``no_such_player``), not a path no route matches; the archive's route is
+    # tried first, so that ".../games.zip" is an archive
+    @api.get("/api/players/{name:path}/games.zip", response_class=Response, responses={
         200: {"description": "the player's finished games as GCG files",
               "content": {"application/zip": {"schema": {"type": "string", "format": "binary"}}}},
         **errors(404, 429, 503)})
@@ -172,6 +169,12 @@ def router(players: Players, work: FailureThrottle) -> APIRouter:
         account, data = players.archive(name, heavy_work(work, request))
         return Response(data, media_type="application/zip",
                         headers={"Content-Disposition": f'attachment; filename="qiza-{account}-games.zip"'})
+
+    @api.get("/api/players/{name:path}", responses=errors(404, 503))
+    def profile(name: PlayerNamePath) -> dict[str, Any]:
+        """A player's profile: ratings by variant, record of rated games (``rated_record``) and of
+        every finished game (``record``), and recent games."""
+        return players.profile(name)
 
     @api.post("/api/games/{game_id}/my-seat", responses=errors(401, 403, 404, 429, 503))
     def my_seat(request: Request, game_id: GameIdPath) -> dict[str, Any]:
