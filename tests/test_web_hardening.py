@@ -388,6 +388,52 @@ def test_huge_bodies_are_refused_before_they_are_read(tmp_path: Path) -> None:
         server.stop()
 
 
+def head_answer(port: int, head: bytes) -> tuple[int, bytes, float]:
+    """Send a request head (streamed 64 KiB at a time until the server answers); the answer's
+    status, its whole bytes (read until the server closes or 10 s pass) and the seconds taken."""
+    begin = time.monotonic()
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as conn:
+        try:
+            for at in range(0, len(head), 65536):
+                if select.select([conn], [], [], 0)[0]:
+                    break  # the server answered: it reads no more
+                conn.sendall(head[at:at + 65536])
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        data = b""
+        with contextlib.suppress(ConnectionResetError, TimeoutError):
+            while part := conn.recv(65536):
+                data += part
+                if b"content-length: 0" not in data.lower() and data.endswith(b"}"):
+                    break
+    return int(data.split(b" ", 2)[1]), data, time.monotonic() - begin
+
+
+def test_huge_headers_are_refused_before_they_are_read(tmp_path: Path) -> None:
+    """Request headers are bounded (:data:`qiza.web.guard.MAX_HEADERS`): 200 KB or 20 MB of
+    them get a 400 at once and the connection closed (they were read whole and answered 200);
+    a browser's, 16 KB of cookies and all, are answered as ever, and so is the next request."""
+    from qiza.web.guard import MAX_HEADERS
+
+    server = Served(tmp_path / "serve.log", f"sqlite:///{tmp_path / 'heads.sqlite3'}")
+    try:
+        for size in (200_000, 20_000_000):
+            status, data, took = head_answer(server.port, b"GET /api/meta HTTP/1.1\r\nHost: x\r\nX-Big: "
+                                             + b"a" * size + b"\r\n\r\n")
+            assert status == 400 and took < 5, (size, data[:300], took)
+        many = b"".join(b"X-H%d: %s\r\n" % (i, b"b" * 100) for i in range(2000))  # 200 KB in short lines
+        status, data, _ = head_answer(server.port, b"GET /api/meta HTTP/1.1\r\nHost: x\r\n" + many + b"\r\n")
+        assert status == 400, data[:300]
+        cookies = b"Cookie: " + b"; ".join(b"c%d=%s" % (i, b"v" * 150) for i in range(100)) + b"\r\n"
+        assert 15_000 < len(cookies) < MAX_HEADERS
+        status, data, _ = head_answer(server.port, b"GET /api/meta HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+                                      + cookies + b"\r\n")
+        assert status == 200, data[:300]
+        assert call(server.url + "/api/meta")[0] == 200
+    finally:
+        server.stop()
+
+
 def test_names_lose_their_control_characters_and_the_record_still_downloads(client: TestClient) -> None:
     """A seat name with a line break could have written lines of its own into the GCG record
     (which the strict writer refused: the finished game's record was a 500): names are cleaned

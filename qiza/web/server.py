@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     from qiza import coldstart
     from qiza.errors import QizaError
     from qiza.web.app import create_app
-    from qiza.web.guard import MAX_BODY
+    from qiza.web.guard import MAX_BODY, MAX_HEADERS
 
     logging.basicConfig(level=args.log_level.upper())
     if args.log_level != "debug":  # the schema's migrations, one line each plugin, are not news
@@ -99,8 +99,11 @@ def run(args: argparse.Namespace) -> int:
     # database), nothing of the app runs (no clocks or computer seats taken up, no workers)
     listening = listen(args.host, args.port)
     print(f"qiza: serving on http://{args.host}:{args.port}/ (API documentation at /docs)", flush=True)
-    # WebSocket messages are small (the first names the seat; then "ping" or "refresh")
-    config = uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=MAX_BODY)
+    # WebSocket messages are small (the first names the seat; then "ping" or "refresh"); h11,
+    # whose buffer of a request's head is bounded (httptools, uvicorn's choice when installed,
+    # reads headers of any size)
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=MAX_BODY,
+                            http="h11", h11_max_incomplete_event_size=MAX_HEADERS)
     uvicorn.Server(config).run(sockets=[listening])
     return 0
 
