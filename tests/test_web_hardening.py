@@ -1136,7 +1136,7 @@ def test_serve_passes_its_limits_to_the_app(monkeypatch: pytest.MonkeyPatch) -> 
     import qiza.web.app
     from qiza import coldstart
     from qiza.web import server
-    from qiza.web.throttle import LIVE_PER_ADDRESS
+    from qiza.web.throttle import LIVE_PER_ADDRESS, READS_PER_SECOND
 
     made: dict[str, Any] = {}
 
@@ -1152,11 +1152,16 @@ def test_serve_passes_its_limits_to_the_app(monkeypatch: pytest.MonkeyPatch) -> 
     parser = argparse.ArgumentParser()
     server.configure(parser)
     with pytest.raises(Stop):
-        server.run(parser.parse_args(["--analyses", "3", "--new-games", "4", "--live-connections", "7"]))
+        server.run(parser.parse_args(["--analyses", "3", "--new-games", "4", "--live-connections", "7",
+                                      "--reads", "12"]))
     assert made["heavy_work"] == 3 and made["new_games"] == 4 and made["live_connections"] == 7
+    assert made["reads"] == 12
     with pytest.raises(Stop):
         server.run(parser.parse_args([]))
     assert made["heavy_work"] == 10 and made["live_connections"] == LIVE_PER_ADDRESS
+    assert made["reads"] == READS_PER_SECOND
+    with pytest.raises(SystemExit):
+        parser.parse_args(["--reads", "0"])
 
 
 def test_a_limit_says_how_long_to_wait_in_plain_words() -> None:

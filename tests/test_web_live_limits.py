@@ -89,3 +89,38 @@ def test_the_refreshes_of_one_address_are_limited_over_its_connections(tmp_path:
                 if first == "state":
                     assert live.receive_json() == {"type": "pong"}
         assert answered == [True, True, False]
+
+
+def test_reads_of_one_address_are_limited(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Page and API reads (GET, HEAD) of one address: a burst of ``reads`` (10 seconds' worth),
+    then ``reads`` a second; more get 429 ``too_many_reads`` with ``Retry-After``, held a moment
+    before they are sent, and other addresses and writes are answered meanwhile (before, one
+    address's flood of reads was all answered and kept the server busy)."""
+    import time
+
+    from qiza.web import throttle
+
+    monkeypatch.setattr(throttle, "REFUSED_READ_HOLD", 0.2)
+    now = [1000.0]
+    app = create_app(f"sqlite:///{tmp_path / 'reads.sqlite3'}", computer_processes=0, clock_sweep=0, reads=3)
+    app.state.read_limit.clock = lambda: now[0]
+    with TestClient(app) as client, TestClient(app, client=("192.0.2.7", 50000)) as other:
+        game = new_game(client)
+        paths = [f"/api/games/{game['id']}", "/", "/static/common.js", "/api/meta"]
+        for i in range(30):  # the burst: 10 seconds' worth
+            assert client.get(paths[i % len(paths)]).status_code == 200, i
+        for path in (*paths, "/api/nothing-here"):
+            begin = time.monotonic()
+            refused = client.get(path)
+            assert time.monotonic() - begin >= 0.2
+            assert refused.status_code == 429, (path, refused.text)
+            assert refused.json()["error"] == {"code": "too_many_reads", "message": (
+                "too many reads (pages and API requests) from your address: try again in 1 second")}
+            assert refused.headers["Retry-After"] == "1"
+        assert client.head("/api/meta").status_code == 429
+        assert other.get(paths[0]).status_code == 200  # another address
+        answer = client.post(f"/api/games/{game['id']}/actions", json={
+            "seat": 0, "token": game["tokens"]["0"], "version": game.get("version", 1), "kind": "pass"})
+        assert answer.status_code != 429, answer.text  # writes have limits of their own
+        now[0] += 1.0  # a second: 3 more
+        assert [client.get("/api/meta").status_code for _ in range(4)] == [200, 200, 200, 429]

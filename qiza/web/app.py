@@ -69,7 +69,10 @@ from qiza.web.throttle import (
     HEAVY_WORK_PER_SECOND,
     LIVE_PER_ADDRESS,
     NEW_GAMES,
+    READS_PER_SECOND,
+    ReadLimit,
     StoredThrottle,
+    read_limit,
 )
 
 log = logging.getLogger("qiza.web")
@@ -154,7 +157,7 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
                password_hasher: PasswordHasher | None = None, remind_after: float = REMIND_AFTER,
                claim_after: float = CLAIM_AFTER, sign_ups: int = SIGN_UPS, new_games: int = NEW_GAMES,
                secure_cookies: bool = False, heavy_work: int = HEAVY_WORK,
-               live_connections: int = LIVE_PER_ADDRESS) -> FastAPI:
+               live_connections: int = LIVE_PER_ADDRESS, reads: int = READS_PER_SECOND) -> FastAPI:
     """The qiza web app on a database (SQLite file by default, or any SQLAlchemy URL).
 
     ``computer_workers``: worker processes deciding the computers' moves (``computer_processes=0``
@@ -174,7 +177,8 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
     archives one address may have made at once (then one every 30 seconds); ``secure_cookies``: mark
     the cookies ``Secure`` on every answer (the server is reached only over TLS; otherwise they
     are when the request came over TLS or with ``X-Forwarded-Proto: https``); ``live_connections``:
-    live connections (WebSockets) one address may hold open at once."""
+    live connections (WebSockets) one address may hold open at once; ``reads``: page and API reads
+    (GET, HEAD) one address may make a second, after a burst of ten seconds' worth."""
     store = Store(database_url or default_database_url(), now=now)
     service = GameService(store, computer_workers=computer_workers, computer_delay=computer_delay,
                           computer_processes=computer_processes, seeds=seeds, lexicons=Catalogue(lexicons), now=now,
@@ -224,6 +228,8 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
                   "Live updates: WebSocket /ws/games/{id}, whose first message from the client is "
                   "{\"seat\": N, \"token\": T} (spectators: {}).")
     app.add_middleware(RequestGuard)
+    app.state.read_limit = read_limit(reads)
+    app.add_middleware(ReadLimit, reads=app.state.read_limit)  # (outside the guard: refused before anything)
 
     app.add_middleware(ServerTime, now=now)
     app.state.service = service

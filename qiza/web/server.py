@@ -8,7 +8,7 @@ import socket
 from pathlib import Path
 
 from qiza.cli import process_count, whole_number
-from qiza.web.throttle import HEAVY_WORK, LIVE_PER_ADDRESS, NEW_GAMES
+from qiza.web.throttle import HEAVY_WORK, LIVE_PER_ADDRESS, NEW_GAMES, READ_BURST_SECONDS, READS_PER_SECOND
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -36,6 +36,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--live-connections", type=whole_number(1), default=LIVE_PER_ADDRESS, metavar="N",
                         help="live connections (pages of games) one address may hold open at once "
                         f"(default {LIVE_PER_ADDRESS})")
+    parser.add_argument("--reads", type=whole_number(1), default=READS_PER_SECOND, metavar="N",
+                        help=f"page and API reads (GET) one address may make a second, after a burst of "
+                        f"{READ_BURST_SECONDS} seconds' worth; more get 429 (default {READS_PER_SECOND})")
     parser.add_argument("--secure-cookies", action="store_true",
                         help="always mark the session cookies Secure (the server is reached only over TLS, "
                         "through a proxy that may not send X-Forwarded-Proto)")
@@ -88,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
                          computer_processes=args.computer_workers,
                          computer_delay=args.computer_delay, warm_up=True, lexicons=dict(args.lexicon),
                          sign_ups=args.sign_ups, new_games=args.new_games, heavy_work=args.analyses,
-                         live_connections=args.live_connections, secure_cookies=args.secure_cookies,
+                         live_connections=args.live_connections, reads=args.reads, secure_cookies=args.secure_cookies,
                          remind_after=args.remind_after * 3600, claim_after=args.claim_after * 3600)
     except DBAPIError as exc:  # a read-only file or folder, a missing folder, a server refusing
         # the driver's own message (never the URL, which may hold a password)

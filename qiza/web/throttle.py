@@ -24,6 +24,7 @@ callers with no database.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import ipaddress
 import logging
@@ -72,6 +73,18 @@ LIVE_PER_ADDRESS = 200
 #: server's CPU busy and others waited seconds for an answer)
 LIVE_REFRESH_BURST = 40
 LIVE_REFRESHES_PER_SECOND = 10.0
+#: page and API reads (GET and HEAD requests) one address may make a second, in one server
+#: process, after a burst of :data:`READ_BURST_SECONDS` seconds' worth; more are refused (429
+#: ``too_many_reads``) before any work. A page open polls once or twice a second (the lobby's
+#: seeks, a game's chat) and opening one takes about 20 reads: ten tabs, or a club behind one NAT
+#: address, stay below it. One address's flood of reads was answered in full (600 a second,
+#: each a read of the database), with others waiting behind it.
+READS_PER_SECOND = 30
+READ_BURST_SECONDS = 10
+#: seconds a refused read waits before its 429 is sent: answered at once, the refusal was the
+#: cheapest request to repeat (a flood on 64 connections had 1,900 a second answered, the
+#: server's event loop as busy as before); held, each connection asks once a second at most
+REFUSED_READ_HOLD = 1.0
 
 
 def address(client: Any) -> str:
@@ -242,3 +255,37 @@ class StoredThrottle(FailureThrottle):
                 connection.execute(delete(failures).where(failures.c.full_at <= now))
         except DBAPIError:
             log.warning("could not delete the rows of full buckets", exc_info=True)
+
+
+def read_limit(per_second: int = READS_PER_SECOND) -> FailureThrottle:
+    """The buckets of :class:`ReadLimit` for ``per_second`` reads a second of each address."""
+    return FailureThrottle(per_second * READ_BURST_SECONDS, float(per_second))
+
+
+class ReadLimit:
+    """ASGI middleware: the page and API reads (GET, HEAD) of each address, by the buckets of a
+    :class:`FailureThrottle` in this process's memory (a read written to the database would
+    cost more than the read): :data:`READ_BURST_SECONDS` seconds' worth of ``per_second`` at
+    once, then ``per_second``; more get 429 ``too_many_reads`` with ``Retry-After``. Writes and
+    live connections have limits of their own. :func:`read_limit` makes the buckets."""
+
+    def __init__(self, app: Any, reads: FailureThrottle) -> None:
+        self.app = app
+        self.reads = reads
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        from starlette.requests import HTTPConnection
+
+        from qiza.web.guard import send_error
+
+        if scope["type"] == "http" and scope["method"] in ("GET", "HEAD"):
+            key = address(HTTPConnection(scope))
+            wait = self.reads.wait(key)
+            if wait:
+                await asyncio.sleep(REFUSED_READ_HOLD)
+                await send_error(send, 429, "too_many_reads", "too many reads (pages and API requests) from your "
+                                 f"address: try again in {plural(wait, 'second')}",
+                                 [(b"retry-after", str(wait).encode())])
+                return
+            self.reads.fail(key)
+        await self.app(scope, receive, send)
