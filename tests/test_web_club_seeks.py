@@ -353,3 +353,57 @@ def test_a_player_who_joined_a_seek_and_left_the_lobby_is_dropped_before_the_gam
     assert started["game_id"]
     players = people["Ann"].get(f"/api/games/{started['game_id']}").json()["players"]
     assert sorted(p["name"] for p in players) == ["Ann", "Bob", "Cat", "Dan"]  # not Eve, who would lose on time
+
+
+@pytest.mark.parametrize("database", ["sqlite", "postgres"])
+@pytest.mark.parametrize("game_starts", [True, False])
+def test_a_seek_withdrawn_while_its_game_starts_stays_withdrawn(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                 database: str, game_starts: bool) -> None:
+    """Ann withdraws her seeks in the moment between Bob's accept (which took her seek and set
+    her other one aside for the game) and the game: both withdrawals are done (they were refused
+    404 "no open seek", and the accept then started the game, or, when the game could not start,
+    put both seeks back in the lobby). A withdrawn seek makes no game (409 ``seek_taken``); one
+    set aside stays withdrawn whatever becomes of the game."""
+    with contextlib.closing(Club(tmp_path, database_url=postgres_url() if database == "postgres" else None)) as club:
+        _withdrawn_while_its_game_starts(club, monkeypatch, game_starts)
+
+
+def _withdrawn_while_its_game_starts(club: Club, monkeypatch: pytest.MonkeyPatch, game_starts: bool) -> None:
+    from sqlalchemy import func, select
+
+    from qiza.web.db import games
+    from qiza.web.errors import ApiError
+    from qiza.web.seeks import Seeks
+
+    def games_made() -> int:
+        with club.service.store.read() as connection:
+            return int(connection.execute(select(func.count()).select_from(games)).scalar_one())
+
+    suffix = f"{int(time.time() * 1000) % 10**7}{os.getpid() % 100}"  # names of their own on a shared database
+    ann, bob = sign_up(club, "Ann" + suffix), sign_up(club, "Bob" + suffix)
+    taken = post(ann, "/api/seeks", {}, 201)
+    aside = post(ann, "/api/seeks", {"preset": "classic"}, 201)
+    start = Seeks.start
+    withdrawn: list[int] = []
+    before = games_made()
+
+    def withdraw_meanwhile(*args: Any, **kwargs: Any) -> str:
+        for seek in ([taken, aside] if game_starts else [aside]):
+            withdrawn.append(ann.delete(f"/api/seeks/{seek['id']}", headers=csrf(ann)).status_code)
+        if not game_starts:
+            raise ApiError(503, "lexicon_unavailable", "try again later", retry_after=30)
+        return start(*args, **kwargs)
+
+    monkeypatch.setattr(Seeks, "start", withdraw_meanwhile)
+    answer = bob.post(f"/api/seeks/{taken['id']}/accept", headers=csrf(bob))
+    assert withdrawn == [200] * len(withdrawn), withdrawn
+    open_seeks = [s["id"] for s in bob.get("/api/seeks").json()["open"] if s["id"] in (taken["id"], aside["id"])]
+    assert games_made() == before
+    if game_starts:
+        assert answer.status_code == 409 and answer.json()["error"]["code"] == "seek_taken", answer.text
+        assert open_seeks == []
+    else:
+        assert answer.status_code == 503, answer.text
+        assert open_seeks == [taken["id"]]  # Bob may accept it again
+    monkeypatch.setattr(Seeks, "start", start)
+    assert ann.delete(f"/api/seeks/{aside['id']}", headers=csrf(ann)).status_code == 404  # withdrawn already

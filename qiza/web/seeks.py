@@ -38,7 +38,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Request
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import Select, func, insert, or_, select, update
+from sqlalchemy import Select, and_, func, insert, or_, select, update
 
 from qiza.game import Game
 from qiza.rules import PRESETS, ChallengeRule
@@ -58,6 +58,10 @@ SHOWN_ACCEPTED = 600
 #: seconds without its player in the lobby after which an open seek lapses (the lobby lists
 #: the seeks every 2 s, but a browser polls a tab in the background only once a minute)
 AWAY = 180.0
+#: the state of a player's other open seek while a game of theirs from a seek starts: withdrawn
+#: when the game is made, open again when it is not, unless its player withdrew it meanwhile
+#: (it was "cancelled" at once and put back "open" by a game that failed, over that withdrawal)
+ASIDE = "aside"
 #: seconds between two marks of a player's open seeks as seen (not a write every listing)
 SEEN_EVERY = 15.0
 
@@ -317,8 +321,8 @@ class Seeks:
             others = (select(seeks.c.id).where(seeks.c.user_id.in_([found.user_id, *joined]), seeks.c.status == "open",
                                                seeks.c.id != seek_id))
             withdrawn = list(connection.execute(others).scalars()) if full else []
-            if withdrawn:
-                connection.execute(update(seeks).where(seeks.c.id.in_(withdrawn)).values(status="cancelled"))
+            if withdrawn:  # set aside: withdrawn with the game, open again without it
+                connection.execute(update(seeks).where(seeks.c.id.in_(withdrawn)).values(status=ASIDE))
         if not full:
             return {"game_id": None, "game_url": None, "waiting_for": int(settings.get("players", 2)) - 1 - len(joined)}
         ids = [found.user_id, *joined]
@@ -326,7 +330,13 @@ class Seeks:
         players = [(uid, names.get(uid, "?")) for uid in ids]
         secrets.SystemRandom().shuffle(players)
         def record(connection: Any, game_id: str) -> None:  # in the game's own transaction: both or neither
-            connection.execute(update(seeks).where(seeks.c.id == seek_id).values(game_id=game_id))
+            # a compare-and-swap on the seek's state: its player may have withdrawn it meanwhile
+            if connection.execute(update(seeks).where(seeks.c.id == seek_id, seeks.c.status == "accepted")
+                                  .values(game_id=game_id)).rowcount != 1:
+                raise ApiError(409, "seek_taken", "this seek was withdrawn while its game was starting")
+            if withdrawn:
+                connection.execute(update(seeks).where(seeks.c.id.in_(withdrawn), seeks.c.status == ASIDE)
+                                   .values(status="cancelled"))
             # so do the players leave the other seeks they joined: a refused game leaves them there
             self._leave_joined(connection, ids, seek_id)
 
@@ -342,7 +352,7 @@ class Seeks:
                 connection.execute(update(seeks).where(seeks.c.id == seek_id, seeks.c.status == "accepted",
                                                        seeks.c.game_id.is_(None))
                                    .values(status="open", settings=stored))
-                connection.execute(update(seeks).where(seeks.c.id.in_(withdrawn), seeks.c.status == "cancelled")
+                connection.execute(update(seeks).where(seeks.c.id.in_(withdrawn), seeks.c.status == ASIDE)
                                    .values(status="open"))
             raise
         return {"game_id": game_id, "game_url": f"/game/{game_id}", "waiting_for": 0}
@@ -360,11 +370,15 @@ class Seeks:
                 connection.execute(update(seeks).where(seeks.c.id == row.id).values(settings=json.dumps(settings)))
 
     def leave(self, user: User, seek_id: str) -> None:
-        """Withdraw one's own open seek, or leave a seek one joined that is still waiting."""
+        """Withdraw one's own open seek, or leave a seek one joined that is still waiting. A seek
+        whose game is starting (accepted, no game yet), or set aside for another seek's game, is
+        withdrawn too: that game is not made (:meth:`accept` records it only on a seek still
+        accepted), and one set aside is not opened again if it is not."""
         with self.store.transaction() as connection:
-            query = select(seeks).where(seeks.c.id == seek_id, seeks.c.status == "open")
+            query = select(seeks).where(seeks.c.id == seek_id, or_(
+                seeks.c.status.in_(("open", ASIDE)), and_(seeks.c.status == "accepted", seeks.c.game_id.is_(None))))
             found = connection.execute(query.with_for_update() if self.store.is_postgres else query).first()
-            settings = json.loads(found.settings) if found is not None else {}
+            settings = json.loads(found.settings) if found is not None and found.status == "open" else {}
             if found is not None and found.user_id == user.id:
                 connection.execute(update(seeks).where(seeks.c.id == seek_id).values(status="cancelled"))
             elif found is not None and user.id in settings.get("joined", []):
