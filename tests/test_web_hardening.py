@@ -5,6 +5,7 @@ costly work, and the request guard commits with the game it guards."""
 from __future__ import annotations
 
 import contextlib
+import http.client
 import json
 import os
 import select
@@ -430,6 +431,40 @@ def test_huge_headers_are_refused_before_they_are_read(tmp_path: Path) -> None:
                                       + cookies + b"\r\n")
         assert status == 200, data[:300]
         assert call(server.url + "/api/meta")[0] == 200
+    finally:
+        server.stop()
+
+
+def test_a_request_head_sent_too_slowly_is_closed(tmp_path: Path) -> None:
+    """A connection whose request head does not end within :data:`qiza.web.server.HEAD_SECONDS`
+    (sent a byte at a time, or nothing at all, as thousands of connections of one client may) is
+    answered 408 and closed: such connections were held open for ever, each a socket of the
+    server's open files. A head sent in time, and a connection kept alive between requests, are
+    as before."""
+    from qiza.web.server import HEAD_SECONDS
+
+    server = Served(tmp_path / "serve.log", f"sqlite:///{tmp_path / 'slow.sqlite3'}")
+    try:
+        with contextlib.ExitStack() as stack:
+            slow = stack.enter_context(socket.create_connection(("127.0.0.1", server.port), timeout=30))
+            silent = stack.enter_context(socket.create_connection(("127.0.0.1", server.port), timeout=30))
+            kept = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+            stack.callback(kept.close)
+            kept.request("GET", "/api/meta")
+            assert kept.getresponse().read()
+            begin = time.monotonic()
+            slow.sendall(b"GET /api/meta HTTP/1.1\r\nHost: x\r\n")
+            time.sleep(2)
+            kept.request("GET", "/api/meta")  # within the keep-alive time
+            assert kept.getresponse().status == 200
+            for sock in (slow, silent):
+                data = b""
+                while part := sock.recv(65536):
+                    data += part
+                assert data.startswith(b"HTTP/1.1 408 "), data
+                assert json.loads(data.split(b"\r\n\r\n", 1)[1])["error"]["code"] == "request_timeout"
+            assert HEAD_SECONDS - 1 < time.monotonic() - begin < HEAD_SECONDS + 5
+            assert call(server.url + "/api/meta")[0] == 200
     finally:
         server.stop()
 

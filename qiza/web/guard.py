@@ -32,10 +32,15 @@ MAX_HEADERS = 32 * 1024
 SECRET_PARAMETERS = frozenset({"token", "invite"})
 
 
+def error_body(code: str, message: str) -> bytes:
+    """The JSON error ``{"error": {"code": ..., "message": ...}}``."""
+    return json.dumps({"error": {"code": code, "message": message}}).encode()
+
+
 async def send_error(send: Send, status: int, code: str, message: str,
                      headers: list[tuple[bytes, bytes]] | None = None) -> None:
     """Answer with the JSON error ``{"error": {"code": ..., "message": ...}}``."""
-    body = json.dumps({"error": {"code": code, "message": message}}).encode()
+    body = error_body(code, message)
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
                             *(headers or [])]})

@@ -10,6 +10,12 @@ from pathlib import Path
 from qiza.cli import process_count, whole_number
 from qiza.web.throttle import HEAVY_WORK, LIVE_PER_ADDRESS, NEW_GAMES, READ_BURST_SECONDS, READS_PER_SECOND
 
+#: seconds a connection has to send a request's head (request line and headers) from its first
+#: byte, or from its opening; then it is answered 408 and closed (uvicorn waits for a head for
+#: ever: thousands of connections sending nothing, or a byte at a time, were held open, each a
+#: socket of the server's open files)
+HEAD_SECONDS = 10.0
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Options of ``qiza serve``."""
@@ -106,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
     # whose buffer of a request's head is bounded (httptools, uvicorn's choice when installed,
     # reads headers of any size)
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=MAX_BODY,
-                            http="h11", h11_max_incomplete_event_size=MAX_HEADERS)
+                            http=head_timeout_protocol(), h11_max_incomplete_event_size=MAX_HEADERS)
     uvicorn.Server(config).run(sockets=[listening])
     return 0
 
@@ -129,3 +135,48 @@ def listen(host: str, port: int) -> socket.socket:
         raise QizaError(f"cannot listen on {shown}:{port}: {reason[:1].lower()}{reason[1:]}") from None
     sock.set_inheritable(True)
     return sock
+
+
+def head_timeout_protocol() -> type:
+    """uvicorn's h11 protocol, with :data:`HEAD_SECONDS` for each request's head: counted from the
+    connection's opening, or from the first byte of a head after a request kept alive (the wait
+    between requests is uvicorn's keep-alive time)."""
+    import asyncio
+
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    from qiza.web.guard import error_body
+
+    class HeadTimeout(H11Protocol):
+        head_timer: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self.head_timer = self.loop.call_later(HEAD_SECONDS, self.head_late)
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            waiting = self.conn.their_state is h11.IDLE and not self.transport.is_closing()
+            if waiting and self.head_timer is None:
+                self.head_timer = self.loop.call_later(HEAD_SECONDS, self.head_late)
+            elif not waiting and self.head_timer is not None:
+                self.head_timer.cancel()
+                self.head_timer = None
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if self.head_timer is not None:
+                self.head_timer.cancel()
+                self.head_timer = None
+            super().connection_lost(exc)
+
+        def head_late(self) -> None:
+            self.head_timer = None
+            if self.conn.their_state is not h11.IDLE or self.transport.is_closing():
+                return
+            body = error_body("request_timeout", f"the request's head did not come within {HEAD_SECONDS:g} seconds")
+            self.transport.write(b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\n"
+                                 b"content-length: %d\r\nconnection: close\r\n\r\n%s" % (len(body), body))
+            self.transport.close()
+
+    return HeadTimeout
