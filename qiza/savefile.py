@@ -91,14 +91,14 @@ def from_dict(data: Any, *, lexicon: Lexicon | str | None = None) -> Game:
                for number, name in enumerate(players, start=1)]
     seed = data.get("seed")
     if type(seed) is not int or not abs(seed) < 2**64:
-        raise FileFormatError(f"saved game is malformed: field seed: {_show(seed)} is not a whole number "
+        raise FileFormatError(f"saved game is malformed: field seed: {quoted(seed)} is not a whole number "
                               "of at most 64 bits")
     lexicon_name = data.get("lexicon", "ENABLE")
     if not isinstance(lexicon_name, str) or not 0 < len(lexicon_name) <= MAX_TEXT:
-        raise FileFormatError(f"saved game is malformed: field lexicon: {_show(lexicon_name)} is not a lexicon name")
+        raise FileFormatError(f"saved game is malformed: field lexicon: {quoted(lexicon_name)} is not a lexicon name")
     extra = data.get("extra", {})
     if not isinstance(extra, dict):
-        raise FileFormatError(f"saved game is malformed: field extra: {_show(extra)} is not an object")
+        raise FileFormatError(f"saved game is malformed: field extra: {quoted(extra)} is not an object")
     actions = _actions(_field(data, "actions", list, "a list of [seat, action] pairs"), len(players))
     try:
         rules = rules_from_dict(rules_data)
@@ -127,16 +127,10 @@ MAX_ACTION = 20_000
 MAX_ACTIONS = 20_000
 
 
-def _show(value: Any) -> str:
-    """A short description of a wrong value for an error message."""
-    text = repr(value) if isinstance(value, (int, float, str, bool)) or value is None else type(value).__name__
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
 def _field(data: dict[str, Any], key: str, kind: type, what: str) -> Any:
     value = data.get(key)
     if not isinstance(value, kind):
-        raise FileFormatError(f"saved game is malformed: field {key}: {'missing' if value is None else _show(value)}, "
+        raise FileFormatError(f"saved game is malformed: field {key}: {'missing' if value is None else quoted(value)}, "
                               f"not {what}")
     return value
 
@@ -152,9 +146,9 @@ def _check_rule_option(key: Any, value: Any) -> None:
     checks the values."""
     kind = _RULE_TYPES.get(key) if isinstance(key, str) else None
     if kind is None:
-        raise FileFormatError(f"saved game is malformed: field rules: {_show(key)} is not a rule option "
+        raise FileFormatError(f"saved game is malformed: field rules: {quoted(key)} is not a rule option "
                               f"(known: {', '.join(sorted(_RULE_TYPES))})")
-    where = f"saved game is malformed: field rules.{key}: {_show(value)}"
+    where = f"saved game is malformed: field rules.{key}: {quoted(value)}"
     if kind is str:
         if not isinstance(value, str) or len(value) > MAX_TEXT:
             raise FileFormatError(f"{where} is not a name")
@@ -173,12 +167,12 @@ def _actions(entries: list[Any], players: int) -> list[tuple[int, str]]:
     actions = []
     for number, entry in enumerate(entries, start=1):
         if not (isinstance(entry, list) and len(entry) == 2):
-            raise FileFormatError(f"saved game is malformed: action {number}: {_show(entry)} is not a [seat, action] pair")
+            raise FileFormatError(f"saved game is malformed: action {number}: {quoted(entry)} is not a [seat, action] pair")
         seat, text = entry
         if type(seat) is not int or not 0 <= seat < players:
-            raise FileFormatError(f"saved game is malformed: action {number}: seat {_show(seat)} is not 0 to {players - 1}")
+            raise FileFormatError(f"saved game is malformed: action {number}: seat {quoted(seat)} is not 0 to {players - 1}")
         if not isinstance(text, str) or len(text) > MAX_ACTION:
-            raise FileFormatError(f"saved game is malformed: action {number}: {_show(text)} is not an action text of at most "
+            raise FileFormatError(f"saved game is malformed: action {number}: {quoted(text)} is not an action text of at most "
                                   f"{MAX_ACTION} characters")
         actions.append((seat, text))
     return actions
@@ -190,7 +184,7 @@ def _lexicon_source(name: str) -> str:
     if name.lower() in BUILTIN:
         return name.lower()
     if not is_file(name):  # a folder, a device, a name too long for a path or with a NUL
-        raise FileFormatError(f"saved game is malformed: field lexicon: {_show(name)} is neither a built-in lexicon "
+        raise FileFormatError(f"saved game is malformed: field lexicon: {quoted(name)} is neither a built-in lexicon "
                               "(enable, twl06, sowpods, french-debian...) nor a word list file")
     return name
 

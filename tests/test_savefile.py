@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from qiza import savefile
-from qiza.errors import FileFormatError
+from qiza.errors import FileFormatError, quoted
 from qiza.game import Game
 from qiza.lexicon import Lexicon, load_lexicon
 from qiza.rules import CLASSIC, COMPUTER, find_preset
@@ -283,3 +283,20 @@ def test_a_save_made_read_only_is_not_replaced(game: Game, tmp_path: Path) -> No
     path.chmod(0o644)  # writable again: saved again
     savefile.save(game, path, keep_previous=True)
     assert savefile.load(path, lexicon=game.lexicon).actions == game.actions
+
+
+def test_wrong_values_are_quoted_as_every_message_quotes_them(lexicon: Lexicon) -> None:
+    """savefile had its own near twin of qiza.errors.quoted (cut at 37 characters with '...', and
+    a list or an object named by its type alone): a long value is now said back as every other
+    message says one, its first characters and its length, and a container by its repr."""
+    data = savefile.to_dict(Game(find_preset("classic"), players=["Ann", "Bob"], lexicon=lexicon, seed=1))
+    data["seed"] = "7" * 3000
+    with pytest.raises(FileFormatError) as info:
+        savefile.from_dict(data, lexicon=lexicon)
+    assert f"field seed: {quoted('7' * 3000)} is not a whole number" in str(info.value)
+    data["seed"] = 1
+    data["actions"] = [[0, "pass"], {"seat": 0}]
+    with pytest.raises(FileFormatError) as info:
+        savefile.from_dict(data, lexicon=lexicon)
+    assert "action 2: {'seat': 0} is not a [seat, action] pair" in str(info.value)
+    assert not hasattr(savefile, "_show")
