@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable
 from qiza import quiz
 from qiza.alphabet import TileSetError, nfc
 from qiza.cli import lexicon_option
-from qiza.errors import quoted
+from qiza.errors import QizaError, quoted
 from qiza.lexicon import MAX_LENGTH, MIN_LENGTH, Lexicon, load_lexicon, user_cache_dir
 from qiza.text import plural, visible
 
@@ -130,8 +130,11 @@ def run(args: argparse.Namespace) -> int:
         return 0 if ok else 1
     if action == "anagram":
         # 'RETAINS+' as the game's 'anagrams' takes it: the '+' was refused as no letter of the tile set
-        partial = args.partial or args.rack.endswith("+")
-        found = lexicon.anagrams(read(args.rack.removesuffix("+")), partial=partial, min_length=args.min)
+        letters, shorter = anagram_letters(args.rack)
+        if not letters:
+            raise QizaError(f"{quoted(args.rack.strip())} has no letters before the '+': {_ANAGRAM_EXAMPLE}"
+                            if shorter else f"no letters given: {_ANAGRAM_EXAMPLE}")
+        found = lexicon.anagrams(read(letters), partial=args.partial or shorter, min_length=args.min)
         _print_list(found)
         return 0
     if action == "hooks":
@@ -150,6 +153,26 @@ def run(args: argparse.Namespace) -> int:
     if action == "quiz":
         return quiz.command(lexicon, args, read)
     return _info(lexicon, load_seconds)
+
+
+_ANAGRAM_EXAMPLE = "type the tiles, e.g. RETAINS, QA? (? is a blank) or RETAINS+ (the shorter words too)"
+
+
+def anagram_letters(text: str) -> tuple[str, bool]:
+    """The tiles typed to find the anagrams of, and whether a final ``+`` asks for the shorter
+    words too (``RETAINS+``), for ``qiza words anagram`` and the game's ``anagrams``; the
+    tiles are ``''`` when none were typed. A ``+`` elsewhere, or more than one, is a
+    :class:`~qiza.errors.QizaError` saying where it goes.
+
+    >>> anagram_letters(" retains+ "), anagram_letters("+")
+    (('retains', True), ('', True))
+    """
+    text = text.strip()
+    letters = text.removesuffix("+")
+    if "+" in letters:
+        where = "one '+' at the most" if letters.endswith("+") else "the '+' goes at the end"
+        raise QizaError(f"{quoted(text)}: {where}: {_ANAGRAM_EXAMPLE}")
+    return letters, letters != text
 
 
 def reader(lexicon: Lexicon) -> Callable[[str], str]:

@@ -286,6 +286,17 @@ def test_words_anagram(capsys: pytest.CaptureFixture[str]) -> None:
         assert f"a word length from 1 to 99, not {bad!r}" in capsys.readouterr().err
 
 
+def test_words_anagram_of_no_letters_says_what_to_type(capsys: pytest.CaptureFixture[str]) -> None:
+    """'qiza words anagram +' said "empty rack ''" of a text that was not empty, and '++' quoted
+    the text with one '+' taken off: each says what was typed and what to type."""
+    for typed, said in (("+", "'+' has no letters before the '+'"), ("", "no letters given"),
+                        ("  ", "no letters given"), ("++", "'++': one '+' at the most"),
+                        ("A+B", "'A+B': the '+' goes at the end")):
+        assert qiza_main(["words", "anagram", typed]) == 1
+        err = capsys.readouterr().err
+        assert said in err and "empty rack" not in err and "e.g. RETAINS" in err, (typed, err)
+
+
 def test_words_hooks_twos_threes_pattern(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(capsys, "hooks", "care") == (0, "front: S   CARE   back: DRSTX\n")
     assert "is not in ENABLE" in run(capsys, "hooks", "XQ")[1]

@@ -274,6 +274,20 @@ def test_tournament_notation_and_word_tools(monkeypatch: pytest.MonkeyPatch,
     assert "QAT: valid" in out and "XYZ: NOT valid" in out
 
 
+def test_anagrams_plus_alone_is_the_rack_with_its_shorter_words(monkeypatch: pytest.MonkeyPatch,
+                                                                capsys: pytest.CaptureFixture[str],
+                                                                data_dir: Path) -> None:
+    """'anagrams' alone lists the rack's anagrams; 'anagrams +' was "empty rack ''". It is the
+    rack's anagrams with the shorter words, as 'anagrams RETAINS+' is of RETAINS; a misplaced
+    '+' says where it goes."""
+    rack = new_game(seed=5).rack_text(0)
+    status, out = play(["-p", "Ann", "-p", "Bob", "--first-player", "fixed", "--seed", "5", "--word-tools"],
+                       ["anagrams +", "anagrams A+B", "quit"], monkeypatch, capsys)
+    assert status == 0 and "empty rack" not in out
+    assert f"Anagrams of {rack}+" in out and LEX.anagrams(rack, partial=True)[-1] in out.split()
+    assert said("'A+B': the '+' goes at the end", out)
+
+
 def test_typed_control_characters_never_reach_the_terminal(monkeypatch: pytest.MonkeyPatch,
                                                           capsys: pytest.CaptureFixture[str],
                                                           data_dir: Path) -> None:

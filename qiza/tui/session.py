@@ -35,7 +35,7 @@ from qiza.tui import render
 from qiza.tui.savelock import follow, hold, lock_path
 from qiza.tui.terminal import Terminal
 from qiza.tui.warmup import WarmUp
-from qiza.wordtools import reader, typed_word
+from qiza.wordtools import anagram_letters, reader, typed_word
 
 if TYPE_CHECKING:
     from qiza.players.engine import StaticPlayer
@@ -862,10 +862,10 @@ class Session:
     def do_anagrams(self, seat: int, rest: str) -> str:
         if not self._word_tools():
             return STAY
-        letters = rest.replace(" ", "") or self.game.rack_text(seat)
-        partial = letters.endswith("+")
-        found = self.game.lexicon.anagrams(reader(self.game.lexicon)(letters.rstrip("+")), partial=partial)
-        self._word_list(f"Anagrams of {letters.upper()}", found)
+        letters, partial = anagram_letters(rest.replace(" ", ""))  # alone or '+' alone: the rack's
+        letters = letters or self.game.rack_text(seat)
+        found = self.game.lexicon.anagrams(reader(self.game.lexicon)(letters), partial=partial)
+        self._word_list(f"Anagrams of {letters.upper()}{'+' if partial else ''}", found)
         return STAY
 
     def do_hooks(self, seat: int, rest: str) -> str:
