@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from qiza.errors import MoveSyntaxError, quoted
 from qiza.game import Game
 from qiza.lexicon import Lexicon
+from qiza.move import parse_move
 from qiza.rules import Rules
 from qiza.sheet import FORFEIT_ACTIONS, EndReason
 
@@ -58,8 +59,8 @@ def apply_action(game: Game, seat: int, text: str) -> None:
         if not re.fullmatch(r"-?[0-9]{1,6}", points):
             raise MoveSyntaxError(f"malformed penalty: {quoted(points)} is not a whole number of points")
         game.penalize(seat, int(points), note)
-    else:
-        game.play(text, seat=seat)
+    else:  # as it was saved: a word typed before a move had to name the whole word still reads
+        game.play(parse_move(text, game.rules.notation, game.board, whole_word=False), seat=seat)
 
 
 def _setup_fields(text: str) -> tuple[list[str], list[str], list[int], int, int]:

@@ -226,7 +226,8 @@ def format_coordinate(row: int, col: int, direction: Direction, notation: Notati
 _EXCHANGE = re.compile(r"^(?:exchange|exch|ex|swap|change|-)\s*((?:[^\W\d_]|[?\[\]·])*)$", re.IGNORECASE)
 
 
-def parse_move(text: str, notation: Notation | str, board: Board | None = None) -> Move:
+def parse_move(text: str, notation: Notation | str, board: Board | None = None, *,
+               whole_word: bool = True) -> Move:
     """Read a move: ``pass``, ``exchange ABC`` (or ``-ABC``), ``challenge``, or a placement.
 
     ``notation``: a :class:`~qiza.rules.Notation` or its name (``"tournament"``); anything else
@@ -239,6 +240,11 @@ def parse_move(text: str, notation: Notation | str, board: Board | None = None) 
     With a ``board`` the word is read into its tile set's tiles by greedy longest match
     (Spanish ``CHICO`` is CH-I-C-O); ``[CH]`` is one tile in any case. Text is read composed
     (:func:`~qiza.alphabet.nfc`: ``N`` + U+0303 is ``Ñ``).
+
+    The word is the whole word formed, as in GCG and Quackle: with a ``board``, one that stops
+    short of a tile at either end (``G8 Z(E)D`` before a C) is a :class:`MoveSyntaxError` naming
+    the word formed and how to type it (``G8 Z(E)D(C)``). ``whole_word=False`` reads it as the
+    tiles it places (the word extended over those tiles), for records written before this check.
     """
     if not isinstance(text, str):
         raise TypeError(f"a move to read is a text like 'H8 WORD', not {quoted(text)}")
@@ -269,7 +275,33 @@ def parse_move(text: str, notation: Notation | str, board: Board | None = None) 
         raise MoveSyntaxError(f"{quoted(raw)} is not a move: expected e.g. 'H8 WORD', 'H8 down WORD', "
                               "'pass', 'exchange ABC' or 'challenge'")
     row, col, direction = parse_coordinate(parts[0], notation, direction)
-    return Place(row, col, direction, _parse_word(parts[1], row, col, direction, board, raw))
+    place = Place(row, col, direction, _parse_word(parts[1], row, col, direction, board, raw))
+    if board is not None and whole_word:
+        _check_whole_word(place, board, notation, raw)
+    return place
+
+
+def _check_whole_word(place: Place, board: Board, notation: Notation, raw: str) -> None:
+    """Refuse a typed word that stops short of a tile on the board at either end, naming the
+    word formed and how to type it."""
+    size = board.size
+    dr, dc = place.direction.step
+
+    def taken(r: int, c: int) -> bool:
+        return 0 <= r < size and 0 <= c < size and bool(board.get(r, c))
+
+    row, col, before = place.row, place.col, 0
+    while taken(row - dr, col - dc):
+        row, col, before = row - dr, col - dc, before + 1
+    length = len(place.cells())
+    after = 0
+    while taken(place.row + dr * (length + after), place.col + dc * (length + after)):
+        after += 1
+    if before or after:
+        whole = Place(row, col, place.direction, THROUGH * before + place.word + THROUGH * after)
+        formed = format_word(whole, board, parens=False).upper()
+        raise MoveSyntaxError(f"{quoted(raw)} is not the whole word: the word formed is {formed}: type "
+                              f"{format_move(whole, notation, board)} (the letters on the board in parentheses)")
 
 
 def _parse_word(text: str, row: int, col: int, direction: Direction,

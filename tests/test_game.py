@@ -165,7 +165,8 @@ def test_refused_later_moves(make_game: GameFactory) -> None:
         ("8L SIX", IllegalMoveError, "the play must touch a tile already on the board"),
         ("H8 (QAT)S.X", IllegalMoveError, "L8 is empty: there is a gap in the word"),
         ("A1 S", IllegalMoveError, "a play must form a word of at least two letters"),
-        ("9I XIZ", PhonyWordError, "^AXIZ is not in ENABLE$"),
+        ("8I (A)XIZ", PhonyWordError, "^AXIZ is not in ENABLE$"),
+        ("9I XIZ", MoveSyntaxError, r"the word formed is AXIZ: type 8I \(A\)XIZ"),  # short of the A
         ("H8 (QAT)ZX", PhonyWordError, r"^QATZX is not in ENABLE$"),
     ]
     for move, error, message in cases:

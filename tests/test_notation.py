@@ -101,6 +101,27 @@ def test_written_out_letters_are_checked_against_the_board() -> None:
         parse_move("H8 (ZAT)S", RB, board)
 
 
+def test_a_typed_word_is_the_whole_word_formed() -> None:
+    """'Z(E)D' typed where the next square holds C was played as ZEDC, a word the player never
+    wrote. The notation (as GCG's and Quackle's) names the whole word formed, the letters on the
+    board in parentheses or as '.': a word that stops short of a tile at either end is refused,
+    naming the word formed and how to type it."""
+    board = Board.from_rows(board_rows(("H8", "E"), ("J8", "C")))
+    with pytest.raises(MoveSyntaxError, match=r"the word formed is ZEDC: type G8 Z\(E\)D\(C\)"):
+        parse_move("G8 Z(E)D", RB, board)
+    with pytest.raises(MoveSyntaxError, match=r"the word formed is ZEDC: type 8G Z\(E\)D\(C\)"):
+        parse_move("8G Z.D", TN, board)
+    with pytest.raises(MoveSyntaxError, match=r"the word formed is EDC: type H8 \(E\)D\(C\)"):
+        parse_move("I8 D", RB, board)  # short of a tile at both ends
+    with pytest.raises(MoveSyntaxError, match=r"the word formed is QATS: type H8 \(QAT\)S"):
+        parse_move("K8 S", RB, Board.from_rows(board_rows(("H8", "QAT"))))
+    assert parse_move("G8 Z(E)D(C)", RB, board) == Place(7, 6, ACROSS, "Z.D.")
+    assert parse_move("G8 ZEDC", RB, board) == Place(7, 6, ACROSS, "Z.D.")
+    assert parse_move("G8 Z.D", RB) == Place(7, 6, ACROSS, "Z.D")  # without a board nothing to check
+    # a reader of records written before (a saved game's actions) still takes the short form
+    assert parse_move("G8 Z(E)D", RB, board, whole_word=False) == Place(7, 6, ACROSS, "Z.D")
+
+
 @pytest.mark.parametrize("text", [
     "", "H8", "H8 QAT extra", "H8 Q(AT", "H8 QA)T", "H8 ((Q))", "H8 Q-T", "ZZ QAT", "H8 ()", "exchange",
     "H8 sideways QAT",

@@ -91,6 +91,16 @@ def test_create_and_views_show_only_own_rack(client: TestClient) -> None:
     assert bob["last_move"] == [112, 113, 114, 115] and bob["players"][0]["score"] == 16
 
 
+def test_a_typed_word_short_of_a_tile_is_refused_naming_the_word_formed(client: TestClient) -> None:
+    """The web game reads a typed move with the engine's parser, as the terminal and the library:
+    'L8 E' after FORD was played as FORDE; it names the word formed and how to type it."""
+    game_id, tokens = new_game(client)
+    assert act(client, game_id, 0, tokens["0"], 1, "place", move="H8 FORD").status_code == 200
+    body = error(act(client, game_id, 1, tokens["1"], 2, "place", move="L8 E"), 422, "malformed_move")
+    assert "the word formed is FORDE: type H8 (FORD)E" in body["message"]
+    assert state(client, game_id, 1, tokens["1"])["version"] == 2
+
+
 def test_join_link_flow(client: TestClient) -> None:
     answer = client.post("/api/games", json={"seats": [{"name": "Ann"}, {}, {}]})
     created = answer.json()

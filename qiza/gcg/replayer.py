@@ -471,7 +471,7 @@ class _Replayer:
         game = self.game
         before = game.scores[seat]
         if event.type is EventType.PLACE:
-            move = parse_move(f"{event.position} {event.word}", Notation.TOURNAMENT, game.board)
+            move = parse_move(f"{event.position} {event.word}", Notation.TOURNAMENT, game.board, whole_word=False)
             assert isinstance(move, Place)
             self.ensure_tiles(seat, move.tiles(), event)
             evaluation = game.evaluate(move, seat=seat)

@@ -278,7 +278,7 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
             pre_wins: tuple[float | None, float] | None = None
             try:
                 if event.type is EventType.PLACE:
-                    parsed = parse_move(played, Notation.TOURNAMENT, game.board)
+                    parsed = parse_move(played, Notation.TOURNAMENT, game.board, whole_word=False)
                     if isinstance(parsed, Place):
                         move = game.evaluate(parsed, seat=game.to_move).move
                 elif event.type is EventType.EXCHANGE and event.tiles:
