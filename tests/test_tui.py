@@ -2244,6 +2244,64 @@ def test_another_qiza_play_on_the_file_saves_moved_to_is_refused(
     assert not (tmp_path / ".elsewhere.json.lock").exists()
 
 
+def test_save_to_the_former_file_never_overwrites_turns_another_qiza_play_saved_there(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Once 'save FILE' moved a game's saves, its former file's lock was let go: another 'qiza play
+    --resume' played it and saved turns there, and 'save <the former file>' in the first game then
+    wrote its own turns over them (NAME.bak kept one save, of the other's). A copy of the game that
+    holds turns this game lacks, written since this game last wrote or read that file, is kept,
+    naming the file and what to do; one this game wrote last, or that holds no turn it lacks, is
+    saved as before."""
+    path, elsewhere = tmp_path / "game.json", tmp_path / "elsewhere.json"
+    game = Game(find_preset("classic").with_options(first_player="fixed"), players=["Ann", "Bob"], lexicon=LEX,
+                seed=3)
+    savefile.save(game, path)
+    with _other_qiza_play("--resume", str(path)) as first:
+        assert first.stdin is not None
+        _read_until(first, b"Resuming")
+        game.play("pass")  # another program writes the file: the first game's next save is refused
+        savefile.save(game, path)
+        first.stdin.write(f"pass\nsave {elsewhere}\n".encode())
+        first.stdin.flush()
+        _read_until(first, b"Saved to")
+        status, out = play(["--resume", str(path)], ["pass", "pass", "quit"], monkeypatch, capsys)
+        assert status == 0 and "Resuming" in out  # the former file is free: a second game plays on there
+        theirs = path.read_bytes()
+        assert len(json.loads(theirs)["actions"]) == 3
+        first.stdin.write(f"pass\nsave {path}\n".encode())
+        first.stdin.flush()
+        shown = _read_until(first, b"choose another").decode()
+        assert said(f"{path} holds this game as another qiza play saved it", shown), shown
+        assert path.read_bytes() == theirs  # the other game's turns are kept
+        first.stdin.write(f"save {tmp_path / 'mine.json'}\nsave {tmp_path / 'mine.json'}\n".encode())
+        first.stdin.flush()
+        rest, _ = first.communicate(b"pass\nquit\n", timeout=300)
+        assert first.returncode == 0, rest
+        assert rest.decode().count("Saved to") == 2, rest  # a copy this game wrote last is saved again
+    assert path.read_bytes() == theirs
+    assert len(json.loads(elsewhere.read_text())["actions"]) == 3
+
+
+def test_resume_with_save_to_a_copy_holding_later_turns_is_refused(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """'qiza play --resume OLD --save NEW', NEW a copy of the same game played further (by another
+    qiza play), wrote OLD's game over NEW's later turns at the first save. It is refused, naming NEW."""
+    old, new = tmp_path / "old.json", tmp_path / "new.json"
+    game = Game(find_preset("classic").with_options(first_player="fixed"), players=["Ann", "Bob"], lexicon=LEX,
+                seed=3)
+    game.play("pass")
+    savefile.save(game, old)
+    game.play("pass")
+    game.play("pass")
+    savefile.save(game, new)
+    kept = new.read_bytes()
+    status, out = play(["--resume", str(old), "--save", str(new)], ["pass", "quit"], monkeypatch, capsys)
+    assert status == 2 and said(f"--save: {new} holds this game as another qiza play saved it", out), out
+    assert new.read_bytes() == kept
+    status, out = play(["--resume", str(new), "--save", str(old)], ["pass", "quit"], monkeypatch, capsys)
+    assert status == 0 and len(json.loads(old.read_text())["actions"]) == 4  # no turn of OLD's lost
+
+
 def test_help_on_moves_says_how_tiles_of_several_letters_are_typed(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """'help move' in a Spanish game said nothing of the CH, LL and RR tiles: nowhere did the game

@@ -243,7 +243,8 @@ def run(args: argparse.Namespace) -> int:
                 session = _resumed(path, args, terminal)
                 session.save_lock = lock
             elif session.save_path is not None and session.save_path != path:
-                refused = save_refused(session.save_path, session.game, path)  # another game saved there meanwhile?
+                # another game, or another qiza play of this one, saved there meanwhile?
+                refused = save_refused(session.save_path, session.game, path) or session.lost_turns(session.save_path)
                 if refused:
                     raise UsageError(f"--save: {refused}")
             _say_folder_made(session, made)
@@ -320,7 +321,7 @@ def _resumed(path: Path, args: argparse.Namespace, terminal: Terminal) -> Sessio
         raise QizaError(f"{exc}{_previous_save_note(path, terminal)}") from None
     if args.save:
         target = Path(args.save).expanduser()
-        refused = save_refused(target, session.game, path)
+        refused = save_refused(target, session.game, path) or session.lost_turns(target)
         if refused:
             raise UsageError(f"--save: {refused}")
         session.save_path = target

@@ -308,6 +308,9 @@ class Session:
     """Why the last automatic save failed (``None``: it did not); saving is tried again every turn."""
     _moved_from: set[str] = field(default_factory=set)
     """The real paths of the files whose saves 'save FILE' moved to another file."""
+    _written: dict[str, list[list[Any]]] = field(default_factory=dict)
+    """The actions (as saved: ``[seat, text]``) each file this game wrote or read last holds, by
+    real path: a copy changed since is another game's turns (:meth:`lost_turns`)."""
     save_lock: contextlib.ExitStack[bool | None] = field(default_factory=contextlib.ExitStack, repr=False,
                                                          compare=False)
     """The lock the game holds on the file its saves go to (:func:`qiza.tui.savelock.hold`),
@@ -339,7 +342,31 @@ class Session:
         # the actions as the file holds them (another version, or a hand, may have written them
         # otherwise than the game does: "PASS"), so that the file is not taken as changed since
         session._saved = (path, [(int(seat), str(text)) for seat, text in data["actions"]], session.extra())
+        session._wrote(path, data["actions"])
         return session
+
+    def _wrote(self, path: Path, actions: Sequence[Sequence[Any]]) -> None:
+        """Note what ``path`` holds now that this game wrote (or read) it."""
+        self._written[os.path.realpath(path)] = [list(action) for action in actions]
+
+    def lost_turns(self, path: Path) -> str | None:
+        """Why saving to ``path``, a copy of this game, would lose turns (None when it would
+        not): it holds actions this game lacks, and this game did not write (or read) it last,
+        so another ``qiza play`` saved them there since (its lock let go after 'save FILE'
+        moved this game's saves, or it was played after this game last saved there)."""
+        try:
+            data = savefile.parse_json(savefile.read_text(path)) if exists(path) else None
+        except (FileFormatError, OSError):
+            return None  # not a saved game: save_refused says so
+        held = data.get("actions") if isinstance(data, dict) else None
+        if not isinstance(held, list) or held == self._written.get(os.path.realpath(path)):
+            return None
+        mine = [list(action) for action in self.game.actions]
+        if held == mine[:len(held)]:
+            return None  # nothing this game lacks: saving loses no turn
+        return (f"{path} holds this game as another qiza play saved it ({len(held)} actions, this game "
+                f"{len(mine)}): it is kept, so that no turn is lost; 'qiza play --resume {path}' continues "
+                "that one; choose another file name to save this one.")
 
     def autosave(self) -> None:
         """Save after every turn, so nothing is lost."""
@@ -354,6 +381,7 @@ class Session:
                 raise OSError(errno.EEXIST, CHANGED_ELSEWHERE)
             savefile.save(self.game, self.save_path, keep_previous=True, extra=state[2])
             follow(self.save_path)  # the file this save made is the game's too
+            self._wrote(self.save_path, state[1])
         except OSError as exc:  # a full disk, a folder made read-only: the game goes on in memory
             reason = exc.strerror or str(exc)
             told, self._save_error = self._save_error, reason
@@ -997,10 +1025,12 @@ class Session:
                 # play is playing is never written over (its turns since would be lost)
                 if not own:
                     lock.enter_context(hold(path))
-                refused = None if own else save_refused(path, self.game)  # again: saved meanwhile?
+                # again: saved meanwhile? by another game, or by another qiza play of this one
+                refused = None if own else save_refused(path, self.game) or self.lost_turns(path)
                 if refused is None:
                     savefile.save(self.game, path, keep_previous=own or former, extra=self.extra())
                     follow(path)  # its own (or held) file: the file this save made is the game's too
+                    self._wrote(path, self.game.actions)
                     if moves:  # held for the rest of the game; the former file's let go (not saved there now)
                         self.save_lock.close()
                         self.save_lock.enter_context(lock.pop_all())
