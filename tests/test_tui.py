@@ -2212,13 +2212,11 @@ def test_the_file_saves_moved_to_is_locked_for_the_rest_of_the_game(
     assert checked == ["fresh.json", "fresh.json"] and len(json.loads(fresh.read_text())["actions"]) == 2
 
 
-def test_another_qiza_play_on_the_file_saves_moved_to_is_refused(
-        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    """As the test before, with the first game in a process of its own, its saves moved by 'save
-    FILE' after its file was changed by another program: 'qiza play --resume FILE' is refused
-    naming the process, and so is one on a hard link to FILE (the file itself is locked, as the
-    game's first file is); the former file, where the game no longer saves, can be resumed."""
-    path, elsewhere, link = tmp_path / "game.json", tmp_path / "elsewhere.json", tmp_path / "link.json"
+@contextlib.contextmanager
+def _saves_moved(path: Path, elsewhere: Path) -> Iterator[subprocess.Popen[bytes]]:
+    """A game saved to ``path`` played in a process of its own (:func:`_other_qiza_play`), whose
+    saves 'save ELSEWHERE' moved there after another program wrote ``path`` (a pass), the game
+    having passed too."""
     game = Game(find_preset("classic").with_options(first_player="fixed"), players=["Ann", "Bob"], lexicon=LEX,
                 seed=3)
     savefile.save(game, path)
@@ -2230,6 +2228,18 @@ def test_another_qiza_play_on_the_file_saves_moved_to_is_refused(
         first.stdin.write(f"pass\nsave {elsewhere}\n".encode())
         first.stdin.flush()
         _read_until(first, b"Saved to")
+        yield first
+
+
+def test_another_qiza_play_on_the_file_saves_moved_to_is_refused(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """As the test before, with the first game in a process of its own, its saves moved by 'save
+    FILE' after its file was changed by another program: 'qiza play --resume FILE' is refused
+    naming the process, and so is one on a hard link to FILE (the file itself is locked, as the
+    game's first file is); the former file, where the game no longer saves, can be resumed."""
+    path, elsewhere, link = tmp_path / "game.json", tmp_path / "elsewhere.json", tmp_path / "link.json"
+    with _saves_moved(path, elsewhere) as first:
+        assert first.stdin is not None
         status, out = play(["--resume", str(elsewhere)], ["pass", "quit"], monkeypatch, capsys)
         assert status == 1 and said(f"{elsewhere} is being played in another qiza play (process {first.pid})", out)
         os.link(elsewhere, link)
@@ -2253,17 +2263,8 @@ def test_save_to_the_former_file_never_overwrites_turns_another_qiza_play_saved_
     naming the file and what to do; one this game wrote last, or that holds no turn it lacks, is
     saved as before."""
     path, elsewhere = tmp_path / "game.json", tmp_path / "elsewhere.json"
-    game = Game(find_preset("classic").with_options(first_player="fixed"), players=["Ann", "Bob"], lexicon=LEX,
-                seed=3)
-    savefile.save(game, path)
-    with _other_qiza_play("--resume", str(path)) as first:
+    with _saves_moved(path, elsewhere) as first:
         assert first.stdin is not None
-        _read_until(first, b"Resuming")
-        game.play("pass")  # another program writes the file: the first game's next save is refused
-        savefile.save(game, path)
-        first.stdin.write(f"pass\nsave {elsewhere}\n".encode())
-        first.stdin.flush()
-        _read_until(first, b"Saved to")
         status, out = play(["--resume", str(path)], ["pass", "pass", "quit"], monkeypatch, capsys)
         assert status == 0 and "Resuming" in out  # the former file is free: a second game plays on there
         theirs = path.read_bytes()
