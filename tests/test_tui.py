@@ -288,6 +288,18 @@ def test_anagrams_plus_alone_is_the_rack_with_its_shorter_words(monkeypatch: pyt
     assert said("'A+B': the '+' goes at the end", out)
 
 
+def test_a_typed_word_short_of_a_tile_is_refused_naming_the_word_formed(monkeypatch: pytest.MonkeyPatch,
+                                                                        capsys: pytest.CaptureFixture[str],
+                                                                        data_dir: Path) -> None:
+    """The terminal reads a move with the engine's parser: an S typed after the opening word
+    (which the game played as the longer word) is refused, naming the word formed."""
+    word = opening(new_game(seed=5).rack_text(0))
+    after = f"{chr(ord('H') + len(word))}8"
+    status, out = play(["-p", "Ann", "-p", "Bob", "--first-player", "fixed", "--seed", "5"],
+                       [f"H8 {word}", f"{after} S", f"score {after} S", "quit"], monkeypatch, capsys)
+    assert status == 0 and out.count(f"the word formed is {word}S: type H8 ({word})S") == 2, out
+
+
 def test_typed_control_characters_never_reach_the_terminal(monkeypatch: pytest.MonkeyPatch,
                                                           capsys: pytest.CaptureFixture[str],
                                                           data_dir: Path) -> None:
