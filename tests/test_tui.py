@@ -729,6 +729,22 @@ def _screen_text(game: Game, width: int, height: int, viewer: int | None = 0,
     return console.file.getvalue()  # type: ignore[attr-defined]
 
 
+def test_a_short_narrow_terminal_shows_the_whole_board_and_the_rack() -> None:
+    """At 60x20 the panel went below the board (the room beside it is under 30 columns), and the
+    screen was 28 lines: the top rows of the board scrolled away. Where the board and the panel
+    below it do not fit the height, a narrow panel beside the board keeps both, the rack as its
+    letters in one line."""
+    game = new_game()
+    game.play(f"H8 {opening(game.rack_text(0))}")
+    text = _screen_text(game, 60, 20)
+    lines = text.splitlines()
+    assert len(lines) <= 20 - 2 and all(len(line) <= 60 for line in lines), text  # room for the prompt
+    assert lines[0].split()[:3] == ["A", "B", "C"] and lines[1].startswith(" 1 ") and " 15 " in text
+    assert " ".join(game.rack_text(0)) in text and "Bag:" in text
+    tall = _screen_text(game, 60, 40)  # room below the board: the panel as it was
+    assert tall.splitlines()[17].startswith("qiza") or "qiza" in tall.splitlines()[17], tall
+
+
 def test_undo_mixes_the_unseen_tiles_so_the_next_draw_is_new(monkeypatch: pytest.MonkeyPatch,
                                                             capsys: pytest.CaptureFixture[str],
                                                             data_dir: Path) -> None:

@@ -209,6 +209,10 @@ def rack_text(rack: str, tile_set: TileSet) -> Text:
     return Text("\n").join([top, bottom])
 
 
+NARROW_PANEL = 18
+"""The fewest columns of a panel beside the board (at 60 columns: 22), used when the one below it
+would push the board's top rows off a short screen."""
+
 LARGE_SET = 150
 """Tile sets of more tiles than this (the Super board's 200) count their unseen tiles: ``E×24``."""
 
@@ -278,7 +282,7 @@ def side_panel(game: Game, seats: Sequence[SeatInfo], viewer: int | None, *, wid
             words = FORFEIT_WORDS[reason]
             line.append(_first_fit([f"  {words}", "  out"], max(0, width - line.cell_len)), "bold")
         else:
-            line.append(_first_fit([f"  {info.kind}", "  " + info.kind.replace("computer, ", "")],
+            line.append(_first_fit([f"  {info.kind}", "  " + info.kind.replace("computer, ", ""), ""],
                                    max(0, width - line.cell_len)), "grey62")
         head.append(line)
     racks = "  Racks: " + " ".join(str(len(r)) if game.in_game(s) else "-" for s, r in enumerate(game.racks))
@@ -299,7 +303,11 @@ def side_panel(game: Game, seats: Sequence[SeatInfo], viewer: int | None, *, wid
     if viewer is not None:
         owner_name = game.players[viewer]
         label.append(Text("Your rack:" if owner_name == YOU else f"{owner_name}'s rack:", "bold"))
-        body.extend(rack_text(game.rack_text(viewer), rules.tile_set).split())
+        rack_lines = list(rack_text(game.rack_text(viewer), rules.tile_set).split())
+        if max((line.cell_len for line in rack_lines), default=0) > width:  # a narrow panel: letters in a line
+            codes = rules.tile_set.codes(game.rack_text(viewer))
+            rack_lines = [Text(" ".join(rules.tile_set.char(tile) for tile in codes), TILE_STYLE)]
+        body.extend(rack_lines)
         unseen = game.unseen(viewer)
         header = Text(f"Unseen ({len(rules.tile_set.codes(unseen))}):", "bold")
         counts = f" {plural(vowel_count(unseen, rules.tile_set), 'vowel')}"
@@ -508,8 +516,11 @@ def screen(game: Game, seats: Sequence[SeatInfo], viewer: int | None, *, width: 
     board_lines = game.board.size * style.height + 2
     board_width = game.board.size * style.width + 2 * (len(str(game.board.size)) + 1)
     panel_width = width - board_width - 2
-    if panel_width < 30:
-        panel = side_panel(game, seats, viewer, width=width, lines=10, notes=notes)
+    below = 10
+    # the panel below when there is room for it (else beside, narrow: the top of the board and
+    # the rack both stay in sight at 60x20), the prompt and a message under them
+    if panel_width < 30 and (board_lines + below + 3 <= height or panel_width < NARROW_PANEL):
+        panel = side_panel(game, seats, viewer, width=width, lines=below, notes=notes)
         return Group(board, panel)
     panel = side_panel(game, seats, viewer, width=panel_width, lines=board_lines, notes=notes, style=style)
     grid = Table.grid(padding=(0, 2))
