@@ -300,6 +300,20 @@ def test_a_typed_word_short_of_a_tile_is_refused_naming_the_word_formed(monkeypa
     assert status == 0 and out.count(f"the word formed is {word}S: type H8 ({word})S") == 2, out
 
 
+def test_rules_show_the_count_of_the_end_rule_in_force_only(monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """'rules' listed 'scoreless turns 3' and 'passes 2' under the scoreless-turn end rule: the
+    passes count only with the Large Print rule (all players passed twice), so it read as a second
+    rule of the game. The count of the end rule in force is shown."""
+    status, out = play(["-p", "Ann", "-p", "Bob", "--no-save"], ["rules", "quit"], monkeypatch, capsys)
+    rows = [line.split("│")[0].strip() for line in out.splitlines() if "│" in line]
+    assert status == 0 and "scoreless turns" in rows and "passes" not in rows, rows
+    status, out = play(["-p", "Ann", "-p", "Bob", "--no-save", "--end-rule", "passes"], ["rules", "quit"],
+                       monkeypatch, capsys)
+    rows = [line.split("│")[0].strip() for line in out.splitlines() if "│" in line]
+    assert status == 0 and "passes" in rows and "scoreless turns" not in rows, rows
+
+
 def test_typed_control_characters_never_reach_the_terminal(monkeypatch: pytest.MonkeyPatch,
                                                           capsys: pytest.CaptureFixture[str],
                                                           data_dir: Path) -> None:

@@ -28,7 +28,7 @@ from qiza.alphabet import TileSet, nfc
 from qiza.errors import FileFormatError, QizaError
 from qiza.game import Game, Kind, Record
 from qiza.paths import exists, user_data_dir
-from qiza.rules import Notation
+from qiza.rules import EndRule, Notation
 from qiza.seeding import decision_seed
 from qiza.text import notation_note, quoted, visible
 from qiza.tui import render
@@ -981,8 +981,10 @@ class Session:
         table = Table(title=f"Rules: {rules.name}", show_edge=False, show_header=False)
         table.add_column()
         table.add_column()
+        # the count of the end rule not in force plays no part (passes under the scoreless-turn rule)
+        unused = "passes" if rules.end_rule is EndRule.SCORELESS_TURNS else "scoreless_turns"
         for key, value in rules.describe().items():
-            if key in ("min_players", "max_players"):
+            if key in ("min_players", "max_players", unused):
                 continue
             table.add_row(key.replace("_", " "), Text(_setting_text(value)))
         table.add_row("lexicon", Text(self.game.lexicon.name))  # a word list file's name, as it is
