@@ -945,11 +945,11 @@ class Session:
         if index is None:
             self.say("There is no turn of yours to take back.")
             return STAY
+        undone = actions[index][1]  # the turn, not the rack's order taken back with it
         while index > 0 and actions[index - 1][0] == seat and actions[index - 1][1].split(" ")[0] in (
                 "arrange", "accept"):
             index -= 1
         game = self.game
-        undone = actions[index][1]
         self.game = replay(game.rules, game.players, game.seed, actions[:index], lexicon=game.lexicon)
         # the draws you saw after that turn must not come again: the tiles you cannot see are mixed
         self.game.redeal_unseen(seat)
