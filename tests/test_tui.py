@@ -282,10 +282,10 @@ def test_anagrams_plus_alone_is_the_rack_with_its_shorter_words(monkeypatch: pyt
     '+' says where it goes."""
     rack = new_game(seed=5).rack_text(0)
     status, out = play(["-p", "Ann", "-p", "Bob", "--first-player", "fixed", "--seed", "5", "--word-tools"],
-                       ["anagrams +", "anagrams A+B", "quit"], monkeypatch, capsys)
+                       ["anagrams +", "anagrams A+B", "help anagrams", "quit"], monkeypatch, capsys)
     assert status == 0 and "empty rack" not in out
     assert f"Anagrams of {rack}+" in out and LEX.anagrams(rack, partial=True)[-1] in out.split()
-    assert said("'A+B': the '+' goes at the end", out)
+    assert said("'A+B': the '+' goes at the end", out) and said("none: your rack", out) and said("'anagrams +'", out)
 
 
 def test_a_typed_word_short_of_a_tile_is_refused_naming_the_word_formed(monkeypatch: pytest.MonkeyPatch,

@@ -198,8 +198,8 @@ COMMANDS: list[Command] = [
             ("hints",), "do_hint"),
     Command("check", "check WORD...", "Look words up in the dictionary (when this game allows word tools).",
             ("word", "lookup"), "do_check"),
-    Command("anagrams", "anagrams LETTERS", "Words made of these letters (? for a blank); add '+' for "
-            "shorter words too: 'anagrams RETAINS+' (word tools).", ("anagram", "an"), "do_anagrams"),
+    Command("anagrams", "anagrams LETTERS", "Words made of these letters (? for a blank; none: your rack); "
+            "add '+' for shorter words too: 'anagrams RETAINS+', 'anagrams +' (word tools).", ("anagram", "an"), "do_anagrams"),
     Command("hooks", "hooks WORD", "Letters that go before or after a word (word tools).", ("hook",),
             "do_hooks"),
     Command("twos", "twos", "All two-letter words (word tools).", ("two",), "do_twos"),
