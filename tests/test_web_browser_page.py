@@ -77,7 +77,8 @@ def new_game(server: ServerThread, **body: Any) -> tuple[str, str]:
 
 
 def open_page(browser: Any, url: str, errors: list[str], size: tuple[int, int] = (1100, 1000),
-              large: bool = False, init: str | None = None) -> Any:
+              large: bool = False, init: str | None = None, before: Any = None) -> Any:
+    """A page of ``url`` in a new context (``before(page)`` runs before it opens: routes)."""
     context = browser.new_context(viewport={"width": size[0], "height": size[1]})
     if large:
         context.add_init_script("localStorage.setItem('qiza-mode-large', '1')")
@@ -86,6 +87,8 @@ def open_page(browser: Any, url: str, errors: list[str], size: tuple[int, int] =
     page = context.new_page()
     watch(page, errors)
     page.set_default_timeout(20000)
+    if before:
+        before(page)
     page.goto(url)
     page.wait_for_selector("#players li")
     return page
@@ -662,4 +665,51 @@ def test_a_player_out_of_a_game_of_three_is_shown_out_and_offered_no_move(server
     ann = open_page(browser, f"{base}#seat=0&token={tokens['0']}", errors)
     assert "resigned, out of the game" in ann.locator("#players li").nth(1).inner_text()
     assert ann.locator("#rack-area").is_visible() and "Bob resigned and is out of the game" in ann.locator("#events").inner_text()
+    assert not errors, errors
+
+
+def test_a_request_that_reaches_no_server_says_so(server: ServerThread, browser: Any) -> None:
+    """A move sent while the line is down is refused in the page's own words, not the browser's
+    ("Failed to fetch"), and the player is told to try again."""
+    url, _ = new_game(server, preset="classic", options={"first_player": "fixed"},
+                      seats=[{"name": "Ann"}, {"name": "Bob"}])
+    errors: list[str] = []
+    page = open_page(browser, url, errors)
+    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+    page.route("**/api/games/*/actions", lambda route: route.abort("internetdisconnected"))
+    page.click("#pass")
+    sync_api.expect(page.locator("#message")).to_contain_text("could not reach the server")
+    sync_api.expect(page.locator("#message")).to_contain_text("try again")
+    assert "fetch" not in page.locator("#message").inner_text()
+    page.context.close()
+    assert not errors, errors
+
+
+def test_a_lost_live_connection_is_shown_until_it_is_back(server: ServerThread, browser: Any) -> None:
+    """While the live connection is down (a server restarting, the line away) the page says so,
+    rather than look up to date while no move reaches it; the note goes once it is back."""
+    url, _ = new_game(server, preset="classic", options={"first_player": "fixed"},
+                      seats=[{"name": "Ann"}, {"name": "Bob"}])
+    errors: list[str] = []
+    down = [False]
+    sockets: list[Any] = []
+
+    def route(ws: Any) -> None:
+        if down[0]:
+            ws.close()  # the server cannot be reached
+            return
+        ws.connect_to_server()
+        sockets.append(ws)
+
+    page = open_page(browser, url, errors, before=lambda page: page.route_web_socket("**/ws/games/**", route))
+    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+    page.wait_for_timeout(2500)
+    sync_api.expect(page.locator("#connection")).to_be_hidden()  # not on a page that is live
+    down[0] = True
+    sockets[-1].close()
+    sync_api.expect(page.locator("#connection")).to_be_visible()
+    sync_api.expect(page.locator("#connection")).to_contain_text("connection to the server was lost")
+    down[0] = False
+    sync_api.expect(page.locator("#connection")).to_be_hidden(timeout=30000)
+    page.context.close()
     assert not errors, errors

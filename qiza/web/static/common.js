@@ -21,7 +21,19 @@ const qiza = {
       options.headers["Content-Type"] = "application/json";
       options.body = JSON.stringify(body);
     }
-    const response = await fetch(path, options);
+    let response;
+    try {
+      response = await fetch(path, options);
+    } catch (e) {
+      // the request reached no server (the line down, the server restarting): said in words a
+      // player reads, not the browser's ("Failed to fetch")
+      const error = new Error("The page could not reach the server (is the connection lost?): try again in a moment.");
+      error.status = 0;
+      error.code = "unreachable";
+      error.retryAfter = 0;
+      error.detail = {};
+      throw error;
+    }
     qiza.heardServerTime(Number(response.headers.get("X-Server-Time")));
     let data = null;
     try { data = await response.json(); } catch (e) { data = null; }

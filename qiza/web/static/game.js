@@ -3,7 +3,7 @@
    state.js; every state from the server goes through receive() there. */
 import {receive, render, setRenderer, setText, store, tilesText, update} from "./state.js";
 import {renderBoard, setBoardHooks, squareName, usedIndexes} from "./board.js";
-import {myTurn, renderChallengeWindow, renderControls, renderEvents, renderRack, renderScoreboard, renderSheet,
+import {myTurn, renderChallengeWindow, renderConnection, renderControls, renderEvents, renderRack, renderScoreboard, renderSheet,
         renderSummary, renderTracker, setRackHooks} from "./panel.js";
 import {renderCreator, renderJoin, setupSeats} from "./seats.js";
 import {showAnalysis} from "./analysis.js";
@@ -20,6 +20,7 @@ function renderAll() {
   const focused = document.activeElement;
   renderScoreboard();
   renderChallengeWindow();
+  renderConnection();
   renderBoard();
   renderRack();
   renderControls();
@@ -225,6 +226,10 @@ async function submitPlacement() {
 // seconds before the next reconnect: doubles after each connection that brought no state
 // (the server busy, the database away, too many attempts), back to 1 once a state arrives
 let retryDelay = 1;
+// A connection closed that brings no state again within OFFLINE_AFTER ms is said to be lost (a
+// reconnect that takes a moment, or a new connection for another seat, is not)
+const OFFLINE_AFTER = 2000;
+let offlineTimer = null;
 // While the page waits for another player, it asks for the state again now and then: a push
 // that never arrived (a server restarting, a database away for a moment) would otherwise leave
 // a player unaware that their turn, and their clock, had begun.
@@ -261,7 +266,14 @@ function connect() {
   live.onopen = () => live.send(JSON.stringify(store.me ? {seat: store.me.seat, token: store.me.token} : {}));
   socket.onmessage = event => {
     const message = JSON.parse(event.data);
-    if (message.type === "state") { retryDelay = 1; qiza.heardServerTime(message.server_time); receive(message.state); }
+    if (message.type === "state") {
+      retryDelay = 1;
+      clearTimeout(offlineTimer);
+      offlineTimer = null;
+      store.offline = false;  // (drawn by the state's render)
+      qiza.heardServerTime(message.server_time);
+      receive(message.state);
+    }
     else if (message.type === "error") {
       const code = message.error.code;
       if (store.me && LINK_REFUSED.has(code)) {
@@ -278,6 +290,7 @@ function connect() {
     }
   };
   socket.onclose = () => {
+    if (offlineTimer === null) offlineTimer = setTimeout(() => update(st => { st.offline = true; }), OFFLINE_AFTER);
     setTimeout(connect, retryDelay * 1000);
     retryDelay = Math.min(retryDelay * 2, 30);
   };

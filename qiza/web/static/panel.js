@@ -261,6 +261,16 @@ export function renderChallengeWindow() {
   }
 }
 
+/** The note that the live connection is down (the page then shows the game as it last heard of it). */
+export function renderConnection() {
+  const box = $("connection");
+  box.hidden = !store.offline;
+  if (store.offline) {
+    setText(box, "The connection to the server was lost: trying again. Until it is back, moves made " +
+      "meanwhile do not show here.");
+  }
+}
+
 let summaryShown = false;
 
 /** The game over box: who went out, the scores before and after the unplayed tiles, the winner. */

@@ -23,6 +23,7 @@ export const store = {
   inviteStatus: "",    // the creator's invite: "" (open or not asked), "closed" or "unavailable"
   meta: null,          // /api/meta (the computer levels), fetched when first needed
   wasMyTurn: null,     // whether the page last drawn was this player's turn (for the sound)
+  offline: false,      // the live connection is down: the page is not kept up to date meanwhile
 };
 
 let renderer = () => {};
