@@ -272,19 +272,25 @@ def with_a_blank(page: Any) -> None:
     page.route_web_socket("**/ws/games/**", route)
 
 
-def test_the_blank_dialog_closes_with_escape(server: ServerThread, browser: Any) -> None:
-    """Escape closes the blank's dialog as Cancel does and gives the focus back to the square;
-    the blank put down afterwards goes on one square, not also on the one of the dialog closed
-    with Escape."""
+def blank_page(server: ServerThread, browser: Any, errors: list[str], **context_options: Any) -> Any:
+    """Ann's page of a new game against the computer, shown a blank (:func:`with_a_blank`), at her turn."""
     url, _ = new_game(server, preset="classic", seats=[{"name": "Ann"}, {"kind": "computer", "level": "easy"}])
-    errors: list[str] = []
-    context = browser.new_context(viewport={"width": 1100, "height": 1000})
-    page = context.new_page()
+    page = browser.new_context(**context_options).new_page()
     watch(page, errors)
     page.set_default_timeout(20000)
     with_a_blank(page)
     page.goto(url)
     sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+    return page
+
+
+def test_the_blank_dialog_closes_with_escape(server: ServerThread, browser: Any) -> None:
+    """Escape closes the blank's dialog as Cancel does and gives the focus back to the square;
+    the blank put down afterwards goes on one square, not also on the one of the dialog closed
+    with Escape."""
+    errors: list[str] = []
+    page = blank_page(server, browser, errors, viewport={"width": 1100, "height": 1000})
+    context = page.context
     sync_api.expect(page.locator(".rack-tile").first).to_have_attribute("data-letter", "?")
     first, second = "sq-A1", "sq-B1"
     page.locator(".rack-tile").first.focus()
@@ -314,6 +320,25 @@ def test_the_blank_dialog_closes_with_escape(server: ServerThread, browser: Any)
     assert page.locator("#board .tentative").count() == 1
     assert page.locator(".rack-tile.used").count() == 1
     assert focused(page) == second
+    context.close()
+    assert not errors, errors
+
+
+def test_the_blanks_letter_is_tapped_on_a_phone(server: ServerThread, browser: Any) -> None:
+    """On a phone the blank's letter is chosen with one tap among the tile set's letters, as
+    on Woogles (a text box alone needed the on-screen keyboard, which covered the board)."""
+    errors: list[str] = []
+    page = blank_page(server, browser, errors, viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    context = page.context
+    page.locator(".rack-tile").first.tap()
+    page.locator("#sq-H8").tap()
+    sync_api.expect(page.locator("#blank-dialog")).to_be_visible()
+    letters = page.locator("#blank-letters button")
+    sync_api.expect(letters).to_have_count(26)  # A to Z, from the game's tile set
+    assert letters.first.inner_text() == "A" and letters.nth(4).get_attribute("aria-label") == "E"
+    letters.nth(4).tap()
+    sync_api.expect(page.locator("#blank-dialog")).to_be_hidden()
+    sync_api.expect(page.locator("#sq-H8")).to_have_attribute("aria-label", re.compile("your tile blank as E"))
     context.close()
     assert not errors, errors
 

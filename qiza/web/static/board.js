@@ -163,9 +163,20 @@ function askBlank() {
     };
     $("blank-form").addEventListener("submit", ok);
     $("blank-cancel").addEventListener("click", cancel);
+    // a button per letter, to choose it with one tap (a phone's on-screen keyboard covers the board)
+    $("blank-letters").replaceChildren(...labels.map(label => {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = label;
+      button.setAttribute("aria-label", label);
+      button.addEventListener("click", () => { letter = label.toLowerCase(); dialog.close(); });
+      return button;
+    }));
     dialog.addEventListener("close", closed, {once: true});
     dialog.showModal();
-    input.focus();
+    // typed where there is a keyboard; on a touch screen the letters are tapped
+    if (window.matchMedia("(pointer: coarse)").matches) $("blank-letters").firstElementChild.focus();
+    else input.focus();
   });
 }
 
