@@ -618,6 +618,23 @@ def test_the_analysis_takes_the_focus(server: ServerThread, browser: Any) -> Non
     assert not errors, errors
 
 
+def test_the_analysis_says_a_pass_once(server: ServerThread, browser: Any) -> None:
+    """A pass reads "pass" in the analysis's Played column, not "pass (pass)" (the turn's note
+    said again after the move it names)."""
+    errors: list[str] = []
+    page = my_turn(server, browser, errors)
+    rows = page.locator("#sheet tbody tr").count()
+    page.click("#pass")
+    after_the_reply(page, rows)
+    page.click("#resign")
+    page.click("#resign-confirm")
+    page.click("#show-analysis")
+    sync_api.expect(page.locator("#analysis")).to_be_visible(timeout=90_000)
+    played = page.locator("#analysis-turns td[data-label='Played']").all_inner_texts()
+    assert "pass" in played and not any("(pass)" in text for text in played), played
+    assert not errors, errors
+
+
 def test_the_focus_stays_on_its_square_when_a_move_comes(server: ServerThread, browser: Any) -> None:
     """A player going over the board with the arrow keys while the other plays stays on the
     square they were on when that move arrives (the focus jumped to the centre square)."""

@@ -32,7 +32,7 @@ export async function showAnalysis(gameId, names, say) {
     const num = v => (v === null || v === undefined ? "-" : v.toFixed(1));
     const percent = v => (v === null || v === undefined ? "-" : (100 * v).toFixed(1));
     fill($("analysis-turns"), data.turns.map(t => [
-      t.turn, name(t.player), t.rack, t.played + (t.note ? ` (${t.note})` : ""), t.score, num(t.equity),
+      t.turn, name(t.player), t.rack, t.played + (t.note && t.note !== t.played ? ` (${t.note})` : ""), t.score, num(t.equity),
       percent(t.win), t.best, num(t.best_equity), percent(t.best_win),
       num(t.lost) + (t.lost !== null && t.lost >= 5 ? " !" : "")]),
     values => String(values[values.length - 1]).endsWith("!"));
