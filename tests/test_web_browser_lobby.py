@@ -99,3 +99,20 @@ def test_the_dictionary_menu_offers_only_what_goes_with_the_rules(server: Server
     _, game = service.peek(page.url.rsplit("/", 1)[-1])
     assert game.rules.tile_set.name == "french" and game.lexicon.name.lower() == "french-debian"
     assert not errors, errors
+
+
+def test_the_password_form_names_the_account_for_password_managers(server: ServerThread, browser: Any) -> None:
+    """The form that changes the password holds the account's name (hidden, autocomplete
+    "username"): a password manager then updates that account's password, and Chromium no
+    longer warns that the form has no username field."""
+    errors: list[str] = []
+    page = lobby(server, browser, errors)
+    page.fill("#account-name", "Wanda")
+    page.fill("#account-password", "a long password")
+    page.click("#sign-up")
+    sync_api.expect(page.locator("#password-form")).to_be_visible()
+    name = page.locator("#password-form input[autocomplete='username']")
+    sync_api.expect(name).to_have_value("Wanda")
+    assert name.is_hidden()
+    page.context.close()
+    assert not errors, errors

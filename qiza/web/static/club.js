@@ -26,6 +26,7 @@
     const user = await qiza.account();
     $("account-form").hidden = !!user;
     $("password-form").hidden = !user;
+    $("password-username").value = user ? user.name : "";  // the account whose password changes (password managers)
     $("seek-form").hidden = !user;
     $("account-status").textContent = user ? `Signed in as ${user.name}.` : "";
     // signed out, the Accept buttons are greyed: say why where it shows (a tooltip does not on a phone)
