@@ -713,3 +713,29 @@ def test_a_lost_live_connection_is_shown_until_it_is_back(server: ServerThread, 
     sync_api.expect(page.locator("#connection")).to_be_hidden(timeout=30000)
     page.context.close()
     assert not errors, errors
+
+
+def test_letters_typed_from_a_tile_on_the_board_go_on_past_it(server: ServerThread, browser: Any) -> None:
+    """Typing from a square that holds a tile (clicked, or reached with the arrow keys) types
+    through it, as in Quackle: the board's own letter steps over it, another letter goes on the
+    next empty square. Such letters were dropped without a word."""
+    created = post(server.url + "/api/games", {"preset": "computer", "seats": [{"name": "Ann"}, {"name": "Bob"}],
+                                               "creator_seat": 0, "claim_all": True})
+    game_id, tokens = created["id"], created["tokens"]
+    post(f"{server.url}/api/games/{game_id}/actions", {"seat": 0, "token": tokens["0"], "version": 1,
+                                                       "kind": "place", "move": "H8 FORD"})
+    errors: list[str] = []
+    bob = open_page(browser, f"{server.url}/game/{game_id}#seat=1&token={tokens['1']}", errors)
+    sync_api.expect(bob.locator("#turn")).to_have_text("Your turn.")
+    assert rack_text(bob) == "NNTKEBO"
+    bob.click("#sq-H8")  # the F
+    bob.keyboard.type("FORDE")  # FORDE: through F, O, R and D, then an E on L8
+    sync_api.expect(bob.locator("#sq-L8.tentative")).to_contain_text("E")
+    assert bob.locator("#board .tentative").count() == 1
+    bob.click("#recall")
+    bob.click("#sq-I8")  # the O
+    bob.keyboard.type("N")  # not the board's letter: on the next empty square across
+    sync_api.expect(bob.locator("#sq-L8.tentative")).to_contain_text("N")
+    assert bob.locator("#board .tentative").count() == 1
+    bob.context.close()
+    assert not errors, errors

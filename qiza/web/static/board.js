@@ -272,8 +272,33 @@ function backspace(sq, back) {
   focusOn(target);
 }
 
+/** The square after ``sq`` in the typing direction (``empty``: the first one without a tile or a
+    tile put down), or null past the edge of the board. */
+function nextSquare(sq, empty) {
+  const size = store.game.rules.size;
+  let nr = Math.floor(sq / size), nc = sq % size;
+  do {
+    if (store.direction === "across") nc++; else nr++;
+  } while (empty && nr < size && nc < size && (letterAt(nr * size + nc) !== "." || store.tentative.has(nr * size + nc)));
+  return nr < size && nc < size ? nr * size + nc : null;
+}
+
 function typeLetter(sq, key) {
   if (!store.me) return;
+  if (letterAt(sq) !== ".") {
+    // typed from a tile on the board: its own letter steps over it (typing through, as in
+    // Quackle), another letter goes on the next empty square
+    const through = letterAt(sq).toUpperCase() === key.toUpperCase();
+    const next = nextSquare(sq, !through);
+    if (next === null) return;
+    if (through) {
+      update(s => { s.cursor = next; });
+      focusOn(next);
+    } else {
+      typeLetter(next, key);
+    }
+    return;
+  }
   const used = usedIndexes();
   const upper = key.toUpperCase();
   let index = store.rack.findIndex((ch, i) => ch === upper && !used.has(i));
@@ -287,14 +312,7 @@ function typeLetter(sq, key) {
     update(s => { s.message = `No ${upper} on your rack.`; });
     return;
   }
-  if (letterAt(sq) !== ".") return;
-  const size = store.game.rules.size;
-  let nr = Math.floor(sq / size), nc = sq % size;
-  do {
-    if (store.direction === "across") nc++; else nr++;
-  } while (nr < size && nc < size && (letterAt(nr * size + nc) !== "." || store.tentative.has(nr * size + nc)
-                                      || nr * size + nc === sq));
-  const next = nr < size && nc < size ? nr * size + nc : sq;
+  const next = nextSquare(sq, true) ?? sq;
   update(s => {
     s.tentative.set(sq, {index, char: ch});
     s.cursor = next;
