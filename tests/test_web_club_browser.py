@@ -722,3 +722,29 @@ def test_abort_shows_after_a_failed_challenge_that_costs_no_turn(tmp_path: Path,
         page.click("#abort")
         sync_api.expect(page.locator("#club-status")).to_contain_text("Asked to abort: Bob")
     assert errors == []
+
+
+def test_the_clock_warning_says_when_overtime_begins(tmp_path: Path, browser: Any) -> None:
+    """The player whose clock runs is warned with under 30 seconds left, and warned again when
+    overtime begins in the same turn (the first warning stayed, saying 30 seconds were left)."""
+    from test_web_browser import post
+
+    now = FakeTime()
+    with Server(f"sqlite:///{tmp_path / 'clock.sqlite3'}", now) as server:
+        created = post(server.url + "/api/games", {
+            "preset": "classic", "options": {"first_player": "fixed"}, "seats": [{"name": "Ann"}, {"name": "Bob"}],
+            "creator_seat": 0, "claim_all": True, "time_control": {"minutes": 1}})
+        errors: list[str] = []
+        page = browser.new_context(viewport={"width": 1100, "height": 1000}).new_page()
+        watch(page, errors)
+        page.set_default_timeout(20000)
+        page.goto(f"{server.url}/game/{created['id']}#seat=0&token={created['tokens']['0']}")
+        page.wait_for_selector("#clock-list li.running")
+        now.t += 35  # (the page learns the server's time from its next answer: the chat's, every 2 s)
+        sync_api.expect(page.locator("#clock-warning")).to_have_text("Less than 30 seconds left on your clock.")
+        now.t += 30
+        sync_api.expect(page.locator("#clock-list li.running")).to_contain_text("overtime")
+        sync_api.expect(page.locator("#clock-warning")).to_have_text(
+            "You are in overtime: 10 points lost for each minute started.")
+        page.context.close()
+        assert not errors, errors

@@ -6,7 +6,7 @@ import {isGuest, named} from "./words.js";
 
 const $ = id => document.getElementById(id);
 let hooks = null;         // {gameId, say, receive, refresh}
-let warned = -1;          // the seat warned last of its low time
+let warned = "";          // the version and phase (low, overtime) last warned of
 let chatChannel = "players";
 const CHANNELS = ["players", "spectators"];
 let chatAfter = {players: 0, spectators: 0};
@@ -61,8 +61,10 @@ function renderClocks() {
     li.classList.toggle("low", ms < LOW_TIME);
   });
   const mine = store.me ? store.me.seat : -1;
-  if (mine >= 0 && game.clock.running === mine && left[mine] < LOW_TIME && warned !== game.version) {
-    warned = game.version;
+  // said once when the time runs low and once more when overtime begins, in each turn
+  const warning = `${game.version} ${left[mine] < 0 ? "overtime" : "low"}`;
+  if (mine >= 0 && game.clock.running === mine && left[mine] < LOW_TIME && warned !== warning) {
+    warned = warning;
     $("clock-warning").textContent = left[mine] < 0 ? "You are in overtime: 10 points lost for each minute started."
       : "Less than 30 seconds left on your clock.";
   } else if (game.clock.running !== mine) {
