@@ -739,3 +739,25 @@ def test_letters_typed_from_a_tile_on_the_board_go_on_past_it(server: ServerThre
     assert bob.locator("#board .tentative").count() == 1
     bob.context.close()
     assert not errors, errors
+
+
+def test_the_game_over_box_shows_the_tiles_left_on_each_rack(server: ServerThread, browser: Any) -> None:
+    """At the end the tiles each player still holds stand beside what they cost, as on Woogles
+    (the box gave the points alone: the others' tiles were only on the score sheet)."""
+    created = post(server.url + "/api/games", {"preset": "computer", "options": {"scoreless_turns": 1},
+                                               "seats": [{"name": "Ann"}, {"name": "Bob"}],
+                                               "creator_seat": 0, "claim_all": True})
+    game_id, tokens = created["id"], created["tokens"]
+    for version, seat in ((1, 0), (2, 1)):  # two passes end the game: each pays for their rack
+        post(f"{server.url}/api/games/{game_id}/actions", {"seat": seat, "token": tokens[str(seat)],
+                                                           "version": version, "kind": "pass"})
+    errors: list[str] = []
+    ann = open_page(browser, f"{server.url}/game/{game_id}#seat=0&token={tokens['0']}", errors)
+    sync_api.expect(ann.locator("#summary")).to_be_visible()
+    cells = [row.split("\t") for row in ann.locator("#summary-scores tbody tr").all_inner_texts()]
+    left = {row[0].split()[0]: row[2] for row in cells}  # (the winner's name is followed by "(winner)")
+    for name, rack in (("Ann", "DRYAFDO"), ("Bob", "NNTKEBO")):
+        tiles, points = left[name].split()
+        assert sorted(tiles) == sorted(rack) and points.startswith("−"), left
+    ann.context.close()
+    assert not errors, errors

@@ -293,11 +293,13 @@ export function renderSummary() {
     const tr = document.createElement("tr");
     if (game.winners.includes(p.seat)) tr.className = "winner";
     const tiles = p.score - before[p.seat] - time[p.seat];
+    // the tiles still on the player's rack, beside what they cost
+    const kept = game.history.find(r => r.kind === "end-rack-penalty" && r.seat === p.seat);
     // a player who left the game is placed below those who did not, whatever their score
     const place = game.places && game.places.length ? `, place ${game.places[p.seat]}` : "";
     const mark = game.winners.includes(p.seat) ? " (winner)" : p.out ? ` (${p.out}${place})` : "";
     for (const v of [p.name + mark, before[p.seat],
-                     signed(tiles), ...(timed ? [signed(time[p.seat])] : []), p.score]) {
+                     (kept && kept.rack ? `${kept.rack} ` : "") + signed(tiles), ...(timed ? [signed(time[p.seat])] : []), p.score]) {
       const td = document.createElement("td");
       td.textContent = v;
       tr.appendChild(td);
