@@ -761,3 +761,35 @@ def test_the_game_over_box_shows_the_tiles_left_on_each_rack(server: ServerThrea
         assert sorted(tiles) == sorted(rack) and points.startswith("−"), left
     ann.context.close()
     assert not errors, errors
+
+
+def test_a_page_reconnects_at_once_when_the_line_comes_back(server: ServerThread, browser: Any) -> None:
+    """After a long loss of the live connection the page tries again only every few seconds
+    (up to 30); when the device says it is online again it reconnects at once."""
+    url, _ = new_game(server, preset="classic", options={"first_player": "fixed"},
+                      seats=[{"name": "Ann"}, {"name": "Bob"}])
+    errors: list[str] = []
+    down = [False]
+    tries: list[float] = []
+    sockets: list[Any] = []
+
+    def route(ws: Any) -> None:
+        tries.append(time.monotonic())
+        if down[0]:
+            ws.close()
+            return
+        ws.connect_to_server()
+        sockets.append(ws)
+
+    page = open_page(browser, url, errors, before=lambda page: page.route_web_socket("**/ws/games/**", route))
+    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+    down[0] = True
+    sockets[-1].close()
+    sync_api.expect(page.locator("#connection")).to_be_visible()
+    while len(tries) < 4:  # tried again after 1, 2 and 4 s: the next try is 8 s away
+        page.wait_for_timeout(100)  # (the route runs while the page is waited for)
+    down[0] = False
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    sync_api.expect(page.locator("#connection")).to_be_hidden(timeout=3000)
+    page.context.close()
+    assert not errors, errors

@@ -257,7 +257,17 @@ async function renewSeat() {
   connect();
 }
 
+let retryTimer = null;  // the next try to reconnect
+// the device online again (a laptop woken, the Wi-Fi back): try at once, not after the wait
+window.addEventListener("online", () => {
+  if (retryTimer === null) return;  // connected, or connecting
+  retryDelay = 1;
+  connect();
+});
+
 function connect() {
+  clearTimeout(retryTimer);
+  retryTimer = null;
   if (socket) { socket.onclose = null; socket.close(); }
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const live = new WebSocket(`${scheme}://${location.host}/ws/games/${encodeURIComponent(gameId)}`);
@@ -291,7 +301,7 @@ function connect() {
   };
   socket.onclose = () => {
     if (offlineTimer === null) offlineTimer = setTimeout(() => update(st => { st.offline = true; }), OFFLINE_AFTER);
-    setTimeout(connect, retryDelay * 1000);
+    retryTimer = setTimeout(connect, retryDelay * 1000);
     retryDelay = Math.min(retryDelay * 2, 30);
   };
 }
