@@ -793,3 +793,22 @@ def test_a_page_reconnects_at_once_when_the_line_comes_back(server: ServerThread
     sync_api.expect(page.locator("#connection")).to_be_hidden(timeout=3000)
     page.context.close()
     assert not errors, errors
+
+
+def test_an_aborted_game_offers_no_move(server: ServerThread, browser: Any) -> None:
+    """Once the players abort the game, its page no longer says "Your turn." nor offers Play,
+    Pass or the typed move (the server refuses them: the game never goes on)."""
+    url, _ = new_game(server, preset="classic", options={"first_player": "fixed"},
+                      seats=[{"name": "Ann"}, {"kind": "computer", "level": "easy"}])
+    errors: list[str] = []
+    page = open_page(browser, url, errors)
+    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+    page.click("#abort")  # (the computer agrees at once)
+    sync_api.expect(page.locator("#club-status")).to_contain_text("This game was aborted")
+    sync_api.expect(page.locator("#turn")).to_have_text("Game aborted.")
+    sync_api.expect(page.locator("#play-controls")).to_be_hidden()
+    sync_api.expect(page.locator("#keyboard-form")).to_be_hidden()
+    sync_api.expect(page.locator("#resign")).to_be_hidden()
+    assert page.title().startswith("Game aborted")
+    page.context.close()
+    assert not errors, errors

@@ -15,7 +15,8 @@ export function setRackHooks(given) { rackHooks = given; }
 
 export function myTurn() {
   const game = store.game;
-  return Boolean(store.me) && game.seat === store.me.seat && !game.over && game.to_move === store.me.seat && !meOut();
+  return Boolean(store.me) && game.seat === store.me.seat && !game.over && !game.aborted && game.to_move === store.me.seat
+    && !meOut();
 }
 
 /** How this page's player left a game the others play on ("resigned", "lost on time", "left the
@@ -30,6 +31,7 @@ export function meOut() {
 export function turnText() {
   const game = store.game;
   if (game.over) return "Game over";
+  if (game.aborted) return "Game aborted";  // (by its players: it never goes on)
   if (myTurn()) return "Your turn";
   const p = game.players[game.to_move];
   const whose = p.kind === "person" && !p.joined ? `Waiting for seat ${p.seat + 1}` : `${possessive(p.name)} turn`;
@@ -46,7 +48,7 @@ export function renderScoreboard() {
   // one's own move came before the answer to it): the status region's text is then set anew
   const turn = $("turn");
   const said = game.over ? `Game over. ${winnerText(game)}` : `${turnText()}.`;
-  const key = `${game.over}/${game.to_move}/${game.history.length}`;
+  const key = `${game.over}/${game.aborted}/${game.to_move}/${game.history.length}`;
   if (turn.dataset.turn !== key) {
     turn.dataset.turn = key;
     setText(turn, said, true);
@@ -154,14 +156,15 @@ export function renderControls() {
   // a player out of the game (resigned, lost on time, left) is offered no move any more
   const mine = Boolean(store.me) && game.seat === store.me.seat && !meOut();
   $("rack-area").hidden = !mine;
-  $("keyboard-form").hidden = !mine || game.over;
-  $("resign").closest("p").hidden = !mine || game.over;
+  const ended = game.over || game.aborted;
+  $("keyboard-form").hidden = !mine || ended;
+  $("resign").closest("p").hidden = !mine || ended;
   setText($("preview"), store.preview);
   setText($("message"), store.message);
   if (!mine) return;
   setText($("notation-help"), notationText(game.rules.notation));
   const turn = myTurn();
-  $("play-controls").hidden = game.over;
+  $("play-controls").hidden = ended;
   for (const id of ["play", "pass"]) $(id).disabled = !turn || store.busy;
   // (not while busy: Enter in the typed move's box submits through this button, and a move sent
   // while the last one is on its way is answered with a note rather than dropped in silence)
