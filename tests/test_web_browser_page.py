@@ -812,3 +812,19 @@ def test_an_aborted_game_offers_no_move(server: ServerThread, browser: Any) -> N
     assert page.title().startswith("Game aborted")
     page.context.close()
     assert not errors, errors
+
+
+def test_a_play_open_to_challenge_names_its_word_once(server: ServerThread, browser: Any) -> None:
+    """"Ann played H8 FORD for 16 points", not "H8 FORD (FORD)": the words a play forms are
+    listed when they add something (several words, or letters already on the board)."""
+    created = post(server.url + "/api/games", {"preset": "computer", "options": {"challenge": "double"},
+                                               "seats": [{"name": "Ann"}, {"name": "Bob"}],
+                                               "creator_seat": 0, "claim_all": True})
+    game_id, tokens = created["id"], created["tokens"]
+    post(f"{server.url}/api/games/{game_id}/actions", {"seat": 0, "token": tokens["0"], "version": 1,
+                                                       "kind": "place", "move": "H8 FORD"})
+    errors: list[str] = []
+    bob = open_page(browser, f"{server.url}/game/{game_id}#seat=1&token={tokens['1']}", errors)
+    sync_api.expect(bob.locator("#challenge-window")).to_contain_text("Ann played H8 FORD for 16 points.")
+    bob.context.close()
+    assert not errors, errors

@@ -259,7 +259,10 @@ export function renderChallengeWindow() {
   box.hidden = !game.challenge_window;
   if (game.challenge_window) {
     const w = game.challenge_window;
-    setText(box, `${named(game.players[w.seat].name)} played ${w.move} (${w.words.join(", ")}) for ${plural(w.score, "point")}. ` +
+    // the words formed, unless the move already spells its only one ("H8 FORD", not "H8 FORD (FORD)")
+    const spelt = w.words.length === 1 && w.move.split(" ").pop().toUpperCase() === w.words[0].toUpperCase();
+    const words = spelt ? "" : ` (${w.words.join(", ")})`;
+    setText(box, `${named(game.players[w.seat].name)} played ${w.move}${words} for ${plural(w.score, "point")}. ` +
       (game.can_challenge ? "You may challenge it until the next player starts their turn." : "Other players may challenge it."));
   }
 }
