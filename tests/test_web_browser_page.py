@@ -715,17 +715,24 @@ def test_a_lost_live_connection_is_shown_until_it_is_back(server: ServerThread, 
     assert not errors, errors
 
 
-def test_letters_typed_from_a_tile_on_the_board_go_on_past_it(server: ServerThread, browser: Any) -> None:
-    """Typing from a square that holds a tile (clicked, or reached with the arrow keys) types
-    through it, as in Quackle: the board's own letter steps over it, another letter goes on the
-    next empty square. Such letters were dropped without a word."""
-    created = post(server.url + "/api/games", {"preset": "computer", "seats": [{"name": "Ann"}, {"name": "Bob"}],
+def after_ford(server: ServerThread, browser: Any, errors: list[str], **options: Any) -> Any:
+    """Bob's page of a game of the "computer" preset (seed 1: Ann holds DRYAFDO, Bob NNTKEBO)
+    after Ann's H8 FORD (``options``: rule options)."""
+    created = post(server.url + "/api/games", {"preset": "computer", "options": options,
+                                               "seats": [{"name": "Ann"}, {"name": "Bob"}],
                                                "creator_seat": 0, "claim_all": True})
     game_id, tokens = created["id"], created["tokens"]
     post(f"{server.url}/api/games/{game_id}/actions", {"seat": 0, "token": tokens["0"], "version": 1,
                                                        "kind": "place", "move": "H8 FORD"})
+    return open_page(browser, f"{server.url}/game/{game_id}#seat=1&token={tokens['1']}", errors)
+
+
+def test_letters_typed_from_a_tile_on_the_board_go_on_past_it(server: ServerThread, browser: Any) -> None:
+    """Typing from a square that holds a tile (clicked, or reached with the arrow keys) types
+    through it, as in Quackle: the board's own letter steps over it, another letter goes on the
+    next empty square. Such letters were dropped without a word."""
     errors: list[str] = []
-    bob = open_page(browser, f"{server.url}/game/{game_id}#seat=1&token={tokens['1']}", errors)
+    bob = after_ford(server, browser, errors)
     sync_api.expect(bob.locator("#turn")).to_have_text("Your turn.")
     assert rack_text(bob) == "NNTKEBO"
     bob.click("#sq-H8")  # the F
@@ -817,14 +824,8 @@ def test_an_aborted_game_offers_no_move(server: ServerThread, browser: Any) -> N
 def test_a_play_open_to_challenge_names_its_word_once(server: ServerThread, browser: Any) -> None:
     """"Ann played H8 FORD for 16 points", not "H8 FORD (FORD)": the words a play forms are
     listed when they add something (several words, or letters already on the board)."""
-    created = post(server.url + "/api/games", {"preset": "computer", "options": {"challenge": "double"},
-                                               "seats": [{"name": "Ann"}, {"name": "Bob"}],
-                                               "creator_seat": 0, "claim_all": True})
-    game_id, tokens = created["id"], created["tokens"]
-    post(f"{server.url}/api/games/{game_id}/actions", {"seat": 0, "token": tokens["0"], "version": 1,
-                                                       "kind": "place", "move": "H8 FORD"})
     errors: list[str] = []
-    bob = open_page(browser, f"{server.url}/game/{game_id}#seat=1&token={tokens['1']}", errors)
+    bob = after_ford(server, browser, errors, challenge="double")
     sync_api.expect(bob.locator("#challenge-window")).to_contain_text("Ann played H8 FORD for 16 points.")
     bob.context.close()
     assert not errors, errors
