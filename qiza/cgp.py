@@ -10,7 +10,9 @@ move first (``AEINRST/DEFGHIJ 120/98``); a rack may be empty when unknown. Opcod
 name settings: ``lex`` lexicon, ``ld`` letter distribution, ``bdn`` board layout,
 ``cr`` challenge rule, ``etl`` exchange limit (the tiles the bag must hold; qiza wrote it
 ``ex`` before, which is still read), ``bb`` bingo bonus, ``mcnz`` scoreless turns that
-end the game; others are kept as they are. Without ``ld`` the tiles are English, or those of
+end the game, ``seat`` (qiza's own, written when it is not 1; other readers skip unknown
+opcodes) the seat of the player to move, so that a position read back has the same seats;
+others are kept as they are. Without ``ld`` the tiles are English, or those of
 one of qiza's language lexicons that ``lex`` names (``lex spanish-debian;``: Spanish).
 
 :class:`Position` is independent of :class:`~qiza.game.Game`; :meth:`Position.from_game`
@@ -52,7 +54,7 @@ _LAYOUT_NAMES = {"crosswordgame": "standard", "standard": "standard", "supercros
 _CGP_LAYOUT = {"standard": "CrosswordGame", "super": "SuperCrosswordGame"}
 _CGP_TILE_SET = {"super": "english_super"}
 """Tile sets by the ``ld`` names Macondo reads where these differ from qiza's (``french`` ... in both)."""
-_KNOWN = ("lex", "ld", "bdn", "cr", "etl", "bb", "mcnz")
+_KNOWN = ("lex", "ld", "bdn", "cr", "etl", "bb", "mcnz", "seat")
 MAX_PLAYERS = 4
 """A CGP names 2 to 4 players' racks and scores."""
 MAX_RACK_SIZE = 9
@@ -279,6 +281,8 @@ def dumps(position: Position) -> str:
                         ("mcnz", position.max_scoreless_turns)):
         if value is not None:
             ops.append((name, str(value)))
+    if position.to_move:  # the racks and scores start with the player to move: say whose seat that is
+        ops.append(("seat", str(position.to_move + 1)))
     ops.extend(position.options.items())
     for name, value in ops:
         if ";" in value or not re.fullmatch(r"[\w.-]+", name):
@@ -385,4 +389,14 @@ def loads(text: str, *, tile_distribution: str | None = None) -> Position:
         raise FileFormatError(f"consecutive scoreless turns {quoted(zeros_text)} is not a whole number "
                               f"of at most {_MAX_DIGITS} digits")
     position.scoreless_turns = int(zeros_text)
+    if "seat" in options:  # the racks and scores are read from the player to move: put them in their seats
+        seat = options.pop("seat")
+        n = len(position.racks)
+        if not (_WHOLE.fullmatch(seat) and 1 <= int(seat) <= n):
+            raise FileFormatError(f"opcode seat: {quoted(seat)} is not a seat of this position's {n} players "
+                                  f"(1 to {n})")
+        position.to_move = int(seat) - 1
+        back = [(i - position.to_move) % n for i in range(n)]
+        position.racks = [position.racks[i] for i in back]
+        position.scores = [position.scores[i] for i in back]
     return position

@@ -58,14 +58,42 @@ def test_round_trip_from_a_game() -> None:
     game.accept()
     position = cgp.Position.from_game(game)
     text = cgp.dumps(position)
-    assert text.split()[1].split("/") == [game.rack_text(1), game.rack_text(2), game.rack_text(0)]
+    assert text.split()[1].split("/") == [game.rack_text(1), game.rack_text(2), game.rack_text(0)]  # to move first
     again = cgp.loads(text)
     assert again.board == game.board
-    assert again.scores == [game.scores[1], game.scores[2], game.scores[0]]
+    assert again.scores == game.scores and again.to_move == game.to_move == 1
     restored = again.to_game(lexicon=game.lexicon)
     assert restored.board == game.board and restored.tile_total() == 100
-    assert restored.rack_text(0) == game.rack_text(1)
-    assert restored.scores == again.scores and restored.to_move == 0
+    assert [restored.rack_text(s) for s in range(3)] == [game.rack_text(s) for s in range(3)]
+    assert restored.scores == again.scores and restored.to_move == 1
+
+
+@pytest.mark.parametrize("players,moves", [(2, 1), (3, 2), (4, 3), (4, 0)])
+def test_a_round_trip_keeps_the_seats(players: int, moves: int) -> None:
+    """The racks and scores of a CGP start with the player to move; reading one always made that
+    player seat 1: a position written and read again had its seats renumbered (who was to move,
+    the scores by seat). The seat to move is written as qiza's opcode ``seat`` (other readers
+    skip unknown opcodes) and read back."""
+    game = Game(COMPUTER, players=players, seed=4)
+    for _ in range(moves):
+        game.play(game.legal_moves()[0].move)
+        if game.can_challenge:
+            game.accept()
+    position = cgp.Position.from_game(game)
+    text = cgp.dumps(position)
+    again = cgp.loads(text)
+    assert again == position and cgp.dumps(again) == text
+    assert again.to_move == game.to_move and again.scores == game.scores
+    assert again.racks == [game.rack_text(s) for s in range(players)]
+    assert (" seat " in text) == (game.to_move != 0)
+    restored = again.to_game(lexicon=game.lexicon)
+    assert restored.to_move == game.to_move and restored.scores == game.scores
+
+
+@pytest.mark.parametrize("opcode", ["seat 3;", "seat 0;", "seat x;", "seat;"])
+def test_a_seat_the_position_does_not_have_is_refused(opcode: str) -> None:
+    with pytest.raises(FileFormatError, match=r"opcode seat: .* is not a seat of this position's 2 players \(1 to 2\)"):
+        cgp.loads(f"{EMPTY} A/B 0/0 0 {opcode}")
 
 
 def test_unknown_racks_are_drawn_from_unseen_tiles() -> None:
@@ -220,7 +248,7 @@ def test_a_position_of_racks_of_8_or_9_tiles_is_a_game_of_that_rack_size(preset:
     game.play(game.legal_moves()[0].move)
     again = cgp.loads(cgp.dumps(cgp.Position.from_game(game))).to_game(lexicon=game.lexicon)
     assert again.rules.rack_size == rules.rack_size
-    assert [again.rack_text(s) for s in range(3)] == [game.rack_text(s) for s in (1, 2, 0)]
+    assert [again.rack_text(s) for s in range(3)] == [game.rack_text(s) for s in range(3)]  # the same seats
     assert len(again.rack_text(0)) == rules.rack_size and again.board == game.board
     shorter = cgp.loads(f"{EMPTY} AEINRST/DGOU 0/0 0").to_game(rules=rules)  # no longer rack: the rules'
     assert shorter.rules.rack_size == rules.rack_size
