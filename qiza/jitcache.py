@@ -122,3 +122,33 @@ def _register() -> None:
 
 
 _register()
+
+
+def python_twin(compiled: Any) -> Any:
+    """The Python function of a compiled one (``@nb.njit``), for use while the compiled code is not
+    ready (:func:`qiza.coldstart.use_compiled`): the same source, so the same numbers bit for bit,
+    and no second copy of the kernel to keep in step. Numba's own ``py_func`` would still call
+    the compiled functions of its module; the twin calls their Python functions (those of the
+    same module; the module's other names are as they are). Its int64 sums wrap around silently,
+    as compiled ones do (numpy would warn of the overflow)."""
+    import types
+
+    import numpy as np
+    from numba.core.dispatcher import Dispatcher
+
+    module = compiled.py_func.__globals__
+    scope = dict(module)  # the module's names, each compiled function of its own replaced by its twin
+    for name, value in module.items():
+        if isinstance(value, Dispatcher) and value.py_func.__globals__ is module:
+            func = value.py_func
+            scope[name] = types.FunctionType(func.__code__, scope, func.__name__, func.__defaults__, func.__closure__)
+    twin = scope[compiled.py_func.__name__]
+
+    def run(*args: Any) -> Any:
+        with np.errstate(over="ignore"):
+            return twin(*args)
+
+    run.__name__ = run.__qualname__ = twin.__name__
+    run.__doc__ = twin.__doc__
+    run.__wrapped__ = twin  # type: ignore[attr-defined]
+    return run

@@ -3,9 +3,14 @@ a plain Python reading of their definition."""
 
 from __future__ import annotations
 
+import warnings
+
+import numba as nb
 import numpy as np
 
+from qiza.jitcache import python_twin
 from qiza.lexicon import load_lexicon
+from qiza.players import bingo_nb, bingo_py
 from qiza.players.bingo_nb import anagram_code, tables
 
 
@@ -38,3 +43,27 @@ def test_the_tables_are_those_of_their_definition() -> None:
         assert np.array_equal(got, want)
     assert (tables(high)[2] < 0).any()
     assert all(len(t) == 0 for t in tables(["SHORT", "EIGHTIES"]))  # no seven-letter word
+
+
+@nb.njit
+def _plus(a, b):  # type: ignore[no-untyped-def]  # pragma: no cover
+    return a + b
+
+
+@nb.njit
+def _twice_plus(a, b):  # type: ignore[no-untyped-def]  # pragma: no cover
+    return _plus(a, b) * 2
+
+
+def test_the_python_twin_of_a_compiled_function_compiles_nothing() -> None:
+    """bingo_py was a second copy of the bingo kernel kept in step by hand; the uncompiled odds are
+    now the compiled kernel's own source run by Python (jitcache.python_twin), whose calls go to
+    the Python functions of the module's compiled ones, not to compiled code."""
+    twin = python_twin(_twice_plus)
+    big = np.int64(2**62)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the int64 sum wraps around, silently, as compiled
+        assert twin(big, big) == 0 and twin(np.int64(3), np.int64(4)) == 14
+    assert not _twice_plus.signatures and not _plus.signatures  # nothing was compiled
+    assert _twice_plus(big, big) == twin(big, big)
+    assert bingo_py.leave_probs.__wrapped__.__code__ is bingo_nb.leave_probs.py_func.__code__

@@ -37,40 +37,29 @@ def anagram_code(letters: list[int]) -> int:
 @nb.njit(cache=CACHE)
 def _find(codes, code):  # type: ignore[no-untyped-def]  # pragma: no cover
     """The index of ``code`` in the sorted ``codes``, or -1."""
-    lo, hi = 0, codes.shape[0]
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if codes[mid] < code:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo if lo < codes.shape[0] and codes[lo] == code else -1
+    at = np.searchsorted(codes, code)  # (one numpy call, not a loop, for the Python twin)
+    return at if at < codes.shape[0] and codes[at] == code else -1
 
 
 @nb.njit(cache=CACHE)
-def _code(counts, keys):  # type: ignore[no-untyped-def]  # pragma: no cover
-    code = np.int64(0)
-    for t in range(1, counts.shape[0]):
-        if counts[t]:
-            code += counts[t] * keys[t]
-    return code
+def _find_each(codes, wanted):  # type: ignore[no-untyped-def]  # pragma: no cover
+    """:func:`_find` of each code of ``wanted`` (numpy calls, not a loop, for the Python twin)."""
+    if codes.shape[0] == 0:
+        return np.full(wanted.shape[0], -1, np.int64)
+    at = np.minimum(np.searchsorted(codes, wanted), codes.shape[0] - 1)
+    return np.where(codes[at] == wanted, at, -1)
 
 
 @nb.njit(cache=CACHE)
 def leave_prob(leave, bag, full, one, masks, two, keys):  # type: ignore[no-untyped-def]  # pragma: no cover
     """Probability that a blank-free leave of 5 or 6 tiles draws to a seven-tile word rack."""
     kinds = leave.shape[0]
-    size = 0
-    for t in range(kinds):
-        size += leave[t]
+    size = leave.sum()
     if leave[0] or (size != 5 and size != 6):
         return 0.0
-    rest = np.empty(kinds, np.int64)
-    total = 0
-    for t in range(kinds):
-        rest[t] = max(bag[t] - leave[t], 0)
-        total += rest[t]
-    base = _code(leave, keys)
+    rest = np.maximum(bag[:kinds] - leave, 0)  # (array operations, not loops, for the Python twin)
+    total = rest.sum()
+    base = (leave[1:] * keys[1:kinds]).sum()  # the leave's anagram code (the int64 sum wraps around)
     if size == 6:
         idx = _find(one, base)
         if total < 1 or idx < 0:  # no letter, so no blank either, makes it a word
@@ -84,16 +73,17 @@ def leave_prob(leave, bag, full, one, masks, two, keys):  # type: ignore[no-unty
         return 0.0
     pairs = total * (total - 1) / 2.0
     p = 0.0
+    found = _find_each(one, base + keys[:kinds])  # the leave plus t: six letters of a word (index) or not (-1)
     if rest[0]:  # a blank first: with another blank, or with a letter u that makes six of a word
         if rest[0] > 1 and _find(two, base) >= 0:
             p += rest[0] * (rest[0] - 1) / 2.0 / pairs
         for u in range(1, kinds):
-            if rest[u] and _find(one, base + keys[u]) >= 0:
+            if rest[u] and found[u] >= 0:
                 p += rest[0] * rest[u] / pairs
     for t in range(1, kinds):
         if rest[t] == 0:
             continue
-        idx = _find(one, base + keys[t])
+        idx = found[t]
         if idx < 0:
             continue  # the leave plus t is not six letters of a word: no second letter helps
         mask = masks[idx]
