@@ -466,6 +466,10 @@ class Game:
             raise GameOverError(f"the game is over ({self.end_reason.value if self.end_reason else ''})")
         if isinstance(move, str):
             move = self.parse(move)
+        if isinstance(move, Evaluation):  # what legal_moves() lists: say where its move is
+            raise TypeError(f"a move is a Place, Exchange, Pass or Challenge or its text, not an Evaluation "
+                            f"(of {quoted(move.move)}): legal_moves() and evaluate() give Evaluations, play "
+                            "their .move")
         if not isinstance(move, (Place, Exchange, Pass, Challenge)):
             raise TypeError(f"a move is a Place, Exchange, Pass or Challenge or its text, not {quoted(move)}")
         if seat is not None:

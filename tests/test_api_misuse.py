@@ -49,6 +49,33 @@ def test_play_refuses_what_is_no_move_and_changes_nothing(make_game: GameFactory
     assert len(game.history) == 1 and game.can_challenge
 
 
+def test_playing_an_evaluation_says_to_play_its_move(make_game: GameFactory) -> None:
+    """game.play(game.legal_moves()[0]) was 'a move is a Place, Exchange, Pass or Challenge or its
+    text, not Evaluation(move=Place(...), words=(...' : it did not say where the move is."""
+    game = make_game(racks={0: "QATEEEE"})
+    evaluation = game.legal_moves()[0]
+    for action in (game.play, game.push):
+        error = refused_unchanged(game, lambda action=action: action(evaluation), "not an Evaluation")
+        assert "play their .move" in str(error) and repr(evaluation.move)[:20] in str(error)
+    game.play(evaluation.move)
+
+
+def test_summarize_refuses_names_that_do_not_match_the_games() -> None:
+    """summarize(["a"], results of two-player games) gave the statistics of the first seat alone,
+    silently; the arguments swapped were an AttributeError ('str' object has no attribute 'scores')."""
+    from qiza.players.selfplay import GameResult, summarize
+
+    result = GameResult(seed=1, scores=[300, 280], winners=[0], turns=[10, 10], bingos=[1, 0],
+                        move_times=[[0.1], [0.1]], length=20, end_reason=None)
+    assert [s.score for s in summarize(["a", "b"], [result])] == [300, 280]
+    with pytest.raises(ValueError, match=r"result 1 is a game of 2 players; 1 names given \(a\)"):
+        summarize(["a"], [result])
+    with pytest.raises(TypeError, match="summarize takes the players' names"):
+        summarize([result], ["a", "b"])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match="result 2 is not a GameResult"):
+        summarize(["a", "b"], [result, "b"])  # type: ignore[list-item]
+
+
 @pytest.mark.parametrize(("fields", "name"), [
     ((7, 7, 0, "QAT"), None), ((7, 7, "across", "QAT"), "'across'"), (("7", 7, Direction.ACROSS, "QAT"), "'7'"),
     ((7, 7.0, Direction.ACROSS, "QAT"), "7.0"), ((7, 7, Direction.ACROSS, None), "None"),

@@ -241,7 +241,18 @@ class PlayerStats:
 
 
 def summarize(names: Sequence[str], results: Sequence[GameResult]) -> list[PlayerStats]:
-    """Per-player statistics of a list of game results."""
+    """Per-player statistics of a list of game results (``names``: one a seat of the games).
+
+    Raises :class:`TypeError` for names that are not texts or results that are not
+    :class:`GameResult`, :class:`ValueError` for a game of another number of players."""
+    if isinstance(names, str) or not all(isinstance(name, str) for name in names):
+        raise TypeError(f"summarize takes the players' names (texts) first, then the results, not {quoted(names)}")
+    for number, result in enumerate(results, start=1):
+        if not isinstance(result, GameResult):
+            raise TypeError(f"result {number} is not a GameResult: {quoted(result)}")
+        if len(result.scores) != len(names):
+            raise ValueError(f"result {number} is a game of {len(result.scores)} players; {len(names)} names given "
+                             f"({', '.join(names)})")
     stats = [PlayerStats(name) for name in names]
     for result in results:
         for i, st in enumerate(stats):
