@@ -204,7 +204,7 @@ def _load(wide: bool = False) -> None:
 
     movegen.warm_up(wide=wide)
     endgame_nb.warm_up()
-    endgame_search.warm_up()
+    endgame_search.warm_up(wide=wide)
     bingo_nb.warm_up()
     leaves_nb.warm_up()
     sim_nb.warm_up(wide=wide)

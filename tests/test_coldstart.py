@@ -261,3 +261,23 @@ def test_a_language_of_more_than_30_letters_waits_for_the_wide_search(tmp_path: 
     assert coldstart.ready(wide=True)
     movegen.warm_up(wide=True)  # what the background compile runs for a Polish lexicon
     assert movegen_search._REC_SIG_WIDE.args in movegen_search._rec.signatures
+
+
+def test_the_wide_compile_includes_the_endgame_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    """'python -m qiza.coldstart polish-debian' wrote its wide marker without compiling the wide
+    endgame search: the champion's first endgame of a Polish game compiled it on its clock (in
+    tests/test_languages_play.py, 722 s at load 8, past the test's time limit)."""
+    from qiza import movegen
+    from qiza.players import bingo_nb, endgame_nb, endgame_search, leaves_nb, sim_nb
+
+    calls: list[tuple[str, object]] = []
+    for module in (movegen, endgame_nb, bingo_nb, leaves_nb, sim_nb):
+        monkeypatch.setattr(module, "warm_up", lambda *a, _m=module.__name__, **k: calls.append((_m, k.get("wide"))))
+    monkeypatch.setattr(endgame_search, "prepare", lambda wide=False: calls.append(("prepare", wide)))
+    monkeypatch.setattr(endgame_search, "_WARM", True)  # the narrow search: compiled before
+    monkeypatch.setattr(endgame_search, "_WARM_WIDE", False)
+    coldstart._load(wide=True)
+    assert ("prepare", True) in calls and ("qiza.movegen", True) in calls and ("qiza.players.sim_nb", True) in calls
+    calls.clear()
+    endgame_search.warm_up(wide=True)  # once
+    assert calls == []

@@ -890,13 +890,19 @@ def solve(E, board, racks, streak, line):  # type: ignore[no-untyped-def]
 
 
 _WARM = False
+_WARM_WIDE = False
 
 
-def warm_up() -> None:
+def warm_up(wide: bool = False) -> None:
     """Compile (or load from the disk cache) the search for its argument types: a search on
     a small board and word graph, so that a first real search does not spend its time limit
-    compiling."""
-    global _WARM
+    compiling. ``wide``: the search of the wide word graph too (alphabets of more than 30
+    letters, such as Polish), which :func:`prepare` compiles on its own; without it, the first
+    endgame of such a game compiled it on the clock (minutes on a busy machine)."""
+    global _WARM, _WARM_WIDE
+    if wide and not _WARM_WIDE:
+        prepare(True)
+        _WARM_WIDE = True
     if _WARM:
         return
     from qiza.layout import STANDARD
