@@ -216,6 +216,11 @@ def test_a_language_lexicon_brings_its_tiles_to_a_position_without_ld() -> None:
 
 def test_qiza_best_reads_a_spanish_position_named_by_its_lexicon(capsys: pytest.CaptureFixture[str]) -> None:
     from qiza.cli import main
+    from qiza.languages import LANGUAGES
+
+    language = LANGUAGES["spanish-debian"]
+    if not language.path.is_file():  # it failed ('qiza best' exits 1 saying so) instead of skipping
+        pytest.skip(f"{language.path} is absent: apt-get install {language.package} (CI installs it)")
 
     empty = "/".join(["15"] * 15)
     for args in ([f"{empty} AEIORS[CH]/ 0/0 0 lex spanish-debian;"],
