@@ -265,8 +265,8 @@ def test_a_language_of_more_than_30_letters_waits_for_the_wide_search(tmp_path: 
 
 def test_the_wide_compile_includes_the_endgame_search(monkeypatch: pytest.MonkeyPatch) -> None:
     """'python -m qiza.coldstart polish-debian' wrote its wide marker without compiling the wide
-    endgame search: the champion's first endgame of a Polish game compiled it on its clock (in
-    tests/test_languages_play.py, 722 s at load 8, past the test's time limit)."""
+    endgame search: the champion's first endgame of a Polish game compiled it then, the move
+    waiting (in tests/test_languages_play.py, 722 s at load 8, past the test's time limit)."""
     from qiza import movegen
     from qiza.players import bingo_nb, endgame_nb, endgame_search, leaves_nb, sim_nb
 

@@ -898,7 +898,7 @@ def warm_up(wide: bool = False) -> None:
     a small board and word graph, so that a first real search does not spend its time limit
     compiling. ``wide``: the search of the wide word graph too (alphabets of more than 30
     letters, such as Polish), which :func:`prepare` compiles on its own; without it, the first
-    endgame of such a game compiled it on the clock (minutes on a busy machine)."""
+    endgame of such a game compiled it then, the move waiting (minutes on a busy machine)."""
     global _WARM, _WARM_WIDE
     if wide and not _WARM_WIDE:
         prepare(True)
