@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ pytest.importorskip("jinja2")
 
 from fastapi.testclient import TestClient  # noqa: E402
 
+from qiza.web import app as web_app  # noqa: E402
 from qiza.web.app import PAGE_HEADERS, PAGES, TEMPLATES, create_app  # noqa: E402
 
 ROUTES = {"/": ("lobby.html", "qiza — play Scrabble online"), "/game/abc": ("game.html", "qiza game"),
@@ -51,3 +53,28 @@ def test_the_head_is_written_once_in_the_templates() -> None:
         assert text.startswith('{% extends "base.html" %}\n'), name
         assert not re.search(r"<head>|<title>|<body>|common\.js|account-bar", text), name
     assert (TEMPLATES / "base.html").read_text(encoding="utf-8").count("<head>") == 1
+
+
+def test_the_scripts_and_styles_are_those_of_the_start_up_as_the_pages_are(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server left running while the static files change serves the scripts and styles it
+    started with, as it serves the pages it rendered then: never a new script with an old page."""
+    static = tmp_path / "static"
+    shutil.copytree(web_app.STATIC, static)
+    monkeypatch.setattr(web_app, "STATIC", static)
+    started = {name: (static / name).read_bytes() for name in ("common.js", "board.js", "style.css")}
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'static.sqlite3'}", computer_processes=0,
+                               clock_sweep=0)) as client:
+        for name in started:
+            (static / name).write_bytes(b"/* changed while the server runs */")
+        (static / "new.js").write_text("export const added = 1;\n", encoding="utf-8")
+        for name, body in started.items():
+            answer = client.get(f"/static/{name}")
+            assert answer.status_code == 200 and answer.content == body, name
+            kind = "text/css" if name.endswith(".css") else "text/javascript"
+            assert answer.headers["content-type"] == f"{kind}; charset=utf-8", name
+            again = client.get(f"/static/{name}", headers={"If-None-Match": answer.headers["ETag"]})
+            assert again.status_code == 304 and again.content == b"", name
+        assert client.get("/static/board.js", headers={"If-None-Match": '"other"'}).status_code == 200
+        for missing in ("new.js", "nothing.js", "../app.py", "%2e%2e/app.py"):
+            assert client.get(f"/static/{missing}").status_code == 404, missing

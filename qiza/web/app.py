@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import os
 import time
@@ -34,7 +35,6 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.routing import APIRoute
-from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as SQLAlchemyTimeoutError
 from starlette.concurrency import run_in_threadpool
@@ -103,6 +103,22 @@ def render_pages() -> dict[str, bytes]:
     templates = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True, trim_blocks=True,
                                    keep_trailing_newline=True, undefined=jinja2.StrictUndefined)
     return {name: templates.get_template(name).render().encode() for name in PAGES}
+
+
+STATIC_TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8"}
+"""The kinds of file in ``static/`` the pages load, with their content types."""
+
+
+def read_static() -> dict[str, tuple[bytes, str, str]]:
+    """The pages' scripts and styles (``static/``), read once at start-up as the pages are
+    rendered, so that a server left running while the files change never serves a new script
+    with an old page: each as its content, content type and ETag (a hash of the content)."""
+    files = {}
+    for path in sorted(STATIC.iterdir()):
+        if path.suffix in STATIC_TYPES and path.is_file():
+            body = path.read_bytes()
+            files[path.name] = (body, STATIC_TYPES[path.suffix], f'"{hashlib.sha256(body).hexdigest()[:32]}"')
+    return files
 
 
 UNREADABLE_BODY = "There was an error parsing the body"
@@ -291,9 +307,19 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
                             headers=headers)
 
     # -- pages ---------------------------------------------------------------------------------
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
-
     pages = render_pages()
+    static = read_static()
+
+    @app.api_route("/static/{name:path}", methods=["GET", "HEAD"], include_in_schema=False)
+    def static_file(request: Request, name: str) -> Response:
+        if name not in static:
+            raise StarletteHTTPException(status_code=404, detail="Not Found")
+        body, media_type, etag = static[name]
+        # asked again each time (no-cache), answered "not modified" while the server runs
+        headers = {"ETag": etag, "Cache-Control": "no-cache"}
+        if request.headers.get("if-none-match") == etag:
+            return Response(status_code=304, headers=headers)
+        return Response(body, media_type=media_type, headers=headers)
 
     def page(request: Request, name: str) -> Response:
         response = Response(pages[name], media_type="text/html", headers=PAGE_HEADERS)
