@@ -50,8 +50,8 @@ def puzzle() -> Puzzle:
     return self_play_puzzle(load_lexicon("enable"), NUMBER)
 
 
-def open_puzzle(browser: Any, url: str, errors: list[str]) -> Any:
-    page = browser.new_context(viewport={"width": 1100, "height": 1000}).new_page()
+def open_puzzle(browser: Any, url: str, errors: list[str], **context: Any) -> Any:
+    page = browser.new_context(**{"viewport": {"width": 1100, "height": 1000}, **context}).new_page()
     watch(page, errors)
     page.set_default_timeout(15000)
     page.goto(url)
@@ -69,7 +69,7 @@ def test_a_phony_is_named_and_the_best_play_ranked_first(server: ServerThread, b
     game = puzzle.game
     rack = game.rack_text(game.to_move)
     sync_api.expect(page.locator("#puzzle-title")).to_have_text(f"Puzzle {NUMBER}")
-    sync_api.expect(page.locator("#rack [role=listitem]")).to_have_count(len(rack))
+    sync_api.expect(page.locator("#rack .rack-tile")).to_have_count(len(rack))
     assert page.locator("#board .square.filled").count() == sum(ch != "." for row in game.board.rows_text() for ch in row)
     assert page.locator("#verdict").get_attribute("role") == "status"
     phony, words = a_phony(game, puzzle)
@@ -154,6 +154,28 @@ def test_tiles_typed_on_the_board_write_the_move(server: ServerThread, browser: 
         "The best play" if rank == 1 else f"Number {rank} of {len(puzzle.ranked())} plays")
     page.keyboard.press("Q" if "Q" not in game.rack_text(game.to_move) else "Z")
     sync_api.expect(page.locator("#verdict")).to_have_text(re.compile(r"^No [QZ] on your rack\.$"))
+    assert errors == []
+
+
+def test_a_tile_tapped_then_a_square_is_put_there_on_a_phone(server: ServerThread, browser: Any,
+                                                             puzzle: Puzzle) -> None:
+    """On a touch screen a rack tile tapped, then a square, puts the tile there as on the game
+    page (the board's own code), and the move box says the move: no keyboard needed."""
+    errors: list[str] = []
+    page = open_puzzle(browser, f"{server.url}/puzzles/{NUMBER}", errors,
+                       viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    game = puzzle.game
+    move = next(o.move for o in puzzle.ranked() if isinstance(o.move, Place) and o.move.word.upper() == o.move.word)
+    dr, dc = move.direction.step
+    for i, letter in enumerate(move.cells()):
+        if letter == ".":
+            continue
+        tile = page.locator(f"#rack .rack-tile[data-letter='{letter}']:not(.used)").first
+        tile.tap()
+        sync_api.expect(tile).to_have_attribute("aria-pressed", "true")
+        page.locator(f"#sq-{chr(65 + move.col + i * dc)}{move.row + i * dr + 1}").tap()
+    sync_api.expect(page.locator("#board .square.tentative")).to_have_count(sum(c != "." for c in move.cells()))
+    sync_api.expect(page.locator("#move-text")).to_have_value(format_move(move, game.rules.notation, game.board))
     assert errors == []
 
 

@@ -180,6 +180,16 @@ function askBlank() {
   });
 }
 
+/** Picks rack tile ``index`` to put on the square tapped or clicked next (picked again: let go). */
+export function pickTile(index) {
+  if (usedIndexes().has(index)) return;
+  update(s => {
+    s.selected = s.selected === index ? null : index;
+    const ch = s.rack[index];
+    s.message = s.selected === null ? "" : `Tile ${ch === "?" ? "blank" : ch} picked: choose a square.`;
+  });
+}
+
 /** Puts rack tile ``index`` on ``sq`` (asking the letter of a blank). */
 export async function place(index, sq) {
   if (!store.me || store.game.over || usedIndexes().has(index) || letterAt(sq) !== ".") return;

@@ -2,7 +2,7 @@
    WebSocket, and the page's buttons. Drawing is in board.js and panel.js, the page's state in
    state.js; every state from the server goes through receive() there. */
 import {receive, render, setRenderer, setText, store, tilesText, update} from "./state.js";
-import {renderBoard, setBoardHooks, squareName, usedIndexes} from "./board.js";
+import {pickTile, renderBoard, setBoardHooks, squareName} from "./board.js";
 import {myTurn, renderChallengeWindow, renderConnection, renderControls, renderEvents, renderRack, renderScoreboard, renderSheet,
         renderSummary, renderTracker, setRackHooks} from "./panel.js";
 import {renderCreator, renderJoin, setupSeats} from "./seats.js";
@@ -204,12 +204,7 @@ function clickTile(index) {
     update(s => { if (s.exchangeSet.has(index)) s.exchangeSet.delete(index); else s.exchangeSet.add(index); });
     return;
   }
-  if (usedIndexes().has(index)) return;
-  update(s => {
-    s.selected = s.selected === index ? null : index;
-    const ch = s.rack[index];
-    s.message = s.selected === null ? "" : `Tile ${ch === "?" ? "blank" : ch} picked: choose a square.`;
-  });
+  pickTile(index);
 }
 
 /** After the tiles put down changed (the preview of tiles on the board follows in renderAll). */

@@ -3,8 +3,8 @@
    play, and the best plays shown. The board is drawn as the game page draws it (board.js), and
    takes letters typed on it as the game page does: the tiles put down are written in the move box. */
 import {render, setRenderer, setText, store, tileLabels, update} from "./state.js";
-import {renderBoard, setBoardHooks, squareName, tileElement, tileValue, usedIndexes} from "./board.js";
-import {renderTracker} from "./panel.js";
+import {pickTile, renderBoard, setBoardHooks, squareName} from "./board.js";
+import {renderRack, renderTracker, setRackHooks} from "./panel.js";
 import {notationText, plural} from "./words.js";
 
 const $ = id => document.getElementById(id);
@@ -33,20 +33,6 @@ function equity(n) { return Number(n).toFixed(1); }
 
 function notationHelp(notation) {
   return notationText(notation) + " Or choose a square on the board and type your letters there.";
-}
-
-function renderRack() {
-  const box = $("rack");
-  const used = usedIndexes();
-  box.replaceChildren(...store.rack.map((ch, index) => {
-    const tile = tileElement(ch);
-    tile.classList.add("rack-tile", "puzzle-tile");
-    tile.classList.toggle("used", used.has(index));
-    tile.setAttribute("role", "listitem");
-    tile.setAttribute("aria-label", (ch === "?" ? "blank" : `${ch}, ${points(tileValue(ch))}`)
-      + (used.has(index) ? ", on the board" : ""));
-    return tile;
-  }));
 }
 
 // -- tiles put on the board, written in the move box --------------------------------------------
@@ -281,6 +267,16 @@ function numberFromPath() {
 function start() {
   setRenderer(renderAll);
   setBoardHooks({changed: () => { writeTiles(); }, submit: () => check(null)});
+  // a tile tapped, then a square, puts the tile there, as on the game page; a tile dropped on
+  // another moves it there on the rack
+  setRackHooks({click: pickTile, move: (from, to) => {
+    update(s => {
+      s.tentative.clear();
+      s.selected = null;
+      s.rack.splice(to, 0, ...s.rack.splice(from, 1));
+    });
+    writeTiles();
+  }});
   // a move typed in the box takes back the tiles put on the board (the box says the move)
   $("move-text").addEventListener("input", () => {
     if (store.tentative.size) update(s => { s.tentative.clear(); });
