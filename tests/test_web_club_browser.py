@@ -142,7 +142,7 @@ def test_two_accounts_seek_play_on_the_clock_chat_rate_and_rematch(tmp_path: Pat
         now.t += 90
         play(first)
         for page in (ann, bob):
-            page.wait_for_selector(f"#clock-list >> text={first_name}: -0:30 (overtime: −10)")
+            page.wait_for_selector(f"#clock-list >> text={first_name}: −0:30 (overtime: −10)")  # one minus sign (U+2212)
         # chat between the players: markup is shown as text
         first.fill("#chat-text", "<b>nice</b> game")
         first.click("#chat-send")
@@ -160,7 +160,7 @@ def test_two_accounts_seek_play_on_the_clock_chat_rate_and_rematch(tmp_path: Pat
             page.wait_for_selector("#summary:not([hidden])")
             page.wait_for_selector("#club-status >> text=Ratings (classic/blitz)")
             sheet = page.inner_text("#sheet")
-            assert "-10" in sheet, sheet
+            assert "−10" in sheet and not re.search(r"-\d", sheet), sheet  # the minus of the clock and the box
             # the game-over box shows the penalty in its own column, not as tiles left
             assert page.is_visible("#summary-time")
             row = page.inner_text(f"#summary-scores tbody tr:nth-child({names.index(first_name) + 1})")

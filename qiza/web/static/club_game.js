@@ -55,7 +55,7 @@ function renderClocks() {
   }
   left.forEach((ms, seat) => {
     const li = list.children[seat];
-    const penalty = ms < 0 ? ` (overtime: −${10 * Math.ceil(-ms / 60000)})` : "";
+    const penalty = ms < 0 ? ` (overtime: ${qiza.numberText(-10 * Math.ceil(-ms / 60000))})` : "";
     setText(li, `${named(game.players[seat].name)}: ${qiza.clockText(ms)}${penalty}`);
     li.classList.toggle("running", game.clock.running === seat);
     li.classList.toggle("low", ms < LOW_TIME);

@@ -141,11 +141,15 @@ const qiza = {
     preset.addEventListener("change", fill);
     fill();
   },
+  /** A number as every page shows it: a negative one with the minus sign (U+2212, read "minus"
+      by screen readers), not a hyphen; ``text``: the digits, if not those of ``n`` (a clock's m:ss). */
+  numberText(n, text = String(Math.abs(n))) {
+    return (n < 0 ? "\u2212" : "") + text;
+  },
   /** A duration in milliseconds as m:ss (negative: overtime, with a minus sign). */
   clockText(ms) {
-    const sign = ms < 0 ? "-" : "";
     const total = Math.ceil(Math.abs(ms) / 1000);
-    return `${sign}${Math.floor(total / 60)}:${String(total % 60).padStart(2, "0")}`;
+    return qiza.numberText(ms, `${Math.floor(total / 60)}:${String(total % 60).padStart(2, "0")}`);
   },
 };
 document.addEventListener("DOMContentLoaded", async () => {

@@ -2,7 +2,7 @@
    rack and the controls, the recent events, the tile tracker, the score sheet and the game over box. */
 import {setText, store, tileLabels} from "./state.js";
 import {tileElement, tileValue, usedIndexes} from "./board.js";
-import {endText, eventText, isGuest, named, notationText, playerLabel, plural, possessive, sheetMove, winnerText}
+import {endText, eventText, isGuest, named, notationText, playerLabel, plural, possessive, sheetMove, signed, winnerText}
   from "./words.js";
 
 const $ = id => document.getElementById(id);
@@ -70,7 +70,7 @@ export function renderScoreboard() {
     const unit = document.createElement("span");
     unit.className = "unit";
     unit.textContent = " points";
-    score.append(`${p.score}${target}`, unit);
+    score.append(`${qiza.numberText(p.score)}${target}`, unit);
     const detail = document.createElement("span");
     detail.className = "detail";
     detail.textContent = p.out ? ` — ${p.out}, out of the game` : `, ${plural(p.rack_count, "tile")}`;
@@ -243,7 +243,7 @@ export function renderSheet() {
   game.history.forEach((r, i) => {
     const tr = document.createElement("tr");
     if (r.challenged_off) tr.className = "struck";
-    for (const v of [i + 1, game.players[r.seat].name, r.rack, sheetMove(r), r.score, r.total]) {
+    for (const v of [i + 1, game.players[r.seat].name, r.rack, sheetMove(r), qiza.numberText(r.score), qiza.numberText(r.total)]) {
       const td = document.createElement("td");
       td.textContent = v;
       tr.appendChild(td);
@@ -292,7 +292,6 @@ export function renderSummary() {
   for (const r of game.history) if (r.kind === "time-penalty") time[r.seat] += r.score;
   const timed = time.some(t => t !== 0);
   $("summary-time").hidden = !timed;
-  const signed = n => n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0";
   const body = $("summary-scores").tBodies[0];
   body.replaceChildren();
   for (const p of game.players) {
@@ -305,7 +304,7 @@ export function renderSummary() {
     const place = game.places && game.places.length ? `, place ${game.places[p.seat]}` : "";
     const mark = game.winners.includes(p.seat) ? " (winner)" : p.out ? ` (${p.out}${place})` : "";
     for (const v of [p.name + mark, before[p.seat],
-                     (kept && kept.rack ? `${kept.rack} ` : "") + signed(tiles), ...(timed ? [signed(time[p.seat])] : []), p.score]) {
+                     (kept && kept.rack ? `${kept.rack} ` : "") + signed(tiles), ...(timed ? [signed(time[p.seat])] : []), qiza.numberText(p.score)]) {
       const td = document.createElement("td");
       td.textContent = v;
       tr.appendChild(td);

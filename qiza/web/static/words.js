@@ -1,6 +1,6 @@
 /* What the page says about the game, in plain words (never the server's internal names). */
 
-export function plural(n, one, many) { return `${n} ${n === 1 || n === -1 ? one : (many || one + "s")}`; }
+export function plural(n, one, many) { return `${qiza.numberText(n)} ${n === 1 || n === -1 ? one : (many || one + "s")}`; }
 
 /** A player's name put in a longer text, marked (by Unicode's first strong isolate and pop
     directional isolate) so that setText (state.js) shows it in an element of its own, a <bdi>:
@@ -28,7 +28,8 @@ export function possessive(name) {
   return isYou(name) ? (plainText(name).trim()[0] === "y" ? "your" : "Your") : `${named(plainText(name))}'s`;
 }
 
-function signed(n) { return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0"; }
+/** A number of points gained or lost: "+8", "−8" (the pages' minus sign, :func:`qiza.numberText`), "0". */
+export function signed(n) { return n > 0 ? `+${n}` : qiza.numberText(n); }
 
 /** The tiles of an exchange as shown: "Y", or a count when the tiles are not shown. */
 function exchanged(move) {
