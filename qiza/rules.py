@@ -22,7 +22,7 @@ from qiza.layout import STANDARD, Layout, find_layout
 __all__ = ["ChallengeRule", "EndRule", "FirstPlayer", "Notation", "EndPoints", "MAX_PLAYERS", "MAX_NUMBER", "Level",
            "FINISH_LINE_TARGETS", "finish_line_targets", "Rules", "rules_from_dict", "CLASSIC", "EIGHT_TILE",
            "NINE_TILE", "LARGE_PRINT", "COMPUTER", "TOURNAMENT", "SUPER_BOARD", "FRENCH_SET", "PRESETS", "ALIASES",
-           "find_preset", "TOURNAMENT_PRESETS", "allows_exchange", "default_challenge", "finish_line"]
+           "find_preset", "TOURNAMENT_PRESETS", "allows_exchange", "exchange_refusal", "default_challenge", "finish_line"]
 
 
 class ChallengeRule(enum.Enum):
@@ -355,7 +355,14 @@ TOURNAMENT_PRESETS = ("tournament",)
 def allows_exchange(rules: Rules, bag: int) -> bool:
     """Whether a bag of ``bag`` tiles allows an exchange under ``rules``: at least
     ``rules.exchange_limit`` tiles, and at least one (a limit of 0 still needs a tile to draw)."""
-    return bag >= max(rules.exchange_limit, 1)
+    return exchange_refusal(rules, bag) is None
+
+
+def exchange_refusal(rules: Rules, bag: int) -> str | None:
+    """Why a bag of ``bag`` tiles allows no exchange under ``rules`` (``None``: it allows one):
+    at least ``rules.exchange_limit`` tiles are needed, and at least one."""
+    need = max(rules.exchange_limit, 1)
+    return None if bag >= need else f"an exchange needs {need} tile{'s' if need != 1 else ''} in the bag, {bag} left"
 
 
 def default_challenge(preset: str, *, against_computer: bool) -> ChallengeRule:

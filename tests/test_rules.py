@@ -16,6 +16,8 @@ from qiza.rules import (
     Level,
     Notation,
     Rules,
+    allows_exchange,
+    exchange_refusal,
     find_preset,
     finish_line,
     finish_line_targets,
@@ -223,3 +225,12 @@ def test_rules_made_directly_say_what_they_take() -> None:
     with pytest.raises(QizaError, match="^rule option tile_set must be a tile set's name, not 5$"):
         CLASSIC.with_options(tile_set=5)
     assert Rules(challenge=ChallengeRule.SINGLE, layout=STANDARD) == CLASSIC.with_options(challenge="single")
+
+
+def test_exchange_refusal_says_why_the_bag_allows_no_exchange() -> None:
+    assert exchange_refusal(CLASSIC, 7) is None and allows_exchange(CLASSIC, 7)
+    assert exchange_refusal(CLASSIC, 6) == "an exchange needs 7 tiles in the bag, 6 left"
+    assert not allows_exchange(CLASSIC, 6)
+    no_limit = dataclasses.replace(CLASSIC, exchange_limit=0)
+    assert exchange_refusal(no_limit, 1) is None  # a limit of 0 still needs a tile to draw
+    assert exchange_refusal(no_limit, 0) == "an exchange needs 1 tile in the bag, 0 left"

@@ -18,7 +18,7 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (python
 pytest.importorskip("uvicorn")
 
 from test_web_browser import CHROMIUM, COMPUTER_MOVE, ServerThread, chromium, rack_text, watch  # noqa: E402
-from test_web_browser_page import new_game, open_page  # noqa: E402
+from test_web_browser_page import api_state, new_game, open_page  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not (os.path.exists(CHROMIUM) or shutil.which("chromium")),
                                 reason=f"chromium is not installed at {CHROMIUM}")
@@ -769,3 +769,21 @@ def test_escape_lets_go_of_a_picked_tile_and_the_exchange(server: ServerThread, 
     sync_api.expect(page.locator("#exchange")).to_have_text("Exchange…")
     assert page.evaluate("document.activeElement.dataset.index") == "3"
     assert not errors, errors
+
+
+def test_exchange_greyed_out_by_the_bag_says_why(server: ServerThread, browser: Any) -> None:
+    """Exchange… greyed out because the bag holds too few tiles says why, in the rule's words
+    as the server reports them (a visible hint the button is described by, and its title)."""
+    errors: list[str] = []
+    url, game_id = new_game(server, preset="classic", options={"exchange_limit": 99},
+                            seats=[{"name": "Ann"}, {"name": "Bob"}])
+    page = open_page(browser, url, errors)
+    bag = api_state(server, game_id)["bag_count"]
+    exchange, hint = page.locator("#exchange"), page.locator("#exchange-hint")
+    sync_api.expect(exchange).to_be_disabled()
+    said = f"No exchange: an exchange needs 99 tiles in the bag, {bag} left."
+    sync_api.expect(hint).to_have_text(said)
+    sync_api.expect(hint).to_be_visible()
+    sync_api.expect(exchange).to_have_attribute("title", said)
+    assert "exchange-hint" in (exchange.get_attribute("aria-describedby") or "").split()
+    assert errors == []

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from qiza.game import Game, Record
-from qiza.rules import PRESETS, Rules
+from qiza.rules import PRESETS, Rules, exchange_refusal
 from qiza.sheet import FORFEIT_WORDS
 from qiza.web.clocks import Clock
 from qiza.web.db import GameRow
@@ -150,6 +150,7 @@ def game_state(row: GameRow, game: Game, seat: int | None, order: str | None = N
         "resigned": getattr(game, "_resigned", None) if game.over else None,
         "out": list(game.out), "places": game.places(),
         "exchange_allowed": game.exchange_allowed,
+        "exchange_refused": exchange_refusal(game.rules, len(game.bag)),  # why not: the page says it
         "presets": sorted(PRESETS),
         "clock": clock_json(row, now),
         "rated": bool(row.settings.get("rated")),

@@ -170,6 +170,13 @@ export function renderControls() {
   // while the last one is on its way is answered with a note rather than dropped in silence)
   $("play-typed").disabled = !turn;
   $("exchange").disabled = !turn || store.busy || !game.exchange_allowed;
+  // greyed out by the bag: why, in the rule's words as the server says them (seen, and read out
+  // with the button, which the hint describes)
+  const refused = !ended && game.exchange_refused ? `No exchange: ${game.exchange_refused}.` : "";
+  setText($("exchange-hint"), refused);
+  $("exchange-hint").hidden = !refused;
+  if (refused) $("exchange").title = refused;
+  else $("exchange").removeAttribute("title");
   $("exchange").textContent = store.exchangeMode ? "Cancel exchange" : "Exchange…";
   $("confirm-exchange").hidden = !store.exchangeMode;
   $("confirm-exchange").disabled = store.busy;
