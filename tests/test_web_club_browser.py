@@ -165,7 +165,8 @@ def test_two_accounts_seek_play_on_the_clock_chat_rate_and_rematch(tmp_path: Pat
             assert page.is_visible("#summary-time")
             row = page.inner_text(f"#summary-scores tbody tr:nth-child({names.index(first_name) + 1})")
             scored = server.get(f"/api/games/{game_id}")["scores_before_end"][names.index(first_name)]
-            assert re.search(rf"\t{scored}\t0\t−10\t{scored - 10}$", row.strip()), row  # before, tiles, time, final
+            final = str(scored - 10).replace("-", "−")  # the page's minus sign
+            assert re.search(rf"\t{scored}\t0\t−10\t{final}$", row.strip()), row  # before, tiles, time, final
         status = ann.inner_text("#club-status")
         before_after = dict(re.findall(r"(\w+) 1500 → (\d+)", status))
         assert int(before_after[first_name]) > 1500 > int(before_after[second_name]), status
