@@ -770,34 +770,64 @@ def test_the_game_over_box_shows_the_tiles_left_on_each_rack(server: ServerThrea
     assert not errors, errors
 
 
-def test_a_page_reconnects_at_once_when_the_line_comes_back(server: ServerThread, browser: Any) -> None:
-    """After a long loss of the live connection the page tries again only every few seconds
-    (up to 30); when the device says it is online again it reconnects at once."""
+def line_cut(server: ServerThread, browser: Any, errors: list[str],
+             hold: int = 0) -> tuple[Any, list[bool], list[float], list[Any]]:
+    """A game page showing its turn, whose live connection is then cut: ``(page, down, tries,
+    held)``; while ``down[0]`` the page's tries to reconnect are refused (``tries``: when each
+    was made); try number ``hold`` (0: none) is kept under way, neither answered nor refused, in
+    ``held``."""
     url, _ = new_game(server, preset="classic", options={"first_player": "fixed"},
                       seats=[{"name": "Ann"}, {"name": "Bob"}])
-    errors: list[str] = []
     down = [False]
     tries: list[float] = []
     sockets: list[Any] = []
+    held: list[Any] = []
 
     def route(ws: Any) -> None:
         tries.append(time.monotonic())
-        if down[0]:
+        if len(tries) == hold:
+            held.append(ws)
+        elif down[0]:
             ws.close()
-            return
-        ws.connect_to_server()
-        sockets.append(ws)
+        else:
+            ws.connect_to_server()
+            sockets.append(ws)
 
     page = open_page(browser, url, errors, before=lambda page: page.route_web_socket("**/ws/games/**", route))
     sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
     down[0] = True
     sockets[-1].close()
+    return page, down, tries, held
+
+
+def test_a_page_reconnects_at_once_when_the_line_comes_back(server: ServerThread, browser: Any) -> None:
+    """After a long loss of the live connection the page tries again only every few seconds
+    (up to 30); when the device says it is online again it reconnects at once."""
+    errors: list[str] = []
+    page, down, tries, _ = line_cut(server, browser, errors)
     sync_api.expect(page.locator("#connection")).to_be_visible()
     while len(tries) < 4:  # tried again after 1, 2 and 4 s: the next try is 8 s away
         page.wait_for_timeout(100)  # (the route runs while the page is waited for)
     down[0] = False
     page.evaluate("window.dispatchEvent(new Event('online'))")
     sync_api.expect(page.locator("#connection")).to_be_hidden(timeout=3000)
+    page.context.close()
+    assert not errors, errors
+
+
+def test_the_line_back_during_a_try_to_reconnect_makes_the_next_try_at_once(server: ServerThread,
+                                                                            browser: Any) -> None:
+    """The device online again while a try to reconnect is under way (a try the line's change then
+    cuts, as Chromium's ERR_NETWORK_CHANGED does): the try after it comes a second later, not after
+    the backoff's wait (8 s after three failed tries); the 'online' was dropped as "connecting"."""
+    errors: list[str] = []
+    page, down, _, held = line_cut(server, browser, errors, hold=4)
+    while not held:  # tried again after 1 and 2 s, then 4 s later the try kept under way
+        page.wait_for_timeout(100)
+    down[0] = False
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    held[0].close()  # the try under way fails
+    sync_api.expect(page.locator("#connection")).to_be_hidden(timeout=5000)
     page.context.close()
     assert not errors, errors
 

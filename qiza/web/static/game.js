@@ -255,8 +255,8 @@ async function renewSeat() {
 let retryTimer = null;  // the next try to reconnect
 // the device online again (a laptop woken, the Wi-Fi back): try at once, not after the wait
 window.addEventListener("online", () => {
+  retryDelay = 1;  // a try under way that the line's change cuts is followed by one a second later
   if (retryTimer === null) return;  // connected, or connecting
-  retryDelay = 1;
   connect();
 });
 
