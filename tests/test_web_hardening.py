@@ -435,6 +435,26 @@ def test_huge_headers_are_refused_before_they_are_read(tmp_path: Path) -> None:
         server.stop()
 
 
+def test_huge_headers_that_come_in_one_read_are_refused_too(tmp_path: Path) -> None:
+    """h11 bounds only a head it is still waiting for the end of: one whose end came in the same
+    read as the rest (up to asyncio's 256 KiB, a head sent at once on a line that is fast, or to
+    a server that is busy) was read whole and answered 200, past the 32 KiB bound."""
+    server = Served(tmp_path / "serve.log", f"sqlite:///{tmp_path / 'heads.sqlite3'}")
+    try:
+        for size in (40_000, 100_000, 200_000):
+            with socket.create_connection(("127.0.0.1", server.port), timeout=10) as conn:
+                with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                    conn.sendall(b"GET /api/meta HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * size + b"\r\n\r\n")
+                data = b""
+                with contextlib.suppress(ConnectionResetError, TimeoutError):
+                    while part := conn.recv(65536):
+                        data += part
+            assert data.startswith(b"HTTP/1.1 400 "), (size, data[:200])
+        assert call(server.url + "/api/meta")[0] == 200
+    finally:
+        server.stop()
+
+
 def test_a_request_head_sent_too_slowly_is_closed(tmp_path: Path) -> None:
     """A connection whose request head does not end within :data:`qiza.web.server.HEAD_SECONDS`
     (sent a byte at a time, or nothing at all, as thousands of connections of one client may) is

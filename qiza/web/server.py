@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import re
 import socket
 from pathlib import Path
 
@@ -15,6 +16,8 @@ from qiza.web.throttle import HEAVY_WORK, LIVE_PER_ADDRESS, NEW_GAMES, READ_BURS
 #: ever: thousands of connections sending nothing, or a byte at a time, were held open, each a
 #: socket of the server's open files)
 HEAD_SECONDS = 10.0
+#: the end of a request's head (h11 takes a bare LF for CRLF)
+HEAD_END = re.compile(rb"\n\r?\n")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -146,7 +149,7 @@ def head_timeout_protocol() -> type:
     import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
-    from qiza.web.guard import error_body
+    from qiza.web.guard import MAX_HEADERS, error_body
 
     class HeadTimeout(H11Protocol):
         head_timer: asyncio.TimerHandle | None = None
@@ -156,6 +159,13 @@ def head_timeout_protocol() -> type:
             self.head_timer = self.loop.call_later(HEAD_SECONDS, self.head_late)
 
         def data_received(self, data: bytes) -> None:
+            # a head: h11 bounds only one whose end is still to come, not one ending in this read
+            # (h11's buffer measured without a copy; looked into only when it may be over)
+            if self.conn.their_state is h11.IDLE and len(self.conn._receive_buffer) + len(data) > MAX_HEADERS:
+                end = HEAD_END.search(self.conn.trailing_data[0] + data, 0, MAX_HEADERS + 3)
+                if end is None or end.start() > MAX_HEADERS:
+                    self.send_400_response("Invalid HTTP request received.")  # as uvicorn answers h11's bound
+                    return
             super().data_received(data)
             waiting = self.conn.their_state is h11.IDLE and not self.transport.is_closing()
             if waiting and self.head_timer is None:
