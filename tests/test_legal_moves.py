@@ -12,6 +12,7 @@ from conftest import GameFactory
 from qiza import Game, Place, find_preset
 from qiza.analysis import Candidate, candidates_from, legal_placements, move_list
 from qiza.lexicon import load_lexicon
+from qiza.move import Move, parse_move
 from qiza.scoring import Evaluation
 
 LEX = load_lexicon("enable")
@@ -147,12 +148,15 @@ def test_evaluate_many_gives_what_evaluate_gives_or_raises_it(make_game: GameFac
     game = make_game(racks={0: "QATEEEE", 1: "SXZEEEE"})
     game.play("H8 QAT")
     board, rules = game.board, game.rules
+    def placement(text: str) -> Move:  # parts of a line too, read as placements (not as typed words)
+        return parse_move(text, rules.notation, board, whole_word=False)
+
     for text in ("9I E", "I9 EE", "7H E", "G8 E...", "H9 E", "I7 ZE", "7I E.E", "6H EE"):
-        place = game.parse(text)
+        place = placement(text)
         assert isinstance(place, Place)
         assert evaluate_many(board, [place], rules) == [evaluate(board, place, rules)], text
     for text in ("A1 EE", "9G EE", "J7 E.E", "H7 E."):
-        place = game.parse(text)
+        place = placement(text)
         assert isinstance(place, Place)
         with pytest.raises(IllegalMoveError) as plain:
             evaluate(board, place, rules)
