@@ -945,6 +945,20 @@ def test_analyze_rates_a_phony_taken_off_the_board_as_the_pass_it_became(tmp_pat
     assert analyze(str(tmp_path / "stood.gcg"))[3].lost is None
 
 
+def test_analyze_does_not_repeat_a_pass_in_its_note(tmp_path: Path) -> None:
+    """The note column said "(pass)" beside the played move "pass" (the web hides a note equal
+    to its move); the JSON keeps the note."""
+    from qiza.players.analyze_cli import analyze, format_analysis
+
+    record = tmp_path / "game.gcg"
+    record.write_text(ANALYSIS_RECORD)
+    turns = analyze(str(record))
+    assert turns[4].note == "pass" and turns[4].played == "pass"
+    for width in (80, 120):
+        row = format_analysis(turns, width=width)[5]
+        assert row.split()[:4] == ["5", "ann", "ADENOST", "pass"] and row.rstrip().endswith("!"), row
+
+
 def test_analyze_top_lists_the_best_alternatives_of_each_turn(tmp_path: Path,
                                                               capsys: pytest.CaptureFixture[str]) -> None:
     """qiza analyze gave each turn one best move; a student looking for what else was there ran

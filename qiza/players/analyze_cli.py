@@ -508,14 +508,15 @@ def format_analysis(results: list[TurnAnalysis], threshold: float = 5.0, *, widt
     for t in results:
         lost = t.lost
         mark = " !" if lost is not None and lost >= threshold else ""
+        note = "" if t.note == t.played else t.note  # "pass" beside the move pass: said once, as on the web
         if compact:
             lines.append(fit(f"{t.turn:>3} {pad(short[t.player], 8)} {t.rack:<9} {t.played[:15]:<15} {t.score:>4}  "
-                             f"{t.best[:15]:<15} {eq(lost):>6}{mark}", f" ({_short_note(t.note)})" if t.note else ""))
+                             f"{t.best[:15]:<15} {eq(lost):>6}{mark}", f" ({_short_note(note)})" if note else ""))
             lines.extend(f"{'':>45}{move[:15]}" for move, _, _ in t.alternatives[1:])
             continue
         lines.append(fit(f"{t.turn:>4} {pad(short[t.player], 10)} {t.rack:<9} {t.played[:20]:<20} {t.score:>5} "
                          f"{eq(t.played_equity):>7} {pct(t.played_win):>6}  {t.best[:20]:<20} {eq(t.best_equity):>7} "
-                         f"{pct(t.best_win):>6} {eq(lost):>6}{mark}", f"  ({t.note})" if t.note else ""))
+                         f"{pct(t.best_win):>6} {eq(lost):>6}{mark}", f"  ({note})" if note else ""))
         lines.extend(f"{'':>69}{move[:20]:<20} {equity:>7.1f}" for move, _, equity in t.alternatives[1:])
     lines.append("")
     lines.append(f"{'player':<10} {'turns':>5} {'rated':>5} {'best found':>10} {'equity lost':>11} "
