@@ -2457,3 +2457,21 @@ def test_resume_into_a_file_another_game_saved_meanwhile_is_refused(
     assert status == 2 and "Traceback" not in out
     assert said(f"--save: {target} already exists and is another saved game: it is kept", out)
     assert target.read_text() == other
+
+
+@pytest.mark.parametrize(("rule", "says"), [
+    ("auto", "every play is checked against the dictionary when it is made"),
+    ("double", "if all are good, you lose your turn (double challenge rule)."),
+    ("single", "if all are good, it costs you nothing (single challenge rule)."),
+    ("five-point", "if all are good, its player scores 5 points more (five-point challenge rule)."),
+])
+def test_help_on_challenge_says_the_rule_in_force(rule: str, says: str, monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """'help challenge' ended "(double: you lose your turn)" in every game, also under the auto
+    rule, where 'challenge' answers that plays are checked at once."""
+    status, out = play(["--seed", "3", "-p", "Ann", "-p", "Bob", "--no-save", "--challenge", rule],
+                       ["help challenge", "help", "quit"], monkeypatch, capsys)
+    assert status == 0 and said(says, out)
+    assert rule == "double" or not said("you lose your turn", out)
+    listed = out[out.index("Commands"):]
+    assert said("Nothing to challenge in this game." if rule == "auto" else "Challenge the previous play:", listed)

@@ -185,8 +185,8 @@ COMMANDS: list[Command] = [
             "Needs enough tiles in the bag. Scores 0.", ("ex", "swap"), "do_exchange"),
     Command("pass", "pass", "Miss this turn. Scores 0.", ("p",), "do_pass"),
     Command("challenge", "challenge", "Challenge the previous play: if any of its words is not in the "
-            "dictionary it comes off and scores 0; if all are good, the challenge rule decides the cost "
-            "(double: you lose your turn).", ("chal",), "do_challenge"),
+            "dictionary it comes off and scores 0; if all are good, the challenge rule decides the cost.",
+            ("chal",), "do_challenge"),
     Command("shuffle", "shuffle", "Mix up the tiles on your rack.", ("mix", "s"), "do_shuffle"),
     Command("order", "order TILES", "Put your rack in this order, e.g. 'order RETAINS' (? for a blank).",
             ("arrange", "rack"), "do_order"),
@@ -1117,7 +1117,7 @@ class Session:
                 self.say(f"No command {quoted(rest)}. Type 'help' for the list.")
             else:
                 aliases = f"  (also: {', '.join(command.aliases)})" if command.aliases else ""
-                self.say(Text(self._usage(command) + aliases, "bold"), command.help)
+                self.say(Text(self._usage(command) + aliases, "bold"), self._help_text(command))
                 if "H8" in command.usage:
                     self.say(notation_note(self.game.rules.notation))
                     if self.game.rules.tile_set.multi_letter:
@@ -1127,9 +1127,26 @@ class Session:
         table.add_column(no_wrap=True, style="bold")
         table.add_column()
         for command in COMMANDS:
-            table.add_row(self._usage(command), _first_sentence(command.help))
+            table.add_row(self._usage(command), _first_sentence(self._help_text(command)))
         self.say(table, notation_note(self.game.rules.notation), "Type 'help COMMAND' for more.")
         return STAY
+
+    def _help_text(self, command: Command) -> str:
+        """A command's help; that of ``challenge`` says the cost under this game's challenge rule."""
+        rule = self.game.rules.challenge
+        if command.name != "challenge":
+            return command.help
+        if rule.checks_at_once:
+            return (f"Nothing to challenge in this game. Under its {rule.value} challenge rule every play is "
+                    "checked against the dictionary when it is made, and a word not in it is refused.")
+        if rule.failed_challenge_loses_turn:
+            cost = "you lose your turn"
+        elif rule.failed_challenge_bonus:
+            cost = f"its player scores {rule.failed_challenge_bonus} points more"
+        else:
+            cost = "it costs you nothing"
+        return command.help.replace("the challenge rule decides the cost.",
+                                    f"{cost} ({rule.value} challenge rule).")
 
     def _usage(self, command: Command) -> str:
         """A command's usage line, its example move in this game's notation."""
