@@ -335,13 +335,16 @@ class Lexicon:
         except TileSetError:
             return len(word)
 
-    def anagrams(self, rack: str, *, partial: bool = False, min_length: int = MIN_LENGTH) -> list[str]:
+    def anagrams(self, rack: str, *, partial: bool = False, min_length: int = MIN_LENGTH,
+                 mark_blanks: bool = False) -> list[str]:
         """Words made of exactly the rack's tiles (``?`` is a blank).
 
         The rack is read into the lexicon's tiles (Spanish ``CHAO`` or ``[CH]AO`` is CH-A-O);
         as every word tool's text, spaces around it are ignored, and an empty one or one with
         spaces inside is a :class:`~qiza.errors.QizaError`. With ``partial`` also words using only some of them. Sorted longest first (in tiles),
-        then alphabetically.
+        then alphabetically. ``mark_blanks``: each word with the tiles the blanks stand for in
+        lower case, as Quackle and Zyzzyva show them (``RETAINs`` of ``RETAIN?``; the rack's own
+        tiles are used first, from the left), in the same order.
         """
         text = _query_text(rack, "rack", "say which tiles, e.g. AEINRST or QA?")
         codes = self._tile_codes(text, f"a rack holds letters of the {self.tile_set.name} tile set "
@@ -351,7 +354,8 @@ class Lexicon:
         if len(codes) > MAX_RACK_QUERY:
             raise QizaError(f"{quoted(rack)}: at most {MAX_RACK_QUERY} tiles, not {len(codes)}")
         if blanks > 2 or (partial and len(fixed) > 12):
-            return self._sort_words(self._scan_anagrams(fixed, blanks, partial, min_length))
+            words = self._sort_words(self._scan_anagrams(fixed, blanks, partial, min_length))
+            return [self._blanks_marked(w, fixed) for w in words] if mark_blanks and blanks else words
         alphabet = [chr(64 + n) for n in range(1, self.tile_set.size + 1)]
         found: set[str] = set()
         subsets: Iterable[tuple[str, ...]]
@@ -368,7 +372,21 @@ class Lexicon:
                 for fill in itertools.combinations_with_replacement(alphabet, nb):
                     key = "".join(sorted(subset + fill))
                     found.update(self._by_letters.get(key, ()))
-        return self._sort_words(found)
+        words = self._sort_words(found)
+        return [self._blanks_marked(w, fixed) for w in words] if mark_blanks and blanks else words
+
+    def _blanks_marked(self, word: str, fixed: list[str]) -> str:
+        """``word`` with the tiles that ``fixed`` (code characters) does not cover in lower case."""
+        have = Counter(fixed)
+        out = []
+        for code in self.tile_set.code_string(word):
+            label = self.tile_set.char(ord(code) - 64)
+            if have[code]:
+                have[code] -= 1
+                out.append(label)
+            else:
+                out.append(label.lower())
+        return "".join(out)
 
     def _scan_anagrams(self, fixed: list[str], blanks: int, partial: bool, min_length: int) -> set[str]:
         """:meth:`anagrams` by one pass over the words (for many blanks or tiles, where listing

@@ -3,7 +3,7 @@
 ::
 
     qiza words check QAT QXZ          # is each word valid? (exit status 1 if any is not)
-    qiza words anagram AEINRST?       # words of exactly these tiles (? is a blank)
+    qiza words anagram AEINRST?       # words of exactly these tiles (? is a blank: RETAINs)
     qiza words anagram QAT --partial  # ... or of some of them (QAT+ as well, as in a game)
     qiza words hooks CARE             # letters that go before / after
     qiza words twos                   # all two-letter words (threes: three-letter words)
@@ -55,7 +55,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                                help="say whether each word is valid (exit status 1 if any is not)")
     check.add_argument("words", nargs="+", metavar="WORD")
     anagram = actions.add_parser("anagram", aliases=ALIASES["anagram"],
-                                 help="words made of a rack's tiles (? is a blank, [CH] one tile)")
+                                 help="words made of a rack's tiles (? is a blank, its letter shown in lower case: "
+                                      "RETAINs; [CH] one tile)")
     anagram.add_argument("rack", help="the tiles (? a blank); a final + adds shorter words, as --partial "
                                       "does (and as 'anagrams RETAINS+' in a game)")
     anagram.add_argument("--partial", "-p", action="store_true", help="also words using only some of the tiles")
@@ -134,7 +135,8 @@ def run(args: argparse.Namespace) -> int:
         if not letters:
             raise QizaError(f"{quoted(args.rack.strip())} has no letters before the '+': {_ANAGRAM_EXAMPLE}"
                             if shorter else f"no letters given: {_ANAGRAM_EXAMPLE}")
-        found = lexicon.anagrams(read(letters), partial=args.partial or shorter, min_length=args.min)
+        found = lexicon.anagrams(read(letters), partial=args.partial or shorter, min_length=args.min,
+                                 mark_blanks=True)
         _print_list(found)
         return 0
     if action == "hooks":

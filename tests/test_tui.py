@@ -2475,3 +2475,13 @@ def test_help_on_challenge_says_the_rule_in_force(rule: str, says: str, monkeypa
     assert rule == "double" or not said("you lose your turn", out)
     listed = out[out.index("Commands"):]
     assert said("Nothing to challenge in this game." if rule == "auto" else "Challenge the previous play:", listed)
+
+
+def test_anagrams_in_the_game_show_what_the_blanks_stand_for(monkeypatch: pytest.MonkeyPatch,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """'anagrams RETAIN?' listed RETAINS, TRAINEE...: which letter the blank stands for was not
+    shown. It is in lower case, as Quackle and Zyzzyva show it."""
+    status, out = play(["-p", "Ann", "-p", "Bob", "--seed", "5", "--word-tools", "--no-save"],
+                       ["anagrams RETAIN?", "quit"], monkeypatch, capsys)
+    assert status == 0 and "Anagrams of RETAIN?" in out
+    assert "RETAINs" in out.split() and "TRAINEe" in out.split() and "RETAINS" not in out.split()

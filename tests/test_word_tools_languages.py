@@ -25,6 +25,7 @@ def test_spanish_anagrams_read_the_rack_into_tiles() -> None:
     assert SPANISH_LEX.anagrams("C[H]ICO") == []
     # a blank stands for any tile, a multi-letter one too
     assert SPANISH_LEX.anagrams("?ICO") == ["CHICO"]
+    assert SPANISH_LEX.anagrams("?ICO", mark_blanks=True) == ["chICO"]  # the blank is the CH tile
     assert "OLLA" in SPANISH_LEX.anagrams("O?A", partial=True)
     # longest first counts tiles: OLLA (3 tiles) before OSO (3 tiles) alphabetically, CHICOS (5) first
     found = SPANISH_LEX.anagrams("[CH]ICOS[LL]A", partial=True)

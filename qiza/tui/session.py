@@ -892,7 +892,7 @@ class Session:
             return STAY
         letters, partial = anagram_letters(rest.replace(" ", ""))  # alone or '+' alone: the rack's
         letters = letters or self.game.rack_text(seat)
-        found = self.game.lexicon.anagrams(reader(self.game.lexicon)(letters), partial=partial)
+        found = self.game.lexicon.anagrams(reader(self.game.lexicon)(letters), partial=partial, mark_blanks=True)
         self._word_list(f"Anagrams of {letters.upper()}{'+' if partial else ''}", found)
         return STAY
 
