@@ -935,7 +935,8 @@ def test_four_players_at_80x24_keep_names_apart_and_key_words() -> None:
     game = _four_players_game(("Ann", "Computer 1", "Computer 2", "Computer 3"), 4)
     text = _screen_text(game, 80, 24, viewer=0)
     lines = text.splitlines()
-    assert len(lines) <= 17 and max(len(line.rstrip()) for line in lines) <= 80
+    # the panel takes free rows under the board for the rack's line, the prompt and a message keep theirs
+    assert len(lines) <= 24 - 3 and max(len(line.rstrip()) for line in lines) <= 80 and "Ann's rack:" in text
     earlier = text[text.index("Earlier turns:"):]
     assert "Comp 1" in earlier and "Comp 2" in earlier  # not "Computer" three times
     last = game.history[-1]
@@ -2485,3 +2486,33 @@ def test_anagrams_in_the_game_show_what_the_blanks_stand_for(monkeypatch: pytest
                        ["anagrams RETAIN?", "quit"], monkeypatch, capsys)
     assert status == 0 and "Anagrams of RETAIN?" in out
     assert "RETAINs" in out.split() and "TRAINEe" in out.split() and "RETAINS" not in out.split()
+
+
+def test_the_panel_beside_the_board_uses_the_free_rows_below_it() -> None:
+    """At 100x30 the panel was cut at the board's 17 rows: in a game of three after a player
+    resigned, the line naming the rack and the hint to type a move were dropped, with 13 rows
+    free under the board. The panel now takes the rows it needs, leaving the prompt and a message
+    their rows; with room to spare it is as it was."""
+    from rich.console import Console
+
+    from qiza.tui import render
+
+    game = Game(find_preset("classic"), players=["Ann", "Bob", "Cy"], lexicon=LEX, seed=5)
+    game.play("pass")
+    game.resign(game.to_move)
+    game.play("pass")
+    viewer = game.to_move
+    seats = [render.SeatInfo(name, "person") for name in game.players]
+    notes = [("Type a move (e.g. H8 WORD) or 'help'.", "Type a move or 'help'.")]
+
+    def shown(width: int, height: int) -> list[str]:
+        console = Console(width=width, height=height, file=io.StringIO(), no_color=True, color_system=None)
+        console.print(render.screen(game, seats, viewer, width=width, height=height, notes=notes))
+        return console.file.getvalue().splitlines()  # type: ignore[attr-defined]
+
+    lines = shown(100, 30)
+    text = "\n".join(lines)
+    assert f"{game.players[viewer]}'s rack:" in text and "Type a move (e.g. H8 WORD) or 'help'." in text, text
+    assert "Earlier turns:" in text and len(lines) <= 30 - 3, text
+    short = shown(100, 19)  # no free rows: the panel keeps to the board's height, as before
+    assert len(short) == 17 and "Type a move" not in "\n".join(short)

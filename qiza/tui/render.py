@@ -247,9 +247,14 @@ class SeatInfo:
 
 
 def side_panel(game: Game, seats: Sequence[SeatInfo], viewer: int | None, *, width: int = 42,
-               lines: int = 17, notes: Sequence[str | Sequence[str]] = (), style: BoardStyle = COMPACT) -> Text:
+               lines: int = 17, notes: Sequence[str | Sequence[str]] = (), style: BoardStyle = COMPACT,
+               spare: int = 0) -> Text:
     """The panel beside the board: rules, scores, bag, last move, the viewer's rack and unseen tiles,
     then the turns before the last one as far as room allows.
+
+    ``lines``: the rows it fills (the board's); ``spare``: rows more it may take (free rows of
+    the screen under the board) where ``lines`` would leave out the rack's line, the notes or
+    the last few turns.
 
     ``viewer`` is the seat whose rack is shown (``None`` hides every rack). A note is a text, or
     texts from the longest to the shortest (the first that fits is shown). When room is short
@@ -334,6 +339,9 @@ def side_panel(game: Game, seats: Sequence[SeatInfo], viewer: int | None, *, wid
     earlier = game.history[:-1]
     room = lines - len(head) - len(body)
     wanted = min(len(earlier), max(len(game.players) - 1, 3)) + 1 if earlier else 0
+    more = min(max(0, spare), max(0, wanted + len(label) + len(note_lines) - room))
+    lines += more
+    room += more
     if room - wanted < len(label) + len(note_lines):
         note_lines = []  # the recent turns matter more than the hint
     if room - wanted < len(label):
@@ -505,6 +513,10 @@ def _what(record: Record) -> str:
     return what
 
 
+SCREEN_RESERVE = 3
+"""Rows of the terminal kept under the game screen for the prompt and a message."""
+
+
 def screen(game: Game, seats: Sequence[SeatInfo], viewer: int | None, *, width: int, height: int,
            notes: Sequence[str | Sequence[str]] = ()) -> RenderableType:
     """The whole game screen: board on the left, panel on the right (or below when narrow)."""
@@ -519,10 +531,11 @@ def screen(game: Game, seats: Sequence[SeatInfo], viewer: int | None, *, width: 
     below = 10
     # the panel below when there is room for it (else beside, narrow: the top of the board and
     # the rack both stay in sight at 60x20), the prompt and a message under them
-    if panel_width < 30 and (board_lines + below + 3 <= height or panel_width < NARROW_PANEL):
+    if panel_width < 30 and (board_lines + below + SCREEN_RESERVE <= height or panel_width < NARROW_PANEL):
         panel = side_panel(game, seats, viewer, width=width, lines=below, notes=notes)
         return Group(board, panel)
-    panel = side_panel(game, seats, viewer, width=panel_width, lines=board_lines, notes=notes, style=style)
+    panel = side_panel(game, seats, viewer, width=panel_width, lines=board_lines, notes=notes, style=style,
+                       spare=height - board_lines - SCREEN_RESERVE)
     grid = Table.grid(padding=(0, 2))
     grid.add_column(no_wrap=True)
     grid.add_column(no_wrap=True, max_width=panel_width)

@@ -465,6 +465,8 @@ class Session:
         typed = ""
         if term.interactive:
             message_lines = len(term.rendered_lines(*self.messages)) if self.messages else 0
+            if self.messages:  # the panel beside the board may take free rows under it (the rack's line)
+                board_lines = max(board_lines, len(term.rendered_lines(main)))
             term.clear()
             if board_lines + message_lines + 1 > height and self.messages:
                 # too long to show under the board: show the messages alone, a page at a time
