@@ -249,10 +249,10 @@ def test_one_record_fits_the_screen_and_80_columns_without_one(
     record = str(games / "game0.gcg")
     assert main(["analyze", record]) == 0
     narrow = capsys.readouterr().out.splitlines()
-    assert max(len(line) for line in narrow) <= 80 and "equity" not in narrow[2]
+    assert max(len(line) for line in narrow) <= 80 and "equity" not in narrow[3] and "player" in narrow[3]
     assert main(["analyze", record, "--width", "120"]) == 0
     wide = capsys.readouterr().out.splitlines()
-    assert "equity" in wide[2] and "win%" in wide[2] and max(len(line) for line in wide) > 80
+    assert "equity" in wide[3] and "win%" in wide[3] and max(len(line) for line in wide) > 80
     monkeypatch.setenv("COLUMNS", "120")
     assert main(["analyze", record]) == 0
     assert capsys.readouterr().out.splitlines() == wide

@@ -704,7 +704,8 @@ def test_analyze_rates_each_turn_against_the_best_move(capsys: pytest.CaptureFix
     # no #lexicon line: the built-in list accepting the most words (VOXD is in neither)
     assert out[0] == "Lexicon: TWL06 (none named; it accepts the most words; --lexicon chooses)"
     assert out[1] == "Moves in tournament notation (as in GCG files): 8H reads across, H8 reads down."
-    assert out[2].split()[:4] == ["turn", "player", "rack", "played"]
+    assert out[2] == "Engine: static (equity: the score plus the value of the tiles kept)"
+    assert out[3].split()[:4] == ["turn", "player", "rack", "played"]
     assert out[-1].split()[:3] == ["ann", "3", "3"]  # 3 turns, 3 rated (the pass too)
 
 
@@ -959,6 +960,30 @@ def test_analyze_does_not_repeat_a_pass_in_its_note(tmp_path: Path) -> None:
         assert row.split()[:4] == ["5", "ann", "ADENOST", "pass"] and row.rstrip().endswith("!"), row
 
 
+def test_analyze_says_which_engine_its_equities_are_of(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Under --engine sim (endgame, auto) the table's equity columns hold what that engine
+    found, and only --json said which engine it was: a line before the table says it."""
+    from qiza.cli import main
+    from qiza.players.analyze_cli import TurnAnalysis, format_analysis
+    from qiza.rules import Notation
+
+    turn = TurnAnalysis(1, "Ann", "AEINRST", "8D RETAINS", 70, 60.0, "8D NASTIER", 75.0, engine="sim")
+    lines = format_analysis([turn], width=80, notation=Notation.TOURNAMENT, engine="sim", iterations=300)
+    assert lines[1] == "Engine: sim (equity: simulated two plies ahead, 300 continuations a move)"
+    assert lines[2].split()[:2] == ["#", "player"]
+    notes = [format_analysis([turn], engine=engine)[0] for engine in ("static", "sim", "endgame", "auto")]
+    assert notes == ["Engine: static (equity: the score plus the value of the tiles kept)",
+                     "Engine: sim (equity: simulated two plies ahead, 200 continuations a move)",
+                     "Engine: endgame (bag empty: the exact spread to the end; before: static equity)",
+                     "Engine: auto (bag empty: exact endgame; 1-2 tiles in it: pre-endgame; else sim)"]
+    assert all(len(note) <= 80 for note in notes)
+    record = tmp_path / "game.gcg"
+    record.write_text(ANALYSIS_RECORD)
+    assert main(["analyze", "--engine", "endgame", "--player", "bob", str(record)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[2] == notes[2] and out[3].split()[:2] == ["#", "player"]
+
+
 def test_analyze_top_lists_the_best_alternatives_of_each_turn(tmp_path: Path,
                                                               capsys: pytest.CaptureFixture[str]) -> None:
     """qiza analyze gave each turn one best move; a student looking for what else was there ran
@@ -978,16 +1003,16 @@ def test_analyze_top_lists_the_best_alternatives_of_each_turn(tmp_path: Path,
     assert main(["analyze", "--top", "3", "--width", "120", str(record)]) == 0
     lines = capsys.readouterr().out.splitlines()
     first = next(i for i, line in enumerate(lines) if line.startswith("   1 "))
-    column = lines[2].index("best")
+    column = lines[3].index("best")
     assert [line[column:].split()[:2] for line in lines[first + 1:first + 3]] == \
         [m["move"].split() for m in moves[1:]]
     assert lines[first + 3].startswith("   2 ")
     assert main(["analyze", str(record), "--width", "120"]) == 0  # without --top: one line a turn
     plain = capsys.readouterr().out.splitlines()
-    assert plain[3].startswith("   1 ") and plain[4].startswith("   2 ")
+    assert plain[4].startswith("   1 ") and plain[5].startswith("   2 ")
     assert main(["analyze", "--top", "3", "--width", "80", str(record)]) == 0  # the short table too
     narrow = capsys.readouterr().out.splitlines()
-    assert max(len(line) for line in narrow) <= 80 and narrow[4].split() == moves[1]["move"].split()
+    assert max(len(line) for line in narrow) <= 80 and narrow[5].split() == moves[1]["move"].split()
     assert main(["analyze", "--top", "0", str(record)]) == 2
 
 
@@ -1107,15 +1132,24 @@ def test_a_rack_recorded_in_part_is_not_rated(capsys: pytest.CaptureFixture[str]
 
 
 def test_analyze_with_simulation(tmp_path: Path) -> None:
-    from qiza.players.analyze_cli import analyze
+    """--top N under sim listed each turn's N best moves by static equity beside the simulated
+    best (E5 VA(LI)NES 38.2 under E3 JAVE(LI)N 35.9): they are the simulated moves by their
+    simulated values, and each turn names what valued it."""
+    from qiza import gcg
+    from qiza.players.analyze_cli import analyze_record
 
     record = tmp_path / "game.gcg"
     record.write_text(ANALYSIS_RECORD)
-    turns = analyze(str(record), engine_name="sim", iterations=4)
+    turns = analyze_record(gcg.load(str(record)), engine_name="sim", iterations=4, workers=1, top=3)
     windy, gale, javelin, phony, passed = turns
     for t in (windy, gale, javelin):
         assert t.played_equity is not None and t.best_equity is not None and t.lost is not None
         assert t.best_equity >= t.played_equity and np.isfinite(t.best_equity) and np.isfinite(t.played_equity)
+    assert len(windy.alternatives) == 3  # fewer where fewer moves were simulated (DONATES and the pass)
+    for t in turns:
+        assert t.engine == "sim" and 1 <= len(t.alternatives) <= 3
+        assert t.alternatives[0][0] == t.best and t.alternatives[0][2] == t.best_equity
+        assert [value for _, _, value in t.alternatives] == sorted((v for _, _, v in t.alternatives), reverse=True)
     assert phony.played_equity is None and "phony" in phony.note and phony.best_equity is not None
     assert passed.played_equity is not None and passed.lost is not None and passed.lost > 30  # simulated too
 

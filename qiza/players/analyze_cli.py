@@ -62,8 +62,14 @@ class TurnAnalysis:
     best_win: float | None = None
     """The chance to win after the best move."""
     alternatives: tuple[tuple[str, int, float], ...] = ()
-    """The engine's best moves by static equity, best first, as (move, score, equity): as many
-    as :func:`analyze_record`'s ``top`` asks for (none by default)."""
+    """The engine's best moves, best first, as (move, score, value), ranked and valued as the
+    best move is (:attr:`engine`): as many as :func:`analyze_record`'s ``top`` asks for (none by
+    default), fewer where the engine values fewer (the simulation its candidates, the exact
+    endgame search its best move only)."""
+    engine: str | None = None
+    """What valued the turn's moves: ``static`` (score plus leave), ``sim`` (simulation),
+    ``endgame`` (the exact search: the spread to the end), ``preendgame`` (the mean spread to
+    the end over the possible bags); None: nothing was valued."""
 
     @property
     def lost(self) -> float | None:
@@ -209,7 +215,7 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
     """:func:`analyze` for a record in memory (``lexicon``: a lexicon, or its name); moves are
     written in ``notation`` (GCG's, tournament, unless the game was played in another).
     ``workers``: the simulation's processes (default: the cores). ``top``: each turn's best moves
-    by static equity to list (:attr:`TurnAnalysis.alternatives`). A record of fewer than two
+    to list, ranked and valued by the engine that valued the turn (:attr:`TurnAnalysis.alternatives`). A record of fewer than two
     players is refused (:func:`check_players`)."""
     from qiza.gcg import EventType
     from qiza.players.best_cli import AfterTheEnd, game_from_record, record_lexicon, tiles_missing
@@ -276,6 +282,8 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
             found: Option | None = None
             note = ""
             pre_wins: tuple[float | None, float] | None = None
+            valued_by = "static"
+            ranked = [(format_move(o.move, notation, game.board), o.score, o.equity) for o in options[:top]]
             try:
                 if event.type is EventType.PLACE:
                     parsed = parse_move(played, Notation.TOURNAMENT, game.board, whole_word=False)
@@ -304,20 +312,24 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
                         move, found = None, engine.pass_option(view)
                         played_equity = found.equity
                 if exact and options:
-                    best_text, best_equity, played_equity = _solved(game, found, notation)
+                    valued_by, (best_text, best_equity, played_equity, ranked) = "endgame", _solved(game, found, notation)
                 elif pre and options:
-                    best_text, best_equity, played_equity, pre_wins = _pre_endgame(game, move, notation)
+                    valued_by = "preendgame"
+                    best_text, best_equity, played_equity, pre_wins, ranked = _pre_endgame(game, move, notation)
                 elif sim is not None and options and engine_name != "endgame":
-                    best_text, best_equity, played_equity = _simulated(sim, game, found, notation)
+                    valued_by, (best_text, best_equity, played_equity, ranked) = "sim", _simulated(sim, game, found,
+                                                                                                   notation)
             elif event.type is EventType.PASS:  # valued as the engine values what a play keeps
                 note, played, found = "pass", "pass", engine.pass_option(view)
                 played_equity = found.equity
                 if exact and options:
-                    best_text, best_equity, played_equity = _solved(game, found, notation)
+                    valued_by, (best_text, best_equity, played_equity, ranked) = "endgame", _solved(game, found, notation)
                 elif pre and options:  # the pre-endgame search values plays that empty the bag only
-                    best_text, best_equity, played_equity, pre_wins = _pre_endgame(game, None, notation)
+                    valued_by = "preendgame"
+                    best_text, best_equity, played_equity, pre_wins, ranked = _pre_endgame(game, None, notation)
                 elif sim is not None and options and engine_name != "endgame":
-                    best_text, best_equity, played_equity = _simulated(sim, game, found, notation)
+                    valued_by, (best_text, best_equity, played_equity, ranked) = "sim", _simulated(sim, game, found,
+                                                                                                   notation)
             elif event.type is EventType.TURN_LOST:
                 note = "turn lost to a challenge"
             played_win, best_win = _chances(game, view, exact, played_equity, best_equity,
@@ -325,9 +337,9 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
                                             best.tiles_placed if best is not None else 0)
             if pre and pre_wins is not None:  # the share of the possible draws that win
                 played_win, best_win = pre_wins
-            alternatives = tuple((format_move(o.move, notation, game.board), o.score, o.equity) for o in options[:top])
             results.append(TurnAnalysis(number, who, event.rack, played, event.score, played_equity,
-                                        best_text, best_equity, note, played_win, best_win, alternatives))
+                                        best_text, best_equity, note, played_win, best_win, tuple(ranked[:top]),
+                                        valued_by))
     finally:
         if sim is not None:
             sim.close()
@@ -346,10 +358,14 @@ def _challenged_off(record: GameRecord, event: Event) -> bool:
     return bool(later) and later[0].type is EventType.PHONY_RETURNED
 
 
+Ranked = list[tuple[str, int, float]]
+"""Moves as (text, score, value), best first: :attr:`TurnAnalysis.alternatives`."""
+
+
 def _simulated(sim: SimPlayer, game: Game, played: Option | None,
-               notation: Notation) -> tuple[str, float, float | None]:
+               notation: Notation) -> tuple[str, float, float | None, Ranked]:
     """The best move by simulation among the sim player's candidates and the played move (when
-    legal): its text and value, and the played move's value."""
+    legal): its text and value, the played move's value, and every move simulated by its value."""
     from qiza.players.sim import candidate_from
 
     view = game.view(game.to_move)
@@ -369,20 +385,24 @@ def _simulated(sim: SimPlayer, game: Game, played: Option | None,
     means = sim.last_report["means"]
     best = int(max(range(len(cands)), key=lambda i: means[i]))
     text = format_move(cands[best].move, notation, game.board)
-    return text, float(means[best]), None if index is None else float(means[index])
+    ranked = [(format_move(cands[i].move, notation, game.board), cands[i].score, float(means[i]))
+              for i in sorted(range(len(cands)), key=lambda i: -means[i]) if math.isfinite(means[i])]
+    return text, float(means[best]), None if index is None else float(means[index]), ranked
 
 
-def _solved(game: Game, played: Option | None, notation: Notation) -> tuple[str, float, float | None]:
+def _solved(game: Game, played: Option | None, notation: Notation) -> tuple[str, float, float | None, Ranked]:
     """The best move by the exact endgame search and its value (the spread it gains to the end),
-    and the played move's value (its score, or what going out brings, less the opponent's best
-    answer)."""
+    the played move's value (its score, or what going out brings, less the opponent's best
+    answer), and the best move alone as the ranked moves (the search proves one best move)."""
     from qiza.players.endgame import solve
 
     view = game.view(game.to_move)
     solution = solve(view, game.lexicon, time_limit=10.0)
     best_text = format_move(solution.move, notation, game.board) if solution.move is not None else "pass"
+    score = game.evaluate(solution.move, seat=game.to_move).score if isinstance(solution.move, Place) else 0
+    ranked = [(best_text, score, solution.value)]
     if played is None:
-        return best_text, solution.value, None
+        return best_text, solution.value, None, ranked
     me = game.to_move
     (opponent,) = (seat for seat in game.seats_in if seat != me)  # two players, or two left
     before = game.scores[me] - game.scores[opponent]
@@ -396,29 +416,30 @@ def _solved(game: Game, played: Option | None, notation: Notation) -> tuple[str,
             value = played.score - solve(game.view(opponent), game.lexicon, time_limit=10.0).value
     finally:
         game.pop()
-    return best_text, solution.value, value
+    return best_text, solution.value, value, ranked
 
 
-def _pre_endgame(game: Game, played: Move | None,
-                 notation: Notation) -> tuple[str, float, float | None, tuple[float | None, float] | None]:
+def _pre_endgame(game: Game, played: Move | None, notation: Notation
+                 ) -> tuple[str, float, float | None, tuple[float | None, float] | None, Ranked]:
     """One or two tiles in the bag: the best move by the pre-endgame search and its average
     spread to the end, the played move's (a placement that empties the bag; else ``None``),
-    and both moves' shares of winning draws."""
+    both moves' shares of winning draws, and the moves searched by their average spread."""
     from qiza.players.preendgame import solve_pre_endgame
 
     view = game.view(game.to_move)
     also = played if isinstance(played, Place) else None
     found = solve_pre_endgame(view, game.lexicon, candidates=8, time_limit=10.0, also=also)
     if not found.options:
-        return "pass", 0.0, None, None
+        return "pass", 0.0, None, None, []
     best = found.options[0]
     mine = None
     if also is not None:
         key = set(also.placed(game.rules.layout.size))
         mine = next((o for o in found.options
                      if isinstance(o.move, Place) and set(o.move.placed(game.rules.layout.size)) == key), None)
+    ranked = [(format_move(o.move, notation, game.board), o.score, o.value) for o in found.options]
     return (format_move(best.move, notation, game.board), best.value, None if mine is None else mine.value,
-            (None if mine is None else mine.win, best.win))
+            (None if mine is None else mine.win, best.win), ranked)
 
 
 def _chances(game: Game, view: PlayerView, exact: bool, played: float | None, best: float | None,
@@ -473,11 +494,27 @@ def _short_note(note: str) -> str:
     return next((short for start, short in _SHORT_NOTES if note.startswith(start)), note[:10])
 
 
+def engine_note(engine: str, iterations: int = 200) -> str:
+    """The line of ``qiza analyze``'s table that says what its equity columns hold (``--engine``).
+
+    >>> engine_note("sim", 300)
+    'Engine: sim (equity: simulated two plies ahead, 300 continuations a move)'
+    """
+    return {"static": "Engine: static (equity: the score plus the value of the tiles kept)",
+            "sim": f"Engine: sim (equity: simulated two plies ahead, {iterations} continuations a move)",
+            "endgame": "Engine: endgame (bag empty: the exact spread to the end; before: static equity)",
+            "auto": "Engine: auto (bag empty: exact endgame; 1-2 tiles in it: pre-endgame; else sim)",
+            }[engine]
+
+
 def format_analysis(results: list[TurnAnalysis], threshold: float = 5.0, *, width: int | None = None,
-                    notation: Notation | None = None) -> list[str]:
+                    notation: Notation | None = None, engine: str | None = None,
+                    iterations: int = 200) -> list[str]:
     """The turn table and the per-player summary (``!`` marks a loss of ``threshold`` or more).
 
-    ``notation``: the notation the moves are written in, stated in a first line. ``width``:
+    ``notation``: the notation the moves are written in, stated in a first line; ``engine``
+    (with the simulation's ``iterations``): what the equities are, stated in a line after it
+    (:func:`engine_note`). ``width``:
     the screen's columns; under :data:`WIDE` the table leaves out the equities (keeping the
     equity lost), cuts names and moves and shortens the notes, and a note that would still
     pass the edge is cut there (marked ``…``), so that every row fits.
@@ -497,6 +534,8 @@ def format_analysis(results: list[TurnAnalysis], threshold: float = 5.0, *, widt
         return "-" if value is None else f"{100 * value:.0f}%"
 
     lines = [notation_note(notation)] if notation is not None else []
+    if engine is not None:
+        lines.append(engine_note(engine, iterations))
     compact = width is not None and width < WIDE
     names = dict.fromkeys(t.player for t in results)
     short = dict(zip(names, short_names(names, 8 if compact else 10)))
@@ -581,11 +620,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "with the bag empty, the pre-endgame search with one or two tiles in it (two "
                              "players), sim elsewhere")
     parser.add_argument("--top", type=whole_number(1, 100), default=1, metavar="N",
-                        help="one record: each turn's N best moves by static equity (default 1: the best; "
-                             "the others on the lines below it, or in the JSON's alternatives)")
+                        help="one record: each turn's N best moves (default 1: the best; the others on the "
+                             "lines below it, or in the JSON's alternatives), ranked and valued by the engine "
+                             "as the best move is: sim, of the moves it simulated (up to 10 plays and 2 "
+                             "exchanges within 25 points of the best, and the move played); a solved "
+                             "endgame, its best move only; the pre-endgame search, of the 8 it searched")
     parser.add_argument("--json", action="store_true",
-                        help="one record: write the analysis as JSON (each turn, each player's summary, the "
-                             "lexicon, the engine and the seconds it took) instead of the table")
+                        help="one record: write the analysis as JSON (each turn with the engine that valued it, "
+                             "each player's summary, the lexicon, the engine and the seconds it took) instead "
+                             "of the table")
     parser.add_argument("--iterations", type=int, default=200,
                         help="sim: continuations simulated per move (default 200)")
     parser.add_argument("-j", "--jobs", type=process_count, default=None,
@@ -660,7 +703,8 @@ def run(args: argparse.Namespace) -> int:
                                        iterations=args.iterations, notation=notation,
                                        seconds=time.perf_counter() - started), ensure_ascii=False, indent=1))
         return 0
-    for line in format_analysis(results, args.threshold, width=args.width or screen_width(), notation=notation):
+    for line in format_analysis(results, args.threshold, width=args.width or screen_width(), notation=notation,
+                                engine=args.engine, iterations=args.iterations):
         print(line)
     return 0
 
