@@ -284,24 +284,36 @@ def parse_move(text: str, notation: Notation | str, board: Board | None = None, 
 def _check_whole_word(place: Place, board: Board, notation: Notation, raw: str) -> None:
     """Refuse a typed word that stops short of a tile on the board at either end, naming the
     word formed and how to type it."""
+    whole = _whole_placement(place, board)
+    if whole != place:
+        formed = format_word(whole, board, parens=False).upper()
+        raise MoveSyntaxError(f"{quoted(raw)} is not the whole word: the word formed is {formed}: type "
+                              f"{format_move(whole, notation, board)} (the letters on the board in parentheses)")
+
+
+def _whole_placement(place: Place, board: Board) -> Place:
+    """A placement not yet on ``board`` as the whole word it forms along its line: the tiles on
+    the board just before and after it taken in as played-through letters (``.``). A placement
+    already on the board (every square it places taken) is returned as it is, so that a move
+    played earlier reads as it was played, not with the letters added to its word since."""
     size = board.size
     dr, dc = place.direction.step
 
     def taken(r: int, c: int) -> bool:
         return 0 <= r < size and 0 <= c < size and bool(board.get(r, c))
 
+    cells = place.cells()
+    if all(taken(place.row + dr * i, place.col + dc * i) for i, char in enumerate(cells) if char != THROUGH):
+        return place
     row, col, before = place.row, place.col, 0
     while taken(row - dr, col - dc):
         row, col, before = row - dr, col - dc, before + 1
-    length = len(place.cells())
     after = 0
-    while taken(place.row + dr * (length + after), place.col + dc * (length + after)):
+    while taken(place.row + dr * (len(cells) + after), place.col + dc * (len(cells) + after)):
         after += 1
-    if before or after:
-        whole = Place(row, col, place.direction, THROUGH * before + place.word + THROUGH * after)
-        formed = format_word(whole, board, parens=False).upper()
-        raise MoveSyntaxError(f"{quoted(raw)} is not the whole word: the word formed is {formed}: type "
-                              f"{format_move(whole, notation, board)} (the letters on the board in parentheses)")
+    if not (before or after):
+        return place
+    return Place(row, col, place.direction, THROUGH * before + place.word + THROUGH * after)
 
 
 def _parse_word(text: str, row: int, col: int, direction: Direction,
@@ -419,7 +431,9 @@ def format_word(move: Place, board: Board | None = None, *, parens: bool = True)
 
 def format_move(move: Move, notation: Notation | str, board: Board | None = None, *,
                 parens: bool = True) -> str:
-    """Write a move so that :func:`parse_move` reads it back as the same move."""
+    """Write a move so that :func:`parse_move` reads it back as the same move. With a board, a
+    placement not yet on it is written as the whole word it forms (``G8 Z(E)D(C)`` for the Z and D
+    of ZEDC), as :func:`parse_move` wants it typed."""
     notation = _notation(notation)
     if isinstance(move, Pass):
         return "pass"
@@ -429,5 +443,7 @@ def format_move(move: Move, notation: Notation | str, board: Board | None = None
         return f"exchange {move.tiles}"
     if not isinstance(move, Place):
         raise TypeError(f"a move is a Place, Exchange, Pass or Challenge, not {quoted(move)}")
+    if board is not None:  # the whole word, as parse_move reads it back from a board
+        move = _whole_placement(move, board)
     coord = format_coordinate(move.row, move.col, move.direction, notation)
     return f"{coord} {format_word(move, board, parens=parens)}"

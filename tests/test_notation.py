@@ -122,6 +122,21 @@ def test_a_typed_word_is_the_whole_word_formed() -> None:
     assert parse_move("G8 Z(E)D", RB, board, whole_word=False) == Place(7, 6, ACROSS, "Z.D")
 
 
+def test_a_placement_short_of_a_tile_is_written_as_the_whole_word() -> None:
+    """format_move (Game.format) wrote a placement a program built short of a tile on the board
+    as it was given ('I8 D' for the D of EDC), which parse_move then refused: with a board it
+    writes the whole word formed, which reads back as the whole word; a placement already on the
+    board reads as it was played, not with the letters added to its line since."""
+    board = Board.from_rows(board_rows(("H8", "E"), ("J8", "C")))
+    short = Place(7, 8, ACROSS, "D")
+    for notation, text in ((RB, "H8 (E)D(C)"), (TN, "8H (E)D(C)")):
+        assert format_move(short, notation, board) == text
+        assert parse_move(text, notation, board) == Place(7, 7, ACROSS, ".D.")
+    assert format_move(short, RB) == "I8 D"  # without a board nothing to take in
+    played = Board.from_rows(board_rows(("H8", "EDC")))
+    assert format_move(Place(7, 7, ACROSS, "ED"), RB, played) == "H8 ED"
+
+
 @pytest.mark.parametrize("text", [
     "", "H8", "H8 QAT extra", "H8 Q(AT", "H8 QA)T", "H8 ((Q))", "H8 Q-T", "ZZ QAT", "H8 ()", "exchange",
     "H8 sideways QAT",
