@@ -926,6 +926,26 @@ def test_analyze_json_gives_every_turn_the_engine_and_the_time(tmp_path: Path,
     assert "--json is for one record" in capsys.readouterr().err
 
 
+def test_analyze_json_rounds_its_equities(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The equities are computed in float32: --json wrote 16.69599997997284 for 16.696. Equities
+    and points lost are written to three decimals, chances to win to four."""
+    import json
+
+    from qiza.cli import main
+
+    record = tmp_path / "game.gcg"
+    record.write_text(ANALYSIS_RECORD)
+    assert main(["analyze", "--json", "--top", "3", str(record)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    floats: list[tuple[str, float]] = []
+    for turn in data["turns"]:
+        floats += [(key, value) for key, value in turn.items() if isinstance(value, float)]
+        floats += [("alternative", alt["equity"]) for alt in turn["alternatives"]]
+    assert any(value != int(value) for key, value in floats if key != "played_win" and key != "best_win")
+    for key, value in floats:
+        assert value == round(value, 4 if key.endswith("_win") else 3), (key, value)
+
+
 def test_analyze_rates_a_phony_taken_off_the_board_as_the_pass_it_became(tmp_path: Path) -> None:
     """A phony challenged off scores nothing and keeps the rack: the turn was a pass. qiza
     analyze left it unrated ('a phony'), so a player's phonies never counted among their

@@ -590,10 +590,20 @@ def analysis_json(results: list[TurnAnalysis], threshold: float = 5.0, *, lexico
     simulated = engine in ("sim", "auto")
     return {"lexicon": lexicon, "engine": engine, "iterations": iterations if simulated else None,
             "notation": notation.value, "threshold": threshold, "seconds": round(seconds, 3),
-            "turns": [{**asdict(t), "lost": t.lost,
-                       "alternatives": [{"move": move, "score": score, "equity": equity}
+            "turns": [{**asdict(t), **{key: _rounded(getattr(t, key), 3) for key in _EQUITIES},
+                       **{key: _rounded(getattr(t, key), 4) for key in _CHANCES},
+                       "alternatives": [{"move": move, "score": score, "equity": _rounded(equity, 3)}
                                         for move, score, equity in t.alternatives]} for t in results],
             "summary": summarize(results, threshold)}
+
+
+_EQUITIES = ("played_equity", "best_equity", "lost")
+_CHANCES = ("played_win", "best_win")
+
+
+def _rounded(value: float | None, digits: int) -> float | None:
+    """A value computed in float32 to the digits it holds (16.69599997997284 is 16.696)."""
+    return None if value is None else round(float(value), digits)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
