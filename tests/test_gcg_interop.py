@@ -172,11 +172,11 @@ def _finish_line_game() -> Game:
 def test_a_finish_line_record_replays_to_its_end() -> None:
     """Finish Line (RULES.md): the game ends the moment a player reaches their target, without
     counting the racks. A record of one said nothing of it, and its replay left the game open after
-    the last line. qiza writes the targets as a tag note before the first event (Macondo
-    and Quackle pass over such a note) and the replay plays to them."""
+    the last line. qiza writes the targets as a tag note of the first event (Macondo and Quackle
+    keep it as a note) and the replay plays to them."""
     game = _finish_line_game()
     text = gcg.dumps(gcg.from_game(game))
-    assert "\n#note #finish-line 70 200\n>Ann:" in text and "#incomplete" not in text
+    assert "\n>Ann: AEINRST 8H RETINAS +66 66\n#note #finish-line 70 200\n" in text and "#incomplete" not in text
     record = gcg.loads(text)
     assert gcg.rules_for(record).finish_line == (70, 200)
     result = gcg.replay(record)
@@ -192,6 +192,44 @@ def test_a_finish_line_record_replays_to_its_end() -> None:
     for bad in ("#finish-line 70", "#finish-line 70 x", "#finish-line 70 0", "#finish-line 70 1234567"):
         with pytest.raises(gcg.FileFormatError, match="#finish-line"):
             gcg.replay(gcg.loads(text.replace("#finish-line 70 200", bad)))
+
+
+def _notes_before_the_first_event(text: str) -> list[str]:
+    lines = text.splitlines()
+    first = next((i for i, line in enumerate(lines) if line.startswith(">")), len(lines))
+    return [line for line in lines[:first] if line.startswith("#note")]
+
+
+def test_no_note_precedes_the_first_event_of_a_game_written() -> None:
+    """Macondo (and so Woogles) attaches a note to the event before it: before the first event it
+    drops the note, and the line after it, when no pattern of Macondo's reads it (a note's second
+    line), indexes the event before the first and stops the reader. qiza wrote the Finish Line
+    targets there (``#note #finish-line 70 200`` before ``>Ann:``): they are a note of the first
+    event now, and a file of the old form still reads."""
+    game = _finish_line_game()
+    record = gcg.from_game(game)
+    text = gcg.dumps(record)
+    assert _notes_before_the_first_event(text) == [] and not record.notes
+    read = gcg.loads(text)
+    assert read == record and read.finish_line == (70, 200) and read.events[0].notes == ["#finish-line 70 200"]
+    # the old form: the note before the first event
+    lines = text.splitlines()
+    lines.remove("#note #finish-line 70 200")
+    lines.insert(next(i for i, line in enumerate(lines) if line.startswith(">")), "#note #finish-line 70 200")
+    old = gcg.loads("\n".join(lines) + "\n")
+    assert old.notes == ["#finish-line 70 200"] and old.finish_line == (70, 200)
+    result = gcg.replay(old)
+    assert result.clean and result.game is not None and result.game.end_reason is EndReason.FINISH_LINE
+    # games of other kinds: a resignation's note follows the last event
+    for rules, names in ((find_preset("classic"), ["Ann", "Bob"]),
+                         (finish_line(["beginner", "expert", "expert"]), ["Ann", "Bob", "Cy"])):
+        game = Game(rules, players=names, lexicon=Lexicon("TEST", ["RETINAS"]), seed=2)
+        game.set_rack(game.to_move, "AEINRST")
+        game.play("H8 RETINAS")
+        game.accept()
+        game.resign(game.to_move)
+        text = gcg.dumps(gcg.from_game(game))
+        assert _notes_before_the_first_event(text) == [] and "resigned" in text, text
 
 
 def test_a_super_set_qiza_does_not_have_is_refused() -> None:

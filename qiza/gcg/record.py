@@ -55,9 +55,10 @@ def score_sign_problem(kind: EventType, score: int) -> str | None:
 UNSUCCESSFUL_CHALLENGE_NOTE = "#unsuccessful-challenge"
 """The note Macondo and Woogles write after a pass that is a turn lost to a failed challenge."""
 FINISH_LINE_NOTE = "#finish-line"
-"""qiza's note before the first event of a Finish Line game: each player's target score, in the
-order of the ``#player`` lines (``#finish-line 70 200``). GCG has no pragma for it; Macondo and
-Quackle pass over a note before the first event (an unknown pragma would stop Macondo's reader)."""
+"""qiza's note of the first event of a Finish Line game: each player's target score, in the
+order of the ``#player`` lines (``#finish-line 70 200``). GCG has no pragma for it (an unknown
+pragma would stop Macondo's reader); Macondo and Quackle keep the note as the first turn's, where
+Macondo drops a note before the first event (older files of qiza's hold it there; still read)."""
 CHALLENGER_NOTE = "#challenger"
 WITHDREW_NOTE = "#withdrew"
 """qiza's note after the last event before a player left a game of three or four that the others
@@ -165,11 +166,14 @@ class GameRecord:
 
     @property
     def finish_line(self) -> tuple[int, ...] | None:
-        """The Finish Line targets a ``#finish-line`` note gives, by player (``None`` without one).
+        """The Finish Line targets a ``#finish-line`` note gives, by player (``None`` without one):
+        a note of the first event, where qiza writes it (Macondo's reader drops a note before the
+        first event, and stops at a second line of one), or of the record (before the first event:
+        qiza wrote it there before).
 
         Raises :class:`~qiza.errors.FileFormatError` when they are not one whole number above 0
         (of at most 6 digits) for each player."""
-        for note in self.notes:
+        for note in [*self.notes, *(self.events[0].notes if self.events else ())]:
             tag, _, value = note.partition(" ")
             if tag != FINISH_LINE_NOTE:
                 continue

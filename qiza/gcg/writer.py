@@ -257,8 +257,6 @@ def from_game(game: Game, *, title: str | None = None, seat: int | None = None) 
     layout = game.rules.layout
     if layout is not STANDARD:  # SuperCrosswordGame, as Macondo and Woogles name the 21x21 board
         record.board_layout = GCG_LAYOUT_NAMES.get(layout.name, layout.name)
-    if game.rules.finish_line is not None:  # the replay ends the game where the rules do
-        record.notes.append(f"{FINISH_LINE_NOTE} {' '.join(map(str, game.rules.finish_line))}")
     history = game.history
     for index, entry in enumerate(history):
         if entry.kind is Kind.RESIGNED:  # no event: a note where the player left (see the package's notes)
@@ -274,6 +272,10 @@ def from_game(game: Game, *, title: str | None = None, seat: int | None = None) 
                 owner = next(number for number, player in enumerate(players) if player.nick == event.player)
                 _hide(event, visible_record(dataclasses.replace(entry, seat=owner), seat, over=game.over))
             record.events.append(event)
+    if game.rules.finish_line is not None:  # the replay ends the game where the rules do
+        # a note of the first event: Macondo's reader drops a note before it (see GameRecord.finish_line)
+        (record.events[0].notes if record.events else record.notes).insert(
+            0, f"{FINISH_LINE_NOTE} {' '.join(map(str, game.rules.finish_line))}")
     if not game.over:
         record.incomplete = True
         shown = range(game.player_count) if seat is None else (seat,)
