@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import GameFactory
 
 from qiza import cgp, gcg
 from qiza.alphabet import SPANISH, SUPER
@@ -306,3 +307,17 @@ def test_a_bad_line_of_such_a_record_is_named(line: int, bad: str, message: str,
     assert [(e.line, message in str(e)) for e in record.errors] == [(line, True)]
     assert main(["gcg", "check", str(path)]) == 1
     assert f"{path}:{line}: {message}" in capsys.readouterr().out
+
+
+def test_an_unfinished_game_writes_no_empty_rack_line(make_game: GameFactory) -> None:
+    """A game waiting for the challenge of a play that went out (the double rule) is not over, and
+    its record is ``#incomplete`` with each player's rack: the player who went out has none, and
+    ``#rack1`` without a rack stops Macondo's reader (no pattern of it reads the line) and
+    Quackle's (no rack in #rack). The line is left out; the other player's rack is written."""
+    game = make_game(racks={0: "AX", 1: "AEIOUVW"}, challenge="double", bag=0)
+    game.play("H8 AX")
+    assert not game.over and game.pending_ends_game
+    record = gcg.from_game(game)
+    text = gcg.dumps(record)
+    assert record.final_racks == {2: "AEIOUVW"} and "#rack1" not in text and "#rack2 AEIOUVW\n" in text
+    assert gcg.loads(text) == record

@@ -279,7 +279,9 @@ def from_game(game: Game, *, title: str | None = None, seat: int | None = None) 
     if not game.over:
         record.incomplete = True
         shown = range(game.player_count) if seat is None else (seat,)
-        record.final_racks = {number + 1: game.rack_text(number) for number in shown}
+        # no line for an empty rack (a play that went out, waiting for a challenge): Macondo's
+        # and Quackle's readers stop at '#rack1' without a rack
+        record.final_racks = {number + 1: rack for number in shown if (rack := game.rack_text(number))}
     elif game.end_reason in FORFEITS and game.ended_by() is not None:
         # GCG has no event for a game lost by resigning, on time or by leaving: say so in a note
         loser = players[game.ended_by() or 0].name  # cleaned (a line break would end the note), never empty
