@@ -315,3 +315,17 @@ def test_the_text_score_sheet_keeps_its_columns_with_racks_of_several_letter_til
     assert len({len(line) for line in lines}) == 1  # the totals end in one column
     assert len({line.index(" exchange ") if "exchange" in line else line.index(" H8 ") if "H8" in line
                 else line.index(" pass ") for line in lines}) == 1  # the moves start in one column
+
+
+def test_gcg_reads_macondos_tile_declarations_without_a_warning() -> None:
+    """Macondo (and so Woogles) writes a ``#tile CH ch`` line for each tile of more than one letter
+    of the set (its reader passes over them): each was read as an unknown pragma, with a warning."""
+    from qiza import gcg
+
+    text = ("#character-encoding UTF-8\n#player1 ana Ana\n#player2 leo Leo\n#lexicon FILE2017\n"
+            "#tile-distribution spanish\n#tile CH ch\n#tile LL ll\n#tile RR rr\n>ana: [CH]ICOSA 8H [CH]ICO +20 20\n")
+    record = gcg.loads(text)
+    assert not record.errors and not record.warnings, record.warnings
+    assert record.pragmas == [("tile", "CH ch"), ("tile", "LL ll"), ("tile", "RR rr")]
+    assert gcg.dumps(record) == text
+    assert gcg.replay(record).clean

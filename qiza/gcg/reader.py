@@ -33,6 +33,9 @@ _HEADER_NOTES = {"variant": "game_type", "boardlayout": "board_layout", "letterd
 """What Macondo (and so Woogles) wrote as notes before the first event (``#note BoardLayout:
 SuperCrosswordGame``) before it wrote the pragmas ``#game-type``, ``#board-layout`` and
 ``#tile-distribution``: read as those."""
+_KEPT_QUIETLY = {"tile"}
+"""Pragmas other programs write that qiza has no use for, kept without a warning: Macondo's (and
+Woogles') ``#tile CH ch``, the upper and lower case of each tile of several letters of the set."""
 _SCORE = re.compile(r"^[+-][0-9]{1,6}$")
 _PLUS_MINUS = re.compile(r"\+-[0-9]{1,6}")
 _TOTAL = re.compile(r"-?[0-9]{1,6}")
@@ -372,7 +375,8 @@ class _Reader:
                 self.error(f"more than {MAX_PROBLEMS} unknown pragmas: not a game record", number)
                 raise _TooManyProblems
             record.pragmas.append((name, value))
-            self.warn(f"unknown pragma #{name} (kept)", number)
+            if key not in _KEPT_QUIETLY:
+                self.warn(f"unknown pragma #{name} (kept)", number)
 
     # -- events ---------------------------------------------------------------------------
     def event(self, line: str, number: int) -> None:
