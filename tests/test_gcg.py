@@ -266,6 +266,27 @@ def test_unknown_encoding_is_a_line_numbered_warning() -> None:
     assert record.warnings and record.warnings[0].line == 3
 
 
+@pytest.mark.parametrize(("declared", "data", "read_as"), [
+    ("ISO8859-6", "#character-encoding ISO8859-6\n#player1 césar César\n".encode(), "UTF-8"),  # not valid in it
+    ("frob", "#character-encoding frob\n#player1 césar César\n".encode(), "UTF-8"),  # no such character set
+    ("UTF-16", b"#character-encoding UTF-16\n#player1 c\xe9sar C\xe9sar\n", None),  # Windows-1252 then
+])
+def test_a_record_read_in_another_encoding_than_declared_says_so(declared: str, data: bytes, read_as: str | None,
+                                                                 tmp_path: Path) -> None:
+    """A file whose ``#character-encoding`` is wrong is read as UTF-8 (or Windows-1252), with a
+    warning; its record kept the declared name, and gcg.dump could not write it back
+    (macondo__name_weird_encoding_with_header.gcg: 'cannot write the record in ISO8859-6'), or
+    wrote a name no reader can follow. The record holds what the text was read as."""
+    record = gcg.parse_bytes(data)
+    assert record.warnings and declared in str(record.warnings[0])
+    assert record.character_encoding == read_as and record.players[0].nick == "césar"
+    gcg.dump(record, tmp_path / "again.gcg")
+    again = gcg.load(tmp_path / "again.gcg")
+    assert again == record and not again.warnings
+    # a file that is in what it declares keeps the name as written
+    assert gcg.parse_bytes(b"#character-encoding iso-8859-1\n#player1 c\xe9sar C\n").character_encoding == "iso-8859-1"
+
+
 @pytest.mark.parametrize("name", ["UTF-16", "utf-32-le", "cp037"])
 def test_an_encoding_the_file_is_not_written_in_is_a_warning(name: str) -> None:
     """A file declaring UTF-16 (or UTF-32, EBCDIC) in a line of plain ASCII was decoded as
@@ -421,6 +442,17 @@ def test_shared_games_round_trip() -> None:
             assert gcg.replay(again).game.scores == gcg.replay(record).game.scores, path.name
             continue
         assert gcg.loads(gcg.dumps(record)) == record, path.name
+
+
+def test_shared_games_round_trip_through_files(tmp_path: Path) -> None:
+    """gcg.dump then gcg.load gives the record again (macondo__name_weird_encoding_with_header.gcg,
+    whose #character-encoding is not what it is written in, could not be written)."""
+    for path in _shared_files():
+        record = gcg.load(path)
+        if len({p.nick for p in record.players}) < len(record.players):
+            continue  # written with a nickname of their own for each (test_shared_games_round_trip)
+        gcg.dump(record, tmp_path / path.name)
+        assert gcg.load(tmp_path / path.name) == record, path.name
 
 
 def test_cli_check(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -122,19 +122,21 @@ def _utf16_without_bom(data: bytes) -> str:
     return ""
 
 
-def _decode(data: bytes, warnings: list[FileFormatError], path: str | None) -> str:
+def _decode(data: bytes, warnings: list[FileFormatError], path: str | None) -> tuple[str, str | None]:
     """Decode a GCG file: as a ``#character-encoding`` pragma says, or a byte order mark (UTF-8
     or UTF-16); else as UTF-8 when it is valid UTF-8 (ISO-8859-1 or Windows-1252 text with
     letters beyond ASCII practically never is), else ISO-8859-1 with Windows-1252's characters
-    (:func:`decode_undeclared`)."""
+    (:func:`decode_undeclared`). With the text, what a record read from it is to say it was written
+    in when that is not what its ``#character-encoding`` says (the file is not in it, or the name is
+    no character set's): ``"UTF-8"``, or ``""`` for ISO-8859-1 (no pragma); else ``None``."""
     if data.startswith(codecs.BOM_UTF8):
-        return data[len(codecs.BOM_UTF8):].decode("utf-8", errors="replace")
+        return data[len(codecs.BOM_UTF8):].decode("utf-8", errors="replace"), None
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):  # Windows editors' "Unicode"
-        return data.decode("utf-16", errors="replace")
+        return data.decode("utf-16", errors="replace"), None
     wide = _utf16_without_bom(data)
     if wide:  # NUL bytes every other byte: not binary data, letters of two bytes
         warnings.append(FileFormatError(f"UTF-16 text without a byte order mark: read as {wide.upper()}", 1, path))
-        return data.decode(wide, errors="replace")
+        return data.decode(wide, errors="replace"), None
     declared = None
     for number, raw in enumerate(data.splitlines(), start=1):
         if raw.lower().startswith(b"#character-encoding"):
@@ -142,9 +144,9 @@ def _decode(data: bytes, warnings: list[FileFormatError], path: str | None) -> s
             break
     if declared is None:
         try:  # text saved as UTF-8 by today's editors, without saying so ("Zoë", not "ZoÃ«")
-            return data.decode("utf-8")
+            return data.decode("utf-8"), None
         except UnicodeDecodeError:
-            return decode_undeclared(data)
+            return decode_undeclared(data), None
     name, number = declared
     codec = _text_codec(name)
     if not codec:
@@ -156,7 +158,7 @@ def _decode(data: bytes, warnings: list[FileFormatError], path: str | None) -> s
                                         "line is ASCII): read as UTF-8 or Windows-1252", number, path))
     else:
         try:
-            return data.decode(codec)
+            return data.decode(codec), None
         except UnicodeDecodeError as exc:
             line = data[:exc.start].count(b"\n") + 1
             warnings.append(FileFormatError(f"text is not valid {name} (byte {data[exc.start]:#04x}): "
@@ -165,9 +167,9 @@ def _decode(data: bytes, warnings: list[FileFormatError], path: str | None) -> s
             warnings.append(FileFormatError(f"text is not valid {name}: read as UTF-8 or Windows-1252",
                                             number, path))
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8"), "UTF-8"
     except UnicodeDecodeError:
-        return decode_undeclared(data)
+        return decode_undeclared(data), ""
 
 
 def parse_bytes(data: bytes, *, path: str | None = None) -> GameRecord:
@@ -176,8 +178,10 @@ def parse_bytes(data: bytes, *, path: str | None = None) -> GameRecord:
     if not isinstance(data, (bytes, bytearray)):
         raise TypeError(f"GCG bytes to read are bytes (gcg.loads reads a text), not {type(data).__name__}")
     warnings: list[FileFormatError] = []
-    text = _decode(bytes(data), warnings, path)
+    text, read_as = _decode(bytes(data), warnings, path)
     record = loads(text, path=path)
+    if read_as is not None:  # not in what its #character-encoding says: written back, it would not be either
+        record.character_encoding = read_as or None
     nul = text.find("\x00")
     if nul >= 0 and not record.events:  # an image, an archive ...: its "lines" are no help to anyone
         record = GameRecord()
