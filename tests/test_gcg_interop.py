@@ -321,3 +321,23 @@ def test_an_unfinished_game_writes_no_empty_rack_line(make_game: GameFactory) ->
     text = gcg.dumps(record)
     assert record.final_racks == {2: "AEIOUVW"} and "#rack1" not in text and "#rack2 AEIOUVW\n" in text
     assert gcg.loads(text) == record
+
+
+def test_events_that_take_no_points_away_are_written_minus_zero() -> None:
+    """A phony of blanks only scores 0, and so does its withdrawal; a time penalty may be 0. They
+    were written '-- +0' and '(time) +0': Macondo's reader wants the minus sign of these events
+    (it read '-- +0' as an exchange of the tiles '-', and '(time) +0' not at all), as qiza writes
+    an empty rack's '-0' at the end."""
+    game = Game(find_preset("classic").with_options(challenge="double", first_player="fixed",
+                                                    notation=Notation.TOURNAMENT),
+                players=["Ann", "Bob"], lexicon=Lexicon("TEST", ["AT"]), seed=1)
+    game.set_rack(0, "??AEINR")
+    game.play("8G zz")  # not a word: challenged off
+    game.challenge(1)
+    game.penalize(0, 0)
+    lines = gcg.dumps(gcg.from_game(game)).splitlines()
+    assert ">Ann: ??AEINR 8G zz +0 0" in lines
+    assert ">Ann: ??AEINR -- -0 0" in lines and any(line.endswith("(time) -0 0") for line in lines)
+    record = gcg.loads("\n".join(lines) + "\n")
+    assert not record.errors and not record.warnings and record == gcg.from_game(game)
+    assert [e.score for e in record.events] == [0, 0, 0]

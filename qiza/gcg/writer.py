@@ -19,6 +19,7 @@ from qiza.gcg.record import (
     FINISH_LINE_NOTE,
     GCG_LAYOUT_NAMES,
     GCG_TILE_SET_NAMES,
+    NEGATIVE_EVENTS,
     UNSUCCESSFUL_CHALLENGE_NOTE,
     WITHDREW_NOTE,
     Event,
@@ -171,7 +172,7 @@ def _event_line(event: Event, index: int, nicks: set[str], size: int, nick: str)
     if event.type in (EventType.EXCHANGE, EventType.END_RACK_POINTS, EventType.END_RACK_PENALTY) \
             and not _RACK_OK.match(event.tiles):
         raise FileFormatError(f"{where}: {quoted(event.tiles)} is not a set of tiles")
-    if event.type is EventType.END_RACK_PENALTY and event.score == 0:
+    if event.type in NEGATIVE_EVENTS and event.score == 0:  # as Macondo reads these: with the minus
         score = "-0"
     else:
         score = f"{event.score:+d}"
