@@ -284,6 +284,12 @@ def test_quackle_style_details_are_read_as_quackle_means_them() -> None:
     assert gcg.rules_for(record).challenge.value == "five-point"
     result = gcg.replay(record)
     assert result.game is not None and result.game.over
+    # Quackle writes the rack of a (challenge) line as UNKNOWN when it has no later rack of the player
+    text = (FIXTURES / "quackle_style.gcg").read_text(encoding="utf-8")
+    unknown = gcg.loads(text.replace(">jo: ADRTEJO (challenge)", ">jo: UNKNOWN (challenge)"))
+    assert not unknown.errors and not unknown.warnings and unknown.events[5].rack == "UNKNOWN"
+    again = gcg.replay(unknown)
+    assert again.clean and not again.warnings and again.game is not None and again.game.scores == result.game.scores
     unfinished = gcg.load(FIXTURES / "quackle_unfinished.gcg")
     assert unfinished.final_racks == {1: "EEGLOSU", 2: "ADRTEJO"}
     woogles = gcg.load(FIXTURES / "woogles_style.gcg")
