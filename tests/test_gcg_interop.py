@@ -347,3 +347,20 @@ def test_events_that_take_no_points_away_are_written_minus_zero() -> None:
     record = gcg.loads("\n".join(lines) + "\n")
     assert not record.errors and not record.warnings and record == gcg.from_game(game)
     assert [e.score for e in record.events] == [0, 0, 0]
+
+
+def test_quackles_incomplete_with_a_rack_is_the_rack_of_the_player_to_move() -> None:
+    """Quackle reads ``#incomplete RACK`` as the rack of the player to move after the last event;
+    qiza read the line as ``#incomplete`` alone and dropped the rack."""
+    head = "#player1 jkb Jason Katz-Brown\n#player2 jo John O'Laughlin\n>jkb: AEINRST 8D RETAINS +66 66\n"
+    record = gcg.loads(head + "#incomplete EEGLOSU\n")
+    assert not record.errors and not record.warnings
+    assert record.incomplete and record.final_racks == {2: "EEGLOSU"}
+    assert gcg.loads(gcg.dumps(record)) == record
+    result = gcg.replay(record)
+    assert result.game is not None and result.game.rack_text(result.game.to_move) == "EEGLOSU"
+    # a #rack line of that player says it too: it stands
+    assert gcg.loads(head + "#incomplete EEGLOSU\n#rack2 ADEHORT\n").final_racks == {2: "ADEHORT"}
+    assert gcg.loads("#player1 a A\n#player2 b B\n#incomplete ABC\n").final_racks == {1: "ABC"}
+    bad = gcg.loads(head + "#incomplete 8D\n")
+    assert [(e.line, "#incomplete: '8D' is not a rack" in str(e)) for e in bad.errors] == [(4, True)]

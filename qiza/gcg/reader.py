@@ -248,6 +248,8 @@ class _Reader:
         """More lines of the note being read (joined once at its end: a long note reads in linear time)."""
         self.declared_players = False
         self.gaps: dict[int, int] = {}
+        self.incomplete_rack = ""
+        """The rack of ``#incomplete RACK`` (Quackle's): the player to move's, unless a ``#rackN`` says otherwise."""
         self.player_lines: dict[int, int] = {}
         """The line of each player's first ``#playerN`` (0-based), to name it when a later one replaces it."""
         """Players (0-based) a ``#playerN`` line of a higher number made room for, by that line."""
@@ -274,7 +276,11 @@ class _Reader:
         except _TooManyProblems:
             self.note_lines = []
             return self.record
-        for index, player in enumerate(self.record.players):
+        players = self.record.players
+        if self.incomplete_rack and players:
+            to_move = 0 if self.last_turn is None else (self.last_turn + 1) % len(players)
+            self.record.final_racks.setdefault(to_move + 1, self.incomplete_rack)
+        for index, player in enumerate(players):
             if not player.nick:  # #player2 without #player1: a seat nobody declared
                 self.record.errors.append(FileFormatError(
                     f"no #player{index + 1} line (players are numbered from 1, without gaps)",
@@ -370,6 +376,11 @@ class _Reader:
                 record.final_racks[index] = value
         elif key == "incomplete":
             record.incomplete = True
+            if value and " " not in value:  # Quackle's '#incomplete RACK': the rack of the player to move
+                if _RACK_OK.match(value) and value == value.upper():
+                    self.incomplete_rack = value
+                else:
+                    self.error(f"#incomplete: {quoted(value)} is not a rack", number)
         elif key == "id":
             record.id = value
         elif key in _KNOWN_SIMPLE:
