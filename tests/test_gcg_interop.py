@@ -10,7 +10,7 @@ import pytest
 from conftest import GameFactory
 
 from qiza import cgp, gcg
-from qiza.alphabet import SPANISH, SUPER
+from qiza.alphabet import SPANISH, SUPER, TILE_SETS
 from qiza.cli import main
 from qiza.errors import FileFormatError
 from qiza.game import Game
@@ -364,3 +364,54 @@ def test_quackles_incomplete_with_a_rack_is_the_rack_of_the_player_to_move() -> 
     assert gcg.loads("#player1 a A\n#player2 b B\n#incomplete ABC\n").final_racks == {1: "ABC"}
     bad = gcg.loads(head + "#incomplete 8D\n")
     assert [(e.line, "#incomplete: '8D' is not a rack" in str(e)) for e in bad.errors] == [(4, True)]
+# -- multi-letter tiles as Macondo and Woogles write them -----------------------------------------
+
+SPANISH_DIGRAPH_WORDS = Lexicon("TEST", frozenset(["CHICO", "CALLE", "CARRO", "CHE", "OSO"]), LoadReport(),
+                                tile_set=SPANISH)
+
+
+def _spanish_digraph_game() -> Game:
+    game = Game(find_preset("classic").with_options(first_player="fixed"), players=["Ana", "Bea"],
+                lexicon=SPANISH_DIGRAPH_WORDS, seed=2)
+    game.set_rack(0, "[CH]ICOAAA")
+    game.play("H8 CHICO")
+    game.set_rack(1, "CA[LL]EAAA")
+    game.play("8J CALLE")
+    return game
+
+
+def test_the_tile_declarations_of_macondo_are_written_and_read_without_a_warning() -> None:
+    """Macondo (so Woogles) writes a ``#tile CH ch`` line for each tile of several letters after
+    ``#tile-distribution``; qiza warned of each as an unknown pragma and wrote none."""
+    text = gcg.dumps(gcg.from_game(_spanish_digraph_game()))
+    assert "#tile-distribution spanish\n#tile CH ch\n#tile LL ll\n#tile RR rr\n" in text
+    read = gcg.loads(text)
+    assert not read.errors and not read.warnings, (read.errors, read.warnings)
+    assert gcg.dumps(read) == text  # written once, not again
+    assert gcg.replay(read).clean
+    catalan = gcg.dumps(gcg.from_game(Game(find_preset("classic"), players=["Ana", "Bea"],
+                                           lexicon=Lexicon("TEST", frozenset(["QUE"]), LoadReport(),
+                                                           tile_set=TILE_SETS["catalan"]), seed=1)))
+    assert "#tile L·L l·l\n#tile NY ny\n#tile QU qu\n" in catalan and "#tile Ç" not in catalan
+    english = gcg.dumps(gcg.from_game(Game(find_preset("classic"), players=["Ana", "Bea"], seed=1)))
+    assert "#tile" not in english
+
+
+def test_spanish_records_with_woogles_digits_for_ch_ll_rr_are_read() -> None:
+    """Woogles' and Macondo's older Spanish records write CH, LL and RR as the digits 1, 2 and 3
+    (their letter distribution's names for those tiles): qiza refused the racks ('is not a rack')
+    and read the words as gaps."""
+    text = ("#character-encoding UTF-8\n#lexicon FILE2017\n#tile-distribution spanish\n"
+            "#player1 Ana Ana\n#player2 Bea Bea\n"
+            ">Ana: 1ICOAAA 8H 1ICO +20 20\n>Bea: CA2EAAA J8 .A2E +29 29\n>Ana: AAA3OIE -A3 +0 20\n#rack2 AAA3\n")
+    read = gcg.loads(text)
+    assert not read.errors, read.errors
+    assert [e.rack for e in read.events] == ["[CH]ICOAAA", "CA[LL]EAAA", "AAA[RR]OIE"]
+    assert [e.word for e in read.events[:2]] == ["[CH]ICO", ".A[LL]E"] and read.events[2].tiles == "A[RR]"
+    assert read.final_racks[2] == "AAA[RR]"
+    assert any("1, 2 and 3" in str(w) for w in read.warnings)
+    result = gcg.replay(read)
+    assert not result.differences, result.differences
+    assert result.game is not None and "[CH]ICO" in result.game.board.rows_text()[7]
+    # the coordinates and the counts of exchanges stay numbers; other sets keep digits as errors
+    assert gcg.loads(text.replace("spanish", "french")).errors

@@ -12,6 +12,8 @@ from qiza.errors import FileFormatError, quoted
 from qiza.gcg.record import (
     _COORD,
     _RACK_OK,
+    LEGACY_DIGIT_TILES,
+    TILE_PRAGMA,
     UNSUCCESSFUL_CHALLENGE_NOTE,
     Event,
     EventType,
@@ -33,9 +35,6 @@ _HEADER_NOTES = {"variant": "game_type", "boardlayout": "board_layout", "letterd
 """What Macondo (and so Woogles) wrote as notes before the first event (``#note BoardLayout:
 SuperCrosswordGame``) before it wrote the pragmas ``#game-type``, ``#board-layout`` and
 ``#tile-distribution``: read as those."""
-_KEPT_QUIETLY = {"tile"}
-"""Pragmas other programs write that qiza has no use for, kept without a warning: Macondo's (and
-Woogles') ``#tile CH ch``, the upper and lower case of each tile of several letters of the set."""
 _SCORE = re.compile(r"^[+-][0-9]{1,6}$")
 _PLUS_MINUS = re.compile(r"\+-[0-9]{1,6}")
 _TOTAL = re.compile(r"-?[0-9]{1,6}")
@@ -253,6 +252,8 @@ class _Reader:
         self.player_lines: dict[int, int] = {}
         """The line of each player's first ``#playerN`` (0-based), to name it when a later one replaces it."""
         """Players (0-based) a ``#playerN`` line of a higher number made room for, by that line."""
+        self.digits_said = False
+        """Whether the warning that digits were read as multi-letter tiles was given."""
 
     def error(self, message: str, line: int) -> None:
         errors = self.record.errors
@@ -370,7 +371,7 @@ class _Reader:
             index = _player_number(key[4:])
             if index < 1:
                 self.error(f"#{name[:40]}: players are numbered 1 to {MAX_PLAYERS}", number)
-            elif not _RACK_OK.match(value):
+            elif not _RACK_OK.match(value := self.digit_tiles(value, number)):
                 self.error(f"#{name}: {quoted(value)} is not a rack", number)
             else:
                 record.final_racks[index] = value
@@ -385,13 +386,32 @@ class _Reader:
             record.id = value
         elif key in _KNOWN_SIMPLE:
             setattr(record, _KNOWN_SIMPLE[key], value)
+        elif key == TILE_PRAGMA and len(record.pragmas) < MAX_PROBLEMS:  # Macondo's '#tile CH ch': kept as it is
+            record.pragmas.append((name, value))
+            label, _, blank = value.partition(" ")
+            if not label or blank.strip() != label.lower():
+                self.warn(f"#{name} {quoted(value, 40)}: expected a tile and the label of a blank standing "
+                          "for it, e.g. '#tile CH ch' (kept)", number)
         else:
             if len(record.pragmas) >= MAX_PROBLEMS:
                 self.error(f"more than {MAX_PROBLEMS} unknown pragmas: not a game record", number)
                 raise _TooManyProblems
             record.pragmas.append((name, value))
-            if key not in _KEPT_QUIETLY:
-                self.warn(f"unknown pragma #{name} (kept)", number)
+            self.warn(f"unknown pragma #{name} (kept)", number)
+
+    def digit_tiles(self, text: str, number: int) -> str:
+        """``text`` (a rack, a word, exchanged tiles) with the digits that Woogles' and Macondo's older
+        records wrote for multi-letter tiles (:data:`LEGACY_DIGIT_TILES`: Spanish ``1`` is CH) as those
+        tiles, when the record's tile distribution had such digits; said once as a warning."""
+        digits = LEGACY_DIGIT_TILES.get((self.record.tile_distribution or "").strip().lower())
+        if not digits or not any(digit in text for digit in digits):
+            return text
+        if not self.digits_said:
+            self.digits_said = True
+            shown = ", ".join(digits)
+            self.warn(f"the tiles written {' and '.join(shown.rsplit(', ', 1))} (Woogles' and Macondo's older "
+                      f"{self.record.tile_distribution} records) are read as {' '.join(digits.values())}", number)
+        return "".join(digits.get(char, char) for char in text)
 
     # -- events ---------------------------------------------------------------------------
     def event(self, line: str, number: int) -> None:
@@ -484,8 +504,12 @@ class _Reader:
                  extra: str, number: int) -> Event | None:
         rack = ""
         if len(fields) >= 2 and not (len(fields) == 2 and _COORD.match(fields[0])):
-            rack = fields[0]
+            rack = self.digit_tiles(fields[0], number)
             fields = fields[1:]
+        if len(fields) == 2 and _COORD.match(fields[0]):
+            fields = [fields[0], self.digit_tiles(fields[1], number)]
+        elif len(fields) == 1 and not re.fullmatch(r"-[0-9]{1,2}", fields[0]):  # '-2': a count of tiles
+            fields = [self.digit_tiles(fields[0], number)]
         if rack and not _RACK_OK.match(rack):
             self.error(f"{quoted(rack)} is not a rack", number)
             return None

@@ -264,6 +264,14 @@ GCG_LAYOUT_NAMES = {"super": "SuperCrosswordGame"}
 GCG_TILE_SET_NAMES = {"super": "english_super"}
 """qiza's tile sets by the names Macondo and Woogles write and read in ``#tile-distribution``
 where these differ (the other sets are ``french``, ``spanish`` ... in both)."""
+TILE_PRAGMA = "tile"
+"""``#tile CH ch``: Macondo (so Woogles) declares after ``#tile-distribution`` each tile whose
+label has several characters, with the label of a blank standing for it; qiza writes them too
+(:func:`qiza.gcg.from_game`) and keeps them among :attr:`GameRecord.pragmas`."""
+LEGACY_DIGIT_TILES = {"spanish": {"1": "[CH]", "2": "[LL]", "3": "[RR]"}}
+"""The digits Woogles' and Macondo's older letter distributions named multi-letter tiles by
+(Spanish ``1`` CH, ``2`` LL, ``3`` RR), by ``#tile-distribution``: their older records write
+racks, words and exchanges with them. A blank standing for such a tile was written as the tile."""
 
 
 def _layout_for(record: GameRecord) -> Layout:

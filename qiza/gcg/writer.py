@@ -20,6 +20,7 @@ from qiza.gcg.record import (
     GCG_LAYOUT_NAMES,
     GCG_TILE_SET_NAMES,
     NEGATIVE_EVENTS,
+    TILE_PRAGMA,
     UNSUCCESSFUL_CHALLENGE_NOTE,
     WITHDREW_NOTE,
     Event,
@@ -255,6 +256,8 @@ def from_game(game: Game, *, title: str | None = None, seat: int | None = None) 
                         character_encoding="UTF-8")
     if tile_set is not ENGLISH:  # the names Macondo and Woogles read (english_super, french ...)
         record.tile_distribution = GCG_TILE_SET_NAMES.get(tile_set.name, tile_set.name)
+        record.pragmas.extend((TILE_PRAGMA, f"{label} {label.lower()}")  # as Macondo declares them
+                              for label in tile_set.letters if len(label) > 1)
     layout = game.rules.layout
     if layout is not STANDARD:  # SuperCrosswordGame, as Macondo and Woogles name the 21x21 board
         record.board_layout = GCG_LAYOUT_NAMES.get(layout.name, layout.name)
