@@ -142,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
     if action == "hooks":
         word = read(args.word)
         front, back = lexicon.hooks(word)
-        note = "" if word in lexicon else f" ({word} itself is not in {lexicon.name})"
+        note = "" if typed_word(lexicon, args.word) in lexicon else f" ({word} itself is not in {lexicon.name})"
         print(f"front: {front or '-'}   {word}   back: {back or '-'}{note}")
         return 0
     if action in ("twos", "threes"):
@@ -218,8 +218,11 @@ def _info(lexicon: Lexicon, load_seconds: float) -> int:
     print(f"load:      {lexicon.report} ({load_seconds:.2f} s)")
     lengths: dict[int, int] = {}
     for word in lexicon.words:
-        lengths[len(word)] = lengths.get(len(word), 0) + 1
-    print("lengths:   " + ", ".join(f"{n}:{lengths[n]}" for n in sorted(lengths)))
+        tiles = lexicon.tiles_in(word)  # CHE is two Spanish tiles
+        lengths[tiles] = lengths.get(tiles, 0) + 1
+    multi = [label for label in lexicon.tile_set.letters if len(label) > 1]
+    in_tiles = f" (in tiles: {', '.join(multi)} count one each)" if multi else ""
+    print("lengths:   " + ", ".join(f"{n}:{lengths[n]}" for n in sorted(lengths)) + in_tiles)
     cache = None if os.environ.get("QIZA_NO_CACHE") else user_cache_dir()
     before = set(cache.glob("gaddag-*.npy")) if cache is not None and cache.exists() else set()
     started = time.perf_counter()

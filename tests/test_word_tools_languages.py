@@ -198,3 +198,24 @@ def test_word_tools_in_a_game_read_words_as_the_language_list_does(
     assert "back hooks: S" in out
     assert "Anagrams of ÉTOILE: 1 word" in out and "ETOILE" in out
     assert "Words matching É?OLE: 1 word" in out
+
+
+def test_words_hooks_and_info_of_multi_letter_tiles(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """'qiza words hooks [CH]ICO' said "[CH]ICO itself is not in SPANISH-DEBIAN" of a word that is
+    (the note looked the bracketed text up), and 'info' counted the words' lengths in characters
+    (CHE, a two-tile word, under 3)."""
+    from qiza.cli import main
+
+    use_word_lists(tmp_path, {"spanish": SPANISH_WORDS}, monkeypatch)
+    assert main(["words", "-l", "spanish-debian", "hooks", "[CH]ICO"]) == 0
+    assert capsys.readouterr().out.strip() == "front: -   [CH]ICO   back: S"
+    assert main(["words", "-l", "spanish-debian", "hooks", "[ch]ico"]) == 0
+    assert "itself" not in capsys.readouterr().out
+    assert main(["words", "-l", "spanish-debian", "hooks", "C[H]ICO"]) == 0  # C then H: no CHICO
+    assert "itself is not in SPANISH-DEBIAN" in capsys.readouterr().out
+    assert main(["words", "-l", "spanish-debian", "info"]) == 0
+    lengths = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("lengths:"))
+    by_length = dict(item.split(":") for item in lengths.split(None, 1)[1].split(" (")[0].split(", "))
+    assert int(by_length["2"]) == sum(SPANISH_LEX.tiles_in(w) == 2 for w in SPANISH_WORDS)  # CHE, YA, SI ...
+    assert "in tiles" in lengths
