@@ -321,7 +321,8 @@ def _parse_word(text: str, row: int, col: int, direction: Direction,
     out: list[str] = []
     in_parens = False
     dr, dc = direction.step
-    for char in _tokens(text, board, raw):
+    tokens = _tokens(text, board, raw)
+    for at, char in enumerate(tokens):
         if char == "(":
             if in_parens:
                 raise MoveSyntaxError(f"{quoted(raw)}: nested parentheses")
@@ -334,6 +335,12 @@ def _parse_word(text: str, row: int, col: int, direction: Direction,
             continue
         index = len(out)
         r, c = row + index * dr, col + index * dc
+        empty = board is None or not (0 <= r < board.size and 0 <= c < board.size) or not board.get(r, c)
+        dotted = _dotted_label(tokens, at, board) if char in ".-" and (char == "-" or empty) else None
+        if dotted is not None:  # COL.LEGI typed on a keyboard without the middle dot: say how L·L is typed
+            square = "" if char == "-" else f"square {string.ascii_uppercase[c]}{r + 1} is empty: "
+            raise MoveSyntaxError(f"{quoted(raw)}: {square}type the tile {dotted} as {dotted} or [{dotted}] "
+                                  f"(a blank standing for it: {dotted.lower()})")
         if char == THROUGH:
             out.append(THROUGH)
             continue
@@ -364,6 +371,15 @@ def _parse_word(text: str, row: int, col: int, direction: Direction,
     if not out:
         raise MoveSyntaxError(f"{quoted(raw)}: no word")
     return "".join(out)
+
+
+def _dotted_label(tokens: list[str], at: int, board: Board | None) -> str | None:
+    """The label with a middle dot (Catalan ``L·L``) that the letters around ``tokens[at]`` (a ``.``
+    or ``-`` typed for the dot) would form, or None."""
+    if board is None or not 0 < at < len(tokens) - 1:
+        return None
+    label = f"{tokens[at - 1]}·{tokens[at + 1]}".upper()
+    return label if label in board.tile_set.letters else None
 
 
 def _tokens(text: str, board: Board | None, raw: str) -> list[str]:

@@ -73,6 +73,22 @@ def test_catalan_middle_dot_in_notation() -> None:
     assert isinstance(move, Place) and move.cells() == ["C", "O", "[L·L]", "E", "G", "I"]
 
 
+def test_catalan_l_dot_l_typed_without_the_middle_dot_is_told_how_to_type_it() -> None:
+    """A keyboard without '·' types COL.LEGI or COL-LEGI: qiza said 'K8 is empty: there is a gap in
+    the word' (the '.' read as a letter on the board) or "'-' is not a letter", naming no L·L."""
+    catalan = find_tile_set("catalan")
+    board = Board.from_rows(["." * 15] * 15, tile_set=catalan)
+    for typed in ("H8 COL.LEGI", "H8 COL-LEGI", "H8 col.legi"):
+        with pytest.raises(MoveSyntaxError, match=r"(?i)type the tile L·L as L·L or \[L·L\]"):
+            parse_move(typed, Notation.RULEBOOK, board)
+    # a '.' on a letter of the board is still that letter: L, then the board's tile, then L
+    played = Board.from_rows(["." * 15] * 7 + [".........A....."] + ["." * 15] * 7, tile_set=catalan)
+    move = parse_move("H8 AL.LA", Notation.RULEBOOK, played)
+    assert isinstance(move, Place) and move.cells() == ["A", "L", ".", "L", "A"]
+    with pytest.raises(MoveSyntaxError, match="'-' is not a letter"):  # no such tile in Spanish
+        parse_move("H8 AL-LA", Notation.RULEBOOK, Board.from_rows(["." * 15] * 15, tile_set=SPANISH))
+
+
 def test_gcg_writes_multi_letter_tiles_in_brackets_and_replays_them() -> None:
     from qiza import gcg
 
