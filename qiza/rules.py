@@ -345,7 +345,12 @@ def find_preset(name: str) -> Rules:
         return PRESETS[key]
     except KeyError:
         known = ", ".join(sorted(PRESETS)) + ", finish-line"
-        raise QizaError(f"unknown rule preset {quoted(name)} (known: {known})") from None
+        from qiza.languages import LANGUAGES  # here: the languages module reads rules
+
+        lexicon = next((lang.lexicon for lang in LANGUAGES.values() if lang.tile_set_name == key), None)
+        language = "" if lexicon is None else (f": the {key} tiles come with the lexicon {lexicon} "
+                                               f"(--lexicon {lexicon})")
+        raise QizaError(f"unknown rule preset {quoted(name)} (known: {known}){language}") from None
 
 
 TOURNAMENT_PRESETS = ("tournament",)

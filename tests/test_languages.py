@@ -177,3 +177,17 @@ def test_a_language_list_is_read_once_and_its_words_kept_in_the_cache(tmp_path: 
     assert changed.words == first.words | {"GATO"}
     assert changed.content_hash != first.content_hash
     assert "GATO" in {w for w in changed.anagrams("GOTA")} and changed.gaddag.shape != graph.shape
+
+
+@pytest.mark.parametrize("name", ["spanish", "Catalan", "polish", "german", "italian", "dutch"])
+def test_a_language_given_as_rule_preset_says_its_lexicon_brings_its_tiles(name: str) -> None:
+    """'qiza play --rules spanish' (as --rules french plays the French tiles) said only "unknown rule
+    preset 'spanish'", not that a language's words and tiles come with --lexicon spanish-debian."""
+    from qiza.errors import QizaError
+    from qiza.rules import find_preset
+
+    with pytest.raises(QizaError, match=rf"unknown rule preset '{name}' .*the {name.lower()} tiles come with "
+                                        rf"the lexicon {name.lower()}-debian \(--lexicon {name.lower()}-debian\)"):
+        find_preset(name)
+    with pytest.raises(QizaError, match=r"unknown rule preset 'bogus' \(known: [^)]*\)$"):
+        find_preset("bogus")
