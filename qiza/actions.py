@@ -14,6 +14,7 @@ from qiza.lexicon import Lexicon
 from qiza.move import parse_move
 from qiza.rules import Rules
 from qiza.sheet import FORFEIT_ACTIONS, EndReason
+from qiza.text import json_nesting
 
 __all__ = ["apply_action", "replay"]
 
@@ -63,12 +64,20 @@ def apply_action(game: Game, seat: int, text: str) -> None:
         game.play(parse_move(text, game.rules.notation, game.board, whole_word=False), seat=seat)
 
 
+MAX_SETUP_NESTING = 8
+"""A set-up's JSON is an object of lists (two levels); deeper nesting is refused before it is
+parsed, so that the refusal does not depend on how much of the recursion limit is left (a test
+framework may raise it: then 9,000 levels parsed and were refused as "not a JSON object")."""
+
+
 def _setup_fields(text: str) -> tuple[list[str], list[str], list[int], int, int]:
     """The board rows, racks, scores, player to move and scoreless turns of a ``setup JSON``
     action; :class:`MoveSyntaxError` naming the field that is missing or of the wrong type."""
+    if json_nesting(text) > MAX_SETUP_NESTING:  # refused the same whatever the interpreter's recursion limit
+        raise MoveSyntaxError(f"malformed set-up: not JSON (nested deeper than {MAX_SETUP_NESTING})")
     try:
         data = json.loads(text)
-    except (ValueError, RecursionError) as exc:  # not JSON, a number of thousands of digits, deep nesting
+    except (ValueError, RecursionError) as exc:  # not JSON, a number of thousands of digits
         raise MoveSyntaxError(f"malformed set-up: not JSON ({str(exc)[:60]})") from None
     if not isinstance(data, dict):
         raise MoveSyntaxError("malformed set-up: not a JSON object")

@@ -269,3 +269,25 @@ def input_line(prompt: str) -> str | None:
     except EOFError:
         print()
         return None
+
+
+def json_nesting(text: str) -> int:
+    """The deepest nesting of brackets and braces in JSON ``text``, outside its strings."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest

@@ -12,6 +12,7 @@ import functools
 import io
 import json
 import os
+import sys
 import tempfile
 import time
 import tracemalloc
@@ -727,3 +728,19 @@ def test_bad_leave_files_get_one_line(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "Traceback" not in captured.err + captured.out
     errors = [line for line in captured.err.splitlines() if line.startswith("qiza ")]
     assert len(errors) == 1 and message in errors[0], captured.err
+
+
+def test_a_deeply_nested_set_up_is_refused_whatever_the_recursion_limit() -> None:
+    """The set-up's JSON nested 9,000 deep was refused by the RecursionError of the parser; with
+    the recursion limit raised (as a test framework may leave it), it parsed and the refusal
+    changed to "not a JSON object" (a flaky test under pytest-xdist). Deep nesting is now refused
+    before the parse, with the same words."""
+    enable()
+    text = _save_text(actions=[[0, "setup " + "[" * 9000 + "]" * 9000]])
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(30_000)
+    try:
+        with pytest.raises(FileFormatError, match=r"action 1.*set-up: not JSON \(nested deeper than 8\)"):
+            savefile.loads(text)
+    finally:
+        sys.setrecursionlimit(limit)
