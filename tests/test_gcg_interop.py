@@ -381,10 +381,10 @@ def _spanish_digraph_game() -> Game:
 
 
 def test_the_tile_declarations_of_macondo_are_written_and_read_without_a_warning() -> None:
-    """Macondo (so Woogles) writes a ``#tile CH ch`` line for each tile of several letters after
+    """Macondo (so Woogles) writes a ``#tile [CH] [ch]`` line for each tile of several letters after
     ``#tile-distribution``; qiza warned of each as an unknown pragma and wrote none."""
     text = gcg.dumps(gcg.from_game(_spanish_digraph_game()))
-    assert "#tile-distribution spanish\n#tile CH ch\n#tile LL ll\n#tile RR rr\n" in text
+    assert "#tile-distribution spanish\n#tile [CH] [ch]\n#tile [LL] [ll]\n#tile [RR] [rr]\n" in text
     read = gcg.loads(text)
     assert not read.errors and not read.warnings, (read.errors, read.warnings)
     assert gcg.dumps(read) == text  # written once, not again
@@ -415,3 +415,24 @@ def test_spanish_records_with_woogles_digits_for_ch_ll_rr_are_read() -> None:
     assert result.game is not None and "[CH]ICO" in result.game.board.rows_text()[7]
     # the coordinates and the counts of exchanges stay numbers; other sets keep digits as errors
     assert gcg.loads(text.replace("spanish", "french")).errors
+
+
+def test_catalan_tiles_are_written_bare_as_macondo_labels_them() -> None:
+    """Macondo (so Woogles) labels Spanish CH as ``[CH]`` but Catalan NY, QU, L·L bare, and its
+    reader takes a word's letters by the longest label: qiza wrote ``[NY]AP``, which it cannot
+    read. Catalan racks, words and exchanges are written bare (a blank lower case); qiza reads
+    them back to the same game."""
+    lexicon = Lexicon("TEST", frozenset(["NYAP", "NYAPS"]), LoadReport(), tile_set=TILE_SETS["catalan"])
+    game = Game(find_preset("classic"), players=["Ana", "Bea"], lexicon=lexicon, seed=1)
+    game.set_rack(0, "[NY]AP?EE")
+    game.play("8H NYAP")
+    game.set_rack(1, "[QU]E[L·L]AAA")
+    game.play("exchange [QU]E")
+    game.set_rack(0, "?EEOTIO")
+    game.play("8H (NYAP)s")
+    text = gcg.dumps(gcg.from_game(game))
+    assert "#tile L·L l·l\n#tile NY ny\n#tile QU qu\n" in text and "[" not in text
+    assert ">Ana: NYAP?EE H8 NYAP +28 28\n>Bea: QUEL·LAAA -QUE +0 0\n" in text
+    result = gcg.replay(gcg.loads(text))
+    assert result.clean and result.game is not None
+    assert result.game.board.rows_text() == game.board.rows_text() and result.game.scores == game.scores

@@ -116,9 +116,9 @@ def test_gcg_writes_and_reads_a_catalan_rack_with_the_l_l_tile() -> None:
     game.set_rack(0, "CO[L·L]EGIS")
     game.play("H8 COL·LEGI")
     text = gcg.dumps(gcg.from_game(game))
-    assert ">Player_1: CO[L·L]EGIS 8H CO[L·L]EGI +" in text
+    assert ">Player_1: COL·LEGIS 8H COL·LEGI +" in text  # bare, as Macondo labels the Catalan tiles
     record = gcg.loads(text)
-    assert not record.errors and record.events[0].rack == "CO[L·L]EGIS"
+    assert not record.errors and record.events[0].rack == "COL·LEGIS"
     replay = gcg.replay(record, lexicon=lexicon)
     assert replay.clean and replay.game is not None and replay.game.board.cells == game.board.cells
 

@@ -386,12 +386,12 @@ class _Reader:
             record.id = value
         elif key in _KNOWN_SIMPLE:
             setattr(record, _KNOWN_SIMPLE[key], value)
-        elif key == TILE_PRAGMA and len(record.pragmas) < MAX_PROBLEMS:  # Macondo's '#tile CH ch': kept as it is
+        elif key == TILE_PRAGMA and len(record.pragmas) < MAX_PROBLEMS:  # Macondo's '#tile [CH] [ch]': kept as it is
             record.pragmas.append((name, value))
             label, _, blank = value.partition(" ")
             if not label or blank.strip() != label.lower():
                 self.warn(f"#{name} {quoted(value, 40)}: expected a tile and the label of a blank standing "
-                          "for it, e.g. '#tile CH ch' (kept)", number)
+                          "for it, e.g. '#tile [CH] [ch]' (kept)", number)
         else:
             if len(record.pragmas) >= MAX_PROBLEMS:
                 self.error(f"more than {MAX_PROBLEMS} unknown pragmas: not a game record", number)

@@ -265,9 +265,14 @@ GCG_TILE_SET_NAMES = {"super": "english_super"}
 """qiza's tile sets by the names Macondo and Woogles write and read in ``#tile-distribution``
 where these differ (the other sets are ``french``, ``spanish`` ... in both)."""
 TILE_PRAGMA = "tile"
-"""``#tile CH ch``: Macondo (so Woogles) declares after ``#tile-distribution`` each tile whose
+"""``#tile [CH] [ch]`` (Catalan ``#tile NY ny``): Macondo (so Woogles) declares after ``#tile-distribution`` each tile whose
 label has several characters, with the label of a blank standing for it; qiza writes them too
 (:func:`qiza.gcg.from_game`) and keeps them among :attr:`GameRecord.pragmas`."""
+GCG_BRACKETED_SETS = frozenset({"spanish"})
+"""The tile sets whose multi-letter tiles Macondo (so Woogles) labels in brackets, in its files as
+in its letter distributions (Spanish ``[CH]``, a blank ``[ch]``); the others' are bare (Catalan
+``L·L``, ``NY``, ``QU``): its reader takes a word's letters by the longest label, and stops at a
+bracket its set's labels lack."""
 LEGACY_DIGIT_TILES = {"spanish": {"1": "[CH]", "2": "[LL]", "3": "[RR]"}}
 """The digits Woogles' and Macondo's older letter distributions named multi-letter tiles by
 (Spanish ``1`` CH, ``2`` LL, ``3`` RR), by ``#tile-distribution``: their older records write

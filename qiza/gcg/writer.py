@@ -9,7 +9,7 @@ import os
 import re
 from collections.abc import Iterable
 
-from qiza.alphabet import ENGLISH, tiles_in_text
+from qiza.alphabet import ENGLISH, TileSet, tiles_in_text
 from qiza.errors import FileFormatError, quoted
 from qiza.game import Game
 from qiza.gcg.reader import _CONTROL, _KNOWN_SIMPLE, _NUMBERED, MAX_PLAYERS, _text_codec
@@ -17,6 +17,7 @@ from qiza.gcg.record import (
     _RACK_OK,
     CHALLENGER_NOTE,
     FINISH_LINE_NOTE,
+    GCG_BRACKETED_SETS,
     GCG_LAYOUT_NAMES,
     GCG_TILE_SET_NAMES,
     NEGATIVE_EVENTS,
@@ -256,8 +257,9 @@ def from_game(game: Game, *, title: str | None = None, seat: int | None = None) 
                         character_encoding="UTF-8")
     if tile_set is not ENGLISH:  # the names Macondo and Woogles read (english_super, french ...)
         record.tile_distribution = GCG_TILE_SET_NAMES.get(tile_set.name, tile_set.name)
-        record.pragmas.extend((TILE_PRAGMA, f"{label} {label.lower()}")  # as Macondo declares them
-                              for label in tile_set.letters if len(label) > 1)
+        record.pragmas.extend((TILE_PRAGMA, f"{tile} {tile.lower()}")  # as Macondo declares them
+                              for tile in (_gcg_label(label, tile_set) for label in tile_set.letters
+                                           if len(label) > 1))
     layout = game.rules.layout
     if layout is not STANDARD:  # SuperCrosswordGame, as Macondo and Woogles name the 21x21 board
         record.board_layout = GCG_LAYOUT_NAMES.get(layout.name, layout.name)
@@ -291,7 +293,34 @@ def from_game(game: Game, *, title: str | None = None, seat: int | None = None) 
         loser = players[game.ended_by() or 0].name  # cleaned (a line break would end the note), never empty
         how = FORFEIT_WORDS[game.end_reason]
         (record.events[-1].notes if record.events else record.notes).append(f"{loser} {how}")
+    _write_labels(record, tile_set)
     return record
+
+
+def _gcg_label(label: str, tile_set: TileSet) -> str:
+    """A multi-letter tile's label as Macondo writes it for ``tile_set`` (:data:`GCG_BRACKETED_SETS`)."""
+    return f"[{label}]" if tile_set.name in GCG_BRACKETED_SETS else label
+
+
+def _write_labels(record: GameRecord, tile_set: TileSet) -> None:
+    """The racks and words of ``record``'s events with their multi-letter tiles labelled as Macondo
+    labels them (Catalan ``NY`` bare, not qiza's ``[NY]``), so that its reader and Woogles' read
+    them; qiza reads both. A bracketed single letter (``[N]Y``, N then Y) stays as it is."""
+    swaps = [(f"[{case(label)}]", case(_gcg_label(label, tile_set)))
+             for label in tile_set.letters if len(label) > 1 for case in (str.upper, str.lower)]
+    swaps = [(old, new) for old, new in swaps if old != new]
+    if not swaps:
+        return
+
+    def written(text: str) -> str:
+        for old, new in swaps:
+            text = text.replace(old, new)
+        return text
+
+    for index, event in enumerate(record.events):
+        record.events[index] = dataclasses.replace(event, rack=written(event.rack), word=written(event.word),
+                                                   tiles=written(event.tiles))
+    record.final_racks = {number: written(rack) for number, rack in record.final_racks.items()}
 
 
 def _hide(event: Event, shown: Record) -> None:
