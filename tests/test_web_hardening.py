@@ -1108,7 +1108,7 @@ def test_openapi_documents_errors_and_strict_types(client: TestClient) -> None:
     error(answer, 422, "malformed_request")
     # a method the path does not have: 405 with every method it has
     answer = client.put("/api/games")
-    assert answer.status_code == 405 and answer.headers["Allow"] == "GET, POST"
+    assert answer.status_code == 405 and answer.headers["Allow"] == "GET, HEAD, POST"
 
 
 def test_new_games_per_address_are_limited(db_url: str) -> None:

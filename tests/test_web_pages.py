@@ -78,3 +78,33 @@ def test_the_scripts_and_styles_are_those_of_the_start_up_as_the_pages_are(tmp_p
         assert client.get("/static/board.js", headers={"If-None-Match": '"other"'}).status_code == 200
         for missing in ("new.js", "nothing.js", "../app.py", "%2e%2e/app.py"):
             assert client.get(f"/static/{missing}").status_code == 404, missing
+
+
+#: what differs between two answers to the same request: the time, and a new CSRF cookie's value
+VARYING = {"date", "x-server-time", "set-cookie"}
+
+
+def test_head_is_answered_wherever_get_is(tmp_path: Path) -> None:
+    """HEAD gets GET's status and headers without the body, on every page and API read (it got
+    405 on every route but the scripts' and styles': HEAD / was refused though GET / is a page);
+    a path GET is not allowed on refuses HEAD too, and a 405 names HEAD wherever it names GET."""
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'head.sqlite3'}", computer_processes=0,
+                               clock_sweep=0)) as client:
+        created = client.post("/api/games", json={"seats": [{"name": "Ann"}, {"name": "Bob"}], "claim_all": True})
+        assert created.status_code == 201, created.text
+        game = created.json()["id"]
+        paths = [*ROUTES, "/favicon.ico", "/static/common.js", "/docs", "/openapi.json", "/api/meta", "/api/games",
+                 f"/api/games/{game}", f"/api/games/{game}/gcg", f"/api/games/{game}/clock", "/api/leaderboard",
+                 "/api/seeks", "/api/account", "/api/players/nobody", "/api/games/none", "/no/such/page"]
+        for path in paths:
+            got, head = client.get(path), client.head(path)
+            assert head.status_code == got.status_code, (path, head.status_code, got.status_code)
+            assert head.content == b"", path
+            assert ({k: v for k, v in head.headers.items() if k not in VARYING}
+                    == {k: v for k, v in got.headers.items() if k not in VARYING}), path
+        assert client.head("/").status_code == 200
+        refused = client.head(f"/api/games/{game}/actions")
+        assert refused.status_code == 405 and refused.content == b""
+        assert client.post("/").headers["allow"] == "GET, HEAD"
+        assert client.post("/api/meta").headers["allow"] == "GET, HEAD"
+        assert client.get(f"/api/games/{game}/actions").headers["allow"] == "POST"

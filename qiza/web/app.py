@@ -165,6 +165,29 @@ class ServerTime:
         await self.app(scope, receive, stamped)
 
 
+class HeadAsGet:
+    """ASGI middleware: a HEAD request is answered as its GET would be, without the body (the
+    same status and headers), wherever GET is answered: FastAPI's routes answer only the methods
+    they name, and HEAD / got 405 though GET / is a page. It costs what the GET costs, and is
+    counted as a read as GET is."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "HEAD":
+            await self.app(scope, receive, send)
+            return
+
+        async def without_body(message: Message) -> None:
+            if message["type"] == "http.response.body":
+                message = {**message, "body": b""}
+            await send(message)
+
+        # a copy: the server's own scope still says HEAD (uvicorn then writes no body either)
+        await self.app({**scope, "method": "GET"}, receive, without_body)
+
+
 def create_app(database_url: str | None = None, *, computer_workers: int = 2,
                computer_delay: float = 0.0, warm_up: bool = False,
                computer_processes: int | None = None, seeds: Callable[[], int] | None = None,
@@ -248,6 +271,7 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
     app.add_middleware(ReadLimit, reads=app.state.read_limit)  # (outside the guard: refused before anything)
 
     app.add_middleware(ServerTime, now=now)
+    app.add_middleware(HeadAsGet)
     app.state.service = service
     app.state.hub = hub
     app.state.store = store
@@ -300,9 +324,10 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
                                            "digits"}}, status_code=400)
         if exc.status_code == 405:  # every method of the path, not only those of its first route
             path = request.url.path
-            methods = sorted({m for r in api_routes(app.routes) if r.path_regex.match(path)
-                              for m in r.methods or ()})
-            headers["Allow"] = ", ".join(methods)
+            methods = {m for r in api_routes(app.routes) if r.path_regex.match(path) for m in r.methods or ()}
+            if "GET" in methods:  # HeadAsGet answers HEAD wherever GET is
+                methods.add("HEAD")
+            headers["Allow"] = ", ".join(sorted(methods))
         return JSONResponse({"error": {"code": code, "message": str(exc.detail)}}, status_code=exc.status_code,
                             headers=headers)
 
