@@ -26,7 +26,7 @@ pytest.importorskip("sqlalchemy")
 import postgres_db  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
-from web_client import call, free_port  # noqa: E402
+from web_client import Served, call, free_port  # noqa: E402
 
 from qiza.web.app import create_app  # noqa: E402
 
@@ -100,46 +100,6 @@ def test_the_seed_is_secret_and_never_shown_before_the_end(client: TestClient) -
 
 
 # -- 5. no secret in a URL or a log line -------------------------------------------------------------
-class Served:
-    """``python -m qiza serve`` on a free loopback port, its output (access log on) in ``log``."""
-
-    def __init__(self, log: Path, database_url: str, *extra: str) -> None:
-        self.port = free_port()
-        self.log_path = log
-        self.log = log.open("w")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "qiza", "serve", "--port", str(self.port), "--database-url", database_url,
-             "--computer-workers", "0", "--computer-delay", "0", "--log-level", "info", *extra],
-            cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT)
-        end = time.monotonic() + 60
-        while True:
-            try:
-                if call(self.url + "/api/meta")[0] == 200:
-                    break
-            except OSError:
-                pass
-            if self.proc.poll() is not None or time.monotonic() > end:
-                self.stop()
-                raise RuntimeError(f"server did not start: {log.read_text()}")
-            time.sleep(0.2)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def stop(self) -> str:
-        """Stop the server; its whole output."""
-        if not self.log.closed:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-            self.log.close()
-        return self.log_path.read_text()
-
-
 def test_no_token_or_invite_in_any_url_or_log_line(tmp_path: Path) -> None:
     ws_client = pytest.importorskip("websockets.sync.client")
     server = Served(tmp_path / "serve.log", f"sqlite:///{tmp_path / 'log.sqlite3'}")

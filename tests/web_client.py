@@ -1,15 +1,21 @@
 """Plain HTTP to a qiza server started by a test (standard library only): a free loopback
-port, one JSON request, and a server in a thread of the test process (uvicorn)."""
+port, one JSON request, a server in a thread of the test process (uvicorn), and ``qiza serve``
+in a process of its own."""
 
 from __future__ import annotations
 
 import json
 import socket
+import subprocess
+import sys
 import threading
 import time
 import urllib.error
 import urllib.request
+from pathlib import Path
 from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def free_port() -> int:
@@ -67,3 +73,43 @@ class ServerThread:
     def __exit__(self, *exc: object) -> None:
         self.server.should_exit = True
         self.thread.join(timeout=10)
+
+
+class Served:
+    """``python -m qiza serve`` on a free loopback port, its output (access log on) in ``log``."""
+
+    def __init__(self, log: Path, database_url: str, *extra: str) -> None:
+        self.port = free_port()
+        self.log_path = log
+        self.log = log.open("w")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "qiza", "serve", "--port", str(self.port), "--database-url", database_url,
+             "--computer-workers", "0", "--computer-delay", "0", "--log-level", "info", *extra],
+            cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT)
+        end = time.monotonic() + 60
+        while True:
+            try:
+                if call(self.url + "/api/meta")[0] == 200:
+                    break
+            except OSError:
+                pass
+            if self.proc.poll() is not None or time.monotonic() > end:
+                self.stop()
+                raise RuntimeError(f"server did not start: {log.read_text()}")
+            time.sleep(0.2)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def stop(self) -> str:
+        """Stop the server; its whole output."""
+        if not self.log.closed:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+            self.log.close()
+        return self.log_path.read_text()

@@ -70,6 +70,7 @@ from qiza.web.throttle import (
     LIVE_PER_ADDRESS,
     NEW_GAMES,
     READS_PER_SECOND,
+    ConnectionLimit,
     ReadLimit,
     StoredThrottle,
     read_limit,
@@ -269,6 +270,7 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
     app.add_middleware(RequestGuard)
     app.state.read_limit = read_limit(reads)
     app.add_middleware(ReadLimit, reads=app.state.read_limit)  # (outside the guard: refused before anything)
+    app.add_middleware(ConnectionLimit)  # (outside the reads: a connection refused counts no read)
 
     app.add_middleware(ServerTime, now=now)
     app.add_middleware(HeadAsGet)

@@ -9,7 +9,6 @@ import asyncio
 import logging
 import threading
 import time
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -32,6 +31,7 @@ from qiza.web.throttle import (
     LIVE_REFRESH_BURST,
     LIVE_REFRESHES_PER_SECOND,
     FailureThrottle,
+    OpenCount,
     address,
 )
 
@@ -101,8 +101,7 @@ class Hub:
         self.conns: dict[str, set[_Conn]] = {}
         self.per_address = per_address
         self.refreshes = FailureThrottle(LIVE_REFRESH_BURST, LIVE_REFRESHES_PER_SECOND)
-        self._open: Counter[str] = Counter()
-        self._open_lock = threading.Lock()  # (a test client serves each socket on a thread of its own)
+        self._open = OpenCount(per_address)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._pushes: set[asyncio.Task[None]] = set()
@@ -112,23 +111,15 @@ class Hub:
     def admit(self, key: str) -> bool:
         """Count one more connection open from address ``key``, unless it holds
         :attr:`per_address` already (False: refuse it)."""
-        with self._open_lock:
-            if self._open[key] >= self.per_address:
-                return False
-            self._open[key] += 1
-            return True
+        return self._open.admit(key)
 
     def release(self, key: str) -> None:
         """One connection admitted from ``key`` closed."""
-        with self._open_lock:
-            self._open[key] -= 1
-            if self._open[key] <= 0:
-                del self._open[key]
+        self._open.release(key)
 
     def open_connections(self) -> dict[str, int]:
         """Connections open now per address."""
-        with self._open_lock:
-            return dict(self._open)
+        return self._open.now()
 
     def notify_threadsafe(self, game_id: str, version: int) -> None:
         """Called from any thread after a game changed: a push starts on each event loop that

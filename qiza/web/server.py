@@ -7,9 +7,17 @@ import logging
 import re
 import socket
 from pathlib import Path
+from typing import Any
 
 from qiza.cli import process_count, whole_number
-from qiza.web.throttle import HEAVY_WORK, LIVE_PER_ADDRESS, NEW_GAMES, READ_BURST_SECONDS, READS_PER_SECOND
+from qiza.web.throttle import (
+    CONNECTIONS_PER_ADDRESS,
+    HEAVY_WORK,
+    LIVE_PER_ADDRESS,
+    NEW_GAMES,
+    READ_BURST_SECONDS,
+    READS_PER_SECOND,
+)
 
 #: seconds a connection has to send a request's head (request line and headers) from its first
 #: byte, or from its opening; then it is answered 408 and closed (uvicorn waits for a head for
@@ -45,6 +53,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--live-connections", type=whole_number(1), default=LIVE_PER_ADDRESS, metavar="N",
                         help="live connections (pages of games) one address may hold open at once "
                         f"(default {LIVE_PER_ADDRESS})")
+    parser.add_argument("--connections", type=whole_number(1), default=CONNECTIONS_PER_ADDRESS, metavar="N",
+                        help="HTTP connections one address may hold open at once; a request on one more gets 429 "
+                        f"and the connection is closed (default {CONNECTIONS_PER_ADDRESS})")
     parser.add_argument("--reads", type=whole_number(1), default=READS_PER_SECOND, metavar="N",
                         help=f"page and API reads (GET) one address may make a second, after a burst of "
                         f"{READ_BURST_SECONDS} seconds' worth; more get 429 (default {READS_PER_SECOND})")
@@ -115,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
     # whose buffer of a request's head is bounded (httptools, uvicorn's choice when installed,
     # reads headers of any size)
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=MAX_BODY,
-                            http=head_timeout_protocol(), h11_max_incomplete_event_size=MAX_HEADERS)
+                            http=http_protocol(args.connections), h11_max_incomplete_event_size=MAX_HEADERS)
     uvicorn.Server(config).run(sockets=[listening])
     return 0
 
@@ -140,23 +151,46 @@ def listen(host: str, port: int) -> socket.socket:
     return sock
 
 
-def head_timeout_protocol() -> type:
-    """uvicorn's h11 protocol, with :data:`HEAD_SECONDS` for each request's head: counted from the
-    connection's opening, or from the first byte of a head after a request kept alive (the wait
-    between requests is uvicorn's keep-alive time)."""
+def http_protocol(connections: int = CONNECTIONS_PER_ADDRESS) -> type:
+    """uvicorn's h11 protocol, with :data:`HEAD_SECONDS` for each request's head (counted from the
+    connection's opening, or from the first byte of a head after a request kept alive: the wait
+    between requests is uvicorn's keep-alive time), and at most ``connections`` HTTP connections
+    open from one address at once (:class:`~qiza.web.throttle.ConnectionPlace`: a request on one
+    more is answered 429 by the app's :class:`~qiza.web.throttle.ConnectionLimit`, which finds the
+    request's address as every other limit does, behind a trusted proxy the client's). Each call
+    counts apart: one a server."""
     import asyncio
 
     import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
     from qiza.web.guard import MAX_HEADERS, error_body
+    from qiza.web.throttle import CONNECTION_EXTENSION, ConnectionPlace, OpenCount, host_address
+
+    count = OpenCount(connections)
 
     class HeadTimeout(H11Protocol):
+        #: the HTTP connections open from each address, of every connection of this protocol
+        open_connections = count
         head_timer: asyncio.TimerHandle | None = None
+        place: ConnectionPlace | None = None
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
+            place = self.place = ConnectionPlace(count, host_address(self.client[0] if self.client else ""))
+            app = self.app
+
+            async def with_place(scope: Any, receive: Any, send: Any) -> None:
+                scope.setdefault("extensions", {})[CONNECTION_EXTENSION] = place
+                await app(scope, receive, send)
+
+            self.app = with_place
             self.head_timer = self.loop.call_later(HEAD_SECONDS, self.head_late)
+
+        def handle_websocket_upgrade(self, event: h11.Request) -> None:
+            if self.place is not None:  # a WebSocket now: counted by the live connections (another
+                self.place.release()    # protocol's, whose closing this one never hears of)
+            super().handle_websocket_upgrade(event)
 
         def data_received(self, data: bytes) -> None:
             # a head: h11 bounds only one whose end is still to come, not one ending in this read
@@ -178,6 +212,8 @@ def head_timeout_protocol() -> type:
             if self.head_timer is not None:
                 self.head_timer.cancel()
                 self.head_timer = None
+            if self.place is not None:
+                self.place.release()
             super().connection_lost(exc)
 
         def head_late(self) -> None:

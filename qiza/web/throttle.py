@@ -67,6 +67,13 @@ SWEEP_EVERY = 60.0
 #: ``too_many_connections``). Each costs a socket and about 70 KB: one client opening thousands
 #: would use up the process's open files. Room for a club behind one NAT address.
 LIVE_PER_ADDRESS = 200
+#: HTTP connections one address may hold open at once in one server process (``qiza serve``'s
+#: protocol counts them; a WebSocket is counted by :data:`LIVE_PER_ADDRESS` instead, from its
+#: upgrade); the request of a connection past it is answered 429 ``too_many_connections`` and the
+#: connection closed. One client held thousands open, each a socket of the server's open files,
+#: by sending a request on each every few seconds. A browser opens six at most to a server: room
+#: for a club behind one NAT address.
+CONNECTIONS_PER_ADDRESS = 128
 #: refreshes of the live channel (each a read of the game from the database) one address may
 #: have answered at once, then so many a second, over all its connections; more are not
 #: answered (each connection may ask 4 a second: 200 connections asking at once kept the
@@ -91,8 +98,14 @@ def address(client: Any) -> str:
     """What a client's limits are counted by (a request's or a WebSocket's): its IP address, and
     for IPv6 its /64 network. One host (one home, one server) is given a whole /64: counting each
     of its addresses apart gave one client 2^64 allowances of wrong passwords, new accounts and
-    games, guesses of seat tokens. An IPv4 address mapped into IPv6 counts as that IPv4 address."""
-    host = client.client.host if client.client else ""
+    games, guesses of seat tokens. An IPv4 address mapped into IPv6 counts as that IPv4 address.
+    The address is the request's as the server gives it: uvicorn takes a trusted proxy's
+    ``X-Forwarded-For`` (its ``forwarded_allow_ips``, by default 127.0.0.1)."""
+    return host_address(client.client.host if client.client else "")
+
+
+def host_address(host: str) -> str:
+    """What the limits of a client at IP address ``host`` are counted by (:func:`address`)."""
     try:
         ip = ipaddress.ip_address(host)
     except ValueError:  # not an IP address (a test client, a Unix socket)
@@ -288,4 +301,88 @@ class ReadLimit:
                                  [(b"retry-after", str(wait).encode())])
                 return
             self.reads.fail(key)
+        await self.app(scope, receive, send)
+
+
+class OpenCount:
+    """What each address holds open now (connections), at most ``limit`` each."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._open: dict[str, int] = {}
+        self._lock = threading.Lock()  # (a test client serves each WebSocket on a thread of its own)
+
+    def admit(self, key: str) -> bool:
+        """Count one more open from address ``key``, unless it holds :attr:`limit` already
+        (False: refuse it)."""
+        with self._lock:
+            held = self._open.get(key, 0)
+            if held >= self.limit:
+                return False
+            self._open[key] = held + 1
+            return True
+
+    def release(self, key: str) -> None:
+        """One admitted from ``key`` closed."""
+        with self._lock:
+            held = self._open.pop(key) - 1
+            if held > 0:
+                self._open[key] = held
+
+    def now(self) -> dict[str, int]:
+        """What each address holds open now."""
+        with self._lock:
+            return dict(self._open)
+
+
+#: the key of a request's :class:`ConnectionPlace` in its scope's ``extensions``
+CONNECTION_EXTENSION = "qiza.connection"
+
+
+class ConnectionPlace:
+    """One HTTP connection's place in an :class:`OpenCount`: the address it is counted under,
+    if any. A connection is counted from its opening under its peer's address when that has
+    room; each request then counts it under the request's address (:func:`address`: behind a
+    trusted proxy, the client's), which it may find full (:meth:`request`)."""
+
+    def __init__(self, count: OpenCount, peer: str) -> None:
+        self.count = count
+        self.key: str | None = peer if count.admit(peer) else None
+
+    def request(self, key: str) -> bool:
+        """Count the connection under ``key``, the address of a request on it; False when that
+        address holds all its connections already (the connection is then counted nowhere)."""
+        if key == self.key:
+            return True
+        self.release()
+        if self.count.admit(key):
+            self.key = key
+            return True
+        return False
+
+    def release(self) -> None:
+        """The connection closed, or is a WebSocket now (counted by the live connections)."""
+        if self.key is not None:
+            self.count.release(self.key)
+            self.key = None
+
+
+class ConnectionLimit:
+    """ASGI middleware: a request on a connection its address has no room for (a
+    :class:`ConnectionPlace` put in the scope by ``qiza serve``'s protocol,
+    :func:`qiza.web.server.http_protocol`) is answered 429 ``too_many_connections`` and the
+    connection closed. Without one in the scope (another server, a test client) it does nothing."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        from qiza.web.guard import send_error
+
+        place = scope.get("extensions", {}).get(CONNECTION_EXTENSION) if scope["type"] == "http" else None
+        if place is not None and not place.request(host_address(scope["client"][0] if scope.get("client") else "")):
+            await send_error(send, 429, "too_many_connections", f"this address has {place.count.limit} connections "
+                             "open to the server already: close some, or try again when they are",
+                             [(b"connection", b"close"), (b"retry-after", b"1")])
+            return
         await self.app(scope, receive, send)
