@@ -370,9 +370,35 @@ def head_answer(port: int, head: bytes) -> tuple[int, bytes, float]:
     return int(data.split(b" ", 2)[1]), data, time.monotonic() - begin
 
 
+def assert_head_too_large(answer: bytes) -> None:
+    """The answer to a request head over 32 KiB: 431 ``head_too_large``, JSON as every refusal."""
+    head, body = answer.split(b"\r\n\r\n", 1)
+    assert b"\r\ncontent-type: application/json\r\n" in head.lower() and b"\r\nconnection: close" in head.lower()
+    error = json.loads(body)["error"]
+    assert error["code"] == "head_too_large" and "32 KiB" in error["message"], error
+
+
+def test_a_request_that_is_not_http_gets_a_json_400(tmp_path: Path) -> None:
+    """What h11 cannot read as a request (a bad request line, a header without a colon, a bad
+    Content-Length) is answered 400 ``bad_request`` in JSON and closed, as every refusal (uvicorn
+    answered it in plain text)."""
+    server = Served(tmp_path / "serve.log", f"sqlite:///{tmp_path / 'bad.sqlite3'}")
+    try:
+        for head in (b"NOT HTTP\r\n\r\n", b"GET /api/meta HTTP/1.1\r\nHost x\r\n\r\n",
+                     b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\n"):
+            status, data, _ = head_answer(server.port, head)
+            top, body = data.split(b"\r\n\r\n", 1)
+            assert status == 400 and b"\r\ncontent-type: application/json\r\n" in top.lower(), data
+            assert json.loads(body)["error"]["code"] == "bad_request", data
+        assert call(server.url + "/api/meta")[0] == 200
+    finally:
+        server.stop()
+
+
 def test_huge_headers_are_refused_before_they_are_read(tmp_path: Path) -> None:
     """Request headers are bounded (:data:`qiza.web.guard.MAX_HEADERS`): 200 KB or 20 MB of
-    them get a 400 at once and the connection closed (they were read whole and answered 200);
+    them get 431 ``head_too_large`` at once (JSON, as every refusal: it was uvicorn's plain 400) and
+    the connection closed (they were read whole and answered 200);
     a browser's, 16 KB of cookies and all, are answered as ever, and so is the next request."""
     from qiza.web.guard import MAX_HEADERS
 
@@ -381,10 +407,12 @@ def test_huge_headers_are_refused_before_they_are_read(tmp_path: Path) -> None:
         for size in (200_000, 20_000_000):
             status, data, took = head_answer(server.port, b"GET /api/meta HTTP/1.1\r\nHost: x\r\nX-Big: "
                                              + b"a" * size + b"\r\n\r\n")
-            assert status == 400 and took < 5, (size, data[:300], took)
+            assert status == 431 and took < 5, (size, data[:300], took)
+            assert_head_too_large(data)
         many = b"".join(b"X-H%d: %s\r\n" % (i, b"b" * 100) for i in range(2000))  # 200 KB in short lines
         status, data, _ = head_answer(server.port, b"GET /api/meta HTTP/1.1\r\nHost: x\r\n" + many + b"\r\n")
-        assert status == 400, data[:300]
+        assert status == 431, data[:300]
+        assert_head_too_large(data)
         cookies = b"Cookie: " + b"; ".join(b"c%d=%s" % (i, b"v" * 150) for i in range(100)) + b"\r\n"
         assert 15_000 < len(cookies) < MAX_HEADERS
         status, data, _ = head_answer(server.port, b"GET /api/meta HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
@@ -409,7 +437,8 @@ def test_huge_headers_that_come_in_one_read_are_refused_too(tmp_path: Path) -> N
                 with contextlib.suppress(ConnectionResetError, TimeoutError):
                     while part := conn.recv(65536):
                         data += part
-            assert data.startswith(b"HTTP/1.1 400 "), (size, data[:200])
+            assert data.startswith(b"HTTP/1.1 431 "), (size, data[:200])
+            assert_head_too_large(data)
         assert call(server.url + "/api/meta")[0] == 200
     finally:
         server.stop()

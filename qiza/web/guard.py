@@ -25,7 +25,7 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 #: the largest request body (bytes): far more than any request of a game needs
 MAX_BODY = 64 * 1024
 #: the largest request line and headers together (bytes): a browser's, cookies and all, take a
-#: few; the server (``qiza serve``) closes a connection sending more before they end with 400,
+#: few; the server (``qiza serve``) closes a connection sending more before they end with 431,
 #: holding no more than this of them (it held them whole: 20 MB of headers were read and answered)
 MAX_HEADERS = 32 * 1024
 #: query parameters that would put a secret in a URL

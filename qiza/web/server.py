@@ -6,6 +6,7 @@ import argparse
 import logging
 import re
 import socket
+from http import HTTPStatus
 from pathlib import Path
 from typing import Any
 
@@ -198,7 +199,8 @@ def http_protocol(connections: int = CONNECTIONS_PER_ADDRESS) -> type:
             if self.conn.their_state is h11.IDLE and len(self.conn._receive_buffer) + len(data) > MAX_HEADERS:
                 end = HEAD_END.search(self.conn.trailing_data[0] + data, 0, MAX_HEADERS + 3)
                 if end is None or end.start() > MAX_HEADERS:
-                    self.send_400_response("Invalid HTTP request received.")  # as uvicorn answers h11's bound
+                    self.refuse(431, "head_too_large", f"the request line and headers are over {MAX_HEADERS // 1024} "
+                                "KiB, more than any request needs; the server reads no more of them")
                     return
             super().data_received(data)
             waiting = self.conn.their_state is h11.IDLE and not self.transport.is_closing()
@@ -220,9 +222,20 @@ def http_protocol(connections: int = CONNECTIONS_PER_ADDRESS) -> type:
             self.head_timer = None
             if self.conn.their_state is not h11.IDLE or self.transport.is_closing():
                 return
-            body = error_body("request_timeout", f"the request's head did not come within {HEAD_SECONDS:g} seconds")
-            self.transport.write(b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\n"
-                                 b"content-length: %d\r\nconnection: close\r\n\r\n%s" % (len(body), body))
+            self.refuse(408, "request_timeout", f"the request's head did not come within {HEAD_SECONDS:g} seconds")
+
+        def send_400_response(self, msg: str) -> None:
+            # what h11 cannot read (uvicorn logged it and answered it in plain text)
+            self.refuse(400, "bad_request", "the request is not HTTP the server can read: a malformed request line, "
+                        "header, Content-Length or chunk")
+
+        def refuse(self, status: int, code: str, message: str) -> None:
+            """Answer ``status`` with the JSON error ``code`` (the app's shape) and close the
+            connection: what is refused here never reaches the app."""
+            body = error_body(code, message)
+            self.transport.write(b"HTTP/1.1 %d %s\r\ncontent-type: application/json\r\ncontent-length: %d\r\n"
+                                 b"connection: close\r\n\r\n%s"
+                                 % (status, HTTPStatus(status).phrase.encode(), len(body), body))
             self.transport.close()
 
     return HeadTimeout
