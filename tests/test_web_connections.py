@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import select
 import socket
 import time
 from collections.abc import Iterator
@@ -23,6 +24,10 @@ from qiza.web.throttle import CONNECTIONS_PER_ADDRESS  # noqa: E402
 
 #: another address of this machine: Linux answers every 127.0.0.x on loopback
 OTHER = "127.0.0.2"
+#: the servers' limit (``--connections``): the default's 128 answers, on a loaded machine, took
+#: more than uvicorn's 5 s of keep-alive, and the first connections were closed before the last
+#: were answered
+LIMIT = 12
 
 
 def other_address_works() -> bool:
@@ -36,7 +41,8 @@ def other_address_works() -> bool:
 
 @pytest.fixture()
 def server(tmp_path: Path) -> Iterator[Served]:
-    served = Served(tmp_path / "serve.log", f"sqlite:///{tmp_path / 'conns.sqlite3'}", "--reads", "100000")
+    served = Served(tmp_path / "serve.log", f"sqlite:///{tmp_path / 'conns.sqlite3'}", "--reads", "100000",
+                    "--connections", str(LIMIT))
     try:
         yield served
     finally:
@@ -117,14 +123,14 @@ def admitted(port: int, source: str = "127.0.0.1", forwarded: str | None = None)
 def test_one_address_holds_its_connections_and_no_more_while_others_are_served(server: Served) -> None:
     """One address kept thousands of connections open by sending a request on each every few
     seconds (only WebSockets were counted): a request on a connection past
-    :data:`~qiza.web.throttle.CONNECTIONS_PER_ADDRESS` is refused 429 and the connection closed,
+    the limit (``--connections``) is refused 429 and the connection closed,
     while another address, and the connections admitted, are served; a connection closed makes
     room. Behind a trusted proxy (uvicorn trusts 127.0.0.1's ``X-Forwarded-For``) a connection
     counts for the client it carries, as every other limit does."""
     if not other_address_works():
         pytest.skip(f"{OTHER} is not an address of this machine")
     with contextlib.ExitStack() as stack:
-        held = hold(server.port, CONNECTIONS_PER_ADDRESS)
+        held = hold(server.port, LIMIT)
         for sock in held:
             stack.callback(sock.close)
         refused(server.port)
@@ -135,13 +141,39 @@ def test_one_address_holds_its_connections_and_no_more_while_others_are_served(s
         ask(held)  # the connections admitted are served as before
     # a proxy's connections count for the clients they carry
     with contextlib.ExitStack() as stack:
-        proxied = hold(server.port, CONNECTIONS_PER_ADDRESS, forwarded="203.0.113.7")
+        proxied = hold(server.port, LIMIT, forwarded="203.0.113.7")
         for sock in proxied:
             stack.callback(sock.close)
         refused(server.port, forwarded="203.0.113.7")
         stack.enter_context(admitted(server.port, forwarded="203.0.113.8"))
         stack.enter_context(admitted(server.port))
         ask(proxied, "203.0.113.7")
+
+
+def test_a_connection_past_the_limit_that_sends_nothing_is_closed_soon(server: Served) -> None:
+    """A connection its address has no room for has :data:`~qiza.web.server.UNPLACED_HEAD_SECONDS`
+    to send its request's head (which is then refused) before it is answered 408 and closed: held
+    :data:`~qiza.web.server.HEAD_SECONDS` as any other, a flood of connections sending nothing kept
+    ten seconds' worth of them open. Another address's connection is given the whole time."""
+    from qiza.web.server import HEAD_SECONDS
+
+    if not other_address_works():
+        pytest.skip(f"{OTHER} is not an address of this machine")
+    with contextlib.ExitStack() as stack:
+        for sock in hold(server.port, LIMIT):
+            stack.callback(sock.close)
+        begin = time.monotonic()
+        silent = stack.enter_context(socket.create_connection(("127.0.0.1", server.port), timeout=30))
+        other = stack.enter_context(socket.create_connection(("127.0.0.1", server.port), timeout=30,
+                                                             source_address=(OTHER, 0)))
+        data = b""
+        while part := silent.recv(65536):
+            data += part
+        took = time.monotonic() - begin
+        assert data.startswith(b"HTTP/1.1 408 ") and took < HEAD_SECONDS / 2, (data, took)
+        assert not select.select([other], [], [], 0)[0]  # still open, nothing said
+        other.sendall(b"GET /api/meta HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert answer(other)[0] == 200
 
 
 def short_connection(port: int, kind: int) -> None:
@@ -176,7 +208,7 @@ def test_every_way_a_connection_ends_gives_its_place_back(server: Served) -> Non
     time.sleep(1)  # the server hears of the last closes
     with contextlib.ExitStack() as stack:
         stack.enter_context(admitted(server.port))
-        for sock in hold(server.port, CONNECTIONS_PER_ADDRESS - 1):
+        for sock in hold(server.port, LIMIT - 1):
             stack.callback(sock.close)
         refused(server.port)
     assert call(server.url + "/api/meta")[0] == 200

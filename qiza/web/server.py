@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from qiza.cli import process_count, whole_number
+from qiza.text import plural
 from qiza.web.throttle import (
     CONNECTIONS_PER_ADDRESS,
     HEAVY_WORK,
@@ -25,6 +26,10 @@ from qiza.web.throttle import (
 #: ever: thousands of connections sending nothing, or a byte at a time, were held open, each a
 #: socket of the server's open files)
 HEAD_SECONDS = 10.0
+#: seconds a connection its address has no room for (``--connections``) has to send its head: its
+#: request is then refused, unless a place was freed meanwhile or it comes through a trusted proxy
+#: for another address (a flood of connections sending nothing held each for :data:`HEAD_SECONDS`)
+UNPLACED_HEAD_SECONDS = 1.0
 #: the end of a request's head (h11 takes a bare LF for CRLF)
 HEAD_END = re.compile(rb"\n\r?\n")
 
@@ -158,7 +163,8 @@ def http_protocol(connections: int = CONNECTIONS_PER_ADDRESS) -> type:
     between requests is uvicorn's keep-alive time), and at most ``connections`` HTTP connections
     open from one address at once (:class:`~qiza.web.throttle.ConnectionPlace`: a request on one
     more is answered 429 by the app's :class:`~qiza.web.throttle.ConnectionLimit`, which finds the
-    request's address as every other limit does, behind a trusted proxy the client's). Each call
+    request's address as every other limit does, behind a trusted proxy the client's; one its
+    peer's address has no room for has :data:`UNPLACED_HEAD_SECONDS` for its head). Each call
     counts apart: one a server."""
     import asyncio
 
@@ -166,7 +172,7 @@ def http_protocol(connections: int = CONNECTIONS_PER_ADDRESS) -> type:
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
     from qiza.web.guard import MAX_HEADERS, error_body
-    from qiza.web.throttle import CONNECTION_EXTENSION, ConnectionPlace, OpenCount, host_address
+    from qiza.web.throttle import CONNECTION_EXTENSION, ConnectionPlace, OpenCount
 
     count = OpenCount(connections)
 
@@ -178,7 +184,7 @@ def http_protocol(connections: int = CONNECTIONS_PER_ADDRESS) -> type:
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
-            place = self.place = ConnectionPlace(count, host_address(self.client[0] if self.client else ""))
+            place = self.place = ConnectionPlace(count, self.client[0] if self.client else "")
             app = self.app
 
             async def with_place(scope: Any, receive: Any, send: Any) -> None:
@@ -186,7 +192,8 @@ def http_protocol(connections: int = CONNECTIONS_PER_ADDRESS) -> type:
                 await app(scope, receive, send)
 
             self.app = with_place
-            self.head_timer = self.loop.call_later(HEAD_SECONDS, self.head_late)
+            seconds = HEAD_SECONDS if place.key is not None else UNPLACED_HEAD_SECONDS
+            self.head_timer = self.loop.call_later(seconds, self.head_late, seconds)
 
         def handle_websocket_upgrade(self, event: h11.Request) -> None:
             if self.place is not None:  # a WebSocket now: counted by the live connections (another
@@ -205,7 +212,7 @@ def http_protocol(connections: int = CONNECTIONS_PER_ADDRESS) -> type:
             super().data_received(data)
             waiting = self.conn.their_state is h11.IDLE and not self.transport.is_closing()
             if waiting and self.head_timer is None:
-                self.head_timer = self.loop.call_later(HEAD_SECONDS, self.head_late)
+                self.head_timer = self.loop.call_later(HEAD_SECONDS, self.head_late, HEAD_SECONDS)
             elif not waiting and self.head_timer is not None:
                 self.head_timer.cancel()
                 self.head_timer = None
@@ -218,11 +225,11 @@ def http_protocol(connections: int = CONNECTIONS_PER_ADDRESS) -> type:
                 self.place.release()
             super().connection_lost(exc)
 
-        def head_late(self) -> None:
+        def head_late(self, seconds: float) -> None:
             self.head_timer = None
             if self.conn.their_state is not h11.IDLE or self.transport.is_closing():
                 return
-            self.refuse(408, "request_timeout", f"the request's head did not come within {HEAD_SECONDS:g} seconds")
+            self.refuse(408, "request_timeout", f"the request's head did not come within {plural(round(seconds), 'second')}")
 
         def send_400_response(self, msg: str) -> None:
             # what h11 cannot read (uvicorn logged it and answered it in plain text)

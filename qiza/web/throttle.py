@@ -40,6 +40,7 @@ from sqlalchemy.exc import DBAPIError
 
 from qiza.text import plural
 from qiza.web.db import Store, failures
+from qiza.web.guard import send_error
 
 log = logging.getLogger("qiza.web.throttle")
 T = TypeVar("T")
@@ -289,8 +290,6 @@ class ReadLimit:
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         from starlette.requests import HTTPConnection
 
-        from qiza.web.guard import send_error
-
         if scope["type"] == "http" and scope["method"] in ("GET", "HEAD"):
             key = address(HTTPConnection(scope))
             wait = self.reads.wait(key)
@@ -347,11 +346,17 @@ class ConnectionPlace:
 
     def __init__(self, count: OpenCount, peer: str) -> None:
         self.count = count
-        self.key: str | None = peer if count.admit(peer) else None
+        self.host = peer
+        key = host_address(peer)
+        self.key: str | None = key if count.admit(key) else None
 
-    def request(self, key: str) -> bool:
-        """Count the connection under ``key``, the address of a request on it; False when that
-        address holds all its connections already (the connection is then counted nowhere)."""
+    def request(self, host: str) -> bool:
+        """Count the connection under the address of ``host``, a request's client; False when
+        that address holds all its connections already (the connection is then counted nowhere)."""
+        if host == self.host and self.key is not None:  # (the usual case, without parsing the host)
+            return True
+        key = host_address(host)
+        self.host = host
         if key == self.key:
             return True
         self.release()
@@ -377,10 +382,8 @@ class ConnectionLimit:
         self.app = app
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        from qiza.web.guard import send_error
-
         place = scope.get("extensions", {}).get(CONNECTION_EXTENSION) if scope["type"] == "http" else None
-        if place is not None and not place.request(host_address(scope["client"][0] if scope.get("client") else "")):
+        if place is not None and not place.request(scope["client"][0] if scope.get("client") else ""):
             await send_error(send, 429, "too_many_connections", f"this address has {place.count.limit} connections "
                              "open to the server already: close some, or try again when they are",
                              [(b"connection", b"close"), (b"retry-after", b"1")])
