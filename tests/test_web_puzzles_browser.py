@@ -179,6 +179,31 @@ def test_a_tile_tapped_then_a_square_is_put_there_on_a_phone(server: ServerThrea
     assert errors == []
 
 
+def test_escape_lets_go_of_a_picked_tile_as_on_the_game_page(server: ServerThread, browser: Any,
+                                                             puzzle: Puzzle) -> None:
+    """Escape lets go of a tile picked to put on a square (as on the game page: the board's own
+    code), and the note that it was picked goes with it; so does picking it again."""
+    errors: list[str] = []
+    page = open_puzzle(browser, f"{server.url}/puzzles/{NUMBER}", errors)
+    tile = page.locator("#rack .rack-tile").nth(2)
+    verdict = page.locator("#verdict")
+    for let_go in ("Escape", "Enter"):
+        tile.focus()
+        page.keyboard.press("Enter")
+        sync_api.expect(tile).to_have_attribute("aria-pressed", "true")
+        sync_api.expect(verdict).to_have_text(re.compile(r"^Tile \w+ picked: choose a square\.$"))
+        page.keyboard.press(let_go)
+        sync_api.expect(tile).to_have_attribute("aria-pressed", "false")
+        sync_api.expect(verdict).to_be_empty()
+        assert page.evaluate("document.activeElement.dataset.index") == "2"
+    tile.click()
+    page.locator("#move-text").focus()  # Escape from anywhere on the page, as on the game page
+    page.keyboard.press("Escape")
+    sync_api.expect(tile).to_have_attribute("aria-pressed", "false")
+    assert page.locator("#board .square.tentative").count() == 0
+    assert errors == []
+
+
 def test_a_check_sent_while_the_last_is_on_its_way_is_answered(server: ServerThread, browser: Any,
                                                                  puzzle: Puzzle) -> None:
     """A key pressed while the server has not answered yet is not lost without a word."""

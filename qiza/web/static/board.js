@@ -190,6 +190,15 @@ export function pickTile(index) {
   });
 }
 
+/** Escape (a dialog open takes its own) lets go of a picked tile, unless ``first()``, the page's
+    own use of Escape (the game page's choice of tiles to exchange), takes it and returns true. */
+export function letGoOnEscape(first = () => false) {
+  document.addEventListener("keydown", e => {
+    if (e.key !== "Escape" || document.querySelector("dialog[open]") || first()) return;
+    if (store.selected !== null) update(s => { s.selected = null; s.message = ""; });
+  });
+}
+
 /** Puts rack tile ``index`` on ``sq`` (asking the letter of a blank). */
 export async function place(index, sq) {
   if (!store.me || store.game.over || usedIndexes().has(index) || letterAt(sq) !== ".") return;

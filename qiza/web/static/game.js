@@ -2,7 +2,7 @@
    WebSocket, and the page's buttons. Drawing is in board.js and panel.js, the page's state in
    state.js; every state from the server goes through receive() there. */
 import {receive, render, setRenderer, setText, store, tilesText, update} from "./state.js";
-import {pickTile, renderBoard, setBoardHooks, squareName} from "./board.js";
+import {letGoOnEscape, pickTile, renderBoard, setBoardHooks, squareName} from "./board.js";
 import {myTurn, renderChallengeWindow, renderConnection, renderControls, renderEvents, renderRack, renderScoreboard, renderSheet,
         renderSummary, renderTracker, setRackHooks} from "./panel.js";
 import {renderCreator, renderJoin, setupSeats} from "./seats.js";
@@ -346,12 +346,11 @@ async function setup() {
     if (!store.exchangeSet.size) { say("Choose at least one tile to exchange."); return; }
     act("exchange", {tiles: tilesText([...store.exchangeSet].map(i => store.rack[i]))});
   });
-  // Escape lets go of a picked tile, or leaves the choice of tiles to exchange (a dialog open
-  // takes its own Escape)
-  document.addEventListener("keydown", e => {
-    if (e.key !== "Escape" || document.querySelector("dialog[open]")) return;
-    if (store.exchangeMode) $("exchange").click();
-    else if (store.selected !== null) update(s => { s.selected = null; s.message = ""; });
+  // Escape leaves the choice of tiles to exchange, or lets go of a picked tile
+  letGoOnEscape(() => {
+    if (!store.exchangeMode) return false;
+    $("exchange").click();
+    return true;
   });
   $("pass").addEventListener("click", () => act("pass"));
   $("challenge").addEventListener("click", () => act("challenge"));

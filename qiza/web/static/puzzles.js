@@ -3,7 +3,7 @@
    play, and the best plays shown. The board is drawn as the game page draws it (board.js), and
    takes letters typed on it as the game page does: the tiles put down are written in the move box. */
 import {render, setRenderer, setText, store, tileLabels, update} from "./state.js";
-import {pickTile, renderBoard, setBoardHooks, squareName} from "./board.js";
+import {letGoOnEscape, pickTile, renderBoard, setBoardHooks, squareName} from "./board.js";
 import {renderRack, renderTracker, setRackHooks} from "./panel.js";
 import {notationText, plural} from "./words.js";
 
@@ -96,11 +96,17 @@ function followCursor() {
   coordinate = coord;
 }
 
+let pickedNote = "";  // the verdict's note that a tile is picked, while that tile is
+
 function renderAll() {
-  if (store.message) {  // a note of the board's (no such letter on the rack)
+  if (store.message) {  // a note of the board's (no such letter on the rack, a tile picked)
     const note = store.message;
     store.message = "";
     say(note);
+    pickedNote = store.selected !== null ? note : "";
+  } else if (pickedNote && store.selected === null) {  // let go of (Escape, picked again) or put down
+    if ($("verdict").textContent === pickedNote) say("");
+    pickedNote = "";
   }
   renderPlayers();
   renderBoard();
@@ -269,6 +275,7 @@ function start() {
   setBoardHooks({changed: () => { writeTiles(); }, submit: () => check(null)});
   // a tile tapped, then a square, puts the tile there, as on the game page; a tile dropped on
   // another moves it there on the rack
+  letGoOnEscape();
   setRackHooks({click: pickTile, move: (from, to) => {
     update(s => {
       s.tentative.clear();
