@@ -4,7 +4,9 @@ static choices, simulation, the endgame solver, self-play, training and `qiza be
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import itertools
+import json
 from pathlib import Path
 from typing import Any
 
@@ -1002,6 +1004,35 @@ def test_analyze_says_which_engine_its_equities_are_of(tmp_path: Path, capsys: p
     assert main(["analyze", "--engine", "endgame", "--player", "bob", str(record)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[2] == notes[2] and out[3].split()[:2] == ["#", "player"]
+
+
+def test_analyze_says_what_its_engine_does_in_a_game_of_three_or_four(capsys: pytest.CaptureFixture[str]) -> None:
+    """The engine line said "bag empty: the exact spread to the end" (endgame, auto) for a game
+    of three or four, where the endgame searches, which are for two players, never run: it says
+    what valued its turns (and the simulation's replies are every opponent's, not two plies)."""
+    from qiza.cli import main
+    from qiza.players.analyze_cli import TurnAnalysis, format_analysis
+
+    record = Path(__file__).parent / "fixtures" / "passes_at_the_end_three_players.gcg"
+    assert main(["analyze", "--engine", "endgame", "--player", "cal", str(record)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[2] == "Engine: endgame (3 players: static equity; the endgame search is for two)"
+    assert main(["analyze", "--engine", "endgame", "--json", "--player", "cal", str(record)]) == 0
+    turns = json.loads(capsys.readouterr().out)["turns"]
+    assert {turn["engine"] for turn in turns} == {"static"} and turns[-1]["turn"] > 30  # the bag empty by then
+    turn = TurnAnalysis(30, "Cal", "NLNL", "A6 L(AG)", 10, 8.0, "A6 L(AG)", 8.0, engine="sim")
+    notes = [format_analysis([turn], engine=engine, players=players)[0]
+             for engine in ("sim", "auto") for players in (3, 4)]
+    assert notes == ["Engine: sim (equity: simulated 3 plies ahead, 200 continuations a move)",
+                     "Engine: sim (equity: simulated 4 plies ahead, 200 continuations a move)",
+                     "Engine: auto (3 players: sim, 3 plies ahead, 200 a move; no endgame search)",
+                     "Engine: auto (4 players: sim, 4 plies ahead, 200 a move; no endgame search)"]
+    # two players left (the others resigned): the searches ran at the end, as the line says
+    solved = dataclasses.replace(turn, engine="endgame")
+    notes += [format_analysis([turn, solved], engine=engine, players=4)[0] for engine in ("endgame", "auto")]
+    assert notes[-2:] == ["Engine: endgame (bag empty, two players left: the exact spread; else static)",
+                          "Engine: auto (two left: bag empty exact, 1-2 tiles in it pre-endgame; else sim)"]
+    assert all(len(line) <= 80 for line in notes)
 
 
 def test_analyze_top_lists_the_best_alternatives_of_each_turn(tmp_path: Path,

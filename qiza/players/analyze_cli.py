@@ -494,12 +494,27 @@ def _short_note(note: str) -> str:
     return next((short for start, short in _SHORT_NOTES if note.startswith(start)), note[:10])
 
 
-def engine_note(engine: str, iterations: int = 200) -> str:
-    """The line of ``qiza analyze``'s table that says what its equity columns hold (``--engine``).
+def engine_note(engine: str, iterations: int = 200, players: int = 2, searched: bool = False) -> str:
+    """The line of ``qiza analyze``'s table that says what its equity columns hold (``--engine``),
+    in a game of ``players``: with three or four the endgame searches, which are for two players,
+    run only once two are left (``searched``: some turn was valued by one), and the simulation
+    plays every opponent's reply.
 
     >>> engine_note("sim", 300)
     'Engine: sim (equity: simulated two plies ahead, 300 continuations a move)'
+    >>> engine_note("endgame", players=3)
+    'Engine: endgame (3 players: static equity; the endgame search is for two)'
     """
+    if players > 2 and engine == "sim":  # every opponent's reply, then the player's next move
+        return f"Engine: sim (equity: simulated {players} plies ahead, {iterations} continuations a move)"
+    if players > 2 and searched:  # the others resigned: the searches ran with two left
+        return {"endgame": "Engine: endgame (bag empty, two players left: the exact spread; else static)",
+                "auto": "Engine: auto (two left: bag empty exact, 1-2 tiles in it pre-endgame; else sim)",
+                }.get(engine) or engine_note(engine, iterations)
+    if players > 2:
+        return {"endgame": f"Engine: endgame ({players} players: static equity; the endgame search is for two)",
+                "auto": f"Engine: auto ({players} players: sim, {players} plies ahead, {iterations} a move; "
+                        "no endgame search)"}.get(engine) or engine_note(engine, iterations)
     return {"static": "Engine: static (equity: the score plus the value of the tiles kept)",
             "sim": f"Engine: sim (equity: simulated two plies ahead, {iterations} continuations a move)",
             "endgame": "Engine: endgame (bag empty: the exact spread to the end; before: static equity)",
@@ -509,12 +524,12 @@ def engine_note(engine: str, iterations: int = 200) -> str:
 
 def format_analysis(results: list[TurnAnalysis], threshold: float = 5.0, *, width: int | None = None,
                     notation: Notation | None = None, engine: str | None = None,
-                    iterations: int = 200) -> list[str]:
+                    iterations: int = 200, players: int = 2) -> list[str]:
     """The turn table and the per-player summary (``!`` marks a loss of ``threshold`` or more).
 
     ``notation``: the notation the moves are written in, stated in a first line; ``engine``
     (with the simulation's ``iterations``): what the equities are, stated in a line after it
-    (:func:`engine_note`). ``width``:
+    (:func:`engine_note`, for a game of ``players``). ``width``:
     the screen's columns; under :data:`WIDE` the table leaves out the equities (keeping the
     equity lost), cuts names and moves and shortens the notes, and a note that would still
     pass the edge is cut there (marked ``…``), so that every row fits.
@@ -535,7 +550,8 @@ def format_analysis(results: list[TurnAnalysis], threshold: float = 5.0, *, widt
 
     lines = [notation_note(notation)] if notation is not None else []
     if engine is not None:
-        lines.append(engine_note(engine, iterations))
+        searched = any(t.engine in ("endgame", "preendgame") for t in results)
+        lines.append(engine_note(engine, iterations, players, searched))
     compact = width is not None and width < WIDE
     names = dict.fromkeys(t.player for t in results)
     short = dict(zip(names, short_names(names, 8 if compact else 10)))
@@ -714,7 +730,7 @@ def run(args: argparse.Namespace) -> int:
                                        seconds=time.perf_counter() - started), ensure_ascii=False, indent=1))
         return 0
     for line in format_analysis(results, args.threshold, width=args.width or screen_width(), notation=notation,
-                                engine=args.engine, iterations=args.iterations):
+                                engine=args.engine, iterations=args.iterations, players=len(record.players)):
         print(line)
     return 0
 
