@@ -41,6 +41,23 @@ def user_data_dir() -> Path:
                      home / "Library" / "Application Support", ("XDG_DATA_HOME", home / ".local" / "share"))
 
 
+def tilde(path: str | os.PathLike[str]) -> str:
+    """``path`` as a screen shows it: a path in the home folder as ``~/...``, as POSIX shells read
+    it back (a save's ``/home/NAME/.local/share/qiza/games/game-...json`` took most of a line of
+    80 columns); any other path, and any path on Windows, as it is."""
+    text = os.fspath(path)
+    if sys.platform == "win32":
+        return text
+    try:
+        home = Path.home()
+        inside = Path(text).relative_to(home)
+    except (RuntimeError, KeyError, ValueError):  # no home folder known; not in it
+        return text
+    if home == Path(home.anchor) or not Path(text).is_absolute():  # a home of / shortens nothing
+        return text
+    return "~" if inside == Path() else f"~{os.sep}{inside}"
+
+
 def is_file(name: str | os.PathLike[str]) -> bool:
     """Whether ``name`` is the path of a regular file; False (not an error) for a name that
     cannot be a path here: too long, or holding a NUL character."""

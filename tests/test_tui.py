@@ -379,7 +379,7 @@ def test_hint_undo_save_and_resume(monkeypatch: pytest.MonkeyPatch, capsys: pyte
     status, out = play(["--resume"], [move, f"gcg {gcg_file}", "quit"], monkeypatch, capsys)
     data, game = saved(data_dir)
     assert game.history[0].notation == move and len(game.history) >= 2  # the computer replied
-    assert f"GCG written to {gcg_file}" in out
+    assert said(f"GCG written to {gcg_file}", out)
     from qiza import gcg
 
     record = gcg.load(gcg_file)  # as Ann may see it: the game is not over
@@ -1819,6 +1819,29 @@ def test_the_resuming_note_is_seen_on_a_real_terminal(monkeypatch: pytest.Monkey
     assert shown.index("<<clear>>") < shown.index("Resuming")  # on a screen, not before it
 
 
+def test_the_save_s_path_fits_an_80_column_screen(monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """'Resuming /home/NAME/.local/share/qiza/games/game-....json (1 action so far).' and 'This
+    game is saved after every turn to ...' passed the edge of an 80-column terminal, which
+    wrapped them in the middle of the path: the home folder is written ~, and a sentence wraps
+    at a space, the path whole on its line; the command to resume is one line to copy."""
+    from qiza.tui import app
+
+    home = tmp_path / "home-of-a-new-user-whose-name-is-long"
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("QIZA_DATA_DIR", str(home / ".local" / "share" / "qiza"))
+    play(["--seed", "3", "-p", "Ann", "-p", "Bob"], ["pass", "quit"], monkeypatch, capsys)
+    screen = ScriptedScreen(["", "quit"], width=80, height=24)
+    monkeypatch.setattr(app, "_terminal", lambda args: screen.term)
+    assert main(["play", "--resume"]) == 0
+    lines = screen.out.getvalue().splitlines()
+    assert all(len(line) <= 80 for line in lines), [line for line in lines if len(line) > 80]
+    save = re.escape("~/.local/share/qiza/games/game-") + r"[-\d]+\.json"
+    assert any(re.fullmatch(f"Resuming {save}( \\(1 action so far\\)\\.)?", line) for line in lines), lines
+    assert any(re.fullmatch(f"(This game is saved after every turn to )?{save}", line) for line in lines), lines
+    assert any(re.fullmatch(f"  qiza play --resume {save}", line) for line in lines), lines  # on quitting
+
+
 def test_a_page_leaves_room_for_its_wait_on_a_narrow_screen() -> None:
     """At 50x16 the '-- more ... --' wait wraps onto two rows, and the page of 15 lines above it
     pushed its own first line ('Commands') off the top before anyone saw it."""
@@ -2100,7 +2123,7 @@ def test_a_game_saved_while_another_resumes_it_is_resumed_as_saved(
     status, out = play(["--resume", str(path)], ["pass", "quit"], monkeypatch, capsys)
     assert status == 0 and "Could not save" not in out and "Traceback" not in out
     assert json.loads(path.read_text())["actions"] == [[0, "pass"], [1, "pass"]]
-    assert "(1 action so far)" in out and "(0 actions so far)" not in out  # told once, of the game played
+    assert said("(1 action so far)", out) and not said("(0 actions so far)", out)  # told once, of the game played
 
 
 def test_one_saved_game_under_two_names_is_played_once(tmp_path: Path) -> None:

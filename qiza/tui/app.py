@@ -28,14 +28,13 @@ import re
 import sys
 from pathlib import Path
 
-from rich.text import Text
-
 from qiza import savefile
 from qiza.cli import UsageError, lexicon_option, usage_errors
 from qiza.errors import PATH_LIMIT, FileFormatError, QizaError, quoted
 from qiza.game import Game
 from qiza.languages import builtin_for, language_mismatch, rules_for_lexicon
 from qiza.lexicon import Lexicon, LexiconError, load_lexicon
+from qiza.paths import tilde
 from qiza.rules import (
     ChallengeRule,
     EndPoints,
@@ -58,6 +57,7 @@ from qiza.tui.session import (
     gcg_refused,
     latest_save,
     load_players_module,
+    long_message,
     missing_folder,
     new_save_path,
     save_refused,
@@ -310,7 +310,7 @@ def run(args: argparse.Namespace) -> int:
 def _say_folder_made(session: Session, folder: Path | None) -> None:
     """Say that the folder of a ``--save`` file was made (as 'save FILE' and 'gcg FILE' say it)."""
     if folder is not None:
-        session.say(Text(f"{folder_made(folder)}The game's saves go there.", no_wrap=True, overflow="ignore"))
+        session.say(long_message(f"{folder_made(folder)}The game's saves go there."))
 
 
 def _resumed(path: Path, args: argparse.Namespace, terminal: Terminal) -> Session:
@@ -331,8 +331,7 @@ def _resumed(path: Path, args: argparse.Namespace, terminal: Terminal) -> Sessio
         session.gcg_path = _gcg_path(args.gcg, session.game)
     actions = len(session.game.actions)
     # said with the first screen: printed before it, a real terminal's clearing hid it
-    session.say(Text(f"Resuming {path} ({actions} action{'' if actions == 1 else 's'} so far).", no_wrap=True,
-                     overflow="ignore"))
+    session.say(long_message(f"Resuming {tilde(path)} ({actions} action{'' if actions == 1 else 's'} so far)."))
     try:
         _check_computers(session.seats)
     except QizaError as exc:  # a level the file names (edited, or saved by another version): the file's

@@ -27,7 +27,7 @@ from qiza.actions import replay
 from qiza.alphabet import TileSet, nfc
 from qiza.errors import FileFormatError, QizaError
 from qiza.game import Game, Kind, Record
-from qiza.paths import exists, user_data_dir
+from qiza.paths import exists, tilde, user_data_dir
 from qiza.rules import EndRule, Notation
 from qiza.seeding import decision_seed
 from qiza.text import notation_note, quoted, visible
@@ -74,7 +74,7 @@ def missing_folder(path: Path) -> Path | None:
 
 def folder_made(folder: Path | None) -> str:
     """The sentence saying that qiza made ``folder`` for a file (empty for None)."""
-    return f"Made the folder {folder} (it did not exist). " if folder is not None else ""
+    return f"Made the folder {tilde(folder)} (it did not exist). " if folder is not None else ""
 
 
 def latest_save() -> Path | None:
@@ -392,7 +392,7 @@ class Session:
                               "bold red"))
             return
         if self._save_error is not None:
-            self.say(_long(f"Saved again to {self.save_path}."))
+            self.say(long_message(f"Saved again to {tilde(self.save_path)}."))
             self._save_error = None
         self._saved = state
 
@@ -652,7 +652,7 @@ class Session:
         """Play until the game ends or the player quits. Returns the exit status."""
         game = self.game
         if self.save_path is not None and self._save_error is None:  # else it was just told why not
-            self.say(_long(f"This game is saved after every turn to {self.save_path}"))
+            self.say(long_message(f"This game is saved after every turn to {tilde(self.save_path)}"))
         levels = [s.level for s in self.seats if s.level is not None]
         if levels and not game.over and self._warm is None:
             self._warm = WarmUp(game.rules, game.lexicon, levels, len(game.players))
@@ -755,7 +755,8 @@ class Session:
             self.say(Text(f"Game stopped, but not saved: could not save to {self.save_path}: {self._save_error}; "
                           f"{self._held()}.", "bold red"))
         elif self.save_path:
-            self.say(_long(f"Game stopped and saved. Continue it with:\n  qiza play --resume {self.save_path}"))
+            self.say(long_message("Game stopped and saved. Continue it with:"),
+                     command_line(f"  qiza play --resume {tilde(self.save_path)}"))
         else:
             self.say("Game stopped.")
         self.flush()
@@ -1055,7 +1056,7 @@ class Session:
             self.save_path, self._save_error = path, None
         if path == self.save_path:
             self._saved = (path, list(self.game.actions), self.extra())
-        self.say(_long(f"{folder_made(made)}Saved to {path}"))
+        self.say(long_message(f"{folder_made(made)}Saved to {tilde(path)}"))
         return STAY
 
     def do_gcg(self, seat: int, rest: str) -> str:
@@ -1088,7 +1089,7 @@ class Session:
         except OSError as exc:
             self.say(Text(f"Could not write {path}: {exc.strerror}", "bold red"))
             return
-        self.say(_long(f"{folder_made(made)}GCG written to {path}"))
+        self.say(long_message(f"{folder_made(made)}GCG written to {tilde(path)}"))
 
     def do_resign(self, seat: int, rest: str) -> str:
         name = self.seats[seat].name
@@ -1177,8 +1178,9 @@ class Session:
             self.say(Text(f"The finished game is not saved: could not save to {self.save_path}: {self._save_error}; "
                           f"{self._held()}. 'save FILE' saves it to another file.", "bold red"))
         elif self.save_path is not None:
-            self.say(_long(f"The finished game is saved in {self.save_path}"))
-            self.say(_long(f"Each turn against the computer's best move: qiza analyze {self.save_path}"))
+            self.say(long_message(f"The finished game is saved in {tilde(self.save_path)}"))
+            self.say(long_message("Each turn against the computer's best move: qiza analyze "
+                                  f"{tilde(self.save_path)}"))
         self.say("Commands now: sheet, analyze, gcg [FILE], save [FILE], board, quit.")
         self.flush()
         people = [i for i, s in enumerate(self.seats) if not s.computer]  # those who resigned too
@@ -1229,8 +1231,16 @@ def _setting_text(value: object) -> str:
     return str(value)
 
 
-def _long(text: str) -> Text:
-    """A message holding a file name: never wrapped, so the name can be copied."""
+def long_message(text: str) -> Text:
+    """A message holding a file name (written with :func:`~qiza.paths.tilde`): wrapped at spaces
+    only, so that a name that fits a line is whole on one, to copy (a name longer than the line is
+    broken at its edge, as the terminal would, but counted: the screen keeps its rows)."""
+    return Text(text, overflow="fold")
+
+
+def command_line(text: str) -> Text:
+    """A command to copy, on a line of its own: never wrapped by qiza (a terminal's own wrap of a
+    line copies back as one line)."""
     return Text(text, no_wrap=True, overflow="ignore")
 
 
