@@ -163,6 +163,29 @@ def test_the_command(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixt
     assert "--count must be at least 1" in capsys.readouterr().err
 
 
+def test_the_first_puzzle_is_asked_before_the_next_are_made(monkeypatch: pytest.MonkeyPatch,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """'qiza puzzle' made its ten puzzles (ten games of the computer against itself) before it
+    showed the first: seconds each on a fresh install, while the move generator compiles. Each is
+    made when it is asked: quitting at the first made only that one."""
+    from qiza.cli import main
+    from qiza.players import puzzle_cli
+
+    made: list[int] = []
+    real = puzzle_cli.self_play_puzzle
+
+    def making(lexicon: object, number: int) -> Puzzle:
+        made.append(number)
+        return real(lexicon, number)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(puzzle_cli, "self_play_puzzle", making)
+    monkeypatch.setattr("sys.stdin", io.StringIO("\nquit\n"))
+    assert main(["puzzle", "--number", "42"]) == 0
+    out = capsys.readouterr().out
+    assert "Puzzle 1 of 10: " in out and "Puzzle 2 of 10: " in out and "Puzzle 3 of 10" not in out
+    assert made == [42, 43]
+
+
 def test_numbered_puzzles_are_the_same_for_the_same_number() -> None:
     from qiza.errors import QizaError
     from qiza.players.puzzle_cli import MAX_PUZZLE, self_play_puzzle

@@ -22,7 +22,7 @@ import random
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Generic, NamedTuple, TypeVar
+from typing import Generic, NamedTuple, TypeVar, overload
 
 from qiza.cli import UsageError, lexicon_option
 from qiza.errors import QizaError, quoted
@@ -111,13 +111,47 @@ def self_play_puzzle(lexicon: Lexicon, number: int) -> Puzzle:
                 return puzzle
 
 
+class SelfPlayPuzzles(Sequence[Puzzle]):
+    """Puzzles of the computer's games against itself by their numbers, each made
+    (:func:`self_play_puzzle`) when it is first asked for: the first is shown without waiting
+    for the games of the others (seconds each on a fresh install, while the move generator
+    compiles)."""
+
+    def __init__(self, lexicon: Lexicon, numbers: Sequence[int]) -> None:
+        self.lexicon = lexicon
+        self.numbers = list(numbers)
+        self._made: dict[int, Puzzle] = {}
+
+    def __len__(self) -> int:
+        return len(self.numbers)
+
+    @overload
+    def __getitem__(self, index: int) -> Puzzle: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Puzzle]: ...
+
+    def __getitem__(self, index: int | slice) -> Puzzle | list[Puzzle]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        number = self.numbers[index]  # an IndexError past the end ends an iteration
+        if number not in self._made:
+            self._made[number] = self_play_puzzle(self.lexicon, number)
+        return self._made[number]
+
+
+def self_play_numbers(count: int, seed: int, first: int | None = None) -> list[int]:
+    """The numbers of ``count`` puzzles: ``first``, ``first + 1``... when given, else numbers
+    drawn with ``seed``."""
+    rng = random.Random(seed)
+    return list(range(first, first + count)) if first is not None else [rng.randrange(1, MAX_PUZZLE + 1)
+                                                                         for _ in range(count)]
+
+
 def from_self_play(lexicon: Lexicon, count: int, seed: int, first: int | None = None) -> list[Puzzle]:
     """``count`` puzzles of the computer's games against itself (:func:`self_play_puzzle`):
     numbers ``first``, ``first + 1``... when given, else numbers drawn with ``seed``."""
-    rng = random.Random(seed)
-    numbers = range(first, first + count) if first is not None else [rng.randrange(1, MAX_PUZZLE + 1)
-                                                                      for _ in range(count)]
-    return [self_play_puzzle(lexicon, number) for number in numbers]
+    return list(SelfPlayPuzzles(lexicon, self_play_numbers(count, seed, first)))
 
 
 def from_records(paths: Sequence[str], lexicon: str | None, player: str | None, threshold: float,
@@ -320,6 +354,7 @@ def run(args: argparse.Namespace) -> int:
     # else a fresh install: the computer's games are played without the compiled code while it
     # compiles in the background (the same puzzles: see self_play_puzzle)
     seed = args.seed if args.seed is not None else random.randrange(2 ** 31)
+    puzzles: Sequence[Puzzle]
     if args.records:
         puzzles = from_records(args.records, args.lexicon, args.player, args.threshold, args.count, seed,
                                notation=Notation(args.notation))
@@ -327,7 +362,9 @@ def run(args: argparse.Namespace) -> int:
             raise QizaError(f"no turn of these records lost {args.threshold:g} equity or more"
                             + (f" for {args.player}" if args.player else ""))
     else:
-        puzzles = from_self_play(load_lexicon(args.lexicon or "enable"), args.count, seed, first=args.number)
+        # each made when it is asked: the first comes without waiting for the others' games
+        puzzles = SelfPlayPuzzles(load_lexicon(args.lexicon or "enable"),
+                                  self_play_numbers(args.count, seed, first=args.number))
 
     try:
         result = run_puzzles(puzzles, input_line, print, Notation(args.notation))
