@@ -241,7 +241,8 @@ def test_new_puzzles_per_address_are_limited(tmp_path: Path, monkeypatch: pytest
         assert other.get("/api/puzzles/6").status_code == 200
 
 
-def test_a_puzzle_asked_for_at_once_is_made_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def counted_makes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The numbers of the puzzles made from now on, in the order they are made."""
     made: list[int] = []
     lock = threading.Lock()
     real = web_puzzles.make
@@ -252,6 +253,11 @@ def test_a_puzzle_asked_for_at_once_is_made_once(tmp_path: Path, monkeypatch: py
         return real(lexicon, number)
 
     monkeypatch.setattr(web_puzzles, "make", counted)
+    return made
+
+
+def test_a_puzzle_asked_for_at_once_is_made_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    made = counted_makes(monkeypatch)
     with TestClient(create_app(f"sqlite:///{tmp_path / 'once.sqlite3'}", computer_processes=0)) as once:
         with ThreadPoolExecutor(4) as pool:
             answers = list(pool.map(lambda _: once.get("/api/puzzles/11").json(), range(4)))
@@ -288,19 +294,35 @@ def test_a_puzzle_waits_for_no_computer_worker(tmp_path: Path, monkeypatch: pyte
     assert [a.status_code for a in answers] == [200] * 3 and not overlapped
 
 
+def test_the_starting_puzzle_is_made_ahead_at_the_server_s_start(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first visitor of /puzzles on a fresh server waited for its puzzle to be made (seconds
+    on a fresh install, without the compiled move generator): the server makes one as it starts
+    and gives its number first; later numbers are drawn, and cost nothing until asked for."""
+    from qiza.web.service import GameService
+
+    made = counted_makes(monkeypatch)
+    app = create_app(f"sqlite:///{tmp_path / 'ahead.sqlite3'}", computer_processes=0)
+    with TestClient(app) as client:
+        app.state.puzzles.make_ahead().join(120)
+        assert len(made) == 1
+        number = client.get("/api/puzzles/random").json()["number"]
+        assert made == [number]
+        assert client.get(f"/api/puzzles/{number}").json()["number"] == number and made == [number]  # made before
+        assert client.get("/api/puzzles/random").status_code == 200 and made == [number]
+    started: list[str] = []
+    monkeypatch.setattr(GameService, "warm_up", lambda self, *args: started.append("computer"))
+    monkeypatch.setattr(web_puzzles.Puzzles, "make_ahead", lambda self: started.append("puzzle"))
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'served.sqlite3'}", computer_processes=0, warm_up=True)):
+        assert started == ["computer", "puzzle"]  # as qiza serve starts
+
+
 def test_the_numbers_agree() -> None:
     assert web_puzzles.MAX_PUZZLE == MAX_PUZZLE
 
 
 def test_the_puzzles_kept_are_the_last_asked_for(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    made: list[int] = []
-    real = web_puzzles.make
-
-    def counted(lexicon: Any, number: int) -> Any:
-        made.append(number)
-        return real(lexicon, number)
-
-    monkeypatch.setattr(web_puzzles, "make", counted)
+    made = counted_makes(monkeypatch)
     app = create_app(f"sqlite:///{tmp_path / 'kept.sqlite3'}", computer_processes=0)
     with TestClient(app):
         kept = web_puzzles.Puzzles(app.state.service, kept=2)

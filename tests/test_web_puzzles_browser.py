@@ -274,7 +274,7 @@ def test_a_puzzle_refused_while_the_server_is_busy_is_asked_for_again(server: Se
     ``Retry-After``): the page says so and asks again after the time the server gave."""
     errors: list[str] = []
     page = open_puzzle(browser, f"{server.url}/puzzles/{NUMBER}", errors)
-    refusal = {"error": {"code": "puzzles_busy", "message": "the server is making other puzzles just now: try "
+    refusal = {"error": {"code": "puzzles_busy", "message": "the server is still making puzzles: try "
                          "again in 1 seconds (puzzles made before answer at once)", "retry_after": 1}}
     asked: list[float] = []
 
@@ -288,7 +288,7 @@ def test_a_puzzle_refused_while_the_server_is_busy_is_asked_for_again(server: Se
     page.route(f"**/api/puzzles/{NUMBER + 1}", busy_once)
     page.locator("#next").click()
     sync_api.expect(page.locator("#verdict")).to_have_text(
-        f"The server is busy making other puzzles: puzzle {NUMBER + 1} is asked for again in 1 second.")
+        f"The server is still making puzzles: puzzle {NUMBER + 1} is asked for again in 1 second.")
     sync_api.expect(page.locator("#verdict")).to_have_text(re.compile(rf"^Puzzle {NUMBER + 1}: find the best play"),
                                                          timeout=MADE)
     assert len(asked) == 2 and asked[1] - asked[0] >= 0.9

@@ -224,6 +224,7 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
                           computer_processes=computer_processes, seeds=seeds, lexicons=Catalogue(lexicons), now=now,
                           remind_after=remind_after)
     hub = Hub(service, live_connections)
+    puzzles = Puzzles(service)
     throttle = StoredThrottle(store, "guesses", clock=now)  # every process on the database counts together
     work = StoredThrottle(store, "heavy work", heavy_work, HEAVY_WORK_PER_SECOND, clock=now)  # likewise
     accounts = Accounts(store, password_hasher, now=now)
@@ -249,6 +250,7 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
         hub.start_listener(store)
         if warm_up:
             service.warm_up()
+            puzzles.make_ahead()  # the first visitor of /puzzles finds one made
         await run_in_threadpool(service.resume_clocks)  # before any sweep: the time the server was down
         await run_in_threadpool(service.resume_computers)
         sweeper = asyncio.create_task(sweep_clocks()) if clock_sweep > 0 else None
@@ -380,8 +382,9 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
 
     # -- API -----------------------------------------------------------------------------------
     app.state.throttle = throttle
+    app.state.puzzles = puzzles
     app.include_router(games_router(service, accounts, throttle, new_games, work))
     app.include_router(live_router(service, hub, throttle))
-    app.include_router(puzzles_router(Puzzles(service)))
+    app.include_router(puzzles_router(puzzles))
 
     return app

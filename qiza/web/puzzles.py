@@ -23,6 +23,7 @@ so puzzles asked for by the hundred never hold the threads the server's other pa
 from __future__ import annotations
 
 import contextlib
+import logging
 import random
 import threading
 from collections import OrderedDict
@@ -45,6 +46,8 @@ from qiza.web.views import rules_json
 
 if TYPE_CHECKING:
     from qiza.players.puzzle_cli import Puzzle
+
+log = logging.getLogger(__name__)
 
 #: the highest puzzle number (as :data:`qiza.players.puzzle_cli.MAX_PUZZLE`, which needs the
 #: computer players to import)
@@ -176,6 +179,7 @@ class Puzzles:
         self._one_at_a_time = threading.Lock()  # made in request threads: one takes the CPU at a time
         self._waiting = 0  # requests waiting for the maker (under _guard)
         self._random = random.SystemRandom()
+        self._ahead: int | None = None  # the starting puzzle made ahead (:meth:`make_ahead`), not yet given
 
     def _get(self, number: int, before_work: Callable[[], None] | None) -> _Puzzle:
         """Puzzle ``number``, made once: a request that comes while it is being made waits for
@@ -230,7 +234,7 @@ class Puzzles:
 
     @staticmethod
     def _busy() -> ApiError:
-        return ApiError(503, "puzzles_busy", "the server is making other puzzles just now: try again in "
+        return ApiError(503, "puzzles_busy", "the server is still making puzzles: try again in "
                         f"{BUSY_RETRY_AFTER} seconds (puzzles made before answer at once)",
                         retry_after=BUSY_RETRY_AFTER)
 
@@ -249,8 +253,30 @@ class Puzzles:
         return puzzle
 
     def starting_number(self) -> int:
-        """A puzzle to start with: a number from 1 to :data:`STARTING_UP_TO` at random."""
-        return self._random.randint(1, STARTING_UP_TO)
+        """A puzzle to start with: a number from 1 to :data:`STARTING_UP_TO` at random (the
+        first asked for after :meth:`make_ahead`: the one it made)."""
+        with self._guard:
+            ahead, self._ahead = self._ahead, None
+        return ahead if ahead is not None else self._random.randint(1, STARTING_UP_TO)
+
+    def make_ahead(self) -> threading.Thread:
+        """Make a starting puzzle in the background, at a server's start, and give its number to
+        the first visitor of ``/puzzles`` (:meth:`starting_number`): on a fresh install the
+        first puzzle (made without the compiled move generator, the lexicon's trie built first)
+        took seconds to come. One only: puzzles drawn later cost the server nothing until asked."""
+        number = self._random.randint(1, STARTING_UP_TO)
+        with self._guard:
+            self._ahead = number
+
+        def make_it() -> None:
+            try:
+                self._get(number, None)
+            except Exception:  # noqa: BLE001 - a request for it makes it again (and says why not)
+                log.warning("the starting puzzle %d was not made ahead", number, exc_info=True)
+
+        thread = threading.Thread(target=make_it, name="qiza-puzzle-ahead", daemon=True)
+        thread.start()
+        return thread
 
     def position(self, number: int, before_work: Callable[[], None] | None = None) -> dict[str, Any]:
         """Puzzle ``number``'s position (:func:`position_json`)."""

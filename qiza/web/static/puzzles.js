@@ -175,11 +175,12 @@ async function load(n, push) {
       try {
         position = await qiza.api("GET", `/api/puzzles/${n}`);
       } catch (error) {
-        // the server is making other puzzles (many asked for at once): it says when to ask again
+        // the server is making puzzles (this one, made ahead at its start, or many asked for at
+        // once): it says when to ask again
         if (error.code !== "puzzles_busy" || asked !== loads) throw error;
         clearTimeout(slow);
         const seconds = error.retryAfter || 3;
-        say(`The server is busy making other puzzles: puzzle ${n} is asked for again in ${plural(seconds, "second")}.`);
+        say(`The server is still making puzzles: puzzle ${n} is asked for again in ${plural(seconds, "second")}.`);
         await new Promise(resolve => { slow = setTimeout(resolve, seconds * 1000); });
       }
       if (asked !== loads) return;  // another puzzle was asked for meanwhile
