@@ -139,10 +139,13 @@ function square(sq, code, last, home) {
 }
 
 // -- putting tiles down ------------------------------------------------------------------------
+let endQuestion = null;  // ends the blank's question whose dialog closed but whose close event has not come
+
 function askBlank() {
   const dialog = $("blank-dialog");
   const input = $("blank-letter");
   input.value = "";
+  endQuestion?.();
   return new Promise(resolve => {
     let letter = null;
     const labels = Object.keys(store.game.rules.tile_values);  // the tile set's letters (Ñ, CH, Ą...)
@@ -156,11 +159,18 @@ function askBlank() {
     const cancel = () => dialog.close();
     // however the dialog closes (OK, Cancel or Escape), this question ends with it: a question
     // left open by Escape would answer the next one too (one blank put on two squares)
-    const closed = () => {
+    const end = () => {
       $("blank-form").removeEventListener("submit", ok);
       $("blank-cancel").removeEventListener("click", cancel);
+      dialog.removeEventListener("close", closed);
+      endQuestion = null;
       resolve(letter);
     };
+    // the close event comes in a later task (Chromium: at the next frame): on a loaded machine
+    // the one of a dialog closed with Escape can come after the next question opened the dialog
+    // again; it ended that question too, and the letter typed then was taken by no one
+    const closed = () => { if (!dialog.open) end(); };
+    endQuestion = end;
     $("blank-form").addEventListener("submit", ok);
     $("blank-cancel").addEventListener("click", cancel);
     // a button per letter, to choose it with one tap (a phone's on-screen keyboard covers the board)
@@ -172,7 +182,7 @@ function askBlank() {
       button.addEventListener("click", () => { letter = label.toLowerCase(); dialog.close(); });
       return button;
     }));
-    dialog.addEventListener("close", closed, {once: true});
+    dialog.addEventListener("close", closed);
     dialog.showModal();
     // typed where there is a keyboard; on a touch screen the letters are tapped
     if (window.matchMedia("(pointer: coarse)").matches) $("blank-letters").firstElementChild.focus();
