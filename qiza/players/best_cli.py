@@ -440,9 +440,11 @@ def _rack_recorded(record: GameRecord, turn: int | None, name: str) -> bool:
                for index, player in enumerate(record.players))
 
 
-def format_best(game: Game, top: int = 10, engine: str = "static", *, iterations: int = 300) -> list[str]:
+def format_best(game: Game, top: int = 10, engine: str = "static", *, iterations: int = 300,
+                endgame_seconds: float = ENDGAME_SECONDS) -> list[str]:
     """The table of the top moves of the player to move (a line says the moves' notation), with
-    each move's chance to win (:mod:`qiza.players.winprob`; exact for a solved endgame)."""
+    each move's chance to win (:mod:`qiza.players.winprob`; exact for a solved endgame, searched
+    for ``endgame_seconds`` at most)."""
     from qiza.players.engine import StaticPlayer
     from qiza.text import notation_note
 
@@ -463,7 +465,7 @@ def format_best(game: Game, top: int = 10, engine: str = "static", *, iterations
     if engine == "endgame":
         from qiza.players.endgame import solve
 
-        solution = solve(view, game.lexicon, time_limit=ENDGAME_SECONDS)
+        solution = solve(view, game.lexicon, time_limit=endgame_seconds)
         lines.append(f"{'#':>3} {'move':<24} {'score':>5} {'value':>9} {'win%':>6}")
         if solution.move is not None:
             final = lead + solution.value
