@@ -13,7 +13,7 @@ import re
 import shutil
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -770,6 +770,15 @@ def test_the_game_over_box_shows_the_tiles_left_on_each_rack(server: ServerThrea
     assert not errors, errors
 
 
+def wait_on(page: Any, done: Callable[[], bool], what: str, seconds: float = 120) -> None:
+    """Waits on ``page`` (its routes run while it is waited for) until ``done()``; fails saying
+    ``what`` did not happen after ``seconds``."""
+    end = time.monotonic() + seconds
+    while not done():
+        assert time.monotonic() < end, f"{what} did not happen in {seconds:g} s"
+        page.wait_for_timeout(100)
+
+
 def line_cut(server: ServerThread, browser: Any, errors: list[str],
              hold: int = 0) -> tuple[Any, list[bool], list[float], list[Any]]:
     """A game page showing its turn, whose live connection is then cut: ``(page, down, tries,
@@ -806,8 +815,8 @@ def test_a_page_reconnects_at_once_when_the_line_comes_back(server: ServerThread
     errors: list[str] = []
     page, down, tries, _ = line_cut(server, browser, errors)
     sync_api.expect(page.locator("#connection")).to_be_visible()
-    while len(tries) < 4:  # tried again after 1, 2 and 4 s: the next try is 8 s away
-        page.wait_for_timeout(100)  # (the route runs while the page is waited for)
+    # tried again after 1, 2 and 4 s: the next try is 8 s away
+    wait_on(page, lambda: len(tries) >= 4, "the page's fourth try to connect")
     down[0] = False
     page.evaluate("window.dispatchEvent(new Event('online'))")
     sync_api.expect(page.locator("#connection")).to_be_hidden(timeout=3000)
@@ -822,8 +831,8 @@ def test_the_line_back_during_a_try_to_reconnect_makes_the_next_try_at_once(serv
     the backoff's wait (8 s after three failed tries); the 'online' was dropped as "connecting"."""
     errors: list[str] = []
     page, down, _, held = line_cut(server, browser, errors, hold=4)
-    while not held:  # tried again after 1 and 2 s, then 4 s later the try kept under way
-        page.wait_for_timeout(100)
+    # tried again after 1 and 2 s, then 4 s later the try kept under way
+    wait_on(page, lambda: bool(held), "the page's fourth try to connect")
     down[0] = False
     page.evaluate("window.dispatchEvent(new Event('online'))")
     held[0].close()  # the try under way fails
