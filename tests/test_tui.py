@@ -1337,17 +1337,36 @@ def _other_qiza_play(*args: str) -> Iterator[subprocess.Popen[bytes]]:
             process.wait()
 
 
-def _read_until(process: subprocess.Popen[bytes], marker: bytes) -> bytes:
-    """What ``process`` writes until ``marker`` (5 minutes at most between two reads)."""
+_UNREAD: dict[int, bytes] = {}
+"""What a process wrote after the marker a :func:`_read_until` waited for (by its pid)."""
+
+
+def _read_until(process: subprocess.Popen[bytes], marker: bytes, seconds: float = 300) -> bytes:
+    """What ``process`` writes until ``marker`` (``seconds`` at most between two reads). What
+    came after the marker in the same read is kept for the next call: on a loaded machine
+    "Ann passed" and the screen after it came in one read, and a wait for the screen then
+    waited for more, which never came."""
     assert process.stdout is not None
-    shown = b""
+    shown = _UNREAD.pop(process.pid, b"")
     while marker not in shown:
-        ready, _, _ = select.select([process.stdout], [], [], 300)
+        ready, _, _ = select.select([process.stdout], [], [], seconds)
         assert ready, shown
         chunk = os.read(process.stdout.fileno(), 65536)
         assert chunk, shown
         shown += chunk
-    return shown
+    end = shown.index(marker) + len(marker)
+    _UNREAD[process.pid] = shown[end:]
+    return shown[:end]
+
+
+def test_what_follows_a_marker_in_the_same_read_is_read_next() -> None:
+    process = subprocess.Popen([sys.executable, "-c", "print('Ann passed.'); print('Bag: 86 tiles')"],
+                               stdout=subprocess.PIPE)
+    process.wait()  # both lines wait in the pipe: the first read takes them
+    assert _read_until(process, b"Ann passed").endswith(b"Ann passed")
+    assert _read_until(process, b"Bag: ") == b".\nBag: "
+    assert process.stdout is not None
+    process.stdout.close()
 
 
 def test_two_terminals_never_play_one_saved_game(
@@ -1436,7 +1455,8 @@ def test_a_hard_link_to_a_game_being_played_is_refused(
         assert first.stdin is not None
         first.stdin.write(b"pass\n")
         first.stdin.flush()
-        _read_until(first, b"Ann passed")  # saved: game.json is a new file, copy.json still the one resumed
+        _read_until(first, b"Ann passed")
+        _read_until(first, b"Bag: ")  # saved, then Bob's screen: game.json is a new file, copy.json the one resumed
         newer = tmp_path / "newer.json"
         os.link(path, newer)  # a link to the file the save made
         for name in (link, newer):
