@@ -33,7 +33,7 @@ from qiza.errors import GameOverError, IllegalMoveError, MoveSyntaxError, PhonyW
 from qiza.languages import builtin_for, rules_for_lexicon
 from qiza.lexicon import Lexicon, load_lexicon
 from qiza.move import THROUGH, Challenge, Exchange, Move, Pass, Place, format_move, parse_move
-from qiza.rules import CLASSIC, COMPUTER, EndPoints, EndRule, FirstPlayer, Rules, allows_exchange
+from qiza.rules import CLASSIC, COMPUTER, EndPoints, EndRule, FirstPlayer, Rules, allows_exchange, exchange_refusal
 from qiza.scoring import Evaluation, evaluate, evaluate_many
 from qiza.sheet import (
     FORFEIT_ACTIONS,
@@ -562,10 +562,9 @@ class Game:
         tiles = self._tiles_of(move.tiles, "the tiles to exchange")
         if not tiles:
             raise MoveSyntaxError("say which tiles to exchange")
-        if len(self.bag) < self.rules.exchange_limit:
-            raise RuleError(f"exchange needs {self.rules.exchange_limit} tiles in the bag, {len(self.bag)} left")
-        if len(tiles) > len(self.bag):
-            raise RuleError(f"cannot exchange {len(tiles)} tiles with {len(self.bag)} in the bag")
+        refusal = exchange_refusal(self.rules, len(self.bag), tiles=len(tiles))
+        if refusal is not None:
+            raise RuleError(refusal)
         rack = list(self.racks[seat])
         for tile in tiles:
             if tile not in rack:

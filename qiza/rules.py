@@ -363,11 +363,24 @@ def allows_exchange(rules: Rules, bag: int) -> bool:
     return exchange_refusal(rules, bag) is None
 
 
-def exchange_refusal(rules: Rules, bag: int) -> str | None:
+def exchange_refusal(rules: Rules, bag: int, *, tiles: int | None = None) -> str | None:
     """Why a bag of ``bag`` tiles allows no exchange under ``rules`` (``None``: it allows one):
-    at least ``rules.exchange_limit`` tiles are needed, and at least one."""
+    at least ``rules.exchange_limit`` tiles are needed, and at least one; with ``tiles``, the
+    count to exchange, also as many as that (under a limit below the rack's size). The one
+    wording of these refusals: :meth:`Game.play <qiza.game.Game.play>` raises it, the web's
+    state gives it (``exchange_refused``).
+
+    >>> exchange_refusal(CLASSIC, 6)
+    'an exchange needs 7 tiles in the bag, 6 left'
+    """
+    if tiles is not None and tiles < 1:
+        raise QizaError(f"an exchange is of 1 tile or more, not {tiles}")
     need = max(rules.exchange_limit, 1)
-    return None if bag >= need else f"an exchange needs {need} tile{'s' if need != 1 else ''} in the bag, {bag} left"
+    if bag < need:
+        return f"an exchange needs {need} tile{'s' if need != 1 else ''} in the bag, {bag} left"
+    if tiles is not None and tiles > bag:
+        return f"an exchange of {tiles} tiles needs {tiles} tiles in the bag, {bag} left"
+    return None
 
 
 def default_challenge(preset: str, *, against_computer: bool) -> ChallengeRule:

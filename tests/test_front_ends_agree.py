@@ -1,14 +1,18 @@
-"""The terminal and the web game take their computer levels and their default challenge rule
-from one place in the library, and the web game names its players apart."""
+"""The terminal and the web game take their computer levels, their default challenge rule and
+the words of their refusals from one place in the library, and the web game names its players apart."""
 
 from __future__ import annotations
 
 import argparse
+import io
+import sys
+from pathlib import Path
 
 import pytest
 
+from qiza.errors import RuleError
 from qiza.players import DEFAULT_LEVEL, LEVELS, computer_levels
-from qiza.rules import PRESETS, ChallengeRule, default_challenge
+from qiza.rules import PRESETS, ChallengeRule, default_challenge, exchange_refusal
 from qiza.tui.app import build_rules
 from qiza.tui.session import Seat
 
@@ -68,3 +72,44 @@ def test_both_front_ends_tell_every_player_apart() -> None:
     seats = [Seat("Computer 2"), Seat("", "medium"), Seat("", "easy")]
     _name_computers(seats)
     assert len({seat.name for seat in seats}) == 3
+
+
+def test_an_exchange_the_bag_refuses_is_told_in_the_rules_engine_words_everywhere(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The library, the terminal and the web refuse an exchange with the message of
+    :func:`qiza.rules.exchange_refusal`, and the web's state says it before it is tried."""
+    from qiza.cli import main
+    from qiza.game import Game
+    from qiza.tui import render
+
+    rules = PRESETS["classic"].with_options(exchange_limit=99)
+    game = Game(rules, seed=1)
+    said = exchange_refusal(rules, len(game.bag))
+    assert said == "an exchange needs 99 tiles in the bag, 86 left"
+    with pytest.raises(RuleError) as refused:
+        game.play("exchange " + game.rack_text(0)[0])
+    assert str(refused.value) == said
+    # the terminal
+    monkeypatch.setenv("QIZA_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("COLUMNS", "100")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("exchange A\nquit\n"))
+    assert main(["play", "-p", "Ann", "-p", "Bob", "--exchange-limit", "99", "--seed", "1"]) == 0
+    assert render.sentence(said) in "".join(capsys.readouterr().out.split("\n"))
+    # the web
+    pytest.importorskip("fastapi")
+    from qiza.web.db import Store
+    from qiza.web.errors import ApiError
+    from qiza.web.service import Action, GameService, SeatSpec
+
+    service = GameService(Store("sqlite://"), computer_workers=0)
+    try:
+        created = service.create(options={"exchange_limit": 99}, seats=[SeatSpec(name="Ann"), SeatSpec(name="Bob")],
+                                 claim=(0, 1), seed=1)
+        state = service.state(created.id, 0, created.tokens[0])
+        assert state["exchange_refused"] == said
+        seat = state["to_move"]
+        with pytest.raises(ApiError) as answer:
+            service.act(created.id, seat, created.tokens[seat], state["version"], Action("exchange", tiles="A"))
+        assert (answer.value.code, answer.value.message) == ("not_allowed", said)
+    finally:
+        service.close()

@@ -76,7 +76,7 @@ def test_an_invalid_cross_word_makes_the_whole_play_invalid(make_game: GameFacto
 def test_exchange_limit(make_game: GameFactory) -> None:
     game = make_game(racks={0: "QUVWXYZ"}, bag=5)
     before = state_of(game)
-    with pytest.raises(RuleError, match="^exchange needs 7 tiles in the bag, 5 left$"):
+    with pytest.raises(RuleError, match="^an exchange needs 7 tiles in the bag, 5 left$"):
         game.play("exchange Q")
     assert state_of(game) == before
     game = make_game(racks={0: "QUVWXYZ"}, bag=7)
@@ -85,8 +85,13 @@ def test_exchange_limit(make_game: GameFactory) -> None:
     game = make_game(racks={0: "QUVWXYZ"}, bag=5, exchange_limit=1)
     game.play("exchange QUV")
     game = make_game(racks={0: "QUVWXYZ"}, bag=2, exchange_limit=1)
-    with pytest.raises(RuleError, match="cannot exchange 3 tiles with 2 in the bag"):
+    with pytest.raises(RuleError, match="^an exchange of 3 tiles needs 3 tiles in the bag, 2 left$"):
         game.play("exchange QUV")
+    game = make_game(racks={0: "QUVWXYZ"}, bag=0, exchange_limit=0)  # no limit: still a tile to draw
+    before = state_of(game)
+    with pytest.raises(RuleError, match="^an exchange needs 1 tile in the bag, 0 left$"):
+        game.play("exchange Q")
+    assert state_of(game) == before
     # what the pages ask: with no limit, an exchange still needs a tile in the bag
     assert make_game(racks={0: "QUVWXYZ"}, bag=5).exchange_allowed is False
     assert make_game(racks={0: "QUVWXYZ"}, bag=1, exchange_limit=0).exchange_allowed is True

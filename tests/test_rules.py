@@ -6,6 +6,7 @@ import dataclasses
 
 import pytest
 
+from qiza.errors import QizaError
 from qiza.rules import (
     CLASSIC,
     FINISH_LINE_TARGETS,
@@ -234,3 +235,13 @@ def test_exchange_refusal_says_why_the_bag_allows_no_exchange() -> None:
     no_limit = dataclasses.replace(CLASSIC, exchange_limit=0)
     assert exchange_refusal(no_limit, 1) is None  # a limit of 0 still needs a tile to draw
     assert exchange_refusal(no_limit, 0) == "an exchange needs 1 tile in the bag, 0 left"
+
+
+def test_exchange_refusal_of_more_tiles_than_the_bag_holds() -> None:
+    one = dataclasses.replace(CLASSIC, exchange_limit=1)
+    assert exchange_refusal(one, 2, tiles=2) is None
+    assert exchange_refusal(one, 2, tiles=3) == "an exchange of 3 tiles needs 3 tiles in the bag, 2 left"
+    assert exchange_refusal(one, 0, tiles=3) == "an exchange needs 1 tile in the bag, 0 left"  # the bag first
+    assert exchange_refusal(CLASSIC, 6, tiles=1) == "an exchange needs 7 tiles in the bag, 6 left"
+    with pytest.raises(QizaError, match="^an exchange is of 1 tile or more, not 0$"):
+        exchange_refusal(CLASSIC, 9, tiles=0)
