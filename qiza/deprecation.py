@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import functools
+import importlib
 import inspect
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, ParamSpec, TypeVar, cast
 
-__all__ = ["positional_seat"]
+__all__ = ["positional_seat", "moved"]
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -32,3 +33,20 @@ def positional_seat(method: Callable[P, R]) -> Callable[P, R]:
         return method(*args, **kwargs)
 
     return cast(Callable[P, R], wrapper)
+
+
+def moved(old: str, new: str, names: Iterable[str]) -> Callable[[str], object]:
+    """A ``__getattr__`` for the module ``old`` whose ``names`` moved to the module ``new``: each
+    is still found in ``old``, the one of ``new``, with a :class:`DeprecationWarning` (for one
+    release); any other name is an :class:`AttributeError`, as without it."""
+    names = frozenset(names)
+
+    def __getattr__(name: str) -> object:
+        if name not in names:
+            raise AttributeError(f"module {old!r} has no attribute {name!r}")
+        warnings.warn(f"{old}.{name} has moved to {new}.{name}: import it from {new} (the old place stops "
+                      "working in the next release)", DeprecationWarning, stacklevel=2)
+        return getattr(importlib.import_module(new), name)
+
+    return __getattr__
+

@@ -15,8 +15,8 @@ from qiza.errors import QizaError
 from qiza.game import Game
 from qiza.lexicon import load_lexicon
 from qiza.players import make_player
-from qiza.players.analyze_cli import analyze_record
 from qiza.players.analyze_many import analyze_many, format_many, record_files, totals
+from qiza.players.review import analyze_record
 from qiza.rules import CLASSIC, COMPUTER
 
 
@@ -162,8 +162,8 @@ def test_self_play_and_analysis_on_ray_match_the_process_pool(games: Path) -> No
 
 
 def test_the_report_keeps_names_in_wide_characters_in_line() -> None:
-    from qiza.players.analyze_cli import TurnAnalysis
     from qiza.players.analyze_many import GameAnalysis
+    from qiza.players.review import TurnAnalysis
     from qiza.text import cells
 
     turns = [TurnAnalysis(1, "欧阳娜娜娜娜娜娜娜", "AEINRST", "8D RETAINS", 70, 70.0, "8D NASTIER", 80.0),
@@ -180,8 +180,8 @@ def test_the_report_tells_games_of_like_names_apart() -> None:
     """The report cut game names to 25 characters (18 in the worst turns), so that
     guy_vs_bot.gcg and guy_vs_bot_almost_complete.gcg looked alike; files of the same name in
     two folders (a tournament's rounds) were alike whole."""
-    from qiza.players.analyze_cli import TurnAnalysis
     from qiza.players.analyze_many import GameAnalysis
+    from qiza.players.review import TurnAnalysis
 
     turns = [TurnAnalysis(5, "guy", "EILNRUU", "J3 ULU", 4, 0.0, "E5 UN(R)ULIER", 70.4)]
     sources = ["games/macondo__guy_vs_bot.gcg", "games/macondo__guy_vs_bot_almost_complete.gcg",
@@ -201,7 +201,7 @@ def test_one_record_says_ray_spreads_games_and_gives_jobs_to_its_simulation(
     """'qiza analyze game.gcg --ray auto' analysed the game on this machine without a word (the
     cluster takes whole games), and -j was ignored: the simulation ran on every core."""
     from qiza.cli import main
-    from qiza.players import analyze_cli
+    from qiza.players import analyze_cli, review
 
     record = str(games / "game1.gcg")
     assert main(["analyze", record]) == 0
@@ -210,13 +210,13 @@ def test_one_record_says_ray_spreads_games_and_gives_jobs_to_its_simulation(
     captured = capsys.readouterr()
     assert captured.out == alone.out and analyze_cli.RAY_ONE_RECORD in captured.err.splitlines()
     given: list[int | None] = []
-    real = analyze_cli.analyze_record
+    real = review.analyze_record
 
-    def spy(*args: object, **options: Any) -> list[analyze_cli.TurnAnalysis]:
+    def spy(*args: object, **options: Any) -> list[review.TurnAnalysis]:
         given.append(options.get("workers"))
         return real(*args, **options)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(analyze_cli, "analyze_record", spy)
+    monkeypatch.setattr(review, "analyze_record", spy)
     for jobs in ("1", "0"):  # 0: every core, as for several games
         assert main(["analyze", record, "-j", jobs]) == 0
     assert given == [1, None]
@@ -243,7 +243,8 @@ def test_one_record_fits_the_screen_and_80_columns_without_one(
     to measure it fits 80 columns; --width (or COLUMNS) gives the full table where it fits; a long
     note is cut at the edge."""
     from qiza.cli import main
-    from qiza.players.analyze_cli import WIDE, TurnAnalysis, format_analysis
+    from qiza.players.analyze_cli import WIDE, format_analysis
+    from qiza.players.review import TurnAnalysis
 
     monkeypatch.delenv("COLUMNS", raising=False)
     record = str(games / "game0.gcg")

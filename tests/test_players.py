@@ -21,9 +21,9 @@ from qiza.game import Game, Kind, PlayerView, Record
 from qiza.lexicon import Lexicon, load_lexicon
 from qiza.move import Direction, Exchange, Pass, Place
 from qiza.players import ENGINES, LEVELS, ComputerPlayer, level_names, make_player
-from qiza.players.analyze_cli import analyze_record
 from qiza.players.endgame import solve
 from qiza.players.leaves import LeaveModel, default_model, leave_key
+from qiza.players.review import analyze_record
 from qiza.players.selfplay import format_table, play_game, run_games, summarize
 from qiza.rules import CLASSIC, COMPUTER, EIGHT_TILE, NINE_TILE
 
@@ -657,11 +657,35 @@ ANALYSIS_RECORD = ("#player1 ann Ann\n#player2 bob Bob\n"
                    ">ann: ADENOST - +0 66\n")
 
 
+def test_the_analysis_of_a_game_is_the_library_module_review_and_its_old_home_still_works(tmp_path: Path) -> None:
+    """Each turn's move, best move and equity lost come from the library's
+    :mod:`qiza.players.review` (the CLI module ``analyze_cli`` only prints them); the names it
+    held before are still found there for one release, with a :class:`DeprecationWarning`."""
+    from qiza.players import analyze_cli, review
+
+    record = tmp_path / "game.gcg"
+    record.write_text(ANALYSIS_RECORD)
+    windy = review.analyze(str(record))[0]
+    assert (windy.played, windy.lost) == ("8D WINDY", windy.best_equity - windy.played_equity)  # type: ignore[operator]
+    assert review.analyze_record(gcg.load(str(record)))[0] == windy
+    assert not {"analyze_record", "TurnAnalysis", "summarize"} & set(vars(analyze_cli))  # not the CLI's own
+    for name in [*review.__all__, "Ranked"]:
+        with pytest.warns(DeprecationWarning, match=f"^qiza.players.analyze_cli.{name} has moved to "
+                                                    f"qiza.players.review.{name}: import it from qiza.players.review"):
+            assert getattr(analyze_cli, name) is getattr(review, name)
+    namespace: dict[str, object] = {}
+    with pytest.warns(DeprecationWarning, match="analyze_record has moved") as warned:
+        exec("from qiza.players.analyze_cli import analyze_record", namespace)
+    assert namespace["analyze_record"] is review.analyze_record and warned[0].filename == "<string>"
+    with pytest.raises(AttributeError, match="^module 'qiza.players.analyze_cli' has no attribute 'analyse_record'$"):
+        getattr(analyze_cli, "analyse_record")  # noqa: B009 (a misspelt name)
+
+
 def test_analyze_rates_an_opening_played_down(tmp_path: Path) -> None:
     """The engine lists an empty board's plays across only: an opening played down (GHETTO at
     H3 in macondo__noah_vs_peter.gcg) was not found among them and was called a phony ("a word
     not in TWL06"), unrated. It is rated as its mirror image across."""
-    from qiza.players.analyze_cli import analyze
+    from qiza.players.review import analyze
 
     across = tmp_path / "across.gcg"
     across.write_text(ANALYSIS_RECORD)
@@ -675,7 +699,7 @@ def test_analyze_rates_an_opening_played_down(tmp_path: Path) -> None:
 
 def test_analyze_rates_each_turn_against_the_best_move(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     from qiza.cli import main
-    from qiza.players.analyze_cli import analyze
+    from qiza.players.review import analyze
 
     record = tmp_path / "game.gcg"
     record.write_text(ANALYSIS_RECORD)
@@ -743,8 +767,8 @@ def test_the_position_of_a_turn_has_the_player_to_move_and_the_racks_the_record_
 
 def test_a_record_without_a_lexicon_is_judged_by_the_list_that_accepts_its_words() -> None:
     from qiza import gcg
-    from qiza.players.analyze_cli import analyze_record
     from qiza.players.best_cli import record_lexicon
+    from qiza.players.review import analyze_record
 
     collins = gcg.loads("#player1 ann Ann\n#player2 bob Bob\n>ann: AEFGHTY 8H FY +16 16\n")
     assert record_lexicon(collins) == ("sowpods", "none named; it accepts the most words; --lexicon chooses")
@@ -794,7 +818,7 @@ def _saved_game(folder: Path, turns: int) -> tuple[Game, Path]:
 
 
 def test_analyze_reads_a_game_saved_by_qiza(tmp_path: Path) -> None:
-    from qiza.players.analyze_cli import analyze
+    from qiza.players.review import analyze
 
     game, path = _saved_game(tmp_path, 4)
     turns = analyze(str(path))
@@ -853,7 +877,7 @@ def test_analyze_finds_the_player_in_any_case(tmp_path: Path, capsys: pytest.Cap
     player 'david''), and a folder of David's games analysed none of them."""
     from qiza import gcg
     from qiza.cli import main
-    from qiza.players.analyze_cli import player_in
+    from qiza.players.review import player_in
 
     record = tmp_path / "game.gcg"
     record.write_text(ANALYSIS_RECORD.replace("ann", "Ann").replace("#player1 Ann Ann", "#player1 Ann Ann Lee"))
@@ -952,7 +976,8 @@ def test_analyze_rates_a_phony_taken_off_the_board_as_the_pass_it_became(tmp_pat
     """A phony challenged off scores nothing and keeps the rack: the turn was a pass. qiza
     analyze left it unrated ('a phony'), so a player's phonies never counted among their
     mistakes; one that stood is still unrated (its worth hangs on the challenge that did not come)."""
-    from qiza.players.analyze_cli import analyze, format_analysis
+    from qiza.players.analyze_cli import format_analysis
+    from qiza.players.review import analyze
 
     record = tmp_path / "game.gcg"
     record.write_text(ANALYSIS_RECORD.replace(">bob: DEILOVX F2 VOXD +45 61\n",
@@ -971,7 +996,8 @@ def test_analyze_rates_a_phony_taken_off_the_board_as_the_pass_it_became(tmp_pat
 def test_analyze_does_not_repeat_a_pass_in_its_note(tmp_path: Path) -> None:
     """The note column said "(pass)" beside the played move "pass" (the web hides a note equal
     to its move); the JSON keeps the note."""
-    from qiza.players.analyze_cli import analyze, format_analysis
+    from qiza.players.analyze_cli import format_analysis
+    from qiza.players.review import analyze
 
     record = tmp_path / "game.gcg"
     record.write_text(ANALYSIS_RECORD)
@@ -986,7 +1012,8 @@ def test_analyze_says_which_engine_its_equities_are_of(tmp_path: Path, capsys: p
     """Under --engine sim (endgame, auto) the table's equity columns hold what that engine
     found, and only --json said which engine it was: a line before the table says it."""
     from qiza.cli import main
-    from qiza.players.analyze_cli import TurnAnalysis, format_analysis
+    from qiza.players.analyze_cli import format_analysis
+    from qiza.players.review import TurnAnalysis
     from qiza.rules import Notation
 
     turn = TurnAnalysis(1, "Ann", "AEINRST", "8D RETAINS", 70, 60.0, "8D NASTIER", 75.0, engine="sim")
@@ -1169,7 +1196,7 @@ def test_a_rack_recorded_in_part_is_not_rated(capsys: pytest.CaptureFixture[str]
     four tiles alone (a trivial "best found", or a loss against a play of the same few tiles), and
     qiza best listed moves for them without a word. Such a turn is now unrated, and best warns."""
     from qiza.cli import main
-    from qiza.players.analyze_cli import analyze
+    from qiza.players.review import analyze
 
     record = tmp_path / "game.gcg"
     record.write_text(ANALYSIS_RECORD.replace(">bob: ADEEGIL 7C GALE", ">bob: AEGL 7C GALE"))
@@ -1187,7 +1214,7 @@ def test_analyze_with_simulation(tmp_path: Path) -> None:
     best (E5 VA(LI)NES 38.2 under E3 JAVE(LI)N 35.9): they are the simulated moves by their
     simulated values, and each turn names what valued it."""
     from qiza import gcg
-    from qiza.players.analyze_cli import analyze_record
+    from qiza.players.review import analyze_record
 
     record = tmp_path / "game.gcg"
     record.write_text(ANALYSIS_RECORD)
@@ -1209,8 +1236,8 @@ def test_analyze_rates_a_pass_in_an_endgame_exactly(lexicon: Lexicon, tmp_path: 
     """With the bag empty a pass is worth what the opponent's best answer leaves (the exact
     search from the opponent's side), as a placement is."""
     from qiza import gcg
-    from qiza.players.analyze_cli import analyze_record
     from qiza.players.endgame import solve
+    from qiza.players.review import analyze_record
 
     for seed in range(1, 40):  # an endgame the search solves at once (the analysis' limit is 10 s)
         game = Game(CLASSIC.with_options(challenge="auto"), lexicon=lexicon, seed=seed)
@@ -1297,7 +1324,7 @@ def test_best_and_analyze_on_a_pass_after_a_player_went_out(capsys: pytest.Captu
     pass as if the game went on (the opponent 'should' have played 23 points)."""
     from qiza import gcg
     from qiza.cli import main
-    from qiza.players.analyze_cli import analyze_record
+    from qiza.players.review import analyze_record
 
     game = game_gone_out(lexicon, range(1, 30))
     lines = gcg.dumps(gcg.from_game(game)).splitlines()
@@ -1335,7 +1362,7 @@ def test_best_warns_when_a_position_gives_no_rack(capsys: pytest.CaptureFixture[
 def test_analyze_writes_played_exchanges_and_passes_as_it_writes_the_best_moves(tmp_path: Path) -> None:
     """The played column kept GCG's -ADNS and - beside best moves written 'exchange ADNS' and
     'pass' (the web page's analysis too, in a game of the rule book's notation)."""
-    from qiza.players.analyze_cli import analyze
+    from qiza.players.review import analyze
 
     record = tmp_path / "game.gcg"
     record.write_text(ANALYSIS_RECORD.replace(">ann: ADENOST - +0 66", ">ann: ADENOST -ADNS +0 66"))

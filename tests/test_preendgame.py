@@ -132,7 +132,7 @@ def test_two_tiles_in_the_bag_search_every_pair_for_plays_that_empty_it(lexicon:
 
 def test_analysis_with_auto_searches_the_pre_endgame_turn(lexicon: Lexicon) -> None:
     from qiza import gcg
-    from qiza.players.analyze_cli import analyze_record
+    from qiza.players.review import analyze_record
 
     game = _one_in_the_bag(lexicon)
     turn = sum(1 for r in game.history if r.kind.value in ("place", "exchange", "pass")) + 1

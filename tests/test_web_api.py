@@ -878,7 +878,7 @@ def test_a_server_stopping_during_the_warm_up_does_not_wait_for_it(tmp_path: Pat
 
 
 def test_analysis_after_the_game(client: TestClient) -> None:
-    pytest.importorskip("qiza.players.analyze_cli")
+    pytest.importorskip("qiza.players.review")
     game_id, tokens = new_game(client, options={"scoreless_turns": 1})
     refused = error(client.get(f"/api/games/{game_id}/analysis"), 409, "game_not_over")
     assert refused["message"] == "the analysis is available when the game is over"  # not "the GCG record"
@@ -907,7 +907,7 @@ def test_analysis_after_the_game(client: TestClient) -> None:
 def test_concurrent_first_analysis_requests_compute_it_once(client: TestClient) -> None:
     """Requests for a finished game's analysis that arrive while it is being computed wait
     for that computation: a burst of them occupies one computer worker, not one each."""
-    pytest.importorskip("qiza.players.analyze_cli")
+    pytest.importorskip("qiza.players.review")
     game_id, tokens = new_game(client, options={"scoreless_turns": 1})
     assert act(client, game_id, 0, tokens["0"], 1, "place", move="H8 FORD").status_code == 200
     assert act(client, game_id, 1, tokens["1"], 2, "pass").status_code == 200

@@ -193,7 +193,7 @@ def test_two_players_play_a_game_to_the_end(server: ServerThread, browser: Any) 
         with ann.expect_download() as download:
             ann.click("#gcg")
         assert "#player1" in Path(download.value.path()).read_text()
-    if (Path(__file__).parents[1] / "qiza" / "players" / "analyze_cli.py").exists():
+    if (Path(__file__).parents[1] / "qiza" / "players" / "review.py").exists():
         bob.click("#show-analysis")
         # the engine's analysis of the game: seconds, a minute or two on a loaded machine
         sync_api.expect(bob.locator("#analysis")).to_be_visible(timeout=180_000)

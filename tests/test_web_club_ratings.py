@@ -202,7 +202,7 @@ def test_game_archives_made_per_address_are_limited(tmp_path: Path) -> None:
         answer = ann.get("/api/players/Ann/games.zip")
         assert answer.status_code == 429 and answer.json()["error"]["code"] == "too_much_work"
         assert answer.headers["Retry-After"] == "30"
-        if importlib.util.find_spec("qiza.players.analyze_cli") is not None:
+        if importlib.util.find_spec("qiza.players.review") is not None:
             refused = ann.get(f"/api/games/{game_id}/analysis")
             assert refused.status_code == 429 and refused.json()["error"]["code"] == "too_much_work"
     finally:

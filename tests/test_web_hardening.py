@@ -1143,7 +1143,7 @@ def test_analyses_per_address_are_limited(db_url: str) -> None:
     may have a few made, then one every 30 seconds; one made before is answered at once. The
     app's clock stands still: the first analysis (its move generator compiled on first use) took
     over 30 s on a loaded machine, and the bucket had refilled before the refusal was asked for."""
-    pytest.importorskip("qiza.players.analyze_cli")
+    pytest.importorskip("qiza.players.review")
     with TestClient(create_app(db_url, computer_processes=0, heavy_work=2, now=lambda: 1_800_000_000.0)) as few:
         finished = []
         for _ in range(3):

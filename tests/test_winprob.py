@@ -89,7 +89,8 @@ def test_qiza_best_solves_an_endgame_exactly(lexicon: Lexicon) -> None:
 def test_analysis_shows_win_chances_and_solves_the_endgame(lexicon: Lexicon) -> None:
     from qiza import gcg
     from qiza.players import make_player
-    from qiza.players.analyze_cli import analyze_record, format_analysis
+    from qiza.players.analyze_cli import format_analysis
+    from qiza.players.review import analyze_record
 
     game = Game(CLASSIC, lexicon=lexicon, seed=5)
     players = [make_player("static", lexicon, seed=i) for i in range(2)]
@@ -112,8 +113,8 @@ def test_analysis_values_a_play_that_goes_out_by_the_end_it_makes(lexicon: Lexic
     # under a challenge rule the play that goes out waits for the challenge before the game
     # ends: its exact value is what going out brings, not a reply of the opponent after it
     from qiza import gcg
-    from qiza.players.analyze_cli import analyze_record
     from qiza.players.best_cli import game_from_record
+    from qiza.players.review import analyze_record
 
     game = game_gone_out(lexicon, range(5, 30))
     record = gcg.from_game(game)

@@ -1,6 +1,6 @@
 """``qiza analyze`` of many games at once: a folder of a player's GCG files, or a tournament's.
 
-Each game is analysed as ``qiza analyze`` analyses one (:func:`~qiza.players.analyze_cli.analyze_record`),
+Each game is analysed as ``qiza analyze`` analyses one (:func:`~qiza.players.review.analyze_record`),
 the games in parallel on worker processes (:func:`qiza.players.cluster.run_many`; on a Ray
 cluster with ``--ray ADDRESS``). The report has a line per game, then each player's totals
 over all games (turns, best moves found, equity lost per turn, mistakes), then the turns that
@@ -23,8 +23,8 @@ from typing import Any
 from qiza.errors import QizaError
 from qiza.lexicon import Lexicon, load_lexicon
 from qiza.paths import exists, is_dir, is_file
-from qiza.players.analyze_cli import TurnAnalysis, analyze_record, load_record, player_labels
 from qiza.players.cluster import run_many
+from qiza.players.review import TurnAnalysis, analyze_record, load_record, player_labels
 from qiza.text import cells, pad, visible
 
 RECORD_SUFFIXES = (".gcg", ".json")
@@ -47,7 +47,7 @@ class GameAnalysis:
     """The file's path."""
     players: list[str] = field(default_factory=list)
     """The players' nicknames, in the record's order (the full name of a player who shares a
-    nickname: :func:`~qiza.players.analyze_cli.player_labels`)."""
+    nickname: :func:`~qiza.players.review.player_labels`)."""
     scores: list[int] = field(default_factory=list)
     """Each player's last total in the record (the final score of a finished game)."""
     turns: list[TurnAnalysis] = field(default_factory=list)
@@ -171,7 +171,7 @@ def analyze_many(paths: Sequence[str], *, lexicon: str | None = None, player: st
 
     ``lexicon``: every game's (default: each record's own); ``player``: only that player's
     turns (by nickname or name; games without them come back with an error); ``engine`` and
-    ``iterations`` as in :func:`~qiza.players.analyze_cli.analyze_record`. The games run on
+    ``iterations`` as in :func:`~qiza.players.review.analyze_record`. The games run on
     ``jobs`` processes (default: the cores), a simulation on one core each, or on the Ray
     cluster at ``ray_address``."""
     files = record_files(paths, recursive=recursive)

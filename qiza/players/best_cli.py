@@ -345,7 +345,7 @@ def run(args: argparse.Namespace) -> int:
     exported = _exported_cgp(source) if path.suffix.lower() == ".json" else None
     record_file = path.suffix.lower() in (".gcg", ".json") or _gcg_text(source)  # game.txt: a GCG record too
     if record_file and exported is None:  # a missing file: say so, not "a CGP needs ..."
-        from qiza.players.analyze_cli import load_record_and_notation
+        from qiza.players.review import load_record_and_notation
 
         # a GCG record, or a game saved by qiza (as qiza analyze reads them; its moves in its own notation)
         record, own, ended = load_record_and_notation(source)

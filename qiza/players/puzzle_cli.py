@@ -29,8 +29,9 @@ from qiza.errors import QizaError, quoted
 from qiza.game import Game, PlayerView
 from qiza.lexicon import Lexicon, load_lexicon
 from qiza.move import Exchange, Move, Pass, Place, format_move, parse_move
-from qiza.players.analyze_cli import equity_threshold, move_key
+from qiza.players.analyze_cli import equity_threshold
 from qiza.players.engine import Option, StaticPlayer
+from qiza.players.review import move_key
 from qiza.rules import CLASSIC, Notation
 from qiza.text import input_line, plural, visible
 from qiza.ties import TIE, in_tie_order, tie_order  # noqa: F401 (TIE and tie_order were defined here)
@@ -162,9 +163,9 @@ def from_records(paths: Sequence[str], lexicon: str | None, player: str | None, 
     record that cannot be read is skipped with a note on standard error (a :class:`QizaError`
     when none could be read: not the same as a game played without a costly turn; the record's
     own error when it is the only one)."""
-    from qiza.players.analyze_cli import analyze_record, load_record, player_in
     from qiza.players.analyze_many import record_files
     from qiza.players.best_cli import game_from_record, record_lexicon
+    from qiza.players.review import analyze_record, load_record, player_in
 
     files = record_files(paths)
     random.Random(seed).shuffle(files)
@@ -219,7 +220,7 @@ class Judged(NamedTuple, Generic[T]):
 
 
 def judge(game: Game, text: str, notation: Notation, find: Callable[[object], T | None]) -> Judged[T]:
-    """The typed move as ``find`` knows it, by its :func:`~qiza.players.analyze_cli.move_key`
+    """The typed move as ``find`` knows it, by its :func:`~qiza.players.review.move_key`
     (an entry of the engine's ranking), or why it is not a legal play to rank. A move that
     cannot be read or an illegal placement raises the engine's :class:`QizaError`, naming why."""
     move = parse_move(text, notation, game.board)

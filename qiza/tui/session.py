@@ -1214,7 +1214,8 @@ def _analysis_lines(game: Game, width: int) -> list[str]:
     """Each turn of a finished game against the static engine's best move (see ``qiza analyze``),
     in the game's notation, each row fitting ``width`` columns."""
     from qiza import gcg
-    from qiza.players.analyze_cli import analyze_record, format_analysis
+    from qiza.players.analyze_cli import format_analysis
+    from qiza.players.review import analyze_record
 
     notation = game.rules.notation
     return format_analysis(analyze_record(gcg.from_game(game), game.lexicon, notation=notation), width=width,

@@ -214,7 +214,7 @@ def analyze(lexicon: str, gcg_text: str, notation: str = "tournament") -> dict[s
     0 to 1; None where not rated) and a summary per player, moves written in the game's
     ``notation`` (runs in a worker process; see ``qiza analyze``)."""
     from qiza import gcg
-    from qiza.players.analyze_cli import analyze_record, summarize
+    from qiza.players.review import analyze_record, summarize
     from qiza.rules import Notation
 
     turns = analyze_record(gcg.loads(gcg_text), worker_lexicon(lexicon), notation=Notation(notation))

@@ -110,7 +110,7 @@ class Made:
 
 
 def move_text_key(key: object) -> str:
-    """A move key (:func:`qiza.players.analyze_cli.move_key`) as a short text: thousands are
+    """A move key (:func:`qiza.players.review.move_key`) as a short text: thousands are
     kept per puzzle."""
     return repr(sorted(key, key=repr)) if isinstance(key, frozenset) else repr(key)
 
@@ -126,7 +126,7 @@ def _made(puzzle: Puzzle) -> Made:
     """A puzzle and every play of it ranked, as :class:`Made` keeps them."""
     from qiza import savefile
     from qiza.move import format_move
-    from qiza.players.analyze_cli import move_key
+    from qiza.players.review import move_key
 
     game = puzzle.game
     options = puzzle.ranked()
