@@ -9,10 +9,11 @@ import warnings
 from collections.abc import Callable, Iterable
 from typing import Any, ParamSpec, TypeVar, cast
 
-__all__ = ["positional_seat", "moved"]
+__all__ = ["positional_seat", "moved", "CallableList"]
 
 P = ParamSpec("P")
 R = TypeVar("R")
+T = TypeVar("T")
 
 _POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
 
@@ -50,3 +51,22 @@ def moved(old: str, new: str, names: Iterable[str]) -> Callable[[str], object]:
 
     return __getattr__
 
+
+class CallableList(list[T]):
+    """A list that a property gives where a method gave the same list before: calling it, as
+    the method was called, gives a copy of it with a :class:`DeprecationWarning` (for one
+    release). ``name``: the property's, for the warning (``Game.winners``)."""
+
+    def __init__(self, items: Iterable[T] = (), *, name: str) -> None:
+        super().__init__(items)
+        self._name = name
+
+    def __call__(self) -> list[T]:
+        owner, attribute = self._name.rsplit(".", 1)
+        warnings.warn(f"{self._name} is a list now: write {owner.lower()}.{attribute}, not "
+                      f"{owner.lower()}.{attribute}() (the call stops working in the next release)",
+                      DeprecationWarning, stacklevel=2)
+        return list(self)
+
+    def __reduce__(self) -> tuple[type[list[T]], tuple[list[T]]]:
+        return list, (list(self),)  # pickled and copied as the plain list it stands for

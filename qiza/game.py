@@ -28,7 +28,7 @@ from typing import Any
 
 from qiza.alphabet import BLANK, BLANK_FLAG, ENGLISH, Tile, is_blank
 from qiza.board import Board
-from qiza.deprecation import positional_seat
+from qiza.deprecation import CallableList, positional_seat
 from qiza.errors import GameOverError, IllegalMoveError, MoveSyntaxError, PhonyWordError, RuleError, quoted
 from qiza.languages import builtin_for, rules_for_lexicon
 from qiza.lexicon import Lexicon, load_lexicon
@@ -1049,13 +1049,20 @@ class Game:
             raise GameOverError("the game is over")
         self._check_in(seat)
 
+    @property
     def winners(self) -> list[int]:
         """Seats of the winners (more than one when the win is shared); empty before the end.
+        A list, as :attr:`GameResult.winners <qiza.players.selfplay.GameResult.winners>`
+        (``game.winners()``, the method it was, still gives it for one release, with a
+        :class:`DeprecationWarning`).
 
         Highest final score wins; a tie goes to the higher score before the unplayed-tile
         adjustment; if still tied, the win is shared. Under Finish Line the player who reached
         the target wins.
         """
+        return CallableList(self._winners(), name="Game.winners")
+
+    def _winners(self) -> list[int]:
         if not self.over:
             return []
         seats = self.seats_in  # never a player who resigned, lost on time or left
@@ -1082,7 +1089,7 @@ class Game:
         those who left before)."""
         if not self.over:
             return []
-        winners = set(self.winners())
+        winners = set(self.winners)
         order = self.out
         # equal final scores: the higher score before the unplayed-tile adjustment is placed
         # higher, as it wins a tie for the first place (the rule book's tie-break)
@@ -1104,7 +1111,7 @@ class Game:
         if self.end_reason in FORFEITS:
             return self._resigned
         if self.end_reason is EndReason.FINISH_LINE:
-            winners = self.winners()
+            winners = self.winners
             return winners[0] if winners else None
         if self.end_reason is EndReason.WENT_OUT:
             for record in reversed(self.history):

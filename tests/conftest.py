@@ -139,7 +139,7 @@ def state_of(game: Game) -> dict[str, Any]:
         "scores": list(game.scores), "to_move": game.to_move, "history": [repr(r) for r in game.history],
         "actions": list(game.actions), "end": game.end_reason, "can_challenge": game.can_challenge,
         "pending_ends": game.pending_ends_game, "before_end": game.scores_before_end(),
-        "rng": game._rng.getstate(), "winners": game.winners(),
+        "rng": game._rng.getstate(), "winners": game.winners,
     }
 
 

@@ -3,6 +3,9 @@ end-of-game adjustments, winners, refused actions, the player's view and push/po
 
 from __future__ import annotations
 
+import json
+import pickle
+
 import pytest
 from conftest import GameFactory, board_rows, state_of
 
@@ -358,7 +361,7 @@ def test_challenge_of_a_valid_play_that_went_out(make_game: GameFactory) -> None
     assert game.over and game.end_reason is EndReason.WENT_OUT
     others = 1 + 1 + 1 + 1 + 1 + 4 + 4
     assert game.scores == [18 + others, -others]
-    assert game.winners() == [0]
+    assert game.winners == [0]
 
 
 def test_challenge_of_a_phony_that_went_out(make_game: GameFactory) -> None:
@@ -531,7 +534,7 @@ def test_tie_break_by_score_before_adjustments(make_game: GameFactory) -> None:
         game.play("pass")
     assert game.scores == [23, 23]
     assert game.scores_before_end() == [30, 31]
-    assert game.winners() == [1]
+    assert game.winners == [1]
 
 
 def test_shared_win(make_game: GameFactory) -> None:
@@ -539,7 +542,7 @@ def test_shared_win(make_game: GameFactory) -> None:
     game.scores[:] = [30, 30]
     for _ in range(6):
         game.play("pass")
-    assert game.winners() == [0, 1]
+    assert game.winners == [0, 1]
 
 
 def test_highest_final_score_wins(make_game: GameFactory) -> None:
@@ -547,8 +550,28 @@ def test_highest_final_score_wins(make_game: GameFactory) -> None:
     game.scores[:] = [30, 40]
     for _ in range(6):
         game.play("pass")
-    assert game.scores == [23, 15] and game.winners() == [0]
-    assert game.winners() != [] and make_game().winners() == []
+    assert game.scores == [23, 15] and game.winners == [0]
+    assert game.winners != [] and make_game().winners == []
+
+
+def test_winners_is_a_list_as_a_self_play_result_s_and_the_old_call_warns(make_game: GameFactory) -> None:
+    """``game.winners`` reads as :attr:`GameResult.winners <qiza.players.selfplay.GameResult.winners>`
+    does (a list, no call); ``game.winners()``, the method it was, gives the same list for one
+    release, with a :class:`DeprecationWarning`."""
+    game = make_game(racks={0: "EEEEEEE", 1: "QZAAAAA"})
+    assert game.winners == [] and not game.winners
+    game.scores[:] = [30, 40]
+    for _ in range(6):
+        game.play("pass")
+    assert game.winners == [0] and game.winners[0] == 0 and isinstance(game.winners, list)
+    assert repr(game.winners) == "[0]" and json.dumps({"winners": game.winners}) == '{"winners": [0]}'
+    with pytest.warns(DeprecationWarning, match=r"^Game.winners is a list now: write game.winners, not "
+                                                r"game.winners\(\)"):
+        called = game.winners()  # type: ignore[operator]
+    assert called == [0] and type(called) is list
+    assert type(pickle.loads(pickle.dumps(game.winners))) is list  # the plain list it stands for
+    with pytest.raises(AttributeError):
+        game.winners = [1]  # type: ignore[misc]
 
 
 def test_finish_line_ends_when_a_player_reaches_their_target(make_game: GameFactory) -> None:
@@ -558,7 +581,7 @@ def test_finish_line_ends_when_a_player_reaches_their_target(make_game: GameFact
     game.scores[:] = [50, 150]
     game.play(QAT)  # 74 >= 70
     assert game.over and game.end_reason is EndReason.FINISH_LINE
-    assert game.winners() == [0]
+    assert game.winners == [0]
     assert game.scores == [74, 150]  # no unplayed-tile adjustment
 
 
@@ -587,7 +610,7 @@ def test_finish_line_reached_with_a_challenge_bonus(make_game: GameFactory) -> N
     assert not game.over
     game.challenge(1)  # fails: +10 makes 74
     assert game.scores == [74, 0]
-    assert game.over and game.end_reason is EndReason.FINISH_LINE and game.winners() == [0]
+    assert game.over and game.end_reason is EndReason.FINISH_LINE and game.winners == [0]
 
 
 def test_finish_line_reached_by_going_out_wins_with_no_adjustment(make_game: GameFactory) -> None:
@@ -598,14 +621,14 @@ def test_finish_line_reached_by_going_out_wins_with_no_adjustment(make_game: Gam
     game.scores[:] = [60, 190]
     game.play(QAT)  # 84 >= 70, and the rack is empty
     assert game.over and game.end_reason is EndReason.FINISH_LINE
-    assert game.winners() == [0] and game.ended_by() == 0
+    assert game.winners == [0] and game.ended_by() == 0
     assert game.scores == [84, 190]
     game = make_game(rules, racks={0: "QAT", 1: "EEEEEEE"}, bag=0)  # double: once it stands
     game.scores[:] = [60, 190]
     game.play(QAT)
     assert game.pending_ends_game
     game.play("pass")
-    assert game.end_reason is EndReason.FINISH_LINE and game.winners() == [0] and game.scores == [84, 190]
+    assert game.end_reason is EndReason.FINISH_LINE and game.winners == [0] and game.scores == [84, 190]
 
 
 def test_finish_line_winner_stays_the_player_who_reached_the_target(make_game: GameFactory) -> None:
@@ -617,7 +640,7 @@ def test_finish_line_winner_stays_the_player_who_reached_the_target(make_game: G
     game.penalize(0, 20)  # 64: below the target
     game.penalize(1, 10)
     assert game.scores == [64, 140]
-    assert game.winners() == [0] and game.ended_by() == 0
+    assert game.winners == [0] and game.ended_by() == 0
 
 
 def test_finish_line_reached_with_a_challenge_bonus_by_a_play_that_went_out(make_game: GameFactory) -> None:
@@ -626,7 +649,7 @@ def test_finish_line_reached_with_a_challenge_bonus_by_a_play_that_went_out(make
     game.scores[:] = [40, 190]
     game.play(QAT)  # 64, and the rack is empty
     game.challenge(1)  # fails: +10 makes 74, over the line
-    assert game.end_reason is EndReason.FINISH_LINE and game.winners() == [0] and game.scores == [74, 190]
+    assert game.end_reason is EndReason.FINISH_LINE and game.winners == [0] and game.scores == [74, 190]
 
 
 # -- first play -----------------------------------------------------------------------------------

@@ -109,7 +109,7 @@ def test_scoreless_turns_end_the_game_counting_only_the_players_still_in(make_ga
     assert game.over and game.end_reason is EndReason.SCORELESS
     penalties = [r.seat for r in game.history if r.kind is Kind.END_RACK_PENALTY]
     assert penalties == [0, 2]  # the player out of the game holds no tiles and keeps their score
-    assert game.scores[1] == 0 and game.winners() == [0]
+    assert game.scores[1] == 0 and game.winners == [0]
 
 
 def test_scoreless_turns_before_a_resignation_count_for_the_players_still_in(make_game: GameFactory) -> None:
@@ -129,7 +129,7 @@ def test_a_resignation_can_complete_the_scoreless_turns(make_game: GameFactory) 
         game.play("pass")
     assert not game.over
     game.resign(2)
-    assert game.over and game.end_reason is EndReason.SCORELESS and 2 not in game.winners()
+    assert game.over and game.end_reason is EndReason.SCORELESS and 2 not in game.winners
 
 
 def test_passes_end_a_large_print_game_counting_only_the_players_still_in(make_game: GameFactory) -> None:
@@ -150,7 +150,7 @@ def test_going_out_collects_only_the_racks_of_the_players_still_in(make_game: Ga
     assert game.over and game.end_reason is EndReason.WENT_OUT
     assert game.scores == [18 + 13, -13, 0]
     assert not [r for r in game.history if r.seat == 2 and r.kind in (Kind.END_RACK_PENALTY, Kind.END_RACK_BONUS)]
-    assert game.winners() == [0] and game.places() == [1, 2, 3]
+    assert game.winners == [0] and game.places() == [1, 2, 3]
 
 
 def test_finish_line_still_ends_the_game(make_game: GameFactory) -> None:
@@ -158,7 +158,7 @@ def test_finish_line_still_ends_the_game(make_game: GameFactory) -> None:
     game.scores[:] = [50, 55, 0]
     game.resign(1)
     game.play(QAT)  # 74 >= 60
-    assert game.over and game.end_reason is EndReason.FINISH_LINE and game.winners() == [0]
+    assert game.over and game.end_reason is EndReason.FINISH_LINE and game.winners == [0]
     assert game.places() == [1, 3, 2]
 
 
@@ -169,7 +169,7 @@ def test_the_last_player_left_wins(make_game: GameFactory) -> None:
     game.resign(1)
     game.resign(2, EndReason.TIME)  # two players left: the game ends, as between two players
     assert game.over and game.end_reason is EndReason.TIME
-    assert game.winners() == [0] and game.ended_by() == 2 and game.out == (1, 2)
+    assert game.winners == [0] and game.ended_by() == 2 and game.out == (1, 2)
     assert game.places() == [1, 3, 2] and game.standings() == [0, 2, 1]
     assert game.actions[-2:] == [(1, "withdraw"), (2, "resign time")]
 
@@ -185,7 +185,7 @@ def test_resigned_players_rank_last_the_later_above_the_earlier(make_game: GameF
     for _ in range(6):
         game.play("pass")
     assert game.over and game.end_reason is EndReason.SCORELESS
-    assert game.winners() in ([0], [3]) and 1 not in game.winners()
+    assert game.winners in ([0], [3]) and 1 not in game.winners
     places = game.places()
     assert places[1] == 4 and places[2] == 3 and sorted(places[0:4:3]) == [1, 2]
     assert game.standings()[2:] == [2, 1]
@@ -195,7 +195,7 @@ def test_resigned_players_rank_last_the_later_above_the_earlier(make_game: GameF
 def test_two_players_resigning_still_ends_the_game(make_game: GameFactory) -> None:
     game = make_game()
     game.resign(0)
-    assert game.over and game.end_reason is EndReason.RESIGNED and game.winners() == [1]
+    assert game.over and game.end_reason is EndReason.RESIGNED and game.winners == [1]
     assert game.actions == [(0, "resign")] and game.places() == [2, 1] and game.out == (0,)
     game = make_game()
     with pytest.raises(RuleError, match="fewer than two others"):
@@ -206,7 +206,7 @@ def test_two_players_resigning_still_ends_the_game(make_game: GameFactory) -> No
 def test_resigning_can_still_end_a_game_of_three_for_everyone(make_game: GameFactory) -> None:
     game = make_game(players=3)
     game.resign(1, end_game=True)
-    assert game.over and game.winners() == [0, 2] and game.actions == [(1, "resign")]
+    assert game.over and game.winners == [0, 2] and game.actions == [(1, "resign")]
 
 
 def _game_with_a_withdrawal(make_game: GameFactory) -> Game:
@@ -237,7 +237,7 @@ def test_old_saves_with_a_resignation_load_as_before(make_game: GameFactory) -> 
                            "players": players, "lexicon": "ENABLE", "seed": 7,
                            "actions": [[0, "pass"], [1, "resign time"]]})
         game = savefile.loads(text, lexicon=make_game().lexicon)
-        assert game.over and game.end_reason is EndReason.TIME and game.winners() == winners
+        assert game.over and game.end_reason is EndReason.TIME and game.winners == winners
         assert game.out == (1,) and game.actions == [(0, "pass"), (1, "resign time")]
 
 
@@ -300,7 +300,7 @@ def test_a_tie_below_the_winner_goes_to_the_higher_score_before_the_unplayed_til
     game.play("H8 AX")  # goes out: seat 1 keeps 20 points of tiles, seat 2 keeps 2
     assert game.over and game.end_reason is EndReason.WENT_OUT
     assert game.scores[1] == game.scores[2] == 10 and game.scores_before_end() == [18, 30, 12]
-    assert game.winners() == [0] and game.places() == [1, 2, 3] and game.standings() == [0, 1, 2]
+    assert game.winners == [0] and game.places() == [1, 2, 3] and game.standings() == [0, 1, 2]
     # still level before the adjustment: the place is shared
     game = make_game(players=3, racks={0: "AX", 1: "KF", 2: "JA"}, bag=0, challenge="auto")
     game.scores[:] = [0, 30, 30]

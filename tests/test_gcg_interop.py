@@ -168,7 +168,7 @@ def _finish_line_game() -> Game:
     game.set_rack(0, "ZOEEEEE")
     game.play("H7 ZO")
     game.accept()
-    assert game.over and game.end_reason is EndReason.FINISH_LINE and game.winners() == [0]
+    assert game.over and game.end_reason is EndReason.FINISH_LINE and game.winners == [0]
     return game
 
 
@@ -185,11 +185,11 @@ def test_a_finish_line_record_replays_to_its_end() -> None:
     result = gcg.replay(record)
     assert result.clean, [str(d) for d in result.differences]
     assert result.game is not None and result.game.over and result.game.end_reason is EndReason.FINISH_LINE
-    assert result.game.winners() == [0] and result.game.scores == game.scores
+    assert result.game.winners == [0] and result.game.scores == game.scores
     # the targets are the record's players', whoever moves first
     swapped = text.replace("#player1 Ann Ann\n#player2 Bob Bob", "#player1 Bob Bob\n#player2 Ann Ann")
     result = gcg.replay(gcg.loads(swapped.replace("#finish-line 70 200", "#finish-line 200 70")))
-    assert result.clean and result.game is not None and result.game.over and result.game.winners() == [0]
+    assert result.clean and result.game is not None and result.game.over and result.game.winners == [0]
     assert result.game.players == ["Ann", "Bob"]
     # targets that do not fit the players are the record's error, not a traceback
     for bad in ("#finish-line 70", "#finish-line 70 x", "#finish-line 70 0", "#finish-line 70 1234567"):

@@ -94,7 +94,7 @@ def test_random_legal_games_conserve_tiles_and_scores(enable: Lexicon, seed: int
     game = random_game(enable, seed, players, preset, challenge, turns=40)
     check_consistent(game)
     if game.over:
-        assert game.winners()
+        assert game.winners
         before = game.scores_before_end()
         assert before is not None
         adjustments = [r for r in game.history if r.kind in (Kind.END_RACK_BONUS, Kind.END_RACK_PENALTY)]
@@ -116,7 +116,7 @@ def test_random_games_to_the_end(enable: Lexicon, seed: int) -> None:
         check_consistent(game)
     assert game.end_reason is not None
     check_consistent(game)
-    assert game.winners()
+    assert game.winners
 
 
 # -- random bad input -----------------------------------------------------------------------------

@@ -111,7 +111,7 @@ def test_people_double_challenge_hot_seat_and_resign(monkeypatch: pytest.MonkeyP
     assert "Game over: Bob resigned." in out
     data, again = saved(data_dir)
     assert data["extra"]["tui"]["seats"] == [{"name": "Ann", "level": None}, {"name": "Bob", "level": None}]
-    assert again.over and again.winners() == [0]
+    assert again.over and again.winners == [0]
     kinds = [r.kind for r in again.history]
     assert kinds[:4] == [Kind.PLACE, Kind.PHONY_REMOVED, Kind.PASS, Kind.PLACE]
     assert again.history[0].challenged_off
@@ -133,7 +133,7 @@ def test_three_people_hot_seat_one_resigns_and_the_others_play_on(monkeypatch: p
     assert "3rd" in final.split("Bob (resigned)")[1].split("\n")[0]
     data, again = saved(data_dir)
     assert data["version"] == 2 and again.over and again.out == (1,) and (1, "withdraw") in again.actions
-    assert 1 not in again.winners()
+    assert 1 not in again.winners
 
 
 def test_after_a_resignation_the_next_person_is_handed_the_device(monkeypatch: pytest.MonkeyPatch,
@@ -352,7 +352,7 @@ def test_computers_only_finish_line(monkeypatch: pytest.MonkeyPatch, capsys: pyt
     assert status == 0
     _, again = saved(data_dir)
     assert again.rules.finish_line == (60, 60, 60)
-    winner = again.winners()[0]
+    winner = again.winners[0]
     assert f"Game over: {again.players[winner]} reached the Finish Line target." in out
     assert again.scores[winner] >= 60
 

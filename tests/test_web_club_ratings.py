@@ -93,7 +93,7 @@ def test_a_player_who_forfeits_a_game_of_three_is_placed_last_whatever_their_sco
     assert not game.over  # Ann and Cat play on
     for _ in range(6):
         game.play("pass")
-    assert game.over and 1 not in game.winners() and game.scores[1] > game.scores[2]
+    assert game.over and 1 not in game.winners and game.scores[1] > game.scores[2]
     places = ranks(game)
     assert places[1] == 3 and sorted(places) == [1, 2, 3]
     after = multi_player([Rating(), Rating(), Rating()], places)

@@ -109,7 +109,7 @@ def play_game(players: Sequence[ComputerPlayer], *, seed: int, lexicon: Lexicon 
             length += 1
         if record.kind is Kind.PLACE and record.bingo and not record.challenged_off:
             bingos[order[record.seat]] += 1
-    winners = sorted(order[s] for s in game.winners())
+    winners = sorted(order[s] for s in game.winners)
     return GameResult(seed, scores, winners, turns, bingos, times, length, game.end_reason, errors)
 
 

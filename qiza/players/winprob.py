@@ -126,7 +126,7 @@ def play_for_samples(seed: int) -> list[Sample]:
             game.accept()
         view = game.view(seat)
         taken.append((seat, game.scores[seat] - game.scores[1 - seat], len(view.unseen)))
-    winners = game.winners()
+    winners = game.winners
     result = [1.0 if winners == [s] else (0.5 if s in winners else 0.0) for s in range(2)]
     return [(spread, unseen, result[seat]) for seat, spread, unseen in taken]
 

@@ -604,7 +604,7 @@ def end_summary(game: Game, *, wide: bool = False) -> RenderableType:
         final.add_column("Before tiles", justify="right")
     final.add_column("Final", justify="right")
     final.add_column("Biggest plays")
-    winners = game.winners()
+    winners = game.winners
     places = game.places()
     for seat in game.standings():  # first place first; players out of the game last
         name, reason = game.players[seat], game.out_reason(seat)

@@ -75,7 +75,7 @@ def variant(preset: str, control: TimeControl | None, players: int = 2) -> str:
 
 def outcome(game: Game, seat: int, other: int) -> float:
     """1, 0.5 or 0: how ``seat`` did against ``other`` (a shared win is a draw between them)."""
-    winners = game.winners()
+    winners = game.winners
     if seat in winners and other in winners:
         return 0.5
     if seat in winners:

@@ -146,7 +146,7 @@ def game_state(row: GameRow, game: Game, seat: int | None, order: str | None = N
         "history": history, "last_move": list(last.squares) if last else [],
         "can_challenge": view.can_challenge, "challenge_window": window,
         "over": game.over, "end_reason": game.end_reason.value if game.end_reason else None,
-        "winners": game.winners(), "scores_before_end": game.scores_before_end(),
+        "winners": game.winners, "scores_before_end": game.scores_before_end(),
         "resigned": getattr(game, "_resigned", None) if game.over else None,
         "out": list(game.out), "places": game.places(),
         "exchange_allowed": game.exchange_allowed,
