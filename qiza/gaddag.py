@@ -399,7 +399,7 @@ def load_or_build(words: Sequence[str] | Callable[[], Sequence[str]], cache_dir:
     dtype = np.int32 if letters <= NARROW_LETTERS else np.int64
     if path.exists():
         try:
-            g = np.load(path, mmap_mode="r")
+            g: np.ndarray = np.load(path, mmap_mode="r")
             if g.dtype == dtype and g.ndim == 1 and len(g) > HEADER and g[0] == MAGIC and g[5] == letters:
                 return g
         except (OSError, ValueError):

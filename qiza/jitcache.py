@@ -26,6 +26,7 @@ import hashlib
 import os
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -82,7 +83,7 @@ CACHE: bool = CACHE_DIR is not None
 """Whether compiled code is cached on disk (the ``cache=`` of every qiza ``njit``)."""
 
 
-class QizaCacheLocator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):  # type: ignore[misc]
+class QizaCacheLocator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
     """Numba cache locator for the functions of qiza's own source files: :data:`CACHE_DIR`."""
 
     def __init__(self, py_func: Any, py_file: str) -> None:
@@ -107,8 +108,9 @@ class QizaCacheLocator(caching._SourceFileBackedLocatorMixin, caching._CacheLoca
         except (ValueError, OSError):
             return None
         self = cls(py_func, py_file)
+        ensure_cache_path: Callable[[], None] = self.ensure_cache_path  # (Numba's, untyped)
         try:
-            self.ensure_cache_path()
+            ensure_cache_path()
         except OSError:
             return None
         return self

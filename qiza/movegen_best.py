@@ -80,7 +80,7 @@ def _bingo_mask(table, w, boardmask):  # type: ignore[no-untyped-def]  # pragma:
         x = _ctz(m)
         m &= m - 1
         if _has_key(table, key + keys[x]):
-            result |= np.int64(1) << x
+            result |= 1 << x
     return result
 
 

@@ -39,10 +39,9 @@ from qiza.movegen import (
     _move_from_row,
     code_labels,
     kind_values,
-    row_tiles,
 )
 from qiza.movegen_search import META_BLANKS
-from qiza.movegen_ties import SubLeaves, decode_rows, pick_best
+from qiza.movegen_ties import SubLeaves, decode_rows, pick_best, row_tiles
 
 Node = list[Any]
 """A node of the lazy letter trie: ``[lo, hi, depth, children, is_word, words]``, the words

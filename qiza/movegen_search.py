@@ -26,6 +26,8 @@ compiles nothing (see :mod:`qiza.coldstart`).
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
+from typing import Any, cast
 
 import numba as nb
 import numpy as np
@@ -33,6 +35,9 @@ from numba import types
 from numba.extending import intrinsic
 
 from qiza.jitcache import CACHE
+
+_CPointer = cast(Callable[[Any], Any], types.CPointer)
+"""Numba's pointer type of a type (an untyped class of Numba's)."""
 
 MAX_SIZE = 21
 MAX_RACK = 9
@@ -102,7 +107,7 @@ META_BLANKS = 21  # the first bit of the placed tiles' blank flags in the meta c
 
 
 @intrinsic
-def _popc(typingctx, x):  # type: ignore[no-untyped-def]
+def _popc_ir(typingctx, x):  # type: ignore[no-untyped-def]
     """Population count through the LLVM ``ctpop`` intrinsic."""
     sig = x(x)
 
@@ -113,7 +118,7 @@ def _popc(typingctx, x):  # type: ignore[no-untyped-def]
 
 
 @intrinsic
-def _ctz(typingctx, x):  # type: ignore[no-untyped-def]
+def _ctz_ir(typingctx, x):  # type: ignore[no-untyped-def]
     """Count trailing zeros through the LLVM ``cttz`` intrinsic (x != 0)."""
     sig = x(x)
 
@@ -126,9 +131,9 @@ def _ctz(typingctx, x):  # type: ignore[no-untyped-def]
 
 
 @intrinsic
-def _ptr(typingctx, arr):  # type: ignore[no-untyped-def]
+def _ptr_ir(typingctx, arr):  # type: ignore[no-untyped-def]
     """The data pointer of a contiguous array (no reference counting in the hot loop)."""
-    sig = types.CPointer(arr.dtype)(arr)
+    sig = _CPointer(arr.dtype)(arr)
 
     def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
         ary = context.make_array(signature.args[0])(context, builder, value=args[0])
@@ -138,7 +143,7 @@ def _ptr(typingctx, arr):  # type: ignore[no-untyped-def]
 
 
 @intrinsic
-def _prefetch(typingctx, ptr, idx):  # type: ignore[no-untyped-def]
+def _prefetch_ir(typingctx, ptr, idx):  # type: ignore[no-untyped-def]
     """Start loading ``ptr[idx]`` into the caches (LLVM ``prefetch``: a read, kept close)."""
     sig = types.void(ptr, idx)
 
@@ -154,6 +159,17 @@ def _prefetch(typingctx, ptr, idx):  # type: ignore[no-untyped-def]
         return context.get_dummy_value()
 
     return sig, codegen
+
+
+# What compiled code calls (Numba passes the typing context of the definitions above itself):
+_popc = cast(Callable[[int], int], _popc_ir)
+"""The bits set in an integer."""
+_ctz = cast(Callable[[int], int], _ctz_ir)
+"""The zero bits below the lowest bit set of an integer (not 0)."""
+_ptr = cast(Callable[[np.ndarray], Any], _ptr_ir)
+"""The data pointer of a contiguous array."""
+_prefetch = cast(Callable[[Any, int], None], _prefetch_ir)
+"""Start loading an element of a data pointer into the caches."""
 
 
 @nb.njit(cache=CACHE)  # not inlined: a smaller _rec spills less (paired runs: -1 to -2%)
@@ -256,8 +272,8 @@ def _keep_near(w, out, equity):  # type: ignore[no-untyped-def]  # pragma: no co
     return n
 
 
-_I32P = types.CPointer(types.int32)
-_I64P = types.CPointer(types.int64)
+_I32P = _CPointer(types.int32)
+_I64P = _CPointer(types.int64)
 _SCALARS = (types.int64,) * 9
 _REC_SIG = types.void(_I32P, _I32P, _I32P, *_SCALARS)
 """The narrow search: graph and work array of ``int32`` (alphabets of up to 30 letters)."""

@@ -109,12 +109,14 @@ def row_equities(rows: np.ndarray, rack: np.ndarray, leave_values: Sequence[floa
         radix = np.asarray(sub_leaves[0], np.int64)
         values = np.asarray(sub_leaves[1], np.float64)
         used = np.where(tiles != 0, radix[kinds], 0).sum(axis=1)
-        return score + values[int(np.dot(np.asarray(rack, np.int64), radix)) - used]
+        equities: np.ndarray = score + values[int(np.dot(np.asarray(rack, np.int64), radix)) - used]
+        return equities
     lv = np.asarray(leave_values, np.float64)
     placed = np.zeros((len(rows), len(lv)), np.int64)
     r, k = np.nonzero(tiles)
     np.add.at(placed, (r, kinds[r, k]), 1)
-    return score + ((np.asarray(rack, np.int64) - placed) * lv).sum(axis=1)
+    equities = score + ((np.asarray(rack, np.int64) - placed) * lv).sum(axis=1)
+    return equities
 
 
 def pick_best(rows: np.ndarray, rack: np.ndarray, labels: Sequence[str],

@@ -24,7 +24,8 @@ from qiza import quiz
 from qiza.alphabet import TileSetError, nfc
 from qiza.cli import lexicon_option
 from qiza.errors import QizaError, quoted
-from qiza.lexicon import MAX_LENGTH, MIN_LENGTH, Lexicon, load_lexicon, user_cache_dir
+from qiza.lexicon import MAX_LENGTH, MIN_LENGTH, Lexicon, load_lexicon
+from qiza.paths import user_cache_dir
 from qiza.text import plural, visible
 
 COLUMNS = 80

@@ -26,6 +26,7 @@ class Lists:
 
     def __init__(self, lexicon: Lexicon) -> None:
         from qiza.players import endgame_search as es
+        from qiza.players import endgame_store as store
         from qiza.players.endgame import _search_arrays
 
         self.es = es
@@ -33,7 +34,7 @@ class Lists:
         es.prepare(gen.wide)
         self.width = 7
         self.E = _search_arrays(gen, CLASSIC, self.width, 1 << 18, 1 << 16, 6, 40) + (np.zeros((1, 1), np.int64),)
-        self.st = self.E[es.E_ST]
+        self.st = self.E[store.E_ST]
 
     def make(self, board: np.ndarray, rack: np.ndarray, parent: int = -1, parent_h: int = 0, merge: bool = True) -> int:
         lid = self.es._generate(self.E, board, rack, int(rack.sum()), parent, parent_h, merge)

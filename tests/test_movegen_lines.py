@@ -9,7 +9,6 @@ import pytest
 from test_movegen import _shared_or_skip
 
 from qiza.movegen import (
-    O_HAVE,
     O_META,
     O_TILES,
     O_WIDTH,
@@ -19,6 +18,7 @@ from qiza.movegen import (
     read_positions,
 )
 from qiza.movegen_lines import best_replies, changed_lines
+from qiza.movegen_search import O_HAVE
 from qiza.players.leaves import default_model
 
 

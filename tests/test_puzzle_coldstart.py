@@ -25,8 +25,9 @@ from qiza.move import Direction, Move, Pass, Place, format_move
 from qiza.players import bingo_nb, bingo_py, leaves_nb
 from qiza.players.engine import Option, StaticPlayer, bingo_odds
 from qiza.players.leaves import model_for_tile_set
-from qiza.players.puzzle_cli import TIE, Puzzle, PuzzlePlayer, in_tie_order, self_play_puzzle, tie_order
+from qiza.players.puzzle_cli import Puzzle, PuzzlePlayer, self_play_puzzle
 from qiza.rules import CLASSIC, Notation
+from qiza.ties import TIE, in_tie_order, tie_order
 from qiza.web.puzzles import position_json
 
 TIE_FREE = 11

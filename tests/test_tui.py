@@ -627,11 +627,12 @@ def test_warm_up_prepares_each_level_once_in_the_background() -> None:
 def test_computer_moves_after_the_warm_up(monkeypatch: pytest.MonkeyPatch,
                                           capsys: pytest.CaptureFixture[str]) -> None:
     from qiza.tui import session as session_module
+    from qiza.tui.warmup import WarmUp
 
     started: list[tuple[str, ...]] = []
     waited: list[bool] = []
 
-    class Recording(session_module.WarmUp):
+    class Recording(WarmUp):
         def start(self) -> None:
             started.append(self.levels)
             super().start()

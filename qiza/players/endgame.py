@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -171,7 +171,9 @@ class _Search:
         self.passes_rule = rules.end_rule is EndRule.PASSES
         from qiza.players.endgame_search import _after
 
-        self._after = _after.py_func  # the one end-of-turn rule, shared with the compiled search
+        # the one end-of-turn rule, shared with the compiled search: (score, placed, streak, passes,
+        # passes_rule, streak_limit) -> (streak, passes, game over)
+        self._after: Callable[[float, int, int, int, bool, int], tuple[int, int, bool]] = _after.py_func
         self.double = rules.end_points is EndPoints.DOUBLE
         self.streak_limit = streak_limit
         self.nodes = 0
@@ -260,7 +262,7 @@ class _Search:
                 self.horizon += 1
                 v, _ = nb.frontier(board, me, total, mine_pts, opp_pts, mine_anc.nt, mine_anc.code, mine_anc.chk,
                                    mine_anc.pts, mine_anc.sc, mine_anc.nout0, float(INF))
-                return max(v, pass_guess)
+                return max(float(v), pass_guess)
             moves = self.moves(board, hb, me)
             v, i = nb.frontier(board, me, total, mine_pts, opp_pts, moves.nt, moves.code, moves.chk, moves.pts,
                                moves.sc, moves.nout0, float(INF))
@@ -550,7 +552,6 @@ def _search_arrays(gen: MoveGenerator, rules: Rules, width: int, pool_rows: int,
                    max_depth: int) -> tuple[np.ndarray, ...]:
     """The arguments ``E`` of the compiled search (see :mod:`qiza.players.endgame_search`),
     with this thread's buffers, the table emptied; ``E[E_STOP][0]`` is the stop flag."""
-    from qiza.players import endgame_search as es
     from qiza.players import endgame_store as store
 
     size = rules.layout.size
@@ -560,11 +561,11 @@ def _search_arrays(gen: MoveGenerator, rules: Rules, width: int, pool_rows: int,
     zs = rng.integers(1, 2 ** 63 - 1, size=(streak_limit + 1, 3), dtype=np.int64)
     vals = kind_values(rules.tile_set.values, rules.tile_set.size).astype(np.int64)
     st = np.zeros(store.S_SIZE, np.int64)
-    st[es.S_CACHE_ROWS] = pool_rows * 3 // 4
-    st[es.S_STREAK_LIMIT] = streak_limit
-    st[es.S_PASSES_RULE] = rules.end_rule is EndRule.PASSES
-    st[es.S_MAX_DEPTH] = max_depth
-    st[es.S_STEP2] = STEP2_FROM
+    st[store.S_CACHE_ROWS] = pool_rows * 3 // 4
+    st[store.S_STREAK_LIMIT] = streak_limit
+    st[store.S_PASSES_RULE] = rules.end_rule is EndRule.PASSES
+    st[store.S_MAX_DEPTH] = max_depth
+    st[store.S_STEP2] = STEP2_FROM
     b = _BUFFERS
     tt = b.get("tt", (1 << TABLE_BITS, 3), np.int64)
     tt[:, 0] = 0
@@ -631,9 +632,9 @@ def _compiled_search(gen: MoveGenerator, rules: Rules, board: np.ndarray, racks:
     gen_rows = max(GEN_ROWS, b.arrays["out"].shape[0] if "out" in b.arrays else 0)
     while True:
         E = _search_arrays(gen, rules, width, pool_rows, gen_rows, streak_limit, max_depth)
-        st = E[es.E_ST]
-        line = np.zeros((es.LINE_MAX, 2 + 2 * width), np.int64)
-        stop = E[es.E_STOP]
+        st = E[store.E_ST]
+        line = np.zeros((store.LINE_MAX, 2 + 2 * width), np.int64)
+        stop = E[store.E_STOP]
         timer: threading.Timer | _CpuTimer
         if cpu_time and clock is not None:
             timer = _CpuTimer(clock, cpu_start, time_limit, stop)
@@ -645,21 +646,21 @@ def _compiled_search(gen: MoveGenerator, rules: Rules, board: np.ndarray, racks:
             es.solve(E, board, racks, streak, line)
         finally:
             timer.cancel()
-        if st[es.S_STOP] == store.STOP_POOL:
+        if st[store.S_STOP] == store.STOP_POOL:
             pool_rows *= 2
-        elif st[es.S_STOP] == es.STOP_BUFFER:
+        elif st[store.S_STOP] == store.STOP_BUFFER:
             gen_rows *= 2
         else:
             break
     moves: list[MoveInfo] = []
-    for row in line[:int(st[es.S_LINE])].tolist():
+    for row in line[:int(st[store.S_LINE])].tolist():
         n = row[1]
         moves.append((row[0], list(zip(row[2:2 + n], row[2 + width:2 + width + n]))))
-    if st[es.S_DEPTH] and moves:
-        best_info, value = moves[0], float(st[es.S_VALUE])
+    if st[store.S_DEPTH] and moves:
+        best_info, value = moves[0], float(st[store.S_VALUE])
     else:  # not even depth 1 finished: the highest-scoring play (going out first)
-        first = int(st[es.S_FIRST])
-        pool = E[es.E_POOL]
+        first = int(st[store.S_FIRST])
+        pool = E[store.E_POOL]
         if first >= 0:
             n = int(pool[first, 0])
             best_info = (int(pool[first, 1]), list(zip(pool[first, 3:3 + n].tolist(),
@@ -671,8 +672,8 @@ def _compiled_search(gen: MoveGenerator, rules: Rules, board: np.ndarray, racks:
     ts = rules.tile_set
     seconds = time.perf_counter() - start
     cpu_seconds = time.clock_gettime(clock) - cpu_start if clock is not None else 0.0
-    return Solution(as_move(best_info, size, ts, start_board), value, bool(st[es.S_EXACT]), int(st[es.S_DEPTH]),
-                    int(st[es.S_NODES]), seconds, as_moves(moves, size, ts, start_board), cpu_seconds)
+    return Solution(as_move(best_info, size, ts, start_board), value, bool(st[store.S_EXACT]), int(st[store.S_DEPTH]),
+                    int(st[store.S_NODES]), seconds, as_moves(moves, size, ts, start_board), cpu_seconds)
 
 
 def as_move(mv: MoveInfo, size: int, tile_set: TileSet, board: np.ndarray | None = None) -> Move:

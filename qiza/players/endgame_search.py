@@ -96,6 +96,8 @@ positions in the same order.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
+from typing import Any, cast
 
 import numba as nb
 import numpy as np
@@ -243,7 +245,7 @@ def _generate(E, board, rack, total, parent, parent_h, merge):  # type: ignore[n
     size = E[E_GEO][0]
     for i in range(w0.shape[0]):
         w[i] = w0[i]
-    rbits = 0
+    rbits = np.int64(0)
     for t in range(rack.shape[0]):
         w[W_RACK + t] = rack[t]
         if t and rack[t] > 0:
@@ -434,14 +436,14 @@ def _node(E, board, hb, racks, me, mine_pts, opp_pts, total, opp_total, streak, 
                 occ[s >> 6] |= np.int64(1) << (s & 63)
         rk = E[E_RK]
         zr = E[E_ZR]
-        for p in range(2):
-            rk[p, RK_MOVER] = rack_key(zr[0], racks[p])
-            rk[p, RK_OTHER] = rack_key(zr[1], racks[p])
-            rk[p, RK_LIST] = rack_key(zr[2], racks[p])
-            rk[p, RK_SUM] = 0
+        for seat in range(2):
+            rk[seat, RK_MOVER] = rack_key(zr[0], racks[seat])
+            rk[seat, RK_OTHER] = rack_key(zr[1], racks[seat])
+            rk[seat, RK_LIST] = rack_key(zr[2], racks[seat])
+            rk[seat, RK_SUM] = 0
             for t in range(racks.shape[1]):
-                rk[p, RK_SUM] += racks[p, t] * zr[2, t, 1]
-            rk[p, RK_BITS] = _rack_bits(racks[p])
+                rk[seat, RK_SUM] += racks[seat, t] * zr[2, t, 1]
+            rk[seat, RK_BITS] = _rack_bits(racks[seat])
         st[S_DEPTH] = 0
         st[S_EXACT] = 0
         st[S_LINE] = 0
@@ -877,7 +879,7 @@ def _line(E, board, hb, racks, me, streak, line):  # type: ignore[no-untyped-def
     return count
 
 
-def solve(E, board, racks, streak, line):  # type: ignore[no-untyped-def]
+def solve(E: tuple[np.ndarray, ...], board: np.ndarray, racks: np.ndarray, streak: int, line: np.ndarray) -> None:
     """Iterative deepening from the root (player 0 of ``racks`` to move, ``streak`` turns
     already towards the scoreless rule) until a search is exact, the depth limit
     ``st[S_MAX_DEPTH]`` or until ``E[E_STOP][0]`` is set (the time limit). The results are in ``st`` (depth,
@@ -936,7 +938,8 @@ def prepare(wide: bool = False) -> None:
     for k in (E_GRAPH, E_WORK0, E_WORK):
         E[k] = E[k].astype(dtype)
     i64 = types.int64
-    sig = i64(nb.typeof(tuple(E)), nb.typeof(np.zeros(1, np.int32)), i64, nb.typeof(np.zeros((2, 27), np.int32)),
+    typeof = cast(Callable[[object], Any], nb.typeof)  # (Numba's, untyped)
+    sig = i64(typeof(tuple(E)), typeof(np.zeros(1, np.int32)), i64, typeof(np.zeros((2, 27), np.int32)),
               *([i64] * 14))
     with _PREPARING:  # two threads at once: the second found compiling disabled by the first
         if sig.args not in _node.signatures:

@@ -21,7 +21,7 @@ from qiza.errors import RuleError
 from qiza.game import Kind, PlayerView, Record
 from qiza.move import Exchange, Move, Pass
 from qiza.movegen import O_WIDTH, GeneratedMove, MoveGenerator, MoveList, kind_values
-from qiza.movegen_py import decode_rows
+from qiza.movegen_ties import decode_rows
 from qiza.players.leaves import LETTERS, LeaveModel, RackLeaves, model_for_tile_set, vowel_codes
 from qiza.players.static_ties import exchange_choice
 from qiza.rules import ChallengeRule, Rules, allows_exchange
@@ -204,7 +204,8 @@ def leave_codes(ml: MoveList, leaves: RackLeaves) -> np.ndarray:
     tiles = ml.tiles
     codes = np.where(tiles & 64, 0, tiles & 63)
     used = np.where(tiles != 0, leaves.radix[codes], 0).sum(axis=1)
-    return leaves.full - used
+    ranks: np.ndarray = leaves.full - used
+    return ranks
 
 
 class BingoOdds:
@@ -231,7 +232,8 @@ class BingoOdds:
             self._codes = bingo_nb.tables(self.words)
         full, one, masks, two = self._codes
         kernel = bingo_nb.leave_probs if use_compiled() else bingo_py.leave_probs  # the same numbers
-        return kernel(np.asarray(counts, np.int64), np.asarray(rows, np.int64), self.bag, full, one, masks, two)
+        probs: np.ndarray = kernel(np.asarray(counts, np.int64), np.asarray(rows, np.int64), self.bag, full, one, masks, two)
+        return probs
 
     def leave_probs(self, leaves: RackLeaves, rows: np.ndarray) -> np.ndarray:
         """:meth:`probs` of the sub-leaves ``rows`` of a rack, remembered by their rank in the
@@ -243,7 +245,7 @@ class BingoOdds:
         known = self._by_rank.get(leaves.table_size)
         if known is None:
             known = self._by_rank[leaves.table_size] = np.full(leaves.table_size, np.nan)
-        got = known[ranks]
+        got: np.ndarray = known[ranks]
         missing = np.isnan(got)
         if missing.any():
             fresh = self.probs(leaves.counts, rows[missing])
@@ -395,9 +397,12 @@ def leave_equities(leaves: RackLeaves, settings: StaticSettings, rules: Rules, b
         leave_points = leaves.counts @ tile_values_of(rules)
         if bag_count == 0:
             out = np.arange(len(leave_points)) == 0
-            return np.where(out, s.out_bonus_factor * unseen_points, -s.stuck_penalty * leave_points - s.stuck_constant)
-        return (leave_weight(s, rules, bag_count) * leaves.values
-                - s.preendgame_points * (1.0 - bag_count / rack_size) * leave_points)
+            ends: np.ndarray = np.where(out, s.out_bonus_factor * unseen_points,
+                                        -s.stuck_penalty * leave_points - s.stuck_constant)
+            return ends
+        near_end: np.ndarray = (leave_weight(s, rules, bag_count) * leaves.values
+                                - s.preendgame_points * (1.0 - bag_count / rack_size) * leave_points)
+        return near_end
     return leave_weight(s, rules, bag_count) * leaves.values
 
 

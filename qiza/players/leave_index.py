@@ -59,7 +59,9 @@ class LeaveIndex:
     def valid(self, counts: np.ndarray) -> np.ndarray:
         """Which rows of ``counts`` (m x 27) are leaves of this index (within caps and size)."""
         counts = np.asarray(counts).reshape(-1, KINDS)
-        return (counts >= 0).all(axis=1) & (counts <= self.caps).all(axis=1) & (counts.sum(axis=1) <= self.max_size)
+        valid: np.ndarray = ((counts >= 0).all(axis=1) & (counts <= self.caps).all(axis=1)
+                             & (counts.sum(axis=1) <= self.max_size))
+        return valid
 
     def ranks(self, counts: np.ndarray) -> np.ndarray:
         """The rank of every row of ``counts`` (m x 27); every row must be :meth:`valid`."""
@@ -68,7 +70,8 @@ class LeaveIndex:
             raise ValueError("a leave is over the tile set's counts or longer than the index's leaves")
         before = np.cumsum(counts, axis=1) - counts
         free = self.max_size - before
-        return self._offset[np.arange(KINDS)[None, :], free, counts].sum(axis=1)
+        ranks: np.ndarray = self._offset[np.arange(KINDS)[None, :], free, counts].sum(axis=1)
+        return ranks
 
     def rank(self, counts: Sequence[int] | np.ndarray) -> int:
         """The rank of one leave (27 counts)."""

@@ -429,7 +429,8 @@ def leave_classes(index_size: int) -> np.ndarray:
     if index.size != index_size:
         raise ValueError("forced draws are for the English full table")
     leaves = index.all_leaves().astype(np.int64)
-    return 8 * leaves.sum(axis=1) + leaves[:, [1, 5, 9, 15, 21]].sum(axis=1)
+    order: np.ndarray = 8 * leaves.sum(axis=1) + leaves[:, [1, 5, 9, 15, 21]].sum(axis=1)
+    return order
 
 
 def leave_sizes(index_size: int) -> np.ndarray:
@@ -439,7 +440,8 @@ def leave_sizes(index_size: int) -> np.ndarray:
     index = english_index()
     if index.size != index_size:
         raise ValueError("forced draws are for the English full table")
-    return index.all_leaves().sum(axis=1).astype(np.int64)
+    sizes: np.ndarray = index.all_leaves().sum(axis=1).astype(np.int64)
+    return sizes
 
 
 def run(model: LeaveModel, gen: MoveGenerator, rules: Rules, work: Path, *, pool_games: int = 3000,
@@ -523,7 +525,7 @@ def unobserved(model: LeaveModel, chunk: int = 100_000) -> np.ndarray:
     leaves = full.index.all_leaves()
     feature = np.concatenate([model.values_of(leaves[lo:lo + chunk].astype(np.int64))
                               for lo in range(0, len(leaves), chunk)])
-    out = (np.abs(feature - full.values) < 0.006) & (observed_groups(model) == 0)
+    out: np.ndarray = (np.abs(feature - full.values) < 0.006) & (observed_groups(model) == 0)
     out[0] = False
     return out
 

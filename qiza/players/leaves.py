@@ -216,7 +216,7 @@ class LeaveModel:
         """Values of many leaves at once (``counts``: m x kinds); the superleave table first."""
         counts = np.asarray(counts)
         clipped = np.minimum(counts, MAX_RACK_TILES)
-        value = self._copies[np.arange(self.kinds)[None, :], clipped].sum(axis=1)
+        value: np.ndarray = self._copies[np.arange(self.kinds)[None, :], clipped].sum(axis=1)
         vowel_count = counts[:, list(self.vowels)].sum(axis=1)
         vowels = np.minimum(vowel_count, MAX_VC)
         consonants = np.minimum(counts[:, 1:].sum(axis=1) - vowel_count, MAX_VC)

@@ -216,7 +216,8 @@ def progress_bar(total: int, enabled: bool, unit: str = "game") -> _NoBar:
         from tqdm import tqdm
     except ImportError:
         return _NoBar()
-    return tqdm(total=total, unit=unit, file=sys.stderr)  # type: ignore[return-value]
+    bar: _NoBar = tqdm(total=total, unit=unit, file=sys.stderr)  # the same update and close
+    return bar
 
 
 @dataclass

@@ -498,7 +498,8 @@ def win_means(values: np.ndarray, unseen: np.ndarray, spread: float) -> np.ndarr
     p = np.where(known < 0, np.where(final > 0, 1.0, np.where(final < 0, 0.0, 0.5)), p)
     p[np.isnan(values)] = np.nan
     with np.errstate(all="ignore"):
-        return np.nanmean(p, axis=0)
+        chances: np.ndarray = np.nanmean(p, axis=0)
+        return chances
 
 
 # -- worker processes --------------------------------------------------------------------------
@@ -744,7 +745,7 @@ class SimPlayer(StaticPlayer):
             (opponent,) = (seat for seat in view.seats_in if seat != me)
             spread = view.scores[me] - view.scores[opponent]
             wins = win_means(data, np.vstack(unseen_blocks), spread)
-            best = max(alive, key=lambda i: (round(float(wins[i]), 3), means[i]))  # type: ignore[index]
+            best = max(alive, key=lambda i: (round(float(wins[i]), 3), means[i]))
         self.last_report = {"iterations": iterations, "rounds": rounds, "seconds": time.perf_counter() - start,
                             "alive": len(alive), "means": means, "candidates": ncand, "win": wins,
                             "inferred_leaves": 0 if inferred is None else len(inferred)}

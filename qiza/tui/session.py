@@ -25,12 +25,12 @@ from rich.text import Text
 from qiza import savefile
 from qiza.actions import replay
 from qiza.alphabet import TileSet, nfc
-from qiza.errors import FileFormatError, QizaError
+from qiza.errors import FileFormatError, QizaError, quoted
 from qiza.game import Game, Kind, Record
 from qiza.paths import exists, tilde, user_data_dir
 from qiza.rules import EndRule, Notation
 from qiza.seeding import decision_seed
-from qiza.text import notation_note, quoted, visible
+from qiza.text import notation_note, visible
 from qiza.tui import render
 from qiza.tui.savelock import follow, hold, lock_path
 from qiza.tui.terminal import Terminal

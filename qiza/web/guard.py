@@ -50,7 +50,7 @@ async def send_error(send: Send, status: int, code: str, message: str,
 def redact_query(scope: Scope) -> None:
     """Replace the values of secret-bearing query parameters in ``scope`` (in place), so that
     the server's access log, which writes the scope's path and query, never holds them."""
-    query = scope.get("query_string", b"").decode("latin-1")
+    query: str = scope.get("query_string", b"").decode("latin-1")
     pairs = [(name, "[redacted]" if name.lower() in SECRET_PARAMETERS else value)
              for name, value in parse_qsl(query, keep_blank_values=True)]
     scope["query_string"] = urlencode(pairs, safe="[]").encode("latin-1")
@@ -58,7 +58,7 @@ def redact_query(scope: Scope) -> None:
 
 def secret_in_query(scope: Scope) -> str | None:
     """The name of a secret-bearing parameter in the request's query string, if any."""
-    query = scope.get("query_string", b"").decode("latin-1")
+    query: str = scope.get("query_string", b"").decode("latin-1")
     for name, _ in parse_qsl(query, keep_blank_values=True):
         if name.lower() in SECRET_PARAMETERS:
             return name
