@@ -1038,7 +1038,8 @@ def test_analyze_says_what_its_engine_does_in_a_game_of_three_or_four(capsys: py
     of three or four, where the endgame searches, which are for two players, never run: it says
     what valued its turns (and the simulation's replies are every opponent's, not two plies)."""
     from qiza.cli import main
-    from qiza.players.analyze_cli import TurnAnalysis, format_analysis
+    from qiza.players.analyze_cli import format_analysis
+    from qiza.players.review import TurnAnalysis
 
     record = Path(__file__).parent / "fixtures" / "passes_at_the_end_three_players.gcg"
     assert main(["analyze", "--engine", "endgame", "--player", "cal", str(record)]) == 0
