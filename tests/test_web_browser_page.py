@@ -779,22 +779,49 @@ def wait_on(page: Any, done: Callable[[], bool], what: str, seconds: float = 120
         page.wait_for_timeout(100)
 
 
+# The page's own record of its tries to connect, in the time of its (Playwright's) clock:
+# qizaTries[i] is {at, closed} (closed: null while the try is open or under way).
+RECORD_TRIES = """
+window.qizaTries = [];
+const recorded = Socket => class extends Socket {
+  constructor(...args) {
+    super(...args);
+    const record = {at: Date.now(), closed: null};
+    window.qizaTries.push(record);
+    this.addEventListener("close", () => { record.closed = Date.now(); });
+  }
+};
+// the page's sockets: those of Playwright's stand-in for routed WebSockets, which replaces the
+// browser's after this script (and makes its connections to the server with the browser's)
+let current = window.WebSocket;
+Object.defineProperty(window, "WebSocket", {configurable: true, get: () => current,
+                                           set: value => { current = recorded(value); }});
+"""
+
+
+def page_tries(page: Any) -> list[dict[str, Any]]:
+    """The page's tries to reconnect since its line was cut (``line_cut``)."""
+    return page.evaluate("window.qizaTries.filter(t => t.at > window.qizaCut)")
+
+
 def line_cut(server: ServerThread, browser: Any, errors: list[str],
-             hold: int = 0) -> tuple[Any, list[bool], list[float], list[Any]]:
-    """A game page showing its turn, whose live connection is then cut: ``(page, down, tries,
-    held)``; while ``down[0]`` the page's tries to reconnect are refused (``tries``: when each
-    was made); try number ``hold`` (0: none) is kept under way, neither answered nor refused, in
-    ``held``."""
+             hold: int = 0) -> tuple[Any, list[bool], list[Any]]:
+    """A game page showing its turn, whose live connection is then cut: ``(page, down, held)``;
+    the page's clock (``page.clock``) stands still from the cut on, and its timers fire only when
+    the test moves it on. While ``down[0]`` the page's tries to reconnect are refused; its try
+    number ``hold`` (0: none) after the cut is kept under way, neither answered nor refused, in
+    ``held``. The page records each try and when it closed (``page_tries``)."""
     url, _ = new_game(server, preset="classic", options={"first_player": "fixed"},
                       seats=[{"name": "Ann"}, {"name": "Bob"}])
     down = [False]
-    tries: list[float] = []
+    retries = [-1]  # (-1: the line is not cut yet)
     sockets: list[Any] = []
     held: list[Any] = []
 
     def route(ws: Any) -> None:
-        tries.append(time.monotonic())
-        if len(tries) == hold:
+        if retries[0] >= 0:
+            retries[0] += 1
+        if retries[0] == hold:
             held.append(ws)
         elif down[0]:
             ws.close()
@@ -802,24 +829,53 @@ def line_cut(server: ServerThread, browser: Any, errors: list[str],
             ws.connect_to_server()
             sockets.append(ws)
 
-    page = open_page(browser, url, errors, before=lambda page: page.route_web_socket("**/ws/games/**", route))
+    def before(page: Any) -> None:
+        page.clock.install()
+        page.route_web_socket("**/ws/games/**", route)
+
+    page = open_page(browser, url, errors, init=RECORD_TRIES, before=before)
     sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+    page.clock.pause_at(page.evaluate("window.qizaCut = Date.now()") / 1000 + 1)  # (seconds)
     down[0] = True
+    retries[0] = 0
     sockets[-1].close()
-    return page, down, tries, held
+    return page, down, held
+
+
+def fail_tries(page: Any, count: int) -> list[dict[str, Any]]:
+    """Moves the page's clock on, a quarter of a second at a time, until its try number ``count``
+    to reconnect has been refused (the page then waits to try again); the page's tries."""
+    def done() -> bool:
+        made = page_tries(page)
+        if len(made) > count or (len(made) == count and made[-1]["closed"] is not None):
+            return True
+        page.clock.run_for(250)
+        return False
+
+    wait_on(page, done, f"the page's try number {count} to connect, refused")
+    return page_tries(page)
+
+
+def gaps(tries: list[dict[str, Any]]) -> list[float]:
+    """The seconds between the end of each try and the next."""
+    return [(b["at"] - a["closed"]) / 1000 for a, b in zip(tries, tries[1:])]
 
 
 def test_a_page_reconnects_at_once_when_the_line_comes_back(server: ServerThread, browser: Any) -> None:
     """After a long loss of the live connection the page tries again only every few seconds
-    (up to 30); when the device says it is online again it reconnects at once."""
+    (up to 30); when the device says it is online again it reconnects at once: its clock does
+    not move between the 'online' and the try (which a timer, however short, would need)."""
     errors: list[str] = []
-    page, down, tries, _ = line_cut(server, browser, errors)
+    page, down, _ = line_cut(server, browser, errors)
+    made = fail_tries(page, 3)  # tried again after 1, 2 and 4 s: the next try is 8 s away
+    assert len(made) == 3 and gaps(made) == [2, 4], made
     sync_api.expect(page.locator("#connection")).to_be_visible()
-    # tried again after 1, 2 and 4 s: the next try is 8 s away
-    wait_on(page, lambda: len(tries) >= 4, "the page's fourth try to connect")
     down[0] = False
-    page.evaluate("window.dispatchEvent(new Event('online'))")
-    sync_api.expect(page.locator("#connection")).to_be_hidden(timeout=3000)
+    online = page.evaluate("window.dispatchEvent(new Event('online')); Date.now()")
+    wait_on(page, lambda: len(page_tries(page)) == 4, "the page's try to connect after 'online'")
+    assert page_tries(page)[3]["at"] == online
+    sync_api.expect(page.locator("#connection")).to_be_hidden()
+    assert len(page_tries(page)) == 4 and page.evaluate("Date.now()") == online
     page.context.close()
     assert not errors, errors
 
@@ -830,13 +886,20 @@ def test_the_line_back_during_a_try_to_reconnect_makes_the_next_try_at_once(serv
     cuts, as Chromium's ERR_NETWORK_CHANGED does): the try after it comes a second later, not after
     the backoff's wait (8 s after three failed tries); the 'online' was dropped as "connecting"."""
     errors: list[str] = []
-    page, down, _, held = line_cut(server, browser, errors, hold=4)
-    # tried again after 1 and 2 s, then 4 s later the try kept under way
-    wait_on(page, lambda: bool(held), "the page's fourth try to connect")
+    page, down, held = line_cut(server, browser, errors, hold=3)
+    fail_tries(page, 2)  # tried again after 1 and 2 s, then 4 s later the try kept under way
+    wait_on(page, lambda: bool(held) or bool(page.clock.run_for(250)), "the page's third try to connect")
     down[0] = False
     page.evaluate("window.dispatchEvent(new Event('online'))")
     held[0].close()  # the try under way fails
-    sync_api.expect(page.locator("#connection")).to_be_hidden(timeout=5000)
+    wait_on(page, lambda: page_tries(page)[2]["closed"] is not None, "the end of the try under way")
+    page.clock.run_for(999)
+    assert len(page_tries(page)) == 3, "tried again before a second had passed"
+    page.clock.run_for(1)
+    wait_on(page, lambda: len(page_tries(page)) == 4, "the page's try to connect a second later")
+    made = page_tries(page)
+    assert gaps(made) == [2, 4, 1], made
+    sync_api.expect(page.locator("#connection")).to_be_hidden()
     page.context.close()
     assert not errors, errors
 
