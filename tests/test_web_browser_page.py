@@ -931,3 +931,45 @@ def test_a_play_open_to_challenge_names_its_word_once(server: ServerThread, brow
     sync_api.expect(bob.locator("#challenge-window")).to_contain_text("Ann played H8 FORD for 16 points.")
     bob.context.close()
     assert not errors, errors
+
+
+BROKEN = """cell => {  // the words of a cell's text that are not on one line
+  const text = cell.firstChild, broken = [];
+  for (const word of text.data.matchAll(/\\S+/g)) {
+    const range = document.createRange();
+    range.setStart(text, word.index);
+    range.setEnd(text, word.index + word[0].length);
+    const tops = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
+    if (tops.size !== 1) broken.push(word[0]);
+  }
+  return broken;
+}"""
+
+
+@pytest.mark.parametrize("size,large", [((1200, 800), False), ((1280, 800), False), ((1200, 800), True),
+                                        ((360, 740), False), ((360, 740), True), ((320, 640), False),
+                                        ((320, 640), True)])
+def test_the_score_sheets_racks_and_moves_stay_whole(server: ServerThread, browser: Any,
+                                                     size: tuple[int, int], large: bool) -> None:
+    """On a laptop each rack and each move of the score sheet is on one line (they broke anywhere:
+    "AFVEOV" over "S" at 1200 px); on a 360 px phone the sheet still fits the window."""
+    created = post(server.url + "/api/games", {"preset": "computer", "seats": [
+        {"name": "Ann"}, {"name": "Computer (medium)"}], "creator_seat": 0, "claim_all": True})
+    game_id, tokens = created["id"], created["tokens"]
+    for version, (seat, move) in enumerate([(0, {"kind": "place", "move": "H8 FORD"}), (1, {"kind": "pass"}),
+                                            (0, {"kind": "exchange", "tiles": "DYA"})], 1):
+        post(f"{server.url}/api/games/{game_id}/actions", {"seat": seat, "token": tokens[str(seat)],
+                                                           "version": version, **move})
+    errors: list[str] = []
+    page = open_page(browser, f"{server.url}/game/{game_id}#seat=0&token={tokens['0']}", errors, size=size,
+                     large=large)
+    sync_api.expect(page.locator("#sheet tbody tr")).to_have_count(3)
+    shot(page, f"sheet-{size[0]}{'-large' * large}")
+    if size[0] >= 1000:
+        for column in (3, 4):
+            for cell in page.locator(f"#sheet tbody td:nth-child({column})").all():
+                if cell.inner_text():  # (the others' racks are not shown until the end)
+                    assert not cell.evaluate(BROKEN), cell.inner_text()
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), "the page scrolls sideways"
+    page.context.close()
+    assert not errors, errors
