@@ -257,9 +257,10 @@ def test_focus_is_never_lost_to_the_page(server: ServerThread, browser: Any) -> 
     assert not errors, errors
 
 
-def with_a_blank(page: Any) -> None:
-    """The page is shown a blank as its first rack tile (the server's game is not changed: the
-    tiles put down are only tried on the page)."""
+def with_a_blank(page: Any, tiles: dict[str, int] | None = None) -> None:
+    """The page is shown a blank as its first rack tile, and told the game also has ``tiles``
+    (letter: value) (the server's game is not changed: the tiles put down are only tried on the
+    page)."""
     def route(ws: Any) -> None:
         real = ws.connect_to_server()
 
@@ -267,18 +268,20 @@ def with_a_blank(page: Any) -> None:
             data = json.loads(message)
             if data.get("type") == "state" and data["state"].get("rack"):
                 data["state"]["rack"] = "?" + data["state"]["rack"][1:]
+                data["state"]["rules"]["tile_values"].update(tiles or {})
             ws.send(json.dumps(data))
         real.on_message(down)
     page.route_web_socket("**/ws/games/**", route)
 
 
-def blank_page(server: ServerThread, browser: Any, errors: list[str], **context_options: Any) -> Any:
+def blank_page(server: ServerThread, browser: Any, errors: list[str], tiles: dict[str, int] | None = None,
+               **context_options: Any) -> Any:
     """Ann's page of a new game against the computer, shown a blank (:func:`with_a_blank`), at her turn."""
     url, _ = new_game(server, preset="classic", seats=[{"name": "Ann"}, {"kind": "computer", "level": "easy"}])
     page = browser.new_context(**context_options).new_page()
     watch(page, errors)
     page.set_default_timeout(20000)
-    with_a_blank(page)
+    with_a_blank(page, tiles)
     page.goto(url)
     sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
     return page
@@ -808,3 +811,22 @@ def test_exchange_greyed_out_by_the_bag_says_why(server: ServerThread, browser: 
     sync_api.expect(exchange).to_have_attribute("title", said)
     assert "exchange-hint" in (exchange.get_attribute("aria-describedby") or "").split()
     assert errors == []
+
+
+def test_the_blanks_letter_typed_as_a_letter_and_its_accent(server: ServerThread, browser: Any) -> None:
+    """A blank's letter typed as two characters, a letter and a combining accent (N and U+0303,
+    as some keyboards and pastes give it), is the one letter Ñ, as the server reads it: the
+    dialog refused it as not a letter of the game. (The page is told the game's tiles include
+    Ñ: the tiles put down are only tried on the page.)"""
+    errors: list[str] = []
+    page = blank_page(server, browser, errors, tiles={"Ñ": 8}, viewport={"width": 1100, "height": 1000})
+    context = page.context
+    page.locator(".rack-tile").first.click()
+    page.locator("#sq-H8").click()
+    sync_api.expect(page.locator("#blank-dialog")).to_be_visible()
+    page.fill("#blank-letter", "n\u0303")
+    page.keyboard.press("Enter")
+    sync_api.expect(page.locator("#blank-dialog")).to_be_hidden()
+    sync_api.expect(page.locator("#sq-H8.tentative")).to_have_text(re.compile("^Ñ"))
+    context.close()
+    assert not errors, errors

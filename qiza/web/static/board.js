@@ -151,7 +151,8 @@ function askBlank() {
     const labels = Object.keys(store.game.rules.tile_values);  // the tile set's letters (Ñ, CH, Ą...)
     const ok = e => {
       e.preventDefault();
-      const v = input.value.trim().toUpperCase();
+      // one letter however it was typed: N and a combining tilde (NFD) is Ñ, as the server reads it
+      const v = input.value.trim().toUpperCase().normalize("NFC");
       if (labels.includes(v)) { letter = v.toLowerCase(); dialog.close(); }
       else input.setCustomValidity(`Not a letter of this game: choose one of ${labels.join(" ")}`);
     };
