@@ -345,3 +345,33 @@ def test_gcg_reads_macondos_tile_declarations_without_a_warning() -> None:
     assert record.pragmas == [("tile", "CH ch"), ("tile", "LL ll"), ("tile", "RR rr")]
     assert gcg.dumps(record) == text
     assert gcg.replay(record).clean
+
+
+def test_catalan_ny_and_qu_on_each_terminal_board() -> None:
+    """Catalan NY and QU on the terminal's boards: on the compact one (80x24 and 60x20, two
+    columns a square) one column each, Ñ and Q, which the key beside the board explains (both
+    letters filled the square and ran into the one before it); on the wide (three columns) and
+    large (four columns, two lines) boards their whole labels, each clear of its neighbours."""
+    from rich.console import Console
+
+    from qiza.tui import render
+
+    catalan = find_tile_set("catalan")
+    lexicon = Lexicon("CA-TEST", frozenset({"QUANY"}), LoadReport(), tile_set=catalan)
+    game = Game(CLASSIC.with_options(tile_set="catalan", first_player="fixed"), players=["Ann", "Bob"], seed=1,
+                lexicon=lexicon)
+    game.set_rack(0, "[QU]A[NY]EIOS")
+    game.play("H8 [QU]A[NY]")
+    seats = [render.SeatInfo(name, "person") for name in game.players]
+    for width, height in ((80, 24), (60, 20)):
+        assert render.board_style_for(width, height) == render.COMPACT
+        console = Console(width=width, height=height, file=io.StringIO(), no_color=True, color_system=None)
+        console.print(render.screen(game, seats, 0, width=width, height=height, notes=["Type a move."]))
+        lines = console.file.getvalue().splitlines()  # type: ignore[attr-defined]
+        assert lines[8].startswith(" 8  = . . ' . . . Q A Ñ . ' . . = 8 "), lines[8]
+        assert all(len(line) <= width for line in lines)
+        assert any("Ñ=NY  Q=QU" in line for line in lines), "\n".join(lines)
+    for style, row in ((render.WIDE, " QU A  NY ."), (render.LARGE, " QU  A   NY  .")):
+        drawn = render.board_text(game.board, style=style).plain.splitlines()
+        header, eight = drawn[0], drawn[1 + 7 * style.height]
+        assert eight[header.index("H") - 1:].startswith(row), eight
