@@ -15,9 +15,11 @@ Python move generator: the same puzzles (see :func:`~qiza.players.puzzle_cli.sel
 
 The positions made are kept (the :data:`KEPT` last asked for); one address may have a few made
 at once, then one every few seconds (:data:`MADE_AT_ONCE`), since each takes the server's CPU.
-A request waits for the maker a moment at most, and only a few wait at once (:data:`MAKER_WAIT`,
-:data:`MAKER_WAITING`); others are told to try again (503 ``puzzles_busy`` with ``Retry-After``),
-so puzzles asked for by the hundred never hold the threads the server's other pages need.
+A request that would make a puzzle waits for the maker a moment at most, and only a few wait at
+once (:data:`MAKER_WAIT`, :data:`MAKER_WAITING`); others are told to try again (503
+``puzzles_busy`` with ``Retry-After``), so puzzles asked for by the hundred never hold the threads
+the server's other pages need. A request for a puzzle already being made waits for it (up to
+:data:`MADE_WAIT`, a few at once): that costs no CPU.
 """
 
 from __future__ import annotations
@@ -64,6 +66,12 @@ MADE_EVERY = 2.0
 MAKER_WAIT = 2.0
 #: requests that may wait for the puzzle maker at once; more are refused at once (503)
 MAKER_WAITING = 4
+#: seconds a request for a puzzle already being made waits for it (it costs no CPU: a slow
+#: puzzle, on a loaded machine, refused them after :data:`MAKER_WAIT`), then 503 ``puzzles_busy``
+MADE_WAIT = 60.0
+#: requests that may wait at once, counting those for a puzzle already being made; more are
+#: refused at once (503), so that they never hold every thread either
+MADE_WAITING = 16
 #: seconds a request refused as busy is told to wait (``Retry-After``)
 BUSY_RETRY_AFTER = 3
 #: plays shown as the answer
@@ -183,9 +191,10 @@ class Puzzles:
 
     def _get(self, number: int, before_work: Callable[[], None] | None) -> _Puzzle:
         """Puzzle ``number``, made once: a request that comes while it is being made waits for
-        it. ``before_work`` is called (and may refuse by raising) only when it is to be made. A
-        puzzle made before answers at once; a request that would wait for the maker over
-        :data:`MAKER_WAIT` seconds, or when :data:`MAKER_WAITING` requests wait already, is
+        it (:data:`MADE_WAIT` seconds at most, when fewer than :data:`MADE_WAITING` wait).
+        ``before_work`` is called (and may refuse by raising) only when it is to be made. A
+        puzzle made before answers at once; a request that would make one and wait for the maker
+        over :data:`MAKER_WAIT` seconds, or when :data:`MAKER_WAITING` requests wait already, is
         refused (503 ``puzzles_busy``, :meth:`_busy`), so that puzzles never hold every thread."""
         while True:
             with self._guard:
@@ -197,13 +206,13 @@ class Puzzles:
                 if making is None:
                     making = self._making[number] = threading.Event()
                     break
-            with self._waiter():
-                if not making.wait(MAKER_WAIT):  # then take it (or, if making it failed, make it)
+            with self._waiter(MADE_WAITING):
+                if not making.wait(MADE_WAIT):  # then take it (or, if making it failed, make it)
                     raise self._busy()
         try:
             if before_work is not None:
                 before_work()
-            with self._waiter():
+            with self._waiter(MAKER_WAITING):
                 if not self._one_at_a_time.acquire(timeout=MAKER_WAIT):
                     raise self._busy()
             try:
@@ -219,11 +228,10 @@ class Puzzles:
             making.set()
 
     @contextlib.contextmanager
-    def _waiter(self) -> Iterator[None]:
-        """A request's wait for the maker, counted; refused at once (:meth:`_busy`) when
-        :data:`MAKER_WAITING` wait already."""
+    def _waiter(self, most: int) -> Iterator[None]:
+        """A request's wait, counted; refused at once (:meth:`_busy`) when ``most`` wait already."""
         with self._guard:
-            if self._waiting >= MAKER_WAITING:
+            if self._waiting >= most:
                 raise self._busy()
             self._waiting += 1
         try:
