@@ -750,7 +750,7 @@ def test_computer_waits_while_the_challenge_window_is_open(db_url: str) -> None:
 def test_computer_decides_in_a_worker_process_without_holding_the_game(db_url: str) -> None:
     from qiza.web.computer import ComputerPool
 
-    started, release = threading.Event(), threading.Event()
+    started, release, thought = threading.Event(), threading.Event(), threading.Event()
     calls: list[str] = []
 
     with TestClient(create_app(db_url, seeds=fixed_seed)) as client:
@@ -762,7 +762,8 @@ def test_computer_decides_in_a_worker_process_without_holding_the_game(db_url: s
             def run(self, fn: Any, *args: Any) -> Any:
                 calls.append(fn.__name__)
                 started.set()
-                release.wait(30)
+                release.wait(600)
+                thought.set()
                 return pool.run(fn, *args)
 
             def close(self) -> None:
@@ -773,12 +774,12 @@ def test_computer_decides_in_a_worker_process_without_holding_the_game(db_url: s
                                                  "seats": [{"kind": "computer", "level": "greedy"}, {"name": "Bo"}]})
         game_id, token = answer.json()["id"], answer.json()["tokens"]["1"]
         assert started.wait(30)
-        # while the computer thinks, its game answers at once, and its player may arrange a rack
-        begin = time.monotonic()
+        # while the computer thinks, its game answers, and its player may arrange a rack: all
+        # before the thinker is let go (not timed: a loaded machine's requests take seconds)
         assert state(client, game_id, None, None)["to_move"] == 0
         order = state(client, game_id, 1, token)["rack"][::-1]
         assert client.post(f"/api/games/{game_id}/rack", json={"seat": 1, "token": token, "order": order}).status_code == 200
-        assert time.monotonic() - begin < 5
+        assert not thought.is_set()
         release.set()
         # the decision (made in a worker process) still applies: the arrangement did not
         # change what the computer saw
@@ -791,23 +792,23 @@ def test_computer_decides_in_a_worker_process_without_holding_the_game(db_url: s
 def test_warm_up_does_not_hold_up_the_server(db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     from qiza.web import computer
 
-    started, release = threading.Event(), threading.Event()
+    started, release, warmed = threading.Event(), threading.Event(), threading.Event()
     levels: list[tuple[str, ...]] = []
 
     def slow_warm(lexicon: str, wanted: tuple[str, ...]) -> int:
         levels.append(wanted)
         started.set()
-        release.wait(30)
+        release.wait(600)
+        warmed.set()
         return len(wanted)
 
     monkeypatch.setattr(computer, "warm", slow_warm)
-    begin = time.monotonic()
     try:
         with TestClient(create_app(db_url, seeds=fixed_seed, warm_up=True, computer_processes=0)) as client:
-            # the server answers while the computer players are still warming up
+            # the server answers while the computer players are still warming up (the warm-up
+            # is held until the test lets it go: not timed, a loaded machine's start takes seconds)
             assert client.get("/api/meta").status_code == 200
-            assert started.wait(10) and not release.is_set()
-            assert time.monotonic() - begin < 10
+            assert started.wait(120) and not warmed.is_set()
             # every level warms up, the default first
             assert levels[0][0] == computer.default_level() and set(computer.computer_levels()) <= set(levels[0])
     finally:
@@ -821,7 +822,10 @@ def test_the_worker_pool_warms_up_in_the_background() -> None:
     try:
         begin = time.monotonic()
         pool.warm_up("enable", ("greedy",))
-        assert time.monotonic() - begin < 5  # processes started, not waited for
+        # processes started, not waited for. Timed, as the warm-up runs in the worker, out of
+        # the test's reach; starting a process takes a fraction of a second even on a loaded
+        # machine, the lexicon's load there seconds (a first compile minutes)
+        assert time.monotonic() - begin < 5
         # the worker warmed up before taking any task: the lexicon is already loaded there
         assert pool.run(loaded_lexicons) == ["enable"]
     finally:
@@ -851,10 +855,9 @@ def test_a_worker_keeps_one_copy_of_each_tile_set() -> None:
     players = pytest.importorskip("qiza.players.engine")
     choose("hard", "enable", pickle.loads(pickle.dumps(game.view(0))), 1)
     kept = len(players._ODDS)
-    begin = time.monotonic()
     for seed in range(3):
         choose("hard", "enable", pickle.loads(pickle.dumps(game.view(0))), seed)
-    assert len(players._ODDS) == kept and time.monotonic() - begin < 2
+    assert len(players._ODDS) == kept  # (its speed was timed here, < 2 s: load decided it)
 
 
 def test_a_server_stopping_during_the_warm_up_does_not_wait_for_it(tmp_path: Path) -> None:
