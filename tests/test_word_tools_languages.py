@@ -92,7 +92,7 @@ def test_many_blanks_or_tiles_are_answered_quickly_and_the_same() -> None:
     from qiza.lexicon import load_lexicon
 
     enable = load_lexicon("enable")
-    started = time.perf_counter()
+    started = time.thread_time()  # the work done: this thread's CPU time, which other jobs do not change
     eights = enable.anagrams("????????")  # every eight-letter word, by one pass over the words
     assert eights == enable._sort_words(enable.words_of_length(8))
     assert enable.anagrams("QAT??", partial=True, min_length=5) == enable._sort_words(
@@ -100,7 +100,7 @@ def test_many_blanks_or_tiles_are_answered_quickly_and_the_same() -> None:
     # the pass over the words agrees with listing the blanks' letters
     assert enable._sort_words(enable._scan_anagrams(list("AEINRST"), 1, False, 2)) == enable.anagrams("AEINRST?")
     assert enable._sort_words(enable._scan_anagrams(list("QAT"), 2, True, 2)) == enable.anagrams("QAT??", partial=True)
-    assert time.perf_counter() - started < 60
+    assert time.thread_time() - started < 60
     with pytest.raises(QizaError, match="at most 21 tiles"):
         enable.anagrams("A" * 22)
     with pytest.raises(QizaError, match="say which word"):
