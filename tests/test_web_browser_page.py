@@ -270,6 +270,57 @@ def test_a_turn_fits_the_window(server: ServerThread, browser: Any, large: bool)
     assert not errors, errors
 
 
+SHEET_ROWS = [  # the widest a score sheet meets: wide letters, a 15-letter word, a 9-tile rack,
+    # a word of multi-letter tiles, a 21-letter word (the super board), a long name
+    ("place", "A1 OXYPHENBUTAZONE", "WWMMWMWMW", 1778), ("place", "8H ESCO[LL]", "AFVEOVS", 30),
+    ("exchange", "exchange MWWMWMW", "MWWMWMW", 0), ("phony-removed", "8H WOMBATSS", "WOMBATS", -84),
+    ("place", "A1 ELECTROENCEPHALOGRAMS", "[CH][LL][RR]MWMW", 9999), ("place", "8H [CH]A[RR]O[LL]O", "[CH]A[RR]OO", 20),
+    ("end-rack-bonus", "MMWWQQW", "", 108), ("end-rack-penalty", "MMWWQQW", "MMWWQQW", -108),
+    ("pass", "", "ABCDEFG", 0), ("resigned", "resigned", "", 0)]
+SHEET_SIZES = [(1024, 768), (1200, 800), (1280, 800), (1440, 900), (360, 740)]
+
+
+@pytest.mark.parametrize("large", [False, True], ids=["normal", "large-print"])
+def test_score_sheet_keeps_racks_and_words_whole(server: ServerThread, browser: Any, large: bool) -> None:
+    """At laptop widths and on a phone, in both print sizes, no rack or word of a move on the
+    score sheet is broken across lines (a move breaks at its spaces: "challenged off: 8H
+    WOMBATSS"), and the page does not scroll sideways. (`overflow-wrap: anywhere` broke
+    "AFVEOV / S" at 1200 px; keeping each cell on one line made the page wider than 1024 px.)"""
+    url, _ = new_game(server, preset="classic", seats=[{"name": "Annemarie-Wilhelmina von Wittgenstein"},
+                                                       {"kind": "computer", "level": "medium"}])
+    history = [{"seat": i % 2, "kind": kind, "move": move, "rack": rack, "score": score, "total": 19999 - i, "words": []}
+               for i, (kind, move, rack, score) in enumerate(SHEET_ROWS)]
+    errors: list[str] = []
+    for width, height in SHEET_SIZES:
+        page = open_page(browser, url, errors, size=(width, height), large=large)
+        page.evaluate("""async history => {  // the page's own modules: the same store the page renders
+            const [state, panel] = [await import('/static/state.js'), await import('/static/panel.js')];
+            state.store.game.history = history; panel.renderSheet(); }""", history)
+        broken = page.evaluate("""() => {
+            const broken = [];
+            for (const cell of document.querySelectorAll('#sheet tbody td:nth-child(3), #sheet tbody td:nth-child(4)')) {
+              const texts = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+              for (let text = texts.nextNode(); text; text = texts.nextNode()) {
+                for (const word of text.data.matchAll(/\\S+/g)) {
+                  const range = document.createRange();  // one box a line it is on
+                  range.setStart(text, word.index);
+                  range.setEnd(text, word.index + word[0].length);
+                  if (range.getClientRects().length !== 1) broken.push(word[0]);
+                }
+              }
+            }
+            return broken; }""")
+        shot(page.locator(".sheet-box"), f"sheet-{width}x{height}{'-large' if large else ''}")
+        assert not broken, (width, large, broken)
+        assert page.evaluate("document.scrollingElement.scrollWidth <= innerWidth"), \
+            (width, large, page.evaluate("[document.scrollingElement.scrollWidth, innerWidth]"))
+        # nor the sheet (only a word wider than the window would scroll it)
+        assert page.evaluate("(box => box.scrollWidth <= box.clientWidth)(document.querySelector('.sheet-box'))"), \
+            (width, large)
+        page.context.close()
+    assert not errors, errors
+
+
 TONES = """window.__tones = 0;
 const Real = window.AudioContext;
 window.AudioContext = class extends Real { constructor() { super(); window.__tones += 1; } };"""

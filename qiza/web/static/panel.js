@@ -255,6 +255,13 @@ export function renderSheet() {
       td.textContent = v;
       tr.appendChild(td);
     }
+    // each word of the move is kept whole: a line may break at its spaces, not inside "[CH][LL]"
+    tr.cells[3].replaceChildren(...sheetMove(r).split(" ").flatMap((word, k) => {
+      const span = document.createElement("span");
+      span.className = "word";
+      span.textContent = word;
+      return k ? [" ", span] : [span];
+    }));
     tr.title = eventText(r, game.players);  // a tooltip is laid out as the title is: the marks stay
     body.appendChild(tr);
   });
