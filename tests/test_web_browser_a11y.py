@@ -830,3 +830,19 @@ def test_the_blanks_letter_typed_as_a_letter_and_its_accent(server: ServerThread
     sync_api.expect(page.locator("#sq-H8.tentative")).to_have_text(re.compile("^Ñ"))
     context.close()
     assert not errors, errors
+
+
+def test_a_letter_typed_on_the_board_with_its_accent(server: ServerThread, browser: Any) -> None:
+    """A letter typed on the board as two characters, a letter and a combining accent (N and
+    U+0303, as some keyboards give it), is the one letter Ñ, as in the blank's dialog: the
+    board took no letter at all (the key was not one letter). Here the blank is played as Ñ."""
+    errors: list[str] = []
+    page = blank_page(server, browser, errors, tiles={"Ñ": 8}, viewport={"width": 1100, "height": 1000})
+    context = page.context
+    page.locator("#sq-H8").click()
+    sync_api.expect(page.locator("#sq-H8 .arrow")).to_have_text("→")
+    page.locator("#sq-H8").dispatch_event("keydown", {"key": "n\u0303", "bubbles": True, "cancelable": True})
+    sync_api.expect(page.locator("#sq-H8.tentative")).to_have_text(re.compile("^Ñ"))
+    sync_api.expect(page.locator("#sq-I8 .arrow")).to_have_text("→")
+    context.close()
+    assert not errors, errors

@@ -255,6 +255,7 @@ function clickSquare(sq) {
 
 function boardKey(e, sq) {
   const size = store.game.rules.size;
+  const key = e.key.normalize("NFC");  // a letter and its combining accent (NFD) as one letter, as the blank's dialog
   let r = Math.floor(sq / size), c = sq % size;
   const moves = {ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1]};
   if (moves[e.key]) {
@@ -277,11 +278,11 @@ function boardKey(e, sq) {
     e.preventDefault();
     if (store.tentative.size) hooks.submit();
     else clickSquare(sq);
-  } else if (/^\p{L}$/u.test(e.key) && !e.metaKey
-             && ((!e.ctrlKey && !e.altKey) || e.getModifierState("AltGraph") || !/^[a-zA-Z]$/.test(e.key))) {
+  } else if (/^\p{L}$/u.test(key) && !e.metaKey
+             && ((!e.ctrlKey && !e.altKey) || e.getModifierState("AltGraph") || !/^[a-zA-Z]$/.test(key))) {
     // any letter of any alphabet (Ł, Ñ, Ä...), also typed with AltGr (Ctrl+Alt on Windows) or Option
     e.preventDefault();
-    typeLetter(sq, e.key);
+    typeLetter(sq, key);
   }
 }
 
