@@ -25,6 +25,7 @@ pytest.importorskip("sqlalchemy")
 
 import postgres_db  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
+from starlette.testclient import WebSocketDenialResponse  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
 from web_client import Served, call, free_port  # noqa: E402
 
@@ -182,9 +183,14 @@ def test_websocket_needs_its_first_message(client: TestClient) -> None:
     with client.websocket_connect(url) as live:
         live.send_json({})
         assert live.receive_json()["state"]["seat"] is None
-    # a token in the URL is refused before the connection opens
-    with pytest.raises(WebSocketDisconnect), client.websocket_connect(f"{url}?seat=0&token=x") as live:
+    # a token in the URL is refused before the connection opens, in JSON as over HTTP
+    with pytest.raises(WebSocketDenialResponse) as refused, client.websocket_connect(f"{url}?seat=0&token=x") as live:
         live.receive_json()
+    assert refused.value.status_code == 422 and refused.value.json()["error"]["code"] == "token_in_url"
+    # and a WebSocket at a path without one (Starlette closed it: 403 without a body)
+    with pytest.raises(WebSocketDenialResponse) as refused, client.websocket_connect("/ws/nothing") as live:
+        live.receive_json()
+    assert refused.value.status_code == 404 and refused.value.json()["error"]["code"] == "not_found"
 
 
 def test_a_binary_message_after_the_first_is_refused_cleanly(client: TestClient) -> None:

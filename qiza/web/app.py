@@ -53,7 +53,7 @@ from qiza.web.guard import RequestGuard
 from qiza.web.leaving import CLAIM_AFTER, REMIND_AFTER, Leaving
 from qiza.web.leaving import router as leaving_router
 from qiza.web.lexicons import Catalogue
-from qiza.web.live import Hub
+from qiza.web.live import Hub, refuse_other_paths
 from qiza.web.live import router as live_router
 from qiza.web.players import Players
 from qiza.web.players import router as players_router
@@ -385,6 +385,7 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
     app.state.puzzles = puzzles
     app.include_router(games_router(service, accounts, throttle, new_games, work))
     app.include_router(live_router(service, hub, throttle))
+    app.router.default = refuse_other_paths(app.router.default)
     app.include_router(puzzles_router(puzzles))
 
     return app

@@ -38,13 +38,24 @@ def error_body(code: str, message: str) -> bytes:
 
 
 async def send_error(send: Send, status: int, code: str, message: str,
-                     headers: list[tuple[bytes, bytes]] | None = None) -> None:
-    """Answer with the JSON error ``{"error": {"code": ..., "message": ...}}``."""
+                     headers: list[tuple[bytes, bytes]] | None = None, prefix: str = "http") -> None:
+    """Answer with the JSON error ``{"error": {"code": ..., "message": ...}}`` (``prefix``
+    ``"websocket.http"``: a WebSocket's handshake refused, see :func:`refuse_websocket`)."""
     body = error_body(code, message)
-    await send({"type": "http.response.start", "status": status,
+    await send({"type": f"{prefix}.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
                             *(headers or [])]})
-    await send({"type": "http.response.body", "body": body})
+    await send({"type": f"{prefix}.response.body", "body": body})
+
+
+async def refuse_websocket(scope: Scope, send: Send, status: int, code: str, message: str) -> None:
+    """Refuse a WebSocket before it opens with ``status`` and the JSON error, as an HTTP request
+    is refused, where the server can (ASGI's ``websocket.http.response`` extension: uvicorn's);
+    else closed with 4000 + ``status`` (the server answers 403 without a body)."""
+    if "websocket.http.response" in scope.get("extensions", {}):
+        await send_error(send, status, code, message, prefix="websocket.http")
+    else:
+        await send({"type": "websocket.close", "code": 4000 + status})
 
 
 def redact_query(scope: Scope) -> None:
@@ -79,12 +90,13 @@ class RequestGuard:
         secret = secret_in_query(scope)
         if secret is not None:
             redact_query(scope)  # the refusal is logged without the secret
+            said = f"{secret!r} does not go in a URL (servers log URLs): send seat tokens in the " + (
+                "WebSocket's first message" if scope["type"] == "websocket" else
+                "X-Seat-Token header or the request body, invites in the request body")
             if scope["type"] == "websocket":
-                await send({"type": "websocket.close", "code": 4422})
-                return
-            await send_error(send, 422, "token_in_url",
-                             f"{secret!r} does not go in a URL (servers log URLs): send seat tokens in the "
-                             "X-Seat-Token header or the request body, invites in the request body")
+                await refuse_websocket(scope, send, 422, "token_in_url", said)
+            else:
+                await send_error(send, 422, "token_in_url", said)
             return
         if scope["type"] == "websocket":
             await self.app(scope, receive, send)

@@ -9,7 +9,7 @@ import asyncio
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -25,6 +25,7 @@ from starlette.concurrency import run_in_threadpool
 from qiza.web.bodies import Body, WholeNumber
 from qiza.web.db import Store
 from qiza.web.errors import DATABASE_ERRORS, ApiError, database_error
+from qiza.web.guard import refuse_websocket
 from qiza.web.service import GameService
 from qiza.web.throttle import (
     LIVE_PER_ADDRESS,
@@ -267,6 +268,21 @@ class Hub:
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout=3)
+
+
+def refuse_other_paths(default: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]]:
+    """The app's answer where no route is (``default``: Starlette's), a WebSocket at a path
+    that has none refused 404 ``not_found`` in JSON as an HTTP request is (it was closed:
+    403 without a body)."""
+
+    async def not_found(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "websocket":
+            await refuse_websocket(scope, send, 404, "not_found", f"no WebSocket at {scope['path']!r}: a game's live "
+                                   "view is /ws/games/{id}")
+        else:
+            await default(scope, receive, send)
+
+    return not_found
 
 
 async def _refuse(socket: WebSocket, refusal: ApiError) -> None:

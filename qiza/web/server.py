@@ -132,9 +132,43 @@ def run(args: argparse.Namespace) -> int:
     # whose buffer of a request's head is bounded (httptools, uvicorn's choice when installed,
     # reads headers of any size)
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=MAX_BODY,
-                            http=http_protocol(args.connections), h11_max_incomplete_event_size=MAX_HEADERS)
+                            http=http_protocol(args.connections), h11_max_incomplete_event_size=MAX_HEADERS,
+                            ws=websocket_protocol())
     uvicorn.Server(config).run(sockets=[listening])
     return 0
+
+
+def websocket_protocol() -> type:
+    """uvicorn's WebSocket protocol (websockets' sans-I/O one, uvicorn's choice), whose refusals
+    of a handshake (no ``Sec-WebSocket-Key``, a version it does not speak; a connection the app
+    closed before accepting it) are the JSON error of the app's shape, status and headers kept
+    (websockets answered them in plain text). The app's own refusals before a WebSocket opens
+    are JSON already (:func:`qiza.web.guard.refuse_websocket`)."""
+    from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+    from websockets.server import ServerProtocol
+
+    from qiza.web.guard import error_body
+
+    codes = {400: "bad_request", 403: "forbidden", 426: "upgrade_required", 500: "internal_error"}
+
+    class JsonRejections(ServerProtocol):
+        def reject(self, status: Any, text: str) -> Any:
+            response = super().reject(status, text)
+            said = text.strip().removeprefix("Failed to open a WebSocket connection: ").rstrip(".")
+            response.body = error_body(codes.get(response.status_code, "http_error"),
+                                       "the WebSocket was refused before it opened" + (f": {said}" if said else ""))
+            for name in ("Content-Type", "Content-Length"):
+                del response.headers[name]
+            response.headers["Content-Type"] = "application/json"
+            response.headers["Content-Length"] = str(len(response.body))
+            return response
+
+    class JsonRefusals(WebSocketsSansIOProtocol):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.conn.__class__ = JsonRejections  # made as uvicorn makes it, refusing in JSON
+
+    return JsonRefusals
 
 
 def listen(host: str, port: int) -> socket.socket:
