@@ -166,7 +166,8 @@ def websocket_protocol() -> type:
     class JsonRefusals(WebSocketsSansIOProtocol):
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
-            self.conn.__class__ = JsonRejections  # made as uvicorn makes it, refusing in JSON
+            if type(getattr(self, "conn", None)) is ServerProtocol:  # (another uvicorn's: as it is)
+                self.conn.__class__ = JsonRejections  # made as uvicorn makes it, refusing in JSON
 
     return JsonRefusals
 
