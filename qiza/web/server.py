@@ -138,14 +138,17 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def websocket_protocol() -> type:
+def websocket_protocol() -> type | str:
     """uvicorn's WebSocket protocol (websockets' sans-I/O one, uvicorn's choice), whose refusals
     of a handshake (no ``Sec-WebSocket-Key``, a version it does not speak; a connection the app
     closed before accepting it) are the JSON error of the app's shape, status and headers kept
     (websockets answered them in plain text). The app's own refusals before a WebSocket opens
     are JSON already (:func:`qiza.web.guard.refuse_websocket`)."""
-    from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
-    from websockets.server import ServerProtocol
+    try:  # (an older uvicorn without the sans-I/O protocol: its own, refusing in plain text)
+        from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+        from websockets.server import ServerProtocol
+    except ImportError:
+        return "auto"
 
     from qiza.web.guard import error_body
 
