@@ -894,6 +894,32 @@ def test_serve_names_a_database_it_cannot_use(tmp_path: Path, capsys: pytest.Cap
     assert err.strip() == f"qiza serve: cannot make the database's folder {tmp_path / 'a-file' / 'qiza'}: Not a directory"
 
 
+def test_serve_on_a_database_it_can_read_but_not_write_says_so(tmp_path: Path) -> None:
+    """A database made before (its schema up to date, so opening it writes nothing) that the
+    server may read but not write (a read-only file: here SQLite's mode=ro, as a root user's
+    chmod would not stop root): 'qiza serve' printed 'serving on', then a traceback of the
+    first write as the app started ('attempt to write a readonly database') and hung there,
+    never exiting. Now it is refused before anything starts, as a database it cannot open is."""
+    from qiza.web.db import Store
+
+    path = tmp_path / "games.sqlite3"
+    Store(f"sqlite:///{path}").dispose()
+    port = free_port()
+    env = {**os.environ, "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data")}
+    server = subprocess.Popen([sys.executable, "-m", "qiza", "serve", "--port", str(port), "--computer-workers", "1",
+                               "--database-url", f"sqlite:///file:{path}?mode=ro&uri=true"], cwd=ROOT,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, start_new_session=True)
+    try:
+        out, err = server.communicate(timeout=90)
+    except subprocess.TimeoutExpired:
+        os.killpg(server.pid, signal.SIGKILL)
+        out, err = server.communicate()
+        pytest.fail(f"qiza serve on a read-only database did not exit: {err[-600:]}")
+    assert server.returncode == 1 and "serving on" not in out and "Traceback" not in err, err
+    assert err.strip() == ("qiza serve: cannot use the database: attempt to write a readonly database; "
+                           "the server needs to read and write it")
+
+
 def test_serve_on_a_port_in_use_says_so_and_starts_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     """'qiza serve' on a port another program (or another qiza serve) listens on printed

@@ -287,6 +287,19 @@ class Store:
         self.now = now
         self.engine = make_engine(self.url)
         migrate(self.engine)
+        self.check_writable()
+
+    def check_writable(self) -> None:
+        """Raise the driver's error now if this database may be read but not written (a
+        read-only file, folder or account): a schema already up to date writes nothing as it is
+        opened, and the first write came as the server started, after it said it was serving.
+        One row written and rolled back."""
+        with self.engine.connect() as connection:
+            transaction = connection.begin()
+            try:
+                connection.execute(insert(heartbeats).values(id="write check", at=0.0))
+            finally:
+                transaction.rollback()
 
     @property
     def is_postgres(self) -> bool:
