@@ -920,6 +920,36 @@ def test_serve_on_a_database_it_can_read_but_not_write_says_so(tmp_path: Path) -
                            "the server needs to read and write it")
 
 
+def test_serve_whose_app_fails_to_start_stops_what_it_started(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """The app failing as it starts (here taking up the clocks; the database away at that moment,
+    say): 'qiza serve' returned 0 and left the computer's worker processes and threads
+    running, so the process never exited. Now what the start began is stopped, and the status
+    says it failed."""
+    import multiprocessing
+
+    from qiza import coldstart
+    from qiza.cli import main
+    from qiza.web.service import GameService
+
+    def fails(_service: Any) -> None:
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(coldstart, "start", lambda *_args, **_kw: None)
+    monkeypatch.setattr(GameService, "resume_clocks", fails)
+    before = {t for t in threading.enumerate() if not t.daemon}
+    status = main(["serve", "--port", str(free_port()), "--computer-workers", "1",
+                   "--database-url", f"sqlite:///{tmp_path / 'games.sqlite3'}"])
+    err = capsys.readouterr().err
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and (multiprocessing.active_children()
+                                           or {t for t in threading.enumerate() if not t.daemon} - before):
+        time.sleep(0.1)
+    assert multiprocessing.active_children() == []
+    assert {t.name for t in threading.enumerate() if not t.daemon} - {t.name for t in before} == set()
+    assert status == 1 and err.strip().endswith("qiza serve: the server could not start (see above)"), err
+
+
 def test_serve_on_a_port_in_use_says_so_and_starts_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     """'qiza serve' on a port another program (or another qiza serve) listens on printed

@@ -248,13 +248,14 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         service.add_listener(hub.notify_threadsafe)
         hub.start_listener(store)
-        if warm_up:
-            service.warm_up()
-            puzzles.make_ahead()  # the first visitor of /puzzles finds one made
-        await run_in_threadpool(service.resume_clocks)  # before any sweep: the time the server was down
-        await run_in_threadpool(service.resume_computers)
-        sweeper = asyncio.create_task(sweep_clocks()) if clock_sweep > 0 else None
-        try:
+        sweeper = None
+        try:  # a start that fails stops what it began too (the computer's processes, the threads)
+            if warm_up:
+                service.warm_up()
+                puzzles.make_ahead()  # the first visitor of /puzzles finds one made
+            await run_in_threadpool(service.resume_clocks)  # before any sweep: the time the server was down
+            await run_in_threadpool(service.resume_computers)
+            sweeper = asyncio.create_task(sweep_clocks()) if clock_sweep > 0 else None
             yield
         finally:
             if sweeper is not None:

@@ -134,7 +134,10 @@ def run(args: argparse.Namespace) -> int:
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=MAX_BODY,
                             http=http_protocol(args.connections), h11_max_incomplete_event_size=MAX_HEADERS,
                             ws=websocket_protocol())
-    uvicorn.Server(config).run(sockets=[listening])
+    try:
+        uvicorn.Server(config).run(sockets=[listening])
+    except SystemExit:  # uvicorn's, when the app failed to start (it logged why)
+        raise QizaError("the server could not start (see above)") from None
     return 0
 
 
