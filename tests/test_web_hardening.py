@@ -492,6 +492,55 @@ def test_a_request_head_sent_too_slowly_is_closed(tmp_path: Path) -> None:
         server.stop()
 
 
+def test_a_request_body_sent_too_slowly_is_closed(tmp_path: Path) -> None:
+    """A request whose head came in time but whose body did not (none sent after a head
+    announcing one, or a byte at a time) was held open for ever, as heads were before
+    :data:`qiza.web.server.HEAD_SECONDS`: a socket of the server's open files each, 128 from
+    one address. Now the whole request has that time: 408 and the connection closed. A body
+    sent in time is answered as before, and a WebSocket (whose upgrade's head h11 reads alone,
+    as if a body were to follow) stays open past that time."""
+    ws_client = pytest.importorskip("websockets.sync.client")
+    from qiza.web.server import HEAD_SECONDS
+
+    server = Served(tmp_path / "serve.log", f"sqlite:///{tmp_path / 'slow.sqlite3'}")
+    head = b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 60\r\n\r\n"
+    status, game = call(server.url + "/api/games", "POST", {"seats": [{"name": "Ann"}, {"name": "Bob"}]})
+    assert status == 201, game
+    try:
+        with contextlib.ExitStack() as stack:
+            live = stack.enter_context(ws_client.connect(f"ws://127.0.0.1:{server.port}/ws/games/{game['id']}"))
+            live.send("{}")
+            assert json.loads(live.recv(timeout=30))["type"] == "state"
+            begin = time.monotonic()
+            silent = stack.enter_context(socket.create_connection(("127.0.0.1", server.port), timeout=30))
+            trickle = stack.enter_context(socket.create_connection(("127.0.0.1", server.port), timeout=30))
+            for sock in (silent, trickle):
+                sock.sendall(head)
+            answers = {}
+            for second in range(int(HEAD_SECONDS) + 15):
+                if second < HEAD_SECONDS - 3:  # (none after: bytes the server will not read reset the connection)
+                    trickle.sendall(b" ")
+                ready, _, _ = select.select([s for s in (silent, trickle) if s not in answers], [], [], 1.0)
+                for sock in ready:
+                    data = b""
+                    while part := sock.recv(65536):
+                        data += part
+                    answers[sock] = (data, time.monotonic() - begin)
+                if len(answers) == 2:
+                    break
+            for sock in (silent, trickle):
+                data, seconds = answers.get(sock, (b"", 0.0))
+                assert data.startswith(b"HTTP/1.1 408 "), data
+                assert json.loads(data.split(b"\r\n\r\n", 1)[1])["error"]["code"] == "request_timeout"
+                assert HEAD_SECONDS - 1 < seconds < HEAD_SECONDS + 5
+            live.send("ping")
+            assert json.loads(live.recv(timeout=30)) == {"type": "pong"}
+            status, created = call(server.url + "/api/games", "POST", {"seats": [{"name": "Ann"}, {"name": "Bob"}]})
+            assert status == 201, created
+    finally:
+        server.stop()
+
+
 def test_names_lose_their_control_characters_and_the_record_still_downloads(client: TestClient) -> None:
     """A seat name with a line break could have written lines of its own into the GCG record
     (which the strict writer refused: the finished game's record was a 500): names are cleaned

@@ -21,10 +21,10 @@ from qiza.web.throttle import (
     READS_PER_SECOND,
 )
 
-#: seconds a connection has to send a request's head (request line and headers) from its first
-#: byte, or from its opening; then it is answered 408 and closed (uvicorn waits for a head for
-#: ever: thousands of connections sending nothing, or a byte at a time, were held open, each a
-#: socket of the server's open files)
+#: seconds a connection has to send a request's head (request line and headers) and its body
+#: from the head's first byte, or from its opening; then it is answered 408 and closed (uvicorn
+#: waits for a head, and a body, for ever: thousands of connections sending nothing, or a byte at
+#: a time, were held open, each a socket of the server's open files)
 HEAD_SECONDS = 10.0
 #: seconds a connection its address has no room for (``--connections``) has to send its head: its
 #: request is then refused, unless a place was freed meanwhile or it comes through a trusted proxy
@@ -222,6 +222,7 @@ def http_protocol(connections: int = CONNECTIONS_PER_ADDRESS) -> type:
         open_connections = count
         head_timer: asyncio.TimerHandle | None = None
         place: ConnectionPlace | None = None
+        upgraded = False  # a WebSocket now: no request of this protocol's to time
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
@@ -237,6 +238,10 @@ def http_protocol(connections: int = CONNECTIONS_PER_ADDRESS) -> type:
             self.head_timer = self.loop.call_later(seconds, self.head_late, seconds)
 
         def handle_websocket_upgrade(self, event: h11.Request) -> None:
+            self.upgraded = True
+            if self.head_timer is not None:
+                self.head_timer.cancel()
+                self.head_timer = None
             if self.place is not None:  # a WebSocket now: counted by the live connections (another
                 self.place.release()    # protocol's, whose closing this one never hears of)
             super().handle_websocket_upgrade(event)
@@ -251,7 +256,9 @@ def http_protocol(connections: int = CONNECTIONS_PER_ADDRESS) -> type:
                                 "KiB, more than any request needs; the server reads no more of them")
                     return
             super().data_received(data)
-            waiting = self.conn.their_state is h11.IDLE and not self.transport.is_closing()
+            if self.upgraded:  # (h11 read the upgrade's head alone: a body seems to follow)
+                return
+            waiting = self.conn.their_state in (h11.IDLE, h11.SEND_BODY) and not self.transport.is_closing()
             if waiting and self.head_timer is None:
                 self.head_timer = self.loop.call_later(HEAD_SECONDS, self.head_late, HEAD_SECONDS)
             elif not waiting and self.head_timer is not None:
@@ -268,9 +275,15 @@ def http_protocol(connections: int = CONNECTIONS_PER_ADDRESS) -> type:
 
         def head_late(self, seconds: float) -> None:
             self.head_timer = None
-            if self.conn.their_state is not h11.IDLE or self.transport.is_closing():
+            state = self.conn.their_state
+            if self.upgraded or state not in (h11.IDLE, h11.SEND_BODY) or self.transport.is_closing():
                 return
-            self.refuse(408, "request_timeout", f"the request's head did not come within {plural(round(seconds), 'second')}")
+            if state is h11.SEND_BODY and self.conn.our_state is not h11.SEND_RESPONSE:  # answered (413) already
+                self.transport.close()
+                return
+            part = "head" if state is h11.IDLE else "body"
+            self.refuse(408, "request_timeout", f"the request's {part} did not come within "
+                        f"{plural(round(seconds), 'second')}")
 
         def send_400_response(self, msg: str) -> None:
             # what h11 cannot read (uvicorn logged it and answered it in plain text)
