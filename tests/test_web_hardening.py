@@ -769,11 +769,13 @@ def test_a_version_clash_between_two_services_records_no_request(database: str) 
             service.store.dispose()
 
 
-def test_a_disk_full_at_commit_refuses_the_move_whole_and_the_game_goes_on(client: TestClient) -> None:
+def test_a_disk_full_at_commit_refuses_the_move_whole_and_the_game_goes_on(client: TestClient,
+                                                                          caplog: pytest.LogCaptureFixture) -> None:
     """SQLite answers "database or disk is full" as the move's transaction commits: the player
     gets 503 with a message, the game and the request record stay as they were (nothing half
     applied, in the database or in the server's memory), and the same request goes through once
-    there is room again, once."""
+    there is room again, once. The server's log says why (it said only "database unavailable:
+    OperationalError", for a full disk as for a read-only file or a database stopped)."""
     from sqlalchemy import event
     from sqlalchemy.exc import OperationalError
 
@@ -788,8 +790,10 @@ def test_a_disk_full_at_commit_refuses_the_move_whole_and_the_game_goes_on(clien
 
     event.listen(store.engine, "commit", disk_full)
     try:
-        refused = act(client, game_id, 0, tokens["0"], 1, "pass", request_id="p1")
+        with caplog.at_level("WARNING", logger="qiza.web"):
+            refused = act(client, game_id, 0, tokens["0"], 1, "pass", request_id="p1")
         body = error(refused, 503, "database_unavailable")
+        assert "database unavailable: database or disk is full (injected)" in caplog.text, caplog.text
         assert "try again" in body["message"] and int(refused.headers["Retry-After"]) > 0
     finally:
         full[0] = False

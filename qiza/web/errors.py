@@ -89,7 +89,8 @@ def database_error(exc: Exception) -> ApiError:
     """The answer to a database error: 503 ``database_unavailable`` (with ``Retry-After``)
     when the database cannot answer now, else 500 ``internal_error``."""
     if unavailable(exc):
-        log.warning("database unavailable: %s", exc.__class__.__name__)
+        # the driver's own words (read-only, disk full, refused...), never the URL with its password
+        log.warning("database unavailable: %s", getattr(exc, "orig", None) or exc.__class__.__name__)
         if getattr(exc, "at_commit", False):  # lost while committing: the change may be stored
             return ApiError(503, "database_unavailable", "the game database stopped answering while it stored "
                             "this change, so it may or may not have been made: reload before trying again "
