@@ -124,3 +124,46 @@ def test_reads_of_one_address_are_limited(tmp_path: Path, monkeypatch: pytest.Mo
         assert answer.status_code != 429, answer.text  # writes have limits of their own
         now[0] += 1.0  # a second: 3 more
         assert [client.get("/api/meta").status_code for _ in range(4)] == [200, 200, 200, 429]
+
+
+def test_a_client_that_reads_nothing_holds_up_no_other_live_connection() -> None:
+    """A live update was sent to a game's connections one after the other: a client that reads
+    nothing (its send waiting on full buffers until the WebSocket's ping gives up on it, 40 s)
+    held up every connection after it, the players' too, at every change. Now each is sent its
+    own."""
+    import asyncio
+
+    from qiza.web.live import Hub, _Conn
+
+    class Service:
+        def pushed_state(self, game_id: str, seat: int | None, version: int) -> dict[str, Any]:
+            return {"id": game_id, "version": version, "seat": seat}
+
+        def now(self) -> float:
+            return 0.0
+
+    class Stuck:  # its client reads nothing: a send waits for ever
+        async def send_json(self, _data: Any) -> None:
+            await asyncio.Event().wait()
+
+    class Reader:
+        def __init__(self) -> None:
+            self.got: list[Any] = []
+
+        async def send_json(self, data: Any) -> None:
+            self.got.append(data)
+
+    async def pushed() -> list[Any]:
+        hub = Hub(Service())  # type: ignore[arg-type]
+        loop = asyncio.get_running_loop()
+        reader = Reader()
+        hub.conns["g"] = [_Conn(Stuck(), None, loop), _Conn(reader, 1, loop)]  # type: ignore[assignment,arg-type]
+        push = asyncio.create_task(hub.push("g", 2))
+        for _ in range(500):
+            if reader.got:
+                break
+            await asyncio.sleep(0.01)
+        push.cancel()
+        return reader.got
+
+    assert [message["state"] for message in asyncio.run(pushed())] == [{"id": "g", "version": 2, "seat": 1}]

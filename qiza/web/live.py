@@ -143,6 +143,7 @@ class Hub:
         loop = loop or asyncio.get_running_loop()
         conns = [c for c in tuple(self.conns.get(game_id, ())) if c.last < version and c.loop is loop]
         states: dict[int | None, dict[str, Any]] = {}
+        ready = []
         for conn in conns:
             if not await self._still_seated(game_id, conn):
                 continue
@@ -154,7 +155,10 @@ class Hub:
                 except DATABASE_ERRORS:  # the database is away: the next change pushes again
                     log.warning("game %s: no live update, the database is unavailable", game_id)
                     continue
-            await self._send(conn, states[conn.seat])
+            ready.append(conn)
+        # each its own send: a client that reads nothing (its send waits on full buffers until the
+        # WebSocket's ping gives up on it) holds up no other connection
+        await asyncio.gather(*(self._send(conn, states[conn.seat]) for conn in ready))
 
     async def refresh(self, game_id: str, conn: _Conn) -> None:
         """Send one connection its view again, read anew from the database (its client met a
