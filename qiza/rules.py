@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -161,6 +162,9 @@ class Rules:
                     raise QizaError(f"rule option {name} must be {_KIND_NAMES[name]}, not {quoted(value)}")
                 raise QizaError(f"rule option {name} of Rules() must be {_TYPE_NAMES[name]}, not {quoted(value)}"
                                  f"{_READ_BY_NAME}")
+        if not _is_plain_name(self.name):
+            raise QizaError(f"rule option name must be 1 to {MAX_NAME} characters on one line, without control "
+                            f"or format characters, not {quoted(self.name)}")
         if not 2 <= self.rack_size <= 9:
             raise QizaError(f"rack size must be 2 to 9, not {self.rack_size}")
         if not 1 <= self.bingo_min_tiles <= self.rack_size:
@@ -228,6 +232,18 @@ _ENUM_OPTIONS: dict[str, type[enum.Enum]] = {
     "end_points": EndPoints,
     "notation": Notation,
 }
+
+
+MAX_NAME = 80
+"""The longest name of :class:`Rules` (shown in a front end's title line)."""
+
+
+def _is_plain_name(name: str) -> bool:
+    """Whether ``name`` is one line of 1 to :data:`MAX_NAME` characters, its only white space
+    single spaces inside it, and none of Unicode's control or format characters (C*: line breaks,
+    escape sequences, right-to-left overrides)."""
+    return (0 < len(name) <= MAX_NAME and name == name.strip() and "  " not in name
+            and all(ch == " " or not (ch.isspace() or unicodedata.category(ch).startswith("C")) for ch in name))
 
 
 _WHOLE_NUMBERS = ("rack_size", "bingo_min_tiles", "bingo_bonus", "scoreless_turns", "passes",

@@ -25,7 +25,7 @@ from qiza.errors import FileFormatError, QizaError, quoted
 from qiza.game import Game
 from qiza.lexicon import BUILTIN, Lexicon, load_lexicon
 from qiza.paths import is_file, read_regular
-from qiza.rules import MAX_NUMBER, Rules, rules_from_dict
+from qiza.rules import MAX_NAME, MAX_NUMBER, Rules, rules_from_dict
 from qiza.text import clean_name
 
 __all__ = ["FORMAT", "VERSION", "to_dict", "from_dict", "MAX_PLAYERS", "MAX_TEXT", "MAX_ACTION", "MAX_ACTIONS",
@@ -81,6 +81,8 @@ def from_dict(data: Any, *, lexicon: Lexicon | str | None = None) -> Game:
     rules_data = _field(data, "rules", dict, "an object of rule options")
     for key, value in rules_data.items():
         _check_rule_option(key, value)
+    if isinstance(rules_data.get("name"), str):  # as player names below (games saved before Rules checked it)
+        rules_data = {**rules_data, "name": clean_name(rules_data["name"], limit=MAX_NAME) or "custom"}
     players = _field(data, "players", list, "a list of player names")
     if not 1 <= len(players) <= MAX_PLAYERS or not all(isinstance(p, str) and len(p) <= MAX_TEXT for p in players):
         raise FileFormatError(f"saved game is malformed: field players: 1 to {MAX_PLAYERS} names of at most {MAX_TEXT} "

@@ -96,6 +96,12 @@ def test_options_by_name_and_value() -> None:
     ({"rack_size": 5}, r"bingo needs 1 to 5 tiles \(rule option bingo_min_tiles, at most rack_size\), not 7"),
     ({"exchange_limit": -1}, "cannot be negative"),
     ({"scoreless_turns": 0}, "at least 1"),
+    # the name is sent back to every client of the web API and shown in the terminal's title
+    ({"name": "x\n<script>"}, "rule option name must be 1 to 80 characters on one line"),
+    ({"name": "\u202eevil"}, "without control or format characters"),
+    ({"name": ""}, "rule option name must be"),
+    ({"name": " classic"}, "rule option name must be"),
+    ({"name": "x" * 81}, "rule option name must be 1 to 80"),
     ({"layout": "hexagonal"}, "unknown layout"),
     ({"tile_set": "klingon"}, "unknown tile set"),
     # a value of the wrong type is refused, never kept in the rules (a web request once

@@ -215,6 +215,18 @@ def test_player_names_lose_their_control_characters(game: Game, lexicon: Lexicon
     assert again.scores == game.scores
 
 
+def test_a_rules_name_saved_before_it_was_checked_still_loads(game: Game, lexicon: Lexicon) -> None:
+    """Rules refuse a name with a line break or control characters (the web API took any text); a
+    game saved before, on a server's database or on disk, still loads, its name cleaned as a
+    player's is, and plays on."""
+    data = savefile.to_dict(game)
+    for name, cleaned in (("x\n<script>", "x <script>"), ("\u202e\x1b", "custom"), ("y" * 200, "y" * 80)):
+        data["rules"] = {**data["rules"], "name": name}
+        again = savefile.from_dict(data, lexicon=lexicon)
+        assert again.rules.name == cleaned
+        assert again.scores == game.scores and again.rules.rack_size == game.rules.rack_size
+
+
 def test_a_game_with_a_word_list_of_ones_own_saves_and_loads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A game with load_lexicon("words.txt") (as qiza play --lexicon words.txt makes) saved its
     lexicon as 'WORDS', which loading refused ('neither a built-in lexicon nor a word list file'):
