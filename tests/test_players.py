@@ -684,6 +684,27 @@ def test_the_analysis_of_a_game_is_the_library_module_review_and_its_old_home_st
         getattr(analyze_cli, "analyse_record")  # noqa: B009 (a misspelt name)
 
 
+def test_the_analysis_library_imports_no_command_line_module() -> None:
+    """The library's analysis of a record (:mod:`qiza.players.review`) rebuilt its positions with
+    functions of ``qiza best``'s command-line module; they are the library's :mod:`qiza.gcg.turns`
+    now, and ``best_cli``'s old names of them still work for one release, with a warning."""
+    import ast
+
+    from qiza.gcg import turns
+    from qiza.players import best_cli, review
+
+    for module in (review, turns):
+        tree = ast.parse(Path(str(module.__file__)).read_text(encoding="utf-8"))
+        imported = {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+        imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+        assert not {name for name in imported if name.endswith("_cli") or name == "qiza.cli"}, module.__name__
+    assert not set(turns.__all__) & set(vars(best_cli))  # not the CLI's own
+    for name in turns.__all__:
+        with pytest.warns(DeprecationWarning, match=f"^qiza.players.best_cli.{name} has moved to "
+                                                    f"qiza.gcg.turns.{name}: import it from qiza.gcg.turns"):
+            assert getattr(best_cli, name) is getattr(turns, name)
+
+
 def test_analyze_rates_an_opening_played_down(tmp_path: Path) -> None:
     """The engine lists an empty board's plays across only: an opening played down (GHETTO at
     H3 in macondo__noah_vs_peter.gcg) was not found among them and was called a phony ("a word
@@ -742,7 +763,7 @@ def test_the_position_of_a_turn_has_the_player_to_move_and_the_racks_the_record_
     """The replay numbers the seats from the first player to move; the position of a turn gave
     the record's seat number to that numbering (Bob to move with Ann's rack, scores swapped)."""
     from qiza import gcg
-    from qiza.players.best_cli import game_from_record
+    from qiza.gcg.turns import game_from_record
 
     record = gcg.loads("#player1 ann Ann\n#player2 bob Bob\n>bob: DINNVWY 8D WINDY +32 32\n"
                        ">ann: ADEEGIL 9C GALE +16 16\n>bob: AEJNOSV 10B JAVE +45 77\n")
@@ -770,7 +791,7 @@ def test_the_position_of_a_turn_has_the_player_to_move_and_the_racks_the_record_
 
 def test_a_record_without_a_lexicon_is_judged_by_the_list_that_accepts_its_words() -> None:
     from qiza import gcg
-    from qiza.players.best_cli import record_lexicon
+    from qiza.gcg.turns import record_lexicon
     from qiza.players.review import analyze_record
 
     collins = gcg.loads("#player1 ann Ann\n#player2 bob Bob\n>ann: AEFGHTY 8H FY +16 16\n")
@@ -793,7 +814,7 @@ def test_a_record_without_a_lexicon_is_judged_by_the_list_that_accepts_its_words
 
 
 def test_a_records_rack_may_need_tiles_the_replay_dealt_to_the_opponent() -> None:
-    from qiza.players.best_cli import _give_rack
+    from qiza.gcg.turns import _give_rack
 
     game = Game(CLASSIC, players=2, seed=4)
     game.set_rack(1, "ZQXJKAB")  # the only Z, Q, X, J and K

@@ -113,7 +113,7 @@ def test_analysis_values_a_play_that_goes_out_by_the_end_it_makes(lexicon: Lexic
     # under a challenge rule the play that goes out waits for the challenge before the game
     # ends: its exact value is what going out brings, not a reply of the opponent after it
     from qiza import gcg
-    from qiza.players.best_cli import game_from_record
+    from qiza.gcg.turns import game_from_record
     from qiza.players.review import analyze_record
 
     game = game_gone_out(lexicon, range(5, 30))

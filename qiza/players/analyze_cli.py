@@ -260,7 +260,8 @@ def run(args: argparse.Namespace) -> int:
         bar.update(done - shown)
         shown = done
 
-    from qiza.players.best_cli import record_lexicon, warn_language, warn_problems
+    from qiza.gcg.turns import record_lexicon
+    from qiza.players.best_cli import warn_language, warn_problems
 
     record, notation, _ = review.load_record_and_notation(args.record)  # a saved game's moves as they were typed
     review.check_players(record, args.record)  # before the record's problems and lexicon are told: the error alone

@@ -142,7 +142,7 @@ def analyze_game(path: str) -> GameAnalysis:
     that cannot be analysed comes back with its :attr:`~GameAnalysis.error`, so that one bad
     file does not stop the others."""
     from qiza import gcg
-    from qiza.players.best_cli import record_lexicon
+    from qiza.gcg.turns import record_lexicon
 
     try:
         record = load_record(path)

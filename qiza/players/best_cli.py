@@ -11,7 +11,6 @@ rack)::
 from __future__ import annotations
 
 import argparse
-import copy
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -20,9 +19,11 @@ import numpy as np
 
 from qiza.analysis import counts_text, rack_counts
 from qiza.cli import UsageError, lexicon_option
-from qiza.errors import GameOverError, QizaError, quoted
+from qiza.deprecation import moved
+from qiza.errors import QizaError
 from qiza.game import Game
-from qiza.lexicon import Lexicon, load_lexicon
+from qiza.gcg import turns
+from qiza.lexicon import Lexicon
 from qiza.move import Exchange, Move, Place
 from qiza.paths import exists, is_file
 from qiza.players.winprob import win_probability
@@ -31,6 +32,8 @@ from qiza.text import plural
 
 if TYPE_CHECKING:
     from qiza.gcg import GameRecord
+else:  # (hidden from mypy, so that an old or misspelt name of this module stays an error)
+    __getattr__ = moved(__name__, turns.__name__, turns.__all__)
 
 
 def game_from_cgp(text: str, lexicon: str | None) -> Game:
@@ -65,37 +68,6 @@ def _tiles_of(lexicon: str | None) -> str | None:
     return None if not lexicon else cgp.language_tiles(lexicon) or "english"
 
 
-def record_lexicon(record: GameRecord) -> tuple[str, str]:
-    """The built-in lexicon to judge a record's words by, and why: for a record in another
-    language's tiles (``#tile-distribution``, ``#lexicon OSPS49``, or letters such as Ę) that
-    language's Debian list; else the record's own (or the
-    closest built-in one, see :func:`qiza.languages.builtin_for`); for a record that names none, the built-in
-    English list that accepts the most of the words played (TWL06 unless SOWPODS accepts more:
-    a record without a ``#lexicon`` line is as often a Collins game)."""
-    from qiza import gcg
-    from qiza.languages import LANGUAGES, builtin_for
-
-    try:
-        tiles = gcg.tile_set_for(record).name
-    except gcg.FileFormatError:
-        tiles = ""  # the replay says why
-    language = next((lang for lang in LANGUAGES.values() if lang.tile_set_name == tiles), None)
-    if language is not None:  # English lists cannot judge a game in another language's tiles
-        where = f"the record's {record.lexicon}" if record.lexicon else "the record names none"
-        return language.lexicon, f"{where}; its tiles are {tiles}: the Debian {tiles} list"
-    if record.lexicon:
-        name = builtin_for(record.lexicon)
-        return name, f"the record's {record.lexicon}" if name.lower() == record.lexicon.lower() else \
-            f"the closest built-in list to the record's {record.lexicon}"
-    phonies: dict[str, int] = {}
-    for name in ("twl06", "sowpods"):
-        phonies[name] = sum(" not in " in d.message for d in gcg.replay(record, lexicon=name).differences)
-        if not phonies[name]:
-            break
-    best = min(phonies, key=lambda name: phonies[name])
-    return best, "none named; it accepts the most words; --lexicon chooses"  # a line of 80 columns with SOWPODS
-
-
 def warn_problems(record: GameRecord) -> None:
     """Print on standard error the problems found reading a game record (as `qiza gcg show` does)."""
     for problem in record.errors:
@@ -110,76 +82,6 @@ PRE_ENDGAME_SECONDS = 10.0
 """The pre-endgame search's time limit in ``qiza best``."""
 
 
-class AfterTheEnd(GameOverError):
-    """A turn a game record writes after the game ended (the opponent's pass that lets a play
-    going out stand, as Woogles and Macondo write it): there is no position to rank."""
-
-    def __init__(self, source: str, turn: int, reason: str) -> None:
-        super().__init__(f"{source}: the game is over before turn {turn} ({reason}): that turn only "
-                         "closes the record")
-        self.reason = reason
-        """Why the game ended (an :class:`~qiza.sheet.EndReason` value)."""
-
-
-def game_from_gcg(path: str, turn: int | None, lexicon: str | None) -> Game:
-    """A game at the position before turn ``turn`` of a GCG file (see :func:`game_from_record`)."""
-    from qiza import gcg
-
-    return game_from_record(gcg.load(path), turn, lexicon, path)
-
-
-def game_from_record(record: GameRecord, turn: int | None, lexicon: Lexicon | str | None,
-                     source: str = "the record") -> Game:
-    """A game at the position before turn ``turn`` (1-based; default: after the last turn) of a
-    game record, with that turn's rack for the player to move (after the last turn of an
-    incomplete game, the racks its ``#rack1``, ``#rack2`` ... lines give), ``lexicon``: a
-    lexicon or its name; default: :func:`record_lexicon`. Raises
-    :class:`AfterTheEnd` for a turn the record writes after the game ended
-    (the opponent's pass that lets a play going out stand, as Woogles writes it)."""
-    from qiza import gcg
-
-    check_turn(record, turn, source)
-    turns = [i for i, e in enumerate(record.events) if e.is_turn]
-    if turn is None:
-        turn = len(turns) + 1
-    cut = turns[turn - 1] if turn <= len(turns) else len(record.events)
-    partial = copy.copy(record)
-    partial.events = record.events[:cut]
-    if turn <= len(turns):
-        partial.final_racks = {}  # the racks after the last turn (the replay deals them)
-    try:  # the whole record's: the part before a turn may not show the rack size or challenge rule
-        rules = gcg.rules_for(record)
-    except gcg.FileFormatError:
-        rules = None  # the replay says why
-    try:
-        replayed = gcg.replay(partial, lexicon=None, rules=rules)
-    except gcg.FileFormatError as exc:
-        raise QizaError(f"{source}: {exc}") from None
-    game = replayed.game
-    if replayed.stopped is not None and replayed.stopped.is_turn:  # else the position would be an earlier one
-        raise QizaError(f"{source}: the rules engine cannot replay the record up to turn {turn}: "
-                        f"{replayed.differences[-1] if replayed.differences else 'it stops early'}")
-    game.lexicon = lexicon if isinstance(lexicon, Lexicon) else load_lexicon(lexicon or record_lexicon(record)[0])
-    if game.can_challenge:
-        game.accept()
-    if turn > len(turns) and game.over:
-        raise QizaError(f"{source}: the game is over after its last turn: --turn 1 to {len(turns)} "
-                        "gives the position before a turn")
-    if game.over:  # a turn written after the end: the pass that lets a play going out stand (Woogles)
-        raise AfterTheEnd(source, turn, game.end_reason.value if game.end_reason is not None else "it ended")
-    if turn <= len(turns):
-        event = record.events[cut]
-        try:
-            seat = replayed.game_seat(record.seat_of(event))  # the replay turns the seats: first to move is 0
-        except gcg.FileFormatError:
-            raise QizaError(f"{source}: line {event.line}: player {quoted(event.player)} is not a player of the record") \
-                from None
-        game.to_move = seat
-        if event.rack:
-            _give_rack(game, seat, event.rack)
-    return game
-
-
 def warn_language(rules: Rules, lexicon: Lexicon) -> None:
     """A warning on standard error when the lexicon chosen is of another language than the
     position's tiles (``--lexicon enable`` for a French game): its words are judged by it all the
@@ -189,68 +91,6 @@ def warn_language(rules: Rules, lexicon: Lexicon) -> None:
     mismatch = language_mismatch(rules, lexicon, advice=False)
     if mismatch:
         print(f"warning: {mismatch}: the words are judged by it all the same (--lexicon to choose)", file=sys.stderr)
-
-
-def check_turn(record: GameRecord, turn: int | None, source: str = "the record") -> None:
-    """:class:`QizaError` when a record has no position before turn ``turn`` (1-based; None: after
-    the last turn): it has fewer than two players, or fewer turns. Checked before anything is
-    said of the record (its lexicon), so that a mistyped ``--turn`` is the only line."""
-    if len(record.players) < 2:  # the replay reads such a record; no position of a game has one player
-        raise QizaError(f"{source} has {plural(len(record.players), 'player')}: a position to rank needs 2 to 4")
-    turns = sum(1 for e in record.events if e.is_turn)
-    if turn is not None and not 1 <= turn <= turns + 1:
-        last = turns if _over_after_last_turn(record) else turns + 1
-        raise QizaError(f"{source} has {plural(turns, 'turn')}: --turn must be 1 to {last}")
-    if (turn is None or turn == turns + 1) and _over_after_last_turn(record):
-        raise QizaError(f"{source}: the game is over after its last turn: --turn 1 to {turns} gives the position "
-                        "before a turn")
-
-
-def _over_after_last_turn(record: GameRecord) -> bool:
-    """Whether the game of a record is over after its last turn (then no position follows it)."""
-    from qiza import gcg
-
-    try:
-        game = gcg.replay(record, lexicon=None, rules=gcg.rules_for(record)).game
-    except gcg.FileFormatError:
-        return False
-    return game.over
-
-
-def tiles_missing(game: Game) -> int:
-    """How many tiles the rack of the player to move lacks of a full rack while the bag still
-    holds tiles: a record may give only the tiles a player played (Quackle writes an opponent's
-    racks so: ``>Marty: FO J9 OF``), when the player held more."""
-    short = game.rules.rack_size - len(game.racks[game.to_move])
-    return max(0, min(short, len(game.bag)))
-
-
-def _give_rack(game: Game, seat: int, rack: str) -> None:
-    """Give ``seat`` the rack a record shows; tiles the replay dealt to the other players (whose
-    racks the record does not know at this point) are swapped for others from the bag."""
-    from collections import Counter
-
-    from qiza.errors import RuleError
-
-    try:
-        game.set_rack(seat, rack)
-        return
-    except RuleError:
-        others = {s: game.racks[s] for s in range(len(game.players)) if s != seat}
-        for s in others:
-            game.set_rack(s, "")
-        game.set_rack(seat, rack)  # raises if the tiles do not exist at all
-    tile_set = game.rules.tile_set
-    for s, old in others.items():
-        pool = Counter(game.bag)
-        kept = []
-        for t in old:  # keep what can be kept, fill up from the bag
-            if pool[t] > 0:
-                pool[t] -= 1
-                kept.append(t)
-        rest = sorted(pool.elements())
-        kept.extend(rest[:len(old) - len(kept)])
-        game.set_rack(s, tile_set.text(kept))
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -350,20 +190,20 @@ def run(args: argparse.Namespace) -> int:
         # a GCG record, or a game saved by qiza (as qiza analyze reads them; its moves in its own notation)
         record, own, ended = load_record_and_notation(source)
         if ended is not None and args.turn is None:  # after the last turn there is no position to rank
-            turns = sum(1 for event in record.events if event.is_turn)
-            raise QizaError(f"{source}: the game is over ({ended}): --turn 1 to {turns} gives the position "
+            count = sum(1 for event in record.events if event.is_turn)
+            raise QizaError(f"{source}: the game is over ({ended}): --turn 1 to {count} gives the position "
                             "before a turn")
         warn_problems(record)
-        check_turn(record, args.turn, source)  # before the lexicon is named: the error alone
+        turns.check_turn(record, args.turn, source)  # before the lexicon is named: the error alone
         if not lexicon:
-            lexicon, why = record_lexicon(record)
+            lexicon, why = turns.record_lexicon(record)
             print(f"Lexicon: {lexicon.upper()} ({why})", flush=True)
         note_lexicon_load(lexicon)
-        game = game_from_record(record, args.turn, lexicon, source)
+        game = turns.game_from_record(record, args.turn, lexicon, source)
         if not _rack_recorded(record, args.turn, game.players[game.to_move]):
             print(f"warning: the record does not give {game.players[game.to_move]}'s rack here: the moves are "
                   "for tiles drawn at random from the unseen ones", file=sys.stderr)
-        elif tiles_missing(game):
+        elif turns.tiles_missing(game):
             rack = game.rack_text(game.to_move)
             print(f"warning: the record gives only {rack} of {game.players[game.to_move]}'s rack here "
                   f"({plural(len(game.racks[game.to_move]), 'tile')}, with tiles in the bag: perhaps only the "
@@ -433,9 +273,9 @@ def search_note(game: Game, engine: str, iterations: int) -> str | None:
 def _rack_recorded(record: GameRecord, turn: int | None, name: str) -> bool:
     """Whether a record gives the rack of the player to move before ``turn`` (after the last
     turn: a ``#rackN`` line of that player, ``name`` as the replay names them)."""
-    turns = [e for e in record.events if e.is_turn]
-    if turn is not None and turn <= len(turns):
-        return bool(turns[turn - 1].rack)
+    played = [e for e in record.events if e.is_turn]
+    if turn is not None and turn <= len(played):
+        return bool(played[turn - 1].rack)
     return any((player.name or player.nick) == name and index + 1 in record.final_racks
                for index, player in enumerate(record.players))
 

@@ -164,7 +164,7 @@ def from_records(paths: Sequence[str], lexicon: str | None, player: str | None, 
     when none could be read: not the same as a game played without a costly turn; the record's
     own error when it is the only one)."""
     from qiza.players.analyze_many import record_files
-    from qiza.players.best_cli import game_from_record, record_lexicon
+    from qiza.gcg.turns import game_from_record, record_lexicon
     from qiza.players.review import analyze_record, load_record, player_in
 
     files = record_files(paths)

@@ -205,7 +205,7 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
     to list, ranked and valued by the engine that valued the turn (:attr:`TurnAnalysis.alternatives`). A record of fewer than two
     players is refused (:func:`check_players`)."""
     from qiza.gcg import EventType
-    from qiza.players.best_cli import AfterTheEnd, game_from_record, record_lexicon, tiles_missing
+    from qiza.gcg.turns import AfterTheEnd, game_from_record, record_lexicon, tiles_missing
     from qiza.players.engine import StaticPlayer
 
     if not isinstance(lexicon, Lexicon):  # loaded once, not at every turn
