@@ -163,8 +163,8 @@ def from_records(paths: Sequence[str], lexicon: str | None, player: str | None, 
     record that cannot be read is skipped with a note on standard error (a :class:`QizaError`
     when none could be read: not the same as a game played without a costly turn; the record's
     own error when it is the only one)."""
-    from qiza.players.analyze_many import record_files
     from qiza.gcg.turns import game_from_record, record_lexicon
+    from qiza.players.analyze_many import record_files
     from qiza.players.review import analyze_record, load_record, player_in
 
     files = record_files(paths)
