@@ -1080,13 +1080,18 @@ class Game:
             tied = [s for s in tied if before[s] == top]
         return tied
 
+    @property
     def places(self) -> list[int]:
         """Each seat's final place (1 = first; empty before the end). The winners are first,
         then the other players still in by score (equal scores: by the score before the
         unplayed-tile adjustment, as for the first place; equal both ways share a place); then the players
         out of the game (resigned, lost on time, left), whatever their scores: the later a
         player left, the better their place (the player whose forfeit ended the game is ahead of
-        those who left before)."""
+        those who left before). A list, as :attr:`winners` (``game.places()``, the method it
+        was, still gives it for one release, with a :class:`DeprecationWarning`)."""
+        return CallableList(self._places(), name="Game.places")
+
+    def _places(self) -> list[int]:
         if not self.over:
             return []
         winners = set(self.winners)
@@ -1098,11 +1103,15 @@ class Game:
                  -before[seat]) for seat in range(len(self.players))]
         return [1 + sum(1 for other in keys if other < key) for key in keys]
 
+    @property
     def standings(self) -> list[int]:
         """The seats in their final order, first place first (seats sharing a place in seat
-        order); empty before the end. See :meth:`places`."""
-        places = self.places()
-        return sorted(range(len(places)), key=lambda seat: (places[seat], seat))
+        order); empty before the end. See :attr:`places`. A list, as :attr:`winners`
+        (``game.standings()``, the method it was, still gives it for one release, with a
+        :class:`DeprecationWarning`)."""
+        places = self._places()
+        return CallableList(sorted(range(len(places)), key=lambda seat: (places[seat], seat)),
+                            name="Game.standings")
 
     def ended_by(self) -> int | None:
         """The seat whose action ended the game: the player who went out, resigned or reached

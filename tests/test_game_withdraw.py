@@ -150,7 +150,7 @@ def test_going_out_collects_only_the_racks_of_the_players_still_in(make_game: Ga
     assert game.over and game.end_reason is EndReason.WENT_OUT
     assert game.scores == [18 + 13, -13, 0]
     assert not [r for r in game.history if r.seat == 2 and r.kind in (Kind.END_RACK_PENALTY, Kind.END_RACK_BONUS)]
-    assert game.winners == [0] and game.places() == [1, 2, 3]
+    assert game.winners == [0] and game.places == [1, 2, 3]
 
 
 def test_finish_line_still_ends_the_game(make_game: GameFactory) -> None:
@@ -159,7 +159,7 @@ def test_finish_line_still_ends_the_game(make_game: GameFactory) -> None:
     game.resign(1)
     game.play(QAT)  # 74 >= 60
     assert game.over and game.end_reason is EndReason.FINISH_LINE and game.winners == [0]
-    assert game.places() == [1, 3, 2]
+    assert game.places == [1, 3, 2]
 
 
 def test_the_last_player_left_wins(make_game: GameFactory) -> None:
@@ -170,8 +170,30 @@ def test_the_last_player_left_wins(make_game: GameFactory) -> None:
     game.resign(2, EndReason.TIME)  # two players left: the game ends, as between two players
     assert game.over and game.end_reason is EndReason.TIME
     assert game.winners == [0] and game.ended_by() == 2 and game.out == (1, 2)
-    assert game.places() == [1, 3, 2] and game.standings() == [0, 2, 1]
+    assert game.places == [1, 3, 2] and game.standings == [0, 2, 1]
     assert game.actions[-2:] == [(1, "withdraw"), (2, "resign time")]
+
+
+def test_places_and_standings_are_lists_as_winners_and_the_old_calls_warn(make_game: GameFactory) -> None:
+    """``game.places`` and ``game.standings`` read as ``game.winners`` does (lists, no call);
+    ``game.places`` and ``game.standings``, the methods they were, give the same lists for
+    one release, with a :class:`DeprecationWarning`."""
+    game = make_game(players=3, racks={0: "QATEEEE"})
+    assert game.places == [] and game.standings == [] and not game.places
+    game.play(QAT)
+    game.accept()
+    game.resign(1)
+    game.resign(2, EndReason.TIME)
+    assert game.places == [1, 3, 2] and game.standings == [0, 2, 1] and isinstance(game.places, list)
+    assert json.dumps({"places": game.places, "standings": game.standings}) == \
+        '{"places": [1, 3, 2], "standings": [0, 2, 1]}'
+    for name, value in (("places", [1, 3, 2]), ("standings", [0, 2, 1])):
+        with pytest.warns(DeprecationWarning, match=rf"^Game.{name} is a list now: write game.{name}, not "
+                                                    rf"game.{name}\(\)"):
+            called = getattr(game, name)()
+        assert called == value and type(called) is list
+        with pytest.raises(AttributeError):
+            setattr(game, name, [1])
 
 
 def test_resigned_players_rank_last_the_later_above_the_earlier(make_game: GameFactory) -> None:
@@ -186,17 +208,17 @@ def test_resigned_players_rank_last_the_later_above_the_earlier(make_game: GameF
         game.play("pass")
     assert game.over and game.end_reason is EndReason.SCORELESS
     assert game.winners in ([0], [3]) and 1 not in game.winners
-    places = game.places()
+    places = game.places
     assert places[1] == 4 and places[2] == 3 and sorted(places[0:4:3]) == [1, 2]
-    assert game.standings()[2:] == [2, 1]
-    assert Game(COMPUTER, players=3, seed=1).places() == [] and Game(COMPUTER, players=3, seed=1).standings() == []
+    assert game.standings[2:] == [2, 1]
+    assert Game(COMPUTER, players=3, seed=1).places == [] and Game(COMPUTER, players=3, seed=1).standings == []
 
 
 def test_two_players_resigning_still_ends_the_game(make_game: GameFactory) -> None:
     game = make_game()
     game.resign(0)
     assert game.over and game.end_reason is EndReason.RESIGNED and game.winners == [1]
-    assert game.actions == [(0, "resign")] and game.places() == [2, 1] and game.out == (0,)
+    assert game.actions == [(0, "resign")] and game.places == [2, 1] and game.out == (0,)
     game = make_game()
     with pytest.raises(RuleError, match="fewer than two others"):
         game.withdraw(0)
@@ -300,9 +322,9 @@ def test_a_tie_below_the_winner_goes_to_the_higher_score_before_the_unplayed_til
     game.play("H8 AX")  # goes out: seat 1 keeps 20 points of tiles, seat 2 keeps 2
     assert game.over and game.end_reason is EndReason.WENT_OUT
     assert game.scores[1] == game.scores[2] == 10 and game.scores_before_end() == [18, 30, 12]
-    assert game.winners == [0] and game.places() == [1, 2, 3] and game.standings() == [0, 1, 2]
+    assert game.winners == [0] and game.places == [1, 2, 3] and game.standings == [0, 1, 2]
     # still level before the adjustment: the place is shared
     game = make_game(players=3, racks={0: "AX", 1: "KF", 2: "JA"}, bag=0, challenge="auto")
     game.scores[:] = [0, 30, 30]
     game.play("H8 AX")
-    assert game.over and game.places() == [1, 2, 2]
+    assert game.over and game.places == [1, 2, 2]

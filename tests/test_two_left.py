@@ -128,4 +128,4 @@ def test_a_game_of_two_left_plays_to_its_end_with_the_searches(enable: Lexicon) 
     while not game.over:
         view: PlayerView = game.view(game.to_move)
         game.play(players[game.to_move].choose(view))
-    assert game.out == (2,) and game.places()[2] == 3 and game.end_reason is not None
+    assert game.out == (2,) and game.places[2] == 3 and game.end_reason is not None

@@ -605,8 +605,8 @@ def end_summary(game: Game, *, wide: bool = False) -> RenderableType:
     final.add_column("Final", justify="right")
     final.add_column("Biggest plays")
     winners = game.winners
-    places = game.places()
-    for seat in game.standings():  # first place first; players out of the game last
+    places = game.places
+    for seat in game.standings:  # first place first; players out of the game last
         name, reason = game.players[seat], game.out_reason(seat)
         mark = " (winner)" if seat in winners else f" ({FORFEIT_WORDS[reason]})" if reason is not None else ""
         row = [name + mark, ordinal(places[seat])]

@@ -272,7 +272,7 @@ class GameCore:
         if moved:
             row.settings["moved_at"] = self.now()
         if game.over and "result" not in row.settings:
-            row.settings["result"] = {"winners": game.winners, "scores": list(game.scores), "places": game.places(),
+            row.settings["result"] = {"winners": game.winners, "scores": list(game.scores), "places": game.places,
                                       "reason": game.end_reason.value if game.end_reason else None,
                                       "at": self.now()}
             for hook in self.on_end:

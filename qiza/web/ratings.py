@@ -86,11 +86,11 @@ def outcome(game: Game, seat: int, other: int) -> float:
 
 
 def ranks(game: Game) -> list[int]:
-    """Each seat's place (1 = first), :meth:`Game.places <qiza.game.Game.places>`: winners first,
+    """Each seat's place (1 = first), :attr:`Game.places <qiza.game.Game.places>`: winners first,
     then by score (equal scores share a place); the players who resigned, lost on time or left
     are last whatever their scores (else a player could leave a game of three or four while they
     held a good place by score, and keep it), the later of them above the earlier."""
-    return game.places()
+    return game.places
 
 
 def two_player(a: Rating, b: Rating, score_a: float) -> tuple[Rating, Rating]:

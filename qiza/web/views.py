@@ -148,7 +148,7 @@ def game_state(row: GameRow, game: Game, seat: int | None, order: str | None = N
         "over": game.over, "end_reason": game.end_reason.value if game.end_reason else None,
         "winners": game.winners, "scores_before_end": game.scores_before_end(),
         "resigned": getattr(game, "_resigned", None) if game.over else None,
-        "out": list(game.out), "places": game.places(),
+        "out": list(game.out), "places": game.places,
         "exchange_allowed": game.exchange_allowed,
         "exchange_refused": exchange_refusal(game.rules, len(game.bag)),  # why not: the page says it
         "presets": sorted(PRESETS),
