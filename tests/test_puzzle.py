@@ -9,13 +9,14 @@ from pathlib import Path
 import pytest
 
 from qiza import gcg
+from qiza.errors import QizaError
 from qiza.game import Game
 from qiza.lexicon import load_lexicon
 from qiza.move import format_move
 from qiza.players import make_player
 from qiza.players.engine import StaticPlayer
 from qiza.players.puzzle_cli import Puzzle, from_records, from_self_play, run_puzzles, summary
-from qiza.rules import CLASSIC, Notation
+from qiza.rules import CLASSIC, Notation, exchange_refusal
 
 
 @pytest.fixture(scope="module")
@@ -79,6 +80,30 @@ def test_a_phony_is_named_and_the_player_tries_again() -> None:
     typed = iter(["8H ZAX", "quit"])
     down = run_puzzles([Puzzle(game, "a test")], lambda prompt: next(typed), said.append)
     assert down.lost == result.lost
+
+
+def test_an_exchange_the_bag_or_the_rack_refuses_is_told_in_the_rules_engine_words() -> None:
+    """The puzzle refused every exchange it could not rank with words of its own ('an exchange
+    needs the tiles on your rack and 7 in the bag', 7 whatever the rules' limit); the game, the
+    terminal and the web say :func:`qiza.rules.exchange_refusal`'s words, or the rack's."""
+    rules = CLASSIC.with_options(exchange_limit=99)
+    game = Game(rules, players=["Ann", "Bob"], lexicon=load_lexicon("enable"), seed=1)
+    with pytest.raises(QizaError) as refused:
+        game.copy().play(f"exchange {game.rack_text(0)[0]}")
+    assert str(refused.value) == exchange_refusal(rules, len(game.bag)) == "an exchange needs 99 tiles in the bag, 86 left"
+    said: list[str] = []
+    lines = iter([f"exchange {game.rack_text(0)[0]}", "quit"])
+    run_puzzles([Puzzle(game, "a test")], lambda prompt: next(lines), said.append)
+    assert said[-1] == str(refused.value)
+    game = Game(CLASSIC, players=["Ann", "Bob"], lexicon=load_lexicon("enable"), seed=1)
+    rack, bag = game.rack_text(0), list(game.bag)
+    missing = next(letter for letter in "QZXJKVWY" if letter not in rack)
+    with pytest.raises(QizaError) as refused:
+        game.copy().play(f"exchange {missing}")
+    lines = iter([f"exchange {missing}", "quit"])
+    run_puzzles([Puzzle(game, "a test")], lambda prompt: next(lines), said.append)
+    assert said[-1] == f"{missing} is not on the rack ({rack})" == str(refused.value)
+    assert game.rack_text(0) == rack and game.bag == bag and not game.history  # nothing changed
 
 
 def _beginner_against_hard(folder: Path) -> Game:

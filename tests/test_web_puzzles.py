@@ -26,6 +26,7 @@ pytest.importorskip("qiza.players.puzzle_cli")
 from fastapi.testclient import TestClient  # noqa: E402
 from web_client import ServerThread  # noqa: E402
 
+from qiza.errors import IllegalMoveError  # noqa: E402
 from qiza.game import Game  # noqa: E402
 from qiza.lexicon import load_lexicon  # noqa: E402
 from qiza.move import Direction, Place, format_move  # noqa: E402
@@ -141,7 +142,10 @@ def test_an_exchange_is_ranked_too(client: TestClient, puzzle: Puzzle) -> None:
     assert judged.json()["answer"]["move"].lower().startswith(("exchange", "-"))
     assert judged.json()["answer"]["rank"] > 1
     missing = next(letter for letter in "QZXJKVWY" if letter not in rack)
-    error(answer(client, {"move": f"exchange {missing}"}), 422, "cannot_make")
+    refused = error(answer(client, {"move": f"exchange {missing}"}), 422, "cannot_make")
+    with pytest.raises(IllegalMoveError) as engine:  # the rules engine's words, as a game's
+        game.copy().play(f"exchange {missing}")
+    assert refused["message"] == str(engine.value)
 
 
 def test_illegal_moves_and_phonies_are_named(client: TestClient, puzzle: Puzzle) -> None:

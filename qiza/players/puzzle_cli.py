@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Generic, NamedTuple, TypeVar, overload
 
 from qiza.cli import UsageError, lexicon_option
-from qiza.errors import QizaError, quoted
+from qiza.errors import IllegalMoveError, QizaError, RuleError, quoted
 from qiza.game import Game, PlayerView
 from qiza.lexicon import Lexicon, load_lexicon
 from qiza.move import Exchange, Move, Pass, Place, format_move, parse_move
@@ -211,7 +211,8 @@ def from_records(paths: Sequence[str], lexicon: str | None, player: str | None, 
 class Judged(NamedTuple, Generic[T]):
     """A typed move judged: what ``find`` gave for it (None when it is not a play to rank),
     why not, and a short code of the reason: ``pass``, ``phony_word`` (``words``: those not in
-    the lexicon), ``not_a_play`` (a challenge), ``cannot_make`` (no such play or exchange)."""
+    the lexicon), ``not_a_play`` (a challenge), ``cannot_make`` (an exchange the rules engine refuses,
+    in its words: the rack's, or :func:`~qiza.rules.exchange_refusal`'s for the bag)."""
 
     found: T | None
     why: str = ""
@@ -233,13 +234,18 @@ def judge(game: Game, text: str, notation: Notation, find: Callable[[object], T 
             return Judged(None, f"{', '.join(invalid)} not in {game.lexicon.name}: a phony, try again", "phony_word",
                           tuple(invalid))
         move = evaluation.move
-    elif not isinstance(move, Exchange):
+    elif isinstance(move, Exchange):
+        try:  # the rules engine judges it, as a game's exchange: its rack, and the bag (rules.exchange_refusal)
+            game.push(move)
+        except (RuleError, IllegalMoveError) as exc:
+            return Judged(None, str(exc), "cannot_make")
+        game.pop()
+    else:
         return Judged(None, "type a play or an exchange", "not_a_play")
     opening = game.board.is_empty()  # the engine lists an empty board's plays across only
     found = find(move_key(move, game.board.size, opening))
-    if found is None:
-        return Judged(None, "not a move you can make here (an exchange needs the tiles on your rack and 7 in the bag)",
-                      "cannot_make")
+    if found is None:  # a legal move the ranking lacks (it lists every placement and exchange)
+        return Judged(None, "not a move you can make here", "cannot_make")
     return Judged(found)
 
 

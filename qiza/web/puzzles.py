@@ -341,8 +341,7 @@ class Puzzles:
             raise ApiError(422, "not_ranked", "a pass is not ranked: find a play, or show the answer")
         if judged.code == "not_a_play":
             raise ApiError(422, "not_ranked", "type a play (e.g. H8 WORD) or an exchange (e.g. exchange QU)")
-        raise ApiError(422, "cannot_make", "not a move you can make here: an exchange needs the tiles on your "
-                       f"rack and {game.rules.exchange_limit} tiles in the bag")
+        raise ApiError(422, "cannot_make", judged.why)  # the rules engine's words (an exchange refused)
 
 
 def router(puzzles: Puzzles, made: FailureThrottle | None = None) -> APIRouter:
