@@ -100,11 +100,11 @@ class TileSet:
     values: tuple[int, ...]
     blanks: int = 2
     source: str = field(default="", compare=False)
-    _index: Mapping[str, int] = field(default_factory=dict, repr=False, compare=False)
-    _longest: int = field(default=1, repr=False, compare=False)
-    _plain: bool = field(default=False, repr=False, compare=False)
-    _to_codes: Mapping[int, str] = field(default_factory=dict, repr=False, compare=False)
-    _labels_only: re.Pattern[str] | None = field(default=None, repr=False, compare=False)
+    _index: Mapping[str, int] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _longest: int = field(default=1, init=False, repr=False, compare=False)
+    _plain: bool = field(default=False, init=False, repr=False, compare=False)
+    _to_codes: Mapping[int, str] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _labels_only: re.Pattern[str] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __repr__(self) -> str:
         """A built-in set as ``find_tile_set('english')``, which gives it back (so that the repr of

@@ -14,6 +14,7 @@ from qiza.alphabet import (
     POLISH,
     SPANISH,
     TILE_SETS,
+    TileSet,
     TileSetError,
     find_tile_set,
     load_tile_set_file,
@@ -155,3 +156,20 @@ def test_super_preset_plays_with_the_super_set() -> None:
     assert game.tile_total() == 200 and len(game.bag) == 200 - 14
     record = gcg.GameRecord(tile_distribution="english_super")
     assert gcg.tile_set_for(record) is find_tile_set("super")
+
+
+def test_a_tile_set_is_made_of_its_public_fields_only() -> None:
+    """``TileSet(...)`` offered its tables worked out from the letters (``_index``,
+    ``_longest``...) as keyword arguments of its own (``help(TileSet)`` listed them): they are
+    no arguments; a set made again, replaced or pickled works them out the same."""
+    import dataclasses
+    import inspect
+    import pickle
+
+    assert list(inspect.signature(TileSet).parameters) == ["name", "letters", "counts", "values", "blanks", "source"]
+    made = TileSet(SPANISH.name, SPANISH.letters, SPANISH.counts, SPANISH.values, SPANISH.blanks, SPANISH.source)
+    assert made == SPANISH and made.codes("CHICO") == SPANISH.codes("CHICO")
+    with pytest.raises(TypeError):
+        TileSet("x", ("A",), (1,), (1,), _longest=3)  # type: ignore[call-arg]
+    renamed = dataclasses.replace(SPANISH, name="mine")
+    assert renamed.codes("CHICO") == SPANISH.codes("CHICO") and pickle.loads(pickle.dumps(renamed)) == renamed
