@@ -789,6 +789,24 @@ def test_the_position_of_a_turn_has_the_player_to_move_and_the_racks_the_record_
         game_from_record(renamed, 1, lexicon)
 
 
+def test_the_library_names_its_own_argument_for_a_turn_the_record_lacks() -> None:
+    """:func:`qiza.gcg.turns.game_from_record` given a turn the record lacks said '--turn must be
+    1 to 3', an option of ``qiza best`` that a library caller never typed: it names ``turn``;
+    ``qiza best`` still names its ``--turn``."""
+    from qiza.gcg.turns import check_turn, game_from_record
+
+    record = gcg.loads(ANALYSIS_RECORD)
+    turns = sum(1 for event in record.events if event.is_turn)
+    lexicon = Lexicon("ANY", ["AA"])
+    with pytest.raises(QizaError) as refused:
+        game_from_record(record, turns + 5, lexicon)
+    assert str(refused.value) == f"the record has {turns} turns: turn must be 1 to {turns + 1}"
+    with pytest.raises(QizaError, match=f"^game.gcg has {turns} turns: --turn must be 1 to {turns + 1}$"):
+        check_turn(record, turns + 5, "game.gcg", option="--turn")
+    with pytest.raises(QizaError, match="^the record: the game is over after its last turn: turn 1 to 7 gives"):
+        game_from_record(gcg.loads(FINISHED_RECORD), None, lexicon)
+
+
 def test_a_record_without_a_lexicon_is_judged_by_the_list_that_accepts_its_words() -> None:
     from qiza import gcg
     from qiza.gcg.turns import record_lexicon

@@ -103,7 +103,7 @@ def game_from_record(record: GameRecord, turn: int | None, lexicon: Lexicon | st
     if game.can_challenge:
         game.accept()
     if turn > len(turns) and game.over:
-        raise QizaError(f"{source}: the game is over after its last turn: --turn 1 to {len(turns)} "
+        raise QizaError(f"{source}: the game is over after its last turn: turn 1 to {len(turns)} "
                         "gives the position before a turn")
     if game.over:  # a turn written after the end: the pass that lets a play going out stand (Woogles)
         raise AfterTheEnd(source, turn, game.end_reason.value if game.end_reason is not None else "it ended")
@@ -121,18 +121,19 @@ def game_from_record(record: GameRecord, turn: int | None, lexicon: Lexicon | st
 
 
 
-def check_turn(record: GameRecord, turn: int | None, source: str = "the record") -> None:
+def check_turn(record: GameRecord, turn: int | None, source: str = "the record", *, option: str = "turn") -> None:
     """:class:`QizaError` when a record has no position before turn ``turn`` (1-based; None: after
     the last turn): it has fewer than two players, or fewer turns. Checked before anything is
-    said of the record (its lexicon), so that a mistyped ``--turn`` is the only line."""
+    said of the record (its lexicon), so that a mistyped ``--turn`` is the only line. ``option``:
+    the name the messages give the turn (``qiza best``: ``--turn``)."""
     if len(record.players) < 2:  # the replay reads such a record; no position of a game has one player
         raise QizaError(f"{source} has {plural(len(record.players), 'player')}: a position to rank needs 2 to 4")
     turns = sum(1 for e in record.events if e.is_turn)
     if turn is not None and not 1 <= turn <= turns + 1:
         last = turns if _over_after_last_turn(record) else turns + 1
-        raise QizaError(f"{source} has {plural(turns, 'turn')}: --turn must be 1 to {last}")
+        raise QizaError(f"{source} has {plural(turns, 'turn')}: {option} must be 1 to {last}")
     if (turn is None or turn == turns + 1) and _over_after_last_turn(record):
-        raise QizaError(f"{source}: the game is over after its last turn: --turn 1 to {turns} gives the position "
+        raise QizaError(f"{source}: the game is over after its last turn: {option} 1 to {turns} gives the position "
                         "before a turn")
 
 

@@ -194,7 +194,7 @@ def run(args: argparse.Namespace) -> int:
             raise QizaError(f"{source}: the game is over ({ended}): --turn 1 to {count} gives the position "
                             "before a turn")
         warn_problems(record)
-        turns.check_turn(record, args.turn, source)  # before the lexicon is named: the error alone
+        turns.check_turn(record, args.turn, source, option="--turn")  # before the lexicon is named: the error alone
         if not lexicon:
             lexicon, why = turns.record_lexicon(record)
             print(f"Lexicon: {lexicon.upper()} ({why})", flush=True)
