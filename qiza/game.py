@@ -97,7 +97,7 @@ class Game:
 
     In a game of three or four a player who resigns, loses on time or leaves is out of it and
     the others play on (:meth:`resign`, :meth:`withdraw`; :attr:`out`, :meth:`in_game`,
-    :meth:`places`); the game ends when one player is left.
+    :attr:`places`); the game ends when one player is left.
 
     ``players`` is a number of players or a list of their names; ``seed`` a whole number of
     absolute value below ``2**64`` (what a saved game holds), random when ``None``. Arguments
