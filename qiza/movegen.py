@@ -61,6 +61,7 @@ import numpy as np
 
 from qiza import gaddag
 from qiza.alphabet import BLANK_FLAG, ENGLISH
+from qiza.errors import QizaError
 from qiza.jitcache import CACHE
 from qiza.layout import STANDARD, Layout
 from qiza.movegen_best import _generate_best
@@ -724,8 +725,9 @@ PASS = None
 # Text formats and lexicons
 # ---------------------------------------------------------------------------------------
 
-class BoardLineError(ValueError):
-    """A board line that cannot be read; :attr:`row` is its index among the board's lines."""
+class BoardLineError(QizaError):
+    """A board line that cannot be read (a :class:`~qiza.errors.QizaError`, as every error of bad
+    input); :attr:`row` is its index among the board's lines."""
 
     def __init__(self, row: int, message: str) -> None:
         super().__init__(message)

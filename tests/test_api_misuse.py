@@ -677,3 +677,17 @@ def test_a_lexicon_name_is_quoted_whole_up_to_the_longest_path() -> None:
     with pytest.raises(QizaError) as info:
         load_lexicon(HUGE * 2)
     assert str(info.value).count("Q") == PATH_LIMIT and "(10000 characters)" in str(info.value)
+
+
+def test_a_board_line_the_move_generator_cannot_read_is_a_qiza_error() -> None:
+    """Every error raised for bad input is a :class:`~qiza.errors.QizaError`; the move
+    generator's :class:`~qiza.movegen.BoardLineError` was a bare ``ValueError``, which an
+    ``except QizaError`` let through."""
+    from qiza.errors import QizaError
+    from qiza.movegen import BoardLineError, parse_board
+
+    with pytest.raises(QizaError, match="^board line 2 has 2 squares, not 3$") as refused:
+        parse_board(["...", "..", "..."])
+    assert isinstance(refused.value, BoardLineError) and refused.value.row == 1
+    with pytest.raises(QizaError, match="^bad board character '#'$"):
+        parse_board(["..#", "...", "..."])
