@@ -1,7 +1,10 @@
 """The exceptions qiza raises. All derive from :class:`QizaError` (a ``ValueError``).
 
 Every refused action raises one of these with a message naming the problem, and
-leaves the game exactly as it was.
+leaves the game exactly as it was. A few more are defined beside what raises them, each a
+subclass of one of these: :class:`~qiza.lexicon.LexiconError` (a lexicon that cannot be found
+or read), :class:`~qiza.alphabet.TileSetError`, :class:`~qiza.movegen.BoardLineError` and
+:class:`~qiza.gcg.turns.AfterTheEnd` (a :class:`GameOverError`).
 """
 
 from __future__ import annotations
