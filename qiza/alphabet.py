@@ -11,7 +11,8 @@ A letter's *label* may be more than one character (Spanish ``CH``, ``LL``,
 natural tiles, lower-case labels for blanks standing for a letter, ``?`` for an
 undesignated blank. Text is read into tiles by greedy longest match (Spanish
 ``CHICO`` is CH-I-C-O), and any tile may be written in brackets (``[CH]``,
-``[ch]`` for a blank as CH); :meth:`TileSet.text` writes labels of more than
+``[ch]`` for a blank as CH; in brackets a label's middle dot may be typed ``.``, Catalan
+``[L.L]`` for L·L); :meth:`TileSet.text` writes labels of more than
 one character in brackets, so its output always reads back to the same tiles.
 
 Tile sets are data: one TOML file per set in ``qiza/data/tilesets``, each
@@ -33,7 +34,7 @@ from typing import Any
 
 from qiza.errors import QizaError, quoted
 
-__all__ = ["Tile", "BLANK", "BLANK_FLAG", "BLANK_CHAR", "nfc", "tiles_in_text", "is_blank", "letter_of",
+__all__ = ["Tile", "BLANK", "BLANK_FLAG", "BLANK_CHAR", "nfc", "tiles_in_text", "how_to_type", "is_blank", "letter_of",
            "TileSetError", "TileSet", "tile_set_from_data", "load_tile_set_file", "TILE_SETS", "ENGLISH", "FRENCH",
            "POLISH", "SPANISH", "SUPER", "find_tile_set"]
 
@@ -66,6 +67,19 @@ def tiles_in_text(text: str) -> int:
 
 
 _BRACKETED = re.compile(r"\[[^\[\]]*\]")
+_MIDDLE_DOT = "\u00b7"
+"""The middle dot of Catalan's L·L, which most keyboards lack: typed ``.`` in brackets (``[L.L]``)."""
+
+
+def how_to_type(label: str) -> str:
+    """How a label with a middle dot is typed, also on a keyboard without one (Catalan ``L·L``).
+
+    >>> how_to_type("L·L")
+    'type the tile L·L as L·L or [L·L] (in ASCII [L.L]; a blank standing for it: l·l or [l.l])'
+    """
+    typed = label.replace(_MIDDLE_DOT, ".")
+    return (f"type the tile {label} as {label} or [{label}] (in ASCII [{typed}]; a blank standing for it: "
+            f"{label.lower()} or [{typed.lower()}])")
 
 
 def is_blank(tile: Tile) -> bool:
@@ -105,6 +119,7 @@ class TileSet:
     _plain: bool = field(default=False, init=False, repr=False, compare=False)
     _to_codes: Mapping[int, str] = field(default_factory=dict, init=False, repr=False, compare=False)
     _labels_only: re.Pattern[str] | None = field(default=None, init=False, repr=False, compare=False)
+    _ascii: Mapping[str, str] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __repr__(self) -> str:
         """A built-in set as ``find_tile_set('english')``, which gives it back (so that the repr of
@@ -138,6 +153,8 @@ class TileSet:
         index = {letter: i + 1 for i, letter in enumerate(self.letters)}
         object.__setattr__(self, "_index", index)
         object.__setattr__(self, "_longest", max(len(label) for label in self.letters))
+        object.__setattr__(self, "_ascii", {label.replace(_MIDDLE_DOT, "."): label for label in self.letters
+                                            if _MIDDLE_DOT in label and label.replace(_MIDDLE_DOT, ".") not in index})
         object.__setattr__(self, "_plain", all(label == chr(64 + i) for i, label in enumerate(self.letters, 1)))
         if self._longest == 1:  # one character a label: code strings by str.translate
             object.__setattr__(self, "_to_codes", {ord(label): chr(64 + i) for i, label in enumerate(self.letters, 1)})
@@ -179,11 +196,37 @@ class TileSet:
         if char == BLANK_CHAR:
             return BLANK
         char = nfc(char)
-        label = char[1:-1] if len(char) > 2 and char[0] == "[" and char[-1] == "]" else char
-        number = self._label_code(label)
+        bracketed = len(char) > 2 and char[0] == "[" and char[-1] == "]"
+        number = self._label_code(self.typed_label(char[1:-1]) if bracketed else char)
         if number is None:
             raise TileSetError(self._not_a_letter(char))
         return number
+
+    def typed_label(self, text: str) -> str:
+        """A tile's label as typed in brackets, as this set writes it: a middle dot may be typed
+        ``.`` (Catalan ``[L.L]`` is L·L, ``[l.l]`` a blank standing for it), as most keyboards
+        lack it; any other text is given back as it is. Only in brackets: there a ``.`` is no
+        square on the board (a move's ``.``) and no pattern's letter (``qiza words pattern``).
+
+        >>> find_tile_set("catalan").typed_label("l.l"), ENGLISH.typed_label("A.B")
+        ('l·l', 'A.B')
+        """
+        label = self._ascii.get(text.upper())
+        if label is None or text not in (text.upper(), text.lower()):
+            return text
+        return label if text == text.upper() else label.lower()
+
+    def dotted_label(self, before: str, after: str) -> str | None:
+        """The label with a middle dot that the texts typed either side of a ``.`` or ``-`` (typed
+        for the dot, as in ``COL.LEGI``) would form (Catalan ``L``, ``L``: ``L·L``), or None."""
+        label = f"{before}{_MIDDLE_DOT}{after}".upper()
+        return label if label in self._index else None
+
+    def dot_typed_in(self, text: str) -> str | None:
+        """The first label with a middle dot that a ``.`` or ``-`` in ``text`` was typed for
+        (Catalan ``COL.LEGI``: ``L·L``), or None."""
+        return next((label for at in range(1, len(text) - 1) if text[at] in ".-"
+                     and (label := self.dotted_label(text[at - 1], text[at + 1]))), None)
 
     def _not_a_letter(self, text: str) -> str:
         """Why ``text`` is no tile, with the tiles to type where it is a letter written with an
@@ -240,7 +283,8 @@ class TileSet:
                     i += length
                     break
             else:
-                raise TileSetError(self._not_a_letter(ch))
+                dotted = self.dot_typed_in(text[i - 1:i + 2]) if i else None
+                raise TileSetError(self._not_a_letter(ch) + (f": {how_to_type(dotted)}" if dotted else ""))
         return out
 
     @property

@@ -428,11 +428,11 @@ class Lexicon:
 
     def matching(self, pattern: str) -> list[str]:
         """Words matching a pattern: ``?`` or ``.`` one tile, ``*`` any tiles (``Q?I*``); the
-        letters are the lexicon's tiles (Spanish ``[CH]?CO`` or ``CH?CO``)."""
+        letters are the lexicon's tiles (Spanish ``[CH]?CO`` or ``CH?CO``, Catalan ``CO[L.L]?GI``)."""
         text = _query_text(pattern, "pattern", "say which pattern, e.g. Q?I*").upper()
         segments: list[str] = [""]  # the fixed-length pieces between the stars
         try:
-            for piece in re.split(r"([?.*])", text):
+            for piece in re.split(r"(\[[^\]]*\]|[?.*])", text):  # a '.' in brackets is a label's ([L.L])
                 if piece in ("?", "."):
                     segments[-1] += "."
                 elif piece == "*":

@@ -26,7 +26,7 @@ import string
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from qiza.alphabet import nfc
+from qiza.alphabet import how_to_type, nfc
 from qiza.errors import MoveSyntaxError, quoted
 from qiza.rules import Notation
 
@@ -238,7 +238,8 @@ def parse_move(text: str, notation: Notation | str, board: Board | None = None, 
     written out, in parentheses or as ``.``. Written-out letters on occupied squares
     need ``board`` to be told apart from tiles placed (and are checked against it).
     With a ``board`` the word is read into its tile set's tiles by greedy longest match
-    (Spanish ``CHICO`` is CH-I-C-O); ``[CH]`` is one tile in any case. Text is read composed
+    (Spanish ``CHICO`` is CH-I-C-O); ``[CH]`` is one tile in any case, and Catalan ``[L.L]`` the
+    L·L tile (:meth:`~qiza.alphabet.TileSet.typed_label`). Text is read composed
     (:func:`~qiza.alphabet.nfc`: ``N`` + U+0303 is ``Ñ``).
 
     The word is the whole word formed, as in GCG and Quackle: with a ``board``, one that stops
@@ -339,8 +340,7 @@ def _parse_word(text: str, row: int, col: int, direction: Direction,
         dotted = _dotted_label(tokens, at, board) if char in ".-" and (char == "-" or empty) else None
         if dotted is not None:  # COL.LEGI typed on a keyboard without the middle dot: say how L·L is typed
             square = "" if char == "-" else f"square {string.ascii_uppercase[c]}{r + 1} is empty: "
-            raise MoveSyntaxError(f"{quoted(raw)}: {square}type the tile {dotted} as {dotted} or [{dotted}] "
-                                  f"(a blank standing for it: {dotted.lower()})")
+            raise MoveSyntaxError(f"{quoted(raw)}: {square}{how_to_type(dotted)}")
         if char == THROUGH:
             out.append(THROUGH)
             continue
@@ -378,8 +378,7 @@ def _dotted_label(tokens: list[str], at: int, board: Board | None) -> str | None
     or ``-`` typed for the dot) would form, or None."""
     if board is None or not 0 < at < len(tokens) - 1:
         return None
-    label = f"{tokens[at - 1]}·{tokens[at + 1]}".upper()
-    return label if label in board.tile_set.letters else None
+    return board.tile_set.dotted_label(tokens[at - 1], tokens[at + 1])
 
 
 def _tokens(text: str, board: Board | None, raw: str) -> list[str]:
@@ -396,7 +395,8 @@ def _tokens(text: str, board: Board | None, raw: str) -> list[str]:
             end = text.find("]", i)
             if end < 0:
                 raise MoveSyntaxError(f"{quoted(raw)}: '[' without ']'")
-            out.append(text[i:end + 1] if end > i + 2 or (multi and end == i + 2) else text[i + 1:end])
+            label = text[i + 1:end] if tile_set is None else tile_set.typed_label(text[i + 1:end])  # [L.L]: L·L
+            out.append(f"[{label}]" if len(label) > 1 or (multi and len(label) == 1) else label)
             i = end + 1
             continue
         if tile_set is not None and tile_set.multi_letter:

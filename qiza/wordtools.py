@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Iterable
 
 from qiza import quiz
-from qiza.alphabet import TileSetError, nfc
+from qiza.alphabet import TileSetError, how_to_type, nfc
 from qiza.cli import lexicon_option
 from qiza.errors import QizaError, quoted
 from qiza.lexicon import MAX_LENGTH, MIN_LENGTH, Lexicon, load_lexicon
@@ -115,7 +115,10 @@ def run(args: argparse.Namespace) -> int:
             if not word:
                 print("'': not a word (nothing to look up)")
                 continue
-            if not valid and any(mark in word for mark in "?.*"):  # a pattern typed to check
+            dotted = None if valid else lexicon.tile_set.dot_typed_in(word)
+            if dotted:  # COL.LEGI: no pattern, the Catalan L·L typed without its dot
+                why = f"not a word as typed: {how_to_type(dotted)}"
+            elif not valid and any(mark in word for mark in "?.*"):  # a pattern typed to check
                 why = f"not a word: ? and * are for patterns ('qiza words pattern {typed}' lists the words)"
             elif not valid and len(word) > MAX_LENGTH:
                 why += f" as qiza reads it (it keeps the words of {MIN_LENGTH} to {MAX_LENGTH} tiles)"

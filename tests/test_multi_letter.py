@@ -6,7 +6,7 @@ import io
 
 import pytest
 
-from qiza.alphabet import BLANK_FLAG, SPANISH, find_tile_set
+from qiza.alphabet import BLANK_FLAG, SPANISH, TileSetError, find_tile_set
 from qiza.board import Board
 from qiza.errors import IllegalMoveError, MoveSyntaxError
 from qiza.game import Game
@@ -87,6 +87,38 @@ def test_catalan_l_dot_l_typed_without_the_middle_dot_is_told_how_to_type_it() -
     assert isinstance(move, Place) and move.cells() == ["A", "L", ".", "L", "A"]
     with pytest.raises(MoveSyntaxError, match="'-' is not a letter"):  # no such tile in Spanish
         parse_move("H8 AL-LA", Notation.RULEBOOK, Board.from_rows(["." * 15] * 15, tile_set=SPANISH))
+
+
+def test_catalan_l_dot_l_is_typed_in_ascii_as_l_dot_l_in_brackets() -> None:
+    """A keyboard without '·' had no way to type L·L: 'COL.LEGI' and 'CO[L.L]EGI' were refused
+    everywhere. '[L.L]' (the '.' in brackets, where it is no square on the board and no pattern's
+    letter) is the tile L·L, '[l.l]' a blank standing for it, in racks, moves, word tools and CGP."""
+    from qiza import cgp
+
+    catalan = find_tile_set("catalan")
+    ll = catalan.code("L·L")
+    assert catalan.codes("CO[L.L]EGI") == catalan.codes("COL·LEGI")
+    assert catalan.codes("[l.l]") == [ll | BLANK_FLAG] and catalan.code("[L.L]") == ll
+    with pytest.raises(TileSetError, match=r"'.' is not a letter .*: type the tile L·L .* \(in ASCII \[L\.L\]"):
+        catalan.codes("COL.LEGI")  # bare, '.' is still no letter: said how to type L·L
+    board = Board.from_rows(["." * 15] * 15, tile_set=catalan)
+    for typed, word in (("H8 CO[L.L]EGI", "CO[L·L]EGI"), ("H8 co[l.l]egi", "co[l·l]egi")):
+        move = parse_move(typed, Notation.RULEBOOK, board)
+        assert isinstance(move, Place) and move.word == word
+        assert format_move(move, Notation.RULEBOOK, board) == f"H8 {word}"
+    with pytest.raises(MoveSyntaxError, match=r"type the tile L·L as L·L or \[L·L\] \(in ASCII \[L\.L\]"):
+        parse_move("H8 COL.LEGI", Notation.RULEBOOK, board)
+    lexicon = Lexicon("CA-TEST", frozenset({"COL·LEGI", "COL·LEGIS", "CEL·LA"}), LoadReport(), tile_set=catalan)
+    game = Game(CLASSIC.with_options(first_player="fixed"), players=2, seed=2, lexicon=lexicon)
+    game.set_rack(0, "CO[L.L]EGIS")
+    assert game.rack_text(0) == "CO[L·L]EGIS"
+    record = game.play("H8 CO[L.L]EGI")
+    assert record.words == ("COL·LEGI",) and record.notation == "H8 CO[L·L]EGI"
+    assert lexicon.hooks("CO[L.L]EGI") == ("", "S")
+    assert lexicon.matching("CO[L.L]?GI") == ["COL·LEGI"] and lexicon.matching("CE[l.l]A") == ["CEL·LA"]
+    assert lexicon.anagrams("SIGE[L.L]OC") == ["COL·LEGIS"]
+    position = cgp.loads("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 CO[L.L]EG?/ 0/0 0 ld catalan;")
+    assert catalan.codes(position.racks[0]) == catalan.codes("CO[L·L]EG?")
 
 
 def test_gcg_writes_multi_letter_tiles_in_brackets_and_replays_them() -> None:

@@ -200,6 +200,23 @@ def test_word_tools_in_a_game_read_words_as_the_language_list_does(
     assert "Words matching É?OLE: 1 word" in out
 
 
+def test_words_read_catalan_l_dot_l_typed_in_ascii(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """'qiza words -l catalan-debian check CO[L.L]EGI' said it was a pattern and 'check COL.LEGI'
+    to use 'qiza words pattern': L·L had no way to be typed without its middle dot."""
+    from qiza.cli import main
+
+    use_word_lists(tmp_path, {"catalan": ["col·legi", "col·legis", "cel·la"]}, monkeypatch)
+    assert main(["words", "-l", "catalan-debian", "check", "CO[L.L]EGI", "ce[l.l]a"]) == 0
+    assert capsys.readouterr().out.splitlines() == ["CO[L.L]EGI (COL·LEGI): valid", "CE[L.L]A (CEL·LA): valid"]
+    assert main(["words", "-l", "catalan-debian", "check", "COL.LEGI", "COL-LEGI"]) == 1
+    assert capsys.readouterr().out.count("not a word as typed: type the tile L·L as L·L or [L·L] (in ASCII [L.L]") == 2
+    assert main(["words", "-l", "catalan-debian", "hooks", "co[l.l]egi"]) == 0
+    assert capsys.readouterr().out.strip() == "front: -   CO[L.L]EGI   back: S"
+    assert main(["words", "-l", "catalan-debian", "anagram", "SIGE[L.L]OC"]) == 0
+    assert capsys.readouterr().out.split()[0] == "COL·LEGIS"
+
+
 def test_words_hooks_and_info_of_multi_letter_tiles(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
     """'qiza words hooks [CH]ICO' said "[CH]ICO itself is not in SPANISH-DEBIAN" of a word that is
