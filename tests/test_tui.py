@@ -2421,6 +2421,20 @@ def test_help_on_moves_says_how_tiles_of_several_letters_are_typed(
     assert status == 0 and "several letters" not in out
 
 
+def test_help_on_moves_in_catalan_says_how_l_dot_l_is_typed_without_a_middle_dot(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """'help move' in a Catalan game said L·L is typed as written, with a middle dot that most
+    keyboards lack, and not the ASCII [L.L] the game reads."""
+    from language_words import use_word_lists
+
+    use_word_lists(tmp_path, {"catalan": ["col·legi", "any", "plaça"]}, monkeypatch)
+    status, out = play(["--lexicon", "catalan-debian", "-p", "Ann", "-p", "Bob", "--no-save"], ["help move", "quit"],
+                       monkeypatch, capsys)
+    out = " ".join(out.split())
+    assert status == 0 and "Tiles of several letters (L·L, NY, QU)" in out
+    assert "L·L without its middle dot: [L.L] (a blank: [l.l])" in out
+
+
 def test_help_on_a_square_is_help_on_moves(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """The list of commands shows moves as 'H8 WORD': 'help H8' said "No command 'H8'"."""
     for asked in ("H8", "8h", "h8 word"):

@@ -100,8 +100,11 @@ def multi_letter_note(tile_set: TileSet) -> str:
     apart = next((label for label in labels if all(char in tile_set.letters for char in label)), None)
     brackets = ("; one-letter tiles that would read as one go in brackets "
                 f"([{apart[0]}]{apart[1:]}: {', then '.join(apart)})") if apart else ""
+    dotted = "".join(f"; {label} without its middle dot: [{typed}] (a blank: [{typed.lower()}])"
+                     for label in labels if (typed := label.replace("·", ".")) != label
+                     and tile_set.typed_label(typed) == label)
     return (f"Tiles of several letters ({', '.join(labels)}) are typed as they are written ({labels[0]}), a blank "
-            f"standing for one in lower case ({labels[0].lower()}){brackets}.")
+            f"standing for one in lower case ({labels[0].lower()}){brackets}{dotted}.")
 
 
 def save_refused(path: Path, game: Game, own: Path | None = None) -> str | None:
