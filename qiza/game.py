@@ -437,6 +437,8 @@ class Game:
         held = self.racks[seat].count(tile)
         blank = tile == BLANK
         note = "; a lower-case letter is a blank" if blank and placing else ""
+        if not blank and placing and BLANK in self.racks[seat]:  # ÄRGER typed for the rack's ?RGERNE
+            note = f"; a blank standing for it is typed {self.rules.tile_set.char(tile | BLANK_FLAG)}"
         if held == 0:
             what = "a blank" if blank else self.rules.tile_set.char(tile)
             return IllegalMoveError(f"{what} is not on the rack ({self.rack_text(seat)}){note}{self._apart(seat, what)}")

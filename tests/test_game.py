@@ -968,9 +968,10 @@ def test_a_tile_short_says_how_many_the_move_needs(make_game: GameFactory) -> No
     N said 'N is not on the rack'."""
     game = make_game(racks={0: "?NCLDTA"})
     for move, message in (("h8 tail", "the move needs 4 blanks, the rack has 1 (?NCLDTA); a lower-case letter is a blank"),
-                          ("D8 CANNED", "the move needs 2 x N, the rack has 1 (?NCLDTA)"),
+                          ("D8 CANNED", "the move needs 2 x N, the rack has 1 (?NCLDTA); a blank standing for it is "
+                                        "typed n"),
                           ("exchange ??", "the move needs 2 blanks, the rack has 1 (?NCLDTA)"),
-                          ("H8 QAT", "Q is not on the rack (?NCLDTA)")):
+                          ("H8 QAT", "Q is not on the rack (?NCLDTA); a blank standing for it is typed q")):
         with pytest.raises(IllegalMoveError) as refused:
             game.play(move)
         assert str(refused.value) == message

@@ -413,3 +413,23 @@ def test_the_terminal_says_when_a_presets_language_list_is_not_installed(
     out = " ".join(capsys.readouterr().out.split())
     assert "which is not installed: apt-get install wfrench; playing with ENABLE's English words instead" in out
     assert "Warning: the lexicon ENABLE is English and the french rules play with the French tiles" in out
+
+
+def test_a_letter_typed_in_upper_case_for_a_blank_says_how_the_blank_is_typed() -> None:
+    """A German player typing ÄRGER with ?RGERNE (the blank as Ä) was told only 'Ä is not on the
+    rack': nothing said that a blank standing for Ä is typed ä (Polish Ł, ł the same)."""
+    from qiza.errors import IllegalMoveError
+
+    for name, rack, typed, hint in (("german", "?RGERNE", "H8 ÄRGER", "ä"), ("polish", "?ÓDKAAA", "H8 ŁÓDKA", "ł"),
+                                    ("english", "?IAAEEO", "H8 QI", "q")):
+        tile_set = TILE_SETS[name]
+        lexicon = Lexicon("TEST", frozenset({"ÄRGER", "ŁÓDKA", "QI"}), LoadReport(), tile_set=tile_set)
+        game = Game(CLASSIC.with_options(first_player="fixed"), players=2, seed=1, lexicon=lexicon)
+        game.set_rack(0, rack)
+        with pytest.raises(IllegalMoveError, match=f"is not on the rack .*; a blank standing for it is typed {hint}"):
+            game.play(typed)
+        assert game.rack_text(0) == tile_set.text(tile_set.codes(rack)) and not game.history
+    game.set_rack(0, "AEIOUAE")  # no blank on the rack: nothing said of blanks
+    with pytest.raises(IllegalMoveError) as refused:
+        game.play("H8 QI")
+    assert "blank" not in str(refused.value)
