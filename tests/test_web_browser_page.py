@@ -456,6 +456,27 @@ def test_typing_letters_of_other_alphabets(server: ServerThread, browser: Any) -
     assert not errors, errors
 
 
+def test_the_tile_tracker_counts_the_vowels_the_terminal_does(server: ServerThread, browser: Any) -> None:
+    """The page counted as vowels A E I O U and their accented forms, the terminal the tile set's
+    vowels (German and Polish Y too): a German game's unseen tiles had 33 vowels on the page and
+    34 in the terminal."""
+    from qiza.languages import LANGUAGES
+    from qiza.tui.render import vowel_count
+
+    german = LANGUAGES["german-debian"]
+    if not german.path.is_file():
+        pytest.skip(f"{german.path} is not installed (Debian package {german.package})")
+    url, game_id = new_game(server, preset="computer", lexicon="german-debian", seats=[{"name": "Ann"}, {"name": "Bob"}])
+    errors: list[str] = []
+    page = open_page(browser, url, errors)
+    _, game = service(server).peek(game_id)
+    unseen = game.unseen(0)
+    assert "Y" in unseen  # seed 1: the Y is unseen, a vowel in German
+    vowels = vowel_count(unseen, game.rules.tile_set)
+    sync_api.expect(page.locator("#unseen-title")).to_contain_text(f"{len(unseen)}, {vowels} vowels, ")
+    assert not errors, errors
+
+
 def test_a_waiting_page_learns_of_a_move_whose_push_was_lost(server: ServerThread, browser: Any,
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     """A push that never arrives (a database away for a moment, a server restarting) must not

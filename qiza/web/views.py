@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from qiza.game import Game, Record
+from qiza.players.leaves import vowel_codes
 from qiza.rules import PRESETS, Rules, exchange_refusal
 from qiza.sheet import FORFEIT_WORDS
 from qiza.web.clocks import Clock
@@ -110,6 +111,8 @@ def rules_json(rules: Rules) -> dict[str, Any]:
     described = rules.describe()
     described["premiums"] = list(rules.layout.rows)
     described["tile_values"] = dict(zip(rules.tile_set.letters, rules.tile_set.values))
+    # the tile tracker's vowels, as the terminal counts them (German and Polish Y among them)
+    described["vowels"] = [rules.tile_set.letters[code - 1] for code in vowel_codes(rules.tile_set.letters)]
     described["size"] = rules.layout.size
     return described
 

@@ -235,8 +235,9 @@ export function renderTracker() {
     li.textContent = "none";
     list.appendChild(li);
   }
-  // vowels: A E I O U with or without an accent (Ą, É, Ö...)
-  const vowels = tileLabels(game.unseen || "").filter(ch => "AEIOU".includes(ch.normalize("NFD")[0])).length;
+  // the tile set's vowels as the server names them (Ą, Ö, and Y in German and Polish), as the terminal counts them
+  const vowelLabels = new Set(game.rules.vowels || []);
+  const vowels = tileLabels(game.unseen || "").filter(ch => vowelLabels.has(ch)).length;
   const total = [...counts.values()].reduce((a, b) => a + b, 0);
   $("unseen-title").textContent = `Unseen tiles (in the bag or on other racks): ${total}, ` +
     `${plural(vowels, "vowel")}, ${plural(total - vowels - (counts.get("?") || 0), "consonant")}` +
