@@ -202,6 +202,12 @@ class TileSet:
             raise TileSetError(self._not_a_letter(char))
         return number
 
+    @property
+    def ascii_labels(self) -> dict[str, str]:
+        """The labels with a middle dot by how they are typed in ASCII: ``{"L.L": "L·L"}`` in Catalan
+        (see :meth:`typed_label`); empty for most sets."""
+        return dict(self._ascii)
+
     def typed_label(self, text: str) -> str:
         """A tile's label as typed in brackets, as this set writes it: a middle dot may be typed
         ``.`` (Catalan ``[L.L]`` is L·L, ``[l.l]`` a blank standing for it), as most keyboards

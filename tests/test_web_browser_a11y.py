@@ -813,6 +813,34 @@ def test_exchange_greyed_out_by_the_bag_says_why(server: ServerThread, browser: 
     assert errors == []
 
 
+def test_the_blanks_letter_l_dot_l_typed_in_ascii(server: ServerThread, browser: Any) -> None:
+    """In a Catalan game a blank's letter typed L.L or [l.l] (no middle dot on the keyboard) was
+    refused as not a letter of the game; it is L·L, as the move box and the terminal read it."""
+    from qiza.languages import LANGUAGES
+
+    catalan = LANGUAGES["catalan-debian"]
+    if not catalan.path.is_file():
+        pytest.skip(f"{catalan.path} is not installed (Debian package {catalan.package})")
+    errors: list[str] = []
+    url, _ = new_game(server, preset="computer", lexicon="catalan-debian", seats=[{"name": "Ann"}, {"name": "Bob"}])
+    for typed in ("L.L", "[l.l]"):
+        page = browser.new_context(viewport={"width": 1100, "height": 1000}).new_page()
+        watch(page, errors)
+        page.set_default_timeout(20000)
+        with_a_blank(page)
+        page.goto(url)
+        sync_api.expect(page.locator(".rack-tile").first).to_have_attribute("data-letter", "?")
+        page.locator(".rack-tile").first.click()
+        page.locator("#sq-H8").click()
+        sync_api.expect(page.locator("#blank-dialog")).to_be_visible()
+        page.fill("#blank-letter", typed)
+        page.keyboard.press("Enter")
+        sync_api.expect(page.locator("#blank-dialog")).to_be_hidden()
+        sync_api.expect(page.locator("#sq-H8.tentative")).to_have_text(re.compile("^L·L"))
+        page.context.close()
+    assert not errors, errors
+
+
 def test_the_blanks_letter_typed_as_a_letter_and_its_accent(server: ServerThread, browser: Any) -> None:
     """A blank's letter typed as two characters, a letter and a combining accent (N and U+0303,
     as some keyboards and pastes give it), is the one letter Ñ, as the server reads it: the

@@ -101,8 +101,7 @@ def multi_letter_note(tile_set: TileSet) -> str:
     brackets = ("; one-letter tiles that would read as one go in brackets "
                 f"([{apart[0]}]{apart[1:]}: {', then '.join(apart)})") if apart else ""
     dotted = "".join(f"; {label} without its middle dot: [{typed}] (a blank: [{typed.lower()}])"
-                     for label in labels if (typed := label.replace("·", ".")) != label
-                     and tile_set.typed_label(typed) == label)
+                     for typed, label in tile_set.ascii_labels.items())
     return (f"Tiles of several letters ({', '.join(labels)}) are typed as they are written ({labels[0]}), a blank "
             f"standing for one in lower case ({labels[0].lower()}){brackets}{dotted}.")
 

@@ -112,6 +112,7 @@ def rules_json(rules: Rules) -> dict[str, Any]:
     described["premiums"] = list(rules.layout.rows)
     described["tile_values"] = dict(zip(rules.tile_set.letters, rules.tile_set.values))
     # the tile tracker's vowels, as the terminal counts them (German and Polish Y among them)
+    described["typed_labels"] = rules.tile_set.ascii_labels  # a blank's L·L typed L.L (Catalan)
     described["vowels"] = [rules.tile_set.letters[code - 1] for code in vowel_codes(rules.tile_set.letters)]
     described["size"] = rules.layout.size
     return described

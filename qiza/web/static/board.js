@@ -152,7 +152,9 @@ function askBlank() {
     const ok = e => {
       e.preventDefault();
       // one letter however it was typed: N and a combining tilde (NFD) is Ñ, as the server reads it
-      const v = input.value.trim().toUpperCase().normalize("NFC");
+      // in brackets or not; a label with a middle dot also as the server says it is typed in ASCII (L.L)
+      const typed = input.value.trim().toUpperCase().normalize("NFC").replace(/^\[(.+)\]$/, "$1");
+      const v = labels.includes(typed) ? typed : (store.game.rules.typed_labels || {})[typed];
       if (labels.includes(v)) { letter = v.toLowerCase(); dialog.close(); }
       else input.setCustomValidity(`Not a letter of this game: choose one of ${labels.join(" ")}`);
     };
