@@ -223,7 +223,8 @@ def format_coordinate(row: int, col: int, direction: Direction, notation: Notati
     return letter + number if letter_first else number + letter
 
 
-_EXCHANGE = re.compile(r"^(?:exchange|exch|ex|swap|change|-)\s*((?:[^\W\d_]|[?\[\]·])*)$", re.IGNORECASE)
+_EXCHANGE = re.compile(r"^(?:exchange|exch|ex|swap|change|-)\s*((?:\[[^\[\]]*\]|[^\W\d_]|[?\[\]·])*)$",
+                       re.IGNORECASE)  # (any tile in brackets: Catalan [L.L])
 
 
 def parse_move(text: str, notation: Notation | str, board: Board | None = None, *,

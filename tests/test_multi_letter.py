@@ -114,6 +114,9 @@ def test_catalan_l_dot_l_is_typed_in_ascii_as_l_dot_l_in_brackets() -> None:
     assert game.rack_text(0) == "CO[L·L]EGIS"
     record = game.play("H8 CO[L.L]EGI")
     assert record.words == ("COL·LEGI",) and record.notation == "H8 CO[L·L]EGI"
+    other = Game(CLASSIC.with_options(first_player="fixed"), players=2, seed=2, lexicon=lexicon)
+    other.set_rack(0, "[L.L]AAEEII")  # 'exchange [l.l]' was read as a placement: "'exchange' is not a coordinate"
+    assert other.play("exchange [l.l]A").kind.value == "exchange" and ll not in other.racks[0]
     assert lexicon.hooks("CO[L.L]EGI") == ("", "S")
     assert lexicon.matching("CO[L.L]?GI") == ["COL·LEGI"] and lexicon.matching("CE[l.l]A") == ["CEL·LA"]
     assert lexicon.anagrams("SIGE[L.L]OC") == ["COL·LEGIS"]
