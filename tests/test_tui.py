@@ -386,6 +386,30 @@ def test_hint_undo_save_and_resume(monkeypatch: pytest.MonkeyPatch, capsys: pyte
     assert gcg.dumps(record) == gcg.dumps(gcg.from_game(game, seat=0))
 
 
+def test_a_new_game_names_the_unfinished_one(monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str], data_dir: Path) -> None:
+    """A terminal closed mid-game, then 'qiza' again: a new game began and nothing said that the
+    other one was kept, nor where ('qiza play --resume' alone now continues the new one). Now the
+    new game's first screen names the unfinished one and how to continue it; a finished one, or a
+    save that is not a game, is not named."""
+    people = ["-p", "Ann", "-p", "Bob", "--seed", "5"]
+    status, out = play(people, ["pass", "quit"], monkeypatch, capsys)
+    first = next((data_dir / "games").glob("*.json"))
+    status, out = play(people, ["quit"], monkeypatch, capsys)
+    assert status == 0 and said(f"qiza play --resume {first}", out)
+    assert said("Your last game is unfinished (1 action; Ann 0, Bob 0)", out)
+    for path in (data_dir / "games").glob("*.json"):
+        path.unlink()
+    status, out = play(people, ["resign yes"], monkeypatch, capsys)  # a finished game
+    assert "Game over" in out
+    status, out = play(people, ["quit"], monkeypatch, capsys)
+    assert status == 0 and "unfinished" not in out and out.count("--resume") == 1  # the quit's own
+    newest = max((data_dir / "games").glob("*.json"), key=lambda path: path.stat().st_mtime)
+    newest.write_text("not a saved game")
+    status, out = play(people, ["quit"], monkeypatch, capsys)
+    assert status == 0 and "unfinished" not in out and "Traceback" not in out
+
+
 def test_computer_challenges_a_phony(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
                                      data_dir: Path) -> None:
     game = new_game(seed=9, challenge="double")

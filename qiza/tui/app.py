@@ -33,7 +33,7 @@ from qiza.cli import UsageError, lexicon_option, usage_errors
 from qiza.errors import PATH_LIMIT, FileFormatError, QizaError, quoted
 from qiza.game import Game
 from qiza.languages import builtin_for, language_mismatch, rules_for_lexicon
-from qiza.lexicon import Lexicon, LexiconError, load_lexicon
+from qiza.lexicon import Lexicon, LexiconError, is_loaded, load_lexicon
 from qiza.paths import tilde
 from qiza.rules import (
     ChallengeRule,
@@ -280,6 +280,7 @@ def run(args: argparse.Namespace) -> int:
         word_tools=against_computer if args.word_tools is None else args.word_tools,
         undo=(args.undo if args.undo is not None else True) and against_computer,
     )
+    unfinished = _unfinished(latest_save(), lexicon)  # looked for before this game's first save
     save_path = None if args.no_save else (Path(args.save).expanduser() if args.save else new_save_path())
     if save_path is not None and args.save and _exists(save_path):
         raise UsageError(f"--save: {save_path} already exists and is kept: continue that game with "
@@ -298,6 +299,8 @@ def run(args: argparse.Namespace) -> int:
         session.say(f"Warning: {missing}; playing with ENABLE's English words instead.")
     if other_language:
         session.say(f"Warning: {other_language} (--lexicon, --rules).")
+    if unfinished:
+        session.say(long_message(unfinished))
     made = missing_folder(save_path) if args.save and save_path else None
     with session.save_lock as lock:  # held to the game's end, as the saves move ('save FILE')
         session.save_path = lock.enter_context(hold(session.save_path, new=True,
@@ -305,6 +308,33 @@ def run(args: argparse.Namespace) -> int:
         _say_folder_made(session, made)
         session.autosave()
         return session.run()
+
+
+def _unfinished(path: Path | None, lexicon: Lexicon) -> str | None:
+    """What to say of the latest saved game ``path`` when a new game starts and it is not over:
+    a terminal closed mid-game leaves it there, and nothing else would say where it is ('qiza
+    play --resume' alone soon continues the new game, the newest save). None when there is no
+    such save, when it is over or is not a saved game, or when it names a lexicon other than this
+    game's that is not loaded yet (Polish's would take seconds to load, for a note)."""
+    if path is None:
+        return None
+    try:
+        data = savefile.parse_json(savefile.read_text(path))
+        name = data.get("lexicon") if isinstance(data, dict) else None
+        if name in (lexicon.path, lexicon.name):
+            game = savefile.from_dict(data, lexicon=lexicon)
+        elif isinstance(name, str) and is_loaded(name):
+            game = savefile.from_dict(data)
+        else:
+            return None
+    except (ValueError, OSError):  # QizaError is a ValueError: not a game, a damaged one...
+        return None
+    if game.over:
+        return None
+    actions = len(game.actions)
+    scores = ", ".join(f"{player} {score}" for player, score in zip(game.players, game.scores, strict=True))
+    return (f"Your last game is unfinished ({actions} action{'' if actions == 1 else 's'}; {scores}). "
+            f"Continue it with: qiza play --resume {tilde(path)}")
 
 
 def _say_folder_made(session: Session, folder: Path | None) -> None:
