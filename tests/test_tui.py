@@ -390,9 +390,14 @@ def test_a_new_game_names_the_unfinished_one(monkeypatch: pytest.MonkeyPatch,
                                              capsys: pytest.CaptureFixture[str], data_dir: Path) -> None:
     """A terminal closed mid-game, then 'qiza' again: a new game began and nothing said that the
     other one was kept, nor where ('qiza play --resume' alone now continues the new one). Now the
-    new game's first screen names the unfinished one and how to continue it; a finished one, or a
-    save that is not a game, is not named."""
+    new game's first screen names the unfinished one and how to continue it; a finished one, one
+    with nothing played, or a save that is not a game, is not named."""
     people = ["-p", "Ann", "-p", "Bob", "--seed", "5"]
+    status, out = play(people, ["quit"], monkeypatch, capsys)
+    status, out = play(people, ["quit"], monkeypatch, capsys)
+    assert status == 0 and "unfinished" not in out  # nothing was played in it: nothing to lose
+    for path in (data_dir / "games").glob("*.json"):
+        path.unlink()
     status, out = play(people, ["pass", "quit"], monkeypatch, capsys)
     first = next((data_dir / "games").glob("*.json"))
     status, out = play(people, ["quit"], monkeypatch, capsys)

@@ -314,8 +314,8 @@ def _unfinished(path: Path | None, lexicon: Lexicon) -> str | None:
     """What to say of the latest saved game ``path`` when a new game starts and it is not over:
     a terminal closed mid-game leaves it there, and nothing else would say where it is ('qiza
     play --resume' alone soon continues the new game, the newest save). None when there is no
-    such save, when it is over or is not a saved game, or when it names a lexicon other than this
-    game's that is not loaded yet (Polish's would take seconds to load, for a note)."""
+    such save, when it is over, holds no action or is not a saved game, or when it names a
+    lexicon other than this game's that is not loaded yet (Polish's would take seconds to load)."""
     if path is None:
         return None
     try:
@@ -329,9 +329,9 @@ def _unfinished(path: Path | None, lexicon: Lexicon) -> str | None:
             return None
     except (ValueError, OSError):  # QizaError is a ValueError: not a game, a damaged one...
         return None
-    if game.over:
-        return None
     actions = len(game.actions)
+    if game.over or not actions:  # nothing played in it: nothing to lose
+        return None
     scores = ", ".join(f"{player} {score}" for player, score in zip(game.players, game.scores, strict=True))
     return (f"Your last game is unfinished ({actions} action{'' if actions == 1 else 's'}; {scores}). "
             f"Continue it with: qiza play --resume {tilde(path)}")
