@@ -415,6 +415,24 @@ def test_a_new_game_names_the_unfinished_one(monkeypatch: pytest.MonkeyPatch,
     assert status == 0 and "unfinished" not in out and "Traceback" not in out
 
 
+def test_a_folder_named_for_a_save_or_a_record_is_said_to_be_one(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], data_dir: Path, tmp_path: Path) -> None:
+    """A folder given as the file of the saves or of the GCG record was called a file that exists
+    and is kept, and '--save FOLDER' offered 'qiza play --resume FOLDER' to continue it. Now each
+    says that it is a folder, and nothing is written."""
+    folder = tmp_path / "games"
+    folder.mkdir()
+    people = ["-p", "Ann", "-p", "Bob", "--seed", "5"]
+    for option in ("--save", "--gcg"):
+        status, out = play([*people, option, str(folder)], ["quit"], monkeypatch, capsys)
+        assert status == 2 and said(f"{option}: {folder} is a folder", out), out
+        assert "qiza play --resume" not in out and "Traceback" not in out
+    status, out = play(people, [f"save {folder}", f"gcg {folder}", "pass", "quit"], monkeypatch, capsys)
+    assert status == 0 and said(f"{folder} is a folder", out)
+    assert "".join(out.split()).count("".join(f"{folder} is a folder".split())) == 2 and " passed." in out
+    assert not any(folder.iterdir())
+
+
 def test_computer_challenges_a_phony(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
                                      data_dir: Path) -> None:
     game = new_game(seed=9, challenge="double")
@@ -1155,7 +1173,7 @@ def test_odd_hint_counts_and_unwritable_saves_keep_the_game_going(
     assert out.count("Best plays for your rack") == 2  # 'hint ²' and 990 digits
     assert "That line is 5005 characters long" in out  # over the limit of a line: refused as such
     squeezed = "".join(out.split())  # a long path may be wrapped anywhere on the screen
-    assert f"{folder}alreadyexists" in squeezed and folder.is_dir()
+    assert f"{folder}isafolder" in squeezed and folder.is_dir()  # named as one: not "already exists"
     assert "Couldnotsaveto/proc/qiza/x.json" in squeezed and f"Couldnotsaveto{tmp_path / 'f' / 'x.json'}" in squeezed
     assert "Game stopped and saved" in out
 

@@ -54,6 +54,7 @@ from qiza.tui.session import (
     Session,
     Settings,
     folder_made,
+    folder_refused,
     gcg_refused,
     latest_save,
     load_players_module,
@@ -282,6 +283,9 @@ def run(args: argparse.Namespace) -> int:
     )
     unfinished = _unfinished(latest_save(), lexicon)  # looked for before this game's first save
     save_path = None if args.no_save else (Path(args.save).expanduser() if args.save else new_save_path())
+    folder = folder_refused(save_path, "game.json") if save_path is not None and args.save else None
+    if folder:
+        raise UsageError(f"--save: {folder}")
     if save_path is not None and args.save and _exists(save_path):
         raise UsageError(f"--save: {save_path} already exists and is kept: continue that game with "
                         f"'qiza play --resume {save_path}', or choose another file name")

@@ -106,10 +106,23 @@ def multi_letter_note(tile_set: TileSet) -> str:
             f"standing for one in lower case ({labels[0].lower()}){brackets}{dotted}.")
 
 
+def folder_refused(path: Path, example: str) -> str | None:
+    """That ``path`` is a folder (None when it is not, or cannot be looked at): the game's saves and
+    its record go to a file, and a folder was called a file that is kept (or a game to resume)."""
+    try:
+        folder = path.is_dir()
+    except (OSError, ValueError):
+        return None
+    return f"{path} is a folder: name a file, e.g. {path / example}" if folder else None
+
+
 def save_refused(path: Path, game: Game, own: Path | None = None) -> str | None:
     """Why the game must not be saved to ``path`` (None when it may): a file is replaced only
     when it is the game's own save file (``own``) or a saved copy of the same game (same seed and
     players), so that saving never destroys another game or a file that is not a saved game."""
+    folder = folder_refused(path, "game.json")
+    if folder:
+        return folder
     try:
         if not path.exists() or (own is not None and path.resolve() == own.resolve()):
             return None
@@ -136,6 +149,9 @@ def gcg_refused(path: Path, game: Game) -> str | None:
 
     if not exists(path):
         return None
+    folder = folder_refused(path, "game.gcg")
+    if folder:
+        return folder
     record = gcg.load(path)  # a folder, a device or a file too large for a record: an error
     names = [player.name for player in gcg.from_game(game).players]
     if not record.errors and [player.name or player.nick for player in record.players] == names:
