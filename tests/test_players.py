@@ -572,6 +572,31 @@ def test_sim_keeps_its_time_limit(lexicon: Lexicon) -> None:
     assert sorted(times)[len(times) // 2] < 0.15 * 1.5  # the median, with room for a loaded machine
 
 
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="the simulation's pool forks")
+def test_ctrl_c_leaves_the_simulation_workers_quiet(lexicon: Lexicon, capfd: pytest.CaptureFixture[str]) -> None:
+    """Ctrl-C while the champion thought in 'qiza play' reached its forked workers too (the
+    terminal signals the whole process group): each printed 'Process ForkPoolWorker-1:' and a
+    KeyboardInterrupt traceback under the game's 'Game stopped and saved.'. Now the workers
+    leave Ctrl-C to the process that owns the pool (which stops them), and work on."""
+    import os
+    import signal
+    import time
+
+    sim = make_player("sim", lexicon, seed=1, time_limit=0.15, workers=2)
+    pool = sim._get_pool(sim.generator(CLASSIC), sim.model_for(CLASSIC))  # type: ignore[attr-defined]
+    try:
+        pids = sorted(worker.pid for worker in pool._pool)
+        for pid in pids:
+            os.kill(pid, signal.SIGINT)
+        time.sleep(1)
+        assert sorted(worker.pid for worker in pool._pool) == pids  # none ended (and was replaced)
+        assert pool.map(abs, [-1, -2]) == [1, 2]
+    finally:
+        sim.close()  # type: ignore[attr-defined]
+    err = capfd.readouterr().err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err and "ForkPoolWorker" not in err
+
+
 def test_best_and_analyze_say_what_of_a_record_they_could_not_read(capsys: pytest.CaptureFixture[str],
                                                                      tmp_path: Path) -> None:
     from qiza.cli import main
