@@ -278,3 +278,30 @@ def test_a_folder_with_only_hidden_subfolders_does_not_send_to_recursive(tmp_pat
     with pytest.raises(QizaError, match=r"project: no game records \(.gcg files, or games saved by qiza\) in this "
                                         r"folder$"):
         record_files([str(tmp_path / "project")])
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="the pool's workers are forked")
+def test_ctrl_c_leaves_the_pool_workers_quiet() -> None:
+    """Ctrl-C in 'qiza analyze FOLDER -j 2' (or selfplay, train) reached the worker processes too
+    (the terminal signals the whole process group): each printed 'Process ForkPoolWorker-2:' and
+    a KeyboardInterrupt traceback, and the job it held was lost. Now the workers leave Ctrl-C to
+    the process that owns the pool: here each job signals its own worker, and every job ends."""
+    import subprocess
+    import sys
+
+    code = """
+import os, signal
+from qiza.players.cluster import run_many
+
+def job(item):
+    os.kill(os.getpid(), signal.SIGINT)
+    return item * 2
+
+def setup(offset):
+    os.environ["QIZA_TEST_OFFSET"] = str(offset)
+
+print(sorted(run_many(job, range(6), jobs=2, initializer=setup, initargs=(1,))))
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout.strip() == "[0, 2, 4, 6, 8, 10]", done.stderr[-2000:]
+    assert "Traceback" not in done.stderr and "ForkPoolWorker" not in done.stderr

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -52,6 +53,15 @@ def connect_ray(address: str) -> ModuleType:
         except (ConnectionError, RuntimeError, ValueError) as exc:
             raise QizaError(f"cannot reach the Ray cluster at {address!r}: {exc}") from None
     return ray
+
+
+def quiet_worker(initializer: Callable[..., object] | None = None, *initargs: Any) -> None:
+    """Set up a worker process of a pool: Ctrl-C is left to the process that owns the pool, which
+    stops its workers (the terminal signals the whole process group: each worker printed a
+    KeyboardInterrupt traceback, and the job it held was lost), then ``initializer(*initargs)``."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if initializer is not None:
+        initializer(*initargs)
 
 
 def ray_machines(ray: ModuleType) -> int:
@@ -103,5 +113,5 @@ def run_many(fn: Callable[[T], R], items: Iterable[T], *, jobs: int | None = Non
             yield fn(item)
         return
     ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
-    with ctx.Pool(min(jobs, len(listed)), initializer, initargs) as pool:
+    with ctx.Pool(min(jobs, len(listed)), quiet_worker, (initializer, *initargs)) as pool:
         yield from pool.imap_unordered(fn, listed, chunksize)

@@ -53,7 +53,6 @@ from __future__ import annotations
 import multiprocessing
 import os
 import random
-import signal
 import sys
 import time
 from collections.abc import Sequence
@@ -68,6 +67,7 @@ from qiza.coldstart import use_compiled
 from qiza.game import PlayerView
 from qiza.move import Exchange, Move, Place
 from qiza.movegen import GeneratedMove, MoveGenerator, kind_values
+from qiza.players.cluster import quiet_worker
 from qiza.players.engine import StaticPlayer
 from qiza.players.fast import counts_to_tiles
 from qiza.players.inference import infer_leaves, rest_of
@@ -508,13 +508,6 @@ _FORK_STATE: dict[int, tuple[MoveGenerator, LeaveModel]] = {}
 """Per player (``id``): the generator and leave model, set just before the pool is forked."""
 
 
-def _quiet_worker() -> None:
-    """A worker leaves Ctrl-C to the process that owns the pool, which stops it: the terminal
-    signals the whole process group, and each worker printed a KeyboardInterrupt traceback
-    under the game's 'Game stopped and saved.' (and one ended was replaced by the pool)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def _worker_run(task: SimTask) -> np.ndarray:
     gen, model = _FORK_STATE[task.owner]
     return simulate(gen, model, task.rules, task)
@@ -618,7 +611,7 @@ class SimPlayer(StaticPlayer):
             sim_nb.warm_up()  # loaded once here, not in every worker
             _FORK_STATE[id(self)] = (gen, model)
             ctx = multiprocessing.get_context("fork")
-            self._pool = ctx.Pool(self.workers, _quiet_worker)
+            self._pool = ctx.Pool(self.workers, quiet_worker)  # Ctrl-C is this process's
             self._pool_key = key
         return self._pool
 

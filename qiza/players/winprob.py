@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from qiza.cli import process_count
+from qiza.players.cluster import quiet_worker
 
 BAND = 7
 """Width of a band of unseen tiles (0-6, 7-13, ...)."""
@@ -135,7 +136,7 @@ def generate(games: int, jobs: int, seed: int = 0) -> WinModel:
     """Play ``games`` self-play games on ``jobs`` processes and fit a model to them."""
     began = time.time()
     samples: list[Sample] = []
-    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+    with multiprocessing.get_context("fork").Pool(jobs, quiet_worker) as pool:
         for got in pool.imap_unordered(play_for_samples, range(seed, seed + games), chunksize=10):
             samples.extend(got)
     model = fit(samples)
