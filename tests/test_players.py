@@ -253,6 +253,35 @@ def test_best_refuses_a_turn_for_a_cgp(capsys: pytest.CaptureFixture[str]) -> No
         in capsys.readouterr().err
 
 
+def test_best_says_a_cgp_after_the_games_end_has_no_move_to_rank(capsys: pytest.CaptureFixture[str],
+                                                                  tmp_path: Path) -> None:
+    """The last position of a finished record, as 'qiza gcg export --to cgp' writes it (the
+    player who went out holds nothing, the bag is empty), was ranked: moves at 100% for a game
+    that is over. A record's last position is refused so too."""
+    from qiza.cli import main
+
+    finished = tmp_path / "finished.gcg"
+    finished.write_text(FINISHED_RECORD)
+    assert main(["gcg", "export", "--to", "cgp", str(finished)]) == 0
+    position = tmp_path / "end.cgp"
+    position.write_text(capsys.readouterr().out)
+    assert main(["best", "-n", "1", str(position)]) == 1
+    err = capsys.readouterr().err
+    assert f"{position}: the game is over (6 scoreless turns in a row: the rules end the game at 6): there is no " \
+           "move to rank" in err
+    # a player out with the bag empty (the last position of a game gone out)
+    from qiza import cgp
+
+    game = Game(CLASSIC.with_options(challenge="auto"), lexicon="enable", seed=3)
+    maxscore = make_player("maxscore", game.lexicon, seed=1)
+    while not game.over:
+        game.play(maxscore.choose(game.view(game.to_move)))
+    out = next(seat for seat, rack in enumerate(game.racks) if not rack)
+    assert main(["best", "-n", "1", cgp.dumps(cgp.Position.from_game(game))]) == 1
+    assert f"the game is over ({game.players[out]} has no tiles and the bag is empty): there is no move" \
+        in capsys.readouterr().err
+
+
 def test_best_cli_judges_a_position_by_the_closest_list_to_its_lexicon(capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("qiza.cgp")
     from qiza.players import best_cli
