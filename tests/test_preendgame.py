@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import time
+from typing import Any
+
 import pytest
 
 from qiza.analysis import rack_counts
@@ -174,3 +177,87 @@ def test_selfplay_names_the_champion_with_the_pre_endgame_search(lexicon: Lexico
 
     players = _make_players(["champion", "champion:peg"], lexicon, {"workers": 1}, seed=1)
     assert [p.preendgame for p in players if isinstance(p, SimPlayer)] == [False, True]
+
+
+class _Clock:
+    """A module's ``time`` that notes each reading of ``perf_counter`` (a move's or a search's
+    clock starting, or read) in ``events`` as ``name``."""
+
+    def __init__(self, events: list[str], name: str) -> None:
+        self.events, self.name = events, name
+
+    def perf_counter(self) -> float:
+        self.events.append(self.name)
+        return time.perf_counter()
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(time, attr)
+
+
+def _noting_loads(monkeypatch: pytest.MonkeyPatch, events: list[str]) -> None:
+    """Note each load of the compiled endgame search as ``load``, in a process that has not
+    loaded it yet (as after a fresh start)."""
+    from qiza.players import endgame, endgame_search
+
+    real = endgame_search.warm_up
+
+    def warm_up(*args: Any, **options: Any) -> None:
+        events.append("load")
+        real(*args, **options)
+
+    monkeypatch.setattr(endgame_search, "warm_up", warm_up)
+    monkeypatch.setattr(endgame, "_LOADED", set(), raising=False)
+
+
+def test_the_compiled_search_is_loaded_before_the_clock_starts(lexicon: Lexicon,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first pre-endgame move after a fresh start spent its time loading (or, on a fresh
+    install, a minute compiling) the compiled endgame search: the load happened inside the
+    first endgame search, after the move's and the pre-endgame search's clocks had started.
+    Checked by the order of the events, not timed."""
+    from qiza.players import endgame, preendgame, sim
+    from qiza.players.sim import SimPlayer
+
+    game = _one_in_the_bag(lexicon)
+    view = game.view(game.to_move)
+    events: list[str] = []
+    _noting_loads(monkeypatch, events)
+    monkeypatch.setattr(preendgame, "time", _Clock(events, "search clock"))
+    solve_one_tile(view, lexicon, candidates=2, time_limit=0.5)
+    assert events[0] == "load" and "search clock" in events, events
+
+    events.clear()
+    monkeypatch.setattr(endgame, "_LOADED", set(), raising=False)  # a fresh process again
+    monkeypatch.setattr(sim, "time", _Clock(events, "move clock"))
+    player = SimPlayer(lexicon, seed=1, time_limit=0.5, workers=1, endgame=True, preendgame=True)
+    try:
+        player.choose(view)
+    finally:
+        player.close()
+    assert events[0] == "load" and "move clock" in events and "search clock" in events, events
+    assert events.count("load") == 1  # once a process
+
+
+def test_a_warm_up_move_loads_the_endgame_search(lexicon: Lexicon, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The front ends get each computer level ready with a scratch move before the game's
+    first (the web's workers: :func:`qiza.web.computer.warm`; the terminal: :class:`WarmUp`):
+    for the champion that loads the endgame search too, so that no move of the game waits for
+    it (a fresh worker's first endgame or pre-endgame move did)."""
+    from qiza.players.sim import SimPlayer
+
+    events: list[str] = []
+    _noting_loads(monkeypatch, events)
+    player = SimPlayer(lexicon, seed=1, time_limit=0.2, workers=1, endgame=True)
+    try:
+        game = Game(CLASSIC, lexicon=lexicon, seed=1)
+        player.choose(game.view(game.to_move))  # the opening: no endgame in sight
+    finally:
+        player.close()
+    assert events == ["load"]
+    events.clear()
+    plain = SimPlayer(lexicon, seed=1, time_limit=0.2, workers=1)  # no endgame search: nothing to load
+    try:
+        plain.choose(game.view(game.to_move))
+    finally:
+        plain.close()
+    assert events == []

@@ -613,14 +613,35 @@ class _CpuTimer(threading.Thread):
         self.done.set()
 
 
+_LOADED: set[bool] = set()
+"""The widths of word graph (:attr:`MoveGenerator.wide`) whose compiled search this process has loaded."""
+
+
+def load_search(gen: MoveGenerator) -> None:
+    """Load the compiled search for ``gen``'s word graph from the disk cache (or compile it,
+    when the cache lacks it: a minute or more), once a process; nothing for a generator without
+    compiled code. Whoever gives a search a time limit calls it before the clock starts (a
+    player, before its move's: :meth:`qiza.players.sim.SimPlayer.warm_up`; the pre-endgame
+    search), so that the first search after a fresh start does not spend the limit, or many
+    times it, loading the code."""
+    from qiza.movegen_py import PyMoveGenerator
+
+    if isinstance(gen, PyMoveGenerator) or gen.wide in _LOADED:
+        return
+    from qiza.players import endgame_search as es
+
+    es.warm_up()
+    es.prepare(gen.wide)
+    _LOADED.add(gen.wide)
+
+
 def _compiled_search(gen: MoveGenerator, rules: Rules, board: np.ndarray, racks: np.ndarray, time_limit: float,
                      max_depth: int, streak: int, streak_limit: int, cpu_time: bool = False) -> Solution:
     """:func:`solve_position` by one call of :func:`qiza.players.endgame_search.solve`."""
     from qiza.players import endgame_search as es
     from qiza.players import endgame_store as store
 
-    es.warm_up()  # the first time in a process: compiled (or loaded), off the clock
-    es.prepare(gen.wide)
+    load_search(gen)  # the first time in a process: compiled (or loaded), off the clock
     start_board = board.copy()  # the moves are named on the board before them
     clock = _thread_cpu_clock()
     cpu_start = time.clock_gettime(clock) if clock is not None else 0.0
@@ -755,4 +776,4 @@ class EndgamePlayer(StaticPlayer):
         return super().choose(view)
 
 
-__all__ = ["solve", "solve_position", "solve_position_py", "as_move", "as_moves", "scoreless_streak", "Solution", "EndgamePlayer"]
+__all__ = ["solve", "solve_position", "solve_position_py", "load_search", "as_move", "as_moves", "scoreless_streak", "Solution", "EndgamePlayer"]

@@ -504,6 +504,8 @@ def win_means(values: np.ndarray, unseen: np.ndarray, spread: float) -> np.ndarr
 
 
 # -- worker processes --------------------------------------------------------------------------
+_ROLLOUTS_LOADED: set[bool] = set()
+"""The widths of word graph whose compiled rollouts this process has loaded (:meth:`SimPlayer.warm_up`)."""
 _FORK_STATE: dict[int, tuple[MoveGenerator, LeaveModel]] = {}
 """Per player (``id``): the generator and leave model, set just before the pool is forked."""
 
@@ -628,6 +630,24 @@ class SimPlayer(StaticPlayer):
         except Exception:  # pragma: no cover
             pass
 
+    def warm_up(self, rules: Rules) -> None:
+        """Load the compiled code this player's moves under ``rules`` run (or compile it, on a
+        fresh install), once a process: the rollouts and, with :attr:`endgame` or
+        :attr:`preendgame`, the endgame search. :meth:`choose` calls it before a move's clock
+        starts; the front ends' warm-ups (a scratch move of each level before the game's first)
+        do so too, so that no move of a game waits for it: the first pre-endgame or endgame move
+        of a process spent its time limit, or a minute compiling, loading the search."""
+        gen = self.generator(rules)
+        if gen.wide not in _ROLLOUTS_LOADED:
+            from qiza.players import sim_nb
+
+            sim_nb.warm_up(wide=gen.wide)
+            _ROLLOUTS_LOADED.add(gen.wide)
+        if self.endgame or self.preendgame:
+            from qiza.players.endgame import load_search
+
+            load_search(gen)
+
     # -- choosing -----------------------------------------------------------------------------
     def choose(self, view: PlayerView) -> Move:
         """The candidate of the best mean result over the simulation's rollouts (spread, or
@@ -637,6 +657,7 @@ class SimPlayer(StaticPlayer):
         in the bag and :attr:`preendgame`, the pre-endgame search's."""
         if not use_compiled():  # compiling in the background (qiza.coldstart): play as the static player
             return super().choose(view)
+        self.warm_up(view.rules)  # the first move of a process: loaded (or compiled) before the clock starts
         start = time.perf_counter()
         nplayers = len(view.seats_in)  # a game of three or four with two players left is played as one of two
         if view.bag_count == 0 and nplayers == 2:
