@@ -331,6 +331,10 @@ def raw_exchange(port: int, head: bytes, chunks: Any) -> tuple[int, dict[str, An
     return status, json.loads(body[: body.rindex(b"}") + 1]), sent
 
 
+HEAD = 1.0
+"""Seconds the tests' server gives a request's head (:data:`qiza.web.server.HEAD_SECONDS` is 10)."""
+
+
 def test_huge_bodies_are_refused_before_they_are_read(tmp_path: Path) -> None:
     server = Served(tmp_path / "serve.log", f"sqlite:///{tmp_path / 'big.sqlite3'}")
     try:
@@ -340,11 +344,10 @@ def test_huge_bodies_are_refused_before_they_are_read(tmp_path: Path) -> None:
         assert status == 413 and body["error"]["code"] == "body_too_large"
         # 100 MB streamed without a length (chunked, 64 KiB at a time): refused after the limit
         chunk = b"%x\r\n%s\r\n" % (65536, b" " * 65536)
-        begin = time.monotonic()
         status, body, sent = raw_exchange(server.port, target + b"Transfer-Encoding: chunked\r\n\r\n",
                                           (chunk for _ in range(100_000_000 // 65536)))
         assert status == 413 and body["error"]["code"] == "body_too_large"
-        assert sent < 10_000_000 and time.monotonic() - begin < 30, sent  # what socket buffers took, at most
+        assert sent < 10_000_000, sent  # what socket buffers took, at most: the server read no more (not timed)
         # 200,000 cells in one move
         status, created = call(server.url + "/api/games", "POST", {"seats": [{}, {}], "claim_all": True})
         move = {"seat": 0, "token": created["tokens"]["0"], "version": 1, "kind": "place",
@@ -352,25 +355,28 @@ def test_huge_bodies_are_refused_before_they_are_read(tmp_path: Path) -> None:
         data = json.dumps(move).encode()
         head = (b"POST /api/games/%s/actions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
                 b"Content-Length: %d\r\n\r\n" % (created["id"].encode(), len(data)))
-        begin = time.monotonic()
-        # sent as a client sends it; the server may answer and stop reading before the end
+        # sent as a client sends it; the server may answer and stop reading before the end. Refused
+        # for its declared length, before anything reads the cells (not timed: a 413 is never the
+        # answer of a body read, whose cells would be a 422 or a move)
         status, body, _ = raw_exchange(server.port, head, (data[i:i + 65536] for i in range(0, len(data), 65536)))
-        assert status == 413 and body["error"]["code"] == "body_too_large" and time.monotonic() - begin < 5
+        assert status == 413 and body["error"]["code"] == "body_too_large"
         assert call(server.url + "/api/meta")[0] == 200
     finally:
         server.stop()
 
 
-def head_answer(port: int, head: bytes) -> tuple[int, bytes, float]:
+def head_answer(port: int, head: bytes) -> tuple[int, bytes, int]:
     """Send a request head (streamed 64 KiB at a time until the server answers); the answer's
-    status, its whole bytes (read until the server closes or 10 s pass) and the seconds taken."""
-    begin = time.monotonic()
-    with socket.create_connection(("127.0.0.1", port), timeout=10) as conn:
+    status, its whole bytes (read until the server closes or 30 s pass) and the bytes of the head
+    sent (at most what socket buffers take beyond what the server read)."""
+    sent = 0
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as conn:
         try:
             for at in range(0, len(head), 65536):
                 if select.select([conn], [], [], 0)[0]:
                     break  # the server answered: it reads no more
                 conn.sendall(head[at:at + 65536])
+                sent += len(head[at:at + 65536])
         except (BrokenPipeError, ConnectionResetError):
             pass
         data = b""
@@ -379,7 +385,7 @@ def head_answer(port: int, head: bytes) -> tuple[int, bytes, float]:
                 data += part
                 if b"content-length: 0" not in data.lower() and data.endswith(b"}"):
                     break
-    return int(data.split(b" ", 2)[1]), data, time.monotonic() - begin
+    return int(data.split(b" ", 2)[1]), data, sent
 
 
 def assert_head_too_large(answer: bytes) -> None:
@@ -417,9 +423,10 @@ def test_huge_headers_are_refused_before_they_are_read(tmp_path: Path) -> None:
     server = Served(tmp_path / "serve.log", f"sqlite:///{tmp_path / 'heads.sqlite3'}")
     try:
         for size in (200_000, 20_000_000):
-            status, data, took = head_answer(server.port, b"GET /api/meta HTTP/1.1\r\nHost: x\r\nX-Big: "
+            status, data, sent = head_answer(server.port, b"GET /api/meta HTTP/1.1\r\nHost: x\r\nX-Big: "
                                              + b"a" * size + b"\r\n\r\n")
-            assert status == 431 and took < 5, (size, data[:300], took)
+            # refused, not read whole (200 KB fit in socket buffers; of 20 MB, no more than they take)
+            assert status == 431 and sent < 10_000_000, (size, data[:300], sent)
             assert_head_too_large(data)
         many = b"".join(b"X-H%d: %s\r\n" % (i, b"b" * 100) for i in range(2000))  # 200 KB in short lines
         status, data, _ = head_answer(server.port, b"GET /api/meta HTTP/1.1\r\nHost: x\r\n" + many + b"\r\n")
@@ -461,32 +468,32 @@ def test_a_request_head_sent_too_slowly_is_closed(tmp_path: Path) -> None:
     (sent a byte at a time, or nothing at all, as thousands of connections of one client may) is
     answered 408 and closed: such connections were held open for ever, each a socket of the
     server's open files. A head sent in time, and a connection kept alive between requests, are
-    as before."""
-    from qiza.web.server import HEAD_SECONDS
-
-    server = Served(tmp_path / "serve.log", f"sqlite:///{tmp_path / 'slow.sqlite3'}")
+    as before. (The server's HEAD_SECONDS is set to :data:`HEAD` here: the wait between two
+    requests kept alive is longer than a head may take, and still within uvicorn's keep-alive
+    time, 5 s.)"""
+    server = Served(tmp_path / "serve.log", f"sqlite:///{tmp_path / 'slow.sqlite3'}", head_seconds=HEAD)
     try:
         with contextlib.ExitStack() as stack:
-            # (the time of the heads is counted from the connections' opening: a slow first answer
-            # to the connection kept alive, on a loaded machine, is part of it)
-            begin = time.monotonic()
-            slow = stack.enter_context(socket.create_connection(("127.0.0.1", server.port), timeout=30))
-            silent = stack.enter_context(socket.create_connection(("127.0.0.1", server.port), timeout=30))
             kept = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
             stack.callback(kept.close)
             kept.request("GET", "/api/meta")
             assert kept.getresponse().read()
-            slow.sendall(b"GET /api/meta HTTP/1.1\r\nHost: x\r\n")
-            time.sleep(2)
-            kept.request("GET", "/api/meta")  # within the keep-alive time
+            time.sleep(HEAD + 0.5)
+            kept.request("GET", "/api/meta")  # within the keep-alive time: no head was under way
             assert kept.getresponse().status == 200
+            # (the time of the heads is counted from the connections' opening)
+            begin = time.monotonic()
+            slow = stack.enter_context(socket.create_connection(("127.0.0.1", server.port), timeout=30))
+            silent = stack.enter_context(socket.create_connection(("127.0.0.1", server.port), timeout=30))
+            slow.sendall(b"GET /api/meta HTTP/1.1\r\nHost: x\r\n")
             for sock in (slow, silent):
                 data = b""
                 while part := sock.recv(65536):
                     data += part
+                # given its time, not less; the most is generous: a loaded machine is late
+                assert HEAD <= time.monotonic() - begin < HEAD + 25
                 assert data.startswith(b"HTTP/1.1 408 "), data
                 assert json.loads(data.split(b"\r\n\r\n", 1)[1])["error"]["code"] == "request_timeout"
-            assert HEAD_SECONDS - 1 < time.monotonic() - begin < HEAD_SECONDS + 5
             assert call(server.url + "/api/meta")[0] == 200
     finally:
         server.stop()
@@ -1126,11 +1133,24 @@ class Proxy:
         self.conns = []
 
 
-def test_postgres_away_gives_503_json_and_recovers() -> None:
+def test_postgres_away_gives_503_json_and_recovers(monkeypatch: pytest.MonkeyPatch) -> None:
     why = _postgres_down()
     if why:
         pytest.skip(why)
     from sqlalchemy.engine import make_url
+
+    from qiza.web import db
+
+    # the server's limits on a database that does not answer (a connection 5 s, the pool 10 s)
+    # set to 1 s each here, so that the bound on each answer below is generous for a loaded machine
+    real_engine = db.create_engine
+
+    def engine(url: Any, **options: Any) -> Any:
+        if "connect_timeout" in options.get("connect_args", {}):  # PostgreSQL's
+            options.update(pool_timeout=1, connect_args={**options["connect_args"], "connect_timeout": 1})
+        return real_engine(url, **options)
+
+    monkeypatch.setattr(db, "create_engine", engine)
 
     real = make_url(postgres_db.url())
     proxy = Proxy((real.host or "127.0.0.1", real.port or 5432))
@@ -1155,7 +1175,7 @@ def test_postgres_away_gives_503_json_and_recovers() -> None:
                 answer = request()
                 body = error(answer, 503, "database_unavailable")
                 assert "try again" in body["message"] and int(answer.headers["Retry-After"]) > 0
-                assert time.monotonic() - begin < 15
+                assert time.monotonic() - begin < 15  # never waits on past the server's limits (1 s + 1 s here)
             with client.websocket_connect(f"/ws/games/{game_id}") as live:
                 live.send_json({})
                 assert live.receive_json()["error"]["code"] == "database_unavailable"
@@ -1181,7 +1201,8 @@ def test_wrong_tokens_and_invites_are_rate_limited(client: TestClient) -> None:
     created = create(client, seats=[{"name": "Ann"}, {"name": "Bob"}, {}], claim_all=False, creator_seat=0)
     other = create(client)
     game_id, ann, invite = created["id"], created["tokens"]["0"], created["invite"]
-    begin = time.monotonic()
+    # (the throttle's time is the test's: the attempts come back only as it moves, however long
+    # the requests take on a loaded machine)
     for attempt in range(BURST):
         guess = {"seat": 0, "token": f"guess{attempt}", "version": 1, "kind": "pass"}
         error(client.post(f"/api/games/{game_id}/actions", json=guess), 403, "wrong_token")
@@ -1192,7 +1213,6 @@ def test_wrong_tokens_and_invites_are_rate_limited(client: TestClient) -> None:
                    client.post(f"/api/games/{game_id}/join", json={"seat": 2, "invite": invite})):
         body = error(answer, 429, "too_many_attempts")
         assert "try again" in body["message"] and int(answer.headers["Retry-After"]) == round(1 / REFILL_PER_SECOND)
-    assert time.monotonic() - begin < 10
     with client.websocket_connect(f"/ws/games/{game_id}") as live:
         live.send_json({"seat": 0, "token": ann})
         assert live.receive_json()["error"]["code"] == "too_many_attempts"

@@ -76,14 +76,19 @@ class ServerThread:
 
 
 class Served:
-    """``python -m qiza serve`` on a free loopback port, its output (access log on) in ``log``."""
+    """``python -m qiza serve`` on a free loopback port, its output (access log on) in ``log``;
+    ``head_seconds``, the time it gives a request's head (:data:`qiza.web.server.HEAD_SECONDS`)."""
 
-    def __init__(self, log: Path, database_url: str, *extra: str) -> None:
+    def __init__(self, log: Path, database_url: str, *extra: str, head_seconds: float | None = None) -> None:
         self.port = free_port()
         self.log_path = log
         self.log = log.open("w")
+        qiza = ["-m", "qiza"]
+        if head_seconds is not None:  # the server's qiza.web.server.HEAD_SECONDS (its test need not wait it out)
+            qiza = ["-c", f"import sys, qiza.web.server; qiza.web.server.HEAD_SECONDS = {head_seconds!r}; "
+                    "from qiza.cli import main; sys.exit(main())"]
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "qiza", "serve", "--port", str(self.port), "--database-url", database_url,
+            [sys.executable, *qiza, "serve", "--port", str(self.port), "--database-url", database_url,
              "--computer-workers", "0", "--computer-delay", "0", "--log-level", "info", *extra],
             cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT)
         end = time.monotonic() + 60
