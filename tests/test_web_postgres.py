@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import subprocess
-import sys
 import threading
 import time
 import urllib.error
@@ -27,9 +25,8 @@ ws_client = pytest.importorskip("websockets.sync.client")
 
 import postgres_db  # noqa: E402
 import web_client  # noqa: E402
-from web_client import free_port  # noqa: E402
+from web_client import Served  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
 _WHY = postgres_db.unreachable()
 pytestmark = pytest.mark.skipif(_WHY is not None, reason=_WHY or "")
 URL = postgres_db.url() if _WHY is None else postgres_db.BASE_URL
@@ -39,47 +36,17 @@ def call(method: str, url: str, body: dict[str, Any] | None = None, token: str |
     return web_client.call(url, method, body, token)
 
 
-class Process:
-    """``python -m qiza serve`` on a free loopback port."""
-
-    def __init__(self, log: Path) -> None:
-        self.port = free_port()
-        self.log = log.open("w")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "qiza", "serve", "--port", str(self.port), "--database-url", URL,
-             "--computer-delay", "0", "--log-level", "warning"],
-            cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT)
-        end = time.monotonic() + 60
-        while True:
-            try:
-                if call("GET", self.url + "/api/meta")[0] == 200:
-                    break
-            except OSError:
-                pass
-            if self.proc.poll() is not None or time.monotonic() > end:
-                raise RuntimeError(f"server did not start: {log.read_text()}")
-            time.sleep(0.2)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def stop(self) -> None:
-        if self.log.closed:
-            return
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-        self.log.close()
+def serve(log: Path) -> Served:
+    """``python -m qiza serve`` on the test database, on a free loopback port (with its computer
+    workers, warnings only in ``log``)."""
+    return Served(log, URL, computer_workers=None, log_level="warning")
 
 
 @pytest.fixture()
-def servers(tmp_path: Path) -> Iterator[tuple[Process, Process]]:
-    first = Process(tmp_path / "one.log")
+def servers(tmp_path: Path) -> Iterator[tuple[Served, Served]]:
+    first = serve(tmp_path / "one.log")
     try:
-        second = Process(tmp_path / "two.log")
+        second = serve(tmp_path / "two.log")
     except Exception:
         first.stop()
         raise
@@ -137,12 +104,12 @@ def seeded_game(names: list[str], claim: list[int]) -> dict[str, Any]:
     return {"id": created.id, "tokens": {str(k): v for k, v in created.tokens.items()}, "invite": created.invite}
 
 
-def act(server: Process, game_id: str, seat: int, token: str, version: int, kind: str, **extra: Any) -> tuple[int, Any]:
+def act(server: Served, game_id: str, seat: int, token: str, version: int, kind: str, **extra: Any) -> tuple[int, Any]:
     return call("POST", f"{server.url}/api/games/{game_id}/actions",
                 {"seat": seat, "token": token, "version": version, "kind": kind, **extra})
 
 
-def test_two_processes_serve_one_game_live(servers: tuple[Process, Process]) -> None:
+def test_two_processes_serve_one_game_live(servers: tuple[Served, Served]) -> None:
     one, two = servers
     created = seeded_game(["Ann", "Bob"], [0])
     game_id, ann_token = created["id"], created["tokens"]["0"]
@@ -173,7 +140,7 @@ def test_two_processes_serve_one_game_live(servers: tuple[Process, Process]) -> 
         # the same turn sent to both processes at once is applied once
         results: list[int] = []
 
-        def send(server: Process) -> None:
+        def send(server: Served) -> None:
             results.append(act(server, game_id, 0, ann_token, 4, "pass")[0])
 
         threads = [threading.Thread(target=send, args=(s,)) for s in (one, two, one, two)]
@@ -190,14 +157,14 @@ def test_two_processes_serve_one_game_live(servers: tuple[Process, Process]) -> 
         bob.close()
 
 
-def test_restart_on_postgres_resumes(servers: tuple[Process, Process], tmp_path: Path) -> None:
+def test_restart_on_postgres_resumes(servers: tuple[Served, Served], tmp_path: Path) -> None:
     one, two = servers
     created = seeded_game(["Ann", "Bob"], [0, 1])
     game_id, tokens = created["id"], created["tokens"]
     assert act(one, game_id, 0, tokens["0"], 1, "place", move="H8 FORD")[0] == 200
     before = call("GET", f"{one.url}/api/games/{game_id}")[1]
     one.stop()
-    again = Process(tmp_path / "again.log")
+    again = serve(tmp_path / "again.log")
     try:
         assert call("GET", f"{again.url}/api/games/{game_id}")[1] == before
         assert act(again, game_id, 1, tokens["1"], 2, "pass")[0] == 200
@@ -206,7 +173,7 @@ def test_restart_on_postgres_resumes(servers: tuple[Process, Process], tmp_path:
         again.stop()
 
 
-def test_rack_order_invites_and_free_seats_across_processes(servers: tuple[Process, Process]) -> None:
+def test_rack_order_invites_and_free_seats_across_processes(servers: tuple[Served, Served]) -> None:
     one, two = servers
     created = seeded_game(["Ann", "Bob", ""], [0])
     game_id, ann, invite = created["id"], created["tokens"]["0"], created["invite"]
@@ -277,7 +244,7 @@ def a_play(who: Browser, url: str, game_id: str, seat: dict[str, Any]) -> str:
     return format_move(game.legal_moves()[0].move, game.rules.notation)
 
 
-def test_the_club_across_two_processes(servers: tuple[Process, Process]) -> None:
+def test_the_club_across_two_processes(servers: tuple[Served, Served]) -> None:
     one, two = servers
     suffix = str(int(time.time() * 1000))[-8:]
     ann, bob = Browser(), Browser()

@@ -75,23 +75,32 @@ class ServerThread:
         self.thread.join(timeout=10)
 
 
-class Served:
-    """``python -m qiza serve`` on a free loopback port, its output (access log on) in ``log``;
-    ``head_seconds``, the time it gives a request's head (:data:`qiza.web.server.HEAD_SECONDS`)."""
+START_SECONDS = 300
+"""Seconds :class:`Served` waits for its server to answer (60 ran out for one of two servers with
+their computer workers at load 18; a server that never answers is still found out)."""
 
-    def __init__(self, log: Path, database_url: str, *extra: str, head_seconds: float | None = None) -> None:
+
+class Served:
+    """``python -m qiza serve`` on a free loopback port, its output in ``log``: by default with
+    the access log on (``log_level``) and no computer worker processes (``computer_workers``
+    None: as many as ``qiza serve`` starts by default); ``head_seconds``, the time it gives a
+    request's head (:data:`qiza.web.server.HEAD_SECONDS`)."""
+
+    def __init__(self, log: Path, database_url: str, *extra: str, computer_workers: int | None = 0,
+                 log_level: str = "info", head_seconds: float | None = None) -> None:
         self.port = free_port()
         self.log_path = log
         self.log = log.open("w")
+        workers = ["--computer-workers", str(computer_workers)] if computer_workers is not None else []
         qiza = ["-m", "qiza"]
         if head_seconds is not None:  # the server's qiza.web.server.HEAD_SECONDS (its test need not wait it out)
             qiza = ["-c", f"import sys, qiza.web.server; qiza.web.server.HEAD_SECONDS = {head_seconds!r}; "
                     "from qiza.cli import main; sys.exit(main())"]
         self.proc = subprocess.Popen(
             [sys.executable, *qiza, "serve", "--port", str(self.port), "--database-url", database_url,
-             "--computer-workers", "0", "--computer-delay", "0", "--log-level", "info", *extra],
+             *workers, "--computer-delay", "0", "--log-level", log_level, *extra],
             cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT)
-        end = time.monotonic() + 60
+        end = time.monotonic() + START_SECONDS
         while True:
             try:
                 if call(self.url + "/api/meta")[0] == 200:
