@@ -47,7 +47,7 @@ class _SearchTime:
 
         self.now = 1000.0
         self.given: list[float] = []
-        real = preendgame.solve_position
+        real = preendgame.solve_position  # type: ignore[attr-defined]  # (imported there: patched where it is used)
 
         def solve(*args: Any, time_limit: float, **options: Any) -> Any:
             self.given.append(time_limit)

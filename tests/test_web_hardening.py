@@ -1143,7 +1143,7 @@ def test_postgres_away_gives_503_json_and_recovers(monkeypatch: pytest.MonkeyPat
 
     # the server's limits on a database that does not answer (a connection 5 s, the pool 10 s)
     # set to 1 s each here, so that the bound on each answer below is generous for a loaded machine
-    real_engine = db.create_engine
+    real_engine = db.create_engine  # type: ignore[attr-defined]  # (imported there: patched where it is used)
 
     def engine(url: Any, **options: Any) -> Any:
         if "connect_timeout" in options.get("connect_args", {}):  # PostgreSQL's
