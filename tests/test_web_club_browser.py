@@ -107,7 +107,9 @@ def seek_game(browser: Any, url: str, errors: list[str]) -> tuple[Any, Any]:
 def test_two_accounts_seek_play_on_the_clock_chat_rate_and_rematch(tmp_path: Path, browser: Any) -> None:
     now = FakeTime()
     errors: list[str] = []
-    with Server(f"sqlite:///{tmp_path / 'club.sqlite3'}", now) as server:
+    # a fixed bag: each player below puts tiles down, and about one opening rack in a hundred has
+    # no placement (seed 3's PDJRNSR), which failed the test's first play at random
+    with Server(f"sqlite:///{tmp_path / 'club.sqlite3'}", now, seeds=lambda: 1) as server:
         ann = sign_up(browser, server.url, "Ann", errors)
         bob = sign_up(browser, server.url, "Bob", errors)
         # Ann offers a rated game of one minute each; Bob sees it live and accepts it

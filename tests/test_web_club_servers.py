@@ -31,8 +31,9 @@ def two_servers_on_postgres(clock: FakeTime, seek: dict[str, Any]) -> Iterator[t
     player's seat)``. Skips without a PostgreSQL server."""
     url = postgres_url()
     hasher = PasswordHasher(time_cost=1, memory_cost=8192, parallelism=1)
-    apps = [create_app(url, computer_processes=0, now=clock, clock_sweep=0, password_hasher=hasher, sign_ups=50)
-            for _ in range(2)]
+    # a fixed bag (seeds): the players put tiles down, and about one opening rack in a hundred has no placement
+    apps = [create_app(url, computer_processes=0, now=clock, clock_sweep=0, password_hasher=hasher, sign_ups=50,
+                       seeds=lambda: 1) for _ in range(2)]
     with TestClient(apps[0]) as one, TestClient(apps[1]) as two:
         suffix = str(int(time.time() * 1000) % 10**8) + str(os.getpid() % 1000)
         for client, name in ((one, "ann" + suffix), (two, "bob" + suffix)):
