@@ -55,13 +55,41 @@ def connect_ray(address: str) -> ModuleType:
     return ray
 
 
+_HELD = (signal.SIGINT, signal.SIGTERM)
+"""The signals a new worker holds until its set-up has given them their worker's meaning."""
+
+
 def quiet_worker(initializer: Callable[..., object] | None = None, *initargs: Any) -> None:
     """Set up a worker process of a pool: Ctrl-C is left to the process that owns the pool, which
     stops its workers (the terminal signals the whole process group: each worker printed a
-    KeyboardInterrupt traceback, and the job it held was lost), then ``initializer(*initargs)``."""
+    KeyboardInterrupt traceback, and the job it held was lost); SIGTERM, with which the pool
+    stops its workers, ends the worker whatever handler the owner had (Ray's, for one, ran in a
+    worker and did not end it: closing the pool then waited forever); then
+    ``initializer(*initargs)``. The signals held since the fork (:func:`start_pool`) arrive now."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
     if initializer is not None:
         initializer(*initargs)
+
+
+def start_pool(processes: int, initializer: Callable[..., object] | None = None, initargs: tuple[Any, ...] = (),
+               *, method: str | None = None) -> Any:
+    """A ``multiprocessing`` pool of ``processes`` workers, each set up by :func:`quiet_worker`
+    (then ``initializer(*initargs)``); ``method``: the start method (default: fork, spawn on
+    Windows). Ctrl-C and SIGTERM are held while the workers are made, so a worker that gets one
+    before its set-up has run takes it as a set-up worker does: Ctrl-C reached a worker still
+    starting, which printed a traceback and was replaced, and the pool's SIGTERM reached one
+    still running the owner's handler."""
+    ctx = multiprocessing.get_context(method or ("fork" if sys.platform != "win32" else "spawn"))
+    if not hasattr(signal, "pthread_sigmask"):
+        return ctx.Pool(processes, quiet_worker, (initializer, *initargs))
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    try:
+        return ctx.Pool(processes, quiet_worker, (initializer, *initargs))
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def ray_machines(ray: ModuleType) -> int:
@@ -112,6 +140,5 @@ def run_many(fn: Callable[[T], R], items: Iterable[T], *, jobs: int | None = Non
         for item in listed:
             yield fn(item)
         return
-    ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
-    with ctx.Pool(min(jobs, len(listed)), quiet_worker, (initializer, *initargs)) as pool:
+    with start_pool(min(jobs, len(listed)), initializer, initargs) as pool:
         yield from pool.imap_unordered(fn, listed, chunksize)

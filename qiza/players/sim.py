@@ -50,7 +50,6 @@ endgame solver (:mod:`qiza.players.endgame`) chooses instead.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import random
 import sys
@@ -67,7 +66,7 @@ from qiza.coldstart import use_compiled
 from qiza.game import PlayerView
 from qiza.move import Exchange, Move, Place
 from qiza.movegen import GeneratedMove, MoveGenerator, kind_values
-from qiza.players.cluster import quiet_worker
+from qiza.players.cluster import start_pool
 from qiza.players.engine import StaticPlayer
 from qiza.players.fast import counts_to_tiles
 from qiza.players.inference import infer_leaves, rest_of
@@ -612,8 +611,7 @@ class SimPlayer(StaticPlayer):
 
             sim_nb.warm_up()  # loaded once here, not in every worker
             _FORK_STATE[id(self)] = (gen, model)
-            ctx = multiprocessing.get_context("fork")
-            self._pool = ctx.Pool(self.workers, quiet_worker)  # Ctrl-C is this process's
+            self._pool = start_pool(self.workers, method="fork")  # Ctrl-C is this process's
             self._pool_key = key
         return self._pool
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import multiprocessing
 import os
 import sys
 import time
@@ -30,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from qiza.cli import process_count
-from qiza.players.cluster import quiet_worker
+from qiza.players.cluster import start_pool
 
 BAND = 7
 """Width of a band of unseen tiles (0-6, 7-13, ...)."""
@@ -136,7 +135,7 @@ def generate(games: int, jobs: int, seed: int = 0) -> WinModel:
     """Play ``games`` self-play games on ``jobs`` processes and fit a model to them."""
     began = time.time()
     samples: list[Sample] = []
-    with multiprocessing.get_context("fork").Pool(jobs, quiet_worker) as pool:
+    with start_pool(jobs, method="fork") as pool:
         for got in pool.imap_unordered(play_for_samples, range(seed, seed + games), chunksize=10):
             samples.extend(got)
     model = fit(samples)
