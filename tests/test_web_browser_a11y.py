@@ -421,6 +421,48 @@ def test_a_320_pixel_phone(server: ServerThread, browser: Any, large: bool) -> N
     assert not errors, errors
 
 
+CONTROL_ROWS = """() => {  // the rack's controls shown, by line: [label, lines of its label, left, right]
+  const rows = new Map();
+  for (const b of document.querySelectorAll("#play-controls button")) {
+    if (!b.checkVisibility()) continue;
+    const box = b.getBoundingClientRect(), text = document.createRange();
+    text.selectNodeContents(b);
+    const top = Math.round(box.top);
+    if (!rows.has(top)) rows.set(top, []);
+    rows.get(top).push([b.textContent.trim(), text.getClientRects().length, box.left, box.right]);
+  }
+  return [...rows.keys()].sort((a, b) => a - b).map(top => rows.get(top)); }"""
+
+
+@pytest.mark.parametrize("large", [False, True], ids=["normal", "large-print"])
+def test_the_racks_controls_fit_a_phone(server: ServerThread, browser: Any, large: bool) -> None:
+    """At 360 px (and 320 px) every control of the rack's row fits: each label on one line, none
+    past the window, no button alone on a line; at 360 px in normal print all five on one line
+    (Shuffle went alone onto a second line), in large print the turn's three and the rack's two
+    on a line each. The choice of tiles to exchange shows its buttons whole too."""
+    errors: list[str] = []
+    for width in (360, 320):
+        page = my_turn(server, browser, errors, size=(width, 740), large=large)
+        for exchanging in (False, True):
+            if exchanging:
+                page.click("#exchange")
+                sync_api.expect(page.locator("#confirm-exchange")).to_be_visible()
+            rows = page.evaluate(CONTROL_ROWS)
+            labels = [[label for label, *_ in row] for row in rows]
+            buttons = [button for row in rows for button in row]
+            assert len(buttons) == (6 if exchanging else 5), labels
+            assert all(lines == 1 for _, lines, _, _ in buttons), (width, large, rows)
+            assert all(left >= 0 and right <= width for _, _, left, right in buttons), (width, large, rows)
+            if not exchanging:
+                assert all(len(row) >= 2 for row in labels), (width, large, labels)
+            if width == 360 and not exchanging:
+                assert labels == ([["Play", "Pass", "Exchange…"], ["Recall", "Shuffle"]] if large
+                                  else [["Play", "Pass", "Exchange…", "Recall", "Shuffle"]]), labels
+        assert page.evaluate(WIDER) == []
+        page.context.close()
+    assert not errors, errors
+
+
 @pytest.mark.parametrize("contrast", [False, True])
 def test_the_focus_shows_on_the_last_moves_squares(server: ServerThread, browser: Any, contrast: bool) -> None:
     """A square of the last move shows the focus ring when it has the focus, as every square
