@@ -456,6 +456,80 @@ def test_typing_letters_of_other_alphabets(server: ServerThread, browser: Any) -
     assert not errors, errors
 
 
+def language_game(server: ServerThread, browser: Any, errors: list[str], lexicon: str, rack: str) -> Any:
+    """Ann's page of a new game of two people in ``lexicon`` (skipped when its word list is not
+    installed), at her turn, her rack made ``rack``."""
+    from qiza.languages import LANGUAGES
+
+    if not LANGUAGES[lexicon].path.is_file():
+        pytest.skip(f"{LANGUAGES[lexicon].path} is not installed (Debian package {LANGUAGES[lexicon].package})")
+    url, game_id = new_game(server, preset="computer", lexicon=lexicon, seats=[{"name": "Ann"}, {"name": "Bob"}])
+    service(server).change(game_id, lambda row, game: game.set_rack(0, rack), moved=True)
+    page = open_page(browser, url, errors)
+    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+    return page
+
+
+def put_down(page: Any) -> list[tuple[str, str]]:
+    """The tiles put down on the board and not played yet: (square, the tile's text)."""
+    return [(square, text) for square, text in page.eval_on_selector_all("#board .tentative", """squares => squares.map(
+        s => [s.id.slice(3), s.querySelector('.tile').firstChild.textContent])""")]
+
+
+def type_on(page: Any, square: str, keys: str) -> None:
+    """Clicks ``square`` and types ``keys`` there (each as a keyboard sends it: "·" too)."""
+    page.click(f"#sq-{square}")
+    for key in keys:
+        page.evaluate("k => document.activeElement.dispatchEvent("
+                      "new KeyboardEvent('keydown', {key: k, bubbles: true, cancelable: true}))", key)
+
+
+def types_as(page: Any, keys: str, tiles: list[tuple[str, str]]) -> None:
+    """``keys`` typed from H8 (the tiles put down before taken back) put down ``tiles``."""
+    page.click("#recall")
+    type_on(page, "H8", keys)
+    sync_api.expect(page.locator("#board .tentative")).to_have_count(len(tiles))
+    assert put_down(page) == tiles, keys
+
+
+def plays(page: Any, word: str, recorded: str) -> None:
+    """The tiles put down preview as ``word``, and Enter plays them: the sheet says ``recorded``."""
+    sync_api.expect(page.locator("#preview")).to_contain_text(word)
+    page.keyboard.press("Enter")
+    sync_api.expect(page.locator("#sheet")).to_contain_text(recorded)
+
+
+def test_tiles_of_several_letters_typed_on_the_board_in_spanish(server: ServerThread, browser: Any) -> None:
+    """Spanish: C then H typed on the board is the CH tile, as the move box reads CHICO (no
+    Spanish word holds a C tile then an H tile); in brackets, [C][H], a C and an H. The board
+    took one letter a tile: CH could not be typed at all."""
+    errors: list[str] = []
+    page = language_game(server, browser, errors, "spanish-debian", "[CH]ICOH[LL]A")
+    types_as(page, "[C][H]", [("H8", "C"), ("I8", "H")])
+    types_as(page, "ll", [("H8", "LL")])
+    page.click("#recall")
+    type_on(page, "A1", "[ch")  # a bracket begun shows its letters on the square
+    sync_api.expect(page.locator("#sq-A1 .arrow")).to_have_text("[CH")
+    page.keyboard.press("Escape")
+    sync_api.expect(page.locator("#sq-A1 .arrow")).to_have_text("→")
+    types_as(page, "chico", [("H8", "CH"), ("I8", "I"), ("J8", "C"), ("K8", "O")])
+    plays(page, "CHICO", "[CH]ICO")
+    assert not errors, errors
+
+
+def test_tiles_of_several_letters_typed_on_the_board_in_catalan(server: ServerThread, browser: Any) -> None:
+    """Catalan: Q then U is QU (there is no Q tile), L then . (or ·) then L is L·L (L then L two
+    L tiles), [L.L] the L·L alone; VIL.LA is played as VIL·LA."""
+    errors: list[str] = []
+    page = language_game(server, browser, errors, "catalan-debian", "VIL[L·L]A[QU]E")
+    types_as(page, "que", [("H8", "QU"), ("I8", "E")])
+    types_as(page, "[l.l]l", [("H8", "L·L"), ("I8", "L")])
+    types_as(page, "l\u00b7l", [("H8", "L·L")])
+    types_as(page, "vil.la", [("H8", "V"), ("I8", "I"), ("J8", "L·L"), ("K8", "A")])
+    plays(page, "VIL·LA", "VIL[L·L]A")
+    assert not errors, errors
+
+
 def test_the_tile_tracker_counts_the_vowels_the_terminal_does(server: ServerThread, browser: Any) -> None:
     """The page counted as vowels A E I O U and their accented forms, the terminal the tile set's
     vowels (German and Polish Y too): a German game's unseen tiles had 37 vowels on the page and

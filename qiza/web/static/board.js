@@ -55,7 +55,7 @@ export function renderBoard() {
   const game = store.game;
   const board = $("board");
   const key = JSON.stringify([game.board, game.last_move, game.rules.size, [...store.tentative], store.cursor,
-                              store.direction, Boolean(store.me)]);
+                              store.direction, Boolean(store.me), store.pending]);
   if (key === drawn && board.childElementCount) return;
   drawn = key;
   const size = game.rules.size;
@@ -128,6 +128,12 @@ function square(sq, code, last, home) {
       arrow.setAttribute("aria-hidden", "true");
       div.appendChild(arrow);
       label += `, typing ${store.direction}`;
+      const begun = store.pending && store.pending.sq === sq ? store.pending : null;
+      if (begun) {  // a tile of several letters begun ([C, Q of QU): its letters so far
+        arrow.textContent = (begun.bracket ? "[" : "") + begun.text;
+        arrow.classList.add("begun");
+        label += `, tile begun: ${begun.bracket ? "[" : ""}${begun.text}`;
+      }
     }
   }
   div.setAttribute("aria-label", label);
@@ -234,7 +240,7 @@ function dropOnSquare(sq, data) {
     const from = Number(data.slice(6));
     const t = store.tentative.get(from);
     if (t && !store.tentative.has(sq)) {
-      update(s => { s.tentative.delete(from); s.tentative.set(sq, t); });
+      update(s => { s.tentative.delete(from); s.tentative.set(sq, {...t, typed: ""}); });
       hooks.changed();
     }
   }
@@ -250,6 +256,7 @@ function clickSquare(sq) {
     update(s => {
       if (s.cursor === sq) s.direction = s.direction === "across" ? "down" : "across";
       s.cursor = sq;
+      s.pending = null;
     });
     focusOn(sq);
   }
@@ -264,13 +271,14 @@ function boardKey(e, sq) {
     e.preventDefault();
     r = Math.min(size - 1, Math.max(0, r + moves[e.key][0]));
     c = Math.min(size - 1, Math.max(0, c + moves[e.key][1]));
-    update(s => { s.cursor = r * size + c; });
+    update(s => { s.cursor = r * size + c; s.pending = null; });
     focusOn(r * size + c);
   } else if (e.key === " ") {
     e.preventDefault();
     update(s => {
       if (s.cursor === sq) s.direction = s.direction === "across" ? "down" : "across";
       s.cursor = sq;
+      s.pending = null;
     });
     focusOn(sq);
   } else if (e.key === "Backspace" || e.key === "Delete") {
@@ -280,16 +288,23 @@ function boardKey(e, sq) {
     e.preventDefault();
     if (store.tentative.size) hooks.submit();
     else clickSquare(sq);
-  } else if (/^\p{L}$/u.test(key) && !e.metaKey
+  } else if (e.key === "Escape" && store.pending) {
+    update(s => { s.pending = null; s.message = ""; });  // the tile begun is let go of
+  } else if ((/^\p{L}$/u.test(key) || TILE_MARKS.includes(key)) && !e.metaKey
              && ((!e.ctrlKey && !e.altKey) || e.getModifierState("AltGraph") || !/^[a-zA-Z]$/.test(key))) {
-    // any letter of any alphabet (Ł, Ñ, Ä...), also typed with AltGr (Ctrl+Alt on Windows) or Option
+    // any letter of any alphabet (Ł, Ñ, Ä...), also typed with AltGr (Ctrl+Alt on Windows) or
+    // Option; and what a tile of several letters is typed with: [ ] around it, a middle dot (L·L)
     e.preventDefault();
-    typeLetter(sq, key);
+    typeKey(sq, key === "." ? DOT : key.toUpperCase());
   }
 }
 
 /** Backspace takes back the tile on the square, or else the one before it in the typing direction. */
 function backspace(sq, back) {
+  if (store.pending) {  // a tile begun ([C, Q of QU): let go of, nothing taken back
+    update(s => { s.pending = null; s.message = ""; });
+    return;
+  }
   const size = store.game.rules.size;
   let target = sq;
   if (!store.tentative.has(sq) && back) {
@@ -316,43 +331,152 @@ function nextSquare(sq, empty) {
   return nr < size && nc < size ? nr * size + nc : null;
 }
 
-function typeLetter(sq, key) {
-  if (!store.me) return;
-  if (letterAt(sq) !== ".") {
-    // typed from a tile on the board: its own letter steps over it (typing through, as in
-    // Quackle), another letter goes on the next empty square
-    const through = letterAt(sq).toUpperCase() === key.toUpperCase();
-    const next = nextSquare(sq, !through);
-    if (next === null) return;
-    if (through) {
-      update(s => { s.cursor = next; });
-      focusOn(next);
-    } else {
-      typeLetter(next, key);
-    }
-    return;
-  }
+// -- typing tiles of several letters (Spanish CH, LL, RR; Catalan L·L, NY, QU) -----------------
+// The letters typed read as the move box reads them (TileSet.codes: greedy longest match): a
+// letter typed just after a tile typed before it makes one tile with it when the two are a
+// tile's letters (Spanish C then H is the CH tile, whose words never hold a C and an H tile side
+// by side; Catalan N then Y is NY, Q then U is QU, L then . or · then L is L·L, while L then L
+// stays two L tiles). A tile in brackets is that tile alone, as in the move box: [C][H] is a C
+// and an H, [L.L] the L·L. Which words are good is the server's to say.
+const DOT = "\u00b7";
+const TILE_MARKS = ["[", "]", ".", DOT];
+
+function labels() { return Object.keys(store.game.rules.tile_values); }
+
+/** The tile set's label that ``text`` (typed, in capitals) is (L.L is L·L, as in brackets), or null. */
+function labelOf(text) {
+  const typed = text.normalize("NFC").toUpperCase();
+  if (labels().includes(typed)) return typed;
+  const ascii = (store.game.rules.typed_labels || {})[typed];
+  return ascii && labels().includes(ascii) ? ascii : null;
+}
+
+/** The labels of several letters that begin with ``text`` and are longer (Q: QU). */
+function longer(text) { return labels().filter(label => label.length > text.length && label.startsWith(text)); }
+
+/** A rack tile for ``label`` not put down yet (``freed``: one put down that is to be taken back):
+    the tile itself, else a blank standing for it; null when there is neither. */
+function rackTile(label, freed = null) {
   const used = usedIndexes();
-  const upper = key.toUpperCase();
-  let index = store.rack.findIndex((ch, i) => ch === upper && !used.has(i));
-  let ch = upper;
-  if (index < 0) {
-    index = store.rack.findIndex((t, i) => t === "?" && !used.has(i));
-    ch = upper.toLowerCase();
-  }
-  if (index < 0) {  // (emptied first: said again in the same words, it is read out again)
-    update(s => { s.message = ""; });
-    update(s => { s.message = `No ${upper} on your rack.`; });
-    return;
-  }
+  if (freed !== null) used.delete(freed);
+  const index = store.rack.findIndex((ch, i) => ch === label && !used.has(i));
+  if (index >= 0) return {index, char: label};
+  const blank = store.rack.findIndex((ch, i) => ch === "?" && !used.has(i));
+  return blank >= 0 ? {index: blank, char: label.toLowerCase()} : null;
+}
+
+/** Puts the rack's ``tile`` on empty square ``sq`` and moves the cursor on (``typed``: the
+    letters typed for it outside brackets, which a next letter may join). */
+function putTyped(sq, tile, typed) {
   const next = nextSquare(sq, true) ?? sq;
   update(s => {
-    s.tentative.set(sq, {index, char: ch});
+    s.tentative.set(sq, {...tile, typed});
     s.cursor = next;
+    s.pending = null;
     s.message = "";
   });
   hooks.changed();
   focusOn(next);
+}
+
+/** Says ``text`` (emptied first: said again in the same words, it is read out again). */
+function note(text) {
+  update(s => { s.message = ""; s.pending = null; });
+  update(s => { s.message = text; });
+}
+
+/** A key typed on square ``sq``: a letter (in capitals), the middle dot, or a bracket. */
+function typeKey(sq, key) {
+  if (!store.me) return;
+  const pending = store.pending && store.pending.sq === sq ? store.pending : null;
+  if (pending && pending.bracket) {
+    if (key === "]") closeBracket(sq, pending.text);
+    else if (key !== "[" && pending.text.length < 8) update(s => { s.pending = {...pending, text: pending.text + key}; });
+    return;
+  }
+  if (key === "[") {
+    update(s => { s.pending = {sq, text: "", bracket: true}; s.message = "Type the tile's letters, then ]."; });
+    return;
+  }
+  if (key === "]") return;
+  if (letterAt(sq) !== ".") { typeOnTile(sq, key); return; }
+  if (pending) { typeText(sq, pending.text + key); return; }
+  // the tile typed just before and this letter: one tile when they are its letters
+  const prev = previousSquare(sq);
+  const before = prev === null ? undefined : store.tentative.get(prev);
+  const joined = before && before.typed ? before.typed + key : "";
+  if (joined && labelOf(joined)) {
+    const tile = rackTile(labelOf(joined), before.index);
+    if (tile) { putTyped(prev, tile, joined); return; }
+  } else if (joined && longer(joined).length) {  // L then the dot: L·L's first letters
+    update(s => { s.tentative.delete(prev); s.cursor = prev; s.pending = {sq: prev, text: joined, bracket: false}; });
+    hooks.changed();
+    focusOn(prev);
+    return;
+  }
+  if (key === DOT) return;
+  typeText(sq, key);
+}
+
+/** The letters ``text`` typed on empty square ``sq``: the tile they are, or the first letters of
+    a tile of several (Catalan Q of QU; C of CH where the rack has CH and no C): kept until the
+    next letter. */
+function typeText(sq, text) {
+  const label = labelOf(text);
+  const tile = label && rackTile(label);
+  if (tile) { putTyped(sq, tile, text); return; }
+  const more = longer(text);
+  if (more.some(other => rackTile(other))) {
+    update(s => { s.pending = {sq, text, bracket: false}; s.message = ""; });
+    return;
+  }
+  if (label) note(`No ${label} on your rack.`);
+  else if (more.length) note(`No ${more.join(" or ")} on your rack.`);
+  else note(`${text} is no tile of this game: its tiles are ${labels().join(" ")}.`);
+}
+
+/** A tile typed in brackets, ``[CH]``: that tile alone. */
+function closeBracket(sq, text) {
+  const label = labelOf(text);
+  if (!label) { note(`[${text}] is no tile of this game: its tiles are ${labels().join(" ")}.`); return; }
+  if (letterAt(sq) !== ".") {  // from a tile on the board: its own label steps over it
+    const next = nextSquare(sq, letterAt(sq).toUpperCase() !== label);
+    update(s => { s.pending = null; s.message = ""; });
+    if (next === null) return;
+    if (letterAt(sq).toUpperCase() === label) { update(s => { s.cursor = next; }); focusOn(next); }
+    else closeBracket(next, text);
+    return;
+  }
+  const tile = rackTile(label);
+  if (tile) putTyped(sq, tile, "");
+  else note(`No ${label} on your rack.`);
+}
+
+/** A key typed from a tile on the board: its own letters step over it (typing through, as in
+    Quackle; a tile of several letters, CH, once all are typed), another letter goes on the next
+    empty square. */
+function typeOnTile(sq, key) {
+  const label = letterAt(sq).toUpperCase();
+  const typed = (store.pending && store.pending.sq === sq ? store.pending.text : "") + key;
+  if (label === typed || (label.startsWith(typed) && typed.length < label.length)) {
+    const next = label === typed ? nextSquare(sq, false) : sq;
+    if (next === null) return;
+    update(s => { s.cursor = next; s.pending = next === sq ? {sq, text: typed, bracket: false} : null; });
+    focusOn(next);
+    return;
+  }
+  update(s => { s.pending = null; });
+  const next = nextSquare(sq, true);
+  if (next === null) return;
+  typeKey(next, typed[0]);
+  for (const letter of typed.slice(1)) typeKey(store.cursor, letter);
+}
+
+/** The square before ``sq`` in the typing direction, or null at the edge of the board. */
+function previousSquare(sq) {
+  const size = store.game.rules.size;
+  if (store.direction === "across") return sq % size ? sq - 1 : null;
+  return sq >= size ? sq - size : null;
 }
 
 export function focusOn(sq) {

@@ -190,6 +190,7 @@ async function load(n, push) {
     store.me = {seat: position.to_move};  // the board takes the letters typed on it
     store.rack = tileLabels(position.rack);
     store.cursor = null;
+    store.pending = null;
     store.direction = "across";
     store.tentative.clear();
     setText($("notation-help"), notationHelp(position.notation));

@@ -16,6 +16,7 @@ export const store = {
   exchangeMode: false,
   exchangeSet: new Set(),
   cursor: null,        // the square typed letters go to (shows the direction arrow)
+  pending: null,       // {sq, text, bracket}: a tile of several letters begun on the board ([CH typed, Q of QU)
   direction: "across", // typing direction, across at the start of every turn
   message: "",         // a short note for this player (a hint or a refusal); cleared by the next move
   preview: "",         // the score of the tiles put down, from the server
@@ -79,6 +80,7 @@ export function tilesText(labels) {
 function resetTurn(game) {
   store.rack = tileLabels(game.rack);
   store.tentative.clear();
+  store.pending = null;
   store.selected = null;
   store.exchangeMode = false;
   store.exchangeSet.clear();
@@ -103,6 +105,7 @@ export function receive(next) {
       || old.over !== next.over;
     if (moved) {
       store.cursor = null;
+      store.pending = null;
       store.direction = "across";
       store.message = "";  // a note such as "Tile U picked" is about the turn before
       store.selected = null;
