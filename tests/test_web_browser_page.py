@@ -456,9 +456,9 @@ def test_typing_letters_of_other_alphabets(server: ServerThread, browser: Any) -
     assert not errors, errors
 
 
-def language_game(server: ServerThread, browser: Any, errors: list[str], lexicon: str, rack: str) -> Any:
+def language_game(server: ServerThread, browser: Any, errors: list[str], lexicon: str, rack: str) -> tuple[Any, str]:
     """Ann's page of a new game of two people in ``lexicon`` (skipped when its word list is not
-    installed), at her turn, her rack made ``rack``."""
+    installed), at her turn, her rack made ``rack``; and the game's id."""
     from qiza.languages import LANGUAGES
 
     if not LANGUAGES[lexicon].path.is_file():
@@ -467,7 +467,7 @@ def language_game(server: ServerThread, browser: Any, errors: list[str], lexicon
     service(server).change(game_id, lambda row, game: game.set_rack(0, rack), moved=True)
     page = open_page(browser, url, errors)
     sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
-    return page
+    return page, game_id
 
 
 def put_down(page: Any) -> list[tuple[str, str]]:
@@ -504,7 +504,7 @@ def test_tiles_of_several_letters_typed_on_the_board_in_spanish(server: ServerTh
     Spanish word holds a C tile then an H tile); in brackets, [C][H], a C and an H. The board
     took one letter a tile: CH could not be typed at all."""
     errors: list[str] = []
-    page = language_game(server, browser, errors, "spanish-debian", "[CH]ICOH[LL]A")
+    page, game_id = language_game(server, browser, errors, "spanish-debian", "[CH]ICOH[LL]A")
     types_as(page, "[C][H]", [("H8", "C"), ("I8", "H")])
     types_as(page, "ll", [("H8", "LL")])
     page.click("#recall")
@@ -514,6 +514,9 @@ def test_tiles_of_several_letters_typed_on_the_board_in_spanish(server: ServerTh
     sync_api.expect(page.locator("#sq-A1 .arrow")).to_have_text("→")
     types_as(page, "chico", [("H8", "CH"), ("I8", "I"), ("J8", "C"), ("K8", "O")])
     plays(page, "CHICO", "[CH]ICO")
+    service(server).change(game_id, lambda row, game: game.play("pass"), moved=True)  # Bob
+    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+    types_as(page, "chicoa", [("L8", "A")])  # through the CH on the board, and I, C, O
     assert not errors, errors
 
 
@@ -521,7 +524,7 @@ def test_tiles_of_several_letters_typed_on_the_board_in_catalan(server: ServerTh
     """Catalan: Q then U is QU (there is no Q tile), L then . (or ·) then L is L·L (L then L two
     L tiles), [L.L] the L·L alone; VIL.LA is played as VIL·LA."""
     errors: list[str] = []
-    page = language_game(server, browser, errors, "catalan-debian", "VIL[L·L]A[QU]E")
+    page, _ = language_game(server, browser, errors, "catalan-debian", "VIL[L·L]A[QU]E")
     types_as(page, "que", [("H8", "QU"), ("I8", "E")])
     types_as(page, "[l.l]l", [("H8", "L·L"), ("I8", "L")])
     types_as(page, "l\u00b7l", [("H8", "L·L")])
