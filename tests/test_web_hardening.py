@@ -103,6 +103,29 @@ def test_the_seed_is_secret_and_never_shown_before_the_end(client: TestClient) -
     assert client.get(f"/api/games/{game_id}").json()["over"]
 
 
+def test_no_answer_of_the_api_is_kept_by_a_cache(client: TestClient) -> None:
+    """A seat's view (its rack), a seat's token or a player's game: every answer of the API says
+    ``Cache-Control: no-store``. The seat's token goes in a header of its own, which caches do not
+    know as a credential (as they know Authorization): an answer without it, such as the rack of
+    ``GET /api/games/ID?seat=0``, could be kept by a shared cache (a proxy, a CDN) and given to
+    whoever asked the same address next, a spectator or the other player, without the token."""
+    created = create(client)
+    game_id, token = created["id"], created["tokens"]["0"]
+    answers = {
+        "create": client.post("/api/games", json={"preset": "computer", "seats": [{"name": "Ann"}, {"name": "Bob"}],
+                                                  "claim_all": True}),
+        "seat view": client.get(f"/api/games/{game_id}", params={"seat": 0}, headers={"X-Seat-Token": token}),
+        "spectator": client.get(f"/api/games/{game_id}"),
+        "refused": client.get(f"/api/games/{game_id}", params={"seat": 1}, headers={"X-Seat-Token": token}),
+        "lobby": client.get("/api/games"),
+        "action": act(client, game_id, 0, token, 1, "pass"),
+    }
+    for what, answer in answers.items():
+        assert answer.headers.get("cache-control") == "no-store", (what, answer.status_code, dict(answer.headers))
+    # the scripts and styles keep theirs: asked again each time, answered "not modified"
+    assert client.get("/static/game.js").headers["cache-control"] == "no-cache"
+
+
 # -- 5. no secret in a URL or a log line -------------------------------------------------------------
 def test_no_token_or_invite_in_any_url_or_log_line(tmp_path: Path) -> None:
     ws_client = pytest.importorskip("websockets.sync.client")

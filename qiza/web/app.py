@@ -166,6 +166,29 @@ class ServerTime:
         await self.app(scope, receive, stamped)
 
 
+class NoStore:
+    """ASGI middleware: no answer of the API (``/api/``) is kept by a cache, ``Cache-Control:
+    no-store``. A seat's view holds its rack, and the token that asked for it travels in a header
+    of its own (``X-Seat-Token``), which caches do not know as a credential: a shared cache (a
+    proxy, a CDN) could keep the answer and give it to whoever asks the same address next."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or not scope["path"].startswith("/api/"):
+            await self.app(scope, receive, send)
+            return
+
+        async def unstored(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = [(k, v) for k, v in message.get("headers", []) if k.lower() != b"cache-control"]
+                message["headers"] = [*headers, (b"cache-control", b"no-store")]
+            await send(message)
+
+        await self.app(scope, receive, unstored)
+
+
 class HeadAsGet:
     """ASGI middleware: a HEAD request is answered as its GET would be, without the body (the
     same status and headers), wherever GET is answered: FastAPI's routes answer only the methods
@@ -276,6 +299,7 @@ def create_app(database_url: str | None = None, *, computer_workers: int = 2,
     app.add_middleware(ConnectionLimit)  # (outside the reads: a connection refused counts no read)
 
     app.add_middleware(ServerTime, now=now)
+    app.add_middleware(NoStore)  # (outside the guards: their refusals too)
     app.add_middleware(HeadAsGet)
     app.state.service = service
     app.state.hub = hub
