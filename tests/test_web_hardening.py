@@ -436,6 +436,31 @@ def test_a_request_that_is_not_http_gets_a_json_400(tmp_path: Path) -> None:
         server.stop()
 
 
+def test_a_body_whose_length_is_said_two_ways_is_refused_and_closed(tmp_path: Path) -> None:
+    """A request with both Content-Length and Transfer-Encoding (a proxy reading the body by one
+    and the server by the other disagree where the next request starts: request smuggling) is
+    refused 400 ``bad_request`` and its connection closed, so that the request hidden after it is
+    never answered (uvicorn read the body as chunked and answered both)."""
+    server = Served(tmp_path / "serve.log", f"sqlite:///{tmp_path / 'smuggle.sqlite3'}")
+    try:
+        hidden = b"GET /api/meta HTTP/1.1\r\nHost: x\r\n\r\n"
+        head = (b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                b"Content-Length: %d\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n" % (5 + len(hidden))) + hidden
+        with socket.create_connection(("127.0.0.1", server.port), timeout=30) as conn:
+            conn.sendall(head)
+            data = b""
+            with contextlib.suppress(ConnectionResetError, TimeoutError):
+                while part := conn.recv(65536):
+                    data += part
+        assert data.count(b"HTTP/1.1 ") == 1, data
+        top, body = data.split(b"\r\n\r\n", 1)
+        assert top.startswith(b"HTTP/1.1 400 ") and b"\r\nconnection: close" in top.lower(), data
+        assert json.loads(body)["error"]["code"] == "bad_request", data
+        assert call(server.url + "/api/meta")[0] == 200
+    finally:
+        server.stop()
+
+
 def test_huge_headers_are_refused_before_they_are_read(tmp_path: Path) -> None:
     """Request headers are bounded (:data:`qiza.web.guard.MAX_HEADERS`): 200 KB or 20 MB of
     them get 431 ``head_too_large`` at once (JSON, as every refusal: it was uvicorn's plain 400) and

@@ -102,6 +102,7 @@ class RequestGuard:
             await self.app(scope, receive, send)
             return
         declared = None
+        chunked = False
         for key, value in scope.get("headers", ()):
             if key == b"content-length":
                 try:
@@ -109,6 +110,14 @@ class RequestGuard:
                 except ValueError:
                     await send_error(send, 400, "bad_request", "Content-Length is not a number")
                     return
+            chunked = chunked or key == b"transfer-encoding"
+        if declared is not None and chunked:
+            # the body's end said two ways: a proxy that reads it by one and the server by the other
+            # disagree where the next request starts (request smuggling); refused, the connection
+            # closed with what followed on it
+            await send_error(send, 400, "bad_request", "a request gives its body's length by Content-Length "
+                             "or by Transfer-Encoding, not both", headers=[(b"connection", b"close")])
+            return
         if declared is not None and declared > self.max_body:
             await self._too_large(send)
             return
