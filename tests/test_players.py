@@ -7,6 +7,7 @@ import argparse
 import dataclasses
 import itertools
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -676,6 +677,60 @@ def test_best_says_when_a_record_has_no_position_or_no_rack_to_rank(capsys: pyte
     assert "warning: the record does not give Bob's rack" in capsys.readouterr().err
     assert main(["best", "-n", "1", "--turn", "1", str(finished)]) == 0
     assert "warning" not in capsys.readouterr().err
+
+
+def test_lines_after_the_end_of_a_game_are_one_error_of_the_reader_and_not_read(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A finished game followed by 2,000 more turns: 'qiza analyze' took 150 s over them (each turn
+    rebuilt by replaying the record up to it, 'unreadable' 2,000 times) and 'gcg check' blamed the
+    racks' line ('the game is not over in the engine'). The reader names the first line after the
+    end and reads no further; every command says so and works on the game."""
+    from qiza import gcg
+    from qiza.cli import main
+
+    extra = "".join(">bob: ADEILNO - +0 -8\n>ann: EIOQRRT - +0 50\n" for _ in range(1000))
+    path = tmp_path / "longer.gcg"
+    path.write_text(FINISHED_RECORD + extra)
+    record = gcg.load(str(path))
+    assert len(record.events) == 9 and len(record.errors) == 1
+    error = record.errors[0]
+    assert error.line == 12
+    assert "after the end of the game (the racks were counted at line 10)" in str(error)
+    assert "this line and the 1,999 after it are not read" in str(error)
+    started = time.perf_counter()
+    assert main(["analyze", "--engine", "static", str(path)]) == 0
+    out, err = capsys.readouterr()
+    assert f"warning: {path}:12: " in err and "after the end of the game" in err
+    assert "unreadable" not in out and "after the end" not in out
+    assert main(["best", "-n", "1", "--turn", "9", str(path)]) == 1
+    assert "has 7 turns: --turn must be 1 to 7" in capsys.readouterr().err
+    assert main(["gcg", "check", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert f"error: {path}:12: " in out and "the game is not over" not in out
+    assert time.perf_counter() - started < 30
+
+
+def test_turns_after_a_game_the_rules_ended_are_neither_analysed_nor_offered(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Six scoreless turns end the game, and no line counts the racks: the reader cannot know,
+    the replay does. 'qiza analyze' rebuilt 2,000 positions more (100 s, 'unreadable' each) and
+    'qiza best' offered '--turn 1 to 2007'."""
+    from qiza.cli import main
+
+    ended = FINISHED_RECORD.split(">ann: EIOQRRT (")[0].replace(">ann: - +0 66", ">ann: EIOQRRT - +0 66")
+    path = tmp_path / "longer.gcg"
+    path.write_text(ended + "".join(">bob: ADEILNO - +0 0\n>ann: EIOQRRT - +0 66\n" for _ in range(1000)))
+    started = time.perf_counter()
+    assert main(["analyze", "--engine", "static", str(path)]) == 0
+    out, err = capsys.readouterr()
+    assert f"warning: {path}:10: turn 8 is after the end of the game (every player had three scoreless turns " \
+           "in a row): the analysis stops there (1999 later turns not analysed)" in err
+    assert "unreadable" not in out and "\n  9 " not in out
+    for turn in ([], ["--turn", "9"]):
+        assert main(["best", "-n", "1", *turn, str(path)]) == 1
+        assert "the game is over before turn 8 (line 10: every player had three scoreless turns in a row): " \
+               "--turn 1 to 7 gives the position" in capsys.readouterr().err
+    assert time.perf_counter() - started < 30
 
 
 def test_best_and_analyze_refuse_a_record_of_one_player(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -236,6 +236,18 @@ class _TooManyProblems(Exception):
     """Raised inside the reader to stop reading a file that is not a game record."""
 
 
+class _AfterTheEnd(Exception):
+    """Raised inside the reader at the first event after the end of the game (see :data:`AFTER_THE_END`)."""
+
+
+AFTER_THE_END = (EventType.END_RACK_POINTS, EventType.END_RACK_PENALTY, EventType.TIME_PENALTY)
+"""The events a record holds after the racks are counted at the end of its game (a time penalty
+of the game's last turn, Woogles' and Macondo's, follows them). Any other event after them, a turn or a
+challenge, is the reader's error, which names its line; neither it nor any line after it is read:
+a record with thousands of turns after the end cost ``qiza analyze`` minutes, turn after turn
+that no engine could rank."""
+
+
 class _Reader:
     def __init__(self, path: str | None) -> None:
         self.path = path
@@ -254,6 +266,8 @@ class _Reader:
         """Players (0-based) a ``#playerN`` line of a higher number made room for, by that line."""
         self.digits_said = False
         """Whether the warning that digits were read as multi-letter tiles was given."""
+        self.ended_at: int | None = None
+        """The line of the record's first event counting the racks at the end of the game."""
 
     def error(self, message: str, line: int) -> None:
         errors = self.record.errors
@@ -291,7 +305,8 @@ class _Reader:
     def read_lines(self, text: str) -> None:
         # lines end at \n, \r\n or \r only: str.splitlines also breaks at NEL (0x85 in ISO-8859-1,
         # the "…" of Windows text), form feeds and U+2028, which other programs keep inside a line
-        for number, raw in enumerate(_LINE_BREAK.split(text), start=1):
+        lines = _LINE_BREAK.split(text)
+        for number, raw in enumerate(lines, start=1):
             if _CONTROL.search(raw):  # names, notes and pragmas reach terminals: no escape sequences
                 raw = _CONTROL.sub("", raw)
                 self.warn("control characters removed (a terminal would take them as commands)", number)
@@ -302,7 +317,14 @@ class _Reader:
                 self.pragma(line, number)
             elif line.startswith(">"):
                 self.end_note()
-                self.event(line, number)
+                try:
+                    self.event(line, number)
+                except _AfterTheEnd:
+                    after = sum(1 for rest in lines[number:] if rest.strip())
+                    self.record.errors.append(FileFormatError(
+                        f"an event after the end of the game (the racks were counted at line {self.ended_at}): "
+                        f"this line and the {after:,} after it are not read", number, self.path))
+                    break
             elif self.in_note:
                 self.note_lines.append(line)
             else:
@@ -465,6 +487,10 @@ class _Reader:
         if problem is not None:  # read without an error, the writer would refuse it
             self.error(problem, number)
             return
+        if self.ended_at is not None and event.type not in AFTER_THE_END:
+            raise _AfterTheEnd
+        if self.ended_at is None and event.type in AFTER_THE_END[:2]:
+            self.ended_at = number
         seats = [i for i, p in enumerate(players) if p.nick == nick]
         seat = seats[0]
         if len(seats) > 1:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 from collections import Counter
+from typing import NamedTuple
 
 from qiza import gcg
 from qiza.errors import GameOverError, QizaError, RuleError, quoted
@@ -20,7 +21,8 @@ from qiza.gcg.record import GameRecord
 from qiza.lexicon import Lexicon, load_lexicon
 from qiza.text import plural
 
-__all__ = ["game_from_record", "game_from_gcg", "record_lexicon", "check_turn", "tiles_missing", "AfterTheEnd"]
+__all__ = ["game_from_record", "game_from_gcg", "record_lexicon", "check_turn", "tiles_missing", "AfterTheEnd",
+           "turn_after_the_end"]
 
 
 def record_lexicon(record: GameRecord) -> tuple[str, str]:
@@ -63,6 +65,45 @@ class AfterTheEnd(GameOverError):
                          "closes the record")
         self.reason = reason
         """Why the game ended (an :class:`~qiza.sheet.EndReason` value)."""
+
+
+class TurnAfterTheEnd(NamedTuple):
+    """The first turn a record writes after its game ended by the rules (:func:`turn_after_the_end`)."""
+
+    turn: int
+    """1-based, as :func:`game_from_record` numbers the turns."""
+    line: int
+    """The record's line of it."""
+    reason: str
+    """Why the game ended (an :class:`~qiza.sheet.EndReason` value)."""
+    later: int
+    """How many turns the record writes after it."""
+
+
+def turn_after_the_end(record: GameRecord) -> TurnAfterTheEnd | None:
+    """The first turn of a record that comes after its game ended by the rules when no line of
+    the record says so (no racks counted: every player's three scoreless turns, then more turns;
+    the reader refuses turns after the racks' lines), found by one replay of the whole record;
+    else None. Every later turn is after the end too: a position before any of them would be
+    rebuilt in vain, at the cost of a replay each (a record with 2,000 turns after its end took
+    ``qiza analyze`` over 100 s)."""
+    return _replay_to_the_end(record)[1]
+
+
+def _replay_to_the_end(record: GameRecord) -> tuple[bool, TurnAfterTheEnd | None]:
+    """Whether the game of a record is over after its last turn (then no position follows it),
+    and :func:`turn_after_the_end`: one replay of the whole record."""
+    try:
+        replayed = gcg.replay(record, lexicon=None, rules=gcg.rules_for(record))
+    except gcg.FileFormatError:
+        return False, None
+    stopped, game = replayed.stopped, replayed.game
+    if stopped is None or not stopped.is_turn or not game.over:
+        return game.over, None
+    turns = [e for e in record.events if e.is_turn]
+    turn = next(n for n, e in enumerate(turns, start=1) if e is stopped)
+    return True, TurnAfterTheEnd(turn, stopped.line, game.end_reason.value if game.end_reason is not None
+                                 else "it ended", len(turns) - turn)
 
 
 def game_from_gcg(path: str, turn: int | None, lexicon: str | None) -> Game:
@@ -129,21 +170,16 @@ def check_turn(record: GameRecord, turn: int | None, source: str = "the record",
     if len(record.players) < 2:  # the replay reads such a record; no position of a game has one player
         raise QizaError(f"{source} has {plural(len(record.players), 'player')}: a position to rank needs 2 to 4")
     turns = sum(1 for e in record.events if e.is_turn)
+    over, end = _replay_to_the_end(record)
     if turn is not None and not 1 <= turn <= turns + 1:
-        last = turns if _over_after_last_turn(record) else turns + 1
+        last = turns if over else turns + 1
         raise QizaError(f"{source} has {plural(turns, 'turn')}: {option} must be 1 to {last}")
-    if (turn is None or turn == turns + 1) and _over_after_last_turn(record):
+    if end is not None and (turn is None or turn > end.turn):
+        raise QizaError(f"{source}: the game is over before turn {end.turn} (line {end.line}: {end.reason}): "
+                        f"{option} 1 to {end.turn - 1} gives the position before a turn")
+    if (turn is None or turn == turns + 1) and over:
         raise QizaError(f"{source}: the game is over after its last turn: {option} 1 to {turns} gives the position "
                         "before a turn")
-
-
-def _over_after_last_turn(record: GameRecord) -> bool:
-    """Whether the game of a record is over after its last turn (then no position follows it)."""
-    try:
-        game = gcg.replay(record, lexicon=None, rules=gcg.rules_for(record)).game
-    except gcg.FileFormatError:
-        return False
-    return game.over
 
 
 def tiles_missing(game: Game) -> int:

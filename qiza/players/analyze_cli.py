@@ -266,6 +266,13 @@ def run(args: argparse.Namespace) -> int:
     record, notation, _ = review.load_record_and_notation(args.record)  # a saved game's moves as they were typed
     review.check_players(record, args.record)  # before the record's problems and lexicon are told: the error alone
     warn_problems(record)
+    from qiza.gcg.turns import turn_after_the_end
+    from qiza.text import plural
+
+    end = turn_after_the_end(record)
+    if end is not None and end.later:
+        print(f"warning: {args.record}:{end.line}: turn {end.turn} is after the end of the game ({end.reason}): "
+              f"the analysis stops there ({plural(end.later, 'later turn')} not analysed)", file=sys.stderr)
     review.record_player(record, args.player, args.record)  # before the lexicon is named: the error alone
     said = sys.stderr if args.json else sys.stdout  # JSON: standard output holds the JSON alone
     if args.lexicon:

@@ -205,7 +205,7 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
     to list, ranked and valued by the engine that valued the turn (:attr:`TurnAnalysis.alternatives`). A record of fewer than two
     players is refused (:func:`check_players`)."""
     from qiza.gcg import EventType
-    from qiza.gcg.turns import AfterTheEnd, game_from_record, record_lexicon, tiles_missing
+    from qiza.gcg.turns import AfterTheEnd, game_from_record, record_lexicon, tiles_missing, turn_after_the_end
     from qiza.players.engine import StaticPlayer
 
     if not isinstance(lexicon, Lexicon):  # loaded once, not at every turn
@@ -216,6 +216,9 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
     player = record_player(record, player, source)
     seats = None if player is None else player_seats(record, player)
     turns = [e for e in record.events if e.is_turn]
+    end = turn_after_the_end(record)
+    if end is not None:  # that turn is listed as after the end; those after it are not
+        turns = turns[:end.turn]
     engine: StaticPlayer | None = None
     sim: SimPlayer | None = None
     results: list[TurnAnalysis] = []
