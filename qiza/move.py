@@ -227,8 +227,12 @@ _EXCHANGE = re.compile(r"^(?:exchange|exch|ex|swap|change|-)\s*((?:\[[^\[\]]*\]|
                        re.IGNORECASE)  # (any tile in brackets: Catalan [L.L])
 
 
+MOVE_FORMS = "'H8 WORD', 'H8 down WORD', 'pass', 'exchange ABC' or 'challenge'"
+"""The moves :func:`parse_move`'s error names when a text has none of their shapes (its default ``forms``)."""
+
+
 def parse_move(text: str, notation: Notation | str, board: Board | None = None, *,
-               whole_word: bool = True) -> Move:
+               whole_word: bool = True, forms: str = MOVE_FORMS) -> Move:
     """Read a move: ``pass``, ``exchange ABC`` (or ``-ABC``), ``challenge``, or a placement.
 
     ``notation``: a :class:`~qiza.rules.Notation` or its name (``"tournament"``); anything else
@@ -247,6 +251,8 @@ def parse_move(text: str, notation: Notation | str, board: Board | None = None, 
     short of a tile at either end (``G8 Z(E)D`` before a C) is a :class:`MoveSyntaxError` naming
     the word formed and how to type it (``G8 Z(E)D(C)``). ``whole_word=False`` reads it as the
     tiles it places (the word extended over those tiles), for records written before this check.
+    ``forms``: what the error of a text of no move's shape names as expected (a caller that takes
+    fewer moves, a puzzle's placements and exchanges, names those).
     """
     if not isinstance(text, str):
         raise TypeError(f"a move to read is a text like 'H8 WORD', not {quoted(text)}")
@@ -274,8 +280,7 @@ def parse_move(text: str, notation: Notation | str, board: Board | None = None, 
         direction = _DIRECTIONS[parts[1].lower()]
         parts = [parts[0], parts[2]]
     if len(parts) != 2:
-        raise MoveSyntaxError(f"{quoted(raw)} is not a move: expected e.g. 'H8 WORD', 'H8 down WORD', "
-                              "'pass', 'exchange ABC' or 'challenge'")
+        raise MoveSyntaxError(f"{quoted(raw)} is not a move: expected e.g. {forms}")
     row, col, direction = parse_coordinate(parts[0], notation, direction)
     place = Place(row, col, direction, _parse_word(parts[1], row, col, direction, board, raw))
     if board is not None and whole_word:

@@ -106,6 +106,18 @@ def test_an_exchange_the_bag_or_the_rack_refuses_is_told_in_the_rules_engine_wor
     assert game.rack_text(0) == rack and game.bag == bag and not game.history  # nothing changed
 
 
+def test_a_line_that_is_no_move_is_told_the_moves_a_puzzle_takes() -> None:
+    """'hello' was told "expected e.g. 'H8 WORD', 'H8 down WORD', 'pass', 'exchange ABC' or
+    'challenge'": a puzzle ranks no pass and has nothing to challenge; it takes a play or an
+    exchange, Enter for the answer and 'quit'."""
+    game = Game(CLASSIC, players=["Ann", "Bob"], lexicon=load_lexicon("enable"), seed=1)
+    said: list[str] = []
+    lines = iter(["hello there you", "quit"])
+    run_puzzles([Puzzle(game, "a test")], lambda prompt: next(lines), said.append)
+    assert said[-1] == ("'hello there you' is not a move: expected e.g. 'H8 WORD', 'H8 down WORD' or "
+                        "'exchange ABC'; Enter shows the answer, 'quit' stops")
+
+
 def _beginner_against_hard(folder: Path) -> Game:
     """Twelve turns of a beginner (Ann) against the hard computer, written to ``folder/game.gcg``."""
     lexicon = load_lexicon("enable")

@@ -1970,10 +1970,25 @@ def test_enter_alone_after_the_end_shows_the_choices_and_quit_leaves(monkeypatch
     assert status == 0
     after = out[out.index("game over> sheet"):]
     before = out[out.index("game over> \n"):out.index("game over> sheet")]
-    assert said("The game is over: sheet, analyze, gcg [FILE], save [FILE], board, or quit to leave.", before)
+    assert said("The game is over: sheet, analyze, gcg [FILE], save [FILE], board, rules, help, or quit to leave.",
+                before)
     assert "Ann" in after and "game over> quit" in after  # the sheet, then 'quit' left
     status, out = play(["--seed", "3", "-p", "Ann", "-p", "Bob", "--no-save"], ["resign", "y", ""], monkeypatch, capsys)
     assert status == 0 and "game over> (end of input)" in out
+
+
+def test_the_lists_after_the_end_name_every_command_that_works_there_and_no_other(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """'rules' worked at 'game over>' but neither 'Commands now:' nor the line for a word it
+    does not take named it, and 'help exchange' there explained a command it refuses."""
+    status, out = play(["--seed", "3", "-p", "Ann", "-p", "Bob", "--no-save"],
+                       ["resign", "y", "rules", "help exchange", "quit"], monkeypatch, capsys)
+    assert status == 0
+    commands = "sheet, analyze, gcg [FILE], save [FILE], board, rules, help"
+    assert said(f"Commands now: {commands}, quit.", out)
+    assert "Rules: " in out[out.index("game over> rules"):]
+    after = out[out.index("game over> help exchange"):]
+    assert said(f"The game is over: {commands}, or quit to leave", after) and "Put tiles back" not in after
 
 
 def test_a_person_called_ai_is_a_person() -> None:

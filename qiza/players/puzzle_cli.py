@@ -220,11 +220,17 @@ class Judged(NamedTuple, Generic[T]):
     words: tuple[str, ...] = ()
 
 
-def judge(game: Game, text: str, notation: Notation, find: Callable[[object], T | None]) -> Judged[T]:
+PUZZLE_FORMS = "'H8 WORD', 'H8 down WORD' or 'exchange ABC'"
+"""The moves a puzzle ranks, as a text of no move's shape is told (no pass, nothing to challenge)."""
+
+
+def judge(game: Game, text: str, notation: Notation, find: Callable[[object], T | None], *,
+          forms: str = PUZZLE_FORMS) -> Judged[T]:
     """The typed move as ``find`` knows it, by its :func:`~qiza.players.review.move_key`
     (an entry of the engine's ranking), or why it is not a legal play to rank. A move that
-    cannot be read or an illegal placement raises the engine's :class:`QizaError`, naming why."""
-    move = parse_move(text, notation, game.board)
+    cannot be read or an illegal placement raises the engine's :class:`QizaError`, naming why
+    (a text of no move's shape, that ``forms`` are expected: see :func:`~qiza.move.parse_move`)."""
+    move = parse_move(text, notation, game.board, forms=forms)
     if isinstance(move, Pass):
         return Judged(None, "a pass is not ranked here: find a play (or Enter to see the answer)", "pass")
     if isinstance(move, Place):
@@ -289,7 +295,8 @@ def run_puzzles(puzzles: Sequence[Puzzle], ask: Callable[[str], str | None], say
             if not answer.strip():
                 break
             try:
-                chosen, why, _, _ = judge(game, answer.strip(), notation, find)
+                chosen, why, _, _ = judge(game, answer.strip(), notation, find,
+                                          forms=f"{PUZZLE_FORMS}; Enter shows the answer, 'quit' stops")
             except QizaError as exc:
                 chosen, why = None, str(exc)
             if chosen is not None:

@@ -247,6 +247,10 @@ for _command in COMMANDS:
     for _alias in _command.aliases:
         _BY_NAME[_alias] = _command
 
+GAME_OVER_COMMANDS = "sheet, analyze, gcg [FILE], save [FILE], board, rules, help"
+"""The commands the prompt after the end of a game takes (and quit), as its lines name them."""
+_GAME_OVER_NAMES = ("sheet", "gcg", "save", "board", "rules", "help", "quit")
+
 # what a handler returns
 STAY, TURN_DONE, QUIT = "stay", "done", "quit"
 
@@ -1199,30 +1203,31 @@ class Session:
             self.say(long_message(f"The finished game is saved in {tilde(self.save_path)}"))
             self.say(long_message("Each turn against the computer's best move: qiza analyze "
                                   f"{tilde(self.save_path)}"))
-        self.say("Commands now: sheet, analyze, gcg [FILE], save [FILE], board, quit.")
+        self.say(f"Commands now: {GAME_OVER_COMMANDS}, quit.")
         self.flush()
         people = [i for i, s in enumerate(self.seats) if not s.computer]  # those who resigned too
         viewer = people[0] if people else 0
         while True:
-            line = term.ask("game over> ", ["sheet", "analyze", "gcg", "save", "board", "quit"])
+            line = term.ask("game over> ", ["sheet", "analyze", "gcg", "save", "board", "rules", "help", "quit"])
             if line is None:
                 return 0
             word = line.strip().split(" ")[0].lower()
             if word in ("quit", "q", "exit"):
                 return 0
             command = _BY_NAME.get(word)
+            about = _BY_NAME.get((line.split()[1:] or [""])[0].lower()) if command is not None else None
             if word in ("analyze", "analyse"):
                 self.show_analysis()
-            elif command is None or command.name not in ("sheet", "gcg", "save", "board", "help", "rules"):
+            elif command is None or command.name not in _GAME_OVER_NAMES:
                 # Enter alone too: it quit, and a new player pressing Enter to go on left at once;
                 # as at a shell, an empty line quits nothing (the end of the input still leaves)
-                self.say("The game is over: sheet, analyze, gcg [FILE], save [FILE], board, or quit to leave.")
+                self.say(f"The game is over: {GAME_OVER_COMMANDS}, or quit to leave.")
             elif command.name == "board":
                 term.show(render.screen(game, self.seat_infos(), None, width=term.width, height=term.height))
-            elif command.name == "help" and not line.split()[1:]:
+            elif command.name == "help" and (about is None or about.name not in _GAME_OVER_NAMES):
                 # the commands of a game being played (exchange, hint, undo...) no longer work
-                self.say("The game is over: sheet, analyze, gcg [FILE], save [FILE], board, rules or quit "
-                         "('help COMMAND' for one of them).")
+                self.say(f"The game is over: {GAME_OVER_COMMANDS}, or quit to leave ('help COMMAND' for one "
+                         "of them).")
             else:
                 self.dispatch(viewer, line)
             self.flush(paged=True)  # the sheet of a whole game is taller than 24 lines: its top stays seen
