@@ -25,7 +25,7 @@ from qiza.layout import Premium
 from qiza.rules import Notation
 
 __all__ = ["board_text", "score_sheet", "PREMIUM_MARKS", "LEGEND", "QUADRUPLE_LEGEND", "notation_note", "short_names",
-           "clean_name", "tame_marks", "plural"]
+           "clean_name", "name_key", "tame_marks", "plural"]
 
 PREMIUM_MARKS: dict[Premium, str] = {Premium.NONE: " ", Premium.DL: "'", Premium.TL: '"', Premium.DW: "-",
                                      Premium.TW: "=", Premium.QL: "^", Premium.QW: "~"}
@@ -124,6 +124,18 @@ def clean_name(name: str, limit: int = 40) -> str:
     """
     kept = "".join(" " if ch.isspace() else ch for ch in name if ch.isspace() or unicodedata.category(ch)[0] != "C")
     return " ".join(tame_marks(kept).split())[:limit].strip()
+
+
+def name_key(name: str) -> str:
+    """What two players' names are compared by, in every front end: :func:`clean_name`, then
+    case folded. Names of one key are one name: the board, the score sheet, the standings and a
+    game record (``qiza analyze --player ann``) could not tell their players apart, so a front end
+    numbers the later ones (``Ann``, ``ann 2``).
+
+    >>> name_key(" ANN\t") == name_key("Ann") != name_key("Anne")
+    True
+    """
+    return clean_name(name).casefold()
 
 
 #: combining marks kept on one character (a written language puts up to three on a letter)

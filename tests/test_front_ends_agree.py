@@ -74,6 +74,30 @@ def test_both_front_ends_tell_every_player_apart() -> None:
     assert len({seat.name for seat in seats}) == 3
 
 
+def test_names_that_differ_only_in_case_are_one_name_in_both_front_ends(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """'qiza play -p Ann -p ann' (and a web game of Ann and ANN) seated two players the board, the
+    score sheet, the standings and 'analyze --player ann' could not tell apart: names are compared
+    as :func:`qiza.text.name_key` compares them, after the cleaning they get, whatever the case."""
+    pytest.importorskip("fastapi")
+    from qiza.cli import main
+    from qiza.text import name_key
+    from qiza.tui.app import _name_computers
+    from qiza.web.service import distinct_names
+    from qiza.web.views import unique_name
+
+    assert name_key("Ann") == name_key(" ANN\t") != name_key("Anne")
+    seats = [Seat("Ann"), Seat("ann"), Seat("ANN 2")]
+    _name_computers(seats)
+    assert len({name_key(seat.name) for seat in seats}) == 3 and seats[0].name == "Ann"
+    web = distinct_names(["Ann", "ANN", "Bob"])
+    assert len({name_key(name) for name in web}) == 3 and web[2] == "Bob"
+    assert name_key(unique_name("ann", ["Ann", "Bob"])) not in {"ann", "bob"}
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    assert main(["play", "-p", "Ann", "-p", "ann", "--no-save", "--seed", "3"]) == 0
+    assert "Draw for first play: Ann E, ann 2 R." in capsys.readouterr().out
+
+
 def test_an_exchange_the_bag_refuses_is_told_in_the_rules_engine_words_everywhere(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """The library, the terminal and the web refuse an exchange with the message of

@@ -47,7 +47,7 @@ from qiza.rules import (
     find_preset,
     finish_line,
 )
-from qiza.text import clean_name
+from qiza.text import clean_name, name_key
 from qiza.tui.savelock import hold
 from qiza.tui.session import (
     Seat,
@@ -158,15 +158,15 @@ def _name_computers(seats: list[Seat]) -> None:
     computers = [s for s in seats if s.computer and not s.name]
     for number, seat in enumerate(computers, start=1):
         seat.name = "Computer" if len(computers) == 1 else f"Computer {number}"
-    taken = {seat.name for seat in seats}  # a number never makes another seat's name
-    used: set[str] = set()
+    taken = {name_key(seat.name) for seat in seats}  # a number never makes another seat's name
+    used: set[str] = set()  # names compared as every front end compares them: "ann" is Ann
     for seat in seats:
-        if seat.name in used:
+        if name_key(seat.name) in used:
             base, number = seat.name, 2
-            while f"{base} {number}" in taken | used:
+            while name_key(f"{base} {number}") in taken | used:
                 number += 1
             seat.name = f"{base} {number}"
-        used.add(seat.name)
+        used.add(name_key(seat.name))
 
 
 def build_rules(args: argparse.Namespace, seats: list[Seat]) -> Rules:
