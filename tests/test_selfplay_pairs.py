@@ -63,3 +63,19 @@ def test_play_game_gives_the_game_s_end_reason_and_a_short_repr() -> None:
     assert shown == (f"GameResult(seed=1, scores={result.scores}, winners={result.winners}, "
                      f"length={result.length}, end_reason={result.end_reason!r})")
     assert len(shown) < 200 and result.move_times and all(result.move_times)
+
+
+def test_play_game_gives_each_players_place_as_the_game_does() -> None:
+    """Game.places gives each seat's final place; GameResult, the outcome of a game the library
+    played, had no places: a caller worked them out again from the scores, without the rule
+    book's tie-break. They are per player in the order given, as the scores and winners are."""
+    from qiza.players import make_player
+
+    players = [make_player("maxscore", "enable"), make_player("static", "enable"), make_player("maxscore", "enable")]
+    for rotate in (0, 1):
+        result = selfplay.play_game(players, seed=3, lexicon="enable", rotate=rotate)
+        assert sorted(result.places)[0] == 1 and len(result.places) == 3
+        assert [i for i, place in enumerate(result.places) if place == 1] == result.winners
+        by_score = sorted(range(3), key=lambda i: -result.scores[i])
+        assert [result.places[i] for i in by_score] == sorted(result.places)
+        assert "places" not in repr(result)  # the repr stays short, as the tour shows it

@@ -57,6 +57,10 @@ class GameResult:
     """Why the game ended, as :attr:`Game.end_reason <qiza.game.Game.end_reason>` says it (a text
     enum: ``result.end_reason == "a player went out"`` holds)."""
     errors: list[str] = field(default_factory=list, repr=False)
+    places: list[int] = field(default_factory=list, repr=False)
+    """Each player's final place (1 = first), as :attr:`Game.places <qiza.game.Game.places>` gives
+    the seats' (the winners first; equal scores: the score before the unplayed-tile adjustment;
+    equal both ways share a place)."""
 
 
 def play_game(players: Sequence[ComputerPlayer], *, seed: int, lexicon: Lexicon | str | None = None,
@@ -110,7 +114,10 @@ def play_game(players: Sequence[ComputerPlayer], *, seed: int, lexicon: Lexicon 
         if record.kind is Kind.PLACE and record.bingo and not record.challenged_off:
             bingos[order[record.seat]] += 1
     winners = sorted(order[s] for s in game.winners)
-    return GameResult(seed, scores, winners, turns, bingos, times, length, game.end_reason, errors)
+    places = [0] * n
+    for seat, place in enumerate(game.places):
+        places[order[seat]] = place
+    return GameResult(seed, scores, winners, turns, bingos, times, length, game.end_reason, errors, places)
 
 
 # -- parallel self-play -----------------------------------------------------------------------
