@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
+import io
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -190,8 +191,21 @@ def _version() -> str:
     return __version__
 
 
+def _replace_bad_input() -> None:
+    """Read standard input with U+FFFD for each byte its encoding cannot decode: a line of Latin-1
+    bytes under a UTF-8 locale stopped ``qiza play``, the quiz and ``qiza puzzle`` with a
+    UnicodeDecodeError (strict, as Python reads it under ``en_US.UTF-8``), or (surrogate escapes,
+    under ``C.UTF-8``) was echoed back to the terminal as the raw bytes. Read so, the line is
+    refused as one with a wrong character is (``'\ufffd' is not a letter``)."""
+    stdin = sys.stdin
+    if isinstance(stdin, io.TextIOWrapper) and stdin.errors != "replace":
+        with contextlib.suppress(ValueError, OSError):  # closed, or a stream that cannot change
+            stdin.reconfigure(errors="replace")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``qiza`` console script."""
+    _replace_bad_input()
     args = list(sys.argv[1:] if argv is None else argv)
     if not args or (args[0].startswith("-") and args[0] not in ("-h", "--help", "--version")):
         args = ["play", *args]

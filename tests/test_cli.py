@@ -212,3 +212,26 @@ def test_an_error_naming_long_paths_is_said_whole(tmp_path: Path, capsys: pytest
     assert main(["play", "--resume", str(path)]) == 2
     err = capsys.readouterr().err
     assert str(path) in err and " characters) …" not in err
+
+
+def test_lines_that_are_not_utf8_are_refused_not_a_traceback(tmp_path: Path) -> None:
+    """Under a UTF-8 locale (en_US.UTF-8: standard input strict) a line of Latin-1 bytes typed or
+    piped stopped 'qiza play', the quiz and 'qiza puzzle' with a UnicodeDecodeError's traceback.
+    Each bad byte reads as U+FFFD and the line is refused as one with a wrong character; under
+    C.UTF-8 (surrogate escapes) the bytes were echoed back to the terminal raw."""
+    import os
+    import subprocess
+    import sys
+
+    for errors in ("strict", "surrogateescape"):
+        env = {**os.environ, "PYTHONIOENCODING": f"utf-8:{errors}", "HOME": str(tmp_path)}
+        run = subprocess.run([sys.executable, "-m", "qiza", "play", "-p", "Ann", "-p", "Bob", "--no-save",
+                              "--seed", "3"], input=b"H8 \xff\xfeWORD\nquit\n", capture_output=True, env=env,
+                             timeout=120)
+        out = run.stdout.decode("utf-8", errors="replace")
+        assert run.returncode == 0 and b"Traceback" not in run.stderr, run.stderr[-500:]
+        assert "'H8 \ufffd\ufffdWORD': '\ufffd' is not a letter" in out and b"\xff" not in run.stdout
+        run = subprocess.run([sys.executable, "-m", "qiza", "words", "-l", "enable", "quiz", "--ranks", "1-10",
+                              "--count", "1", "--seed", "1"], input=b"\xff\n", capture_output=True, env=env,
+                             timeout=120)
+        assert run.returncode == 0 and b"Traceback" not in run.stderr, run.stderr[-500:]
