@@ -1,5 +1,5 @@
 """``qiza puzzle``: positions to find the best play in, judged by the rules engine and ranked
-by the static engine (qiza.players.puzzle_cli)."""
+by the static engine (qiza.players.puzzles; the terminal's qiza.players.puzzle_cli)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ from qiza.lexicon import load_lexicon
 from qiza.move import format_move
 from qiza.players import make_player
 from qiza.players.engine import StaticPlayer
-from qiza.players.puzzle_cli import Puzzle, from_records, from_self_play, run_puzzles, summary
+from qiza.players.puzzle_cli import run_puzzles, summary
+from qiza.players.puzzles import Puzzle, from_records, from_self_play
 from qiza.rules import CLASSIC, Notation, exchange_refusal
 
 
@@ -44,7 +45,7 @@ def test_answers_are_judged_and_ranked(puzzles: list[Puzzle]) -> None:
     text = "\n".join(said)
     after = said[said.index(next(line for line in said if line.startswith("Puzzle 1"))) + 1]
     assert after == "the play must touch a tile already on the board"  # the engine's reason; the player tries again
-    assert "a pass is not ranked here" in text
+    assert "a pass is not ranked here: find a play (or Enter to see the answer)" in text
     assert f"{best}: {options[0].score} points, equity {options[0].equity:.1f}: the best play." in text
     assert result.lost == [0.0, None]  # the best play, then the answer shown
     assert "The best plays:" in text and "  1. " in text
@@ -206,16 +207,16 @@ def test_the_first_puzzle_is_asked_before_the_next_are_made(monkeypatch: pytest.
     showed the first: seconds each on a fresh install, while the move generator compiles. Each is
     made when it is asked: quitting at the first made only that one."""
     from qiza.cli import main
-    from qiza.players import puzzle_cli
+    from qiza.players import puzzles as library
 
     made: list[int] = []
-    real = puzzle_cli.self_play_puzzle
+    real = library.self_play_puzzle
 
     def making(lexicon: object, number: int) -> Puzzle:
         made.append(number)
         return real(lexicon, number)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(puzzle_cli, "self_play_puzzle", making)
+    monkeypatch.setattr(library, "self_play_puzzle", making)
     monkeypatch.setattr("sys.stdin", io.StringIO("\nquit\n"))
     assert main(["puzzle", "--number", "42"]) == 0
     out = capsys.readouterr().out
@@ -225,7 +226,7 @@ def test_the_first_puzzle_is_asked_before_the_next_are_made(monkeypatch: pytest.
 
 def test_numbered_puzzles_are_the_same_for_the_same_number() -> None:
     from qiza.errors import QizaError
-    from qiza.players.puzzle_cli import MAX_PUZZLE, self_play_puzzle
+    from qiza.players.puzzles import MAX_PUZZLE, self_play_puzzle
 
     lexicon = load_lexicon("enable")
     first, again, other = (self_play_puzzle(lexicon, n) for n in (3, 3, 4))
@@ -241,7 +242,7 @@ def test_numbered_puzzles_are_the_same_for_the_same_number() -> None:
 
 def test_the_command_asks_a_numbered_puzzle(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     from qiza.cli import main
-    from qiza.players.puzzle_cli import self_play_puzzle
+    from qiza.players.puzzles import self_play_puzzle
 
     game = self_play_puzzle(load_lexicon("enable"), 42).game
     monkeypatch.setattr("sys.stdin", io.StringIO("\n"))
@@ -252,3 +253,29 @@ def test_the_command_asks_a_numbered_puzzle(monkeypatch: pytest.MonkeyPatch, cap
     assert "--number must be from 1 to" in capsys.readouterr().err
     assert main(["puzzle", "--number", "5", "some.gcg"]) == 2
     assert "give it without records" in capsys.readouterr().err
+
+
+def test_the_puzzles_are_the_library_module_puzzles_and_their_old_home_still_works() -> None:
+    """The web's puzzles made a puzzle and judged a move with functions of ``qiza puzzle``'s
+    command-line module (``puzzle_cli``); the puzzles both front ends use are the library's
+    :mod:`qiza.players.puzzles` now, which imports no command-line module, and ``puzzle_cli``
+    (the terminal's asking and printing) still finds its old names for one release, with a
+    :class:`DeprecationWarning`."""
+    import ast
+
+    from qiza.players import puzzle_cli, puzzles
+
+    web = Path(__file__).resolve().parents[1] / "qiza" / "web" / "puzzles.py"
+    for path in (Path(str(puzzles.__file__)), web):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        imported = {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+        imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+        assert not {name for name in imported if name.endswith("_cli") or name == "qiza.cli"}, path
+    assert {"self_play_puzzle", "judge", "Puzzle", "MAX_PUZZLE"} <= set(puzzles.__all__)
+    assert not set(puzzles.__all__) & set(vars(puzzle_cli))  # not the CLI's own
+    for name in puzzles.__all__:
+        with pytest.warns(DeprecationWarning, match=f"^qiza.players.puzzle_cli.{name} has moved to "
+                                                    f"qiza.players.puzzles.{name}: import it from qiza.players.puzzles"):
+            assert getattr(puzzle_cli, name) is getattr(puzzles, name)
+    with pytest.raises(AttributeError, match="^module 'qiza.players.puzzle_cli' has no attribute 'self_play'$"):
+        getattr(puzzle_cli, "self_play")  # noqa: B009 (a name it never had)

@@ -1,4 +1,4 @@
-"""Puzzles on a fresh install (qiza.players.puzzle_cli.self_play_puzzle while qiza.coldstart
+"""Puzzles on a fresh install (qiza.players.puzzles.self_play_puzzle while qiza.coldstart
 compiles in the background): puzzle N is the same puzzle as once the compiled code is ready, made
 without compiled code even when two plays of its game share the best equity (the puzzles' games
 break ties by tie_order on either move generator), and the numpy kernels the static player uses
@@ -25,7 +25,7 @@ from qiza.move import Direction, Move, Pass, Place, format_move
 from qiza.players import bingo_nb, bingo_py, leaves_nb
 from qiza.players.engine import Option, StaticPlayer, bingo_odds
 from qiza.players.leaves import model_for_tile_set
-from qiza.players.puzzle_cli import Puzzle, PuzzlePlayer, self_play_puzzle
+from qiza.players.puzzles import Puzzle, PuzzlePlayer, self_play_puzzle
 from qiza.rules import CLASSIC, Notation
 from qiza.ties import TIE, in_tie_order, tie_order
 from qiza.web.puzzles import position_json

@@ -21,7 +21,7 @@ import pytest
 
 pytest.importorskip("fastapi")
 pytest.importorskip("sqlalchemy")
-pytest.importorskip("qiza.players.puzzle_cli")
+pytest.importorskip("qiza.players.puzzles")
 
 from fastapi.testclient import TestClient  # noqa: E402
 from web_client import ServerThread  # noqa: E402
@@ -30,7 +30,7 @@ from qiza.errors import IllegalMoveError  # noqa: E402
 from qiza.game import Game  # noqa: E402
 from qiza.lexicon import load_lexicon  # noqa: E402
 from qiza.move import Direction, Place, format_move  # noqa: E402
-from qiza.players.puzzle_cli import MAX_PUZZLE, Puzzle, self_play_puzzle  # noqa: E402
+from qiza.players.puzzles import MAX_PUZZLE, Puzzle, self_play_puzzle  # noqa: E402
 from qiza.web import puzzles as web_puzzles  # noqa: E402
 from qiza.web.app import create_app  # noqa: E402
 
@@ -194,7 +194,7 @@ def test_a_number_is_always_the_same_puzzle(client: TestClient, tmp_path: Path) 
     with TestClient(create_app(f"sqlite:///{tmp_path / 'other.sqlite3'}", computer_processes=0)) as other:
         assert other.get(f"/api/puzzles/{NUMBER}").json() == position
         assert other.get(f"/api/puzzles/{NUMBER + 1}").json()["board"] != position["board"]
-    script = ("import json; from qiza.lexicon import load_lexicon; from qiza.players.puzzle_cli import self_play_puzzle; "
+    script = ("import json; from qiza.lexicon import load_lexicon; from qiza.players.puzzles import self_play_puzzle; "
               "from qiza.web.puzzles import position_json; "
               f"print(json.dumps(position_json(self_play_puzzle(load_lexicon('enable'), {NUMBER}).game, {NUMBER})))")
     env = {**os.environ, "PYTHONHASHSEED": "12345"}

@@ -16,14 +16,14 @@ import pytest
 pytest.importorskip("fastapi")
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (python package) is not installed")
 pytest.importorskip("uvicorn")
-pytest.importorskip("qiza.players.puzzle_cli")
+pytest.importorskip("qiza.players.puzzles")
 
 from test_web_browser import CHROMIUM, ServerThread, chromium, watch  # noqa: E402
 from test_web_puzzles import a_phony  # noqa: E402
 
 from qiza.lexicon import load_lexicon  # noqa: E402
 from qiza.move import Direction, Place, format_move  # noqa: E402
-from qiza.players.puzzle_cli import Puzzle, self_play_puzzle  # noqa: E402
+from qiza.players.puzzles import Puzzle, self_play_puzzle  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not (os.path.exists(CHROMIUM) or shutil.which("chromium")),
                                 reason=f"chromium is not installed at {CHROMIUM}")

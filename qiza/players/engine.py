@@ -579,7 +579,7 @@ class StaticPlayer(BasePlayer):
     def choose_evaluated(self, view: PlayerView) -> Move:
         """:meth:`choose` over the full evaluation (every placement generated: :meth:`best_options`),
         not the best-only search: the same move (tested), slower; what the puzzles' games play
-        (:class:`~qiza.players.puzzle_cli.PuzzlePlayer`) and ``hard``'s opening (the opening's
+        (:class:`~qiza.players.puzzles.PuzzlePlayer`) and ``hard``'s opening (the opening's
         vowel term needs every play)."""
         best = self.best_options(view, TIE)
         if not best:

@@ -2,7 +2,7 @@
 
 ``GET /api/puzzles/{number}`` is puzzle ``number``'s position: the board, the rack of the player
 to move, the scores, the bag and the unseen tiles. The request's thread makes it from the number
-alone (:func:`qiza.players.puzzle_cli.self_play_puzzle`, a game of the computer against itself),
+alone (:func:`qiza.players.puzzles.self_play_puzzle`, a game of the computer against itself),
 one puzzle at a time in the server process: not a computer worker, which on a fresh server starts
 and warms up every level first (seconds more than the puzzle, 0.1-0.8 s, takes);
 the answer tells nothing of the solution (no moves, no seed, no other rack). ``POST
@@ -11,7 +11,7 @@ a 422 naming why; puzzles keep no state, so nothing changes) and ranks it among 
 the static engine's equity (score plus the value of the tiles kept), with the best five;
 ``{"give_up": true}`` answers the best five alone. ``GET /api/puzzles/random`` draws a number to
 start with. Just after a fresh install, while the computer compiles, puzzles are made with the
-Python move generator: the same puzzles (see :func:`~qiza.players.puzzle_cli.self_play_puzzle`).
+Python move generator: the same puzzles (see :func:`~qiza.players.puzzles.self_play_puzzle`).
 
 The positions made are kept (the :data:`KEPT` last asked for); one address may have a few made
 at once, then one every few seconds (:data:`MADE_AT_ONCE`), since each takes the server's CPU.
@@ -47,11 +47,11 @@ from qiza.web.throttle import FailureThrottle, StoredThrottle, address
 from qiza.web.views import rules_json
 
 if TYPE_CHECKING:
-    from qiza.players.puzzle_cli import Puzzle
+    from qiza.players.puzzles import Puzzle
 
 log = logging.getLogger(__name__)
 
-#: the highest puzzle number (as :data:`qiza.players.puzzle_cli.MAX_PUZZLE`, which needs the
+#: the highest puzzle number (as :data:`qiza.players.puzzles.MAX_PUZZLE`, which needs the
 #: computer players to import)
 MAX_PUZZLE = 1_000_000_000
 #: puzzles kept made (the least recently asked for are dropped first)
@@ -125,7 +125,7 @@ def move_text_key(key: object) -> str:
 
 def make(lexicon: Lexicon, number: int) -> Made:
     """Puzzle ``number`` in ``lexicon`` and every play of it ranked."""
-    from qiza.players.puzzle_cli import self_play_puzzle
+    from qiza.players.puzzles import self_play_puzzle
 
     return _made(self_play_puzzle(lexicon, number))
 
@@ -321,7 +321,7 @@ class Puzzles:
 
     def _judge(self, puzzle: _Puzzle, move: str) -> int:
         """The ranking's index of the typed move, or a 422 naming why it is none."""
-        from qiza.players.puzzle_cli import judge
+        from qiza.players.puzzles import judge
 
         game = puzzle.game
         with puzzle.lock:  # the engine's checks of one game, one at a time
