@@ -19,9 +19,10 @@ Where to look:
   :mod:`qiza.analysis` (``legal_placements`` of a view) for computer players;
   :mod:`qiza.players.selfplay` (``play_game``) to play them against each other.
 * :mod:`qiza.gcg` and :mod:`qiza.cgp` for game records and positions, :mod:`qiza.savefile`
-  for saved games, :mod:`qiza.svg` and :mod:`qiza.text` for pictures. :func:`replay` here
-  rebuilds a game from its seed and ``game.actions`` (:mod:`qiza.actions`); a GCG record is
-  replayed by ``qiza.gcg.replay``.
+  for saved games, :mod:`qiza.svg` and :mod:`qiza.text` for pictures. :func:`game_from_actions`
+  here rebuilds a game from its seed and ``game.actions`` (:mod:`qiza.actions`; ``replay``, its
+  old name, works for one release with a warning); a GCG record is replayed by
+  ``qiza.gcg.replay``.
 
 Every error raised for bad input is a :class:`QizaError` (a ``ValueError``):
 :class:`MoveSyntaxError`, :class:`IllegalMoveError` (:class:`PhonyWordError`),
@@ -29,6 +30,9 @@ Every error raised for bad input is a :class:`QizaError` (a ``ValueError``):
 type is a ``TypeError``. A refused action leaves the game as it was.
 """
 
+import typing as _typing
+
+from qiza import deprecation as _deprecation
 from qiza.alphabet import BLANK, BLANK_FLAG, ENGLISH, FRENCH, TileSet, find_tile_set
 from qiza.board import Board
 from qiza.errors import (
@@ -40,7 +44,7 @@ from qiza.errors import (
     QizaError,
     RuleError,
 )
-from qiza.game import EndReason, Game, Kind, PlayerView, Record, replay
+from qiza.game import EndReason, Game, Kind, PlayerView, Record, game_from_actions
 from qiza.layout import STANDARD, SUPER, Layout, Premium, find_layout
 from qiza.lexicon import Lexicon, load_lexicon
 from qiza.move import Challenge, Direction, Exchange, Move, Pass, Place, format_move, parse_move
@@ -64,10 +68,13 @@ __version__ = "0.1.0"
 __all__ = [
     "BLANK", "BLANK_FLAG", "ENGLISH", "FRENCH", "TileSet", "find_tile_set", "Board",
     "FileFormatError", "GameOverError", "IllegalMoveError", "MoveSyntaxError", "PhonyWordError",
-    "QizaError", "RuleError", "EndReason", "Game", "Kind", "PlayerView", "Record", "replay",
+    "QizaError", "RuleError", "EndReason", "Game", "Kind", "PlayerView", "Record", "game_from_actions",
     "STANDARD", "SUPER", "Layout", "Premium", "find_layout", "Lexicon", "load_lexicon",
     "Challenge", "Direction", "Exchange", "Move", "Pass", "Place", "format_move", "parse_move",
     "CLASSIC", "COMPUTER", "ChallengeRule", "EndPoints", "EndRule", "FirstPlayer", "Level",
     "Notation", "Rules", "find_preset", "finish_line", "Evaluation", "Word", "evaluate",
     "place_from_cells", "__version__",
 ]
+
+if not _typing.TYPE_CHECKING:  # (hidden from mypy, so that an old or misspelt name stays an error)
+    __getattr__ = _deprecation.renamed(__name__, {"replay": "game_from_actions"})

@@ -1,13 +1,16 @@
 """The actions of a saved game: each entry of :attr:`Game.actions <qiza.game.Game.actions>` as
 text, applied to a game (:func:`apply_action`), and a whole game rebuilt from its seed and
-actions (:func:`replay`)."""
+actions (:func:`game_from_actions`; ``replay``, its old name, works for one release with a
+:class:`DeprecationWarning`)."""
 
 from __future__ import annotations
 
 import json
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
+from qiza.deprecation import renamed
 from qiza.errors import MoveSyntaxError, quoted
 from qiza.game import Game
 from qiza.lexicon import Lexicon
@@ -16,7 +19,10 @@ from qiza.rules import Rules
 from qiza.sheet import FORFEIT_ACTIONS, EndReason
 from qiza.text import json_nesting
 
-__all__ = ["apply_action", "replay"]
+__all__ = ["apply_action", "game_from_actions"]
+
+if not TYPE_CHECKING:  # (hidden from mypy, so that an old or misspelt name of this module stays an error)
+    __getattr__ = renamed(__name__, {"replay": "game_from_actions"})
 
 _FORFEITS: dict[str, EndReason] = {how.strip(): reason for reason, how in FORFEIT_ACTIONS.items()}
 _FORFEIT_ACTIONS = {verb + how for verb in ("resign", "withdraw") for how in FORFEIT_ACTIONS.values()}
@@ -101,11 +107,12 @@ def _setup_fields(text: str) -> tuple[list[str], list[str], list[int], int, int]
     return rows, racks, scores, number("to_move"), number("scoreless_turns", 0)
 
 
-def replay(rules: Rules, players: Sequence[str], seed: int, actions: Sequence[tuple[int, str]],
-           lexicon: Lexicon | str | None = None) -> Game:
+def game_from_actions(rules: Rules, players: Sequence[str], seed: int, actions: Sequence[tuple[int, str]],
+                      lexicon: Lexicon | str | None = None) -> Game:
     """Rebuild a game from its rules, players, seed and :attr:`Game.actions` (this is
-    ``qiza.replay``; a GCG record is replayed by :func:`qiza.gcg.replay`, which returns a
-    :class:`~qiza.gcg.Replay` with the scores that differ)."""
+    ``qiza.game_from_actions``, called ``replay`` before; a GCG record is replayed by
+    :func:`qiza.gcg.replay`, which returns a :class:`~qiza.gcg.Replay` with the scores that
+    differ)."""
     game = Game(rules, players=players, lexicon=lexicon, seed=seed)
     for seat, text in actions:
         apply_action(game, seat, text)

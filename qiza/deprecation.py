@@ -5,11 +5,12 @@ from __future__ import annotations
 import functools
 import importlib
 import inspect
+import sys
 import warnings
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ParamSpec, TypeVar, cast
 
-__all__ = ["positional_seat", "moved", "CallableList"]
+__all__ = ["positional_seat", "moved", "renamed", "CallableList"]
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -48,6 +49,24 @@ def moved(old: str, new: str, names: Iterable[str]) -> Callable[[str], object]:
         warnings.warn(f"{old}.{name} has moved to {new}.{name}: import it from {new} (the old place stops "
                       "working in the next release)", DeprecationWarning, stacklevel=2)
         return getattr(importlib.import_module(new), name)
+
+    return __getattr__
+
+
+def renamed(module: str, names: Mapping[str, str]) -> Callable[[str], object]:
+    """A ``__getattr__`` for the module ``module`` whose ``names`` (old name: new name) were
+    renamed: each old name still gives what its new name gives in the module, with a
+    :class:`DeprecationWarning` (for one release); any other name is an :class:`AttributeError`,
+    as without it."""
+    names = dict(names)
+
+    def __getattr__(name: str) -> object:
+        if name not in names:
+            raise AttributeError(f"module {module!r} has no attribute {name!r}")
+        new = names[name]
+        warnings.warn(f"{module}.{name} is renamed {module}.{new}: write {new} (the old name stops working in "
+                      "the next release)", DeprecationWarning, stacklevel=2)
+        return getattr(sys.modules[module], new)
 
     return __getattr__
 

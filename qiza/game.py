@@ -4,7 +4,7 @@ A :class:`Game` is the full state of one game. Every action is checked completel
 before anything changes, so a refused action (an exception from
 :mod:`qiza.errors`) leaves the game exactly as it was. The bag is drawn from
 with a seeded random generator, so a game replays exactly from its seed and its
-moves (:func:`replay`). :meth:`Game.push` / :meth:`Game.pop` make and unmake
+moves (:func:`game_from_actions`). :meth:`Game.push` / :meth:`Game.pop` make and unmake
 moves for analysis. :meth:`Game.view` is what one player may see.
 
 >>> game = Game(players=["Ann", "Bob"], seed=1, rules=COMPUTER)
@@ -24,11 +24,11 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from qiza.alphabet import BLANK, BLANK_FLAG, ENGLISH, Tile, is_blank
 from qiza.board import Board
-from qiza.deprecation import CallableList, positional_seat
+from qiza.deprecation import CallableList, positional_seat, renamed
 from qiza.errors import GameOverError, IllegalMoveError, MoveSyntaxError, PhonyWordError, RuleError, quoted
 from qiza.languages import builtin_for, rules_for_lexicon
 from qiza.lexicon import Lexicon, load_lexicon
@@ -47,8 +47,11 @@ from qiza.sheet import (
     visible_record,
 )
 
-__all__ = ["Game", "Kind", "Record", "EndReason", "PlayerView", "replay", "apply_action", "visible_record", "COMPUTER",
-           "FORFEITS", "TURN_KINDS"]
+__all__ = ["Game", "Kind", "Record", "EndReason", "PlayerView", "game_from_actions", "apply_action", "visible_record",
+           "COMPUTER", "FORFEITS", "TURN_KINDS"]
+
+if not TYPE_CHECKING:  # (hidden from mypy, so that an old or misspelt name of this module stays an error)
+    __getattr__ = renamed(__name__, {"replay": "game_from_actions"})
 
 MAX_POINTS = 999_999
 """The largest number of points a penalty takes away, and a set-up position's score (either way) or
@@ -1224,4 +1227,4 @@ def _phony_message(words: list[str], lexicon: str) -> str:
     return f"{', '.join(words[:-1])} and {words[-1]} are not in {lexicon}"
 
 
-from qiza.actions import apply_action, replay  # noqa: E402  (they build on Game: imported once it exists)
+from qiza.actions import apply_action, game_from_actions  # noqa: E402  (they build on Game: imported once it exists)

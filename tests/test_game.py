@@ -976,3 +976,34 @@ def test_a_tile_short_says_how_many_the_move_needs(make_game: GameFactory) -> No
             game.play(move)
         assert str(refused.value) == message
     assert game.rack_text(0) == "?NCLDTA" and not game.history
+
+
+def test_a_game_rebuilt_from_its_actions_is_game_from_actions_and_replay_its_old_name_warns(
+        make_game: GameFactory) -> None:
+    """Two public functions were called ``replay``: ``qiza.replay`` (a :class:`Game` rebuilt from
+    its seed and actions) and :func:`qiza.gcg.replay` (a GCG record checked, a
+    :class:`~qiza.gcg.Replay` out). The first, the less used, is :func:`qiza.game_from_actions`
+    now; ``replay`` still gives it, from ``qiza``, ``qiza.game`` and ``qiza.actions``, for one
+    release, with a :class:`DeprecationWarning`."""
+    import qiza
+    from qiza import actions, gcg
+    from qiza import game as game_module
+
+    game = make_game(racks={0: "EEEEEEE", 1: "QZAAAAA"})
+    game.play("pass")
+    again = qiza.game_from_actions(game.rules, game.players, game.seed, game.actions, lexicon=game.lexicon)
+    assert again.racks == game.racks and again.actions == game.actions
+    assert qiza.game_from_actions is game_module.game_from_actions is actions.game_from_actions
+    for module in (qiza, game_module, actions):
+        assert "replay" not in vars(module) and "replay" not in module.__all__
+        assert "game_from_actions" in module.__all__
+        with pytest.warns(DeprecationWarning, match=rf"^{module.__name__}.replay is renamed "
+                                                    rf"{module.__name__}.game_from_actions: "):
+            assert module.replay is actions.game_from_actions  # type: ignore[attr-defined]
+    namespace: dict[str, object] = {}
+    with pytest.warns(DeprecationWarning, match="replay is renamed") as warned:
+        exec("from qiza import replay", namespace)
+    assert namespace["replay"] is actions.game_from_actions and warned[0].filename == "<string>"
+    assert gcg.replay is gcg.replayer.replay  # the record's replay keeps its name
+    with pytest.raises(AttributeError, match="^module 'qiza.game' has no attribute 'replays'$"):
+        getattr(game_module, "replays")  # noqa: B009 (a name it never had)

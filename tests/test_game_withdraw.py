@@ -11,7 +11,7 @@ from conftest import GameFactory, state_of
 
 from qiza import gcg, savefile
 from qiza.errors import RuleError
-from qiza.game import EndReason, Game, Kind, replay
+from qiza.game import EndReason, Game, Kind, game_from_actions
 from qiza.rules import COMPUTER, LARGE_PRINT, finish_line
 
 QAT = "H8 QAT"  # 24 points
@@ -243,7 +243,7 @@ def _game_with_a_withdrawal(make_game: GameFactory) -> Game:
 
 def test_a_game_with_a_withdrawal_replays_exactly_and_saves(make_game: GameFactory) -> None:
     game = _game_with_a_withdrawal(make_game)
-    again = replay(game.rules, game.players, game.seed, game.actions, lexicon=game.lexicon)
+    again = game_from_actions(game.rules, game.players, game.seed, game.actions, lexicon=game.lexicon)
     assert state_of(again) == state_of(game) and again.out == game.out
     data = json.loads(savefile.dumps(game))
     assert data["version"] == 2 and [1, "withdraw abandoned"] in data["actions"]

@@ -213,7 +213,7 @@ def test_a_one_letter_tile_typed_in_brackets_is_written_back_so() -> None:
     reads as CH, A, L: the saved game's action could not be replayed ('qiza play --resume':
     'CH is not on the rack'), and the sheet and the GCG record named another move."""
     from qiza import gcg
-    from qiza.actions import replay
+    from qiza.actions import game_from_actions
     from qiza.gcg.writer import dumps, from_game
 
     rules = CLASSIC.with_options(tile_set="spanish", first_player="fixed", challenge="double")
@@ -221,7 +221,7 @@ def test_a_one_letter_tile_typed_in_brackets_is_written_back_so() -> None:
     game.set_rack(0, "[C]HICOSA")
     record = game.play("H8 [C]HICO")
     assert record.notation == "H8 [C]HICO" and game.actions[-1] == (0, "H8 [C]HICO")
-    again = replay(game.rules, game.players, game.seed, game.actions, lexicon=game.lexicon)
+    again = game_from_actions(game.rules, game.players, game.seed, game.actions, lexicon=game.lexicon)
     assert again.board.cells == game.board.cells and again.history[-1].score == record.score
     board = Board(game.rules.layout, SPANISH)
     move = parse_move("H8 C[H]ICO", Notation.RULEBOOK, board)

@@ -10,7 +10,7 @@ import pytest
 
 from qiza import savefile
 from qiza.errors import QizaError
-from qiza.game import Game, replay
+from qiza.game import Game, game_from_actions
 from qiza.lexicon import load_lexicon
 from qiza.rules import find_preset
 
@@ -49,7 +49,7 @@ def test_redeal_replays_exactly_from_the_saved_game() -> None:
     game.play(f"exchange {game.rack_text(0)[:2]}")
     again = savefile.loads(savefile.dumps(game), lexicon=LEX)
     assert again.racks == game.racks and again.bag == game.bag and again.actions == game.actions
-    rebuilt = replay(game.rules, game.players, game.seed, game.actions, lexicon=LEX)
+    rebuilt = game_from_actions(game.rules, game.players, game.seed, game.actions, lexicon=LEX)
     assert rebuilt.racks == game.racks
 
 

@@ -23,7 +23,7 @@ from rich.table import Table
 from rich.text import Text
 
 from qiza import savefile
-from qiza.actions import replay
+from qiza.actions import game_from_actions
 from qiza.alphabet import TileSet, nfc
 from qiza.errors import FileFormatError, QizaError, quoted
 from qiza.game import Game, Kind, Record
@@ -975,7 +975,7 @@ class Session:
                 "arrange", "accept"):
             index -= 1
         game = self.game
-        self.game = replay(game.rules, game.players, game.seed, actions[:index], lexicon=game.lexicon)
+        self.game = game_from_actions(game.rules, game.players, game.seed, actions[:index], lexicon=game.lexicon)
         # the draws you saw after that turn must not come again: the tiles you cannot see are mixed
         self.game.redeal_unseen(seat)
         self._computers.clear()
