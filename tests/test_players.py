@@ -1555,3 +1555,24 @@ def test_a_mistyped_turn_or_player_is_the_only_line(capsys: pytest.CaptureFixtur
         assert main(args) == 1
         captured = capsys.readouterr()
         assert captured.out == "" and captured.err.count("\n") == 1 and message in captured.err, captured
+
+
+def test_what_the_static_player_evaluates_is_placement_equities_not_a_second_evaluation(lexicon: Lexicon) -> None:
+    """:meth:`StaticPlayer.evaluate` returned a class named ``Evaluation``, as is
+    :class:`qiza.Evaluation` (one placement's words and score: another thing), undocumented. It
+    is :class:`~qiza.players.engine.PlacementEquities` (every placement with its equity),
+    documented; ``engine.Evaluation`` still gives it for one release, with a
+    :class:`DeprecationWarning`."""
+    import qiza
+    from qiza.players import engine
+
+    static = make_player("static", lexicon)
+    assert isinstance(static, engine.StaticPlayer)
+    game = Game(COMPUTER, lexicon=lexicon, seed=1)
+    equities = static.evaluate(game.view(0))
+    assert type(equities) is engine.PlacementEquities and len(equities.equity) == len(equities.moves) > 0
+    assert "PlacementEquities" in engine.__all__ and "Evaluation" not in vars(engine)
+    assert engine.PlacementEquities.__doc__ and engine.PlacementEquities is not qiza.Evaluation
+    with pytest.warns(DeprecationWarning, match="^qiza.players.engine.Evaluation is renamed "
+                                                "qiza.players.engine.PlacementEquities: "):
+        assert engine.Evaluation is engine.PlacementEquities  # type: ignore[attr-defined]

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from qiza.analysis import Candidate, board_array, counts_text, generator, rack_counts, to_place
+from qiza.deprecation import renamed
 from qiza.errors import RuleError
 from qiza.game import Kind, PlayerView, Record
 from qiza.move import Exchange, Move, Pass
@@ -358,15 +359,23 @@ def with_bingo_odds(leaves: RackLeaves, settings: StaticSettings, odds: BingoOdd
 
 
 @dataclass
-class Evaluation:
-    """Every placement of a position with its equity, and the rack's sub-leaves (for exchanges)."""
+class PlacementEquities:
+    """Every placement of a position with its equity, and the rack's sub-leaves (for exchanges):
+    what :meth:`StaticPlayer.evaluate` gives (arrays, one entry per placement). Not a
+    :class:`qiza.Evaluation`, one placement's words and score; it was called ``Evaluation``
+    too (``qiza.players.engine.Evaluation`` still gives it for one release, with a
+    :class:`DeprecationWarning`)."""
 
     moves: MoveList
+    """Every placement (the move generator's)."""
     equity: np.ndarray
+    """Each placement's equity: its score plus what keeping its leave adds."""
     leave: np.ndarray
     """Code of each move's leave (index into ``leaves``)."""
     leaves: RackLeaves
+    """The rack's sub-leaves with their values."""
     rack: np.ndarray
+    """The rack, as counts of each tile code."""
     weight: float
     """Weight of leave values in this position (less as the bag runs out)."""
 
@@ -408,7 +417,7 @@ def leave_equities(leaves: RackLeaves, settings: StaticSettings, rules: Rules, b
 
 def evaluate_position(gen: MoveGenerator, model: LeaveModel, settings: StaticSettings, rules: Rules,
                       board: np.ndarray, rack: np.ndarray, bag_count: int, unseen_points: float,
-                      hot: np.ndarray | None = None, odds: BingoOdds | None = None) -> Evaluation:
+                      hot: np.ndarray | None = None, odds: BingoOdds | None = None) -> PlacementEquities:
     """The static evaluation of every placement (arrays in, arrays out; see :class:`StaticPlayer`).
 
     ``unseen_points``: face value of the tiles this player cannot see (for going out when the
@@ -430,10 +439,10 @@ def evaluate_position(gen: MoveGenerator, model: LeaveModel, settings: StaticSet
         placed = ml.tiles != 0
         vowel_hot = placed & vowel_mask(rules.tile_set)[ml.tiles & 63] & hot[sq] & ((ml.tiles & 64) == 0)
         equity = equity - s.opening_vowel_penalty * vowel_hot.sum(axis=1)
-    return Evaluation(ml, equity, code, leaves, rack, weight)
+    return PlacementEquities(ml, equity, code, leaves, rack, weight)
 
 
-def exchange_equities(ev: Evaluation, settings: StaticSettings, bag_count: int,
+def exchange_equities(ev: PlacementEquities, settings: StaticSettings, bag_count: int,
                       exchange_limit: int) -> tuple[np.ndarray, np.ndarray]:
     """Leave codes of the allowed exchanges (the tiles kept) and their equities."""
     return exchange_equities_of(ev.leaves, settings, bag_count, exchange_limit)
@@ -531,7 +540,7 @@ class StaticPlayer(BasePlayer):
         """Squares where a vowel on the opening play is penalised (see :func:`hot_squares`)."""
         return hot_squares(rules.layout)
 
-    def evaluate(self, view: PlayerView) -> Evaluation:
+    def evaluate(self, view: PlayerView) -> PlacementEquities:
         """The static evaluation of every placement of the view's position."""
         rules = view.rules
         gen = self.generator(rules)
@@ -555,7 +564,7 @@ class StaticPlayer(BasePlayer):
         leaves = with_bingo_odds(self.model_for(view.rules).rack_leaves(rack), self.settings, odds)
         none = MoveList(np.zeros((0, O_WIDTH), np.int32), board_array(view.board), view.rules.layout.size,
                         decode=decode_rows)  # numpy: nothing to compile on a fresh install
-        ev = Evaluation(none,
+        ev = PlacementEquities(none,
                         np.zeros(0), np.zeros(0, np.int64), leaves, rack, self.settings.leave_weight)
         kept, equity = exchange_equities(ev, self.settings, view.bag_count, view.rules.exchange_limit)
         return _exchange_options(ev, kept, equity, view.rules.tile_set)
@@ -642,7 +651,7 @@ class StaticPlayer(BasePlayer):
         return to_place(found, ts)
 
 
-def _placement_option(ev: Evaluation, i: int, tile_set: TileSet) -> Option:
+def _placement_option(ev: PlacementEquities, i: int, tile_set: TileSet) -> Option:
     """Placement ``i`` of an evaluation as an :class:`Option`."""
     ml = ev.moves
     move = ml[i]
@@ -650,7 +659,7 @@ def _placement_option(ev: Evaluation, i: int, tile_set: TileSet) -> Option:
                   float(ev.equity[i]), int(ml.ntiles[i]), move.word)
 
 
-def _exchange_options(ev: Evaluation, kept: np.ndarray, equity: np.ndarray, tile_set: TileSet) -> list[Option]:
+def _exchange_options(ev: PlacementEquities, kept: np.ndarray, equity: np.ndarray, tile_set: TileSet) -> list[Option]:
     """The exchanges keeping the sub-leaves ``kept`` of an evaluation's rack, of ``equity``, as
     :class:`Option` values."""
     counts = ev.leaves.counts
@@ -758,4 +767,7 @@ def challenge_rules_note(rules: Rules) -> str:
 
 
 __all__: Sequence[str] = ["BasePlayer", "MaxScorePlayer", "StaticPlayer", "StaticSettings", "LevelPlayer",
-                          "Option", "vocabulary", "vocabulary_graph", "option_candidate"]
+                          "Option", "PlacementEquities", "vocabulary", "vocabulary_graph", "option_candidate"]
+
+if not TYPE_CHECKING:  # (hidden from mypy, so that an old or misspelt name of this module stays an error)
+    __getattr__ = renamed(__name__, {"Evaluation": "PlacementEquities"})
