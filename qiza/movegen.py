@@ -103,7 +103,7 @@ from qiza.movegen_search import (
     decode_packed,
     prepare,
 )
-from qiza.movegen_ties import SubLeaves, margin, pick_best, row_tiles
+from qiza.movegen_ties import SubLeaves, margin, packed_row_tiles, pick_best
 from qiza.rules import Rules
 
 __all__ = [
@@ -348,7 +348,7 @@ def _move_from_row(row: np.ndarray, board: np.ndarray, labels: Labels | None = N
     v = row.tolist()
     meta = v[O_META]
     r, c, d = meta & 31, (meta >> 5) & 31, (meta >> 10) & 1
-    t = tuple(row_tiles(meta, v[O_TILES:O_WIDTH]))
+    t = tuple(packed_row_tiles(meta, v[O_TILES:O_WIDTH]))
     return GeneratedMove(v[O_SCORE], r, c, bool(d), t, _full_word(board, r, c, bool(d), t, labels or code_labels(26)),
                 v[O_EQUITY] / 1000.0 if equity is None else equity)
 

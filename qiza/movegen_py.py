@@ -41,7 +41,7 @@ from qiza.movegen import (
     kind_values,
 )
 from qiza.movegen_search import META_BLANKS
-from qiza.movegen_ties import SubLeaves, decode_rows, pick_best, row_tiles
+from qiza.movegen_ties import SubLeaves, decode_rows, packed_row_tiles, pick_best
 
 Node = list[Any]
 """A node of the lazy letter trie: ``[lo, hi, depth, children, is_word, words]``, the words
@@ -218,7 +218,7 @@ class PyMoveGenerator(MoveGenerator):
     def _leave_counts(self, row: list[int], rack: list[int]) -> np.ndarray:
         """The rack counts left after the move of a packed row."""
         left = np.array(rack, np.int64)
-        for t in row_tiles(row[O_META], row[O_TILES:O_WIDTH]):
+        for t in packed_row_tiles(row[O_META], row[O_TILES:O_WIDTH]):
             if t:
                 left[0 if t & 64 else t] -= 1
         return left

@@ -12,14 +12,19 @@ same numbers as the static player's full evaluation), and of the plays of the be
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+from qiza.deprecation import renamed
 from qiza.move import THROUGH, Direction, Place
 from qiza.movegen_search import MAX_RACK, MAX_SIZE, META_BLANKS, O_EQUITY, O_META, O_SCORE, O_TILES, O_WIDTH
 from qiza.ties import first_in_tie_order
 
-__all__ = ["SubLeaves", "margin", "decode_rows", "row_tiles", "place_of", "row_equities", "pick_best"]
+__all__ = ["SubLeaves", "margin", "decode_rows", "packed_row_tiles", "place_of", "row_equities", "pick_best"]
+
+if not TYPE_CHECKING:  # (hidden from mypy, so that an old or misspelt name of this module stays an error)
+    __getattr__ = renamed(__name__, {"row_tiles": "packed_row_tiles"})
 
 FEW_ROWS = 8
 """Up to this many rows, :func:`row_equities` decodes them one by one."""
@@ -54,8 +59,10 @@ def decode_rows(out: np.ndarray) -> tuple[np.ndarray, ...]:
             out[:, O_EQUITY].copy(), tiles.astype(np.int32))
 
 
-def row_tiles(meta: int, words: Sequence[int]) -> list[int]:
-    """The tiles of a packed row's line (``words``: its ``O_TILES`` columns), blanks flagged."""
+def packed_row_tiles(meta: int, words: Sequence[int]) -> list[int]:
+    """The tiles of a packed row's line (``words``: its ``O_TILES`` columns), blanks flagged.
+    Called ``row_tiles`` before, as :func:`qiza.board.row_tiles` (a board row's text) is: that
+    name still gives it for one release, with a :class:`DeprecationWarning`."""
     n = (meta >> 11) & 31
     tiles = []
     bit = META_BLANKS
@@ -97,7 +104,7 @@ def row_equities(rows: np.ndarray, rack: np.ndarray, leave_values: Sequence[floa
         full = int(np.dot(rack, sub_leaves[0]))
         equity = []
         for row in rows.tolist():
-            used = sum(radix[0 if t & 64 else t] for t in row_tiles(row[O_META], row[O_TILES:O_WIDTH]) if t)
+            used = sum(radix[0 if t & 64 else t] for t in packed_row_tiles(row[O_META], row[O_TILES:O_WIDTH]) if t)
             equity.append(float(row[O_SCORE]) + float(values[full - used]))  # the same sum as below
         return np.array(equity)
     score = rows[:, O_SCORE].astype(np.float64)
@@ -136,6 +143,6 @@ def pick_best(rows: np.ndarray, rack: np.ndarray, labels: Sequence[str],
     for v in rows[near].tolist():
         meta = v[O_META]
         places.append(place_of(meta & 31, (meta >> 5) & 31, bool((meta >> 10) & 1),
-                               row_tiles(meta, v[O_TILES:O_WIDTH]), labels))
+                               packed_row_tiles(meta, v[O_TILES:O_WIDTH]), labels))
     i = int(near[first_in_tie_order(places, equity[near].tolist())])
     return i, float(equity[i])

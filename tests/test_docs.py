@@ -104,3 +104,32 @@ def test_reference(tmp_path: Path) -> None:
             if export not in by_id.get(id(getattr(module, export)), []):
                 missing.append(f"{module_name}.{export}")
     assert not missing, f"exported but not in the reference: {missing}"
+
+
+def test_a_public_name_means_one_thing() -> None:
+    """Of the classes and functions the reference shows (the ``__all__`` of each module it
+    shows), two of one name are one object, save the readers and writers each file format has
+    (``qiza.gcg.load``, ``qiza.cgp.loads``...: python-chess's way): ``qiza.replay`` (a game
+    rebuilt from its actions) and ``qiza.gcg.replay`` (a record checked), ``qiza.board.row_tiles``
+    (a board row's text) and ``qiza.movegen_ties.row_tiles`` (a packed row's tiles) were two
+    things of one name."""
+    import re
+
+    formats = {"load", "loads", "dump", "dumps", "save"}
+    modules = sorted({match.group(1) for page in (REPO / "docs").glob("*.rst")
+                      for match in re.finditer(r"^\.\. qiza-module:: (\S+)", page.read_text(encoding="utf-8"),
+                                               re.MULTILINE)})
+    assert "qiza.game" in modules and "qiza.gcg" in modules
+    places: dict[str, dict[int, str]] = {}
+    for module_name in modules:
+        module = importlib.import_module(module_name)
+        for name in getattr(module, "__all__", ()):
+            obj = getattr(module, name)
+            if (inspect.isclass(obj) or inspect.isroutine(obj)) and name not in formats:
+                places.setdefault(name, {})[id(obj)] = f"{module_name}.{name}"
+    assert not {name: sorted(where.values()) for name, where in places.items() if len(where) > 1}
+    from qiza import movegen_ties
+
+    with pytest.warns(DeprecationWarning, match="^qiza.movegen_ties.row_tiles is renamed "
+                                                "qiza.movegen_ties.packed_row_tiles: "):
+        assert movegen_ties.row_tiles is movegen_ties.packed_row_tiles  # type: ignore[attr-defined]
