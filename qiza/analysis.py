@@ -271,8 +271,9 @@ def _source(game_or_view: Game | PlayerView, seat: int | None,
         return game_or_view.board, game_or_view.rack_text(seat), game_or_view.rules, lexicon
     if seat is not None and seat != game_or_view.seat:
         raise QizaError("a player's view shows only that player's rack")
+    lexicon = game_or_view.lexicon if lexicon is None else lexicon
     if lexicon is None:
-        raise QizaError("legal placements of a PlayerView need the lexicon")
+        raise QizaError("legal placements of a PlayerView need the lexicon: this view has none, pass lexicon=")
     return game_or_view.board, game_or_view.rack, game_or_view.rules, lexicon
 
 
@@ -292,13 +293,14 @@ def legal_placements(game_or_view: Game | PlayerView, seat: int | None = None, *
     """Every legal placement for a player, highest score first.
 
     ``game_or_view`` is a :class:`~qiza.game.Game` (``seat`` defaults to the player to move,
-    the lexicon to the game's) or a :class:`~qiza.game.PlayerView` (pass ``lexicon``: a
-    :class:`~qiza.lexicon.Lexicon` or a lexicon's name, as :class:`~qiza.game.Game` takes it). On an
+    the lexicon to the game's) or a :class:`~qiza.game.PlayerView` (the lexicon to the view's,
+    :attr:`~qiza.game.PlayerView.lexicon`; ``lexicon``: another, a :class:`~qiza.lexicon.Lexicon`
+    or a lexicon's name, as :class:`~qiza.game.Game` takes it). On an
     empty board only plays across are listed (plays down are their mirror images). As
     :meth:`Game.legal_moves <qiza.game.Game.legal_moves>`, nothing is listed once the game is
     over, nor while a play that ends the game is open to challenge (``pending_ends_game``: the
     player to move may only challenge it or pass). Raises :class:`~qiza.errors.QizaError` for
-    a view without ``lexicon`` or a ``seat`` other than the view's, and as :func:`check_rack`
+    a view without a lexicon (none given, none held) or a ``seat`` other than the view's, and as :func:`check_rack`
     for a view whose rack no player could hold (three Z in the English set, eight tiles).
     """
     moves, counts = move_list(game_or_view, seat, lexicon=lexicon)

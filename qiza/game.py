@@ -310,7 +310,7 @@ class Game:
             history=history, rules=self.rules, over=self.over,
             can_challenge=(seat is not None and self.can_challenge and seat != self._pending_seat()
                            and self.in_game(seat)),
-            pending_ends_game=self.can_challenge and self.pending_ends_game, out=self.out)
+            pending_ends_game=self.can_challenge and self.pending_ends_game, out=self.out, lexicon=self.lexicon)
 
     def _pending_seat(self) -> int | None:
         return self._pending.seat if self._pending else None

@@ -10,12 +10,16 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from qiza.alphabet import tiles_in_text
 from qiza.board import Board
 from qiza.move import Exchange, Move
 from qiza.rules import Rules
+
+if TYPE_CHECKING:
+    from qiza.lexicon import Lexicon
 
 __all__ = ["Kind", "EndReason", "Record", "PlayerView", "visible_record", "TURN_KINDS", "FORFEITS",
            "FORFEIT_WORDS"]
@@ -131,6 +135,10 @@ class PlayerView:
     out: tuple[int, ...] = ()
     """Seats of the players out of the game (resigned, lost on time or left), in the order they
     left (:attr:`Game.out <qiza.game.Game.out>`)."""
+    lexicon: Lexicon | None = field(default=None, compare=False, repr=False)
+    """The game's word list (public: any player may check a word in it, ``"QAT" in
+    view.lexicon``), which :func:`qiza.analysis.legal_placements` of the view uses; ``None`` in
+    a view made without it. Not compared: two views of one position are equal."""
 
     @property
     def seats_in(self) -> tuple[int, ...]:

@@ -3,6 +3,7 @@ end-of-game adjustments, winners, refused actions, the player's view and push/po
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import pickle
 
@@ -1007,3 +1008,22 @@ def test_a_game_rebuilt_from_its_actions_is_game_from_actions_and_replay_its_old
     assert gcg.replay is gcg.replayer.replay  # the record's replay keeps its name
     with pytest.raises(AttributeError, match="^module 'qiza.game' has no attribute 'replays'$"):
         getattr(game_module, "replays")  # noqa: B009 (a name it never had)
+
+
+def test_a_view_holds_the_game_s_lexicon_to_check_words_with(make_game: GameFactory) -> None:
+    """A computer player written against the library gets a :class:`PlayerView` and could not
+    check a word, nor list the placements of its view, without being given the lexicon apart.
+    The word list is public (any player may check a word in it): the view holds it, a
+    spectator's too, and a view is still compared by its position alone."""
+    from qiza.analysis import legal_placements
+
+    game = make_game(racks={0: "QIEEEEE", 1: "ZAAAAAA"})
+    view = game.view(0)
+    assert view.lexicon is game.lexicon and game.view(None).lexicon is game.lexicon
+    assert "QAT" in view.lexicon and "QATX" not in view.lexicon
+    assert [c.move for c in legal_placements(view)] == [c.move for c in legal_placements(game)]
+    bare = dataclasses.replace(view, lexicon=None)  # a view made by hand, without one
+    assert bare == view and "lexicon" not in repr(view)
+    with pytest.raises(QizaError, match="legal placements of a PlayerView need the lexicon"):
+        legal_placements(bare)
+    assert [c.move for c in legal_placements(bare, lexicon=game.lexicon)] == [c.move for c in legal_placements(view)]

@@ -860,6 +860,43 @@ def test_a_worker_keeps_one_copy_of_each_tile_set() -> None:
     assert len(players._ODDS) == kept  # (its speed was timed here, < 2 s: load decided it)
 
 
+def test_a_view_goes_to_a_worker_without_its_word_list_and_gets_the_worker_s(db_url: str) -> None:
+    """A view holds the game's lexicon (:attr:`PlayerView.lexicon <qiza.sheet.PlayerView.lexicon>`);
+    a lexicon of a word-list file (``qiza serve --lexicon NAME=PATH``) pickles as its words, so
+    a view sent to a computer worker would carry the list with every move. The computer seats
+    send it without, and the worker's player sees the worker's own copy."""
+    import pickle
+
+    from qiza.game import Game, PlayerView
+    from qiza.rules import find_preset
+    from qiza.web.computer import canonical_view, sendable_view, worker_lexicon
+
+    game = Game(find_preset("computer"), players=2, lexicon=worker_lexicon("enable"), seed=SEED)
+    sent = sendable_view(game.view(0))
+    assert sent.lexicon is None and game.view(0).lexicon is game.lexicon and sent == game.view(0)
+    arrived = canonical_view(pickle.loads(pickle.dumps(sent)), worker_lexicon("enable"))
+    assert arrived.lexicon is worker_lexicon("enable") and arrived == game.view(0)
+    with TestClient(create_app(db_url, seeds=fixed_seed)) as client:
+        service = client.app.state.service  # type: ignore[attr-defined]
+        thinker = service.thinker
+        views: list[PlayerView] = []
+
+        class Watching:
+            def run(self, fn: Any, *args: Any) -> Any:
+                views.extend(arg for arg in args if isinstance(arg, PlayerView))
+                return thinker.run(fn, *args)
+
+        service.thinker = Watching()
+        try:
+            answer = client.post("/api/games", json={"seats": [{"kind": "computer", "level": "greedy"}, {}],
+                                                     "creator_seat": 1})
+            game_id = answer.json()["id"]
+            wait_for(lambda: state(client, game_id, None, None)["to_move"] == 1)
+        finally:
+            service.thinker = thinker
+    assert views and all(view.lexicon is None for view in views)
+
+
 def test_a_server_stopping_during_the_warm_up_does_not_wait_for_it(tmp_path: Path) -> None:
     # a pool closed while its workers warm up lets the process end soon after (no worker
     # waits for another that already stopped)

@@ -155,17 +155,27 @@ _LEX_LOCK = threading.Lock()
 _TILE_SETS: dict[TileSet, TileSet] = {}
 
 
-def canonical_view(view: PlayerView) -> PlayerView:
-    """The view with this process's one copy of its tile set. A view sent to a worker
-    arrives with new copies of its rules; the players keep some tables per tile set *object*
-    (the odds of drawing to a bingo, tens of MB once remembered), so without this every
-    decision would build them again and keep them."""
+def sendable_view(view: PlayerView) -> PlayerView:
+    """The view as it is sent to a worker: without its lexicon (a word-list file's lexicon
+    pickles as its words, which would travel with every move); the worker puts in its own
+    copy (:func:`canonical_view`)."""
+    return dataclasses.replace(view, lexicon=None)
+
+
+def canonical_view(view: PlayerView, lexicon: Lexicon | None = None) -> PlayerView:
+    """The view with this process's one copy of its tile set, and ``lexicon`` (this process's
+    copy, :func:`worker_lexicon`) when given. A view sent to a worker arrives with new copies
+    of its rules; the players keep some tables per tile set *object* (the odds of drawing to
+    a bingo, tens of MB once remembered), so without this every decision would build them
+    again and keep them. It arrives without its lexicon (:func:`sendable_view`)."""
     tile_set = view.rules.tile_set
     with _LEX_LOCK:
         kept = _TILE_SETS.setdefault(tile_set, tile_set)
-    if kept is tile_set:
-        return view
-    return dataclasses.replace(view, rules=dataclasses.replace(view.rules, tile_set=kept))
+    if kept is not tile_set:
+        view = dataclasses.replace(view, rules=dataclasses.replace(view.rules, tile_set=kept))
+    if lexicon is not None and view.lexicon is not lexicon:
+        view = dataclasses.replace(view, lexicon=lexicon)
+    return view
 
 
 def worker_lexicon(source: str) -> Lexicon:
@@ -229,8 +239,9 @@ def choose(level: str, lexicon: str, view: PlayerView, seed: int) -> tuple[Move,
     worker process). Loading the lexicon and making the player are not counted, nor the wait
     for a worker still warming up: the caller gives the rest of the time back to the seat's
     clock (see :meth:`~qiza.web.computer_seats.ComputerSeatsMixin._computer_step`)."""
-    player = make_computer(level, worker_lexicon(lexicon), seed=seed, in_worker=True)
-    view = canonical_view(view)
+    lex = worker_lexicon(lexicon)
+    player = make_computer(level, lex, seed=seed, in_worker=True)
+    view = canonical_view(view, lex)
     start = time.perf_counter()
     move = player.choose(view)
     return move, time.perf_counter() - start
@@ -238,8 +249,9 @@ def choose(level: str, lexicon: str, view: PlayerView, seed: int) -> tuple[Move,
 
 def wants_challenge(level: str, lexicon: str, view: PlayerView, record: Record, seed: int) -> bool:
     """Whether a computer seat challenges ``record`` (runs in a worker process)."""
-    player = make_computer(level, worker_lexicon(lexicon), seed=seed, in_worker=True)
-    return bool(player.wants_challenge(canonical_view(view), record))
+    lex = worker_lexicon(lexicon)
+    player = make_computer(level, lex, seed=seed, in_worker=True)
+    return bool(player.wants_challenge(canonical_view(view, lex), record))
 
 
 def _end_quietly(_signum: int, _frame: object) -> None:

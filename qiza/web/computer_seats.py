@@ -17,6 +17,7 @@ from qiza.move import Move, Pass
 from qiza.seeding import decision_seed
 from qiza.web.clocks import Clock
 from qiza.web.computer import choose as choose_in_worker
+from qiza.web.computer import sendable_view
 from qiza.web.computer import wants_challenge as wants_challenge_in_worker
 from qiza.web.db import GameRow
 from qiza.web.errors import ApiError, unavailable
@@ -157,6 +158,7 @@ class ComputerSeatsMixin(GameCore):
                 found = ("move", game.to_move, game.view(game.to_move), None)
             job = found
             kind, seat, view, record = job
+            view = sendable_view(view)  # its words are not sent to the worker with every move
             level = str(row.seats[seat]["level"])
             lexicon = self.lexicon_source(str(row.save.get("lexicon", "enable")))
             before = self._fingerprint(game, seat)
