@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
+from process_state import changes, logging_changes, restore, snapshot
 
 from qiza import gaddag
 from qiza.alphabet import BLANK_FLAG
@@ -23,6 +26,39 @@ os.environ.setdefault("QIZA_COLDSTART", "0")
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
+
+
+@pytest.fixture(autouse=True)
+def _leaves_the_process_as_found(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Each test (with its function-scoped fixtures) leaves the process as it found it
+    (``process_state``: signal handlers, the environment, the working directory, the umask,
+    sys.path, Ray): what it changed is put back and the test fails at teardown naming each
+    change, instead of a later test in the same worker running with it (Ray's SIGTERM handler,
+    inherited by a later test's pool workers, hung CI for twelve minutes). Logging set up by a
+    server run in the test's process is put back without failing."""
+    before = snapshot()
+    yield
+    after = snapshot()
+    leaked = changes(before, after)
+    if leaked or logging_changes(before, after):
+        restore(before)
+    if leaked:
+        pytest.fail(f"{request.node.nodeid} left the process changed (now put back):\n  " + "\n  ".join(leaked),
+                    pytrace=False)
+
+
+@contextlib.contextmanager
+def local_ray(ray: ModuleType) -> Iterator[ModuleType]:
+    """A Ray instance on this machine (one CPU) while the block runs; then shut down, and the
+    process put back as it was before (``ray.init`` leaves its SIGTERM handler and environment
+    variables such as ``PYTHONBREAKPOINT`` behind, which ``ray.shutdown`` does not remove)."""
+    before = snapshot()
+    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+    try:
+        yield ray
+    finally:
+        ray.shutdown()
+        restore(before)
 
 
 @pytest.fixture(scope="session")

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import local_ray
 
 from qiza import gcg, savefile
 from qiza.errors import QizaError
@@ -150,13 +151,10 @@ def test_self_play_and_analysis_on_ray_match_the_process_pool(games: Path) -> No
     local = sorted(run_games(["static", "maxscore"], 3, lexicon="enable", jobs=2, seed=5, progress=False),
                    key=lambda r: r.seed)
     analysed = sorted(analyze_many([str(games)], jobs=1), key=lambda g: g.source)
-    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
-    try:
+    with local_ray(ray):
         on_ray = sorted(run_games(["static", "maxscore"], 3, lexicon="enable", seed=5, progress=False,
                                   ray_address="auto"), key=lambda r: r.seed)
         analysed_on_ray = sorted(analyze_many([str(games)], ray_address="auto"), key=lambda g: g.source)
-    finally:
-        ray.shutdown()
     assert [(r.seed, r.scores, r.turns) for r in on_ray] == [(r.seed, r.scores, r.turns) for r in local]
     assert analysed_on_ray == analysed
 

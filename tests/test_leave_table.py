@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import local_ray
 
 from qiza.alphabet import ENGLISH
 from qiza.players.leave_index import LeaveIndex
@@ -121,12 +122,9 @@ def test_training_runs_the_same_on_ray() -> None:
     ray = pytest.importorskip("ray", reason="ray is not installed (pip install 'qiza[train]')")
     from qiza.players import train
 
-    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
-    try:
+    with local_ray(ray):
         rounds: list[LeaveModel] = []
         model = train.train(games=[6, 4], seed=11, progress=False, ray_address="auto", on_round=rounds.append)
-    finally:
-        ray.shutdown()
     log = model.meta["round_log"]
     assert [r["games"] for r in log] == [6, 4] and len(rounds) == 2
     assert all(r["backend"] == "ray" and r["machines"] == 1 and r["workers"] == 1 for r in log)
