@@ -10,7 +10,7 @@ from endgame_positions import empty_bag_positions
 from qiza.analysis import board_array, generator, rack_counts
 from qiza.game import Game
 from qiza.lexicon import Lexicon
-from qiza.movegen import MoveGenerator
+from qiza.movegen import MoveGenerator, MoveList
 from qiza.players import make_player
 from qiza.players.endgame import solve_position
 from qiza.rules import CLASSIC
@@ -39,6 +39,9 @@ class Minimax:
         self.vals = np.zeros(27)
         self.vals[1:] = CLASSIC.tile_set.values
         self.memo: dict[tuple[bytes, bytes, bytes, int, int], float] = {}
+        # each (board, rack)'s moves, generated once: positions that differ only in the streak
+        # or the passes (a pass leads to one) have the same moves
+        self.lists: dict[tuple[bytes, bytes], MoveList] = {}
 
     def value(self, board: np.ndarray, me: np.ndarray, opp: np.ndarray, streak: int = 0, passes: int = 0) -> float:
         key = (board.tobytes(), me.tobytes(), opp.tobytes(), streak, passes)
@@ -50,7 +53,9 @@ class Minimax:
         else:
             best = -self.value(board, opp, me, streak + 1, passes + 1)
         total = int(me.sum())
-        ml = self.gen.generate(board, me)
+        ml = self.lists.get(key[:2])
+        if ml is None:
+            ml = self.lists[key[:2]] = self.gen.generate(board, me)
         for i in range(len(ml)):
             used = np.zeros(27, np.int32)
             b2 = board.copy()
