@@ -21,8 +21,10 @@ from typing import Any
 
 
 def _handlers() -> dict[int, Any]:
+    """Each signal's handler, but SIGALRM's: pytest-timeout's own, which it sets for each test and
+    takes away when a test fails (pytest_exception_interact), before the guard looks."""
     found: dict[int, Any] = {}
-    for signum in signal.valid_signals():
+    for signum in signal.valid_signals() - {getattr(signal, "SIGALRM", None)}:
         try:
             found[signum] = signal.getsignal(signum)
         except (OSError, ValueError):  # pragma: no cover - not a signal Python can read

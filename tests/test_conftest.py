@@ -86,3 +86,15 @@ def test_the_guard_leaves_what_a_first_import_set_up() -> None:
         sys.path.remove(folder)
         del sys.modules[made.__name__]
         logging.getLogger("qiza_guard_probe").handlers.clear()
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGALRM"), reason="no SIGALRM here")
+def test_the_guard_leaves_sigalrm_to_pytest_timeout() -> None:
+    """pytest-timeout sets a SIGALRM handler for each test and takes it away when the test fails,
+    before the guard looks: in CI every failing test also got a guard error for it."""
+    before = snapshot()
+    was = signal.signal(signal.SIGALRM, lambda signum, frame: None)
+    try:
+        assert changes(before, snapshot()) == []
+    finally:
+        signal.signal(signal.SIGALRM, was)

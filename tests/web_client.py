@@ -42,8 +42,10 @@ def call(url: str, method: str = "GET", body: Any = None, token: str | None = No
 class ServerThread:
     """A uvicorn server in a thread of the test process, on loopback: the app of
     ``create_app(database_url, **options)``, by default as ``qiza serve`` makes it (the computer
-    worker processes start with the server) and with every game's seed 1 (clients cannot
-    choose a seed)."""
+    worker processes start with the server), with every game's seed 1 (clients cannot choose a
+    seed) and no practical limit on the games made from loopback (``new_games``: a module's
+    browser tests share one server, and past the limit's 30 games a fast run was refused 429
+    ``too_many_games``; the limit itself is tested in test_web_hardening and test_web_concurrency)."""
 
     def __init__(self, database_url: str, **options: Any) -> None:
         import uvicorn
@@ -51,7 +53,7 @@ class ServerThread:
         from qiza.web.app import create_app
 
         self.port = free_port()
-        options = {"warm_up": True, "seeds": lambda: 1, **options}
+        options = {"warm_up": True, "seeds": lambda: 1, "new_games": 100_000, **options}
         config = uvicorn.Config(create_app(database_url, **options), host="127.0.0.1", port=self.port,
                                 log_level="warning")
         self.server: Any = uvicorn.Server(config)  # tests reach the app through it (server.config.app)
