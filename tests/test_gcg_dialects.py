@@ -1,0 +1,168 @@
+"""GCG between qiza and Quackle, Macondo and Woogles: qiza reads records in the form each of them
+writes (hand-made fixtures ``tests/fixtures/dialect_*.gcg``, scores checked), and what qiza writes,
+event by event, is what their readers read (``gcg_grammar``: each reader's rules as read from its
+source, written anew)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from gcg_grammar import macondo_problems, quackle_problems
+
+from qiza import gcg
+from qiza.game import Game
+from qiza.lexicon import Lexicon
+from qiza.rules import COMPUTER
+
+FIXTURES = Path(__file__).parent / "fixtures"
+WORDS = Lexicon("TEST", ["NOT", "TON", "ZIN", "ZINE", "TONE", "NOTE", "NOTES", "AX", "AT", "TA"])
+
+
+@pytest.mark.parametrize(("name", "scores", "over", "kinds"), [
+    # Woogles' export (Macondo's writer): pragmas before the players, an #id of an authority and an
+    # id, a note of two lines, the tiles left counted for and against, a time penalty after them
+    ("dialect_woogles.gcg", [453, 441], True,
+     {"place", "exchange", "phony-returned", "challenge-bonus", "end-rack-points", "end-rack-penalty",
+      "time-penalty"}),
+    # Quackle's writer: '--  -N', the player who went out gets twice the tiles left in one line
+    # without a rack
+    ("dialect_quackle.gcg", [474, 472], True,
+     {"place", "exchange", "phony-returned", "challenge-bonus", "end-rack-points"}),
+    # Quackle, three players, unfinished: an exchange of a count of tiles, the rack of the player to
+    # move in #rack1
+    ("dialect_quackle_three.gcg", [166, 70, 73], False,
+     {"place", "exchange", "phony-returned", "challenge-bonus"}),
+])
+def test_records_as_each_program_writes_them_are_read_with_their_scores(
+        name: str, scores: list[int], over: bool, kinds: set[str]) -> None:
+    path = FIXTURES / name
+    data = path.read_bytes()
+    # the fixture is in its program's form: its reader reads it
+    if name.startswith("dialect_woogles"):
+        assert macondo_problems(data) == []
+    else:
+        assert quackle_problems(data) == []
+    record = gcg.load(path)
+    assert not record.errors and not record.warnings, (record.errors, record.warnings)
+    assert {e.type.value for e in record.events} == kinds
+    result = gcg.replay(record)
+    assert result.clean and not result.warnings, [str(d) for d in result.differences]
+    assert result.checked == len(record.events)
+    assert result.game is not None and result.game.scores == scores and result.game.over is over
+    # every event's total is the sum of its player's scores so far
+    totals: dict[str, int] = {}
+    for event in record.events:
+        totals[event.player] = totals.get(event.player, 0) + event.score
+        assert totals[event.player] == event.total, event
+    assert gcg.loads(gcg.dumps(record)) == record
+
+
+def test_the_fixture_details_are_read_as_their_writers_mean_them() -> None:
+    woogles = gcg.load(FIXTURES / "dialect_woogles.gcg")
+    assert (woogles.id, woogles.lexicon, woogles.description) == ("io.woogles Zq4Lm9Rt2x", "NWL20",
+                                                                   "Created with Macondo")
+    assert [(p.nick, p.name) for p in woogles.players] == [("zoë", "Zoë Ångström"), ("BotJr", "BotJr")]
+    noted = next(e for e in woogles.events if e.notes)
+    assert noted.word == "ADDAX" and noted.notes == ["ADDAX, 60: the X on the DL\nboth ways"]
+    quackle = gcg.load(FIXTURES / "dialect_quackle.gcg")
+    assert (quackle.title, quackle.description) == ("Club night, game 2", "As Quackle writes a finished game")
+    last = quackle.events[-1]
+    assert (last.type, last.rack, last.tiles, last.score) == (gcg.EventType.END_RACK_POINTS, "", "UIVQWT", 42)
+    three = gcg.load(FIXTURES / "dialect_quackle_three.gcg")
+    exchange = next(e for e in three.events if e.type is gcg.EventType.EXCHANGE)
+    assert (exchange.tiles, exchange.count) == ("", 3)
+    assert three.final_racks == {1: "GMUIDSK"}
+
+
+# -- what qiza writes -------------------------------------------------------------------------------
+
+def _game(rule: str, players: int = 2) -> Game:
+    return Game(COMPUTER.with_options(challenge=rule), players=["Zoë Ångström", "Bob", "Cy Young", "Di"][:players],
+                lexicon=WORDS, seed=5)
+
+
+def _every_event(players: int) -> Game:
+    """A game of every event but the lost turn: a play, its challenge that failed (five points), an
+    exchange, a phony taken back, passes to the end (each player's tiles counted against them), a
+    time penalty after the end."""
+    game = _game("five-point", players)
+    game.set_rack(0, "ENORSTU")
+    game.play("H8 NOT")
+    game.challenge(1)
+    game.set_rack(1, "EIZAAAA")
+    game.play("exchange AAA")
+    for _ in range(2, players):
+        game.play("pass")
+    letters = [tile for tile in game.rack_text(0) if tile != "?"][:2]
+    game.play(f"H9 {''.join(letters)}")  # not a word of WORDS
+    game.challenge(1)
+    while not game.over:
+        game.play("pass")
+    game.penalize(1, 10)
+    return game
+
+
+def _gone_out() -> Game:
+    """A game a player ends by playing out: the tiles left counted for them (Macondo's form)."""
+    game = _game("single")
+    game.set_rack(0, "AX")
+    del game.bag[:]
+    game.play("H8 AX")
+    game.play("pass")  # the other player lets it stand
+    assert game.over
+    return game
+
+
+def _turn_lost() -> Game:
+    """A turn lost to a challenge that failed (double rule), then the game on to its end."""
+    game = _game("double")
+    game.set_rack(0, "ENORSTU")
+    game.play("H8 NOT")
+    game.challenge(1)
+    while not game.over:
+        game.play("pass")
+    return game
+
+
+def _kinds(text: str) -> set[str]:
+    return {e.type.value for e in gcg.loads(text).events}
+
+
+QUACKLE_END_PENALTY = "is read as the position of a placement"
+"""Quackle has no line for a player's own tiles at the end (Macondo's ``RACK (RACK) -N``, which qiza
+writes): it takes the line for a placement; it counts the tiles itself at the end of the game."""
+
+
+def test_what_qiza_writes_of_two_player_games_macondo_and_quackle_read() -> None:
+    texts = [gcg.dumps(gcg.from_game(game)) for game in (_every_event(2), _gone_out(), _turn_lost())]
+    assert set().union(*map(_kinds, texts)) == {kind.value for kind in gcg.EventType}
+    for text in texts:
+        data = text.encode("utf-8")
+        assert macondo_problems(data) == [], text
+        assert [p for p in quackle_problems(data) if QUACKLE_END_PENALTY not in p] == [], text
+
+
+def test_what_qiza_writes_of_games_of_three_and_four_quackle_reads() -> None:
+    """Macondo and Woogles read two players only; Quackle any number."""
+    for players in (3, 4):
+        data = gcg.dumps(gcg.from_game(_every_event(players))).encode("utf-8")
+        assert [p for p in quackle_problems(data) if QUACKLE_END_PENALTY not in p] == []
+        assert any("#player3" in p for p in macondo_problems(data))
+
+
+def test_the_grammar_helpers_find_what_their_readers_refuse() -> None:
+    """The helpers say no where the readers do (so that an empty list above means something)."""
+    head = "#character-encoding UTF-8\n#player1 a Ann\n#player2 b Bob\n"
+    for bad in (">a:  8D NOT +6 6\n",  # no rack before a placement
+                ">a: ENORSTU 8D NOT +6 -6\n",  # a negative total after a turn
+                ">c: ENORSTU 8D NOT +6 6\n",  # a player not declared
+                "#note\n"):  # a note of nothing: Macondo has no pattern for '#note' alone
+        assert macondo_problems((head + ">b: AEINRST 8D RETAINS +66 66\n" + bad).encode()), bad
+    assert macondo_problems(b"#character-encoding ISO-8859-1\n#player1 a Ann\n")
+    assert macondo_problems(("#player1 a " + "Ann " * 40 + "\n").encode())
+    assert macondo_problems((head + ">a: ENORSTU 8D NOT +6 6\n#title late\n").encode())
+    for bad in (">a:  (challenge) +5 11\n", ">a:  (time) -10 -4\n", "#incomplete\n", ">a: ABC (ABC) -5 1\n"):
+        assert quackle_problems((head + ">a: ENORSTU 8D NOT +6 6\n" + bad).encode()), bad
+    assert quackle_problems(b"#player1 a\n")
+
