@@ -166,3 +166,21 @@ def test_the_grammar_helpers_find_what_their_readers_refuse() -> None:
         assert quackle_problems((head + ">a: ENORSTU 8D NOT +6 6\n" + bad).encode()), bad
     assert quackle_problems(b"#player1 a\n")
 
+
+def test_an_unfinished_game_gives_quackle_the_rack_of_the_player_to_move() -> None:
+    """Quackle reads ``#incomplete`` as ``#incomplete RACK`` with no rack: it gives the player to
+    move an empty rack at the end of its reading (after the ``#rackN`` lines). qiza wrote the bare
+    line for every unfinished game; it writes that player's rack there when the record has it."""
+    game = _game("single")
+    game.set_rack(0, "ENORSTU")
+    game.play("H8 NOT")
+    record = gcg.from_game(game)
+    text = gcg.dumps(record)
+    assert f"#incomplete {game.rack_text(1)}\n" in text
+    assert quackle_problems(text.encode("utf-8")) == [] and macondo_problems(text.encode("utf-8")) == []
+    assert gcg.loads(text) == record and gcg.dumps(gcg.loads(text)) == text
+    # as the player to move sees it: their rack; as the other sees it, no rack known: the bare line
+    assert f"#incomplete {game.rack_text(1)}\n" in gcg.dumps(gcg.from_game(game, seat=1))
+    hidden = gcg.dumps(gcg.from_game(game, seat=0))
+    assert "#incomplete\n" in hidden and gcg.loads(hidden) == gcg.from_game(game, seat=0)
+

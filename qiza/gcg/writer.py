@@ -115,7 +115,7 @@ def dumps(record: GameRecord) -> str:
         _check_text(value, f"#{name}")
         out.append(f"#{name} {value}".rstrip())
     if record.incomplete:
-        out.append("#incomplete")
+        out.append(f"#incomplete {_rack_to_move(record)}".rstrip())
     out.extend(_note_lines(record.notes))
     for index, event in enumerate(record.events, start=1):
         nick = event.player
@@ -136,6 +136,21 @@ def dumps(record: GameRecord) -> str:
             raise FileFormatError(f"#rack{number}: {quoted(rack)} is not a rack")
         out.append(f"#rack{number} {rack}".rstrip())
     return "\n".join(out) + "\n"
+
+
+def _rack_to_move(record: GameRecord) -> str:
+    """The rack of an unfinished game's player to move (the one after the last turn's) when the
+    record has it, else "": Quackle reads ``#incomplete`` as ``#incomplete RACK`` with no rack, and
+    gives that player an empty one; qiza's reader reads the rack as that player's too."""
+    if not record.players:
+        return ""
+    turns = [event for event in record.events if event.is_turn]
+    try:
+        seat = (record.seat_of(turns[-1]) + 1) % len(record.players) if turns else 0
+    except FileFormatError:  # an event of no player: refused where its line is written
+        return ""
+    rack = record.final_racks.get(seat + 1, "")
+    return rack if rack == rack.upper() and _RACK_OK.match(rack) else ""
 
 
 def _note_lines(notes: Iterable[str]) -> list[str]:
