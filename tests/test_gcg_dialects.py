@@ -184,3 +184,21 @@ def test_an_unfinished_game_gives_quackle_the_rack_of_the_player_to_move() -> No
     hidden = gcg.dumps(gcg.from_game(game, seat=0))
     assert "#incomplete\n" in hidden and gcg.loads(hidden) == gcg.from_game(game, seat=0)
 
+
+def test_an_empty_note_is_neither_read_nor_written() -> None:
+    """Macondo has no pattern for ``#note`` with nothing after it (its reader stops there, unless
+    the line before was a note); qiza wrote an empty note, read from such a line, so. A note of
+    nothing is no note: not kept, and not written."""
+    head = "#player1 a Ann\n#player2 b Bob\n>a: AEINRST 8D RETAINS +66 66\n"
+    for empty in ("#note\n", "#note   \n"):
+        record = gcg.loads(head + empty)
+        assert not record.errors and not record.warnings and record.events[0].notes == []
+        assert gcg.dumps(record) == head
+    # a note whose first line is empty starts at its next line
+    record = gcg.loads(head + "#note\nthe bingo\n")
+    assert record.events[0].notes == ["the bingo"]
+    assert gcg.dumps(record) == head + "#note the bingo\n"
+    # a record made in code with an empty note writes none
+    record.events[0].notes = ["", " "]
+    assert gcg.dumps(record) == head
+    assert macondo_problems(gcg.dumps(gcg.loads(head + "#note\n")).encode()) == []

@@ -336,11 +336,17 @@ class _Reader:
         return self.record.events[-1].notes if self.record.events else self.record.notes
 
     def end_note(self) -> None:
-        """Add the lines read after a ``#note`` line to its note."""
-        if self.note_lines:
+        """Add the lines read after a ``#note`` line to its note: a note of nothing (``#note`` alone,
+        which Macondo does not read) is dropped, and one whose ``#note`` line is empty starts at
+        its next line."""
+        if self.in_note:
             notes = self.notes_list()
-            notes[-1] = "\n".join([notes[-1], *self.note_lines])
-            self.note_lines = []
+            note = "\n".join([notes[-1], *self.note_lines]).lstrip("\n")
+            if note:
+                notes[-1] = note
+            else:
+                notes.pop()
+        self.note_lines = []
         self.in_note = False
 
     def pragma(self, line: str, number: int) -> None:

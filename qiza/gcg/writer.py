@@ -158,7 +158,16 @@ def _note_lines(notes: Iterable[str]) -> list[str]:
     for note in notes:
         if _CONTROL.search(note.replace("\n", "")):
             raise FileFormatError(f"a note cannot contain a control character (a reader drops it): {quoted(note)}")
-        first, *rest = note.split("\n")
+        # a note of nothing is none (Macondo reads no '#note' line without text), and its text starts
+        # at its first line that holds some, as the reader reads it
+        kept = note.split("\n")
+        while kept and not kept[0].strip():
+            del kept[0]
+        while kept and not kept[-1].strip():
+            del kept[-1]
+        if not kept:
+            continue
+        first, *rest = kept
         lines.append(f"#note {first}".rstrip())
         for more in rest:
             if not more.strip() or more.lstrip().startswith(("#", ">")):
