@@ -202,3 +202,26 @@ def test_an_empty_note_is_neither_read_nor_written() -> None:
     record.events[0].notes = ["", " "]
     assert gcg.dumps(record) == head
     assert macondo_problems(gcg.dumps(gcg.loads(head + "#note\n")).encode()) == []
+
+
+@pytest.mark.parametrize("header", ["#game-type wordsmog\n", "#game-type WordSmog_super\n", "#note Variant: wordsmog\n"])
+def test_a_wordsmog_record_is_read_with_a_warning_that_its_words_are_judged_as_classic(
+        header: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Woogles' WordSmog games (``#game-type wordsmog``: a word is good when it is an anagram of a
+    word) score as classic games, and qiza replays them, but judges their words as a classic
+    game's: it read them without a word, and ``qiza analyze`` called their anagrams phonies. The
+    record says so in a warning on the line that names the variant."""
+    text = "#character-encoding UTF-8\n" + header + "#player1 a Ann\n#player2 b Bob\n>a: AEINRST 8D RETAINS +66 66\n"
+    record = gcg.loads(text)
+    assert not record.errors
+    assert [(w.line, "WordSmog" in str(w) and "classic" in str(w)) for w in record.warnings] == [(2, True)]
+    assert gcg.replay(record).clean
+    path = tmp_path / "smog.gcg"
+    path.write_text(text, encoding="utf-8")
+    from qiza.cli import main
+    assert main(["gcg", "check", str(path)]) == 0
+    assert f"{path}:2:" in capsys.readouterr().out
+    assert main(["analyze", "--lexicon", "enable", str(path)]) == 0
+    assert f"warning: {path}:2: game type " in capsys.readouterr().err
+    for classic in ("#game-type classic\n", "#game-type classic_super\n"):
+        assert not gcg.loads(text.replace(header, classic)).warnings

@@ -43,6 +43,17 @@ _NUMBERED = re.compile(r"(?:player|rack)[0-9]+")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 """Control characters but the tab: ESC (and C1's CSI, byte 0x9b in ISO-8859-1) start terminal escape sequences."""
+WORD_VARIANTS = {variant: "WordSmog, where a word is good when it is an anagram of a word"
+                 for variant in ("wordsmog", "wordsmog_super")}
+"""Game types of Woogles' (``#game-type``, as Macondo names its variants) whose words are not the
+classic game's: the record is read and replayed (it scores as a classic game), with a warning."""
+
+
+class WordVariantWarning(FileFormatError):
+    """The warning of a record of a variant of :data:`WORD_VARIANTS` (on the line naming it): every
+    command that judges the record's words shows it."""
+
+
 MAX_PLAYERS = 4
 """A record has at most 4 players (``#player1`` to ``#player4``)."""
 MAX_EVENTS = 3000
@@ -365,6 +376,7 @@ class _Reader:
             field_name = _HEADER_NOTES.get(tag.strip().lower()) if colon and not events else None
             if field_name is not None and said.strip() and getattr(record, field_name) in (None, said.strip()):
                 setattr(record, field_name, said.strip())  # a pragma of the file says otherwise: a note
+                self.check_game_type(number)
                 return
             self.notes_list().append(value)
             self.in_note = True
@@ -414,6 +426,7 @@ class _Reader:
             record.id = value
         elif key in _KNOWN_SIMPLE:
             setattr(record, _KNOWN_SIMPLE[key], value)
+            self.check_game_type(number)
         elif key == TILE_PRAGMA and len(record.pragmas) < MAX_PROBLEMS:  # Macondo's '#tile [CH] [ch]': kept as it is
             record.pragmas.append((name, value))
             label, _, blank = value.partition(" ")
@@ -426,6 +439,17 @@ class _Reader:
                 raise _TooManyProblems
             record.pragmas.append((name, value))
             self.warn(f"unknown pragma #{name} (kept)", number)
+
+    def check_game_type(self, number: int) -> None:
+        """Warn when the record's game type is a variant whose words qiza judges otherwise than it
+        does (:data:`WORD_VARIANTS`): the line that named it is ``number``."""
+        variant = (self.record.game_type or "").strip().lower()
+        warnings = self.record.warnings
+        if variant in WORD_VARIANTS and not any(isinstance(w, WordVariantWarning) for w in warnings):
+            warnings.append(WordVariantWarning(
+                f"game type {self.record.game_type}: {WORD_VARIANTS[variant]}; qiza knows the classic game's "
+                "words only, so its word checks and analyses judge this game's words as a classic game's "
+                "(the scores are the same)", number, self.path))
 
     def digit_tiles(self, text: str, number: int) -> str:
         """``text`` (a rack, a word, exchanged tiles) with the digits that Woogles' and Macondo's older

@@ -81,8 +81,11 @@ def _tiles_of(lexicon: str | None) -> str | None:
 
 
 def warn_problems(record: GameRecord) -> None:
-    """Print on standard error the problems found reading a game record (as `qiza gcg show` does)."""
-    for problem in record.errors:
+    """Print on standard error the problems found reading a game record (as `qiza gcg show` does), and
+    the warning of a variant whose words qiza judges as the classic game's (WordSmog)."""
+    from qiza.gcg.reader import WordVariantWarning
+
+    for problem in [*record.errors, *(w for w in record.warnings if isinstance(w, WordVariantWarning))]:
         print(f"warning: {problem}", file=sys.stderr)
 
 
