@@ -244,3 +244,23 @@ def test_the_shared_records_written_again_by_qiza_read_in_their_programs_as_befo
             assert problems(written) == [] or problems(written) == problems(data), (path.name, problems(written))
         refused += [path.name] if macondo_problems(data) and path.name.startswith("macondo") else []
     assert refused == ["macondo__name_weird_encoding_with_header.gcg"]
+
+
+def test_quackles_last_line_of_a_game_passed_out_is_read() -> None:
+    """Quackle ends a game that ended by scoreless turns with one line, for the player to move, of
+    their own tiles taken away, its score printed with a '+' before the negative number
+    (``>Bob: PEETYTT (PEETYTT) +-12 -12``; the others' tiles are taken away without a line). qiza
+    read the sign so only for a time penalty, and called the line a truncated event."""
+    text = ("#character-encoding UTF-8\n#player1 ann Ann\n#player2 bob Bob\n>ann: ENORSTU 8H NOT +6 6\n"
+            + ">bob: PEETYTT - +0 0\n>ann: ERSUNEG - +0 6\n" * 3 + ">bob: PEETYTT (PEETYTT) +-12 -12\n")
+    record = gcg.loads(text)
+    assert not record.errors and not record.warnings, record.errors
+    last = record.events[-1]
+    assert (last.type, last.rack, last.tiles, last.score, last.total) == \
+        (gcg.EventType.END_RACK_PENALTY, "PEETYTT", "PEETYTT", -12, -12)
+    result = gcg.replay(record)
+    assert result.clean and result.game is not None and result.game.over and result.game.scores == [-2, -12]
+    assert gcg.dumps(record).endswith(">bob: PEETYTT (PEETYTT) -12 -12\n")  # as Macondo reads it
+    # the sign stays wrong on a line that scores points: it names the line
+    bad = gcg.loads(text.replace(">ann: ENORSTU 8H NOT +6 6", ">ann: ENORSTU 8H NOT +-6 -6"))
+    assert [e.line for e in bad.errors][:1] == [4]

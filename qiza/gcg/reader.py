@@ -488,7 +488,9 @@ class _Reader:
                 return
             players.append(Player(nick, nick))
         tokens = rest.split()
-        if "(time)" in tokens:  # '(time) +-10': a negative score printed after a '+', which Macondo reads as -10
+        if any(t.startswith("(") and t.endswith(")") for t in tokens):
+            # a negative score printed after a '+': '(time) +-10' (which Macondo reads as -10), and
+            # Quackle's last line of a game passed out, 'RACK (RACK) +-12': read as -10, -12
             tokens = ["-" + t[2:] if _PLUS_MINUS.fullmatch(t) else t for t in tokens]
         score_at = next((i for i in range(len(tokens) - 1)
                          if _SCORE.match(tokens[i]) and _TOTAL.fullmatch(tokens[i + 1])), None)
