@@ -133,7 +133,8 @@ def quackle_problems(data: bytes) -> list[str]:
     """Why Quackle's reader would stop at a line of the file, or read it as something else."""
     problems: list[str] = []
     codec = "latin-1"  # until a #character-encoding line names another
-    started = False
+    started = over = False
+    bare_incomplete = 0
     rest = data
     number = 0
     while rest:
@@ -151,8 +152,8 @@ def quackle_problems(data: bytes) -> list[str]:
         elif line.startswith("#rack") and started and len(words) < 2:
             problems.append(f"line {number}: #rack without a rack: reading stops")
         elif line.startswith("#incomplete") and len(words) < 2:
-            # the rack it gives (none) becomes that of the player to move at the end
-            problems.append(f"line {number}: #incomplete without a rack empties the rack of the player to move")
+            # the rack it gives (none) becomes that of the player to move, when the game is not over
+            bare_incomplete = number
         elif line.startswith(">"):
             started = True
             if len(words) < 3:
@@ -163,6 +164,7 @@ def quackle_problems(data: bytes) -> list[str]:
                 if rack in ("(challenge)", "(time)"):  # no rack before it: taken for the tiles left at the end
                     problems.append(f"line {number}: {rack} without a rack before it is read as tiles "
                                     "left at the end of the game")
+                over = True
                 continue
             if move.startswith("-") or move in ("(time)",):
                 continue  # '--' a phony taken back, '-' a pass, '-ABC' / '-3' an exchange
@@ -174,4 +176,6 @@ def quackle_problems(data: bytes) -> list[str]:
                 problems.append(f"line {number}: a placement without its word: reading stops")
             elif not _QUACKLE_POSITION.fullmatch(move):
                 problems.append(f"line {number}: {move!r} is read as the position of a placement")
+    if bare_incomplete and not over:
+        problems.append(f"line {bare_incomplete}: #incomplete without a rack empties the rack of the player to move")
     return problems
