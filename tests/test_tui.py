@@ -2636,3 +2636,25 @@ def test_the_panel_beside_the_board_uses_the_free_rows_below_it() -> None:
     assert "Earlier turns:" in text and len(lines) <= 30 - 3, text
     short = shown(100, 19)  # no free rows: the panel keeps to the board's height, as before
     assert len(short) == 17 and "Type a move" not in "\n".join(short)
+
+
+@pytest.mark.parametrize("args, off, listed", [
+    (["-p", "Ann", "-p", "Bob"], "hint, check, anagrams, hooks, twos, pattern, undo", ()),
+    (["-p", "Ann", "-p", "Bob", "--hints", "--word-tools"], "undo", ("hint [N]", "check WORD...", "twos")),
+    (["-p", "Ann", "-p", "computer:easy", "--no-word-tools"], "check, anagrams, hooks, twos, pattern",
+     ("hint [N]", "undo")),
+])
+def test_help_lists_what_this_game_allows_and_names_the_rest_as_off(
+        args: list[str], off: str, listed: tuple[str, ...], monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """'help' in a default hot-seat game listed hint, undo and the word tools, which the game then
+    refused. The list holds what this game allows; the others are named on one line as off."""
+    status, out = play(["--seed", "3", "--no-save", *args], ["help", "quit"], monkeypatch, capsys)
+    assert status == 0
+    table = out[out.index("Commands"):out.index("Off in this game:")]
+    rows = {line.split()[0] for line in table.splitlines()[1:] if line.strip() and not line.startswith(" ")}
+    for name in off.split(", "):
+        assert name not in rows, (name, table)
+    for usage in listed:
+        assert usage in table
+    assert said(f"Off in this game: {off}", out)

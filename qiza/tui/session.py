@@ -1151,10 +1151,30 @@ class Session:
         table = Table(title="Commands", show_edge=False, show_header=False, pad_edge=False)
         table.add_column(no_wrap=True, style="bold")
         table.add_column()
+        off = self._off_commands()
         for command in COMMANDS:
-            table.add_row(self._usage(command), _first_sentence(self._help_text(command)))
-        self.say(table, notation_note(self.game.rules.notation), "Type 'help COMMAND' for more.")
+            if command.name not in off:
+                table.add_row(self._usage(command), _first_sentence(self._help_text(command)))
+        self.say(table)
+        if off:  # named once, not listed as if they worked: the game would refuse them
+            reasons = ", ".join(dict.fromkeys(off.values()))
+            self.say(f"Off in this game: {', '.join(off)} ({reasons}).")
+        self.say(notation_note(self.game.rules.notation), "Type 'help COMMAND' for more.")
         return STAY
+
+    def _off_commands(self) -> dict[str, str]:
+        """The commands this game switches off (their handlers refuse them), each with how to allow it."""
+        off: dict[str, str] = {}
+        if not self.settings.hints:
+            off["hint"] = "start with --hints to allow hints"
+        if not self.settings.word_tools:
+            for name in ("check", "anagrams", "hooks", "twos", "pattern"):
+                off[name] = "start with --word-tools to allow word tools"
+        if len(self.humans()) != 1:
+            off["undo"] = "undo is only for one person against the computer"
+        elif not self.settings.undo:
+            off["undo"] = "start with --undo to allow it"
+        return off
 
     def _help_text(self, command: Command) -> str:
         """A command's help; that of ``challenge`` says the cost under this game's challenge rule."""
