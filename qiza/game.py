@@ -33,6 +33,7 @@ from qiza.errors import GameOverError, IllegalMoveError, MoveSyntaxError, PhonyW
 from qiza.languages import builtin_for, rules_for_lexicon
 from qiza.lexicon import Lexicon, load_lexicon
 from qiza.move import THROUGH, Challenge, Exchange, Move, Pass, Place, format_move, parse_move
+from qiza.names import name_key, repeated_name
 from qiza.rules import CLASSIC, COMPUTER, EndPoints, EndRule, FirstPlayer, Rules, allows_exchange, exchange_refusal
 from qiza.scoring import Evaluation, evaluate, evaluate_many
 from qiza.sheet import (
@@ -106,7 +107,9 @@ class Game:
     absolute value below ``2**64`` (what a saved game holds), random when ``None``. Arguments
     of the wrong type raise :class:`TypeError`, a seed out of range :class:`ValueError` (as a
     wrong type, an error of the calling code), too many or too few players a
-    :class:`~qiza.errors.RuleError`.
+    :class:`~qiza.errors.RuleError`, and so do two names that are one as the front ends compare
+    them (``"Ann"`` and ``"ann"``: :func:`qiza.names.name_key`), which the board, the score sheet
+    and a GCG record's readers could not tell apart (:func:`qiza.names.distinct_names` numbers them).
     """
 
     def __init__(self, rules: Rules = CLASSIC, *, players: int | Sequence[str] = 2,
@@ -128,6 +131,13 @@ class Game:
         names = [f"Player {i + 1}" for i in range(players)] if isinstance(players, int) else list(players)
         if not rules.min_players <= len(names) <= rules.max_players:
             raise RuleError(f"a game has {rules.min_players} to {rules.max_players} players, not {len(names)}")
+        repeated = repeated_name(names)
+        if repeated is not None:  # the board, the sheet and a GCG record's readers could not tell them apart
+            first = next(name for name in names if name_key(name) == name_key(repeated))
+            raise RuleError(f"two players have one name, {quoted(first)} and {quoted(repeated)} (names are compared "
+                            "as the front ends compare them: without case, spaces at the ends or control "
+                            "characters): give each player a name of their own (qiza.names.distinct_names "
+                            "numbers them)")
         if rules.finish_line is not None and len(rules.finish_line) != len(names):
             raise RuleError(f"Finish Line needs one target per player: {len(rules.finish_line)} "
                             f"targets for {len(names)} players")

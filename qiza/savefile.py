@@ -24,9 +24,9 @@ from qiza.actions import apply_action
 from qiza.errors import FileFormatError, QizaError, quoted
 from qiza.game import Game
 from qiza.lexicon import BUILTIN, Lexicon, load_lexicon
+from qiza.names import clean_name, distinct_names
 from qiza.paths import is_file, read_regular
 from qiza.rules import MAX_NAME, MAX_NUMBER, Rules, rules_from_dict
-from qiza.text import clean_name
 
 __all__ = ["FORMAT", "VERSION", "to_dict", "from_dict", "MAX_PLAYERS", "MAX_TEXT", "MAX_ACTION", "MAX_ACTIONS",
            "dumps", "loads", "parse_json", "MAX_SAVE_BYTES", "read_text", "in_file", "save", "READ_ONLY", "previous_path",
@@ -65,7 +65,7 @@ def from_dict(data: Any, *, lexicon: Lexicon | str | None = None) -> Game:
     field when it cannot (each field is checked for its type and range before it is used).
     ``lexicon`` (a :class:`~qiza.lexicon.Lexicon` or a lexicon's name, as :class:`~qiza.game.Game`
     takes it) stands for the one the save names.
-    Player names lose their control characters (:func:`qiza.text.clean_name`)."""
+    Player names lose their control characters (:func:`qiza.names.clean_name`)."""
     if isinstance(lexicon, str):  # the caller's, not the file's: its LexiconError as it is
         lexicon = load_lexicon(lexicon)
     elif lexicon is not None and not isinstance(lexicon, Lexicon):
@@ -91,6 +91,7 @@ def from_dict(data: Any, *, lexicon: Lexicon | str | None = None) -> Game:
     # breaks) as they enter, as a name typed or read from a game record does
     players = [clean_name(name, limit=MAX_TEXT) or (name and f"Player {number}")
                for number, name in enumerate(players, start=1)]
+    players = distinct_names(players)  # saved before Game refused two players of one name
     seed = data.get("seed")
     if type(seed) is not int or not abs(seed) < 2**64:
         raise FileFormatError(f"saved game is malformed: field seed: {quoted(seed)} is not a whole number "

@@ -22,10 +22,12 @@ from qiza.board import Board
 from qiza.errors import QUOTED_LIMIT, quoted
 from qiza.game import Game, Kind, Record
 from qiza.layout import Premium
+from qiza.names import clean_name, name_key, tame_marks  # noqa: F401  (their module is qiza.names)
 from qiza.rules import Notation
 
 __all__ = ["board_text", "score_sheet", "PREMIUM_MARKS", "LEGEND", "QUADRUPLE_LEGEND", "notation_note", "short_names",
-           "clean_name", "name_key", "tame_marks", "plural"]
+           "plural"]
+# clean_name, name_key, tame_marks: their module is qiza.names; imported here for the code that finds them here
 
 PREMIUM_MARKS: dict[Premium, str] = {Premium.NONE: " ", Premium.DL: "'", Premium.TL: '"', Premium.DW: "-",
                                      Premium.TW: "=", Premium.QL: "^", Premium.QW: "~"}
@@ -107,56 +109,6 @@ def notation_note(notation: Notation) -> str:
     if notation is Notation.TOURNAMENT:
         return "Moves in tournament notation (as in GCG files): 8H reads across, H8 reads down."
     return "Moves in rule book notation: H8 reads across, 8H reads down."
-
-
-def clean_name(name: str, limit: int = 40) -> str:
-    r"""A player's name as it may be shown and written to a game record: white space of any
-    kind (line breaks, tabs) made one space, other control and format characters (Unicode
-    categories C*: NUL, escape sequences, right-to-left overrides...) dropped, trimmed and cut
-    to ``limit`` characters. Empty when nothing printable is left.
-
-    >>> clean_name("  Ann\n>Bob: ABC 8H ABC +10 10\x00 ")
-    'Ann >Bob: ABC 8H ABC +10 10'
-    >>> clean_name("\u202eevil\x1b[2J")
-    'evil[2J'
-
-    Combining marks are kept as :func:`tame_marks` keeps them.
-    """
-    kept = "".join(" " if ch.isspace() else ch for ch in name if ch.isspace() or unicodedata.category(ch)[0] != "C")
-    return " ".join(tame_marks(kept).split())[:limit].strip()
-
-
-def name_key(name: str) -> str:
-    """What two players' names are compared by, in every front end: :func:`clean_name`, then
-    case folded. Names of one key are one name: the board, the score sheet, the standings and a
-    game record (``qiza analyze --player ann``) could not tell their players apart, so a front end
-    numbers the later ones (``Ann``, ``ann 2``).
-
-    >>> name_key(" ANN\t") == name_key("Ann") != name_key("Anne")
-    True
-    """
-    return clean_name(name).casefold()
-
-
-#: combining marks kept on one character (a written language puts up to three on a letter)
-MARKS_ON_A_LETTER = 3
-
-
-def tame_marks(text: str) -> str:
-    r"""``text`` in NFC with at most :data:`MARKS_ON_A_LETTER` combining marks on each character:
-    marks stacked by the dozen ("Zalgo" text) run over the lines above and below wherever the
-    text is shown.
-
-    >>> tame_marks("Z" + "\u0336" * 20 + "oe\u0301")
-    'Z\u0336\u0336\u0336oé'
-    """
-    kept: list[str] = []
-    run = 0
-    for ch in unicodedata.normalize("NFC", text):
-        run = run + 1 if unicodedata.category(ch) in ("Mn", "Me") else 0
-        if run <= MARKS_ON_A_LETTER:
-            kept.append(ch)
-    return "".join(kept)
 
 
 def visible(text: str) -> str:

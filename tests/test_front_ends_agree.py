@@ -81,7 +81,7 @@ def test_names_that_differ_only_in_case_are_one_name_in_both_front_ends(
     as :func:`qiza.text.name_key` compares them, after the cleaning they get, whatever the case."""
     pytest.importorskip("fastapi")
     from qiza.cli import main
-    from qiza.text import name_key
+    from qiza.names import name_key
     from qiza.tui.app import _name_computers
     from qiza.web.service import distinct_names
     from qiza.web.views import unique_name

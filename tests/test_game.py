@@ -1027,3 +1027,49 @@ def test_a_view_holds_the_game_s_lexicon_to_check_words_with(make_game: GameFact
     with pytest.raises(QizaError, match="legal placements of a PlayerView need the lexicon"):
         legal_placements(bare)
     assert [c.move for c in legal_placements(bare, lexicon=game.lexicon)] == [c.move for c in legal_placements(view)]
+
+
+# -- the players' names -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("names, repeated", [
+    (["Ann", "ann"], "ann"), (["Ann", "Ann"], "Ann"), (["Ann", "Bob", " ANN\t"], " ANN\t"),
+    (["Ann", "Ann\u202e"], "Ann\u202e"), (["", "Bob", ""], ""),
+])
+def test_a_game_refuses_two_players_of_one_name(names: list[str], repeated: str) -> None:
+    """Game(players=["Ann", "ann"]) made two players whom the board, the score sheet and a GCG
+    record's readers could not tell apart (the front ends number such names before they make a
+    game). Names are compared as the front ends compare them (qiza.text.name_key)."""
+    with pytest.raises(RuleError, match="one name") as caught:
+        Game(CLASSIC, players=names, seed=1)
+    assert isinstance(caught.value, ValueError) and repr(repeated) in str(caught.value)
+
+
+def test_names_that_differ_only_where_a_gcg_nickname_cannot_are_told_apart() -> None:
+    """A GCG nickname holds no space or colon (the writer makes them '_'): 'Ann Lee' and
+    'Ann_Lee' are two names, and the record keeps both players apart and their full names."""
+    from qiza import gcg
+
+    game = Game(CLASSIC, players=["Ann Lee", "Ann_Lee", "Ann:Lee"], seed=1)
+    record = gcg.loads(gcg.dumps(gcg.from_game(game)))
+    assert len({player.nick for player in record.players}) == 3
+    assert [player.name for player in record.players] == game.players
+
+
+def test_a_game_saved_with_two_players_of_one_name_still_loads() -> None:
+    """A game the library saved before it refused repeated names loads, its players numbered as
+    the web numbers them (qiza.text.distinct_names); the turns are as they were."""
+    game = Game(CLASSIC, players=["Ann", "Bob"], seed=5)
+    game.play("pass")
+    data = savefile.to_dict(game)
+    data["players"] = ["Ann", "ann"]
+    loaded = savefile.from_dict(json.loads(json.dumps(data)))
+    assert loaded.players == ["Ann 1", "ann 2"] and len(loaded.history) == 1
+
+
+def test_self_play_of_players_of_one_name_numbers_them() -> None:
+    from qiza.players import make_player
+    from qiza.players.selfplay import play_game
+
+    players = [make_player("easy", "enable", seed=1, name="easy"), make_player("easy", "enable", seed=2, name="easy")]
+    result = play_game(players, seed=3)
+    assert len(result.scores) == 2

@@ -16,6 +16,7 @@ from qiza.gcg.reader import load
 from qiza.gcg.record import CHALLENGER_NOTE, TURN_EVENTS, WITHDREW_NOTE, Event, EventType, GameRecord, _layout_for
 from qiza.lexicon import Lexicon, LoadReport, load_lexicon
 from qiza.move import Exchange, Pass, Place, parse_move
+from qiza.names import distinct_names
 from qiza.rules import ChallengeRule, EndPoints, EndRule, FirstPlayer, Notation, Rules
 from qiza.scoring import explain as explain_score
 from qiza.sheet import FORFEIT_WORDS, EndReason
@@ -276,8 +277,9 @@ class _Replayer:
         first = next((e for e in events if e.is_turn), None)
         self.first = record.seat_of(first) if first is not None else 0
         self.n = n
-        names = [record.players[(self.first + i) % n].name or record.players[(self.first + i) % n].nick
-                 for i in range(n)]
+        # numbered where two are one name (Quackle's NoName for both): the game tells its players apart
+        names = distinct_names([record.players[(self.first + i) % n].name or record.players[(self.first + i) % n].nick
+                                for i in range(n)])
         if rules.finish_line is not None and len(rules.finish_line) == n:  # by the game's seats
             rules = dataclasses.replace(rules, finish_line=tuple(rules.finish_line[(self.first + i) % n]
                                                                  for i in range(n)))

@@ -35,9 +35,9 @@ from qiza.gcg.record import (
 )
 from qiza.layout import STANDARD
 from qiza.move import Exchange, Place, format_coordinate
+from qiza.names import clean_name
 from qiza.rules import Notation
 from qiza.sheet import FORFEIT_WORDS, FORFEITS, EndReason, Kind, Record, visible_record
-from qiza.text import clean_name
 
 
 def _check_record(record: object) -> None:

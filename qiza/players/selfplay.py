@@ -31,6 +31,7 @@ from qiza.errors import QizaError, quoted
 from qiza.game import EndReason, Game, Kind
 from qiza.lexicon import Lexicon, load_lexicon
 from qiza.move import Pass
+from qiza.names import distinct_names
 from qiza.paths import is_file
 from qiza.players import ComputerPlayer, level_names, make_player
 from qiza.players.cluster import run_many
@@ -74,7 +75,7 @@ def play_game(players: Sequence[ComputerPlayer], *, seed: int, lexicon: Lexicon 
     n = len(players)
     order = [(s + rotate) % n for s in range(n)]
     rules = rules or find_preset("classic")
-    game = Game(rules, players=[players[i].name for i in order], lexicon=lexicon, seed=seed)
+    game = Game(rules, players=distinct_names([players[i].name for i in order]), lexicon=lexicon, seed=seed)
     times: list[list[float]] = [[] for _ in range(n)]
     errors: list[str] = []
     guard = 0

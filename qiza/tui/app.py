@@ -34,6 +34,7 @@ from qiza.errors import PATH_LIMIT, FileFormatError, QizaError, quoted
 from qiza.game import Game
 from qiza.languages import builtin_for, language_mismatch, rules_for_lexicon
 from qiza.lexicon import Lexicon, LexiconError, is_loaded, load_lexicon
+from qiza.names import clean_name, name_key
 from qiza.paths import tilde
 from qiza.rules import (
     ChallengeRule,
@@ -47,7 +48,6 @@ from qiza.rules import (
     find_preset,
     finish_line,
 )
-from qiza.text import clean_name, name_key
 from qiza.tui.savelock import hold
 from qiza.tui.session import (
     Seat,

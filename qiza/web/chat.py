@@ -27,7 +27,7 @@ from fastapi import APIRouter, Header, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import func, insert, select
 
-from qiza.text import tame_marks
+from qiza.names import tame_marks
 from qiza.web.accounts import Accounts, holder_key
 from qiza.web.db import GameRow, chat
 from qiza.web.errors import ApiError, errors
@@ -43,7 +43,7 @@ Channel = Literal["players", "spectators"]
 
 def clean(text: str) -> str:
     """The text without control characters (new lines become spaces) and with at most three
-    combining marks on a letter (:func:`qiza.text.tame_marks`), trimmed; 422 if empty or too long."""
+    combining marks on a letter (:func:`qiza.names.tame_marks`), trimmed; 422 if empty or too long."""
     kept = tame_marks("".join(" " if ch in "\r\n\t" else ch for ch in text if ch in "\r\n\t"
                               or unicodedata.category(ch)[0] != "C")).strip()
     if not kept:

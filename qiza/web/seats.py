@@ -9,7 +9,7 @@ import secrets
 from typing import Any
 
 from qiza.game import Game
-from qiza.text import clean_name
+from qiza.names import clean_name
 from qiza.web.computer import (
     computer_levels,
     default_level,

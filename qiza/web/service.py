@@ -39,10 +39,10 @@ from qiza.errors import (
 from qiza.game import Game, Kind, Record, visible_record
 from qiza.languages import lexicon_language, rules_for_lexicon, rules_for_tile_set, tile_set_language
 from qiza.move import Exchange, Pass, Place
+from qiza.names import clean_name, distinct_names
 from qiza.rules import Notation, Rules, default_challenge, find_preset, finish_line
 from qiza.scoring import place_from_cells
 from qiza.sheet import FORFEIT_WORDS
-from qiza.text import clean_name
 from qiza.web.clocks import Clock, TimeControl
 from qiza.web.computer import analyze as analyze_in_worker
 from qiza.web.computer import (
@@ -55,7 +55,7 @@ from qiza.web.errors import ApiError
 from qiza.web.game_clocks import ClocksMixin
 from qiza.web.game_core import COMPUTER, PERSON, GameCore, _Cached, hash_token, new_seed
 from qiza.web.seats import SeatsMixin, seal, unseal
-from qiza.web.views import distinct_names, game_state, ordered_rack, record_json, rules_json
+from qiza.web.views import game_state, ordered_rack, record_json, rules_json
 
 __all__ = ["COMPUTER", "PERSON", "Action", "ApiError", "Created", "GameCore", "GameService", "SeatSpec",
            "distinct_names", "game_state", "hash_token", "new_seed", "ordered_rack", "record_json", "rules_json",

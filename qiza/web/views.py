@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import time
-from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
 from qiza.game import Game, Record
+from qiza.names import name_key
 from qiza.players.leaves import vowel_codes
 from qiza.rules import PRESETS, Rules, exchange_refusal
 from qiza.sheet import FORFEIT_WORDS
-from qiza.text import name_key
 from qiza.web.clocks import Clock
 from qiza.web.db import GameRow
 
@@ -49,32 +48,10 @@ def ordered_rack(game: Game, seat: int, order: str | None) -> str:
     return tile_set.text(placed + left)
 
 
-def distinct_names(names: Sequence[str]) -> list[str]:
-    """The players' names, numbered where the same name comes more than once
-    ("Computer (medium)" twice: "Computer 1 (medium)", "Computer 2 (medium)")."""
-    counts = Counter(name_key(name) for name in names)  # "Ann" and "ANN" are one name (qiza.text.name_key)
-    seen: Counter[str] = Counter()
-    taken = {name_key(name) for name in names}  # a number never makes another seat's name ("Seat 2" twice beside "Seat 2 1")
-    out = []
-    for name in names:
-        key = name_key(name)
-        if counts[key] == 1:
-            out.append(name)
-            continue
-        head, bracket, tail = name.partition(" (")
-        numbered = name
-        while name_key(numbered) in taken:
-            seen[key] += 1
-            numbered = f"{head} {seen[key]} ({tail}" if bracket and name.endswith(")") else f"{name} {seen[key]}"
-        taken.add(name_key(numbered))
-        out.append(numbered)
-    return out
-
-
 def unique_name(name: str, others: Sequence[str]) -> str:
     """``name`` for a seat taken in a game whose other seats have the names ``others``: numbered
     when another seat has it already ("Ann" beside "Ann": "Ann 2"; "Computer (hard)": "Computer 2
-    (hard)"), as the names of a new game are (:func:`distinct_names`), so that the board, the
+    (hard)"), as the names of a new game are (:func:`qiza.names.distinct_names`), so that the board, the
     score sheet and the records never show two players of one name."""
     taken = {name_key(other) for other in others}
     given, number = name, 2
