@@ -54,7 +54,7 @@ def apply_action(game: Game, seat: int, text: str) -> None:
     elif word == "rack":
         game.set_rack(seat, rest)
     elif word == "setup":
-        game.setup_position(*_setup_fields(rest))
+        game._setup_position(*_setup_fields(rest), refuse_ended=False)  # as saved, before the end was checked
     elif word == "arrange":
         game.arrange_rack(seat, rest)
     elif word == "redeal":

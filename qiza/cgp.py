@@ -35,7 +35,7 @@ from typing import Any
 
 from qiza.alphabet import BLANK, BLANK_FLAG, ENGLISH, TileSet, find_tile_set, nfc
 from qiza.board import Board
-from qiza.errors import FileFormatError, QizaError, quoted
+from qiza.errors import FileFormatError, GameOverError, QizaError, quoted
 from qiza.game import Game
 from qiza.layout import STANDARD, Layout, find_layout
 from qiza.lexicon import Lexicon
@@ -195,7 +195,8 @@ class Position:
         the game's :attr:`~qiza.game.Game.lexicon` says which. Unknown racks are drawn at random
         (with ``seed``) from the tiles not on the board or on known racks. Raises
         :class:`~qiza.errors.FileFormatError` when the board and racks hold more of a tile than
-        the set has.
+        the set has, and :class:`~qiza.errors.GameOverError` for a position after its game's end
+        (as :meth:`Game.setup_position <qiza.game.Game.setup_position>` refuses it, saying why).
         """
         from qiza.languages import builtin_for
 
@@ -231,6 +232,8 @@ class Position:
                 racks[seat] = tile_set.text(draw)
         try:
             game.setup_position(self.board.rows_text(), racks, self.scores, self.to_move, self.scoreless_turns)
+        except GameOverError:  # a finished game's position: well formed, and over
+            raise
         except QizaError as exc:
             raise FileFormatError(str(exc)) from None
         return game

@@ -830,7 +830,18 @@ class Game:
         ``rows`` are board rows (``A-Z`` tile, ``a-z`` blank, ``.`` empty); ``racks`` one rack per
         seat (``?`` for a blank); the bag holds the rest of the tiles. Only before the first move.
         The set-up is an entry of :attr:`actions`, so saved games replay it.
+
+        A position after the game's end (a player holds no tiles with the bag empty, or
+        ``scoreless_turns`` has reached the count that ends the game) is refused with a
+        :class:`~qiza.errors.GameOverError` saying why: its end (who went out, the unplayed-tile
+        adjustment) happened before it and is not in it, so no game goes on from it.
         """
+        self._setup_position(rows, racks, scores, to_move, scoreless_turns, refuse_ended=True)
+
+    def _setup_position(self, rows: Sequence[str], racks: Sequence[str], scores: Sequence[int], to_move: int,
+                        scoreless_turns: int, *, refuse_ended: bool) -> None:
+        """:meth:`setup_position`; ``refuse_ended=False`` for a saved game's set-up, saved before
+        positions after the end were refused, which loads as it did."""
         if self.over:
             raise GameOverError("the game is over")
         if self.history or self._stack:
@@ -869,15 +880,30 @@ class Game:
         if over:
             extra = tile_set.text(sorted(over.elements()))
             raise RuleError(f"the board and racks hold more {extra} tiles than the {tile_set.name} set has")
+        bag = sorted((pool - used).elements())
+        ended = self._ended_position(rack_tiles, bag, scoreless_turns) if refuse_ended else None
+        if ended is not None:
+            raise GameOverError(f"the game is over ({ended})")
         self.board = board
         self.racks = rack_tiles
-        self.bag = sorted((pool - used).elements())
+        self.bag = bag
         self.scores = list(scores)
         self.to_move = to_move
         self._initial_scoreless = scoreless_turns
         data = {"rows": board.rows_text(), "racks": [tile_set.text(r) for r in rack_tiles],
                 "scores": self.scores, "to_move": to_move, "scoreless_turns": scoreless_turns}
         self.actions.append((to_move, "setup " + json.dumps(data, separators=(",", ":"))))
+
+    def _ended_position(self, racks: Sequence[Sequence[Tile]], bag: Sequence[Tile], scoreless_turns: int) -> str | None:
+        """Why a position with these racks, bag and scoreless turns in a row is after the game's
+        end (as the end of a turn would find it), or None."""
+        out = next((seat for seat, rack in enumerate(racks) if not rack), None)
+        if out is not None and not bag:
+            return f"{self.players[out]} has no tiles and the bag is empty"
+        limit = self.rules.scoreless_turns * len(self.players)
+        if self.rules.end_rule is EndRule.SCORELESS_TURNS and scoreless_turns >= limit:
+            return f"{scoreless_turns} scoreless turn{'s' if scoreless_turns != 1 else ''} in a row: the rules end the game at {limit}"
+        return None
 
     def set_rack(self, seat: int, rack: str) -> None:
         """Give a player exactly these tiles, swapping with the bag (for game records and analysis).

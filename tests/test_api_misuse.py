@@ -16,7 +16,7 @@ from conftest import GameFactory, state_of
 
 from qiza import cgp, gcg
 from qiza.alphabet import find_tile_set
-from qiza.errors import PATH_LIMIT, IllegalMoveError, MoveSyntaxError, QizaError
+from qiza.errors import PATH_LIMIT, GameOverError, IllegalMoveError, MoveSyntaxError, QizaError
 from qiza.game import Game
 from qiza.layout import STANDARD
 from qiza.lexicon import load_lexicon
@@ -691,3 +691,67 @@ def test_a_board_line_the_move_generator_cannot_read_is_a_qiza_error() -> None:
     assert isinstance(refused.value, BoardLineError) and refused.value.row == 1
     with pytest.raises(QizaError, match="^bad board character '#'$"):
         parse_board(["..#", "...", "..."])
+
+
+def _rows_of_every_tile_but(rack: str) -> list[str]:
+    """Board rows holding every tile of the English set but ``rack``'s (a blank played as e)."""
+    from collections import Counter
+
+    from qiza.alphabet import ENGLISH
+
+    left = Counter(ENGLISH.text(ENGLISH.full_bag()).replace("?", "e")) - Counter(rack)
+    letters = "".join(sorted(left.elements()))
+    return [letters[i:i + 15].ljust(15, ".") for i in range(0, 225, 15)]
+
+
+@pytest.mark.parametrize("racks, scoreless, shown", [
+    (["", "AAAAAAA"], 0, "Player 1 has no tiles and the bag is empty"),
+    (["AAAAAAA", ""], 0, "Player 2 has no tiles and the bag is empty"),
+])
+def test_a_position_after_the_game_s_end_is_refused(make_game: GameFactory, racks: list[str], scoreless: int,
+                                                    shown: str) -> None:
+    """setup_position took a position whose game was over (a player out with the bag empty) and
+    the game went on from it, while 'qiza best' refused it. The engine refuses it, naming why."""
+    game = make_game()
+    caught = refused_unchanged(game, lambda: game.setup_position(_rows_of_every_tile_but("AAAAAAA"), racks,
+                                                                  [0, 0], 0, scoreless), shown)
+    assert isinstance(caught, GameOverError) and str(caught).startswith("the game is over (")
+
+
+def test_a_position_after_the_scoreless_turns_that_end_the_game_is_refused(make_game: GameFactory) -> None:
+    game = make_game()
+    rows = ["." * 15] * 7 + ["......QAT......"] + ["." * 15] * 7
+    refused_unchanged(game, lambda: game.setup_position(rows, ["EEEEEEE", "AAAAAAA"], [24, 0], 1, 6),
+                      "6 scoreless turns in a row: the rules end the game at 6")
+    game.setup_position(rows, ["EEEEEEE", "AAAAAAA"], [24, 0], 1, 5)  # one short of the end: it goes on
+    assert not game.over and game.scoreless_streak() == 5
+    game.play("pass")
+    assert game.over
+
+
+def test_a_cgp_after_the_game_s_end_is_refused_naming_why() -> None:
+    """A CGP of a finished game is no file format error: the game is over, and it says why."""
+    position = cgp.Position.from_game(Game(seed=1))
+    position.scoreless_turns = 6
+    with pytest.raises(GameOverError, match=r"the game is over \(6 scoreless turns in a row: the rules end the "
+                       r"game at 6\)"):
+        position.to_game()
+
+
+def test_a_game_saved_from_a_position_after_the_end_still_loads() -> None:
+    """A save of before the engine refused such positions (its set-up action names 6 scoreless
+    turns) loads as it did, with the turns played after it."""
+    import json
+
+    from qiza import savefile
+
+    game = Game(seed=1)
+    rows = ["." * 15] * 7 + ["......QAT......"] + ["." * 15] * 7
+    game.setup_position(rows, ["EEEEEEE", "AAAAAAA"], [24, 0], 1, 5)
+    game.play("pass")
+    data = savefile.to_dict(game)
+    (seat, setup), *rest = data["actions"]
+    data["actions"] = [[seat, setup.replace('"scoreless_turns":5', '"scoreless_turns":6')], *rest]
+    loaded = savefile.from_dict(json.loads(json.dumps(data)))
+    assert loaded.board.rows_text() == game.board.rows_text() and loaded.history[0].notation == "pass"
+    assert loaded.over  # the pass made 7 scoreless turns in a row, as it did when it was played

@@ -20,14 +20,14 @@ import numpy as np
 from qiza.analysis import counts_text, rack_counts
 from qiza.cli import UsageError, lexicon_option
 from qiza.deprecation import moved
-from qiza.errors import QizaError
+from qiza.errors import GameOverError, QizaError
 from qiza.game import Game
 from qiza.gcg import turns
 from qiza.lexicon import Lexicon
 from qiza.move import Exchange, Move, Place
 from qiza.paths import exists, is_file
 from qiza.players.winprob import win_probability
-from qiza.rules import EndRule, Notation, Rules
+from qiza.rules import Notation, Rules
 from qiza.text import plural
 
 if TYPE_CHECKING:
@@ -57,18 +57,6 @@ def game_from_cgp(text: str, lexicon: str | None) -> Game:
             print(f"Lexicon: {lexicon.upper()} (the closest built-in list to the position's {position.lexicon}; "
                   "--lexicon to choose)")
     return position.to_game(lexicon=lexicon)
-
-
-def _position_ended(game: Game) -> str | None:
-    """Why a position set up from a CGP is after its game's end (a player holds no tiles with
-    the bag empty, or the scoreless turns in a row have reached the rules' count), or None."""
-    out = next((seat for seat, rack in enumerate(game.racks) if not rack), None)
-    if out is not None and not game.bag:
-        return f"{game.players[out]} has no tiles and the bag is empty"
-    limit = game.rules.scoreless_turns * len(game.players)
-    if game.rules.end_rule is EndRule.SCORELESS_TURNS and game.scoreless_streak() >= limit:
-        return f"{plural(game.scoreless_streak(), 'scoreless turn')} in a row: the rules end the game at {limit}"
-    return None
 
 
 def _tiles_of(lexicon: str | None) -> str | None:
@@ -232,11 +220,10 @@ def run(args: argparse.Namespace) -> int:
         note_lexicon_load(lexicon)
         try:
             game = game_from_cgp(text, lexicon)
+        except GameOverError as exc:  # the engine refuses a position after the end (a record's last one)
+            raise QizaError(f"{source}: {exc}: there is no move to rank") from None
         except QizaError as exc:  # a file's problem is said with its name, as a record's is
             raise QizaError(f"{source}: {exc}") if named or exported is not None else exc from None
-        ended = _position_ended(game)
-        if ended:  # (as a record's last position: qiza gcg export --to cgp writes it)
-            raise QizaError(f"{source}: the game is over ({ended}): there is no move to rank")
         from qiza import cgp
 
         if not cgp.loads(text.strip(), tile_distribution=_tiles_of(lexicon)).racks[game.to_move]:
