@@ -120,6 +120,7 @@ class TileSet:
     _to_codes: Mapping[int, str] = field(default_factory=dict, init=False, repr=False, compare=False)
     _labels_only: re.Pattern[str] | None = field(default=None, init=False, repr=False, compare=False)
     _ascii: Mapping[str, str] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _label_chars: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
 
     def __repr__(self) -> str:
         """A built-in set as ``find_tile_set('english')``, which gives it back (so that the repr of
@@ -153,6 +154,7 @@ class TileSet:
         index = {letter: i + 1 for i, letter in enumerate(self.letters)}
         object.__setattr__(self, "_index", index)
         object.__setattr__(self, "_longest", max(len(label) for label in self.letters))
+        object.__setattr__(self, "_label_chars", frozenset(c for label in self.letters for c in label + label.lower()))
         object.__setattr__(self, "_ascii", {label.replace(_MIDDLE_DOT, "."): label for label in self.letters
                                             if _MIDDLE_DOT in label and label.replace(_MIDDLE_DOT, ".") not in index})
         object.__setattr__(self, "_plain", all(label == chr(64 + i) for i, label in enumerate(self.letters, 1)))
@@ -188,6 +190,38 @@ class TileSet:
             return number | BLANK_FLAG
         return None
 
+    def fold(self, text: str) -> str:
+        """``text`` composed (:func:`nfc`), each letter written with an accent that no tile of this
+        set has read as its base letter when that is a tile (French ``ÉTÉ`` is ``ETE``, ``é`` a
+        blank as E; Dutch ``Ï`` is I), as the word lists of these languages fold their words. A
+        letter that is a tile of the set is never folded (Spanish ``Ñ``, German ``Ä``, Polish
+        ``Ó``, Catalan ``Ç``); anything else is given back as it is, for the reader to refuse.
+        Moves (:func:`~qiza.move.parse_move` with a board), racks, exchanges and blanks are
+        read through it (:meth:`codes`, :meth:`code`).
+
+        >>> find_tile_set("french").fold("Été"), find_tile_set("spanish").fold("ÑANDÚ")
+        ('Ete', 'ÑANDU')
+        """
+        text = nfc(text)
+        if text.isascii():
+            return text
+        out = []
+        for ch in text:
+            if not ch.isascii() and ch not in self._label_chars:
+                plain = "".join(c for c in unicodedata.normalize("NFD", ch) if not unicodedata.combining(c))
+                if len(plain) == 1 and plain != ch and plain in self._label_chars:
+                    ch = plain
+            out.append(ch)
+        return "".join(out)
+
+    @property
+    def accent_folds(self) -> dict[str, str]:
+        """The capital letters of the Latin alphabets (U+00C0 to U+024F) that :meth:`fold` reads as
+        a tile of this set, each with it: ``{"É": "E", ...}`` in French, no ``Ñ`` in Spanish. The
+        web's board and blank dialog read typed letters with it, as the server reads moves."""
+        return {ch: folded for ch in map(chr, range(0xC0, 0x250))
+                if ch.isupper() and len(ch) == 1 and (folded := self.fold(ch)) != ch}
+
     def code(self, char: str) -> Tile:
         """The tile code of one tile's text: ``A`` -> 1, ``a`` -> blank as A, ``?`` -> blank.
 
@@ -195,7 +229,7 @@ class TileSet:
         """
         if char == BLANK_CHAR:
             return BLANK
-        char = nfc(char)
+        char = self.fold(char)
         bracketed = len(char) > 2 and char[0] == "[" and char[-1] == "]"
         number = self._label_code(self.typed_label(char[1:-1]) if bracketed else char)
         if number is None:
@@ -264,9 +298,10 @@ class TileSet:
 
         ``?`` is a blank, lower case a blank standing for a letter, and ``[label]`` one tile.
         Raises :class:`TileSetError` naming the first text that is no tile of this set. Text
-        is read composed (:func:`nfc`).
+        is read composed (:func:`nfc`), letters with an accent no tile has as their base letter
+        (:meth:`fold`).
         """
-        text = nfc(text)
+        text = self.fold(text)
         out: list[Tile] = []
         i, n = 0, len(text)
         while i < n:

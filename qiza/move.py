@@ -244,8 +244,9 @@ def parse_move(text: str, notation: Notation | str, board: Board | None = None, 
     need ``board`` to be told apart from tiles placed (and are checked against it).
     With a ``board`` the word is read into its tile set's tiles by greedy longest match
     (Spanish ``CHICO`` is CH-I-C-O); ``[CH]`` is one tile in any case, and Catalan ``[L.L]`` the
-    L·L tile (:meth:`~qiza.alphabet.TileSet.typed_label`). Text is read composed
-    (:func:`~qiza.alphabet.nfc`: ``N`` + U+0303 is ``Ñ``).
+    L·L tile (:meth:`~qiza.alphabet.TileSet.typed_label`), and a letter with an accent that no
+    tile has is its base letter (French ``ÉTÉ`` is ``ETE``: :meth:`~qiza.alphabet.TileSet.fold`).
+    Text is read composed (:func:`~qiza.alphabet.nfc`: ``N`` + U+0303 is ``Ñ``).
 
     The word is the whole word formed, as in GCG and Quackle: with a ``board``, one that stops
     short of a tile at either end (``G8 Z(E)D`` before a C) is a :class:`MoveSyntaxError` naming
@@ -282,7 +283,8 @@ def parse_move(text: str, notation: Notation | str, board: Board | None = None, 
     if len(parts) != 2:
         raise MoveSyntaxError(f"{quoted(raw)} is not a move: expected e.g. {forms}")
     row, col, direction = parse_coordinate(parts[0], notation, direction)
-    place = Place(row, col, direction, _parse_word(parts[1], row, col, direction, board, raw))
+    word = board.tile_set.fold(parts[1]) if board is not None else parts[1]  # French ÉTÉ: ETE
+    place = Place(row, col, direction, _parse_word(word, row, col, direction, board, raw))
     if board is not None and whole_word:
         _check_whole_word(place, board, notation, raw)
     return place

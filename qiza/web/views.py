@@ -91,7 +91,8 @@ def rules_json(rules: Rules) -> dict[str, Any]:
     described["premiums"] = list(rules.layout.rows)
     described["tile_values"] = dict(zip(rules.tile_set.letters, rules.tile_set.values))
     # the tile tracker's vowels, as the terminal counts them (German and Polish Y among them)
-    described["typed_labels"] = rules.tile_set.ascii_labels  # a blank's L·L typed L.L (Catalan)
+    # a blank's L·L typed L.L (Catalan); É typed for E where no tile is É (French), as the server reads moves
+    described["typed_labels"] = {**rules.tile_set.ascii_labels, **rules.tile_set.accent_folds}
     described["vowels"] = [rules.tile_set.letters[code - 1] for code in vowel_codes(rules.tile_set.letters)]
     described["size"] = rules.layout.size
     return described
