@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ from qiza.errors import QizaError
 from qiza.game import Game, Kind
 from qiza.lexicon import Lexicon, load_lexicon
 from qiza.move import Move
-from qiza.rules import COMPUTER, ChallengeRule, Rules
+from qiza.rules import CLASSIC, COMPUTER, ChallengeRule, Rules
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SHARED_GCG = Path(__file__).resolve().parents[1].parent / "shared" / "gcg"
@@ -1121,3 +1122,53 @@ def test_utf16_without_a_byte_order_mark_is_read_with_a_warning(encoding: str) -
     assert not record.errors and record.players[0].name == "César" and len(record.events) == 1
     assert [str(w) for w in record.warnings] == [
         f"game.gcg:1: UTF-16 text without a byte order mark: read as {encoding.upper()}"]
+
+
+def _one_seat_game() -> Game:
+    """An unfinished game of two with placements (a blank among them), an exchange and a pass."""
+    from qiza.players import make_player
+
+    game = Game(CLASSIC.with_options(challenge="double", first_player="fixed"), players=["Ann", "Bob"],
+                lexicon="enable", seed=3)
+    player = make_player("maxscore", game.lexicon, seed=1)
+    for _ in range(4):
+        game.play(player.choose(game.view(game.to_move)))
+    game.play("exchange " + game.rack_text(game.to_move)[:2])
+    game.play("pass")
+    return game
+
+
+def test_a_one_seat_export_writes_what_the_readers_need_and_no_hidden_rack() -> None:
+    """gcg.from_game(game, seat=...) of an unfinished game wrote the other players' placements
+    with an empty rack field ('>Bob:  8H dEWAX +44 44'): Quackle's reader (fields split on
+    spaces) takes the square for the rack, Macondo's matches no move. Their racks are written as
+    Quackle and Macondo write an opponent's: the tiles placed, which the board shows (a blank ?);
+    nothing else of a hidden rack gets into the file."""
+    game = _one_seat_game()
+    assert not game.over
+    for seat in (0, 1):
+        text = gcg.dumps(gcg.from_game(game, seat=seat))
+        again = gcg.loads(text)
+        assert not again.errors and not again.warnings
+        replayed = gcg.replay(again)
+        assert replayed.clean and replayed.game is not None and replayed.game.scores == game.scores
+        other = 1 - seat
+        nick = again.players[other].nick
+        placed = 0
+        for event, entry in zip(again.events, game.history):
+            if event.player != nick:
+                assert event.rack == entry.rack  # the seat's own racks, as before
+                continue
+            if event.type is gcg.EventType.PLACE:
+                tiles = "".join("?" if ch.islower() else ch for ch in event.word if ch != ".")
+                assert event.rack == tiles, text  # the tiles placed: public
+                assert re.fullmatch(r">\S+: \S+ \w+ \S+ \+\d+ \d+", f">{nick}: {event.rack} {event.position} "
+                                    f"{event.word} +{event.score} {event.total}")
+                placed += 1
+            else:  # a pass or an exchange shows nothing of the rack
+                assert event.rack == "" and not event.tiles, text
+        assert placed == 2
+        assert f"#rack{other + 1}" not in text and game.rack_text(other) not in text.split()
+        kept = [r.rack for r in game.history if r.seat == other]
+        written = {event.rack for event in again.events if event.player == nick}
+        assert all(rack not in written for rack in kept if len(rack) == 7), text  # no full rack of theirs

@@ -264,8 +264,11 @@ def from_game(game: Game, *, title: str | None = None, seat: int | None = None) 
 
     Failed challenges are written as the module's introduction describes. With ``seat``, a game
     not over is written as the player in that seat may see it (:func:`qiza.sheet.visible_record`
-    decides): the other players' racks are left empty (their current ones too) and their
-    exchanges are written as a count of tiles. Without it everything is written.
+    decides): of the other players' racks only what the board shows is written (a placement's
+    rack is the tiles it placed, a blank ``?``, as Quackle and Macondo write an opponent's, whose
+    readers need it; a pass or an exchange has an empty rack field, their current racks no
+    ``#rack`` line) and their exchanges are written as a count of tiles. Without it everything
+    is written.
     """
     if not isinstance(game, Game):
         raise TypeError(f"a GCG record is made from a Game, not {type(game).__name__}")
@@ -301,6 +304,9 @@ def from_game(game: Game, *, title: str | None = None, seat: int | None = None) 
             if seat is not None:
                 owner = next(number for number, player in enumerate(players) if player.nick == event.player)
                 _hide(event, visible_record(dataclasses.replace(entry, seat=owner), seat, over=game.over))
+                if event.type is EventType.PHONY_RETURNED and not event.rack and record.events \
+                        and record.events[-1].type is EventType.PLACE and record.events[-1].player == event.player:
+                    event.rack = record.events[-1].rack  # the tiles taken back: those the board showed
             record.events.append(event)
     if game.rules.finish_line is not None:  # the replay ends the game where the rules do
         # a note of the first event: Macondo's reader drops a note before it (see GameRecord.finish_line)
@@ -349,11 +355,27 @@ def _write_labels(record: GameRecord, tile_set: TileSet) -> None:
 
 def _hide(event: Event, shown: Record) -> None:
     """Leave out of ``event`` what ``shown`` (its score sheet line as the reader may see it,
-    with the seat of the event's player) leaves out: the rack, and which tiles were exchanged."""
+    with the seat of the event's player) leaves out: the rack, and which tiles were exchanged.
+
+    A placement's hidden rack is written as the tiles it placed (a blank as ``?``), which the
+    board shows: as Quackle and Macondo write an opponent's rack, and as their readers need a
+    placement's rack (an empty field: Quackle reads the square as the rack, Macondo no move).
+    Of a pass or an exchange nothing of the rack is public: its field stays empty."""
     if not shown.rack:
-        event.rack = ""
+        event.rack = _tiles_placed(event.word) if event.type is EventType.PLACE else ""
     if event.type is EventType.EXCHANGE and event.tiles and not isinstance(shown.move, Exchange):
         event.tiles, event.count = "", tiles_in_text(event.tiles)
+
+
+def _tiles_placed(word: str) -> str:
+    """The tiles a GCG placement word places: its letters but the played-through ``.``, a blank
+    (lower case, ``[ch]`` too) as ``?``.
+
+    >>> _tiles_placed("TE.TURe"), _tiles_placed("[ch]I.O")
+    ('TETUR?', '?IO')
+    """
+    tiles = re.findall(r"\[[^\]]*\]|[^.()]", word)
+    return "".join("?" if tile == tile.lower() != tile.upper() else tile for tile in tiles)
 
 
 def _failed_challenge_event(game: Game, index: int, nicks: list[str]) -> Event | None:
