@@ -1174,6 +1174,9 @@ class Session:
             off["undo"] = "undo is only for one person against the computer"
         elif not self.settings.undo:
             off["undo"] = "start with --undo to allow it"
+        rule = self.game.rules.challenge
+        if rule.checks_at_once:
+            off["challenge"] = f"the {rule.value} challenge rule checks every play when it is made"
         return off
 
     def _help_text(self, command: Command) -> str:
