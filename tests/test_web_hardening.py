@@ -547,6 +547,29 @@ def test_a_request_head_sent_too_slowly_is_closed(tmp_path: Path) -> None:
         server.stop()
 
 
+def test_a_served_test_server_deals_the_seed_it_is_given(tmp_path: Path) -> None:
+    """A test's ``qiza serve`` (:class:`web_client.Served`) started with ``seed`` deals every new
+    game from that seed, which HTTP clients cannot choose: here seed 3, whose opening rack
+    PDJRNSR has no placement, as about one random rack in a hundred (test_web_postgres's club
+    test played the first placement of a random rack and failed so now and then; its servers
+    now deal a fixed bag)."""
+    from qiza import Game, find_preset, load_lexicon
+
+    dealt = Game(find_preset("classic"), players=["Ann", "Bob"], lexicon=load_lexicon("enable"), seed=3)
+    assert dealt.view(0).rack == "PDJRNSR" and not dealt.legal_moves()
+    server = Served(tmp_path / "serve.log", f"sqlite:///{tmp_path / 'seeded.sqlite3'}", seed=3)
+    try:
+        racks = []
+        for _ in range(2):
+            status, made = call(server.url + "/api/games", "POST", {"preset": "classic", "seats": [{"name": "Ann"}, {"name": "Bob"}],
+                                                                   "claim_all": True})
+            assert status == 201, made
+            racks.append(call(f"{server.url}/api/games/{made['id']}?seat=0", token=made["tokens"]["0"])[1]["rack"])
+        assert racks == ["PDJRNSR", "PDJRNSR"]
+    finally:
+        server.stop()
+
+
 def test_a_request_body_sent_too_slowly_is_closed(tmp_path: Path) -> None:
     """A request whose head came in time but whose body did not (none sent after a head
     announcing one, or a byte at a time) was held open for ever, as heads were before

@@ -86,18 +86,25 @@ class Served:
     """``python -m qiza serve`` on a free loopback port, its output in ``log``: by default with
     the access log on (``log_level``) and no computer worker processes (``computer_workers``
     None: as many as ``qiza serve`` starts by default); ``head_seconds``, the time it gives a
-    request's head (:data:`qiza.web.server.HEAD_SECONDS`)."""
+    request's head (:data:`qiza.web.server.HEAD_SECONDS`); ``seed``, every new game's seed
+    (:func:`qiza.web.game_core.new_seed` is replaced in the server's process: HTTP clients
+    cannot choose a seed), for a test that plays from the racks dealt (a random opening rack
+    has no placement about once in a hundred)."""
 
     def __init__(self, log: Path, database_url: str, *extra: str, computer_workers: int | None = 0,
-                 log_level: str = "info", head_seconds: float | None = None) -> None:
+                 log_level: str = "info", head_seconds: float | None = None, seed: int | None = None) -> None:
         self.port = free_port()
         self.log_path = log
         self.log = log.open("w")
         workers = ["--computer-workers", str(computer_workers)] if computer_workers is not None else []
         qiza = ["-m", "qiza"]
+        setup = []
         if head_seconds is not None:  # the server's qiza.web.server.HEAD_SECONDS (its test need not wait it out)
-            qiza = ["-c", f"import sys, qiza.web.server; qiza.web.server.HEAD_SECONDS = {head_seconds!r}; "
-                    "from qiza.cli import main; sys.exit(main())"]
+            setup.append(f"import qiza.web.server; qiza.web.server.HEAD_SECONDS = {head_seconds!r}")
+        if seed is not None:
+            setup.append(f"import qiza.web.game_core; qiza.web.game_core.new_seed = lambda: {seed!r}")
+        if setup:
+            qiza = ["-c", "; ".join(["import sys", *setup, "from qiza.cli import main", "sys.exit(main())"])]
         self.proc = subprocess.Popen(
             [sys.executable, *qiza, "serve", "--port", str(self.port), "--database-url", database_url,
              *workers, "--computer-delay", "0", "--log-level", log_level, *extra],
