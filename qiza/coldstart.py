@@ -260,6 +260,14 @@ def compile_all(lexicons: Sequence[str] = ()) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m qiza.coldstart [LEXICON...]``: :func:`compile_all`, once per machine and source."""
     args = list(sys.argv[1:] if argv is None else argv)
+    from qiza.lexicon import LexiconError, check_lexicon_name
+
+    for name in args:  # before any compile: a misspelt name would compile for minutes, then be named
+        try:
+            check_lexicon_name(name)
+        except LexiconError as exc:
+            print(f"qiza.coldstart: {exc}", file=sys.stderr)
+            return 2
     if CACHE_DIR is None:
         print("qiza.coldstart: no writable cache folder; nothing to do", file=sys.stderr)
         return 1

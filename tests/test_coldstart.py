@@ -281,3 +281,15 @@ def test_the_wide_compile_includes_the_endgame_search(monkeypatch: pytest.Monkey
     calls.clear()
     endgame_search.warm_up(wide=True)  # once
     assert calls == []
+
+
+def test_compiling_for_an_unknown_lexicon_is_refused_before_any_compile(monkeypatch: pytest.MonkeyPatch,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """'python -m qiza.coldstart enable polish' compiled for minutes, then said only that the word
+    graph of 'polish' was not built: the lexicon is 'polish-debian', so the wide search (which CI
+    meant to compile before the tests) was not compiled either. A name that is not a lexicon is
+    now refused at once, named, with nothing compiled."""
+    monkeypatch.setattr(coldstart, "compile_all", lambda lexicons=(): pytest.fail(f"compiled for {lexicons}"))
+    assert coldstart.main(["enable", "polish"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("qiza.coldstart: unknown lexicon 'polish'") and "polish-debian" in err, err
