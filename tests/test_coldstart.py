@@ -293,3 +293,20 @@ def test_compiling_for_an_unknown_lexicon_is_refused_before_any_compile(monkeypa
     assert coldstart.main(["enable", "polish"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("qiza.coldstart: unknown lexicon 'polish'") and "polish-debian" in err, err
+
+
+def test_ci_compiles_the_wide_search_before_the_tests() -> None:
+    """CI's compile before the tests (.ci/run: ``python -m qiza.coldstart LEXICON...``) compiled
+    ENABLE's code only: the Polish tests compiled the wide search inside themselves (on a cache
+    with ENABLE's code, test_the_champion_solves_endgames_in_a_language[polish] 89 s, 0.7 s once
+    compiled; test_polish_32_letters_positions_match_the_brute_force 39 s, 5 s). Its lexicons are
+    names coldstart takes, and one of them needs the wide search."""
+    from qiza.lexicon import check_lexicon_name
+
+    run = (Path(__file__).resolve().parents[1] / ".ci" / "run").read_text()
+    lines = [line.split() for line in run.splitlines() if line.startswith("python -m qiza.coldstart")]
+    assert len(lines) == 1, lines
+    lexicons = lines[0][3:]
+    for name in lexicons:
+        check_lexicon_name(name)
+    assert "enable" in lexicons and coldstart.needs_wide(lexicons), lexicons
