@@ -570,6 +570,26 @@ def test_a_served_test_server_deals_the_seed_it_is_given(tmp_path: Path) -> None
         server.stop()
 
 
+def test_a_served_test_server_needs_no_port_found_free_beforehand(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A test's ``qiza serve`` (:class:`web_client.Served`) was started on a port found free
+    (web_client.free_port), which another test's socket (``pytest -n 2``) could take in the
+    seconds before the server bound it: "server did not start", address in use. It is started
+    with ``--port 0`` now, and ``qiza serve`` says which port the system gave it."""
+    import web_client
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        monkeypatch.setattr(web_client, "free_port", lambda: taken.getsockname()[1])
+        server = Served(tmp_path / "serve.log", f"sqlite:///{tmp_path / 'port.sqlite3'}")
+        try:
+            assert server.port != taken.getsockname()[1] and call(server.url + "/api/meta")[0] == 200
+            assert f"serving on http://127.0.0.1:{server.port}/" in server.log_path.read_text()
+        finally:
+            server.stop()
+
+
 def test_a_request_body_sent_too_slowly_is_closed(tmp_path: Path) -> None:
     """A request whose head came in time but whose body did not (none sent after a head
     announcing one, or a byte at a time) was held open for ever, as heads were before

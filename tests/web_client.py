@@ -5,6 +5,7 @@ in a process of its own."""
 from __future__ import annotations
 
 import json
+import re
 import socket
 import subprocess
 import sys
@@ -93,7 +94,8 @@ class Served:
 
     def __init__(self, log: Path, database_url: str, *extra: str, computer_workers: int | None = 0,
                  log_level: str = "info", head_seconds: float | None = None, seed: int | None = None) -> None:
-        self.port = free_port()
+        self.port = 0  # the server's own choice (--port 0), read from its first line: a port found
+        # free here could be taken by another test's socket before the server's start bound it
         self.log_path = log
         self.log = log.open("w")
         workers = ["--computer-workers", str(computer_workers)] if computer_workers is not None else []
@@ -106,13 +108,15 @@ class Served:
         if setup:
             qiza = ["-c", "; ".join(["import sys", *setup, "from qiza.cli import main", "sys.exit(main())"])]
         self.proc = subprocess.Popen(
-            [sys.executable, *qiza, "serve", "--port", str(self.port), "--database-url", database_url,
+            [sys.executable, *qiza, "serve", "--port", "0", "--database-url", database_url,
              *workers, "--computer-delay", "0", "--log-level", log_level, *extra],
             cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT)
         end = time.monotonic() + START_SECONDS
         while True:
+            if not self.port and (serving := re.search(r"serving on http://127\.0\.0\.1:(\d+)/", log.read_text())):
+                self.port = int(serving[1])
             try:
-                if call(self.url + "/api/meta")[0] == 200:
+                if self.port and call(self.url + "/api/meta")[0] == 200:
                     break
             except OSError:
                 pass

@@ -127,7 +127,8 @@ def run(args: argparse.Namespace) -> int:
     # the port is taken before the app starts: on a port in use (another qiza serve on the same
     # database), nothing of the app runs (no clocks or computer seats taken up, no workers)
     listening = listen(args.host, args.port)
-    print(f"qiza: serving on http://{args.host}:{args.port}/ (API documentation at /docs)", flush=True)
+    port = listening.getsockname()[1]  # the one the system chose for --port 0
+    print(f"qiza: serving on http://{args.host}:{port}/ (API documentation at /docs)", flush=True)
     # WebSocket messages are small (the first names the seat; then "ping" or "refresh"); h11,
     # whose buffer of a request's head is bounded (httptools, uvicorn's choice when installed,
     # reads headers of any size)
