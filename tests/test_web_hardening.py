@@ -8,6 +8,7 @@ import contextlib
 import http.client
 import json
 import os
+import re
 import select
 import signal
 import socket
@@ -27,7 +28,7 @@ import postgres_db  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 from starlette.testclient import WebSocketDenialResponse  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
-from web_client import Served, call, free_port  # noqa: E402
+from web_client import START_SECONDS, Served, call, free_port  # noqa: E402
 
 from qiza.web.app import create_app  # noqa: E402
 
@@ -1055,9 +1056,8 @@ def test_serve_on_a_database_it_can_read_but_not_write_says_so(tmp_path: Path) -
 
     path = tmp_path / "games.sqlite3"
     Store(f"sqlite:///{path}").dispose()
-    port = free_port()
     env = {**os.environ, "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data")}
-    server = subprocess.Popen([sys.executable, "-m", "qiza", "serve", "--port", str(port), "--computer-workers", "1",
+    server = subprocess.Popen([sys.executable, "-m", "qiza", "serve", "--port", "0", "--computer-workers", "1",
                                "--database-url", f"sqlite:///file:{path}?mode=ro&uri=true"], cwd=ROOT,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, start_new_session=True)
     try:
@@ -1089,7 +1089,7 @@ def test_serve_whose_app_fails_to_start_stops_what_it_started(tmp_path: Path, mo
     monkeypatch.setattr(coldstart, "start", lambda *_args, **_kw: None)
     monkeypatch.setattr(GameService, "resume_clocks", fails)
     before = {t for t in threading.enumerate() if not t.daemon}
-    status = main(["serve", "--port", str(free_port()), "--computer-workers", "1",
+    status = main(["serve", "--port", "0", "--computer-workers", "1",
                    "--database-url", f"sqlite:///{tmp_path / 'games.sqlite3'}"])
     err = capsys.readouterr().err
     deadline = time.monotonic() + 10
@@ -1140,15 +1140,23 @@ def test_ctrl_c_stops_serve_quietly(tmp_path: Path) -> None:
     schema migration tool's plugins: a new user's screen was full of both."""
     import httpx
 
-    port = free_port()
     env = {**os.environ, "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data")}
-    server = subprocess.Popen([sys.executable, "-m", "qiza", "serve", "--port", str(port), "--computer-workers", "1"],
+    # on the port the system gives it (a port found free beforehand could be taken meanwhile)
+    server = subprocess.Popen([sys.executable, "-m", "qiza", "serve", "--port", "0", "--computer-workers", "1"],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, start_new_session=True)
     try:
-        for _ in range(600):  # up to a minute to answer
+        assert server.stdout is not None
+        first = server.stdout.readline()  # once the port is bound
+        serving = re.search(r"serving on http://127\.0\.0\.1:(\d+)/", first)
+        assert serving, first
+        port = int(serving[1])
+        # as long as a test's server may take to start (a minute ran out at load 18)
+        end = time.monotonic() + START_SECONDS
+        while True:
             with contextlib.suppress(httpx.HTTPError):
                 if httpx.get(f"http://127.0.0.1:{port}/", timeout=2).status_code < 500:
                     break
+            assert time.monotonic() < end, "qiza serve did not answer"
             time.sleep(0.1)
         answer = httpx.post(f"http://127.0.0.1:{port}/api/games", timeout=30,
                             json={"preset": "classic", "seats": [{"name": "Ann"}, {"kind": "computer", "level": "easy"}]})
@@ -1160,7 +1168,7 @@ def test_ctrl_c_stops_serve_quietly(tmp_path: Path) -> None:
         if server.poll() is None:
             os.killpg(server.pid, signal.SIGKILL)
             server.wait()
-    assert "serving on" in out
+    assert "serving on" in first + out
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
     assert "alembic" not in err, err
 
