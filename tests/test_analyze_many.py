@@ -356,3 +356,25 @@ print("quiet")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and done.stdout.strip() == "quiet", done.stderr[-2000:]
     assert "Traceback" not in done.stderr and "ForkPoolWorker" not in done.stderr
+
+
+def test_a_folder_with_records_of_illegal_moves_is_analysed_whole_and_fails(
+        games: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Every record of a folder is analysed; a record with an illegal move is named with its line
+    and why, and the status is 1 (the README's 'an illegal move in a record'); it was 0."""
+    from qiza.cli import main
+
+    folder = tmp_path / "games"
+    folder.mkdir()
+    shutil.copy(games / "game0.gcg", folder / "good.gcg")
+    for name in ("bad1.gcg", "bad2.gcg"):
+        (folder / name).write_text("#player1 ann Ann\n#player2 bob Bob\n>ann: AEINRST 8M RETAINS +66 66\n")
+    assert main(["analyze", "-j", "1", str(folder)]) == 1
+    out, err = capsys.readouterr()
+    assert "3 of 3 games analysed" in out
+    assert next(line for line in out.splitlines() if line.startswith("bad1.gcg")).endswith("(illegal move)")
+    for name in ("bad1.gcg", "bad2.gcg"):
+        assert f"qiza analyze: {folder / name}:3: turn 1 (>ann: AEINRST 8M RETAINS +66 66) is not a legal move: " \
+               "the word runs off the 15x15 board" in err
+    assert str(folder / "good.gcg") not in err
+    assert main(["analyze", "-j", "1", str(folder / "good.gcg"), str(games / "game1.gcg")]) == 0

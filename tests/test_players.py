@@ -1576,3 +1576,51 @@ def test_what_the_static_player_evaluates_is_placement_equities_not_a_second_eva
     with pytest.warns(DeprecationWarning, match="^qiza.players.engine.Evaluation is renamed "
                                                 "qiza.players.engine.PlacementEquities: "):
         assert engine.Evaluation is engine.PlacementEquities  # type: ignore[attr-defined]
+
+
+ILLEGAL_RECORD = ("#player1 ann Ann\n#player2 bob Bob\n"
+                  ">ann: DINNVWY 8D WINDY +32 32\n"
+                  ">bob: ADEEGIL 8M GALE +16 16\n"
+                  ">ann: AEJNOSV E3 JAVE..N +34 66\n")
+"""Bob's GALE at 8M runs off the board (line 4): an illegal move, with a turn after it."""
+
+
+def test_analyze_of_a_record_with_an_illegal_move_prints_what_it_can_and_fails(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """'qiza analyze' marked the turn '(illegal)' and exited 0, where 'qiza best' and 'qiza gcg
+    check' exit 1 and the README gives status 1 to 'an illegal move in a record': it prints the
+    turns before and the illegal one, marked, then names the record, line and why, and exits 1;
+    --json says it in its field 'illegal'."""
+    import json
+
+    from qiza.cli import main
+
+    record = tmp_path / "illegal.gcg"
+    record.write_text(ILLEGAL_RECORD)
+    assert main(["analyze", "--width", "80", str(record)]) == 1
+    out, err = capsys.readouterr()
+    rows = [line for line in out.splitlines() if line[:3].strip().isdigit()]
+    assert [row.split()[0] for row in rows] == ["1", "2"]  # the turn after it is not analysed
+    assert "(illegal)" in rows[1] and "(illegal)" not in rows[0]
+    assert f"qiza analyze: {record}:4: turn 2 (>bob: ADEEGIL 8M GALE +16 16) is not a legal move: " in err
+    assert "the word runs off the 15x15 board" in err and "1 later turn not analysed" in err
+    assert main(["analyze", "--json", str(record)]) == 1
+    captured = capsys.readouterr()
+    data = json.loads(captured.out)
+    assert [t["turn"] for t in data["turns"]] == [1, 2]
+    assert data["illegal"] == {"turn": 2, "line": 4, "event": ">bob: ADEEGIL 8M GALE +16 16",
+                               "reason": "the word runs off the 15x15 board"}
+    assert f"{record}:4: turn 2" in captured.err
+    # a move out of turn is illegal too, and marked so (it was rated as if it were the player's turn)
+    twice = tmp_path / "twice.gcg"
+    twice.write_text(ILLEGAL_RECORD.replace(">bob: ADEEGIL 8M GALE +16 16", ">ann: ADEEGIL 7C GALE +16 48")
+                     .replace("+34 66", "+34 82"))
+    assert main(["analyze", "--json", str(twice)]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["illegal"]["reason"] == "it is Bob's turn in the engine"
+    assert data["turns"][1]["note"] == "not a legal play here: it is Bob's turn in the engine"
+    assert data["turns"][1]["lost"] is None
+    clean = tmp_path / "clean.gcg"
+    clean.write_text(ANALYSIS_RECORD)
+    assert main(["analyze", "--json", str(clean)]) == 0
+    assert json.loads(capsys.readouterr().out)["illegal"] is None

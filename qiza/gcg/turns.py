@@ -22,7 +22,7 @@ from qiza.lexicon import Lexicon, load_lexicon
 from qiza.text import plural
 
 __all__ = ["game_from_record", "game_from_gcg", "record_lexicon", "check_turn", "tiles_missing", "AfterTheEnd",
-           "turn_after_the_end"]
+           "turn_after_the_end", "IllegalTurn", "illegal_turn"]
 
 
 def record_lexicon(record: GameRecord) -> tuple[str, str]:
@@ -87,23 +87,62 @@ def turn_after_the_end(record: GameRecord) -> TurnAfterTheEnd | None:
     else None. Every later turn is after the end too: a position before any of them would be
     rebuilt in vain, at the cost of a replay each (a record with 2,000 turns after its end took
     ``qiza analyze`` over 100 s)."""
-    return _replay_to_the_end(record)[1]
+    return _replay_to_the_end(record).after_the_end
 
 
-def _replay_to_the_end(record: GameRecord) -> tuple[bool, TurnAfterTheEnd | None]:
+class IllegalTurn(NamedTuple):
+    """The first turn of a record that the rules engine refuses in its game (:func:`illegal_turn`)."""
+
+    turn: int
+    """1-based, as :func:`game_from_record` numbers the turns."""
+    line: int
+    """The record's line of it."""
+    event: str
+    """The line's event as the replay writes it (``>ann: AEINRST 8M RETAINS +66 66``)."""
+    reason: str
+    """Why the engine refuses it (``the word runs off the 15x15 board``, ``it is Bob's turn in the engine``)."""
+    later: int
+    """How many turns the record writes after it (no position after it can be rebuilt)."""
+
+    def __str__(self) -> str:
+        return f"turn {self.turn} ({self.event}) is not a legal move: {self.reason}"
+
+
+def illegal_turn(record: GameRecord) -> IllegalTurn | None:
+    """The first turn (a move, exchange or pass) of ``record`` that the rules engine refuses in
+    the game of the turns before it, as ``qiza gcg check`` finds it (a move off the board, of
+    tiles not on the rack, out of turn...), by one replay of the whole record; else None. A turn
+    after the game ended is :func:`turn_after_the_end`'s, and a phony is no illegal move (it is
+    played, and challenged or not). A record no game can be made of is None too: reading it says why."""
+    return _replay_to_the_end(record).illegal
+
+
+class _ReplayedRecord(NamedTuple):
+    over: bool
+    after_the_end: TurnAfterTheEnd | None
+    illegal: IllegalTurn | None
+
+
+def _replay_to_the_end(record: GameRecord) -> _ReplayedRecord:
     """Whether the game of a record is over after its last turn (then no position follows it),
-    and :func:`turn_after_the_end`: one replay of the whole record."""
+    :func:`turn_after_the_end` and :func:`illegal_turn`: one replay of the whole record."""
     try:
         replayed = gcg.replay(record, lexicon=None, rules=gcg.rules_for(record))
     except gcg.FileFormatError:
-        return False, None
+        return _ReplayedRecord(False, None, None)
     stopped, game = replayed.stopped, replayed.game
-    if stopped is None or not stopped.is_turn or not game.over:
-        return game.over, None
+    if stopped is None or not stopped.is_turn:
+        return _ReplayedRecord(game.over, None, None)
     turns = [e for e in record.events if e.is_turn]
     turn = next(n for n, e in enumerate(turns, start=1) if e is stopped)
-    return True, TurnAfterTheEnd(turn, stopped.line, game.end_reason.value if game.end_reason is not None
-                                 else "it ended", len(turns) - turn)
+    if not game.over:
+        why = replayed.differences[-1] if replayed.differences else None  # the refusal: its last difference
+        reason = why.message.removeprefix("the engine refuses it: ") if why else "the engine stops there"
+        return _ReplayedRecord(False, None, IllegalTurn(turn, stopped.line, why.event if why else "", reason,
+                                                        len(turns) - turn))
+    return _ReplayedRecord(True, TurnAfterTheEnd(turn, stopped.line, game.end_reason.value
+                                                 if game.end_reason is not None else "it ended", len(turns) - turn),
+                           None)
 
 
 def game_from_gcg(path: str, turn: int | None, lexicon: str | None) -> Game:
@@ -170,7 +209,7 @@ def check_turn(record: GameRecord, turn: int | None, source: str = "the record",
     if len(record.players) < 2:  # the replay reads such a record; no position of a game has one player
         raise QizaError(f"{source} has {plural(len(record.players), 'player')}: a position to rank needs 2 to 4")
     turns = sum(1 for e in record.events if e.is_turn)
-    over, end = _replay_to_the_end(record)
+    over, end, _ = _replay_to_the_end(record)
     if turn is not None and not 1 <= turn <= turns + 1:
         last = turns if over else turns + 1
         raise QizaError(f"{source} has {plural(turns, 'turn')}: {option} must be 1 to {last}")

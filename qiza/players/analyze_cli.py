@@ -31,7 +31,9 @@ from qiza.lexicon import load_lexicon
 from qiza.players import review
 from qiza.rules import Notation
 
-if not TYPE_CHECKING:  # (hidden from mypy, so that an old or misspelt name of this module stays an error)
+if TYPE_CHECKING:
+    from qiza.gcg.turns import IllegalTurn
+else:  # (hidden from mypy, so that an old or misspelt name of this module stays an error)
     __getattr__ = moved(__name__, review.__name__, [*review.__all__, "Ranked"])
 
 
@@ -166,12 +168,17 @@ def format_analysis(results: list[review.TurnAnalysis], threshold: float = 5.0, 
     return lines
 
 def analysis_json(results: list[review.TurnAnalysis], threshold: float = 5.0, *, lexicon: str, engine: str,
-                  iterations: int, notation: Notation, seconds: float) -> dict[str, Any]:
+                  iterations: int, notation: Notation, seconds: float,
+                  illegal: IllegalTurn | None = None) -> dict[str, Any]:
     """``qiza analyze --json``: the turns (each with the equity it lost), :func:`summarize`'s
-    rows, and what the analysis was made with (``iterations``: the simulation's, else None)."""
+    rows, what the analysis was made with (``iterations``: the simulation's, else None), and
+    ``illegal``: the record's first move the rules engine refuses (its turn, line, event and
+    why: :class:`~qiza.gcg.turns.IllegalTurn`; the turns stop there), else None."""
     simulated = engine in ("sim", "auto")
     return {"lexicon": lexicon, "engine": engine, "iterations": iterations if simulated else None,
             "notation": notation.value, "threshold": threshold, "seconds": round(seconds, 3),
+            "illegal": None if illegal is None else {key: getattr(illegal, key)
+                                                     for key in ("turn", "line", "event", "reason")},
             "turns": [{**asdict(t), **{key: _rounded(getattr(t, key), 3) for key in _EQUITIES},
                        **{key: _rounded(getattr(t, key), 4) for key in _CHANCES},
                        "alternatives": [{"move": move, "score": score, "equity": _rounded(equity, 3)}
@@ -219,8 +226,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "endgame, its best move only; the pre-endgame search, of the 8 it searched")
     parser.add_argument("--json", action="store_true",
                         help="one record: write the analysis as JSON (each turn with the engine that valued it, "
-                             "each player's summary, the lexicon, the engine and the seconds it took) instead "
-                             "of the table")
+                             "each player's summary, the lexicon, the engine, the seconds it took, and 'illegal': "
+                             "the record's first illegal move, its turn, line, event and reason, else null) "
+                             "instead of the table")
     parser.add_argument("--iterations", type=int, default=200,
                         help="sim: continuations simulated per move (default 200)")
     parser.add_argument("-j", "--jobs", type=process_count, default=None,
@@ -266,7 +274,7 @@ def run(args: argparse.Namespace) -> int:
     record, notation, _ = review.load_record_and_notation(args.record)  # a saved game's moves as they were typed
     review.check_players(record, args.record)  # before the record's problems and lexicon are told: the error alone
     warn_problems(record)
-    from qiza.gcg.turns import turn_after_the_end
+    from qiza.gcg.turns import illegal_turn, turn_after_the_end
     from qiza.text import plural
 
     end = turn_after_the_end(record)
@@ -298,14 +306,21 @@ def run(args: argparse.Namespace) -> int:
             bar.close()
     if not results:
         raise QizaError(f"{args.record} has no turns to analyse")
+    illegal = illegal_turn(record)
     if args.json:
         print(json.dumps(analysis_json(results, args.threshold, lexicon=lexicon.name, engine=args.engine,
                                        iterations=args.iterations, notation=notation,
-                                       seconds=time.perf_counter() - started), ensure_ascii=False, indent=1))
-        return 0
-    for line in format_analysis(results, args.threshold, width=args.width or screen_width(), notation=notation,
-                                engine=args.engine, iterations=args.iterations, players=len(record.players)):
-        print(line)
+                                       seconds=time.perf_counter() - started, illegal=illegal),
+                         ensure_ascii=False, indent=1))
+    else:
+        for line in format_analysis(results, args.threshold, width=args.width or screen_width(), notation=notation,
+                                    engine=args.engine, iterations=args.iterations, players=len(record.players)):
+            print(line)
+    if illegal is not None:  # what could be analysed is printed; the record is wrong all the same
+        from qiza.players.analyze_many import illegal_message
+
+        sys.stdout.flush()
+        raise QizaError(illegal_message(args.record, illegal))
     return 0
 
 
@@ -318,7 +333,7 @@ def _run_many(args: argparse.Namespace) -> int:
     """``qiza analyze`` of several records or folders (:mod:`qiza.players.analyze_many`)."""
     from qiza.players.analyze_many import analyze_many, finding, format_many, record_files
     from qiza.players.selfplay import progress_bar
-    from qiza.text import notation_note, plural
+    from qiza.text import notation_note, plural, visible
 
     with finding(sys.stderr.isatty()) as progress:
         files = record_files(args.record, recursive=args.recursive, progress=progress)
@@ -338,5 +353,9 @@ def _run_many(args: argparse.Namespace) -> int:
     print(notation_note(Notation.TOURNAMENT))
     for line in format_many(games, args.threshold):
         print(line)
-    return 0 if any(not g.error for g in games) else 1
+    sys.stdout.flush()
+    for game in games:  # analysed as far as they could be, and wrong all the same
+        if game.illegal:
+            print(f"qiza analyze: {visible(game.illegal)}", file=sys.stderr)
+    return 0 if any(not g.error for g in games) and not any(g.illegal for g in games) else 1
 

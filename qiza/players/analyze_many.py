@@ -18,14 +18,17 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from qiza.errors import QizaError
 from qiza.lexicon import Lexicon, load_lexicon
 from qiza.paths import exists, is_dir, is_file
 from qiza.players.cluster import run_many
 from qiza.players.review import TurnAnalysis, analyze_record, load_record, player_labels
-from qiza.text import cells, pad, visible
+from qiza.text import cells, pad, plural, visible
+
+if TYPE_CHECKING:
+    from qiza.gcg.turns import IllegalTurn
 
 RECORD_SUFFIXES = (".gcg", ".json")
 """The files of a folder that are analysed: GCG records, and games saved by qiza (a ``.json``
@@ -56,6 +59,9 @@ class GameAnalysis:
     """Whether the game is over (its scores final); only finished games count wins."""
     error: str = ""
     """Why the game was not analysed (an unreadable file, an unknown player...), else empty."""
+    illegal: str = ""
+    """The record's first move the rules engine refuses, its line and why (its turns stop there:
+    :func:`~qiza.gcg.turns.illegal_turn`), else empty."""
 
 
 def record_files(paths: Sequence[str], *, recursive: bool = False, progress: Progress | None = None) -> list[str]:
@@ -142,7 +148,7 @@ def analyze_game(path: str) -> GameAnalysis:
     that cannot be analysed comes back with its :attr:`~GameAnalysis.error`, so that one bad
     file does not stop the others."""
     from qiza import gcg
-    from qiza.gcg.turns import record_lexicon
+    from qiza.gcg.turns import illegal_turn, record_lexicon
 
     try:
         record = load_record(path)
@@ -159,8 +165,15 @@ def analyze_game(path: str) -> GameAnalysis:
         finished = gcg.replay(record).game.over
     except gcg.FileFormatError:
         finished = False
+    illegal = illegal_turn(record)
     return GameAnalysis(path, player_labels(record), [totals.get(seat, 0) for seat in range(len(record.players))],
-                        turns, name.upper(), finished)
+                        turns, name.upper(), finished, illegal=illegal_message(path, illegal) if illegal else "")
+
+
+def illegal_message(source: str, illegal: IllegalTurn) -> str:
+    """What ``qiza analyze`` says of a record with an illegal move: the record, line and why."""
+    later = f"; the analysis stops there ({plural(illegal.later, 'later turn')} not analysed)" if illegal.later else ""
+    return f"{source}:{illegal.line}: {illegal}{later}"
 
 
 def analyze_many(paths: Sequence[str], *, lexicon: str | None = None, player: str | None = None,
@@ -264,7 +277,7 @@ def format_many(games: Sequence[GameAnalysis], threshold: float = 5.0, worst: in
         score = ", ".join(f"{nick} {s}" for nick, s in zip(game.players, game.scores))
         lines.append(f"{pad(name, width)} {len(game.turns):>5} {per_turn:>9} "
                      f"{sum(1 for x in rated if x >= threshold):>8}  {game.lexicon:<8} {score}"
-                     + ("" if game.finished else " (unfinished)"))
+                     + (" (illegal move)" if game.illegal else "" if game.finished else " (unfinished)"))
     rows = totals(games, threshold)
     done = sum(1 for g in games if not g.error)
     width = _column([row.player for row in rows], "player" + " " * 10)

@@ -17,6 +17,7 @@ are made of them too::
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -205,6 +206,7 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
     to list, ranked and valued by the engine that valued the turn (:attr:`TurnAnalysis.alternatives`). A record of fewer than two
     players is refused (:func:`check_players`)."""
     from qiza.gcg import EventType
+    from qiza.gcg import turns as record_turns
     from qiza.gcg.turns import AfterTheEnd, game_from_record, record_lexicon, tiles_missing, turn_after_the_end
     from qiza.players.engine import StaticPlayer
 
@@ -219,6 +221,9 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
     end = turn_after_the_end(record)
     if end is not None:  # that turn is listed as after the end; those after it are not
         turns = turns[:end.turn]
+    illegal = record_turns.illegal_turn(record)
+    if illegal is not None:  # that turn is listed, marked; no position after it can be rebuilt
+        turns = turns[:illegal.turn]
     engine: StaticPlayer | None = None
     sim: SimPlayer | None = None
     results: list[TurnAnalysis] = []
@@ -284,7 +289,7 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
                 elif event.type is EventType.EXCHANGE:  # GCG's -N: only the count is known
                     note = f"exchange of {plural(event.count, 'tile')}: the record does not say which"
             except QizaError as exc:
-                note = f"not a legal play here: {exc}"
+                note = f"{ILLEGAL_NOTE}{exc}"
             played_equity = None
             if move is not None:
                 opening = game.board.is_empty()
@@ -335,7 +340,15 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
             sim.close()
     if on_turn is not None:
         on_turn(len(turns), len(turns))
+    if illegal is not None and results and results[-1].turn == illegal.turn and \
+            not results[-1].note.startswith(ILLEGAL_NOTE):  # refused by the replay only: out of turn...
+        results[-1] = dataclasses.replace(results[-1], note=f"{ILLEGAL_NOTE}{illegal.reason}", played_equity=None,
+                                          played_win=None)
     return results
+
+
+ILLEGAL_NOTE = "not a legal play here: "
+"""How :attr:`TurnAnalysis.note` begins for a move the rules engine refuses (``qiza analyze``: ``(illegal)``)."""
 
 
 def _challenged_off(record: GameRecord, event: Event) -> bool:
