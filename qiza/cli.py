@@ -150,6 +150,29 @@ def note_lexicon_load(name: str | None) -> None:
         print(note, file=sys.stderr, flush=True)
 
 
+PROBLEMS_TOLD = 5
+"""The most lines :func:`tell_record_problems` prints of one record's problems (then how many more)."""
+
+
+def tell_record_problems(source: str, errors: Sequence[object], warnings: Sequence[object], *,
+                         errors_as: str = "warning") -> None:
+    """Tell on standard error, once for each record a command reads, the problems its reader
+    found (``errors``: lines it could not read, said as ``errors_as``: ``error`` where they make
+    the command fail; ``warnings``: a text read in another character set than declared, an
+    unknown pragma, a variant whose words qiza judges as the classic game's...): at most
+    :data:`PROBLEMS_TOLD` lines, then how many more, so that a damaged record does not drown the
+    command's own output (``qiza gcg check``, whose report they are, lists them all)."""
+    from qiza.text import plural, visible
+
+    lines = [f"{errors_as}: {problem}" for problem in errors] + [f"warning: {problem}" for problem in warnings]
+    for line in lines[:PROBLEMS_TOLD]:
+        print(visible(line), file=sys.stderr)
+    if len(lines) > PROBLEMS_TOLD:
+        more = plural(len(lines) - PROBLEMS_TOLD, "more problem")
+        print(visible(f"warning: {source}: {more} reading it ('qiza gcg check {source}' lists them all)"),
+              file=sys.stderr)
+
+
 def process_count(text: str) -> int:
     """The argparse type of an option giving a number of worker processes (``-j``): 0 (every core,
     or as the option says), or a count, at most the machine's cores. A larger count is lowered to the cores with a

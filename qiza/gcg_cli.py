@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 from qiza import gcg
-from qiza.cli import lexicon_option
+from qiza.cli import lexicon_option, tell_record_problems
 from qiza.errors import QizaError
 from qiza.lexicon import Lexicon, load_lexicon
 from qiza.paths import is_dir, is_file
@@ -133,20 +133,13 @@ def _replayed(record: gcg.GameRecord, path: str) -> gcg.Replay:
         raise QizaError(f"{path}: {exc}") from None
 
 
-def _print_problems(record: gcg.GameRecord) -> None:
-    """The reader's errors and warnings of ``record``, on standard error."""
-    for problem in record.errors:
-        print(f"error: {problem}", file=sys.stderr)
-    for problem in record.warnings:
-        print(f"warning: {problem}", file=sys.stderr)
-
-
 def _show(args: argparse.Namespace) -> int:
     from qiza import text
 
     record = gcg.load_game(args.file)  # unreadable, binary or empty: one error line, nothing shown
     result = _replayed(record, args.file)
-    _print_problems(record)  # lines the reader could not take: what is shown lacks them
+    # lines the reader could not take: what is shown lacks them
+    tell_record_problems(args.file, record.errors, record.warnings, errors_as="error")
     print(text.board_text(result.game.board, last=result.game.last_play()))
     print()
     print(text.notation_note(result.game.rules.notation))
@@ -167,7 +160,8 @@ def _unique_nicknames(record: gcg.GameRecord) -> list[str]:
 
 def _export(args: argparse.Namespace) -> int:
     record = gcg.load_game(args.file)  # unreadable, binary or empty: one error line, nothing written
-    _print_problems(record)  # what the export lacks or has read otherwise than written (as gcg show says it)
+    # what the export lacks or has read otherwise than written (as gcg show says it)
+    tell_record_problems(args.file, record.errors, record.warnings, errors_as="error")
     if args.to == "gcg":
         # UTF-8 and said so: the text goes out in no encoding the record may have declared
         # (Windows-1252 when it declares none), and the terminal's would not read back

@@ -1624,3 +1624,39 @@ def test_analyze_of_a_record_with_an_illegal_move_prints_what_it_can_and_fails(
     clean.write_text(ANALYSIS_RECORD)
     assert main(["analyze", "--json", str(clean)]) == 0
     assert json.loads(capsys.readouterr().out)["illegal"] is None
+
+
+def test_every_command_reading_a_record_tells_its_problems_alike(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """'qiza best' and 'qiza analyze' printed the reader's errors but none of its warnings (a text
+    read in another character set than declared, an unknown pragma: only WordSmog's), 'qiza puzzle'
+    none, where 'gcg show' and 'gcg export' print them all. Every command that reads a record now
+    tells them the same way, once a record, on standard error: at most five lines, then how many
+    more ('qiza gcg check' lists them all)."""
+    import io
+
+    from qiza.cli import main
+
+    head = b"#character-encoding UTF-8\n#player1 c\xe9sar C\xe9sar\n#player2 bob Bob\n"
+    moves = ANALYSIS_RECORD.split("#player2 bob Bob\n")[1].replace(">ann:", ">c\xe9sar:") \
+        .replace("+45 61", "+47 63").encode("latin-1")  # (VOXD scores 47)
+    few = tmp_path / "few.gcg"
+    few.write_bytes(head + b"#style crossword\n" + moves)
+    told = [f"warning: {few}:2: text is not valid UTF-8 (byte 0xe9): read as UTF-8 or Windows-1252",
+            f"warning: {few}:4: unknown pragma #style (kept)"]
+    many = tmp_path / "many.gcg"
+    many.write_bytes(head + b"".join(b"#style %d\n" % n for n in range(8)) + moves)
+    told_many = [f"warning: {many}:2: text is not valid UTF-8 (byte 0xe9): read as UTF-8 or Windows-1252",
+                 *(f"warning: {many}:{line}: unknown pragma #style (kept)" for line in range(4, 8)),
+                 f"warning: {many}: 4 more problems reading it ('qiza gcg check {many}' lists them all)"]
+    commands = [["best", "-n", "1", "--turn", "2"], ["analyze"], ["gcg", "show"], ["gcg", "export"],
+                ["puzzle", "--count", "1"]]
+    for command in commands:
+        for path, expected in ((few, told), (many, told_many)):
+            monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+            assert main([*command, str(path)]) == 0, command
+            err = capsys.readouterr().err.splitlines()
+            assert [line for line in err if line.startswith("warning:")] == expected, command
+    assert main(["analyze", "-j", "1", str(few), str(many)]) == 0  # a folder's records: each one's, once
+    err = capsys.readouterr().err.splitlines()
+    assert [line for line in err if line.startswith("warning:")] == [*told, *told_many]

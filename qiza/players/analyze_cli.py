@@ -24,7 +24,7 @@ import time
 from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
-from qiza.cli import UsageError, lexicon_option, process_count, whole_number
+from qiza.cli import UsageError, lexicon_option, process_count, tell_record_problems, whole_number
 from qiza.deprecation import moved
 from qiza.errors import QizaError, quoted
 from qiza.lexicon import load_lexicon
@@ -269,11 +269,11 @@ def run(args: argparse.Namespace) -> int:
         shown = done
 
     from qiza.gcg.turns import record_lexicon
-    from qiza.players.best_cli import warn_language, warn_problems
+    from qiza.players.best_cli import warn_language
 
     record, notation, _ = review.load_record_and_notation(args.record)  # a saved game's moves as they were typed
     review.check_players(record, args.record)  # before the record's problems and lexicon are told: the error alone
-    warn_problems(record)
+    tell_record_problems(args.record, record.errors, record.warnings)  # the analysis is of the lines read
     from qiza.gcg.turns import illegal_turn, turn_after_the_end
     from qiza.text import plural
 
@@ -350,6 +350,8 @@ def _run_many(args: argparse.Namespace) -> int:
     finally:
         bar.close()
     games.sort(key=lambda g: order[g.source])
+    for game in games:
+        tell_record_problems(game.source, game.read_errors, game.read_warnings)
     print(notation_note(Notation.TOURNAMENT))
     for line in format_many(games, args.threshold):
         print(line)

@@ -62,6 +62,10 @@ class GameAnalysis:
     illegal: str = ""
     """The record's first move the rules engine refuses, its line and why (its turns stop there:
     :func:`~qiza.gcg.turns.illegal_turn`), else empty."""
+    read_errors: tuple[str, ...] = ()
+    """The lines its reader could not read (:attr:`~qiza.gcg.GameRecord.errors`): the analysis lacks them."""
+    read_warnings: tuple[str, ...] = ()
+    """What its reader warned of (:attr:`~qiza.gcg.GameRecord.warnings`: a character set, an unknown pragma...)."""
 
 
 def record_files(paths: Sequence[str], *, recursive: bool = False, progress: Progress | None = None) -> list[str]:
@@ -167,7 +171,8 @@ def analyze_game(path: str) -> GameAnalysis:
         finished = False
     illegal = illegal_turn(record)
     return GameAnalysis(path, player_labels(record), [totals.get(seat, 0) for seat in range(len(record.players))],
-                        turns, name.upper(), finished, illegal=illegal_message(path, illegal) if illegal else "")
+                        turns, name.upper(), finished, illegal=illegal_message(path, illegal) if illegal else "",
+                        read_errors=tuple(map(str, record.errors)), read_warnings=tuple(map(str, record.warnings)))
 
 
 def illegal_message(source: str, illegal: IllegalTurn) -> str:

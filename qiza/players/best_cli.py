@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from qiza.analysis import counts_text, rack_counts
-from qiza.cli import UsageError, lexicon_option
+from qiza.cli import UsageError, lexicon_option, tell_record_problems
 from qiza.deprecation import moved
 from qiza.errors import GameOverError, QizaError
 from qiza.game import Game
@@ -66,15 +66,6 @@ def _tiles_of(lexicon: str | None) -> str | None:
     from qiza import cgp
 
     return None if not lexicon else cgp.language_tiles(lexicon) or "english"
-
-
-def warn_problems(record: GameRecord) -> None:
-    """Print on standard error the problems found reading a game record (as `qiza gcg show` does), and
-    the warning of a variant whose words qiza judges as the classic game's (WordSmog)."""
-    from qiza.gcg.reader import WordVariantWarning
-
-    for problem in [*record.errors, *(w for w in record.warnings if isinstance(w, WordVariantWarning))]:
-        print(f"warning: {problem}", file=sys.stderr)
 
 
 ENDGAME_SECONDS = 30.0
@@ -196,7 +187,7 @@ def run(args: argparse.Namespace) -> int:
             count = sum(1 for event in record.events if event.is_turn)
             raise QizaError(f"{source}: the game is over ({ended}): --turn 1 to {count} gives the position "
                             "before a turn")
-        warn_problems(record)
+        tell_record_problems(source, record.errors, record.warnings)  # the position is of the lines read
         turns.check_turn(record, args.turn, source, option="--turn")  # before the lexicon is named: the error alone
         if not lexicon:
             lexicon, why = turns.record_lexicon(record)

@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from qiza.cli import UsageError, lexicon_option
+from qiza.cli import UsageError, lexicon_option, tell_record_problems
 from qiza.deprecation import moved
 from qiza.errors import QizaError
 from qiza.lexicon import load_lexicon
@@ -166,7 +166,9 @@ def run(args: argparse.Namespace) -> int:
     if args.records:
         puzzles = library.from_records(args.records, args.lexicon, args.player, args.threshold, args.count, seed,
                                        notation=Notation(args.notation),
-                                       skipped=lambda note: print(note, file=sys.stderr))
+                                       skipped=lambda note: print(note, file=sys.stderr),
+                                       read=lambda path, record: tell_record_problems(path, record.errors,
+                                                                                      record.warnings))
         if not puzzles:
             raise QizaError(f"no turn of these records lost {args.threshold:g} equity or more"
                             + (f" for {args.player}" if args.player else ""))

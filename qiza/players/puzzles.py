@@ -30,6 +30,7 @@ from typing import Generic, NamedTuple, TypeVar, overload
 
 from qiza.errors import IllegalMoveError, QizaError, RuleError, quoted
 from qiza.game import Game, PlayerView
+from qiza.gcg import GameRecord
 from qiza.lexicon import Lexicon, load_lexicon
 from qiza.move import Exchange, Move, Pass, Place, parse_move
 from qiza.players.engine import Option, StaticPlayer
@@ -150,14 +151,16 @@ def from_self_play(lexicon: Lexicon, count: int, seed: int, first: int | None = 
 
 def from_records(paths: Sequence[str], lexicon: str | None, player: str | None, threshold: float,
                  count: int, seed: int, *, notation: Notation = Notation.RULEBOOK,
-                 skipped: Callable[[str], object] | None = None) -> list[Puzzle]:
+                 skipped: Callable[[str], object] | None = None,
+                 read: Callable[[str, GameRecord], object] | None = None) -> list[Puzzle]:
     """Up to ``count`` positions of the records at ``paths`` (files or folders) where the move
     played (by ``player``, if given) lost at least ``threshold`` equity, in random order, the
     move played written in ``notation`` (the puzzles'); a
     record that cannot be read is skipped, with a note to ``skipped`` when given (``qiza
     puzzle`` prints it on standard error) (a :class:`QizaError` when none could be read: not
     the same as a game played without a costly turn; the record's own error when it is the
-    only one)."""
+    only one). ``read`` is given each record read, with its path (``qiza puzzle`` tells the
+    problems its reader found)."""
     from qiza.gcg.turns import game_from_record, record_lexicon
     from qiza.players.analyze_many import record_files
     from qiza.players.review import analyze_record, load_record, player_in
@@ -181,6 +184,8 @@ def from_records(paths: Sequence[str], lexicon: str | None, player: str | None, 
             skip(path, exc)
             unreadable += 1
             continue
+        if read is not None:
+            read(path, record)
         if player is not None and player_in(record, player) is None:
             absent += 1
         try:
