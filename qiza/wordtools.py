@@ -71,6 +71,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     pattern.add_argument("pattern")
     actions.add_parser("info", help="lexicon size, load report and the word graph's build or load time")
     quiz.configure(actions)
+    for action in {id(p): p for p in actions.choices.values()}.values():  # (an alias is its action's parser)
+        # after the action too, as 'qiza best' and 'qiza analyze' take it after their arguments
+        action.add_argument("--lexicon", "-l", default=argparse.SUPPRESS, type=lexicon_option, metavar="NAME|PATH",
+                            help="the lexicon, as before the action (default enable)")
 
 
 def _columns(words: Iterable[str]) -> str:

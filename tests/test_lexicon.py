@@ -389,3 +389,18 @@ def test_a_word_list_with_a_byte_order_mark_keeps_its_first_word(tmp_path: Path,
     lexicon = Lexicon.from_file(path)
     assert "CAT" in lexicon and "CATS" in lexicon
     assert lexicon.report.skipped == {"with characters outside A-Z": 1}  # café
+
+
+def test_words_takes_the_lexicon_after_its_action_too(capsys: pytest.CaptureFixture[str]) -> None:
+    """'qiza best', 'analyze' and 'puzzle' take --lexicon after their arguments; 'qiza words
+    anagram QI -l sowpods' (or 'quiz -l twl06 --list') was refused, 'unrecognized arguments', the
+    option being the word tools' own, before the action. It is taken on either side, the later one
+    standing."""
+    assert run(capsys, "check", "CH", "-l", "sowpods") == (0, "CH: valid\n")
+    assert run(capsys, "-l", "sowpods", "check", "CH") == (0, "CH: valid\n")
+    assert run(capsys, "-l", "sowpods", "check", "--lexicon", "enable", "CH") == (1, "CH: not in ENABLE\n")
+    assert run(capsys, "check", "CH") == (1, "CH: not in ENABLE\n")
+    listed = run(capsys, "-l", "twl06", "quiz", "--list", "--ranks", "1-3")
+    assert listed[0] == 0 and run(capsys, "quiz", "--lexicon", "twl06", "--list", "--ranks", "1-3") == listed
+    assert qiza_main(["words", "hooks", "CARE", "-l", "twl07"]) == 2
+    assert "unknown lexicon 'twl07'" in capsys.readouterr().err
