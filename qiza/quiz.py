@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import math
 import random
+import textwrap
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -131,8 +132,47 @@ def summary(result: QuizResult) -> list[str]:
     lines = [f"Solved {result.solved} of {plural(asked, 'alphagram')} ({100 * result.solved / asked:.0f}%); "
              f"found {found} of {plural(words, 'word')}."]
     if result.missed:
-        lines.append("To study: " + "  ".join(f"{a.tiles} ({', '.join(a.words)})" for a in result.missed))
+        lines.extend(packed([f"{a.tiles} ({', '.join(a.words)})" for a in result.missed], "To study: "))
     return lines
+
+
+COLUMNS = 80
+"""The width the quiz's lines are fitted to."""
+
+
+def packed(entries: Sequence[str], head: str) -> list[str]:
+    """``entries`` after ``head``, as many on a line as fit in :data:`COLUMNS`, two spaces apart,
+    the next lines indented as far as ``head``; an entry wider than a line alone on its own,
+    wrapped at its spaces.
+
+    >>> packed(["AEINRST (RETAINS)", "AEEINRT (RETINAE)"], "To study: ")
+    ['To study: AEINRST (RETAINS)  AEEINRT (RETINAE)']
+    """
+    indent = " " * len(head)
+    lines: list[str] = []
+    start = current = head  # the line being filled, and what it began with
+    for entry in entries:
+        if current != start and len(current) + 2 + len(entry) <= COLUMNS:
+            current += "  " + entry
+            continue
+        if current != start:
+            lines.append(current)
+            start = current = indent
+        if len(start) + len(entry) <= COLUMNS:
+            current = start + entry
+        else:
+            lines.extend(fitted(entry, first=start, indent=indent))
+            start = current = indent
+    if current != start:
+        lines.append(current)
+    return lines
+
+
+def fitted(text: str, *, first: str = "", indent: str = "") -> list[str]:
+    """``text`` after ``first`` in lines of :data:`COLUMNS` at most, broken at spaces (never in a
+    word), the next lines after ``indent``."""
+    return textwrap.wrap(text, COLUMNS, initial_indent=first, subsequent_indent=indent, break_long_words=False,
+                         break_on_hyphens=False) or [first]
 
 
 def pick(ranked: Sequence[Alphagram], ranks: tuple[int, int], count: int, seed: int | None) -> list[Alphagram]:
@@ -174,12 +214,12 @@ def command(lexicon: Lexicon, args: argparse.Namespace, read: Callable[[str], st
         return 0
     questions = pick(ranked, ranks, args.count, args.seed)
     high = min(ranks[1], len(ranked))
-    print(f"Anagram quiz: {plural(len(questions), 'alphagram')} of {args.length} tiles from {lexicon.name}, "
-          f"probability ranks {ranks[0]}-{high} of {len(ranked):,}.")
+    print("\n".join(fitted(f"Anagram quiz: {plural(len(questions), 'alphagram')} of {args.length} tiles from "
+                           f"{lexicon.name}, probability ranks {ranks[0]}-{high} of {len(ranked):,}.")))
     print("Type the words of each (Enter alone: none; quit: stop).")
 
     try:
-        result = run_quiz(lexicon, questions, input_line, print, read)
+        result = run_quiz(lexicon, questions, input_line, lambda text: print("\n".join(fitted(text))), read)
     except KeyboardInterrupt:
         print()
         return 130

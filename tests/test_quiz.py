@@ -110,3 +110,20 @@ def test_the_command_quizzes_on_standard_input(monkeypatch: pytest.MonkeyPatch,
     assert "--ranks is FIRST-LAST" in capsys.readouterr().err
     assert main(["words", "quiz", "--length", "40"]) == 1
     assert "no words of 40 tiles" in capsys.readouterr().err
+
+
+def test_the_quiz_fits_80_columns(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The quiz's first line ('... probability ranks 1-200 of 23,109.') and its 'To study:' line of
+    every alphagram missed ran past 80 columns, cut by the terminal in the middle of a word. Every
+    line fits, an alphagram and its words whole on one line."""
+    from qiza.cli import main
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n" * 12))
+    assert main(["words", "quiz", "--ranks", "1-200", "--count", "12", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    lines = [line.split("> ")[-1] for line in out.splitlines()]  # the prompts are read on their line
+    assert max(len(line) for line in lines) <= 80, out
+    studied = "\n".join(lines[lines.index(next(line for line in lines if line.startswith("To study: "))):])
+    assert studied.count("(") == 12  # twelve missed, each on one line with its words
+    for entry in filter(None, (text.strip() for text in studied.removeprefix("To study: ").split("  "))):
+        assert entry.count("(") == entry.count(")") == 1, studied
