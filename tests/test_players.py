@@ -1660,3 +1660,26 @@ def test_every_command_reading_a_record_tells_its_problems_alike(
     assert main(["analyze", "-j", "1", str(few), str(many)]) == 0  # a folder's records: each one's, once
     err = capsys.readouterr().err.splitlines()
     assert [line for line in err if line.startswith("warning:")] == [*told, *told_many]
+
+
+def test_a_move_of_tiles_the_recorded_rack_lacks_is_not_called_illegal(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """The rules engine's replay takes a move whose tiles the record's rack lacks (a rack written
+    wrong: 'gcg check' warns, quackle__multiplayer-crash.gcg has eight), as its next turns show it
+    was played; 'qiza analyze' marked it '(illegal)' and exited 0. It says what it is, and only a
+    move the engine refuses is called illegal (status 1)."""
+    import json
+
+    from qiza.cli import main
+
+    record = tmp_path / "rack.gcg"
+    record.write_text(ANALYSIS_RECORD.replace(">ann: DINNVWY 8D WINDY", ">ann: ABCEFGH 8D WINDY"))
+    assert main(["analyze", "--width", "80", str(record)]) == 0
+    out = capsys.readouterr().out
+    row = next(line for line in out.splitlines() if line.startswith("  1 "))
+    assert "(illegal)" not in out and row.endswith("(bad rack)"), row
+    assert main(["analyze", "--json", str(record)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["illegal"] is None and data["turns"][0]["lost"] is None
+    assert data["turns"][0]["note"] == "the record's rack does not hold the tiles played: W is not on the rack " \
+                                       "(ABCEFGH)"

@@ -69,7 +69,8 @@ def screen_width() -> int:
 
 _SHORT_NOTES = (("pass", "pass"), ("turn lost", "lost turn"), ("rack not", "no rack"),
                 ("not a legal", "illegal"), ("position not", "unreadable"), ("after the end", "game over"),
-                ("not among", "unrated"), ("rack only partly", "part rack"), ("exchange of", "unrecorded"))
+                ("not among", "unrated"), ("rack only partly", "part rack"), ("exchange of", "unrecorded"),
+                ("the record's rack does not", "bad rack"))
 
 
 def _short_note(note: str) -> str:

@@ -288,8 +288,9 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
                     move = Exchange(event.tiles)
                 elif event.type is EventType.EXCHANGE:  # GCG's -N: only the count is known
                     note = f"exchange of {plural(event.count, 'tile')}: the record does not say which"
-            except QizaError as exc:
-                note = f"{ILLEGAL_NOTE}{exc}"
+            except QizaError as exc:  # the replay took every turn before the one it refuses, giving a
+                # player the tiles of a move the recorded rack lacks (a rack written wrong)
+                note = f"{ILLEGAL_NOTE if illegal is not None and number == illegal.turn else RACK_NOTE}{exc}"
             played_equity = None
             if move is not None:
                 opening = game.board.is_empty()
@@ -349,6 +350,9 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
 
 ILLEGAL_NOTE = "not a legal play here: "
 """How :attr:`TurnAnalysis.note` begins for a move the rules engine refuses (``qiza analyze``: ``(illegal)``)."""
+RACK_NOTE = "the record's rack does not hold the tiles played: "
+"""How :attr:`TurnAnalysis.note` begins for a move the rules engine takes (as the record's replay does,
+warning) but the rack the record gives it cannot make: not rated (``qiza analyze``: ``(bad rack)``)."""
 
 
 def _challenged_off(record: GameRecord, event: Event) -> bool:
