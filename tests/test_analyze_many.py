@@ -378,3 +378,23 @@ def test_a_folder_with_records_of_illegal_moves_is_analysed_whole_and_fails(
                "the word runs off the 15x15 board" in err
     assert str(folder / "good.gcg") not in err
     assert main(["analyze", "-j", "1", str(folder / "good.gcg"), str(games / "game1.gcg")]) == 0
+
+
+def test_a_folder_analysed_for_one_player_passes_over_the_games_without_them(
+        games: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """'qiza analyze FOLDER --player NAME' listed every game NAME did not play as 'not analysed: PATH
+    has no player ...' (44 such lines for a name in none of the shared records, and status 1 only
+    then, after the whole report); they are counted in a line, and a name in no record is the
+    command's one error, as 'qiza puzzle' says it."""
+    from qiza.cli import main
+
+    assert main(["analyze", str(games), "--recursive", "--player", "Bob", "-j", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "not analysed" not in out and "has no player" not in out
+    assert "1 of 3 games analysed; 2 without the player asked for passed over" in out.splitlines()
+    assert [line.split()[0] for line in out.splitlines()[3:4]] == ["game1.gcg"]
+    assert main(["analyze", str(games), "--recursive", "--player", "Nobody", "-j", "1"]) == 1
+    out, err = capsys.readouterr()
+    assert out.strip() == "Lexicon: each record's own"
+    assert err.splitlines()[-1] == "qiza analyze: no record has a player 'Nobody' (a nickname or a name, as the " \
+                                   "records write it)"

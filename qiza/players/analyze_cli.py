@@ -351,6 +351,8 @@ def _run_many(args: argparse.Namespace) -> int:
     finally:
         bar.close()
     games.sort(key=lambda g: order[g.source])
+    if args.player is not None and games and all(g.without_player for g in games):
+        raise QizaError(f"no record has a player {quoted(args.player)} (a nickname or a name, as the records write it)")
     for game in games:
         tell_record_problems(game.source, game.read_errors, game.read_warnings)
     print(notation_note(Notation.TOURNAMENT))

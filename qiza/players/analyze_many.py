@@ -24,7 +24,7 @@ from qiza.errors import QizaError
 from qiza.lexicon import Lexicon, load_lexicon
 from qiza.paths import exists, is_dir, is_file
 from qiza.players.cluster import run_many
-from qiza.players.review import TurnAnalysis, analyze_record, load_record, player_labels
+from qiza.players.review import TurnAnalysis, analyze_record, load_record, player_in, player_labels
 from qiza.text import cells, pad, plural, visible
 
 if TYPE_CHECKING:
@@ -64,6 +64,8 @@ class GameAnalysis:
     :func:`~qiza.gcg.turns.illegal_turn`), else empty."""
     read_errors: tuple[str, ...] = ()
     """The lines its reader could not read (:attr:`~qiza.gcg.GameRecord.errors`): the analysis lacks them."""
+    without_player: bool = False
+    """Whether it was not analysed for it has no player of the name asked for (``--player``)."""
     read_warnings: tuple[str, ...] = ()
     """What its reader warned of (:attr:`~qiza.gcg.GameRecord.warnings`: a character set, an unknown pragma...)."""
 
@@ -154,13 +156,16 @@ def analyze_game(path: str) -> GameAnalysis:
     from qiza import gcg
     from qiza.gcg.turns import illegal_turn, record_lexicon
 
+    record = None
     try:
         record = load_record(path)
         name = _SETUP["lexicon"] or record_lexicon(record)[0]
         turns = analyze_record(record, _lexicon(name), _SETUP["player"], _SETUP["engine"], _SETUP["iterations"],
                                path, workers=_SETUP["workers"])
     except (QizaError, OSError, UnicodeError) as exc:
-        return GameAnalysis(path, error=str(exc) or type(exc).__name__)
+        player = _SETUP["player"]
+        return GameAnalysis(path, error=str(exc) or type(exc).__name__,
+                            without_player=record is not None and player is not None and player_in(record, player) is None)
     totals: dict[int, int] = {}
     for event in record.events:
         with suppress(gcg.FileFormatError):  # a player of no #player line: no total
@@ -274,8 +279,11 @@ def format_many(games: Sequence[GameAnalysis], threshold: float = 5.0, worst: in
     lines = [f"{pad('game', width)} {'turns':>5} {'lost/turn':>9} {'mistakes':>8}  {'lexicon':<8} final scores"]
     for game in games:
         name = names[game.source]
-        if game.error:
-            lines.append(f"{pad(name, width)} not analysed: {visible(game.error)}")
+        if game.without_player:  # counted below
+            continue
+        if game.error:  # (its path is the line's first column)
+            error = game.error.removeprefix(f"{game.source}: ").removeprefix(f"{game.source} ")
+            lines.append(f"{pad(name, width)} not analysed: {visible(error)}")
             continue
         rated = [t.lost for t in game.turns if t.lost is not None]
         per_turn = f"{sum(rated) / len(rated):.1f}" if rated else "-"
@@ -286,7 +294,9 @@ def format_many(games: Sequence[GameAnalysis], threshold: float = 5.0, worst: in
     rows = totals(games, threshold)
     done = sum(1 for g in games if not g.error)
     width = _column([row.player for row in rows], "player" + " " * 10)
-    lines += ["", f"{done} of {len(games)} games analysed",
+    without = sum(1 for g in games if g.without_player)
+    passed = f"; {without} without the player asked for passed over" if without else ""
+    lines += ["", f"{done} of {len(games)} games analysed{passed}",
               f"{pad('player', width)} {'games':>5} {'wins':>6} {'turns':>5} {'best found':>10} {'lost/turn':>9} "
               f"{'mistakes':>8}"]
     for row in rows:
