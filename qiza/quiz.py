@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import math
 import random
-import textwrap
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -26,7 +25,8 @@ from dataclasses import dataclass, field
 from qiza.alphabet import TileSetError
 from qiza.errors import QizaError, quoted
 from qiza.lexicon import Lexicon
-from qiza.text import brief, input_line, plural
+from qiza.text import COLUMNS, brief, input_line, plural
+from qiza.text import wrapped as fitted
 
 
 @dataclass(frozen=True)
@@ -136,10 +136,6 @@ def summary(result: QuizResult) -> list[str]:
     return lines
 
 
-COLUMNS = 80
-"""The width the quiz's lines are fitted to."""
-
-
 def packed(entries: Sequence[str], head: str) -> list[str]:
     """``entries`` after ``head``, as many on a line as fit in :data:`COLUMNS`, two spaces apart,
     the next lines indented as far as ``head``; an entry wider than a line alone on its own,
@@ -166,13 +162,6 @@ def packed(entries: Sequence[str], head: str) -> list[str]:
     if current != start:
         lines.append(current)
     return lines
-
-
-def fitted(text: str, *, first: str = "", indent: str = "") -> list[str]:
-    """``text`` after ``first`` in lines of :data:`COLUMNS` at most, broken at spaces (never in a
-    word), the next lines after ``indent``."""
-    return textwrap.wrap(text, COLUMNS, initial_indent=first, subsequent_indent=indent, break_long_words=False,
-                         break_on_hyphens=False) or [first]
 
 
 def pick(ranked: Sequence[Alphagram], ranks: tuple[int, int], count: int, seed: int | None) -> list[Alphagram]:

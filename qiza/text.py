@@ -25,15 +25,19 @@ from qiza.layout import Premium
 from qiza.names import clean_name, name_key, tame_marks  # noqa: F401  (their module is qiza.names)
 from qiza.rules import Notation
 
-__all__ = ["board_text", "score_sheet", "PREMIUM_MARKS", "LEGEND", "QUADRUPLE_LEGEND", "notation_note", "short_names",
-           "plural"]
+__all__ = ["board_text", "score_sheet", "PREMIUM_MARKS", "START_LEGEND", "LEGEND", "QUADRUPLE_LEGEND", "notation_note",
+           "short_names", "plural"]
 # clean_name, name_key, tame_marks: their module is qiza.names; imported here for the code that finds them here
 
 PREMIUM_MARKS: dict[Premium, str] = {Premium.NONE: " ", Premium.DL: "'", Premium.TL: '"', Premium.DW: "-",
                                      Premium.TW: "=", Premium.QL: "^", Premium.QW: "~"}
 """The mark of an empty square of each premium."""
 
-LEGEND = "= triple word  - double word  \" triple letter  ' double letter  * start  a-z blank"
+START_LEGEND = "* start  a-z blank"
+"""The key's first line: the start square, and the tiles that are blanks."""
+LEGEND = "= triple word  - double word  \" triple letter  ' double letter"
+"""The key to the premium squares' marks (with :data:`START_LEGEND` one line was 82 columns: wider
+than a terminal's 80)."""
 QUADRUPLE_LEGEND = "~ quadruple word  ^ quadruple letter"
 """The key's second line on a board with quadruple squares (the Super board)."""
 
@@ -72,7 +76,7 @@ def board_text(board: Board, *, last: Record | Iterable[int] | None = None, lege
             text += "<"
         lines.append(f"{row + 1:>2}{text}".rstrip())
     if legend:
-        lines.append(LEGEND)
+        lines.extend([START_LEGEND, LEGEND])
         premiums = {layout.premium(square) for square in range(size * size)}
         if Premium.QW in premiums or Premium.QL in premiums:  # the Super board's
             lines.append(QUADRUPLE_LEGEND)
@@ -218,6 +222,23 @@ def squeezed(text: str, limit: int = 400, longest: int = 1000) -> str:
         return f"{run[:half]} … ({len(run) - 2 * half} characters) …{run[-half:]}"
 
     return re.sub(rf"\S{{{longest + 1},}}", cut, text)
+
+
+COLUMNS = 80
+"""The width of a terminal that :func:`wrapped` fits text to."""
+
+
+def wrapped(text: str, *, first: str = "", indent: str = "", width: int = COLUMNS) -> list[str]:
+    """``text`` after ``first`` in lines of ``width`` characters at most, broken at spaces (a word
+    longer than a line stays whole), the next lines after ``indent``.
+
+    >>> wrapped("Scores Ann 120, Bob 98", width=16, indent="  ")
+    ['Scores Ann 120,', '  Bob 98']
+    """
+    import textwrap
+
+    return textwrap.wrap(text, width, initial_indent=first, subsequent_indent=indent, break_long_words=False,
+                         break_on_hyphens=False) or [first]
 
 
 def plural(count: int, word: str, many: str | None = None) -> str:

@@ -279,3 +279,20 @@ def test_the_puzzles_are_the_library_module_puzzles_and_their_old_home_still_wor
             assert getattr(puzzle_cli, name) is getattr(puzzles, name)
     with pytest.raises(AttributeError, match="^module 'qiza.players.puzzle_cli' has no attribute 'self_play'$"):
         getattr(puzzle_cli, "self_play")  # noqa: B009 (a name it never had)
+
+
+def test_a_puzzle_fits_80_columns(puzzles: list[Puzzle]) -> None:
+    """The board's key (82 characters) and the line naming the player, rack and scores (of two
+    players of long names, as quackle__ and macondo__some_isc_game.gcg's) ran past 80 columns,
+    cut by the terminal inside a word."""
+    from qiza.text import LEGEND
+
+    game = puzzles[0].game.copy()
+    game.players = ["José Arcadio Buendía", "Úrsula Iguarán Buendía"]
+    said: list[str] = []
+    run_puzzles([Puzzle(game, "a test")], lambda prompt: None, said.append)
+    lines = "\n".join(said).splitlines()
+    assert LEGEND in lines and max(len(line) for line in lines) <= 80, lines
+    mover = game.players[game.to_move]
+    assert any(line.startswith(f"Puzzle 1 of 1: {mover} to play with {game.rack_text(game.to_move)}. ")
+               for line in lines), lines

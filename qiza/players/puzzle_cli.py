@@ -33,7 +33,7 @@ from qiza.players import puzzles as library
 from qiza.players.analyze_cli import equity_threshold
 from qiza.players.engine import Option
 from qiza.rules import Notation
-from qiza.text import input_line, plural
+from qiza.text import input_line, plural, wrapped
 from qiza.ties import TIE, in_tie_order, tie_order  # noqa: F401 (TIE and tie_order were defined here)
 
 if TYPE_CHECKING:
@@ -76,8 +76,8 @@ def run_puzzles(puzzles: Sequence[Puzzle], ask: Callable[[str], str | None], say
         say(board_text(game.board, last=last, legend=True))  # the marks of the squares: what = or ' means
         if last is not None:
             say("X< marks the tiles of the last play")
-        say(f"Puzzle {number} of {len(puzzles)}: {game.players[seat]} to play with {game.rack_text(seat)}. "
-            f"Scores {scores}; {plural(len(game.bag), 'tile')} in the bag.")
+        say("\n".join(wrapped(f"Puzzle {number} of {len(puzzles)}: {game.players[seat]} to play with "
+                              f"{game.rack_text(seat)}. Scores {scores}; {plural(len(game.bag), 'tile')} in the bag.")))
         chosen: Option | None = None
         find = library.option_finder(game, options)
         while True:
