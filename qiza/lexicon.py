@@ -263,6 +263,26 @@ class Lexicon:
             self._code_words[key] = got
         return got
 
+    def code_words_of_length(self, length: int, tile_set: TileSet | None = None) -> list[str]:
+        """The words of ``length`` tiles as :meth:`code_words` gives them, without reading every
+        word into codes when it has not: only those whose letters can make so many tiles (the
+        seven-tile words of Debian's Polish list, 4 million words: about 0.3 s, not 10)."""
+        tile_set = tile_set or self.tile_set
+        if tile_set.letters in self._code_words or tile_set.code_strings_are_labels:
+            return [code for code in self.code_words(tile_set) if len(code) == length]
+        widest = max(len(label) for label in tile_set.letters)
+        code = tile_set._code_string_composed  # the words are composed already (read by nfc)
+        found = []
+        for word in self.words:
+            if length <= len(word) <= length * widest:  # a tile is one letter or more
+                try:
+                    text = code(word)
+                except TileSetError:
+                    continue
+                if len(text) == length:
+                    found.append(text)
+        return sorted(found)
+
     def graph_for(self, tile_set: TileSet) -> np.ndarray[Any, Any]:
         """The word graph of the words in ``tile_set``'s codes (built once, cached on disk)."""
         from qiza.gaddag import load_or_build

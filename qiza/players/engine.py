@@ -335,7 +335,7 @@ def bingo_odds(lexicon: Lexicon, rules: Rules) -> BingoOdds:
     odds = _ODDS.get(key)
     if odds is None:
         tile_set = rules.tile_set
-        odds = _ODDS[key] = BingoOdds(lexicon.code_words(tile_set), tile_set.full_bag(), tile_set.size + 1)
+        odds = _ODDS[key] = BingoOdds(lexicon.code_words_of_length(7, tile_set), tile_set.full_bag(), tile_set.size + 1)
     return odds
 
 
