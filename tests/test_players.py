@@ -1683,3 +1683,16 @@ def test_a_move_of_tiles_the_recorded_rack_lacks_is_not_called_illegal(
     assert data["illegal"] is None and data["turns"][0]["lost"] is None
     assert data["turns"][0]["note"] == "the record's rack does not hold the tiles played: W is not on the rack " \
                                        "(ABCEFGH)"
+
+
+def test_best_fits_80_columns_with_long_names(lexicon: Lexicon) -> None:
+    """'qiza best' of a position of macondo__some_isc_game.gcg began 'Úrsula Iguarán Buendía to move,
+    rack ?AIINOR, bag 37, lexicon SOWPODS, engine static': 87 columns, cut by the terminal inside a
+    word. The line is broken at spaces."""
+    from qiza.players.best_cli import format_best
+
+    game = Game(CLASSIC, players=["Aureliano José Arcadio Buendía", "Úrsula Iguarán Buendía de Macondo"],
+                lexicon=lexicon, seed=3)
+    lines = format_best(game, 3)
+    assert max(len(line) for line in lines) <= 80, lines
+    assert lines[0].startswith(f"{game.players[game.to_move]} to move, rack ") and "engine static" in lines[1]

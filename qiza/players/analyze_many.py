@@ -281,9 +281,8 @@ def format_many(games: Sequence[GameAnalysis], threshold: float = 5.0, worst: in
         name = names[game.source]
         if game.without_player:  # counted below
             continue
-        if game.error:  # (its path is the line's first column)
-            error = game.error.removeprefix(f"{game.source}: ").removeprefix(f"{game.source} ")
-            lines.append(f"{pad(name, width)} not analysed: {visible(error)}")
+        if game.error:
+            lines.append(f"{pad(name, width)} not analysed: {visible(game.error)}")
             continue
         rated = [t.lost for t in game.turns if t.lost is not None]
         per_turn = f"{sum(rated) / len(rated):.1f}" if rated else "-"

@@ -28,7 +28,7 @@ from qiza.move import Exchange, Move, Place
 from qiza.paths import exists, is_file
 from qiza.players.winprob import win_probability
 from qiza.rules import Notation, Rules
-from qiza.text import plural
+from qiza.text import plural, wrapped
 
 if TYPE_CHECKING:
     from qiza.gcg import GameRecord
@@ -295,8 +295,8 @@ def format_best(game: Game, top: int = 10, engine: str = "static", *, iterations
     me = game.to_move
     lead = game.scores[me] - max(game.scores[i] for i in game.seats_in if i != me)  # those out place last
     unseen = len(view.unseen)
-    lines = [f"{game.players[me]} to move, rack {view.rack}, bag {view.bag_count}, lexicon {game.lexicon.name}, "
-             f"engine {engine}", notation_note(game.rules.notation)]
+    lines = [*wrapped(f"{game.players[me]} to move, rack {view.rack}, bag {view.bag_count}, lexicon "
+                      f"{game.lexicon.name}, engine {engine}"), notation_note(game.rules.notation)]
     rows: list[tuple[str, int, str, str, float]] = []  # move, score, leave, value text, win chance
     if engine == "endgame":
         from qiza.players.endgame import solve
