@@ -28,7 +28,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     """Add the ``check``, ``show`` and ``export`` subcommands."""
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     check = sub.add_parser("check", help="replay files through the rules engine and compare every score")
-    check.add_argument("--lexicon", type=lexicon_option, metavar="NAME|PATH",
+    check.add_argument("--lexicon", "-l", type=lexicon_option, metavar="NAME|PATH",
                        help="also judge words (enable, twl06, sowpods or a word-list file)")
     check.add_argument("--quiet", "-q", action="store_true", help="only the differences and the total line")
     check.add_argument("files", nargs="+", metavar="FILE", help="GCG game records, or folders of them")

@@ -235,3 +235,25 @@ def test_lines_that_are_not_utf8_are_refused_not_a_traceback(tmp_path: Path) -> 
                               "--count", "1", "--seed", "1"], input=b"\xff\n", capture_output=True, env=env,
                              timeout=120)
         assert run.returncode == 0 and b"Traceback" not in run.stderr, run.stderr[-500:]
+
+
+def test_the_study_commands_share_their_short_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """'qiza words' takes -l for --lexicon and 'qiza best' -n for --top; 'qiza best', 'analyze',
+    'puzzle' and 'gcg check' refused -l, and 'analyze' -n, as unknown options (status 2)."""
+    from qiza.cli import main
+
+    record = tmp_path / "game.gcg"
+    record.write_text("#player1 ann Ann\n#player2 bob Bob\n>ann: DINNVWY 8D WINDY +32 32\n"
+                      ">bob: ADEEGIL 7C GALE +16 16\n")
+    assert main(["best", "-l", "sowpods", "-n", "1", "--turn", "2", str(record)]) == 0
+    assert "lexicon SOWPODS" in capsys.readouterr().out
+    assert main(["analyze", "-l", "sowpods", "-n", "2", "--width", "120", str(record)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Lexicon: SOWPODS") and any(line.startswith(" " * 60) for line in out.splitlines())  # --top 2
+    assert main(["gcg", "check", "-l", "sowpods", str(record)]) == 0
+    capsys.readouterr()
+    assert main(["puzzle", "-l", "sowpods", "--threshold", "1000", str(record)]) == 1  # no turn lost 1000
+    assert "no turn of these records lost 1000 equity" in capsys.readouterr().err
+    for command in (["best"], ["analyze"], ["puzzle"], ["gcg", "check"]):
+        assert main([*command, "-l", "twl07", str(record)]) == 2
+        assert "unknown lexicon 'twl07'" in capsys.readouterr().err

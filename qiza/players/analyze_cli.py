@@ -209,7 +209,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--width", type=whole_number(1, 99999), default=None, metavar="COLUMNS",
                         help=f"one record: the table's width (default: the terminal's, {NARROW} without one); "
                              f"under {WIDE} the equities and chances are left out")
-    parser.add_argument("--lexicon", default=None, type=lexicon_option,
+    parser.add_argument("--lexicon", "-l", default=None, type=lexicon_option, metavar="NAME|PATH",
                         help="lexicon (default: the record's, else the built-in English list that accepts most of its words)")
     parser.add_argument("--threshold", type=equity_threshold, default=5.0,
                         help="equity lost that counts as a mistake (default 5)")
@@ -219,7 +219,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "search once the bag is empty (two players), static before; auto: endgame "
                              "with the bag empty, the pre-endgame search with one or two tiles in it (two "
                              "players), sim elsewhere")
-    parser.add_argument("--top", type=whole_number(1, 100), default=1, metavar="N",
+    parser.add_argument("--top", "-n", type=whole_number(1, 100), default=1, metavar="N",
                         help="one record: each turn's N best moves (default 1: the best; the others on the "
                              "lines below it, or in the JSON's alternatives), ranked and valued by the engine "
                              "as the best move is: sim, of the moves it simulated (up to 10 plays and 2 "

@@ -94,7 +94,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--turn", type=int, default=None, help="GCG: the position before this turn (1-based; turns are the players' "
                         "moves, exchanges and passes, not the record's lines: a phony taken off, a challenge "
                         "bonus or the end-of-game lines are no turns)")
-    parser.add_argument("--lexicon", default=None, type=lexicon_option,
+    parser.add_argument("--lexicon", "-l", default=None, type=lexicon_option, metavar="NAME|PATH",
                         help="lexicon (default: for a position in another language's tiles, that language's "
                              "Debian list; else the position's, or the closest built-in list to it: sowpods for "
                              "Collins, else twl06; for a GCG record without one, the built-in English list that "

@@ -136,7 +136,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--threshold", type=equity_threshold, default=5.0,
                         help="equity a turn of the records must have lost to be a puzzle (default 5)")
     parser.add_argument("--count", type=int, default=10, help="puzzles (default 10)")
-    parser.add_argument("--lexicon", default=None, type=lexicon_option, help="lexicon (default: each record's own; ENABLE for the "
+    parser.add_argument("--lexicon", "-l", default=None, type=lexicon_option, metavar="NAME|PATH", help="lexicon (default: each record's own; ENABLE for the "
                                                         "computer's games)")
     parser.add_argument("--notation", choices=[n.value for n in Notation], default=Notation.RULEBOOK.value,
                         help="how moves are typed and shown (default rulebook: H8 WORD across)")
