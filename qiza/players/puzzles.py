@@ -188,6 +188,8 @@ def from_records(paths: Sequence[str], lexicon: str | None, player: str | None, 
             read(path, record)
         if player is not None and player_in(record, player) is None:
             absent += 1
+            if len(files) > 1:  # passed over, counted in one note (of one record, its error)
+                continue
         try:
             name = lexicon or record_lexicon(record)[0]
             if name not in loaded:
@@ -205,6 +207,8 @@ def from_records(paths: Sequence[str], lexicon: str | None, player: str | None, 
         raise QizaError(f"none of the {plural(len(files), 'record')} could be read")
     if files and player is not None and unreadable + absent == len(files):
         raise QizaError(f"no record has a player {quoted(player)} (a nickname or a name, as the records write it)")
+    if absent and skipped is not None:
+        skipped(visible(f"{plural(absent, 'record')} without a player {quoted(player)} passed over"))
     random.Random(seed).shuffle(found)
     return found[:count]
 
