@@ -1080,3 +1080,33 @@ def test_a_play_open_to_challenge_names_its_word_once(server: ServerThread, brow
     sync_api.expect(bob.locator("#challenge-window")).to_contain_text("Ann played H8 FORD for 16 points.")
     bob.context.close()
     assert not errors, errors
+
+
+def test_the_chat_shows_its_newest_message(server: ServerThread, browser: Any) -> None:
+    """Messages that overflow the chat's box leave it showing the newest, as every chat does (it
+    stayed at the top, the new messages hidden below it), unless the reader scrolled up to read
+    older ones: then it stays where they are."""
+    url, game_id = new_game(server, preset="classic", seats=[{"name": "Ann"}, {"name": "Bob"}])
+    token = url.rsplit("token=", 1)[1]
+    errors: list[str] = []
+    page = open_page(browser, url, errors)
+    chat = page.locator("#chat-messages")
+
+    def say(number: int) -> None:
+        post(f"{server.url}/api/games/{game_id}/chat",
+             {"seat": 0, "token": token, "text": f"message {number}: " + "words of a long message " * 11})
+
+    def hidden_below() -> float:
+        return float(chat.evaluate("box => box.scrollHeight - box.scrollTop - box.clientHeight"))
+
+    for number in range(4):
+        say(number)
+    sync_api.expect(chat.locator("li")).to_have_count(4)
+    assert chat.evaluate("box => box.scrollHeight > box.clientHeight"), "the messages do not overflow the box"
+    wait_on(page, lambda: hidden_below() < 2, "the newest message in view", seconds=10)
+    chat.evaluate("box => { box.scrollTop = 0; }")  # the reader goes back to the first messages
+    say(4)
+    sync_api.expect(chat.locator("li")).to_have_count(5)
+    assert chat.evaluate("box => box.scrollTop") == 0, "the box moved under its reader"
+    page.context.close()
+    assert not errors, errors

@@ -191,6 +191,9 @@ async function pollChat() {
     const data = await qiza.api("GET", `/api/games/${encodeURIComponent(hooks.gameId)}/chat?channel=${channel}` +
       `&after=${chatAfter[channel]}${seat}`, undefined, headers);
     if (channel !== chatChannel) return;
+    // the newest message stays in view, unless the reader scrolled up to older ones
+    const box = $("chat-messages");
+    const atEnd = box.scrollHeight - box.scrollTop - box.clientHeight < 2;
     for (const m of data.messages) {
       const li = document.createElement("li");
       const who = document.createElement("strong");
@@ -200,6 +203,7 @@ async function pollChat() {
       $("chat-messages").appendChild(li);
       chatAfter[channel] = m.id;
     }
+    if (atEnd && data.messages.length) box.scrollTop = box.scrollHeight;
   } catch (error) {
     if (error.status === 401) $("chat-note").textContent = error.message;  // signed out meanwhile: say why
     /* otherwise the next poll tries again */
