@@ -233,6 +233,24 @@ def test_a_binary_message_after_the_first_is_refused_cleanly(client: TestClient)
         assert closed.value.code == 4422
 
 
+
+def test_a_text_message_that_is_no_request_is_refused_cleanly(client: TestClient) -> None:
+    """Text other than "ping" or "refresh" on an open live connection gets the JSON error naming
+    what was sent and a close with 4422, as a binary frame does: it was dropped without a word,
+    so a client's mistyped request waited for an answer that never came."""
+    created = create(client)
+    with client.websocket_connect(f"/ws/games/{created['id']}") as live:
+        live.send_json({})
+        assert live.receive_json()["type"] == "state"
+        live.send_text("refrseh \x00")
+        live.send_text("ping")  # answered only if the message before it was passed over
+        error = live.receive_json()["error"]
+        assert error["code"] == "malformed_request", error
+        assert "'refrseh \\x00'" in error["message"] and '"ping" or "refresh"' in error["message"], error
+        with pytest.raises(WebSocketDisconnect) as closed:
+            live.receive_json()
+        assert closed.value.code == 4422
+
 # -- 6. lexicons by name only --------------------------------------------------------------------------
 def test_a_refresh_reads_only_the_asking_connections_view(client: TestClient,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:

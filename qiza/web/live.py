@@ -355,6 +355,11 @@ def router(service: GameService, hub: Hub, throttle: FailureThrottle) -> APIRout
                     await socket.send_json({"type": "pong"})
                 elif message == "refresh":
                     await hub.refresh(game_id, conn)
+                else:  # named (shortened, escaped), as a binary frame is refused
+                    shown = repr(message[:40]) + ("..." if len(message) > 40 else "")
+                    await _refuse(socket, ApiError(422, "malformed_request",
+                                                   f'{shown} is no request: messages are text: "ping" or "refresh"'))
+                    break
         except WebSocketDisconnect:
             pass
         finally:
