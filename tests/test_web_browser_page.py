@@ -1110,3 +1110,18 @@ def test_the_chat_shows_its_newest_message(server: ServerThread, browser: Any) -
     assert chat.evaluate("box => box.scrollTop") == 0, "the box moved under its reader"
     page.context.close()
     assert not errors, errors
+
+
+def test_the_clock_line_of_a_game_without_overtime(server: ServerThread, browser: Any) -> None:
+    """With no overtime (max_overtime 0: the game is lost when a player's time runs out, as the
+    server ends it), the line under the clocks says so: it offered "10 points a minute of
+    overtime, the game lost after 0 min over"."""
+    errors: list[str] = []
+    for overtime, said in ((0, "1 min + 5 s; the game is lost when a player's time runs out"),
+                           (10, "1 min + 5 s; after that, 10 points a minute of overtime, the game lost after 10 min over")):
+        url, _ = new_game(server, preset="classic", seats=[{"name": "Ann"}, {"name": "Bob"}],
+                          time_control={"minutes": 1, "increment": 5, "max_overtime": overtime})
+        page = open_page(browser, url, errors)
+        sync_api.expect(page.locator("#clock-control")).to_have_text(said)
+        page.context.close()
+    assert not errors, errors

@@ -43,8 +43,10 @@ function renderClocks() {
   box.hidden = false;
   const left = remaining(game);
   const control = game.clock.control;
-  $("clock-control").textContent = `${control.minutes} min + ${control.increment} s; after that, 10 points a minute ` +
-    `of overtime, the game lost after ${control.max_overtime} min over`;
+  // no overtime: the server ends the game when a player's time runs out
+  $("clock-control").textContent = `${control.minutes} min + ${control.increment} s; ` + (control.max_overtime
+    ? `after that, 10 points a minute of overtime, the game lost after ${control.max_overtime} min over`
+    : "the game is lost when a player's time runs out");
   const list = $("clock-list");
   if (list.children.length !== left.length) {
     list.replaceChildren(...left.map((_, seat) => {
