@@ -1125,3 +1125,18 @@ def test_the_clock_line_of_a_game_without_overtime(server: ServerThread, browser
         sync_api.expect(page.locator("#clock-control")).to_have_text(said)
         page.context.close()
     assert not errors, errors
+
+
+def test_a_long_name_on_the_clocks_fits_a_phone(server: ServerThread, browser: Any) -> None:
+    """A name of 40 letters without a space (names may be so) breaks inside its clock on a
+    phone's 360 pixels, as it does in the scores: the clock held it on one line, and the
+    whole page scrolled sideways, twice the phone's width."""
+    url, _ = new_game(server, preset="classic", seats=[{"name": "W" * 40}, {"name": "Bob"}],
+                      time_control={"minutes": 20, "increment": 5, "max_overtime": 10})
+    errors: list[str] = []
+    page = open_page(browser, url, errors, size=(360, 740))
+    sync_api.expect(page.locator("#clock-list li").first).to_contain_text("W" * 40)
+    widths = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+    assert widths[0] <= widths[1], f"the page is {widths[0]} pixels wide in a window of {widths[1]}"
+    page.context.close()
+    assert not errors, errors
