@@ -751,8 +751,12 @@ def test_best_and_analyze_refuse_a_record_of_one_player(capsys: pytest.CaptureFi
     with pytest.raises(QizaError, match="has 1 player: qiza analyses games of 2 to 4 players"):
         analyze_record(gcg.load(str(record)), "enable")  # the library's analysis (puzzles, the web) too
     (tmp_path / "duo.gcg").write_text(ANALYSIS_RECORD)
-    assert main(["analyze", str(tmp_path)]) == 0  # of several, a line says why the solo game is not analysed
-    assert f"solo.gcg not analysed: {record} has 1 player: qiza analyses games" in capsys.readouterr().out
+    # of several, every readable one is analysed, a line says why the solo game is not, and the
+    # status is 1 (README: a file the command works on that is wrong), as for an illegal move
+    assert main(["analyze", str(tmp_path)]) == 1
+    captured = capsys.readouterr()
+    assert f"solo.gcg not analysed: {record} has 1 player: qiza analyses games" in captured.out
+    assert "duo.gcg" in captured.out and f"qiza analyze: {record} has 1 player" in captured.err
 
 
 def test_best_cli_on_a_game_record_without_a_lexicon(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

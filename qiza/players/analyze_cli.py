@@ -359,8 +359,13 @@ def _run_many(args: argparse.Namespace) -> int:
     for line in format_many(games, args.threshold):
         print(line)
     sys.stdout.flush()
-    for game in games:  # analysed as far as they could be, and wrong all the same
+    failed = False
+    for game in games:  # analysed as far as they could be, or not at all: wrong all the same
         if game.illegal:
             print(f"qiza analyze: {visible(game.illegal)}", file=sys.stderr)
-    return 0 if any(not g.error for g in games) and not any(g.illegal for g in games) else 1
+        elif game.error and not game.without_player:  # (a game of other players is no failure)
+            said = game.error if game.source in game.error else f"{game.source}: {game.error}"
+            print(f"qiza analyze: {visible(said)}", file=sys.stderr)
+        failed = failed or bool(game.illegal) or (bool(game.error) and not game.without_player)
+    return 1 if failed or all(g.error for g in games) else 0
 
