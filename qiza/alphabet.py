@@ -106,6 +106,10 @@ class TileSet:
     ``letters`` is the alphabet in order (index 0 is letter 1): each an upper-case label of
     one or more characters; ``counts`` and ``values`` are parallel to it. ``blanks`` is the
     number of blank tiles; ``source`` names the published edition the data follows.
+    ``fold_accents``: whether a letter written with an accent that no tile has is read as its
+    base letter (:meth:`fold`), as the word lists of the set's language fold their words (French,
+    Spanish...); in English, whose word lists have no accents and whose word tools take none, an
+    accented letter is refused, naming it.
     """
 
     name: str
@@ -114,6 +118,7 @@ class TileSet:
     values: tuple[int, ...]
     blanks: int = 2
     source: str = field(default="", compare=False)
+    fold_accents: bool = field(default=False, compare=False)
     _index: Mapping[str, int] = field(default_factory=dict, init=False, repr=False, compare=False)
     _longest: int = field(default=1, init=False, repr=False, compare=False)
     _plain: bool = field(default=False, init=False, repr=False, compare=False)
@@ -203,7 +208,7 @@ class TileSet:
         ('Ete', 'ÑANDU')
         """
         text = nfc(text)
-        if text.isascii():
+        if text.isascii() or not self.fold_accents:
             return text
         out = []
         for ch in text:
@@ -406,6 +411,9 @@ def tile_set_from_data(data: dict[str, Any], where: str = "<data>") -> TileSet:
             raise _fail(where, f"{key!r} must be a {kind.__name__}")
     if not data["source"].strip():
         raise _fail(where, "'source' must name the published edition")
+    folds = data.get("fold_accents", False)
+    if not isinstance(folds, bool):
+        raise _fail(where, "'fold_accents' must be true or false")
     letters: list[str] = []
     counts: list[int] = []
     values: list[int] = []
@@ -418,7 +426,7 @@ def tile_set_from_data(data: dict[str, Any], where: str = "<data>") -> TileSet:
         values.append(row[2])
     try:
         tile_set = TileSet(data["name"].lower(), tuple(letters), tuple(counts), tuple(values),
-                           data["blanks"], data["source"])
+                           data["blanks"], data["source"], fold_accents=folds)
     except TileSetError as exc:
         raise _fail(where, str(exc)) from None
     total = data.get("total")
@@ -429,8 +437,9 @@ def tile_set_from_data(data: dict[str, Any], where: str = "<data>") -> TileSet:
 
 def load_tile_set_file(path: str | Path) -> TileSet:
     """A tile set from a TOML file: ``name``, ``source`` (the published edition), ``blanks``,
-    optional ``total`` (checked) and ``tiles``, a list of ``[label, count, value]`` in alphabet
-    order. Raises :class:`TileSetError` for a missing or malformed file."""
+    optional ``total`` (checked), optional ``fold_accents`` (false unless given: :class:`TileSet`)
+    and ``tiles``, a list of ``[label, count, value]`` in alphabet order. Raises
+    :class:`TileSetError` for a missing or malformed file."""
     file = Path(path)
     try:
         data = tomllib.loads(file.read_text(encoding="utf-8"))

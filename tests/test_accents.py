@@ -1,14 +1,17 @@
 """Letters typed with an accent the tile set has no tile for are read as their base letter (a
 French player typing ÉTÉ plays E, T, E), in moves, racks, exchanges and blanks; a letter that is
-a tile of the set (Spanish Ñ, German Ä, Polish Ó, Catalan Ç) is never folded."""
+a tile of the set (Spanish Ñ, German Ä, Polish Ó, Catalan Ç) is never folded. Only the sets whose
+languages fold accents in their word lists do it (not English, nor Polish)."""
 
 from __future__ import annotations
 
 import dataclasses
+from importlib import resources
+from pathlib import Path
 
 import pytest
 
-from qiza.alphabet import TILE_SETS, TileSet, find_tile_set
+from qiza.alphabet import TILE_SETS, TileSet, TileSetError, find_tile_set, load_tile_set_file
 from qiza.errors import QizaError
 from qiza.game import Game
 from qiza.lexicon import Lexicon, LoadReport
@@ -29,7 +32,7 @@ def _game(tile_set: TileSet, rack: str) -> Game:
     ("french", "H8 ÇA", "H8 CA", "CAEEEEE"),
     ("italian", "H8 PERCHÉ", "H8 PERCHE", "PERCHEA"), ("italian", "H8 CITTÀ", "H8 CITTA", "CITTAEE"),
     ("dutch", "H8 ÏDEE", "H8 IDEE", "IDEEAAA"), ("dutch", "H8 CAFÉ", "H8 CAFE", "CAFEAAA"),
-    ("spanish", "H8 CAMIÓN", "H8 CAMION", "CAMIONA"), ("english", "H8 CAFÉ", "H8 CAFE", "CAFEAAA"),
+    ("spanish", "H8 CAMIÓN", "H8 CAMION", "CAMIONA"),
 ])
 def test_an_accented_letter_with_no_tile_of_its_own_is_played_as_its_base_letter(name: str, typed: str,
                                                                                    plain: str, rack: str) -> None:
@@ -103,3 +106,25 @@ def test_a_game_record_s_accented_move_is_read_as_its_tiles() -> None:
                        ">a: ETEAAAA 8G ÉTÉ +6 6\n")
     replayed = gcg.replay(record)
     assert replayed.clean and replayed.game is not None and replayed.game.history[0].notation == "8G ETE"
+
+
+@pytest.mark.parametrize("name, typed, refused", [("english", "H8 CAFÉ", "É"), ("polish", "H8 CAFÉ", "É")])
+def test_a_set_whose_word_lists_keep_no_accents_refuses_them(name: str, typed: str, refused: str) -> None:
+    """Only the sets whose languages fold accents in their word lists fold them in moves: in English
+    'qiza words check CAFÉ' says CAFÉ is not in ENABLE, so a move CAFÉ is refused as before, naming
+    the letter, rather than played as CAFE (Polish word lists drop a word with a foreign accent)."""
+    tile_set = find_tile_set(name)
+    assert not tile_set.fold_accents and tile_set.accent_folds == {}
+    game = _game(tile_set, "CAFEAAA")
+    with pytest.raises(QizaError, match=f"'{refused}' is not a letter of the {name} tile set"):
+        game.evaluate(typed)
+
+
+def test_which_sets_fold_accents_is_said_by_their_files(tmp_path: Path) -> None:
+    assert {name for name, tile_set in TILE_SETS.items() if tile_set.fold_accents} == {
+        "catalan", "dutch", "french", "german", "italian", "spanish"}
+    text = (resources.files("qiza") / "data" / "tilesets" / "french.toml").read_text(encoding="utf-8")
+    bad = tmp_path / "bad.toml"
+    bad.write_text(text.replace("fold_accents = true", 'fold_accents = "yes"'), encoding="utf-8")
+    with pytest.raises(TileSetError, match="'fold_accents' must be true or false"):
+        load_tile_set_file(bad)

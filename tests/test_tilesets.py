@@ -166,8 +166,11 @@ def test_a_tile_set_is_made_of_its_public_fields_only() -> None:
     import inspect
     import pickle
 
-    assert list(inspect.signature(TileSet).parameters) == ["name", "letters", "counts", "values", "blanks", "source"]
-    made = TileSet(SPANISH.name, SPANISH.letters, SPANISH.counts, SPANISH.values, SPANISH.blanks, SPANISH.source)
+    assert list(inspect.signature(TileSet).parameters) == ["name", "letters", "counts", "values", "blanks", "source",
+                                                           "fold_accents"]
+    made = TileSet(SPANISH.name, SPANISH.letters, SPANISH.counts, SPANISH.values, SPANISH.blanks, SPANISH.source,
+                   SPANISH.fold_accents)
+    assert made.fold("CAMIÓN") == "CAMION"
     assert made == SPANISH and made.codes("CHICO") == SPANISH.codes("CHICO")
     with pytest.raises(TypeError):
         TileSet("x", ("A",), (1,), (1,), _longest=3)  # type: ignore[call-arg]
