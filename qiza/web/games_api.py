@@ -32,7 +32,7 @@ from qiza.web.bodies import (
 from qiza.web.clocks import TimeControl
 from qiza.web.computer import computer_levels, default_level
 from qiza.web.errors import ApiError, errors
-from qiza.web.service import Action, GameService, SeatSpec
+from qiza.web.service import Action, Created, GameService, SeatSpec
 from qiza.web.throttle import (
     HEAVY_WORK,
     HEAVY_WORK_PER_SECOND,
@@ -93,10 +93,14 @@ def router(service: GameService, accounts: Accounts, throttle: FailureThrottle,
         signed in, the creator's account holds that seat (the game shows on their profile), under the
         account's name. One
         address may create a few games at once, then one every 20 seconds (429 ``too_many_games``)."""
+        return counted(request, _create, request, response, body)
+
+    def counted(request: Request, make: Callable[..., T], *args: Any) -> T:
+        """``make(*args)``, a call that makes a game, counted against the address's new games."""
         where = address(request)
         creations.take(where, "too_many_games", "new games")  # counts every game made
         try:
-            return _create(request, response, body)
+            return make(*args)
         except BaseException:
             creations.give_back(where)  # none made (rules refused, the database away)
             raise
@@ -122,9 +126,31 @@ def router(service: GameService, accounts: Accounts, throttle: FailureThrottle,
             time_control=TimeControl(**body.time_control.model_dump()) if body.time_control else None,
             session=accounts.session_key(request) if user is not None else None,
             holder=seat_holder(request, response) if claim else None)
+        return created_out(created)
+
+    def created_out(created: Created) -> CreatedOut:
         url = f"/game/{created.id}"
         return CreatedOut(id=created.id, tokens=created.tokens, url=url, invite=created.invite,
                           invite_url=f"{url}#invite={created.invite}")
+
+    @api.post("/api/games/{game_id}/play-again", tags=["play"], status_code=201, response_model=CreatedOut,
+              responses=SEAT_ERRORS)
+    def play_again(request: Request, response: Response, game_id: GameId, body: SeatAuthIn) -> CreatedOut:
+        """Once a game against the computer is over, a new one for its player (``seat``, with its
+        token): the same rules, lexicon and computer levels, the order of play turned round (who
+        started plays last), a new bag. Answers as ``POST /api/games``: the player's new seat is
+        the one key of ``tokens``. A game with another person in it: 409 ``use_rematch`` (the
+        club's rematch, ``POST /api/games/{id}/rematch``). Counted as a new game of the address
+        (429 ``too_many_games``)."""
+        user = accounts.user_of(request)
+
+        def make() -> Created:
+            return guarded(request, game_id, service.play_again, game_id, body.seat, body.token,
+                           user.id if user is not None else None,
+                           accounts.session_key(request) if user is not None else None,
+                           seat_holder(request, response))
+
+        return created_out(counted(request, make))
 
     @api.get("/api/games", tags=["games"], responses=errors(503))
     def list_games() -> list[dict[str, Any]]:

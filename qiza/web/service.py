@@ -40,7 +40,7 @@ from qiza.game import Game, Kind, Record, visible_record
 from qiza.languages import lexicon_language, rules_for_lexicon, rules_for_tile_set, tile_set_language
 from qiza.move import Exchange, Pass, Place
 from qiza.names import clean_name, distinct_names
-from qiza.rules import Notation, Rules, default_challenge, find_preset, finish_line
+from qiza.rules import FirstPlayer, Notation, Rules, default_challenge, find_preset, finish_line
 from qiza.scoring import place_from_cells
 from qiza.sheet import FORFEIT_WORDS
 from qiza.web.clocks import Clock, TimeControl
@@ -229,6 +229,39 @@ class GameService(SeatsMixin, ClocksMixin, ComputerSeatsMixin):
         if self._needs_computer(row, game):
             self.schedule_computers(game_id)
         return Created(game_id, tokens, invite)
+
+    def play_again(self, game_id: str, seat: int, token: str, user_id: str | None = None,
+                   session: str | None = None, holder: str | None = None) -> Created:
+        """A new game like a finished one against the computer, for its player in ``seat``
+        (``token``: that seat's): the same preset, rule options, lexicon, word help, clock,
+        Finish Line targets and computer levels, the order of play turned round as a rematch's
+        (who started plays last); a new seed. The player's account keeps the seat when
+        ``user_id`` is the account that held it. 409 ``game_not_over``, 409 ``use_rematch`` for a
+        game with another person in it (the club's rematch is theirs to ask together)."""
+        row, game = self.peek(game_id)
+        self._check_token(row, seat, token)
+        if not game.over or row.settings.get("aborted"):
+            raise ApiError(409, "game_not_over", "play again is offered when the game is over")
+        if any(entry["kind"] == PERSON for i, entry in enumerate(row.seats) if i != seat):
+            raise ApiError(409, "use_rematch", "this game has another person in it: play again is for a game "
+                           "against the computer; between accounts, ask for a rematch (the Rematch button)")
+        count = len(row.seats)
+        order = [(game.starter + 1 + i) % count for i in range(count)]
+        seats = []
+        for old in order:
+            entry = row.seats[old]
+            keeps = old == seat and user_id is not None and entry.get("user_id") == user_id
+            seats.append(SeatSpec(entry["kind"], game.players[old], entry.get("level"), user_id if keeps else None))
+        levels = row.settings.get("finish_line_levels")
+        clock = row.settings.get("clock")
+        return self.create(
+            preset=row.settings.get("preset", "classic"),
+            options={**row.settings.get("options", {}), "first_player": FirstPlayer.FIXED.value},
+            seats=seats, lexicon=row.settings.get("lexicon", "enable"), word_help=row.settings.get("word_help"),
+            finish_line_levels=[levels[i] for i in order] if levels else None, claim=[order.index(seat)],
+            time_control=TimeControl.from_json(clock["control"]) if clock else None,
+            extra={"played_again_of": row.id}, session=session if seats[order.index(seat)].user_id else None,
+            holder=holder)
 
     @staticmethod
     def _preset_rules(preset: str, options: Mapping[str, Any] | None,

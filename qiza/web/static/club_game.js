@@ -1,5 +1,5 @@
 /* The game page's club parts: the seat an account holds, the clocks (the server's; the page
-   only counts down between updates), chat, and abort / remind / claim / rematch. Text written
+   only counts down between updates), chat, and abort / remind / claim / rematch / play again. Text written
    by people is put in the page as text, never as HTML. */
 import {deviceDate, render, serverNow, setText, store} from "./state.js";
 import {isGuest, named} from "./words.js";
@@ -118,6 +118,9 @@ function renderActions() {
     status.push(me && me.seat === reminder.seat ? `You were reminded to play: the game can be claimed from ${when}.`
       : `${named(game.players[reminder.seat].name)} was reminded; the game can be claimed from ${when}.`);
   }
+  // a game against the computer only: a new one at once (the club's rematch is for people together)
+  $("play-again").hidden = !(game.over && !game.aborted && me
+    && game.players.every((p, seat) => seat === me.seat || p.kind === "computer"));
   const everyAccount = game.accounts.every(Boolean);
   const offer = game.rematch;
   // an ask lapses on the server without a change of the game, so nothing is pushed: look again
@@ -225,6 +228,20 @@ export function setupClub(given) {
   $("abort").addEventListener("click", () => clubAction("abort"));
   $("remind").addEventListener("click", () => clubAction("remind"));
   $("claim").addEventListener("click", () => clubAction("claim"));
+  $("play-again").addEventListener("click", async () => {
+    $("play-again").disabled = true;  // one new game a click
+    try {
+      const created = await qiza.api("POST", `/api/games/${encodeURIComponent(hooks.gameId)}/play-again`, seatBody());
+      const [seat, token] = Object.entries(created.tokens)[0];
+      // the token is kept in this browser, as the lobby's games' are: never in the page's address
+      localStorage.setItem(qiza.seatKey(created.id), JSON.stringify({seat: Number(seat), token}));
+      localStorage.setItem(qiza.inviteKey(created.id), created.invite);
+      location.href = created.url;
+    } catch (error) {
+      $("play-again").disabled = false;
+      hooks.say("Cannot start a new game: " + error.message);
+    }
+  });
   $("rematch").addEventListener("click", async () => {
     try {
       const offer = await qiza.api("POST", `/api/games/${encodeURIComponent(hooks.gameId)}/rematch`);
