@@ -90,7 +90,7 @@ def _check(args: argparse.Namespace) -> int:
         problems = [f"  error: {e}" for e in record.errors]
         warnings = [f"  warning: {w}" for w in record.warnings]
         result = None
-        if record.events:
+        if record.events or (record.players and not record.errors):  # players and no moves: a game of none
             try:
                 result = gcg.replay(record, lexicon=lexicon)
             except gcg.FileFormatError as exc:  # no game can be made of the record

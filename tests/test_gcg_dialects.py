@@ -6,14 +6,16 @@ source, written anew)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from gcg_grammar import macondo_problems, quackle_problems
 
 from qiza import gcg
+from qiza.cli import main
 from qiza.game import Game
 from qiza.lexicon import Lexicon
-from qiza.rules import COMPUTER
+from qiza.rules import COMPUTER, finish_line
 
 FIXTURES = Path(__file__).parent / "fixtures"
 WORDS = Lexicon("TEST", ["NOT", "TON", "ZIN", "ZINE", "TONE", "NOTE", "NOTES", "AX", "AT", "TA"])
@@ -264,3 +266,26 @@ def test_quackles_last_line_of_a_game_passed_out_is_read() -> None:
     # the sign stays wrong on a line that scores points: it names the line
     bad = gcg.loads(text.replace(">ann: ENORSTU 8H NOT +6 6", ">ann: ENORSTU 8H NOT +-6 -6"))
     assert [e.line for e in bad.errors][:1] == [4]
+
+
+@pytest.mark.parametrize("rules", [COMPUTER, finish_line(["beginner", "expert"])], ids=["classic", "finish-line"])
+def test_a_game_resigned_before_any_move_is_a_record_of_no_moves(
+        rules: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A game resigned before its first move has no event: its notes (who resigned, the Finish
+    Line targets) were the file's last lines, and Macondo's reader takes the empty line after the
+    file's last line break for a second line of that note, to be added to an event there is none
+    of: it fails. They follow the #player lines now, a pragma after them; and ``qiza gcg check``
+    reads such a record as a game of no moves, no longer 'error: no events'."""
+    game = Game(rules, players=["Ann", "Bob"], lexicon=WORDS, seed=1)
+    game.resign(0)
+    text = gcg.dumps(gcg.from_game(game, title="Ann vs Bob"))
+    data = text.encode()
+    assert macondo_problems(data) == [] and quackle_problems(data) == [], text
+    read = gcg.loads(text)
+    assert "Ann resigned" in read.notes and not read.events and [p.name for p in read.players] == ["Ann", "Bob"]
+    if game.rules.finish_line is not None:
+        assert read.finish_line == game.rules.finish_line
+    path = tmp_path / "resigned.gcg"
+    path.write_text(text, encoding="utf-8")
+    assert main(["gcg", "check", str(path)]) == 0, capsys.readouterr().out
+    assert capsys.readouterr().out.splitlines()[0] == f"{path}: 0 moves checked, ok"

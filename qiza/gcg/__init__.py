@@ -40,6 +40,10 @@ with Macondo's ``gcgio``) writes them, so that those programs and Quackle read q
   ``lost on time``, ``left the game``) after the last event before it (a note of the record
   when no event came before), and the replay takes the player out of the game there, so
   their turns are passed over and the end counts only the players still in.
+* A record with no event (a game resigned before its first move) is a game of no moves:
+  :func:`dumps` writes its notes just after the ``#player`` lines, where Macondo drops them,
+  not as the file's last lines, where it fails (it takes the empty line after the last line
+  break for a second line of the note); ``qiza gcg check`` replays it, 0 moves.
 
 :func:`rules_for` infers the challenge rule from these events: a lost turn means the
 double rule, a ``+5`` / ``+10`` challenge bonus the five- / ten-point rule, else single.

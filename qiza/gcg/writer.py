@@ -99,6 +99,11 @@ def dumps(record: GameRecord) -> str:
                                   "without spaces or ':'")
         _check_text(player.name, "a player name")
         out.append(f"#player{index} {nick} {player.name or player.nick}")
+    if not record.events:
+        # a record of no moves (a game resigned before its first): its notes before the pragmas, not
+        # the file's last lines: Macondo's reader takes the empty line after the last line break for
+        # a second line of a note that ends the file, to add to an event there is none of, and fails
+        out.extend(_note_lines(record.notes))
     nicks = {player.nick for player in record.players}
     shared = {player.nick for player, nick in zip(record.players, written) if nick != player.nick}
     for attr, name in (("title", "title"), ("description", "description"), ("id", "id"),
@@ -116,7 +121,8 @@ def dumps(record: GameRecord) -> str:
         out.append(f"#{name} {value}".rstrip())
     if record.incomplete:
         out.append(f"#incomplete {_rack_to_move(record)}".rstrip())
-    out.extend(_note_lines(record.notes))
+    if record.events:
+        out.extend(_note_lines(record.notes))
     for index, event in enumerate(record.events, start=1):
         nick = event.player
         if nick in shared:
