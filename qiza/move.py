@@ -23,6 +23,7 @@ import enum
 import numbers
 import re
 import string
+import unicodedata
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -394,6 +395,9 @@ def _tokens(text: str, board: Board | None, raw: str) -> list[str]:
     labels of several characters, its labels by greedy longest match (written ``[CH]``). There a
     one-letter tile typed in brackets stays so (Spanish ``[C]HAL`` is C, H, A, L, and written
     ``CHAL`` it would read back as CH, A, L)."""
+    control = next((char for char in text if unicodedata.category(char) in ("Cc", "Cf")), None)
+    if control is not None:  # named first: a pasted colour sequence's ESC, not the '[' after it
+        raise MoveSyntaxError(f"{quoted(raw)}: {quoted(control)} is not a letter")
     tile_set = board.tile_set if board is not None else None
     multi = tile_set is not None and tile_set.multi_letter
     out: list[str] = []

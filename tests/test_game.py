@@ -143,6 +143,9 @@ REFUSALS = [
     ("Z99 QAT", IllegalMoveError, "Z99 is not a square: the 15x15 board runs from A1 to O15"),
     ("N8 QAT", IllegalMoveError, "the word runs off the 15x15 board"),
     ("H8 Q1T", MoveSyntaxError, "is not a letter"),
+    # a terminal's colour sequence pasted into a move: its ESC named, not the '[' after it
+    ("H8 QAT\x1b[31m", MoveSyntaxError, r"'\\x1b' is not a letter"),
+    ("H8 Q\u200bAT", MoveSyntaxError, r"'\\u200b' is not a letter"),
     # a new player types the blank as on the rack: told how to write it
     ("H8 Q?T", MoveSyntaxError, "a blank is written as the lower-case letter it stands for: H8 QaT"),
     ("8H ?AT", MoveSyntaxError, "a blank is written as the lower-case letter it stands for: 8H aAT"),
