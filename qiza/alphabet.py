@@ -196,11 +196,13 @@ class TileSet:
         return None
 
     def fold(self, text: str) -> str:
-        """``text`` composed (:func:`nfc`), each letter written with an accent that no tile of this
-        set has read as its base letter when that is a tile (French ``ÉTÉ`` is ``ETE``, ``é`` a
-        blank as E; Dutch ``Ï`` is I), as the word lists of these languages fold their words. A
-        letter that is a tile of the set is never folded (Spanish ``Ñ``, German ``Ä``, Polish
-        ``Ó``, Catalan ``Ç``); anything else is given back as it is, for the reader to refuse.
+        """``text`` composed (:func:`nfc`); in a set that folds accents (:attr:`fold_accents`:
+        French, Italian, Dutch, Spanish, Catalan, German), each letter written with an accent that
+        no tile of this set has read as its base letter when that is a tile (French ``ÉTÉ`` is
+        ``ETE``, ``é`` a blank as E; Dutch ``Ï`` is I), as the word lists of these languages fold
+        their words. A letter that is a tile of the set is never folded (Spanish ``Ñ``, German
+        ``Ä``, Catalan ``Ç``); anything else (any accented letter in English or Polish) is given
+        back as it is, for the reader to refuse.
         Moves (:func:`~qiza.move.parse_move` with a board), racks, exchanges and blanks are
         read through it (:meth:`codes`, :meth:`code`).
 
