@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +42,15 @@ def seen(client: TestClient, game_id: str, seat: int, token: str) -> dict[str, A
 
 
 def resign(client: TestClient, game_id: str, seat: int, token: str) -> None:
-    version = seen(client, game_id, seat, token)["version"]
+    """Resign once no computer is to move: the computer plays its turn in the background, so an
+    action made against the version before that turn could be refused as stale (CI saw it)."""
+    deadline = time.monotonic() + 60
+    view = seen(client, game_id, seat, token)
+    while not view["over"] and view["players"][view["to_move"]]["kind"] == "computer":
+        assert time.monotonic() < deadline, f"the computer did not move: {view['to_move']=}"
+        time.sleep(0.05)
+        view = seen(client, game_id, seat, token)
+    version = view["version"]
     answer = client.post(f"/api/games/{game_id}/actions",
                          json={"seat": seat, "token": token, "version": version, "kind": "resign"})
     assert answer.status_code == 200, answer.text
