@@ -299,6 +299,21 @@ class Game:
         the Finish Line target, or scored 0 as the last of the scoreless turns that end a game)."""
         return self._pending is not None and self._pending.ends_game is not None
 
+    def end_after_pass(self) -> EndReason | None:
+        """How the game ends if the player to move passes now, or ``None`` if it goes on (or is
+        over): the pass is the last of the scoreless turns (or passes) in a row that the end
+        rule allows, or it accepts a play open to challenge that ends the game
+        (:attr:`pending_ends_game`). Found by passing in a copy of the game, so it is what
+        :meth:`play` would do; a board on which nobody can play, which a pass finds with the
+        move generator, is not foreseen (whether the others can play would tell of their racks).
+        The web's game page says it when it asks "Pass this turn?"."""
+        if self.over:
+            return None
+        clone = self.copy()
+        clone.detect_blocked = False
+        clone.play(Pass())
+        return clone.end_reason
+
     def last_play(self) -> Record | None:
         """The last placement still on the board, if any."""
         for record in reversed(self.history):

@@ -429,6 +429,26 @@ def test_scoreless_turns_end_the_game_after_three_each(make_game: GameFactory) -
     assert game.scores == [-racks[0], -racks[1]]
 
 
+def test_end_after_pass_foresees_the_end_a_pass_brings(make_game: GameFactory) -> None:
+    """end_after_pass says what a pass by the player to move would end the game with, and
+    changes nothing: the last of the scoreless turns, and a pass accepting a play that went
+    out; nothing once the game is over."""
+    game = make_game(racks={0: "QXZEEEE"})
+    for _ in range(5):
+        assert game.end_after_pass() is None
+        game.play("pass")
+    before = state_of(game)
+    assert game.end_after_pass() is EndReason.SCORELESS
+    assert state_of(game) == before and not game.over
+    game.play("pass")
+    assert game.over and game.end_after_pass() is None
+    game = _going_out(make_game, "double", "H8 AX", "AX")
+    assert game.end_after_pass() is EndReason.WENT_OUT and not game.over
+    game = make_game(racks={0: "QXZEEEE"}, challenge="double")
+    game.play("H8 QXZ")  # open to challenge: a pass accepts it, and the game goes on
+    assert game.end_after_pass() is None
+
+
 def test_failed_challenge_lost_turns_count_as_scoreless(make_game: GameFactory) -> None:
     game = _valid_then_challenge(make_game, "double")
     game.challenge(1)  # 1: seat 1 lost its turn

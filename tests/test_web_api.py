@@ -1151,3 +1151,17 @@ def test_a_rule_option_of_the_wrong_kind_is_named_plainly(client: TestClient, op
     body = answer.json()["error"]
     assert body["message"] == message
     assert "0x" not in answer.text and "functools" not in answer.text and "Rules()" not in answer.text
+
+
+def test_the_view_says_when_a_pass_ends_the_game(client: TestClient) -> None:
+    """``pass_ends``: to the player to move alone, why a pass now would end the game (the rules
+    engine's end reason), so that the page's "Pass this turn?" can say it; ``None`` otherwise."""
+    game_id, tokens = new_game(client, options={"challenge": "double", "scoreless_turns": 1})
+    assert state(client, game_id, 0, tokens["0"])["pass_ends"] is None  # Ann's pass: one of two
+    assert act(client, game_id, 0, tokens["0"], 1, "pass").status_code == 200
+    bob = state(client, game_id, 1, tokens["1"])
+    assert bob["pass_ends"] == "every player had three scoreless turns in a row"
+    assert state(client, game_id, 0, tokens["0"])["pass_ends"] is None  # not Ann's turn
+    assert state(client, game_id, None, None)["pass_ends"] is None
+    assert act(client, game_id, 1, tokens["1"], 2, "pass").status_code == 200
+    assert state(client, game_id, 1, tokens["1"])["pass_ends"] is None  # over

@@ -99,6 +99,12 @@ def wait_until(predicate: Any, timeout: float = 15.0) -> None:
         time.sleep(0.1)
 
 
+def pass_turn(page: Any) -> None:
+    """Passes: Pass, then Pass (or "Pass and end the game") in the question it asks first."""
+    page.click("#pass")
+    page.click("#pass-confirm")
+
+
 def rack_text(page: Any) -> str:
     return "".join(page.eval_on_selector_all(".rack-tile", "tiles => tiles.map(t => t.dataset.letter)"))
 
@@ -183,9 +189,11 @@ def test_two_players_play_a_game_to_the_end(server: ServerThread, browser: Any) 
 
     # 5. Bob passes, 6. Ann passes: four scoreless turns in a row end the game (scoreless_turns 2)
     sync_api.expect(bob.locator("#pass")).to_be_enabled()
-    bob.click("#pass")
+    pass_turn(bob)
     sync_api.expect(ann.locator("#pass")).to_be_enabled()
-    ann.click("#pass")
+    ann.click("#pass")  # her pass ends the game: the question says so
+    sync_api.expect(ann.locator("#pass-dialog")).to_contain_text("This pass ends the game")
+    ann.click("#pass-confirm")
     for page in (ann, bob):
         sync_api.expect(page.locator("#summary")).to_be_visible()
         sync_api.expect(page.locator("#summary-text")).to_contain_text("Ann wins")

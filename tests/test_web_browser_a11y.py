@@ -17,7 +17,7 @@ pytest.importorskip("fastapi")
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright (python package) is not installed")
 pytest.importorskip("uvicorn")
 
-from test_web_browser import CHROMIUM, COMPUTER_MOVE, ServerThread, chromium, rack_text, watch  # noqa: E402
+from test_web_browser import CHROMIUM, COMPUTER_MOVE, ServerThread, chromium, pass_turn, rack_text, watch  # noqa: E402
 from test_web_browser_page import api_state, new_game, open_page  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not (os.path.exists(CHROMIUM) or shutil.which("chromium")),
@@ -91,7 +91,7 @@ def test_live_regions_say_what_changed_once(server: ServerThread, browser: Any) 
     page = open_page(browser, url, errors)
     sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
     if page.locator("#events li").count() == 0:  # Ann starts: a pass, so that the computer has moved
-        page.click("#pass")
+        pass_turn(page)
         sync_api.expect(page.locator("#events li")).to_have_count(2, timeout=COMPUTER_MOVE)
     sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
     sync_api.expect(page.locator("#challenge-window")).to_be_visible()
@@ -111,7 +111,7 @@ def test_live_regions_say_what_changed_once(server: ServerThread, browser: Any) 
     page.wait_for_timeout(500)
     assert said(page, "turn") == [] and said(page, "challenge-window") == [] and said(page, "events") == []
     before = page.locator("#events li").count()
-    page.click("#pass")
+    pass_turn(page)
     sync_api.expect(page.locator("#events li")).to_have_count(min(5, before + 2), timeout=COMPUTER_MOVE)
     sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
     page.wait_for_timeout(300)
@@ -154,14 +154,14 @@ def test_your_turn_is_said_again_when_the_reply_comes_before_the_answer(server: 
     sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
     if page.locator("#events li").count() == 0:  # Ann starts: a pass, so that the computer has moved
         rows = page.locator("#sheet tbody tr").count()
-        page.click("#pass")
+        pass_turn(page)
         after_the_reply(page, rows)
     turns = page.locator("#sheet tbody tr").count()
     answers: list[tuple[Any, Any]] = []
     page.route("**/api/games/*/actions", lambda route: answers.append((route, route.fetch())))
     page.evaluate(LISTEN)
     holding[0] = True
-    page.click("#pass")
+    pass_turn(page)
     for _ in range(COMPUTER_MOVE // 100):  # (the page's events, the route's among them, run while it waits)
         if any(m["state"]["to_move"] == m["state"]["seat"] for m in held_states):
             break  # the computer replied: Ann's turn again
@@ -222,6 +222,10 @@ def test_focus_is_never_lost_to_the_page(server: ServerThread, browser: Any) -> 
     page = my_turn(server, browser, errors)
     rows = page.locator("#sheet tbody tr").count()
     page.locator("#pass").focus()
+    page.keyboard.press("Enter")  # Pass asks first: the focus on Keep playing, Pass before it
+    assert focused(page) == "pass-cancel"
+    page.keyboard.press("Shift+Tab")
+    assert focused(page) == "pass-confirm"
     page.keyboard.press("Enter")
     page.wait_for_timeout(200)
     assert focused(page).startswith("sq-"), focused(page)
@@ -410,7 +414,7 @@ def test_a_320_pixel_phone(server: ServerThread, browser: Any, large: bool) -> N
     errors: list[str] = []
     page = my_turn(server, browser, errors, size=(320, 640), large=large)
     turns = page.locator("#sheet tbody tr").count()
-    page.click("#pass")
+    pass_turn(page)
     sync_api.expect(page.locator("#sheet tbody tr")).to_have_count(turns + 2, timeout=COMPUTER_MOVE)
     sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
     assert page.evaluate(WIDER) == []
@@ -471,7 +475,7 @@ def test_the_focus_shows_on_the_last_moves_squares(server: ServerThread, browser
     errors: list[str] = []
     page = my_turn(server, browser, errors, init="localStorage.setItem('qiza-mode-contrast', '1')" if contrast else None)
     if not page.locator("#board .square.last").count():
-        page.click("#pass")
+        pass_turn(page)
         sync_api.expect(page.locator("#board .square.last").first).to_be_visible(timeout=COMPUTER_MOVE)
         sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
     page.locator("#move-text").focus()
@@ -585,6 +589,9 @@ def test_a_whole_game_with_the_keyboard_only(server: ServerThread, browser: Any)
     enter_then_the_reply(page, "You exchanged")
 
     tab_to(page, "pass")
+    page.keyboard.press("Enter")  # asks first
+    page.keyboard.press("Shift+Tab")
+    assert focused(page) == "pass-confirm"
     enter_then_the_reply(page, "You passed")
 
     tab_to(page, "resign")
@@ -614,7 +621,7 @@ def test_challenge_and_a_refused_move_with_the_keyboard(server: ServerThread, br
     page = open_page(browser, url, errors)
     sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
     if not page.locator("#challenge").is_visible():
-        page.click("#pass")
+        pass_turn(page)
         sync_api.expect(page.locator("#challenge")).to_be_visible(timeout=COMPUTER_MOVE)
     # the answer to the pass came too (the computer's reply may be pushed before it): a move
     # typed while the page is busy would not be sent
@@ -690,7 +697,7 @@ def test_the_analysis_says_a_pass_once(server: ServerThread, browser: Any) -> No
     errors: list[str] = []
     page = my_turn(server, browser, errors)
     rows = page.locator("#sheet tbody tr").count()
-    page.click("#pass")
+    pass_turn(page)
     after_the_reply(page, rows)
     page.click("#resign")
     page.click("#resign-confirm")
@@ -713,6 +720,8 @@ def test_the_focus_stays_on_its_square_when_a_move_comes(server: ServerThread, b
     page = open_page(browser, f"{server.url}/game/{game_id}#seat=0&token={tokens['0']}", errors)
     sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
     tab_to(page, "pass")
+    page.keyboard.press("Enter")  # asks first
+    page.keyboard.press("Shift+Tab")
     page.keyboard.press("Enter")
     sync_api.expect(page.locator("#turn")).to_have_text("Bob's turn.")
     assert focused(page).startswith("sq-")

@@ -28,6 +28,7 @@ from test_web_browser import (  # noqa: E402
     COMPUTER_MOVE,
     ServerThread,
     chromium,
+    pass_turn,
     post,
     rack_text,
     seat_view,
@@ -186,7 +187,7 @@ def test_controls_on_every_turn_whatever_arrives_first(server: ServerThread, bro
             page.click("#confirm-exchange")
         else:
             assert isinstance(move, Pass)
-            page.click("#pass")
+            pass_turn(page)
         sync_api.expect(page.locator("#sheet tbody tr")).not_to_have_count(rows)
         if turns == 3:
             shot(page, "controls-turn3")
@@ -246,7 +247,7 @@ def test_a_turn_fits_the_window(server: ServerThread, browser: Any, large: bool)
     url, game_id = new_game(server, preset=preset, seats=[{"name": "Ann"}, {"kind": "computer", "level": "medium"}])
     errors: list[str] = []
     page = open_page(browser, url, errors, size=SIZES[0], large=large)
-    page.click("#pass")  # one event each, so that the last event shows
+    pass_turn(page)  # one event each, so that the last event shows
     sync_api.expect(page.locator("#events li")).to_have_count(2, timeout=COMPUTER_MOVE)
     page.context.close()
     for width, height in SIZES:
@@ -396,7 +397,7 @@ def test_typing_direction_events_title_and_sound(server: ServerThread, browser: 
     for page in (ann, bob):
         sync_api.expect(page.locator("#events li.latest")).to_have_text(phony)
     # Ann passes; Bob plays a good word (starting across again), Ann challenges it and loses her turn
-    ann.click("#pass")
+    pass_turn(ann)
     sync_api.expect(bob.locator("#turn")).to_have_text("Your turn.")
     sync_api.expect(ann.locator("#board .tentative")).to_have_count(0)  # her own turn is over
     sync_api.expect(ann.locator("#preview")).to_be_empty()
@@ -692,7 +693,7 @@ def test_board_colours_contrast(server: ServerThread, browser: Any) -> None:
     url, _ = new_game(server, preset="classic", seats=[{"name": "Ann"}, {"kind": "computer", "level": "medium"}])
     errors: list[str] = []
     page = open_page(browser, url, errors)
-    page.click("#pass")
+    pass_turn(page)
     sync_api.expect(page.locator("#board .square.last")).not_to_have_count(0, timeout=COMPUTER_MOVE)
     sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
     page.click(f"{square_id(0, 15)}")  # A1: the arrow
@@ -779,7 +780,7 @@ def test_a_late_answer_keeps_the_rack_order_shuffled_meanwhile(server: ServerThr
     sync_api.expect(ann.locator("#turn")).to_have_text("Your turn.")
     held: list[tuple[Any, Any]] = []
     ann.route("**/api/games/*/actions", lambda route: held.append((route, route.fetch())))
-    ann.click("#pass")
+    pass_turn(ann)
     sync_api.expect(ann.locator("#turn")).to_have_text("Bob's turn.")  # pushed; the answer is held back
     assert len(held) == 1
     before, shuffled = shuffled_rack(ann)
@@ -826,7 +827,7 @@ def test_a_request_that_reaches_no_server_says_so(server: ServerThread, browser:
     page = open_page(browser, url, errors)
     sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
     page.route("**/api/games/*/actions", lambda route: route.abort("internetdisconnected"))
-    page.click("#pass")
+    pass_turn(page)
     sync_api.expect(page.locator("#message")).to_contain_text("could not reach the server")
     sync_api.expect(page.locator("#message")).to_contain_text("try again")
     assert "fetch" not in page.locator("#message").inner_text()
@@ -1139,4 +1140,61 @@ def test_a_long_name_on_the_clocks_fits_a_phone(server: ServerThread, browser: A
     widths = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
     assert widths[0] <= widths[1], f"the page is {widths[0]} pixels wide in a window of {widths[1]}"
     page.context.close()
+    assert not errors, errors
+
+
+def active_id(page: Any) -> str:
+    """The id of the element that has the focus."""
+    return str(page.evaluate("document.activeElement.id"))
+
+
+def test_pass_asks_first_and_says_when_it_ends_the_game(server: ServerThread, browser: Any) -> None:
+    """Pass opens a question (the focus on "Keep playing", as Resign's): Escape or Keep playing
+    sends nothing; Pass in it passes. The question names the tiles put down (they go back) and,
+    for the last of the scoreless turns the rules allow, that the pass ends the game."""
+    created = post(server.url + "/api/games", {
+        "preset": "computer", "options": {"scoreless_turns": 1}, "creator_seat": 0, "claim_all": True,
+        "seats": [{"name": "Ann"}, {"name": "Bob"}]})
+    game_id, tokens = created["id"], created["tokens"]
+    errors: list[str] = []
+    ann = open_page(browser, f"{server.url}/game/{game_id}#seat=0&token={tokens['0']}", errors)
+    sync_api.expect(ann.locator("#turn")).to_have_text("Your turn.")
+    ann.locator(".rack-tile").first.click()
+    ann.click("#sq-H8")
+    sync_api.expect(ann.locator("#sq-H8")).to_have_class(re.compile("tentative"))
+    ann.locator("#pass").focus()
+    ann.keyboard.press("Enter")
+    dialog = ann.locator("#pass-dialog")
+    sync_api.expect(dialog).to_be_visible()
+    sync_api.expect(dialog).to_contain_text("Pass this turn?")
+    sync_api.expect(dialog).to_contain_text("go back to your rack")
+    sync_api.expect(dialog).not_to_contain_text("ends the game")
+    assert active_id(ann) == "pass-cancel"
+    ann.keyboard.press("Escape")  # nothing is sent, nothing changes
+    sync_api.expect(dialog).to_be_hidden()
+    assert active_id(ann) == "pass"
+    ann.click("#pass")
+    ann.click("#pass-cancel")
+    sync_api.expect(dialog).to_be_hidden()
+    ann.wait_for_timeout(300)
+    assert api_state(server, game_id)["history"] == []
+    sync_api.expect(ann.locator("#sq-H8")).to_have_class(re.compile("tentative"))  # the tile is still down
+    ann.click("#pass")
+    ann.click("#pass-confirm")
+    sync_api.expect(ann.locator("#turn")).to_have_text("Bob's turn.")
+    assert [r["kind"] for r in api_state(server, game_id)["history"]] == ["pass"]
+
+    bob = open_page(browser, f"{server.url}/game/{game_id}#seat=1&token={tokens['1']}", errors)
+    sync_api.expect(bob.locator("#turn")).to_have_text("Your turn.")
+    bob.click("#pass")
+    dialog = bob.locator("#pass-dialog")
+    sync_api.expect(dialog).to_contain_text("This pass ends the game")
+    sync_api.expect(dialog).not_to_contain_text("go back to your rack")
+    assert bob.evaluate("document.getElementById('pass-confirm').textContent") == "Pass and end the game"
+    bob.click("#pass-cancel")
+    bob.wait_for_timeout(300)
+    assert not api_state(server, game_id)["over"]
+    bob.click("#pass")
+    bob.click("#pass-confirm")
+    sync_api.expect(bob.locator("#summary")).to_be_visible()
     assert not errors, errors

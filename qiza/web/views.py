@@ -135,6 +135,8 @@ def game_state(row: GameRow, game: Game, seat: int | None, order: str | None = N
         "out": list(game.out), "places": game.places,
         "exchange_allowed": game.exchange_allowed,
         "exchange_refused": exchange_refusal(game.rules, len(game.bag)),  # why not: the page says it
+        # how a pass would end the game, for the player to move (Pass asks first and says it)
+        "pass_ends": pass_ends(game, seat),
         "presets": sorted(PRESETS),
         "clock": clock_json(row, now),
         "rated": bool(row.settings.get("rated")),
@@ -147,6 +149,16 @@ def game_state(row: GameRow, game: Game, seat: int | None, order: str | None = N
         **reminding(row, game, remind_after),
         "accounts": [bool(entry.get("user_id")) for entry in row.seats],
     }
+
+
+def pass_ends(game: Game, seat: int | None) -> str | None:
+    """Why the game would end if the player in ``seat`` passed now (the sentence of
+    :meth:`~qiza.game.Game.end_after_pass`), for that player when it is their turn; else
+    ``None``."""
+    if seat is None or seat != game.to_move or game.over or not game.in_game(seat):
+        return None
+    reason = game.end_after_pass()
+    return None if reason is None else reason.value
 
 
 def reminding(row: GameRow, game: Game, remind_after: float | None) -> dict[str, Any]:

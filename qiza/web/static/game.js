@@ -7,6 +7,7 @@ import {myTurn, renderChallengeWindow, renderConnection, renderControls, renderE
         renderSummary, renderTracker, setRackHooks} from "./panel.js";
 import {renderCreator, renderJoin, setupSeats} from "./seats.js";
 import {showAnalysis} from "./analysis.js";
+import {passEndsText} from "./words.js";
 import {claimAccountSeat, renderClub, setupClub} from "./club_game.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
@@ -31,6 +32,7 @@ function renderAll() {
   renderJoin();
   renderCreator();
   renderClub();
+  renderPassQuestion();
   const turn = myTurn();
   if (turn && store.wasMyTurn === false) chime();  // the turn came (not on opening the page)
   store.wasMyTurn = turn;
@@ -39,6 +41,26 @@ function renderAll() {
   if (shown && shown !== previewFor) schedulePreview();
   previewFor = shown;
   keepFocus(focused);
+}
+
+let passVersion = null;  // the game's version when Pass asked "Pass this turn?"
+
+/** The question "Pass this turn?": what a pass does, the tiles put down that go back, and,
+    from the server's view, whether it ends the game; closed once it is no longer this
+    player's turn (the game over, or a turn passed on by the clock). */
+function renderPassQuestion() {
+  const dialog = $("pass-dialog");
+  if (!myTurn()) {
+    if (dialog.open) dialog.close();
+    return;
+  }
+  const back = store.tentative.size ? " The tiles you put on the board go back to your rack." : "";
+  setText($("pass-text"), "You score nothing and keep your tiles, and the turn goes to the next player. " +
+    "A pass cannot be taken back." + back);
+  const ends = passEndsText(store.game);
+  setText($("pass-ends"), ends);  // emptied when hidden: the dialog's description reads it even then
+  $("pass-ends").hidden = !ends;
+  $("pass-confirm").textContent = ends ? "Pass and end the game" : "Pass";
 }
 
 /** A control that had the focus and was just disabled (while a request runs) or hidden (at the
@@ -352,7 +374,19 @@ async function setup() {
     $("exchange").click();
     return true;
   });
-  $("pass").addEventListener("click", () => act("pass"));
+  // a pass cannot be taken back and costs the turn: asked first, as resigning is
+  $("pass").addEventListener("click", () => {
+    passVersion = store.game.version;
+    renderPassQuestion();
+    $("pass-dialog").showModal();
+    $("pass-cancel").focus();
+  });
+  $("pass-cancel").addEventListener("click", () => $("pass-dialog").close());
+  $("pass-confirm").addEventListener("click", async () => {
+    $("pass-dialog").close();
+    // made against the game the question was about: changed since, the server refuses it as stale
+    await act("pass", {version: passVersion});
+  });
   $("challenge").addEventListener("click", () => act("challenge"));
   $("keyboard-form").addEventListener("submit", async e => {
     e.preventDefault();

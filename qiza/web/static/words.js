@@ -122,6 +122,24 @@ export function endText(game) {
   return reasons[game.end_reason] || (game.end_reason ? `The game ended: ${game.end_reason}.` : "The game ended.");
 }
 
+/** What the question "Pass this turn?" says of the game's end: "" when a pass now leaves the game
+    going on, else how it ends it, from the server's ``pass_ends`` (the rules engine's end reason
+    of a pass now: the page counts no turns itself). */
+export function passEndsText(game) {
+  const reason = game.pass_ends;
+  if (!reason) return "";
+  const w = game.challenge_window;
+  if (w && w.ends_game) {  // the pass lets a play open to challenge stand, and that play ends the game
+    const which = {"a player went out": "went out", "a player reached the Finish Line target": "reached the Finish Line target",
+                   "every player had three scoreless turns in a row": "was the last scoreless turn the rules allow"}[reason];
+    return `This pass ends the game: it accepts ${possessive(game.players[w.seat].name)} play ${w.move}, which ` +
+      `${which || "ends it"}.`;
+  }
+  const why = {"every player had three scoreless turns in a row": "it is the last scoreless turn in a row the rules allow",
+               "every player passed twice in a row": "it is the last pass in a row the rules allow"}[reason];
+  return why ? `This pass ends the game: ${why}.` : `This pass ends the game (${reason}).`;
+}
+
 /** Who won, as a sentence. */
 export function winnerText(game) {
   const names = game.winners.map(s => named(game.players[s].name));
