@@ -1198,3 +1198,84 @@ def test_pass_asks_first_and_says_when_it_ends_the_game(server: ServerThread, br
     bob.click("#pass-confirm")
     sync_api.expect(bob.locator("#summary")).to_be_visible()
     assert not errors, errors
+
+
+# what a soft keyboard's Backspace does to a field (no key event a page can read, then the input)
+SOFT_BACKSPACE = """() => { const field = document.activeElement;
+  field.dispatchEvent(new KeyboardEvent("keydown", {key: "Unidentified", keyCode: 229, bubbles: true}));
+  field.value = field.value.slice(0, -1);
+  field.dispatchEvent(new InputEvent("input", {inputType: "deleteContentBackward", bubbles: true})); }"""
+
+
+def phone_page(server: ServerThread, browser: Any, errors: list[str]) -> Any:
+    """Ann's page (seed 1: DRYAFDO, her turn) of a new game of two people, on a phone."""
+    created = post(server.url + "/api/games", {"preset": "computer", "creator_seat": 0, "claim_all": True,
+                                               "seats": [{"name": "Ann"}, {"name": "Bob"}]})
+    context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True,
+                                  device_scale_factor=2)
+    page = context.new_page()
+    watch(page, errors)
+    page.set_default_timeout(20000)
+    page.goto(f"{server.url}/game/{created['id']}#seat=0&token={created['tokens']['0']}")
+    sync_api.expect(page.locator("#turn")).to_have_text("Your turn.")
+    return page
+
+
+def tentative(page: Any) -> list[str]:
+    return [str(square.get_attribute("id")) for square in page.locator("#board .tentative").all()]
+
+
+def test_a_square_tapped_opens_the_keyboard_and_its_text_is_typed(server: ServerThread, browser: Any) -> None:
+    errors: list[str] = []
+    page = phone_page(server, browser, errors)
+    page.tap("#sq-H8")
+    # a text field has the focus (the on-screen keyboard opens for it), set up for a word's letters
+    assert active_id(page) == "board-typing"
+    field = page.locator("#board-typing")
+    for name, value in (("inputmode", "text"), ("autocapitalize", "characters"), ("autocomplete", "off"),
+                        ("autocorrect", "off"), ("spellcheck", "false")):
+        assert field.get_attribute(name) == value, name
+    assert field.is_visible()  # (not display: none, which takes no focus)
+    sync_api.expect(field).to_have_attribute("aria-label", re.compile("H8.*across"))
+    page.keyboard.insert_text("ford")  # what the keyboard sends: text, no keys
+    assert tentative(page) == ["sq-H8", "sq-I8", "sq-J8", "sq-K8"]
+    sync_api.expect(page.locator("#preview")).to_contain_text("H8 FORD: 16 points")
+    sync_api.expect(page.locator("#sq-L8")).to_have_class(re.compile("cursor"))
+    page.evaluate(SOFT_BACKSPACE)
+    assert tentative(page) == ["sq-H8", "sq-I8", "sq-J8"]
+    page.evaluate(SOFT_BACKSPACE)  # (the field is never empty: a Backspace always reaches it)
+    assert tentative(page) == ["sq-H8", "sq-I8"]
+    page.keyboard.insert_text("RD")
+    assert tentative(page) == ["sq-H8", "sq-I8", "sq-J8", "sq-K8"]
+    assert active_id(page) == "board-typing"
+    page.keyboard.press("Enter")  # the keyboard's Enter plays the tiles put down
+    sync_api.expect(page.locator("#turn")).to_have_text("Bob's turn.")
+    sync_api.expect(page.locator("#sheet")).to_contain_text("H8 FORD")
+    assert not errors, errors
+
+
+def test_the_keyboards_words_being_written_space_and_tapped_tiles(server: ServerThread, browser: Any) -> None:
+    """A keyboard that writes a word as it guesses it (composition: "F", "FO", "FOR"...) puts
+    down each new letter once and takes back a letter it deletes; a space turns the direction,
+    as Space does on a desktop; a rack tile tapped then a square still puts it there."""
+    errors: list[str] = []
+    page = phone_page(server, browser, errors)
+    page.tap("#sq-H8")
+    cdp = page.context.new_cdp_session(page)
+    for text in ("F", "FO", "FOR", "FO", "FOR", "FORD"):
+        cdp.send("Input.imeSetComposition", {"text": text, "selectionStart": len(text), "selectionEnd": len(text)})
+    cdp.send("Input.insertText", {"text": "FORD"})
+    assert tentative(page) == ["sq-H8", "sq-I8", "sq-J8", "sq-K8"]
+    sync_api.expect(page.locator("#preview")).to_contain_text("H8 FORD: 16 points")
+    page.click("#recall")
+    page.tap("#sq-H8")
+    page.keyboard.insert_text(" ")
+    sync_api.expect(page.locator("#sq-H8 .arrow")).to_have_text("↓")
+    sync_api.expect(page.locator("#board-typing")).to_have_attribute("aria-label", re.compile("H8.*down"))
+    page.keyboard.insert_text("FO")
+    assert tentative(page) == ["sq-H8", "sq-H9"]
+    page.click("#recall")
+    page.locator('.rack-tile[data-letter="Y"]').tap()
+    page.tap("#sq-H8")
+    assert tentative(page) == ["sq-H8"]
+    assert not errors, errors

@@ -120,18 +120,25 @@ def test_the_keyboard_alone_reaches_the_answer_and_the_next_puzzle(server: Serve
     assert errors == []
 
 
-def type_on_board(page: Any, move: Place) -> None:
-    """Puts ``move``'s tiles down by typing them on the board, from its first new tile."""
+def aim(page: Any, move: Place, tap: bool = False) -> str:
+    """Chooses ``move``'s first new tile's square to type on, in its direction (clicked, or
+    ``tap``ped on a touch screen); returns the letters of its new tiles."""
     cells = move.cells()
     dr, dc = move.direction.step
     first = next(i for i, c in enumerate(cells) if c != ".")
     square = page.locator(f"#sq-{chr(65 + move.col + first * dc)}{move.row + first * dr + 1}")
-    square.click()
+    press = square.tap if tap else square.click
+    press()
     way = "across" if move.direction is Direction.ACROSS else "down"
     if f"typing {way}" not in (square.get_attribute("aria-label") or ""):
-        square.click()  # the same square again turns the arrow
+        press()  # the same square again turns the arrow
     sync_api.expect(square).to_have_attribute("aria-label", re.compile(f"typing {way}"))
-    page.keyboard.type("".join(c for c in cells if c != "."))
+    return "".join(c for c in cells if c != ".")
+
+
+def type_on_board(page: Any, move: Place) -> None:
+    """Puts ``move``'s tiles down by typing them on the board, from its first new tile."""
+    page.keyboard.type(aim(page, move))
 
 
 def test_tiles_typed_on_the_board_write_the_move(server: ServerThread, browser: Any, puzzle: Puzzle) -> None:
@@ -175,6 +182,22 @@ def test_a_tile_tapped_then_a_square_is_put_there_on_a_phone(server: ServerThrea
         sync_api.expect(tile).to_have_attribute("aria-pressed", "true")
         page.locator(f"#sq-{chr(65 + move.col + i * dc)}{move.row + i * dr + 1}").tap()
     sync_api.expect(page.locator("#board .square.tentative")).to_have_count(sum(c != "." for c in move.cells()))
+    sync_api.expect(page.locator("#move-text")).to_have_value(format_move(move, game.rules.notation, game.board))
+    assert errors == []
+
+
+def test_a_word_typed_on_a_phones_keyboard_writes_the_move(server: ServerThread, browser: Any, puzzle: Puzzle) -> None:
+    """On a touch screen a square tapped gives the focus to the board's typing field (a phone's
+    keyboard opens only for a text field), and the text the keyboard sends into it, with no keys
+    a page can read, is typed on the board as on the game page."""
+    errors: list[str] = []
+    page = open_puzzle(browser, f"{server.url}/puzzles/{NUMBER}", errors,
+                       viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True)
+    game = puzzle.game
+    move = next(o.move for o in puzzle.ranked() if isinstance(o.move, Place) and o.move.word.upper() == o.move.word)
+    letters = aim(page, move, tap=True)
+    assert focused(page) == "board-typing"
+    page.keyboard.insert_text(letters)
     sync_api.expect(page.locator("#move-text")).to_have_value(format_move(move, game.rules.notation, game.board))
     assert errors == []
 

@@ -137,7 +137,11 @@ function square(sq, code, last, home) {
     }
   }
   div.setAttribute("aria-label", label);
-  div.addEventListener("click", () => clickSquare(sq));
+  // tapped on a touch screen (or with a pen): typing goes through the field that opens the keyboard
+  div.addEventListener("click", e => clickSquare(sq, e.pointerType === "touch" || e.pointerType === "pen"));
+  // a square tapped while typing on a touch screen leaves the focus in the field (the keyboard open)
+  div.addEventListener("pointerdown", e => { tapped = e.pointerType === "touch" || e.pointerType === "pen"; });
+  div.addEventListener("mousedown", e => { if (tapped && typingOn()) e.preventDefault(); });
   div.addEventListener("dragover", e => { if (letterAt(sq) === ".") e.preventDefault(); });
   div.addEventListener("drop", e => { e.preventDefault(); dropOnSquare(sq, e.dataTransfer.getData("text/plain")); });
   div.addEventListener("keydown", e => boardKey(e, sq));
@@ -246,19 +250,15 @@ function dropOnSquare(sq, data) {
   }
 }
 
-function clickSquare(sq) {
+function clickSquare(sq, touch = false) {
   if (store.tentative.has(sq)) {
     update(s => { s.tentative.delete(sq); });
     hooks.changed();
   } else if (store.selected !== null) {
     place(store.selected, sq);
   } else if (isEmpty(sq)) {
-    update(s => {
-      if (s.cursor === sq) s.direction = s.direction === "across" ? "down" : "across";
-      s.cursor = sq;
-      s.pending = null;
-    });
-    focusOn(sq);
+    if (touch && !typingOn()) typeByTouch(sq);
+    turnAt(sq);
   }
 }
 
@@ -275,12 +275,7 @@ function boardKey(e, sq) {
     focusOn(r * size + c);
   } else if (e.key === " ") {
     e.preventDefault();
-    update(s => {
-      if (s.cursor === sq) s.direction = s.direction === "across" ? "down" : "across";
-      s.cursor = sq;
-      s.pending = null;
-    });
-    focusOn(sq);
+    turnAt(sq);
   } else if (e.key === "Backspace" || e.key === "Delete") {
     e.preventDefault();
     backspace(sq, e.key === "Backspace");
@@ -290,13 +285,106 @@ function boardKey(e, sq) {
     else clickSquare(sq);
   } else if (e.key === "Escape" && store.pending) {
     update(s => { s.pending = null; s.message = ""; });  // the tile begun is let go of
-  } else if ((/^\p{L}$/u.test(key) || TILE_MARKS.includes(key)) && !e.metaKey
+  } else if (typable(key) && !e.metaKey
              && ((!e.ctrlKey && !e.altKey) || e.getModifierState("AltGraph") || !/^[a-zA-Z]$/.test(key))) {
     // any letter of any alphabet (Ł, Ñ, Ä...), also typed with AltGr (Ctrl+Alt on Windows) or
     // Option; and what a tile of several letters is typed with: [ ] around it, a middle dot (L·L)
     e.preventDefault();
     typeKey(sq, key === "." ? DOT : key.toUpperCase());
   }
+}
+
+/** Whether ``key`` (one character, NFC) is typed on the board: a letter of any alphabet, or a
+    mark of a tile of several letters ([ ] around it, the middle dot of L·L). */
+function typable(key) { return /^\p{L}$/u.test(key) || TILE_MARKS.includes(key); }
+
+/** Space (or the square clicked) on ``sq``: the cursor goes there, or, there already, turns. */
+function turnAt(sq) {
+  update(s => {
+    if (s.cursor === sq) s.direction = s.direction === "across" ? "down" : "across";
+    s.cursor = sq;
+    s.pending = null;
+  });
+  focusOn(sq);
+}
+
+// -- typing on a touch screen ------------------------------------------------------------------
+// A phone's on-screen keyboard opens only for a text field, and sends no key a page can read
+// (Android: "Unidentified", key code 229), only the text it puts in the field. A square tapped
+// gives the focus to #board-typing, a field laid over the cursor's square (transparent; it
+// never takes the focus on a desktop, where the squares read the keys), and the text that
+// comes into it is typed on the board as keys are: letters, a space to turn the direction;
+// what is deleted from it is taken back, as Backspace does.
+const KEPT = "\u200b";  // the field is never empty: a Backspace on it always deletes something, and says so
+let typingAt = null;  // the square the field types on (as the focused square does on a desktop)
+let seen = KEPT;  // the field's text as last read
+let tapped = false;  // whether the last press on a square was a finger's (or a pen's)
+
+function typingField() { return $("board-typing"); }
+
+function typingOn() { const field = typingField(); return Boolean(field) && document.activeElement === field; }
+
+/** Lays the field over square ``sq`` (the browser keeps it in view above the keyboard) and names it. */
+function placeField(sq) {
+  const field = typingField();
+  const square = document.querySelector(`#board .square[data-square='${sq}']`);
+  typingAt = sq;
+  if (square) {
+    field.style.top = `${square.offsetTop}px`;
+    field.style.left = `${square.offsetLeft}px`;
+    field.style.width = `${square.offsetWidth}px`;
+    field.style.height = `${square.offsetHeight}px`;
+  }
+  field.setAttribute("aria-label", `Type your letters on ${squareName(sq)}, ${store.direction}; a space turns the direction`);
+}
+
+/** The field emptied (but for its kept character), unless the keyboard is writing a word in it. */
+function resetField(field) {
+  field.value = KEPT;
+  seen = KEPT;
+  field.setSelectionRange(1, 1);
+}
+
+/** The text of the field as it changed: each character no longer there taken back (the tile
+    before the cursor, as Backspace), each new one typed. */
+function readField(field, composing) {
+  const now = field.value;
+  let same = 0;
+  while (same < seen.length && same < now.length && seen[same] === now[same]) same++;
+  const gone = seen.length - same;
+  const added = now.slice(same).normalize("NFC");
+  seen = now;
+  for (let i = 0; i < gone; i++) backspace(typingAt, true);
+  // (a text pasted in is typed up to a line of the board's length: no word is longer)
+  for (const ch of [...added].slice(0, store.game.rules.size)) {
+    if (ch === " ") turnAt(typingAt);
+    else if (typable(ch)) typeKey(typingAt, ch === "." ? DOT : ch.toUpperCase());
+  }
+  if (!composing) resetField(field);
+}
+
+/** Sets up the board's typing field (on the pages that have one). */
+function setUpField() {
+  const field = typingField();
+  if (!field || field.dataset.ready) return;
+  field.dataset.ready = "1";
+  resetField(field);
+  field.addEventListener("input", e => { if (typingAt !== null) readField(field, e.isComposing); });
+  field.addEventListener("compositionend", () => { if (typingAt !== null) readField(field, false); });
+  // a keyboard that sends its keys (a tablet's, Enter and Backspace on some phones) works as on a desktop
+  field.addEventListener("keydown", e => {
+    if (typingAt !== null && !e.isComposing && e.key !== "Unidentified" && e.keyCode !== 229) boardKey(e, typingAt);
+  });
+}
+
+/** Square ``sq`` tapped on a touch screen: the typing field takes the focus (the keyboard opens). */
+function typeByTouch(sq) {
+  const field = typingField();
+  if (!field || !store.me) return;
+  setUpField();
+  placeField(sq);
+  field.focus({preventScroll: true});
+  resetField(field);
 }
 
 /** Backspace takes back the tile on the square, or else the one before it in the typing direction. */
@@ -481,9 +569,10 @@ function previousSquare(sq) {
 
 export function focusOn(sq) {
   const el = document.querySelector(`#board .square[data-square='${sq}']`);
-  if (el) {
-    for (const other of document.querySelectorAll("#board .square[tabindex='0']")) other.tabIndex = -1;
-    el.tabIndex = 0;
-    el.focus({preventScroll: true});
-  }
+  if (!el) return;
+  for (const other of document.querySelectorAll("#board .square[tabindex='0']")) other.tabIndex = -1;
+  el.tabIndex = 0;
+  // typing on a touch screen: the field keeps the focus (the keyboard open), laid over the square
+  if (typingOn()) placeField(sq);
+  else el.focus({preventScroll: true});
 }

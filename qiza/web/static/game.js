@@ -79,7 +79,7 @@ function keepFocus(before) {
   const ended = overShown === false && over;
   overShown = over;
   const now = document.activeElement;
-  if (ended && (!now || now === document.body || now.closest("#board, #rack-area, #keyboard-form, #resign"))) {
+  if (ended && (!now || now === document.body || now.closest("#board, #board-typing, #rack-area, #keyboard-form, #resign"))) {
     $("summary").focus({preventScroll: true});
     return;
   }
