@@ -1170,6 +1170,8 @@ def test_pass_asks_first_and_says_when_it_ends_the_game(server: ServerThread, br
     sync_api.expect(dialog).to_contain_text("go back to your rack")
     sync_api.expect(dialog).not_to_contain_text("ends the game")
     assert active_id(ann) == "pass-cancel"
+    sync_api.expect(ann.get_by_role("dialog", name="Pass this turn?")).to_have_accessible_description(
+        re.compile(r"^You score nothing.*go back to your rack\.$"))  # (the end, not said, is no part of it)
     ann.keyboard.press("Escape")  # nothing is sent, nothing changes
     sync_api.expect(dialog).to_be_hidden()
     assert active_id(ann) == "pass"
@@ -1189,6 +1191,9 @@ def test_pass_asks_first_and_says_when_it_ends_the_game(server: ServerThread, br
     bob.click("#pass")
     dialog = bob.locator("#pass-dialog")
     sync_api.expect(dialog).to_contain_text("This pass ends the game")
+    # said by a screen reader as the dialog opens: its name and its description, the end with it
+    sync_api.expect(bob.get_by_role("dialog", name="Pass this turn?")).to_have_accessible_description(
+        re.compile(r"You score nothing.*This pass ends the game: it is the last scoreless turn"))
     sync_api.expect(dialog).not_to_contain_text("go back to your rack")
     assert bob.evaluate("document.getElementById('pass-confirm').textContent") == "Pass and end the game"
     bob.click("#pass-cancel")
@@ -1197,6 +1202,56 @@ def test_pass_asks_first_and_says_when_it_ends_the_game(server: ServerThread, br
     bob.click("#pass")
     bob.click("#pass-confirm")
     sync_api.expect(bob.locator("#summary")).to_be_visible()
+    assert not errors, errors
+
+
+def test_the_pass_question_closes_when_the_game_ends_meanwhile(server: ServerThread, browser: Any) -> None:
+    """Bob resigns while Ann's "Pass this turn?" is open: the question goes (there is no turn
+    to pass), nothing is passed, and the focus goes to the game over box, not to nothing."""
+    created = post(server.url + "/api/games", {"preset": "computer", "creator_seat": 0, "claim_all": True,
+                                               "seats": [{"name": "Ann"}, {"name": "Bob"}]})
+    game_id, tokens = created["id"], created["tokens"]
+    errors: list[str] = []
+    ann = open_page(browser, f"{server.url}/game/{game_id}#seat=0&token={tokens['0']}", errors)
+    sync_api.expect(ann.locator("#turn")).to_have_text("Your turn.")
+    ann.locator("#pass").focus()
+    ann.keyboard.press("Enter")
+    sync_api.expect(ann.locator("#pass-dialog")).to_be_visible()
+    post(f"{server.url}/api/games/{game_id}/actions", {"seat": 1, "token": tokens["1"], "version": 1, "kind": "resign"})
+    sync_api.expect(ann.locator("#summary")).to_be_visible()
+    sync_api.expect(ann.locator("#pass-dialog")).to_be_hidden()
+    ann.wait_for_timeout(200)
+    assert active_id(ann) == "summary"
+    final = api_state(server, game_id)
+    assert final["resigned"] == 1 and "pass" not in [r["kind"] for r in final["history"]]
+    assert not errors, errors
+
+
+def test_the_pass_question_says_each_end_in_words(server: ServerThread, browser: Any) -> None:
+    """The words of each end a pass can bring, the server's reason put in the page's words: a
+    pass accepting a play open to challenge that went out names that play."""
+    url, _ = new_game(server, preset="classic", seats=[{"name": "Ann"}, {"name": "Bob"}])
+    errors: list[str] = []
+    page = open_page(browser, url, errors)
+    said = page.evaluate("""async () => {
+      const {passEndsText, plainText} = await import("/static/words.js");
+      const players = [{name: "Ann"}, {name: "Bob"}];
+      const window = {seat: 0, move: "H8 AX", ends_game: true};
+      return [
+        {pass_ends: null, players},
+        {pass_ends: "a player went out", challenge_window: window, players},
+        {pass_ends: "every player had three scoreless turns in a row", players},
+        {pass_ends: "every player passed twice in a row", players},
+        {pass_ends: "something new", players},
+      ].map(game => plainText(passEndsText(game)));
+    }""")
+    assert said == [
+        "",
+        "This pass ends the game: it accepts Ann's play H8 AX, which went out.",
+        "This pass ends the game: it is the last scoreless turn in a row the rules allow.",
+        "This pass ends the game: it is the last pass in a row the rules allow.",
+        "This pass ends the game (something new).",
+    ]
     assert not errors, errors
 
 
