@@ -1283,7 +1283,11 @@ def tentative(page: Any) -> list[str]:
 def test_a_square_tapped_opens_the_keyboard_and_its_text_is_typed(server: ServerThread, browser: Any) -> None:
     errors: list[str] = []
     page = phone_page(server, browser, errors)
+    # unused, the field is no part of what a screen reader finds (a desktop's finds no box it cannot type in)
+    typing = page.get_by_role("textbox", name=re.compile("Type your letters"))
+    assert typing.count() == 0
     page.tap("#sq-H8")
+    sync_api.expect(typing).to_have_count(1)
     # a text field has the focus (the on-screen keyboard opens for it), set up for a word's letters
     assert active_id(page) == "board-typing"
     field = page.locator("#board-typing")

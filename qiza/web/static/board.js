@@ -371,6 +371,8 @@ function setUpField() {
   resetField(field);
   field.addEventListener("input", e => { if (typingAt !== null) readField(field, e.isComposing); });
   field.addEventListener("compositionend", () => { if (typingAt !== null) readField(field, false); });
+  // unused, it is hidden from screen readers: on a desktop it would be a box to type in that types nothing
+  field.addEventListener("blur", () => field.setAttribute("aria-hidden", "true"));
   // a keyboard that sends its keys (a tablet's, Enter and Backspace on some phones) works as on a desktop
   field.addEventListener("keydown", e => {
     if (typingAt !== null && !e.isComposing && e.key !== "Unidentified" && e.keyCode !== 229) boardKey(e, typingAt);
@@ -383,6 +385,7 @@ function typeByTouch(sq) {
   if (!field || !store.me) return;
   setUpField();
   placeField(sq);
+  field.removeAttribute("aria-hidden");
   field.focus({preventScroll: true});
   resetField(field);
 }
