@@ -1184,6 +1184,21 @@ class Game:
                     return record.seat
         return None
 
+    def end_words(self) -> str | None:
+        """Why the game ended, in words, with the counts this game's rules set: the
+        :attr:`end_reason` sentence, but ``every player had one scoreless turn in a row`` under
+        ``scoreless_turns=1`` where the member says three (``None`` before the end). The member
+        stays the stable name of the reason (in the web's views and saved games); this is what a
+        front end shows."""
+        reason = self.end_reason
+        if reason is EndReason.SCORELESS and self.rules.scoreless_turns != 3:
+            count = self.rules.scoreless_turns
+            return f"every player had {_count_words(count)} scoreless turn{'s' if count != 1 else ''} in a row"
+        if reason is EndReason.PASSES and self.rules.passes != 2:
+            count = self.rules.passes
+            return f"every player passed {'once' if count == 1 else _count_words(count) + ' times'} in a row"
+        return None if reason is None else reason.value
+
     def scores_before_end(self) -> list[int] | None:
         """Scores before the unplayed-tile adjustment (``None`` before the end)."""
         return list(self._scores_before_end) if self._scores_before_end is not None else None
@@ -1276,6 +1291,14 @@ def _phony_message(words: list[str], lexicon: str) -> str:
     if len(words) == 1:
         return f"{words[0]} is not in {lexicon}"
     return f"{', '.join(words[:-1])} and {words[-1]} are not in {lexicon}"
+
+
+_NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def _count_words(count: int) -> str:
+    """A count as the sentences of :class:`EndReason` say it: in words up to ten."""
+    return _NUMBER_WORDS[count] if 0 <= count < len(_NUMBER_WORDS) else f"{count:,}"
 
 
 from qiza.actions import apply_action, game_from_actions  # noqa: E402  (they build on Game: imported once it exists)

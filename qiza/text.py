@@ -100,7 +100,7 @@ def score_sheet(game: Game) -> str:
     lines = [f"{game.players[record.seat]:<{width}}  {record.rack:<{rack_width}} {move:<{move_width}} "
              f"{record.score:+4d} {record.total:5d}" for record, move in zip(game.history, moves)]
     totals = "  ".join(f"{name} {score}" for name, score in zip(game.players, game.scores))
-    lines.append(f"scores: {totals}" + (f" ({game.end_reason.value})" if game.end_reason else ""))
+    lines.append(f"scores: {totals}" + (f" ({game.end_words()})" if game.end_reason else ""))
     return "\n".join(lines)
 
 

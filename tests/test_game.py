@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import pickle
+from typing import Any
 
 import pytest
 from conftest import GameFactory, board_rows, state_of
@@ -14,7 +15,8 @@ from qiza import savefile
 from qiza.errors import GameOverError, IllegalMoveError, MoveSyntaxError, PhonyWordError, QizaError, RuleError
 from qiza.game import EndReason, Game, Kind
 from qiza.move import Direction, Exchange, Pass, Place
-from qiza.rules import CLASSIC, LARGE_PRINT, ChallengeRule, finish_line
+from qiza.rules import CLASSIC, LARGE_PRINT, ChallengeRule, EndRule, finish_line
+from qiza.text import score_sheet
 
 QAT = "H8 QAT"  # Q on the centre star: (10 + 1 + 1) x 2
 QAT_SCORE = 24
@@ -447,6 +449,27 @@ def test_end_after_pass_foresees_the_end_a_pass_brings(make_game: GameFactory) -
     game = make_game(racks={0: "QXZEEEE"}, challenge="double")
     game.play("H8 QXZ")  # open to challenge: a pass accepts it, and the game goes on
     assert game.end_after_pass() is None
+
+
+@pytest.mark.parametrize(("options", "turns", "words"), [
+    ({}, 6, "every player had three scoreless turns in a row"),
+    ({"scoreless_turns": 1}, 2, "every player had one scoreless turn in a row"),
+    ({"scoreless_turns": 12}, 24, "every player had 12 scoreless turns in a row"),
+    ({"end_rule": EndRule.PASSES}, 4, "every player passed twice in a row"),
+    ({"end_rule": EndRule.PASSES, "passes": 1}, 2, "every player passed once in a row"),
+    ({"end_rule": EndRule.PASSES, "passes": 4}, 8, "every player passed four times in a row"),
+])
+def test_end_words_give_the_counts_the_rules_set(make_game: GameFactory, options: dict[str, Any], turns: int,
+                                                 words: str) -> None:
+    """The end in words names this game's counts (a game of one scoreless turn each said "three"),
+    on the score sheet too; the reason keeps its stable member."""
+    game = make_game(racks={0: "QXZEEEE"}, **options)
+    assert game.end_words() is None
+    for _ in range(turns):
+        game.play("pass")
+    assert game.over and game.end_words() == words
+    assert game.end_reason in (EndReason.SCORELESS, EndReason.PASSES)
+    assert score_sheet(game).endswith(f"({words})")
 
 
 def test_failed_challenge_lost_turns_count_as_scoreless(make_game: GameFactory) -> None:

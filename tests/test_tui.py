@@ -762,6 +762,10 @@ def test_counts_are_singular_or_plural_and_the_end_names_who() -> None:
     assert render.describe_record(game, game.history[-1]) == "Player 1 exchanged 1 tile"
     game.resign(1)
     assert render.end_sentence(game) == "Game over: Player 2 resigned."
+    game = new_game(seed=1, scoreless_turns="1")  # the counts this game's rules set, not the default's
+    game.play("pass")
+    game.play("pass")
+    assert render.end_sentence(game) == "Game over: every player had one scoreless turn in a row."
     # a game played to the end: the one who went out is named
     game = new_game(seed=3, challenge="auto")
     from qiza.players import make_player

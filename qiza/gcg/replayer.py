@@ -440,7 +440,7 @@ class _Replayer:
             return True
         if kind in TURN_EVENTS:
             if game.over:
-                self.differ(event, f"the game is already over in the engine ({game.end_reason.value if game.end_reason else ''})")
+                self.differ(event, f"the game is already over in the engine ({game.end_words() or ''})")
                 return False
             if seat != game.to_move:
                 self.differ(event, f"it is {game.players[game.to_move]}'s turn in the engine")

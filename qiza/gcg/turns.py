@@ -140,8 +140,8 @@ def _replay_to_the_end(record: GameRecord) -> _ReplayedRecord:
         reason = why.message.removeprefix("the engine refuses it: ") if why else "the engine stops there"
         return _ReplayedRecord(False, None, IllegalTurn(turn, stopped.line, why.event if why else "", reason,
                                                         len(turns) - turn))
-    return _ReplayedRecord(True, TurnAfterTheEnd(turn, stopped.line, game.end_reason.value
-                                                 if game.end_reason is not None else "it ended", len(turns) - turn),
+    return _ReplayedRecord(True, TurnAfterTheEnd(turn, stopped.line, game.end_words() or "it ended",
+                                                 len(turns) - turn),
                            None)
 
 
@@ -186,7 +186,7 @@ def game_from_record(record: GameRecord, turn: int | None, lexicon: Lexicon | st
         raise QizaError(f"{source}: the game is over after its last turn: turn 1 to {len(turns)} "
                         "gives the position before a turn")
     if game.over:  # a turn written after the end: the pass that lets a play going out stand (Woogles)
-        raise AfterTheEnd(source, turn, game.end_reason.value if game.end_reason is not None else "it ended")
+        raise AfterTheEnd(source, turn, game.end_words() or "it ended")
     if turn <= len(turns):
         event = record.events[cut]
         try:

@@ -178,7 +178,7 @@ def load_record_and_notation(path: str) -> LoadedRecord:
 
     if path.lower().endswith(".json"):
         game = savefile.load(path)
-        ended = (game.end_reason.value if game.end_reason is not None else "it ended") if game.over else None
+        ended = (game.end_words() or "it ended") if game.over else None
         return LoadedRecord(gcg.from_game(game), game.rules.notation, ended)
     # unreadable, or nothing of a game in it: say why (an empty file: not a lexicon chosen for its words)
     return LoadedRecord(gcg.load_game(path), Notation.TOURNAMENT)

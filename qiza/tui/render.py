@@ -466,8 +466,8 @@ def end_sentence(game: Game) -> str:
     if reason is EndReason.FINISH_LINE and who is not None:
         return f"Game over: {name} reached the Finish Line target."
     if game.out and reason in (EndReason.SCORELESS, EndReason.PASSES):  # those who left had no say
-        return sentence(f"Game over: {reason.value.replace('every player', 'every player still in')}")
-    return sentence(f"Game over: {reason.value}")
+        return sentence(f"Game over: {str(game.end_words()).replace('every player', 'every player still in')}")
+    return sentence(f"Game over: {game.end_words()}")
 
 
 RECORD_WIDTH = 39

@@ -489,7 +489,7 @@ class GameService(SeatsMixin, ClocksMixin, ComputerSeatsMixin):
                 raise ApiError(409, "out_of_time", f"{game.players[flagged]} ran past the most overtime "
                                f"and lost on time: {end}", version=row.version)
             if game.over:
-                raise ApiError(409, "game_over", f"the game is over ({game.end_reason.value if game.end_reason else ''})")
+                raise ApiError(409, "game_over", f"the game is over ({game.end_words() or ''})")
             self._check_in_game(game, seat)
             if action.kind in ("place", "exchange", "pass") and seat != game.to_move:
                 raise ApiError(409, "not_your_turn", f"it is {game.players[game.to_move]}'s turn (seat {game.to_move}), "
