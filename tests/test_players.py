@@ -1700,3 +1700,34 @@ def test_best_fits_80_columns_with_long_names(lexicon: Lexicon) -> None:
     lines = format_best(game, 3)
     assert max(len(line) for line in lines) <= 80, lines
     assert lines[0].startswith(f"{game.players[game.to_move]} to move, rack ") and "engine static" in lines[1]
+
+
+def test_analyze_replays_the_whole_record_once(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+                                               tmp_path: Path) -> None:
+    """'qiza analyze' replayed the whole record to find a turn after the end and an illegal
+    turn, then the analysis both again, and again at every turn it rebuilt (to check the turn):
+    4 + a replay a turn. Once now, passed along (the rebuilding of each position replays the
+    record up to it, a part of it); the output is the same (test_analyze_of_a_record_with_an_illegal_move...);
+    the analysis of several records likewise once a record."""
+    from qiza.cli import main
+
+    whole: list[int] = []
+    real = gcg.replay
+
+    def replay(record: gcg.GameRecord, **options: Any) -> gcg.Replay:
+        if len(record.events) == events:
+            whole.append(record.events[-1].line)
+        return real(record, **options)
+
+    monkeypatch.setattr(gcg, "replay", replay)
+    for text in (ANALYSIS_RECORD, ILLEGAL_RECORD):
+        records = [tmp_path / "game.gcg", tmp_path / "again.gcg"]
+        for record in records:
+            record.write_text(text)
+        events = len(gcg.load(str(records[0])).events)
+        for options, many in (([], 1), (["--json"], 1), (["-j", "1"], 2)):  # -j 1: in this process
+            whole.clear()
+            assert main(["analyze", "--lexicon", "enable", *options, *map(str, records[:many])]) == \
+                (0 if text == ANALYSIS_RECORD else 1)
+            capsys.readouterr()
+            assert len(whole) == many, options

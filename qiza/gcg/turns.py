@@ -22,7 +22,7 @@ from qiza.lexicon import Lexicon, load_lexicon
 from qiza.text import plural
 
 __all__ = ["game_from_record", "game_from_gcg", "record_lexicon", "check_turn", "tiles_missing", "AfterTheEnd",
-           "turn_after_the_end", "IllegalTurn", "illegal_turn"]
+           "turn_after_the_end", "IllegalTurn", "illegal_turn", "RecordEnd", "record_end"]
 
 
 def record_lexicon(record: GameRecord) -> tuple[str, str]:
@@ -86,8 +86,8 @@ def turn_after_the_end(record: GameRecord) -> TurnAfterTheEnd | None:
     the reader refuses turns after the racks' lines), found by one replay of the whole record;
     else None. Every later turn is after the end too: a position before any of them would be
     rebuilt in vain, at the cost of a replay each (a record with 2,000 turns after its end took
-    ``qiza analyze`` over 100 s)."""
-    return _replay_to_the_end(record).after_the_end
+    ``qiza analyze`` over 100 s). (:func:`record_end` gives it with :func:`illegal_turn` from the same replay.)"""
+    return record_end(record).after_the_end
 
 
 class IllegalTurn(NamedTuple):
@@ -114,35 +114,42 @@ def illegal_turn(record: GameRecord) -> IllegalTurn | None:
     tiles not on the rack, out of turn...), by one replay of the whole record; else None. A turn
     after the game ended is :func:`turn_after_the_end`'s, and a phony is no illegal move (it is
     played, and challenged or not). A record no game can be made of is None too: reading it says why."""
-    return _replay_to_the_end(record).illegal
+    return record_end(record).illegal
 
 
-class _ReplayedRecord(NamedTuple):
+class RecordEnd(NamedTuple):
+    """How the replay of a whole record ends (:func:`record_end`): what the analysis of its turns
+    needs to know before it rebuilds any position, found once."""
+
     over: bool
+    """Whether the game is over after the record's last turn (then no position follows it)."""
     after_the_end: TurnAfterTheEnd | None
+    """:func:`turn_after_the_end`."""
     illegal: IllegalTurn | None
+    """:func:`illegal_turn`."""
 
 
-def _replay_to_the_end(record: GameRecord) -> _ReplayedRecord:
-    """Whether the game of a record is over after its last turn (then no position follows it),
-    :func:`turn_after_the_end` and :func:`illegal_turn`: one replay of the whole record."""
+def record_end(record: GameRecord) -> RecordEnd:
+    """Whether the game of a record is over after its last turn, :func:`turn_after_the_end` and
+    :func:`illegal_turn`: one replay of the whole record, which a caller that needs several of
+    them, or rebuilds many positions of the record (:func:`game_from_record`'s ``end``), makes once."""
     try:
         replayed = gcg.replay(record, lexicon=None, rules=gcg.rules_for(record))
     except gcg.FileFormatError:
-        return _ReplayedRecord(False, None, None)
+        return RecordEnd(False, None, None)
     stopped, game = replayed.stopped, replayed.game
     if stopped is None or not stopped.is_turn:
-        return _ReplayedRecord(game.over, None, None)
+        return RecordEnd(game.over, None, None)
     turns = [e for e in record.events if e.is_turn]
     turn = next(n for n, e in enumerate(turns, start=1) if e is stopped)
     if not game.over:
         why = replayed.differences[-1] if replayed.differences else None  # the refusal: its last difference
         reason = why.message.removeprefix("the engine refuses it: ") if why else "the engine stops there"
-        return _ReplayedRecord(False, None, IllegalTurn(turn, stopped.line, why.event if why else "", reason,
-                                                        len(turns) - turn))
-    return _ReplayedRecord(True, TurnAfterTheEnd(turn, stopped.line, game.end_words() or "it ended",
-                                                 len(turns) - turn),
-                           None)
+        return RecordEnd(False, None, IllegalTurn(turn, stopped.line, why.event if why else "", reason,
+                                                  len(turns) - turn))
+    return RecordEnd(True, TurnAfterTheEnd(turn, stopped.line, game.end_words() or "it ended",
+                                           len(turns) - turn),
+                     None)
 
 
 def game_from_gcg(path: str, turn: int | None, lexicon: str | None) -> Game:
@@ -151,14 +158,16 @@ def game_from_gcg(path: str, turn: int | None, lexicon: str | None) -> Game:
 
 
 def game_from_record(record: GameRecord, turn: int | None, lexicon: Lexicon | str | None,
-                     source: str = "the record") -> Game:
+                     source: str = "the record", *, end: RecordEnd | None = None) -> Game:
     """A game at the position before turn ``turn`` (1-based; default: after the last turn) of a
     game record, with that turn's rack for the player to move (after the last turn of an
     incomplete game, the racks its ``#rack1``, ``#rack2`` ... lines give), ``lexicon``: a
     lexicon or its name; default: :func:`record_lexicon`. Raises
     :class:`AfterTheEnd` for a turn the record writes after the game ended
-    (the opponent's pass that lets a play going out stand, as Woogles writes it)."""
-    check_turn(record, turn, source)
+    (the opponent's pass that lets a play going out stand, as Woogles writes it). ``end``: the
+    record's :func:`record_end`, when the caller has it (else it is found again, a replay of the
+    whole record at each call)."""
+    check_turn(record, turn, source, end=end)
     turns = [i for i, e in enumerate(record.events) if e.is_turn]
     if turn is None:
         turn = len(turns) + 1
@@ -201,21 +210,23 @@ def game_from_record(record: GameRecord, turn: int | None, lexicon: Lexicon | st
 
 
 
-def check_turn(record: GameRecord, turn: int | None, source: str = "the record", *, option: str = "turn") -> None:
+def check_turn(record: GameRecord, turn: int | None, source: str = "the record", *, option: str = "turn",
+               end: RecordEnd | None = None) -> None:
     """:class:`QizaError` when a record has no position before turn ``turn`` (1-based; None: after
     the last turn): it has fewer than two players, or fewer turns. Checked before anything is
     said of the record (its lexicon), so that a mistyped ``--turn`` is the only line. ``option``:
-    the name the messages give the turn (``qiza best``: ``--turn``)."""
+    the name the messages give the turn (``qiza best``: ``--turn``); ``end``: the record's
+    :func:`record_end`, when the caller has it."""
     if len(record.players) < 2:  # the replay reads such a record; no position of a game has one player
         raise QizaError(f"{source} has {plural(len(record.players), 'player')}: a position to rank needs 2 to 4")
     turns = sum(1 for e in record.events if e.is_turn)
-    over, end, _ = _replay_to_the_end(record)
+    over, after, _ = end or record_end(record)
     if turn is not None and not 1 <= turn <= turns + 1:
         last = turns if over else turns + 1
         raise QizaError(f"{source} has {plural(turns, 'turn')}: {option} must be 1 to {last}")
-    if end is not None and (turn is None or turn > end.turn):
-        raise QizaError(f"{source}: the game is over before turn {end.turn} (line {end.line}: {end.reason}): "
-                        f"{option} 1 to {end.turn - 1} gives the position before a turn")
+    if after is not None and (turn is None or turn > after.turn):
+        raise QizaError(f"{source}: the game is over before turn {after.turn} (line {after.line}: {after.reason}): "
+                        f"{option} 1 to {after.turn - 1} gives the position before a turn")
     if (turn is None or turn == turns + 1) and over:
         raise QizaError(f"{source}: the game is over after its last turn: {option} 1 to {turns} gives the position "
                         "before a turn")

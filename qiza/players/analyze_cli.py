@@ -275,10 +275,11 @@ def run(args: argparse.Namespace) -> int:
     record, notation, _ = review.load_record_and_notation(args.record)  # a saved game's moves as they were typed
     review.check_players(record, args.record)  # before the record's problems and lexicon are told: the error alone
     tell_record_problems(args.record, record.errors, record.warnings)  # the analysis is of the lines read
-    from qiza.gcg.turns import illegal_turn, turn_after_the_end
+    from qiza.gcg.turns import record_end
     from qiza.text import plural
 
-    end = turn_after_the_end(record)
+    ended = record_end(record)  # one replay of the record, for the analysis too
+    end = ended.after_the_end
     if end is not None and end.later:
         print(f"warning: {args.record}:{end.line}: turn {end.turn} is after the end of the game ({end.reason}): "
               f"the analysis stops there ({plural(end.later, 'later turn')} not analysed)", file=sys.stderr)
@@ -301,13 +302,13 @@ def run(args: argparse.Namespace) -> int:
     try:
         results = review.analyze_record(record, lexicon, args.player, args.engine, args.iterations,
                                  args.record, notation, on_turn=advance, workers=args.jobs or None,
-                                 top=args.top if args.top > 1 or args.json else 0)
+                                 top=args.top if args.top > 1 or args.json else 0, end=ended)
     finally:
         if bar is not None:
             bar.close()
     if not results:
         raise QizaError(f"{args.record} has no turns to analyse")
-    illegal = illegal_turn(record)
+    illegal = ended.illegal
     if args.json:
         print(json.dumps(analysis_json(results, args.threshold, lexicon=lexicon.name, engine=args.engine,
                                        iterations=args.iterations, notation=notation,

@@ -154,14 +154,15 @@ def analyze_game(path: str) -> GameAnalysis:
     that cannot be analysed comes back with its :attr:`~GameAnalysis.error`, so that one bad
     file does not stop the others."""
     from qiza import gcg
-    from qiza.gcg.turns import illegal_turn, record_lexicon
+    from qiza.gcg.turns import record_end, record_lexicon
 
     record = None
     try:
         record = load_record(path)
         name = _SETUP["lexicon"] or record_lexicon(record)[0]
+        end = record_end(record)  # one replay of the whole record
         turns = analyze_record(record, _lexicon(name), _SETUP["player"], _SETUP["engine"], _SETUP["iterations"],
-                               path, workers=_SETUP["workers"])
+                               path, workers=_SETUP["workers"], end=end)
     except (QizaError, OSError, UnicodeError) as exc:
         player = _SETUP["player"]
         return GameAnalysis(path, error=str(exc) or type(exc).__name__,
@@ -170,13 +171,10 @@ def analyze_game(path: str) -> GameAnalysis:
     for event in record.events:
         with suppress(gcg.FileFormatError):  # a player of no #player line: no total
             totals[record.seat_of(event)] = event.total
-    try:  # as the rules engine saw it (Quackle marks ended games #incomplete too)
-        finished = gcg.replay(record).game.over
-    except gcg.FileFormatError:
-        finished = False
-    illegal = illegal_turn(record)
+    illegal = end.illegal
     return GameAnalysis(path, player_labels(record), [totals.get(seat, 0) for seat in range(len(record.players))],
-                        turns, name.upper(), finished, illegal=illegal_message(path, illegal) if illegal else "",
+                        turns, name.upper(), end.over,  # as the rules engine saw it (Quackle marks ended games #incomplete too)
+                        illegal=illegal_message(path, illegal) if illegal else "",
                         read_errors=tuple(map(str, record.errors)), read_warnings=tuple(map(str, record.warnings)))
 
 

@@ -21,7 +21,7 @@ import dataclasses
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from qiza.errors import QizaError, quoted
 from qiza.game import Game, PlayerView
@@ -32,6 +32,9 @@ from qiza.players.engine import Option
 from qiza.players.sim import SimPlayer
 from qiza.rules import Notation
 from qiza.text import plural
+
+if TYPE_CHECKING:
+    from qiza.gcg.turns import RecordEnd
 
 __all__ = ["TurnAnalysis", "analyze", "analyze_record", "summarize", "LoadedRecord", "load_record",
            "load_record_and_notation", "move_key", "player_in", "player_seats", "player_labels", "record_player",
@@ -199,15 +202,15 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
                    engine_name: str = "static", iterations: int = 200,
                    source: str = "the record", notation: Notation = Notation.TOURNAMENT,
                    on_turn: Callable[[int, int], object] | None = None,
-                   workers: int | None = None, top: int = 0) -> list[TurnAnalysis]:
+                   workers: int | None = None, top: int = 0, end: RecordEnd | None = None) -> list[TurnAnalysis]:
     """:func:`analyze` for a record in memory (``lexicon``: a lexicon, or its name); moves are
     written in ``notation`` (GCG's, tournament, unless the game was played in another).
     ``workers``: the simulation's processes (default: the cores). ``top``: each turn's best moves
     to list, ranked and valued by the engine that valued the turn (:attr:`TurnAnalysis.alternatives`). A record of fewer than two
-    players is refused (:func:`check_players`)."""
+    players is refused (:func:`check_players`). ``end``: the record's
+    :func:`~qiza.gcg.turns.record_end`, when the caller has it (``qiza analyze``: the record is replayed once)."""
     from qiza.gcg import EventType
-    from qiza.gcg import turns as record_turns
-    from qiza.gcg.turns import AfterTheEnd, game_from_record, record_lexicon, tiles_missing, turn_after_the_end
+    from qiza.gcg.turns import AfterTheEnd, game_from_record, record_end, record_lexicon, tiles_missing
     from qiza.players.engine import StaticPlayer
 
     if not isinstance(lexicon, Lexicon):  # loaded once, not at every turn
@@ -218,10 +221,10 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
     player = record_player(record, player, source)
     seats = None if player is None else player_seats(record, player)
     turns = [e for e in record.events if e.is_turn]
-    end = turn_after_the_end(record)
-    if end is not None:  # that turn is listed as after the end; those after it are not
-        turns = turns[:end.turn]
-    illegal = record_turns.illegal_turn(record)
+    end = end or record_end(record)
+    if end.after_the_end is not None:  # that turn is listed as after the end; those after it are not
+        turns = turns[:end.after_the_end.turn]
+    illegal = end.illegal
     if illegal is not None:  # that turn is listed, marked; no position after it can be rebuilt
         turns = turns[:illegal.turn]
     engine: StaticPlayer | None = None
@@ -244,7 +247,7 @@ def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, pla
                                             "rack not recorded"))
                 continue
             try:
-                game: Game = game_from_record(record, number, lexicon, source)
+                game: Game = game_from_record(record, number, lexicon, source, end=end)
             except AfterTheEnd as exc:
                 results.append(TurnAnalysis(number, who, event.rack, played, event.score, None, "-", None,
                                             f"after the end of the game: {exc.reason}"))
