@@ -111,3 +111,19 @@ def test_play_again_counts_as_a_new_game(tmp_path: Path) -> None:
         resign(client, game_id, 0, tokens["0"])
         error(client.post(f"/api/games/{game_id}/play-again", json={"seat": 0, "token": tokens["0"]}),
               429, "too_many_games")
+
+
+def test_play_again_turns_the_order_round_as_the_rematch_does() -> None:
+    """Play again and the club's rematch each turned the order of play round with a line of their
+    own: one function now, which both call (the tests of each, above and in test_web_club_rated,
+    show the games they make)."""
+    from qiza.game import Game
+    from qiza.rules import find_preset
+    from qiza.web import seeks, service
+
+    assert vars(seeks)["rematch_order"] is service.rematch_order  # (imported there, not its own)
+    for names in (["Ann", "Bob"], ["Ann", "Bob", "Cy"], ["Ann", "Bob", "Cy", "Di"]):
+        game = Game(find_preset("classic"), players=names, seed=1)
+        for starter in range(len(names)):
+            game.starter = starter  # who started plays last, the next player starts
+            assert service.rematch_order(game) == [*range(starter + 1, len(names)), *range(starter + 1)]

@@ -47,7 +47,7 @@ from qiza.web.clocks import TimeControl
 from qiza.web.db import GameRow, game_players, games, seeks
 from qiza.web.errors import ApiError, errors
 from qiza.web.ratings import Ratings, variant
-from qiza.web.service import PERSON, GameService, SeatSpec
+from qiza.web.service import PERSON, GameService, SeatSpec, rematch_order
 from qiza.web.views import REMATCH_WAIT as REMATCH_WAIT  # (re-exported: the wait is the seeks's rule)
 from qiza.web.views import rematch_asks
 
@@ -440,8 +440,7 @@ class Seeks:
                 offer["asked"].append(seat)
                 offer["asked_at"] = {str(s): now if s == seat else at[str(s)] for s in offer["asked"]}
                 if len(offer["asked"]) == len(seats):
-                    # the order of play turned round: who started plays last, the next player starts
-                    order = [(game.starter + 1 + i) % len(seats) for i in range(len(seats))]
+                    order = rematch_order(game)  # who started plays last, the next player starts
                     turned = [(str(seats[i]), game.players[i]) for i in order]
                     settings = dict(row.settings.get("seek_settings") or self._settings_of(row))
                     if settings.get("finish_line_levels"):  # each player keeps their target

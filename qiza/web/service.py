@@ -58,8 +58,8 @@ from qiza.web.seats import SeatsMixin, seal, unseal
 from qiza.web.views import game_state, ordered_rack, record_json, rules_json
 
 __all__ = ["COMPUTER", "PERSON", "Action", "ApiError", "Created", "GameCore", "GameService", "SeatSpec",
-           "distinct_names", "game_state", "hash_token", "new_seed", "ordered_rack", "record_json", "rules_json",
-           "seal", "unseal"]
+           "distinct_names", "game_state", "hash_token", "new_seed", "ordered_rack", "record_json", "rematch_order",
+           "rules_json", "seal", "unseal"]
 
 log = logging.getLogger("qiza.web")
 
@@ -92,6 +92,19 @@ class Action:
     move: str | None = None
     cells: Mapping[str, str] | None = None
     tiles: str | None = None
+
+
+def rematch_order(game: Game) -> list[int]:
+    """The seats of a finished game in the order of play of the next game of its players (the
+    club's rematch, :meth:`GameService.play_again`): turned round, the next player starts and
+    who started plays last.
+
+    >>> game = Game(find_preset("classic"), players=["Ann", "Bob", "Cy"], seed=1)
+    >>> game.starter, rematch_order(game)
+    (0, [1, 2, 0])
+    """
+    count = len(game.players)
+    return [(game.starter + 1 + i) % count for i in range(count)]
 
 
 def _with_id(write: Callable[[Any, str], None], game_id: str) -> Callable[[Any], None]:
@@ -245,8 +258,7 @@ class GameService(SeatsMixin, ClocksMixin, ComputerSeatsMixin):
         if any(entry["kind"] == PERSON for i, entry in enumerate(row.seats) if i != seat):
             raise ApiError(409, "use_rematch", "this game has another person in it: play again is for a game "
                            "against the computer; between accounts, ask for a rematch (the Rematch button)")
-        count = len(row.seats)
-        order = [(game.starter + 1 + i) % count for i in range(count)]
+        order = rematch_order(game)
         seats = []
         for old in order:
             entry = row.seats[old]
