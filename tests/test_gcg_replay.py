@@ -233,3 +233,77 @@ def test_a_game_ends_blocked_only_after_a_pass_with_no_exchange_allowed() -> Non
     with pytest.raises(RuleError, match="exchanges are allowed"):
         game.end_blocked()
     assert not game.over
+
+
+RESIGN_WORDS = Lexicon("WORDS", ["RETAINS", "AT"])
+
+
+def _lost(players: list[str], reason: EndReason, loser: str, *, before: str = "", end_game: bool = False,
+          moved: bool = True) -> Game:
+    """A game whose first player plays RETAINS (unless not ``moved``), the next passes, then the
+    player ``before`` leaves (a game of three), then ``loser`` loses it by ``reason``."""
+    game = Game(Rules(), players=players, lexicon=RESIGN_WORDS, seed=3)
+    if moved:
+        game.set_rack(game.to_move, "AEINRST")
+        game.play("H8 RETAINS")
+        if game.can_challenge:
+            game.accept()
+        game.play(Pass())
+    if before:
+        game.resign(game.players.index(before))
+    game.resign(game.players.index(loser), reason, end_game=end_game)
+    return game
+
+
+@pytest.mark.parametrize(("players", "reason", "loser", "options"), [
+    (["Ann", "Bob"], EndReason.RESIGNED, "Ann", {}),
+    (["Ann", "Bob"], EndReason.RESIGNED, "Bob", {}),
+    (["Ann Lee", "Bob"], EndReason.TIME, "Ann Lee", {}),
+    (["Ann", "Bob"], EndReason.ABANDONED, "Bob", {"moved": False}),  # a note of the record: no event
+    (["Ann", "Bob", "Cy"], EndReason.RESIGNED, "Bob", {"before": "Cy"}),  # the last two: it ends the game
+    (["Ann", "Bob", "Cy"], EndReason.RESIGNED, "Ann", {"end_game": True}),  # a saved game's resign of before
+])
+def test_a_game_lost_by_resigning_on_time_or_by_leaving_replays_to_that_end(
+        players: list[str], reason: EndReason, loser: str, options: dict[str, object]) -> None:
+    """qiza writes a game lost so as a note after its last event (``#note Ann resigned``: GCG has
+    no event for it, and Macondo's and Woogles' records have no form of it); the replay (gcg show,
+    analyze, best) read it as a note and left the game in progress. It ends there now, with the
+    result of the game written, and its record written again is the same."""
+    game = _lost(players, reason, loser, **options)  # type: ignore[arg-type]
+    text = gcg.dumps(gcg.from_game(game))
+    record = gcg.loads(text)
+    assert record.forfeit == ([p.name for p in record.players].index(loser), reason)
+    replayed = gcg.replay(record, lexicon=RESIGN_WORDS)
+    assert replayed.clean and not replayed.warnings, replayed.differences
+    again = replayed.game
+    assert again.over and again.end_reason is reason and again.players[again.ended_by() or 0] == loser
+    assert [again.players[seat] for seat in again.standings] == [game.players[seat] for seat in game.standings]
+    assert [again.players[seat] for seat in again.winners] == [game.players[seat] for seat in game.winners]
+    assert gcg.dumps(gcg.from_game(again)) == text  # written again and read again: the same record
+
+
+@pytest.mark.parametrize("notes", [
+    ["Bob resigned himself to a pass"], ["resigned"], ["Bob resigned", "a fine game"], ["bob resigned"],
+    ["Bob Resigned"], ["Bob resigned."], ["#withdrew Bob resigned"], ["Bob resigned\nlater"], ["Eve resigned"],
+])
+def test_a_note_that_only_speaks_of_resigning_ends_no_game(notes: list[str]) -> None:
+    """Only qiza's note, word for word, as the last note of the last event, ends the game: a note
+    of a player's own words does not (nor one with the nickname where the full name differs)."""
+    text = "#player1 ann Ann\n#player2 bob Bob\n>ann: AEINRST 8D RETAINS +66 66\n>bob: ADEILNO - +0 0\n" + \
+        "".join(f"#note {note}\n" for note in notes)
+    record = gcg.loads(text)
+    assert record.forfeit is None
+    assert not gcg.replay(record).game.over
+    assert gcg.loads(text.replace("#player2 bob Bob", "#player2 bob bob")).forfeit == ((1, EndReason.RESIGNED)
+                                                                                      if notes == ["bob resigned"]
+                                                                                      else None)
+
+
+def test_a_resignation_note_before_the_last_event_or_of_an_incomplete_game_ends_no_game() -> None:
+    text = "#player1 ann Ann\n#player2 bob Bob\n>ann: AEINRST 8D RETAINS +66 66\n#note Bob resigned\n" \
+           ">bob: ADEILNO - +0 0\n"
+    assert gcg.loads(text).forfeit is None and not gcg.replay(gcg.loads(text)).game.over
+    incomplete = text.replace("#note Bob resigned\n", "") + "#note Bob resigned\n#incomplete\n"
+    assert gcg.loads(incomplete).forfeit is None and not gcg.replay(gcg.loads(incomplete)).game.over
+    ended = gcg.loads(text.replace("#note Bob resigned\n", "") + "#note Bob resigned\n")
+    assert ended.forfeit == (1, EndReason.RESIGNED) and gcg.replay(ended).game.winners == [0]

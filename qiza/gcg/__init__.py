@@ -40,6 +40,12 @@ with Macondo's ``gcgio``) writes them, so that those programs and Quackle read q
   ``lost on time``, ``left the game``) after the last event before it (a note of the record
   when no event came before), and the replay takes the player out of the game there, so
   their turns are passed over and the end counts only the players still in.
+* A game lost by resigning, on time or by leaving it (by one of two players, or of the last two)
+  has no GCG event either, nor any form in Macondo's and Woogles' records (their writer, Macondo's,
+  writes the events alone: such a record just stops). qiza writes the note ``#note Ann resigned``
+  (``lost on time``, ``left the game``; the player's full name) after the last event, and the
+  replay ends the game there, that player last; only that note word for word, the last of the last
+  event, counts (:attr:`GameRecord.forfeit`): a note that speaks of resigning is a note.
 * A record with no event (a game resigned before its first move) is a game of no moves:
   :func:`dumps` writes its notes just after the ``#player`` lines, where Macondo drops them,
   not as the file's last lines, where it fails (it takes the empty line after the last line
@@ -71,6 +77,7 @@ from qiza.gcg.record import (
     EventType,
     GameRecord,
     Player,
+    forfeit_note,
 )
 from qiza.gcg.replayer import Difference, Replay, check_files, replay, rules_for, tile_set_for
 from qiza.gcg.writer import dump, dumps, from_game, written_nicknames
@@ -79,7 +86,7 @@ __all__ = [
     "EventType", "Event", "Player", "GameRecord", "loads", "load", "load_game", "parse_bytes", "dumps", "dump", "written_nicknames",
     "from_game", "replay", "Replay", "Difference", "rules_for", "tile_set_for", "check_files",
     "FileFormatError", "MAX_EVENTS", "MAX_PLAYERS", "MAX_PROBLEMS", "TURN_EVENTS",
-    "UNSUCCESSFUL_CHALLENGE_NOTE", "CHALLENGER_NOTE", "WITHDREW_NOTE",
+    "UNSUCCESSFUL_CHALLENGE_NOTE", "CHALLENGER_NOTE", "WITHDREW_NOTE", "forfeit_note",
 ]
 
 

@@ -10,6 +10,7 @@ from qiza.errors import FileFormatError, MoveSyntaxError, quoted
 from qiza.layout import STANDARD, Layout, find_layout
 from qiza.move import parse_coordinate
 from qiza.rules import Notation
+from qiza.sheet import FORFEIT_WORDS, FORFEITS, EndReason
 
 
 class EventType(enum.Enum):
@@ -65,6 +66,20 @@ WITHDREW_NOTE = "#withdrew"
 played on (``#withdrew NICK resigned``, ``... lost on time``, ``... left the game``); before the
 first event it is a note of the record. GCG has no event for it; other readers pass over a note."""
 """qiza's note naming who made the challenge of a ``(challenge)`` event (``#challenger NICK``)."""
+
+
+def forfeit_note(name: str, reason: EndReason) -> str:
+    """qiza's note of a game a player lost by resigning, on time or by leaving it (``reason``, one
+    of :data:`~qiza.sheet.FORFEITS`), after its last event (a note of the record when it has no
+    event): ``Ann resigned``, ``Bob lost on time``, ``Cy left the game``, with the player's full
+    name as the ``#player`` line gives it. GCG has no event for it, nor do Macondo's and Woogles'
+    records (their writer, Macondo's, writes the events only: a resigned game's record just stops).
+    :attr:`GameRecord.forfeit` reads it back, the exact note alone.
+
+    >>> forfeit_note("Ann Smith", EndReason.TIME)
+    'Ann Smith lost on time'
+    """
+    return f"{name} {FORFEIT_WORDS[reason]}"
 
 
 @dataclass
@@ -184,6 +199,20 @@ class GameRecord:
                                       f"number above 0 for each of the {len(self.players)} players")
             return tuple(int(t) for t in targets)
         return None
+
+    @property
+    def forfeit(self) -> tuple[int, EndReason] | None:
+        """The player (0-based seat) who lost the game by resigning, on time or by leaving it, and
+        how, as qiza writes it (:func:`forfeit_note`): the last note of the last event (of the
+        record, when it has no event) is that note of one player's name, word for word; else None,
+        also for a record marked ``#incomplete``. A note that only speaks of it (``Ann resigned
+        herself to a pass``, ``resigned``) is no forfeit."""
+        notes = self.events[-1].notes if self.events else self.notes
+        if not notes or self.incomplete:
+            return None
+        found = [(seat, reason) for seat, player in enumerate(self.players) for reason in FORFEITS
+                 if notes[-1] == forfeit_note(player.name or player.nick, reason)]
+        return found[0] if len(found) == 1 else None
 
     def seat(self, nick: str) -> int:
         """The 0-based seat of a player by nickname; :class:`~qiza.errors.FileFormatError` for

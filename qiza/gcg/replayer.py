@@ -325,6 +325,7 @@ class _Replayer:
                 break
         else:
             game = self.game
+            self.forfeit()
             if self.rules.finish_line is not None and game.pending_ends_game and not self.record.incomplete:
                 game.accept()  # the play that reached the target stands: the record ends there
             self.deal_final_racks()
@@ -341,6 +342,22 @@ class _Replayer:
                 self.warn(event, f"{WITHDREW_NOTE} {nick}: no single player has that nickname")
                 continue
             self.game.withdraw((seats[0] - self.first) % self.n, reason)
+
+    def forfeit(self) -> None:
+        """End the game where the record ends with qiza's note of a player who lost it by resigning,
+        on time or by leaving (:attr:`GameRecord.forfeit`, as :func:`~qiza.gcg.from_game` writes it):
+        the game is over, that player last (as the resignation of a game of three or four that
+        ended it for everyone, a saved game's of before players could withdraw, did too)."""
+        forfeit = self.record.forfeit
+        if forfeit is None or self.game.over:  # (a game the rules ended: the note is only a note)
+            return
+        seat, reason = forfeit
+        last = self.record.events[-1] if self.record.events else None
+        try:
+            self.game.resign((seat - self.first) % self.n, reason, end_game=True)
+        except QizaError as exc:  # a player already out of the game
+            self.warn(last, f"{self.record.players[seat].name or self.record.players[seat].nick} "
+                            f"{FORFEIT_WORDS[reason]}: {exc}")
 
     def deal_final_racks(self) -> None:
         """Give the players of an unfinished game the racks of its ``#rack1``, ``#rack2`` ... lines."""

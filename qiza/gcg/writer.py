@@ -31,13 +31,14 @@ from qiza.gcg.record import (
     _board_size,
     _is_word,
     _on_board,
+    forfeit_note,
     score_sign_problem,
 )
 from qiza.layout import STANDARD
 from qiza.move import Exchange, Place, format_coordinate
 from qiza.names import clean_name
 from qiza.rules import Notation
-from qiza.sheet import FORFEIT_WORDS, FORFEITS, EndReason, Kind, Record, visible_record
+from qiza.sheet import FORFEITS, EndReason, Kind, Record, visible_record
 
 
 def _check_record(record: object) -> None:
@@ -327,8 +328,7 @@ def from_game(game: Game, *, title: str | None = None, seat: int | None = None) 
     elif game.end_reason in FORFEITS and game.ended_by() is not None:
         # GCG has no event for a game lost by resigning, on time or by leaving: say so in a note
         loser = players[game.ended_by() or 0].name  # cleaned (a line break would end the note), never empty
-        how = FORFEIT_WORDS[game.end_reason]
-        (record.events[-1].notes if record.events else record.notes).append(f"{loser} {how}")
+        (record.events[-1].notes if record.events else record.notes).append(forfeit_note(loser, game.end_reason))
     _write_labels(record, tile_set)
     return record
 

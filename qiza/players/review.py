@@ -170,8 +170,7 @@ class LoadedRecord(NamedTuple):
     """The notation to write its moves in: a game saved by qiza, the notation it was played in
     (the player typed H8 WORD across in the rule book's); a GCG record, GCG's (tournament)."""
     ended: str | None = None
-    """Why a game saved by qiza ended (an :class:`~qiza.sheet.EndReason` value), when it is over:
-    its GCG record may not say so (a resignation is a note)."""
+    """Why a game saved by qiza ended (an :class:`~qiza.sheet.EndReason` value), when it is over."""
 
 
 def load_record_and_notation(path: str) -> LoadedRecord:
