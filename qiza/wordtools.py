@@ -89,7 +89,8 @@ def _columns(words: Iterable[str]) -> str:
 
 
 def _print_list(words: list[str], noun: str = "word", where: str = "") -> None:
-    """The words in columns, then their count: ``(3 words)``, ``(96 2-letter words in ENABLE)``."""
+    """The words in columns, then their count and (``where``) the lexicon searched: ``(3 words in
+    ENABLE)``, ``(96 2-letter words in ENABLE)``."""
     if words:
         print(_columns(words))
     print(f"({plural(len(words), noun)}{where})")
@@ -145,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
                             if shorter else f"no letters given: {_ANAGRAM_EXAMPLE}")
         found = lexicon.anagrams(read(letters), partial=args.partial or shorter, min_length=args.min,
                                  mark_blanks=True)
-        _print_list(found)
+        _print_list(found, where=f" in {lexicon.name}")  # none found: in the list meant?
         return 0
     if action == "hooks":
         word = read(args.word)
@@ -158,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
         _print_list(lexicon.words_of_length(length), f"{length}-letter word", f" in {lexicon.name}")
         return 0
     if action == "pattern":
-        _print_list(lexicon.matching(read(args.pattern)))
+        _print_list(lexicon.matching(read(args.pattern)), where=f" in {lexicon.name}")
         return 0
     if action == "quiz":
         return quiz.command(lexicon, args, read)

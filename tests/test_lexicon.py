@@ -284,17 +284,17 @@ def test_words_check_shows_a_long_or_odd_word_in_one_short_line(capsys: pytest.C
 
 def test_words_anagram(capsys: pytest.CaptureFixture[str]) -> None:
     code, out = run(capsys, "anagram", "AEINRST")
-    assert code == 0 and "RETAINS" in out and out.endswith("(9 words)\n")
+    assert code == 0 and "RETAINS" in out and out.endswith("(9 words in ENABLE)\n")
     code, out = run(capsys, "anagram", "QAT", "--partial")
-    assert out.split() == ["QAT", "AT", "TA", "(3", "words)"]
+    assert out.split() == ["QAT", "AT", "TA", "(3", "words", "in", "ENABLE)"]
     # a final '+' as in a game ('anagrams RETAINS+'): it was refused as no letter of the tile set
     assert run(capsys, "anagram", "QAT+") == run(capsys, "anagram", "QAT", "--partial")
     code, out = run(capsys, "anagram", "QA?")
     assert "QAt" in out.split()  # the blank's letter in lower case, as Quackle and Zyzzyva show it
     code, out = run(capsys, "anagram", "QXZ")
-    assert out == "(0 words)\n"
+    assert out == "(0 words in ENABLE)\n"
     code, out = run(capsys, "anagram", "QAT", "--partial", "--min", "3")
-    assert out.split() == ["QAT", "(1", "word)"]
+    assert out.split() == ["QAT", "(1", "word", "in", "ENABLE)"]
     for bad in ("-1", "0", "x", "100"):  # '--min -1' listed every word as if it were 2
         assert qiza_main(["words", "anagram", "QAT", "--partial", "--min", bad]) == 2
         assert f"a word length from 1 to 99, not {bad!r}" in capsys.readouterr().err
@@ -318,7 +318,20 @@ def test_words_hooks_twos_threes_pattern(capsys: pytest.CaptureFixture[str]) -> 
     assert out.split()[0] == "AA" and out.endswith("(96 2-letter words in ENABLE)\n")
     code, out = run(capsys, "threes")
     assert out.endswith("(972 3-letter words in ENABLE)\n")
-    assert run(capsys, "pattern", "Q?T") == (0, "QAT\n(1 word)\n")
+    assert run(capsys, "pattern", "Q?T") == (0, "QAT\n(1 word in ENABLE)\n")
+
+
+def test_words_anagram_and_pattern_name_the_lexicon_they_searched(capsys: pytest.CaptureFixture[str],
+                                                                   tmp_path: Path) -> None:
+    """'qiza words anagram' and 'pattern' said '(0 words)': a user who got no answer could not
+    tell whether the list searched was the one meant. They name it, as 'check' ('not in ENABLE')
+    and 'twos' ('(96 2-letter words in ENABLE)') do."""
+    words = tmp_path / "club.txt"
+    words.write_text("QAT\nQATS\n")
+    assert run(capsys, "anagram", "QXZ", "-l", "sowpods") == (0, "(0 words in SOWPODS)\n")
+    assert run(capsys, "pattern", "QAT?", "-l", str(words)) == (0, "QATS\n(1 word in CLUB)\n")
+    assert run(capsys, "pattern", "Z*", "-l", str(words)) == (0, "(0 words in CLUB)\n")
+    assert run(capsys, "anagram", "ATQ", "-l", "twl06") == (0, "QAT\n(1 word in TWL06)\n")
 
 
 def test_words_tools_answer_to_the_other_names_users_type(capsys: pytest.CaptureFixture[str]) -> None:
@@ -327,7 +340,7 @@ def test_words_tools_answer_to_the_other_names_users_type(capsys: pytest.Capture
     assert run(capsys, "hook", "care") == (0, "front: S   CARE   back: DRSTX\n")
     assert run(capsys, "two")[1].endswith("(96 2-letter words in ENABLE)\n")
     assert run(capsys, "three")[1].endswith("(972 3-letter words in ENABLE)\n")
-    assert run(capsys, "patterns", "Q?T") == (0, "QAT\n(1 word)\n")
+    assert run(capsys, "patterns", "Q?T") == (0, "QAT\n(1 word in ENABLE)\n")
     assert run(capsys, "valid", "QAT", "QXZ") == (1, "QAT: valid\nQXZ: not in ENABLE\n")
 
 
@@ -350,7 +363,7 @@ def test_words_check_of_a_pattern_points_to_pattern(capsys: pytest.CaptureFixtur
     """'qiza words check Q?T' said 'Q?T: not in ENABLE', as if no word fitted."""
     assert run(capsys, "check", "Q?T") == (1, "Q?T: not a word: ? and * are for patterns "
                                               "('qiza words pattern Q?T' lists the words)\n")
-    assert run(capsys, "pattern", "Q?T") == (0, "QAT\n(1 word)\n")
+    assert run(capsys, "pattern", "Q?T") == (0, "QAT\n(1 word in ENABLE)\n")
 
 
 def test_words_info(capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
