@@ -232,6 +232,29 @@ def test_best_and_analyze_help_say_what_they_do(capsys: pytest.CaptureFixture[st
     assert "the pre-endgame search with one or two tiles in it" in help_text(analyze_cli)
 
 
+def test_best_and_analyze_simulate_as_many_continuations_by_default() -> None:
+    """'qiza best' simulated 300 continuations a candidate and 'qiza analyze' 200 (the two
+    commits that set them gave no reason): a turn analysed and the same position given to 'qiza
+    best --turn' were simulated unlike. One default now, said by both --help texts, and the library's
+    analysis has it too."""
+    import inspect
+
+    from qiza.players import analyze_cli, analyze_many, best_cli, review
+
+    defaults, helps = set(), []
+    for module in (analyze_cli, best_cli):
+        parser = argparse.ArgumentParser()
+        module.configure(parser)  # type: ignore[attr-defined]
+        defaults.add(parser.parse_args(["x"]).iterations)
+        helps.append(" ".join(parser.format_help().split()))
+    for function in (review.analyze, review.analyze_record, analyze_many.analyze_many, best_cli.format_best,
+                     analyze_cli.format_analysis, analyze_cli.engine_note):
+        defaults.add(inspect.signature(function).parameters["iterations"].default)
+    assert len(defaults) == 1, defaults
+    (iterations,) = defaults
+    assert all(f"(default {iterations}, as qiza " in text for text in helps), helps
+
+
 def test_best_says_an_engine_does_not_apply_without_announcing_its_search(capsys: pytest.CaptureFixture[str]) -> None:
     """'Searching the pre-endgame over every possible bag (up to 10 s)...' came before 'the
     pre-endgame engine needs two players and one or two tiles in the bag' (and so for the endgame)."""
@@ -1190,7 +1213,7 @@ def test_analyze_says_which_engine_its_equities_are_of(tmp_path: Path, capsys: p
     assert lines[2].split()[:2] == ["#", "player"]
     notes = [format_analysis([turn], engine=engine)[0] for engine in ("static", "sim", "endgame", "auto")]
     assert notes == ["Engine: static (equity: the score plus the value of the tiles kept)",
-                     "Engine: sim (equity: simulated two plies ahead, 200 continuations a move)",
+                     "Engine: sim (equity: simulated two plies ahead, 300 continuations a move)",
                      "Engine: endgame (bag empty: the exact spread to the end; before: static equity)",
                      "Engine: auto (bag empty: exact endgame; 1-2 tiles in it: pre-endgame; else sim)"]
     assert all(len(note) <= 80 for note in notes)
@@ -1219,10 +1242,10 @@ def test_analyze_says_what_its_engine_does_in_a_game_of_three_or_four(capsys: py
     turn = TurnAnalysis(30, "Cal", "NLNL", "A6 L(AG)", 10, 8.0, "A6 L(AG)", 8.0, engine="sim")
     notes = [format_analysis([turn], engine=engine, players=players)[0]
              for engine in ("sim", "auto") for players in (3, 4)]
-    assert notes == ["Engine: sim (equity: simulated 3 plies ahead, 200 continuations a move)",
-                     "Engine: sim (equity: simulated 4 plies ahead, 200 continuations a move)",
-                     "Engine: auto (3 players: sim, 3 plies ahead, 200 a move; no endgame search)",
-                     "Engine: auto (4 players: sim, 4 plies ahead, 200 a move; no endgame search)"]
+    assert notes == ["Engine: sim (equity: simulated 3 plies ahead, 300 continuations a move)",
+                     "Engine: sim (equity: simulated 4 plies ahead, 300 continuations a move)",
+                     "Engine: auto (3 players: sim, 3 plies ahead, 300 a move; no endgame search)",
+                     "Engine: auto (4 players: sim, 4 plies ahead, 300 a move; no endgame search)"]
     # two players left (the others resigned): the searches ran at the end, as the line says
     solved = dataclasses.replace(turn, engine="endgame")
     notes += [format_analysis([turn, solved], engine=engine, players=4)[0] for engine in ("endgame", "auto")]

@@ -8,7 +8,7 @@ summary per player follows (the analysis itself is the library's :mod:`qiza.play
 
     qiza analyze game.gcg
     qiza analyze game.gcg --player ann --lexicon sowpods
-    qiza analyze game.gcg --engine sim --iterations 300   # simulated two plies ahead: slower, stronger
+    qiza analyze game.gcg --engine sim    # simulated two plies ahead (300 continuations a move): slower, stronger
     qiza analyze ~/.local/share/qiza/games/game-20261122-101500.json
 """
 
@@ -29,6 +29,7 @@ from qiza.deprecation import moved
 from qiza.errors import QizaError, quoted
 from qiza.lexicon import load_lexicon
 from qiza.players import review
+from qiza.players.sim import STUDY_ITERATIONS
 from qiza.rules import Notation
 
 if TYPE_CHECKING:
@@ -79,7 +80,7 @@ def _short_note(note: str) -> str:
     return next((short for start, short in _SHORT_NOTES if note.startswith(start)), note[:10])
 
 
-def engine_note(engine: str, iterations: int = 200, players: int = 2, searched: bool = False) -> str:
+def engine_note(engine: str, iterations: int = STUDY_ITERATIONS, players: int = 2, searched: bool = False) -> str:
     """The line of ``qiza analyze``'s table that says what its equity columns hold (``--engine``),
     in a game of ``players``: with three or four the endgame searches, which are for two players,
     run only once two are left (``searched``: some turn was valued by one), and the simulation
@@ -109,7 +110,7 @@ def engine_note(engine: str, iterations: int = 200, players: int = 2, searched: 
 
 def format_analysis(results: list[review.TurnAnalysis], threshold: float = 5.0, *, width: int | None = None,
                     notation: Notation | None = None, engine: str | None = None,
-                    iterations: int = 200, players: int = 2) -> list[str]:
+                    iterations: int = STUDY_ITERATIONS, players: int = 2) -> list[str]:
     """The turn table and the per-player summary (``!`` marks a loss of ``threshold`` or more).
 
     ``notation``: the notation the moves are written in, stated in a first line; ``engine``
@@ -230,8 +231,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "each player's summary, the lexicon, the engine, the seconds it took, and 'illegal': "
                              "the record's first illegal move, its turn, line, event and reason, else null) "
                              "instead of the table")
-    parser.add_argument("--iterations", type=int, default=200,
-                        help="sim: continuations simulated per move (default 200)")
+    parser.add_argument("--iterations", type=int, default=STUDY_ITERATIONS,
+                        help=f"sim: continuations simulated per move (default {STUDY_ITERATIONS}, as qiza best's)")
     parser.add_argument("-j", "--jobs", type=process_count, default=None,
                         help="worker processes (default and 0: all cores; at most the cores): several games, a "
                              "game each; one game, the simulation's (--engine sim or auto)")

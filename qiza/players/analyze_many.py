@@ -25,6 +25,7 @@ from qiza.lexicon import Lexicon, load_lexicon
 from qiza.paths import exists, is_dir, is_file
 from qiza.players.cluster import run_many
 from qiza.players.review import TurnAnalysis, analyze_record, load_record, player_in, player_labels
+from qiza.players.sim import STUDY_ITERATIONS
 from qiza.text import cells, pad, plural, visible
 
 if TYPE_CHECKING:
@@ -185,7 +186,7 @@ def illegal_message(source: str, illegal: IllegalTurn) -> str:
 
 
 def analyze_many(paths: Sequence[str], *, lexicon: str | None = None, player: str | None = None,
-                 engine: str = "static", iterations: int = 200, jobs: int | None = None,
+                 engine: str = "static", iterations: int = STUDY_ITERATIONS, jobs: int | None = None,
                  ray_address: str | None = None, recursive: bool = False) -> Iterator[GameAnalysis]:
     """Analyse the records named by ``paths`` (files, or folders, their subfolders too with
     ``recursive``: see :func:`record_files`), yielding each game as it is done, in any order.

@@ -26,6 +26,7 @@ from qiza.gcg import turns
 from qiza.lexicon import Lexicon
 from qiza.move import Exchange, Move, Place
 from qiza.paths import exists, is_file
+from qiza.players.sim import STUDY_ITERATIONS
 from qiza.players.winprob import win_probability
 from qiza.rules import Notation, Rules
 from qiza.text import plural, wrapped
@@ -108,7 +109,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "two players; 3-4 players: max-n over sampled deals), preendgame (two players, one or "
                              "two tiles in the bag: every candidate over every draw) or auto (endgame or "
                              "preendgame when they apply, else sim)")
-    parser.add_argument("--iterations", type=int, default=300, help="sim: continuations per candidate (default 300)")
+    parser.add_argument("--iterations", type=int, default=STUDY_ITERATIONS,
+                        help=f"sim: continuations per candidate (default {STUDY_ITERATIONS}, as qiza analyze's)")
     parser.add_argument("--notation", choices=["rulebook", "tournament"], default=None,
                         help="how the moves are written (default: the position's: tournament for a GCG record, "
                              "as GCG files and Macondo write them; a saved game's own; rulebook for a CGP)")
@@ -276,7 +278,7 @@ def _rack_recorded(record: GameRecord, turn: int | None, name: str) -> bool:
                for index, player in enumerate(record.players))
 
 
-def format_best(game: Game, top: int = 10, engine: str = "static", *, iterations: int = 300,
+def format_best(game: Game, top: int = 10, engine: str = "static", *, iterations: int = STUDY_ITERATIONS,
                 endgame_seconds: float = ENDGAME_SECONDS) -> list[str]:
     """The table of the top moves of the player to move (a line says the moves' notation), with
     each move's chance to win (:mod:`qiza.players.winprob`; exact for a solved endgame, searched

@@ -29,7 +29,7 @@ from qiza.gcg import Event, GameRecord
 from qiza.lexicon import Lexicon, load_lexicon
 from qiza.move import Exchange, Move, Place, format_move, parse_move
 from qiza.players.engine import Option
-from qiza.players.sim import SimPlayer
+from qiza.players.sim import STUDY_ITERATIONS, SimPlayer
 from qiza.rules import Notation
 from qiza.text import plural
 
@@ -187,7 +187,7 @@ def load_record_and_notation(path: str) -> LoadedRecord:
 
 
 def analyze(path: str, lexicon: str | None = None, player: str | None = None, engine_name: str = "static",
-            iterations: int = 200, on_turn: Callable[[int, int], object] | None = None) -> list[TurnAnalysis]:
+            iterations: int = STUDY_ITERATIONS, on_turn: Callable[[int, int], object] | None = None) -> list[TurnAnalysis]:
     """Analyse every turn of the game record ``path`` (GCG, or a qiza saved game), only
     ``player``'s (by nickname or name) if given.
 
@@ -198,7 +198,7 @@ def analyze(path: str, lexicon: str | None = None, player: str | None = None, en
 
 
 def analyze_record(record: GameRecord, lexicon: Lexicon | str | None = None, player: str | None = None,
-                   engine_name: str = "static", iterations: int = 200,
+                   engine_name: str = "static", iterations: int = STUDY_ITERATIONS,
                    source: str = "the record", notation: Notation = Notation.TOURNAMENT,
                    on_turn: Callable[[int, int], object] | None = None,
                    workers: int | None = None, top: int = 0, end: RecordEnd | None = None) -> list[TurnAnalysis]:
