@@ -226,6 +226,9 @@ def format_coordinate(row: int, col: int, direction: Direction, notation: Notati
 
 _EXCHANGE = re.compile(r"^(?:exchange|exch|ex|swap|change|-)\s*((?:\[[^\[\]]*\]|[^\W\d_]|[?\[\]·])*)$",
                        re.IGNORECASE)  # (any tile in brackets: Catalan [L.L])
+_EXCHANGE_WORD = re.compile(r"^(?:exchange|exch|ex|swap|change)\s+(.+)$", re.IGNORECASE | re.DOTALL)
+"""An exchange's word and anything after it: the tiles typed apart (``exchange Q U``), or with a
+character that is no tile, which the game then names (it was read as a coordinate, ``'exchange'``)."""
 
 
 MOVE_FORMS = "'H8 WORD', 'H8 down WORD', 'pass', 'exchange ABC' or 'challenge'"
@@ -276,6 +279,9 @@ def parse_move(text: str, notation: Notation | str, board: Board | None = None, 
         if not tiles:
             raise MoveSyntaxError(f"{quoted(raw)}: say which tiles to exchange, e.g. 'exchange QU?'")
         return Exchange(tiles)
+    loose = _EXCHANGE_WORD.match(raw)
+    if loose:
+        return Exchange("".join(loose.group(1).split()).upper())
     parts = raw.split()
     direction: Direction | None = None
     if len(parts) == 3 and parts[1].lower() in _DIRECTIONS:

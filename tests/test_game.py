@@ -153,6 +153,10 @@ REFUSALS = [
     ("8H ?AT", MoveSyntaxError, "a blank is written as the lower-case letter it stands for: 8H aAT"),
     ("exchange K", IllegalMoveError, "K is not on the rack"),
     ("exchange", MoveSyntaxError, "say which tiles"),
+    # an exchange with a character that is no tile names it, not 'exchange' as a coordinate
+    ("exchange Q1", MoveSyntaxError, "'1' is not a letter of the english tile set"),
+    ("exchange \u202eQA", MoveSyntaxError, r"'\\u202e' is not a letter of the english tile set"),
+    ("swap Q\x1b[31m", MoveSyntaxError, r"'\\x1b' is not a letter of the english tile set"),
     ("challenge", RuleError, "there is no play to challenge"),
     ("fly away", MoveSyntaxError, "'fly' is not a coordinate like H8 or 8H"),
     ("H8 across down QAT", MoveSyntaxError, "is not a move"),

@@ -61,6 +61,9 @@ def test_other_moves() -> None:
         assert parse_move("challenge", notation) == Challenge()
         assert parse_move("exchange qu?", notation) == Exchange("QU?")
         assert parse_move("-ABC", notation) == Exchange("ABC")
+        # the tiles typed apart, as a new player may: 'exchange Q U ?' (was "'exchange' is not a coordinate")
+        assert parse_move("exchange Q U ?", notation) == Exchange("QU?")
+        assert parse_move("swap\tq u", notation) == Exchange("QU")
         for move in (Pass(), Challenge(), Exchange("QU?")):
             assert parse_move(format_move(move, notation), notation) == move
 
