@@ -100,6 +100,37 @@ SHOWN_WORD = 40
 """The most characters of a word checked that are shown (more, and the count is said)."""
 
 
+def checked(lexicon: Lexicon, typed: str, *, pattern_command: str) -> tuple[bool, str, str | None]:
+    """A word typed to check (``qiza words check``, the game's ``check``): whether it is in
+    ``lexicon``, how to show it (as typed, then as the list spells it when that differs; cut
+    after :data:`SHOWN_WORD` characters; control characters made visible), and when it is not,
+    why beyond the list's not holding it (None for that): nothing typed, the Catalan L·L typed
+    without its dot, a pattern (``pattern_command`` lists its words), a word longer than qiza
+    keeps, or a character that is no tile (an invisible mark pasted with a word)."""
+    word = typed_word(lexicon, typed)
+    if not word:
+        return False, "''", "not a word (nothing to look up)"
+    valid = word in lexicon
+    why = None
+    dotted = None if valid else lexicon.tile_set.dot_typed_in(word)
+    if dotted:  # COL.LEGI: no pattern, the Catalan L·L typed without its dot
+        why = f"not a word as typed: {how_to_type(dotted)}"
+    elif not valid and any(mark in word for mark in "?.*"):  # a pattern typed to check
+        why = f"not a word: ? and * are for patterns ('{pattern_command}' lists the words)"
+    elif not valid and len(word) > MAX_LENGTH:
+        why = f"not in {lexicon.name} as qiza reads it (it keeps the words of {MIN_LENGTH} to {MAX_LENGTH} tiles)"
+    elif not valid:
+        try:
+            lexicon.tile_set.codes(word)
+        except TileSetError as exc:  # '123': no word of any list, not one this list lacks
+            why = f"not a word of {lexicon.tile_set.name} tiles ({exc})"
+    shown = nfc(typed).upper()
+    label = shown if shown == word else f"{shown} ({word})"
+    if len(label) > SHOWN_WORD:  # a word of 100,000 letters was printed whole
+        label = f"{label[:SHOWN_WORD]}... ({plural(len(shown), 'character')})"
+    return valid, visible(label), why
+
+
 def run(args: argparse.Namespace) -> int:
     """Run one word tool; returns the exit status."""
     from qiza.cli import note_lexicon_load
@@ -113,30 +144,9 @@ def run(args: argparse.Namespace) -> int:
     if action == "check":
         ok = True
         for typed in args.words:
-            word = typed_word(lexicon, typed)
-            valid = word in lexicon
+            valid, label, why = checked(lexicon, typed, pattern_command=f"qiza words pattern {typed}")
             ok &= valid
-            why = f"not in {lexicon.name}"
-            if not word:
-                print("'': not a word (nothing to look up)")
-                continue
-            dotted = None if valid else lexicon.tile_set.dot_typed_in(word)
-            if dotted:  # COL.LEGI: no pattern, the Catalan L·L typed without its dot
-                why = f"not a word as typed: {how_to_type(dotted)}"
-            elif not valid and any(mark in word for mark in "?.*"):  # a pattern typed to check
-                why = f"not a word: ? and * are for patterns ('qiza words pattern {typed}' lists the words)"
-            elif not valid and len(word) > MAX_LENGTH:
-                why += f" as qiza reads it (it keeps the words of {MIN_LENGTH} to {MAX_LENGTH} tiles)"
-            elif not valid:
-                try:
-                    lexicon.tile_set.codes(word)
-                except TileSetError as exc:  # '123': no word of any list, not one this list lacks
-                    why = f"not a word of {lexicon.tile_set.name} tiles ({exc})"
-            shown = nfc(typed).upper()
-            label = shown if shown == word else f"{shown} ({word})"
-            if len(label) > SHOWN_WORD:  # a word of 100,000 letters was printed whole
-                label = f"{label[:SHOWN_WORD]}... ({plural(len(shown), 'character')})"
-            print(f"{visible(label)}: {'valid' if valid else why}")
+            print(f"{label}: {'valid' if valid else why or f'not in {lexicon.name}'}")
         return 0 if ok else 1
     if action == "anagram":
         # 'RETAINS+' as the game's 'anagrams' takes it: the '+' was refused as no letter of the tile set

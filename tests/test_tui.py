@@ -274,6 +274,22 @@ def test_tournament_notation_and_word_tools(monkeypatch: pytest.MonkeyPatch,
     assert "QAT: valid" in out and "XYZ: NOT valid" in out
 
 
+def test_check_says_why_a_word_typed_is_no_word_as_qiza_words_check_does(monkeypatch: pytest.MonkeyPatch,
+                                                                        capsys: pytest.CaptureFixture[str],
+                                                                        data_dir: Path) -> None:
+    """The game's 'check' said "CARE: NOT valid in ENABLE" of CARE typed after an invisible
+    character (a right-to-left mark pasted with it), QI1 and a pattern alike, where 'qiza words
+    check' names the character, or the command that lists a pattern's words."""
+    lines = ["check \u202eCARE QI1 Q?I", "check " + "A" * 60, "check QAT QX", "quit"]
+    status, out = play(["-p", "Ann", "-p", "Bob", "--seed", "5", "--word-tools"], lines, monkeypatch, capsys)
+    assert status == 0
+    assert said("NOT valid: not a word of english tiles ('\\u202e' is not a letter of the english tile set)", out)
+    assert said("QI1: NOT valid: not a word of english tiles ('1' is not a letter", out)
+    assert said("Q?I: NOT valid: not a word: ? and * are for patterns ('pattern Q?I' lists the words)", out)
+    assert said(f"{'A' * 40}... (60 characters): NOT valid: not in ENABLE as qiza reads it", out)
+    assert "QAT: valid in ENABLE" in out and "QX: NOT valid in ENABLE\n" in out
+
+
 def test_anagrams_plus_alone_is_the_rack_with_its_shorter_words(monkeypatch: pytest.MonkeyPatch,
                                                                 capsys: pytest.CaptureFixture[str],
                                                                 data_dir: Path) -> None:

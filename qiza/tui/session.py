@@ -24,7 +24,7 @@ from rich.text import Text
 
 from qiza import savefile
 from qiza.actions import game_from_actions
-from qiza.alphabet import TileSet, nfc
+from qiza.alphabet import TileSet
 from qiza.errors import FileFormatError, QizaError, quoted
 from qiza.game import Game, Kind, Record
 from qiza.paths import exists, tilde, user_data_dir
@@ -35,7 +35,7 @@ from qiza.tui import render
 from qiza.tui.savelock import follow, hold, lock_path
 from qiza.tui.terminal import Terminal
 from qiza.tui.warmup import WarmUp
-from qiza.wordtools import anagram_letters, reader, typed_word
+from qiza.wordtools import anagram_letters, checked, reader
 
 if TYPE_CHECKING:
     from qiza.players.engine import StaticPlayer
@@ -905,11 +905,9 @@ class Session:
             self.say("Say which words, e.g. 'check QI ZA'.")
             return STAY
         lexicon = self.game.lexicon
-        for typed in words:
-            word = typed_word(lexicon, typed)  # French été is ETE, Spanish [CH]ICO is CHICO
-            shown = nfc(typed).upper()
-            shown = shown if shown == word else f"{shown} ({word})"
-            self.say(f"{shown}: {'valid' if word in lexicon else 'NOT valid'} in {lexicon.name}")
+        for typed in words:  # read as qiza words check reads them: French été is ETE, Spanish [CH]ICO CHICO
+            valid, label, why = checked(lexicon, typed, pattern_command=f"pattern {typed}")
+            self.say(f"{label}: {'valid' if valid else 'NOT valid'}{f': {why}' if why else f' in {lexicon.name}'}")
         return STAY
 
     def do_anagrams(self, seat: int, rest: str) -> str:
