@@ -118,16 +118,19 @@ def notation_note(notation: Notation) -> str:
 def visible(text: str) -> str:
     r"""``text`` safe to print on a terminal: control characters other than line breaks and tabs
     (escape sequences, bell, backspace, C1 controls) shown as symbols, one for one, so that
-    what a player typed is printed as typed and never acts on the terminal.
+    what a player typed is printed as typed and never acts on the terminal; and the marks that
+    set the direction of text (a right-to-left override, which turned the rest of its line round
+    on a terminal that lays out both directions) shown as the replacement character.
 
-    >>> visible("\x1b[31mRED\x07")
-    '␛[31mRED␇'
+    >>> visible("\x1b[31mRED\x07"), visible("\u202eCARE")
+    ('␛[31mRED␇', '�CARE')
     """
     return text.translate(_VISIBLE)
 
 
 _VISIBLE = {code: 0x2400 + code for code in range(0x20) if chr(code) not in "\n\t"}
 _VISIBLE.update({0x7F: 0x2421, **{code: 0xFFFD for code in range(0x80, 0xA0)}})
+_VISIBLE.update({code: 0xFFFD for code in (0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A))})
 
 
 def cells(text: str) -> int:

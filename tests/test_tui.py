@@ -343,6 +343,19 @@ def test_typed_control_characters_never_reach_the_terminal(monkeypatch: pytest.M
     assert "\u241b[8MQAT\u2407: NOT valid" in out
 
 
+def test_typed_bidirectional_controls_never_reach_the_terminal(monkeypatch: pytest.MonkeyPatch,
+                                                               capsys: pytest.CaptureFixture[str],
+                                                               data_dir: Path) -> None:
+    """A right-to-left override typed or pasted in a word to check or a file name to save to was
+    printed back as it was ("Saved to .../\u202ex.json"), and turned the rest of its line round
+    on a terminal that lays out both directions; it is shown as a symbol, as control characters are."""
+    marks = "\u202e\u2067\u200f"
+    lines = [f"check {marks}CARE", f"save {data_dir / (marks + 'x.json')}", "quit"]
+    status, out = play(["-p", "Ann", "-p", "Bob", "--seed", "5", "--word-tools"], lines, monkeypatch, capsys)
+    assert status == 0 and said("Saved to", out)
+    assert not any(mark in out for mark in marks)
+
+
 # -- computers -----------------------------------------------------------------------------------
 
 def test_default_game_against_the_computer(monkeypatch: pytest.MonkeyPatch,
