@@ -1637,6 +1637,28 @@ def test_hot_seat_players_recall_only_their_own_commands() -> None:
         assert "\x1b[3J" in term.console.file.getvalue()
 
 
+def test_ctrl_z_at_the_prompt_suspends_the_game_as_at_a_shell(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-Z at the prompt put the character ^Z in the line (nothing happened to be seen), and
+    the next command typed was refused as "'\\x1ahint' is not a coordinate like H8 or 8H"; it
+    suspends the game, as Ctrl-Z does everywhere else in a terminal ('fg' continues it)."""
+    import signal
+
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from qiza.tui.terminal import RichTerminal
+
+    sent: list[tuple[int, int]] = []
+    monkeypatch.setattr(os, "kill", lambda pid, number: sent.append((pid, number)))  # not this test run
+    with create_pipe_input() as keys, create_app_session(input=keys, output=DummyOutput()):
+        term = RichTerminal()
+        keys.send_text("\x1a")
+        keys.send_text("hint\r")
+        assert term.ask("Ann> ") == "hint"
+    assert sent == [(0, signal.SIGTSTP)]
+
+
 def test_an_escape_sequence_typed_at_the_prompt_is_not_a_mouse_report() -> None:
     """ESC [ 8 m reads as a mouse report; prompt_toolkit's own handler raised on it (a traceback
     on the game's screen, then 'Press ENTER to continue'). The game takes no mouse input."""

@@ -181,7 +181,10 @@ class RichTerminal(Terminal):
             mouse report (``ESC [ 8 m``) made prompt_toolkit's own handler raise, and the screen
             showed its traceback and waited for Enter."""
 
-        self._session: PromptSession[str] = PromptSession(history=InMemoryHistory(), key_bindings=bindings)
+        # Ctrl-Z suspends the game, as everywhere in a terminal ('fg' continues it); prompt_toolkit's
+        # default put the character ^Z in the line, and the next command was refused for it
+        self._session: PromptSession[str] = PromptSession(history=InMemoryHistory(), key_bindings=bindings,
+                                                          enable_suspend=True)
         self._histories: dict[str, InMemoryHistory] = {}
         """The commands typed at each prompt (``Ann> ``): in a hot-seat game the arrow keys
         recall a player's own commands only, never the ``exchange`` or ``order`` of another."""
