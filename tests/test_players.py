@@ -1199,6 +1199,26 @@ def test_analyze_does_not_repeat_a_pass_in_its_note(tmp_path: Path) -> None:
         assert row.split()[:4] == ["5", "ann", "ADENOST", "pass"] and row.rstrip().endswith("!"), row
 
 
+def test_analyze_fits_a_terminal_of_60_columns(tmp_path: Path) -> None:
+    """At 60 columns (the game's 'analyze' on a small terminal) each row of the table and the
+    summary passed the edge, the terminal wrapped it onto two, and the game's pages, counted in
+    rows of the table, ran off the top of the screen. Narrower than the rack's column needs, the
+    table leaves the racks out and the summary its long headings."""
+    from qiza.players.analyze_cli import format_analysis
+    from qiza.players.review import analyze
+    from qiza.text import cells
+
+    record = tmp_path / "game.gcg"
+    record.write_text(ANALYSIS_RECORD)
+    turns = analyze(str(record))
+    for width in (60, 68):
+        lines = format_analysis(turns, width=width)
+        assert all(cells(line) <= width for line in lines), [line for line in lines if cells(line) > width]
+        assert lines[0].split() == ["#", "player", "played", "pts", "best", "lost"]
+        assert lines[1].split()[:3] == [str(turns[0].turn), turns[0].player, *turns[0].played.split()[:1]]
+    assert format_analysis(turns, width=80)[0].split()[:3] == ["#", "player", "rack"]  # as it was at 80
+
+
 def test_analyze_says_which_engine_its_equities_are_of(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Under --engine sim (endgame, auto) the table's equity columns hold what that engine
     found, and only --json said which engine it was: a line before the table says it."""

@@ -52,6 +52,10 @@ def equity_threshold(text: str) -> float:
 WIDE = 113
 """Columns of the full analysis table (a row marked `` !``); narrower screens get the compact one."""
 
+COMPACT = 69
+"""Columns of the compact table (a row marked `` !``); narrower screens get it without the racks
+and the summary with short headings (at 60 columns each row passed the edge)."""
+
 NARROW = 80
 """The columns ``qiza analyze`` writes for when it finds no terminal to measure (``--width`` says otherwise)."""
 
@@ -139,10 +143,12 @@ def format_analysis(results: list[review.TurnAnalysis], threshold: float = 5.0, 
         searched = any(t.engine in ("endgame", "preendgame") for t in results)
         lines.append(engine_note(engine, iterations, players, searched))
     compact = width is not None and width < WIDE
+    racks = not compact or width is None or width >= COMPACT  # the rack's column, 10 of the compact 69
     names = dict.fromkeys(t.player for t in results)
     short = dict(zip(names, short_names(names, 8 if compact else 10)))
     if compact:
-        lines.append(f"{'#':>3} {'player':<8} {'rack':<9} {'played':<15} {'pts':>4}  {'best':<15} {'lost':>6}")
+        rack_heading = f"{'rack':<9} " if racks else ""
+        lines.append(f"{'#':>3} {'player':<8} {rack_heading}{'played':<15} {'pts':>4}  {'best':<15} {'lost':>6}")
     else:
         lines.append(f"{'turn':>4} {'player':<10} {'rack':<9} {'played':<20} {'score':>5} {'equity':>7} {'win%':>6}  "
                      f"{'best':<20} {'equity':>7} {'win%':>6} {'lost':>6}")
@@ -151,22 +157,24 @@ def format_analysis(results: list[review.TurnAnalysis], threshold: float = 5.0, 
         mark = " !" if lost is not None and lost >= threshold else ""
         note = "" if t.note == t.played else t.note  # "pass" beside the move pass: said once, as on the web
         if compact:
-            lines.append(fit(f"{t.turn:>3} {pad(short[t.player], 8)} {t.rack:<9} {t.played[:15]:<15} {t.score:>4}  "
+            rack = f"{t.rack:<9} " if racks else ""
+            lines.append(fit(f"{t.turn:>3} {pad(short[t.player], 8)} {rack}{t.played[:15]:<15} {t.score:>4}  "
                              f"{t.best[:15]:<15} {eq(lost):>6}{mark}", f" ({_short_note(note)})" if note else ""))
-            lines.extend(f"{'':>45}{move[:15]}" for move, _, _ in t.alternatives[1:])
+            lines.extend(f"{'':>{35 + len(rack)}}{move[:15]}" for move, _, _ in t.alternatives[1:])
             continue
         lines.append(fit(f"{t.turn:>4} {pad(short[t.player], 10)} {t.rack:<9} {t.played[:20]:<20} {t.score:>5} "
                          f"{eq(t.played_equity):>7} {pct(t.played_win):>6}  {t.best[:20]:<20} {eq(t.best_equity):>7} "
                          f"{pct(t.best_win):>6} {eq(lost):>6}{mark}", f"  ({note})" if note else ""))
         lines.extend(f"{'':>69}{move[:20]:<20} {equity:>7.1f}" for move, _, equity in t.alternatives[1:])
     lines.append("")
-    lines.append(f"{'player':<10} {'turns':>5} {'rated':>5} {'best found':>10} {'equity lost':>11} "
-                 f"{'per turn':>8} {'mistakes':>8}")
+    best, lost_width = ("best found", 11) if racks else ("best", 7)
+    lines.append(f"{'player':<10} {'turns':>5} {'rated':>5} {best:>{len(best)}} "
+                 f"{'equity lost' if racks else 'lost':>{lost_width}} {'per turn':>8} {'mistakes':>8}")
     for row in review.summarize(results, threshold):
         per_turn = "-" if row["per_turn"] is None else f"{row['per_turn']:.1f}"
         lines.append(f"{pad(short_names(names, 10)[list(names).index(row['player'])], 10)} {row['turns']:>5} "
-                     f"{row['rated']:>5} {row['best_found']:>10} {row['lost']:>11.1f} {per_turn:>8} "
-                     f"{row['mistakes']:>8}")
+                     f"{row['rated']:>5} {row['best_found']:>{len(best)}} {row['lost']:>{lost_width}.1f} "
+                     f"{per_turn:>8} {row['mistakes']:>8}")
     return lines
 
 def analysis_json(results: list[review.TurnAnalysis], threshold: float = 5.0, *, lexicon: str, engine: str,
@@ -209,7 +217,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--player", default=None, help="only this player's turns (nickname or name)")
     parser.add_argument("--width", type=whole_number(1, 99999), default=None, metavar="COLUMNS",
                         help=f"one record: the table's width (default: the terminal's, {NARROW} without one); "
-                             f"under {WIDE} the equities and chances are left out")
+                             f"under {WIDE} the equities and chances are left out, under {COMPACT} the racks too")
     parser.add_argument("--lexicon", "-l", default=None, type=lexicon_option, metavar="NAME|PATH",
                         help="lexicon (default: the record's, else the built-in English list that accepts most of its words)")
     parser.add_argument("--threshold", type=equity_threshold, default=5.0,
