@@ -356,6 +356,19 @@ def test_typed_bidirectional_controls_never_reach_the_terminal(monkeypatch: pyte
     assert not any(mark in out for mark in marks)
 
 
+def test_a_file_name_typed_with_a_nul_is_refused_and_the_game_goes_on(monkeypatch: pytest.MonkeyPatch,
+                                                                      capsys: pytest.CaptureFixture[str],
+                                                                      data_dir: Path, tmp_path: Path) -> None:
+    """'save' or 'gcg' with a NUL in the file name (a script's line, a paste) stopped the game
+    with a traceback (ValueError: embedded null byte); it is refused, naming it, and nothing written."""
+    lines = [f"save {tmp_path / 'a'}\x00b.json", f"gcg {tmp_path / 'c'}\x00d.gcg", "pass", "quit"]
+    status, out = play(["-p", "Ann", "-p", "Bob", "--first-player", "fixed", "--seed", "5"], lines,
+                       monkeypatch, capsys)
+    assert status == 0 and "Traceback" not in out
+    assert "".join(out.split()).count("isnofilename:itholdsthecharacterNUL('\\x00');nothingwaswritten") == 2
+    assert "Ann passed" in out and not list(tmp_path.glob("[ac]*"))
+
+
 # -- computers -----------------------------------------------------------------------------------
 
 def test_default_game_against_the_computer(monkeypatch: pytest.MonkeyPatch,

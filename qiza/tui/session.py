@@ -1023,7 +1023,7 @@ class Session:
         return STAY
 
     def do_save(self, seat: int, rest: str) -> str:
-        path = Path(rest).expanduser() if rest else self.save_path
+        path = _typed_path(rest) if rest else self.save_path
         if path is None:
             path = new_save_path()
         refused = save_refused(path, self.game, self.save_path)
@@ -1080,7 +1080,7 @@ class Session:
         return STAY
 
     def do_gcg(self, seat: int, rest: str) -> str:
-        path = Path(rest).expanduser() if rest else (self.gcg_path or self._default_gcg_path())
+        path = _typed_path(rest) if rest else (self.gcg_path or self._default_gcg_path())
         self.export_gcg(path, seat, named=bool(rest) or self.gcg_path is not None)
         return STAY
 
@@ -1264,6 +1264,15 @@ def _analysis_lines(game: Game, width: int) -> list[str]:
     notation = game.rules.notation
     return format_analysis(analyze_record(gcg.from_game(game), game.lexicon, notation=notation), width=width,
                            notation=notation)
+
+
+def _typed_path(text: str) -> Path:
+    """A file name typed after 'save' or 'gcg'; :class:`~qiza.errors.QizaError` for one that holds
+    a NUL, which no file name can (the system's calls raised ValueError, a traceback that stopped
+    the game)."""
+    if "\x00" in text:
+        raise QizaError(f"{quoted(text)} is no file name: it holds the character NUL ('\\x00'); nothing was written")
+    return Path(text).expanduser()
 
 
 def _setting_text(value: object) -> str:
