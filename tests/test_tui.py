@@ -457,6 +457,18 @@ def test_a_new_game_names_the_unfinished_one(monkeypatch: pytest.MonkeyPatch,
     assert status == 0 and "unfinished" not in out and "Traceback" not in out
 
 
+def test_a_finished_game_resumed_is_not_said_to_be_saved_after_every_turn(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], data_dir: Path) -> None:
+    """'qiza play --resume' of a finished game said "This game is saved after every turn to ...",
+    then "The finished game is saved in ..." (no turn is left to play)."""
+    status, out = play(["-p", "Ann", "-p", "Bob", "--seed", "5"], ["resign yes", "quit"], monkeypatch, capsys)
+    assert "Game over" in out
+    path = next((data_dir / "games").glob("*.json"))
+    status, out = play(["--resume", str(path)], ["quit"], monkeypatch, capsys)
+    assert status == 0 and said("The finished game is saved in", out)
+    assert not said("saved after every turn", out)
+
+
 def test_a_folder_named_for_a_save_or_a_record_is_said_to_be_one(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], data_dir: Path, tmp_path: Path) -> None:
     """A folder given as the file of the saves or of the GCG record was called a file that exists

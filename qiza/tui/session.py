@@ -673,7 +673,8 @@ class Session:
     def run(self) -> int:
         """Play until the game ends or the player quits. Returns the exit status."""
         game = self.game
-        if self.save_path is not None and self._save_error is None:  # else it was just told why not
+        # else it was just told why not; a finished game (resumed) has no turn left: its end says where it is
+        if self.save_path is not None and self._save_error is None and not game.over:
             self.say(long_message(f"This game is saved after every turn to {tilde(self.save_path)}"))
         levels = [s.level for s in self.seats if s.level is not None]
         if levels and not game.over and self._warm is None:
