@@ -905,6 +905,21 @@ def test_undo_mixes_the_unseen_tiles_so_the_next_draw_is_new(monkeypatch: pytest
     assert "the tiles you have not seen are mixed again" in " ".join(out.split())
 
 
+def test_a_second_undo_takes_back_the_turn_before_not_the_mixing(monkeypatch: pytest.MonkeyPatch,
+                                                                capsys: pytest.CaptureFixture[str],
+                                                                data_dir: Path) -> None:
+    """'undo' twice said "Took back your 'redeal 8248330429165262644'": the first undo's mixing of
+    the unseen tiles, an entry of the game's actions, was taken for a turn of the player's, and
+    the second undo took back that instead of the turn before it."""
+    game = new_game(seed=21)
+    word = opening(game.rack_text(0))
+    status, out = play(["--seed", "21", "--first-player", "fixed", "-p", "Ann", "-p", "computer:easy"],
+                       [f"H8 {word}", "undo", "undo", "quit"], monkeypatch, capsys)
+    assert status == 0 and "redeal" not in out
+    assert out.count(f"Took back your 'H8 {word}'") == 1 and "There is no turn of yours to take back." in out
+    data, again = saved(data_dir)
+    assert not again.history  # nothing played: the second undo took nothing back
+
 
 # -- 80x24: paged help, rows that fit, told-apart names; hot seat from the first turn ---------------
 

@@ -963,7 +963,8 @@ class Session:
         index = None
         for i in range(len(actions) - 1, -1, -1):
             who, text = actions[i]
-            if who == seat and text.split(" ")[0] not in ("arrange", "accept", "rack"):
+            # a turn of the player's: not the rack's order, nor an earlier undo's mixing (redeal)
+            if who == seat and text.split(" ")[0] not in ("arrange", "accept", "rack", "redeal"):
                 index = i
                 break
         if index is None:
