@@ -2099,6 +2099,17 @@ def test_a_person_called_ai_is_a_person() -> None:
     assert parse_player("computer:champion:Deep", "medium").name == "Deep"
 
 
+def test_a_computer_named_with_a_colon_keeps_its_whole_name() -> None:
+    """'-p computer:hard:R2:D2' named the computer R2: what came after a second colon in the name
+    was dropped without a word (a person's name keeps its colons)."""
+    from qiza.tui.app import parse_player
+    from qiza.tui.session import Seat
+
+    assert parse_player("computer:hard:R2:D2", "medium") == Seat("R2:D2", "hard")
+    assert parse_player("bot::Dr: No", "easy") == Seat("Dr: No", "easy")
+    assert parse_player("Ann:B", "medium") == Seat("Ann:B")
+
+
 
 def typing_ahead(script: list[tuple[str, bool]]) -> tuple[ScriptedScreen, list[str]]:
     """A terminal reading the lines of ``script`` in order, each ``(line, typed ahead)``: a line

@@ -143,7 +143,7 @@ def _columns(text: str) -> int:
 def parse_player(text: str, level: str) -> Seat:
     """A ``--player`` value: a person's name, or ``computer[:LEVEL[:NAME]]`` (``cpu``, ``bot`` and
     ``ai`` too, with a level: ``ai:hard``; alone they are names, as a person called Ai)."""
-    parts = text.split(":")
+    parts = text.split(":", 2)  # the name keeps its colons: computer:hard:R2:D2
     alias = parts[0].lower()
     if alias == "computer" or (alias in ("cpu", "bot", "ai") and len(parts) > 1):
         lvl = (parts[1] if len(parts) > 1 and parts[1] else level).lower()
