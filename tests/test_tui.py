@@ -1967,6 +1967,55 @@ def test_ctrl_c_while_the_computer_thinks_stops_as_quit_does(
     assert data["actions"] == [[0, f"H8 {word}"]]
 
 
+@pytest.mark.parametrize(("keys", "said_before"), [
+    (["\x03"], ""),  # the hand-over screen
+    (["\r", "resign\r", "\x03"], "resign and lose the game?"),
+    (["\r", "help\r", "\x03"], "-- more ("),  # the help a page at a time at 80x24
+    (["\x03"], "press Enter for the board"),  # messages too long for the screen, then the board
+    (["\r", "MOVE\r", "\r", "\x03"], "Bob: challenge"),  # Bob's challenge question
+], ids=["hand-over", "resign question", "page", "wait for the board", "challenge question"])
+def test_ctrl_c_at_every_wait_of_the_game_stops_it_saved_as_quit_does(
+        keys: list[str], said_before: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The README says Ctrl-C in a game stops it, saved, as 'quit' does. It did at the move prompt
+    only: at the resign question it meant "no", at the wait for the board it showed the board,
+    at a page it skipped to the next wait. Now every wait of the game stops it so."""
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from qiza.tui.session import Seat, Session
+    from qiza.tui.terminal import RichTerminal
+
+    game = new_game(seed=1, challenge="double")
+    word = opening(game.rack_text(0))
+    path = tmp_path / "game.json"
+    with create_pipe_input() as typed, create_app_session(input=typed, output=DummyOutput()):
+        term = RichTerminal()
+        term.clear = lambda: None  # type: ignore[method-assign]
+        term.discard_typed_ahead = lambda: None  # type: ignore[method-assign]  # the keys are sent at once
+        asked: list[str] = []
+        prompt = term._prompt
+
+        def noted(message: str, *args: Any, **options: Any) -> str:
+            asked.append(message)
+            return prompt(message, *args, **options)
+
+        term._prompt = noted  # type: ignore[method-assign]
+        session = Session(game, [Seat("Ann"), Seat("Bob")], term, save_path=path)
+        if said_before == "press Enter for the board":
+            session._last_human = 0  # no hand-over first
+            for number in range(12):
+                session.say(f"message {number}")
+        for key in [*keys, "quit\r"]:  # the last, should a Ctrl-C not stop the game
+            typed.send_text(key.replace("MOVE", f"H8 {word}"))
+        assert session.run() == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert said_before in asked[-1]
+    assert "Game stopped and saved. Continue it with: qiza play --resume" in out
+    assert not session.game.over and json.loads(path.read_text())["actions"] == [list(a) for a in game.actions]
+    assert [r.kind for r in game.history] == ([Kind.PLACE] if "MOVE\r" in keys else [])
+
+
 def test_the_resuming_note_is_seen_on_a_real_terminal(monkeypatch: pytest.MonkeyPatch,
                                                        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """'Resuming FILE (N actions so far).' was printed before the first screen, whose clearing

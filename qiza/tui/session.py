@@ -693,8 +693,8 @@ class Session:
                     else:
                         outcome = self.human_turn(seat)
             except KeyboardInterrupt:
-                # Ctrl-C while a computer thinks (at a prompt it is 'quit'): stop as 'quit' does;
-                # the save holds the actions, a move cut off half made is not among them
+                # Ctrl-C at any wait (a prompt, a question, a hand-over) or while a computer thinks:
+                # stop as 'quit' does; the save holds the actions, a move cut off half made is not among them
                 self.quit_now()
                 return 0
             game = self.game  # undo replaces the game
@@ -707,7 +707,11 @@ class Session:
             if outcome == QUIT:
                 return 0
         self.autosave()
-        return self.after_end()
+        try:
+            return self.after_end()
+        except KeyboardInterrupt:  # the game is over and saved: Ctrl-C leaves, as 'quit' does
+            self.flush()
+            return 0
 
     def show_analysis(self) -> None:
         """Print every turn of the finished game against the computer's best move."""

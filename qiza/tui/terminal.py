@@ -22,7 +22,11 @@ __all__ = ["Terminal", "PlainTerminal", "RichTerminal"]
 
 
 class Terminal:
-    """Where the game is shown and commands come from."""
+    """Where the game is shown and commands come from.
+
+    Ctrl-C at any of its waits (:meth:`ask`, :meth:`pause`, :meth:`read_after`, :meth:`more`)
+    raises :class:`KeyboardInterrupt`: the game stops there, saved, as 'quit' does (it meant "no"
+    at a question and "go on" at a wait before)."""
 
     interactive: bool = False
 
@@ -231,8 +235,6 @@ class RichTerminal(Terminal):
                                 completer=completer, complete_while_typing=False)
         except EOFError:
             return None
-        except KeyboardInterrupt:
-            return "quit"
 
     def _prompt(self, message: str, history: Any = None, **options: Any) -> str:
         """Read a line with ``history`` (default: none) for the arrow keys to recall."""
@@ -246,19 +248,17 @@ class RichTerminal(Terminal):
             self._prompt(message + " ")
         except EOFError:
             return False
-        except KeyboardInterrupt:
-            return False
         return True
 
     def read_after(self, message: str) -> str | None:
         try:
             return self._prompt(message + " ")
-        except (EOFError, KeyboardInterrupt):
+        except EOFError:
             return None
 
     def more(self, message: str) -> bool:
         try:
             answer = self._prompt(message + " ")
-        except (EOFError, KeyboardInterrupt):
+        except EOFError:
             return False
         return answer.strip().lower() not in ("q", "quit")
