@@ -1527,6 +1527,29 @@ def test_two_terminals_never_play_one_saved_game(
     assert sorted(p.name for p in tmp_path.glob(".*")) == [".other.json.x5y6.tmp"]
 
 
+@pytest.mark.parametrize("number", ["SIGHUP", "SIGTERM"])
+def test_a_closed_terminal_stops_the_game_saved_and_lets_go_of_its_lock(number: str, tmp_path: Path) -> None:
+    """Closing the terminal window (SIGHUP) killed qiza play at once, leaving its lock file
+    .NAME.lock in the games folder. A hang-up or a SIGTERM now stops the game as 'quit' does,
+    quietly: the save holds every turn played (a move typed half-way is none), the lock file is gone."""
+    import signal
+
+    path = tmp_path / "games" / "game.json"
+    with _other_qiza_play("--seed", "3", "-p", "Ann", "-p", "Bob", "--save", str(path)) as game:
+        assert game.stdin is not None
+        _read_until(game, b"saved after every turn")
+        game.stdin.write(b"pass\nH8 QA")  # the second line not finished
+        game.stdin.flush()
+        _read_until(game, b"Bob's rack")
+        assert (tmp_path / "games" / ".game.json.lock").exists()
+        game.send_signal(getattr(signal, number))
+        rest, _ = game.communicate(timeout=60)
+        assert game.returncode == 0, rest
+    assert b"Traceback" not in rest
+    assert json.loads(path.read_text())["actions"] == [[0, "pass"]]
+    assert sorted(p.name for p in path.parent.iterdir()) == ["game.json", "game.json.bak"]
+
+
 def test_a_game_whose_folder_was_deleted_while_played_is_locked_again_by_its_next_save(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """The folder of a game being played, deleted ('rm -rf'), is made again by its next save, but

@@ -63,7 +63,7 @@ from qiza.tui.session import (
     new_save_path,
     save_refused,
 )
-from qiza.tui.terminal import PlainTerminal, RichTerminal, Terminal
+from qiza.tui.terminal import HangUp, PlainTerminal, RichTerminal, Terminal, hang_ups
 
 __all__ = ["configure", "run", "parse_player", "build_rules", "DEFAULT_LEVEL"]
 
@@ -225,7 +225,16 @@ def _terminal(args: argparse.Namespace) -> Terminal:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Start (or resume) a game and play it."""
+    """Start (or resume) a game and play it; closing the terminal (SIGHUP) or SIGTERM stops it
+    as 'quit' does, quietly, its lock let go (:func:`~qiza.tui.terminal.hang_ups`)."""
+    with hang_ups():
+        try:
+            return _run(args)
+        except HangUp:  # before the game's first turn (or after its end): nothing to save or say
+            return 0
+
+
+def _run(args: argparse.Namespace) -> int:
     terminal = _terminal(args)
     if args.resume is not None:
         path = latest_save() if args.resume == "latest" else Path(args.resume).expanduser()

@@ -33,7 +33,7 @@ from qiza.seeding import decision_seed
 from qiza.text import notation_note, visible
 from qiza.tui import render
 from qiza.tui.savelock import follow, hold, lock_path
-from qiza.tui.terminal import Terminal
+from qiza.tui.terminal import HangUp, Terminal
 from qiza.tui.warmup import WarmUp
 from qiza.wordtools import anagram_letters, checked, reader
 
@@ -697,6 +697,9 @@ class Session:
                 # stop as 'quit' does; the save holds the actions, a move cut off half made is not among them
                 self.quit_now()
                 return 0
+            except HangUp:  # the terminal closed (or SIGTERM): saved as by 'quit', nobody to tell
+                self.autosave()
+                return 0
             game = self.game  # undo replaces the game
             for record in game.history[before:]:
                 if record.kind is Kind.LOST_TURN:
@@ -711,6 +714,8 @@ class Session:
             return self.after_end()
         except KeyboardInterrupt:  # the game is over and saved: Ctrl-C leaves, as 'quit' does
             self.flush()
+            return 0
+        except HangUp:
             return 0
 
     def show_analysis(self) -> None:

@@ -7,10 +7,12 @@ command after its prompt so that a transcript reads like a session.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import IO, Any
 
 from rich.console import Console, RenderableType
@@ -18,7 +20,35 @@ from rich.text import Text
 
 from qiza.text import visible
 
-__all__ = ["Terminal", "PlainTerminal", "RichTerminal"]
+__all__ = ["Terminal", "PlainTerminal", "RichTerminal", "HangUp", "hang_ups"]
+
+
+class HangUp(Exception):  # noqa: N818 - what happened, as KeyboardInterrupt
+    """The terminal was closed (SIGHUP) or the program asked to stop (SIGTERM): the game stops
+    as 'quit' does, saved, without a word (nobody is left to read it)."""
+
+
+@contextlib.contextmanager
+def hang_ups() -> Iterator[None]:
+    """For the block, SIGHUP and SIGTERM raise :class:`HangUp` (by default they ended the program
+    at once, leaving the game's lock file behind); the handlers before are put back after it.
+    Nothing outside the main thread, where handlers cannot be set."""
+    numbers = [getattr(signal, name) for name in ("SIGHUP", "SIGTERM") if hasattr(signal, name)]
+    before: dict[int, Any] = {}
+
+    def stop(number: int, frame: Any) -> None:
+        raise HangUp(signal.Signals(number).name)
+
+    try:
+        for number in numbers:
+            before[number] = signal.signal(number, stop)
+    except ValueError:  # not the main thread
+        pass
+    try:
+        yield
+    finally:
+        for number, handler in before.items():
+            signal.signal(number, handler)
 
 
 class Terminal:
