@@ -1722,6 +1722,35 @@ def test_ctrl_z_at_the_prompt_suspends_the_game_as_at_a_shell(monkeypatch: pytes
     assert sent == [(0, signal.SIGTSTP)]
 
 
+def test_the_screen_is_drawn_again_after_ctrl_z_and_fg(monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """After Ctrl-Z and 'fg' only the prompt came back: the board was gone (the shell's screen
+    drawn over it). The game's screen is drawn again when it continues, as full-screen programs do."""
+    import signal
+
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+    from rich.text import Text
+
+    from qiza.tui.terminal import RichTerminal
+
+    sent: list[tuple[int, int]] = []
+    monkeypatch.setattr(os, "kill", lambda pid, number: sent.append((pid, number)))  # not this test run
+    with create_pipe_input() as keys, create_app_session(input=keys, output=DummyOutput()):
+        term = RichTerminal()
+        term.show(Text("THE OLD SCREEN"))
+        term.clear()
+        term.show(Text("THE BOARD"), Text("Bob played H8 QI for 22."))
+        capsys.readouterr()
+        keys.send_text("\x1a")
+        keys.send_text("pass\r")
+        assert term.ask("Ann> ") == "pass"
+    assert sent == [(0, signal.SIGTSTP)]
+    again = capsys.readouterr().out
+    assert "THE BOARD" in again and "Bob played H8 QI for 22." in again and "THE OLD SCREEN" not in again
+
+
 def test_an_escape_sequence_typed_at_the_prompt_is_not_a_mouse_report() -> None:
     """ESC [ 8 m reads as a mouse report; prompt_toolkit's own handler raised on it (a traceback
     on the game's screen, then 'Press ENTER to continue'). The game takes no mouse input."""

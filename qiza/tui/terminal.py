@@ -215,10 +215,23 @@ class RichTerminal(Terminal):
             mouse report (``ESC [ 8 m``) made prompt_toolkit's own handler raise, and the screen
             showed its traceback and waited for Enter."""
 
-        # Ctrl-Z suspends the game, as everywhere in a terminal ('fg' continues it); prompt_toolkit's
-        # default put the character ^Z in the line, and the next command was refused for it
-        self._session: PromptSession[str] = PromptSession(history=InMemoryHistory(), key_bindings=bindings,
-                                                          enable_suspend=True)
+        if hasattr(signal, "SIGTSTP"):
+            @bindings.add("c-z")
+            def _suspend(event: Any) -> None:
+                """Ctrl-Z suspends the game, as everywhere in a terminal ('fg' continues it; prompt_toolkit's
+                default put the character ^Z in the line, and the next command was refused for it); when it
+                continues, its screen is drawn again (only the prompt came back, under the shell's lines)."""
+                from prompt_toolkit.application import run_in_terminal
+
+                def suspend() -> None:
+                    os.kill(0, signal.SIGTSTP)  # the whole process group, as prompt_toolkit's own suspend
+                    self._redraw()
+
+                run_in_terminal(suspend)
+
+        self._session: PromptSession[str] = PromptSession(history=InMemoryHistory(), key_bindings=bindings)
+        self._shown: list[RenderableType] = []
+        """What was shown since the screen was last cleared: drawn again after a suspension."""
         self._histories: dict[str, InMemoryHistory] = {}
         """The commands typed at each prompt (``Ann> ``): in a hot-seat game the arrow keys
         recall a player's own commands only, never the ``exchange`` or ``order`` of another."""
@@ -232,11 +245,20 @@ class RichTerminal(Terminal):
         return shutil.get_terminal_size().lines
 
     def show(self, *items: RenderableType) -> None:
+        self._shown.extend(items)
+        del self._shown[:-100]  # the screen's worth (a game's screen is a few items)
         for item in items:
             self.console.print(item, width=self.width, soft_wrap=_unwrapped(item))
 
     def clear(self) -> None:
+        self._shown.clear()
         self.console.clear()
+
+    def _redraw(self) -> None:
+        """Draw the screen again as it was (at the terminal's size now)."""
+        shown = list(self._shown)
+        self.clear()
+        self.show(*shown)
 
     def forget(self) -> None:
         self.console.file.write("\x1b[3J")  # erase the scrollback (xterm, VTE, tmux...)
