@@ -1255,6 +1255,24 @@ def test_the_pass_question_says_each_end_in_words(server: ServerThread, browser:
     assert not errors, errors
 
 
+def test_the_end_of_a_finish_line_game_says_the_target(server: ServerThread, browser: Any) -> None:
+    """"Ann reached the Finish Line target." said no number: the target the player reached is said,
+    from the view's rules (a target per seat), as the terminal says it."""
+    url, _ = new_game(server, preset="classic", seats=[{"name": "Ann"}, {"name": "Bob"}])
+    errors: list[str] = []
+    page = open_page(browser, url, errors)
+    said = page.evaluate("""async () => {
+      const {endText, plainText} = await import("/static/words.js");
+      const players = [{name: "Ann"}, {name: "Bob"}];
+      const game = (finish_line, seat) => ({players, resigned: null, rules: {finish_line},
+        end_reason: "a player reached the Finish Line target", history: [{kind: "place", seat}]});
+      return [game([70, 70], 0), game([60, 200], 1), game(null, 0)].map(g => plainText(endText(g)));
+    }""")
+    assert said == ["Ann reached the Finish Line target of 70 points.",
+                    "Bob reached the Finish Line target of 200 points.",
+                    "Ann reached the Finish Line target."]
+    assert not errors, errors
+
 # what a soft keyboard's Backspace does to a field (no key event a page can read, then the input)
 SOFT_BACKSPACE = """() => { const field = document.activeElement;
   field.dispatchEvent(new KeyboardEvent("keydown", {key: "Unidentified", keyCode: 229, bubbles: true}));

@@ -464,7 +464,9 @@ def end_sentence(game: Game) -> str:
     if reason is EndReason.RESIGNED and who is not None:
         return f"Game over: {name} resigned."
     if reason is EndReason.FINISH_LINE and who is not None:
-        return f"Game over: {name} reached the Finish Line target."
+        targets = game.rules.finish_line or ()  # a target per seat
+        target = f" of {plural(targets[who], 'point')}" if who < len(targets) else ""
+        return f"Game over: {name} reached the Finish Line target{target}."
     if game.out and reason in (EndReason.SCORELESS, EndReason.PASSES):  # those who left had no say
         return sentence(f"Game over: {str(game.end_words()).replace('every player', 'every player still in')}")
     return sentence(f"Game over: {game.end_words()}")

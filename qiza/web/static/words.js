@@ -117,9 +117,18 @@ export function endText(game) {
     "every player had three scoreless turns in a row": "Nobody scored for too many turns in a row.",
     "every player passed twice in a row": "Every player passed twice in a row.",
     "no player can make a play": "Nobody can make a play.",
-    "a player reached the Finish Line target": `${names[game.history[game.history.length - 1].seat]} reached the Finish Line target.`,
+    "a player reached the Finish Line target": finishLineText(game, names),
   };
   return reasons[game.end_reason] || (game.end_reason ? `The game ended: ${game.end_reason}.` : "The game ended.");
+}
+
+/** "Ann reached the Finish Line target of 70 points.": the player of the last play, and their target
+    as the view's rules give it (one per seat). */
+function finishLineText(game, names) {
+  const last = game.history[game.history.length - 1];
+  if (!last) return "A player reached the Finish Line target.";
+  const target = ((game.rules || {}).finish_line || [])[last.seat];
+  return `${names[last.seat]} reached the Finish Line target${target ? ` of ${points(target)}` : ""}.`;
 }
 
 /** What the question "Pass this turn?" says of the game's end: "" when a pass now leaves the game
