@@ -1021,7 +1021,7 @@ def test_an_answer_typed_at_the_wait_for_the_hot_seat_board_answers_the_challeng
     screen.term.read_after = read_after  # type: ignore[method-assign]
     session = Session(game, [Seat("Ann"), Seat("Bob"), Seat("Cy")], screen.term)
     game.play(f"H8 {word}")
-    for number in range(12):  # too many lines under the board at 80x24: the wait comes first
+    for number in range(30):  # too many lines under the board at 80x24, and beside it: the wait comes first
         session.say(f"message {number}")
     session.challenge_round()
     assert not typed_at_wait
@@ -1076,6 +1076,46 @@ def test_the_first_play_note_is_whole_beside_the_super_board_at_80x24() -> None:
     assert "…" not in note and note.rstrip().endswith(("*", "square")), note
     wide = next(line for line in _screen_text(game, 120, 40, viewer=0).splitlines() if "First play" in line)
     assert wide.rstrip().endswith("First play must cover the * square")
+
+
+def test_the_turn_s_result_is_beside_the_super_board_at_80x24() -> None:
+    """The Super board takes 23 rows of 24: after every turn its result ('Ann passed.', the
+    computer's play) came on a screen of its own, then a wait for Enter before the board. It is
+    shown in the panel beside the board, in place of the earlier turns, and the board comes at once."""
+    from rich.text import Text
+
+    from qiza.tui.session import Seat, Session
+
+    game = Game(find_preset("super").with_options(first_player="fixed"), players=["Ann", "Computer"],
+                lexicon=LEX, seed=3)
+    screen = ScriptedScreen([], width=80, height=24)
+    session = Session(game, [Seat("Ann"), Seat("Computer", "easy")], screen.term)
+    game.play("pass")
+    game.play("pass")
+    session.say(Text("Ann passed."))
+    session.say(Text("Computer played J11 ORGASmS for 74 (bingo!) (words: ORGASmS, AS).", "bold"))
+    assert session.draw(0) == ""
+    shown = screen.out.getvalue()
+    assert "press Enter for the board" not in shown
+    lines = shown.split("<<clear>>\n")[-1].rstrip("\n").split("\n")
+    assert len(lines) <= 23 and "A B C D" in lines[0] and "Ann's rack:" in shown  # the board whole, the prompt below
+    said_beside = " ".join(line[50:].strip() for line in lines)
+    assert "Ann passed." in said_beside and "Computer played J11 ORGASmS for 74 (bingo!)" in said_beside
+
+
+def test_a_terminal_too_small_for_the_board_is_told_its_size_once() -> None:
+    """Below 24 rows the Super board cannot be seen whole: said once, at the start, with the size needed."""
+    from qiza.tui.session import Seat, Session
+
+    game = Game(find_preset("super").with_options(first_player="fixed"), players=["Ann", "Bob"], lexicon=LEX, seed=3)
+    screen = ScriptedScreen(["pass", "\r", "quit"], width=80, height=20)
+    session = Session(game, [Seat("Ann"), Seat("Bob")], screen.term)
+    assert session.run() == 0
+    shown = " ".join(screen.out.getvalue().split())
+    assert shown.count("needs a terminal of at least 80×24") == 1 and "(this one is 80×20)" in shown
+    classic = ScriptedScreen(["quit"], width=80, height=24)
+    Session(new_game(), [Seat("Ann"), Seat("Bob")], classic.term).run()
+    assert "needs a terminal" not in classic.out.getvalue()
 
 
 def test_names_in_wide_characters_keep_the_panel_in_line() -> None:

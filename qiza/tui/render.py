@@ -28,7 +28,7 @@ from qiza.rules import Notation
 from qiza.sheet import FORFEIT_WORDS
 from qiza.text import cells, cut, notation_note, pad, plural, short_names
 
-__all__ = ["BoardStyle", "board_style_for", "board_text", "rack_text", "side_panel", "screen",
+__all__ = ["BoardStyle", "board_style_for", "board_text", "rack_text", "side_panel", "screen", "PanelFull", "too_small",
            "score_sheet", "end_summary", "biggest_plays", "PREMIUM_SYMBOLS", "legend", "describe_record",
            "end_sentence", "sentence", "plural", "owner", "verb", "YOU"]
 
@@ -246,9 +246,13 @@ class SeatInfo:
     """``"person"`` or e.g. ``"computer, hard"``."""
 
 
+class PanelFull(ValueError):
+    """The messages given to :func:`side_panel` (or :func:`screen`) do not fit beside the board."""
+
+
 def side_panel(game: Game, seats: Sequence[SeatInfo], viewer: int | None, *, width: int = 42,
                lines: int = 17, notes: Sequence[str | Sequence[str]] = (), style: BoardStyle = COMPACT,
-               spare: int = 0) -> Text:
+               spare: int = 0, messages: Sequence[RenderableType] = ()) -> Text:
     """The panel beside the board: rules, scores, bag, last move, the viewer's rack and unseen tiles,
     then the turns before the last one as far as room allows.
 
@@ -260,7 +264,12 @@ def side_panel(game: Game, seats: Sequence[SeatInfo], viewer: int | None, *, wid
     texts from the longest to the shortest (the first that fits is shown). When room is short
     the ``notes`` go first, then the line naming the rack; every line keeps its key words
     (names, moves and scores are shortened, never cut off at the end).
+
+    ``messages`` (texts: the last turn's results), wrapped to the panel's width, take the place of
+    the notes and the earlier turns; :class:`PanelFull` when they do not all fit (or are not texts).
     """
+    if not all(isinstance(message, Text) for message in messages):
+        raise PanelFull("only texts go in the panel")
     rules = game.rules
     head: list[Text] = []
     about = f"{rules.name} · {game.lexicon.name} · {rules.challenge.value} challenge"
@@ -337,11 +346,17 @@ def side_panel(game: Game, seats: Sequence[SeatInfo], viewer: int | None, *, wid
     note_lines = [Text(_fit(note, width) if isinstance(note, str) else _first_fit(note, width), "grey62")
                   for note in notes]
     earlier = game.history[:-1]
+    if messages:  # the turn's results, in place of the hint and of the turns before
+        note_lines = [Text(line, message.style) for message in messages if isinstance(message, Text)
+                      for line in textwrap.wrap(message.plain, width) or [""]]
+        earlier = []
     room = lines - len(head) - len(body)
     wanted = min(len(earlier), max(len(game.players) - 1, 3)) + 1 if earlier else 0
     more = min(max(0, spare), max(0, wanted + len(label) + len(note_lines) - room))
     lines += more
     room += more
+    if messages and room < len(label) + len(note_lines):
+        raise PanelFull(f"{len(note_lines)} lines of messages, room for {room - len(label)}")
     if room - wanted < len(label) + len(note_lines):
         note_lines = []  # the recent turns matter more than the hint
     if room - wanted < len(label):
@@ -519,9 +534,23 @@ SCREEN_RESERVE = 3
 """Rows of the terminal kept under the game screen for the prompt and a message."""
 
 
+def too_small(size: int, width: int, height: int) -> str | None:
+    """That a terminal of ``width`` x ``height`` cannot show a board of ``size`` squares whole (the
+    Super board's 23 rows and its prompt at 24), with the size that shows it and the panel beside
+    it; None when it can."""
+    board_width = size * COMPACT.width + 2 * (len(str(size)) + 1)
+    rows = size * COMPACT.height + 2 + 1  # the letters above and below, the prompt
+    if width >= board_width and height >= rows:
+        return None
+    return (f"This board needs a terminal of at least {board_width + 2 + 30}×{rows} to be seen whole, "
+            f"with the game beside it (this one is {width}×{height}): make the window larger.")
+
+
 def screen(game: Game, seats: Sequence[SeatInfo], viewer: int | None, *, width: int, height: int,
-           notes: Sequence[str | Sequence[str]] = ()) -> RenderableType:
-    """The whole game screen: board on the left, panel on the right (or below when narrow)."""
+           notes: Sequence[str | Sequence[str]] = (), messages: Sequence[RenderableType] = ()) -> RenderableType:
+    """The whole game screen: board on the left, panel on the right (or below when narrow);
+    ``messages`` in the panel beside the board (:func:`side_panel`; :class:`PanelFull` when they do
+    not fit there, or the panel is below the board)."""
     style = board_style_for(width, height, game.board.size)
     last = game.last_play()
     squares = last.squares if last is not None and game.history and game.history[-1] is last else (
@@ -534,10 +563,12 @@ def screen(game: Game, seats: Sequence[SeatInfo], viewer: int | None, *, width: 
     # the panel below when there is room for it (else beside, narrow: the top of the board and
     # the rack both stay in sight at 60x20), the prompt and a message under them
     if panel_width < 30 and (board_lines + below + SCREEN_RESERVE <= height or panel_width < NARROW_PANEL):
+        if messages:
+            raise PanelFull("the panel is below the board")
         panel = side_panel(game, seats, viewer, width=width, lines=below, notes=notes)
         return Group(board, panel)
     panel = side_panel(game, seats, viewer, width=panel_width, lines=board_lines, notes=notes, style=style,
-                       spare=height - board_lines - SCREEN_RESERVE)
+                       spare=height - board_lines - SCREEN_RESERVE, messages=messages)
     grid = Table.grid(padding=(0, 2))
     grid.add_column(no_wrap=True)
     grid.add_column(no_wrap=True, max_width=panel_width)

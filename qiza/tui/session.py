@@ -491,6 +491,11 @@ class Session:
                 board_lines = max(board_lines, len(term.rendered_lines(main)))
             term.clear()
             if board_lines + message_lines + 1 > height and self.messages:
+                with contextlib.suppress(render.PanelFull):  # beside the board, when they fit there
+                    main = render.screen(self.game, self.seat_infos(), viewer, width=width, height=height,
+                                         notes=notes, messages=self.messages)
+                    self.messages.clear()
+            if board_lines + message_lines + 1 > height and self.messages:
                 # too long to show under the board: show the messages alone, a page at a time
                 term.page(*self.messages)
                 self.messages.clear()
@@ -676,6 +681,9 @@ class Session:
         # else it was just told why not; a finished game (resumed) has no turn left: its end says where it is
         if self.save_path is not None and self._save_error is None and not game.over:
             self.say(long_message(f"This game is saved after every turn to {tilde(self.save_path)}"))
+        small = render.too_small(game.board.size, self.terminal.width, self.terminal.height)
+        if self.terminal.interactive and small and not game.over:
+            self.say(Text(small, "bold"))
         levels = [s.level for s in self.seats if s.level is not None]
         if levels and not game.over and self._warm is None:
             self._warm = WarmUp(game.rules, game.lexicon, levels, len(game.players))
