@@ -1790,6 +1790,14 @@ def test_the_screen_is_drawn_again_after_ctrl_z_and_fg(monkeypatch: pytest.Monke
     assert sent == [(0, signal.SIGTSTP)]
     again = capsys.readouterr().out
     assert "THE BOARD" in again and "Bob played H8 QI for 22." in again and "THE OLD SCREEN" not in again
+    # the pages of a long text (the help at 80x24): the page waiting for Enter comes back
+    with create_pipe_input() as keys, create_app_session(input=keys, output=DummyOutput()):
+        term = RichTerminal()
+        term.clear()
+        keys.send_text("\x1a")
+        keys.send_text("q\r")
+        term.page(Text("\n".join(f"line {number}" for number in range(40))))
+    assert capsys.readouterr().out.count("line 20\n") == 2
 
 
 def test_an_escape_sequence_typed_at_the_prompt_is_not_a_mouse_report() -> None:

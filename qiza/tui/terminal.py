@@ -110,19 +110,23 @@ class Terminal:
         start = 0
         while len(lines) - start > size:
             for line in lines[start:start + size]:
-                self.console.print(Text.from_ansi(line), width=self.width, soft_wrap=True)
+                self._page_line(line)
             start += size
             if not self.more(_more_message(start, len(lines))):
                 return
         last = max(1, size - reserve)
         if len(lines) - start > last:  # the rest fits a page but not above the reserve: a page up to the last one
             for line in lines[start:len(lines) - last]:
-                self.console.print(Text.from_ansi(line), width=self.width, soft_wrap=True)
+                self._page_line(line)
             start = len(lines) - last
             if not self.more(_more_message(start, len(lines))):
                 return
         for line in lines[min(start, max(0, len(lines) - last)):]:
-            self.console.print(Text.from_ansi(line), width=self.width, soft_wrap=True)
+            self._page_line(line)
+
+    def _page_line(self, line: str) -> None:
+        """Print one line of :meth:`page` (rendered, with its colour codes)."""
+        self.console.print(Text.from_ansi(line), width=self.width, soft_wrap=True)
 
     def more(self, message: str) -> bool:
         """Wait between pages: False when the rest should be skipped."""
@@ -245,10 +249,19 @@ class RichTerminal(Terminal):
         return shutil.get_terminal_size().lines
 
     def show(self, *items: RenderableType) -> None:
-        self._shown.extend(items)
-        del self._shown[:-100]  # the screen's worth (a game's screen is a few items)
+        self._keep(*items)
         for item in items:
             self.console.print(item, width=self.width, soft_wrap=_unwrapped(item))
+
+    def _page_line(self, line: str) -> None:
+        self._keep(Text.from_ansi(line))
+        super()._page_line(line)
+
+    def _keep(self, *items: RenderableType) -> None:
+        """Note what is shown, to draw it again after a suspension (the last screenful's worth:
+        a game's screen is a few items, a page a line each)."""
+        self._shown.extend(items)
+        del self._shown[:-100]
 
     def clear(self) -> None:
         self._shown.clear()
