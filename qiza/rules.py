@@ -100,8 +100,6 @@ are made for at most 4)."""
 MAX_NUMBER = 1_000_000
 """The largest number a rule option holds (bingo bonus, exchange limit, turn counts, Finish Line
 targets): what a saved game holds, so that every game can be saved and resumed."""
-DEFAULT_EXCHANGE_LIMIT = 7
-"""The rule books' exchange limit: exchanges need at least 7 tiles in the bag."""
 
 
 class Level(enum.Enum):
@@ -145,7 +143,7 @@ class Rules:
     """Scoreless turns in a row per player that end the game (with ``SCORELESS_TURNS``)."""
     passes: int = 2
     """Passes in a row per player that end the game (with ``PASSES``)."""
-    exchange_limit: int = DEFAULT_EXCHANGE_LIMIT
+    exchange_limit: int = 7
     """Exchanges need at least this many tiles in the bag."""
     end_points: EndPoints = EndPoints.RULEBOOK
     first_player: FirstPlayer = FirstPlayer.DRAW
@@ -189,14 +187,6 @@ class Rules:
         numbers = [getattr(self, name) for name in _WHOLE_NUMBERS] + list(self.finish_line or ())
         if max(numbers) > MAX_NUMBER:
             raise QizaError(f"rule options are numbers of at most {MAX_NUMBER:,}, not {max(numbers):,}")
-        # the bag never holds more than the set's tiles less the racks of the fewest players: a limit
-        # above that allows no exchange ever ('--exchange-limit 1000' was a game without exchanges);
-        # the rule books' 7 whatever the set (a test's small bag)
-        most = self.tile_set.total - self.min_players * self.rack_size
-        if self.exchange_limit > max(most, DEFAULT_EXCHANGE_LIMIT):
-            raise QizaError(f"rule option exchange_limit: the bag holds at most {most} tiles (the set's "
-                            f"{self.tile_set.total} less {self.min_players} racks of {self.rack_size}): an exchange "
-                            f"limit above that allows no exchange, not {self.exchange_limit}")
 
     def is_bingo(self, tiles_placed: int) -> bool:
         """Whether placing this many tiles earns the bingo bonus."""

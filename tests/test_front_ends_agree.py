@@ -106,12 +106,10 @@ def test_an_exchange_the_bag_refuses_is_told_in_the_rules_engine_words_everywher
     from qiza.game import Game
     from qiza.tui import render
 
-    # three players: the bag of 79 tiles is short of a limit of 86 (above which no bag of a game of
-    # two could ever meet it: refused)
-    rules = PRESETS["classic"].with_options(exchange_limit=86)
-    game = Game(rules, players=3, seed=1)
+    rules = PRESETS["classic"].with_options(exchange_limit=99)
+    game = Game(rules, seed=1)
     said = exchange_refusal(rules, len(game.bag))
-    assert said == "an exchange needs 86 tiles in the bag, 79 left"
+    assert said == "an exchange needs 99 tiles in the bag, 86 left"
     with pytest.raises(RuleError) as refused:
         game.play("exchange " + game.rack_text(0)[0])
     assert str(refused.value) == said
@@ -119,7 +117,7 @@ def test_an_exchange_the_bag_refuses_is_told_in_the_rules_engine_words_everywher
     monkeypatch.setenv("QIZA_DATA_DIR", str(tmp_path))
     monkeypatch.setenv("COLUMNS", "100")
     monkeypatch.setattr(sys, "stdin", io.StringIO("exchange A\nquit\n"))
-    assert main(["play", "-p", "Ann", "-p", "Bob", "-p", "Cy", "--exchange-limit", "86", "--seed", "1"]) == 0
+    assert main(["play", "-p", "Ann", "-p", "Bob", "--exchange-limit", "99", "--seed", "1"]) == 0
     assert render.sentence(said) in "".join(capsys.readouterr().out.split("\n"))
     # the web
     pytest.importorskip("fastapi")
@@ -129,9 +127,8 @@ def test_an_exchange_the_bag_refuses_is_told_in_the_rules_engine_words_everywher
 
     service = GameService(Store("sqlite://"), computer_workers=0)
     try:
-        created = service.create(options={"exchange_limit": 86},
-                                 seats=[SeatSpec(name="Ann"), SeatSpec(name="Bob"), SeatSpec(name="Cy")],
-                                 claim=(0, 1, 2), seed=1)
+        created = service.create(options={"exchange_limit": 99}, seats=[SeatSpec(name="Ann"), SeatSpec(name="Bob")],
+                                 claim=(0, 1), seed=1)
         state = service.state(created.id, 0, created.tokens[0])
         assert state["exchange_refused"] == said
         seat = state["to_move"]

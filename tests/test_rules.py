@@ -180,29 +180,9 @@ def test_rule_numbers_stay_within_what_a_saved_game_holds() -> None:
 
     classic = find_preset("classic")
     for option in ("exchange_limit", "bingo_bonus", "scoreless_turns", "passes"):
-        if option != "exchange_limit":  # bounded by the bag: see the test below
-            assert getattr(classic.with_options(**{option: MAX_NUMBER}), option) == MAX_NUMBER
+        assert getattr(classic.with_options(**{option: MAX_NUMBER}), option) == MAX_NUMBER
         with pytest.raises(ValueError, match="at most 1,000,000"):
             classic.with_options(**{option: MAX_NUMBER + 1})
-
-
-@pytest.mark.parametrize(("preset", "most"), [("classic", 86), ("super", 186), ("9-tile", 82)])
-def test_an_exchange_limit_the_bag_can_never_meet_is_refused(preset: str, most: int) -> None:
-    """'--exchange-limit 1000' was accepted, and no exchange was then ever possible: the bag holds
-    at most the set's tiles less two racks. A limit above that is refused, naming the option and
-    the bound; the bound itself is allowed, and the rule books' 7 whatever the set (a test's
-    bag of 14 tiles)."""
-    from qiza.alphabet import TileSet
-    from qiza.rules import find_preset
-
-    rules = find_preset(preset)
-    assert rules.with_options(exchange_limit=most).exchange_limit == most
-    with pytest.raises(QizaError, match=rf"rule option exchange_limit: .* at most {most} tiles .*not {most + 1}$"):
-        rules.with_options(exchange_limit=most + 1)
-    with pytest.raises(QizaError, match=rf"at most {most} tiles"):
-        rules.with_options(exchange_limit=1000)
-    small = TileSet("small", ("A", "B"), (7, 7), (1, 1), 0)
-    assert rules.with_options(tile_set=small, rack_size=7).exchange_limit == 7
 
 
 def test_bad_settings_are_qiza_errors() -> None:

@@ -1139,9 +1139,6 @@ def test_a_player_joining_under_a_taken_name_is_numbered(client: TestClient) -> 
     ({"exchange_limit": 3.5}, "options.exchange_limit.number: Input should be a valid integer, got a number with a "
                               "fractional part"),
     ({"finish_line": [0, 10]}, "rule option finish_line: the target scores must be more than 0, not 0, 10"),
-    # a limit the bag can never meet: no exchange would ever be possible
-    ({"exchange_limit": 1000}, "rule option exchange_limit: the bag holds at most 86 tiles (the set's 100 less "
-                               "2 racks of 7): an exchange limit above that allows no exchange, not 1000"),
 ])
 def test_a_rule_option_of_the_wrong_kind_is_named_plainly(client: TestClient, options: dict[str, Any],
                                                           message: str) -> None:
