@@ -99,7 +99,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     rules.add_argument("--first-player", choices=[f.value for f in FirstPlayer], default=None,
                        help="draw tiles for first play, or fixed (player 1 starts)")
     rules.add_argument("--exchange-limit", type=int, default=None, metavar="N",
-                       help="exchanges need at least N tiles in the bag (default 7)")
+                       help="exchanges need at least N tiles in the bag (default 7; more than the bag ever holds: no exchanges)")
     rules.add_argument("--end-rule", choices=[e.value for e in EndRule], default=None,
                        help="game ends after scoreless turns (3 each) or passes (2 each)")
     rules.add_argument("--end-points", choices=[e.value for e in EndPoints], default=None,
