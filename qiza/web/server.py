@@ -135,10 +135,14 @@ def run(args: argparse.Namespace) -> int:
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=MAX_BODY,
                             http=http_protocol(args.connections), h11_max_incomplete_event_size=MAX_HEADERS,
                             ws=websocket_protocol())
+    server = uvicorn.Server(config)
     try:
-        uvicorn.Server(config).run(sockets=[listening])
+        server.run(sockets=[listening])
+        started = server.started  # (older uvicorn returns when the app failed to start)
     except SystemExit:  # uvicorn's, when the app failed to start (it logged why)
-        raise QizaError("the server could not start (see above)") from None
+        started = False
+    if not started:
+        raise QizaError("the server could not start (see above)")
     return 0
 
 
