@@ -232,6 +232,7 @@ def test_serve_connections_option(monkeypatch: pytest.MonkeyPatch) -> None:
         def run(self, sockets: list[socket.socket]) -> None:
             for sock in sockets:
                 sock.close()
+            self.started = True  # as uvicorn's, whose app started (qiza serve reads it: a7dcb4c)
 
     monkeypatch.setattr(qiza.web.app, "create_app", lambda *_args, **_options: object())
     monkeypatch.setattr(coldstart, "start", lambda *_args, **_kw: None)
